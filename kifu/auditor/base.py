@@ -1,0 +1,287 @@
+"""Rules, findings and the single-pass engine (DESIGN.md contract 4).
+
+A rule is data (code, name, severity, citation, titles, messages, documentation)
+plus one pure check. ``check(step)`` sees the frame before and after each event
+it watches; ``finish(end)`` sees the final frame once. The engine folds the log
+once and shows every rule each step. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import string
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+import msgspec
+
+from ..events.base import Event, MatchStarted, event_type
+from ..projector.base import Frame, Projection, first_frame, step
+
+CODE = re.compile(r"^(GG|MTG|WT|WS|KIFU)-[A-Z]{2,8}-\d{3}$")
+NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+class Severity(str, enum.Enum):
+    """How much a finding matters. Errors make ``kifu audit`` exit 1."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Text(msgspec.Struct, frozen=True):
+    """A text in Japanese and English; message templates use ``{name}`` fields."""
+
+    ja: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+class Doc(msgspec.Struct, frozen=True, kw_only=True):
+    """A rule's documentation in fixed sections, as ruff documents its rules."""
+
+    checks: str
+    """What it checks."""
+    why: str
+    """Why it matters: the rule text it enforces, in our words."""
+    bad: str
+    """A violating example (events in short form)."""
+    good: str
+    """A clean example."""
+
+
+class Option(msgspec.Struct, frozen=True, kw_only=True):
+    """A documented choice where the seed is ambiguous; set in ``match.start.rules``."""
+
+    name: str
+    default: Any
+    doc: Text
+    choices: tuple[Any, ...] | None = None
+    citation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a check reports; the engine turns it into a Finding."""
+
+    seq: int
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    seqs: tuple[int, ...] = ()
+    undecided: bool = False
+    """True when the rule could not decide (missing card facts): an info finding."""
+
+
+class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One rule broken (or undecidable) at one event."""
+
+    code: str
+    name: str
+    severity: str
+    seq: int
+    seqs: list[int]
+    citation: str
+    message: Text
+    evidence: dict[str, Any] = {}
+
+    def sort_key(self) -> tuple[int, str]:
+        return (self.seq, self.code)
+
+
+class _SafeDict(dict):  # type: ignore[type-arg]
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _fill(template: str, evidence: Mapping[str, Any]) -> str:
+    return string.Formatter().vformat(template, (), _SafeDict(evidence))
+
+
+@dataclass
+class Step:
+    """What a rule sees for one event."""
+
+    event: Event
+    before: Frame[Any]
+    after: Frame[Any]
+    options: Mapping[str, Any]
+    start: MatchStarted
+    catalogue: Any = None
+
+
+@dataclass
+class End:
+    """What a rule sees once, after the last event."""
+
+    final: Frame[Any]
+    options: Mapping[str, Any]
+    start: MatchStarted
+    last_seq: int
+    catalogue: Any = None
+
+
+UNDECIDED = Text(
+    ja="判定できません: {reason}",
+    en="cannot decide: {reason}",
+)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One executable rule with its code, citation and documentation."""
+
+    code: str
+    name: str
+    severity: Severity
+    citation: str
+    title: Text
+    message: Text
+    doc: Doc
+    check: Callable[[Step], Iterable[Hit]] | None = None
+    on: tuple[type[Event], ...] | None = None
+    """Event classes the check watches; None watches every event."""
+    finish: Callable[[End], Iterable[Hit]] | None = None
+    options: tuple[str, ...] = ()
+    """Names of the options this rule's verdict depends on."""
+
+    def finding(self, hit: Hit) -> Finding:
+        message = UNDECIDED if hit.undecided else self.message
+        ev = dict(hit.evidence)
+        return Finding(
+            code=self.code,
+            name=self.name,
+            severity=Severity.INFO.value if hit.undecided else self.severity.value,
+            seq=hit.seq,
+            seqs=sorted(set(hit.seqs) | {hit.seq}),
+            citation=self.citation,
+            message=Text(ja=_fill(message.ja, ev), en=_fill(message.en, ev)),
+            evidence=ev,
+        )
+
+
+def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Hit]]], Rule]:
+    """Decorator: ``@rule(code=..., ...)`` over a check function makes a Rule."""
+
+    def make(fn: Callable[[Step], Iterable[Hit]]) -> Rule:
+        return Rule(check=fn, **kwargs)
+
+    return make
+
+
+def end_rule(**kwargs: Any) -> Callable[[Callable[[End], Iterable[Hit]]], Rule]:
+    """Decorator for a rule that judges the whole match once, at the end."""
+
+    def make(fn: Callable[[End], Iterable[Hit]]) -> Rule:
+        return Rule(finish=fn, **kwargs)
+
+    return make
+
+
+INTERNAL = Rule(
+    code="KIFU-ENG-001",
+    name="rule-check-does-not-fail",
+    severity=Severity.ERROR,
+    citation="kifu: DESIGN.md contract 4",
+    title=Text(ja="ルール検査の内部エラー", en="a rule check failed internally"),
+    message=Text(
+        ja="{rule} の検査が例外で止まりました: {error}",
+        en="the check of {rule} stopped with an exception: {error}",
+    ),
+    doc=Doc(
+        checks="A rule's check raised instead of returning findings.",
+        why="The audit must never stop on a well-formed log; a crash is a bug in kifu, reported, not hidden.",
+        bad="(none: a crashing rule)",
+        good="(every rule returns)",
+    ),
+)
+
+
+def resolve_options(declared: Sequence[Option], rules: Mapping[str, Any]) -> dict[str, Any]:
+    """Each declared option's value: the log's choice, else the documented default."""
+    return {o.name: rules.get(o.name, o.default) for o in declared}
+
+
+class Engine:
+    """Folds a log once and runs every rule on every step it watches."""
+
+    def __init__(self, projection: Projection[Any], rules: Sequence[Rule]) -> None:
+        self.projection = projection
+        self.rules = tuple(rules)
+        self._all: list[Rule] = [r for r in self.rules if r.check is not None and r.on is None]
+        self._by_type: dict[type[Event], list[Rule]] = {}
+        for r in self.rules:
+            if r.check is not None and r.on is not None:
+                for cls in r.on:
+                    self._by_type.setdefault(cls, []).append(r)
+        self._finishers = [r for r in self.rules if r.finish is not None]
+
+    def _watchers(self, cls: type[Event]) -> list[Rule]:
+        return self._all + self._by_type.get(cls, [])
+
+    def run(
+        self,
+        events: Iterable[Event],
+        options: Mapping[str, Any],
+        catalogue: Any = None,
+        strict: bool = False,
+    ) -> list[Finding]:
+        """All findings of one match, sorted by (seq, code)."""
+        findings: list[Finding] = []
+        it = iter(events)
+        start = next(it)
+        assert isinstance(start, MatchStarted)
+        frame = first_frame(self.projection, start, options)
+        self._visit(Step(start, frame, frame, options, start, catalogue), findings, strict)
+        last_seq = start.seq
+        for event in it:
+            after = step(self.projection, frame, event)
+            self._visit(Step(event, frame, after, options, start, catalogue), findings, strict)
+            frame, last_seq = after, event.seq
+        end = End(frame, options, start, last_seq, catalogue)
+        for r in self._finishers:
+            self._collect(r, r.finish, end, last_seq, findings, strict)  # type: ignore[arg-type]
+        findings.sort(key=Finding.sort_key)
+        return findings
+
+    def _visit(self, s: Step, out: list[Finding], strict: bool) -> None:
+        for r in self._watchers(type(s.event)):
+            self._collect(r, r.check, s, s.event.seq, out, strict)  # type: ignore[arg-type]
+
+    @staticmethod
+    def _collect(r: Rule, fn: Callable[[Any], Iterable[Hit]], arg: Any, seq: int, out: list[Finding], strict: bool) -> None:
+        try:
+            for hit in fn(arg) or ():
+                out.append(r.finding(hit))
+        except Exception as exc:  # a rule bug must not stop the audit; it is reported
+            if strict:
+                raise
+            out.append(INTERNAL.finding(Hit(seq, {"rule": r.code, "error": f"{type(exc).__name__}: {exc}"})))
+
+
+def watched_types(rules: Iterable[Rule]) -> set[str]:
+    """Event types named by rules' ``on`` (for registry validation)."""
+    return {event_type(c) for r in rules for c in (r.on or ())}
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything kifu knows about one game; the registry lists one per game id."""
+
+    id: str
+    """Game id as written in match.start (``gunandgun``)."""
+    prefix: str
+    """Namespace of its event types (``gg`` for ``gg.toss``)."""
+    code: str
+    """Prefix of its rule codes (``GG``)."""
+    title: Text
+    seed: str
+    """The seed document the rulebook implements."""
+    events: tuple[type[Event], ...]
+    projection: Projection[Any]
+    rules: tuple[Rule, ...]
+    options: tuple[Option, ...] = ()
+    catalogue: Callable[[MatchStarted], Any] | None = None
+    """Builds the card catalogue a match uses (built-in data plus the log's own)."""

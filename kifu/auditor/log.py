@@ -1,0 +1,217 @@
+"""Log-level rules (``KIFU-…``) that hold for every game's match log.
+
+Source: DESIGN.md contracts 1 and 4, and issue 2 of the tracker.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from ..events.base import JudgeRuling, MatchEnded, MatchStarted, Note
+from ..projector.base import parse_time
+from .base import Doc, Hit, Option, Rule, Severity, Step, Text, rule
+
+CITE = "kifu DESIGN.md, contract 1 (log format)"
+JUDGE_OR_SYSTEM = ("judge", "system")
+
+
+@rule(
+    code="KIFU-LOG-001",
+    name="nothing-after-match-end",
+    severity=Severity.ERROR,
+    citation=CITE,
+    title=Text(ja="試合終了後のイベント", en="event after match.end"),
+    message=Text(
+        ja="seq {ended} の match.end の後に {type} が記録されています",
+        en="{type} is recorded after the match ended at seq {ended}",
+    ),
+    doc=Doc(
+        checks="No game event follows `match.end`; notes and judge rulings may.",
+        why="Once the match has ended nothing can happen in it; a later play is a recording error or an edit.",
+        bad='{"seq":9,"type":"match.end",...} then {"seq":10,"type":"gg.toss",...}',
+        good='{"seq":9,"type":"match.end",...} then {"seq":10,"type":"judge.ruling",...}',
+    ),
+)
+def nothing_after_match_end(s: Step) -> Iterable[Hit]:
+    ended = s.before.log.ended
+    if ended is not None and not isinstance(s.event, (Note, JudgeRuling, MatchEnded)):
+        yield Hit(s.event.seq, {"type": type(s.event).__struct_config__.tag, "ended": ended}, (ended,))
+
+
+@rule(
+    code="KIFU-LOG-002",
+    name="by-names-a-player",
+    severity=Severity.ERROR,
+    citation=CITE,
+    title=Text(ja="by が参加者ではない", en="`by` names nobody in the match"),
+    message=Text(
+        ja="by={by} は match.start の参加者 ({players}) でも judge/system でもありません",
+        en="by={by} is neither a player of match.start ({players}) nor judge/system",
+    ),
+    doc=Doc(
+        checks="`by`, when present, is a player id from `match.start`, `judge` or `system`.",
+        why="Every action must be attributable to someone in the match.",
+        bad='players [a, b]; {"type":"note","by":"c",...}',
+        good='players [a, b]; {"type":"note","by":"a",...}',
+    ),
+)
+def by_names_a_player(s: Step) -> Iterable[Hit]:
+    by = s.event.by
+    if by is not None and by not in JUDGE_OR_SYSTEM and by not in s.after.log.players:
+        yield Hit(s.event.seq, {"by": by, "players": ", ".join(s.after.log.players)})
+
+
+@rule(
+    code="KIFU-LOG-003",
+    name="time-goes-forward",
+    severity=Severity.WARNING,
+    citation=CITE,
+    title=Text(ja="時刻が逆行している", en="time goes backwards"),
+    message=Text(
+        ja="at={at} は seq {last_seq} の {last_at} より前です",
+        en="at={at} is earlier than {last_at} at seq {last_seq}",
+    ),
+    doc=Doc(
+        checks="Each `at` is not earlier than the latest `at` before it.",
+        why="Events are appended in the order they happened; a time going back means reordering or a wrong clock.",
+        bad='{"seq":3,"at":"2026-01-01T10:05:00Z"} then {"seq":4,"at":"2026-01-01T10:01:00Z"}',
+        good='{"seq":3,"at":"2026-01-01T10:05:00Z"} then {"seq":4,"at":"2026-01-01T10:06:00Z"}',
+    ),
+)
+def time_goes_forward(s: Step) -> Iterable[Hit]:
+    t, last = parse_time(s.event.at), parse_time(s.before.log.last_at)
+    if t is not None and last is not None and t < last:
+        yield Hit(s.event.seq, {"at": s.event.at, "last_at": s.before.log.last_at, "last_seq": s.before.log.last_at_seq},
+                  (s.before.log.last_at_seq or s.event.seq,))
+
+
+@rule(
+    code="KIFU-LOG-004",
+    name="at-is-rfc3339",
+    severity=Severity.ERROR,
+    citation=CITE,
+    title=Text(ja="at が RFC 3339 の時刻ではない", en="`at` is not an RFC 3339 time"),
+    message=Text(ja="at={at} は時差つきの RFC 3339 時刻ではありません", en="at={at} is not an RFC 3339 time with an offset"),
+    doc=Doc(
+        checks="`at`, when present, is an RFC 3339 date-time with a UTC offset (`Z` or `+09:00`).",
+        why="Times from different sources can only be compared when they carry their offset.",
+        bad='"at":"yesterday"',
+        good='"at":"2026-11-29T18:00:00+09:00"',
+    ),
+)
+def at_is_rfc3339(s: Step) -> Iterable[Hit]:
+    if s.event.at is not None and parse_time(s.event.at) is None:
+        yield Hit(s.event.seq, {"at": s.event.at})
+
+
+@rule(
+    code="KIFU-LOG-005",
+    name="ruling-names-earlier-events",
+    severity=Severity.ERROR,
+    citation=CITE,
+    title=Text(ja="裁定が存在しない seq を指している", en="a ruling points at a seq that does not exist"),
+    message=Text(
+        ja="judge.ruling が seq {missing} を参照していますが、その時点で存在する seq は 1–{last} です",
+        en="judge.ruling refers to seq {missing}, but only seqs 1–{last} exist at that point",
+    ),
+    on=(JudgeRuling,),
+    doc=Doc(
+        checks="Every seq in a `judge.ruling`'s `about` names an event before the ruling.",
+        why="A ruling judges what happened; it cannot be about an event that is not in the log.",
+        bad='{"seq":12,"type":"judge.ruling","about":[40],...}',
+        good='{"seq":12,"type":"judge.ruling","about":[7],...}',
+    ),
+)
+def ruling_names_earlier_events(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, JudgeRuling)
+    for ref in s.event.about:
+        if not 1 <= ref < s.event.seq:
+            yield Hit(s.event.seq, {"missing": ref, "last": s.event.seq - 1})
+
+
+@rule(
+    code="KIFU-LOG-006",
+    name="match-ends-once",
+    severity=Severity.ERROR,
+    citation=CITE,
+    title=Text(ja="match.end が二度ある", en="match.end recorded twice"),
+    message=Text(ja="試合は seq {ended} で既に終了しています", en="the match already ended at seq {ended}"),
+    on=(MatchEnded,),
+    doc=Doc(
+        checks="A log has at most one `match.end`.",
+        why="A match ends once; a second end with another winner is a contradiction a judge must see.",
+        bad='{"seq":9,"type":"match.end","winner":"a"} … {"seq":11,"type":"match.end","winner":"b"}',
+        good='{"seq":9,"type":"match.end","winner":"a"}',
+    ),
+)
+def match_ends_once(s: Step) -> Iterable[Hit]:
+    if s.before.log.ended is not None:
+        yield Hit(s.event.seq, {"ended": s.before.log.ended}, (s.before.log.ended,))
+
+
+@rule(
+    code="KIFU-LOG-007",
+    name="player-ids-unique",
+    severity=Severity.ERROR,
+    citation=CITE,
+    title=Text(ja="参加者 id が重複している", en="player ids are not unique"),
+    message=Text(ja="参加者 id {id} が二度あります", en="player id {id} appears twice"),
+    on=(MatchStarted,),
+    doc=Doc(
+        checks="Player ids in `match.start` are distinct and are not `judge` or `system`.",
+        why="`by` and every player field name players by id; a duplicate makes them ambiguous.",
+        bad='"players":[{"id":"a","name":"A"},{"id":"a","name":"B"}]',
+        good='"players":[{"id":"a","name":"A"},{"id":"b","name":"B"}]',
+    ),
+)
+def player_ids_unique(s: Step) -> Iterable[Hit]:
+    seen: set[str] = set(JUDGE_OR_SYSTEM)
+    assert isinstance(s.event, MatchStarted)
+    for p in s.event.players:
+        if p.id in seen:
+            yield Hit(1, {"id": p.id})
+        seen.add(p.id)
+
+
+def options_rule(declared: Sequence[Option]) -> Rule:
+    """KIFU-LOG-008 for one game's declared options."""
+    known = {o.name: o for o in declared}
+
+    def check(s: Step) -> Iterable[Hit]:
+        for key, value in s.start.rules.items():
+            opt = known.get(key)
+            if opt is None:
+                yield Hit(1, {"option": key, "value": value, "choices": ", ".join(sorted(known)) or "-"})
+            elif opt.choices is not None and value not in opt.choices:
+                yield Hit(1, {"option": key, "value": value, "choices": ", ".join(map(str, opt.choices))})
+
+    return Rule(
+        check=check,
+        code="KIFU-LOG-008",
+        name="rule-options-are-known",
+        severity=Severity.WARNING,
+        citation="kifu DESIGN.md, contract 1 (`rules`: variant and house-ruling options)",
+        title=Text(ja="不明なルールオプション", en="unknown rule option"),
+        message=Text(
+            ja="rules.{option}={value} はこのゲームのオプションではないか、許されない値です (選択肢: {choices})",
+            en="rules.{option}={value} is not an option of this game, or not one of its values ({choices})",
+        ),
+        doc=Doc(
+            checks="Every key of `match.start.rules` is an option the game documents, with an allowed value.",
+            why="A misspelt option silently falls back to its default and changes the verdicts.",
+            bad='"rules":{"hand_limt":8}',
+            good='"rules":{"hand_limit":8}',
+        ),
+        on=(MatchStarted,),
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    nothing_after_match_end,
+    by_names_a_player,
+    time_goes_forward,
+    at_is_rfc3339,
+    ruling_names_earlier_events,
+    match_ends_once,
+    player_ids_unique,
+)

@@ -1,0 +1,145 @@
+"""Findings and timelines rendered as text, Markdown, JSON and HTML (strings only)."""
+
+from __future__ import annotations
+
+import html
+from typing import Any, Iterable, Sequence
+
+import msgspec
+
+from ..events.base import Event, event_type
+from .base import Finding, Rule
+
+LABELS = {
+    "ja": {
+        "error": "エラー", "warning": "警告", "info": "情報",
+        "clean": "指摘なし", "findings": "指摘", "seq": "seq", "code": "コード", "severity": "重大度",
+        "message": "内容", "citation": "根拠", "title": "監査結果", "match": "試合", "game": "ゲーム",
+        "type": "種類", "by": "誰", "at": "時刻", "detail": "内容",
+        "checks": "検査内容", "why": "理由", "bad": "違反例", "good": "正しい例", "options": "関係するオプション",
+    },
+    "en": {
+        "error": "error", "warning": "warning", "info": "info",
+        "clean": "no findings", "findings": "findings", "seq": "seq", "code": "code", "severity": "severity",
+        "message": "message", "citation": "citation", "title": "Audit", "match": "match", "game": "game",
+        "type": "type", "by": "by", "at": "at", "detail": "detail",
+        "checks": "What it checks", "why": "Why", "bad": "Violating example", "good": "Clean example",
+        "options": "Options it depends on",
+    },
+}
+
+
+def label(key: str, lang: str) -> str:
+    return LABELS.get(lang, LABELS["en"]).get(key, key)
+
+
+def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    out = {"error": 0, "warning": 0, "info": 0}
+    for f in findings:
+        out[f.severity] = out.get(f.severity, 0) + 1
+    return out
+
+
+def summary(findings: Sequence[Finding], lang: str) -> str:
+    c = counts(findings)
+    if not findings:
+        return label("clean", lang)
+    return ", ".join(f"{label(k, lang)} {v}" for k, v in c.items() if v)
+
+
+def as_text(findings: Sequence[Finding], lang: str, where: str = "") -> str:
+    lines = []
+    for f in findings:
+        seqs = ",".join(map(str, f.seqs))
+        lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}  ({f.citation})")
+    lines.append(summary(findings, lang))
+    return "\n".join(lines)
+
+
+def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None) -> str:
+    items = []
+    for f in findings:
+        d = msgspec.to_builtins(f)
+        d["message"] = f.message.get(lang)
+        items.append(d)
+    doc = {**(meta or {}), "counts": counts(findings), "findings": items}
+    return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode()
+
+
+def _md_cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def as_markdown(findings: Sequence[Finding], lang: str, title: str = "") -> str:
+    out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
+    if findings:
+        out.append(f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
+                   f"{label('message', lang)} | {label('citation', lang)} |")
+        out.append("|---|---|---|---|---|")
+        for f in findings:
+            out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
+                       f"{_md_cell(f.message.get(lang))} | {_md_cell(f.citation)} |")
+    return "\n".join(out) + "\n"
+
+
+def event_detail(event: Event) -> str:
+    """The event's own fields, compact, for a timeline."""
+    d = msgspec.to_builtins(event)
+    for k in ("type", "seq", "prev", "at", "by", "src"):
+        d.pop(k, None)
+    return msgspec.json.encode(d).decode()
+
+
+def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, title: str) -> str:
+    """A self-contained page: findings on top, the timeline with flagged events below."""
+    esc = html.escape
+    flagged: dict[int, list[Finding]] = {}
+    for f in findings:
+        for s in f.seqs:
+            flagged.setdefault(s, []).append(f)
+    rows = []
+    for e in events:
+        fs = flagged.get(e.seq, [])
+        cls = fs[0].severity if fs else ""
+        notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {esc(f.message.get(lang))}</div>' for f in fs)
+        rows.append(
+            f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{esc(e.at or "")}</td><td>{esc(e.by or "")}</td>'
+            f"<td>{esc(event_type(type(e)))}</td><td><code>{esc(event_detail(e))}</code>{notes}</td></tr>"
+        )
+    items = "".join(
+        f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
+        f"{esc(f.message.get(lang))} <small>{esc(f.citation)}</small></li>"
+        for f in findings
+    )
+    head = "".join(f"<th>{label(k, lang)}</th>" for k in ("seq", "at", "by", "type", "detail"))
+    return f"""<!doctype html>
+<html lang="{esc(lang)}"><head><meta charset="utf-8"><title>{esc(title)}</title>
+<style>
+body{{font-family:system-ui,sans-serif;margin:2em;}} table{{border-collapse:collapse;width:100%;}}
+td,th{{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top;font-size:13px;}}
+tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}}
+li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}}
+code{{white-space:pre-wrap;word-break:break-all;}}
+</style></head><body>
+<h1>{esc(label('title', lang))}: {esc(title)}</h1>
+<p>{esc(summary(findings, lang))}</p><ul>{items}</ul>
+<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>
+</body></html>
+"""
+
+
+def explain(r: Rule, lang: str) -> str:
+    """A rule's documentation, as `kifu rules CODE` prints it."""
+    lines = [
+        f"{r.code} {r.name} [{label(r.severity.value, lang)}]",
+        r.title.get(lang),
+        f"{label('citation', lang)}: {r.citation}",
+        "",
+        f"{label('checks', lang)}: {r.doc.checks}",
+        f"{label('why', lang)}: {r.doc.why}",
+        f"{label('bad', lang)}: {r.doc.bad}",
+        f"{label('good', lang)}: {r.doc.good}",
+    ]
+    if r.options:
+        lines.append(f"{label('options', lang)}: {', '.join(r.options)}")
+    return "\n".join(lines)

@@ -1,0 +1,444 @@
+"""kifu's command line: parsing, printing and exit codes; no game logic.
+
+Exit codes (DESIGN.md contract 5): 0 clean, 1 findings of error severity,
+2 a usage error or a log that cannot be trusted (one line on stderr, never a
+traceback). Commands that do not touch DuckDB never import it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Callable, Iterable, NoReturn, Optional, Sequence
+
+import msgspec
+import typer
+
+from .events.base import KifuError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
+)
+
+
+class Lang(str, Enum):
+    ja = "ja"
+    en = "en"
+
+
+class DataFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    md = "md"
+
+
+class ReportFormat(str, Enum):
+    text = "text"
+    json = "json"
+    md = "md"
+    html = "html"
+
+
+def _default_lang() -> Lang:
+    env = os.environ.get("KIFU_LANG") or os.environ.get("LANG", "")
+    return Lang.ja if env.startswith("ja") else Lang.en
+
+
+LangOpt = Annotated[Optional[Lang], typer.Option("--lang", help="Language of messages: ja or en (default: KIFU_LANG or LANG).",
+                                                 show_default=False)]
+FormatOpt = Annotated[DataFormat, typer.Option("--format", "-f", help="Output format.")]
+LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "created": {"ja": "{path} を作成しました (seq 1, head {head})", "en": "created {path} (seq 1, head {head})"},
+    "appended": {"ja": "seq {seq} を追記しました (head {head})", "en": "appended seq {seq} (head {head})"},
+    "verified": {"ja": "{path}: 正常 — {seq} イベント, head {head}", "en": "{path}: ok — {seq} events, head {head}"},
+    "repaired": {"ja": "{path}: 途切れた最終行 {cut} バイトを切り取りました (元のファイルの写し: {copy})",
+                 "en": "{path}: cut off the torn last line ({cut} bytes); a copy of the file is at {copy}"},
+    "nothing_to_repair": {"ja": "{path}: 途切れた行はありません。何も変更していません",
+                          "en": "{path}: no torn line; nothing changed"},
+    "no_event": {"ja": "イベントがありません: --json, 標準入力, または key=value で渡してください",
+                 "en": "no event given: pass --json, JSON on stdin, or key=value pairs"},
+    "bad_pair": {"ja": "key=value の形ではありません: {pair}", "en": "not a key=value pair: {pair}"},
+    "unknown_rule": {"ja": "そのコードのルールはありません: {code}", "en": "no rule has the code {code}"},
+    "unknown_game": {"ja": "不明なゲーム: {game} (既知: {known})", "en": "unknown game {game} (known: {known})"},
+    "seq_range": {"ja": "--at {seq} は 1..{last} の範囲外です", "en": "--at {seq} is outside 1..{last}"},
+    "wrote": {"ja": "{path} に書き出しました", "en": "wrote {path}"},
+}
+
+
+def msg(key: str, lang: Lang | str | None, **kw: Any) -> str:
+    code = _lang(lang).value if lang is None or isinstance(lang, Lang) else lang
+    return MESSAGES[key][code].format(**kw)
+
+
+def _lang(lang: Lang | None) -> Lang:
+    return lang if lang is not None else _default_lang()
+
+
+def fail(text: str) -> NoReturn:
+    """One clear line on stderr, exit 2."""
+    typer.echo(f"kifu: error: {text}", err=True)
+    raise typer.Exit(2)
+
+
+def _registry() -> Any:
+    from .auditor import registry
+
+    return registry
+
+
+def _load(path: Path) -> Any:
+    from .events import logfile
+
+    return logfile.load(path, _registry().codec_for)
+
+
+def _game_events(path: Path) -> tuple[Any, list[Any]]:
+    log = _load(path)
+    return log, log.events
+
+
+# --- output helpers ------------------------------------------------------------
+
+
+def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None) -> None:
+    """Print rows as a table, CSV, JSON (a list of objects) or Markdown."""
+    rows = [list(r) for r in rows]
+    if fmt is DataFormat.json:
+        data = [dict(zip(columns, r)) for r in rows]
+        typer.echo(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
+    elif fmt is DataFormat.csv:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(columns)
+        w.writerows(rows)
+        typer.echo(buf.getvalue(), nl=False)
+    elif fmt is DataFormat.md:
+        esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+        typer.echo("| " + " | ".join(columns) + " |")
+        typer.echo("|" + "---|" * len(columns))
+        for r in rows:
+            typer.echo("| " + " | ".join(esc(v) for v in r) + " |")
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=title, show_lines=False)
+        for c in columns:
+            table.add_column(c, overflow="fold")
+        for r in rows:
+            table.add_row(*("" if v is None else str(v) for v in r))
+        Console(width=max(100, _term_width())).print(table)
+
+
+def _term_width() -> int:
+    try:
+        return os.get_terminal_size().columns
+    except OSError:
+        return 160
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return text
+
+
+def _pairs(pairs: Sequence[str], lang: Lang) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            fail(msg("bad_pair", lang, pair=pair))
+        out[key] = _parse_value(value)
+    return out
+
+
+# --- commands ------------------------------------------------------------------
+
+
+@app.command()
+def new(
+    log: LogArg,
+    game: Annotated[str, typer.Option("--game", "-g", help="Game id (see `kifu rules`).")],
+    match: Annotated[str, typer.Option("--match", "-m", help="Match id.")],
+    player: Annotated[list[str], typer.Option("--player", "-p", help="Player as id=Name; repeat per player.")],
+    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value; repeat.")] = None,
+    title: Annotated[Optional[str], typer.Option(help="Tournament, round or table.")] = None,
+    at: Annotated[Optional[str], typer.Option(help="RFC 3339 start time.")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Create a new match log holding its match.start.
+
+    Example: kifu new m1.jsonl -g gunandgun -m R1-T3 -p a=Aoi -p b=Ren -r first_player_rule=speed
+    """
+    from .events import logfile
+
+    reg = _registry()
+    if game not in reg.GAMES:
+        fail(msg("unknown_game", lang, game=game, known=", ".join(reg.GAMES)))
+    players = []
+    for p in player:
+        pid, sep, name = p.partition("=")
+        if not sep or not pid:
+            fail(msg("bad_pair", lang, pair=p))
+        players.append({"id": pid, "name": name})
+    start: dict[str, Any] = {"game": game, "match": match, "players": players, "rules": _pairs(rule or [], lang)}
+    if title:
+        start["title"] = title
+    if at:
+        start["at"] = at
+    logfile.create(log, start, reg.codec_for)
+    head = logfile.verify(log, reg.codec_for)
+    typer.echo(msg("created", lang, path=log, head=head.hash))
+
+
+@app.command()
+def append(
+    log: LogArg,
+    pairs: Annotated[Optional[list[str]], typer.Argument(help="The event as key=value pairs (values may be JSON).")] = None,
+    json_: Annotated[Optional[str], typer.Option("--json", help="The event as a JSON object; '-' reads stdin.")] = None,
+    expect_seq: Annotated[Optional[int], typer.Option(help="Refuse unless this is the next seq (optimistic concurrency).")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Append one event; seq and prev are filled in under the file lock.
+
+    Examples:
+      kifu append m1.jsonl type=note by=a text="shuffled"
+      kifu append m1.jsonl --json '{"type":"note","text":"hi"}' --expect-seq 7
+      echo '{"type":"note","text":"hi"}' | kifu append m1.jsonl
+    """
+    from .events import logfile
+
+    if json_ is not None:
+        text = sys.stdin.read() if json_ == "-" else json_
+    elif pairs:
+        text = None
+    elif not sys.stdin.isatty():
+        text = sys.stdin.read()
+    else:
+        fail(msg("no_event", lang))
+    if text is not None:
+        try:
+            obj = msgspec.json.decode(text.strip().encode())
+        except msgspec.DecodeError as exc:
+            fail(f"--json: not JSON ({exc})")
+        if not isinstance(obj, dict):
+            fail("--json: the event must be a JSON object")
+        obj.update(_pairs(pairs or [], lang))
+    else:
+        obj = _pairs(pairs or [], lang)
+    event = logfile.append(log, obj, _registry().codec_for, expect_seq=expect_seq)
+    from .events.codec import encode, line_hash
+
+    typer.echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
+
+
+@app.command()
+def verify(
+    logs: Annotated[list[Path], typer.Argument(help="Match logs to verify.", show_default=False)],
+    expect_head: Annotated[Optional[str], typer.Option(help="Head hash from the match slip (≥ 12 hex digits).")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Verify each log's hash chain and schema, and print its head (last seq and hash).
+
+    Any edited, inserted, deleted or reordered event is named by seq; with
+    --expect-head a truncated log is detected too.
+
+    Example: kifu verify m1.jsonl --expect-head 3f9a0c…
+    """
+    from .events import logfile
+
+    for path in logs:
+        head = logfile.verify(path, _registry().codec_for, expect_head)
+        typer.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
+
+
+@app.command()
+def repair(log: LogArg, lang: LangOpt = None) -> None:
+    """Cut off a torn last line (a write cut short by a crash), keeping a copy first.
+
+    Only an unterminated last line is cut; a complete line that fails to verify
+    is evidence and is never removed.
+
+    Example: kifu repair m1.jsonl
+    """
+    from .events import logfile
+
+    result = logfile.repair(log)
+    if result is None:
+        typer.echo(msg("nothing_to_repair", lang, path=log))
+    else:
+        typer.echo(msg("repaired", lang, path=log, cut=result[0], copy=result[1]))
+
+
+@app.command()
+def show(
+    log: LogArg,
+    fmt: FormatOpt = DataFormat.table,
+    since: Annotated[int, typer.Option(help="First seq to show.")] = 1,
+    until: Annotated[Optional[int], typer.Option(help="Last seq to show.")] = None,
+) -> None:
+    """Print the timeline of a log: seq, time, who, type and the event's fields.
+
+    Example: kifu show m1.jsonl --since 10 --until 40 -f md
+    """
+    from .auditor.report import event_detail
+    from .events.base import event_type
+
+    _, events = _game_events(log)
+    rows = [
+        (e.seq, e.at, e.by, event_type(type(e)), event_detail(e))
+        for e in events
+        if e.seq >= since and (until is None or e.seq <= until)
+    ]
+    print_rows(["seq", "at", "by", "type", "detail"], rows, fmt, title=str(log))
+
+
+@app.command()
+def state(
+    log: LogArg,
+    at: Annotated[Optional[int], typer.Option("--at", help="Show the state after this seq (default: the last).")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Print the projected state after an event, as JSON (time travel).
+
+    Example: kifu state m1.jsonl --at 42
+    """
+    from .projector.base import Replay
+
+    reg = _registry()
+    lg, events = _game_events(log)
+    g = reg.game(lg.start.game)
+    last = events[-1].seq
+    seq = last if at is None else at
+    if not 1 <= seq <= last:
+        fail(msg("seq_range", lang, seq=seq, last=last))
+    frame = Replay(g.projection, events, reg.options(g, lg.start)).state_at(seq)
+    typer.echo(msgspec.json.format(msgspec.json.encode(frame), indent=2).decode())
+
+
+@app.command()
+def audit(
+    logs: Annotated[list[Path], typer.Argument(help="Match logs to audit.", show_default=False)],
+    fmt: Annotated[ReportFormat, typer.Option("--format", "-f", help="text, json, md, or html (a page).")] = ReportFormat.text,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Audit match logs against their game's rulebook; findings cite the rule.
+
+    Exit 0 when no finding is an error, 1 when one is, 2 when a log cannot be
+    trusted (malformed or a broken chain).
+
+    Example: kifu audit fixtures/gunandgun/dispute.jsonl --lang ja -f md
+    """
+    from .auditor import report
+
+    reg = _registry()
+    out: list[str] = []
+    worst = 0
+    for path in logs:
+        lg = _load(path)
+        findings = reg.audit(lg.events)
+        if any(f.severity == "error" for f in findings):
+            worst = 1
+        title = f"{path} ({lg.start.game}, {lg.start.match})"
+        if fmt is ReportFormat.json:
+            meta = {"log": str(path), "game": lg.start.game, "match": lg.start.match,
+                    "head": lg.head.hash, "events": lg.head.seq}
+            out.append(report.as_json(findings, _lang(lang).value, meta))
+        elif fmt is ReportFormat.md:
+            out.append(report.as_markdown(findings, _lang(lang).value, title))
+        elif fmt is ReportFormat.html:
+            out.append(report.as_html(findings, lg.events, _lang(lang).value, title))
+        else:
+            prefix = f"{path}: " if len(logs) > 1 else ""
+            out.append(report.as_text(findings, _lang(lang).value, prefix))
+    text = "\n".join(out)
+    if output is not None:
+        output.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
+        typer.echo(msg("wrote", lang, path=output), err=True)
+    else:
+        typer.echo(text)
+    raise typer.Exit(worst)
+
+
+@app.command()
+def rules(
+    code: Annotated[Optional[str], typer.Argument(help="A rule code to explain, e.g. GG-TOSS-001.")] = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game's rules.")] = None,
+    fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
+) -> None:
+    """List every rule with its code, severity and citation, or explain one.
+
+    Examples: kifu rules -g gunandgun     kifu rules GG-TOSS-001 --lang ja
+    """
+    from .auditor import report
+
+    reg = _registry()
+    if code:
+        try:
+            typer.echo(report.explain(reg.find_rule(code), _lang(lang).value))
+        except KeyError:
+            fail(msg("unknown_rule", lang, code=code))
+        return
+    if game is not None and game not in reg.GAMES:
+        fail(msg("unknown_game", lang, game=game, known=", ".join(reg.GAMES)))
+    selected = reg.all_rules() if game is None else sorted(
+        reg.rules_of(reg.game(game)), key=lambda r: r.code)
+    rows = [(r.code, r.name, r.severity.value, r.title.get(_lang(lang).value), r.citation) for r in selected]
+    print_rows(["code", "name", "severity", "title", "citation"], rows, fmt)
+
+
+@app.command()
+def schema(
+    game: Annotated[str, typer.Option("--game", "-g", help="Game whose events to describe.")] = "generic",
+    lang: LangOpt = None,
+) -> None:
+    """Print the JSON Schema of one line of a game's log, generated from the event structs.
+
+    Example: kifu schema -g gunandgun > gg.schema.json
+    """
+    reg = _registry()
+    if game not in reg.GAMES:
+        fail(msg("unknown_game", lang, game=game, known=", ".join(reg.GAMES)))
+    doc = reg.codec_for(game).schema()
+    typer.echo(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point: run the app; a KifuError becomes one line on stderr and exit 2.
+
+    Usage errors are typer's own (exit 2); the app raises SystemExit with the
+    command's exit code, which propagates.
+    """
+    try:
+        app(args=list(argv) if argv is not None else None, prog_name="kifu")
+    except KifuError as exc:
+        typer.echo(f"kifu: error: {exc}", err=True)
+        return 2
+    except KeyboardInterrupt:
+        typer.echo("kifu: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        typer.echo(f"kifu: error: {exc.filename or ''}: {exc.strerror}", err=True)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

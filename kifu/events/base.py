@@ -1,0 +1,210 @@
+"""The kifu/1 envelope, the events every game shares, and the one root error class.
+
+Contract 1 of DESIGN.md: every line of a match log is one event with ``seq``,
+``type`` and ``prev``, optionally ``at``, ``by`` and ``src`` (provenance), and the
+event's own fields. Events are frozen msgspec Structs; each game puts its own
+events and the shared ones below into one tagged union (``type`` is the tag).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+import msgspec
+
+FORMAT = "kifu/1"
+
+
+class KifuError(Exception):
+    """A log or an input that cannot be trusted. The CLI prints it as one line, exit 2.
+
+    ``where`` names the file, ``line`` the 1-based line, ``seq`` and ``field`` the
+    event and field when they are known, ``offset`` a byte offset.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        where: str | None = None,
+        line: int | None = None,
+        seq: int | None = None,
+        field: str | None = None,
+        offset: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.where = where
+        self.line = line
+        self.seq = seq
+        self.field = field
+        self.offset = offset
+
+    def located(self, where: str) -> "KifuError":
+        """The same error, naming ``where`` if it named no file yet."""
+        if self.where is None:
+            self.where = where
+        return self
+
+    def __str__(self) -> str:
+        parts = []
+        if self.where is not None:
+            parts.append(self.where if self.line is None else f"{self.where}:{self.line}")
+        elif self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.offset is not None:
+            parts.append(f"byte {self.offset}")
+        if self.seq is not None:
+            parts.append(f"seq {self.seq}")
+        if self.field is not None:
+            parts.append(f"field {self.field}")
+        head = ": ".join(parts)
+        return f"{head}: {self.message}" if head else self.message
+
+
+class MalformedEvent(KifuError):
+    """A line that is not JSON, names an unknown type, or has a wrong or unknown field."""
+
+
+class ChainBroken(KifuError):
+    """The hash chain or the seq numbering does not hold: the log was edited."""
+
+
+class TornTail(KifuError):
+    """The last line has no terminator: a write was cut off (see ``kifu repair``)."""
+
+
+class StaleAppend(KifuError):
+    """An append named a seq that is no longer the next one (someone appended first)."""
+
+
+class HeadMismatch(KifuError):
+    """The log's head is not the one the caller expected (truncated or changed)."""
+
+
+class Source(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Where an imported event came from, so a judge can check it against the export."""
+
+    file: str
+    """The source file name (no directory), as given to the importer."""
+    loc: str
+    """Line number, element path or message id inside the file."""
+    text: str | None = None
+    """The original text of the message, unchanged."""
+
+
+class Event(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+    tag_field="type",
+):
+    """The kifu/1 envelope. Every event type subclasses this with ``tag="ns.name"``."""
+
+    seq: int
+    """Position in the log: 1, 2, 3 … with no gaps."""
+    prev: str | None
+    """Lowercase hex SHA-256 of the exact bytes of the previous line; null for seq 1."""
+    at: str | None = None
+    """RFC 3339 time from the source, if it has one."""
+    by: str | None = None
+    """The acting player id, ``judge`` or ``system``."""
+    src: Source | None = None
+    """Provenance of an imported event."""
+
+    random: ClassVar[bool] = False
+    """True for events whose payload is a random outcome (see the warehouse view)."""
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A participant named in ``match.start``."""
+
+    id: str
+    """Short stable id used in ``by`` and in event fields."""
+    name: str
+    """Display name."""
+
+
+class MatchStarted(Event, tag="match.start", kw_only=True):
+    """Event 1 of every log: which game, which match, who plays, under which options."""
+
+    format: Literal["kifu/1"]
+    """Always ``kifu/1``."""
+    game: str
+    """Game id: ``gunandgun``, ``mtg``, ``worldtrigger``, ``weiss`` or ``generic``."""
+    match: str
+    """Match id, unique within an event or a warehouse."""
+    players: list[Player]
+    """Players in seat order."""
+    rules: dict[str, Any] = {}
+    """Variant and house-ruling options; unnamed options take their documented default."""
+    catalogue: dict[str, Any] | None = None
+    """A card or trigger catalogue the table played with, in the game's catalogue shape."""
+    title: str | None = None
+    """Free text: tournament, round, table."""
+
+
+class MatchEnded(Event, tag="match.end", kw_only=True):
+    """The end of the match as recorded. Nothing may follow it but notes and rulings."""
+
+    winner: str | None = None
+    """Player id of the winner; null for a draw or an unfinished match."""
+    reason: str = ""
+    """Why it ended (``life``, ``deck-out``, ``concede``, ``bailout``, ``time``, …)."""
+
+
+class Note(Event, tag="note", kw_only=True):
+    """Free text: table talk, an imported chat line, a judge's remark."""
+
+    text: str
+    """The text, unchanged."""
+    channel: str | None = None
+    """Chat channel or tab of an imported message."""
+    speaker: str | None = None
+    """Display name of an imported message's speaker, when it names no player."""
+    secret: bool = False
+    """True when the source marked the message as hidden from other players."""
+
+
+class JudgeRuling(Event, tag="judge.ruling", kw_only=True):
+    """A judge's ruling about earlier events. It never edits them; it is testimony too."""
+
+    about: list[int]
+    """The seqs the ruling is about."""
+    text: str
+    """The ruling in words."""
+    code: str | None = None
+    """The rule code it applies, if any."""
+    decision: str | None = None
+    """Short outcome: ``upheld``, ``warning``, ``game-loss``, ``rewind`` …"""
+
+
+class RandomRolled(Event, tag="random", kw_only=True):
+    """A random outcome no game event explains: an imported die roll, a coin, a choice."""
+
+    random: ClassVar[bool] = True
+    kind: Literal["coin", "die", "choice"]
+    """``coin`` (2 sides), ``die`` or ``choice`` (one of named options)."""
+    sides: int
+    """Faces of each die or coin; the number of options of a choice."""
+    values: list[int]
+    """Each die's face, 1-based; for a choice the 1-based index of the pick."""
+    expr: str | None = None
+    """The command as typed (``1D2``, ``CHOICE[表,裏]``)."""
+    result: str | None = None
+    """The result text as the source printed it."""
+    secret: bool = False
+    """True for a secret (hidden) roll."""
+    purpose: str | None = None
+    """What the roll decided, if the source says (``first-player``)."""
+
+
+SHARED_EVENTS: tuple[type[Event], ...] = (MatchStarted, MatchEnded, Note, JudgeRuling, RandomRolled)
+"""Event types every game's union includes."""
+
+
+def event_type(cls: type[Event]) -> str:
+    """The ``type`` tag of an event class."""
+    return cls.__struct_config__.tag  # type: ignore[return-value]

@@ -1,0 +1,89 @@
+"""Canonical line encoding and the SHA-256 hash chain (DESIGN.md contract 2).
+
+A line is the compact JSON of one event: ``type`` first, then the envelope
+(``seq``, ``prev``, ``at``, ``by``, ``src``), then the event's fields in the order
+its struct declares them; fields at their default are left out; object keys
+inside free-form values (``rules``, ``catalogue``) are sorted; non-ASCII text is
+written as UTF-8, not escaped. ``prev`` of line n is the lowercase hex SHA-256
+of the exact bytes of line n-1 without its terminator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any, Iterable, Union
+
+import msgspec
+
+from .base import SHARED_EVENTS, Event, MalformedEvent, event_type
+
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+_AT_PATH = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
+
+
+def line_hash(line: bytes) -> str:
+    """The chain hash of one stored line (without its terminator)."""
+    return hashlib.sha256(line).hexdigest()
+
+
+def encode(event: Event) -> bytes:
+    """The canonical bytes of an event, without a line terminator."""
+    return _ENCODER.encode(event)
+
+
+def _field_of(path: str | None) -> str | None:
+    if not path:
+        return None
+    field = path.removeprefix("$").lstrip(".")
+    return field or None
+
+
+def malformed(exc: Exception, raw: bytes | None = None, **where: Any) -> MalformedEvent:
+    """Turn a msgspec error into one clear MalformedEvent naming the field."""
+    text = str(exc)
+    m = _AT_PATH.match(text)
+    msg, field = (m.group("msg"), _field_of(m.group("path"))) if m else (text, None)
+    unknown = re.search(r"unknown field `([^`]*)`", msg)
+    if unknown:
+        field = f"{field}.{unknown.group(1)}" if field else unknown.group(1)
+    if "Invalid value" in msg and field == "type" and raw is not None:
+        msg = f"unknown event type {_peek(raw, 'type')!r}"
+    seq = _peek(raw, "seq") if raw is not None else None
+    return MalformedEvent(msg, field=field, seq=seq if isinstance(seq, int) else None, **where)
+
+
+def _peek(raw: bytes, key: str) -> Any:
+    try:
+        obj = msgspec.json.decode(raw)
+    except msgspec.DecodeError:
+        return None
+    return obj.get(key) if isinstance(obj, dict) else None
+
+
+class Codec:
+    """Encoder and decoder for one game's tagged union, built once and reused."""
+
+    def __init__(self, game_events: Iterable[type[Event]] = ()) -> None:
+        self.types: tuple[type[Event], ...] = SHARED_EVENTS + tuple(game_events)
+        self.by_type: dict[str, type[Event]] = {event_type(t): t for t in self.types}
+        self.union: Any = Union[self.types]  # type: ignore[valid-type]
+        self._decoder = msgspec.json.Decoder(self.union)
+
+    def decode(self, raw: bytes, **where: Any) -> Event:
+        """Decode one line; raise MalformedEvent naming the field on any problem."""
+        try:
+            return self._decoder.decode(raw)
+        except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+            raise malformed(exc, raw, **where) from None
+
+    def convert(self, obj: dict[str, Any], **where: Any) -> Event:
+        """Build an event from a plain mapping (an appended or imported event)."""
+        try:
+            return msgspec.convert(obj, self.union)
+        except msgspec.ValidationError as exc:
+            raise malformed(exc, msgspec.json.encode(obj), **where) from None
+
+    def schema(self) -> dict[str, Any]:
+        """JSON Schema of one line of this game's log."""
+        return msgspec.json.schema(self.union)

@@ -1,0 +1,438 @@
+"""Create, append to, read, verify and repair a kifu/1 match log (JSON Lines).
+
+Appends are one ``write`` of a whole line under an exclusive ``flock``, fsync'd
+before they return, so two processes appending at once never interleave, lose or
+duplicate an event. Readers check every line against the chain as they stream, so
+nothing downstream ever sees an event of an edited log.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, NamedTuple
+
+import msgspec
+
+from .base import (
+    FORMAT,
+    ChainBroken,
+    Event,
+    HeadMismatch,
+    KifuError,
+    MalformedEvent,
+    MatchStarted,
+    StaleAppend,
+    TornTail,
+)
+from .codec import Codec, encode, line_hash
+
+CodecFor = Callable[[str], Codec]
+"""Looks up the codec of a game id (the auditor's registry provides one)."""
+
+_CHUNK = 1 << 20
+_GENERIC = Codec()
+
+
+def _generic(game: str) -> Codec:
+    return _GENERIC
+
+
+class Record(NamedTuple):
+    """One verified line of a log."""
+
+    line: int
+    """1-based line number (equal to the event's seq in a valid log)."""
+    offset: int
+    """Byte offset of the line's first byte."""
+    raw: bytes
+    """The exact stored bytes, without the terminator."""
+    event: Event
+    """The decoded event."""
+
+
+class Head(NamedTuple):
+    """What identifies a log: its last seq and the hash of its last line."""
+
+    seq: int
+    hash: str
+
+
+@dataclass
+class Log:
+    """A whole log read into memory and verified."""
+
+    path: str
+    start: MatchStarted
+    records: list[Record] = field(default_factory=list)
+
+    @property
+    def events(self) -> list[Event]:
+        return [r.event for r in self.records]
+
+    @property
+    def head(self) -> Head:
+        last = self.records[-1]
+        return Head(last.event.seq, line_hash(last.raw))
+
+
+def _split_lines(fh: Any) -> Iterator[tuple[int, bytes, bool]]:
+    """Yield (offset, line, terminated) for each line of a binary file, streaming."""
+    offset = 0
+    rest = b""
+    while chunk := fh.read(_CHUNK):
+        parts = (rest + chunk).split(b"\n")
+        rest = parts.pop()
+        for part in parts:
+            yield offset, part, True
+            offset += len(part) + 1
+    if rest:
+        yield offset, rest, False
+
+
+def _decode_start(raw: bytes, where: str) -> str:
+    """Check line 1 is a kifu/1 match.start and return its game id."""
+    try:
+        obj = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise MalformedEvent(f"not JSON ({exc})", where=where, line=1) from None
+    if not isinstance(obj, dict) or obj.get("type") != "match.start":
+        found = obj.get("type") if isinstance(obj, dict) else type(obj).__name__
+        raise MalformedEvent(
+            f"the first event must be match.start, found {found!r}", where=where, line=1, field="type"
+        )
+    if obj.get("format") != FORMAT:
+        raise MalformedEvent(
+            f"unsupported format {obj.get('format')!r}, expected {FORMAT!r}", where=where, line=1, field="format"
+        )
+    if not isinstance(obj.get("game"), str):
+        raise MalformedEvent("match.start names no game", where=where, line=1, field="game")
+    return obj["game"]
+
+
+def iter_records(path: str | os.PathLike[str], codec_for: CodecFor | None = None) -> Iterator[Record]:
+    """Stream the verified records of a log.
+
+    Raises MalformedEvent for a line that does not decode, ChainBroken for a seq
+    or ``prev`` that does not follow, TornTail for an unterminated last line, each
+    naming the file, line, seq or byte offset. Events before the problem are
+    yielded first: a reader sees exactly the trustworthy prefix.
+    """
+    where = str(path)
+    codec_for = codec_for or _generic
+    codec: Codec | None = None
+    prev: str | None = None
+    lineno = 0
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise KifuError(f"cannot read: {exc.strerror}", where=where) from None
+    with fh:
+        for offset, raw, terminated in _split_lines(fh):
+            lineno += 1
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+            if not terminated:
+                raise TornTail(
+                    f"the last line ({len(raw)} bytes) has no terminator: a write was cut off; "
+                    "`kifu repair` cuts it off and keeps a copy",
+                    where=where, line=lineno, offset=offset, seq=lineno,
+                )
+            if not raw.strip():
+                raise MalformedEvent("empty line", where=where, line=lineno, offset=offset, seq=lineno)
+            if codec is None:
+                game = _decode_start(raw, where)
+                try:
+                    codec = codec_for(game)
+                except KeyError:
+                    raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
+            event = codec.decode(raw, where=where, line=lineno)
+            _check_link(event, lineno, prev, where)
+            prev = line_hash(raw)
+            yield Record(lineno, offset, raw, event)
+    if lineno == 0:
+        raise MalformedEvent("empty log: no match.start", where=where, line=1)
+
+
+def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None:
+    if event.seq != lineno:
+        if event.seq > lineno:
+            why = f"event {lineno} is missing, or lines were reordered"
+        else:
+            why = "a line was inserted, duplicated or moved here"
+        raise ChainBroken(f"expected seq {lineno}, found seq {event.seq}: {why}", where=where, line=lineno, seq=lineno)
+    if lineno == 1:
+        if event.prev is not None:
+            raise ChainBroken("prev of seq 1 must be null", where=where, line=1, seq=1, field="prev")
+        if not isinstance(event, MatchStarted):
+            raise MalformedEvent("the first event must be match.start", where=where, line=1, field="type")
+        return
+    if isinstance(event, MatchStarted):
+        raise MalformedEvent("a second match.start", where=where, line=lineno, seq=lineno, field="type")
+    if event.prev != prev:
+        raise ChainBroken(
+            f"seq {lineno - 1} does not match the hash that seq {lineno} records in prev: "
+            f"seq {lineno - 1} was edited (or seq {lineno}'s prev was)",
+            where=where, line=lineno - 1, seq=lineno - 1,
+        )
+
+
+def load(path: str | os.PathLike[str], codec_for: CodecFor | None = None) -> Log:
+    """Read and verify a whole log."""
+    records = list(iter_records(path, codec_for))
+    start = records[0].event
+    assert isinstance(start, MatchStarted)
+    return Log(str(path), start, records)
+
+
+def verify(
+    path: str | os.PathLike[str], codec_for: CodecFor | None = None, expect_head: str | None = None
+) -> Head:
+    """Verify a log and return its head; with ``expect_head`` also detect truncation.
+
+    ``expect_head`` is the head hash written on a match slip (a prefix of at least
+    12 hex digits is enough). If the log's head differs, the log was cut off or
+    changed, unless the slip's head is an earlier line (events were appended after
+    the slip was written), which is reported as such.
+    """
+    want = expect_head.lower() if expect_head else None
+    if want is not None and (len(want) < 12 or any(c not in "0123456789abcdef" for c in want)):
+        raise KifuError("--expect-head needs at least 12 hex digits", where=str(path))
+    seen_at: int | None = None
+    last: Record | None = None
+    for rec in iter_records(path, codec_for):
+        last = rec
+        if want is not None and seen_at is None and line_hash(rec.raw).startswith(want):
+            seen_at = rec.event.seq
+    assert last is not None
+    head = Head(last.event.seq, line_hash(last.raw))
+    if want is not None and not head.hash.startswith(want):
+        if seen_at is not None:
+            raise HeadMismatch(
+                f"the expected head is seq {seen_at}; the log goes on to seq {head.seq} "
+                "(events were appended after the slip was written)",
+                where=str(path), seq=seen_at,
+            )
+        raise HeadMismatch(
+            f"head is seq {head.seq} {head.hash}, not the expected {want}: "
+            f"events after seq {head.seq} were cut off, or the log was changed",
+            where=str(path), seq=head.seq,
+        )
+    return head
+
+
+# --- writing -----------------------------------------------------------------
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path.parent or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def create(
+    path: str | os.PathLike[str],
+    start: MatchStarted | dict[str, Any],
+    codec_for: CodecFor | None = None,
+) -> Event:
+    """Create a new log holding its ``match.start``; refuse to overwrite one."""
+    where = str(path)
+    obj = msgspec.to_builtins(start) if isinstance(start, Event) else dict(start)
+    obj.update(type="match.start", seq=1, prev=None)
+    obj.setdefault("format", FORMAT)
+    game = obj.get("game")
+    codec = (codec_for or _generic)(game) if isinstance(game, str) else _GENERIC
+    event = codec.convert(obj, where=where, line=1)
+    line = encode(event) + b"\n"
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        raise KifuError("already exists; a log is never overwritten", where=where) from None
+    except OSError as exc:
+        raise KifuError(f"cannot create: {exc.strerror}", where=where) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _write_all(fd, line, 0, where)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    _fsync_dir(Path(path))
+    return event
+
+
+def _write_all(fd: int, data: bytes, size_before: int, where: str) -> None:
+    """Write ``data`` at the end; on any failure cut the file back: all or nothing."""
+    try:
+        written = os.write(fd, data)
+        while written < len(data):
+            written += os.write(fd, data[written:])
+    except OSError as exc:
+        os.ftruncate(fd, size_before)
+        raise KifuError(f"append failed, nothing written: {exc.strerror}", where=where) from None
+
+
+class Writer:
+    """Appends events to a log under an exclusive lock held for the writer's life.
+
+    Use as a context manager. Each ``append`` is one write of a whole line,
+    fsync'd before it returns unless ``durable=False`` (benchmarks only).
+    """
+
+    def __init__(
+        self, path: str | os.PathLike[str], codec_for: CodecFor | None = None, *, durable: bool = True
+    ) -> None:
+        self.path = str(path)
+        self.durable = durable
+        self._codec_for = codec_for or _generic
+        self._fd = -1
+        self.head: Head = Head(0, "")
+        self.size = 0
+        self.codec: Codec = _GENERIC
+
+    def __enter__(self) -> "Writer":
+        try:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
+        except OSError as exc:
+            raise KifuError(f"cannot open for append: {exc.strerror}", where=self.path) from None
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            self._read_head()
+        except BaseException:
+            os.close(self._fd)
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self._fd)  # closing releases the lock
+
+    def _read_head(self) -> None:
+        self.size = os.fstat(self._fd).st_size
+        if self.size == 0:
+            raise MalformedEvent("empty log: no match.start", where=self.path, line=1)
+        first = self._read_first_line()
+        game = _decode_start(first, self.path)
+        try:
+            self.codec = self._codec_for(game)
+        except KeyError:
+            raise MalformedEvent(f"unknown game {game!r}", where=self.path, line=1, field="game") from None
+        last, offset = self._read_last_line()
+        try:
+            seq = msgspec.json.decode(last).get("seq")
+        except (msgspec.DecodeError, AttributeError):
+            seq = None
+        if not isinstance(seq, int):
+            raise MalformedEvent("the last line has no integer seq", where=self.path, offset=offset, field="seq")
+        self.head = Head(seq, line_hash(last))
+
+    def _read_first_line(self) -> bytes:
+        buf = b""
+        while b"\n" not in buf:
+            chunk = os.pread(self._fd, 65536, len(buf))
+            if not chunk:
+                break
+            buf += chunk
+        return buf.split(b"\n", 1)[0].rstrip(b"\r")
+
+    def _read_last_line(self) -> tuple[bytes, int]:
+        end = self.size
+        tail = os.pread(self._fd, 1, end - 1)
+        if tail != b"\n":
+            start = self._line_start(end)
+            raise TornTail(
+                f"the last line ({end - start} bytes) has no terminator: a write was cut off; "
+                "run `kifu repair` before appending",
+                where=self.path, offset=start,
+            )
+        start = self._line_start(end - 1)
+        return os.pread(self._fd, end - 1 - start, start).rstrip(b"\r"), start
+
+    def _line_start(self, end: int) -> int:
+        pos = end
+        while pos > 0:
+            step = min(65536, pos)
+            chunk = os.pread(self._fd, step, pos - step)
+            nl = chunk.rfind(b"\n")
+            if nl >= 0:
+                return pos - step + nl + 1
+            pos -= step
+        return 0
+
+    def append(self, event: Event | dict[str, Any], expect_seq: int | None = None) -> Event:
+        """Append one event, filling ``seq`` and ``prev``; return it as written.
+
+        ``expect_seq`` (or a ``seq``/``prev`` inside the event) names the position
+        the caller believes it writes; if another writer got there first the
+        append is refused with StaleAppend and nothing is written.
+        """
+        obj = msgspec.to_builtins(event) if isinstance(event, Event) else dict(event)
+        seq = self.head.seq + 1
+        claimed = obj.pop("seq", None) if isinstance(event, dict) else None
+        claimed_prev = obj.pop("prev", None) if isinstance(event, dict) else None
+        for want in (expect_seq, claimed):
+            if want is not None and want != seq:
+                raise StaleAppend(
+                    f"expected to write seq {want}, but the next seq is {seq}: the log changed; read it again",
+                    where=self.path, seq=want,
+                )
+        if claimed_prev is not None and claimed_prev != self.head.hash:
+            raise StaleAppend("prev is not the hash of the last line", where=self.path, seq=seq, field="prev")
+        if obj.get("type") == "match.start":
+            raise MalformedEvent("a log has exactly one match.start", where=self.path, seq=seq, field="type")
+        obj["seq"], obj["prev"] = seq, self.head.hash
+        new = self.codec.convert(obj, where=self.path, seq=seq)
+        line = encode(new)
+        _write_all(self._fd, line + b"\n", self.size, self.path)
+        if self.durable:
+            os.fsync(self._fd)
+        self.size += len(line) + 1
+        self.head = Head(seq, line_hash(line))
+        return new
+
+
+def append(
+    path: str | os.PathLike[str],
+    event: Event | dict[str, Any],
+    codec_for: CodecFor | None = None,
+    *,
+    expect_seq: int | None = None,
+) -> Event:
+    """Append one event durably (see Writer.append)."""
+    with Writer(path, codec_for) as writer:
+        return writer.append(event, expect_seq)
+
+
+def repair(path: str | os.PathLike[str]) -> tuple[int, str] | None:
+    """Cut off a torn last line, keeping a copy of the whole file first.
+
+    Returns (bytes cut, path of the copy), or None if the log had no torn line.
+    Only an unterminated last line is ever cut: a complete line that fails to
+    verify is evidence and stays.
+    """
+    where = str(path)
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except OSError as exc:
+        raise KifuError(f"cannot open: {exc.strerror}", where=where) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
+            return None
+        writer = Writer(path)
+        writer._fd, writer.size = fd, size
+        cut_at = writer._line_start(size)
+        copy = f"{where}.torn-{cut_at}"
+        shutil.copyfile(path, copy)
+        os.ftruncate(fd, cut_at)
+        os.fsync(fd)
+        return size - cut_at, copy
+    finally:
+        os.close(fd)
