@@ -43,3 +43,12 @@ def run_cli(*args: str, stdin: str | None = None) -> Run:
 @pytest.fixture
 def kifu():
     return run_cli
+
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+settings.register_profile(
+    "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+settings.register_profile("dev", max_examples=200, deadline=None)
+settings.load_profile("ci")
