@@ -414,7 +414,9 @@ def schema(
     reg = _registry()
     if game not in reg.GAMES:
         fail(msg("unknown_game", lang, game=game, known=", ".join(reg.GAMES)))
-    doc = reg.codec_for(game).schema()
+    from .events.schema import schema as described
+
+    doc = described(reg.codec_for(game))
     typer.echo(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode())
 
 
