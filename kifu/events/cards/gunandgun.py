@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 from msgspec import Meta
 
-from ..base import KifuError
+from ..base import KifuError, MatchStarted
 
 __all__ = [
     "AdditionalCost",
@@ -37,7 +37,10 @@ __all__ = [
     "Number",
     "Role",
     "Skill",
+    "check",
+    "convert",
     "decode",
+    "for_match",
     "load",
     "merged",
 ]
@@ -388,12 +391,27 @@ def merged(extra: dict[str, Any] | None) -> Catalogue:
     ``extra`` is ``match.start.catalogue``: the JSON shape of gunandgun.json with any
     subset of the lists (``version`` and ``source`` optional).
     """
-    base = load()
     if not extra:
-        return base
+        return load()
+    try:
+        key = msgspec.json.encode(extra, order="deterministic")
+    except (TypeError, msgspec.EncodeError) as exc:
+        raise CatalogueError(f"card catalogue: {exc}", where="match.start.catalogue") from None
+    return _merged(key)
+
+
+def for_match(start: MatchStarted) -> Catalogue:
+    """The catalogue one match plays with: ``Game(catalogue=for_match)`` in the rulebook."""
+    return merged(start.catalogue)
+
+
+# Keyed by the canonical bytes, so replaying one log reuses one catalogue (and one index).
+@lru_cache(maxsize=32)
+def _merged(raw: bytes) -> Catalogue:
+    base = load()
     where = "match.start.catalogue"
     try:
-        patch = msgspec.convert(extra, type=_Patch)
+        patch = msgspec.json.decode(raw, type=_Patch)
     except msgspec.ValidationError as exc:
         raise _error(exc, where) from None
     cat = Catalogue(
