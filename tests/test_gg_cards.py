@@ -11,10 +11,12 @@ from importlib import resources
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kifu.events.base import KifuError, MatchStarted, Player
 from kifu.events.cards import gunandgun as gg
-from kifu.events.cards.gunandgun import CatalogueError, Gun, Gunner, HitRow, Number
+from kifu.events.cards.gunandgun import CatalogueError, Gun, Gunner, HitRow
 
 CAT = gg.load()
 
@@ -208,6 +210,12 @@ def test_costs_gun_and_gunner_numbers_are_never_replaceable():
     assert not ganbaru_cost_cut.replaceable and "cost" in ganbaru_cost_cut.note
 
 
+def test_replaceable_lists_the_tossed_numbers():
+    assert CAT.card("過焔地獄").replaceable_numbers == CAT.card("過焔地獄").numbers
+    assert CAT.card("オーバーヒート").replaceable_numbers == [CAT.card("オーバーヒート").numbers[1]]
+    assert CAT.card("ジャミング").replaceable_numbers == []
+
+
 def test_structural_numbers_fixed():
     assert _nums("ダブルバレット") == [(2, "load", False)]
     assert _nums("炎転化")[-1] == (2, "other", False)
@@ -243,6 +251,19 @@ def test_merged_extends_with_new_gun_and_card():
     assert cat.gun("ハウス").id == "hausu" and cat.card("テスト").copies == {"hausu": 20}
     assert len(cat.cards) == 55 and len(cat.guns) == 10
     assert cat.version.endswith("+log")
+
+
+@given(st.lists(st.sampled_from(CAT.cards), unique_by=lambda c: c.id), st.integers(0, 9))
+def test_merging_builtin_entries_changes_only_what_differs(cards, value):
+    extra = [msgspec.to_builtins(c) for c in cards]
+    assert gg.merged({"cards": extra}).cards == CAT.cards
+    if not cards:
+        return
+    extra[0]["numbers"] = [{"value": value, "role": "draw", "replaceable": True}]
+    cat = gg.merged({"cards": extra})
+    changed = [c.id for c, b in zip(cat.cards, CAT.cards) if c != b]
+    assert changed == ([] if CAT.card(cards[0].id).numbers == cat.card(cards[0].id).numbers else [cards[0].id])
+    assert cat.card(cards[0].id).numbers[0].value == value
 
 
 def test_for_match_uses_the_logs_catalogue():

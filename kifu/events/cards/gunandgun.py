@@ -143,6 +143,11 @@ class Card(msgspec.Struct, **_STRUCT):
     seed_note: str = ""
     """Where seed 000 states the card differently from the reference (the seed wins)."""
 
+    @property
+    def replaceable_numbers(self) -> list[Number]:
+        """The numbers the variant replaces with N, in printed order (all take the same N)."""
+        return [n for n in self.numbers if n.replaceable]
+
     def numbers_with(self, role: str) -> list[Number]:
         """The card's numbers of one role, in printed order."""
         return [n for n in self.numbers if n.role == role]
