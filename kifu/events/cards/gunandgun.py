@@ -427,7 +427,10 @@ def _merged(raw: bytes) -> Catalogue:
         skills=_overlay(base.skills, patch.skills),
         cards=_overlay(base.cards, patch.cards),
     )
-    return check(cat, where)
+    # Only the log's entries can be wrong (the built-in ones were checked), and the
+    # error should point into match.start.catalogue, not into the merged lists.
+    _check_entries(patch, cat, where)
+    return cat
 
 
 def _fail(where: str, field: str, msg: str) -> CatalogueError:
@@ -444,23 +447,29 @@ def _unique(items: list[Any], name: str, where: str) -> None:
 
 def check(cat: Catalogue, where: str) -> Catalogue:
     """Cross-references the decoder cannot see: unique ids, known guns, gunners and skills."""
+    _check_entries(cat, cat, where)
+    return cat
+
+
+def _check_entries(entries: Catalogue | _Patch, known: Catalogue, where: str) -> None:
+    # ``entries`` is what the source gave (field paths index into it), ``known`` the
+    # catalogue its references must resolve in.
     for name in ("guns", "gunners", "skills", "cards"):
-        _unique(getattr(cat, name), name, where)
-    guns = {g.id for g in cat.guns}
-    gunners = {g.id for g in cat.gunners}
-    skills = {s.id for s in cat.skills}
-    for i, c in enumerate(cat.cards):
+        _unique(getattr(entries, name), name, where)
+    guns = {g.id for g in known.guns}
+    gunners = {g.id for g in known.gunners}
+    skills = {s.id for s in known.skills}
+    for i, c in enumerate(entries.cards):
         _check_card(i, c, guns, where)
-    for i, g in enumerate(cat.guns):
+    for i, g in enumerate(entries.guns):
         _check_gun(i, g, where)
-    for i, g in enumerate(cat.gunners):
-        for s in g.skills:
+    for i, gunner in enumerate(entries.gunners):
+        for s in gunner.skills:
             if s not in skills:
                 raise _fail(where, f"gunners[{i}].skills", f"unknown skill {s!r}")
-    for i, s in enumerate(cat.skills):
-        if s.gunner is not None and s.gunner not in gunners:
-            raise _fail(where, f"skills[{i}].gunner", f"unknown gunner {s.gunner!r}")
-    return cat
+    for i, skill in enumerate(entries.skills):
+        if skill.gunner is not None and skill.gunner not in gunners:
+            raise _fail(where, f"skills[{i}].gunner", f"unknown gunner {skill.gunner!r}")
 
 
 def _check_card(i: int, c: Card, guns: set[str], where: str) -> None:
