@@ -1,0 +1,1 @@
+"""Card and trigger catalogues as data (facts only), with typed loaders."""
