@@ -57,7 +57,7 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, unknown(e.trigger), undecided=True)
     elif e.trion != t.reveal:
         yield Hit(e.seq, {**ev, "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}"})
-    elif a.trion < e.trion:
+    elif a.dealt is not None and a.trion < e.trion:
         yield Hit(e.seq, {**ev, "why": f"the cost is {e.trion} but only {a.trion} trion is left"})
 
 
@@ -114,7 +114,9 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
     a = who(s)
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     eff = cat(s).effect(e.trigger, e.effect)
-    if set_slot(a, e.trigger) is None or a.set_turn != s.before.game.turn:
+    if a.set_main is None and a.set_sub is None:
+        yield Hit(e.seq, {"reason": f"no wt.set of {e.player} is recorded"}, undecided=True)
+    elif set_slot(a, e.trigger) is None or a.set_turn != s.before.game.turn:
         yield Hit(e.seq, {**ev, "why": "it is not one of the triggers set this turn"})
     elif eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
@@ -129,7 +131,7 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
         return f"paid {paid_trion} trion, the cost is {cost_trion}"
     if Counter(paid_tags) != Counter(cost_tags):
         return f"paid tags {sorted(paid_tags)}, the cost is {sorted(cost_tags)}"
-    if a.trion < paid_trion:
+    if a.dealt is not None and a.trion < paid_trion:
         return f"only {a.trion} trion was left"
     missing = Counter(paid_tags) - Counter(a.tags)
     if check_hand and missing:
@@ -316,7 +318,10 @@ def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
     if isinstance(e, EffectUsed) and e.counter is not None:
         return
     g = s.before.game
-    if e.player != g.active or not g.tactics:
+    if g.active is None and g.turn == 0:
+        yield Hit(e.seq, {"reason": "no wt.order or wt.plot is recorded: whose phase it is is unknown"},
+                  undecided=True)
+    elif e.player != g.active or not g.tactics:
         what = "move" if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
         yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or "-"})
 

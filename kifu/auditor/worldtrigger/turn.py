@@ -195,8 +195,9 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     g = s.before.game
     n = len(g.plots) + 1
     if g.first is None:
-        expected = "(no wt.order yet)"
-    elif n == 1:
+        yield Hit(e.seq, {"reason": "no wt.order before this plot: the turn order is unknown"}, undecided=True)
+        return
+    if n == 1:
         expected = g.first
     elif n == 2:
         expected = other(g, g.first) or "?"
@@ -231,7 +232,9 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, TagsGained)
     g = s.before.game
-    if g.expected_tags is None or g.active != e.player:
+    if not agent(g, e.player).sheet:
+        yield Hit(e.seq, {"reason": f"no wt.sheet of {e.player}: the tags cannot be checked"}, undecided=True)
+    elif g.expected_tags is None or g.active != e.player:
         yield Hit(e.seq, {"player": e.player, "tags": e.tags, "sheet": "-", "attack": "-", "defence": "-",
                           "expected": "nothing (no plot of this player precedes it)"})
     elif Counter(e.tags) != Counter(g.expected_tags):
