@@ -47,7 +47,7 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     citation=cite(WIN),
     title=Text(ja="勝者はトリオン0/緊急脱出した側の相手", en="the winner is the loser's opponent"),
     message=Text(
-        ja="match.end の勝者は {winner} ですが、{why}",
+        ja="match.end の勝者は {winner} ですが、{why_ja}",
         en="match.end names {winner} as the winner, but {why}",
     ),
     on=(MatchEnded,),
@@ -67,11 +67,12 @@ def winner_is_opponent(s: Step) -> Iterable[Hit]:
         return  # KIFU-LOG-006 reports a second end
     if g.defeated is None:
         if e.winner is not None:
-            yield Hit(e.seq, {"winner": e.winner, "why": "no player reached 0 trion or bailed out"})
+            yield Hit(e.seq, {"winner": e.winner, "why": "no player reached 0 trion or bailed out", "why_ja": "トリオン0にも緊急脱出にもなったプレイヤーがいません"})
         return
     expected = other(g, g.defeated)
     if e.winner != expected:
-        yield Hit(e.seq, {"winner": e.winner, "why": f"{g.defeated} lost at seq {g.defeated_seq}, so {expected} wins"},
+        yield Hit(e.seq, {"winner": e.winner, "why": f"{g.defeated} lost at seq {g.defeated_seq}, so {expected} wins",
+                          "why_ja": f"{g.defeated} が seq {g.defeated_seq} で敗北したので勝者は {expected} です"},
                   seqs=(g.defeated_seq or e.seq,))
 
 

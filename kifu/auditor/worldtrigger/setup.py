@@ -229,7 +229,7 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
     citation=cite("■2 (「タイミング：初期距離決定時」の効果を持つものを使用)"),
     title=Text(ja="初期距離を動かすのは初期距離決定時の効果だけ", en="only initial-timing effects shift the initial distance"),
     message=Text(
-        ja="{player} の {trigger}/{effect} による初期距離修正 {delta} は使えません: {why}",
+        ja="{player} の {trigger}/{effect} による初期距離修正 {delta} は使えません: {why_ja}",
         en="{player}'s shift {delta} by {trigger}/{effect} is not allowed: {why}",
     ),
     on=(InitialTriggerUsed,),
@@ -248,18 +248,19 @@ def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
     a = who(s)
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "delta": e.delta}
     if e.trigger not in a.main + a.sub:
-        yield Hit(e.seq, {**ev, "why": "not in the player's trigger set"})
+        yield Hit(e.seq, {**ev, "why": "not in the player's trigger set", "why_ja": "トリガーセットにありません"})
         return
     if s.before.game.distance is not None:
-        yield Hit(e.seq, {**ev, "why": "the initial distance was already fixed"})
+        yield Hit(e.seq, {**ev, "why": "the initial distance was already fixed", "why_ja": "初期距離は既に決定済みです"})
         return
     eff = cat(s).effect(e.trigger, e.effect)
     if eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
     elif eff.timing != "initial":
-        yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}"})
+        yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}", "why_ja": f"タイミングが {eff.timing} です"})
     elif eff.shift is not None and not eff.shift[0] <= e.delta <= eff.shift[1]:
-        yield Hit(e.seq, {**ev, "why": f"the effect shifts {eff.shift[0]}..{eff.shift[1]}"})
+        yield Hit(e.seq, {**ev, "why": f"the effect shifts {eff.shift[0]}..{eff.shift[1]}",
+                          "why_ja": f"効果の修正幅は {eff.shift[0]}〜{eff.shift[1]} です"})
 
 
 RULES = (

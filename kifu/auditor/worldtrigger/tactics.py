@@ -29,7 +29,7 @@ STEP3 = "■5 戦術フェイズ 手順3"
     citation=cite(f"{STEP1} (表向きにする際にトリオンが必要なトリガーはトリオンチップを支払う)"),
     title=Text(ja="表向きにするにはトリオンを支払う", en="turning a trigger face up pays its trion"),
     message=Text(
-        ja="{player} の {trigger} の表向き: {why} — 表向きにならず、効果も発揮されません",
+        ja="{player} の {trigger} の表向き: {why_ja} — 表向きにならず、効果も発揮されません",
         en="{player} turning {trigger} face up: {why}; it stays face down and has no effect",
     ),
     on=(TriggerRevealed,),
@@ -50,15 +50,17 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     slot = set_slot(a, e.trigger)
     t = cat(s).trigger(e.trigger)
     if slot is None:
-        yield Hit(e.seq, {**ev, "why": "it is not set"})
+        yield Hit(e.seq, {**ev, "why": "it is not set", "why_ja": "セットされていません"})
     elif face_up(a, slot):
-        yield Hit(e.seq, {**ev, "why": "it is already face up"})
+        yield Hit(e.seq, {**ev, "why": "it is already face up", "why_ja": "既に表向きです"})
     elif t is None:
         yield Hit(e.seq, unknown(e.trigger), undecided=True)
     elif e.trion != t.reveal:
-        yield Hit(e.seq, {**ev, "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}"})
+        yield Hit(e.seq, {**ev, "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}",
+                          "why_ja": f"支払い {e.trion}、表向きのコストは {t.reveal} です"})
     elif a.dealt is not None and a.trion < e.trion:
-        yield Hit(e.seq, {**ev, "why": f"the cost is {e.trion} but only {a.trion} trion is left"})
+        yield Hit(e.seq, {**ev, "why": f"the cost is {e.trion} but only {a.trion} trion is left",
+                          "why_ja": f"コスト {e.trion} に対し残トリオンは {a.trion} です"})
 
 
 @rule(
@@ -96,7 +98,7 @@ def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     citation=cite("■5 (４でセットしたトリガーのトリガー能力を使用)"),
     title=Text(ja="使えるのはセットしたトリガーの効果だけ", en="only a set trigger's effects are used"),
     message=Text(
-        ja="{player} の {trigger}/{effect}: {why}",
+        ja="{player} の {trigger}/{effect}: {why_ja}",
         en="{player}'s {trigger}/{effect}: {why}",
     ),
     on=(EffectUsed,),
@@ -117,25 +119,31 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
     if a.set_main is None and a.set_sub is None:
         yield Hit(e.seq, {"reason": f"no wt.set of {e.player} is recorded"}, undecided=True)
     elif set_slot(a, e.trigger) is None or a.set_turn != s.before.game.turn:
-        yield Hit(e.seq, {**ev, "why": "it is not one of the triggers set this turn"})
+        yield Hit(e.seq, {**ev, "why": "it is not one of the triggers set this turn",
+                          "why_ja": "このターンにセットしたトリガーではありません"})
     elif eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
     elif eff.requires is not None and eff.requires not in a.main + a.sub:
-        yield Hit(e.seq, {**ev, "why": f"the effect needs the option {eff.requires}, which is not in the build"})
+        yield Hit(e.seq, {**ev, "why": f"the effect needs the option {eff.requires}, which is not in the build",
+                          "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません"})
 
 
 def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: int, cost_tags: list[str],
-                  check_hand: bool) -> str | None:
+                  check_hand: bool) -> dict[str, str] | None:
+    """Why a payment falls short, in English and Japanese; None when it is paid in full."""
     a = who(s)
     if paid_trion != cost_trion:
-        return f"paid {paid_trion} trion, the cost is {cost_trion}"
+        return {"why": f"paid {paid_trion} trion, the cost is {cost_trion}",
+                "why_ja": f"支払ったトリオン {paid_trion}、コストは {cost_trion}"}
     if Counter(paid_tags) != Counter(cost_tags):
-        return f"paid tags {sorted(paid_tags)}, the cost is {sorted(cost_tags)}"
+        return {"why": f"paid tags {sorted(paid_tags)}, the cost is {sorted(cost_tags)}",
+                "why_ja": f"支払ったタグ {sorted(paid_tags)}、コストは {sorted(cost_tags)}"}
     if a.dealt is not None and a.trion < paid_trion:
-        return f"only {a.trion} trion was left"
+        return {"why": f"only {a.trion} trion was left", "why_ja": f"残トリオンは {a.trion} しかありません"}
     missing = Counter(paid_tags) - Counter(a.tags)
     if check_hand and missing:
-        return f"tags {sorted(missing.elements())} were not in hand (hand: {sorted(a.tags)})"
+        return {"why": f"tags {sorted(missing.elements())} were not in hand (hand: {sorted(a.tags)})",
+                "why_ja": f"タグ {sorted(missing.elements())} を持っていません (手持ち: {sorted(a.tags)})"}
     return None
 
 
@@ -146,7 +154,7 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     citation=cite(f"{STEP2} (支払うことができない場合、トリガーの効果は発揮されません); ■2 (トリオンチップを支払います)"),
     title=Text(ja="効果のコストを全て支払う", en="an effect's cost is paid in full"),
     message=Text(
-        ja="{player} の {trigger}/{effect}: {why} — コスト未払いの効果は発揮されません",
+        ja="{player} の {trigger}/{effect}: {why_ja} — コスト未払いの効果は発揮されません",
         en="{player}'s {trigger}/{effect}: {why}; an unpaid effect does not happen",
     ),
     on=(EffectUsed, InitialTriggerUsed),
@@ -169,7 +177,7 @@ def effect_cost_paid(s: Step) -> Iterable[Hit]:
     tags = e.tags if isinstance(e, EffectUsed) else []
     why = _cost_problem(s, e.trion, tags, eff.trion, eff.tags, isinstance(e, EffectUsed))
     if why:
-        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, "why": why})
+        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, **why})
 
 
 @rule(
@@ -225,7 +233,7 @@ def _kind(s: Step, d: Decl) -> str:
                   f"{STEP3} (特定のトリガーの効果が発揮された際に使用できるもの)"),
     title=Text(ja="効果はそのタイミングで使う", en="an effect is used at its timing"),
     message=Text(
-        ja="{player} の {trigger}/{effect}: {why}",
+        ja="{player} の {trigger}/{effect}: {why_ja}",
         en="{player}'s {trigger}/{effect}: {why}",
     ),
     on=(EffectUsed,),
@@ -247,15 +255,19 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     if e.counter is None:
         if eff.timing != "tactics":
-            yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}, not tactics"})
+            yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}, not tactics",
+                              "why_ja": f"タイミングが戦術フェイズではなく {eff.timing} です"})
         return
     target = _open(s.before.game, e.counter)
     if eff.timing != "counter":
-        yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}: it cannot counter"})
+        yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}: it cannot counter",
+                          "why_ja": f"タイミングが {eff.timing} なので対抗使用できません"})
     elif target is None:
-        yield Hit(e.seq, {**ev, "why": f"seq {e.counter} is no open declaration"})
+        yield Hit(e.seq, {**ev, "why": f"seq {e.counter} is no open declaration",
+                          "why_ja": f"seq {e.counter} は未解決の宣言ではありません"})
     elif _kind(s, target) not in eff.against:
-        yield Hit(e.seq, {**ev, "why": f"it counters {eff.against}, not {_kind(s, target)}"}, seqs=(target.seq,))
+        yield Hit(e.seq, {**ev, "why": f"it counters {eff.against}, not {_kind(s, target)}",
+                          "why_ja": f"対抗できるのは {eff.against} で、{_kind(s, target)} ではありません"}, seqs=(target.seq,))
 
 
 @rule(
@@ -265,7 +277,7 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     citation=cite("■5 戦術フェイズ (距離条件はトリガーの効果による; catalogue `distance`, `moves`)"),
     title=Text(ja="効果の距離条件を満たす", en="an effect's distance condition holds"),
     message=Text(
-        ja="{player} の {trigger}/{effect} は距離 {distance} では使えません: {why}",
+        ja="{player} の {trigger}/{effect} は距離 {distance} では使えません: {why_ja}",
         en="{player}'s {trigger}/{effect} cannot be used at distance {distance}: {why}",
     ),
     on=(EffectUsed,),
@@ -288,9 +300,11 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
         return
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "distance": d}
     if eff.distance is not None and not eff.distance[0] <= d <= eff.distance[1]:
-        yield Hit(e.seq, {**ev, "why": f"its range is {eff.distance[0]}–{eff.distance[1]}"})
+        yield Hit(e.seq, {**ev, "why": f"its range is {eff.distance[0]}–{eff.distance[1]}",
+                          "why_ja": f"使用できる距離は {eff.distance[0]}〜{eff.distance[1]} です"})
     elif e.to is not None and abs(e.to - d) > eff.moves:
-        yield Hit(e.seq, {**ev, "why": f"to={e.to} moves more than {eff.moves}"})
+        yield Hit(e.seq, {**ev, "why": f"to={e.to} moves more than {eff.moves}",
+                          "why_ja": f"to={e.to} は移動量 {eff.moves} を超えます"})
 
 
 @rule(

@@ -76,7 +76,7 @@ def tie_broken_at_random(s: Step) -> Iterable[Hit]:
     citation=cite("■4 (メイン側のトリガーから１枚、サブ側のトリガーから１枚)"),
     title=Text(ja="メイン側1枚・サブ側1枚をトリガーセットからセット", en="set one main-side and one sub-side trigger of the build"),
     message=Text(
-        ja="{player} の {slot} 側にセットされた {trigger} は {why}",
+        ja="{player} の {slot} 側にセットされた {trigger} は {why_ja}",
         en="{player}'s {slot}-side {trigger} {why}",
     ),
     on=(TriggersSet,),
@@ -97,10 +97,12 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
         t = c.trigger(trigger)
         if trigger not in side:
             yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
-                              "why": f"is not on the {slot} side of the build"})
+                              "why": f"is not on the {slot} side of the build",
+                              "why_ja": f"トリガーセットの {slot} 側にありません"})
         elif t is not None and t.option_of is not None:
             yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
-                              "why": f"is a dedicated option of {t.option_of}, not a trigger"})
+                              "why": f"is a dedicated option of {t.option_of}, not a trigger",
+                              "why_ja": f"{t.option_of} の専用オプションで、単独ではセットできません"})
 
 
 @rule(
@@ -143,7 +145,7 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
     citation=cite("■4 使用するトリガーの決定 (毎ターン、プロットの前に)"),
     title=Text(ja="毎ターン、プロット前に1回だけトリガーをセット", en="triggers are set once each turn, before the plots"),
     message=Text(
-        ja="ターン {turn}: {player} のトリガーのセットが{why}",
+        ja="ターン {turn}: {player} のトリガーのセット{why_ja}",
         en="turn {turn}: {player}'s trigger set {why}",
     ),
     on=(TriggersSet, Plotted),
@@ -159,14 +161,15 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, TriggersSet):
         if g.turn == 0 or g.plots:
-            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": " came outside the set step (after the plots "
-                                                                          "began, or before any turn order)"})
+            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": " came outside the set step (after the plots began, or before any turn order)",
+                              "why_ja": "がセットの手順の外 (プロット開始後、または先攻決定前) に行われました"})
         elif agent(g, e.player).sets_this_turn:
-            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": " was recorded twice"})
+            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": " was recorded twice", "why_ja": "が2回記録されています"})
     elif isinstance(e, Plotted) and not g.plots and g.turn:
         for player, a in g.agents.items():
             if a.sets_this_turn == 0:
-                yield Hit(e.seq, {"turn": g.turn, "player": player, "why": " is missing before the first plot"})
+                yield Hit(e.seq, {"turn": g.turn, "player": player, "why": " is missing before the first plot",
+                              "why_ja": "が最初のプロットの前にありません"})
 
 
 @rule(
