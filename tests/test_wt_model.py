@@ -22,7 +22,7 @@ REQUIRED = ["弧月", "旋空", "スコーピオン", "レイガスト", "アス
     (b'{"type":"wt.plot","seq":2,"prev":"x","attacker":"a","attack":[1,7],"defence":[1,2]}', "attack[1]"),
     (b'{"type":"wt.plot","seq":2,"prev":"x","attacker":"a","attack":[1,2,3],"defence":[1,2]}', "attack"),
     (b'{"type":"wt.init.roll","seq":2,"prev":"x","value":0}', "value"),
-    (b'{"type":"wt.move","seq":2,"prev":"x","player":"a","to":7}', "to"),
+    (b'{"type":"wt.move","seq":2,"prev":"x","player":"a","to":99}', "to"),
     (b'{"type":"wt.tags","seq":2,"prev":"x","player":"a","tags":["jump"]}', "tags[0]"),
     (b'{"type":"wt.set","seq":2,"prev":"x","player":"a","main":"x","sub":"y","colour":1}', "colour"),
 ])

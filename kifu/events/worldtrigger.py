@@ -22,8 +22,10 @@ from .base import Event
 
 Die = Annotated[int, Meta(ge=1, le=6)]
 """A six-sided die face."""
-Distance = Annotated[int, Meta(ge=1, le=6)]
-"""A distance on the 1–6 scale."""
+Distance = Annotated[int, Meta(ge=-20, le=20)]
+"""A distance as the table recorded it. The game's scale is 1–6, but a table can
+get it wrong (an unclamped initial distance of 8, a move to 7), and that is for
+the rules to report, so the decoder only rejects absurd values."""
 Trion = Annotated[int, Meta(ge=0)]
 """An amount of trion chips."""
 Tag = Literal["move", "shooting", "close"]
@@ -90,7 +92,7 @@ class DistanceFixed(Event, tag="wt.init.set", kw_only=True):
     """The initial distance after all modifications and clamping (seed 002 ■2 初期距離の決定)."""
 
     distance: Distance
-    """The distance the battle starts at."""
+    """The distance the battle starts at, as recorded (WT-INIT-001 checks the clamping)."""
 
 
 class OrderDecided(Event, tag="wt.order", kw_only=True):

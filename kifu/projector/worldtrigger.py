@@ -171,9 +171,14 @@ def _defeat_check(state: State, player: str, seq: int) -> State:
     return state
 
 
+def on_scale(distance: int) -> int:
+    """A recorded distance kept on the game's 1–6 scale (the rules report the recording)."""
+    return max(1, min(6, distance))
+
+
 def _apply_decl(state: State, d: Decl, cancelled: bool = False) -> State:
     if d.to is not None and not cancelled:
-        return replace(state, distance=d.to)
+        return replace(state, distance=on_scale(d.to))
     return state
 
 
@@ -216,7 +221,7 @@ def _init_use(state: State, e: InitialTriggerUsed) -> State:
 
 @apply.on(DistanceFixed)
 def _fixed(state: State, e: DistanceFixed) -> State:
-    return replace(state, distance=e.distance)
+    return replace(state, distance=on_scale(e.distance))
 
 
 @apply.on(OrderDecided)
@@ -259,9 +264,9 @@ def _reveal(state: State, e: TriggerRevealed) -> State:
     if a.trion < e.trion:  # seed 002 ■5 手順1: cannot pay, so it stays face down
         return state
     state = _pay(state, e.player, e.trion, e.seq)
-    if e.trigger == a.set_main:
+    if e.trigger == a.set_main and not a.up_main:
         return _put(state, e.player, up_main=True)
-    if e.trigger == a.set_sub:
+    if e.trigger == a.set_sub and not a.up_sub:
         return _put(state, e.player, up_sub=True)
     return state
 

@@ -79,13 +79,17 @@ def who(s: Any) -> Agent:
     return agent(s.before.game, s.event.player)
 
 
-def set_slot(a: Agent, trigger: str) -> str | None:
-    """``main`` or ``sub`` if ``trigger`` is on the table for ``a``."""
-    if trigger == a.set_main:
-        return "main"
-    if trigger == a.set_sub:
-        return "sub"
-    return None
+def slots(a: Agent, trigger: str) -> list[str]:
+    """The slots (``main``, ``sub``) where ``a`` has ``trigger`` on the table (both if set twice)."""
+    return [slot for slot, t in (("main", a.set_main), ("sub", a.set_sub)) if t == trigger]
+
+
+def set_slot(a: Agent, trigger: str, face_down_first: bool = False) -> str | None:
+    """A slot holding ``trigger``; with ``face_down_first`` a face-down one if there is one."""
+    found = slots(a, trigger)
+    if face_down_first:
+        found.sort(key=lambda slot: face_up(a, slot))
+    return found[0] if found else None
 
 
 def face_up(a: Agent, slot: str) -> bool:

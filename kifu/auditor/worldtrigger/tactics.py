@@ -15,7 +15,7 @@ from ...events.worldtrigger import (
 )
 from ...projector.worldtrigger import Decl, State, other
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import cat, cite, face_up, set_slot, unknown, who
+from .common import cat, cite, face_up, set_slot, slots, unknown, who
 
 STEP1 = "■5 戦術フェイズ 手順1"
 STEP2 = "■5 戦術フェイズ 手順2"
@@ -47,7 +47,7 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     assert isinstance(e, TriggerRevealed)
     a = who(s)
     ev = {"player": e.player, "trigger": e.trigger}
-    slot = set_slot(a, e.trigger)
+    slot = set_slot(a, e.trigger, face_down_first=True)
     t = cat(s).trigger(e.trigger)
     if slot is None:
         yield Hit(e.seq, {**ev, "why": "it is not set", "why_ja": "セットされていません"})
@@ -86,8 +86,8 @@ def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, EffectUsed)
     a = who(s)
-    slot = set_slot(a, e.trigger)
-    if slot is not None and not face_up(a, slot):
+    held = slots(a, e.trigger)
+    if held and not any(face_up(a, slot) for slot in held):
         yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect})
 
 
@@ -207,11 +207,12 @@ def effect_once_per_phase(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, EffectUsed)
     per_trigger = s.options.get("use_limit", "effect") == "trigger"
-    for player, trigger, effect, seq in s.before.game.used:
-        if player == e.player and trigger == e.trigger and (per_trigger or effect == e.effect):
-            yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": seq},
-                      seqs=(seq,))
-            return
+    earlier = [seq for player, trigger, effect, seq in s.before.game.used
+               if player == e.player and trigger == e.trigger and (per_trigger or effect == e.effect)]
+    copies = max(1, len(slots(who(s), e.trigger)))  # the limit is per set card: the same trigger set twice, twice
+    if len(earlier) >= copies:
+        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": earlier[-1]},
+                  seqs=tuple(earlier))
 
 
 def _open(g: State, seq: int | None) -> Decl | None:
@@ -302,9 +303,9 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
     if eff.distance is not None and not eff.distance[0] <= d <= eff.distance[1]:
         yield Hit(e.seq, {**ev, "why": f"its range is {eff.distance[0]}–{eff.distance[1]}",
                           "why_ja": f"使用できる距離は {eff.distance[0]}〜{eff.distance[1]} です"})
-    elif e.to is not None and abs(e.to - d) > eff.moves:
-        yield Hit(e.seq, {**ev, "why": f"to={e.to} moves more than {eff.moves}",
-                          "why_ja": f"to={e.to} は移動量 {eff.moves} を超えます"})
+    elif e.to is not None and (abs(e.to - d) > eff.moves or not 1 <= e.to <= 6):
+        yield Hit(e.seq, {**ev, "why": f"to={e.to} moves more than {eff.moves} or leaves 1–6",
+                          "why_ja": f"to={e.to} は移動量 {eff.moves} を超えるか 1〜6 の外です"})
 
 
 @rule(
@@ -442,14 +443,14 @@ def move_costs_one_move_tag(s: Step) -> Iterable[Hit]:
     citation=cite("■5 (距離を＋１ないし－１する宣言)"),
     title=Text(ja="移動は距離を±1する", en="a move changes the distance by exactly 1"),
     message=Text(
-        ja="{player} の移動は距離 {distance} から {to} へ: ±1 ではありません",
-        en="{player}'s move goes from distance {distance} to {to}, not ±1",
+        ja="{player} の移動は距離 {distance} から {to} へ: 1〜6 の範囲で ±1 ではありません",
+        en="{player}'s move goes from distance {distance} to {to}, not ±1 within 1–6",
     ),
     on=(Moved,),
     doc=Doc(
-        checks="A `wt.move`'s `to` is the current distance plus or minus 1. The scale is 1–6 (the decoder "
-               "rejects 0 or 7), so at 1 or 6 only the inward move exists: the seed clamps only the initial "
-               "distance, and a move that changes nothing would be a paid tag for no move.",
+        checks="A `wt.move`'s `to` is the current distance plus or minus 1 and stays on the 1–6 scale: at 1 "
+               "or 6 only the inward move exists (the seed clamps only the initial distance, so a move to 0 or 7 "
+               "is not turned into a move that changes nothing).",
         why="Seed 002 ■5: a move declares distance +1 or −1.",
         bad='distance 3; {"type":"wt.move","player":"a","to":5}',
         good='distance 3; {"type":"wt.move","player":"a","to":4}',
@@ -461,7 +462,7 @@ def move_changes_distance_by_one(s: Step) -> Iterable[Hit]:
     d = _distance_now(s.before.game)
     if d is None:
         yield Hit(e.seq, {"reason": "the distance is not known (no wt.init.set)"}, undecided=True)
-    elif abs(e.to - d) != 1:
+    elif abs(e.to - d) != 1 or not 1 <= e.to <= 6:
         yield Hit(e.seq, {"player": e.player, "distance": d, "to": e.to})
 
 
