@@ -9,6 +9,7 @@ A declaration (``wt.use`` without ``counter``, or ``wt.move``) opens a chain;
 counter-uses join it; ``wt.resolve`` applies its members. Any other game event
 closes the chain and applies what is still unresolved, last declared first,
 so a log that does not record resolutions still tracks the distance.
+Passes since the latest declaration are kept for the counter-order rules.
 """
 
 from __future__ import annotations

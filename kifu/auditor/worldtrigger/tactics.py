@@ -411,6 +411,38 @@ def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
 
 
 @rule(
+    code="WT-CTR-003",
+    name="resolution-waits-for-both-players-to-decline",
+    severity=Severity.ERROR,
+    citation=cite(f"{STEP3} (どちらも対抗使用がなかった場合、…効果の適用を行います)"),
+    title=Text(ja="両者が対抗使用しないと確認してから適用", en="effects apply only after both players declined"),
+    message=Text(
+        ja="seq {of} の適用の前に、最後の宣言 (seq {decl}) への対抗使用の確認が {missing} に行われていません",
+        en="seq {of} was resolved before {missing} was asked for a counter-use to the last declaration (seq {decl})",
+    ),
+    on=(EffectResolved,),
+    doc=Doc(
+        checks="The first `wt.resolve` of a chain comes after both players recorded `wt.pass` since the chain's "
+               "latest declaration.",
+        why="Seed 002 ■5 step 3: before an effect applies, both players are asked for counter-use in turn; only "
+            "when neither counter-uses do the effects apply.",
+        bad="a declares アステロイド (20); a passes (21); wt.resolve of 20 (b was never asked)",
+        good="a declares アステロイド (20); a passes (21); b passes (22); wt.resolve of 20",
+    ),
+)
+def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, EffectResolved)
+    g = s.before.game
+    if not g.chain or any(d.resolved for d in g.chain):
+        return
+    missing = [p for p in g.agents if p not in g.passes]
+    if missing:
+        yield Hit(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": ", ".join(missing)},
+                  seqs=(g.chain[-1].seq,))
+
+
+@rule(
     code="WT-MOVE-001",
     name="move-costs-one-move-tag",
     severity=Severity.ERROR,
@@ -486,6 +518,7 @@ RULES = (
     declarations_in_own_phase,
     counter_asked_from_declarer,
     resolve_last_declared_first,
+    resolution_waits_for_passes,
     move_costs_one_move_tag,
     move_changes_distance_by_one,
 )

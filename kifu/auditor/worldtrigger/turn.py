@@ -245,8 +245,62 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
                           "attack": list(g.attack), "defence": list(g.defence), "expected": list(g.expected_tags)})
 
 
+@rule(
+    code="WT-ORDER-003",
+    name="turns-numbered-consecutively",
+    severity=Severity.WARNING,
+    citation=cite("■7 (３～６を繰り返す); ■3 (先攻後攻は１ターンごとに決め直します)"),
+    title=Text(ja="ターン番号は1から連番", en="turns are numbered 1, 2, 3 …"),
+    message=Text(
+        ja="wt.order のターン番号は {turn} ですが、{expected} のはずです",
+        en="wt.order says turn {turn}, expected turn {expected}",
+    ),
+    on=(OrderDecided,),
+    doc=Doc(
+        checks="Each `wt.order` numbers its turn one more than the previous one, starting at 1.",
+        why="Seed 002 repeats steps 3–6 turn by turn, deciding the order anew each turn; a skipped or repeated "
+            "number means a turn is missing from the record or recorded twice.",
+        bad='{"type":"wt.order","turn":1,…} … {"type":"wt.order","turn":3,…}',
+        good='{"type":"wt.order","turn":1,…} … {"type":"wt.order","turn":2,…}',
+    ),
+)
+def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, OrderDecided)
+    expected = s.before.game.turn + 1
+    if e.turn != expected:
+        yield Hit(e.seq, {"turn": e.turn, "expected": expected})
+
+
+@rule(
+    code="WT-TURN-002",
+    name="both-players-take-their-turn",
+    severity=Severity.ERROR,
+    citation=cite("■5 先攻プレイヤーの手番, ■6 後攻プレイヤーの手番, ■7 (３～６を繰り返す)"),
+    title=Text(ja="各ターン、両プレイヤーが手番を行う", en="each turn, both players take their turn"),
+    message=Text(
+        ja="ターン {turn} は {plots} 回のプロットで終わり、次の先攻決定に進みました (両者の手番が必要)",
+        en="turn {turn} had {plots} plot(s) before the next turn order (both players take a turn)",
+    ),
+    on=(OrderDecided,),
+    doc=Doc(
+        checks="A new `wt.order` comes only after the previous turn had both players' plots.",
+        why="Seed 002: a turn is the order (3), the set (4), the first player's turn (5) and the second player's "
+            "turn (6); only then does step 3 come again.",
+        bad="wt.order turn 1; wt.plot a; … wt.order turn 2 (b never had its turn)",
+        good="wt.order turn 1; wt.plot a; …; wt.plot b; … wt.order turn 2",
+    ),
+)
+def both_players_take_their_turn(s: Step) -> Iterable[Hit]:
+    g = s.before.game
+    if g.turn > 0 and len(g.plots) < 2:
+        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots)})
+
+
 RULES = (
     fewer_trion_goes_first,
+    turns_numbered_consecutively,
+    both_players_take_their_turn,
     tie_broken_at_random,
     set_one_main_and_one_sub,
     only_face_up_kept,
