@@ -59,3 +59,16 @@ def test_auditor_never_raises_on_a_mutilated_match(seed: int, data) -> None:
     kept = [e for i, e in enumerate(events) if i not in drop]
     kept = [kept[i] for i in order if i < len(kept)] + kept[len(order):]
     registry.audit(to_events(start, kept), strict=True)
+
+
+def test_projection_of_the_clean_match_names_the_winner_and_state() -> None:
+    from conftest import FIXTURES
+    from kifu.events import logfile
+
+    log = logfile.load(FIXTURES / "worldtrigger/match-clean.jsonl", registry.codec_for)
+    final = Replay(GAME.projection, log.events, registry.options(GAME, log.start)).state_at(log.head.seq)
+    end = log.events[-1]
+    assert final.game.winner == end.winner == final.log.winner
+    assert final.game.defeated is not None and final.game.winner != final.game.defeated
+    assert 1 <= final.game.distance <= 6 and final.game.turn >= 1
+    assert {final.game.first, final.game.second} == {"a", "b"}

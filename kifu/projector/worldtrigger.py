@@ -99,6 +99,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Current turn number (0 before the first wt.order)."""
     first: str | None = None
     """First player this turn."""
+    second: str | None = None
+    """Second player this turn."""
     turn1_first: str | None = None
     """First player of turn 1 (the initial-distance order uses it)."""
     plots: tuple[str, ...] = ()
@@ -125,6 +127,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """When."""
     defeat: str | None = None
     """``trion`` or ``bailout``."""
+    winner: str | None = None
+    """The defeated player's opponent (seed 002 ■7), once someone is defeated."""
     tags_expire: str = "turn"
     """Option: tags last for the ``turn`` or the owner's tactics ``phase``."""
 
@@ -168,7 +172,7 @@ def _pay(state: State, player: str, trion: int, seq: int, tags: list[str] = ()) 
 def _defeat_check(state: State, player: str, seq: int) -> State:
     a = agent(state, player)
     if state.defeated is None and a.dealt is not None and a.trion <= 0:
-        return replace(state, defeated=player, defeated_seq=seq, defeat="trion")
+        return replace(state, defeated=player, defeated_seq=seq, defeat="trion", winner=other(state, player))
     return state
 
 
@@ -229,7 +233,8 @@ def _fixed(state: State, e: DistanceFixed) -> State:
 def _order(state: State, e: OrderDecided) -> State:
     state = close_chain(state)
     agents = {p: replace(a, sets_this_turn=0, tags=()) for p, a in state.agents.items()}
-    return replace(state, agents=agents, turn=e.turn, first=e.first, plots=(), active=None, tactics=False,
+    return replace(state, agents=agents, turn=e.turn, first=e.first, second=other(state, e.first), plots=(),
+                   active=None, tactics=False,
                    used=(), turn1_first=state.turn1_first if state.turn1_first is not None else e.first)
 
 
@@ -319,7 +324,7 @@ def _trion(state: State, e: TrionChanged) -> State:
 def _bailout(state: State, e: BailedOut) -> State:
     if state.defeated is not None:
         return state
-    return replace(state, defeated=e.player, defeated_seq=e.seq, defeat="bailout")
+    return replace(state, defeated=e.player, defeated_seq=e.seq, defeat="bailout", winner=other(state, e.player))
 
 
 @apply.on(MatchEnded)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...events.base import MatchEnded, event_type
-from ...projector.worldtrigger import other
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .common import cite
 
@@ -69,7 +68,7 @@ def winner_is_opponent(s: Step) -> Iterable[Hit]:
         if e.winner is not None:
             yield Hit(e.seq, {"winner": e.winner, "why": "no player reached 0 trion or bailed out", "why_ja": "トリオン0にも緊急脱出にもなったプレイヤーがいません"})
         return
-    expected = other(g, g.defeated)
+    expected = g.winner
     if e.winner != expected:
         yield Hit(e.seq, {"winner": e.winner, "why": f"{g.defeated} lost at seq {g.defeated_seq}, so {expected} wins",
                           "why_ja": f"{g.defeated} が seq {g.defeated_seq} で敗北したので勝者は {expected} です"},
