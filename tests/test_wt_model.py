@@ -86,3 +86,20 @@ def test_cli_clean_match_and_rule_listing(kifu) -> None:
     assert {r.code for r in registry.game("worldtrigger").rules} <= codes
     state = kifu("state", FIXTURES / "worldtrigger/match-clean.jsonl", "--at", "12")
     assert state.code == 0 and '"distance"' in state.out
+
+
+def test_every_option_is_documented_and_used_by_a_rule() -> None:
+    g = registry.game("worldtrigger")
+    used = {name for r in g.rules for name in r.options}
+    for opt in g.options:
+        assert opt.doc.ja and opt.doc.en and opt.citation.startswith("seed 002"), opt.name
+        assert opt.name in used, f"{opt.name} is declared but no rule lists it"
+        assert opt.choices is None or opt.default in opt.choices
+    assert used <= {o.name for o in g.options}
+
+
+def test_every_rule_cites_seed_002_and_is_documented() -> None:
+    for r in registry.game("worldtrigger").rules:
+        assert r.citation.startswith("seed 002 ■"), r.code
+        assert r.doc.checks and r.doc.why and r.doc.bad and r.doc.good, r.code
+        assert r.title.ja and r.message.ja and r.message.en, r.code

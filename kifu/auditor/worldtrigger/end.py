@@ -18,7 +18,7 @@ WIN = "■7 勝利条件 (相手の残トリオンが０になる / 相手が緊
     citation=cite(WIN),
     title=Text(ja="トリオン0または緊急脱出で試合終了", en="the match ends at 0 trion or on bailout"),
     message=Text(
-        ja="{loser} は seq {at} で{how}ため試合は終わっていますが、その後に {type} が記録されています",
+        ja="{loser} は seq {at} で{how_ja}ため試合は終わっていますが、その後に {type} が記録されています",
         en="{loser} {how} at seq {at}, which ended the match, yet {type} is recorded after it",
     ),
     doc=Doc(
@@ -34,8 +34,8 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     g = s.before.game
     tag = event_type(type(s.event))
     if g.defeated is not None and tag.startswith("wt."):
-        how = "reached 0 trion" if g.defeat == "trion" else "bailed out"
-        yield Hit(s.event.seq, {"loser": g.defeated, "at": g.defeated_seq, "how": how, "type": tag},
+        how, how_ja = ("reached 0 trion", "トリオン0になった") if g.defeat == "trion" else ("bailed out", "緊急脱出した")
+        yield Hit(s.event.seq, {"loser": g.defeated, "at": g.defeated_seq, "how": how, "how_ja": how_ja, "type": tag},
                   seqs=(g.defeated_seq or s.event.seq,))
 
 

@@ -158,6 +158,7 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
         en="{player}'s {trigger}/{effect}: {why}; an unpaid effect does not happen",
     ),
     on=(EffectUsed, InitialTriggerUsed),
+    options=("tags_expire",),
     doc=Doc(
         checks="A `wt.use` or `wt.init.use` pays exactly the catalogue cost in trion and tags, the player has "
                "that much trion, and every tag paid is in hand.",
@@ -353,7 +354,7 @@ def _asked_first(s: Step, g: State) -> str:
     citation=cite(f"{STEP3} (この使用の確認を今トリガーの効果を宣言したプレイヤーから順に行います)"),
     title=Text(ja="対抗使用の確認は宣言したプレイヤーから", en="counter-use is asked from the declaring player first"),
     message=Text(
-        ja="seq {decl} の宣言への対抗使用の確認は {first} からですが、{player} が先に{what}",
+        ja="seq {decl} の宣言への対抗使用の確認は {first} からですが、{player} が先に{what_ja}",
         en="after the declaration at seq {decl} {first} is asked first, but {player} {what} before that",
     ),
     on=(EffectUsed, CounterPassed),
@@ -375,11 +376,14 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
         return
     first = _asked_first(s, g)
     ev: dict[str, Any] = {"decl": g.chain[-1].seq, "first": first, "player": e.player}
-    what = "passed" if isinstance(e, CounterPassed) else "counter-used"
+    passed = isinstance(e, CounterPassed)
     if not g.passes and e.player != first:
-        yield Hit(e.seq, {**ev, "what": what}, seqs=(g.chain[-1].seq,))
-    elif set(g.passes) >= {first, other(g, first)} and isinstance(e, EffectUsed):
-        yield Hit(e.seq, {**ev, "what": "counter-used after both players passed"}, seqs=(g.chain[-1].seq,))
+        what = {"what": "passed", "what_ja": "パスしました"} if passed else \
+            {"what": "counter-used", "what_ja": "対抗使用しました"}
+        yield Hit(e.seq, {**ev, **what}, seqs=(g.chain[-1].seq,))
+    elif set(g.passes) >= {first, other(g, first)} and not passed:
+        yield Hit(e.seq, {**ev, "what": "counter-used after both players passed",
+                          "what_ja": "両者がパスした後に対抗使用しました"}, seqs=(g.chain[-1].seq,))
 
 
 @rule(
@@ -453,6 +457,7 @@ def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
         en="{player}'s move paid {tags} with hand {hand}; it costs exactly one [move] tag in hand",
     ),
     on=(Moved,),
+    options=("tags_expire",),
     doc=Doc(
         checks="A `wt.move` pays exactly one `move` tag, and the player holds one.",
         why="Seed 002 ■5: to move, pay a [移動] tag as the cost and declare distance +1 or −1.",

@@ -112,7 +112,7 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
     citation=cite("■4 (前のターンにだしたトリガーのうち、表になっているものは手札に戻さなくても構いません)"),
     title=Text(ja="戻さずに残せるのは表向きのトリガーだけ", en="only a face-up trigger stays on the table"),
     message=Text(
-        ja="{player} は {slot} 側の {trigger} を残しましたが、前のターンのそれは {was} でした",
+        ja="{player} は {slot} 側の {trigger} を残しましたが、前のターンのそれは {was_ja} でした",
         en="{player} kept the {slot}-side {trigger}, but last turn's was {was}",
     ),
     on=(TriggersSet,),
@@ -131,11 +131,12 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
     for slot in dict.fromkeys(e.kept):
         now = e.main if slot == "main" else e.sub
         before = a.set_main if slot == "main" else a.set_sub
+        ev = {"player": e.player, "slot": slot, "trigger": now}
         if before != now:
-            was = f"{before} (another trigger)" if before else "empty"
-            yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": now, "was": was})
+            yield Hit(e.seq, {**ev, "was": f"{before} (another trigger)" if before else "empty",
+                              "was_ja": f"別のトリガー {before}" if before else "空"})
         elif not face_up(a, slot):
-            yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": now, "was": "face down"})
+            yield Hit(e.seq, {**ev, "was": "face down", "was_ja": "裏向き"})
 
 
 @rule(
@@ -179,7 +180,7 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
     citation=cite("■5 先攻プレイヤーの手番, ■6 後攻プレイヤーの手番"),
     title=Text(ja="手番は先攻、後攻の順に1回ずつ", en="the first player's turn, then the second's, once each"),
     message=Text(
-        ja="ターン {turn} の {n} 回目のプロットの攻撃プレイヤーは {attacker} ですが、{expected} のはずです",
+        ja="ターン {turn} の {n} 回目のプロットの攻撃プレイヤーは {attacker} ですが、{expected_ja} のはずです",
         en="turn {turn}, plot {n}: the attacker is {attacker}, expected {expected}",
     ),
     on=(Plotted,),
@@ -201,13 +202,14 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"reason": "no wt.order before this plot: the turn order is unknown"}, undecided=True)
         return
     if n == 1:
-        expected = g.first
+        expected = expected_ja = g.first
     elif n == 2:
-        expected = other(g, g.first) or "?"
+        expected = expected_ja = other(g, g.first) or "?"
     else:
-        expected = "(nobody: both players already had their turn)"
+        expected, expected_ja = "(nobody: both players already had their turn)", "(なし: 両者とも手番を終えています)"
     if e.attacker != expected:
-        yield Hit(e.seq, {"turn": g.turn, "n": n, "attacker": e.attacker, "expected": expected})
+        yield Hit(e.seq, {"turn": g.turn, "n": n, "attacker": e.attacker, "expected": expected,
+                          "expected_ja": expected_ja})
 
 
 @rule(
@@ -217,7 +219,7 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     citation=cite("■5 プロットを行い、行動タグを入手 (同じ目にプロットしていた場合、その目による行動タグの入手を防ぐ)"),
     title=Text(ja="入手タグ = 防御側に当てられなかった攻撃側の目", en="tags gained = attacker faces the defender did not match"),
     message=Text(
-        ja="{player} の入手タグ {tags} は、シート {sheet} とプロット {attack} 対 {defence} からは {expected} です",
+        ja="{player} の入手タグ {tags} は、シート {sheet} とプロット {attack} 対 {defence} からは {expected_ja} です",
         en="{player} recorded tags {tags}, but sheet {sheet} with plot {attack} vs {defence} gives {expected}",
     ),
     on=(TagsGained,),
@@ -239,10 +241,12 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"reason": f"no wt.sheet of {e.player}: the tags cannot be checked"}, undecided=True)
     elif g.expected_tags is None or g.active != e.player:
         yield Hit(e.seq, {"player": e.player, "tags": e.tags, "sheet": "-", "attack": "-", "defence": "-",
-                          "expected": "nothing (no plot of this player precedes it)"})
+                          "expected": "nothing (no plot of this player precedes it)",
+                          "expected_ja": "なし (このプレイヤーのプロットが先にありません)"})
     elif Counter(e.tags) != Counter(g.expected_tags):
         yield Hit(e.seq, {"player": e.player, "tags": e.tags, "sheet": list(agent(g, e.player).sheet),
-                          "attack": list(g.attack), "defence": list(g.defence), "expected": list(g.expected_tags)})
+                          "attack": list(g.attack), "defence": list(g.defence), "expected": list(g.expected_tags),
+                          "expected_ja": list(g.expected_tags)})
 
 
 @rule(
