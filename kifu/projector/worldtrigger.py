@@ -84,6 +84,21 @@ class Decl(msgspec.Struct, frozen=True, kw_only=True):
     resolved: bool = False
 
 
+class UseRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A ``wt.use`` of this turn as it was paid, to judge what it may cause later."""
+
+    player: str
+    trigger: str
+    effect: str
+    trion: int
+    """Trion paid."""
+    tags: tuple[str, ...]
+    """Tags paid."""
+    void: str | None = None
+    """Why it has no effect as far as the log shows: ``not-set``, ``face-down``, ``trion``, ``tags``,
+    ``cancelled``; None when nothing the projection sees stops it."""
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     """The match after an event."""
 
@@ -119,6 +134,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """(player, trigger, effect, seq) of every use this tactics phase, counters included."""
     chain: tuple[Decl, ...] = ()
     """The open counter-use chain."""
+    uses: dict[int, UseRecord] = {}
+    """Every wt.use of this turn by seq."""
     passes: tuple[str, ...] = ()
     """Players who passed since the latest declaration."""
     defeated: str | None = None
@@ -234,7 +251,7 @@ def _order(state: State, e: OrderDecided) -> State:
     state = close_chain(state)
     agents = {p: replace(a, sets_this_turn=0, tags=()) for p, a in state.agents.items()}
     return replace(state, agents=agents, turn=e.turn, first=e.first, second=other(state, e.first), plots=(),
-                   active=None, tactics=False,
+                   active=None, tactics=False, uses={},
                    used=(), turn1_first=state.turn1_first if state.turn1_first is not None else e.first)
 
 
@@ -283,13 +300,34 @@ def _declare(state: State, d: Decl) -> State:
     return replace(state, chain=state.chain + (d,), passes=())
 
 
+def void_reason(a: Agent, e: EffectUsed) -> str | None:
+    """Why a use has no effect, from what the log shows (seed 002 ■5 手順1–2); catalogue costs aside."""
+    held = [up for t, up in ((a.set_main, a.up_main), (a.set_sub, a.up_sub)) if t == e.trigger]
+    hand = list(a.tags)
+    short_tags = False
+    for t in e.tags:
+        short_tags = short_tags or t not in hand
+        if t in hand:
+            hand.remove(t)
+    if not held:
+        return "not-set"
+    if not any(held):
+        return "face-down"
+    if a.dealt is not None and a.trion < e.trion:
+        return "trion"
+    return "tags" if short_tags else None
+
+
 @apply.on(EffectUsed)
 def _use(state: State, e: EffectUsed) -> State:
-    payable = agent(state, e.player).trion >= e.trion  # seed 002 ■5 手順2: unpaid, no effect
+    void = void_reason(agent(state, e.player), e)
     state = _declare(state, Decl(seq=e.seq, player=e.player, trigger=e.trigger, effect=e.effect,
-                                 counter=e.counter, to=e.to if payable else None))
-    state = replace(state, used=state.used + ((e.player, e.trigger, e.effect, e.seq),))
-    return _pay(state, e.player, e.trion if payable else 0, e.seq, e.tags)
+                                 counter=e.counter, to=e.to if void is None else None))
+    record = UseRecord(player=e.player, trigger=e.trigger, effect=e.effect, trion=e.trion, tags=tuple(e.tags),
+                       void=void)
+    state = replace(state, used=state.used + ((e.player, e.trigger, e.effect, e.seq),),
+                    uses={**state.uses, e.seq: record})
+    return _pay(state, e.player, 0 if void == "trion" else e.trion, e.seq, e.tags)
 
 
 @apply.on(Moved)
@@ -309,6 +347,9 @@ def _resolve(state: State, e: EffectResolved) -> State:
     target = next((d for d in state.chain if d.seq == e.of and not d.resolved), None)
     if target is not None:
         state = _apply_decl(state, target, e.cancelled)
+    rec = state.uses.get(e.of)
+    if e.cancelled and rec is not None and rec.void is None:
+        state = replace(state, uses={**state.uses, e.of: replace(rec, void="cancelled")})
     if all(d.resolved for d in chain):
         return replace(state, chain=(), passes=())
     return replace(state, chain=chain)

@@ -12,6 +12,7 @@ from ...events.worldtrigger import (
     InitialTriggerUsed,
     Moved,
     TriggerRevealed,
+    TrionChanged,
 )
 from ...projector.worldtrigger import Decl, State, other
 from ..base import Doc, Hit, Severity, Step, Text, rule
@@ -446,6 +447,53 @@ def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
                   seqs=(g.chain[-1].seq,))
 
 
+VOID = {
+    "not-set": ("it was not a set trigger", "セットされたトリガーではありません"),
+    "face-down": ("its trigger was face down", "トリガーが裏向きでした"),
+    "trion": ("its trion could not be paid", "トリオンを支払えませんでした"),
+    "tags": ("its tags were not in hand", "タグを持っていませんでした"),
+    "cancelled": ("a counter-use cancelled it", "対抗使用で打ち消されました"),
+    "cost": ("its cost was not paid as the catalogue says", "カタログ通りのコストが支払われていません"),
+}
+
+
+@rule(
+    code="WT-TRION-002",
+    name="effect-without-effect-deals-no-damage",
+    severity=Severity.ERROR,
+    citation=cite(f"{STEP1}–2 (トリガーの効果は発揮されません); {STEP3} (対抗使用)"),
+    title=Text(ja="発揮されなかった効果でトリオンは減らない", en="an effect that did not happen deals no damage"),
+    message=Text(
+        ja="{player} のトリオン {delta} は seq {source} の {trigger}/{effect} によるものですが、その効果は発揮されていません: {why_ja}",
+        en="{player}'s trion change {delta} is credited to {trigger}/{effect} at seq {source}, which had no effect: {why}",
+    ),
+    on=(TrionChanged,),
+    doc=Doc(
+        checks="A `wt.trion` loss whose `source` is a `wt.use` of this turn is not credited to a use that had no "
+               "effect: trigger not set or face down, trion or tags not paid (or not the catalogue cost), or "
+               "cancelled by a counter-use at its resolution.",
+        why="Seed 002 ■5 steps 1–2: a trigger that could not be turned face up, or whose cost was not paid, "
+            "exerts no effect; step 3: a counter-use (シールド against アステロイド) answers the effect.",
+        bad="a uses アステロイド face down (seq 14); {\"type\":\"wt.trion\",\"player\":\"b\",\"delta\":-15,\"source\":14}",
+        good="a reveals, then uses アステロイド (seq 15); {\"type\":\"wt.trion\",\"player\":\"b\",\"delta\":-15,\"source\":15}",
+    ),
+)
+def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, TrionChanged)
+    rec = s.before.game.uses.get(e.source) if e.source is not None else None
+    if rec is None or e.delta >= 0:
+        return
+    reason = rec.void
+    eff = cat(s).effect(rec.trigger, rec.effect)
+    if reason is None and eff is not None and (rec.trion != eff.trion or Counter(rec.tags) != Counter(eff.tags)):
+        reason = "cost"
+    if reason is not None:
+        why, why_ja = VOID[reason]
+        yield Hit(e.seq, {"player": e.player, "delta": e.delta, "source": e.source, "trigger": rec.trigger,
+                          "effect": rec.effect, "why": why, "why_ja": why_ja}, seqs=(e.source,))
+
+
 @rule(
     code="WT-MOVE-001",
     name="move-costs-one-move-tag",
@@ -524,6 +572,7 @@ RULES = (
     counter_asked_from_declarer,
     resolve_last_declared_first,
     resolution_waits_for_passes,
+    void_effect_deals_no_damage,
     move_costs_one_move_tag,
     move_changes_distance_by_one,
 )
