@@ -1,0 +1,42 @@
+"""Rulebook of the fan-made World Trigger 1v1 dice game (ボーダー隊員ソロランク戦ゲーム（仮）).
+
+Rule source: seed 002 (``shared/seeds/002_8caa01d942fb408e.txt``), one rule per
+statement: the build and the initial distance (``setup``), each turn's order,
+set, plot and tags (``turn``), the tactics phase (``tactics``) and the end
+(``end``). Trigger facts come from the log's own catalogue laid over the bundled
+example (``kifu/events/cards/worldtrigger.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...events.base import MatchStarted
+from ...events.cards import worldtrigger as cards
+from ...events.worldtrigger import EVENTS
+from ...projector import worldtrigger as projection
+from ..base import Game, Text
+from . import end, setup, tactics, turn
+from .common import OPTIONS
+
+RULES = setup.RULES + turn.RULES + tactics.RULES + end.RULES
+
+
+def catalogue(start: MatchStarted) -> Any:
+    """The triggers a match played with: the example catalogue plus the log's own."""
+    return cards.merged(start.catalogue)
+
+
+GAME = Game(
+    id="worldtrigger",
+    prefix="wt",
+    code="WT",
+    title=Text(ja="ワールドトリガー 1vs1 ダイスゲーム (ボーダー隊員ソロランク戦ゲーム)",
+               en="World Trigger 1v1 dice game (Border agent solo rank battle)"),
+    seed="002_8caa01d942fb408e.txt",
+    events=EVENTS,
+    projection=projection,  # type: ignore[arg-type]
+    rules=RULES,
+    options=OPTIONS,
+    catalogue=catalogue,
+)

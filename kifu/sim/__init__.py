@@ -1,0 +1,1 @@
+"""Seeded generators of legal matches, for property tests and fixtures."""
