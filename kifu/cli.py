@@ -350,7 +350,10 @@ def audit(
     worst = 0
     for path in logs:
         lg = _load(path)
-        findings = reg.audit(lg.events)
+        try:
+            findings = reg.audit(lg.events)
+        except KifuError as exc:  # e.g. a malformed match.start.catalogue
+            raise exc.located(str(path)) from None
         if any(f.severity == "error" for f in findings):
             worst = 1
         title = f"{path} ({lg.start.game}, {lg.start.match})"

@@ -52,7 +52,7 @@ def as_text(findings: Sequence[Finding], lang: str, where: str = "") -> str:
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
         lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}  ({f.citation})")
-    lines.append(summary(findings, lang))
+    lines.append(f"{where}{summary(findings, lang)}")
     return "\n".join(lines)
 
 
