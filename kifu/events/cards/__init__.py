@@ -1,0 +1,1 @@
+"""Card catalogues as data: facts only, in our own words, with typed loaders."""

@@ -1,0 +1,1 @@
+"""Seeded generators of legal match logs, for property tests and benchmarks."""
