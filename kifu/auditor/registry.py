@@ -16,10 +16,12 @@ import msgspec
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
 from ..events.codec import Codec
 from . import generic, log
+from .mtg import GAME as MTG_GAME
 from .base import CODE, INTERNAL, NAME, Engine, Finding, Game, Rule, resolve_options
 
 _BUILT_IN: tuple[Game, ...] = (
     generic.GAME,
+    MTG_GAME,
 )
 
 GAMES: dict[str, Game] = {g.id: g for g in _BUILT_IN}
