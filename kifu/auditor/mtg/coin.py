@@ -26,8 +26,9 @@ DIE_READINGS = ("odd", "even", "low", "high")
     ),
     on=(RandomiserAgreed, CoinLanded),
     doc=Doc(
-        checks="A die (`mtg.randomiser` kind `die`) lists every player in `agreed`; a coin that reads a die "
-               "`face` names a die randomiser declared earlier.",
+        checks="A die (`mtg.randomiser` kind `die`) lists every player in `agreed` (reported at the "
+               "`mtg.randomiser`); a `mtg.coin` that reads a die `face` or names a `randomiser` id must name one "
+               "declared earlier (else reported at the coin).",
         why="705.1: another method with two equally likely results may replace the coin only if the players agree.",
         bad='players a,b; {"type":"mtg.randomiser","randomiser":"d6","kind":"die","sides":6,"heads":"odd","agreed":["a"]}',
         good='… "agreed":["a","b"]}',
@@ -40,9 +41,9 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
         missing = [p for p in players if p not in e.agreed]
         if e.kind != "coin" and missing:
             yield Hit(e.seq, {"randomiser": e.randomiser, "missing": ", ".join(missing)})
-    elif isinstance(e, CoinLanded) and e.face is not None:
+    elif isinstance(e, CoinLanded):
         r = s.before.game.randomisers.get(e.randomiser)
-        if r is None or r.kind == "coin":
+        if r is None or (r.kind == "coin" and e.face is not None):
             yield Hit(e.seq, {"randomiser": e.randomiser, "missing": ", ".join(players)})
 
 
