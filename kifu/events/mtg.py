@@ -97,8 +97,8 @@ class FlipInstructed(Event, tag="mtg.flip", kw_only=True):
     """The source card (English name as in the catalogue)."""
     ability: str | None = None
     """Which ability, when the card has several (``upkeep``, ``sacrifice``)."""
-    controller: Id
-    """Controller of the source."""
+    controller: Id | None = None
+    """Controller of the source; the flipper when absent."""
     flipper: Id
     """The player the effect tells to flip (705.2: only this player calls, wins or loses)."""
     coins: Count = 1

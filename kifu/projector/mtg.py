@@ -230,7 +230,7 @@ def _flip(state: State, e: FlipInstructed) -> State:
     card = card_of(state, e.card)
     stated = _edgar_applies(state, e.flipper)
     ins = Instruction(
-        flip=e.flip, seq=e.seq, card=e.card, controller=e.controller, flipper=e.flipper,
+        flip=e.flip, seq=e.seq, card=e.card, controller=e.controller or e.flipper, flipper=e.flipper,
         coins=e.coins, chosen=e.chosen, turn=state.turn, stated=stated, watchers=_watchers(state),
         kind=card.call if card and card.call else e.kind,
         sequence=card.sequence if card and card.sequence else e.sequence,
