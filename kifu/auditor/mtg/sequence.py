@@ -314,8 +314,8 @@ def _all_heads(ins: Instruction, g: Group) -> bool | None:
     ),
     on=(CoinLanded,),
     doc=Doc(
-        checks="For Mana Clash (each player flips in the same round, `group` = round) no round follows one where "
-               "every kept coin was heads, and the last round is one where every kept coin was heads.",
+        checks="For Mana Clash (each player flips in the same round, `group` = round) both players flip in every "
+               "round, no round follows one where every kept coin was heads, and the last round is all heads.",
         why="Mana Clash repeats the process until both coins land heads on the same flip.",
         bad="round 1: heads, heads; then a round 2",
         good="round 1: heads, tails; round 2: heads, heads; end",
@@ -335,7 +335,13 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
 def _clash_unfinished(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
         groups = groups_in_order(ins)
-        if ins.sequence == "until-both-heads" and groups and _all_heads(ins, groups[-1]) is False:
+        if ins.sequence != "until-both-heads":
+            continue
+        for g in groups:
+            if g.coins and len(players_flipping(g)) < 2:
+                yield Hit(g.coins[-1].seq, evidence(ins, group=g.group,
+                                                    what=f"only {g.coins[0].player} flipped; both players flip"))
+        if groups and _all_heads(ins, groups[-1]) is False:
             yield Hit(last_coin_seq(ins), evidence(ins, group=groups[-1].group,
                                                    what="the last round did not land heads for everyone"))
 
