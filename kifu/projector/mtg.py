@@ -116,7 +116,7 @@ class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     """True when the card is in the catalogue."""
     turn: int = 0
     stated: bool = False
-    """True when Edgar's stated result (705.3) applies: every coin heads, every flip won."""
+    """True when Edgar's stated result (705.3) applies to this instruction (see ``stated_group``)."""
     watchers: tuple[Permanent, ...] = ()
     """Watchers in play when the instruction began."""
     groups: dict[int, Group] = {}
@@ -325,13 +325,14 @@ def coins_of(g: Group, player: str) -> tuple[Coin, ...]:
 
 
 def kept_coin(g: Group, player: str) -> Coin | None:
-    """The coin that counts: the kept one, or the only one; None if undecided."""
+    """The coin that counts: the kept one, or the only one (or the first of coins that all agree, where
+    the choice cannot change anything); None if undecided."""
     mine = coins_of(g, player)
     keeps = [k for k in g.keeps if k.player == player]
     if keeps:
         i = keeps[0].value
         return mine[i - 1] if 1 <= i <= len(mine) else None
-    return mine[0] if len(mine) == 1 else None
+    return mine[0] if mine and len({c.result for c in mine}) == 1 else None
 
 
 def ignored_coins(g: Group, player: str) -> tuple[Coin, ...]:
@@ -343,9 +344,18 @@ def first_call(g: Group) -> Mark | None:
     return g.calls[0] if g.calls else None
 
 
+ONE_AT_A_TIME = ("until-lose", "until-lose-or-stop", "capped", "repeat", "until-both-heads")
+
+
+def stated_group(ins: Instruction, n: int) -> bool:
+    """Whether Edgar's stated result covers flip ``n``: every coin flipped at once, but of a one-at-a-time
+    sequence only the first flip (the later ones are not the first time that turn)."""
+    return ins.stated and (n == 1 or ins.sequence not in ONE_AT_A_TIME)
+
+
 def true_outcome(ins: Instruction, g: Group) -> str | None:
     """Won or lost as the rules decide it: 705.3 stated win, else call vs kept coin, else as recorded."""
-    if ins.stated:
+    if stated_group(ins, g.group):
         return "won"
     if ins.kind != "called":
         return None
@@ -375,5 +385,6 @@ def kept_sides(ins: Instruction, side: str) -> int:
     for g in groups_in_order(ins):
         for who in dict.fromkeys(c.player for c in g.coins):
             kept = kept_coin(g, who)
-            n += kept is not None and (("heads" if ins.stated else kept.result) == side)
+            stated = stated_group(ins, g.group) and who == ins.flipper
+            n += kept is not None and (("heads" if stated else kept.result) == side)
     return n

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...events.mtg import CoinCalled, CoinLanded, FlipDecided
-from ...projector.mtg import Instruction, coins_of, first_call, ignored_coins, kept_coin
+from ...projector.mtg import Instruction, coins_of, first_call, ignored_coins, kept_coin, stated_group
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .common import CR_705_2, CR_705_3, STATED, evidence, flip_of
 
@@ -13,7 +13,8 @@ from .common import CR_705_2, CR_705_3, STATED, evidence, flip_of
 def _called(s: Step) -> Instruction | None:
     """The instruction of this event if it is a called flip without a stated result."""
     ins = flip_of(s.after.game, s.event.flip)  # type: ignore[attr-defined]
-    return ins if ins is not None and ins.kind == "called" and not ins.stated else None
+    stated = ins is not None and stated_group(ins, s.event.group)  # type: ignore[attr-defined]
+    return ins if ins is not None and ins.kind == "called" and not stated else None
 
 
 @rule(
@@ -68,7 +69,7 @@ def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipDecided)
     ins = flip_of(s.after.game, e.flip)
-    if ins is not None and ins.kind == "heads-tails" and not ins.stated:
+    if ins is not None and ins.kind == "heads-tails" and not stated_group(ins, e.group):
         yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome))
 
 
@@ -175,7 +176,7 @@ def only_flipper_wins(s: Step) -> Iterable[Hit]:
 def expected_outcome(ins: Instruction, e: FlipDecided) -> tuple[str | None, dict]:
     """The outcome 705.2/705.3 give for this flip, with the values compared."""
     g = ins.groups[e.group]
-    if ins.stated:
+    if stated_group(ins, e.group):
         return "won", {"call": "-", "result": "heads (stated, 705.3)"}
     kept, call = kept_coin(g, ins.flipper), first_call(g)
     if kept is None or call is None:
@@ -187,7 +188,7 @@ def explained_by_ignored(ins: Instruction, e: FlipDecided) -> bool:
     """True when the recorded outcome is what an ignored Thumb coin would have given."""
     g = ins.groups[e.group]
     call = first_call(g)
-    if call is None or ins.stated:
+    if call is None or stated_group(ins, e.group):
         return False
     return any((c.result == call.value) == (e.outcome == "won") for c in ignored_coins(g, ins.flipper))
 
@@ -217,7 +218,7 @@ def won_means_call_matches(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipDecided)
     ins = flip_of(s.after.game, e.flip)
-    if ins is None or ins.kind != "called" or e.player != ins.flipper or ins.stated:
+    if ins is None or ins.kind != "called" or e.player != ins.flipper or stated_group(ins, e.group):
         return  # a stated result is MTG-STATE-001's to judge
     expected, seen = expected_outcome(ins, e)
     if expected is not None and expected != e.outcome and not explained_by_ignored(ins, e):
@@ -238,7 +239,9 @@ def won_means_call_matches(s: Step) -> Iterable[Hit]:
     options=(STATED.name,),
     doc=Doc(
         checks="While its controller controls Edgar, the first `mtg.flip` each turn (per `mtg.turn`) whose flipper "
-               "is that player records only heads and only won outcomes (also on heads/tails-only cards).",
+               "is that player records only heads (that player's coins) and only won outcomes, also on "
+               "heads/tails-only cards; for one-at-a-time sequences (until-lose, Game of Chaos, Mana Clash rounds) "
+               "only the first flip.",
         why="705.3: an effect that states a flip's result and winner overrides the coin; Edgar states heads and a "
             "win the first time each turn. Set `stated_results: false` to audit under the older CR.",
         bad='Edgar in play; turn 3; first flip of a: {"type":"mtg.coin","result":"tails"}',
@@ -248,9 +251,9 @@ def won_means_call_matches(s: Step) -> Iterable[Hit]:
 def stated_result(s: Step) -> Iterable[Hit]:
     e = s.event
     ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
-    if ins is None or not ins.stated:
+    if ins is None or not stated_group(ins, e.group):  # type: ignore[attr-defined]
         return
-    if isinstance(e, CoinLanded) and e.result != "heads":
+    if isinstance(e, CoinLanded) and e.result != "heads" and (e.player or ins.flipper) == ins.flipper:
         yield Hit(e.seq, evidence(ins, what=f"a {e.result} coin"))
     if isinstance(e, FlipDecided) and e.outcome != "won":
         yield Hit(e.seq, evidence(ins, what=f"{e.player} {e.outcome}"))

@@ -98,7 +98,8 @@ def _keeps(g: Group, who: str) -> list:  # type: ignore[type-arg]
     options=(RECORDED.name,),
     doc=Doc(
         checks="A player who flipped more than one coin in a group records exactly one `mtg.keep` for it, naming "
-               "one of their coins (1-based, in log order).",
+               "one of their coins (1-based, in log order). When all their coins show the same side the keep may "
+               "be left out (the choice cannot change the result).",
         why="Krark's Thumb: flip two coins and ignore one; the one kept is the flip's result, the rest never "
             "happened. No kept coin leaves the flip without a result; two kept coins give it two.",
         bad='two coins in group 1, no mtg.keep (or two mtg.keep)',
@@ -115,7 +116,7 @@ def exactly_one_kept(end: End) -> Iterable[Hit]:
 def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
     mine, keeps = coins_of(g, who), _keeps(g, who)
     valid = [k for k in keeps if 1 <= k.value <= len(mine)]
-    if len(mine) > 1 and not keeps:
+    if len(mine) > 1 and not keeps and len({c.result for c in mine}) > 1:
         yield Hit(mine[-1].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0, why="none kept"))
     for k in keeps[1:]:
         yield Hit(k.seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=len(keeps),
