@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...events.cards.mtg import Card
-from ...projector.mtg import Group, Instruction, State, card_of, coins_of, groups_in_order
+from ...projector.mtg import Group, Instruction, State, card_of, groups_in_order
 from ..base import Option, Text
 
 CR_705_1 = "CR 705.1; seed 001 §引用：総合ルール 705.1"
@@ -86,5 +86,3 @@ def players_flipping(g: Group) -> list[str]:
 def evidence(ins: Instruction, **more: Any) -> dict[str, Any]:
     return {"flip": ins.flip, "card": ins.card, "flipper": ins.flipper, **more}
 
-
-__all__ = ["coins_of"]

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from ...events.cards.mtg import Card
 from ...projector.mtg import (
-    Instruction, Payoff, Permanent, State, counted, first_call, ignored_coins, kept_losses, kept_sides, kept_wins,
+    Instruction, Payoff, Permanent, State, card_of, counted, first_call, ignored_coins, kept_losses, kept_sides, kept_wins,
 )
 from ..base import Doc, End, Hit, Severity, Text, end_rule
-from .common import CARD, CR_705_2, THUMB, card, evidence, last_coin_seq
+from .common import CARD, card, evidence, last_coin_seq
 from .thumb import ignored_counts_for_nothing
 
 
@@ -136,39 +136,52 @@ def counted_for(ins: Instruction, w: Permanent, scope: str) -> tuple[int, int]:
     return kept, phantom
 
 
-def watcher_checks(state: State) -> Iterable[tuple[Instruction, Permanent, int, int, int, list[Payoff]]]:
-    """(instruction, watcher, expected, phantom allowance, recorded, its payoffs) for every watcher payoff to judge."""
+class Tally(NamedTuple):
+    """One watcher's payoffs for one instruction, against the wins it counts."""
+
+    ins: Instruction
+    watcher: Permanent
+    wins: int
+    """Kept wins the watcher counts."""
+    expected: int
+    phantom: int
+    """Extra amount that only ignored Thumb coins would explain."""
+    paid: list[Payoff]
+
+    @property
+    def recorded(self) -> int:
+        return sum(p.amount for p in self.paid)
+
+    def first_over(self, limit: int) -> int:
+        """Seq of the payoff whose running total first exceeds ``limit``."""
+        total = 0
+        for p in self.paid:
+            total += p.amount
+            if total > limit:
+                return p.seq
+        return self.paid[-1].seq
+
+
+def tallies(state: State) -> Iterable[Tally]:
+    """Every watcher in play at an instruction, and every permanent a payoff of it names."""
     for ins in state.flips.values():
-        named = {p.permanent for p in ins.payoffs if p.permanent}
         watchers = {w.permanent: w for w in ins.watchers}
-        for pid in sorted(set(watchers) | named):
+        for pid in sorted(set(watchers) | {p.permanent for p in ins.payoffs if p.permanent}):
             paid = [p for p in ins.payoffs if p.permanent == pid]
-            w = watchers.get(pid)
-            c = _watch_card(state, w)
-            if w is None or c is None or c.watch is None:
-                yield ins, Permanent(permanent=pid, card="?", controller="?", seq=0), 0, 0, _sum(paid), paid
-                continue
-            kept, phantom = counted_for(ins, w, c.watch.scope)
-            yield ins, w, kept * c.watch.per_win, phantom * c.watch.per_win, _sum(paid), paid
+            yield _tally(state, ins, watchers.get(pid) or Permanent(permanent=pid, card="?", controller="?", seq=0),
+                         paid)
 
 
-def _watch_card(state: State, w: Permanent | None) -> Card | None:
-    from ...projector.mtg import card_of
-
-    return card_of(state, w.card) if w is not None else None
-
-
-def _sum(paid: list[Payoff]) -> int:
-    return sum(p.amount for p in paid)
+def _tally(state: State, ins: Instruction, w: Permanent, paid: list[Payoff]) -> Tally:
+    c = card_of(state, w.card)
+    if c is None or c.watch is None or w.seq == 0:
+        return Tally(ins, w, 0, 0, 0, paid)
+    kept, phantom = counted_for(ins, w, c.watch.scope)
+    return Tally(ins, w, kept, kept * c.watch.per_win, phantom * c.watch.per_win, paid)
 
 
-def _first_over(paid: list[Payoff], limit: int) -> int:
-    total = 0
-    for p in paid:
-        total += p.amount
-        if total > limit:
-            return p.seq
-    return paid[-1].seq
+def _ignored_only(t: Tally) -> bool:
+    return t.expected < t.recorded <= t.expected + t.phantom
 
 
 @end_rule(
@@ -186,8 +199,9 @@ def _first_over(paid: list[Payoff], limit: int) -> int:
         checks="Per instruction, the payoffs naming a watcher (`permanent`) total its per-win amount times the "
                "kept wins it counts: Chance Encounter (luck counter) and Tavern Scoundrel (two Treasures) only "
                "their controller's wins, Okaun (doubling) and Zndrsplt (draw) any player's. Heads/tails flips and "
-               "ignored Thumb coins count nothing (ignored coins: MTG-THUMB-004). Excess at the payoff that goes "
-               "over, a missing trigger at the instruction's last coin.",
+               "ignored Thumb coins count nothing (ignored coins: MTG-THUMB-004); a permanent that was not a "
+               "watcher in play when the instruction began counts nothing. Excess at the payoff that goes over, a "
+               "missing trigger at the instruction's last coin.",
         why="705.2: only the flipper wins, and a heads/tails flip has no winner, so an opponent's Chance Encounter "
             "or a Mana Clash never adds a luck counter (seed 001); a watcher triggers once per counted win.",
         bad='b controls Chance Encounter; a wins a flip; {"type":"mtg.payoff","permanent":"ce","kind":"luck-counter"}',
@@ -195,26 +209,20 @@ def _first_over(paid: list[Payoff], limit: int) -> int:
     ),
 )
 def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
-    for ins, w, want, phantom, got, paid in watcher_checks(end.final.game):
-        if got == want or (want < got <= want + phantom):
+    for t in tallies(end.final.game):
+        if t.recorded == t.expected or _ignored_only(t):
             continue
-        seq = _first_over(paid, want) if got > want else last_coin_seq(ins)
-        per = want // max(1, _wins(want, ins, w, end))
-        yield Hit(seq, {"card": w.card, "watcher": w.permanent, "controller": w.controller, "flip": ins.flip,
-                        "flip_card": ins.card, "wins": _wins(want, ins, w, end), "expected": want, "recorded": got,
-                        "per_win": per})
-
-
-def _wins(want: int, ins: Instruction, w: Permanent, end: End) -> int:
-    c = _watch_card(end.final.game, w)
-    return counted_for(ins, w, c.watch.scope)[0] if c is not None and c.watch is not None else 0
+        seq = t.first_over(t.expected) if t.recorded > t.expected else last_coin_seq(t.ins)
+        yield Hit(seq, {"card": t.watcher.card, "watcher": t.watcher.permanent, "controller": t.watcher.controller,
+                        "flip": t.ins.flip, "flip_card": t.ins.card, "wins": t.wins, "expected": t.expected,
+                        "recorded": t.recorded})
 
 
 def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
-    for ins, w, want, phantom, got, paid in watcher_checks(end.final.game):
-        if want < got <= want + phantom:
-            yield Hit(_first_over(paid, want), evidence(ins, group="-", expected=f"{want} from {w.card}",
-                                                        outcome=f"{got} (counting an ignored coin's win)"))
+    for t in tallies(end.final.game):
+        if _ignored_only(t):
+            yield Hit(t.first_over(t.expected), evidence(t.ins, group="-", expected=f"{t.expected} from {t.watcher.card}",
+                                                         outcome=f"{t.recorded} (counting an ignored coin's win)"))
 
 
 IGNORED_COUNTS_FOR_NOTHING = replace(ignored_counts_for_nothing, finish=_ignored_watcher_payoffs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
-from ...events.mtg import CoinKept, CoinLanded, FlipDecided
+from ...events.mtg import CoinLanded, FlipDecided
 from ...projector.mtg import Group, Instruction, coins_of, groups_in_order
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
 from .call import explained_by_ignored, expected_outcome
