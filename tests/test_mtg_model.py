@@ -130,3 +130,13 @@ def test_the_auditor_never_raises_on_well_formed_events(bodies: list[dict], rule
     findings = registry.audit(events, strict=True)
     assert all(f.code != "KIFU-ENG-001" for f in findings)
     msgspec.json.encode(Replay(projection, events, {}).state_at(events[-1].seq))
+
+
+def test_every_fixture_finding_fills_its_message_in_both_languages() -> None:
+    seen = set()
+    for path in sorted((FIXTURES / "mtg").rglob("*.jsonl")):
+        for f in registry.audit(load(path, registry.codec_for).events, strict=True):
+            seen.add(f.code)
+            assert "{" not in f.message.en and "{" not in f.message.ja, (path.name, f.code, f.message)
+    mtg_codes = {r.code for r in registry.game("mtg").rules}
+    assert mtg_codes <= seen, sorted(mtg_codes - seen)

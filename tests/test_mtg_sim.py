@@ -38,21 +38,22 @@ def indices(bodies: list[dict[str, Any]], type_: str) -> list[int]:
     return found
 
 
-@given(SEEDS, st.booleans(), st.sampled_from(["multiply", "add"]))
-def test_legal_matches_give_no_findings(seed: int, thumbs: bool, stacking: str) -> None:
-    bodies = legal_match(seed, thumbs=thumbs, stacking=stacking)
+@given(SEEDS, st.booleans(), st.sampled_from(["multiply", "add"]), st.booleans())
+def test_legal_matches_give_no_findings(seed: int, thumbs: bool, stacking: str, edgar: bool) -> None:
+    bodies = legal_match(seed, thumbs=thumbs, stacking=stacking, edgar=edgar)
     findings = registry.audit(chain(bodies), strict=True)
     assert [(f.code, f.seq, f.message.en) for f in findings if f.severity != "info"] == []
 
 
-@given(SEEDS, st.booleans(), st.data())
-def test_a_wrong_outcome_is_caught(seed: int, thumbs: bool, data: st.DataObject) -> None:
-    bodies = legal_match(seed, thumbs=thumbs)
+@given(SEEDS, st.booleans(), st.booleans(), st.data())
+def test_a_wrong_outcome_is_caught(seed: int, thumbs: bool, edgar: bool, data: st.DataObject) -> None:
+    bodies = legal_match(seed, thumbs=thumbs, edgar=edgar)
     i = data.draw(st.sampled_from(indices(bodies, "mtg.outcome")))
     flipped = "lost" if bodies[i]["outcome"] == "won" else "won"
     bodies[i] = {**bodies[i], "outcome": flipped}
     found = errors(bodies)
-    assert any(seq == i + 1 and code in ("MTG-CALL-006", "MTG-THUMB-004") for code, seq in found), found
+    codes = ("MTG-CALL-006", "MTG-THUMB-004", "MTG-STATE-001")
+    assert any(seq == i + 1 and code in codes for code, seq in found), found
 
 
 def _coins_of(bodies: list[dict[str, Any]], call: dict[str, Any]) -> list[int]:

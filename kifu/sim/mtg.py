@@ -30,9 +30,15 @@ SIDES = ("heads", "tails")
 class Sim:
     """One match being played; ``events`` holds the bodies (no seq/prev) in order."""
 
-    def __init__(self, seed: int, thumbs: bool = True, stacking: str = "multiply") -> None:
+    def __init__(self, seed: int, thumbs: bool = True, stacking: str = "multiply", edgar: bool = False) -> None:
         self.rng = random.Random(seed)
         self.use_thumbs = thumbs
+        self.use_edgar = edgar
+        self.edgar: set[str] = set()
+        self.edgar_used: set[tuple[int, str]] = set()
+        self.turn = 0
+        self.stated = False
+        self.sequential = False
         self.stacking = stacking
         self.events: list[dict[str, Any]] = []
         self.thumbs = {p: 0 for p in PLAYERS}
@@ -48,8 +54,13 @@ class Sim:
         k = self.thumbs[player]
         return 1 + k if self.stacking == "add" else 2 ** k
 
-    def land(self, fid: str, group: int, player: str) -> list[str]:
-        sides = [self.rng.choice(SIDES) for _ in range(self.coins_for(player))]
+    def forced(self, group: int) -> bool:
+        """Edgar (705.3): the instruction's flips land heads and are won; of a one-at-a-time sequence only the first."""
+        return self.stated and (group == 1 or not self.sequential)
+
+    def land(self, fid: str, group: int, player: str, forced: bool = False) -> list[str]:
+        n = self.coins_for(player)
+        sides = ["heads"] * n if forced else [self.rng.choice(SIDES) for _ in range(n)]
         for side in sides:
             self.emit("coin", flip=fid, group=group, player=player, result=side)
         return sides
@@ -64,6 +75,10 @@ class Sim:
 
     def called(self, fid: str, group: int, flipper: str) -> bool:
         """A called flip: call, coin(s), keep, outcome. True if won."""
+        if self.forced(group):
+            self.land(fid, group, flipper, forced=True)
+            self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won")
+            return True
         call = self.rng.choice(SIDES)
         self.emit("call", flip=fid, group=group, player=flipper, side=call)
         kept = self.keep(fid, group, flipper, self.land(fid, group, flipper), call)
@@ -72,13 +87,16 @@ class Sim:
         return won
 
     def heads_tails(self, fid: str, group: int, flipper: str) -> str:
-        return self.keep(fid, group, flipper, self.land(fid, group, flipper), None)
+        return self.keep(fid, group, flipper, self.land(fid, group, flipper, self.forced(group)), None)
 
     # --- instructions ------------------------------------------------------------------------
 
     def instruct(self, card: str, flipper: str, **kw: Any) -> tuple[str, tuple[tuple[str, str, str], ...]]:
         self.flips += 1
         fid = f"f{self.flips}"
+        self.stated = flipper in self.edgar and (self.turn, flipper) not in self.edgar_used
+        self.edgar_used |= {(self.turn, flipper)} if self.stated else set()
+        self.sequential = _card(card).sequence not in ("fixed", "chosen")
         self.emit("flip", flip=fid, card=card, controller=flipper, flipper=flipper, **kw)
         return fid, tuple(self.watchers)
 
@@ -165,26 +183,39 @@ class Sim:
     def heads_tails_card(self, card: str, flipper: str) -> None:
         c = _card(card)
         n = c.coins or self.rng.randint(1, 3)
-        fid, _ = self.instruct(card, flipper, coins=n)
+        fid, watchers = self.instruct(card, flipper, coins=n)
         heads = sum(self.heads_tails(fid, g, flipper) == "heads" for g in range(1, n + 1))
         for kind, amount in c.per_heads.items():
             self.pay(fid, kind, amount * heads, player=flipper)
+        self.pay_stated_wins(fid, watchers, flipper, n)
+
+    def pay_stated_wins(self, fid: str, watchers: tuple[tuple[str, str, str], ...], flipper: str, groups: int) -> None:
+        """705.3: a stated win counts even on a heads/tails-only card (Edgar's ruling)."""
+        wins = sum(self.forced(g) for g in range(1, groups + 1))
+        if wins:
+            for g in range(1, wins + 1):
+                self.emit("outcome", flip=fid, group=g, player=flipper, outcome="won")
+            self.pay_watchers(fid, watchers, flipper, wins)
 
     def mana_clash(self, flipper: str) -> None:
-        fid, _ = self.instruct("Mana Clash", flipper)
+        fid, watchers = self.instruct("Mana Clash", flipper)
         group = 0
         while True:
             group += 1
-            seen = {p: self.land(fid, group, p) for p in PLAYERS}
+            seen = {p: self.land(fid, group, p, self.forced(group) and p == flipper) for p in PLAYERS}
             kept = {p: self.keep(fid, group, p, seen[p], None) for p in PLAYERS}
             for p in PLAYERS:
                 self.pay(fid, "damage", int(kept[p] == "tails"), player=p, group=group)
             if all(side == "heads" for side in kept.values()):
-                return
+                break
+        self.pay_stated_wins(fid, watchers, flipper, 1)
 
     # --- turns -----------------------------------------------------------------------------------
 
     def setup(self, active: str) -> None:
+        if self.use_edgar and active not in self.edgar and self.rng.random() < 0.5:
+            self.edgar.add(active)
+            self.emit("enters", permanent=f"edgar-{active}", card="Edgar, King of Figaro", controller=active)
         if self.use_thumbs and self.rng.random() < 0.35 and self.thumbs[active] < 2:
             self.thumbs[active] += 1
             self.emit("enters", permanent=f"thumb-{active}{self.thumbs[active]}", card="Krark's Thumb",
@@ -216,6 +247,7 @@ class Sim:
     def play(self, turns: int) -> list[dict[str, Any]]:
         for turn in range(1, turns + 1):
             active = PLAYERS[(turn - 1) % 2]
+            self.turn = turn
             self.emit("turn", turn=turn, player=active)
             self.setup(active)
             for _ in range(self.rng.randint(1, 3)):
@@ -239,7 +271,8 @@ def start(match: str = "sim", rules: dict[str, Any] | None = None) -> dict[str, 
             "players": [{"id": p, "name": p.upper()} for p in PLAYERS], "rules": rules or {}}
 
 
-def legal_match(seed: int, turns: int = 4, thumbs: bool = True, stacking: str = "multiply") -> list[dict[str, Any]]:
+def legal_match(seed: int, turns: int = 4, thumbs: bool = True, stacking: str = "multiply",
+                edgar: bool = False) -> list[dict[str, Any]]:
     """Every event body of a legal match, ``match.start`` first (no seq or prev yet)."""
     rules = {"thumbs_stack": stacking} if stacking != "multiply" else {}
-    return [start(f"sim-{seed}", rules)] + Sim(seed, thumbs, stacking).play(turns)
+    return [start(f"sim-{seed}", rules)] + Sim(seed, thumbs, stacking, edgar).play(turns)
