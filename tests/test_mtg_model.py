@@ -140,3 +140,13 @@ def test_every_fixture_finding_fills_its_message_in_both_languages() -> None:
             assert "{" not in f.message.en and "{" not in f.message.ja, (path.name, f.code, f.message)
     mtg_codes = {r.code for r in registry.game("mtg").rules}
     assert mtg_codes <= seen, sorted(mtg_codes - seen)
+
+
+def test_state_shows_kept_sides_per_group() -> None:
+    events = load(FIXTURES / "mtg" / "rulings" / "ss56-mana-clash-sees-opponent-coin" / "good.jsonl",
+                  registry.codec_for).events
+    replay = Replay(projection, events, {})
+    before_keep = replay.state_at(events[-1].seq - 1).game.flips["f1"].groups[1]
+    after_keep = replay.state_at(events[-1].seq).game.flips["f1"].groups[1]
+    assert before_keep.kept == {"b": "heads"} and after_keep.kept == {"a": "heads", "b": "heads"}
+    assert after_keep.thumbs == {"a": 1, "b": 0}

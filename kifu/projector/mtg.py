@@ -85,6 +85,8 @@ class Group(msgspec.Struct, frozen=True, kw_only=True):
     choices: tuple[Mark, ...] = ()
     thumbs: dict[str, int] = {}
     """Krark's Thumbs each flipping player controlled when their first coin landed."""
+    kept: dict[str, str] = {}
+    """Each flipping player's kept side, once it is decided (the only coin, or the kept one)."""
     first_seq: int = 0
     """Seq of the first event about this group."""
 
@@ -258,7 +260,17 @@ def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
         return _orphan(state, seq)
     g = _group(ins, n, seq)
     g = replace(g, **{k: getattr(g, k) + (v,) for k, v in add.items()})
+    g = replace(g, kept=_kept_sides(g))
     return _put(state, replace(ins, groups={**ins.groups, n: g}, last_seq=seq))
+
+
+def _kept_sides(g: Group) -> dict[str, str]:
+    out = {}
+    for who in dict.fromkeys(c.player for c in g.coins):
+        coin = kept_coin(g, who)
+        if coin is not None:
+            out[who] = coin.result
+    return out
 
 
 @apply.on(CoinCalled)
