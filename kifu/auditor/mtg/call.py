@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...events.mtg import CoinCalled, CoinLanded, FlipDecided
-from ...projector.mtg import Instruction, coins_of, first_call, ignored_coins, kept_coin, stated_group
-from ..base import Doc, Hit, Severity, Step, Text, rule
+from ...projector.mtg import (
+    Group, Instruction, Mark, State, coins_of, first_call, groups_in_order, ignored_coins, kept_coin, stated_group,
+)
+from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
 from .common import CR_705_2, CR_705_3, STATED, evidence, flip_of
 
 
@@ -173,10 +175,9 @@ def only_flipper_wins(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome))
 
 
-def expected_outcome(ins: Instruction, e: FlipDecided) -> tuple[str | None, dict]:
-    """The outcome 705.2/705.3 give for this flip, with the values compared."""
-    g = ins.groups[e.group]
-    if stated_group(ins, e.group):
+def expected_outcome(ins: Instruction, g: Group) -> tuple[str | None, dict]:
+    """The outcome 705.2/705.3 give for flip ``g``, with the values compared."""
+    if stated_group(ins, g.group):
         return "won", {"call": "-", "result": "heads (stated, 705.3)"}
     kept, call = kept_coin(g, ins.flipper), first_call(g)
     if kept is None or call is None:
@@ -184,16 +185,30 @@ def expected_outcome(ins: Instruction, e: FlipDecided) -> tuple[str | None, dict
     return ("won" if call.value == kept.result else "lost"), {"call": call.value, "result": kept.result}
 
 
-def explained_by_ignored(ins: Instruction, e: FlipDecided) -> bool:
+def explained_by_ignored(ins: Instruction, g: Group, outcome: str) -> bool:
     """True when the recorded outcome is what an ignored Thumb coin would have given."""
-    g = ins.groups[e.group]
     call = first_call(g)
-    if call is None or stated_group(ins, e.group):
+    if call is None or stated_group(ins, g.group):
         return False
-    return any((c.result == call.value) == (e.outcome == "won") for c in ignored_coins(g, ins.flipper))
+    return any((c.result == call.value) == (outcome == "won") for c in ignored_coins(g, ins.flipper))
 
 
-@rule(
+def wrong_outcomes(state: State) -> Iterable[tuple[Instruction, Group, Mark, str, dict]]:
+    """Each flipper's recorded outcome of a called flip that contradicts call and kept coin, judged once the
+    whole log is in (a keep or a coin may be recorded after the outcome)."""
+    for ins in state.flips.values():
+        if ins.kind != "called":
+            continue
+        for g in groups_in_order(ins):
+            if stated_group(ins, g.group):
+                continue  # a stated result is MTG-STATE-001's to judge
+            expected, seen = expected_outcome(ins, g)
+            for o in g.outcomes:
+                if o.player == ins.flipper and expected is not None and o.value != expected:
+                    yield ins, g, o, expected, seen
+
+
+@end_rule(
     code="MTG-CALL-006",
     name="won-means-the-call-matches-the-result",
     severity=Severity.ERROR,
@@ -203,26 +218,48 @@ def explained_by_ignored(ins: Instruction, e: FlipDecided) -> bool:
         ja="{card} のコイン投げ {group}: 宣言 {call}、結果 {result} なので {expected} のはずが {outcome} と記録されています",
         en="flip {group} of {card}: call {call}, result {result}, so the flipper {expected}, but {outcome} is recorded",
     ),
-    on=(FlipDecided,),
     options=(STATED.name,),
     doc=Doc(
         checks="The flipper's `mtg.outcome` is `won` exactly when the call equals the kept coin's result; under a "
-               "stated result (705.3, Edgar) it is `won`.",
+               "stated result (705.3, Edgar) it is `won` (MTG-STATE-001). Reported at the outcome.",
         why="705.2: if the call matches the result the flipper wins, otherwise loses. 705.3: a stated result "
             "replaces the real one.",
         bad='call heads, coin tails, {"type":"mtg.outcome","outcome":"won"}',
         good='call heads, coin tails, {"type":"mtg.outcome","outcome":"lost"}',
     ),
 )
-def won_means_call_matches(s: Step) -> Iterable[Hit]:
+def won_means_call_matches(end: End) -> Iterable[Hit]:
+    for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
+        if not explained_by_ignored(ins, g, o.value):
+            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen))
+
+
+@rule(
+    code="MTG-CALL-007",
+    name="the-instructed-player-flips",
+    severity=Severity.ERROR,
+    citation=CR_705_2 + "; seed 001 §ルール (その影響を受けるプレイヤーがコインを投げる)",
+    title=Text(ja="コインを投げるのは指示されたプレイヤー", en="the player the effect names flips the coin"),
+    message=Text(
+        ja="{card} でコインを投げるのは {flipper} ですが、{player} が投げています",
+        en="{card} tells {flipper} to flip, but {player} flipped",
+    ),
+    on=(CoinLanded,),
+    doc=Doc(
+        checks="A coin's `player` is the instruction's flipper, except for cards where every player flips "
+               "(Mana Clash).",
+        why="705.2: the player the effect tells to flip flips and calls, and only that player wins or loses; a "
+            "coin flipped by someone else is not that player's flip (seed 001: the affected player flips).",
+        bad='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.coin","player":"b",…}',
+        good='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.coin","player":"a",…}',
+    ),
+)
+def instructed_player_flips(s: Step) -> Iterable[Hit]:
     e = s.event
-    assert isinstance(e, FlipDecided)
+    assert isinstance(e, CoinLanded)
     ins = flip_of(s.after.game, e.flip)
-    if ins is None or ins.kind != "called" or e.player != ins.flipper or stated_group(ins, e.group):
-        return  # a stated result is MTG-STATE-001's to judge
-    expected, seen = expected_outcome(ins, e)
-    if expected is not None and expected != e.outcome and not explained_by_ignored(ins, e):
-        yield Hit(e.seq, evidence(ins, group=e.group, expected=expected, outcome=e.outcome, **seen))
+    if ins is not None and ins.flippers != "each-player" and e.player not in (None, ins.flipper):
+        yield Hit(e.seq, evidence(ins, player=e.player))
 
 
 @rule(
@@ -261,5 +298,5 @@ def stated_result(s: Step) -> Iterable[Hit]:
 
 RULES = (
     heads_tails_has_no_call, heads_tails_has_no_winner, flipper_calls, call_before_result, only_flipper_wins,
-    won_means_call_matches, stated_result,
+    won_means_call_matches, instructed_player_flips, stated_result,
 )

@@ -225,6 +225,11 @@ def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
                                                          outcome=f"{t.recorded} (counting an ignored coin's win)"))
 
 
-IGNORED_COUNTS_FOR_NOTHING = replace(ignored_counts_for_nothing, finish=_ignored_watcher_payoffs)
+def _ignored_anywhere(end: End) -> Iterable[Hit]:
+    yield from ignored_counts_for_nothing.finish(end)  # type: ignore[misc]
+    yield from _ignored_watcher_payoffs(end)
+
+
+IGNORED_COUNTS_FOR_NOTHING = replace(ignored_counts_for_nothing, finish=_ignored_anywhere)
 
 RULES = (any_loss_no_payoff, payoff_equals_results, watcher_pays_counted_wins)

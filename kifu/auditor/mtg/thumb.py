@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
-from ...events.mtg import CoinLanded, FlipDecided
+from ...events.mtg import CoinLanded
 from ...projector.mtg import Group, Instruction, coins_of, groups_in_order
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
-from .call import explained_by_ignored, expected_outcome
+from .call import explained_by_ignored, wrong_outcomes
 from .common import RECORDED, STACKING, THUMB, evidence, expected_coins, flip_of, players_flipping
 
 
@@ -160,7 +160,7 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
         yield Hit(keep.seq, evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq), (e.seq,))
 
 
-@rule(
+@end_rule(
     code="MTG-THUMB-004",
     name="ignored-coin-counts-for-nothing",
     severity=Severity.ERROR,
@@ -170,25 +170,19 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
         ja="{card} のコイン投げ {group}: 残したコインでは {expected} ですが、無視したコインの結果 ({outcome}) が記録されています",
         en="flip {group} of {card}: the kept coin gives {expected}, but the ignored coin's {outcome} was recorded",
     ),
-    on=(FlipDecided,),
     doc=Doc(
-        checks="An outcome follows the kept coin, not an ignored one; watcher payoffs that count an ignored win "
-               "are reported by this rule too (see MTG-PAY-003).",
+        checks="An outcome follows the kept coin, not an ignored one (reported at the outcome); a watcher payoff "
+               "that only an ignored win explains is reported here too, at the payoff (see MTG-PAY-003).",
         why="Saturday School #56: an ignored flip is treated as if it never happened; nothing triggers on it, "
             "e.g. Chance Encounter gets no luck counter for it even if it was a 'win'.",
         bad='call heads; coins tails, heads; keep coin 1; {"type":"mtg.outcome","outcome":"won"}',
         good='call heads; coins tails, heads; keep coin 1; {"type":"mtg.outcome","outcome":"lost"}',
     ),
 )
-def ignored_counts_for_nothing(s: Step) -> Iterable[Hit]:
-    e = s.event
-    assert isinstance(e, FlipDecided)
-    ins = flip_of(s.after.game, e.flip)
-    if ins is None or ins.kind != "called" or e.player != ins.flipper:
-        return
-    expected, seen = expected_outcome(ins, e)
-    if expected is not None and expected != e.outcome and explained_by_ignored(ins, e):
-        yield Hit(e.seq, evidence(ins, group=e.group, expected=expected, outcome=e.outcome, **seen))
+def ignored_counts_for_nothing(end: End) -> Iterable[Hit]:
+    for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
+        if explained_by_ignored(ins, g, o.value):
+            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen))
 
 
 RULES = (THUMB_COUNT, exactly_one_kept, kept_after_all_seen, ignored_counts_for_nothing)
