@@ -150,3 +150,16 @@ def test_state_shows_kept_sides_per_group() -> None:
     after_keep = replay.state_at(events[-1].seq).game.flips["f1"].groups[1]
     assert before_keep.kept == {"b": "heads"} and after_keep.kept == {"a": "heads", "b": "heads"}
     assert after_keep.thumbs == {"a": 1, "b": 0}
+
+
+def test_a_card_from_the_matchs_own_catalogue_is_audited() -> None:
+    start = {"type": "match.start", "format": "kifu/1", "game": "mtg", "match": "own-cards",
+             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+             "catalogue": {"cards": [{"name": "Lucky Gambler", "roles": ["flip"], "call": "called",
+                                      "sequence": "until-lose", "per_win": {"counter": 1}}]}}
+    bodies = [start, {"type": "mtg.flip", "flip": "f1", "card": "Lucky Gambler", "flipper": "a"},
+              {"type": "mtg.call", "flip": "f1", "player": "a", "side": "heads"},
+              {"type": "mtg.coin", "flip": "f1", "result": "heads"},
+              {"type": "mtg.payoff", "flip": "f1", "kind": "counter", "amount": 1}]
+    found = [(f.code, f.seq) for f in registry.audit(chain(bodies), strict=True)]
+    assert found == [("MTG-SEQ-002", 4)]

@@ -153,7 +153,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
-    custom = {} if not start.catalogue else dict(for_match(start.catalogue).cards)
+    try:
+        custom = {} if not start.catalogue else dict(for_match(start.catalogue).cards)
+    except msgspec.ValidationError:
+        custom = {}  # the projection stays total; the audit reports the catalogue as malformed
     return State(
         players=tuple(p.id for p in start.players),
         stated_results=bool(options.get("stated_results", True)),
