@@ -15,11 +15,12 @@ import msgspec
 
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
 from ..events.codec import Codec
-from . import generic, log, worldtrigger
+from . import generic, log, mtg, worldtrigger
 from .base import CODE, INTERNAL, NAME, Engine, Finding, Game, Rule, resolve_options
 
 _BUILT_IN: tuple[Game, ...] = (
     generic.GAME,
+    mtg.GAME,
     worldtrigger.GAME,
 )
 

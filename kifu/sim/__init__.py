@@ -1,1 +1,1 @@
-"""Seeded generators of legal matches, for property tests and fixtures."""
+"""Seeded generators of legal match logs, for property tests, fixtures and benchmarks."""

@@ -1,0 +1,352 @@
+"""Magic coin flips: how many flips an effect makes and when a sequence stops (card texts, reference A2/A4)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable
+
+from ...events.mtg import ChoiceMade, CoinLanded, FlipInstructed, PayoffApplied
+from ...projector.mtg import Group, Instruction, counted, groups_in_order, kept_coin, true_outcome
+from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
+from .common import CARD, THUMB, card, evidence, flip_of, last_coin_seq, new_group, players_flipping
+
+UNTIL_LOSE = ("until-lose", "until-lose-or-stop", "capped")
+
+
+def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
+    """(before, after) when this coin starts a new flip of an existing instruction."""
+    e = s.event
+    assert isinstance(e, CoinLanded)
+    before, after = flip_of(s.before.game, e.flip), flip_of(s.after.game, e.flip)
+    if before is None or after is None or not new_group(before, e.group):
+        return None
+    return before, after
+
+
+@rule(
+    code="MTG-SEQ-001",
+    name="until-lose-flips-stop-at-the-first-kept-loss",
+    severity=Severity.ERROR,
+    citation=CARD + "; " + THUMB + " (Fiery Gambit: the chain goes on only if the kept flip is won)",
+    title=Text(ja="負けるまで投げる効果は最初の負けで止まる", en="flip-until-you-lose stops at the first kept loss"),
+    message=Text(
+        ja="{card} は seq {loss_seq} のコイン投げ {lost_group} で負けて終わっているのに、コイン投げ {group} が続いています",
+        en="{card} ended when flip {lost_group} was lost (seq {loss_seq}), yet flip {group} followed",
+    ),
+    on=(CoinLanded,),
+    doc=Doc(
+        checks="For until-lose cards (Crazed Firecat, Mirror March, Okaun, Zndrsplt, Toothy, Fiery Gambit) and "
+               "Squee's Revenge, no flip starts after a flip whose kept coin lost.",
+        why="These effects flip until the player loses a flip; under Krark's Thumb only the kept coin decides "
+            "(Saturday School #56).",
+        bad='Crazed Firecat: flip 1 lost, then {"type":"mtg.coin","group":2,…}',
+        good="Crazed Firecat: flip 1 won, flip 2 lost, end",
+    ),
+)
+def stops_at_first_loss(s: Step) -> Iterable[Hit]:
+    pair = _starting(s)
+    if pair is None or pair[0].sequence not in UNTIL_LOSE:
+        return
+    before, after = pair
+    for g, outcome in counted(before):
+        if outcome == "lost" and g.group < s.event.group:  # type: ignore[attr-defined]
+            seq = kept_coin(g, before.flipper).seq if kept_coin(g, before.flipper) else g.first_seq
+            yield Hit(s.event.seq, evidence(after, group=s.event.group, lost_group=g.group,  # type: ignore[attr-defined]
+                                            loss_seq=seq), (seq,))
+            return
+
+
+def _stopped(ins: Instruction, g: Group) -> bool:
+    return any(c.value == "stop" and c.player == ins.flipper for c in g.choices)
+
+
+def _ends_well(ins: Instruction, last: Group, outcome: str) -> bool:
+    if outcome == "lost":
+        return True
+    if ins.sequence == "until-lose-or-stop":
+        return _stopped(ins, last)
+    if ins.sequence == "capped":
+        return len(ins.groups) >= (ins.chosen or 0)
+    return False
+
+
+@end_rule(
+    code="MTG-SEQ-002",
+    name="until-lose-flips-end-on-a-kept-loss",
+    severity=Severity.ERROR,
+    citation=CARD,
+    title=Text(ja="負けるまで投げる効果は負けで終わる", en="flip-until-you-lose ends on a kept loss"),
+    message=Text(
+        ja="{card} のコイン投げは {flips} 回目の勝ちで終わっています ({why})",
+        en="{card}'s flips end on a win at flip {flips} ({why})",
+    ),
+    doc=Doc(
+        checks="An until-lose instruction ends with a lost flip; Fiery Gambit may end on a win with the flipper's "
+               "`stop` choice; Squee's Revenge may end on a win once N flips were made. Reported at the last coin.",
+        why="The card keeps flipping until a loss; stopping on a win without the card's permission skips flips it "
+            "requires (and inflates the win count).",
+        bad='Crazed Firecat: flip 1 won, then the next event is unrelated',
+        good='Crazed Firecat: flip 1 won, flip 2 lost',
+    ),
+)
+def ends_on_a_loss(end: End) -> Iterable[Hit]:
+    for ins in end.final.game.flips.values():
+        if ins.sequence not in UNTIL_LOSE:
+            continue
+        results = counted(ins)
+        if not results:
+            if not (ins.sequence == "capped" and not ins.chosen):
+                yield Hit(ins.seq, evidence(ins, flips=0, why="no flip at all"))
+            continue
+        last, outcome = results[-1]
+        if outcome is not None and not _ends_well(ins, last, outcome):
+            why = {"until-lose": "it only stops on a loss", "capped": f"fewer than N={ins.chosen} flips"}.get(
+                ins.sequence, "no stop choice by the flipper")
+            yield Hit(last_coin_seq(ins), evidence(ins, flips=len(results), why=why))
+
+
+def expected_flips(s: Step | End, ins: Instruction) -> int | None:
+    """Flips the instruction must make (fixed and chosen counts), or at most (capped); else None."""
+    c = card(s.after.game if isinstance(s, Step) else s.final.game, ins)
+    if ins.sequence == "fixed":
+        return c.coins if c is not None and c.coins else ins.coins
+    if ins.sequence in ("chosen", "capped"):
+        return ins.chosen
+    return None
+
+
+def _choice_range(s: Step, ins: Instruction) -> tuple[int, int | None] | None:
+    c = card(s.after.game, ins)
+    return c.choose if c is not None else None
+
+
+@rule(
+    code="MTG-SEQ-003",
+    name="flips-the-number-instructed",
+    severity=Severity.ERROR,
+    citation=CARD + " (Yusri: one to five coins; Squee's Revenge: up to N; Ral Zarek: five)",
+    title=Text(ja="指示された回数だけ投げる", en="flip exactly as many times as instructed"),
+    message=Text(
+        ja="{card} のコイン投げは {expected} 回のはずが {found} 回です",
+        en="{card} calls for {expected} flip(s), but {found} were made",
+    ),
+    on=(FlipInstructed, CoinLanded),
+    doc=Doc(
+        checks="A fixed-count card makes its number of flips (`coins`, or the card's own number); Yusri makes "
+               "exactly `chosen` flips, chosen from 1–5; Squee's Revenge makes at most `chosen`. An extra flip is "
+               "reported at its first coin, a missing one at the last coin, a bad choice at the `mtg.flip`.",
+        why="Yusri flips exactly the number chosen; Squee's Revenge stops at N; an extra or missing flip changes "
+            "the counted wins and every payoff.",
+        bad='{"type":"mtg.flip","card":"Yusri, Fortune\'s Flame","chosen":3,…} then four flips',
+        good='… "chosen":3 then three flips',
+    ),
+)
+def number_instructed(s: Step) -> Iterable[Hit]:
+    e = s.event
+    ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    if ins is None:
+        return
+    if isinstance(e, FlipInstructed):
+        yield from _bad_choice(s, ins)
+        return
+    want = expected_flips(s, ins)
+    if want is not None and _starting(s) is not None and len(ins.groups) > want:
+        yield Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)))
+
+
+def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
+    rng = _choice_range(s, ins)
+    if ins.seq != s.event.seq or rng is None or ins.sequence not in ("chosen", "capped"):
+        return
+    lo, hi = rng
+    if ins.chosen is None or ins.chosen < lo or (hi is not None and ins.chosen > hi):
+        yield Hit(s.event.seq, evidence(ins, expected=f"a chosen number in {lo}–{hi if hi is not None else '∞'}",
+                                        found=ins.chosen if ins.chosen is not None else "no choice"))
+
+
+def _too_few_flips(end: End) -> Iterable[Hit]:
+    for ins in end.final.game.flips.values():
+        want = expected_flips(end, ins)
+        if ins.sequence in ("fixed", "chosen") and want is not None and len(ins.groups) < want:
+            yield Hit(last_coin_seq(ins), evidence(ins, expected=want, found=len(ins.groups)))
+
+
+NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
+
+
+@rule(
+    code="MTG-SEQ-004",
+    name="stop-is-allowed-by-the-card-and-final",
+    severity=Severity.ERROR,
+    citation=CARD + " (Fiery Gambit: flip until you lose or choose to stop)",
+    title=Text(ja="止める選択はカードが許す時だけ、止めたら終わり", en="a stop is allowed by the card, and final"),
+    message=Text(
+        ja="{card}: {what}",
+        en="{card}: {what}",
+    ),
+    on=(ChoiceMade, CoinLanded),
+    doc=Doc(
+        checks="`choice: stop` appears only for cards that allow stopping (Fiery Gambit: by the flipper; Game of "
+               "Chaos: by the deciding player), and no flip of the instruction follows a stop.",
+        why="Only Fiery Gambit lets its flipper stop an until-lose chain; other until-lose cards go on until a "
+            "loss. A flip after a stop is a flip the effect no longer makes.",
+        bad='Crazed Firecat: {"type":"mtg.choice","choice":"stop",…}',
+        good='Fiery Gambit: won flip 1, {"type":"mtg.choice","player":"a","choice":"stop"}',
+    ),
+)
+def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
+    e = s.event
+    ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    if ins is None:
+        return
+    if isinstance(e, ChoiceMade):
+        yield from _bad_stop(ins, e)
+        return
+    pair = _starting(s)
+    stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"] if pair else []
+    if stops:
+        yield Hit(e.seq, evidence(ins, what=f"a flip follows the stop at seq {stops[0].seq}"), (stops[0].seq,))
+
+
+def _bad_stop(ins: Instruction, e: ChoiceMade) -> Iterable[Hit]:
+    if e.choice != "stop" or ins.sequence == "repeat":
+        return
+    if ins.sequence != "until-lose-or-stop":
+        yield Hit(e.seq, evidence(ins, what="the card gives no choice to stop"))
+    elif e.player != ins.flipper:
+        yield Hit(e.seq, evidence(ins, what=f"only the flipper {ins.flipper} may stop, not {e.player}"))
+
+
+def _decider(ins: Instruction, g: Group) -> str | None:
+    """Game of Chaos: who decides whether to flip again after flip ``g`` (the winner's side)."""
+    outcome = true_outcome(ins, g)
+    if outcome is None:
+        return None
+    return ins.flipper if outcome == "won" else "an opponent"
+
+
+@rule(
+    code="MTG-SEQ-005",
+    name="repeat-only-on-the-right-players-decision",
+    severity=Severity.ERROR,
+    citation=CARD + " (Game of Chaos)",
+    title=Text(ja="もう一度投げるかは勝った側が決める", en="the winning side decides whether to flip again"),
+    message=Text(
+        ja="{card} のコイン投げ {group}: 直前のコイン投げ {prev} の後に {decider} が「続ける」を選んだ記録がありません",
+        en="flip {group} of {card}: after flip {prev}, {decider} did not choose to flip again",
+    ),
+    on=(CoinLanded,),
+    doc=Doc(
+        checks="For Game of Chaos each flip after the first follows a `continue` choice on the previous flip by "
+               "the flipper if they won it, or by an opponent if the flipper lost it.",
+        why="Game of Chaos: whoever won the last flip decides whether to flip again; the controller flips each "
+            "time.",
+        bad='a won flip 1; {"type":"mtg.choice","group":1,"player":"b","choice":"continue"}; flip 2',
+        good='a won flip 1; {"type":"mtg.choice","group":1,"player":"a","choice":"continue"}; flip 2',
+    ),
+)
+def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
+    pair = _starting(s)
+    if pair is None or pair[0].sequence != "repeat":
+        return
+    before = pair[0]
+    earlier = [g for g in groups_in_order(before) if g.group < s.event.group]  # type: ignore[attr-defined]
+    if not earlier:
+        return
+    prev = earlier[-1]
+    decider = _decider(before, prev)
+    if decider is None:
+        return
+    ok = any(c.value == "continue" and (c.player == decider or (decider == "an opponent" and c.player != before.flipper))
+             for c in prev.choices)
+    if not ok:
+        yield Hit(s.event.seq, evidence(before, group=s.event.group, prev=prev.group, decider=decider))  # type: ignore[attr-defined]
+
+
+@rule(
+    code="MTG-SEQ-006",
+    name="stakes-double-with-each-flip",
+    severity=Severity.ERROR,
+    citation=CARD + " (Game of Chaos)",
+    title=Text(ja="賭けるライフはコイン投げごとに倍になる", en="the life at stake doubles with each flip"),
+    message=Text(
+        ja="{card} のコイン投げ {group} の {kind} は {expected} のはずが {amount} です",
+        en="{kind} for flip {group} of {card} should be {expected}, but {amount} was recorded",
+    ),
+    on=(PayoffApplied,),
+    doc=Doc(
+        checks="Game of Chaos' own `life-gain`/`life-loss` payoffs for flip n are 2^(n−1) (1, 2, 4 …) and name "
+               "their `group` (info when they do not).",
+        why="Game of Chaos doubles the life gained and lost each time a coin is flipped.",
+        bad='{"type":"mtg.payoff","flip":"f1","group":2,"kind":"life-gain","amount":1}',
+        good='{"type":"mtg.payoff","flip":"f1","group":2,"kind":"life-gain","amount":2}',
+    ),
+)
+def stakes_double(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, PayoffApplied)
+    ins = flip_of(s.after.game, e.flip)
+    c = card(s.after.game, ins) if ins else None
+    if ins is None or c is None or c.stakes != "double" or e.permanent or e.kind not in ("life-gain", "life-loss"):
+        return
+    if e.group is None:
+        yield Hit(e.seq, evidence(ins, group="?", kind=e.kind, reason="the payoff names no group"), undecided=True)
+    elif e.amount != 2 ** (e.group - 1):
+        yield Hit(e.seq, evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount))
+
+
+def _all_heads(ins: Instruction, g: Group) -> bool | None:
+    sides = [kept_coin(g, who) for who in players_flipping(g)]
+    if not sides or any(k is None for k in sides):
+        return None
+    return all(k.result == "heads" for k in sides if k is not None)
+
+
+@rule(
+    code="MTG-SEQ-007",
+    name="mana-clash-repeats-until-both-land-heads",
+    severity=Severity.ERROR,
+    citation=CARD + " (Mana Clash); seed 001 §ルール (魔力激突)",
+    title=Text(ja="魔力激突は両方が表になるまで繰り返す", en="Mana Clash repeats until both coins land heads"),
+    message=Text(
+        ja="{card} のラウンド {group}: {what}",
+        en="{card} round {group}: {what}",
+    ),
+    on=(CoinLanded,),
+    doc=Doc(
+        checks="For Mana Clash (each player flips in the same round, `group` = round) both players flip in every "
+               "round, no round follows one where every kept coin was heads, and the last round is all heads.",
+        why="Mana Clash repeats the process until both coins land heads on the same flip.",
+        bad="round 1: heads, heads; then a round 2",
+        good="round 1: heads, tails; round 2: heads, heads; end",
+    ),
+)
+def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
+    pair = _starting(s)
+    if pair is None or pair[0].sequence != "until-both-heads":
+        return
+    for g in groups_in_order(pair[0]):
+        if g.group < s.event.group and _all_heads(pair[0], g):  # type: ignore[attr-defined]
+            yield Hit(s.event.seq, evidence(pair[1], group=s.event.group,  # type: ignore[attr-defined]
+                                            what=f"round {g.group} already landed heads for everyone"))
+            return
+
+
+def _clash_unfinished(end: End) -> Iterable[Hit]:
+    for ins in end.final.game.flips.values():
+        groups = groups_in_order(ins)
+        if ins.sequence != "until-both-heads":
+            continue
+        for g in groups:
+            if g.coins and len(players_flipping(g)) < 2:
+                yield Hit(g.coins[-1].seq, evidence(ins, group=g.group,
+                                                    what=f"only {g.coins[0].player} flipped; both players flip"))
+        if groups and _all_heads(ins, groups[-1]) is False:
+            yield Hit(last_coin_seq(ins), evidence(ins, group=groups[-1].group,
+                                                   what="the last round did not land heads for everyone"))
+
+
+MANA_CLASH = replace(mana_clash_until_heads, finish=_clash_unfinished)
+
+RULES = (stops_at_first_loss, ends_on_a_loss, NUMBER_INSTRUCTED, stop_allowed_and_final, repeat_on_right_decision,
+         stakes_double, MANA_CLASH)

@@ -1,0 +1,405 @@
+"""Magic coin flips (CR 705, seed 001): the state of a match's flips after any event.
+
+Per flip instruction the state keeps its coins grouped by replaced flip (or by
+round, for Mana Clash), the calls, the kept coin under Krark's Thumb, the
+recorded outcomes, the stop/continue choices and the payoffs, plus the
+watchers and modifiers in play. The fold is total: whatever the log records is
+kept, legal or not; the helpers at the end derive what the rules compare
+(kept coin, true outcome, counted wins). No I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import msgspec
+from msgspec.structs import replace
+
+from ..events.base import MatchStarted
+from ..events.cards.mtg import Card, builtin, for_match
+from ..events.mtg import (
+    ChoiceMade,
+    CoinCalled,
+    CoinKept,
+    CoinLanded,
+    FlipDecided,
+    FlipInstructed,
+    HeadsNamed,
+    PayoffApplied,
+    PermanentEntered,
+    PermanentLeft,
+    RandomiserAgreed,
+    TurnBegan,
+)
+from .base import Dispatch
+
+
+class Permanent(msgspec.Struct, frozen=True, kw_only=True):
+    """A watcher or modifier on the battlefield."""
+
+    permanent: str
+    card: str
+    controller: str
+    seq: int
+    """Seq of its ``mtg.enters``."""
+
+
+class Randomiser(msgspec.Struct, frozen=True, kw_only=True):
+    """The coin or substitute in use (705.1)."""
+
+    randomiser: str
+    kind: str = "coin"
+    sides: int = 2
+    clear: bool = True
+    heads: str | None = None
+    agreed: tuple[str, ...] = ()
+    seq: int = 0
+    """Seq of its ``mtg.randomiser``; 0 for the implicit ordinary coin."""
+
+
+class Coin(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    player: str
+    result: str
+    face: int | None = None
+    randomiser: str = "coin"
+
+
+class Mark(msgspec.Struct, frozen=True, kw_only=True):
+    """A call, keep, outcome or choice: who, what, when."""
+
+    seq: int
+    player: str
+    value: Any
+
+
+class Group(msgspec.Struct, frozen=True, kw_only=True):
+    """One replaced flip (or one Mana Clash round) of an instruction."""
+
+    group: int
+    coins: tuple[Coin, ...] = ()
+    calls: tuple[Mark, ...] = ()
+    keeps: tuple[Mark, ...] = ()
+    """Value: the 1-based index of the kept coin among that player's coins."""
+    outcomes: tuple[Mark, ...] = ()
+    choices: tuple[Mark, ...] = ()
+    thumbs: dict[str, int] = {}
+    """Krark's Thumbs each flipping player controlled when their first coin landed."""
+    kept: dict[str, str] = {}
+    """Each flipping player's kept side, once it is decided (the only coin, or the kept one)."""
+    first_seq: int = 0
+    """Seq of the first event about this group."""
+
+
+class Payoff(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    kind: str
+    amount: int
+    player: str | None = None
+    permanent: str | None = None
+    group: int | None = None
+
+
+class Instruction(msgspec.Struct, frozen=True, kw_only=True):
+    """One ``mtg.flip`` and everything recorded about it since."""
+
+    flip: str
+    seq: int
+    card: str
+    controller: str
+    flipper: str
+    coins: int = 1
+    chosen: int | None = None
+    kind: str | None = None
+    """``called`` or ``heads-tails``; None when neither the catalogue nor the log says."""
+    sequence: str | None = None
+    flippers: str = "flipper"
+    known: bool = False
+    """True when the card is in the catalogue."""
+    turn: int = 0
+    stated: bool = False
+    """True when Edgar's stated result (705.3) applies to this instruction (see ``stated_group``)."""
+    watchers: tuple[Permanent, ...] = ()
+    """Watchers in play when the instruction began."""
+    groups: dict[int, Group] = {}
+    payoffs: tuple[Payoff, ...] = ()
+    last_seq: int = 0
+    """Seq of the latest event about this instruction."""
+    late_seqs: tuple[int, ...] = ()
+    """Seqs of events naming this id again with ``mtg.flip`` (a reused id)."""
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    """Every flip of the match so far, and what is in play."""
+
+    turn: int = 0
+    active: str | None = None
+    players: tuple[str, ...] = ()
+    permanents: dict[str, Permanent] = {}
+    randomisers: dict[str, Randomiser] = {}
+    flips: dict[str, Instruction] = {}
+    edgar_used: tuple[tuple[int, str], ...] = ()
+    """(turn, player) pairs whose first flip of the turn already used Edgar."""
+    wins: dict[str, int] = {}
+    """Recorded won flips per player."""
+    losses: dict[str, int] = {}
+    """Recorded lost flips per player."""
+    orphans: tuple[int, ...] = ()
+    """Seqs of events naming a flip id that no ``mtg.flip`` introduced."""
+    stated_results: bool = True
+    """Option ``stated_results`` (705.3, Edgar) as resolved for this match."""
+    custom: dict[str, Card] = {}
+    """Cards the match's own catalogue adds (match.start.catalogue)."""
+
+
+def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
+    try:
+        custom = {} if not start.catalogue else dict(for_match(start.catalogue).cards)
+    except msgspec.ValidationError:
+        custom = {}  # the projection stays total; the audit reports the catalogue as malformed
+    return State(
+        players=tuple(p.id for p in start.players),
+        stated_results=bool(options.get("stated_results", True)),
+        randomisers={"coin": Randomiser(randomiser="coin")},
+        custom={k: v for k, v in custom.items() if k not in builtin().cards or builtin().cards[k] != v},
+    )
+
+
+def card_of(state: State, name: str) -> Card | None:
+    """The catalogue facts of a card (the match's own cards first)."""
+    key = name.strip().lower()
+    return state.custom.get(key) or builtin().get(key)
+
+
+apply: Dispatch[State] = Dispatch()
+
+
+@apply.on(TurnBegan)
+def _turn(state: State, e: TurnBegan) -> State:
+    return replace(state, turn=e.turn, active=e.player)
+
+
+@apply.on(PermanentEntered)
+def _enters(state: State, e: PermanentEntered) -> State:
+    p = Permanent(permanent=e.permanent, card=e.card, controller=e.controller, seq=e.seq)
+    return replace(state, permanents={**state.permanents, e.permanent: p})
+
+
+@apply.on(PermanentLeft)
+def _leaves(state: State, e: PermanentLeft) -> State:
+    return replace(state, permanents={k: v for k, v in state.permanents.items() if k != e.permanent})
+
+
+@apply.on(RandomiserAgreed)
+def _randomiser(state: State, e: RandomiserAgreed) -> State:
+    r = Randomiser(randomiser=e.randomiser, kind=e.kind, sides=e.sides, clear=e.clear, heads=e.heads,
+                   agreed=tuple(e.agreed), seq=e.seq)
+    return replace(state, randomisers={**state.randomisers, e.randomiser: r})
+
+
+@apply.on(HeadsNamed)
+def _heads(state: State, e: HeadsNamed) -> State:
+    old = state.randomisers.get(e.randomiser) or Randomiser(randomiser=e.randomiser)
+    new = replace(old, heads=e.heads, agreed=tuple(dict.fromkeys(old.agreed + tuple(e.agreed))))
+    return replace(state, randomisers={**state.randomisers, e.randomiser: new})
+
+
+def controls(state: State, player: str, modifier: str) -> int:
+    """How many permanents with this modifier (``thumb``, ``edgar``) the player controls."""
+    n = 0
+    for p in state.permanents.values():
+        card = card_of(state, p.card)
+        n += p.controller == player and card is not None and card.modifier == modifier
+    return n
+
+
+def _watchers(state: State) -> tuple[Permanent, ...]:
+    out = []
+    for p in state.permanents.values():
+        card = card_of(state, p.card)
+        if card is not None and card.watch is not None:
+            out.append(p)
+    return tuple(out)
+
+
+def _edgar_applies(state: State, flipper: str) -> bool:
+    return (state.stated_results and controls(state, flipper, "edgar") > 0
+            and (state.turn, flipper) not in state.edgar_used)
+
+
+@apply.on(FlipInstructed)
+def _flip(state: State, e: FlipInstructed) -> State:
+    if e.flip in state.flips:
+        old = state.flips[e.flip]
+        return _put(state, replace(old, late_seqs=old.late_seqs + (e.seq,)))
+    card = card_of(state, e.card)
+    stated = _edgar_applies(state, e.flipper)
+    ins = Instruction(
+        flip=e.flip, seq=e.seq, card=e.card, controller=e.controller or e.flipper, flipper=e.flipper,
+        coins=e.coins, chosen=e.chosen, turn=state.turn, stated=stated, watchers=_watchers(state),
+        kind=card.call if card and card.call else e.kind,
+        sequence=card.sequence if card and card.sequence else e.sequence,
+        flippers=card.flippers if card else "flipper", known=card is not None, last_seq=e.seq,
+    )
+    used = state.edgar_used + (((state.turn, e.flipper),) if stated else ())
+    return replace(state, flips={**state.flips, e.flip: ins}, edgar_used=used)
+
+
+def _put(state: State, ins: Instruction) -> State:
+    return replace(state, flips={**state.flips, ins.flip: ins})
+
+
+def _orphan(state: State, seq: int) -> State:
+    return replace(state, orphans=state.orphans + (seq,))
+
+
+def _group(ins: Instruction, n: int, seq: int) -> Group:
+    return ins.groups.get(n) or Group(group=n, first_seq=seq)
+
+
+def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
+    ins = state.flips.get(flip)
+    if ins is None:
+        return _orphan(state, seq)
+    g = _group(ins, n, seq)
+    g = replace(g, **{k: getattr(g, k) + (v,) for k, v in add.items()})
+    g = replace(g, kept=_kept_sides(g))
+    return _put(state, replace(ins, groups={**ins.groups, n: g}, last_seq=seq))
+
+
+def _kept_sides(g: Group) -> dict[str, str]:
+    out = {}
+    for who in dict.fromkeys(c.player for c in g.coins):
+        coin = kept_coin(g, who)
+        if coin is not None:
+            out[who] = coin.result
+    return out
+
+
+@apply.on(CoinCalled)
+def _call(state: State, e: CoinCalled) -> State:
+    return _with_group(state, e.flip, e.group, e.seq, calls=Mark(seq=e.seq, player=e.player, value=e.side))
+
+
+@apply.on(CoinLanded)
+def _coin(state: State, e: CoinLanded) -> State:
+    ins = state.flips.get(e.flip)
+    if ins is None:
+        return _orphan(state, e.seq)
+    who = e.player or ins.flipper
+    coin = Coin(seq=e.seq, player=who, result=e.result, face=e.face, randomiser=e.randomiser)
+    state = _with_group(state, e.flip, e.group, e.seq, coins=coin)
+    return _note_thumbs(state, e.flip, e.group, who)
+
+
+def _note_thumbs(state: State, flip: str, n: int, who: str) -> State:
+    ins = state.flips[flip]
+    g = ins.groups[n]
+    if who in g.thumbs:
+        return state
+    g = replace(g, thumbs={**g.thumbs, who: controls(state, who, "thumb")})
+    return _put(state, replace(ins, groups={**ins.groups, n: g}))
+
+
+@apply.on(CoinKept)
+def _keep(state: State, e: CoinKept) -> State:
+    return _with_group(state, e.flip, e.group, e.seq, keeps=Mark(seq=e.seq, player=e.player, value=e.coin))
+
+
+@apply.on(FlipDecided)
+def _outcome(state: State, e: FlipDecided) -> State:
+    state = _with_group(state, e.flip, e.group, e.seq, outcomes=Mark(seq=e.seq, player=e.player, value=e.outcome))
+    tally = "wins" if e.outcome == "won" else "losses"
+    counts: dict[str, int] = getattr(state, tally)
+    return replace(state, **{tally: {**counts, e.player: counts.get(e.player, 0) + 1}})
+
+
+@apply.on(ChoiceMade)
+def _choice(state: State, e: ChoiceMade) -> State:
+    return _with_group(state, e.flip, e.group, e.seq, choices=Mark(seq=e.seq, player=e.player, value=e.choice))
+
+
+@apply.on(PayoffApplied)
+def _payoff(state: State, e: PayoffApplied) -> State:
+    ins = state.flips.get(e.flip)
+    if ins is None:
+        return _orphan(state, e.seq)
+    p = Payoff(seq=e.seq, kind=e.kind, amount=e.amount, player=e.player, permanent=e.permanent, group=e.group)
+    return _put(state, replace(ins, payoffs=ins.payoffs + (p,), last_seq=e.seq))
+
+
+# --- derived values the rules compare ------------------------------------------------
+
+
+def groups_in_order(ins: Instruction) -> list[Group]:
+    return [ins.groups[n] for n in sorted(ins.groups)]
+
+
+def coins_of(g: Group, player: str) -> tuple[Coin, ...]:
+    return tuple(c for c in g.coins if c.player == player)
+
+
+def kept_coin(g: Group, player: str) -> Coin | None:
+    """The coin that counts: the kept one, or the only one (or the first of coins that all agree, where
+    the choice cannot change anything); None if undecided."""
+    mine = coins_of(g, player)
+    keeps = [k for k in g.keeps if k.player == player]
+    if keeps:
+        i = keeps[0].value
+        return mine[i - 1] if 1 <= i <= len(mine) else None
+    return mine[0] if mine and len({c.result for c in mine}) == 1 else None
+
+
+def ignored_coins(g: Group, player: str) -> tuple[Coin, ...]:
+    kept = kept_coin(g, player)
+    return tuple(c for c in coins_of(g, player) if kept is not None and c.seq != kept.seq)
+
+
+def first_call(g: Group) -> Mark | None:
+    return g.calls[0] if g.calls else None
+
+
+ONE_AT_A_TIME = ("until-lose", "until-lose-or-stop", "capped", "repeat", "until-both-heads")
+
+
+def stated_group(ins: Instruction, n: int) -> bool:
+    """Whether Edgar's stated result covers flip ``n``: every coin flipped at once, but of a one-at-a-time
+    sequence only the first flip (the later ones are not the first time that turn)."""
+    return ins.stated and (n == 1 or ins.sequence not in ONE_AT_A_TIME)
+
+
+def true_outcome(ins: Instruction, g: Group) -> str | None:
+    """Won or lost as the rules decide it: 705.3 stated win, else call vs kept coin, else as recorded."""
+    if stated_group(ins, g.group):
+        return "won"
+    if ins.kind != "called":
+        return None
+    kept, call = kept_coin(g, ins.flipper), first_call(g)
+    if kept is not None and call is not None:
+        return "won" if call.value == kept.result else "lost"
+    mine = [o for o in g.outcomes if o.player == ins.flipper]
+    return mine[0].value if mine else None
+
+
+def counted(ins: Instruction) -> list[tuple[Group, str | None]]:
+    """Each group with its true outcome, in order."""
+    return [(g, true_outcome(ins, g)) for g in groups_in_order(ins)]
+
+
+def kept_wins(ins: Instruction) -> int:
+    return sum(1 for _, o in counted(ins) if o == "won")
+
+
+def kept_losses(ins: Instruction) -> int:
+    return sum(1 for _, o in counted(ins) if o == "lost")
+
+
+def kept_sides(ins: Instruction, side: str) -> int:
+    """Kept coins showing ``side``, over every flipping player (heads/tails-only cards)."""
+    n = 0
+    for g in groups_in_order(ins):
+        for who in dict.fromkeys(c.player for c in g.coins):
+            kept = kept_coin(g, who)
+            stated = stated_group(ins, g.group) and who == ins.flipper
+            n += kept is not None and (("heads" if stated else kept.result) == side)
+    return n

@@ -1,0 +1,165 @@
+"""Magic coin flips (CR 705): events, catalogue, projection and the auditor's robustness."""
+
+from __future__ import annotations
+
+import ast
+
+import msgspec
+import pytest
+from hypothesis import given, strategies as st
+
+from conftest import FIXTURES, ROOT
+from kifu.auditor import registry
+from kifu.events.base import MalformedEvent
+from kifu.events.cards.mtg import builtin, for_match
+from kifu.events.codec import encode
+from kifu.events.logfile import load
+from kifu.projector import mtg as projection
+from kifu.projector.base import Replay
+from test_mtg_sim import chain
+
+CODEC = registry.codec_for("mtg")
+REFERENCE_CARDS = [
+    "Mana Crypt", "Stitch in Time", "Frenetic Efreet", "Goblin Archaeologist", "Sorcerer's Strongbox",
+    "Bottle of Suleiman", "Mogg Assassin", "Krark, the Thumbless", "Game of Chaos", "Fiery Gambit",
+    "Crazed Firecat", "Mirror March", "Okaun, Eye of Chaos", "Zndrsplt, Eye of Wisdom", "Chance Encounter",
+    "Tavern Scoundrel", "Squee's Revenge", "Yusri, Fortune's Flame", "Ral Zarek", "Mana Clash",
+    "Two-Headed Giant", "Rakdos, the Showstopper", "Krark's Thumb", "Edgar, King of Figaro", "Toothy and Zndrsplt",
+]
+
+
+def test_catalogue_holds_the_25_reference_cards() -> None:
+    cat = builtin()
+    assert all(cat.get(name) is not None for name in REFERENCE_CARDS)
+    assert {cat.get(n).call for n in ("Mana Clash", "Ral Zarek", "Two-Headed Giant", "Rakdos, the Showstopper")} == {
+        "heads-tails"}
+    assert cat.get("Chance Encounter").watch.scope == "you" and cat.get("Okaun, Eye of Chaos").watch.scope == "any"
+    assert cat.get("Fiery Gambit").loss_voids and cat.get("Squee's Revenge").loss_voids
+    assert cat.get("krark's thumb").modifier == "thumb"
+
+
+def test_a_match_may_add_its_own_cards() -> None:
+    cat = for_match({"cards": [{"name": "Lucky Gambler", "roles": ["flip"], "call": "called", "sequence": "fixed"}]})
+    assert cat.get("lucky gambler").call == "called" and cat.get("Mana Crypt") is not None
+
+
+@pytest.mark.parametrize("line,field", [
+    ('{"type":"mtg.call","seq":2,"prev":"x","flip":"f1","player":"a","side":"edge"}', "side"),
+    ('{"type":"mtg.flip","seq":2,"prev":"x","flip":"f1","card":"Mana Crypt","controller":"a","flipper":"a","coins":0}',
+     "coins"),
+    ('{"type":"mtg.keep","seq":2,"prev":"x","flip":"f1","player":"a","coin":0}', "coin"),
+    ('{"type":"mtg.coin","seq":2,"prev":"x","flip":"f1","result":"heads","wobble":1}', "wobble"),
+    ('{"type":"mtg.payoff","seq":2,"prev":"x","flip":"f1","kind":"luck-counter","amount":-1}', "amount"),
+])
+def test_decoder_rejects_impossible_values_naming_the_field(line: str, field: str) -> None:
+    with pytest.raises(MalformedEvent) as err:
+        CODEC.decode(line.encode())
+    assert err.value.field == field
+
+
+def test_events_round_trip_through_the_codec() -> None:
+    for rec in load(FIXTURES / "mtg" / "match-clean.jsonl", registry.codec_for).records:
+        assert encode(CODEC.decode(rec.raw)) == rec.raw
+
+
+def test_projection_of_the_clean_match() -> None:
+    events = load(FIXTURES / "mtg" / "match-clean.jsonl", registry.codec_for).events
+    state = Replay(projection, events, {"stated_results": True}).state_at(events[-1].seq).game
+    gambit = state.flips["t3-gambit"]
+    assert [projection.true_outcome(gambit, g) for g in projection.groups_in_order(gambit)] == ["won"] * 3
+    assert [len(g.coins) for g in projection.groups_in_order(gambit)] == [2, 2, 2]
+    assert projection.kept_coin(gambit.groups[1], "a").result == "heads"
+    assert [w.card for w in gambit.watchers] == ["Chance Encounter", "Zndrsplt, Eye of Wisdom"]
+    assert state.wins == {"a": 5, "b": 2} and state.losses == {"a": 1, "b": 1}
+    assert "thumb-a1" not in state.permanents
+
+
+def test_projector_and_auditor_import_no_io() -> None:
+    banned = {"os", "io", "pathlib", "random", "time", "datetime", "sys", "subprocess", "shutil"}
+    files = [ROOT / "kifu/projector/mtg.py", *sorted((ROOT / "kifu/auditor/mtg").glob("*.py"))]
+    for f in files:
+        tree = ast.parse(f.read_text(encoding="utf-8"))
+        names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
+                  and n.level == 0}
+        assert not names & banned, (f.name, names & banned)
+
+
+IDS = st.sampled_from(["f1", "f2", "f3"])
+WHO = st.sampled_from(["a", "b", "c"])
+GROUP = st.integers(1, 4)
+BODY = st.one_of(
+    st.builds(lambda f, c, w, n, ch: {"type": "mtg.flip", "flip": f, "card": c, "controller": w, "flipper": w,
+                                      "coins": n, "chosen": ch},
+              IDS, st.sampled_from(REFERENCE_CARDS + ["Unknown"]), WHO, st.integers(1, 3),
+              st.one_of(st.none(), st.integers(0, 7))),
+    st.builds(lambda f, g, w, s: {"type": "mtg.call", "flip": f, "group": g, "player": w, "side": s},
+              IDS, GROUP, WHO, st.sampled_from(["heads", "tails"])),
+    st.builds(lambda f, g, w, s, face, r: {"type": "mtg.coin", "flip": f, "group": g, "player": w, "result": s,
+                                            "face": face, "randomiser": r},
+              IDS, GROUP, WHO, st.sampled_from(["heads", "tails"]), st.one_of(st.none(), st.integers(1, 8)),
+              st.sampled_from(["coin", "d6", "odd"])),
+    st.builds(lambda f, g, w, i: {"type": "mtg.keep", "flip": f, "group": g, "player": w, "coin": i},
+              IDS, GROUP, WHO, st.integers(1, 3)),
+    st.builds(lambda f, g, w, o: {"type": "mtg.outcome", "flip": f, "group": g, "player": w, "outcome": o},
+              IDS, GROUP, WHO, st.sampled_from(["won", "lost"])),
+    st.builds(lambda f, g, w, c: {"type": "mtg.choice", "flip": f, "group": g, "player": w, "choice": c},
+              IDS, GROUP, WHO, st.sampled_from(["continue", "stop"])),
+    st.builds(lambda f, g, p, k, n: {"type": "mtg.payoff", "flip": f, "group": g, "permanent": p, "kind": k,
+                                     "amount": n},
+              IDS, st.one_of(st.none(), GROUP), st.sampled_from([None, "p1", "p2", "zz"]),
+              st.sampled_from(["luck-counter", "draw", "damage", "life-gain", "double", "counter"]),
+              st.integers(0, 9)),
+    st.builds(lambda p, c, w: {"type": "mtg.enters", "permanent": p, "card": c, "controller": w},
+              st.sampled_from(["p1", "p2"]), st.sampled_from(REFERENCE_CARDS), WHO),
+    st.builds(lambda p: {"type": "mtg.leaves", "permanent": p}, st.sampled_from(["p1", "p2"])),
+    st.builds(lambda t, w: {"type": "mtg.turn", "turn": t, "player": w}, st.integers(1, 3), WHO),
+    st.builds(lambda k, s, h, a, c: {"type": "mtg.randomiser", "randomiser": "d6" if k == "die" else "odd",
+                                     "kind": k, "sides": s, "heads": h, "agreed": a, "clear": c},
+              st.sampled_from(["coin", "die"]), st.integers(1, 8), st.sampled_from([None, "odd", "low", "x"]),
+              st.lists(WHO, max_size=3), st.booleans()),
+)
+
+
+@given(st.lists(BODY, max_size=30), st.sampled_from([{}, {"thumbs_stack": "add", "stated_results": False},
+                                                    {"recorded_coins": "kept"}]))
+def test_the_auditor_never_raises_on_well_formed_events(bodies: list[dict], rules: dict) -> None:
+    start = {"type": "match.start", "format": "kifu/1", "game": "mtg", "match": "fuzz", "rules": rules,
+             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}
+    events = chain([start] + [{k: v for k, v in b.items() if v is not None} for b in bodies])
+    findings = registry.audit(events, strict=True)
+    assert all(f.code != "KIFU-ENG-001" for f in findings)
+    msgspec.json.encode(Replay(projection, events, {}).state_at(events[-1].seq))
+
+
+def test_every_fixture_finding_fills_its_message_in_both_languages() -> None:
+    seen = set()
+    for path in sorted((FIXTURES / "mtg").rglob("*.jsonl")):
+        for f in registry.audit(load(path, registry.codec_for).events, strict=True):
+            seen.add(f.code)
+            assert "{" not in f.message.en and "{" not in f.message.ja, (path.name, f.code, f.message)
+    mtg_codes = {r.code for r in registry.game("mtg").rules}
+    assert mtg_codes <= seen, sorted(mtg_codes - seen)
+
+
+def test_state_shows_kept_sides_per_group() -> None:
+    events = load(FIXTURES / "mtg" / "rulings" / "ss56-mana-clash-sees-opponent-coin" / "good.jsonl",
+                  registry.codec_for).events
+    replay = Replay(projection, events, {})
+    before_keep = replay.state_at(events[-1].seq - 1).game.flips["f1"].groups[1]
+    after_keep = replay.state_at(events[-1].seq).game.flips["f1"].groups[1]
+    assert before_keep.kept == {"b": "heads"} and after_keep.kept == {"a": "heads", "b": "heads"}
+    assert after_keep.thumbs == {"a": 1, "b": 0}
+
+
+def test_a_card_from_the_matchs_own_catalogue_is_audited() -> None:
+    start = {"type": "match.start", "format": "kifu/1", "game": "mtg", "match": "own-cards",
+             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+             "catalogue": {"cards": [{"name": "Lucky Gambler", "roles": ["flip"], "call": "called",
+                                      "sequence": "until-lose", "per_win": {"counter": 1}}]}}
+    bodies = [start, {"type": "mtg.flip", "flip": "f1", "card": "Lucky Gambler", "flipper": "a"},
+              {"type": "mtg.call", "flip": "f1", "player": "a", "side": "heads"},
+              {"type": "mtg.coin", "flip": "f1", "result": "heads"},
+              {"type": "mtg.payoff", "flip": "f1", "kind": "counter", "amount": 1}]
+    found = [(f.code, f.seq) for f in registry.audit(chain(bodies), strict=True)]
+    assert found == [("MTG-SEQ-002", 4)]
