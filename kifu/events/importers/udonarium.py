@@ -103,6 +103,7 @@ def _chat(c: Any, tab: Any, ti: int, ci: int, names: dict[str, str]) -> Message:
         at=epoch_ms(c.get("timestamp")) if c.get("timestamp") else None,
         secret="secret" in tag or bool(c.get("to")),
         system=(c.get("from") or "").startswith("System") and not dicebot,
+        edited=bool(c.get("lastUpdate")),  # forks that allow editing stamp the edit time here
     )
     if not dicebot and "system" not in tag:
         msg.rolls = []  # a player's own message is the typed command; its result is the next element
