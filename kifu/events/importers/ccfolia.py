@@ -70,8 +70,10 @@ def _text(el: Any) -> str | None:
 def _body(el: Any) -> str:
     """Text of an element with ``<br>`` as a newline and the export's indentation removed."""
     for br in el.iter("br"):
-        br.tail = "\n" + (br.tail or "")
-    lines = el.text_content().split("\n")
+        br.tail = "\ue000" + (br.tail or "")
+    # A <br> next to a raw newline is one line break, not two (exports differ in which they write).
+    text = el.text_content().replace("\n\ue000", "\n").replace("\ue000\n", "\n").replace("\ue000", "\n")
+    lines = text.split("\n")
     return "\n".join(line.strip() for line in lines).strip("\n ")
 
 

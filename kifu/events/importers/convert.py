@@ -168,6 +168,7 @@ class Converter:
     def build(self, entry: mapping.Entry, values: dict[str, Any], base: dict[str, Any], msg: Message) -> list[dict[str, Any]] | None:
         """Fill an entry's templates; on any failure report it and return None (the caller keeps a note)."""
         out = []
+        values = mapping.translated(values, entry)
         for t in entry.templates:
             try:
                 e = {**base, **mapping.fill(t, values, self.players)}

@@ -92,6 +92,8 @@ class Entry:
     bare: bool = False
     args: tuple[str, ...] = ()
     regex: re.Pattern[str] | None = None
+    translate: tuple[tuple[str, Any], ...] = ()
+    """Words replaced before filling (``自分`` → ``self``), so chat words fit the event's literals."""
 
     def matches_roll(self, v: Mapping[str, Any]) -> bool:
         return (
@@ -138,9 +140,9 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
 
 
 _KEYS = {
-    "roll": {"expr", "expr_regex", "kind", "sides", "event", "events"},
-    "command": {"name", "bare", "args", "event", "events"},
-    "pattern": {"regex", "event", "events"},
+    "roll": {"expr", "expr_regex", "kind", "sides", "event", "events", "translate"},
+    "command": {"name", "bare", "args", "event", "events", "translate"},
+    "pattern": {"regex", "event", "events", "translate"},
 }
 
 
@@ -163,9 +165,16 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
             name=_command_name(e, label, where) if kind == "command" else None,
             bare=bool(e.get("bare", False)), args=tuple(e.get("args", ())),
             regex=re.compile(e["regex"]) if kind == "pattern" else None,
+            translate=tuple(_translate(e.get("translate", {}), label, where).items()),
         )
     except (re.error, KeyError) as exc:
         raise MappingError(f"{label}: {exc}", where=where) from None
+
+
+def _translate(t: Any, label: str, where: str) -> dict[str, Any]:
+    if not isinstance(t, dict):
+        raise MappingError(f"{label}: translate must be a table of word = value", where=where)
+    return {unicodedata.normalize("NFKC", k): v for k, v in t.items()}
 
 
 def _command_name(e: dict[str, Any], label: str, where: str) -> str:
@@ -185,6 +194,14 @@ def _check_template(t: Any, codec: Codec, label: str, where: str) -> None:
     bad = set(t) - fields - set(ENVELOPE)
     if bad or {"seq", "prev", "src"} & set(t):
         raise MappingError(f"{label}: {t['type']} has no field(s) {sorted(bad or {'seq/prev/src'})}", where=where)
+
+
+def translated(values: Mapping[str, Any], entry: Entry) -> dict[str, Any]:
+    """The values with the entry's ``translate`` words replaced."""
+    if not entry.translate:
+        return dict(values)
+    table = dict(entry.translate)
+    return {k: table.get(unicodedata.normalize("NFKC", v), v) if isinstance(v, str) else v for k, v in values.items()}
 
 
 def fill(template: Any, values: Mapping[str, Any], players: "PlayerBook") -> Any:
