@@ -45,14 +45,14 @@ def detect(data: bytes, file: str) -> str:
     low = head.lower()
     if head[:4] == b"PK\x03\x04":
         return "udonarium"
-    if head[:1] in (b"{", b"["):
+    if b"unitycrossthreadlogger" in low or b"gretoclientevent" in low:
+        return "arena"
+    if head[:1] == b"{":
         return "discord" if b'"author"' in head or b'"guild"' in head else "ccfolia"
     if b"<chat-tab" in low or (low.startswith(b"<?xml") and b"<chat" in low):
         return "udonarium"
     if b"ccfolia" in low or b"<p style" in low or b'class="message' in low or low.startswith((b"<!doctype html", b"<html")):
         return "ccfolia"
-    if b"unitycrossthreadlogger" in low or b"gretoclientevent" in low:
-        return "arena"
     if "＞".encode() in head and b"(" in head or b"guild:" in low and b"channel:" in low:
         return "discord"
     if any(m.encode() in low for m in cockatrice.MARKERS):
@@ -113,8 +113,9 @@ def players_of(src: Source, given: Sequence[tuple[str, str]]) -> tuple[PlayerBoo
 def _speakers(messages: list[Message]) -> list[str]:
     seen: dict[str, None] = {}
     for m in messages:
-        if m.speaker and not m.system:
-            seen.setdefault(m.speaker, None)
+        who = m.speaker or m.speaker_key
+        if who and not m.system:
+            seen.setdefault(who, None)
     return list(seen)
 
 

@@ -20,7 +20,8 @@ from .common import ImportFailed, Message, Source, decode_text
 
 _WHO = r"(?P<who>\S(?:.*?\S)?)"
 _STAMP = re.compile(r"^\[(?P<t>\d{1,2}:\d{2}(?::\d{2})?)\]\s*")
-_ONE_COIN = re.compile(_WHO + r" flipped a coin\. It landed as (?P<side>Heads|Tails)(?: \((?P<n>[12])\))?\.?$", re.I)
+_ONE_COIN = re.compile(_WHO + r" flip(?:s|ped) a coin\. It land(?:s|ed) (?:as|on) (?P<side>Heads|Tails)(?: \((?P<n>[12])\))?\.?$",
+                       re.I)
 _COINS = re.compile(_WHO + r" flips (?P<n>\d+) coins\. There (?:are|is) (?P<h>\d+) heads? and (?P<t>\d+) tails?\.?$", re.I)
 _ONE_DIE = re.compile(_WHO + r" rolls a (?P<v>\d+) with a (?P<s>\d+)-sided die\.?$", re.I)
 _DICE = re.compile(_WHO + r" rolls an? (?P<s>\d+)-sided dic?e (?P<k>\d+) times?: (?P<vals>\d+(?:,\s*\d+)*)\.?$", re.I)

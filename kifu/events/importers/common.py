@@ -117,11 +117,15 @@ def declared_charset(head: bytes) -> str | None:
 
 def epoch_ms(value: Any) -> str | None:
     """RFC 3339 UTC with milliseconds from epoch seconds or milliseconds (< 1e12 means seconds)."""
+    if isinstance(value, dict) and "seconds" in value:  # a Firestore timestamp object
+        value = float(value.get("seconds") or 0) + float(value.get("nanoseconds") or 0) / 1e9
+    if isinstance(value, bool):
+        return None
     try:
         n = float(value)
     except (TypeError, ValueError):
         return None
-    ms = n * 1000 if abs(n) < 1e12 else n
+    ms = round(n * 1000) if abs(n) < 1e12 else n
     try:
         t = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
     except (OverflowError, OSError, ValueError):

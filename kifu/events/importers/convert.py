@@ -95,6 +95,8 @@ class Converter:
             lead, rolls = bcdice.parse(msg.text)
         if not rolls and msg.hidden_roll:
             return [self.hidden(msg)]
+        if not rolls and msg.result and msg.result.strip():
+            self.report.unreadable.append(Located(msg.loc, f"result not in BCDice form: {msg.result!r}"))
         typed = lead.split(maxsplit=1)[0] if lead.strip() else ""
         secret = msg.secret or bcdice.typed_secret(typed)
         return [r for roll in rolls for r in self.from_roll(roll, typed, secret, msg)]
