@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -57,6 +58,8 @@ def detect(data: bytes, file: str) -> str:
         return "discord"
     if any(m.encode() in low for m in cockatrice.MARKERS):
         return "cockatrice"
+    if re.match(rb"\[[^\]\n]{4,40}\] \S", head):
+        return "discord"  # DiscordChatExporter TXT without its banner: "[time] Author" headers
     raise ImportFailed("cannot tell the format of this file; pass --from", where=file)
 
 

@@ -45,7 +45,27 @@ def read_json(data: bytes, file: str) -> Source:
     guild = doc.get("guild", {}).get("name") if isinstance(doc.get("guild"), dict) else None
     src = Source("discord", file, title=" / ".join(x for x in (guild, channel) if isinstance(x, str)) or None)
     src.messages = [_json_message(i, m, channel) for i, m in enumerate(doc["messages"])]
+    _name_embed_rollers(src.messages, doc["messages"])
     return src
+
+
+def _name_embed_rollers(messages: list[Message], raw: list[Any]) -> None:
+    """A slash-command embed often names the roller in its title (``ミナト のロール``).
+
+    Only a name some human author of the export uses is taken; otherwise the
+    post stays the bot's own (``by`` = ``system``).
+    """
+    humans = {m.speaker for m, r in zip(messages, raw)
+              if isinstance(r, dict) and isinstance(r.get("author"), dict) and not r["author"].get("isBot") and m.speaker}
+    for m, r in zip(messages, raw):
+        if not m.system or not isinstance(r, dict):
+            continue
+        titles = [e.get("title") for e in r.get("embeds") or [] if isinstance(e, dict) and isinstance(e.get("title"), str)]
+        for title in titles:
+            word = re.split(r"\s|の", title.strip(), maxsplit=1)[0]
+            if word in humans:
+                m.speaker, m.system = word, False
+                break
 
 
 def _json_message(i: int, m: Any, channel: str | None) -> Message:
