@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import io
 import re
+import struct
 import zipfile
+import zlib
 from typing import Any
 
 from lxml import etree
@@ -33,6 +35,11 @@ MAX_ENTRIES = 20000
 """Most entries a zip may list."""
 CHAT_ENTRIES = ("chat.xml", "fly_chat.xml", "data.xml")
 """Entries that may hold chat, in the order they are preferred."""
+
+# What zipfile raises on a damaged or hostile archive (found by fuzzing: zlib, struct and
+# "zip file version" errors besides BadZipFile); each becomes one clean ImportFailed.
+_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, struct.error, OSError, EOFError, RuntimeError, NotImplementedError,
+               ValueError, UnicodeDecodeError)
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
                           remove_comments=True, remove_pis=True)
@@ -121,7 +128,7 @@ def read_zip(data: bytes, file: str) -> Source:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
-    except (zipfile.BadZipFile, ValueError) as exc:
+    except _ZIP_ERRORS as exc:
         raise ImportFailed(f"not a readable zip ({exc}); the file may be truncated", where=file) from None
     if len(infos) > MAX_ENTRIES:
         raise ImportFailed(f"zip lists {len(infos)} entries (limit {MAX_ENTRIES})", where=file)
@@ -182,7 +189,7 @@ def _read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str) -> bytes:
     try:
         with zf.open(info) as fh:
             out = fh.read(MAX_ENTRY + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as exc:
+    except _ZIP_ERRORS as exc:
         raise ImportFailed(f"cannot read zip entry ({exc})", where=where) from None
     if len(out) > MAX_ENTRY:
         raise ImportFailed(f"entry is larger than {MAX_ENTRY} bytes: refused", where=where)
