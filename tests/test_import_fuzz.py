@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -71,3 +72,44 @@ def test_fixture_script_reproduces_every_file() -> None:
     spec.loader.exec_module(make)
     for rel, data in make.files().items():
         assert (IMPORTS / rel).read_bytes() == data, rel
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+                     lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
+                     max_leaves=8)
+_CCFOLIA_KEYS = ("name", "text", "type", "channel", "channelName", "createdAt", "extend")
+_DISCORD_KEYS = ("id", "timestamp", "timestampEdited", "content", "author", "embeds", "interaction")
+
+
+@given(st.lists(st.fixed_dictionaries({}, optional={k: _JSON for k in _CCFOLIA_KEYS}), max_size=4))
+def test_ccfolia_json_of_any_shape_imports_or_fails_cleanly(tmp_path_factory, messages: list) -> None:
+    data = msgspec.json.encode({"messages": messages})
+    _import_bytes(tmp_path_factory.mktemp("j"), "log.json", data)
+
+
+@given(st.lists(st.fixed_dictionaries({}, optional={k: _JSON for k in _DISCORD_KEYS}), max_size=4))
+def test_discord_json_of_any_shape_imports_or_fails_cleanly(tmp_path_factory, messages: list) -> None:
+    data = msgspec.json.encode({"guild": {"name": "g"}, "channel": {"name": "c"}, "messages": messages})
+    _import_bytes(tmp_path_factory.mktemp("d"), "export.json", data)
+
+
+_GRE = st.fixed_dictionaries({"type": st.sampled_from(["GREMessageType_DieRollResultsResp",
+                                                       "GREMessageType_GameStateMessage"]) | _JSON},
+                              optional={"dieRollResultsResp": st.fixed_dictionaries(
+                                  {}, optional={"playerDieRolls": st.lists(st.fixed_dictionaries(
+                                      {}, optional={"systemSeatId": _JSON, "rollValue": _JSON}), max_size=2)}) | _JSON,
+                                  "gameStateMessage": st.fixed_dictionaries({}, optional={
+                                      "gameStateId": _JSON, "gameInfo": _JSON,
+                                      "annotations": st.lists(st.fixed_dictionaries({}, optional={
+                                          "id": _JSON, "affectorId": _JSON,
+                                          "type": st.just(["AnnotationType_CoinFlip"]) | _JSON}), max_size=2) | _JSON}),
+                                  "msgId": _JSON})
+
+
+@given(st.lists(_GRE, max_size=3), _JSON)
+def test_arena_payloads_of_any_shape_import_or_fail_cleanly(tmp_path_factory, messages: list, room) -> None:
+    lines = [b"[UnityCrossThreadLogger]Match to U1: GreToClientEvent",
+             msgspec.json.encode({"greToClientEvent": {"greToClientMessages": messages}}),
+             b"[UnityCrossThreadLogger]Match to U1: MatchGameRoomStateChangedEvent",
+             msgspec.json.encode({"matchGameRoomStateChangedEvent": {"gameRoomInfo": room}})]
+    _import_bytes(tmp_path_factory.mktemp("a"), "Player.log", b"\n".join(lines) + b"\n")

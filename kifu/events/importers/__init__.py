@@ -154,12 +154,20 @@ def write(out: str | os.PathLike[str], imported: Imported, codec_for: CodecFor) 
         with Writer(out, codec_for, durable=False) as w:
             for e in imported.events:
                 w.append(e)
-            os.fsync(w._fd)  # one fsync for the whole import instead of one per event
             imported.report.head = w.head.hash
+        _fsync(out)  # one fsync for the whole import instead of one per event
     except BaseException:
         os.unlink(out)  # our own half-written file: a partial import is never left behind
         raise
     return imported.report
+
+
+def _fsync(path: str | os.PathLike[str]) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def import_file(

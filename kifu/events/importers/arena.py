@@ -72,6 +72,11 @@ def _try(chunk: str) -> Any:
         return None
 
 
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects of a JSON list; anything else counts as empty."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 class _State:
     """Folds the payloads into messages, once per fact (each seat may log the same message)."""
 
@@ -93,19 +98,20 @@ class _State:
         room = obj.get("matchGameRoomStateChangedEvent")
         if isinstance(room, dict):
             self.seen = True
-            self.room(n, room.get("gameRoomInfo") or {})
+            info = room.get("gameRoomInfo")
+            self.room(n, info if isinstance(info, dict) else {})
         gre = obj.get("greToClientEvent")
         if isinstance(gre, dict):
             self.seen = True
-            for m in gre.get("greToClientMessages") or []:
-                if isinstance(m, dict):
-                    self.gre(n, m)
+            for m in _dicts(gre.get("greToClientMessages")):
+                self.gre(n, m)
 
     def room(self, n: int, info: dict[str, Any]) -> None:
-        config = info.get("gameRoomConfig") or {}
+        config = info.get("gameRoomConfig") if isinstance(info.get("gameRoomConfig"), dict) else {}
         if config.get("matchId") and not self.src.match:
             self.src.match = str(config["matchId"])
-        for p in sorted(config.get("reservedPlayers") or [], key=lambda p: p.get("systemSeatId") or 0):
+        seats = [p for p in _dicts(config.get("reservedPlayers")) if isinstance(p.get("systemSeatId"), int)]
+        for p in sorted(seats, key=lambda p: p["systemSeatId"]):
             key = f"seat{p.get('systemSeatId')}"
             if key not in dict(self.src.players) and p.get("playerName"):
                 self.src.players.append((key, str(p["playerName"])))
@@ -114,9 +120,10 @@ class _State:
             self.final(n, final, config)
 
     def final(self, n: int, final: dict[str, Any], config: dict[str, Any]) -> None:
-        results = [r for r in final.get("resultList") or [] if r.get("scope") == "MatchScope_Match"]
+        results = [r for r in _dicts(final.get("resultList")) if r.get("scope") == "MatchScope_Match"]
         team = results[0].get("winningTeamId") if results else None
-        seat = next((p.get("systemSeatId") for p in config.get("reservedPlayers") or [] if p.get("teamId") == team), team)
+        seat = next((p.get("systemSeatId") for p in _dicts(config.get("reservedPlayers")) if p.get("teamId") == team),
+                    team)
         end = {"type": "match.end", "reason": str(results[0].get("reason") or "") if results else "", "winner_seat": seat}
         self.src.messages.append(Message(loc=f"line {n}", text=msgspec.json.encode(final).decode(), system=True,
                                          events=[end], rolls=[]))
@@ -126,22 +133,23 @@ class _State:
             self.die_rolls(n, m)
         state = m.get("gameStateMessage")
         if isinstance(state, dict):
-            info = state.get("gameInfo") or {}
+            info = state.get("gameInfo") if isinstance(state.get("gameInfo"), dict) else {}
             if info.get("matchID") and not self.src.match:
                 self.src.match = str(info["matchID"])
-            for a in state.get("annotations") or []:
-                if isinstance(a, dict) and "AnnotationType_CoinFlip" in (a.get("type") or []):
+            for a in _dicts(state.get("annotations")):
+                if isinstance(a.get("type"), list) and "AnnotationType_CoinFlip" in a["type"]:
                     self.coin_flip(n, a, state.get("gameStateId"))
 
     def die_rolls(self, n: int, m: dict[str, Any]) -> None:
-        rolls = (m.get("dieRollResultsResp") or {}).get("playerDieRolls") or []
+        resp = m.get("dieRollResultsResp")
+        rolls = _dicts(resp.get("playerDieRolls")) if isinstance(resp, dict) else []
         if not self.once(("die", rolls)):
             return
         for r in rolls:
             seat, value = r.get("systemSeatId"), r.get("rollValue")
             msg = Message(loc=f"line {n} msgId {m.get('msgId')}", text=msgspec.json.encode(r).decode(),
                           speaker_key=f"seat{seat}", rolls=[])
-            if isinstance(value, int):
+            if isinstance(value, int) and not isinstance(value, bool):
                 msg.randoms = [{"type": "random", "kind": "die", "sides": DIE_SIDES, "values": [value],
                                 "purpose": "play-draw", "result": str(value)}]
             else:

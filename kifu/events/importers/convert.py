@@ -34,6 +34,7 @@ class Converter:
             yield from self.message(msg)
 
     def message(self, msg: Message) -> list[dict[str, Any]]:
+        _as_text(msg)
         by = self.by(msg)
         base = self.envelope(msg, by)
         values = {"by": by, "speaker": msg.speaker, "text": msg.text, "channel": msg.channel,
@@ -203,3 +204,12 @@ class Converter:
         if e.get("secret"):
             self.report.secret += 1
 
+
+def _as_text(msg: Message) -> None:
+    """A format may hand over a number or an object where text belongs (a hostile JSON export)."""
+    for name in ("speaker", "speaker_key", "channel", "at"):
+        v = getattr(msg, name)
+        if v is not None and not isinstance(v, str):
+            setattr(msg, name, str(v) if isinstance(v, (int, float)) else None)
+    if not isinstance(msg.text, str):
+        msg.text = str(msg.text)

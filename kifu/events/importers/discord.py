@@ -60,7 +60,7 @@ def _name_embed_rollers(messages: list[Message], raw: list[Any]) -> None:
     for m, r in zip(messages, raw):
         if not m.system or not isinstance(r, dict):
             continue
-        titles = [e.get("title") for e in r.get("embeds") or [] if isinstance(e, dict) and isinstance(e.get("title"), str)]
+        titles = [e["title"] for e in _dicts(r.get("embeds")) if isinstance(e.get("title"), str)]
         for title in titles:
             word = re.split(r"\s|の", title.strip(), maxsplit=1)[0]
             if word in humans:
@@ -74,9 +74,9 @@ def _json_message(i: int, m: Any, channel: str | None) -> Message:
     loc = f"message {m.get('id')}" if m.get("id") else f"messages[{i}]"
     author = m.get("author") if isinstance(m.get("author"), dict) else {}
     content = m.get("content") if isinstance(m.get("content"), str) else ""
-    embeds = "\n\n".join(_embed_text(e) for e in m.get("embeds") or [] if isinstance(e, dict))
+    embeds = "\n\n".join(_embed_text(e) for e in _dicts(m.get("embeds")))
     text = "\n\n".join(t for t in (content, embeds) if t)
-    name = author.get("nickname") or author.get("name")
+    name = next((n for n in (author.get("nickname"), author.get("name")) if isinstance(n, str) and n), None)
     msg = Message(loc=loc, text=text, speaker=name, speaker_key=str(author["id"]) if author.get("id") else None,
                   channel=channel, at=iso_time(m.get("timestamp")), edited=bool(m.get("timestampEdited")))
     if author.get("isBot"):
@@ -84,19 +84,24 @@ def _json_message(i: int, m: Any, channel: str | None) -> Message:
     return msg
 
 
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects of a JSON list; anything else in a hostile export counts as empty."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 def _interaction_user(m: dict[str, Any]) -> tuple[str | None, str | None]:
     """Who ran a slash command, when the export says (the bot is only the messenger)."""
     user = (m.get("interaction") or {}).get("user") if isinstance(m.get("interaction"), dict) else None
     if not isinstance(user, dict):
         return None, None
-    return user.get("nickname") or user.get("name"), str(user["id"]) if user.get("id") else None
+    name = next((n for n in (user.get("nickname"), user.get("name")) if isinstance(n, str) and n), None)
+    return name, str(user["id"]) if user.get("id") else None
 
 
 def _embed_text(e: dict[str, Any]) -> str:
     parts = [e.get("title"), e.get("description")]
-    for f in e.get("fields") or []:
-        if isinstance(f, dict):
-            parts.append(f"{f.get('name') or ''}\n{f.get('value') or ''}".strip())
+    for f in _dicts(e.get("fields")):
+        parts.append("\n".join(str(f[k]) for k in ("name", "value") if isinstance(f.get(k), str) and f[k]))
     return "\n".join(p for p in parts if isinstance(p, str) and p)
 
 
