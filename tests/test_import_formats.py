@@ -36,7 +36,8 @@ def _events(path: Path):
 
 def test_expected_covers_every_fixture() -> None:
     exports = {str(p.relative_to(IMPORTS)) for p in IMPORTS.rglob("*")
-               if p.is_file() and p.suffix not in (".py", ".toml") and p.name != "expected.json"}
+               if p.is_file() and p.suffix not in (".py", ".toml") and p.name != "expected.json"
+               and not p.name.endswith(".kifu.jsonl")}
     assert exports == set(EXPECTED)
 
 
@@ -64,6 +65,17 @@ def test_every_message_is_kept_with_its_source(rel: str, tmp_path: Path) -> None
     assert [m.loc for m in src.messages if m.loc not in locs] == []
     for m in src.messages:
         assert any(m.text in (e.src.text or "") for e in events if e.src.loc == m.loc), m.loc
+
+
+@pytest.mark.parametrize("rel", GOOD)
+def test_import_equals_the_golden_log(rel: str, tmp_path: Path) -> None:
+    run, out = _import(rel, tmp_path)
+    assert run.code == 0, run.err
+    assert out.read_bytes() == (IMPORTS / (rel + ".kifu.jsonl")).read_bytes()
+
+
+def test_no_golden_log_for_a_failing_export() -> None:
+    assert [rel for rel in BAD if (IMPORTS / (rel + ".kifu.jsonl")).exists()] == []
 
 
 @pytest.mark.parametrize("rel", GOOD)

@@ -86,7 +86,7 @@ class Converter:
     def randoms(self, msg: Message) -> list[dict[str, Any]]:
         """The random outcomes of a message as ``random`` templates plus mapping values."""
         if msg.randoms is not None:
-            return [dict(r, echo=r.get("expr")) for r in msg.randoms]
+            return [dict(r, echo=r.get("expr"), secret=bool(r.get("secret") or msg.secret)) for r in msg.randoms]
         if msg.rolls is not None:
             rolls, lead = msg.rolls, ""
         elif msg.result is not None:
@@ -140,20 +140,17 @@ class Converter:
     # --- chat ----------------------------------------------------------------------
 
     def chat(self, msg: Message, base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
+        """A command in the notation, else a pattern, else a note; a mapping that fails leaves a note."""
         if msg.unreadable is None and not msg.system:
             cmd = mapping.parse_command(msg.text)
             entry = mapping.find_command(self.maps, cmd) if cmd else None
             if cmd is not None and entry is not None:
-                built = self.build(entry, mapping.command_values(cmd, entry, values), base, msg)
-                if built is not None:
-                    return built
-            elif cmd is not None and cmd.bang and cmd.name:
-                self.report.unmapped.append(Located(msg.loc, "!" + cmd.name))
+                return self.build(entry, mapping.command_values(cmd, entry, values), base, msg) or [self.note(msg, base)]
             hit = mapping.find_pattern(self.maps, msg.text)
-            if hit is not None and not (cmd is not None and entry is not None):
-                built = self.build(hit[0], mapping.pattern_values(hit[1], values), base, msg)
-                if built is not None:
-                    return built
+            if hit is not None:
+                return self.build(hit[0], mapping.pattern_values(hit[1], values), base, msg) or [self.note(msg, base)]
+            if cmd is not None and cmd.bang:
+                self.report.unmapped.append(Located(msg.loc, "!" + cmd.name))
         return [self.note(msg, base)]
 
     def note(self, msg: Message, base: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 import msgspec
 
@@ -308,6 +308,3 @@ def find_pattern(mapping: MapFile, text: str) -> tuple[Entry, re.Match[str]] | N
 def find_roll(mapping: MapFile, values: Mapping[str, Any]) -> Entry | None:
     return next((e for e in mapping.rolls if e.matches_roll(values)), None)
 
-
-def templates_of(entry: Entry) -> Sequence[dict[str, Any]]:
-    return entry.templates
