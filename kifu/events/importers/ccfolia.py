@@ -80,6 +80,8 @@ def _body(el: Any) -> str:
 def _paragraph(p: Any) -> Message:
     spans = p.findall("span")
     loc = f"line {p.sourceline}"
+    if len(spans) == 2:  # an export without the tab span: speaker and body only
+        return Message(loc=loc, text=_body(spans[1]), speaker=spans[0].text_content().strip())
     if len(spans) < 3:
         return Message(loc=loc, text=_body(p), unreadable=f"<p> has {len(spans)} of 3 spans (tab, speaker, body)")
     tab = spans[0].text_content().strip().strip("[]").strip()

@@ -65,9 +65,10 @@ def parse_xml(data: bytes, where: str) -> list[Message]:
         raise ImportFailed(f"not well-formed XML ({exc.msg}); the file may be truncated", where=where, line=line) from None
     if root.getroottree().docinfo.doctype:
         raise ImportFailed("XML with a DOCTYPE is refused (entity expansion, external entities)", where=where)
-    if root.tag not in ("chat-tab-list", "chat-tab"):
-        raise ImportFailed(f"root element <{root.tag}> is not <chat-tab-list> or <chat-tab>", where=where)
-    tabs = [root] if root.tag == "chat-tab" else list(root.iterchildren("chat-tab"))
+    # Forks may wrap the tabs in another root; any <chat-tab> in the document is a channel.
+    tabs = [root] if root.tag == "chat-tab" else list(root.iter("chat-tab"))
+    if not tabs:
+        raise ImportFailed(f"no <chat-tab> in this XML (root element <{root.tag}>)", where=where)
     names = _peer_names(tabs)
     messages = [_chat(c, tab, ti, ci, names) for ti, tab in enumerate(tabs, 1)
                 for ci, c in enumerate((c for c in tab.iterchildren() if isinstance(c.tag, str)), 1)]
