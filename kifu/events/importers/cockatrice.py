@@ -62,6 +62,8 @@ def line_message(n: int, raw: str) -> Message:
     chat = _CHAT.match(body)
     if chat:
         msg.speaker = chat.group("who")
+    if any(m in body for m in MARKERS[:3]):
+        msg.unreadable = "reads like a coin or die line but matches no known form"
     msg.rolls = []
     return msg
 
@@ -71,8 +73,10 @@ def _random(kind: str, sides: int, values: list[int], body: str) -> dict[str, An
 
 
 def _one_coin(m: re.Match[str], body: str) -> dict[str, Any]:
-    value = int(m.group("n")) if m.group("n") else (1 if m.group("side").lower() == "heads" else 2)
-    return _random("coin", 2, [value], body)
+    side = 1 if m.group("side").lower() == "heads" else 2
+    value = int(m.group("n")) if m.group("n") else side
+    # "Heads (2)" contradicts itself; keep the number the client rolled and say so in the result.
+    return _random("coin", 2, [value], body if value == side else f"{body} [side and number disagree]")
 
 
 def _coins(m: re.Match[str], body: str) -> dict[str, Any]:
