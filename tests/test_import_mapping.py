@@ -164,6 +164,9 @@ def test_mapping_to_a_game_validates_against_its_codec(tmp_path: Path, tiny: Gam
     ("[[pattern]]\nregex = \"(\"\nevent = { type = \"note\" }", "[[pattern]] #1"),
     ("[[roll]]\nexpr = \"1D2\"", "has no event"),
     ("[[rol]]\n", "unknown top-level keys"),
+    ("[[roll]]\nsides = \"2\"\nevent = { type = \"note\" }", "sides must be a whole number"),
+    ("[[roll]]\nkind = \"d6\"\nevent = { type = \"note\" }", "kind must be die, coin or choice"),
+    ("[[command]]\nname = \"x\"\nargs = [1]\nevent = { type = \"note\" }", "args must be a list of names"),
     ("game = \"mtg\"", "written for game 'mtg'"),
     ("this is not toml", "not valid TOML"),
 ])

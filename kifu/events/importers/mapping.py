@@ -85,13 +85,21 @@ class Entry:
     templates: tuple[dict[str, Any], ...]
     """The event templates."""
     expr: str | None = None
+    """A roll's command as BCDice echoes it, compared spelling-insensitively."""
     expr_regex: re.Pattern[str] | None = None
+    """A regular expression the roll's echo must contain."""
     roll_kind: str | None = None
+    """Only rolls of this kind (``die``, ``coin``, ``choice``)."""
     sides: int | None = None
+    """Only rolls with this many sides or options."""
     name: str | None = None
+    """A command's word, lower-case, without ``!``."""
     bare: bool = False
+    """The command also counts when typed without ``!``."""
     args: tuple[str, ...] = ()
+    """Names given to a command's positional arguments."""
     regex: re.Pattern[str] | None = None
+    """A pattern's regular expression over the whole message."""
     translate: tuple[tuple[str, Any], ...] = ()
     """Words replaced before filling (``自分`` → ``self``), so chat words fit the event's literals."""
 
@@ -111,8 +119,11 @@ class MapFile:
     game: str | None = None
     """The game id the file is written for, if it says."""
     rolls: list[Entry] = field(default_factory=list)
+    """``[[roll]]`` entries, tried in file order; the first that matches wins."""
     commands: dict[str, Entry] = field(default_factory=dict)
+    """``[[command]]`` entries by command word."""
     patterns: list[Entry] = field(default_factory=list)
+    """``[[pattern]]`` entries, tried in file order."""
 
 
 EMPTY = MapFile()
@@ -152,6 +163,7 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
         raise MappingError(f"{label} is not a table", where=where)
     if set(e) - _KEYS[kind]:
         raise MappingError(f"{label}: unknown keys {sorted(set(e) - _KEYS[kind])}", where=where)
+    _check_types(e, label, where)
     templates = ([e["event"]] if "event" in e else []) + list(e.get("events", []))
     if not templates:
         raise MappingError(f"{label} has no event", where=where)
@@ -169,6 +181,23 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
         )
     except (re.error, KeyError) as exc:
         raise MappingError(f"{label}: {exc}", where=where) from None
+
+
+_TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": int, "name": str, "bare": bool,
+                          "args": list, "regex": str, "events": list}
+
+
+_TYPE_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
+
+
+def _check_types(e: dict[str, Any], label: str, where: str) -> None:
+    for key, want in _TYPES.items():
+        if key in e and (not isinstance(e[key], want) or isinstance(e[key], bool) and want is int):
+            raise MappingError(f"{label}: {key} must be {_TYPE_WORDS[want]}", where=where)
+    if not all(isinstance(a, str) for a in e.get("args", [])):
+        raise MappingError(f"{label}: args must be a list of names", where=where)
+    if e.get("kind") not in (None, "die", "coin", "choice"):
+        raise MappingError(f"{label}: kind must be die, coin or choice", where=where)
 
 
 def _translate(t: Any, label: str, where: str) -> dict[str, Any]:
