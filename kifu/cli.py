@@ -73,6 +73,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     "unknown_game": {"ja": "不明なゲーム: {game} (既知: {known})", "en": "unknown game {game} (known: {known})"},
     "seq_range": {"ja": "--at {seq} は 1..{last} の範囲外です", "en": "--at {seq} is outside 1..{last}"},
     "wrote": {"ja": "{path} に書き出しました", "en": "wrote {path}"},
+    "import_done": {"ja": "{path} を作成しました: {format} から {messages} メッセージ → {events} イベント "
+                          "(ゲーム {game} / ランダム {random} / ノート {notes}), head {head}",
+                    "en": "created {path}: {messages} messages from {format} → {events} events "
+                          "({game} game, {random} random, {notes} notes), head {head}"},
+    "import_players": {"ja": "参加者: {players} (試合 {match})", "en": "players: {players} (match {match})"},
+    "import_secret": {"ja": "シークレット {secret} 件 (結果が伏せられたロール {hidden} 件)",
+                      "en": "{secret} secret events ({hidden} rolls with the result hidden)"},
+    "import_unreadable": {"ja": "読めなかった箇所 (ノートとして保存): {loc}: {what}",
+                          "en": "could not read (kept as a note): {loc}: {what}"},
+    "import_unmapped": {"ja": "対応表にないコマンド (ノートとして保存): {loc}: {what}",
+                        "en": "command not in the mapping (kept as a note): {loc}: {what}"},
+    "import_failed": {"ja": "対応表どおりに変換できず (ノートとして保存): {loc}: {what}",
+                      "en": "mapping did not apply (kept as a note): {loc}: {what}"},
+    "import_edited": {"ja": "編集済みのメッセージ {count} 件: {locs}", "en": "{count} edited messages: {locs}"},
+    "import_unattributed": {"ja": "参加者でない発言者: {names}", "en": "speakers who are not players: {names}"},
+    "import_skipped": {"ja": "試合と関係のない行 {count} 行は写していません",
+                       "en": "{count} lines not about the match were not copied"},
+    "import_remark": {"ja": "注記: {text}", "en": "remark: {text}"},
+    "import_exists": {"ja": "{path} は既に存在します。ログは上書きしません",
+                      "en": "{path} already exists; a log is never overwritten"},
+    "import_map_unreadable": {"ja": "{path}: 対応表を読めません ({reason})", "en": "{path}: cannot read the mapping ({reason})"},
 }
 
 
@@ -421,6 +442,89 @@ def schema(
 
     doc = described(reg.codec_for(game))
     typer.echo(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode())
+
+
+# --- import ------------------------------------------------------------------
+
+
+class ImportFrom(str, Enum):
+    auto = "auto"
+    ccfolia = "ccfolia"
+    udonarium = "udonarium"
+    discord = "discord"
+    cockatrice = "cockatrice"
+    arena = "arena"
+
+
+@app.command("import")
+def import_(
+    source: Annotated[Path, typer.Argument(help="The export: CCFOLIA .html/.json, Udonarium .xml/.zip, "
+                                                "Discord .json/.txt, Cockatrice log, Arena Player.log.",
+                                           show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The new log to write (never overwritten).",
+                                         show_default=False)],
+    from_: Annotated[ImportFrom, typer.Option("--from", help="The source format; auto detects it.")] = ImportFrom.auto,
+    game: Annotated[str, typer.Option("--game", "-g", help="Game id of the log.")] = "generic",
+    map_: Annotated[Optional[Path], typer.Option("--map", help="Mapping file (TOML): commands and rolls to game events.")] = None,
+    match: Annotated[Optional[str], typer.Option("--match", "-m", help="Match id (default: from the source).")] = None,
+    player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="Player as id=Name (Name as the source "
+                                                                            "shows it); repeat. Default: every speaker.")] = None,
+    report_: Annotated[Optional[Path], typer.Option("--report", help="Also write the import report as JSON here.")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Import a chat or client log from online play into a new kifu/1 log.
+
+    Every message becomes an event: rolls become `random` events, commands in
+    the chat notation become game events through --map, everything else a note.
+    The report (stderr) counts them and lists what could not be read.
+
+    Example: kifu import room.html -o m1.jsonl --game gunandgun --map gg.toml -p a=ミナト -p b=ユキ
+    """
+    from .events import importers
+
+    reg = _registry()
+    if game not in reg.GAMES:
+        fail(msg("unknown_game", lang, game=game, known=", ".join(reg.GAMES)))
+    if os.path.lexists(output):
+        fail(msg("import_exists", lang, path=output))
+    players = []
+    for p in player or []:
+        pid, sep, name = p.partition("=")
+        if not sep or not pid or not name:
+            fail(msg("bad_pair", lang, pair=p))
+        players.append((pid, name))
+    map_text = None
+    if map_ is not None:
+        try:
+            map_text = map_.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(msg("import_map_unreadable", lang, path=map_, reason=getattr(exc, "strerror", None) or exc))
+    rep = importers.import_file(source, output, reg.codec_for, fmt=from_.value, game=game, map_text=map_text,
+                                map_name=str(map_ or ""), match=match, players=players)
+    for line in _import_lines(rep, output, lang):
+        typer.echo(line, err=True)
+    if report_ is not None:
+        report_.write_bytes(msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
+
+
+def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
+    lines = [msg("import_done", lang, path=output, format=rep.format, messages=rep.messages, events=rep.events,
+                 game=rep.game_events, random=rep.random, notes=rep.notes, head=rep.head),
+             msg("import_players", lang, players=", ".join(rep.players) or "-", match=rep.match)]
+    if rep.secret or rep.hidden:
+        lines.append(msg("import_secret", lang, secret=rep.secret, hidden=rep.hidden))
+    for key, items in (("import_unreadable", rep.unreadable), ("import_unmapped", rep.unmapped),
+                       ("import_failed", rep.failed)):
+        lines.extend(msg(key, lang, loc=i.loc, what=i.what) for i in items)
+    if rep.edited:
+        lines.append(msg("import_edited", lang, count=len(rep.edited), locs=", ".join(rep.edited[:10])))
+    if rep.unattributed:
+        names = ", ".join(f"{n} ({c})" for n, c in rep.unattributed.items())
+        lines.append(msg("import_unattributed", lang, names=names))
+    if rep.skipped_lines:
+        lines.append(msg("import_skipped", lang, count=rep.skipped_lines))
+    lines.extend(msg("import_remark", lang, text=r) for r in rep.remarks)
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,1 +1,193 @@
-"""See DESIGN.md for this layer's role."""
+"""Importers for online play: CCFOLIA, Udonarium, Discord BCDice bots, Cockatrice, MTG Arena.
+
+Source: issue 8 and ../shared/reference/online-logs.md. ``read_source`` detects the
+format and reads the export into messages; ``build`` turns them into events
+(``convert.py``) with the players and the mapping file; ``write`` stores them as a
+new kifu/1 log. The same bytes always give the same log: no clock, ``at`` only
+from the source, the match id derived from the source's hash when none is given.
+Nothing is executed, fetched or written anywhere but the new log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from ..base import KifuError
+from ..codec import Codec
+from ..logfile import CodecFor, Writer, create
+from . import arena, ccfolia, cockatrice, discord, udonarium
+from .common import MAX_INPUT, ImportFailed, ImportReport, Located, Message, Source
+from .convert import Converter
+from .mapping import EMPTY, MapFile, MappingError, PlayerBook
+from .mapping import load as load_mapping
+
+__all__ = ["FORMATS", "ImportFailed", "ImportReport", "Imported", "Located", "MappingError", "Message",
+           "Source", "build", "detect", "import_file", "load_mapping", "read_source", "write"]
+
+Reader = Callable[[bytes, str], Source]
+FORMATS: dict[str, Reader] = {
+    "ccfolia": ccfolia.read,
+    "udonarium": udonarium.read,
+    "discord": discord.read,
+    "cockatrice": cockatrice.read,
+    "arena": arena.read,
+}
+"""Format name → reader, as ``--from`` names them."""
+
+
+def detect(data: bytes, file: str) -> str:
+    """The format of an export from its first bytes (``--from auto``)."""
+    head = data[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
+    low = head.lower()
+    if head[:4] == b"PK\x03\x04":
+        return "udonarium"
+    if b"unitycrossthreadlogger" in low or b"gretoclientevent" in low:
+        return "arena"
+    if head[:1] == b"{":
+        return "discord" if b'"author"' in head or b'"guild"' in head else "ccfolia"
+    if b"<chat-tab" in low or (low.startswith(b"<?xml") and b"<chat" in low):
+        return "udonarium"
+    if b"ccfolia" in low or b"<p style" in low or b'class="message' in low or low.startswith((b"<!doctype html", b"<html")):
+        return "ccfolia"
+    if "＞".encode() in head and b"(" in head or b"guild:" in low and b"channel:" in low:
+        return "discord"
+    if any(m.encode() in low for m in cockatrice.MARKERS):
+        return "cockatrice"
+    if re.match(rb"\[[^\]\n]{4,40}\] \S", head):
+        return "discord"  # DiscordChatExporter TXT without its banner: "[time] Author" headers
+    raise ImportFailed("cannot tell the format of this file; pass --from", where=file)
+
+
+def read_source(path: str | os.PathLike[str], fmt: str = "auto") -> tuple[Source, bytes]:
+    """Read an export (refusing oversized or unreadable files) into messages."""
+    where = Path(path).name
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_INPUT:
+            raise ImportFailed(f"{size} bytes is more than the {MAX_INPUT}-byte limit", where=where)
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise KifuError(f"cannot read: {exc.strerror}", where=str(path)) from None
+    if not data.strip():
+        raise ImportFailed("empty file", where=where)
+    name = detect(data, where) if fmt == "auto" else fmt
+    if name not in FORMATS:
+        raise ImportFailed(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", where=where)
+    try:
+        return FORMATS[name](data, where), data
+    except RecursionError:
+        raise ImportFailed("nesting too deep to read", where=where) from None
+
+
+@dataclass
+class Imported:
+    """An import ready to write: match.start, the events after it, and the report."""
+
+    start: dict[str, Any]
+    events: list[dict[str, Any]]
+    report: ImportReport
+
+
+def players_of(src: Source, given: Sequence[tuple[str, str]]) -> tuple[PlayerBook, list[dict[str, str]]]:
+    """The match's players: ``--player id=Name`` pairs, else the source's seats, else its speakers.
+
+    A given Name matches a speaker's display name or the source's stable key
+    (``seat1`` in Arena, a Discord author id, a Udonarium peer id).
+    """
+    book = PlayerBook()
+    seats = dict(src.players)
+    if given:
+        pairs = [(pid, name) for pid, name in given]
+    elif src.players:
+        pairs = [(f"p{i}", name) for i, (_, name) in enumerate(src.players, 1)]
+    else:
+        pairs = [(f"p{i}", name) for i, name in enumerate(_speakers(src.messages), 1)]
+    for pid, name in pairs:
+        keys = [k for k, n in seats.items() if n == name or k == name]
+        book.add(pid, name, *keys)
+    return book, [{"id": pid, "name": seats.get(name, name)} for pid, name in pairs]
+
+
+def _speakers(messages: list[Message]) -> list[str]:
+    seen: dict[str, None] = {}
+    for m in messages:
+        who = m.speaker or m.speaker_key
+        if who and not m.system:
+            seen.setdefault(who, None)
+    return list(seen)
+
+
+def build(
+    src: Source,
+    data: bytes,
+    codec: Codec,
+    game: str = "generic",
+    maps: MapFile = EMPTY,
+    match: str | None = None,
+    players: Sequence[tuple[str, str]] = (),
+) -> Imported:
+    """Turn a read source into match.start and events; nothing is written."""
+    book, plist = players_of(src, players)
+    match_id = match or src.match or f"{src.format}-{hashlib.sha256(data).hexdigest()[:16]}"
+    report = ImportReport(file=src.file, format=src.format, game=game, match=match_id,
+                          players=[f"{p['id']}={p['name']}" for p in plist], remarks=list(src.notes),
+                          skipped_lines=src.skipped)
+    events = list(Converter(src, maps, codec, book, report).events())
+    start: dict[str, Any] = {"game": game, "match": match_id, "players": plist,
+                             "title": f"{src.title or src.file} ({src.format} import)"}
+    first_at = next((e["at"] for e in events if e.get("at")), None)
+    if first_at:
+        start["at"] = first_at
+    report.events = len(events) + 1
+    return Imported(start, events, report)
+
+
+def write(out: str | os.PathLike[str], imported: Imported, codec_for: CodecFor) -> ImportReport:
+    """Create the log at ``out`` (never overwriting) and append every event; all or nothing."""
+    create(out, imported.start, codec_for)
+    try:
+        with Writer(out, codec_for, durable=False) as w:
+            for e in imported.events:
+                w.append(e)
+            imported.report.head = w.head.hash
+        _fsync(out)  # one fsync for the whole import instead of one per event
+    except BaseException:
+        os.unlink(out)  # our own half-written file: a partial import is never left behind
+        raise
+    return imported.report
+
+
+def _fsync(path: str | os.PathLike[str]) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def import_file(
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    codec_for: CodecFor,
+    *,
+    fmt: str = "auto",
+    game: str = "generic",
+    map_text: str | None = None,
+    map_name: str = "mapping",
+    match: str | None = None,
+    players: Sequence[tuple[str, str]] = (),
+) -> ImportReport:
+    """Read ``path``, map it for ``game`` and write a new log at ``out``."""
+    if os.path.lexists(out):
+        raise KifuError("already exists; a log is never overwritten", where=str(out))
+    codec = codec_for(game)
+    maps = load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
+    if maps.game and maps.game != game:
+        raise MappingError(f"written for game {maps.game!r}, not {game!r}", where=map_name)
+    src, data = read_source(path, fmt)
+    return write(out, build(src, data, codec, game, maps, match, players), codec_for)

@@ -1,0 +1,168 @@
+"""MTG Arena ``Player.log`` (Detailed Logs enabled): match, seats, play/draw roll, coin flips.
+
+Source: ../shared/reference/online-logs.md §6d (depr-quint/mtga methods.go, mtgatool
+enums). GRE payloads are JSON after a ``[UnityCrossThreadLogger]`` line, sometimes
+spread over several lines. Read here: ``matchGameRoomStateChangedEvent`` (match id,
+``reservedPlayers`` seats, final result), ``GREMessageType_DieRollResultsResp``
+(the play/draw roll) and ``AnnotationType_CoinFlip`` annotations. The CoinFlip
+detail keys are not documented anywhere we could check, so each flip keeps the
+whole raw annotation as its ``src.text`` and ``result``, with no values. The
+rest of the log (Unity noise, game state diffs) is not match testimony: it is
+counted in the import report, not copied.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import msgspec
+
+from .common import ImportFailed, Message, Source, decode_text
+
+DIE_SIDES = 20
+"""Faces of Arena's play/draw die (the values seen are 1–20); an assumption, see docs/importers.md."""
+MAX_JSON_LINES = 5000
+"""Most lines one JSON payload may span before it is given up as unreadable."""
+_KEYS = ("greToClientEvent", "matchGameRoomStateChangedEvent")
+_DECODE = msgspec.json.Decoder()
+
+
+def read(data: bytes, file: str) -> Source:
+    text, _ = decode_text(data, file)
+    src = Source("arena", file)
+    state = _State(src)
+    for n, payload, raw in _payloads(text.splitlines(), src):
+        if payload is None:
+            src.messages.append(Message(loc=f"line {n}", text=raw[:2000], unreadable="JSON payload cut off or invalid"))
+        else:
+            state.visit(n, payload)
+    if not state.seen:
+        raise ImportFailed("no Arena GRE or match-room events: is Detailed Logs enabled?", where=file)
+    return src
+
+
+def _payloads(lines: list[str], src: Source) -> Iterator[tuple[int, Any, str]]:
+    """(line number, decoded JSON or None, raw text) for each payload about the match."""
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        start = line.find("{")
+        if start < 0 or not any(k in line for k in _KEYS) and not (start == 0 and _wanted_next(lines, i)):
+            src.skipped += 1
+            i += 1
+            continue
+        n, chunk, i = i + 1, line[start:], i + 1
+        obj = _try(chunk)
+        while obj is None and i < len(lines) and i - n < MAX_JSON_LINES and not lines[i].startswith("["):
+            chunk += "\n" + lines[i]
+            i += 1
+            obj = _try(chunk)
+        yield n, obj, chunk
+
+
+def _wanted_next(lines: list[str], i: int) -> bool:
+    """A payload on its own line belongs to the header line before it."""
+    return i > 0 and any(k.lower() in lines[i - 1].lower() for k in _KEYS)
+
+
+def _try(chunk: str) -> Any:
+    try:
+        return _DECODE.decode(chunk)
+    except msgspec.DecodeError:
+        return None
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects of a JSON list; anything else counts as empty."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+class _State:
+    """Folds the payloads into messages, once per fact (each seat may log the same message)."""
+
+    def __init__(self, src: Source) -> None:
+        self.src = src
+        self.seen_keys: set[str] = set()
+        self.seen = False
+
+    def once(self, key: Any) -> bool:
+        k = msgspec.json.encode(key).decode()
+        if k in self.seen_keys:
+            return False
+        self.seen_keys.add(k)
+        return True
+
+    def visit(self, n: int, obj: Any) -> None:
+        if not isinstance(obj, dict):
+            return
+        room = obj.get("matchGameRoomStateChangedEvent")
+        if isinstance(room, dict):
+            self.seen = True
+            info = room.get("gameRoomInfo")
+            self.room(n, info if isinstance(info, dict) else {})
+        gre = obj.get("greToClientEvent")
+        if isinstance(gre, dict):
+            self.seen = True
+            for m in _dicts(gre.get("greToClientMessages")):
+                self.gre(n, m)
+
+    def room(self, n: int, info: dict[str, Any]) -> None:
+        config = info.get("gameRoomConfig") if isinstance(info.get("gameRoomConfig"), dict) else {}
+        if config.get("matchId") and not self.src.match:
+            self.src.match = str(config["matchId"])
+        seats = [p for p in _dicts(config.get("reservedPlayers")) if isinstance(p.get("systemSeatId"), int)]
+        for p in sorted(seats, key=lambda p: p["systemSeatId"]):
+            key = f"seat{p.get('systemSeatId')}"
+            if key not in dict(self.src.players) and p.get("playerName"):
+                self.src.players.append((key, str(p["playerName"])))
+        final = info.get("finalMatchResult")
+        if isinstance(final, dict) and self.once(("final", final)):
+            self.final(n, final, config)
+
+    def final(self, n: int, final: dict[str, Any], config: dict[str, Any]) -> None:
+        results = [r for r in _dicts(final.get("resultList")) if r.get("scope") == "MatchScope_Match"]
+        team = results[0].get("winningTeamId") if results else None
+        seat = next((p.get("systemSeatId") for p in _dicts(config.get("reservedPlayers")) if p.get("teamId") == team),
+                    team)
+        end = {"type": "match.end", "reason": str(results[0].get("reason") or "") if results else "", "winner_seat": seat}
+        self.src.messages.append(Message(loc=f"line {n}", text=msgspec.json.encode(final).decode(), system=True,
+                                         events=[end], rolls=[]))
+
+    def gre(self, n: int, m: dict[str, Any]) -> None:
+        if m.get("type") == "GREMessageType_DieRollResultsResp":
+            self.die_rolls(n, m)
+        state = m.get("gameStateMessage")
+        if isinstance(state, dict):
+            info = state.get("gameInfo") if isinstance(state.get("gameInfo"), dict) else {}
+            if info.get("matchID") and not self.src.match:
+                self.src.match = str(info["matchID"])
+            for a in _dicts(state.get("annotations")):
+                if isinstance(a.get("type"), list) and "AnnotationType_CoinFlip" in a["type"]:
+                    self.coin_flip(n, a, state.get("gameStateId"))
+
+    def die_rolls(self, n: int, m: dict[str, Any]) -> None:
+        resp = m.get("dieRollResultsResp")
+        rolls = _dicts(resp.get("playerDieRolls")) if isinstance(resp, dict) else []
+        if not self.once(("die", rolls)):
+            return
+        for r in rolls:
+            seat, value = r.get("systemSeatId"), r.get("rollValue")
+            msg = Message(loc=f"line {n} msgId {m.get('msgId')}", text=msgspec.json.encode(r).decode(),
+                          speaker_key=f"seat{seat}", rolls=[])
+            if isinstance(value, int) and not isinstance(value, bool):
+                msg.randoms = [{"type": "random", "kind": "die", "sides": DIE_SIDES, "values": [value],
+                                "purpose": "play-draw", "result": str(value)}]
+            else:
+                msg.unreadable = "die roll without an integer rollValue"
+            self.src.messages.append(msg)
+
+    def coin_flip(self, n: int, a: dict[str, Any], state_id: Any) -> None:
+        if not self.once(("coin", state_id, a.get("id"), a)):
+            return
+        raw = msgspec.json.encode(a).decode()
+        seat = a.get("affectorId")
+        msg = Message(loc=f"line {n} gameStateId {state_id} annotation {a.get('id')}", text=raw, rolls=[],
+                      randoms=[{"type": "random", "kind": "coin", "sides": 2, "values": [], "result": raw,
+                                "purpose": "card-coin-flip"}])
+        msg.speaker_key = f"seat{seat}" if isinstance(seat, int) and seat in (1, 2, 3, 4) else None
+        self.src.messages.append(msg)

@@ -1,0 +1,162 @@
+"""ココフォリア (CCFOLIA) chat log exports: classic HTML, the newer article/time HTML, JSON.
+
+Source: ../shared/reference/online-logs.md §1 (cp-20/dice-spec-v2 parsers and
+fixtures, nununu-tatata/log-checker). Classic HTML has one ``<p>`` per message with
+spans [tab], speaker, body (the BCDice result follows the typed command in the
+body) and no times. The new HTML has ``article.message`` with ``time@datetime``, a
+``.roll-result`` span and an ``.edited`` marker. JSON has ``messages[]`` with
+``createdAt`` in seconds or milliseconds and ``extend.roll.result``.
+HTML is parsed with lxml's forgiving HTML parser, never with regexes over markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import lxml.html
+import msgspec
+
+from . import bcdice
+from .common import ImportFailed, Message, Source, declared_charset, decode_text, epoch_ms, iso_time
+
+TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
+"""CCFOLIA's built-in tab keys and their displayed names."""
+_TAB_KEYS = {v: k for k, v in TABS.items()}
+
+
+def read(data: bytes, file: str) -> Source:
+    """Read any CCFOLIA export: JSON when it starts with ``{``, else HTML."""
+    if data.lstrip()[:1] == b"{":
+        return read_json(data, file)
+    return read_html(data, file)
+
+
+def read_html(data: bytes, file: str) -> Source:
+    text, enc = decode_text(data, file, declared_charset(data))
+    try:
+        doc = lxml.html.document_fromstring(text)
+    except (ValueError, lxml.etree.ParserError) as exc:
+        raise ImportFailed(f"not an HTML page ({exc})", where=file) from None
+    articles = doc.xpath("//article[contains(concat(' ', normalize-space(@class), ' '), ' message ')]")
+    src = Source("ccfolia", file)
+    if enc != "utf-8":
+        src.notes.append(f"decoded as {enc}")
+    if articles:
+        src.title = _text(doc.find(".//title"))
+        src.messages = [_hidden(_article(a)) for a in articles]
+    else:
+        paragraphs = doc.xpath("//body//p")
+        if not paragraphs:
+            raise ImportFailed("no CCFOLIA messages (<p> or <article class=message>) found", where=file)
+        src.messages = [_hidden(_paragraph(p)) for p in paragraphs]
+    if b"</html>" not in data[-512:].lower():
+        src.notes.append("the file does not end with </html>: it may be truncated")
+    return src
+
+
+def _hidden(msg: Message) -> Message:
+    """A dice command with no result shown is a roll kept hidden (an unopened secret roll)."""
+    if msg.result is None and bcdice.SEP not in msg.text and not msg.unreadable and not msg.system and (
+        bcdice.looks_like_command(msg.text) or bcdice.is_hidden_marker(msg.text)
+    ):
+        msg.hidden_roll = msg.secret = True
+    return msg
+
+
+def _text(el: Any) -> str | None:
+    return None if el is None else el.text_content()
+
+
+def _body(el: Any) -> str:
+    """Text of an element with ``<br>`` as a newline and the export's indentation removed."""
+    for br in el.iter("br"):
+        br.tail = "\ue000" + (br.tail or "")
+    # A <br> next to a raw newline is one line break, not two (exports differ in which they write).
+    text = el.text_content().replace("\n\ue000", "\n").replace("\ue000\n", "\n").replace("\ue000", "\n")
+    lines = text.split("\n")
+    return "\n".join(line.strip() for line in lines).strip("\n ")
+
+
+def _paragraph(p: Any) -> Message:
+    spans = p.findall("span")
+    loc = f"line {p.sourceline}"
+    if len(spans) == 2:  # an export without the tab span: speaker and body only
+        return Message(loc=loc, text=_body(spans[1]), speaker=spans[0].text_content().strip())
+    if len(spans) < 3:
+        return Message(loc=loc, text=_body(p), unreadable=f"<p> has {len(spans)} of 3 spans (tab, speaker, body)")
+    tab = spans[0].text_content().strip().strip("[]").strip()
+    return Message(loc=loc, text=_body(spans[2]), speaker=spans[1].text_content().strip(), channel=_channel(tab))
+
+
+def _channel(tab: str) -> str:
+    """The displayed tab name: built-in keys become メイン/情報/雑談, custom tabs stay."""
+    return TABS.get(tab, tab)
+
+
+def _article(a: Any) -> Message:
+    loc = f"line {a.sourceline}"
+    speaker = _first(a, "speaker")
+    body = _first_el(a, "message-text")
+    roll = _first_el(a, "roll-result")
+    time = a.xpath(".//time/@datetime")
+    channel = a.get("data-channel") or (_first(a, "channel-name") or "").strip("[]")
+    msg = Message(
+        loc=loc,
+        text=_body(body) if body is not None else "",
+        speaker=speaker.strip() if speaker else None,
+        channel=_channel(_TAB_KEYS.get(channel, channel)) if channel else None,
+        at=iso_time(str(time[0])) if time else None,
+        result=_body(roll) if roll is not None else None,
+        edited=_first_el(a, "edited") is not None,
+    )
+    if body is None:
+        msg.unreadable = "article has no .message-text"
+    elif time and msg.at is None:
+        msg.unreadable = f"unreadable time {time[0]!r}"
+    return msg
+
+
+def _first_el(el: Any, cls: str) -> Any:
+    found = el.xpath(f".//*[contains(concat(' ', normalize-space(@class), ' '), ' {cls} ')]")
+    return found[0] if found else None
+
+
+def _first(el: Any, cls: str) -> str | None:
+    found = _first_el(el, cls)
+    return None if found is None else found.text_content()
+
+
+def read_json(data: bytes, file: str) -> Source:
+    text, _ = decode_text(data, file)
+    try:
+        doc = msgspec.json.decode(text.encode())
+    except msgspec.DecodeError as exc:
+        raise ImportFailed(f"not valid JSON ({exc}); the file may be truncated", where=file) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
+        raise ImportFailed("a CCFOLIA JSON log needs a top-level \"messages\" list", where=file)
+    src = Source("ccfolia", file, title=doc.get("title") if isinstance(doc.get("title"), str) else None)
+    src.messages = [_hidden(_json_message(i, m)) for i, m in enumerate(doc["messages"])]
+    return src
+
+
+def _json_message(i: int, m: Any) -> Message:
+    loc = f"messages[{i}]"
+    if not isinstance(m, dict):
+        return Message(loc=loc, text=msgspec.json.encode(m).decode(), unreadable="a message that is not an object")
+    roll = m.get("extend", {}).get("roll") if isinstance(m.get("extend"), dict) else None
+    result = roll.get("result") if isinstance(roll, dict) else None
+    channel = m.get("channelName") or _channel(str(m.get("channel") or "")) or None
+    msg = Message(
+        loc=loc,
+        text=m["text"] if isinstance(m.get("text"), str) else "",
+        speaker=m.get("name") if isinstance(m.get("name"), str) else None,
+        channel=channel,
+        at=epoch_ms(m.get("createdAt")),
+        system=m.get("type") == "system",
+        result=result if isinstance(result, str) else None,
+        secret=bool(roll.get("secret")) if isinstance(roll, dict) else False,
+    )
+    if not isinstance(m.get("text"), str):
+        msg.text = msgspec.json.encode(m).decode()
+        msg.unreadable = "message has no text"
+    return msg

@@ -1,0 +1,198 @@
+"""What every importer produces: ``Message`` values, plus safe decoding of the input.
+
+Source: ../shared/reference/online-logs.md §0 and DESIGN.md contract 6 (nothing is
+lost). A format module turns its export into messages in source order; the
+converter (``convert.py``) turns each message into events. Nothing here executes,
+fetches or writes anything.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import msgspec
+
+from ..base import KifuError
+from .bcdice import Roll
+
+MAX_INPUT = 512 * 1024 * 1024
+"""Largest source file read, in bytes (a 50 MB Player.log fits with room to spare)."""
+
+
+class ImportFailed(KifuError):
+    """The source cannot be read at all (wrong format, truncated JSON or XML, hostile zip)."""
+
+
+@dataclass
+class Message:
+    """One message of a source, before it becomes events."""
+
+    loc: str
+    """Line number, element path or message id inside the file."""
+    text: str
+    """The original text, unchanged (entities decoded)."""
+    speaker: str | None = None
+    """Display name of who said or rolled it."""
+    speaker_key: str | None = None
+    """A stable id of the speaker when the source has one (Discord author id, Arena seat)."""
+    channel: str | None = None
+    """Chat tab or channel."""
+    at: str | None = None
+    """RFC 3339 time from the source."""
+    secret: bool = False
+    """The source marked it hidden from other players."""
+    system: bool = False
+    """A message the client or server wrote, not a person (``by`` = ``system``)."""
+    result: str | None = None
+    """A BCDice result the source keeps apart from the text (CCFOLIA JSON, new HTML)."""
+    rolls: list[Roll] | None = None
+    """Rolls the format read itself (Cockatrice, Arena); None lets BCDice parsing decide."""
+    randoms: list[dict[str, Any]] | None = None
+    """Random events the format built itself (coins, Arena die rolls)."""
+    events: list[dict[str, Any]] | None = None
+    """Shared events the format built itself (Arena match end)."""
+    unreadable: str | None = None
+    """Why part of this message could not be read; it is kept as a note and reported."""
+    edited: bool = False
+    """The source marks the message as edited."""
+    hidden_roll: bool = False
+    """A roll whose result the source does not show (an unopened secret roll)."""
+
+
+@dataclass
+class Source:
+    """A whole export after reading: its messages and what the format learned."""
+
+    format: str
+    """The format name (``ccfolia``, ``udonarium`` …)."""
+    file: str
+    """The file name given to the importer, without directory."""
+    messages: list[Message] = field(default_factory=list)
+    """Every message, in source order."""
+    title: str | None = None
+    """Room, channel or match name."""
+    match: str | None = None
+    """A match id the source itself names (Arena)."""
+    players: list[tuple[str, str]] = field(default_factory=list)
+    """(stable key, display name) of players the source itself names, in seat order."""
+    notes: list[str] = field(default_factory=list)
+    """Remarks for the import report (encoding used, entries skipped, truncation)."""
+    skipped: int = 0
+    """Source lines that are not messages (Player.log noise), counted for the report."""
+
+
+def decode_text(data: bytes, where: str, declared: str | None = None) -> tuple[str, str]:
+    """Decode bytes as UTF-8 (BOM aware), else the declared charset, else CP932.
+
+    Returns (text, encoding used). Binary data (NUL bytes or undecodable) fails.
+    """
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    if b"\x00" in data[:65536]:
+        raise ImportFailed("binary data, not a text export", where=where, offset=data.index(b"\x00"))
+    tried = ["utf-8"] + ([declared] if declared and declared.lower() not in ("utf-8", "utf8") else []) + ["cp932"]
+    for enc in tried:
+        try:
+            return data.decode(_codec_name(enc)), enc
+        except (UnicodeDecodeError, LookupError):
+            continue
+    raise ImportFailed("cannot decode as UTF-8 or Shift_JIS: not a text export", where=where)
+
+
+def _codec_name(enc: str) -> str:
+    # Browsers save "Shift_JIS" pages with the Windows superset; decode it that way.
+    return "cp932" if enc.lower().replace("-", "_") in ("shift_jis", "sjis", "x_sjis", "windows_31j") else enc
+
+
+def declared_charset(head: bytes) -> str | None:
+    """The charset a page or XML declaration names in its first bytes."""
+    m = re.search(rb"""charset\s*=\s*["']?([A-Za-z0-9_\-]+)""", head[:4096], re.I) or re.search(
+        rb"""<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_\-]+)""", head[:4096], re.I)
+    return m.group(1).decode("ascii") if m else None
+
+
+def epoch_ms(value: Any) -> str | None:
+    """RFC 3339 UTC with milliseconds from epoch seconds or milliseconds (< 1e12 means seconds)."""
+    if isinstance(value, dict) and "seconds" in value:  # a Firestore timestamp object
+        value = float(value.get("seconds") or 0) + float(value.get("nanoseconds") or 0) / 1e9
+    if isinstance(value, bool):
+        return None
+    try:
+        n = float(value)
+    except (TypeError, ValueError):
+        return None
+    ms = round(n * 1000) if abs(n) < 1e12 else n
+    try:
+        t = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(ms) % 1000:03d}Z"
+
+
+def iso_time(value: Any) -> str | None:
+    """The value if it is an RFC 3339 time with a zone, else None."""
+    if not isinstance(value, str):
+        return None
+    try:
+        t = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return value if t.tzinfo is not None else None
+
+
+class Located(msgspec.Struct, frozen=True):
+    """A place in the source and what happened there."""
+
+    loc: str
+    """Where in the source file."""
+    what: str
+    """The reason, the command or the remark."""
+
+
+class ImportReport(msgspec.Struct, kw_only=True):
+    """What an import did: counts, and everything it could not read or map."""
+
+    file: str
+    """The source file name."""
+    format: str
+    """The format it was read as."""
+    game: str = "generic"
+    """The target game id."""
+    match: str = ""
+    """The match id written into match.start."""
+    players: list[str] = []
+    """``id=Name`` of each player in match.start."""
+    messages: int = 0
+    """Messages read from the source."""
+    events: int = 0
+    """Events written, match.start included."""
+    game_events: int = 0
+    """Events a mapping produced (game events, match.end, rulings)."""
+    random: int = 0
+    """``random`` events."""
+    notes: int = 0
+    """``note`` events."""
+    secret: int = 0
+    """Events marked secret."""
+    hidden: int = 0
+    """Rolls whose result the source does not show (secret rolls not yet opened)."""
+    skipped_lines: int = 0
+    """Source lines that are not messages (Arena log noise), counted, not copied."""
+    unreadable: list[Located] = []
+    """Messages or parts that could not be read; each is kept as a note."""
+    unmapped: list[Located] = []
+    """``!commands`` the mapping does not know; each is kept as a note."""
+    failed: list[Located] = []
+    """Mapped events that did not fill or validate; each is kept as a note."""
+    edited: list[str] = []
+    """Locations of messages the source marks as edited."""
+    unattributed: dict[str, int] = {}
+    """Speakers that are no player of the match, with their message counts."""
+    remarks: list[str] = []
+    """What the reader noticed (encoding, zip entries skipped, truncation)."""
+    head: str = ""
+    """Hash of the last line written."""

@@ -1,0 +1,212 @@
+"""Messages to events: the generic mapping every format shares.
+
+Source: issue 8 §4–5 and DESIGN.md contract 6. Each message becomes events in
+this order of preference: events the format built itself (Arena's match end);
+its rolls (BCDice results, Cockatrice coins, Arena dice), each a ``random`` event
+unless a ``[[roll]]`` mapping names another event; a ``[[command]]`` in the chat
+notation; a ``[[pattern]]``; else a ``note`` with its text. Unreadable parts are
+kept as notes. Every event carries ``src`` (file, location, original text).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ..base import MalformedEvent
+from ..codec import Codec
+from . import bcdice, mapping
+from .bcdice import Roll
+from .common import ImportReport, Located, Message, Source
+from .mapping import MapFile, PlayerBook, Unfilled
+
+
+class Converter:
+    """Turns one source's messages into event dicts (no seq/prev yet), counting as it goes."""
+
+    def __init__(self, src: Source, maps: MapFile, codec: Codec, players: PlayerBook, report: ImportReport) -> None:
+        self.src, self.maps, self.codec, self.players, self.report = src, maps, codec, players, report
+
+    def events(self) -> Iterable[dict[str, Any]]:
+        for msg in self.src.messages:
+            self.report.messages += 1
+            if msg.edited:
+                self.report.edited.append(msg.loc)
+            yield from self.message(msg)
+
+    def message(self, msg: Message) -> list[dict[str, Any]]:
+        _as_text(msg)
+        by = self.by(msg)
+        base = self.envelope(msg, by)
+        values = {"by": by, "speaker": msg.speaker, "text": msg.text, "channel": msg.channel,
+                  "secret": msg.secret, "at": msg.at}
+        out = [self.shared(e, base) for e in msg.events or []]
+        randoms = self.randoms(msg)
+        if msg.unreadable:
+            self.report.unreadable.append(Located(msg.loc, msg.unreadable))
+        for r in randoms:
+            out.extend(self.mapped_roll(msg, r, base, values))
+        if not out:
+            out.extend(self.chat(msg, base, values))
+        for e in out:
+            self.count(e)
+        return out
+
+    # --- who, where ---------------------------------------------------------------
+
+    def by(self, msg: Message) -> str | None:
+        if msg.system:
+            return "system"
+        pid = self.players.lookup(msg.speaker_key) or self.players.lookup(msg.speaker)
+        if pid is None and (msg.speaker or msg.speaker_key):
+            name = msg.speaker or msg.speaker_key or ""
+            self.report.unattributed[name] = self.report.unattributed.get(name, 0) + 1
+        return pid
+
+    def envelope(self, msg: Message, by: str | None) -> dict[str, Any]:
+        src = {"file": self.src.file, "loc": msg.loc, "text": msg.text if msg.result is None
+               else f"{msg.text}\n{msg.result}" if msg.text else msg.result}
+        base: dict[str, Any] = {"src": src}
+        if msg.at:
+            base["at"] = msg.at
+        if by:
+            base["by"] = by
+        return base
+
+    def shared(self, e: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+        e = dict(e)
+        seat = e.pop("winner_seat", None)
+        if e.get("type") == "match.end":
+            e["winner"] = self.players.lookup(f"seat{seat}") if seat is not None else None
+            if e["winner"] is None:
+                e.pop("winner")
+        return {**base, **e}
+
+    # --- rolls -------------------------------------------------------------------
+
+    def randoms(self, msg: Message) -> list[dict[str, Any]]:
+        """The random outcomes of a message as ``random`` templates plus mapping values."""
+        if msg.randoms is not None:
+            return [dict(r, echo=r.get("expr"), secret=bool(r.get("secret") or msg.secret)) for r in msg.randoms]
+        if msg.rolls is not None:
+            rolls, lead = msg.rolls, ""
+        elif msg.result is not None:
+            lead, rolls = bcdice.parse(msg.result)
+            lead = msg.text
+        else:
+            lead, rolls = bcdice.parse(msg.text)
+        if not rolls and msg.hidden_roll:
+            return [self.hidden(msg)]
+        if not rolls and msg.result and msg.result.strip():
+            self.report.unreadable.append(Located(msg.loc, f"result not in BCDice form: {msg.result!r}"))
+        typed = lead.split(maxsplit=1)[0] if lead.strip() else ""
+        secret = msg.secret or bcdice.typed_secret(typed)
+        return [r for roll in rolls for r in self.from_roll(roll, typed, secret, msg)]
+
+    def hidden(self, msg: Message) -> dict[str, Any]:
+        kind, sides = bcdice.dice_of_command(msg.text)
+        self.report.hidden += 1
+        return {"type": "random", "kind": kind, "sides": sides, "values": [], "secret": True,
+                "expr": msg.text.split(maxsplit=1)[0] if bcdice.looks_like_command(msg.text) else None, "echo": None}
+
+    def from_roll(self, roll: Roll, typed: str, secret: bool, msg: Message) -> list[dict[str, Any]]:
+        if roll.kind == "other":
+            return []  # a calculation or table roll: no faces to record; the message stays a note
+        expr = typed if typed and bcdice.normalise(typed).lstrip("S") in (
+            bcdice.normalise(roll.echo), bcdice.normalise(roll.echo).lstrip("S")) else roll.echo
+        groups = roll.groups if len(roll.groups) > 1 and roll.sides == 0 else ((roll.sides, roll.values),)
+        if roll.kind == "die" and not roll.values:
+            self.report.unreadable.append(Located(msg.loc, f"no faces in {roll.text!r}"))
+        return [{
+            "type": "random", "kind": roll.kind, "sides": sides, "values": list(values), "expr": expr,
+            "result": roll.text, "secret": secret, "echo": roll.echo, "pick": roll.pick,
+            "pick_index": roll.values[0] if roll.kind == "choice" and roll.values else None,
+            "total": roll.total, "outcome": roll.outcome, "repeat": roll.repeat, "options": list(roll.options),
+        } for sides, values in groups]
+
+    def mapped_roll(self, msg: Message, r: dict[str, Any], base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
+        v = {**values, **r, "value": r["values"][0] if r.get("values") else None}
+        entry = mapping.find_roll(self.maps, v)
+        if entry is not None:
+            built = self.build(entry, v, base, msg)
+            if built is not None:
+                return built
+        return [self.validated(self.random_event(r, base), msg) or self.note(msg, base)]
+
+    def random_event(self, r: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+        keep = ("type", "kind", "sides", "values", "expr", "result", "secret", "purpose")
+        e = {k: r[k] for k in keep if r.get(k) is not None and r.get(k) is not False}
+        return {**base, **e}
+
+    # --- chat ----------------------------------------------------------------------
+
+    def chat(self, msg: Message, base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
+        """A command in the notation, else a pattern, else a note; a mapping that fails leaves a note."""
+        if msg.unreadable is None and not msg.system:
+            cmd = mapping.parse_command(msg.text)
+            entry = mapping.find_command(self.maps, cmd) if cmd else None
+            if cmd is not None and entry is not None:
+                return self.build(entry, mapping.command_values(cmd, entry, values), base, msg) or [self.note(msg, base)]
+            hit = mapping.find_pattern(self.maps, msg.text)
+            if hit is not None:
+                return self.build(hit[0], mapping.pattern_values(hit[1], values), base, msg) or [self.note(msg, base)]
+            if cmd is not None and cmd.bang:
+                self.report.unmapped.append(Located(msg.loc, "!" + cmd.name))
+        return [self.note(msg, base)]
+
+    def note(self, msg: Message, base: dict[str, Any]) -> dict[str, Any]:
+        e: dict[str, Any] = {**base, "type": "note", "text": msg.text if msg.result is None else base["src"]["text"]}
+        if msg.channel:
+            e["channel"] = msg.channel
+        if msg.speaker and "by" not in base:
+            e["speaker"] = msg.speaker
+        if msg.secret:
+            e["secret"] = True
+        return e
+
+    # --- templates -----------------------------------------------------------------
+
+    def build(self, entry: mapping.Entry, values: dict[str, Any], base: dict[str, Any], msg: Message) -> list[dict[str, Any]] | None:
+        """Fill an entry's templates; on any failure report it and return None (the caller keeps a note)."""
+        out = []
+        values = mapping.translated(values, entry)
+        for t in entry.templates:
+            try:
+                e = {**base, **mapping.fill(t, values, self.players)}
+            except Unfilled as exc:
+                self.report.failed.append(Located(msg.loc, f"[[{entry.kind}]] #{entry.index}: {exc}"))
+                return None
+            checked = self.validated(e, msg, entry)
+            if checked is None:
+                return None
+            out.append(checked)
+        return out
+
+    def validated(self, e: dict[str, Any], msg: Message, entry: mapping.Entry | None = None) -> dict[str, Any] | None:
+        try:
+            self.codec.convert({**e, "seq": 2, "prev": ""})
+        except MalformedEvent as exc:
+            label = f"[[{entry.kind}]] #{entry.index}: " if entry else ""
+            self.report.failed.append(Located(msg.loc, f"{label}{e.get('type')}: {exc}"))
+            return None
+        return e
+
+    def count(self, e: dict[str, Any]) -> None:
+        kind = e["type"]
+        if kind == "note":
+            self.report.notes += 1
+        elif kind == "random":
+            self.report.random += 1
+        else:
+            self.report.game_events += 1
+        if e.get("secret"):
+            self.report.secret += 1
+
+
+def _as_text(msg: Message) -> None:
+    """A format may hand over a number or an object where text belongs (a hostile JSON export)."""
+    for name in ("speaker", "speaker_key", "channel", "at"):
+        v = getattr(msg, name)
+        if v is not None and not isinstance(v, str):
+            setattr(msg, name, str(v) if isinstance(v, (int, float)) else None)
+    if not isinstance(msg.text, str):
+        msg.text = str(msg.text)

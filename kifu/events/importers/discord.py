@@ -1,0 +1,175 @@
+"""Discord BCDice bot posts, from a DiscordChatExporter JSON export or from plain text.
+
+Source: ../shared/reference/online-logs.md §5 (Shunshun94/discord-bcdicebot
+StandardInputMessageCreateListener and AsV1DiceResultFormatter; Tyrrrz/DiscordChatExporter).
+A bot post reads ``＞<roller>`` then ``<SystemID>: <BCDice text>`` lines (blank lines
+between results, ``#n`` headers for repeats). A secret roll posts
+``<SystemID>: [Secret Dice] Key: <key>``; the result is only in the roller's DMs.
+Slash-command bots put results in embeds (title, description, fields).
+DiscordChatExporter JSON gives ``messages[]`` with ``id``, ``timestamp``,
+``timestampEdited``, ``content``, ``author{id,name,nickname,isBot}``, ``embeds[]``.
+The plain text is DiscordChatExporter's TXT (``[date] Author`` headers) or a bare
+paste of bot posts separated by blank lines; its local times carry no zone, so
+they are kept in the text but not used as ``at``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from .common import ImportFailed, Message, Source, decode_text, iso_time
+
+_ROLLER = re.compile(r"^\s*[＞>]\s*(?P<name>\S.*?)\s*$")
+_TXT_HEADER = re.compile(r"^\[(?P<time>[^\]]{4,40})\]\s+(?P<author>.+?)\s*$")
+_SECRET = re.compile(r"\[Secret Dice\]", re.I)
+
+
+def read(data: bytes, file: str) -> Source:
+    if data.lstrip()[:1] in (b"{", b"["):
+        return read_json(data, file)
+    return read_text(data, file)
+
+
+def read_json(data: bytes, file: str) -> Source:
+    text, _ = decode_text(data, file)
+    try:
+        doc = msgspec.json.decode(text.encode())
+    except msgspec.DecodeError as exc:
+        raise ImportFailed(f"not valid JSON ({exc}); the file may be truncated", where=file) from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
+        raise ImportFailed("a DiscordChatExporter JSON needs a top-level \"messages\" list", where=file)
+    channel = doc.get("channel", {}).get("name") if isinstance(doc.get("channel"), dict) else None
+    guild = doc.get("guild", {}).get("name") if isinstance(doc.get("guild"), dict) else None
+    src = Source("discord", file, title=" / ".join(x for x in (guild, channel) if isinstance(x, str)) or None)
+    src.messages = [_json_message(i, m, channel) for i, m in enumerate(doc["messages"])]
+    _name_embed_rollers(src.messages, doc["messages"])
+    return src
+
+
+def _name_embed_rollers(messages: list[Message], raw: list[Any]) -> None:
+    """A slash-command embed often names the roller in its title (``ミナト のロール``).
+
+    Only a name some human author of the export uses is taken; otherwise the
+    post stays the bot's own (``by`` = ``system``).
+    """
+    humans = {m.speaker for m, r in zip(messages, raw)
+              if isinstance(r, dict) and isinstance(r.get("author"), dict) and not r["author"].get("isBot") and m.speaker}
+    for m, r in zip(messages, raw):
+        if not m.system or not isinstance(r, dict):
+            continue
+        titles = [e["title"] for e in _dicts(r.get("embeds")) if isinstance(e.get("title"), str)]
+        for title in titles:
+            word = re.split(r"\s|の", title.strip(), maxsplit=1)[0]
+            if word in humans:
+                m.speaker, m.system = word, False
+                break
+
+
+def _json_message(i: int, m: Any, channel: str | None) -> Message:
+    if not isinstance(m, dict):
+        return Message(loc=f"messages[{i}]", text=msgspec.json.encode(m).decode(), unreadable="not an object")
+    loc = f"message {m.get('id')}" if m.get("id") else f"messages[{i}]"
+    author = m.get("author") if isinstance(m.get("author"), dict) else {}
+    content = m.get("content") if isinstance(m.get("content"), str) else ""
+    embeds = "\n\n".join(_embed_text(e) for e in _dicts(m.get("embeds")))
+    text = "\n\n".join(t for t in (content, embeds) if t)
+    name = next((n for n in (author.get("nickname"), author.get("name")) if isinstance(n, str) and n), None)
+    msg = Message(loc=loc, text=text, speaker=name, speaker_key=str(author["id"]) if author.get("id") else None,
+                  channel=channel, at=iso_time(m.get("timestamp")), edited=bool(m.get("timestampEdited")))
+    if author.get("isBot"):
+        _bot_post(msg, _interaction_user(m))
+    return msg
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    """The objects of a JSON list; anything else in a hostile export counts as empty."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _interaction_user(m: dict[str, Any]) -> tuple[str | None, str | None]:
+    """Who ran a slash command, when the export says (the bot is only the messenger)."""
+    user = (m.get("interaction") or {}).get("user") if isinstance(m.get("interaction"), dict) else None
+    if not isinstance(user, dict):
+        return None, None
+    name = next((n for n in (user.get("nickname"), user.get("name")) if isinstance(n, str) and n), None)
+    return name, str(user["id"]) if user.get("id") else None
+
+
+def _embed_text(e: dict[str, Any]) -> str:
+    parts = [e.get("title"), e.get("description")]
+    for f in _dicts(e.get("fields")):
+        parts.append("\n".join(str(f[k]) for k in ("name", "value") if isinstance(f.get(k), str) and f[k]))
+    return "\n".join(p for p in parts if isinstance(p, str) and p)
+
+
+def _bot_post(msg: Message, user: tuple[str | None, str | None]) -> None:
+    """A bot's post is the roller's roll: the roller is the ``＞name`` line or the command's user."""
+    first = msg.text.split("\n", 1)[0]
+    roller = _ROLLER.match(first)
+    if roller:
+        msg.speaker, msg.speaker_key = roller.group("name"), None
+    elif user[0]:
+        msg.speaker, msg.speaker_key = user
+    else:
+        msg.system = True
+    if _SECRET.search(msg.text):
+        msg.secret = msg.hidden_roll = True
+        msg.rolls = []
+    elif "[ERROR]" in msg.text:
+        msg.rolls = []
+
+
+def read_text(data: bytes, file: str) -> Source:
+    text, enc = decode_text(data, file)
+    src = Source("discord", file)
+    if enc != "utf-8":
+        src.notes.append(f"decoded as {enc}")
+    lines = text.splitlines()
+    blocks = _txt_blocks(lines) if any(_TXT_HEADER.match(line) for line in lines[:200]) else _paste_blocks(lines)
+    src.messages = [_text_message(start, author, body) for start, author, body in blocks]
+    if not src.messages:
+        raise ImportFailed("no Discord messages found", where=file)
+    return src
+
+
+def _txt_blocks(lines: list[str]) -> list[tuple[int, str | None, list[str]]]:
+    """DiscordChatExporter TXT: ``[time] Author`` then the content until the next header."""
+    blocks: list[tuple[int, str | None, list[str]]] = []
+    for n, line in enumerate(lines, 1):
+        head = _TXT_HEADER.match(line)
+        if head and (n == 1 or not lines[n - 2].strip()):
+            blocks.append((n, head.group("author"), []))
+        elif blocks:
+            blocks[-1][2].append(line)
+        elif line.strip():
+            blocks.append((n, None, [line]))  # the exporter's banner (guild, channel) is kept too
+    return [(n, a, _trim(body)) for n, a, body in blocks]
+
+
+def _paste_blocks(lines: list[str]) -> list[tuple[int, str | None, list[str]]]:
+    """A bare paste: a new post starts at each ``＞name`` line; other lines stay with the post."""
+    blocks: list[tuple[int, str | None, list[str]]] = []
+    for n, line in enumerate(lines, 1):
+        if _ROLLER.match(line) and not line.lstrip().startswith(">") or not blocks:
+            if line.strip() or blocks:
+                blocks.append((n, None, [line]))
+        else:
+            blocks[-1][2].append(line)
+    return [(n, a, _trim(body)) for n, a, body in blocks]
+
+
+def _trim(body: list[str]) -> list[str]:
+    while body and not body[-1].strip():
+        body.pop()
+    return body
+
+
+def _text_message(start: int, author: str | None, body: list[str]) -> Message:
+    text = "\n".join(body)
+    msg = Message(loc=f"line {start}", text=text, speaker=author)
+    if body and _ROLLER.match(body[0]) and body[0].lstrip().startswith("＞"):
+        _bot_post(msg, (None, None))
+    return msg

@@ -1,0 +1,339 @@
+"""The chat notation players type during online play, and mapping files that turn it into events.
+
+Source: issue 8 §4 and docs/importers.md. The notation is generic: a one-line
+message ``!command arg arg …`` (``！`` works too; ``"…"`` or ``「…」`` quote an
+argument with spaces) is parsed into (command, args). A mapping file (TOML) says
+what a table's commands, rolls and free-text patterns mean, as event templates:
+
+    game = "gunandgun"
+    [[roll]]      expr = "CHOICE[自分,相手]"   event = {type = "random", kind = "coin", ...}
+    [[command]]   name = "toss"  args = ["activation", "facing"]  event = {type = "gg.toss", ...}
+    [[pattern]]   regex = '^(?P<who>\\S+) が (?P<card>.+) を発動'  event = {...}
+
+A template string that is one placeholder (``"{value}"``, ``"{from:int}"``,
+``"{who:player}"``, ``"{reason|concede}"`` with a default) takes the value itself;
+other strings are formatted. The filled
+event is validated by the target game's codec; one that does not validate stays
+a note and is listed in the import report. Nothing here does I/O: the caller
+reads the file and passes its text.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+import msgspec
+
+from ..base import KifuError
+from ..codec import Codec
+from .bcdice import normalise
+
+BANGS = ("!", "！")
+"""Characters that mark a message as a command."""
+_TOKEN = re.compile(r"「([^」]*)」|\"([^\"]*)\"|(\S+)")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([a-z]+))?(?:\|([^{}]*))?\}")
+_SELF = ("self", "me", "自分")
+_OPPONENT = ("opponent", "opp", "相手")
+ENVELOPE = ("type", "by", "at")
+"""Template keys besides the event's own fields (``seq``, ``prev``, ``src`` are the importer's)."""
+
+
+class MappingError(KifuError):
+    """A mapping file that cannot be used (bad TOML, unknown event type or field)."""
+
+
+class Unfilled(Exception):
+    """A template names a value this message does not have, or a value of the wrong kind."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A message in the chat notation."""
+
+    name: str
+    """The command word, NFKC-normalised and lower-cased."""
+    args: tuple[str, ...]
+    """The arguments, NFKC-normalised, quotes removed."""
+    bang: bool
+    """True when typed with ``!``."""
+
+
+def parse_command(text: str) -> Command | None:
+    """Parse one message as ``[!]command args…``; None for an empty or multi-line message."""
+    line = text.strip()
+    if not line or "\n" in line:
+        return None
+    bang = line[0] in BANGS
+    tokens = [a or b or c for a, b, c in _TOKEN.findall(unicodedata.normalize("NFKC", line[1:] if bang else line))]
+    if not tokens:
+        return None
+    return Command(tokens[0].lower(), tuple(tokens[1:]), bang)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One mapping: what it matches and the event template(s) it fills."""
+
+    kind: str
+    """``roll``, ``command`` or ``pattern``."""
+    index: int
+    """Position of the entry in its table (for error messages)."""
+    templates: tuple[dict[str, Any], ...]
+    """The event templates."""
+    expr: str | None = None
+    """A roll's command as BCDice echoes it, compared spelling-insensitively."""
+    expr_regex: re.Pattern[str] | None = None
+    """A regular expression the roll's echo must contain."""
+    roll_kind: str | None = None
+    """Only rolls of this kind (``die``, ``coin``, ``choice``)."""
+    sides: int | None = None
+    """Only rolls with this many sides or options."""
+    name: str | None = None
+    """A command's word, lower-case, without ``!``."""
+    bare: bool = False
+    """The command also counts when typed without ``!``."""
+    args: tuple[str, ...] = ()
+    """Names given to a command's positional arguments."""
+    regex: re.Pattern[str] | None = None
+    """A pattern's regular expression over the whole message."""
+    translate: tuple[tuple[str, Any], ...] = ()
+    """Words replaced before filling (``自分`` → ``self``), so chat words fit the event's literals."""
+
+    def matches_roll(self, v: Mapping[str, Any]) -> bool:
+        return (
+            (self.expr is None or normalise(self.expr) == normalise(str(v.get("echo") or v.get("expr") or "")))
+            and (self.expr_regex is None or bool(self.expr_regex.search(str(v.get("echo") or v.get("expr") or ""))))
+            and (self.roll_kind is None or self.roll_kind == v.get("kind"))
+            and (self.sides is None or self.sides == v.get("sides"))
+        )
+
+
+@dataclass
+class MapFile:
+    """A loaded mapping file."""
+
+    game: str | None = None
+    """The game id the file is written for, if it says."""
+    rolls: list[Entry] = field(default_factory=list)
+    """``[[roll]]`` entries, tried in file order; the first that matches wins."""
+    commands: dict[str, Entry] = field(default_factory=dict)
+    """``[[command]]`` entries by command word."""
+    patterns: list[Entry] = field(default_factory=list)
+    """``[[pattern]]`` entries, tried in file order."""
+
+
+EMPTY = MapFile()
+"""No mapping: every roll is a ``random`` event and every other message a note."""
+
+
+def load(text: str, where: str, codec: Codec) -> MapFile:
+    """Read a mapping file's text and check every template against the game's events."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise MappingError(f"not valid TOML ({exc})", where=where) from None
+    unknown = set(doc) - {"game", "roll", "command", "pattern", "description"}
+    if unknown:
+        raise MappingError(f"unknown top-level keys {sorted(unknown)}", where=where)
+    m = MapFile(game=doc.get("game"))
+    for i, e in enumerate(doc.get("roll", []), 1):
+        m.rolls.append(_entry("roll", i, e, where, codec))
+    for i, e in enumerate(doc.get("command", []), 1):
+        entry = _entry("command", i, e, where, codec)
+        m.commands[entry.name or ""] = entry
+    for i, e in enumerate(doc.get("pattern", []), 1):
+        m.patterns.append(_entry("pattern", i, e, where, codec))
+    return m
+
+
+_KEYS = {
+    "roll": {"expr", "expr_regex", "kind", "sides", "event", "events", "translate"},
+    "command": {"name", "bare", "args", "event", "events", "translate"},
+    "pattern": {"regex", "event", "events", "translate"},
+}
+
+
+def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
+    label = f"[[{kind}]] #{i}"
+    if not isinstance(e, dict):
+        raise MappingError(f"{label} is not a table", where=where)
+    if set(e) - _KEYS[kind]:
+        raise MappingError(f"{label}: unknown keys {sorted(set(e) - _KEYS[kind])}", where=where)
+    _check_types(e, label, where)
+    templates = ([e["event"]] if "event" in e else []) + list(e.get("events", []))
+    if not templates:
+        raise MappingError(f"{label} has no event", where=where)
+    for t in templates:
+        _check_template(t, codec, f"{label}", where)
+    try:
+        return Entry(
+            kind=kind, index=i, templates=tuple(templates),
+            expr=e.get("expr"), expr_regex=re.compile(e["expr_regex"]) if "expr_regex" in e else None,
+            roll_kind=e.get("kind"), sides=e.get("sides"),
+            name=_command_name(e, label, where) if kind == "command" else None,
+            bare=bool(e.get("bare", False)), args=tuple(e.get("args", ())),
+            regex=re.compile(e["regex"]) if kind == "pattern" else None,
+            translate=tuple(_translate(e.get("translate", {}), label, where).items()),
+        )
+    except (re.error, KeyError) as exc:
+        raise MappingError(f"{label}: {exc}", where=where) from None
+
+
+_TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": int, "name": str, "bare": bool,
+                          "args": list, "regex": str, "events": list}
+
+
+_TYPE_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
+
+
+def _check_types(e: dict[str, Any], label: str, where: str) -> None:
+    for key, want in _TYPES.items():
+        if key in e and (not isinstance(e[key], want) or isinstance(e[key], bool) and want is int):
+            raise MappingError(f"{label}: {key} must be {_TYPE_WORDS[want]}", where=where)
+    if not all(isinstance(a, str) for a in e.get("args", [])):
+        raise MappingError(f"{label}: args must be a list of names", where=where)
+    if e.get("kind") not in (None, "die", "coin", "choice"):
+        raise MappingError(f"{label}: kind must be die, coin or choice", where=where)
+
+
+def _translate(t: Any, label: str, where: str) -> dict[str, Any]:
+    if not isinstance(t, dict):
+        raise MappingError(f"{label}: translate must be a table of word = value", where=where)
+    return {unicodedata.normalize("NFKC", k): v for k, v in t.items()}
+
+
+def _command_name(e: dict[str, Any], label: str, where: str) -> str:
+    name = e.get("name")
+    if not isinstance(name, str) or not name.strip() or " " in name.strip():
+        raise MappingError(f"{label}: name must be one word", where=where)
+    return unicodedata.normalize("NFKC", name.strip()).lower().lstrip("!")
+
+
+def _check_template(t: Any, codec: Codec, label: str, where: str) -> None:
+    if not isinstance(t, dict) or not isinstance(t.get("type"), str):
+        raise MappingError(f"{label}: an event template needs a string \"type\"", where=where)
+    cls = codec.by_type.get(t["type"])
+    if cls is None or t["type"] == "match.start":
+        raise MappingError(f"{label}: the game has no event type {t['type']!r}", where=where)
+    fields = {f.name for f in msgspec.structs.fields(cls)}
+    bad = set(t) - fields - set(ENVELOPE)
+    if bad or {"seq", "prev", "src"} & set(t):
+        raise MappingError(f"{label}: {t['type']} has no field(s) {sorted(bad or {'seq/prev/src'})}", where=where)
+
+
+def translated(values: Mapping[str, Any], entry: Entry) -> dict[str, Any]:
+    """The values with the entry's ``translate`` words replaced."""
+    if not entry.translate:
+        return dict(values)
+    table = dict(entry.translate)
+    return {k: table.get(unicodedata.normalize("NFKC", v), v) if isinstance(v, str) else v for k, v in values.items()}
+
+
+def fill(template: Any, values: Mapping[str, Any], players: "PlayerBook") -> Any:
+    """The template with every placeholder replaced; raises Unfilled for a missing value."""
+    if isinstance(template, dict):
+        return {k: fill(v, values, players) for k, v in template.items()}
+    if isinstance(template, list):
+        return [fill(v, values, players) for v in template]
+    if not isinstance(template, str):
+        return template
+    whole = _PLACEHOLDER.fullmatch(template)
+    if whole:
+        return _convert(_value(whole, values), whole.group(2), values, players)
+    return _PLACEHOLDER.sub(lambda m: str(_convert(_value(m, values), m.group(2), values, players)), template)
+
+
+def _value(m: re.Match[str], values: Mapping[str, Any]) -> Any:
+    """The named value, else the placeholder's ``|default``; Unfilled if neither."""
+    name, default = m.group(1), m.group(3)
+    if name in values and values[name] is not None:
+        return values[name]
+    if default is not None:
+        return default
+    raise Unfilled(f"no value for {{{name}}}")
+
+
+def _convert(v: Any, conv: str | None, values: Mapping[str, Any], players: "PlayerBook") -> Any:
+    if conv is None:
+        return v
+    if conv == "int":
+        try:
+            return int(str(v))
+        except ValueError:
+            raise Unfilled(f"{v!r} is not a whole number") from None
+    if conv == "str":
+        return str(v)
+    if conv == "player":
+        return players.resolve(str(v), values.get("by"))
+    raise Unfilled(f"unknown conversion :{conv}")
+
+
+@dataclass
+class PlayerBook:
+    """Player ids by id, display name and stable source key, for ``by`` and ``:player``."""
+
+    ids: list[str] = field(default_factory=list)
+    by_name: dict[str, str] = field(default_factory=dict)
+
+    def add(self, pid: str, *names: str | None) -> None:
+        if pid not in self.ids:
+            self.ids.append(pid)
+        for n in (pid, *names):
+            if n:
+                self.by_name.setdefault(_key(n), pid)
+
+    def lookup(self, name: str | None) -> str | None:
+        return None if not name else self.by_name.get(_key(name))
+
+    def resolve(self, word: str, by: str | None) -> str:
+        """A player id from an id, a name, ``self``/``自分`` or ``opponent``/``相手``."""
+        if word.lower() in _SELF and by:
+            return by
+        if word.lower() in _OPPONENT and by in self.ids and len(self.ids) == 2:
+            return self.ids[1 - self.ids.index(by)]
+        found = self.lookup(word)
+        if found is None:
+            raise Unfilled(f"{word!r} names no player")
+        return found
+
+
+def _key(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).strip().casefold()
+
+
+def command_values(cmd: Command, entry: Entry, base: Mapping[str, Any]) -> dict[str, Any]:
+    """The values a command's template may use: cmd, args, arg1…, the entry's arg names, rest."""
+    values = dict(base, cmd=cmd.name, args=list(cmd.args), nargs=len(cmd.args))
+    values.update({f"arg{i}": a for i, a in enumerate(cmd.args, 1)})
+    values.update(dict(zip(entry.args, cmd.args)))
+    values["rest"] = " ".join(cmd.args[len(entry.args):]) or None
+    return values
+
+
+def pattern_values(m: re.Match[str], base: Mapping[str, Any]) -> dict[str, Any]:
+    values = dict(base)
+    values.update({f"g{i}": g for i, g in enumerate(m.groups(), 1)})
+    values.update({k: v for k, v in m.groupdict().items()})
+    return values
+
+
+def find_command(mapping: MapFile, cmd: Command) -> Entry | None:
+    entry = mapping.commands.get(cmd.name)
+    return entry if entry is not None and (cmd.bang or entry.bare) else None
+
+
+def find_pattern(mapping: MapFile, text: str) -> tuple[Entry, re.Match[str]] | None:
+    for entry in mapping.patterns:
+        m = entry.regex.search(text) if entry.regex else None
+        if m:
+            return entry, m
+    return None
+
+
+def find_roll(mapping: MapFile, values: Mapping[str, Any]) -> Entry | None:
+    return next((e for e in mapping.rolls if e.matches_roll(values)), None)
+
