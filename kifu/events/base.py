@@ -91,6 +91,8 @@ class Source(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Line number, element path or message id inside the file."""
     text: str | None = None
     """The original text of the message, unchanged."""
+    edited: bool = False
+    """True when the source marks the message as edited after it was first sent."""
 
 
 class Event(
@@ -199,6 +201,8 @@ class RandomRolled(Event, tag="random", kw_only=True):
     """True for a secret (hidden) roll."""
     purpose: str | None = None
     """What the roll decided, if the source says (``first-player``)."""
+    speaker: str | None = None
+    """Display name of an imported roll's roller, when it names no player."""
 
 
 SHARED_EVENTS: tuple[type[Event], ...] = (MatchStarted, MatchEnded, Note, JudgeRuling, RandomRolled)
