@@ -1,0 +1,433 @@
+"""Weiss Schwarz phases outside the attack: stand, draw, clock, climax, end; rule actions; losing.
+
+Source: seed 003 (§スタンドフェイズ, §ドローフェイズ, §クロックフェイズ, §クライマックスフェイズ,
+§エンドフェイズ) and reference B2 (level-up, refresh, losing conditions), B6 #2–#6, #13, #14,
+#17, #18.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...events import weiss as ev
+from ...events.base import JudgeRuling, MatchEnded, Note
+from ...projector.weiss import RULE_ACTIONS
+from ..base import Doc, Hit, Severity, Step, Text, rule
+from .common import game, is_game_event, tag
+
+
+@rule(
+    code="WS-STAND-001",
+    name="stand-phase-stands-every-character",
+    severity=Severity.ERROR,
+    citation="seed 003 §スタンドフェイズ 3; reference B6 #2",
+    title=Text(ja="スタンドフェイズで全キャラをスタンド", en="the stand phase stands every character"),
+    message=Text(
+        ja="スタンドフェイズの終わりに {player} の {slots} がスタンドしていません",
+        en="at the end of the stand phase {player}'s {slots} are not standing",
+    ),
+    on=(ev.PhaseEnded,),
+    doc=Doc(
+        checks="When the stand phase ends, every character of the turn player is standing.",
+        why="Seed 003 §スタンドフェイズ 3: all of 甲's characters stand (automatic).",
+        bad="C1 rested from the last turn; ws.phase stand; ws.phase.end stand",
+        good="ws.phase stand; ws.stand; ws.phase.end stand",
+    ),
+)
+def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, ev.PhaseEnded)
+    if s.event.phase != "stand":
+        return
+    before = game(s.before)
+    side = before.side(before.turn_player)
+    down = sorted(k for k, v in side.stage.items() if v.state != "stand")
+    if down:
+        yield Hit(s.event.seq, {"player": before.turn_player, "slots": ", ".join(down)})
+
+
+@rule(
+    code="WS-DRAW-001",
+    name="draw-phase-draws-one-card",
+    severity=Severity.ERROR,
+    citation="seed 003 §ドローフェイズ 3; reference B6 #3",
+    title=Text(ja="ドローフェイズは1枚引く", en="the draw phase draws exactly one card"),
+    message=Text(ja="ドローフェイズに {drawn} 枚引きました (1 枚のはず)", en="the draw phase drew {drawn} cards, not 1"),
+    on=(ev.PhaseEnded,),
+    doc=Doc(
+        checks="When the draw phase ends, the turn player has drawn exactly one card for it.",
+        why="Seed 003 §ドローフェイズ 3: 甲 draws one card from the deck.",
+        bad="ws.phase draw; ws.phase.end draw",
+        good="ws.phase draw; ws.draw 1; ws.phase.end draw",
+    ),
+)
+def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, ev.PhaseEnded)
+    before = game(s.before)
+    if s.event.phase == "draw" and before.phase_draws != 1:
+        yield Hit(s.event.seq, {"drawn": before.phase_draws})
+
+
+@rule(
+    code="WS-CLK-001",
+    name="clock-draws-two-and-no-clock-draws-none",
+    severity=Severity.ERROR,
+    citation="seed 003 §クロックフェイズ 3 (置いたら 2枚引く / 置かないなら次へ); reference B6 #4",
+    title=Text(ja="クロックしたら2枚引く、しなければ引かない", en="a clock draws exactly two; no clock, no draw"),
+    message=Text(ja="クロックフェイズ: {detail}", en="clock phase: {detail}"),
+    on=(ev.Drew, ev.PhaseEnded),
+    doc=Doc(
+        checks="Draws for the clock come only after a card was clocked, and exactly two of them before the clock "
+               "phase ends.",
+        why="Seed 003 §クロックフェイズ 3: if 甲 puts a card into the clock, 甲 draws two; if not, the phase moves on.",
+        bad="ws.phase clock; ws.draw 2 reason=clock (nothing clocked)",
+        good="ws.phase clock; ws.clock; ws.draw 2 reason=clock",
+    ),
+)
+def clock_draws_two(s: Step) -> Iterable[Hit]:
+    before, after, e = game(s.before), game(s.after), s.event
+    if isinstance(e, ev.Drew):
+        if e.reason != "clock":
+            return
+        if before.clocked == 0:
+            yield Hit(e.seq, {"detail": f"{e.count} drawn for the clock, but no card was clocked"})
+        elif after.clock_draws > 2:
+            yield Hit(e.seq, {"detail": f"{after.clock_draws} cards drawn for one clock (2 allowed)"})
+    elif isinstance(e, ev.PhaseEnded) and e.phase == "clock" and before.clocked and before.clock_draws < 2:
+        yield Hit(e.seq, {"detail": f"a card was clocked but only {before.clock_draws} drawn (2 required)"})
+
+
+@rule(
+    code="WS-CLK-002",
+    name="clock-at-most-one-card",
+    severity=Severity.ERROR,
+    citation="seed 003 §クロックフェイズ 3 (1枚選び); reference B6 #4",
+    title=Text(ja="クロックは1枚まで", en="at most one card is clocked"),
+    message=Text(ja="このクロックフェイズで {n} 枚目のクロックです", en="card number {n} clocked in one clock phase"),
+    on=(ev.Clocked,),
+    doc=Doc(
+        checks="At most one `ws.clock` per clock phase.",
+        why="Seed 003 §クロックフェイズ 3: 甲 may choose one card from hand for the clock.",
+        bad="ws.clock; ws.clock",
+        good="ws.clock; ws.draw 2 reason=clock",
+    ),
+)
+def clock_at_most_one_card(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    if before.clocked >= 1:
+        yield Hit(s.event.seq, {"n": before.clocked + 1})
+
+
+@rule(
+    code="WS-CX-001",
+    name="one-climax-per-turn",
+    severity=Severity.ERROR,
+    citation="seed 003 §クライマックスフェイズ 3; reference B1 #5, B6 #6",
+    title=Text(ja="クライマックスは1ターンに1枚", en="one climax per turn"),
+    message=Text(ja="このターン {n} 枚目のクライマックスです", en="climax number {n} this turn"),
+    on=(ev.ClimaxPlayed,),
+    doc=Doc(
+        checks="At most one `ws.climax` per turn.",
+        why="Seed 003 §クライマックスフェイズ 3: 甲 may put a climax from hand into the climax zone, once.",
+        bad="ws.climax A; ws.climax B",
+        good="ws.climax A",
+    ),
+)
+def one_climax_per_turn(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    if before.climaxes >= 1:
+        yield Hit(s.event.seq, {"n": before.climaxes + 1})
+
+
+# --- end phase ------------------------------------------------------------------
+
+END_CITE = "seed 003 §エンドフェイズ"
+
+
+@rule(
+    code="WS-END-001",
+    name="end-phase-discards-down-to-the-hand-limit",
+    severity=Severity.ERROR,
+    citation=f"{END_CITE} 3, 6; reference B1 #8, B6 #17",
+    title=Text(ja="手札を規定枚数まで捨てる", en="the end phase discards down to the hand limit"),
+    message=Text(ja="手札の規定枚数 {limit}: {detail}", en="hand limit {limit}: {detail}"),
+    on=(ev.Discarded, ev.PhaseEnded),
+    options=("hand_limit",),
+    doc=Doc(
+        checks="Hand-limit discards happen only above the limit and stop at it; the end phase ends with the "
+               "turn player's hand at or below the limit (option hand_limit, default 7).",
+        why="Seed 003 §エンドフェイズ 3: 甲 discards only the cards over the limit; item 6: the phase ends only when "
+            "the hand is within the limit.",
+        bad="hand 9; ws.discard 1; ws.phase.end end (hand 8)",
+        good="hand 9; ws.discard 2; ws.phase.end end",
+    ),
+)
+def end_phase_hand_limit(s: Step) -> Iterable[Hit]:
+    before, after, e = game(s.before), game(s.after), s.event
+    limit = int(s.options.get("hand_limit", 7))
+    if isinstance(e, ev.Discarded) and e.reason == "hand-limit":
+        had, left = before.side(e.player).hand, after.side(e.player).hand
+        if left < limit:
+            yield Hit(e.seq, {"limit": limit, "detail": f"{e.player} discarded from {had} to {left}, below the limit"})
+    elif isinstance(e, ev.PhaseEnded) and e.phase == "end":
+        hand = before.side(before.turn_player).hand
+        if hand > limit:
+            yield Hit(e.seq, {"limit": limit, "detail": f"the end phase ended with {hand} cards in hand"})
+
+
+@rule(
+    code="WS-END-002",
+    name="climax-leaves-in-the-end-phase",
+    severity=Severity.ERROR,
+    citation=f"{END_CITE} 4; reference B1 #8, B6 #6",
+    title=Text(ja="クライマックスはエンドフェイズに控室へ", en="the climax goes to the waiting room in the end phase"),
+    message=Text(
+        ja="エンドフェイズが終わりましたが {player} のクライマックス {card} がクライマックス置場に残っています",
+        en="the end phase ended with {player}'s climax {card} still in the climax zone",
+    ),
+    on=(ev.PhaseEnded,),
+    doc=Doc(
+        checks="When the end phase ends, the turn player's climax zone is empty.",
+        why="Seed 003 §エンドフェイズ 4: 甲 puts the climax card into the waiting room.",
+        bad="ws.climax; … ws.phase end; ws.phase.end end",
+        good="ws.climax; … ws.phase end; ws.climax.leave; ws.phase.end end",
+    ),
+)
+def climax_leaves_in_the_end_phase(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, ev.PhaseEnded)
+    before = game(s.before)
+    cx = before.side(before.turn_player).climax
+    if s.event.phase == "end" and cx is not None:
+        yield Hit(s.event.seq, {"player": before.turn_player, "card": cx})
+
+
+@rule(
+    code="WS-END-003",
+    name="end-phase-repeats-while-abilities-are-pending",
+    severity=Severity.ERROR,
+    citation=f"{END_CITE} 6",
+    title=Text(ja="待機能力があればエンドフェイズをもう一度", en="the end phase is done again while abilities are pending"),
+    message=Text(
+        ja="能力 {pending} が待機中のままエンドフェイズが終わりました (もう一度エンドフェイズを行うべき)",
+        en="the end phase ended with abilities {pending} pending (it must be done again)",
+    ),
+    on=(ev.PhaseEnded,),
+    doc=Doc(
+        checks="The end phase ends only with no pending automatic ability.",
+        why="Seed 003 §エンドフェイズ 6: unless the hand is within the limit and no ability waits, the end phase is "
+            "done once more.",
+        bad="ws.phase end; ws.auto a9; ws.phase.end end",
+        good="ws.phase end; ws.auto a9; ws.check; ws.resolve a9; ws.check.end; ws.phase.end end",
+    ),
+)
+def end_phase_repeats_while_pending(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, ev.PhaseEnded)
+    before = game(s.before)
+    if s.event.phase == "end" and before.pending:
+        yield Hit(s.event.seq, {"pending": ", ".join(p.ability for p in before.pending)},
+                  tuple(p.seq for p in before.pending))
+
+
+@rule(
+    code="WS-END-004",
+    name="hand-limit-discard-before-the-climax-leaves",
+    severity=Severity.WARNING,
+    citation=f"{END_CITE} 3–4",
+    title=Text(ja="手札の破棄はクライマックスを置く前", en="the hand-limit discard comes before the climax leaves"),
+    message=Text(
+        ja="手札の破棄が同じエンドフェイズでクライマックスを控室に置いた後に行われました",
+        en="the hand-limit discard came after the climax left in the same end phase",
+    ),
+    on=(ev.Discarded,),
+    options=("end_phase_order",),
+    doc=Doc(
+        checks="Within one pass of the end phase, a hand-limit discard does not follow the climax leaving "
+               "(option end_phase_order=seed; `any` turns the check off).",
+        why="Seed 003 §エンドフェイズ lists the discard as item 3 and the climax as item 4.",
+        bad="ws.phase end; ws.climax.leave; ws.discard hand-limit",
+        good="ws.phase end; ws.discard hand-limit; ws.climax.leave",
+    ),
+)
+def discard_before_climax_leaves(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, ev.Discarded)
+    before = game(s.before)
+    if s.options.get("end_phase_order", "seed") == "seed" and s.event.reason == "hand-limit" and \
+            before.phase == "end" and before.climax_left:
+        yield Hit(s.event.seq, {})
+
+
+# --- rule actions and losing -------------------------------------------------------
+
+INTERRUPTS = {"level-up": ev.LeveledUp, "refresh": ev.Refreshed}
+QUIET = (Note, JudgeRuling)
+
+
+def _overdue(s: Step, kind: str) -> Iterable[tuple[str, int]]:
+    """(player, seq) of rule actions of ``kind`` made due since the last game action and still not done.
+
+    Rule actions may follow one another in any order (a damage can fill the
+    clock and empty the deck at once); the first other game event after them is
+    where an undone one is reported, once.
+    """
+    before = game(s.before)
+    if isinstance(s.event, QUIET + RULE_ACTIONS) or not is_game_event(s.event):
+        return
+    for key, seq in before.due.items():
+        k, player = key.rsplit(":", 1)
+        if k == kind and seq >= before.last_action_seq:
+            yield player, seq
+
+
+@rule(
+    code="WS-RULE-001",
+    name="level-up-at-seven-clock-at-once",
+    severity=Severity.ERROR,
+    citation="CR 9.3 and 9.1.2.1 per reference B2; reference B6 #13",
+    title=Text(ja="クロック7枚で直ちにレベルアップ", en="seven clock cards level up at once"),
+    message=Text(ja="{player}: {detail}", en="{player}: {detail}"),
+    on=None,
+    doc=Doc(
+        checks="A `ws.levelup` needs 7 clock cards; when the clock reaches 7, the next game event is that level-up.",
+        why="Level-up is an interrupting rule action: it happens at once, even in the middle of another process.",
+        bad="ws.damage (clock 6 → 8); ws.step damage… (no level-up)",
+        good="ws.damage (clock 6 → 8); ws.levelup",
+    ),
+)
+def level_up_at_seven(s: Step) -> Iterable[Hit]:
+    e = s.event
+    if isinstance(e, ev.LeveledUp):
+        n = len(game(s.before).side(e.player).clock)
+        if n < 7:
+            yield Hit(e.seq, {"player": e.player, "detail": f"levelled up with {n} clock cards (7 needed)"})
+        return
+    if not is_game_event(e):
+        return
+    for player, seq in _overdue(s, "level-up"):
+        yield Hit(e.seq, {"player": player, "detail": f"the clock reached 7 at seq {seq} but {tag(e)} came "
+                                                      "before the level-up"}, (seq,))
+
+
+@rule(
+    code="WS-RULE-002",
+    name="refresh-when-the-deck-empties",
+    severity=Severity.ERROR,
+    citation="CR 9.2 and 9.1.2.1 per reference B2; reference B6 #14",
+    title=Text(ja="山札が0枚になったら直ちにリフレッシュ", en="an empty deck refreshes at once"),
+    message=Text(ja="{player}: {detail}", en="{player}: {detail}"),
+    on=None,
+    doc=Doc(
+        checks="A `ws.refresh` needs an empty deck; when the deck empties (and the waiting room has cards), the "
+               "next game event is the refresh.",
+        why="Refresh is an interrupting rule action (CR 9.2): the waiting room becomes the new deck at once.",
+        bad="ws.draw (deck 1 → 0); ws.phase.end draw",
+        good="ws.draw (deck 1 → 0); ws.refresh; ws.phase.end draw",
+    ),
+)
+def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
+    e = s.event
+    if isinstance(e, ev.Refreshed):
+        n = game(s.before).side(e.player).deck
+        if n > 0:
+            yield Hit(e.seq, {"player": e.player, "detail": f"refreshed with {n} cards still in the deck"})
+        return
+    if not is_game_event(e):
+        return
+    for player, seq in _overdue(s, "refresh"):
+        yield Hit(e.seq, {"player": player, "detail": f"the deck emptied at seq {seq} but {tag(e)} came "
+                                                      "before the refresh"}, (seq,))
+
+
+def _loss_overdue(s: Step, kind: str) -> Iterable[Hit]:
+    e = s.event
+    if isinstance(e, (ev.GameLost, MatchEnded)) or not (is_game_event(e)):
+        return
+    for player, seq in _overdue(s, kind):
+        yield Hit(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,))
+
+
+@rule(
+    code="WS-GAME-001",
+    name="level-four-loses",
+    severity=Severity.ERROR,
+    citation="CR 1.2.2.1 per reference B2; reference B6 #18",
+    title=Text(ja="レベル4で敗北", en="level 4 loses the game"),
+    message=Text(
+        ja="{player} は seq {seq_due} でレベル4になりましたが、敗北の前に {type} が記録されています",
+        en="{player} reached level 4 at seq {seq_due}, but {type} is recorded instead of the loss",
+    ),
+    on=None,
+    doc=Doc(
+        checks="When a player has 4 level cards, the next game event is their `ws.lose` (or `match.end`).",
+        why="Four cards in the level zone lose the game (CR 1.2.2.1), a rule action done first at the next check.",
+        bad="ws.levelup (4th level card); ws.step battle",
+        good="ws.levelup (4th level card); ws.lose reason=level; match.end",
+    ),
+)
+def level_four_loses(s: Step) -> Iterable[Hit]:
+    yield from _loss_overdue(s, "lose-level")
+
+
+@rule(
+    code="WS-GAME-002",
+    name="empty-deck-and-waiting-room-loses",
+    severity=Severity.ERROR,
+    citation="CR 1.2.2.2 per reference B2; reference B6 #18",
+    title=Text(ja="山札と控室が0枚で敗北", en="an empty deck and waiting room lose the game"),
+    message=Text(
+        ja="{player} は seq {seq_due} で山札も控室も0枚になりましたが、敗北の前に {type} が記録されています",
+        en="{player}'s deck and waiting room were both empty at seq {seq_due}, but {type} is recorded instead "
+           "of the loss",
+    ),
+    on=None,
+    doc=Doc(
+        checks="When a player's deck and waiting room are both empty, the next game event is their `ws.lose`.",
+        why="With nothing to refresh from, the player loses (CR 1.2.2.2).",
+        bad="ws.draw (deck 1 → 0, waiting room 0); ws.phase.end draw",
+        good="ws.draw (deck 1 → 0, waiting room 0); ws.lose reason=deck; match.end",
+    ),
+)
+def empty_deck_and_waiting_loses(s: Step) -> Iterable[Hit]:
+    yield from _loss_overdue(s, "lose-deck")
+
+
+@rule(
+    code="WS-GAME-003",
+    name="a-loss-has-its-cause",
+    severity=Severity.ERROR,
+    citation="CR 1.2.2 per reference B2; reference B6 #18",
+    title=Text(ja="敗北理由が状態と合わない", en="a recorded loss matches the state"),
+    message=Text(ja="{player} の敗北 ({reason}): {detail}", en="{player} lost ({reason}), but {detail}"),
+    on=(ev.GameLost,),
+    doc=Doc(
+        checks="A loss for `level` needs 4 level cards; a loss for `deck` needs an empty deck and waiting room.",
+        why="Only the losing conditions of CR 1.2.2 (or a concession or an effect) end the game.",
+        bad="level 3; ws.lose reason=level",
+        good="level 4; ws.lose reason=level",
+    ),
+)
+def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.GameLost)
+    side = game(s.before).side(e.player)
+    if e.reason == "level" and len(side.level) < 4:
+        yield Hit(e.seq, {"player": e.player, "reason": e.reason, "detail": f"has {len(side.level)} level cards"})
+    elif e.reason == "deck" and side.deck + side.waiting > 0:
+        yield Hit(e.seq, {"player": e.player, "reason": e.reason,
+                          "detail": f"has {side.deck} deck and {side.waiting} waiting-room cards"})
+
+
+RULES = (
+    stand_phase_stands_every_character,
+    draw_phase_draws_one_card,
+    clock_draws_two,
+    clock_at_most_one_card,
+    one_climax_per_turn,
+    end_phase_hand_limit,
+    climax_leaves_in_the_end_phase,
+    end_phase_repeats_while_pending,
+    discard_before_climax_leaves,
+    level_up_at_seven,
+    refresh_when_deck_empties,
+    level_four_loses,
+    empty_deck_and_waiting_loses,
+    a_loss_has_its_cause,
+)
