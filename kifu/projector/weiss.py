@@ -192,6 +192,8 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
 _on: Dispatch[State] = Dispatch()
 RULE_ACTIONS = (ev.LeveledUp, ev.Refreshed, ev.RefreshPointPaid, ev.GameLost)
 """Events that are rule actions: several may follow the event that made them due."""
+NEUTRAL = RULE_ACTIONS + (ev.CheckTimingStarted,)
+"""Events that do not move the game on past a due rule action (a check timing opens to do them)."""
 
 
 def apply(state: State, event: Event) -> State:
@@ -199,7 +201,7 @@ def apply(state: State, event: Event) -> State:
     after = _on(state, event)
     if not event_type(type(event)).startswith("ws."):
         return after
-    acted = state.last_action_seq if isinstance(event, RULE_ACTIONS) else event.seq
+    acted = state.last_action_seq if isinstance(event, NEUTRAL) else event.seq
     return replace(after, last_game_seq=event.seq, last_action_seq=acted, due=_due(after, event.seq))
 
 

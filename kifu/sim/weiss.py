@@ -178,7 +178,10 @@ class Table:
     def damage(self, defender: str, climaxes: list[bool] | None) -> None:
         calc = expected_damage(self.state)
         amount = calc["expected"] if calc else 0
-        marks = climaxes if climaxes is not None else [self.rng.random() < 0.15 for _ in range(amount)]
+        if climaxes is None:
+            marks = [self.rng.random() < 0.15 for _ in range(amount)]
+        else:
+            marks = climaxes + [False] * amount
         cards = []
         for is_cx in marks[:amount]:
             cards.append({"climax": True} if is_cx else {})

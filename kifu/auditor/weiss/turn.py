@@ -11,7 +11,7 @@ from typing import Iterable
 
 from ...events import weiss as ev
 from ...events.base import JudgeRuling, MatchEnded, Note
-from ...projector.weiss import RULE_ACTIONS
+from ...projector.weiss import NEUTRAL
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .common import game, is_game_event, tag
 
@@ -269,7 +269,7 @@ def _overdue(s: Step, kind: str) -> Iterable[tuple[str, int]]:
     where an undone one is reported, once.
     """
     before = game(s.before)
-    if isinstance(s.event, QUIET + RULE_ACTIONS) or not is_game_event(s.event):
+    if isinstance(s.event, QUIET + NEUTRAL) or not is_game_event(s.event):
         return
     for key, seq in before.due.items():
         k, player = key.rsplit(":", 1)
