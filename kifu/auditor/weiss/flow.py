@@ -76,13 +76,14 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     citation="seed 003 (スタンド→ドロー→クロック→メイン→クライマックス→アタック→エンド); reference B1, B6 #1",
     title=Text(ja="フェイズの順番", en="phases come in the turn's order"),
     message=Text(
-        ja="{phase} フェイズが始まりましたが、次に来るべきは {expected} です ({detail})",
-        en="the {phase} phase began, but the next phase must be {expected} ({detail})",
+        ja="{found} が記録されましたが、来るべきは {expected} です ({detail})",
+        en="{found} is recorded, but the next must be {expected} ({detail})",
     ),
-    on=(ev.PhaseStarted,),
+    on=(ev.PhaseStarted, ev.PhaseEnded),
     doc=Doc(
         checks="Each `ws.phase` is the next phase of Stand → Draw → Clock → Main → Climax → Attack → End, "
-               "inside a turn, after the previous phase ended. Only the end phase may be done again.",
+               "inside a turn, after the previous phase ended; each `ws.phase.end` ends the phase in progress. "
+               "Only the end phase may be done again.",
         why="Seed 003 lists the phases in a fixed order; the end phase repeats while anything is left (エンドフェイズ 6).",
         bad="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase clock",
         good="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase draw",
@@ -90,6 +91,13 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
 )
 def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     before = game(s.before)
+    if isinstance(s.event, ev.PhaseEnded):
+        if not before.phase_open or before.phase != s.event.phase:
+            current = before.phase if before.phase_open else "none"
+            yield Hit(s.event.seq, {"found": f"the end of the {s.event.phase} phase",
+                                    "expected": f"the end of the phase in progress ({current})",
+                                    "detail": "that phase is not in progress"})
+        return
     assert isinstance(s.event, ev.PhaseStarted)
     expected = _next_phase(before.phases_done)
     detail = ""
@@ -100,7 +108,8 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     elif s.event.phase not in expected:
         detail = "out of order"
     if detail:
-        yield Hit(s.event.seq, {"phase": s.event.phase, "expected": "/".join(expected), "detail": detail})
+        yield Hit(s.event.seq, {"found": f"the {s.event.phase} phase", "expected": "/".join(expected) + " phase",
+                                "detail": detail})
 
 
 def _step_key(state: State) -> tuple[str | None, str]:
