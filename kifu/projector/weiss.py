@@ -456,8 +456,9 @@ def _counter(state: State, e: ev.Countered) -> State:
 
 @_on.on(ev.DamageDealt)
 def _damage(state: State, e: ev.DamageDealt) -> State:
-    side = _remove(state.side(e.player), "deck", len(e.cards))
-    for c in e.cards:
+    cards = e.cards or [ev.DamageCard() for _ in range(e.amount)]  # reveal not recorded: amount cards
+    side = _remove(state.side(e.player), "deck", len(cards))
+    for c in cards:
         side = _add(side, "waiting") if e.cancelled else _add(side, "clock", 1, c.card)
     state = _with(state, e.player, side)
     if state.attack is not None and e.source == "attack":

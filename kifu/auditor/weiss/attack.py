@@ -10,7 +10,7 @@ from typing import Any, Iterable
 from ...events import weiss as ev
 from ...projector.weiss import Attack, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import game
+from .common import CLOSERS, closed_phase, game
 
 ATK = "seed 003 §アタックフェイズ"
 
@@ -105,7 +105,7 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
         ja="seq {attack} のアタックのトリガーステップでカードが公開されていません",
         en="the trigger step of the attack at seq {attack} revealed no card",
     ),
-    on=(ev.StepStarted, ev.PhaseEnded),
+    on=(ev.StepStarted,) + CLOSERS,
     doc=Doc(
         checks="When the trigger step of an attack is left, one card has been revealed (`ws.reveal`).",
         why="Seed 003 B.3: 甲 puts the top card of the deck into the resolution zone (automatic, not optional).",
@@ -127,9 +127,10 @@ def trigger_step_reveals(s: Step) -> Iterable[Hit]:
     title=Text(ja="カウンターはフロントアタックに防御側が", en="counters only on front attacks, by the defender"),
     message=Text(ja="カウンター: {detail}", en="counter: {detail}"),
     on=(ev.StepStarted, ev.Countered),
+    options=("counter_by",),
     doc=Doc(
         checks="A counter step follows only a front attack; a `ws.counter` is played in the counter step, by "
-               "the defending player, at most once per attack.",
+               "the defending player (option counter_by), at most once per attack.",
         why="Seed 003 B.7 sends only front attacks to the counter step (direct and side go to damage). The "
             "reference (B1, B6 #10) gives the counter to the defender, once. Seed 003 C.3 writes 甲 there; "
             "the official rules and the issue say the defender, which kifu follows.",
@@ -146,16 +147,21 @@ def counter_only_on_front(s: Step) -> Iterable[Hit]:
             yield Hit(e.seq, {"detail": f"a counter step after a {attack.kind if attack else 'missing'} attack"})
         return
     assert isinstance(e, ev.Countered)
-    yield from _counter_problems(before, attack, e)
+    yield from _counter_problems(before, attack, e, str(s.options.get("counter_by", "defender")))
 
 
-def _counter_problems(before: State, attack: Attack | None, e: ev.Countered) -> Iterable[Hit]:
+def _counter_players(attack: Attack, counter_by: str) -> tuple[str, ...]:
+    return {"defender": (attack.defender,), "turn-player": (attack.player,)}.get(
+        counter_by, (attack.defender, attack.player))
+
+
+def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, counter_by: str) -> Iterable[Hit]:
     if before.step != "counter" or attack is None:
         yield Hit(e.seq, {"detail": f"played outside a counter step (step {before.step})"})
     elif attack.kind != "front":
         yield Hit(e.seq, {"detail": f"played against a {attack.kind} attack"})
-    elif e.player != attack.defender:
-        yield Hit(e.seq, {"detail": f"played by {e.player}, not by the defender {attack.defender}"})
+    elif e.player not in _counter_players(attack, counter_by):
+        yield Hit(e.seq, {"detail": f"played by {e.player}, not by the {counter_by} ({attack.defender} defends)"})
     elif attack.counters >= 1:
         yield Hit(e.seq, {"detail": "a second counter against one attack"})
 
@@ -308,6 +314,8 @@ def no_damage_when_soul_not_positive(s: Step) -> Iterable[Hit]:
 
 
 def _reveal_problem(e: ev.DamageDealt) -> str | None:
+    if not e.cards:
+        return None  # the log did not record the reveal; only the amount can be judged
     climaxes = [i for i, c in enumerate(e.cards) if c.climax]
     if climaxes and climaxes[0] < len(e.cards) - 1:
         return f"{len(e.cards) - climaxes[0] - 1} card(s) revealed after the climax"
@@ -331,7 +339,8 @@ def _reveal_problem(e: ev.DamageDealt) -> str | None:
     on=(ev.DamageDealt,),
     doc=Doc(
         checks="Damage reveals one card per point; a climax ends the reveal and cancels the damage (all revealed "
-               "cards to the waiting room); without a climax exactly `amount` cards are revealed (to the clock).",
+               "cards to the waiting room); without a climax exactly `amount` cards are revealed (to the clock). "
+               "A `ws.damage` without `cards` records no reveal and is not judged here.",
         why="Reference B3: if a climax is revealed the whole damage instance is cancelled and nothing more is "
             "revealed.",
         bad="ws.damage amount=3 cards=[x, CX, y] cancelled",
@@ -405,7 +414,7 @@ def _both_present(state: State) -> bool:
     citation=f"{BTL}.3–4 (両方のキャラが存在している場合…いなくなった場合は比較もリバースもしない); reference B1 #6",
     title=Text(ja="両方のキャラがいるときだけバトル", en="a battle happens only while both characters remain"),
     message=Text(ja="バトル: {detail}", en="battle: {detail}"),
-    on=(ev.BattleResolved, ev.StepStarted, ev.PhaseEnded),
+    on=(ev.BattleResolved, ev.StepStarted) + CLOSERS,
     doc=Doc(
         checks="A battle reverses nobody when the attacker or the defender has left; when both remain, the "
                "battle step compares them (`ws.battle`) before it ends.",
@@ -474,7 +483,7 @@ def encore_turn_player_first(s: Step) -> Iterable[Hit]:
     citation=f"{ENC}.3–6; reference B6 #16",
     title=Text(ja="リバースカードがなくなるまでアンコールステップ", en="the encore step goes on until no reversed card remains"),
     message=Text(ja="アンコールステップ: {detail}", en="encore step: {detail}"),
-    on=(ev.CharacterRetired, ev.PhaseEnded),
+    on=(ev.CharacterRetired,) + CLOSERS,
     doc=Doc(
         checks="In the encore step only reversed characters are put into the waiting room, and the attack phase "
                "ends only when no reversed character remains on either stage.",
@@ -492,8 +501,7 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
         if before.step == "encore" and slot is not None and slot.state != "reverse":
             yield Hit(e.seq, {"detail": f"{e.player}'s {e.slot} is {slot.state}, not reversed"})
         return
-    assert isinstance(e, ev.PhaseEnded)
-    if e.phase != "attack":
+    if closed_phase(s) != "attack":
         return
     left = [f"{p}:{k}" for p in before.players for k in _reversed(before, p)]
     if left:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...events import weiss as ev
 from ...events.base import Event, event_type
 from ...projector.base import Frame
 from ...projector.weiss import State
-from ..base import Option, Text
+from ..base import Option, Step, Text
 
 SEED = "seed 003"
 
@@ -55,6 +56,17 @@ END_ORDER = Option(
     ),
     citation="seed 003 §エンドフェイズ 3–4",
 )
+COUNTER_BY = Option(
+    name="counter_by",
+    default="defender",
+    choices=("defender", "turn-player", "either"),
+    doc=Text(
+        ja="カウンターを使えるプレイヤー: 種の C.3 は「甲」と書くが、公式ルールと issue 6 では防御側 (既定 defender)",
+        en="who may counter: seed 003 C.3 writes 甲 (the turn player), the official rules and issue 6 say the "
+           "defender (default)",
+    ),
+    citation="seed 003 §アタックフェイズ C.3; reference B1 #6, B6 #10",
+)
 DECK_SIZE = Option(
     name="deck_size",
     default=50,
@@ -62,7 +74,7 @@ DECK_SIZE = Option(
     citation="reference B6 #19 (deck = 50)",
 )
 
-OPTIONS: tuple[Option, ...] = (HAND_LIMIT, BATTLE_TIE, ENCORE_SAME_SLOT, END_ORDER, DECK_SIZE)
+OPTIONS: tuple[Option, ...] = (HAND_LIMIT, BATTLE_TIE, ENCORE_SAME_SLOT, END_ORDER, COUNTER_BY, DECK_SIZE)
 
 
 def game(frame: Frame[Any]) -> State:
@@ -77,3 +89,20 @@ def tag(event: Event) -> str:
 def is_game_event(event: Event) -> bool:
     """A ``ws.*`` event (not a note, ruling or match event)."""
     return tag(event).startswith("ws.")
+
+
+CLOSERS = (ev.PhaseEnded, ev.PhaseStarted, ev.TurnStarted)
+"""Events that can end the phase in progress: its ``ws.phase.end``, or (when that is left out) the next
+phase or turn."""
+
+
+def closed_phase(s: Step) -> str | None:
+    """The phase this event ends, or None (a ``ws.phase.end`` of another phase is WS-FLOW-001's finding)."""
+    before = s.before.game
+    if not before.phase_open:
+        return None
+    if isinstance(s.event, ev.PhaseEnded):
+        return before.phase if s.event.phase == before.phase else None
+    if isinstance(s.event, (ev.PhaseStarted, ev.TurnStarted)):
+        return before.phase  # type: ignore[no-any-return]
+    return None

@@ -14,7 +14,7 @@ from ...events import weiss as ev
 from ...events.base import Event
 from ...projector.weiss import State, rule_actions
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import game, tag
+from .common import CLOSERS, closed_phase, game, tag
 
 PHASES = ev.PHASES
 
@@ -82,8 +82,8 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     on=(ev.PhaseStarted, ev.PhaseEnded),
     doc=Doc(
         checks="Each `ws.phase` is the next phase of Stand → Draw → Clock → Main → Climax → Attack → End, "
-               "inside a turn, after the previous phase ended; each `ws.phase.end` ends the phase in progress. "
-               "Only the end phase may be done again.",
+               "inside a turn; each `ws.phase.end` names the phase in progress (it may be left out: the next "
+               "phase or turn ends the phase). Only the end phase may be done again.",
         why="Seed 003 lists the phases in a fixed order; the end phase repeats while anything is left (エンドフェイズ 6).",
         bad="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase clock",
         good="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase draw",
@@ -103,8 +103,6 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     detail = ""
     if before.turn_player is None:
         detail = "no turn has started"
-    elif before.phase_open:
-        detail = f"the {before.phase} phase has not ended"
     elif s.event.phase not in expected:
         detail = "out of order"
     if detail:
@@ -130,7 +128,7 @@ def _step_key(state: State) -> tuple[str | None, str]:
         ja="{found} が {current} の後に来ましたが、来るべきは {expected} です",
         en="{found} came after {current}, but the next must be {expected}",
     ),
-    on=(ev.StepStarted, ev.PhaseEnded),
+    on=(ev.StepStarted,) + CLOSERS,
     doc=Doc(
         checks="Inside the attack phase: declare → trigger → (counter on a front attack) → damage → "
                "(battle on a front attack) → declare again; a declare step with no attack goes to the encore "
@@ -144,8 +142,8 @@ def _step_key(state: State) -> tuple[str | None, str]:
 def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     current = _step_key(before)
-    if isinstance(s.event, ev.PhaseEnded):
-        if s.event.phase == "attack" and before.step != "encore":
+    if not isinstance(s.event, ev.StepStarted):
+        if closed_phase(s) == "attack" and before.step != "encore":
             yield Hit(s.event.seq, {"found": "the end of the attack phase", "current": before.step or "its start",
                                     "expected": "/".join(STEP_NEXT.get(current, ("encore",)))})
         return
@@ -231,8 +229,8 @@ def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
     assert isinstance(e, ev.TurnStarted)
     problems = []
     if before.turn_player is not None:
-        if before.phase != "end" or before.phase_open:
-            problems.append(f"turn {before.turn} has not finished its end phase")
+        if before.phase != "end":
+            problems.append(f"turn {before.turn} has not reached its end phase")
         if e.player == before.turn_player:
             problems.append(f"{e.player} also took turn {before.turn}")
     if e.number != before.turn + 1:
@@ -338,7 +336,7 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
         ja="{what} の時点で能力 {pending} が待機中です",
         en="abilities {pending} are still pending at {what}",
     ),
-    on=(ev.CheckTimingEnded, ev.PhaseEnded, ev.StepStarted),
+    on=(ev.CheckTimingEnded, ev.StepStarted) + CLOSERS,
     doc=Doc(
         checks="A check timing, a phase (other than the end phase, see WS-END-003) or a step ends only when no "
                "automatic ability is pending.",
@@ -352,7 +350,8 @@ def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     if not before.pending:
         return
-    if isinstance(s.event, ev.PhaseEnded) and s.event.phase == "end":
+    closing = closed_phase(s)
+    if isinstance(s.event, CLOSERS) and closing in (None, "end"):
         return
     what = tag(s.event) + (f" {getattr(s.event, 'phase', getattr(s.event, 'step', ''))}".rstrip())
     yield Hit(s.event.seq, {"what": what, "pending": ", ".join(p.ability for p in before.pending)},

@@ -13,7 +13,7 @@ from ...events import weiss as ev
 from ...events.base import JudgeRuling, MatchEnded, Note
 from ...projector.weiss import NEUTRAL
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import game, is_game_event, tag
+from .common import CLOSERS, closed_phase, game, is_game_event, tag
 
 
 @rule(
@@ -26,7 +26,7 @@ from .common import game, is_game_event, tag
         ja="スタンドフェイズの終わりに {player} の {slots} がスタンドしていません",
         en="at the end of the stand phase {player}'s {slots} are not standing",
     ),
-    on=(ev.PhaseEnded,),
+    on=CLOSERS,
     doc=Doc(
         checks="When the stand phase ends, every character of the turn player is standing.",
         why="Seed 003 §スタンドフェイズ 3: all of 甲's characters stand (automatic).",
@@ -35,8 +35,7 @@ from .common import game, is_game_event, tag
     ),
 )
 def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
-    assert isinstance(s.event, ev.PhaseEnded)
-    if s.event.phase != "stand":
+    if closed_phase(s) != "stand":
         return
     before = game(s.before)
     side = before.side(before.turn_player)
@@ -52,7 +51,7 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     citation="seed 003 §ドローフェイズ 3; reference B6 #3",
     title=Text(ja="ドローフェイズは1枚引く", en="the draw phase draws exactly one card"),
     message=Text(ja="ドローフェイズに {drawn} 枚引きました (1 枚のはず)", en="the draw phase drew {drawn} cards, not 1"),
-    on=(ev.PhaseEnded,),
+    on=CLOSERS,
     doc=Doc(
         checks="When the draw phase ends, the turn player has drawn exactly one card for it.",
         why="Seed 003 §ドローフェイズ 3: 甲 draws one card from the deck.",
@@ -61,9 +60,8 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     ),
 )
 def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
-    assert isinstance(s.event, ev.PhaseEnded)
     before = game(s.before)
-    if s.event.phase == "draw" and before.phase_draws != 1:
+    if closed_phase(s) == "draw" and before.phase_draws != 1:
         yield Hit(s.event.seq, {"drawn": before.phase_draws})
 
 
@@ -74,7 +72,7 @@ def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
     citation="seed 003 §クロックフェイズ 3 (置いたら 2枚引く / 置かないなら次へ); reference B6 #4",
     title=Text(ja="クロックしたら2枚引く、しなければ引かない", en="a clock draws exactly two; no clock, no draw"),
     message=Text(ja="クロックフェイズ: {detail}", en="clock phase: {detail}"),
-    on=(ev.Drew, ev.PhaseEnded),
+    on=(ev.Drew,) + CLOSERS,
     doc=Doc(
         checks="Draws for the clock come only after a card was clocked, and exactly two of them before the clock "
                "phase ends.",
@@ -92,7 +90,7 @@ def clock_draws_two(s: Step) -> Iterable[Hit]:
             yield Hit(e.seq, {"detail": f"{e.count} drawn for the clock, but no card was clocked"})
         elif after.clock_draws > 2:
             yield Hit(e.seq, {"detail": f"{after.clock_draws} cards drawn for one clock (2 allowed)"})
-    elif isinstance(e, ev.PhaseEnded) and e.phase == "clock" and before.clocked and before.clock_draws < 2:
+    elif closed_phase(s) == "clock" and before.clocked and before.clock_draws < 2:
         yield Hit(e.seq, {"detail": f"a card was clocked but only {before.clock_draws} drawn (2 required)"})
 
 
@@ -150,7 +148,7 @@ END_CITE = "seed 003 §エンドフェイズ"
     citation=f"{END_CITE} 3, 6; reference B1 #8, B6 #17",
     title=Text(ja="手札を規定枚数まで捨てる", en="the end phase discards down to the hand limit"),
     message=Text(ja="手札の規定枚数 {limit}: {detail}", en="hand limit {limit}: {detail}"),
-    on=(ev.Discarded, ev.PhaseEnded),
+    on=(ev.Discarded,) + CLOSERS,
     options=("hand_limit",),
     doc=Doc(
         checks="Hand-limit discards happen only above the limit and stop at it; the end phase ends with the "
@@ -168,7 +166,7 @@ def end_phase_hand_limit(s: Step) -> Iterable[Hit]:
         had, left = before.side(e.player).hand, after.side(e.player).hand
         if left < limit:
             yield Hit(e.seq, {"limit": limit, "detail": f"{e.player} discarded from {had} to {left}, below the limit"})
-    elif isinstance(e, ev.PhaseEnded) and e.phase == "end":
+    elif closed_phase(s) == "end":
         hand = before.side(before.turn_player).hand
         if hand > limit:
             yield Hit(e.seq, {"limit": limit, "detail": f"the end phase ended with {hand} cards in hand"})
@@ -184,7 +182,7 @@ def end_phase_hand_limit(s: Step) -> Iterable[Hit]:
         ja="エンドフェイズが終わりましたが {player} のクライマックス {card} がクライマックス置場に残っています",
         en="the end phase ended with {player}'s climax {card} still in the climax zone",
     ),
-    on=(ev.PhaseEnded,),
+    on=CLOSERS,
     doc=Doc(
         checks="When the end phase ends, the turn player's climax zone is empty.",
         why="Seed 003 §エンドフェイズ 4: 甲 puts the climax card into the waiting room.",
@@ -193,10 +191,9 @@ def end_phase_hand_limit(s: Step) -> Iterable[Hit]:
     ),
 )
 def climax_leaves_in_the_end_phase(s: Step) -> Iterable[Hit]:
-    assert isinstance(s.event, ev.PhaseEnded)
     before = game(s.before)
     cx = before.side(before.turn_player).climax
-    if s.event.phase == "end" and cx is not None:
+    if closed_phase(s) == "end" and cx is not None:
         yield Hit(s.event.seq, {"player": before.turn_player, "card": cx})
 
 
@@ -210,7 +207,7 @@ def climax_leaves_in_the_end_phase(s: Step) -> Iterable[Hit]:
         ja="能力 {pending} が待機中のままエンドフェイズが終わりました (もう一度エンドフェイズを行うべき)",
         en="the end phase ended with abilities {pending} pending (it must be done again)",
     ),
-    on=(ev.PhaseEnded,),
+    on=CLOSERS,
     doc=Doc(
         checks="The end phase ends only with no pending automatic ability.",
         why="Seed 003 §エンドフェイズ 6: unless the hand is within the limit and no ability waits, the end phase is "
@@ -220,9 +217,8 @@ def climax_leaves_in_the_end_phase(s: Step) -> Iterable[Hit]:
     ),
 )
 def end_phase_repeats_while_pending(s: Step) -> Iterable[Hit]:
-    assert isinstance(s.event, ev.PhaseEnded)
     before = game(s.before)
-    if s.event.phase == "end" and before.pending:
+    if closed_phase(s) == "end" and before.pending:
         yield Hit(s.event.seq, {"pending": ", ".join(p.ability for p in before.pending)},
                   tuple(p.seq for p in before.pending))
 
