@@ -366,6 +366,64 @@ class RefreshPointPaid(Event, tag="ws.refresh.point", kw_only=True):
     """The card, if named."""
 
 
+class SlotRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A character on stage as ``ws.board`` records it."""
+
+    card: str = "?"
+    """Card name or id."""
+    level: Count = 0
+    """Printed level."""
+    power: Count = 0
+    """Printed power."""
+    soul: Count = 1
+    """Printed soul."""
+    state: Literal["stand", "rest", "reverse"] = "stand"
+    """スタンド, レスト or リバース."""
+
+
+class SideRecord(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """One player's zones as ``ws.board`` records them."""
+
+    player: str
+    """Whose zones."""
+    deck: Count = 50
+    """Cards in the deck."""
+    hand: Count = 0
+    """Cards in hand."""
+    stock: Count = 0
+    """Cards in stock."""
+    waiting: Count = 0
+    """Cards in the waiting room."""
+    memory: Count = 0
+    """Cards in memory."""
+    clock: Count | list[str] = 0
+    """The clock: a count, or the cards oldest first (``?`` for an unnamed card)."""
+    level: Count | list[str] = 0
+    """The level zone: a count, or the cards."""
+    climax: str | None = None
+    """The card in the climax zone."""
+    stage: dict[SlotName, SlotRecord] = {}
+    """Occupied stage slots."""
+
+
+class BoardRecorded(Event, tag="ws.board", kw_only=True):
+    """The position when a log starts mid-match (an excerpt for a dispute): zones, turn and phase.
+
+    Put it right after ``match.start``; the events after it continue from this position.
+    """
+
+    sides: list[SideRecord]
+    """Each player's zones (players left out keep the starting position)."""
+    turn: Count = 0
+    """The turn number in the match (1 is the first player's first turn); 0 before any turn."""
+    turn_player: str | None = None
+    """The turn player, if a turn is in progress."""
+    first_player: str | None = None
+    """Who took turn 1, if known."""
+    phase: Phase | None = None
+    """The phase in progress (it has begun; earlier phases of this turn are done)."""
+
+
 class GameLost(Event, tag="ws.lose", kw_only=True):
     """A player lost (CR 1.2.2 per reference B2); ``match.end`` follows."""
 
@@ -380,5 +438,5 @@ EVENTS: tuple[type[Event], ...] = (
     AbilityTriggered, AbilityResolved, Stood, Drew, Clocked, CharacterPlayed, EventPlayed, ActPlayed,
     SlotsSwapped, ClimaxPlayed, ClimaxLeft, AttackDeclared, TriggerRevealed, Countered, DamageDealt,
     BattleResolved, Modified, CharacterRetired, Encored, Discarded, Moved, LeveledUp, Refreshed,
-    RefreshPointPaid, GameLost,
+    RefreshPointPaid, GameLost, BoardRecorded,
 )

@@ -541,6 +541,27 @@ def _refresh_point(state: State, e: ev.RefreshPointPaid) -> State:
     return _with(state, e.player, _move(state.side(e.player), "deck", "clock", 1, e.card))
 
 
+def _cards(value: int | list[str]) -> tuple[str, ...]:
+    return (UNKNOWN,) * value if isinstance(value, int) else tuple(value)
+
+
+def _side_of(r: ev.SideRecord) -> Side:
+    stage = {k: Slot(card=v.card, level=v.level, power=v.power, soul=v.soul, state=v.state) for k, v in r.stage.items()}
+    return Side(deck=r.deck, hand=r.hand, stock=r.stock, waiting=r.waiting, memory=r.memory, clock=_cards(r.clock),
+                level=_cards(r.level), climax=r.climax, stage=stage)
+
+
+@_on.on(ev.BoardRecorded)
+def _board(state: State, e: ev.BoardRecorded) -> State:
+    sides = {**state.sides, **{r.player: _side_of(r) for r in e.sides}}
+    done = ev.PHASES[: ev.PHASES.index(e.phase) + 1] if e.phase else ()
+    return replace(
+        state, sides=sides, turn=e.turn, turns=e.turn, turn_player=e.turn_player,
+        first_player=e.first_player or state.first_player, phase=e.phase, phase_open=e.phase is not None,
+        phases_done=done, step=None, attack=None,
+    )
+
+
 @_on.on(ev.GameLost)
 def _lost(state: State, e: ev.GameLost) -> State:
     return replace(state, lost=state.lost + (e.player,))
