@@ -164,6 +164,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Pending automatic abilities, oldest first."""
     climax_left: bool = False
     """The climax left in this end-phase pass."""
+    end_closed_seq: int | None = None
+    """Seq of the ``ws.phase.end end`` that closed the latest end-phase pass (None while a pass is open)."""
     lost: tuple[str, ...] = ()
     """Players recorded as having lost."""
     turns: int = 0
@@ -312,13 +314,14 @@ def _turn(state: State, e: ev.TurnStarted) -> State:
 def _phase(state: State, e: ev.PhaseStarted) -> State:
     return replace(
         state, phase=e.phase, phase_open=True, phases_done=state.phases_done + (e.phase,), step=None,
-        clocked=0, clock_draws=0, phase_draws=0, climax_left=False,
+        clocked=0, clock_draws=0, phase_draws=0, climax_left=False, end_closed_seq=None,
     )
 
 
 @_on.on(ev.PhaseEnded)
 def _phase_end(state: State, e: ev.PhaseEnded) -> State:
-    return replace(state, phase_open=False, step=None if e.phase == "attack" else state.step)
+    closed = e.seq if e.phase == "end" else state.end_closed_seq
+    return replace(state, phase_open=False, step=None if e.phase == "attack" else state.step, end_closed_seq=closed)
 
 
 @_on.on(ev.StepStarted)

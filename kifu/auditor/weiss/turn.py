@@ -7,12 +7,12 @@ Source: seed 003 (§スタンドフェイズ, §ドローフェイズ, §クロ�
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from ...events import weiss as ev
 from ...events.base import JudgeRuling, MatchEnded, Note
-from ...projector.weiss import NEUTRAL
-from ..base import Doc, Hit, Severity, Step, Text, rule
+from ...projector.weiss import NEUTRAL, State
+from ..base import Doc, End, Hit, Rule, Severity, Step, Text, rule
 from .common import CLOSERS, closed_phase, game, is_game_event, tag
 
 
@@ -141,38 +141,96 @@ def one_climax_per_turn(s: Step) -> Iterable[Hit]:
 END_CITE = "seed 003 §エンドフェイズ"
 
 
-@rule(
+def _end_phase_over(s: Step) -> tuple[State, int] | None:
+    """The state when the end phase is finally over, and the seq to report; None otherwise.
+
+    A pass of the end phase that leaves something to do is followed by another
+    ``ws.phase end`` (seed 003 §エンドフェイズ 6), so the verdict waits for the
+    next turn: it is reported at the ``ws.phase.end end`` that claimed the end,
+    or at the ``ws.turn`` when the end was not recorded.
+    """
+    before = game(s.before)
+    if isinstance(s.event, ev.TurnStarted) and before.phase == "end":
+        return before, before.end_closed_seq or s.event.seq
+    return None
+
+
+def _log_ends_after_end_phase(e: End) -> tuple[State, int] | None:
+    """The same verdict for a log that stops after its last ``ws.phase.end end``."""
+    final = game(e.final)
+    if final.phase == "end" and final.end_closed_seq is not None and not final.lost:
+        return final, final.end_closed_seq
+    return None
+
+
+def end_phase_rule(judge: Callable[[State, int, Mapping[str, Any]], Iterable[Hit]],
+                   extra: Callable[[Step], Iterable[Hit]] | None = None, **kw: Any) -> Rule:
+    """A rule judged when the end phase is over (next turn or end of log); ``extra`` sees other events."""
+
+    def check(s: Step) -> Iterable[Hit]:
+        over = _end_phase_over(s)
+        if over is not None:
+            yield from judge(over[0], over[1], s.options)
+        elif extra is not None:
+            yield from extra(s)
+
+    def finish(e: End) -> Iterable[Hit]:
+        over = _log_ends_after_end_phase(e)
+        if over is not None:
+            yield from judge(over[0], over[1], e.options)
+
+    on = (ev.TurnStarted,) + (tuple(kw.pop("also_on", ())))
+    return Rule(check=check, finish=finish, on=on, **kw)
+
+
+def _hand_over_limit(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Hit]:
+    limit = int(options.get("hand_limit", 7))
+    hand = state.side(state.turn_player).hand
+    if hand > limit:
+        yield Hit(seq, {"limit": limit, "detail": f"the end phase ended with {hand} cards in hand"})
+
+
+def _discarded_too_many(s: Step) -> Iterable[Hit]:
+    e = s.event
+    if not isinstance(e, ev.Discarded) or e.reason != "hand-limit":
+        return
+    limit = int(s.options.get("hand_limit", 7))
+    had, left = game(s.before).side(e.player).hand, game(s.after).side(e.player).hand
+    if left < limit:
+        yield Hit(e.seq, {"limit": limit, "detail": f"{e.player} discarded from {had} to {left}, below the limit"})
+
+
+end_phase_hand_limit = end_phase_rule(
+    _hand_over_limit,
+    _discarded_too_many,
+    also_on=(ev.Discarded,),
     code="WS-END-001",
     name="end-phase-discards-down-to-the-hand-limit",
     severity=Severity.ERROR,
     citation=f"{END_CITE} 3, 6; reference B1 #8, B6 #17",
     title=Text(ja="手札を規定枚数まで捨てる", en="the end phase discards down to the hand limit"),
     message=Text(ja="手札の規定枚数 {limit}: {detail}", en="hand limit {limit}: {detail}"),
-    on=(ev.Discarded,) + CLOSERS,
     options=("hand_limit",),
     doc=Doc(
-        checks="Hand-limit discards happen only above the limit and stop at it; the end phase ends with the "
-               "turn player's hand at or below the limit (option hand_limit, default 7).",
+        checks="Hand-limit discards happen only above the limit and stop at it; the end phase is over (next "
+               "turn, or the log stops after `ws.phase.end end`) only with the turn player's hand at or below the "
+               "limit (option hand_limit, default 7). Another `ws.phase end` pass may still fix it.",
         why="Seed 003 §エンドフェイズ 3: 甲 discards only the cards over the limit; item 6: the phase ends only when "
-            "the hand is within the limit.",
-        bad="hand 9; ws.discard 1; ws.phase.end end (hand 8)",
-        good="hand 9; ws.discard 2; ws.phase.end end",
+            "the hand is within the limit, else the end phase is done again.",
+        bad="hand 9; ws.discard 1; ws.phase.end end; ws.turn (hand 8)",
+        good="hand 9; ws.discard 2; ws.phase.end end; ws.turn",
     ),
 )
-def end_phase_hand_limit(s: Step) -> Iterable[Hit]:
-    before, after, e = game(s.before), game(s.after), s.event
-    limit = int(s.options.get("hand_limit", 7))
-    if isinstance(e, ev.Discarded) and e.reason == "hand-limit":
-        had, left = before.side(e.player).hand, after.side(e.player).hand
-        if left < limit:
-            yield Hit(e.seq, {"limit": limit, "detail": f"{e.player} discarded from {had} to {left}, below the limit"})
-    elif closed_phase(s) == "end":
-        hand = before.side(before.turn_player).hand
-        if hand > limit:
-            yield Hit(e.seq, {"limit": limit, "detail": f"the end phase ended with {hand} cards in hand"})
 
 
-@rule(
+def _climax_still_there(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Hit]:
+    cx = state.side(state.turn_player).climax
+    if cx is not None:
+        yield Hit(seq, {"player": state.turn_player, "card": cx})
+
+
+climax_leaves_in_the_end_phase = end_phase_rule(
+    _climax_still_there,
     code="WS-END-002",
     name="climax-leaves-in-the-end-phase",
     severity=Severity.ERROR,
@@ -182,22 +240,22 @@ def end_phase_hand_limit(s: Step) -> Iterable[Hit]:
         ja="エンドフェイズが終わりましたが {player} のクライマックス {card} がクライマックス置場に残っています",
         en="the end phase ended with {player}'s climax {card} still in the climax zone",
     ),
-    on=CLOSERS,
     doc=Doc(
-        checks="When the end phase ends, the turn player's climax zone is empty.",
+        checks="When the end phase is over, the turn player's climax zone is empty.",
         why="Seed 003 §エンドフェイズ 4: 甲 puts the climax card into the waiting room.",
-        bad="ws.climax; … ws.phase end; ws.phase.end end",
-        good="ws.climax; … ws.phase end; ws.climax.leave; ws.phase.end end",
+        bad="ws.climax; … ws.phase end; ws.phase.end end; ws.turn",
+        good="ws.climax; … ws.phase end; ws.climax.leave; ws.phase.end end; ws.turn",
     ),
 )
-def climax_leaves_in_the_end_phase(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
-    cx = before.side(before.turn_player).climax
-    if closed_phase(s) == "end" and cx is not None:
-        yield Hit(s.event.seq, {"player": before.turn_player, "card": cx})
 
 
-@rule(
+def _pending_left(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Hit]:
+    if state.pending:
+        yield Hit(seq, {"pending": ", ".join(p.ability for p in state.pending)}, tuple(p.seq for p in state.pending))
+
+
+end_phase_repeats_while_pending = end_phase_rule(
+    _pending_left,
     code="WS-END-003",
     name="end-phase-repeats-while-abilities-are-pending",
     severity=Severity.ERROR,
@@ -207,20 +265,15 @@ def climax_leaves_in_the_end_phase(s: Step) -> Iterable[Hit]:
         ja="能力 {pending} が待機中のままエンドフェイズが終わりました (もう一度エンドフェイズを行うべき)",
         en="the end phase ended with abilities {pending} pending (it must be done again)",
     ),
-    on=CLOSERS,
     doc=Doc(
-        checks="The end phase ends only with no pending automatic ability.",
+        checks="The end phase is over (next turn, or the log stops after `ws.phase.end end`) only with no "
+               "pending automatic ability; a new `ws.phase end` pass is how it is done again.",
         why="Seed 003 §エンドフェイズ 6: unless the hand is within the limit and no ability waits, the end phase is "
             "done once more.",
-        bad="ws.phase end; ws.auto a9; ws.phase.end end",
-        good="ws.phase end; ws.auto a9; ws.check; ws.resolve a9; ws.check.end; ws.phase.end end",
+        bad="ws.phase end; ws.auto a9; ws.phase.end end; ws.turn",
+        good="ws.phase end; ws.auto a9; ws.phase end; ws.check; ws.resolve a9; ws.check.end; ws.phase.end end",
     ),
 )
-def end_phase_repeats_while_pending(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
-    if closed_phase(s) == "end" and before.pending:
-        yield Hit(s.event.seq, {"pending": ", ".join(p.ability for p in before.pending)},
-                  tuple(p.seq for p in before.pending))
 
 
 @rule(
