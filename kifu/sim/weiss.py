@@ -133,13 +133,21 @@ class Table:
             self.act("ws.climax", player=player, card=f"{player}-CX")
         self.end("climax")
 
-    def end_phase(self, player: str) -> None:
+    def end_phase(self, player: str, again: bool = False) -> None:
+        """The end phase; ``again``: an ability triggers late, so the phase is done once more (item 6)."""
         self.phase("end")
         extra = self.side(player).hand - int(self.options["hand_limit"])
         if extra > 0:
             self.act("ws.discard", player=player, count=extra, reason="hand-limit")
         if self.side(player).climax is not None:
             self.act("ws.climax.leave", player=player)
+        if again:
+            ability = self.ability()
+            self.emit("ws.auto", player=player, ability=ability, text="triggered at the end of the end phase")
+            self.phase("end")
+            self.emit("ws.check")
+            self.act("ws.resolve", player=player, ability=ability)
+            self.emit("ws.check.end")
         self.end("end")
 
     # --- check timing -----------------------------------------------------------
@@ -253,7 +261,7 @@ class Table:
         self.end("main")
         self.climax_phase(player, self.rng.random() < 0.3)
         self.attack_phase(player)
-        self.end_phase(player)
+        self.end_phase(player, again=self.rng.random() < 0.2)
 
     def state_plays(self, player: str) -> None:
         for slot, level, power, soul in self.random_plays(player):
