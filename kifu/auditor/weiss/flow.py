@@ -94,8 +94,8 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, ev.PhaseEnded):
         if not before.phase_open or before.phase != s.event.phase:
             current = before.phase if before.phase_open else "none"
-            yield Hit(s.event.seq, {"found": f"the end of the {s.event.phase} phase",
-                                    "expected": f"the end of the phase in progress ({current})",
+            yield Hit(s.event.seq, {"found": f"ws.phase.end {s.event.phase}",
+                                    "expected": f"ws.phase.end {current}",
                                     "detail": "that phase is not in progress"})
         return
     assert isinstance(s.event, ev.PhaseStarted)
@@ -106,7 +106,7 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     elif s.event.phase not in expected:
         detail = "out of order"
     if detail:
-        yield Hit(s.event.seq, {"found": f"the {s.event.phase} phase", "expected": "/".join(expected) + " phase",
+        yield Hit(s.event.seq, {"found": f"ws.phase {s.event.phase}", "expected": "ws.phase " + "/".join(expected),
                                 "detail": detail})
 
 
