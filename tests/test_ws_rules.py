@@ -44,7 +44,7 @@ def test_registry_knows_weiss() -> None:
 
 
 @pytest.mark.parametrize("line,field", [
-    ({"type": "ws.attack", "player": "p1", "slot": "B1", "kind": "front"}, "slot"),
+    ({"type": "ws.attack", "player": "p1", "slot": "C4", "kind": "front"}, "slot"),
     ({"type": "ws.attack", "player": "p1", "slot": "C1", "kind": "sideways"}, "kind"),
     ({"type": "ws.damage", "player": "p1", "amount": -1}, "amount"),
     ({"type": "ws.draw", "player": "p1", "count": 0}, "count"),

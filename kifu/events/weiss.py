@@ -22,7 +22,6 @@ from .base import Event
 Phase = Literal["stand", "draw", "clock", "main", "climax", "attack", "end"]
 Step = Literal["declare", "trigger", "counter", "damage", "battle", "encore"]
 SlotName = Literal["C1", "C2", "C3", "B1", "B2"]
-CenterSlot = Literal["C1", "C2", "C3"]
 Zone = Literal["deck", "hand", "clock", "level", "stock", "waiting", "stage", "climax", "resolution", "memory"]
 Icon = Literal["soul", "draw", "shot", "bounce", "choice", "pool", "treasure", "gate", "standby", "stock"]
 AttackKind = Literal["direct", "front", "side"]
@@ -201,8 +200,9 @@ class AttackDeclared(Event, tag="ws.attack", kw_only=True):
 
     player: str
     """The attacking player."""
-    slot: CenterSlot
-    """Center slot of the attacker; the defender is the opponent's character in the same column."""
+    slot: SlotName
+    """Slot of the attacker (only center slots may attack: WS-ATK-001); the defender is the opponent's
+    character in the same column."""
     kind: AttackKind
     """``direct`` (no opposing character), ``front`` or ``side``."""
 

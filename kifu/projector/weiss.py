@@ -81,6 +81,8 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     """Occupied stage slots (C1–C3 center, B1–B2 back)."""
     left: dict[str, Slot] = {}
     """The character that last left each slot for the waiting room (what an encore brings back)."""
+    hand_known: bool = False
+    """The opening hand (``ws.draw reason=setup``) or a ``ws.board`` was recorded, so hand and deck are exact."""
 
 
 class Attack(msgspec.Struct, frozen=True, kw_only=True):
@@ -168,8 +170,11 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of the ``ws.phase.end end`` that closed the latest end-phase pass (None while a pass is open)."""
     lost: tuple[str, ...] = ()
     """Players recorded as having lost."""
-    turns: int = 0
-    """How many turns have started (1 during the first player's first turn)."""
+    partial_turn: bool = False
+    """The log starts inside this turn (a later ``ws.turn`` with no board): its first phase may be any."""
+    known: bool = True
+    """The log follows the match from its start (or from a ``ws.board``), so clock, level, stock, waiting
+    room and stage are fully known; False when it starts at a later ``ws.turn`` with no board."""
     last_game_seq: int = 0
     """Seq of the latest ``ws.*`` event."""
     last_action_seq: int = 0
@@ -306,7 +311,8 @@ def _turn(state: State, e: ev.TurnStarted) -> State:
     return replace(
         state, sides=sides, turn=e.number, turn_player=e.player, first_player=state.first_player or e.player,
         phase=None, phase_open=False, phases_done=(), step=None, attack=None, attacks=0, attackers=(), climaxes=0,
-        turns=state.turns + 1,
+        known=state.known and not (state.turn == 0 and e.number > 1),
+        partial_turn=state.turn == 0 and e.number > 1,
     )
 
 
@@ -363,7 +369,10 @@ def _stood(state: State, e: ev.Stood) -> State:
 
 @_on.on(ev.Drew)
 def _drew(state: State, e: ev.Drew) -> State:
-    state = _with(state, e.player, _move(state.side(e.player), "deck", "hand", e.count))
+    side = _move(state.side(e.player), "deck", "hand", e.count)
+    if e.reason == "setup":
+        side = replace(side, hand_known=True)
+    state = _with(state, e.player, side)
     if e.reason == "clock":
         return replace(state, clock_draws=state.clock_draws + e.count)
     if e.reason == "draw-phase":
@@ -551,7 +560,7 @@ def _cards(value: int | list[str]) -> tuple[str, ...]:
 def _side_of(r: ev.SideRecord) -> Side:
     stage = {k: Slot(card=v.card, level=v.level, power=v.power, soul=v.soul, state=v.state) for k, v in r.stage.items()}
     return Side(deck=r.deck, hand=r.hand, stock=r.stock, waiting=r.waiting, memory=r.memory, clock=_cards(r.clock),
-                level=_cards(r.level), climax=r.climax, stage=stage)
+                level=_cards(r.level), climax=r.climax, stage=stage, hand_known=True)
 
 
 @_on.on(ev.BoardRecorded)
@@ -559,7 +568,7 @@ def _board(state: State, e: ev.BoardRecorded) -> State:
     sides = {**state.sides, **{r.player: _side_of(r) for r in e.sides}}
     done = ev.PHASES[: ev.PHASES.index(e.phase) + 1] if e.phase else ()
     return replace(
-        state, sides=sides, turn=e.turn, turns=e.turn, turn_player=e.turn_player,
+        state, sides=sides, turn=e.turn, known=True, turn_player=e.turn_player,
         first_player=e.first_player or state.first_player, phase=e.phase, phase_open=e.phase is not None,
         phases_done=done, step=None, attack=None,
     )

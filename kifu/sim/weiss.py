@@ -223,7 +223,7 @@ class Table:
     def attack_phase(self, player: str, attacks: int | None = None) -> None:
         self.phase("attack")
         slots = [s for s in CENTER if self.side(player).stage.get(s) and self.side(player).stage[s].state == "stand"]
-        limit = 1 if self.state.turns == 1 else len(slots)
+        limit = 1 if self.state.turn == 1 else len(slots)
         for slot in slots[: min(limit, attacks if attacks is not None else limit)]:
             kinds = ["direct"] if self.side(self.other(player)).stage.get(slot) is None else ["front", "side"]
             self.attack(player, slot, self.rng.choice(kinds))

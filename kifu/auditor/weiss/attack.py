@@ -10,7 +10,7 @@ from typing import Any, Iterable
 from ...events import weiss as ev
 from ...projector.weiss import Attack, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import CLOSERS, closed_phase, game
+from .common import CLOSERS, UNKNOWN_BOARD, closed_phase, game, undecided
 
 ATK = "seed 003 §アタックフェイズ"
 
@@ -24,7 +24,7 @@ ATK = "seed 003 §アタックフェイズ"
     message=Text(ja="{slot} のアタック宣言: {detail}", en="attack declared from {slot}, but {detail}"),
     on=(ev.AttackDeclared,),
     doc=Doc(
-        checks="The attacking slot holds a character of the attacker, and it is standing.",
+        checks="The attacking slot is a center slot holding a character of the attacker, and it is standing.",
         why="Seed 003 A.3: whether a character can attack is decided by its being stood; it is rested on "
             "declaration.",
         bad="C1 attacked already (rested); ws.attack C1",
@@ -34,8 +34,13 @@ ATK = "seed 003 §アタックフェイズ"
 def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.AttackDeclared)
-    slot = game(s.before).side(e.player).stage.get(e.slot)
-    if slot is None:
+    before = game(s.before)
+    slot = before.side(e.player).stage.get(e.slot)
+    if e.slot not in ev.CENTER:
+        yield Hit(e.seq, {"slot": e.slot, "detail": "only center-stage characters attack"})
+    elif slot is None and not before.known:
+        yield undecided(e.seq, UNKNOWN_BOARD)
+    elif slot is None:
         yield Hit(e.seq, {"slot": e.slot, "detail": "no character is there"})
     elif slot.state != "stand":
         yield Hit(e.seq, {"slot": e.slot, "detail": f"the character there is {slot.state}, not standing"})
@@ -53,7 +58,7 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     ),
     on=(ev.AttackDeclared,),
     doc=Doc(
-        checks="In the match's first turn at most one attack is declared.",
+        checks="In turn number 1 (the first player's first turn) at most one attack is declared.",
         why="The starting player may declare only one attack on their first turn.",
         bad="turn 1: ws.attack C1; … ws.attack C2",
         good="turn 1: ws.attack C1; ws.step encore",
@@ -61,7 +66,7 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
 )
 def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
     before = game(s.before)
-    if before.turns == 1 and before.attacks >= 1:
+    if before.turn == 1 and before.attacks >= 1:
         yield Hit(s.event.seq, {"n": before.attacks + 1})
 
 
@@ -91,6 +96,9 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     opposing = before.side(before.opponent(e.player)).stage.get(e.slot)
     if (e.kind == "direct") == (opposing is None):
+        return
+    if opposing is None and not before.known:
+        yield undecided(e.seq, UNKNOWN_BOARD)
         return
     yield Hit(e.seq, {"kind": e.kind, "slot": e.slot, "opposing": opposing.card if opposing else "absent"})
 
@@ -191,9 +199,17 @@ def _attack_damage(s: Step) -> tuple[ev.DamageDealt, dict[str, Any]] | None:
     if not isinstance(e, ev.DamageDealt) or e.source != "attack":
         return None
     calc = expected_damage(game(s.before))
-    if calc is None or e.amount == calc["expected"]:
+    if calc is None or e.amount == calc["expected"] or not _damage_knowable(game(s.before)):
         return None
     return e, calc
+
+
+def _damage_knowable(state: State) -> bool:
+    """Whether the log shows the attacker (and, for a side attack, the defender) it started without."""
+    a = state.attack
+    if a is None or state.known:
+        return True
+    return a.slot in state.side(a.player).stage and (a.kind != "side" or a.defender_present)
 
 
 def _diagnosis(e: ev.DamageDealt, calc: dict[str, Any]) -> str:
@@ -243,6 +259,9 @@ DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
     ),
 )
 def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    if isinstance(s.event, ev.DamageDealt) and s.event.source == "attack" and not _damage_knowable(before):
+        yield undecided(s.event.seq, UNKNOWN_BOARD)
     yield from _damage_hit(s, ("other", "absent"))
 
 
@@ -429,7 +448,8 @@ def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.BattleResolved):
         if e.reversed and not _both_present(before):
-            yield Hit(e.seq, {"detail": "a character was reversed though one side had left the stage"})
+            yield Hit(e.seq, {"detail": "a character was reversed though one side had left the stage"}) \
+                if before.known else undecided(e.seq, UNKNOWN_BOARD)
         return
     a = before.attack
     if before.step == "battle" and a is not None and a.battle_seq is None and _both_present(before):
@@ -533,7 +553,8 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
     if e.stock != 3:
         yield Hit(e.seq, {"slot": e.slot, "detail": f"{e.stock} stock paid, not 3"})
     elif have < 3:
-        yield Hit(e.seq, {"slot": e.slot, "detail": f"only {have} stock to pay 3 from"})
+        yield Hit(e.seq, {"slot": e.slot, "detail": f"only {have} stock to pay 3 from"}) if game(s.before).known \
+            else undecided(e.seq, UNKNOWN_BOARD)
 
 
 @rule(
@@ -558,8 +579,11 @@ def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
     assert isinstance(e, ev.Encored)
     if not s.options.get("encore_rested_same_slot", True):
         return
-    side = game(s.before).side(e.player)
-    if e.slot not in side.left or e.slot in side.stage:
+    before = game(s.before)
+    side = before.side(e.player)
+    if e.slot not in side.left and not before.known:
+        yield undecided(e.seq, UNKNOWN_BOARD)
+    elif e.slot not in side.left or e.slot in side.stage:
         yield Hit(e.seq, {"slot": e.slot, "detail": "no character left that slot, or it is occupied"})
     elif not e.rested:
         yield Hit(e.seq, {"slot": e.slot, "detail": "the character returned standing"})

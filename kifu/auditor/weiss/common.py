@@ -12,7 +12,7 @@ from ...events import weiss as ev
 from ...events.base import Event, event_type
 from ...projector.base import Frame
 from ...projector.weiss import State
-from ..base import Option, Step, Text
+from ..base import Hit, Option, Step, Text
 
 SEED = "seed 003"
 
@@ -106,3 +106,12 @@ def closed_phase(s: Step) -> str | None:
     if isinstance(s.event, (ev.PhaseStarted, ev.TurnStarted)):
         return before.phase  # type: ignore[no-any-return]
     return None
+
+
+UNKNOWN_BOARD = "the log starts mid-match without ws.board, so this zone is not known"
+UNKNOWN_HAND = "no opening hand (ws.draw reason=setup) or ws.board was recorded, so the hand and deck are not known"
+
+
+def undecided(seq: int, reason: str, seqs: tuple[int, ...] = ()) -> Hit:
+    """An info finding: the rule cannot judge this event from what the log records."""
+    return Hit(seq, {"reason": reason}, seqs, undecided=True)

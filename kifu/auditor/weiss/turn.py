@@ -13,7 +13,7 @@ from ...events import weiss as ev
 from ...events.base import JudgeRuling, MatchEnded, Note
 from ...projector.weiss import NEUTRAL, State
 from ..base import Doc, End, Hit, Rule, Severity, Step, Text, rule
-from .common import CLOSERS, closed_phase, game, is_game_event, tag
+from .common import CLOSERS, UNKNOWN_BOARD, UNKNOWN_HAND, closed_phase, game, is_game_event, tag, undecided
 
 
 @rule(
@@ -196,7 +196,9 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
         return
     limit = int(s.options.get("hand_limit", 7))
     had, left = game(s.before).side(e.player).hand, game(s.after).side(e.player).hand
-    if left < limit:
+    if left < limit and not game(s.before).side(e.player).hand_known:
+        yield undecided(e.seq, UNKNOWN_HAND)
+    elif left < limit:
         yield Hit(e.seq, {"limit": limit, "detail": f"{e.player} discarded from {had} to {left}, below the limit"})
 
 
@@ -318,8 +320,8 @@ def _overdue(s: Step, kind: str) -> Iterable[tuple[str, int]]:
     where an undone one is reported, once.
     """
     before = game(s.before)
-    if isinstance(s.event, QUIET + NEUTRAL) or not is_game_event(s.event):
-        return
+    if isinstance(s.event, QUIET + NEUTRAL + (ev.AbilityResolved,)) or not is_game_event(s.event):
+        return  # an ability resolved first is WS-CHK-001's finding
     for key, seq in before.due.items():
         k, player = key.rsplit(":", 1)
         if k == kind and seq >= before.last_action_seq:
@@ -345,7 +347,9 @@ def level_up_at_seven(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.LeveledUp):
         n = len(game(s.before).side(e.player).clock)
-        if n < 7:
+        if n < 7 and not game(s.before).known:
+            yield undecided(e.seq, UNKNOWN_BOARD)
+        elif n < 7:
             yield Hit(e.seq, {"player": e.player, "detail": f"levelled up with {n} clock cards (7 needed)"})
         return
     if not is_game_event(e):
@@ -375,7 +379,9 @@ def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.Refreshed):
         n = game(s.before).side(e.player).deck
-        if n > 0:
+        if n > 0 and not game(s.before).side(e.player).hand_known:
+            yield undecided(e.seq, UNKNOWN_HAND)
+        elif n > 0:
             yield Hit(e.seq, {"player": e.player, "detail": f"refreshed with {n} cards still in the deck"})
         return
     if not is_game_event(e):
@@ -456,8 +462,11 @@ def empty_deck_and_waiting_loses(s: Step) -> Iterable[Hit]:
 def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.GameLost)
-    side = game(s.before).side(e.player)
-    if e.reason == "level" and len(side.level) < 4:
+    before = game(s.before)
+    side = before.side(e.player)
+    if e.reason in ("level", "deck") and not (before.known and (e.reason == "level" or side.hand_known)):
+        yield undecided(e.seq, UNKNOWN_BOARD if e.reason == "level" else UNKNOWN_HAND)
+    elif e.reason == "level" and len(side.level) < 4:
         yield Hit(e.seq, {"player": e.player, "reason": e.reason, "detail": f"has {len(side.level)} level cards"})
     elif e.reason == "deck" and side.deck + side.waiting > 0:
         yield Hit(e.seq, {"player": e.player, "reason": e.reason,
