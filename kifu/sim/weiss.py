@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from ..auditor.weiss.attack import expected_damage, expected_reversed
+from ..auditor.weiss.attack import expected_reversed
+from ..auditor.weiss.damage import expected_damage
 from ..auditor.weiss.common import OPTIONS
 from ..auditor.base import resolve_options
 from ..events.base import Event, MatchStarted

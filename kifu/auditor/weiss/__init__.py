@@ -11,10 +11,10 @@ from __future__ import annotations
 from ...events.weiss import EVENTS
 from ...projector import weiss as projection
 from ..base import Game, Rule, Text
-from . import attack, flow, turn
+from . import attack, damage, flow, turn
 from .common import OPTIONS
 
-RULES: tuple[Rule, ...] = flow.RULES + turn.RULES + attack.RULES
+RULES: tuple[Rule, ...] = flow.RULES + turn.RULES + attack.RULES + damage.RULES
 
 GAME = Game(
     id="weiss",
