@@ -104,6 +104,10 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True):
     """The opposing character's level at declaration (a side attack subtracts it)."""
     trigger_soul: int = 0
     """Soul icons revealed in this attack's trigger step."""
+    shots: int = 0
+    """Shot icons revealed in this attack's trigger step."""
+    cancelled: bool = False
+    """The attack's damage was cancelled by a climax."""
     reveals: int = 0
     """Trigger cards revealed."""
     counters: int = 0
@@ -170,6 +174,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of the ``ws.phase.end end`` that closed the latest end-phase pass (None while a pass is open)."""
     lost: tuple[str, ...] = ()
     """Players recorded as having lost."""
+    refresh_owed: dict[str, int] = {}
+    """Players who refreshed and have not yet put the refresh point into the clock -> seq of the refresh."""
     partial_turn: bool = False
     """The log starts inside this turn (a later ``ws.turn`` with no board): its first phase may be any."""
     known: bool = True
@@ -450,7 +456,7 @@ def _reveal(state: State, e: ev.TriggerRevealed) -> State:
     if state.attack is None:
         return state
     attack = replace(state.attack, trigger_soul=state.attack.trigger_soul + e.icons.count("soul"),
-                     reveals=state.attack.reveals + 1)
+                     shots=state.attack.shots + e.icons.count("shot"), reveals=state.attack.reveals + 1)
     return replace(state, attack=attack)
 
 
@@ -474,7 +480,7 @@ def _damage(state: State, e: ev.DamageDealt) -> State:
         side = _add(side, "waiting") if e.cancelled else _add(side, "clock", 1, c.card)
     state = _with(state, e.player, side)
     if state.attack is not None and e.source == "attack":
-        state = replace(state, attack=replace(state.attack, damage_seq=e.seq))
+        state = replace(state, attack=replace(state.attack, damage_seq=e.seq, cancelled=e.cancelled))
     return state
 
 
@@ -545,12 +551,14 @@ def _levelup(state: State, e: ev.LeveledUp) -> State:
 @_on.on(ev.Refreshed)
 def _refreshed(state: State, e: ev.Refreshed) -> State:
     side = state.side(e.player)
-    return _with(state, e.player, replace(side, deck=side.deck + side.waiting, waiting=0))
+    state = _with(state, e.player, replace(side, deck=side.deck + side.waiting, waiting=0))
+    return replace(state, refresh_owed={**state.refresh_owed, e.player: e.seq})
 
 
 @_on.on(ev.RefreshPointPaid)
 def _refresh_point(state: State, e: ev.RefreshPointPaid) -> State:
-    return _with(state, e.player, _move(state.side(e.player), "deck", "clock", 1, e.card))
+    state = _with(state, e.player, _move(state.side(e.player), "deck", "clock", 1, e.card))
+    return replace(state, refresh_owed={k: v for k, v in state.refresh_owed.items() if k != e.player})
 
 
 def _cards(value: int | list[str]) -> tuple[str, ...]:

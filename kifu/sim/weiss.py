@@ -23,7 +23,7 @@ from ..projector import weiss as projection
 from ..projector.base import Frame, first_frame, step
 
 CODEC = Codec(EVENTS)
-ICONS = (["soul"], ["soul"], [], ["draw"], ["pool"], ["soul", "soul"], ["gate"], [])
+ICONS = (["soul"], ["soul"], [], ["draw"], ["pool"], ["soul", "soul"], ["gate"], [], ["soul", "shot"])
 
 
 class GameOver(Exception):
@@ -69,11 +69,16 @@ class Table:
         return seq
 
     def interrupts(self) -> None:
-        for key in list(projection.rule_actions(self.state)):
-            kind, player = key.rsplit(":", 1)
+        """Level-ups and refreshes (each refresh with its refresh point) until none is due."""
+        while True:
+            due = [k.rsplit(":", 1) for k in projection.rule_actions(self.state) if not k.startswith("lose-")]
+            if not due:
+                return
+            kind, player = due[0]
             if kind == "refresh":
                 self.emit("ws.refresh", player=player)
-            elif kind == "level-up":
+                self.emit("ws.refresh.point", player=player)
+            else:
                 self.emit("ws.levelup", player=player)
 
     def side(self, player: str) -> projection.Side:
@@ -181,6 +186,9 @@ class Table:
                 self.act("ws.counter", player=self.other(player), power=counter)
         self.emit("ws.step", step="damage")
         self.damage(self.other(player), damage)
+        attack = self.state.attack
+        if attack is not None and attack.shots and attack.cancelled:
+            self.act("ws.damage", player=self.other(player), amount=1, cards=[{}], source="shot")
         if kind == "front":
             self.battle()
 

@@ -128,6 +128,32 @@ def trigger_step_reveals(s: Step) -> Iterable[Hit]:
 
 
 @rule(
+    code="WS-ATK-006",
+    name="trigger-card-goes-to-stock",
+    severity=Severity.ERROR,
+    citation=f"{ATK} B.5 (トリガーに使ったカードをストックに置く); reference B1 #6, B4, B6 #9",
+    title=Text(ja="トリガーに使ったカードはストックへ", en="the trigger card goes to stock"),
+    message=Text(
+        ja="トリガーのカードが {to} に置かれましたが、アイコン {icons} ではストックに置くはずです",
+        en="the trigger card went to {to}, but with icons {icons} it goes to stock",
+    ),
+    on=(ev.TriggerRevealed,),
+    doc=Doc(
+        checks="The revealed trigger card goes to stock, unless a treasure or choice icon sends it elsewhere.",
+        why="Seed 003 B.5: the card used for the trigger is put into stock (reference B4: treasure and choice "
+            "are the exceptions).",
+        bad="ws.reveal icons=[soul] to=hand",
+        good="ws.reveal icons=[soul] to=stock",
+    ),
+)
+def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.TriggerRevealed)
+    if e.to != "stock" and not {"treasure", "choice"} & set(e.icons):
+        yield Hit(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or "none"})
+
+
+@rule(
     code="WS-ATK-005",
     name="counter-step-only-on-front-attacks-by-the-defender",
     severity=Severity.ERROR,
@@ -395,6 +421,7 @@ RULES = (
     first_turn_attacks_once,
     direct_only_against_empty,
     trigger_step_reveals,
+    trigger_card_goes_to_stock,
     counter_only_on_front,
     battle_reverses_lower,
     battle_only_when_both_remain,

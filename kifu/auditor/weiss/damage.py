@@ -210,10 +210,39 @@ def climax_cancels_damage(s: Step) -> Iterable[Hit]:
         yield Hit(s.event.seq, {"detail": problem})
 
 
+@rule(
+    code="WS-DMG-006",
+    name="shot-damage-only-after-a-cancel",
+    severity=Severity.ERROR,
+    citation="reference B4 (Shot), B6 #11",
+    title=Text(ja="ショットのダメージはキャンセルされたときだけ", en="shot damage only after the attack's damage was cancelled"),
+    message=Text(ja="ショットのダメージ: {detail}", en="shot damage: {detail}"),
+    on=(ev.DamageDealt,),
+    doc=Doc(
+        checks="A `ws.damage source=shot` belongs to an attack whose trigger revealed a shot icon and whose "
+               "damage was cancelled.",
+        why="The shot icon deals 1 damage only if this attack's damage is cancelled (reference B4, B6 #11).",
+        bad="ws.reveal icons=[shot]; ws.damage (not cancelled); ws.damage source=shot",
+        good="ws.reveal icons=[shot]; ws.damage cancelled; ws.damage amount=1 source=shot",
+    ),
+)
+def shot_only_after_cancel(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.DamageDealt)
+    if e.source != "shot":
+        return
+    a = game(s.before).attack
+    if a is None or a.shots == 0:
+        yield Hit(e.seq, {"detail": "no shot icon was revealed in this attack"})
+    elif not a.cancelled:
+        yield Hit(e.seq, {"detail": "the attack's damage was not cancelled"}, (a.damage_seq or a.seq,))
+
+
 RULES = (
     attack_damage_equals_soul,
     direct_attack_adds_one_soul,
     side_attack_subtracts_level,
     no_damage_when_soul_not_positive,
     climax_cancels_damage,
+    shot_only_after_cancel,
 )

@@ -391,6 +391,35 @@ def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
                                                       "before the refresh"}, (seq,))
 
 
+@rule(
+    code="WS-RULE-003",
+    name="refresh-point-follows-the-refresh",
+    severity=Severity.ERROR,
+    citation="CR 9.2 per reference B2 (refresh point after the interrupted process); reference B3, B6 #14",
+    title=Text(ja="リフレッシュの後にリフレッシュポイント", en="a refresh is followed by its refresh point"),
+    message=Text(ja="{player}: {detail}", en="{player}: {detail}"),
+    on=(ev.RefreshPointPaid, ev.TurnStarted),
+    doc=Doc(
+        checks="Each `ws.refresh` is followed, before the next turn, by one `ws.refresh.point` of that player, and "
+               "no refresh point comes without a refresh.",
+        why="After a refresh the top card of the new deck goes to the clock once the interrupted process ends "
+            "(CR 9.2 per reference B2; the exact timing after the 2022 change is [to verify], so only 'before the "
+            "next turn' is checked).",
+        bad="ws.refresh; … ws.turn",
+        good="ws.refresh; ws.refresh.point; … ws.turn",
+    ),
+)
+def refresh_point_follows_refresh(s: Step) -> Iterable[Hit]:
+    before, e = game(s.before), s.event
+    if isinstance(e, ev.RefreshPointPaid):
+        if e.player not in before.refresh_owed:
+            yield Hit(e.seq, {"player": e.player, "detail": "a refresh point without a refresh"})
+        return
+    for player, seq in sorted(before.refresh_owed.items()):
+        yield Hit(e.seq, {"player": player, "detail": f"the refresh at seq {seq} got no refresh point before "
+                                                      "the next turn"}, (seq,))
+
+
 def _loss_overdue(s: Step, kind: str) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, (ev.GameLost, MatchEnded)) or not (is_game_event(e)):
@@ -485,6 +514,7 @@ RULES = (
     discard_before_climax_leaves,
     level_up_at_seven,
     refresh_when_deck_empties,
+    refresh_point_follows_refresh,
     level_four_loses,
     empty_deck_and_waiting_loses,
     a_loss_has_its_cause,
