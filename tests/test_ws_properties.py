@@ -102,3 +102,26 @@ def test_a_mutated_chain_fails_verify():
         path.write_bytes(b"\n".join(lines))
         with pytest.raises((ChainBroken, KifuError)):
             logfile.verify(path, registry.codec_for)
+
+
+def _other(player):
+    return {"p1": "p2", "p2": "p1"}.get(player, player)
+
+
+@given(SEEDS, st.lists(st.tuples(st.sampled_from(["drop", "swap", "dup", "player"]), st.integers(1, 10_000)),
+                       min_size=1, max_size=6))
+def test_the_auditor_never_raises_on_a_scrambled_match(seed, edits):
+    """Any well-formed log, however wrong, is projected and audited without an exception (strict mode)."""
+    events = play_match(seed, 3)
+    for op, n in edits:
+        i = 1 + n % (len(events) - 1)
+        if op == "drop":
+            del events[i]
+        elif op == "swap":
+            j = 1 + (n * 7) % (len(events) - 1)
+            events[i], events[j] = events[j], events[i]
+        elif op == "dup":
+            events.insert(i, events[i])
+        elif hasattr(events[i], "player"):
+            events[i] = msgspec.structs.replace(events[i], player=_other(events[i].player))
+    registry.audit(_renumber(events), strict=True)
