@@ -159,7 +159,13 @@ def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
                                 "expected": "/".join(allowed) or "the end of the phase"})
 
 
+AUTOMATIC = (ev.BattleResolved, ev.DamageDealt)
+"""Automatic steps: their place is checked, not who did them (a damage names the damaged player)."""
+
+
 def _place_of(event: Event) -> tuple[str, str | None] | None:
+    if isinstance(event, ev.DamageDealt):
+        return ("attack", "damage") if event.source == "attack" else None
     if isinstance(event, ev.Drew):
         phase = DRAW_PLACE.get(event.reason)
         return (phase, None) if phase else None
@@ -179,11 +185,11 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
         ja="{type} ({player}) は {where} に記録されていますが、{allowed} でターンプレイヤー {turn_player} だけが行えます",
         en="{type} by {player} is recorded {where}, but only the turn player {turn_player} may do it in {allowed}",
     ),
-    on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded),
+    on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded, ev.DamageDealt),
     doc=Doc(
         checks="Stand, the draw-phase draw, the clock and its draws, plays, ACT abilities, slot swaps, the climax, "
-               "attack declaration, trigger reveal, battle and the climax leaving happen in the phase (and step) "
-               "seed 003 names, and belong to the turn player.",
+               "attack declaration, trigger reveal, attack damage, battle and the climax leaving happen in the phase "
+               "(and step) seed 003 names, and the player actions belong to the turn player.",
         why="Seed 003 gives each of them to 甲 in one phase only; a climax in the main phase or a play on the "
             "opponent's turn is not in the turn flow.",
         bad="ws.phase main; ws.climax (climax played in the main phase)",
@@ -197,7 +203,7 @@ def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     phase, step = place
     where_ok = before.phase == phase and before.phase_open and (step is None or before.step == step)
-    who = getattr(s.event, "player", before.turn_player)
+    who = before.turn_player if isinstance(s.event, AUTOMATIC) else getattr(s.event, "player", None)
     if where_ok and who == before.turn_player:
         return
     where = f"in phase {before.phase or '-'}" + (f", step {before.step}" if before.step else "")

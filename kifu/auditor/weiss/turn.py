@@ -502,6 +502,33 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
                           "detail": f"has {side.deck} deck and {side.waiting} waiting-room cards"})
 
 
+@rule(
+    code="WS-GAME-004",
+    name="a-loser-does-not-win",
+    severity=Severity.ERROR,
+    citation="CR 1.2.2–1.2.3 per reference B2; reference B6 #18",
+    title=Text(ja="敗北したプレイヤーは勝者にならない", en="a player who lost is not the winner"),
+    message=Text(ja="match.end の勝者 {winner}: {detail}", en="match.end names {winner} the winner, but {detail}"),
+    on=(MatchEnded,),
+    doc=Doc(
+        checks="`match.end` does not name as winner a player who lost (`ws.lose`, 4 level cards, or deck and "
+               "waiting room empty); when both lost at once the match is a draw (no winner).",
+        why="Losing conditions end the game for that player (CR 1.2.2); simultaneous losses are a draw (1.2.3).",
+        bad="ws.lose p1 reason=level; match.end winner=p1",
+        good="ws.lose p1 reason=level; match.end winner=p2",
+    ),
+)
+def a_loser_does_not_win(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, MatchEnded)
+    before = game(s.before)
+    losers = set(before.lost) | {key.rsplit(":", 1)[1] for key in before.due if key.startswith("lose-")}
+    if e.winner is not None and e.winner in losers:
+        both = len(losers & set(before.players)) > 1
+        yield Hit(e.seq, {"winner": e.winner, "detail": "both players lost: it is a draw" if both
+                          else f"{e.winner} lost"})
+
+
 RULES = (
     stand_phase_stands_every_character,
     draw_phase_draws_one_card,
@@ -518,4 +545,5 @@ RULES = (
     level_four_loses,
     empty_deck_and_waiting_loses,
     a_loss_has_its_cause,
+    a_loser_does_not_win,
 )
