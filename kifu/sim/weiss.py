@@ -235,7 +235,8 @@ class Table:
         limit = 1 if self.state.turn == 1 else len(slots)
         for slot in slots[: min(limit, attacks if attacks is not None else limit)]:
             kinds = ["direct"] if self.side(self.other(player)).stage.get(slot) is None else ["front", "side"]
-            self.attack(player, slot, self.rng.choice(kinds))
+            counter = self.rng.choice([0, 0, 0, 1000, 2000]) if self.side(self.other(player)).hand else 0
+            self.attack(player, slot, self.rng.choice(kinds), counter=counter)
         self.encore_step(player)
         self.end("attack")
 
