@@ -15,13 +15,14 @@ import msgspec
 
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
 from ..events.codec import Codec
-from . import generic, log, mtg, worldtrigger
+from . import generic, log, mtg, weiss, worldtrigger
 from .base import CODE, INTERNAL, NAME, Engine, Finding, Game, Rule, resolve_options
 
 _BUILT_IN: tuple[Game, ...] = (
     generic.GAME,
     mtg.GAME,
     worldtrigger.GAME,
+    weiss.GAME,
 )
 
 GAMES: dict[str, Game] = {g.id: g for g in _BUILT_IN}

@@ -1,0 +1,432 @@
+"""Weiss Schwarz attack phase: declaration, trigger, counter, damage, battle and encore.
+
+Source: seed 003 §アタックフェイズ A–F; reference B1 #6–#7, B3, B6 #7–#12, #16.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...events import weiss as ev
+from ...projector.weiss import Attack, State
+from ..base import Doc, Hit, Severity, Step, Text, rule
+from .common import CLOSERS, UNKNOWN_BOARD, closed_phase, game, undecided
+
+ATK = "seed 003 §アタックフェイズ"
+
+
+@rule(
+    code="WS-ATK-001",
+    name="attacker-is-a-standing-center-character",
+    severity=Severity.ERROR,
+    citation=f"{ATK} A.3 (攻撃できるかどうかはスタンドされているか); reference B1 #6, B6 #7",
+    title=Text(ja="アタックするのはスタンドしている前列のキャラ", en="the attacker is a standing center-stage character"),
+    message=Text(ja="{slot} のアタック宣言: {detail}", en="attack declared from {slot}, but {detail}"),
+    on=(ev.AttackDeclared,),
+    doc=Doc(
+        checks="The attacking slot is a center slot holding a character of the attacker, and it is standing.",
+        why="Seed 003 A.3: whether a character can attack is decided by its being stood; it is rested on "
+            "declaration.",
+        bad="C1 attacked already (rested); ws.attack C1",
+        good="ws.attack C1; … ws.attack C2",
+    ),
+)
+def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.AttackDeclared)
+    before = game(s.before)
+    slot = before.side(e.player).stage.get(e.slot)
+    if e.slot not in ev.CENTER:
+        yield Hit(e.seq, {"slot": e.slot, "detail": "only center-stage characters attack"})
+    elif slot is None and not before.known:
+        yield undecided(e.seq, UNKNOWN_BOARD)
+    elif slot is None:
+        yield Hit(e.seq, {"slot": e.slot, "detail": "no character is there"})
+    elif slot.state != "stand":
+        yield Hit(e.seq, {"slot": e.slot, "detail": f"the character there is {slot.state}, not standing"})
+
+
+@rule(
+    code="WS-ATK-002",
+    name="first-player-first-turn-attacks-once",
+    severity=Severity.ERROR,
+    citation="reference B1 #6, B6 #7 (simulator rules_coverage: starting player declares one attack)",
+    title=Text(ja="先攻1ターン目のアタックは1回", en="the first player's first turn has one attack"),
+    message=Text(
+        ja="先攻の最初のターンに {n} 回目のアタックが宣言されました",
+        en="attack number {n} was declared in the first player's first turn",
+    ),
+    on=(ev.AttackDeclared,),
+    doc=Doc(
+        checks="In turn number 1 (the first player's first turn) at most one attack is declared.",
+        why="The starting player may declare only one attack on their first turn.",
+        bad="turn 1: ws.attack C1; … ws.attack C2",
+        good="turn 1: ws.attack C1; ws.step encore",
+    ),
+)
+def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    if before.turn == 1 and before.attacks >= 1:
+        yield Hit(s.event.seq, {"n": before.attacks + 1})
+
+
+@rule(
+    code="WS-ATK-003",
+    name="direct-attack-only-against-an-empty-column",
+    severity=Severity.ERROR,
+    citation=f"{ATK} A.3 (ダイレクトアタック（正面に相手キャラがいない場合のみ）); reference B6 #8",
+    title=Text(ja="ダイレクトアタックは正面に相手キャラがいないときだけ", en="direct attacks only against an empty column"),
+    message=Text(
+        ja="{kind} アタック ({slot}) ですが、正面の相手キャラは {opposing}",
+        en="a {kind} attack from {slot}, but the opposing character is {opposing}",
+    ),
+    on=(ev.AttackDeclared,),
+    doc=Doc(
+        checks="A direct attack needs the opponent's slot in the same column to be empty; a front or side attack "
+               "needs a character there.",
+        why="Seed 003 A.3: direct attack only when no opposing character stands in front; front and side attacks "
+            "are made against the character in front.",
+        bad="opponent has C2; ws.attack C2 direct",
+        good="opponent has C2; ws.attack C2 front",
+    ),
+)
+def direct_only_against_empty(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.AttackDeclared)
+    before = game(s.before)
+    opposing = before.side(before.opponent(e.player)).stage.get(e.slot)
+    if (e.kind == "direct") == (opposing is None):
+        return
+    if opposing is None and not before.known:
+        yield undecided(e.seq, UNKNOWN_BOARD)
+        return
+    yield Hit(e.seq, {"kind": e.kind, "slot": e.slot, "opposing": opposing.card if opposing else "absent"})
+
+
+@rule(
+    code="WS-ATK-004",
+    name="trigger-step-reveals-the-top-card",
+    severity=Severity.ERROR,
+    citation=f"{ATK} B.3–5; reference B6 #9",
+    title=Text(ja="トリガーステップで山札の上を公開", en="the trigger step reveals the deck's top card"),
+    message=Text(
+        ja="seq {attack} のアタックのトリガーステップでカードが公開されていません",
+        en="the trigger step of the attack at seq {attack} revealed no card",
+    ),
+    on=(ev.StepStarted,) + CLOSERS,
+    doc=Doc(
+        checks="When the trigger step of an attack is left, one card has been revealed (`ws.reveal`).",
+        why="Seed 003 B.3: 甲 puts the top card of the deck into the resolution zone (automatic, not optional).",
+        bad="ws.step trigger; ws.step damage",
+        good="ws.step trigger; ws.reveal; ws.step damage",
+    ),
+)
+def trigger_step_reveals(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    if before.step == "trigger" and before.attack is not None and before.attack.reveals == 0:
+        yield Hit(s.event.seq, {"attack": before.attack.seq}, (before.attack.seq,))
+
+
+@rule(
+    code="WS-ATK-006",
+    name="trigger-card-goes-to-stock",
+    severity=Severity.ERROR,
+    citation=f"{ATK} B.5 (トリガーに使ったカードをストックに置く); reference B1 #6, B4, B6 #9",
+    title=Text(ja="トリガーに使ったカードはストックへ", en="the trigger card goes to stock"),
+    message=Text(
+        ja="トリガーのカードが {to} に置かれましたが、アイコン {icons} ではストックに置くはずです",
+        en="the trigger card went to {to}, but with icons {icons} it goes to stock",
+    ),
+    on=(ev.TriggerRevealed,),
+    doc=Doc(
+        checks="The revealed trigger card goes to stock, unless a treasure or choice icon sends it elsewhere.",
+        why="Seed 003 B.5: the card used for the trigger is put into stock (reference B4: treasure and choice "
+            "are the exceptions).",
+        bad="ws.reveal icons=[soul] to=hand",
+        good="ws.reveal icons=[soul] to=stock",
+    ),
+)
+def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.TriggerRevealed)
+    if e.to != "stock" and not {"treasure", "choice"} & set(e.icons):
+        yield Hit(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or "none"})
+
+
+@rule(
+    code="WS-ATK-005",
+    name="counter-step-only-on-front-attacks-by-the-defender",
+    severity=Severity.ERROR,
+    citation=f"{ATK} B.7 (フロントアタック→カウンターステップ), C; reference B1 #6, B6 #10",
+    title=Text(ja="カウンターはフロントアタックに防御側が", en="counters only on front attacks, by the defender"),
+    message=Text(ja="カウンター: {detail}", en="counter: {detail}"),
+    on=(ev.StepStarted, ev.Countered),
+    options=("counter_by",),
+    doc=Doc(
+        checks="A counter step follows only a front attack; a `ws.counter` is played in the counter step, by "
+               "the defending player (option counter_by), at most once per attack.",
+        why="Seed 003 B.7 sends only front attacks to the counter step (direct and side go to damage). The "
+            "reference (B1, B6 #10) gives the counter to the defender, once. Seed 003 C.3 writes 甲 there; "
+            "the official rules and the issue say the defender, which kifu follows.",
+        bad="ws.attack C1 side; ws.step trigger; ws.step counter",
+        good="ws.attack C1 front; ws.step trigger; ws.step counter; ws.counter (defender)",
+    ),
+)
+def counter_only_on_front(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    attack = before.attack
+    e = s.event
+    if isinstance(e, ev.StepStarted):
+        if e.step == "counter" and (attack is None or attack.kind != "front"):
+            yield Hit(e.seq, {"detail": f"a counter step after a {attack.kind if attack else 'missing'} attack"})
+        return
+    assert isinstance(e, ev.Countered)
+    yield from _counter_problems(before, attack, e, str(s.options.get("counter_by", "defender")))
+
+
+def _counter_players(attack: Attack, counter_by: str) -> tuple[str, ...]:
+    return {"defender": (attack.defender,), "turn-player": (attack.player,)}.get(
+        counter_by, (attack.defender, attack.player))
+
+
+def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, counter_by: str) -> Iterable[Hit]:
+    if before.step != "counter" or attack is None:
+        yield Hit(e.seq, {"detail": f"played outside a counter step (step {before.step})"})
+    elif attack.kind != "front":
+        yield Hit(e.seq, {"detail": f"played against a {attack.kind} attack"})
+    elif e.player not in _counter_players(attack, counter_by):
+        yield Hit(e.seq, {"detail": f"played by {e.player}, not by the {counter_by} ({attack.defender} defends)"})
+    elif attack.counters >= 1:
+        yield Hit(e.seq, {"detail": "a second counter against one attack"})
+
+
+# --- battle ----------------------------------------------------------------------
+
+BTL = f"{ATK} E"
+
+
+def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
+    """Who a battle reverses by seed 003 E.4 (the lower) and the tie option."""
+    if attacker < defender:
+        return ["attacker"]
+    if defender < attacker:
+        return ["defender"]
+    return ["attacker", "defender"] if tie == "both" else []
+
+
+@rule(
+    code="WS-BTL-001",
+    name="battle-reverses-the-lower-power",
+    severity=Severity.ERROR,
+    citation=f"{BTL}.4 (比較し低いほうをリバースする); reference B1 #6, B6 #12",
+    title=Text(ja="バトルはパワーの低い方をリバース", en="battle reverses the character with lower power"),
+    message=Text(
+        ja="パワー {attacker_power} 対 {defender_power}: リバースは {expected} のはずが {recorded}",
+        en="power {attacker_power} against {defender_power}: {expected} should be reversed, the log has {recorded}",
+    ),
+    on=(ev.BattleResolved,),
+    options=("battle_tie",),
+    doc=Doc(
+        checks="With both characters present, the lower power is reversed; on a tie both (option battle_tie, "
+               "default both; `neither` for tables that rule otherwise).",
+        why="Seed 003 E.4: compare and reverse the lower one. The tie is not stated in the seed (reference B1 "
+            "[to verify]).",
+        bad="ws.battle attacker_power=3000 defender_power=2000 reversed=[attacker]",
+        good="ws.battle attacker_power=3000 defender_power=2000 reversed=[defender]",
+    ),
+)
+def battle_reverses_lower(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.BattleResolved)
+    if not _both_present(game(s.before)):
+        return
+    want = expected_reversed(e.attacker_power, e.defender_power, str(s.options.get("battle_tie", "both")))
+    if sorted(set(e.reversed)) != want:
+        yield Hit(e.seq, {"attacker_power": e.attacker_power, "defender_power": e.defender_power,
+                          "expected": "+".join(want) or "nobody", "recorded": "+".join(e.reversed) or "nobody"})
+
+
+def _both_present(state: State) -> bool:
+    a = state.attack
+    if a is None:
+        return False
+    return a.slot in state.side(a.player).stage and a.slot in state.side(a.defender).stage
+
+
+@rule(
+    code="WS-BTL-002",
+    name="battle-only-when-both-characters-remain",
+    severity=Severity.ERROR,
+    citation=f"{BTL}.3–4 (両方のキャラが存在している場合…いなくなった場合は比較もリバースもしない); reference B1 #6",
+    title=Text(ja="両方のキャラがいるときだけバトル", en="a battle happens only while both characters remain"),
+    message=Text(ja="バトル: {detail}", en="battle: {detail}"),
+    on=(ev.BattleResolved, ev.StepStarted) + CLOSERS,
+    doc=Doc(
+        checks="A battle reverses nobody when the attacker or the defender has left; when both remain, the "
+               "battle step compares them (`ws.battle`) before it ends.",
+        why="Seed 003 E.3–4: the powers are compared if both characters exist; if one is gone there is no "
+            "comparison and no reversal.",
+        bad="defender bounced; ws.step battle; ws.battle reversed=[defender]",
+        good="defender bounced; ws.step battle; ws.step declare",
+    ),
+)
+def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    e = s.event
+    if isinstance(e, ev.BattleResolved):
+        if e.reversed and not _both_present(before):
+            yield Hit(e.seq, {"detail": "a character was reversed though one side had left the stage"}) \
+                if before.known else undecided(e.seq, UNKNOWN_BOARD)
+        return
+    a = before.attack
+    if before.step == "battle" and a is not None and a.battle_seq is None and _both_present(before):
+        yield Hit(e.seq, {"detail": f"the battle step of the attack at seq {a.seq} ended without a comparison"},
+                  (a.seq,))
+
+
+# --- encore ------------------------------------------------------------------------
+
+ENC = f"{ATK} F"
+
+
+def _reversed(state: State, player: str | None) -> list[str]:
+    return sorted(k for k, v in state.side(player).stage.items() if v.state == "reverse")
+
+
+@rule(
+    code="WS-ENC-001",
+    name="encore-step-turn-player-first",
+    severity=Severity.ERROR,
+    citation=f"{ENC}.3–4 (甲のリバースカード → 乙のリバースカード); reference B1 #7",
+    title=Text(ja="アンコールステップはターンプレイヤーから", en="the encore step handles the turn player's cards first"),
+    message=Text(
+        ja="{player} のリバースキャラが控室に置かれましたが、ターンプレイヤーのリバースキャラ {waiting} が残っています",
+        en="{player}'s reversed character went to the waiting room while the turn player's {waiting} remained",
+    ),
+    on=(ev.CharacterRetired,),
+    doc=Doc(
+        checks="In the encore step, the non-turn player's reversed characters go to the waiting room only after "
+               "the turn player has none left.",
+        why="Seed 003 F.3–4: 甲's reversed cards are checked and put into the waiting room first, then 乙's.",
+        bad="both have reversed cards; ws.retire (non-turn player) first",
+        good="ws.retire (turn player); ws.retire (non-turn player)",
+    ),
+)
+def encore_turn_player_first(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    e = s.event
+    assert isinstance(e, ev.CharacterRetired)
+    if before.step != "encore" or e.player == before.turn_player:
+        return
+    waiting = _reversed(before, before.turn_player)
+    if waiting:
+        yield Hit(e.seq, {"player": e.player, "waiting": ", ".join(waiting)})
+
+
+@rule(
+    code="WS-ENC-002",
+    name="encore-step-repeats-until-no-reversed-card-remains",
+    severity=Severity.ERROR,
+    citation=f"{ENC}.3–6; reference B6 #16",
+    title=Text(ja="リバースカードがなくなるまでアンコールステップ", en="the encore step goes on until no reversed card remains"),
+    message=Text(ja="アンコールステップ: {detail}", en="encore step: {detail}"),
+    on=(ev.CharacterRetired,) + CLOSERS,
+    doc=Doc(
+        checks="In the encore step only reversed characters are put into the waiting room, and the attack phase "
+               "ends only when no reversed character remains on either stage.",
+        why="Seed 003 F.3–6: choose a reversed card and put it into the waiting room, repeat while any remains; "
+            "item 6 goes back to item 3 while reversed cards are left.",
+        bad="C2 reversed; ws.step encore; ws.phase.end attack",
+        good="C2 reversed; ws.step encore; ws.retire C2; ws.phase.end attack",
+    ),
+)
+def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    e = s.event
+    if isinstance(e, ev.CharacterRetired):
+        slot = before.side(e.player).stage.get(e.slot)
+        if before.step == "encore" and slot is not None and slot.state != "reverse":
+            yield Hit(e.seq, {"detail": f"{e.player}'s {e.slot} is {slot.state}, not reversed"})
+        return
+    if closed_phase(s) != "attack":
+        return
+    left = [f"{p}:{k}" for p in before.players for k in _reversed(before, p)]
+    if left:
+        yield Hit(e.seq, {"detail": f"the attack phase ended with reversed characters {', '.join(left)}"})
+
+
+@rule(
+    code="WS-ENC-003",
+    name="rule-encore-costs-three-stock",
+    severity=Severity.ERROR,
+    citation="reference B1 #7 (all characters: [AUTO] Encore (3)), B6 #16",
+    title=Text(ja="ルールのアンコールはストック3", en="the rule encore costs three stock"),
+    message=Text(ja="{slot} のアンコール: {detail}", en="encore to {slot}: {detail}"),
+    on=(ev.Encored,),
+    doc=Doc(
+        checks="An encore by the rule pays exactly 3 stock, from a stock that has them.",
+        why="Every character has the rule encore: pay 3 stock when it goes from the stage to the waiting room "
+            "and it returns (reference B1 #7).",
+        bad="ws.encore via=rule stock=2",
+        good="ws.encore via=rule stock=3",
+    ),
+)
+def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.Encored)
+    if e.via != "rule":
+        return
+    have = game(s.before).side(e.player).stock
+    if e.stock != 3:
+        yield Hit(e.seq, {"slot": e.slot, "detail": f"{e.stock} stock paid, not 3"})
+    elif have < 3:
+        yield Hit(e.seq, {"slot": e.slot, "detail": f"only {have} stock to pay 3 from"}) if game(s.before).known \
+            else undecided(e.seq, UNKNOWN_BOARD)
+
+
+@rule(
+    code="WS-ENC-004",
+    name="encore-returns-rested-to-its-slot",
+    severity=Severity.ERROR,
+    citation="reference B1 #7 [to verify], B6 #16",
+    title=Text(ja="アンコールしたキャラは元の枠にレストで戻る", en="an encored character returns rested to the slot it left"),
+    message=Text(ja="{slot} のアンコール: {detail}", en="encore to {slot}: {detail}"),
+    on=(ev.Encored,),
+    options=("encore_rested_same_slot",),
+    doc=Doc(
+        checks="An encore names a slot a character just left, that slot is empty, and the character returns "
+               "rested (option encore_rested_same_slot, default true).",
+        why="The encore puts the character back where it was, rested (reference B1 #7, marked to verify).",
+        bad="ws.retire C1; ws.encore C3",
+        good="ws.retire C1; ws.encore C1",
+    ),
+)
+def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.Encored)
+    if not s.options.get("encore_rested_same_slot", True):
+        return
+    before = game(s.before)
+    side = before.side(e.player)
+    if e.slot not in side.left and not before.known:
+        yield undecided(e.seq, UNKNOWN_BOARD)
+    elif e.slot not in side.left or e.slot in side.stage:
+        yield Hit(e.seq, {"slot": e.slot, "detail": "no character left that slot, or it is occupied"})
+    elif not e.rested:
+        yield Hit(e.seq, {"slot": e.slot, "detail": "the character returned standing"})
+
+
+RULES = (
+    attacker_stands_in_center,
+    first_turn_attacks_once,
+    direct_only_against_empty,
+    trigger_step_reveals,
+    trigger_card_goes_to_stock,
+    counter_only_on_front,
+    battle_reverses_lower,
+    battle_only_when_both_remain,
+    encore_turn_player_first,
+    encore_until_none_reversed,
+    rule_encore_costs_three,
+    encore_returns_to_its_slot,
+)

@@ -1,0 +1,117 @@
+"""Weiss Schwarz: shared option declarations and small helpers for the rulebook.
+
+Source: seed 003 (WSターンの流れ); the options are the reference's Part B items
+marked [to verify], each with the default the seed or the reference suggests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...events import weiss as ev
+from ...events.base import Event, event_type
+from ...projector.base import Frame
+from ...projector.weiss import State
+from ..base import Hit, Option, Step, Text
+
+SEED = "seed 003"
+
+HAND_LIMIT = Option(
+    name="hand_limit",
+    default=7,
+    doc=Text(
+        ja="エンドフェイズで超えてはいけない手札の規定枚数 (参考資料 B1/B6 #17 [要確認])",
+        en="the hand size the end phase discards down to (reference B1, B6 #17 [to verify])",
+    ),
+    citation="seed 003 §エンドフェイズ 3 (規定枚数); reference B1 (7)",
+)
+BATTLE_TIE = Option(
+    name="battle_tie",
+    default="both",
+    choices=("both", "neither"),
+    doc=Text(
+        ja="パワーが同じときにリバースするキャラ: both (両方) か neither (どちらも) (参考資料 B1 [要確認])",
+        en="which characters a tie in power reverses: both, or neither (reference B1 [to verify])",
+    ),
+    citation="seed 003 §アタックフェイズ E.4; reference B1, B6 #12",
+)
+ENCORE_SAME_SLOT = Option(
+    name="encore_rested_same_slot",
+    default=True,
+    choices=(True, False),
+    doc=Text(
+        ja="アンコールしたキャラは元の枠にレストで戻る (参考資料 B1 [要確認])",
+        en="an encored character returns rested to the slot it left (reference B1 [to verify])",
+    ),
+    citation="reference B1 (encore step), B6 #16",
+)
+END_ORDER = Option(
+    name="end_phase_order",
+    default="seed",
+    choices=("seed", "any"),
+    doc=Text(
+        ja="seed: エンドフェイズは手札の破棄の後にクライマックスを控室へ (種の 3→4 の順); any: 順不同 (参考資料 B1 [要確認])",
+        en="seed: the hand-limit discard comes before the climax leaves (seed items 3 then 4); any: either order "
+           "(reference B1 [to verify])",
+    ),
+    citation="seed 003 §エンドフェイズ 3–4",
+)
+COUNTER_BY = Option(
+    name="counter_by",
+    default="defender",
+    choices=("defender", "turn-player", "either"),
+    doc=Text(
+        ja="カウンターを使えるプレイヤー: 種の C.3 は「甲」と書くが、公式ルールと issue 6 では防御側 (既定 defender)",
+        en="who may counter: seed 003 C.3 writes 甲 (the turn player), the official rules and issue 6 say the "
+           "defender (default)",
+    ),
+    citation="seed 003 §アタックフェイズ C.3; reference B1 #6, B6 #10",
+)
+DECK_SIZE = Option(
+    name="deck_size",
+    default=50,
+    doc=Text(ja="各プレイヤーのデッキ枚数", en="cards in each player's deck at the start"),
+    citation="reference B6 #19 (deck = 50)",
+)
+
+OPTIONS: tuple[Option, ...] = (HAND_LIMIT, BATTLE_TIE, ENCORE_SAME_SLOT, END_ORDER, COUNTER_BY, DECK_SIZE)
+
+
+def game(frame: Frame[Any]) -> State:
+    """The Weiss part of a frame."""
+    return frame.game  # type: ignore[no-any-return]
+
+
+def tag(event: Event) -> str:
+    return event_type(type(event))
+
+
+def is_game_event(event: Event) -> bool:
+    """A ``ws.*`` event (not a note, ruling or match event)."""
+    return tag(event).startswith("ws.")
+
+
+CLOSERS = (ev.PhaseEnded, ev.PhaseStarted, ev.TurnStarted)
+"""Events that can end the phase in progress: its ``ws.phase.end``, or (when that is left out) the next
+phase or turn."""
+
+
+def closed_phase(s: Step) -> str | None:
+    """The phase this event ends, or None (a ``ws.phase.end`` of another phase is WS-FLOW-001's finding)."""
+    before = s.before.game
+    if not before.phase_open:
+        return None
+    if isinstance(s.event, ev.PhaseEnded):
+        return before.phase if s.event.phase == before.phase else None
+    if isinstance(s.event, (ev.PhaseStarted, ev.TurnStarted)):
+        return before.phase  # type: ignore[no-any-return]
+    return None
+
+
+UNKNOWN_BOARD = "the log starts mid-match without ws.board, so this zone is not known"
+UNKNOWN_HAND = "no opening hand (ws.draw reason=setup) or ws.board was recorded, so the hand and deck are not known"
+
+
+def undecided(seq: int, reason: str, seqs: tuple[int, ...] = ()) -> Hit:
+    """An info finding: the rule cannot judge this event from what the log records."""
+    return Hit(seq, {"reason": reason}, seqs, undecided=True)

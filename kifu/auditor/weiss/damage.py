@@ -1,0 +1,248 @@
+"""Weiss Schwarz attack damage: soul, the direct and side adjustments, soul ≤ 0, and the climax cancel.
+
+Source: seed 003 §アタックフェイズ A.3 and D.3; reference B1 #6, B3, B6 #8 and #11.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ...events import weiss as ev
+from ...projector.weiss import State
+from ..base import Doc, Hit, Severity, Step, Text, rule
+from .common import UNKNOWN_BOARD, game, undecided
+
+ATK = "seed 003 §アタックフェイズ"
+DMG = f"{ATK} D.3"
+
+
+def expected_damage(state: State) -> dict[str, Any] | None:
+    """What the attack's damage should be by seed 003, and how it is made up; None without an attack."""
+    attack = state.attack
+    if attack is None:
+        return None
+    slot = state.side(attack.player).stage.get(attack.slot)
+    if slot is None:
+        return {"present": False, "soul": 0, "base": 0, "direct": 0, "side": 0, "expected": 0}
+    direct = 1 if attack.kind == "direct" else 0
+    side = attack.defender_level if attack.kind == "side" else 0
+    base = slot.soul_now + attack.trigger_soul
+    soul = base + direct - side
+    return {"present": True, "soul": soul, "base": base, "direct": direct, "side": side, "expected": max(0, soul)}
+
+
+def _attack_damage(s: Step) -> tuple[ev.DamageDealt, dict[str, Any]] | None:
+    e = s.event
+    if not isinstance(e, ev.DamageDealt) or e.source != "attack":
+        return None
+    calc = expected_damage(game(s.before))
+    if calc is None or e.amount == calc["expected"] or not _damage_knowable(game(s.before)):
+        return None
+    return e, calc
+
+
+def _damage_knowable(state: State) -> bool:
+    """Whether the log shows the attacker (and, for a side attack, the defender) it started without."""
+    a = state.attack
+    if a is None or state.known:
+        return True
+    return a.slot in state.side(a.player).stage and (a.kind != "side" or a.defender_present)
+
+
+def _diagnosis(e: ev.DamageDealt, calc: dict[str, Any]) -> str:
+    """Which statement of seed 003 the recorded amount breaks (one finding per wrong damage)."""
+    if not calc["present"]:
+        return "absent"
+    if calc["soul"] <= 0 < e.amount:
+        return "floor"
+    if calc["direct"] and e.amount == calc["expected"] - 1:
+        return "direct"
+    if calc["side"] and e.amount == max(0, calc["base"] + calc["direct"]):
+        return "side"
+    return "other"
+
+
+def _damage_hit(s: Step, kinds: tuple[str, ...]) -> Iterable[Hit]:
+    found = _attack_damage(s)
+    if found is None:
+        return
+    e, calc = found
+    if _diagnosis(e, calc) in kinds:
+        yield Hit(e.seq, {"amount": e.amount, **calc}, (game(s.before).attack.seq,))  # type: ignore[union-attr]
+
+
+DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
+
+
+@rule(
+    code="WS-DMG-001",
+    name="attack-damage-equals-soul",
+    severity=Severity.ERROR,
+    citation=f"{DMG} (攻撃キャラが存在する場合、相手にソウル分のダメージ); reference B6 #8",
+    title=Text(ja="ダメージはソウル分", en="attack damage equals the attacker's soul"),
+    message=Text(
+        ja="ダメージ {amount} が記録されましたが、ソウルは {expected} です (キャラ {base}, ダイレクト +{direct}, サイド −{side})",
+        en="damage {amount} recorded, but the soul is {expected} (character and triggers {base}, direct +{direct}, "
+           "side −{side})",
+    ),
+    on=(ev.DamageDealt,),
+    doc=Doc(
+        checks="The attack's damage equals the attacker's soul now (printed, effects, soul trigger icons), with "
+               "the direct and side adjustments; no damage when the attacker has left the stage. Wrong amounts "
+               "explained by a missing +1 or −level, or by damage below 0, are reported by WS-DMG-002/003/004.",
+        why="Seed 003 D.3: if the attacking character is there, it deals damage equal to its soul.",
+        bad="soul 2 front, soul trigger: ws.damage amount=2",
+        good="soul 2 front, soul trigger: ws.damage amount=3",
+    ),
+)
+def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    if isinstance(s.event, ev.DamageDealt) and s.event.source == "attack" and not _damage_knowable(before):
+        yield undecided(s.event.seq, UNKNOWN_BOARD)
+    yield from _damage_hit(s, ("other", "absent"))
+
+
+@rule(
+    code="WS-DMG-002",
+    name="direct-attack-adds-one-soul",
+    severity=Severity.ERROR,
+    citation=f"{ATK} A.3 (ダイレクトアタック: アタックキャラのソウル+1); reference B1 #6",
+    title=Text(ja="ダイレクトアタックはソウル+1", en="a direct attack adds one soul"),
+    message=Text(
+        ja="ダイレクトアタックのダメージ {amount} はソウル+1 を数えていません (正しくは {expected})",
+        en="the direct attack's damage {amount} leaves out the +1 soul (it should be {expected})",
+    ),
+    on=(ev.DamageDealt,),
+    doc=Doc(
+        checks="A direct attack's damage includes the +1 soul.",
+        why="Seed 003 A.3: on a direct attack the attacker gets soul +1 (automatic).",
+        bad="soul 1 direct: ws.damage amount=1",
+        good=DAMAGE_DOC_GOOD,
+    ),
+)
+def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
+    yield from _damage_hit(s, ("direct",))
+
+
+@rule(
+    code="WS-DMG-003",
+    name="side-attack-subtracts-the-opposing-level",
+    severity=Severity.ERROR,
+    citation=f"{ATK} A.3 (サイドアタック: ソウル数を…レベル分だけ引く); reference B1 #6, B6 #8",
+    title=Text(ja="サイドアタックは相手キャラのレベル分ソウル−", en="a side attack subtracts the opposing character's level"),
+    message=Text(
+        ja="サイドアタックのダメージ {amount} は相手キャラのレベル {side} を引いていません (正しくは {expected})",
+        en="the side attack's damage {amount} does not subtract the opposing level {side} (it should be {expected})",
+    ),
+    on=(ev.DamageDealt,),
+    doc=Doc(
+        checks="A side attack's damage is the soul minus the opposing character's level at declaration.",
+        why="Seed 003 A.3: a side attack subtracts the level of the character in front from the attacker's soul; "
+            "the penalty stays if that character leaves (reference B1 #6).",
+        bad="soul 2 side vs level 1: ws.damage amount=2",
+        good="soul 2 side vs level 1: ws.damage amount=1",
+    ),
+)
+def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
+    yield from _damage_hit(s, ("side",))
+
+
+@rule(
+    code="WS-DMG-004",
+    name="no-damage-when-soul-is-zero-or-less",
+    severity=Severity.ERROR,
+    citation=f"{DMG} (ソウルが0かそれ以下の場合、与えるダメージは0)",
+    title=Text(ja="ソウル0以下ならダメージ0", en="soul of zero or less deals no damage"),
+    message=Text(
+        ja="ソウルは {soul} (0以下) なのにダメージ {amount} が記録されています",
+        en="the soul is {soul} (zero or less), yet damage {amount} is recorded",
+    ),
+    on=(ev.DamageDealt,),
+    doc=Doc(
+        checks="When the attacker's soul after adjustments is 0 or less, the damage is 0.",
+        why="Seed 003 D.3: with soul 0 or less the damage dealt is 0 (it is never negative nor rounded up).",
+        bad="soul 1 side vs level 2: ws.damage amount=1",
+        good="soul 1 side vs level 2: ws.damage amount=0",
+    ),
+)
+def no_damage_when_soul_not_positive(s: Step) -> Iterable[Hit]:
+    yield from _damage_hit(s, ("floor",))
+
+
+def _reveal_problem(e: ev.DamageDealt) -> str | None:
+    if not e.cards:
+        return None  # the log did not record the reveal; only the amount can be judged
+    climaxes = [i for i, c in enumerate(e.cards) if c.climax]
+    if climaxes and climaxes[0] < len(e.cards) - 1:
+        return f"{len(e.cards) - climaxes[0] - 1} card(s) revealed after the climax"
+    if climaxes and not e.cancelled:
+        return "a climax was revealed but the damage is not marked cancelled"
+    if e.cancelled and not climaxes:
+        return "the damage is marked cancelled but no climax was revealed"
+    if not climaxes and len(e.cards) != e.amount:
+        return f"{len(e.cards)} card(s) revealed for {e.amount} damage without a climax"
+    return None
+
+
+@rule(
+    code="WS-DMG-005",
+    name="a-revealed-climax-cancels-and-stops-the-reveal",
+    severity=Severity.ERROR,
+    citation="CR damage cancel per reference B3 (wikia Q&A No.4); reference B6 #11",
+    title=Text(ja="クライマックスが出たらダメージキャンセル、公開はそこまで",
+               en="a revealed climax cancels the damage and stops the reveal"),
+    message=Text(ja="ダメージの公開: {detail}", en="damage reveal: {detail}"),
+    on=(ev.DamageDealt,),
+    doc=Doc(
+        checks="Damage reveals one card per point; a climax ends the reveal and cancels the damage (all revealed "
+               "cards to the waiting room); without a climax exactly `amount` cards are revealed (to the clock). "
+               "A `ws.damage` without `cards` records no reveal and is not judged here.",
+        why="Reference B3: if a climax is revealed the whole damage instance is cancelled and nothing more is "
+            "revealed.",
+        bad="ws.damage amount=3 cards=[x, CX, y] cancelled",
+        good="ws.damage amount=3 cards=[x, CX] cancelled",
+    ),
+)
+def climax_cancels_damage(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, ev.DamageDealt)
+    problem = _reveal_problem(s.event)
+    if problem:
+        yield Hit(s.event.seq, {"detail": problem})
+
+
+@rule(
+    code="WS-DMG-006",
+    name="shot-damage-only-after-a-cancel",
+    severity=Severity.ERROR,
+    citation="reference B4 (Shot), B6 #11",
+    title=Text(ja="ショットのダメージはキャンセルされたときだけ", en="shot damage only after the attack's damage was cancelled"),
+    message=Text(ja="ショットのダメージ: {detail}", en="shot damage: {detail}"),
+    on=(ev.DamageDealt,),
+    doc=Doc(
+        checks="A `ws.damage source=shot` belongs to an attack whose trigger revealed a shot icon and whose "
+               "damage was cancelled.",
+        why="The shot icon deals 1 damage only if this attack's damage is cancelled (reference B4, B6 #11).",
+        bad="ws.reveal icons=[shot]; ws.damage (not cancelled); ws.damage source=shot",
+        good="ws.reveal icons=[shot]; ws.damage cancelled; ws.damage amount=1 source=shot",
+    ),
+)
+def shot_only_after_cancel(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.DamageDealt)
+    if e.source != "shot":
+        return
+    a = game(s.before).attack
+    if a is None or a.shots == 0:
+        yield Hit(e.seq, {"detail": "no shot icon was revealed in this attack"})
+    elif not a.cancelled:
+        yield Hit(e.seq, {"detail": "the attack's damage was not cancelled"}, (a.damage_seq or a.seq,))
+
+
+RULES = (
+    attack_damage_equals_soul,
+    direct_attack_adds_one_soul,
+    side_attack_subtracts_level,
+    no_damage_when_soul_not_positive,
+    climax_cancels_damage,
+    shot_only_after_cancel,
+)
