@@ -15,11 +15,12 @@ import msgspec
 
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
 from ..events.codec import Codec
-from . import generic, log
+from . import generic, gunandgun, log
 from .base import CODE, INTERNAL, NAME, Engine, Finding, Game, Rule, resolve_options
 
 _BUILT_IN: tuple[Game, ...] = (
     generic.GAME,
+    gunandgun.GAME,
 )
 
 GAMES: dict[str, Game] = {g.id: g for g in _BUILT_IN}

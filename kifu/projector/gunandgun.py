@@ -86,6 +86,8 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     """Hand before this turn's refill (null: no refill yet)."""
     burned: bool = False
     """Burn applied at this turn's start."""
+    failed_draw: int | None = None
+    """Seq of the first draw asking for more cards than the deck held."""
 
 
 class Activation(msgspec.Struct, frozen=True, kw_only=True):
@@ -308,6 +310,8 @@ def _drawn(state: State, e: ev.CardsDrawn) -> State:
     g = _gun(p, e.deck)
     n = min(e.n, g.deck)
     changes: dict[str, Any] = {"hand": p.hand + n, "guns": {**p.guns, g.name: replace(g, deck=g.deck - n)}}
+    if n < e.n and p.failed_draw is None:
+        changes["failed_draw"] = e.seq
     if e.why == "refill" and p.refill is None:
         changes["refill"] = p.hand
     state = _put(state, p, **changes)

@@ -1,0 +1,101 @@
+"""ガンナガン (seed 000 coin-toss variant): shared helpers for the rule modules.
+
+Card facts come from the catalogue (kifu/events/cards/gunandgun.py); the helpers
+turn an activation of the projection into what its card says, and compute N-based
+values the way seed 000 §基本ルール and §ルール適用の例外 describe.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ...projector import gunandgun as proj
+from ...projector.gunandgun import Activation, Player, State
+
+SEED = "seed 000"
+CARD_KINDS = ("action", "function", "response", "bullet", "group-function")
+SKILL_KINDS = ("skill", "group-continuous")
+
+
+def game(frame: Any) -> State:
+    return frame.game
+
+
+def cat(state: State) -> Any:
+    return proj.catalogue(state.ckey)
+
+
+def facts_of(state: State, a: Activation, card: str | None = None) -> Any:
+    """The card or skill an activation (or one skill of a continuous group) uses; None if unknown."""
+    key = card or a.card
+    if a.kind in CARD_KINDS:
+        return proj.find_card(cat(state), key)
+    if a.kind in SKILL_KINDS:
+        return proj.find_skill(cat(state), key)
+    return None
+
+
+def numbers(facts: Any) -> list[Any]:
+    return list(getattr(facts, "numbers", []) or [])
+
+
+def expected_values(facts: Any, n: int) -> list[int]:
+    """Each number of the effect as the variant applies it: N where replaceable, else as printed."""
+    return [n if x.replaceable else x.value for x in numbers(facts)]
+
+
+def value_of(facts: Any, n: int, role: str) -> int | None:
+    """Total of the effect's numbers of one role under N (None when the card has none)."""
+    vals = [n if x.replaceable else x.value for x in numbers(facts) if x.role == role]
+    return sum(vals) if vals else None
+
+
+def is_pure_load(facts: Any) -> bool:
+    """A load effect: every replaceable number counts cards loaded (seed 000 multi-gun clause)."""
+    rep = [x for x in numbers(facts) if x.replaceable]
+    return bool(rep) and all(x.role == "load" for x in rep)
+
+
+def load_cap(state: State, a: Activation) -> int | None:
+    """Room of the gun with the most room left: a load effect's toss stops there (seed 000 §ルール適用の例外)."""
+    if a.kind not in CARD_KINDS + SKILL_KINDS or not is_pure_load(facts_of(state, a)):
+        return None
+    p = state.players.get(a.player)
+    rooms = [g.max - g.loads for g in (p.guns.values() if p else ()) if g.max is not None]
+    return max(rooms) if rooms else None
+
+
+def sequence_over(state: State, a: Activation) -> bool:
+    """The toss sequence has ended: an opponent-facing toss, or N reached the load cap."""
+    cap = load_cap(state, a)
+    return a.ended or (cap is not None and a.n >= cap)
+
+
+def expected_cost(state: State, a: Activation, options: Any) -> tuple[str, int] | None:
+    """(currency, amount) of the printed cost, never scaled by N; None when unknown or X.
+
+    A skill is paid in voltage; a deck card's COST in hand cards or voltage per the
+    ``cost_payment`` option (reference §1.7, open question 1).
+    """
+    f = facts_of(state, a)
+    if f is None:
+        return None
+    if a.kind == "skill":
+        return None if f.cost is None else ("voltage", f.cost)
+    if a.kind in ("action", "function", "response"):
+        return (options.get("cost_payment", "hand"), f.cost)
+    return None
+
+
+def player(state: State, pid: str | None) -> Player | None:
+    return state.players.get(pid) if pid else None
+
+
+def opponent(state: State, pid: str) -> str | None:
+    return next((o for o in state.order if o != pid), None)
+
+
+def unknown(seq: int, what: str, seqs: Iterable[int] = ()) -> Any:
+    from ..base import Hit
+
+    return Hit(seq, {"reason": what}, seqs=tuple(seqs), undecided=True)

@@ -1,0 +1,118 @@
+"""ガンナガン (seed 000 coin-toss variant): N replaces the effect's numbers.
+
+Sources: seed 000 §基本ルール 2, §ルール適用の例外, §追加コストについて, 裁定例 (計略, 過焔地獄,
+徹甲榴弾, リロード・サポーター, ノイズジェネレーター, 緊急回避, 相撃ち), FAQ (0 の場合).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ...events import gunandgun as ev
+from ..base import Doc, Hit, Severity, Step, Text, rule
+from .facts import expected_values, facts_of, game, numbers, unknown, value_of
+
+RULING = "seed 000 §基本ルール 2 / 裁定例 (徹甲榴弾, 相撃ち, 過焔地獄, ノイズジェネレーター)"
+ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": "hit", "hit_mod": "hit_mod"}
+
+
+def _card_of(s: Step) -> tuple[Any, Any]:
+    st = game(s.before)
+    a = st.acts.get(s.event.act)
+    if a is None or a.kind in ("gunner", "gun"):
+        return None, None
+    return a, facts_of(st, a, s.event.card)
+
+
+@rule(
+    code="GG-NUM-001", name="effect-numbers-use-n", severity=Severity.ERROR, citation=RULING,
+    title=Text(ja="効果の数値はすべて同じ N に置き換える", en="every replaceable number of the effect becomes N"),
+    message=Text(ja="{card} を N={n} で処理するなら数値は {want} ですが、記録は {got} です",
+                 en="{card} resolved with N={n} should use {want}, but the log says {got}"),
+    on=(ev.EffectResolved,),
+    doc=Doc(checks="The values an activation resolves with are N for each number the variant replaces (amounts, "
+                   "thresholds, additional costs, limits imposed on the opponent) and the printed number for the "
+                   "rest. A card the catalogue lacks cannot be decided (info).",
+            why="One toss sets every number of the effect (徹甲榴弾: threshold 3 and HIT+3 for N=3; 相撃ち; 過焔地獄).",
+            bad="徹甲榴弾 N=3; resolve values=[4,3]", good="徹甲榴弾 N=3; resolve values=[3,3]"),
+)
+def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
+    a, f = _card_of(s)
+    if a is None or s.event.values is None:
+        return
+    card = s.event.card or a.card
+    if f is None:
+        yield unknown(s.event.seq, f"{card} is not in the card catalogue")
+        return
+    want = expected_values(f, s.event.n)
+    if list(s.event.values) != want:
+        yield Hit(s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)})
+
+
+@rule(
+    code="GG-NUM-002", name="effect-does-not-exceed-n", severity=Severity.ERROR,
+    citation="seed 000 §基本ルール 2 / 裁定例 (計略: 0回なら0枚) / FAQ コイントスの結果が0",
+    title=Text(ja="効果の大きさは N で決まる", en="an effect does no more than N allows"),
+    message=Text(ja="{card} ({act}) は N={n} で {role} {limit} までですが {done} 行われました",
+                 en="{card} ({act}) allows {role} {limit} with N={n}, but {done} happened"),
+    on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified),
+    doc=Doc(checks="Cards drawn, cards loaded, burn counters given, life healed, HIT dealt and HIT modifiers that "
+                   "an activation's effect records add up to no more than its numbers under N.",
+            why="N=0 means 0 cards, 0 damage: the card was processed, but its effect does nothing.",
+            bad="計略 N=0; draw 3 (a1)", good="計略 N=3; draw 3 (a1)"),
+)
+def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
+    e = s.event
+    aid = getattr(e, "act", None)
+    st = game(s.after)
+    a = st.acts.get(aid) if aid else None
+    if a is None or a.kind in ("gunner", "gun") or a.resolved is None or a.outcome == "fizzled":
+        return
+    role = _role(e)
+    f = facts_of(st, a)
+    limit = value_of(f, a.n, role) if f is not None and role else None
+    done = a.effects.get(_effect_key(e), 0)
+    if limit is not None and done > limit:
+        yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
+                  (a.resolved,))
+
+
+def _role(e: Any) -> str | None:
+    if isinstance(e, ev.LifeChanged):
+        return {"hit": "hit", "heal": "heal"}.get(e.why)
+    return {ev.CardsDrawn: "draw", ev.Loaded: "load", ev.BurnChanged: "burn", ev.HitModified: "hit_mod"}[type(e)]
+
+
+def _effect_key(e: Any) -> str:
+    if isinstance(e, ev.LifeChanged):
+        return "heal" if e.why == "heal" else "hit"
+    return {ev.CardsDrawn: "draw", ev.Loaded: "load", ev.BurnChanged: "burn", ev.HitModified: "hit_mod"}[type(e)]
+
+
+@rule(
+    code="GG-NUM-003", name="threshold-compares-with-n", severity=Severity.ERROR,
+    citation="seed 000 裁定例 (徹甲榴弾: 装填数が3以上; 相撃ち: 1HIT以上) / 【対応】 (発動条件)",
+    title=Text(ja="条件の閾値も N に置き換えて判定する", en="a threshold is replaced by N before it is compared"),
+    message=Text(ja="{card}: {measured} {op} {threshold} (N={n}) は {want} ですが、卓は {got} と判定しました",
+                 en="{card}: {measured} {op} {threshold} (N={n}) is {want}, but the table judged it {got}"),
+    on=(ev.EffectResolved,),
+    doc=Doc(checks="When a resolution records the measured quantity and whether the condition held, the verdict "
+                   "matches the comparison with the card's threshold under N.",
+            why="The seed's rulings replace thresholds too: 相撃ち with N=1 fires on 1 HIT or more.",
+            bad="相撃ち N=1; measured 2; holds=false", good="相撃ち N=1; measured 2; holds=true"),
+)
+def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
+    a, f = _card_of(s)
+    e = s.event
+    if a is None or f is None or e.measured is None or e.holds is None:
+        return
+    thr = [e.n if x.replaceable else x.value for x in numbers(f) if x.role == "threshold"]
+    if not thr:
+        return
+    want = e.measured >= thr[0] if e.cmp == "ge" else e.measured <= thr[0]
+    if want != e.holds:
+        yield Hit(e.seq, {"card": e.card or a.card, "measured": e.measured, "op": "≥" if e.cmp == "ge" else "≤",
+                          "threshold": thr[0], "n": e.n, "want": want, "got": e.holds})
+
+
+RULES = (effect_numbers_use_n, effect_does_not_exceed_n, threshold_compares_with_n)
