@@ -124,6 +124,8 @@ class Activation(msgspec.Struct, frozen=True, kw_only=True):
     """Totals of the effects recorded after it (draw, load, burn, heal, hit, hit_mod, discard)."""
     shot: str | None = None
     copies: int = 1
+    room: int | None = None
+    """Room left in the owner's gun with the most room, at the first toss (a load effect's cap)."""
 
 
 class Shot(msgspec.Struct, frozen=True, kw_only=True):
@@ -251,7 +253,8 @@ def _bump(d: Mapping[str, int], key: str, by: int = 1) -> dict[str, int]:
 
 
 def _open(state: State, e: Any, kind: str, card: str | None, **extra: Any) -> State:
-    a = Activation(id=e.act, player=e.player, kind=kind, card=card, seq=e.seq, turn=state.turn, **extra)
+    a = Activation(id=e.act, player=e.player, kind=kind, card=card, seq=e.seq, turn=state.turn,
+                   room=room_of(state, e.player), **extra)
     return replace(state, acts={**state.acts, e.act: a})
 
 
@@ -416,7 +419,15 @@ def _tossed(state: State, e: ev.CoinTossed) -> State:
         a = state.acts[e.act]
     ended = a.ended or e.facing == "opponent"
     n = a.n + (1 if e.facing == "self" and not a.ended else 0)
-    return _put_act(state, a, tosses=a.tosses + (e.facing,), toss_seqs=a.toss_seqs + (e.seq,), ended=ended, n=n)
+    room = a.room if a.tosses else room_of(state, a.player)
+    return _put_act(state, a, tosses=a.tosses + (e.facing,), toss_seqs=a.toss_seqs + (e.seq,), ended=ended, n=n,
+                    room=room)
+
+
+def room_of(state: State, pid: str) -> int | None:
+    p = state.players.get(pid)
+    rooms = [g.max - g.loads for g in (p.guns.values() if p else ()) if g.max is not None]
+    return max(rooms) if rooms else None
 
 
 @apply.on(ev.EffectResolved)

@@ -60,9 +60,7 @@ def load_cap(state: State, a: Activation) -> int | None:
     """Room of the gun with the most room left: a load effect's toss stops there (seed 000 §ルール適用の例外)."""
     if a.kind not in CARD_KINDS + SKILL_KINDS or not is_pure_load(facts_of(state, a)):
         return None
-    p = state.players.get(a.player)
-    rooms = [g.max - g.loads for g in (p.guns.values() if p else ()) if g.max is not None]
-    return max(rooms) if rooms else None
+    return a.room  # measured when the activation opened and again at its first toss
 
 
 def sequence_over(state: State, a: Activation) -> bool:
