@@ -482,7 +482,7 @@ def _loaded(state: State, e: ev.Loaded) -> State:
             pch["guns"][d.name] = replace(d, deck=max(0, d.deck - e.n))
     if e.face == "up" and e.card:
         pch["up_loads"] = _bump(p.up_loads, e.card)
-    return _effect(_put(state, p, **pch), e.act, "load", e.n)
+    return _effect(_effect(_put(state, p, **pch), e.act, "load", e.n), e.act, "load:" + e.gun, e.n)
 
 
 @apply.on(ev.ShotDeclared)

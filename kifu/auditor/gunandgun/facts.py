@@ -97,3 +97,9 @@ def unknown(seq: int, what: str, seqs: Iterable[int] = ()) -> Any:
     from ..base import Hit
 
     return Hit(seq, {"reason": what}, seqs=tuple(seqs), undecided=True)
+
+
+def effective_n(state: State, a: Activation) -> int:
+    """N as the variant counts it: tosses facing the tosser, stopped at a load effect's cap."""
+    cap = load_cap(state, a)
+    return a.n if cap is None else min(a.n, cap)

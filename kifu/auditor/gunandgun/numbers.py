@@ -58,7 +58,8 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified),
     doc=Doc(checks="Cards drawn, cards loaded, burn counters given, life healed, HIT dealt and HIT modifiers that "
                    "an activation's effect records add up to no more than its numbers under N.",
-            why="N=0 means 0 cards, 0 damage: the card was processed, but its effect does nothing.",
+            why="N=0 means 0 cards, 0 damage: the card was processed, but its effect does nothing. A load effect "
+                "over several guns gives each gun up to N (each stops at its cap); copies of a function each apply N.",
             bad="計略 N=0; draw 3 (a1)", good="計略 N=3; draw 3 (a1)"),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
@@ -71,6 +72,8 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     role = _role(e)
     f = facts_of(st, a)
     limit = value_of(f, a.n, role) if f is not None and role else None
+    if limit is not None:
+        limit *= a.copies  # one N applies to every copy of a function (seed 000 【機能】)
     done = a.effects.get(_effect_key(e), 0)
     if limit is not None and done > limit:
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
@@ -84,6 +87,8 @@ def _role(e: Any) -> str | None:
 
 
 def _effect_key(e: Any) -> str:
+    if isinstance(e, ev.Loaded):
+        return "load:" + e.gun  # a load effect over several guns gives each gun up to N (seed 000)
     if isinstance(e, ev.LifeChanged):
         return "heal" if e.why == "heal" else "hit"
     return {ev.CardsDrawn: "draw", ev.Loaded: "load", ev.BurnChanged: "burn", ev.HitModified: "hit_mod"}[type(e)]

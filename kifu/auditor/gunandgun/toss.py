@@ -9,7 +9,7 @@ from typing import Iterable
 
 from ...events import gunandgun as ev
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import expected_cost, facts_of, game, load_cap, sequence_over
+from .facts import effective_n, expected_cost, game, load_cap, sequence_over
 
 TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
 
@@ -82,9 +82,10 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
             bad="toss self, self, opponent; resolve n=3", good="toss self, self, opponent; resolve n=2"),
 )
 def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
-    a = game(s.before).acts.get(s.event.act)
-    if a is not None and a.kind not in ("gunner", "gun") and s.event.n != a.n:
-        yield Hit(s.event.seq, {"act": a.id, "card": a.card, "claimed": s.event.n, "n": a.n,
+    st = game(s.before)
+    a = st.acts.get(s.event.act)
+    if a is not None and a.kind not in ("gunner", "gun") and s.event.n != effective_n(st, a):
+        yield Hit(s.event.seq, {"act": a.id, "card": a.card, "claimed": s.event.n, "n": effective_n(st, a),
                                 "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "-"},
                   a.toss_seqs)
 
