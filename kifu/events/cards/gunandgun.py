@@ -23,7 +23,7 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 from msgspec import Meta
 
-from ..base import KifuError
+from ..base import KifuError, MatchStarted
 
 __all__ = [
     "AdditionalCost",
@@ -37,7 +37,10 @@ __all__ = [
     "Number",
     "Role",
     "Skill",
+    "check",
+    "convert",
     "decode",
+    "for_match",
     "load",
     "merged",
 ]
@@ -139,6 +142,11 @@ class Card(msgspec.Struct, **_STRUCT):
     """Our own short English paraphrase of the effect, never the card text."""
     seed_note: str = ""
     """Where seed 000 states the card differently from the reference (the seed wins)."""
+
+    @property
+    def replaceable_numbers(self) -> list[Number]:
+        """The numbers the variant replaces with N, in printed order (all take the same N)."""
+        return [n for n in self.numbers if n.replaceable]
 
     def numbers_with(self, role: str) -> list[Number]:
         """The card's numbers of one role, in printed order."""
@@ -388,12 +396,27 @@ def merged(extra: dict[str, Any] | None) -> Catalogue:
     ``extra`` is ``match.start.catalogue``: the JSON shape of gunandgun.json with any
     subset of the lists (``version`` and ``source`` optional).
     """
-    base = load()
     if not extra:
-        return base
+        return load()
+    try:
+        key = msgspec.json.encode(extra, order="deterministic")
+    except (TypeError, msgspec.EncodeError) as exc:
+        raise CatalogueError(f"card catalogue: {exc}", where="match.start.catalogue") from None
+    return _merged(key)
+
+
+def for_match(start: MatchStarted) -> Catalogue:
+    """The catalogue one match plays with: ``Game(catalogue=for_match)`` in the rulebook."""
+    return merged(start.catalogue)
+
+
+# Keyed by the canonical bytes, so replaying one log reuses one catalogue (and one index).
+@lru_cache(maxsize=32)
+def _merged(raw: bytes) -> Catalogue:
+    base = load()
     where = "match.start.catalogue"
     try:
-        patch = msgspec.convert(extra, type=_Patch)
+        patch = msgspec.json.decode(raw, type=_Patch)
     except msgspec.ValidationError as exc:
         raise _error(exc, where) from None
     cat = Catalogue(
@@ -404,7 +427,10 @@ def merged(extra: dict[str, Any] | None) -> Catalogue:
         skills=_overlay(base.skills, patch.skills),
         cards=_overlay(base.cards, patch.cards),
     )
-    return check(cat, where)
+    # Only the log's entries can be wrong (the built-in ones were checked), and the
+    # error should point into match.start.catalogue, not into the merged lists.
+    _check_entries(patch, cat, where)
+    return cat
 
 
 def _fail(where: str, field: str, msg: str) -> CatalogueError:
@@ -421,23 +447,29 @@ def _unique(items: list[Any], name: str, where: str) -> None:
 
 def check(cat: Catalogue, where: str) -> Catalogue:
     """Cross-references the decoder cannot see: unique ids, known guns, gunners and skills."""
+    _check_entries(cat, cat, where)
+    return cat
+
+
+def _check_entries(entries: Catalogue | _Patch, known: Catalogue, where: str) -> None:
+    # ``entries`` is what the source gave (field paths index into it), ``known`` the
+    # catalogue its references must resolve in.
     for name in ("guns", "gunners", "skills", "cards"):
-        _unique(getattr(cat, name), name, where)
-    guns = {g.id for g in cat.guns}
-    gunners = {g.id for g in cat.gunners}
-    skills = {s.id for s in cat.skills}
-    for i, c in enumerate(cat.cards):
+        _unique(getattr(entries, name), name, where)
+    guns = {g.id for g in known.guns}
+    gunners = {g.id for g in known.gunners}
+    skills = {s.id for s in known.skills}
+    for i, c in enumerate(entries.cards):
         _check_card(i, c, guns, where)
-    for i, g in enumerate(cat.guns):
+    for i, g in enumerate(entries.guns):
         _check_gun(i, g, where)
-    for i, g in enumerate(cat.gunners):
-        for s in g.skills:
+    for i, gunner in enumerate(entries.gunners):
+        for s in gunner.skills:
             if s not in skills:
                 raise _fail(where, f"gunners[{i}].skills", f"unknown skill {s!r}")
-    for i, s in enumerate(cat.skills):
-        if s.gunner is not None and s.gunner not in gunners:
-            raise _fail(where, f"skills[{i}].gunner", f"unknown gunner {s.gunner!r}")
-    return cat
+    for i, skill in enumerate(entries.skills):
+        if skill.gunner is not None and skill.gunner not in gunners:
+            raise _fail(where, f"skills[{i}].gunner", f"unknown gunner {skill.gunner!r}")
 
 
 def _check_card(i: int, c: Card, guns: set[str], where: str) -> None:
