@@ -132,6 +132,18 @@ def _play_keiryaku(t: Table, pid: str) -> None:
     _draw(t, pid, n, "effect", act)
 
 
+def _play_tataki(t: Table, pid: str) -> None:
+    """叩き付け: COST 0, once per turn by name; deals N HIT to its own player."""
+    if t.me(pid).plays.get("叩き付け") or t.me(pid).life <= 5:
+        return
+    act = t.act_id()
+    t.emit("gg.play", pid, act=act, player=pid, card="叩き付け", kind="action")
+    n = t.toss(pid, act)
+    t.emit("gg.resolve", pid, act=act, player=pid, n=n, values=[n, n])
+    if n:
+        t.emit("gg.life", pid, player=pid, delta=-n, why="hit", act=act)
+
+
 def _play_function(t: Table, pid: str) -> None:
     act = t.act_id()
     t.emit("gg.play", pid, act=act, player=pid, card="リロード・サポーター", kind="function")
@@ -238,8 +250,10 @@ def _main(t: Table, pid: str) -> None:
             _play_function(t, pid)
         elif choice < 0.6 and p.hand >= 1 and len(p.set) < 2:
             _set_response(t, pid)
-        elif choice < 0.7:
+        elif choice < 0.66:
             _skill(t, pid)
+        elif choice < 0.72 and p.hand >= 1:
+            _play_tataki(t, pid)
         else:
             _shoot(t, pid)
 
