@@ -124,6 +124,8 @@ class Activation(msgspec.Struct, frozen=True, kw_only=True):
     """Totals of the effects recorded after it (draw, load, burn, heal, hit, hit_mod, discard)."""
     shot: str | None = None
     copies: int = 1
+    phase: str = ""
+    """The turn phase when it was opened (turn toss groups belong to "start")."""
     room: int | None = None
     """Room left in the owner's gun with the most room, at the first toss (a load effect's cap)."""
 
@@ -254,7 +256,7 @@ def _bump(d: Mapping[str, int], key: str, by: int = 1) -> dict[str, int]:
 
 def _open(state: State, e: Any, kind: str, card: str | None, **extra: Any) -> State:
     a = Activation(id=e.act, player=e.player, kind=kind, card=card, seq=e.seq, turn=state.turn,
-                   room=room_of(state, e.player), **extra)
+                   room=room_of(state, e.player), phase=state.phase, **extra)
     return replace(state, acts={**state.acts, e.act: a})
 
 

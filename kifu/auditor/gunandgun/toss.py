@@ -130,8 +130,8 @@ def _timing_problem(s: Step) -> str | None:
         shot = st.shots.get(a.shot or "")
         if shot is None or shot.damage is not None or any(m[0] in ("response", "replace") for m in shot.mods):
             return "a bullet tosses at the shot declaration"
-    if a.kind.startswith("group-") and a.turn != st.turn:
-        return "a turn toss group tosses at that turn's start"
+    if a.kind.startswith("group-") and (a.turn != st.turn or (st.phase != "start" and a.phase == "start")):
+        return "a turn toss group tosses at that turn's start, before the main phase"
     return None
 
 
