@@ -120,6 +120,13 @@ class Activation(msgspec.Struct, frozen=True, kw_only=True):
     resolved: int | None = None
     outcome: str | None = None
     values: tuple[int, ...] | None = None
+    rn: int | None = None
+    """N as the resolution recorded it."""
+    measured: int | None = None
+    """The quantity its threshold compared, as recorded."""
+    holds: bool | None = None
+    """The table's verdict on its threshold."""
+    cmp: str = "ge"
     effects: dict[str, int] = {}
     """Totals of the effects recorded after it (draw, load, burn, heal, hit, hit_mod, discard)."""
     shot: str | None = None
@@ -450,7 +457,8 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
         state = _put(state, state.players[p.id], skill_up=False)
     a = state.acts[a.id]
     return _put_act(state, a, resolved=a.resolved or e.seq, outcome=e.outcome,
-                    values=tuple(e.values) if e.values is not None else a.values)
+                    values=tuple(e.values) if e.values is not None else a.values, rn=e.n,
+                    measured=e.measured, holds=e.holds, cmp=e.cmp)
 
 
 # --- loads, shots, life -------------------------------------------------------

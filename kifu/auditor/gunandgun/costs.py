@@ -76,9 +76,15 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
         if gun is None or gun.id != add.gun or not a.ended:
             got = f"{e.n} from {e.gun}" + ("" if a.ended else " before the toss sequence ended")
             yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": add.gun, "want": "N", "n": a.n, "got": got})
-    elif add is not None and a.resolved is None and a.costs.get("additional", 0) != e.n:
+    elif add is not None and a.resolved is None and a.costs.get("additional", 0) != e.n and not _flagged(a):
         yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": add.gun, "want": e.n, "n": e.n,
                           "got": a.costs.get("additional", 0)}, (a.add_seq or a.seq,))
+
+
+def _flagged(a: proj.Activation) -> bool:
+    """An additional cost paid before the toss sequence ended was already reported at its payment."""
+    end = a.toss_seqs[a.tosses.index("opponent")] if "opponent" in a.tosses else None
+    return a.add_seq is not None and (end is None or a.add_seq < end)
 
 
 @rule(

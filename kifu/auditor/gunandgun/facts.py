@@ -103,3 +103,39 @@ def effective_n(state: State, a: Activation) -> int:
     """N as the variant counts it: tosses facing the tosser, stopped at a load effect's cap."""
     cap = load_cap(state, a)
     return a.n if cap is None else min(a.n, cap)
+
+
+def _auto_measure(state: State, a: Activation, condition: str) -> tuple[int, str] | None:
+    """What the card's condition compares, read from the state (None when the log must say)."""
+    shot = state.shots.get(a.shot or "")
+    if "incoming HIT" in condition and shot is not None:
+        from .shots import current_hit
+
+        hit = current_hit(state, shot)
+        return (hit, "ge") if hit is not None else None
+    if "load count" in condition and shot is not None:
+        return shot.loads, "ge"
+    if "your life <=" in condition and a.player in state.players:
+        return state.players[a.player].life, "le"
+    return None
+
+
+def threshold(state: State, a: Activation, e: Any) -> tuple[int, int, str, bool] | None:
+    """(measured, threshold under N, cmp, holds) of a resolution, or None when the card has no threshold.
+
+    ``measured`` is the log's when recorded; otherwise the incoming HIT of the answered shot, the
+    firing gun's load count, or the owner's life, as the card's condition says.
+    """
+    f = facts_of(state, a, getattr(e, "card", None))
+    nums = [x for x in numbers(f) if x.role == "threshold"]
+    if not nums:
+        return None
+    thr = e.n if nums[0].replaceable else nums[0].value
+    if e.measured is not None:
+        measured, cmp = e.measured, e.cmp
+    else:
+        auto = _auto_measure(state, a, getattr(f, "condition", "") or "")
+        if auto is None:
+            return None
+        measured, cmp = auto
+    return measured, thr, cmp, (measured >= thr if cmp == "ge" else measured <= thr)

@@ -6,11 +6,12 @@ Sources: seed 000 §基本ルール 2, §ルール適用の例外, §追加コ�
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Iterable
 
 from ...events import gunandgun as ev
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import expected_values, facts_of, game, numbers, unknown, value_of
+from .facts import expected_values, facts_of, game, threshold, unknown, value_of
 
 RULING = "seed 000 §基本ルール 2 / 裁定例 (徹甲榴弾, 相撃ち, 過焔地獄, ノイズジェネレーター)"
 ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": "hit", "hit_mod": "hit_mod"}
@@ -75,7 +76,11 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     if limit is not None:
         limit *= a.copies  # one N applies to every copy of a function (seed 000 【機能】)
     done = a.effects.get(_effect_key(e), 0)
-    if limit is not None and done > limit:
+    if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
+        done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
+        yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": "exactly " + role, "limit": limit,
+                          "done": done}, (a.resolved,))
+    elif limit is not None and done > limit:
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
                   (a.resolved,))
 
@@ -96,28 +101,41 @@ def _effect_key(e: Any) -> str:
 
 @rule(
     code="GG-NUM-003", name="threshold-compares-with-n", severity=Severity.ERROR,
-    citation="seed 000 裁定例 (徹甲榴弾: 装填数が3以上; 相撃ち: 1HIT以上) / 【対応】 (発動条件)",
+    citation="seed 000 裁定例 (徹甲榴弾: 装填数が3以上の場合 HIT+3; 相撃ち: 1HIT以上与えられる場合) / 【対応】 (発動条件)",
     title=Text(ja="条件の閾値も N に置き換えて判定する", en="a threshold is replaced by N before it is compared"),
-    message=Text(ja="{card}: {measured} {op} {threshold} (N={n}) は {want} ですが、卓は {got} と判定しました",
-                 en="{card}: {measured} {op} {threshold} (N={n}) is {want}, but the table judged it {got}"),
-    on=(ev.EffectResolved,),
-    doc=Doc(checks="When a resolution records the measured quantity and whether the condition held, the verdict "
-                   "matches the comparison with the card's threshold under N.",
-            why="The seed's rulings replace thresholds too: 相撃ち with N=1 fires on 1 HIT or more.",
-            bad="相撃ち N=1; measured 2; holds=false", good="相撃ち N=1; measured 2; holds=true"),
+    message=Text(ja="{card}: {measured} {op} {threshold} (N={n}) は {want} ですが、{got}",
+                 en="{card}: {measured} {op} {threshold} (N={n}) is {want}, but {got}"),
+    on=(ev.EffectResolved, ev.HitModified, ev.LifeChanged),
+    doc=Doc(checks="A resolution's verdict on its threshold (`holds`) matches the comparison with the threshold "
+                   "under N, and no HIT or HIT modifier is recorded for an activation whose threshold failed. "
+                   "The measured quantity is the log's `measured`, else read from the state as the card's "
+                   "condition says (the firing gun's loads for 徹甲榴弾, the incoming HIT for 相撃ち, the "
+                   "owner's life for life conditions).",
+            why="The seed's rulings replace thresholds too: 徹甲榴弾 with N=3 adds HIT+3 only with 3 or more "
+                "loaded; 相撃ち with N=1 fires on 1 HIT or more.",
+            bad="徹甲榴弾 N=3, 2 loaded; hit +3", good="徹甲榴弾 N=2, 2 loaded; hit +2"),
 )
 def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
-    a, f = _card_of(s)
     e = s.event
-    if a is None or f is None or e.measured is None or e.holds is None:
+    st = game(s.before)
+    if isinstance(e, ev.EffectResolved):
+        a = st.acts.get(e.act)
+        t = threshold(st, a, e) if a is not None and a.kind not in ("gunner", "gun") else None
+        if t is None or e.holds is None or t[3] == e.holds:
+            return
+        yield _threshold_hit(e.seq, a, e.n, t, f"the table judged it {e.holds}")
         return
-    thr = [e.n if x.replaceable else x.value for x in numbers(f) if x.role == "threshold"]
-    if not thr:
+    a = st.acts.get(e.act) if e.act else None
+    if a is None or a.resolved is None or a.kind == "response" or (isinstance(e, ev.LifeChanged) and e.why != "hit"):
         return
-    want = e.measured >= thr[0] if e.cmp == "ge" else e.measured <= thr[0]
-    if want != e.holds:
-        yield Hit(e.seq, {"card": e.card or a.card, "measured": e.measured, "op": "≥" if e.cmp == "ge" else "≤",
-                          "threshold": thr[0], "n": e.n, "want": want, "got": e.holds})
+    t = threshold(st, a, SimpleNamespace(n=a.rn, measured=a.measured, cmp=a.cmp, card=None))
+    if t is not None and not t[3] and a.holds is not True:  # a wrong `holds: true` was flagged at the resolve
+        yield _threshold_hit(e.seq, a, a.n, t, "its HIT was applied anyway", (a.resolved,))
+
+
+def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: str, seqs: tuple[int, ...] = ()) -> Hit:
+    return Hit(seq, {"card": a.card, "measured": t[0], "op": "≥" if t[2] == "ge" else "≤", "threshold": t[1],
+                     "n": n, "want": t[3], "got": got}, seqs)
 
 
 RULES = (effect_numbers_use_n, effect_does_not_exceed_n, threshold_compares_with_n)

@@ -10,7 +10,7 @@ from typing import Iterable
 
 from ...events import gunandgun as ev
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import game
+from .facts import game, threshold
 
 FAQ = "seed 000 §【対応】 (結果として発動条件を満たさない場合はそのまま捨て札に置く) / FAQ 対応カード"
 EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsDiscarded)
@@ -22,16 +22,24 @@ EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModif
     message=Text(ja="{card} ({act}) は条件を満たさない ({measured} / N={n}) のに効果を適用しました",
                  en="{card} ({act}) applied its effect although its condition failed ({measured} against N={n})"),
     on=(ev.EffectResolved,),
-    doc=Doc(checks="A response resolved with `holds: false` is recorded as `fizzled`, not `applied`.",
+    doc=Doc(checks="A response whose condition fails after the toss (the log's `holds: false`, or else the "
+                   "incoming HIT of the answered shot compared with its threshold under N) is recorded as "
+                   "`fizzled`, not `applied`.",
             why="After the toss the condition may no longer hold (相撃ち with N above the incoming HIT): the card "
                 "is discarded and does nothing.",
             bad="相撃ち N=4 vs 2 HIT; resolve holds=false outcome=applied", good="… resolve holds=false outcome=fizzled"),
 )
 def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     e = s.event
-    a = game(s.before).acts.get(e.act)
-    if a is not None and a.kind == "response" and e.holds is False and e.outcome == "applied":
-        yield Hit(e.seq, {"card": a.card, "act": a.id, "measured": e.measured, "n": e.n}, (a.seq,))
+    st = game(s.before)
+    a = st.acts.get(e.act)
+    if a is None or a.kind != "response" or e.outcome != "applied":
+        return
+    t = threshold(st, a, e)
+    holds = e.holds if e.holds is not None else (t[3] if t is not None else None)
+    if holds is False:
+        yield Hit(e.seq, {"card": a.card, "act": a.id, "measured": e.measured if t is None else t[0], "n": e.n},
+                  (a.seq,))
 
 
 @rule(

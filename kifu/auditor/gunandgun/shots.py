@@ -91,6 +91,12 @@ def expected_damage(gun: Any, shot: proj.Shot) -> int | None:
     return max(0, hit)
 
 
+def current_hit(state: Any, shot: proj.Shot) -> int | None:
+    """The HIT a shot would deal now (its row plus the modifiers recorded so far)."""
+    gun = proj.find_gun(cat(state), shot.gun)
+    return None if gun is None else expected_damage(gun, shot)
+
+
 @rule(
     code="GG-SHOT-004", name="damage-matches-hit-table-and-modifiers", severity=Severity.ERROR,
     citation=NSHOOT + " (HIT table row; steps 1-6) / seed 000 §ルール適用の例外 (機銃の固有効果には適用されない)",
