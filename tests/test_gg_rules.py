@@ -157,3 +157,18 @@ def test_fixture_script_is_reproducible(tmp_path):
     out = tmp_path / "k.jsonl"
     mod.write(out, mod.RULINGS["action-keiryaku"]()["follow.jsonl"])
     assert out.read_bytes() == (GG / "rulings/action-keiryaku/follow.jsonl").read_bytes()
+
+
+def test_a_gun_may_be_named_by_id_full_or_short_name():
+    log = _start() + [{"type": "gg.load", "player": "p1", "gun": "kiyohime"},
+                      {"type": "gg.load", "player": "p1", "gun": "不消焔器 キヨヒメ"}]
+    assert [(f.code, f.seq) for f in findings(log) if f.severity == "error"] == [("GG-LOAD-001", 9)]
+
+
+def test_a_card_may_be_named_by_id_or_name():
+    log = _start()
+    for act, card in (("a1", "叩き付け"), ("a2", "tatakitsuke")):
+        log += [{"type": "gg.play", "act": act, "player": "p1", "card": card, "kind": "action"},
+                {"type": "gg.toss", "act": act, "player": "p1", "facing": "opponent"},
+                {"type": "gg.resolve", "act": act, "player": "p1", "n": 0}]
+    assert [(f.code, f.seq) for f in findings(log) if f.severity == "error"] == [("GG-LIM-001", 11)]

@@ -211,6 +211,13 @@ def _find(cat: Any, what: str, key: str | None) -> Any:
     return getattr(cat, what)(key)
 
 
+def canon(state: "State", name: str | None) -> str | None:
+    """A card's or skill's Japanese name when the catalogue knows it, so ids and names count together."""
+    cat = catalogue(state.ckey)
+    found = find_card(cat, name) or find_skill(cat, name)
+    return found.name if found is not None else name
+
+
 def find_gun(cat: Any, key: str | None) -> Any:
     return _find(cat, "gun", key)
 
@@ -241,8 +248,22 @@ def _put(state: State, p: Player, **changes: Any) -> State:
     return replace(state, players={**state.players, p.id: replace(p, **changes) if changes else p})
 
 
-def _gun(p: Player, name: str) -> Gun:
-    return p.guns.get(name) or Gun(name=name)
+def gun_of(state: State, p: Player, name: str | None) -> Gun | None:
+    """The player's gun named ``name`` as at setup, or by any other catalogue name of the same gun."""
+    if name is None:
+        return None
+    g = p.guns.get(name)
+    if g is not None:
+        return g
+    cat = catalogue(state.ckey)
+    want = find_gun(cat, name)
+    if want is None:
+        return None
+    return next((g for key, g in p.guns.items() if getattr(find_gun(cat, key), "id", None) == want.id), None)
+
+
+def _gun(state: State, p: Player, name: str) -> Gun:
+    return gun_of(state, p, name) or Gun(name=name)
 
 
 def _put_gun(state: State, p: Player, g: Gun, **changes: Any) -> State:
@@ -319,7 +340,7 @@ def _turn_end(state: State, e: ev.TurnEnded) -> State:
 @apply.on(ev.CardsDrawn)
 def _drawn(state: State, e: ev.CardsDrawn) -> State:
     p = _player(state, e.player)
-    g = _gun(p, e.deck)
+    g = _gun(state, p, e.deck)
     n = min(e.n, g.deck)
     changes: dict[str, Any] = {"hand": p.hand + n, "guns": {**p.guns, g.name: replace(g, deck=g.deck - n)}}
     if n < e.n and p.failed_draw is None:
@@ -339,15 +360,16 @@ def _drawn(state: State, e: ev.CardsDrawn) -> State:
 def _played(state: State, e: ev.CardPlayed) -> State:
     state = _to_main(state, e.player)
     p = _player(state, e.player)
-    changes: dict[str, Any] = {"hand": max(0, p.hand - 1), "plays": _bump(p.plays, e.card),
-                               "plays_game": _bump(p.plays_game, e.card)}
+    card = canon(state, e.card) or e.card
+    changes: dict[str, Any] = {"hand": max(0, p.hand - 1), "plays": _bump(p.plays, card),
+                               "plays_game": _bump(p.plays_game, card)}
     if e.kind == "action":
         changes["actions"] = p.actions + 1
     elif e.kind == "function":
-        changes["functions"] = p.functions + (e.card,)
+        changes["functions"] = p.functions + (card,)
     else:
         changes["set"] = p.set + (e.act,)
-    return _open(_put(state, p, **changes), e, e.kind, e.card)
+    return _open(_put(state, p, **changes), e, e.kind, card)
 
 
 @apply.on(ev.ResponseDeclared)
@@ -362,16 +384,18 @@ def _declared(state: State, e: ev.ResponseDeclared) -> State:
 @apply.on(ev.BulletFired)
 def _bullet(state: State, e: ev.BulletFired) -> State:
     p = _player(state, e.player)
-    state = _put(state, p, plays=_bump(p.plays, e.card), plays_game=_bump(p.plays_game, e.card))
-    return _open(state, e, "bullet", e.card, shot=e.shot)
+    card = canon(state, e.card) or e.card
+    state = _put(state, p, plays=_bump(p.plays, card), plays_game=_bump(p.plays_game, card))
+    return _open(state, e, "bullet", card, shot=e.shot)
 
 
 @apply.on(ev.SkillUsed)
 def _skill(state: State, e: ev.SkillUsed) -> State:
     state = _to_main(state, e.player)
     p = _player(state, e.player)
-    state = _put(state, p, skill_up=True, plays=_bump(p.plays, e.skill), plays_game=_bump(p.plays_game, e.skill))
-    return _open(state, e, "skill", e.skill)
+    skill = canon(state, e.skill) or e.skill
+    state = _put(state, p, skill_up=True, plays=_bump(p.plays, skill), plays_game=_bump(p.plays_game, skill))
+    return _open(state, e, "skill", skill)
 
 
 @apply.on(ev.AbilityUsed)
@@ -382,9 +406,10 @@ def _ability(state: State, e: ev.AbilityUsed) -> State:
 @apply.on(ev.TossGroupOpened)
 def _group(state: State, e: ev.TossGroupOpened) -> State:
     p = _player(state, e.player)
-    key = e.card if e.kind == "function" and e.card else "*"
+    card = canon(state, e.card)
+    key = card if e.kind == "function" and card else "*"
     state = _put(state, p, groups=p.groups + (key,), group_of={**p.group_of, key: e.act})
-    return _open(state, e, "group-" + e.kind, e.card, copies=e.copies)
+    return _open(state, e, "group-" + e.kind, card, copies=e.copies)
 
 
 @apply.on(ev.CostPaid)
@@ -397,7 +422,7 @@ def _cost(state: State, e: ev.CostPaid) -> State:
         n = min(e.n, p.voltage)
         state = _put(state, p, voltage=p.voltage - n, discard=p.discard + n)
     else:
-        g = _gun(p, e.gun or "")
+        g = _gun(state, p, e.gun or "")
         n = min(e.n, g.loads)
         state = _put(state, p, discard=p.discard + n,
                      guns={**p.guns, g.name: replace(g, loads=g.loads - n, up=g.up[: max(0, g.loads - n)])})
@@ -445,7 +470,7 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
     if a is None:
         return state
     p = _player(state, e.player)
-    card = e.card or a.card
+    card = canon(state, e.card) or a.card
     if card is not None:
         state = _put(state, p, resolves=_bump(p.resolves, card))
         p = state.players[p.id]
@@ -469,7 +494,7 @@ def _loaded(state: State, e: ev.Loaded) -> State:
     if e.how == "basic":
         state = _to_main(state, e.player)
     p = _player(state, e.player)
-    g = _gun(p, e.gun)
+    g = _gun(state, p, e.gun)
     room = e.n if g.max is None else max(0, g.max - g.loads)
     n = min(e.n, room)
     changes: dict[str, Any] = {"loads": g.loads + n, "ignored": g.ignored + e.n - n}
@@ -485,22 +510,22 @@ def _loaded(state: State, e: ev.Loaded) -> State:
     elif e.src == "voltage":
         pch["voltage"] = max(0, p.voltage - e.n)
     elif e.src == "deck" and e.deck:
-        d = _gun(p, e.deck)
+        d = _gun(state, p, e.deck)
         if d.name == g.name:
             pch["guns"][g.name] = replace(pch["guns"][g.name], deck=max(0, d.deck - e.n))
         else:
             pch["guns"][d.name] = replace(d, deck=max(0, d.deck - e.n))
     if e.face == "up" and e.card:
-        pch["up_loads"] = _bump(p.up_loads, e.card)
-    return _effect(_effect(_put(state, p, **pch), e.act, "load", e.n), e.act, "load:" + e.gun, e.n)
+        pch["up_loads"] = _bump(p.up_loads, canon(state, e.card) or e.card)
+    return _effect(_effect(_put(state, p, **pch), e.act, "load", e.n), e.act, "load:" + g.name, e.n)
 
 
 @apply.on(ev.ShotDeclared)
 def _shot(state: State, e: ev.ShotDeclared) -> State:
     state = _to_main(state, e.player)
     p = _player(state, e.player)
-    g = _gun(p, e.gun)
-    shot = Shot(id=e.shot, player=e.player, gun=e.gun, seq=e.seq, loads=g.loads, up=g.up)
+    g = _gun(state, p, e.gun)
+    shot = Shot(id=e.shot, player=e.player, gun=g.name, seq=e.seq, loads=g.loads, up=g.up)
     state = _put(state, p, voltage=p.voltage + g.loads,
                  guns={**p.guns, g.name: replace(g, loads=0, up=(), shots=g.shots + 1)})
     return replace(state, shots={**state.shots, e.shot: shot}, last_shot=e.shot)
@@ -540,14 +565,14 @@ def _discarded(state: State, e: ev.CardsDiscarded) -> State:
     elif e.src == "voltage":
         ch["voltage"] = max(0, p.voltage - e.n)
     elif e.src in ("load", "deck") and e.gun:
-        g = _gun(p, e.gun)
+        g = _gun(state, p, e.gun)
         field = "loads" if e.src == "load" else "deck"
         ch["guns"] = {**p.guns, g.name: replace(g, **{field: max(0, getattr(g, field) - e.n)})}
-    elif e.src == "function" and e.card in p.functions:
+    elif e.src == "function" and canon(state, e.card) in p.functions:
         fs = list(p.functions)
-        fs.remove(e.card)
+        fs.remove(canon(state, e.card))
         ch["functions"] = tuple(fs)
     elif e.src == "set":
-        gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == e.card), None)
+        gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == canon(state, e.card)), None)
         ch["set"] = tuple(x for x in p.set if x != gone)
     return _effect(_put(state, p, **ch), e.act, "discard", e.n)

@@ -109,7 +109,7 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
     elif e.kind == "voltage":
         have = p.voltage
     else:
-        g = p.guns.get(e.gun or "")
+        g = proj.gun_of(game(s.before), p, e.gun)
         have = g.loads if g else 0
     if e.n > have:
         yield Hit(e.seq, {"player": e.player, "kind": e.kind if e.kind != "additional" else f"{e.gun} loads",

@@ -22,10 +22,10 @@ def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
     e = s.event
     st = game(s.after)
     p = st.players.get(e.player)
-    card = getattr(e, "card", None)
+    card = proj.canon(st, getattr(e, "card", None))
     if isinstance(e, ev.EffectResolved):
         a = st.acts.get(e.act)
-        card = e.card or (a.card if a else None)
+        card = proj.canon(st, e.card) or (a.card if a else None)
     f = proj.find_card(cat(st), card)
     if p is None or f is None:
         return
@@ -140,7 +140,7 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {p.skill}"})
     elif p.skill_up:
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": "it is face up (already used)"})
-    elif f is not None and f.per_turn is not None and p.plays.get(e.skill, 0) >= f.per_turn:
+    elif f is not None and f.per_turn is not None and p.plays.get(f.name, 0) >= f.per_turn:
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"used {f.per_turn}× this turn already"})
 
 

@@ -31,8 +31,9 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     e = s.event
     if e.how != "basic":
         return
-    p = game(s.after).players.get(e.player)
-    g = p.guns.get(e.gun) if p else None
+    st = game(s.after)
+    p = st.players.get(e.player)
+    g = proj.gun_of(st, p, e.gun) if p else None
     if g is not None and g.limit is not None and g.basic > g.limit:
         yield Hit(e.seq, {"gun": e.gun, "basic": g.basic, "limit": g.limit})
 
@@ -53,8 +54,9 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
 )
 def loads_never_above_max(s: Step) -> Iterable[Hit]:
     e = s.event
-    p = game(s.before).players.get(e.player)
-    g = p.guns.get(e.gun) if p else None
+    st = game(s.before)
+    p = st.players.get(e.player)
+    g = proj.gun_of(st, p, e.gun) if p else None
     if g is None or g.max is None:
         return
     over = e.n - max(0, g.max - g.loads)

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any, Iterable
 
 from ...events import gunandgun as ev
+from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .facts import expected_values, facts_of, game, threshold, unknown, value_of
 
@@ -75,7 +76,7 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     limit = value_of(f, a.n, role) if f is not None and role else None
     if limit is not None:
         limit *= a.copies  # one N applies to every copy of a function (seed 000 【機能】)
-    done = a.effects.get(_effect_key(e), 0)
+    done = a.effects.get(_effect_key(e, st), 0)
     if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": "exactly " + role, "limit": limit,
@@ -91,9 +92,10 @@ def _role(e: Any) -> str | None:
     return {ev.CardsDrawn: "draw", ev.Loaded: "load", ev.BurnChanged: "burn", ev.HitModified: "hit_mod"}[type(e)]
 
 
-def _effect_key(e: Any) -> str:
+def _effect_key(e: Any, st: Any) -> str:
     if isinstance(e, ev.Loaded):
-        return "load:" + e.gun  # a load effect over several guns gives each gun up to N (seed 000)
+        g = proj.gun_of(st, st.players[e.player], e.gun) if e.player in st.players else None
+        return "load:" + (g.name if g else e.gun)  # a load effect over several guns gives each gun up to N (seed 000)
     if isinstance(e, ev.LifeChanged):
         return "heal" if e.why == "heal" else "hit"
     return {ev.CardsDrawn: "draw", ev.Loaded: "load", ev.BurnChanged: "burn", ev.HitModified: "hit_mod"}[type(e)]

@@ -29,8 +29,9 @@ STAGES = ("effect", "bullet", "response", "replace")
 )
 def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
     e = s.event
-    p = game(s.after).players.get(e.player)
-    g = p.guns.get(e.gun) if p else None
+    st = game(s.after)
+    p = st.players.get(e.player)
+    g = proj.gun_of(st, p, e.gun) if p else None
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
         yield Hit(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit})
@@ -50,7 +51,7 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     e = s.event
     st = game(s.before)
     p = st.players.get(e.player)
-    g = p.guns.get(e.gun) if p else None
+    g = proj.gun_of(st, p, e.gun) if p else None
     gun = proj.find_gun(cat(st), e.gun)
     if g is None or gun is None:
         if g is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...events import gunandgun as ev
+from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .facts import effective_n, expected_cost, game, load_cap, sequence_over
 
@@ -196,7 +197,8 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
     st = game(s.before)
     e = s.event
     p = st.players.get(e.player)
-    key = e.card if e.kind == "function" and e.card else "*"
+    card = proj.canon(st, e.card)
+    key = card if e.kind == "function" and card else "*"
     if p is None:
         return
     if key in p.groups:
@@ -228,11 +230,11 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
     a = st.acts.get(e.act)
     if a is None:
         return
-    card = e.card or a.card
+    card = proj.canon(st, e.card) or a.card
     why = None
     if a.kind == "function" and not a.tosses and s.options.get("function_first_toss") != "on-play":
         why = "resolves without a turn-start toss (it was played this turn)"
-    elif a.kind == "group-function" and e.card and e.card != a.card:
+    elif a.kind == "group-function" and e.card and card != a.card:
         why = f"uses the toss group of {a.card}; different function cards toss separately"
     elif a.kind == "group-function" and st.active == a.player and a.turn != st.turn:
         why = f"uses the toss of turn {a.turn}, not this turn's start"
