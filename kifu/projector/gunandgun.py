@@ -409,7 +409,9 @@ def _group(state: State, e: ev.TossGroupOpened) -> State:
     card = canon(state, e.card)
     key = card if e.kind == "function" and card else "*"
     state = _put(state, p, groups=p.groups + (key,), group_of={**p.group_of, key: e.act})
-    return _open(state, e, "group-" + e.kind, card, copies=e.copies)
+    # the copies actually in play share the one N, whatever the log's count says
+    copies = p.functions.count(card) if card in p.functions else e.copies
+    return _open(state, e, "group-" + e.kind, card, copies=copies)
 
 
 @apply.on(ev.CostPaid)

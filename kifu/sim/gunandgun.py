@@ -44,6 +44,7 @@ class Table:
         assert isinstance(ev, MatchStarted)
         self.state = proj.initial(ev, rules or {})
         self.over = False
+        self.first = self.ids[0]
 
     def emit(self, type_: str, by: str | None = None, **fields: Any) -> None:
         payload = {"type": type_, **({"by": by} if by else {}), **{k: v for k, v in fields.items() if v is not None}}
@@ -90,12 +91,13 @@ def _setup(t: Table) -> None:
         first, reason = (a if wa < wb else b), "weight"
     else:
         first, reason = t.rng.choice((a, b)), "random"
-    t.emit("random", "system", kind="coin", sides=2, values=[1], purpose="first-player") if reason == "random" else None
+    if reason == "random":
+        t.emit("random", "system", kind="coin", sides=2, values=[1], purpose="first-player")
     t.emit("gg.first", "system", player=first, reason=reason)
     for pid in (first, t.other(first)):
         deck = next(iter(t.me(pid).guns))
         t.emit("gg.draw", pid, player=pid, deck=deck, n=_hand_size(t, pid), why="opening")
-    t.first = first  # type: ignore[attr-defined]
+    t.first = first
 
 
 def _hand_size(t: Table, pid: str) -> int:
@@ -286,7 +288,7 @@ def _decked(t: Table) -> str | None:
 
 
 def _turns(t: Table, turns: int) -> Iterator[str]:
-    pid = t.first  # type: ignore[attr-defined]
+    pid = t.first
     for _ in range(turns):
         yield pid
         pid = t.other(pid)

@@ -14,6 +14,7 @@ from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .facts import cat, game, opponent
 
+PER_JA = {"name": "同名カード", "effect": "この効果", "loading": "装填"}
 EXC = "seed 000 §ルール適用の例外 (カード使用制限は変わらない) / FAQ (処理自体は行われたものとして扱う)"
 
 
@@ -43,13 +44,14 @@ def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
 def _check(s: Step, scope: str) -> Iterable[Hit]:
     for lim, count, card in _used(s, scope):
         if count > lim.n:
-            yield Hit(s.event.seq, {"card": card, "per": lim.per, "n": lim.n, "count": count, "player": s.event.player})
+            yield Hit(s.event.seq, {"card": card, "per": lim.per, "per_ja": PER_JA[lim.per], "n": lim.n, "count": count,
+                                    "player": s.event.player})
 
 
 @rule(
     code="GG-LIM-001", name="turn-usage-limit-unchanged", severity=Severity.ERROR, citation=EXC,
     title=Text(ja="1ターンの使用制限は N で変わらない", en="per-turn usage limits are unchanged by N"),
-    message=Text(ja="{player} は {card} をこのターン {count} 回使いました (制限: {per} ごとに {n} 回。N=0 の使用も数える)",
+    message=Text(ja="{player} は {card} をこのターン {count} 回使いました (制限: {per_ja}で {n} 回。N=0 の使用も数える)",
                  en="{player} used {card} {count} times this turn (limit {n} per {per}; a use with N=0 counts)"),
     on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
     doc=Doc(checks="A card limited per turn (by name, by effect, or by loading) is not used more often in one "

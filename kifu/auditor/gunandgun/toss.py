@@ -189,7 +189,7 @@ def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
                  en="{player} already opened a toss group for {card} this turn (seq {seq})"),
     on=(ev.TossGroupOpened,),
     doc=Doc(checks="At a turn start a player opens at most one toss group per function card name, and at most one "
-                   "for all continuous skills; a function group's copies equal the copies in play.",
+                   "for all continuous skills; its N applies to every copy in play.",
             why="Copies of the same function share one N; every continuous skill shares the one turn-start toss.",
             bad="group g1 リロード・サポーター; group g2 リロード・サポーター", good="group g1 リロード・サポーター copies=2"),
 )
@@ -205,9 +205,6 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
         prev = st.acts.get(p.group_of.get(key, ""))
         yield Hit(e.seq, {"player": e.player, "card": e.card or "継続技能", "seq": prev.seq if prev else "?"},
                   (prev.seq,) if prev else ())
-    elif e.kind == "function" and e.copies != p.functions.count(key):
-        yield Hit(e.seq, {"player": e.player, "card": f"{key} (copies {e.copies}, in play {p.functions.count(key)})",
-                          "seq": e.seq})
 
 
 @rule(
