@@ -11,8 +11,9 @@ from typing import Any, Iterable
 
 from ...events import gunandgun as ev
 from ...projector import gunandgun as proj
-from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import expected_values, facts_of, game, threshold, unknown, value_of
+from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
+from .facts import (effective_n, expected_values, facts_of, game, numbers, sequence_over, threshold, unknown,
+                    value_of)
 
 RULING = "seed 000 §基本ルール 2 / 裁定例 (徹甲榴弾, 相撃ち, 過焔地獄, ノイズジェネレーター)"
 ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": "hit", "hit_mod": "hit_mod"}
@@ -140,4 +141,46 @@ def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got:
                      "n": n, "want": t[3], "got": got}, seqs)
 
 
-RULES = (effect_numbers_use_n, effect_does_not_exceed_n, threshold_compares_with_n)
+EXACT_ROLES = ("draw", "burn")
+
+
+def _exact_numbers(f: Any) -> bool:
+    """An unconditional action whose draw/burn numbers are plain counts (not 'up to', not a target size)."""
+    if getattr(f, "kind", None) != "action" or getattr(f, "condition", ""):
+        return False
+    return not any(x.role in EXACT_ROLES and ("added" in x.note or "target" in x.note) for x in numbers(f))
+
+
+@end_rule(
+    code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.WARNING,
+    citation="seed 000 §基本ルール 2 / 裁定例 (計略: 3回 → カードを3枚引く; 過焔地獄: バーンカウンターを2個)",
+    title=Text(ja="N で決まった枚数・個数をそのまま行う", en="an action draws and burns exactly what N says"),
+    message=Text(ja="{card} ({act}) は N={n} で {role} {want} のはずが {done} でした",
+                 en="{card} ({act}) with N={n} should {role} {want}, but {done} was recorded"),
+    doc=Doc(checks="For an unconditional action card resolved with the right N, the cards drawn and the burn "
+                   "counters given under its activation (`act`) add up to at least its numbers under N (more is "
+                   "GG-NUM-002; a player whose deck ran out is excused). A warning: a log may have left the "
+                   "effect's events untagged.",
+            why="N replaces the number: 計略 with N=3 draws 3, not the printed count and not fewer.",
+            bad="計略 N=3; draw 2 (a1)", good="計略 N=3; draw 3 (a1)"),
+)
+def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
+    st = game(end.final)
+    for a in st.acts.values():
+        if a.kind != "action" or a.resolved is None or a.outcome != "applied" or a.rn is None:
+            continue
+        f = facts_of(st, a)
+        p = st.players.get(a.player)
+        if f is None or not _exact_numbers(f) or (p is not None and p.failed_draw is not None):
+            continue
+        if a.rn != effective_n(st, a) or not sequence_over(st, a):
+            continue  # a wrong N is reported by GG-TOSS-003/004 at the resolution
+        for role in EXACT_ROLES:
+            want = value_of(f, a.rn, role)
+            done = a.effects.get(role, 0)
+            if want is not None and done < want:
+                yield Hit(a.resolved, {"card": a.card, "act": a.id, "n": a.rn, "role": role, "want": want,
+                                       "done": done}, (a.seq,))
+
+
+RULES = (effect_numbers_use_n, effect_does_not_exceed_n, threshold_compares_with_n, effect_does_all_that_n_says)
