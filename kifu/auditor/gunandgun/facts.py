@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ...projector import gunandgun as proj
-from ...projector.gunandgun import Activation, Player, State
+from ...projector.gunandgun import Activation, State
+from ..base import Hit
 
-SEED = "seed 000"
 CARD_KINDS = ("action", "function", "response", "bullet", "group-function")
 SKILL_KINDS = ("skill", "group-continuous")
 
@@ -85,17 +85,12 @@ def expected_cost(state: State, a: Activation, options: Any) -> tuple[str, int] 
     return None
 
 
-def player(state: State, pid: str | None) -> Player | None:
-    return state.players.get(pid) if pid else None
-
-
 def opponent(state: State, pid: str) -> str | None:
     return next((o for o in state.order if o != pid), None)
 
 
-def unknown(seq: int, what: str, seqs: Iterable[int] = ()) -> Any:
-    from ..base import Hit
-
+def unknown(seq: int, what: str, seqs: Iterable[int] = ()) -> Hit:
+    """An info finding: the rule cannot decide without the card's facts."""
     return Hit(seq, {"reason": what}, seqs=tuple(seqs), undecided=True)
 
 

@@ -6,7 +6,7 @@ Sources: reference gunandgun.md §1.1-1.3 ([W56] setup, first player, turn struc
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
 from ...events import gunandgun as ev
 from ...events.base import MatchEnded
