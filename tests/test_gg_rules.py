@@ -171,3 +171,14 @@ def test_a_card_may_be_named_by_id_or_name():
                 {"type": "gg.toss", "act": act, "player": "p1", "facing": "opponent"},
                 {"type": "gg.resolve", "act": act, "player": "p1", "n": 0}]
     assert [(f.code, f.seq) for f in findings(log) if f.severity == "error"] == [("GG-LIM-001", 11)]
+
+
+def test_a_snippet_without_turns_or_draws_is_judged_on_the_toss_alone():
+    """A dispute written down from the middle of a game: only what it records is judged."""
+    log = _start()[:4] + [{"type": "gg.play", "act": "a1", "player": "p1", "card": "計略", "kind": "action"},
+                          {"type": "gg.toss", "act": "a1", "player": "p1", "facing": "self"},
+                          {"type": "gg.toss", "act": "a1", "player": "p1", "facing": "opponent"},
+                          {"type": "gg.cost", "act": "a1", "player": "p1", "kind": "hand", "n": 1},
+                          {"type": "gg.resolve", "act": "a1", "player": "p1", "n": 1, "values": [1]},
+                          {"type": "gg.draw", "player": "p1", "deck": "キヨヒメ", "n": 1, "why": "effect", "act": "a1"}]
+    assert [(f.code, f.seq) for f in findings(log) if f.severity != "info"] == [("GG-TOSS-001", 6)]

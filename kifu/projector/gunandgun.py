@@ -86,6 +86,8 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     """Hand before this turn's refill (null: no refill yet)."""
     burned: bool = False
     """Burn applied at this turn's start."""
+    drawn: bool = False
+    """The log records this player's draws from the start (an opening draw): hand counts can be judged."""
     failed_draw: int | None = None
     """Seq of the first draw asking for more cards than the deck held."""
 
@@ -347,6 +349,8 @@ def _drawn(state: State, e: ev.CardsDrawn) -> State:
         changes["failed_draw"] = e.seq
     if e.why == "refill" and p.refill is None:
         changes["refill"] = p.hand
+    if e.why == "opening":
+        changes["drawn"] = True
     state = _put(state, p, **changes)
     if e.why == "refill" and e.player == state.active:
         state = replace(state, phase="down")

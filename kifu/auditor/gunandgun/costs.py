@@ -95,15 +95,16 @@ def _flagged(a: proj.Activation) -> bool:
                  en="{player} paid {n} from {kind}, but had only {have}"),
     on=(ev.CostPaid,),
     doc=Doc(checks="Hand cards paid ≤ the other cards in hand; voltage paid ≤ the voltage area; an additional "
-                   "cost ≤ the named gun's loads.",
+                   "cost ≤ the named gun's loads. Hand and voltage are judged only when the log records the "
+                   "player's opening draw (a log that starts mid-game does not know them).",
             why="A cost that cannot be paid means the card could not be used at all.",
             bad="voltage 3; skill cost voltage 5", good="voltage 6; skill cost voltage 5"),
 )
 def cost_is_affordable(s: Step) -> Iterable[Hit]:
     e = s.event
     p = game(s.before).players.get(e.player)
-    if p is None:
-        return
+    if p is None or (e.kind != "additional" and not p.drawn):
+        return  # a log that starts mid-game does not know the hand or the voltage
     if e.kind == "hand":
         have = p.hand
     elif e.kind == "voltage":

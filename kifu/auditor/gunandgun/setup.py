@@ -129,7 +129,7 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
     elif isinstance(e, ev.SkillUsed) and getattr(proj.find_skill(cat(st), e.skill), "kind", "") == "response":
         why = None
     elif st.active is None:
-        why = f"{e.player} acts before the first turn"
+        why = None  # a log without gg.turn events says nothing about whose turn it is
     else:
         why = None if e.player == st.active else f"{e.player} acts in {st.active}'s turn"
     if why:
@@ -152,7 +152,7 @@ def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
     e, st = s.event, game(s.before)
     p = st.players.get(e.player)
     gunner = proj.find_gunner(cat(st), p.gunner) if p else None
-    if p is None or gunner is None:
+    if p is None or gunner is None or not p.drawn:
         return
     size, decks = gunner.hand, sum(g.deck for g in p.guns.values())
     short = p.hand < size and decks > 0

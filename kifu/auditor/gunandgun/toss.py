@@ -153,7 +153,7 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     st = game(s.before)
     e = s.event
     if isinstance(e, ev.TossGroupOpened):
-        if st.phase != "start" or st.active != e.player:
+        if st.turn and (st.phase != "start" or st.active != e.player):
             yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or "継続技能",
                               "why": "a turn toss group opens at the owner's turn start"})
         return
