@@ -581,4 +581,6 @@ def _discarded(state: State, e: ev.CardsDiscarded) -> State:
     elif e.src == "set":
         gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == canon(state, e.card)), None)
         ch["set"] = tuple(x for x in p.set if x != gone)
+        if gone is None:  # already moved to the discard when it resolved
+            ch["discard"] = p.discard
     return _effect(_put(state, p, **ch), e.act, "discard", e.n)
