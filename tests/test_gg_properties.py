@@ -100,7 +100,7 @@ def _load_past_max(p: list[dict[str, Any]], rng: random.Random) -> tuple[str, in
     e = p[i]
     g = state.players[e["player"]].guns[e["gun"]]
     p.insert(i + 1, {"type": "gg.load", "player": e["player"], "gun": e["gun"], "n": g.max - g.loads + 1,
-                     "src": "deck", "deck": e["gun"], "how": "effect"})
+                     "zone": "deck", "deck": e["gun"], "how": "effect"})
     return "GG-LOAD-002", i + 2
 
 

@@ -182,3 +182,15 @@ def test_a_snippet_without_turns_or_draws_is_judged_on_the_toss_alone():
                           {"type": "gg.resolve", "act": "a1", "player": "p1", "n": 1, "values": [1]},
                           {"type": "gg.draw", "player": "p1", "deck": "キヨヒメ", "n": 1, "why": "effect", "act": "a1"}]
     assert [(f.code, f.seq) for f in findings(log) if f.severity != "info"] == [("GG-TOSS-001", 6)]
+
+
+def test_no_gg_field_shadows_the_envelope():
+    import msgspec
+
+    from kifu.events.base import Event
+    from kifu.events.gunandgun import EVENTS
+    envelope = {f.name: f.type for f in msgspec.structs.fields(Event)}
+    for cls in EVENTS:
+        for f in msgspec.structs.fields(cls):
+            if f.name in envelope:
+                assert f.type == envelope[f.name], (cls.__name__, f.name)

@@ -231,14 +231,14 @@ class Loaded(Event, tag="gg.load", kw_only=True):
     """Cards loaded (ダブルバレット counts as 2: record n=2)."""
     face: Literal["up", "down"] = "down"
     """Face up (a 【銃弾】 as a special bullet) or face down (a normal bullet)."""
-    src: Literal["hand", "deck", "discard", "voltage"] = "hand"
-    """Where the cards came from."""
+    zone: Literal["hand", "deck", "discard", "voltage"] = "hand"
+    """Where the cards came from (``src`` is the envelope's provenance)."""
     how: Literal["basic", "effect"] = "basic"
     """The basic action (counts against 装填上限) or a card effect."""
     card: str | None = None
     """The card loaded face up (or named)."""
     deck: str | None = None
-    """The deck drawn from, when ``src`` is ``deck``."""
+    """The deck drawn from, when ``zone`` is ``deck``."""
     act: ActId | None = None
     """The activation whose effect loads."""
 
@@ -302,7 +302,7 @@ class CardsDiscarded(Event, tag="gg.discard", kw_only=True):
 
     player: str
     """Whose cards."""
-    src: Literal["hand", "voltage", "load", "set", "function", "deck"]
+    zone: Literal["hand", "voltage", "load", "set", "function", "deck"]
     """The zone they leave."""
     n: Count = 1
     """How many."""

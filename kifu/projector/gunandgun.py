@@ -509,13 +509,13 @@ def _loaded(state: State, e: ev.Loaded) -> State:
     if e.how == "basic":
         changes["basic"] = g.basic + e.n
     pch: dict[str, Any] = {"guns": {**p.guns, g.name: replace(g, **changes)}}
-    if e.src == "hand":
+    if e.zone == "hand":
         pch["hand"] = max(0, p.hand - (1 if e.face == "up" else e.n))
-    elif e.src == "discard":
+    elif e.zone == "discard":
         pch["discard"] = max(0, p.discard - e.n)
-    elif e.src == "voltage":
+    elif e.zone == "voltage":
         pch["voltage"] = max(0, p.voltage - e.n)
-    elif e.src == "deck" and e.deck:
+    elif e.zone == "deck" and e.deck:
         d = _gun(state, p, e.deck)
         if d.name == g.name:
             pch["guns"][g.name] = replace(pch["guns"][g.name], deck=max(0, d.deck - e.n))
@@ -566,19 +566,19 @@ def _burn(state: State, e: ev.BurnChanged) -> State:
 def _discarded(state: State, e: ev.CardsDiscarded) -> State:
     p = _player(state, e.player)
     ch: dict[str, Any] = {"discard": p.discard + e.n}
-    if e.src == "hand":
+    if e.zone == "hand":
         ch["hand"] = max(0, p.hand - e.n)
-    elif e.src == "voltage":
+    elif e.zone == "voltage":
         ch["voltage"] = max(0, p.voltage - e.n)
-    elif e.src in ("load", "deck") and e.gun:
+    elif e.zone in ("load", "deck") and e.gun:
         g = _gun(state, p, e.gun)
-        field = "loads" if e.src == "load" else "deck"
+        field = "loads" if e.zone == "load" else "deck"
         ch["guns"] = {**p.guns, g.name: replace(g, **{field: max(0, getattr(g, field) - e.n)})}
-    elif e.src == "function" and canon(state, e.card) in p.functions:
+    elif e.zone == "function" and canon(state, e.card) in p.functions:
         fs = list(p.functions)
         fs.remove(canon(state, e.card))
         ch["functions"] = tuple(fs)
-    elif e.src == "set":
+    elif e.zone == "set":
         gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == canon(state, e.card)), None)
         ch["set"] = tuple(x for x in p.set if x != gone)
         if gone is None:  # already moved to the discard when it resolved

@@ -279,7 +279,7 @@ def _effect_load(t: Table, pid: str, act: str, n: int) -> None:
         deck = next((d for d, x in t.me(pid).guns.items() if x.deck), None)
         k = min(n, room, t.me(pid).guns[deck].deck if deck else 0)
         if k > 0 and deck:
-            t.emit("gg.load", pid, player=pid, gun=name, n=k, src="deck", deck=deck, how="effect", act=act)
+            t.emit("gg.load", pid, player=pid, gun=name, n=k, zone="deck", deck=deck, how="effect", act=act)
             n -= k
 
 

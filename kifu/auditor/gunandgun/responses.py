@@ -55,7 +55,7 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
 def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     aid = getattr(s.event, "act", None)
     a = game(s.before).acts.get(aid) if aid else None
-    if isinstance(s.event, ev.CardsDiscarded) and s.event.src == "set":
+    if isinstance(s.event, ev.CardsDiscarded) and s.event.zone == "set":
         return  # the fizzled card itself going to the discard is what should happen
     if a is not None and a.outcome == "fizzled":
         yield Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq}, (a.resolved or a.seq,))
