@@ -191,8 +191,8 @@ def burn_at_turn_start(s: Step) -> Iterable[Hit]:
         return
     pid = getattr(e, "player", None)
     p = st.players.get(pid or "")
-    if p is None or pid != st.active or st.phase != "start":
-        return
+    if p is None or pid != st.active or st.phase != "start" or isinstance(e, ev.TossGroupOpened):
+        return  # turn-start effects may come in any order; the main phase may not begin before the burn
     if p.burn > 0 and not p.burned:
         yield Hit(e.seq, {"player": pid, "why": f"{p.burn} burn counters were not resolved at the turn start"})
     elif p.burned and p.burn > 0 and s.options.get("burn_counters") == "remove":
