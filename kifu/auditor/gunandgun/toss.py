@@ -12,6 +12,7 @@ from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .facts import effective_n, expected_cost, game, load_cap, sequence_over
 
+CURRENCY_JA = {"hand": "手札", "voltage": "ボルテージ", "additional": "追加コスト"}
 TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
 
 
@@ -19,7 +20,7 @@ TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
     code="GG-TOSS-001", name="cost-paid-before-toss", severity=Severity.ERROR,
     citation="seed 000 §ルール適用の例外 (各種コストは先払い) / FAQ コストは返ってきますか",
     title=Text(ja="コストはトスの前に支払う", en="the cost is paid before the toss"),
-    message=Text(ja="seq {seq} のトス ({card}, {act}) がコスト ({cost}) の支払いより前です",
+    message=Text(ja="seq {seq} のトス ({card}, {act}) がコスト ({cost_ja}) の支払いより前です",
                  en="the toss at seq {seq} for {card} ({act}) came before its cost ({cost}) was paid"),
     on=(ev.CoinTossed, ev.CostPaid), options=("cost_payment",),
     doc=Doc(checks="A toss of an activation whose card or skill has a COST or voltage cost comes after that cost "
@@ -35,10 +36,11 @@ def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     cost = expected_cost(st, a, s.options)
     if isinstance(s.event, ev.CoinTossed):
         if not a.tosses and a.cost_seq is None and cost is not None and cost[1] > 0:
-            yield Hit(s.event.seq, {"seq": s.event.seq, "card": a.card, "act": a.id, "cost": f"{cost[1]} {cost[0]}"},
-                      (a.seq,))
+            yield Hit(s.event.seq, {"seq": s.event.seq, "card": a.card, "act": a.id, "cost": f"{cost[1]} {cost[0]}",
+                                    "cost_ja": f"{CURRENCY_JA[cost[0]]} {cost[1]} 枚"}, (a.seq,))
     elif a.tosses and a.cost_seq is None and (cost is None or cost[1] == 0):
-        yield Hit(s.event.seq, {"seq": a.toss_seqs[0], "card": a.card, "act": a.id, "cost": s.event.n}, a.toss_seqs[:1])
+        yield Hit(s.event.seq, {"seq": a.toss_seqs[0], "card": a.card, "act": a.id, "cost": s.event.n,
+                                "cost_ja": f"{CURRENCY_JA.get(s.event.kind, s.event.kind)} {s.event.n} 枚"}, a.toss_seqs[:1])
 
 
 @rule(
