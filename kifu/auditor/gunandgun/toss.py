@@ -118,6 +118,17 @@ def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
                   a.toss_seqs)
 
 
+WHY_JA = {
+    "the toss names no activation": "どの発動にも結び付いていないトスです",
+    "a response tosses when declared, not when set": "【対応】はセット時ではなく対応宣言時にトスします",
+    "a function tosses at its owner's turn start, not when played": "【機能】は発動時ではなく自分のターン開始時にトスします",
+    "a bullet tosses at the shot declaration": "【銃弾】は射撃宣言時 (対応・ダメージの前) にトスします",
+    "a turn toss group tosses at that turn's start, before the main phase": "ターン開始時のトスはそのターンのメインフェイズ前に行います",
+    "a turn toss group opens at the owner's turn start": "【機能】・継続技能のトスは自分のターン開始時に行います",
+    "resolves without a turn-start toss (it was played this turn)": "ターン開始時のトスなしで処理されました (このターンに発動したカード)",
+}
+
+
 def _timing_problem(s: Step) -> str | None:
     st = game(s.before)
     a = st.acts.get(s.event.act)
@@ -142,7 +153,7 @@ def _timing_problem(s: Step) -> str | None:
     code="GG-TOSS-005", name="toss-at-the-kinds-timing", severity=Severity.ERROR,
     citation=TIMING, options=("function_first_toss",),
     title=Text(ja="カードの種類ごとのタイミングでトスする", en="each kind of card tosses at its own timing"),
-    message=Text(ja="seq {seq} のトス/トス群 ({act}, {card}) はタイミングが違います: {why}",
+    message=Text(ja="seq {seq} のトス/トス群 ({act}, {card}) はタイミングが違います: {why_ja}",
                  en="the toss or toss group at seq {seq} ({act}, {card}) is at the wrong time: {why}"),
     on=(ev.CoinTossed, ev.TossGroupOpened),
     doc=Doc(checks="Actions toss when activated; bullets at the shot declaration (before responses and damage); "
@@ -156,13 +167,14 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.TossGroupOpened):
         if st.turn and (st.phase != "start" or st.active != e.player):
-            yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or "継続技能",
-                              "why": "a turn toss group opens at the owner's turn start"})
+            why = "a turn toss group opens at the owner's turn start"
+            yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or "継続技能", "why": why, "why_ja": WHY_JA[why]})
         return
     why = _timing_problem(s)
     if why is not None:
         a = st.acts.get(e.act)
-        yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": a.card if a else None, "why": why}, (a.seq,) if a else ())
+        yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": a.card if a else None, "why": why,
+                          "why_ja": WHY_JA.get(why, why)}, (a.seq,) if a else ())
 
 
 @rule(
@@ -214,7 +226,7 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
     citation=TIMING + " (【機能】自分のターン開始時に都度トス; 種類ごとに個別)", options=("function_first_toss",),
     title=Text(ja="【機能】の効果はその種類のターン開始時のトスの N を使う",
                en="a function's effect uses the N of its own kind's turn-start toss"),
-    message=Text(ja="{card} の効果 (seq {seq}) は {why}", en="the effect of {card} at seq {seq}: {why}"),
+    message=Text(ja="{card} の効果 (seq {seq}): {why_ja}", en="the effect of {card} at seq {seq}: {why}"),
     on=(ev.EffectResolved,),
     doc=Doc(checks="A function card's effect resolves under a turn toss group of the same card name, opened at the "
                    "owner's latest turn start; under the next-turn-start option a function just played has no N yet.",
@@ -230,15 +242,18 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
     if a is None:
         return
     card = proj.canon(st, e.card) or a.card
-    why = None
+    why = why_ja = None
     if a.kind == "function" and not a.tosses and s.options.get("function_first_toss") != "on-play":
         why = "resolves without a turn-start toss (it was played this turn)"
+        why_ja = WHY_JA[why]
     elif a.kind == "group-function" and e.card and card != a.card:
         why = f"uses the toss group of {a.card}; different function cards toss separately"
+        why_ja = f"{a.card} のトスを使っています。種類の違う【機能】は個別にトスします"
     elif a.kind == "group-function" and st.active == a.player and a.turn != st.turn:
         why = f"uses the toss of turn {a.turn}, not this turn's start"
+        why_ja = f"このターンではなくターン {a.turn} のトスを使っています"
     if why:
-        yield Hit(e.seq, {"card": card, "seq": e.seq, "why": why}, (a.seq,))
+        yield Hit(e.seq, {"card": card, "seq": e.seq, "why": why, "why_ja": why_ja}, (a.seq,))
 
 
 @rule(
