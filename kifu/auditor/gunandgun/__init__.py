@@ -3,7 +3,7 @@
 Rule sources: seed 000 (../shared/seeds/000_bcb755c8f159f990.txt, the variant and its
 rulings) and ../shared/reference/gunandgun.md (the base game). One module per area:
 toss (the sequence, N and timing), numbers (N in the effect), costs, limits, loads,
-shots, responses, setup (setup, turn flow, end of game); options.py holds the
+shots, responses, cards (card kinds), setup (setup, turn flow, end of game); options.py holds the
 documented house-ruling options.
 """
 
@@ -15,11 +15,12 @@ from ...events.base import MatchStarted
 from ...events.gunandgun import EVENTS
 from ...projector import gunandgun as projection
 from ..base import Game, Rule, Text
-from . import costs, limits, loads, numbers, responses, setup, shots, toss
+from . import cards, costs, limits, loads, numbers, responses, setup, shots, toss
 from .options import OPTIONS
 
 RULES: tuple[Rule, ...] = (
-    toss.RULES + numbers.RULES + costs.RULES + limits.RULES + loads.RULES + shots.RULES + responses.RULES + setup.RULES
+    toss.RULES + numbers.RULES + costs.RULES + limits.RULES + loads.RULES + shots.RULES + responses.RULES
+    + cards.RULES + setup.RULES
 )
 
 
