@@ -125,7 +125,7 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
     code="GG-LIM-004", name="used-skill-stays-face-up", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.9 (使用すると表向き; 裏向きに戻す技能は1ターンに1度) [APP] Skill.cs",
     title=Text(ja="使用した技能は表向きのまま再使用できない", en="a used skill stays face up and cannot be reused"),
-    message=Text(ja="{player} の {skill} は {why}", en="{player}'s {skill}: {why}"),
+    message=Text(ja="{player} の {skill}: {why_ja}", en="{player}'s {skill}: {why}"),
     on=(ev.SkillUsed,),
     doc=Doc(checks="A skill is used only while face down; a flip-back skill at most its per-turn number of times.",
             why="Using a skill turns it face up; only skills that say so turn back face down, once per turn.",
@@ -139,11 +139,14 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     if p is None:
         return
     if p.skill is not None and e.skill != p.skill and f is not None and proj.find_skill(cat(st), p.skill) is not f:
-        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {p.skill}"})
+        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {p.skill}",
+                          "why_ja": f"選んだ技能は {p.skill} です"})
     elif p.skill_up:
-        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": "it is face up (already used)"})
+        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": "it is face up (already used)",
+                          "why_ja": "表向き (使用済み) です"})
     elif f is not None and f.per_turn is not None and p.plays.get(f.name, 0) >= f.per_turn:
-        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"used {f.per_turn}× this turn already"})
+        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"used {f.per_turn}× this turn already",
+                          "why_ja": f"このターン既に {f.per_turn} 回使っています"})
 
 
 RULES = (turn_usage_limit_unchanged, game_usage_limit_unchanged, imposed_limit_uses_n, used_skill_stays_face_up)

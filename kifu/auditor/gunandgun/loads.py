@@ -68,7 +68,7 @@ def loads_never_above_max(s: Step) -> Iterable[Hit]:
     code="GG-LOAD-003", name="face-up-loads-are-bullets", severity=Severity.ERROR,
     citation=NLOAD + " (表向きは【銃弾】のみ; ドドメは【銃弾】を表向きに装填できない)",
     title=Text(ja="表向きに装填できるのは【銃弾】だけ", en="only 【銃弾】 cards are loaded face up"),
-    message=Text(ja="{card} を {gun} に表向きで装填しました: {why}", en="{card} was loaded face up into {gun}: {why}"),
+    message=Text(ja="{card} を {gun} に表向きで装填しました: {why_ja}", en="{card} was loaded face up into {gun}: {why}"),
     on=(ev.Loaded,),
     doc=Doc(checks="A face-up load names a 【銃弾】 card, into a gun that allows face-up bullets.",
             why="Face up means a special bullet; any other card loads face down as a normal bullet.",
@@ -84,9 +84,11 @@ def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:
     if f is None:
         yield Hit(e.seq, {"reason": f"face-up card {e.card!r} is not in the catalogue"}, undecided=True)
     elif f.kind != "bullet":
-        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": f"it is a {f.kind} card"})
+        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": f"it is a {f.kind} card",
+                          "why_ja": "【銃弾】ではありません"})
     elif gun is not None and not gun.face_up_bullets:
-        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": "this gun takes no face-up bullets"})
+        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": "this gun takes no face-up bullets",
+                          "why_ja": "この機銃には【銃弾】を表向きで装填できません"})
 
 
 RULES = (basic_loads_within_load_limit, loads_never_above_max, face_up_loads_are_bullets)

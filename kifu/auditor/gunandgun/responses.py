@@ -66,7 +66,7 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     citation="reference gunandgun.md §1.8, F1 ([W56]: set face down in your main phase; used against the opponent's shot or skill)",
     title=Text(ja="【対応】はセットしてから相手の射撃・技能に対して宣言する",
                en="a response is set first, then declared against the opponent's shot or skill"),
-    message=Text(ja="{player} の {act} の宣言: {why}", en="{player} declared {act}: {why}"),
+    message=Text(ja="{player} の {act} の宣言: {why_ja}", en="{player} declared {act}: {why}"),
     on=(ev.ResponseDeclared,),
     doc=Doc(checks="A declared response was set face down by the same player earlier and not yet used, and it "
                    "answers a shot or skill of the opponent during the opponent's turn.",
@@ -78,17 +78,18 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
     st = game(s.before)
     p = st.players.get(e.player)
     a = st.acts.get(e.act)
-    why = None
+    why = why_ja = None
     if p is None or a is None or a.kind != "response" or e.act not in p.set or a.player != e.player:
-        why = "no such response is set face down"
+        why, why_ja = "no such response is set face down", "その【対応】は裏向きでセットされていません"
     elif st.active == e.player:
-        why = "it is the declarer's own turn"
+        why, why_ja = "it is the declarer's own turn", "宣言したプレイヤー自身のターンです"
     elif e.against is not None:
         target = st.shots.get(e.against) or st.acts.get(e.against)
         if target is None or target.player == e.player:
             why = f"{e.against} is not a shot or skill of the opponent"
+            why_ja = f"{e.against} は相手の射撃・技能ではありません"
     if why:
-        yield Hit(e.seq, {"player": e.player, "act": e.act, "why": why})
+        yield Hit(e.seq, {"player": e.player, "act": e.act, "why": why, "why_ja": why_ja})
 
 
 RULES = (failed_response_goes_to_discard, fizzled_response_has_no_effect, response_set_then_declared_against_opponent)

@@ -98,14 +98,14 @@ def starting_life_from_gunner(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"gunner": e.gunner, "want": gunner.life, "got": e.life})
 
 
-def _turn_order(s: Step) -> str | None:
+def _turn_order(s: Step) -> tuple[str, str] | None:
     e, st = s.event, game(s.before)
     if e.turn != st.turn + 1:
-        return f"turn {e.turn} follows turn {st.turn}"
+        return f"turn {e.turn} follows turn {st.turn}", f"ターン {st.turn} の次がターン {e.turn} です"
     if e.turn == 1 and st.first is not None and e.player != st.first:
-        return f"turn 1 belongs to the first player {st.first}"
+        return f"turn 1 belongs to the first player {st.first}", f"ターン1は先手 {st.first} のターンです"
     if e.turn > 1 and e.player == st.active:
-        return f"{e.player} had the previous turn too"
+        return f"{e.player} had the previous turn too", f"{e.player} は前のターンも手番でした"
     return None
 
 
@@ -113,7 +113,7 @@ def _turn_order(s: Step) -> str | None:
     code="GG-TURN-001", name="only-active-player-acts", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.3 [W56] (players alternate; the turn player performs the basic actions)",
     title=Text(ja="手番のプレイヤーだけが基本アクションを行い、手番は交互", en="only the turn player takes basic actions; turns alternate"),
-    message=Text(ja="seq {seq}: {why}", en="seq {seq}: {why}"),
+    message=Text(ja="seq {seq}: {why_ja}", en="seq {seq}: {why}"),
     on=MAIN + (ev.TurnStarted,),
     doc=Doc(checks="Card use, basic loads, shots, skills (except response skills) and turn toss groups are by the "
                    "active player; turn 1 is the first player's and turns then alternate.",
@@ -131,9 +131,10 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
     elif st.active is None:
         why = None  # a log without gg.turn events says nothing about whose turn it is
     else:
-        why = None if e.player == st.active else f"{e.player} acts in {st.active}'s turn"
+        why = None if e.player == st.active else (f"{e.player} acts in {st.active}'s turn",
+                                                  f"{st.active} のターンに {e.player} が行動しています")
     if why:
-        yield Hit(e.seq, {"seq": e.seq, "why": why})
+        yield Hit(e.seq, {"seq": e.seq, "why": why[0], "why_ja": why[1]})
 
 
 @rule(
@@ -170,7 +171,7 @@ def _burn_due(option: str, counters: int) -> int:
     code="GG-TURN-003", name="burn-at-turn-start", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.10 [APP] ResolveBurnCounters", options=("burn", "burn_counters"),
     title=Text(ja="バーンは燃えているプレイヤーのターン開始時に処理する", en="burn resolves at the burned player's turn start"),
-    message=Text(ja="{player}: {why}", en="{player}: {why}"),
+    message=Text(ja="{player}: {why_ja}", en="{player}: {why}"),
     on=(ev.LifeChanged,) + MAIN + (ev.TurnEnded,),
     doc=Doc(checks="A player with burn counters loses life at their own turn start, before the main phase, by the "
                    "amount the `burn` option says; with `burn_counters: remove` the counters are then gone.",
@@ -185,18 +186,22 @@ def burn_at_turn_start(s: Step) -> Iterable[Hit]:
         p = st.players.get(e.player)
         due = _burn_due(s.options.get("burn", "flat"), p.burn if p else 0)
         if st.phase != "start" or st.active != e.player or p is None or p.burned:
-            yield Hit(e.seq, {"player": e.player, "why": "burn is resolved once, at the burned player's turn start"})
+            yield Hit(e.seq, {"player": e.player, "why": "burn is resolved once, at the burned player's turn start",
+                              "why_ja": "バーンは燃えているプレイヤーのターン開始時に1回だけ処理します"})
         elif -e.delta != due:
-            yield Hit(e.seq, {"player": e.player, "why": f"burn of {-e.delta} recorded, {due} due"})
+            yield Hit(e.seq, {"player": e.player, "why": f"burn of {-e.delta} recorded, {due} due",
+                              "why_ja": f"バーンで {-e.delta} 点失っていますが、{due} 点のはずです"})
         return
     pid = getattr(e, "player", None)
     p = st.players.get(pid or "")
     if p is None or pid != st.active or st.phase != "start" or isinstance(e, ev.TossGroupOpened):
         return  # turn-start effects may come in any order; the main phase may not begin before the burn
     if p.burn > 0 and not p.burned:
-        yield Hit(e.seq, {"player": pid, "why": f"{p.burn} burn counters were not resolved at the turn start"})
+        yield Hit(e.seq, {"player": pid, "why": f"{p.burn} burn counters were not resolved at the turn start",
+                          "why_ja": f"バーンカウンター {p.burn} 個がターン開始時に処理されていません"})
     elif p.burned and p.burn > 0 and s.options.get("burn_counters") == "remove":
-        yield Hit(e.seq, {"player": pid, "why": "burn counters were not removed after the burn"})
+        yield Hit(e.seq, {"player": pid, "why": "burn counters were not removed after the burn",
+                          "why_ja": "バーン処理の後にカウンターが取り除かれていません"})
 
 
 @rule(
@@ -246,7 +251,7 @@ def _decked(st: proj.State, option: str) -> list[str]:
     code="GG-END-001", name="match-ends-when-life-reaches-zero", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.11 [hiyama] [APP] LoseWhenLifeIsZero",
     title=Text(ja="ライフが0になったプレイヤーは負け", en="a player whose life reaches 0 loses"),
-    message=Text(ja="{why}", en="{why}"),
+    message=Text(ja="{why_ja}", en="{why}"),
     on=(ev.TurnStarted, ev.TurnEnded, MatchEnded),
     doc=Doc(checks="Once a player's life is 0 or less no further turn starts or ends, and match.end does not name "
                    "that player the winner.",
@@ -259,9 +264,12 @@ def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
         return
     if isinstance(s.event, MatchEnded):
         if s.event.winner in dead:
-            yield Hit(s.event.seq, {"why": f"the winner {s.event.winner} has life 0 or less"})
+            yield Hit(s.event.seq, {"why": f"the winner {s.event.winner} has life 0 or less",
+                                    "why_ja": f"勝者 {s.event.winner} のライフは0以下です"})
     else:
-        yield Hit(s.event.seq, {"why": f"{', '.join(dead)} has life 0 or less: the match should have ended"})
+        who = ", ".join(dead)
+        yield Hit(s.event.seq, {"why": f"{who} has life 0 or less: the match should have ended",
+                                "why_ja": f"{who} のライフが0以下なので、試合は終わっているはずです"})
 
 
 @rule(
