@@ -35,7 +35,8 @@ def _card_of(s: Step) -> tuple[Any, Any]:
     on=(ev.EffectResolved,),
     doc=Doc(checks="The values an activation resolves with are N for each number the variant replaces (amounts, "
                    "thresholds, additional costs, limits imposed on the opponent) and the printed number for the "
-                   "rest. A card the catalogue lacks cannot be decided (info).",
+                   "rest. A card the catalogue lacks, or values that do not line up with the catalogue's numbers, "
+                   "cannot be decided (info).",
             why="One toss sets every number of the effect (徹甲榴弾: threshold 3 and HIT+3 for N=3; 相撃ち; 過焔地獄).",
             bad="徹甲榴弾 N=3; resolve values=[4,3]", good="徹甲榴弾 N=3; resolve values=[3,3]"),
 )
@@ -48,7 +49,10 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
         yield unknown(s.event.seq, f"{card} is not in the card catalogue")
         return
     want = expected_values(f, s.event.n)
-    if list(s.event.values) != want:
+    if len(s.event.values) != len(want):
+        yield unknown(s.event.seq, f"values {list(s.event.values)} do not line up with the {len(want)} numbers "
+                                   f"of {card} in the catalogue")
+    elif list(s.event.values) != want:
         yield Hit(s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)})
 
 
