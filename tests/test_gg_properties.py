@@ -9,10 +9,18 @@ from typing import Any
 
 from hypothesis import assume, given, strategies as st
 
-from gg_helpers import chain, errors, findings
+from kifu.auditor import registry
 from kifu.projector import gunandgun as proj
 from kifu.projector.base import Replay
-from kifu.sim.gunandgun import simulate
+from kifu.sim.gunandgun import simulate, to_events as chain
+
+
+def findings(payloads):
+    return registry.audit(chain(payloads), strict=True)
+
+
+def errors(payloads):
+    return {(f.code, f.seq) for f in findings(payloads) if f.severity == "error"}
 
 seeds = st.integers(min_value=0, max_value=10_000)
 

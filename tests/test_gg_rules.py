@@ -8,11 +8,18 @@ import random
 import pytest
 
 from conftest import FIXTURES, ROOT
-from gg_helpers import CODEC, chain, findings
 from kifu.auditor import registry
 from kifu.events.base import MalformedEvent
 from kifu.events.codec import encode
-from kifu.sim.gunandgun import simulate
+from kifu.sim.gunandgun import simulate, to_events as chain
+
+
+def findings(payloads):
+    return registry.audit(chain(payloads), strict=True)
+
+
+def errors(payloads):
+    return {(f.code, f.seq) for f in findings(payloads) if f.severity == "error"}
 
 GG = FIXTURES / "gunandgun"
 
@@ -37,16 +44,16 @@ def _use(card: str, pay: int, kind: str = "hand") -> list[dict]:
 
 def test_events_round_trip_through_the_codec():
     for e in chain(simulate(random.Random(3), "rt", 6)):
-        assert CODEC.decode(encode(e)) == e
+        assert registry.codec_for("gunandgun").decode(encode(e)) == e
 
 
 def test_impossible_values_are_rejected_naming_the_field():
     bad = {"type": "gg.toss", "seq": 2, "prev": "x", "act": "a1", "player": "p1", "facing": "up"}
     with pytest.raises(MalformedEvent) as exc:
-        CODEC.convert(bad)
+        registry.codec_for("gunandgun").convert(bad)
     assert exc.value.field == "facing"
     with pytest.raises(MalformedEvent) as exc:
-        CODEC.convert({**bad, "type": "gg.draw", "deck": "x", "n": -1, "why": "refill"})
+        registry.codec_for("gunandgun").convert({**bad, "type": "gg.draw", "deck": "x", "n": -1, "why": "refill"})
     assert exc.value.field in ("n", "facing")
 
 

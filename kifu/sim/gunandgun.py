@@ -294,6 +294,20 @@ def _turns(t: Table, turns: int) -> Iterator[str]:
         pid = t.other(pid)
 
 
+def to_events(payloads: list[dict[str, Any]]) -> list[Any]:
+    """Number and chain payloads (seq, prev as a log would store them) and decode them into events."""
+    from ..events.codec import encode, line_hash
+
+    codec = codec_for("gunandgun")
+    events: list[Any] = []
+    prev = None
+    for i, p in enumerate(payloads, 1):
+        e = codec.convert({**p, "seq": i, "prev": prev})
+        prev = line_hash(encode(e))
+        events.append(e)
+    return events
+
+
 def simulate(rng: random.Random, match_id: str, turns: int) -> list[dict[str, Any]]:
     """Event payloads (without seq/prev) of a legal match of at most ``turns`` turns."""
     t = Table(rng, match_id)
