@@ -42,16 +42,24 @@ class Text(msgspec.Struct, frozen=True):
 
 
 class Doc(msgspec.Struct, frozen=True, kw_only=True):
-    """A rule's documentation in fixed sections, as ruff documents its rules."""
+    """A rule's documentation in fixed sections, as ruff documents its rules.
 
-    checks: str
+    Each section is plain text (shown in every language) or a ``Text`` with a
+    Japanese and an English version.
+    """
+
+    checks: str | Text
     """What it checks."""
-    why: str
+    why: str | Text
     """Why it matters: the rule text it enforces, in our words."""
-    bad: str
+    bad: str | Text
     """A violating example (events in short form)."""
-    good: str
+    good: str | Text
     """A clean example."""
+
+    def section(self, name: str, lang: str) -> str:
+        value = getattr(self, name)
+        return value.get(lang) if isinstance(value, Text) else value
 
 
 class Option(msgspec.Struct, frozen=True, kw_only=True):
