@@ -99,6 +99,23 @@ class UseRecord(msgspec.Struct, frozen=True, kw_only=True):
     ``cancelled``; None when nothing the projection sees stops it."""
 
 
+class InitUse(msgspec.Struct, frozen=True, kw_only=True):
+    """A ``wt.init.use`` as recorded and paid (seed 002 ■2), for the initial-distance rules."""
+
+    player: str
+    trigger: str
+    effect: str
+    delta: int
+    """The shift as recorded."""
+    trion: int
+    """Trion paid."""
+    seq: int
+    in_build: bool
+    """True when the trigger is one of the player's eight."""
+    short: bool
+    """True when the player had less trion than was paid: it could not be paid (■2, ■5 手順2)."""
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     """The match after an event."""
 
@@ -106,8 +123,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Each player's agent, by id."""
     roll: int | None = None
     """The initial-distance die."""
-    init_uses: tuple[tuple[str, int, int], ...] = ()
-    """Initial-distance uses as (player, delta, seq)."""
+    init_uses: tuple[InitUse, ...] = ()
+    """Initial-distance uses in the order recorded."""
     distance: int | None = None
     """Current distance (after wt.init.set)."""
     turn: int = 0
@@ -237,8 +254,11 @@ def _roll(state: State, e: DistanceRolled) -> State:
 
 @apply.on(InitialTriggerUsed)
 def _init_use(state: State, e: InitialTriggerUsed) -> State:
-    state = replace(state, init_uses=state.init_uses + ((e.player, e.delta, e.seq),))
-    return _pay(state, e.player, e.trion, e.seq)
+    a = agent(state, e.player)
+    use = InitUse(player=e.player, trigger=e.trigger, effect=e.effect, delta=e.delta, trion=e.trion, seq=e.seq,
+                  in_build=e.trigger in a.main + a.sub, short=a.dealt is not None and a.trion < e.trion)
+    state = replace(state, init_uses=state.init_uses + (use,))
+    return _pay(state, e.player, 0 if use.short else e.trion, e.seq)
 
 
 @apply.on(DistanceFixed)

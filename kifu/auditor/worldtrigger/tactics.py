@@ -162,7 +162,8 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     options=("tags_expire",),
     doc=Doc(
         checks="A `wt.use` or `wt.init.use` pays exactly the catalogue cost in trion and tags, the player has "
-               "that much trion, and every tag paid is in hand.",
+               "that much trion, and every tag paid is in hand. A `wt.init.use` of an effect that is not an "
+               "initial-distance effect is left to WT-INIT-003.",
         why="Seed 002 ■5 step 2: pay the costs written on the effect (trion, action tags); if they cannot be "
             "paid, the effect is not exerted. ■2: initial-distance effects are paid in trion too.",
         bad='hand [move]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,"tags":["shooting"]}',
@@ -176,6 +177,8 @@ def effect_cost_paid(s: Step) -> Iterable[Hit]:
     if eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
         return
+    if isinstance(e, InitialTriggerUsed) and eff.timing != "initial":
+        return  # WT-INIT-003 reports it: a wt.init.use has no tags to pay a tactics effect's cost with
     tags = e.tags if isinstance(e, EffectUsed) else []
     why = _cost_problem(s, e.trion, tags, eff.trion, eff.tags, isinstance(e, EffectUsed))
     if why:
