@@ -30,8 +30,8 @@ STEP3 = "■5 戦術フェイズ 手順3"
     citation=cite(f"{STEP1} (表向きにする際にトリオンが必要なトリガーはトリオンチップを支払う)"),
     title=Text(ja="表向きにするにはトリオンを支払う", en="turning a trigger face up pays its trion"),
     message=Text(
-        ja="{player} の {trigger} の表向き: {why_ja} — 表向きにならず、効果も発揮されません",
-        en="{player} turning {trigger} face up: {why}; it stays face down and has no effect",
+        ja="{player} の {trigger} の表向き: {why_ja} — {then_ja}",
+        en="{player} turning {trigger} face up: {why}; {then}",
     ),
     on=(TriggerRevealed,),
     doc=Doc(
@@ -47,7 +47,7 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, TriggerRevealed)
     a = who(s)
-    ev = {"player": e.player, "trigger": e.trigger}
+    ev = {"player": e.player, "trigger": e.trigger, **_RECORDING}
     slot = set_slot(a, e.trigger, face_down_first=True)
     t = cat(s).trigger(e.trigger)
     if slot is None:
@@ -60,8 +60,16 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {**ev, "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}",
                           "why_ja": f"支払い {e.trion}、表向きのコストは {t.reveal} です"})
     elif a.dealt is not None and a.trion < e.trion:
-        yield Hit(e.seq, {**ev, "why": f"the cost is {e.trion} but only {a.trion} trion is left",
+        yield Hit(e.seq, {**ev, **_UNPAYABLE, "why": f"the cost is {e.trion} but only {a.trion} trion is left",
                           "why_ja": f"コスト {e.trion} に対し残トリオンは {a.trion} です"})
+
+
+# What follows from each kind of problem: only an unpayable cost keeps the trigger face down (■5 手順1);
+# the others are recordings that disagree with the table's own facts.
+_UNPAYABLE = {"then": "it stays face down and its effect does not happen",
+              "then_ja": "表向きにならず、効果も発揮されません"}
+_RECORDING = {"then": "the recording disagrees with the triggers set and the catalogue's reveal cost",
+              "then_ja": "記録がセットしたトリガーやカタログの表向きコストと食い違います"}
 
 
 @rule(

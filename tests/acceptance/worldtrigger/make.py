@@ -1068,6 +1068,86 @@ def clean_bagworm_default_order() -> Case:
     return k
 
 
+# ---------------------------------------------------------------- third round
+
+
+@case
+def clean_dodge_counter() -> Case:
+    k = Case("clean-dodge-counter", "■5 step 3: b answers a's 弧月 斬撃 with グラスホッパー 回避 (a counter that "
+             "moves); the slash is cancelled")
+    k.prelude(roll=1, builds=(A_MAIN, A_SUB, B_MAIN, ["グラスホッパー", "シールド", "バッグワーム", "エスクード"]))
+    k.order(1, "a", "janken")
+    k.set("a", "弧月", "シールド")
+    k.set("b", "アステロイド", "グラスホッパー")
+    k.plot("a", [5, 6], [1, 2], [C, C])
+    k.reveal("a", "弧月", 3)
+    u = k.use("a", "弧月", "斬撃", tags=[C])
+    k.passes("a")
+    k.reveal("b", "グラスホッパー", 1)
+    c = k.use("b", "グラスホッパー", "回避", trion=2, counter=u, to=2)
+    k.passes("b", "a")
+    k.resolve(c)
+    k.resolve(u, cancelled=True)
+    return k
+
+
+@case
+def clean_reveal_then_move() -> Case:
+    k = Case("clean-reveal-unused", "■5 step 1: turning a trigger face up and then choosing to move instead is "
+             "allowed (the trion is simply spent)")
+    k.prelude()
+    k.order(1, "a", "janken")
+    k.set("a", "アステロイド", "シールド")
+    k.set("b", "アステロイド", "シールド")
+    k.plot("a", [1, 2], [5, 6], [M, M])
+    k.reveal("a", "アステロイド", 2)
+    k.move("a", 4)
+    return k
+
+
+@case
+def bad_initial_after_fixed() -> Case:
+    k = Case("bad-initial-after-fixed", "■2 initial-distance effects come before the distance is fixed: "
+             "バッグワーム used after wt.init.set", {"initial_order": "seat"})
+    k.prelude(roll=3)
+    k.expect("WT-INIT-003", k.add("wt.init.use", by="a", player="a", trigger="バッグワーム", effect="潜伏",
+                                  delta=1, trion=2))
+    return k
+
+
+@case
+def bad_plot_other_sheet() -> Case:
+    k = Case("bad-plot-other-sheet", "■5 tags come from the attacker's own sheet: a's 1,2 (移動 on a's sheet) "
+             "recorded as b's 射撃戦")
+    k.prelude(sheets=(SEED_SHEET, [S] * 6))
+    k.order(1, "a", "janken")
+    k.set("a", "アステロイド", "シールド")
+    k.set("b", "アステロイド", "シールド")
+    k.expect("WT-PLOT-001", k.plot("a", [1, 2], [5, 6], [S, S]))
+    return k
+
+
+@case
+def bad_set_not_in_build() -> Case:
+    k = Case("bad-set-not-in-build", "■4 triggers are set from one's trigger set: a sets メテオラ, not among a's "
+             "eight")
+    k.prelude()
+    k.order(1, "a", "janken")
+    k.expect("WT-SET-001", k.set("a", "メテオラ", "シールド"))
+    return k
+
+
+@case
+def bad_win_without_condition() -> Case:
+    k = Case("bad-win-no-condition", "■7 the only wins are trion 0 and the opponent's bailout: a is recorded "
+             "winner with b at 85 and no bailout")
+    k.prelude()
+    k.opening()
+    k.shot("a")
+    k.expect("WT-END-002", k.end("a", "time"))
+    return k
+
+
 # ---------------------------------------------------------------- writing
 
 
