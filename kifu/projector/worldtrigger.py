@@ -140,7 +140,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     active: str | None = None
     """Attacker of the latest plot: whose tactics phase it is."""
     tactics: bool = False
-    """True once the active player's tags are recorded (the tactics phase is on)."""
+    """True once the active player has plotted: seed 002 ■5 プロットが終わると…戦術フェイズ. The phase does
+    not wait for the ``wt.tags`` line, which only records what the plot gave."""
     expected_tags: tuple[str, ...] | None = None
     """Tags the latest plot should give, until its wt.tags is recorded."""
     attack: tuple[int, ...] = ()
@@ -290,7 +291,7 @@ def _plot(state: State, e: Plotted) -> State:
     expected = tuple(gained(agent(state, e.attacker).sheet, e.attack, e.defence))
     if state.tags_expire == "phase":
         state = replace(state, agents={p: replace(a, tags=()) for p, a in state.agents.items()})
-    return replace(state, plots=state.plots + (e.attacker,), active=e.attacker, tactics=False,
+    return replace(state, plots=state.plots + (e.attacker,), active=e.attacker, tactics=True,
                    expected_tags=expected, attack=tuple(e.attack), defence=tuple(e.defence), used=())
 
 

@@ -333,7 +333,8 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
     ),
     on=(EffectUsed, Moved),
     doc=Doc(
-        checks="A `wt.use` without `counter`, or a `wt.move`, is by the turn player after their `wt.tags`.",
+        checks="A `wt.use` without `counter`, or a `wt.move`, is by the turn player after their `wt.plot` "
+               "(the phase begins when the plot ends, whether or not a `wt.tags` line was written).",
         why="Seed 002 ■5: after the plot the turn player's tactics phase begins; the other player only answers "
             "with counter-uses.",
         bad="a's tactics phase; {\"type\":\"wt.move\",\"player\":\"b\",…}",

@@ -1148,6 +1148,53 @@ def bad_win_without_condition() -> Case:
     return k
 
 
+@case
+def clean_trion_only_effect_without_tags() -> Case:
+    k = Case("clean-jump-no-tags", "■5 a fully blocked plot still opens the tactics phase: b jumps with "
+             "グラスホッパー, which costs trion only")
+    k.prelude(builds=(A_MAIN, A_SUB, B_MAIN, ["グラスホッパー", "シールド", "バッグワーム", "エスクード"]))
+    k.order(1, "a", "janken")
+    k.set("a", "アステロイド", "シールド")
+    k.set("b", "アステロイド", "グラスホッパー")
+    k.plot("a", [3, 4], [1, 2], [S, S])
+    k.shot("a")
+    k.plot("b", [5, 5], [5, 6], [])
+    k.reveal("b", "グラスホッパー", 1)
+    u = k.use("b", "グラスホッパー", "跳躍", trion=1, to=4)
+    k.passes("b", "a")
+    k.resolve(u)
+    return k
+
+
+@case
+def clean_blocked_plot_tags_unrecorded() -> Case:
+    k = Case("clean-jump-tags-unrecorded", "■5 the tactics phase begins when the plot ends: a table that wrote no "
+             "wt.tags line for a plot that gave nothing, then jumped with グラスホッパー")
+    k.prelude(builds=(A_MAIN, A_SUB, B_MAIN, ["グラスホッパー", "シールド", "バッグワーム", "エスクード"]))
+    k.order(1, "a", "janken")
+    k.set("a", "アステロイド", "シールド")
+    k.set("b", "アステロイド", "グラスホッパー")
+    k.plot("a", [3, 4], [1, 2], [S, S])
+    k.shot("a")
+    k.add("wt.plot", by="b", attacker="b", attack=[5, 5], defence=[5, 6])
+    k.reveal("b", "グラスホッパー", 1)
+    u = k.use("b", "グラスホッパー", "跳躍", trion=1, to=4)
+    k.passes("b", "a")
+    k.resolve(u)
+    return k
+
+
+@case
+def bad_initial_not_in_build() -> Case:
+    k = Case("bad-initial-not-in-build", "■2 initial-distance effects come from one's eight triggers: b uses "
+             "バッグワーム without it in b's set", {"initial_order": "seat"})
+    k.prelude(roll=3, builds=(A_MAIN, A_SUB, B_MAIN, ["シールド", "グラスホッパー", "ハウンド", "エスクード"]))
+    k.events.insert(7, {"type": "wt.init.use", "by": "b", "player": "b", "trigger": "バッグワーム", "effect": "潜伏",
+                        "delta": 1, "trion": 2})
+    k.expect("WT-INIT-003", 9)
+    return k
+
+
 # ---------------------------------------------------------------- writing
 
 
