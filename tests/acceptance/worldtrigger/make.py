@@ -1195,6 +1195,27 @@ def bad_initial_not_in_build() -> Case:
     return k
 
 
+@case
+def warn_turn_number_jump() -> Case:
+    k = Case("warn-turn-jump", "■3–■7 turns repeat one after another: turn 1 is followed by a 'turn 3'")
+    k.prelude()
+    k.opening()
+    k.shot("a")
+    k.plot("b", [1, 2], [1, 2], [])
+    k.expect("WT-ORDER-003", k.order(3, "b"))
+    return k
+
+
+@case
+def bad_build_side() -> Case:
+    k = Case("bad-build-side", "■1 main and sub triggers (sides from the trigger text, the catalogue): 弧月 "
+             "(main only) on the sub side")
+    k.prelude(builds=(["アステロイド", "ハウンド", "スコーピオン", "メテオラ"], ["弧月", "シールド", "バッグワーム", "エスクード"],
+                      B_MAIN, B_SUB))
+    k.expect("WT-BUILD-003", 2)
+    return k
+
+
 # ---------------------------------------------------------------- writing
 
 
