@@ -49,7 +49,12 @@ def malformed(exc: Exception, raw: bytes | None = None, **where: Any) -> Malform
         field = f"{field}.{unknown.group(1)}" if field else unknown.group(1)
     if "Invalid value" in msg and field == "type" and raw is not None:
         msg = f"unknown event type {_peek(raw, 'type')!r}"
-    seq = _peek(raw, "seq") if raw is not None else None
+    if not isinstance(exc, msgspec.ValidationError):
+        msg = f"not JSON ({msg})"
+    # A caller that knows the seq (an append) names it; otherwise ask the line.
+    seq = where.pop("seq", None)
+    if seq is None and raw is not None:
+        seq = _peek(raw, "seq")
     return MalformedEvent(msg, field=field, seq=seq if isinstance(seq, int) else None, **where)
 
 

@@ -113,6 +113,14 @@ def _decode_start(raw: bytes, where: str) -> str:
     return obj["game"]
 
 
+def _codec_of_start(raw: bytes, where: str, codec_for: CodecFor) -> Codec:
+    game = _decode_start(raw, where)
+    try:
+        return codec_for(game)
+    except KeyError:
+        raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
+
+
 def iter_records(path: str | os.PathLike[str], codec_for: CodecFor | None = None) -> Iterator[Record]:
     """Stream the verified records of a log.
 
@@ -143,13 +151,17 @@ def iter_records(path: str | os.PathLike[str], codec_for: CodecFor | None = None
                 )
             if not raw.strip():
                 raise MalformedEvent("empty line", where=where, line=lineno, offset=offset, seq=lineno)
-            if codec is None:
-                game = _decode_start(raw, where)
-                try:
-                    codec = codec_for(game)
-                except KeyError:
-                    raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
-            event = codec.decode(raw, where=where, line=lineno)
+            try:
+                if codec is None:
+                    codec = _codec_of_start(raw, where, codec_for)
+                event = codec.decode(raw, where=where, line=lineno)
+            except MalformedEvent as exc:
+                # Every line before this one verified with seq == line, so this
+                # line stands where seq `lineno` belongs: name it even when the
+                # line is too broken to say so itself.
+                if exc.seq is None:
+                    exc.seq = lineno
+                raise
             _check_link(event, lineno, prev, where)
             prev = line_hash(raw)
             yield Record(lineno, offset, raw, event)
