@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Iterable, Union
+from typing import Any, Callable, Iterable, Union
 
 import msgspec
 
@@ -74,6 +74,9 @@ class Codec:
         self.by_type: dict[str, type[Event]] = {event_type(t): t for t in self.types}
         self.union: Any = Union[self.types]  # type: ignore[valid-type]
         self._decoder = msgspec.json.Decoder(self.union)
+        self.decode_raw: Callable[[bytes], Event] = self._decoder.decode
+        """Decode one line, raising msgspec's own errors: for hot loops that
+        turn a failure into a MalformedEvent themselves (see ``malformed``)."""
 
     def decode(self, raw: bytes, **where: Any) -> Event:
         """Decode one line; raise MalformedEvent naming the field on any problem."""

@@ -9,6 +9,7 @@ nothing downstream ever sees an event of an edited log.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from .base import (
     StaleAppend,
     TornTail,
 )
-from .codec import Codec, encode, line_hash
+from .codec import Codec, encode, line_hash, malformed
 
 CodecFor = Callable[[str], Codec]
 """Looks up the codec of a game id (the auditor's registry provides one)."""
@@ -79,18 +80,23 @@ class Log:
         return Head(last.event.seq, line_hash(last.raw))
 
 
-def _split_lines(fh: Any) -> Iterator[tuple[int, bytes, bool]]:
-    """Yield (offset, line, terminated) for each line of a binary file, streaming."""
+def _line_batches(fh: Any) -> Iterator[tuple[int, list[bytes], bool]]:
+    """Yield (offset of the first line, lines, terminated) per chunk read, streaming.
+
+    Whole batches rather than single lines: a generator step per line cost
+    more than hashing it. Only the very last batch can be unterminated (a
+    torn tail), and it then holds that one line.
+    """
     offset = 0
     rest = b""
     while chunk := fh.read(_CHUNK):
         parts = (rest + chunk).split(b"\n")
         rest = parts.pop()
-        for part in parts:
-            yield offset, part, True
-            offset += len(part) + 1
+        if parts:
+            yield offset, parts, True
+            offset += sum(map(len, parts)) + len(parts)
     if rest:
-        yield offset, rest, False
+        yield offset, [rest], False
 
 
 def _decode_start(raw: bytes, where: str) -> str:
@@ -130,43 +136,62 @@ def iter_records(path: str | os.PathLike[str], codec_for: CodecFor | None = None
     yielded first: a reader sees exactly the trustworthy prefix.
     """
     where = str(path)
-    codec_for = codec_for or _generic
-    codec: Codec | None = None
-    prev: str | None = None
-    lineno = 0
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise KifuError(f"cannot read: {exc.strerror}", where=where) from None
     with fh:
-        for offset, raw, terminated in _split_lines(fh):
+        yield from _verified(fh, where, codec_for or _generic)
+
+
+def _verified(fh: Any, where: str, codec_for: CodecFor) -> Iterator[Record]:
+    # The hot loop of every read: names are bound locally and the full link
+    # check (_check_link) runs only when the cheap comparison fails.
+    codec: Codec | None = None
+    decode: Callable[[bytes], Event] = _GENERIC.decode_raw
+    sha256 = hashlib.sha256
+    new_record = tuple.__new__  # Record(...) runs a Python-level __new__: twice the cost
+    prev: str | None = None
+    lineno = 0
+    for offset, batch, terminated in _line_batches(fh):
+        if not terminated:
+            raise TornTail(
+                f"the last line ({len(batch[0])} bytes) has no terminator: a write was cut off; "
+                "`kifu repair` cuts it off and keeps a copy",
+                where=where, line=lineno + 1, offset=offset, seq=lineno + 1,
+            )
+        for raw in batch:
             lineno += 1
-            if raw.endswith(b"\r"):
+            following = offset + len(raw) + 1
+            if raw[-1:] == b"\r":
                 raw = raw[:-1]
-            if not terminated:
-                raise TornTail(
-                    f"the last line ({len(raw)} bytes) has no terminator: a write was cut off; "
-                    "`kifu repair` cuts it off and keeps a copy",
-                    where=where, line=lineno, offset=offset, seq=lineno,
-                )
-            if not raw.strip():
-                raise MalformedEvent("empty line", where=where, line=lineno, offset=offset, seq=lineno)
             try:
                 if codec is None:
                     codec = _codec_of_start(raw, where, codec_for)
-                event = codec.decode(raw, where=where, line=lineno)
-            except MalformedEvent as exc:
-                # Every line before this one verified with seq == line, so this
-                # line stands where seq `lineno` belongs: name it even when the
-                # line is too broken to say so itself.
-                if exc.seq is None:
-                    exc.seq = lineno
-                raise
-            _check_link(event, lineno, prev, where)
-            prev = line_hash(raw)
-            yield Record(lineno, offset, raw, event)
+                    decode = codec.decode_raw
+                event = decode(raw)
+            except (msgspec.DecodeError, MalformedEvent) as exc:
+                raise _bad_line(exc, raw, where, lineno, offset) from None
+            if lineno == 1 or event.seq != lineno or event.prev != prev or isinstance(event, MatchStarted):
+                _check_link(event, lineno, prev, where)
+            prev = sha256(raw).hexdigest()
+            yield new_record(Record, (lineno, offset, raw, event))
+            offset = following
     if lineno == 0:
         raise MalformedEvent("empty log: no match.start", where=where, line=1)
+
+
+def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) -> MalformedEvent:
+    """The error for a line that does not decode, naming its seq."""
+    if not raw.strip():
+        return MalformedEvent("empty line", where=where, line=lineno, offset=offset, seq=lineno)
+    err = exc if isinstance(exc, MalformedEvent) else malformed(exc, raw, where=where, line=lineno)
+    # Every line before this one verified with seq == line, so this line
+    # stands where seq `lineno` belongs: name it even when the line is too
+    # broken to say so itself.
+    if err.seq is None:
+        err.seq = lineno
+    return err
 
 
 def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None:
@@ -217,8 +242,9 @@ def verify(
     last: Record | None = None
     for rec in iter_records(path, codec_for):
         last = rec
-        if want is not None and seen_at is None and line_hash(rec.raw).startswith(want):
-            seen_at = rec.event.seq
+        # A verified prev is the hash of the line before: no need to hash twice.
+        if want is not None and seen_at is None and rec.event.prev is not None and rec.event.prev.startswith(want):
+            seen_at = rec.event.seq - 1
     assert last is not None
     head = Head(last.event.seq, line_hash(last.raw))
     if want is not None and not head.hash.startswith(want):
