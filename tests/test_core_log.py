@@ -301,3 +301,33 @@ def test_create_never_overwrites(kifu, tmp_path: Path) -> None:
     line = one_error_line(kifu("new", log, "-g", "generic", "-m", "x", "-p", "a=A"))
     assert "never overwritten" in line
     assert log.read_bytes() == old
+
+
+# --- the three ways to append, and the head verify prints ----------------------------
+
+
+def test_append_by_json_stdin_and_pairs_write_the_same_event(kifu, tmp_path: Path) -> None:
+    logs = [tmp_path / f"{n}.jsonl" for n in ("json", "stdin", "pairs")]
+    for log in logs:
+        make_log(log, 2)
+    assert kifu("append", logs[0], "--json", '{"type":"note","by":"a","text":"shuffled"}').code == 0
+    assert kifu("append", logs[1], stdin='{"type":"note","by":"a","text":"shuffled"}\n').code == 0
+    assert kifu("append", logs[2], "type=note", "by=a", "text=shuffled").code == 0
+    tails = {lines_of(log.read_bytes())[-1] for log in logs}
+    assert len(tails) == 1 and b'"seq":3' in tails.pop()
+
+
+def test_verify_prints_the_head_seq_and_hash(kifu, tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    data = make_log(log, 9)
+    r = kifu("verify", log, "--lang", "en")
+    assert r.code == 0 and r.err == ""
+    assert "9 events" in r.out and line_hash(lines_of(data)[-1]) in r.out
+
+
+def test_append_reports_the_new_head(kifu, tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    make_log(log, 2)
+    r = kifu("append", log, "type=note", "text=x", "--lang", "en")
+    assert r.code == 0
+    assert f"seq 3 (head {logfile.verify(log).hash})" in r.out

@@ -166,3 +166,38 @@ def test_a_mutated_chain_always_fails_verify(scratch: Path, log, how: str, data:
     err = caught.value
     assert err.seq is not None or err.offset is not None, str(err)
     assert str(scratch) in str(err)
+
+
+def _legal_body(kind: str, seq: int, minute: int, ended: bool, about: list[int]) -> dict[str, Any]:
+    at = f"2026-11-01T{10 + minute // 60:02d}:{minute % 60:02d}:00+09:00"
+    by = PLAYER_IDS[seq % 2]
+    if kind == "ruling" or (ended and kind in ("roll", "end")):
+        return {"type": "judge.ruling", "at": at, "by": "judge", "about": [a % (seq - 1) + 1 for a in about], "text": "ok"}
+    if kind == "roll":
+        return {"type": "random", "at": at, "by": by, "kind": "die", "sides": 6, "values": [a % 6 + 1 for a in about]}
+    if kind == "end":
+        return {"type": "match.end", "at": at, "by": "judge", "winner": by}
+    return {"type": "note", "at": at, "by": by, "text": "legal"}
+
+
+@st.composite
+def legal_logs(draw: st.DrawFn) -> list[Any]:
+    """A generic match that keeps every KIFU rule: times go forward, `by` names a
+    player, rulings look back, one match.end, and only notes and rulings after it."""
+    kinds = draw(st.lists(st.sampled_from(["note", "roll", "ruling", "end"]), min_size=1, max_size=40))
+    start = {"type": "match.start", "format": "kifu/1", "game": "generic", "match": "legal",
+             "at": "2026-11-01T10:00:00+09:00", "players": [{"id": p, "name": p} for p in PLAYER_IDS[:2]]}
+    out, minute, ended = [start], 0, False
+    for seq, kind in enumerate(kinds, start=2):
+        minute += draw(st.integers(0, 3))
+        about = draw(st.lists(st.integers(0, 10**6), min_size=1, max_size=3))
+        body = _legal_body(kind, seq, minute, ended, about)
+        ended = ended or body["type"] == "match.end"
+        out.append(body)
+    return chain(out)[0]
+
+
+@given(legal_logs())
+def test_legal_generic_matches_give_no_errors_or_warnings(events: list[Any]) -> None:
+    findings = registry.audit(events, strict=True)
+    assert [(f.code, f.seq) for f in findings if f.severity != "info"] == []
