@@ -331,3 +331,20 @@ def test_append_reports_the_new_head(kifu, tmp_path: Path) -> None:
     r = kifu("append", log, "type=note", "text=x", "--lang", "en")
     assert r.code == 0
     assert f"seq 3 (head {logfile.verify(log).hash})" in r.out
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERS))
+def test_readers_see_exactly_the_trustworthy_prefix(tmp_path: Path, name: str) -> None:
+    log = tmp_path / "m.jsonl"
+    lines = lines_of(make_log(log))
+    mutate, where = TAMPERS[name]
+    log.write_bytes(mutate(lines))
+    seen: list[int] = []
+    with pytest.raises(KifuError) as caught:
+        for rec in logfile.iter_records(log):
+            seen.append(rec.event.seq)
+    bad = caught.value.seq
+    assert f"seq {bad}" == where
+    # Exactly the events before the named seq: an edited line is caught only
+    # by the next line's prev, so a reader must not have been handed it either.
+    assert seen == list(range(1, bad))
