@@ -225,9 +225,13 @@ class Engine:
                 for cls in r.on:
                     self._by_type.setdefault(cls, []).append(r)
         self._finishers = [r for r in self.rules if r.finish is not None]
+        self._watching: dict[type[Event], list[Rule]] = {}
 
     def _watchers(self, cls: type[Event]) -> list[Rule]:
-        return self._all + self._by_type.get(cls, [])
+        rules = self._watching.get(cls)
+        if rules is None:
+            rules = self._watching[cls] = self._all + self._by_type.get(cls, [])
+        return rules
 
     def run(
         self,
