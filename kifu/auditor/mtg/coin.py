@@ -26,7 +26,8 @@ DIE_READINGS = ("odd", "even", "low", "high")
     ),
     on=(RandomiserAgreed, CoinLanded),
     doc=Doc(
-        checks="A die (`mtg.randomiser` kind `die`) lists every player in `agreed` (reported at the "
+        checks="A die or a pick of two face-down cards (`mtg.randomiser` kind `die` or `cards`) lists every player in "
+               "`agreed` (reported at the "
                "`mtg.randomiser`); a `mtg.coin` that reads a die `face` or names a `randomiser` id must name one "
                "declared earlier (else reported at the coin).",
         why="705.1: another method with two equally likely results may replace the coin only if the players agree.",
@@ -59,8 +60,8 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
     ),
     on=(RandomiserAgreed,),
     doc=Doc(
-        checks="A coin has 2 sides; a die has an even number of faces and reads heads as `odd`, `even`, `low` "
-               "(the lower half) or `high`.",
+        checks="A coin has 2 sides and a pick of face-down cards 2 cards; a die has an even number of faces and "
+               "reads heads as `odd`, `even`, `low` (the lower half) or `high`.",
         why="705.1: the object must be two-sided with both results about equally likely, or another 50/50 method "
             "(seed 001: an even-sided die read odd/even or 1–3/4–6).",
         bad='{"type":"mtg.randomiser","randomiser":"d5","kind":"die","sides":5,"heads":"odd",…}',
@@ -70,7 +71,7 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
 def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, RandomiserAgreed)
-    bad_coin = e.kind == "coin" and e.sides != 2
+    bad_coin = e.kind in ("coin", "cards") and e.sides != 2
     bad_die = e.kind == "die" and (e.sides % 2 or e.heads not in DIE_READINGS)
     if bad_coin or bad_die:
         yield Hit(e.seq, {"randomiser": e.randomiser, "kind": e.kind, "sides": e.sides, "heads": e.heads})
