@@ -495,6 +495,82 @@ def _c37(t: Table) -> None:
     t.outcome("f1", "b", "lost", expect="MTG-CALL-005")
 
 
+@case("c38-opponent-told-to-flip",
+      "seed ルール: the affected player (here the opponent) flips, calls and wins; their Chance Encounter counts it (clean)")
+def _c38(t: Table) -> None:
+    t.add("mtg.turn", turn=1, player="a")
+    t.add("mtg.enters", by="b", permanent="ce-b", card="Chance Encounter", controller="b")
+    t.add("mtg.enters", by="a", permanent="ce-a", card="Chance Encounter", controller="a")
+    t.flip("f1", "Fickle Wager", "b", controller="a", kind="called")
+    t.call("f1", "b", "heads")
+    t.coin("f1", "heads", by="b", player="b")
+    t.outcome("f1", "b", "won")
+    t.add("mtg.payoff", by="b", flip="f1", kind="luck-counter", amount=1, permanent="ce-b", player="b")
+
+
+@case("c39-heads-named-without-asking", "705.1: heads made clear before flipping; asking the opponent is advice (clean)")
+def _c39(t: Table) -> None:
+    t.add("mtg.randomiser", by="a", randomiser="yen100", kind="coin", sides=2, clear=False)
+    t.add("mtg.heads", by="a", randomiser="yen100", heads="桜の面", agreed=["a"])
+    t.add("mtg.turn", turn=1, player="a")
+    t.flip("f1", "Stitch in Time", "a")
+    t.call("f1", "a", "heads")
+    t.coin("f1", "tails", by="a", randomiser="yen100")
+    t.outcome("f1", "a", "lost")
+
+
+@case("c40-thumb-coins-agree", "Krark's Thumb: both coins the same, no keep needed (clean)")
+def _c40(t: Table) -> None:
+    t.add("mtg.turn", turn=1, player="a")
+    t.add("mtg.enters", by="a", permanent="kt1", card="Krark's Thumb", controller="a")
+    t.flip("f1", "Frenetic Efreet", "a")
+    t.call("f1", "a", "heads")
+    t.coin("f1", "tails", by="a")
+    t.coin("f1", "tails", by="a")
+    t.outcome("f1", "a", "lost")
+
+
+@case("c41-two-headed-giant-two-flips", "705.2: heads/tails only, two flips numbered by group (clean)")
+def _c41(t: Table) -> None:
+    t.add("mtg.turn", turn=1, player="b")
+    t.flip("f1", "Two-Headed Giant", "b")
+    t.coin("f1", "heads", by="b", group=1)
+    t.coin("f1", "heads", by="b", group=2)
+
+
+@case("c42-yusri-three-coins", "705.2: a call before each of three flips; each flip won or lost on its own (clean)")
+def _c42(t: Table) -> None:
+    t.add("mtg.turn", turn=1, player="a")
+    t.flip("f1", "Yusri, Fortune's Flame", "a", chosen=3)
+    for g, (call, side) in enumerate((("heads", "heads"), ("heads", "tails"), ("tails", "tails")), start=1):
+        t.call("f1", "a", call, group=g)
+        t.coin("f1", side, by="a", group=g)
+        t.outcome("f1", "a", "won" if call == side else "lost", group=g)
+    t.add("mtg.payoff", by="a", flip="f1", kind="draw", amount=2, player="a")
+    t.add("mtg.payoff", by="a", flip="f1", kind="damage", amount=2, player="a")
+
+
+@case("c43-second-flip-same-turn-wrong-outcome", "705.2: the second flip of a turn is judged on its own")
+def _c43(t: Table) -> None:
+    t.add("mtg.turn", turn=1, player="a")
+    _efreet(t, "f1", "a", "heads", "heads")
+    t.flip("f2", "Frenetic Efreet", "a")
+    t.call("f2", "a", "tails")
+    t.coin("f2", "heads", by="a")
+    t.outcome("f2", "a", "won", expect="MTG-CALL-006")
+
+
+@case("c44-reflip-after-a-miss", "seed 解説 (床に落としても構わない): the coin that fell counts; flipping again is a re-flip")
+def _c44(t: Table) -> None:
+    t.add("mtg.turn", turn=1, player="a")
+    t.flip("f1", "Frenetic Efreet", "a")
+    t.call("f1", "a", "heads")
+    t.coin("f1", "tails", by="a")
+    t.add("note", by="a", text="落ちたのでやり直し")
+    t.coin("f1", "heads", by="a", expect="MTG-THUMB-001")
+    t.outcome("f1", "a", "won")
+
+
 def build() -> dict[str, Any]:
     """Write every case's log and return cases.json's content."""
     out: dict[str, Any] = {}
