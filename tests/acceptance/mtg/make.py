@@ -571,6 +571,30 @@ def _c44(t: Table) -> None:
     t.outcome("f1", "a", "won")
 
 
+@case("c45-die-reading-named-separately",
+      "705.1: 「奇数がオモテで偶数が裏」と宣言して: the die is agreed first, its reading named before flipping (clean)")
+def _c45(t: Table) -> None:
+    t.add("mtg.randomiser", by="a", randomiser="d20", kind="die", sides=20, agreed=["a", "b"])
+    t.add("mtg.heads", by="a", randomiser="d20", heads="odd", agreed=["a", "b"])
+    t.add("mtg.turn", turn=1, player="a")
+    t.flip("f1", "Frenetic Efreet", "a")
+    t.call("f1", "a", "tails")
+    t.coin("f1", "tails", by="a", face=14, randomiser="d20")
+    t.outcome("f1", "a", "won")
+
+
+@case("c46-die-rolled-before-reading-named",
+      "seed: 表裏を参照する場合はどちらか一方を表…と決めておけばよい: the reading is named only after the roll")
+def _c46(t: Table) -> None:
+    t.add("mtg.randomiser", by="a", randomiser="d6", kind="die", sides=6, agreed=["a", "b"])
+    t.add("mtg.turn", turn=1, player="a")
+    t.flip("f1", "Frenetic Efreet", "a")
+    t.call("f1", "a", "heads")
+    t.coin("f1", "heads", by="a", face=2, randomiser="d6", expect="MTG-COIN-004")
+    t.add("mtg.heads", by="a", randomiser="d6", heads="even", agreed=["a", "b"])
+    t.outcome("f1", "a", "won")
+
+
 def build() -> dict[str, Any]:
     """Write every case's log and return cases.json's content."""
     out: dict[str, Any] = {}
