@@ -144,7 +144,8 @@ def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no
         return
     if isinstance(e, CoinLanded) and (e.player or ins.flipper) != ins.flipper:
         return
-    reason = f"the log records no call for flip {e.group} of {ins.card} (a client that records only outcomes)"
+    reason = (f"the log records no call by the flipper ({ins.flipper}) for flip {e.group} of {ins.card} "
+              "(a client that records only outcomes, or a call by someone else)")
     yield Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True)
 
 
