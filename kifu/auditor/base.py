@@ -104,6 +104,11 @@ class _SafeDict(dict):  # type: ignore[type-arg]
         return "{" + key + "}"
 
 
+def _in(evidence: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Evidence for one language: a ``Text`` value becomes its text in that language."""
+    return {k: v.get(lang) if isinstance(v, Text) else v for k, v in evidence.items()}
+
+
 def _fill(template: str, evidence: Mapping[str, Any]) -> str:
     return string.Formatter().vformat(template, (), _SafeDict(evidence))
 
@@ -165,7 +170,7 @@ class Rule:
             seq=hit.seq,
             seqs=sorted(set(hit.seqs) | {hit.seq}),
             citation=self.citation,
-            message=Text(ja=_fill(message.ja, ev), en=_fill(message.en, ev)),
+            message=Text(ja=_fill(message.ja, _in(ev, "ja")), en=_fill(message.en, _in(ev, "en"))),
             evidence=ev,
         )
 
