@@ -205,8 +205,9 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
 _on: Dispatch[State] = Dispatch()
 RULE_ACTIONS = (ev.LeveledUp, ev.Refreshed, ev.RefreshPointPaid, ev.GameLost)
 """Events that are rule actions: several may follow the event that made them due."""
-NEUTRAL = RULE_ACTIONS + (ev.CheckTimingStarted,)
-"""Events that do not move the game on past a due rule action (a check timing opens to do them)."""
+NEUTRAL = RULE_ACTIONS + (ev.CheckTimingStarted, ev.AbilityTriggered)
+"""Events that do not move the game on past a due rule action: a check timing opens to do them, and an
+ability that triggered together with the rule action is only written down (it resolves later)."""
 
 
 def apply(state: State, event: Event) -> State:

@@ -53,12 +53,13 @@ def _diagnosis(e: ev.DamageDealt, calc: dict[str, Any]) -> str:
     """Which statement of seed 003 the recorded amount breaks (one finding per wrong damage)."""
     if not calc["present"]:
         return "absent"
+    # The unsubtracted soul is the side penalty forgotten, even when the right soul is 0 or less.
+    if calc["side"] and e.amount == max(0, calc["base"] + calc["direct"]):
+        return "side"
     if calc["soul"] <= 0 < e.amount:
         return "floor"
     if calc["direct"] and e.amount == calc["expected"] - 1:
         return "direct"
-    if calc["side"] and e.amount == max(0, calc["base"] + calc["direct"]):
-        return "side"
     return "other"
 
 
