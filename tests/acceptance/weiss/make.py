@@ -224,7 +224,7 @@ def c03_defender_left() -> Log:
     log.ev("ws.attack", by=P1, player=P1, slot="C2", kind="front")
     log.ev("ws.step", step="trigger")
     log.ev("ws.reveal", player=P1, card="Judgment", icons=["bounce", "soul"], climax=True, to="stock")
-    log.ev("ws.move", by=P1, player=P2, src="stage", dst="hand", slot="C2", card="Yuji")
+    log.ev("ws.move", by=P1, player=P2, **{"from": "stage"}, to="hand", slot="C2", card="Yuji")
     log.ev("ws.step", step="counter")
     log.ev("ws.step", step="damage")
     log.ev("ws.damage", player=P2, amount=3)
@@ -275,7 +275,7 @@ def c06_check_timing() -> Log:
     log.ev("ws.resolve", player=P1, ability="a1")
     log.ev("ws.draw", player=P1, count=1, reason="effect")
     log.ev("ws.resolve", player=P2, ability="a2")
-    log.ev("ws.move", player=P2, src="deck", dst="stock")
+    log.ev("ws.move", player=P2, **{"from": "deck"}, to="stock")
     log.ev("ws.check.end")
     log.ev("ws.step", step="trigger")
     log.ev("ws.reveal", player=P1, icons=["soul"], to="stock")
@@ -358,7 +358,7 @@ def c12_act_event() -> Log:
     log.ev("ws.modify", player=P1, slot="C1", power=1000)
     log.ev("ws.play.event", by=P1, player=P1, card="Level 5 Judge", cost=1)
     log.ev("ws.draw", player=P1, count=1, reason="effect")
-    log.ev("ws.move", player=P1, src="resolution", dst="waiting", card="Level 5 Judge")
+    log.ev("ws.move", player=P1, **{"from": "resolution"}, to="waiting", card="Level 5 Judge")
     log.ev("ws.phase", phase="climax")
     log.ev("ws.climax", by=P1, player=P1, card="Railgun")
     log.ev("ws.phase", phase="attack")
@@ -403,7 +403,7 @@ def c15_import_src() -> Log:
                   "docs/format.md: an imported event carries its provenance in the envelope member `src`",
                   phase="main")
     log.ev("ws.move", player=P1, src={"file": "table.txt", "loc": "12", "text": "イベントを控室へ"},
-           **{"from": "resolution"}, dst="waiting")
+           **{"from": "resolution"}, to="waiting")
     log.ev("ws.phase", phase="climax")
     return log
 
@@ -426,7 +426,7 @@ def c17_turn_start_ability() -> Log:
     log.ev("ws.auto", player=P2, ability="b1", card="Shana", text="あなたのターンの始めに、ストック+1")
     log.ev("ws.check")
     log.ev("ws.resolve", player=P2, ability="b1")
-    log.ev("ws.move", player=P2, src="deck", dst="stock")
+    log.ev("ws.move", player=P2, **{"from": "deck"}, to="stock")
     log.ev("ws.check.end")
     log.ev("ws.stand", player=P2)
     log.ev("ws.check")
@@ -503,6 +503,94 @@ def c21_shot() -> Log:
     log.ev("ws.damage", player=P2, amount=0, cancelled=True, cards=[{"card": "Gift", "climax": True}])
     log.ev("ws.damage", player=P2, amount=1, source="shot", cards=[{"card": "Hecate"}])
     end_turn(log)
+    return log
+
+
+def c22_cancel_front() -> Log:
+    log = excerpt("c22-clean-front-damage-cancelled", "D.3 2 damage (soul 2) cancelled by the second card revealed, a climax")
+    attack(log, "C2", "front", None)
+    log.ev("ws.damage", player=P2, amount=2, cancelled=True, cards=[{"card": "Hecate"}, {"card": "Gift", "climax": True}])
+    log.ev("ws.step", step="battle")
+    log.ev("ws.battle", attacker_power=5500, defender_power=8000, reversed=["attacker"])
+    log.ev("ws.step", step="declare")
+    log.ev("ws.step", step="encore")
+    log.ev("ws.retire", player=P1, slot="C2")
+    log.ev("ws.encore", player=P1, slot="C2", via="ability", stock=0, card="Kuroko")
+    log.ev("ws.phase", phase="end")
+    log.ev("ws.phase.end", phase="end")
+    return log
+
+
+def c23_two_attacks() -> Log:
+    log = excerpt("c23-clean-two-attacks-treasure", "A–E twice in one turn; a treasure trigger goes to hand (reference B4)")
+    attack(log, "C2", "side", 0)
+    log.ev("ws.step", step="declare")
+    log.ev("ws.attack", player=P1, slot="C3", kind="direct")
+    log.ev("ws.step", step="trigger")
+    log.ev("ws.reveal", player=P1, card="Railgun", icons=["treasure"], climax=True, to="hand")
+    log.ev("ws.step", step="damage")
+    log.ev("ws.damage", player=P2, amount=2)
+    end_turn(log)
+    return log
+
+
+def c24_hand_limit_option() -> Log:
+    log = excerpt("c24-clean-hand-limit-option", "エンド 3 規定枚数 as a table option (hand_limit=8): 8 cards stay",
+                  phase="end", rules={"hand_limit": 8}, p1=side(P1, dict(P1_STAGE), hand=8))
+    log.ev("ws.phase.end", phase="end")
+    return log
+
+
+def c25_attacker_left() -> Log:
+    log = excerpt("c25-clean-attacker-left", "D.3 攻撃キャラが存在する場合 (gone: no damage), E.3 no comparison")
+    log.ev("ws.step", step="declare")
+    log.ev("ws.attack", player=P1, slot="C2", kind="front")
+    log.ev("ws.step", step="trigger")
+    log.ev("ws.reveal", player=P1, icons=[], to="stock")
+    log.ev("ws.step", step="counter")
+    log.ev("ws.counter", player=P2, card="Wilhelmina (counter: return the attacker)", cost=2)
+    log.ev("ws.move", player=P1, **{"from": "stage"}, to="hand", slot="C2", card="Kuroko")
+    log.ev("ws.step", step="damage")
+    log.ev("ws.step", step="battle")
+    end_turn(log)
+    return log
+
+
+def c26_board_lists() -> Log:
+    p1 = side(P1, dict(P1_STAGE), clock=["Index", "Touma", "?"], level=["Accelerator"])
+    log = excerpt("c26-clean-board-with-card-lists", "ws.board with clock and level as card lists", p1=p1)
+    attack(log, "C1", "side", 0)
+    end_turn(log)
+    return log
+
+
+def v_turn_twice() -> Log:
+    log = excerpt("v37-same-player-twice", "turns alternate (甲 and 乙 swap after the end phase)", phase="end")
+    log.ev("ws.phase.end", phase="end")
+    log.bad("WS-FLOW-004", "ws.turn", player=P1, number=6)
+    return log
+
+
+def v_discard_after_climax() -> Log:
+    log = excerpt("v38-discard-after-climax-leaves", "エンド 3 (discard) before 4 (climax to the waiting room)",
+                  phase="end", p1=side(P1, dict(P1_STAGE), hand=8), climax="Railgun")
+    log.ev("ws.climax.leave", player=P1)
+    log.bad("WS-END-004", "ws.discard", player=P1, count=1, reason="hand-limit")
+    log.ev("ws.phase.end", phase="end")
+    return log
+
+
+def v_damage_after_attacker_left() -> Log:
+    log = excerpt("v39-damage-after-attacker-left", "D.3 攻撃キャラが存在する場合 only")
+    log.ev("ws.step", step="declare")
+    log.ev("ws.attack", player=P1, slot="C2", kind="front")
+    log.ev("ws.step", step="trigger")
+    log.ev("ws.reveal", player=P1, icons=[], to="stock")
+    log.ev("ws.step", step="counter")
+    log.ev("ws.counter", player=P2, card="Wilhelmina (counter: return the attacker)", cost=2)
+    log.ev("ws.move", player=P1, **{"from": "stage"}, to="hand", slot="C2", card="Kuroko")
+    log.ev("ws.step", step="damage")
+    log.bad("WS-DMG-001", "ws.damage", player=P2, amount=2)
     return log
 
 
@@ -710,7 +798,7 @@ def v_battle_after_leave() -> Log:
     log.ev("ws.attack", player=P1, slot="C1", kind="front")
     log.ev("ws.step", step="trigger")
     log.ev("ws.reveal", player=P1, icons=["bounce"], climax=True, to="stock")
-    log.ev("ws.move", player=P2, src="stage", dst="hand", slot="C1", card="Shana")
+    log.ev("ws.move", player=P2, **{"from": "stage"}, to="hand", slot="C1", card="Shana")
     log.ev("ws.step", step="counter")
     log.ev("ws.step", step="damage")
     log.ev("ws.damage", player=P2, amount=1)
@@ -851,7 +939,8 @@ CASES: list[Callable[[], Log]] = [
     c01_opening, c02_side_soul_zero, c03_defender_left, c04_end_again, c05_hand_limit, c06_check_timing,
     c07_cancel, c08_direct_trigger, c09_swap, c10_tie_encore, c11_no_attack, c12_act_event, c13_counter_wins,
     c14_side_soul_trigger, c15_import_src, c16_counter_by_option, c17_turn_start_ability, c18_clock_level_up,
-    c19_refresh_in_draw, c20_hand_exactly_limit, c21_shot,
+    c19_refresh_in_draw, c20_hand_exactly_limit, c21_shot, c22_cancel_front, c23_two_attacks, c24_hand_limit_option,
+    c25_attacker_left, c26_board_lists, v_turn_twice, v_discard_after_climax, v_damage_after_attacker_left,
     v_stand_partial, v_draw_two, v_clock_one_draw, v_draw_without_clock, v_clock_two, v_play_in_climax_phase,
     v_two_climaxes, v_attack_rested, v_attack_back_row, v_attack_twice, v_direct_into_character,
     v_direct_no_plus_one, v_side_no_minus, v_soul_zero_damage, v_front_wrong_damage, v_front_skips_counter,
