@@ -13,11 +13,15 @@ from ..base import Doc, Hit, Severity, Step, Text, rule
 from .common import UNKNOWN_BOARD, game, undecided
 
 ATK = "seed 003 §アタックフェイズ"
+SIDE_LEVEL = "side_attack_level"
 DMG = f"{ATK} D.3"
 
 
-def expected_damage(state: State) -> dict[str, Any] | None:
-    """What the attack's damage should be by seed 003, and how it is made up; None without an attack."""
+def expected_damage(state: State, side_level: str = "defender") -> dict[str, Any] | None:
+    """What the attack's damage should be by seed 003, and how it is made up; None without an attack.
+
+    ``side_level`` is the option ``side_attack_level``: whose level a side attack subtracts.
+    """
     attack = state.attack
     if attack is None:
         return None
@@ -25,7 +29,7 @@ def expected_damage(state: State) -> dict[str, Any] | None:
     if slot is None:
         return {"present": False, "soul": 0, "base": 0, "direct": 0, "side": 0, "expected": 0}
     direct = 1 if attack.kind == "direct" else 0
-    side = attack.defender_level if attack.kind == "side" else 0
+    side = (slot.level_now if side_level == "attacker" else attack.defender_level) if attack.kind == "side" else 0
     base = slot.soul_now + attack.trigger_soul
     soul = base + direct - side
     return {"present": True, "soul": soul, "base": base, "direct": direct, "side": side, "expected": max(0, soul)}
@@ -35,7 +39,7 @@ def _attack_damage(s: Step) -> tuple[ev.DamageDealt, dict[str, Any]] | None:
     e = s.event
     if not isinstance(e, ev.DamageDealt) or e.source != "attack":
         return None
-    calc = expected_damage(game(s.before))
+    calc = expected_damage(game(s.before), str(s.options.get("side_attack_level", "defender")))
     if calc is None or e.amount == calc["expected"] or not _damage_knowable(game(s.before)):
         return None
     return e, calc
@@ -86,6 +90,7 @@ DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
         en="damage {amount} recorded, but the soul is {expected} (character and triggers {base}, direct +{direct}, "
            "side −{side})",
     ),
+    options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
         checks="The attack's damage equals the attacker's soul now (printed, effects, soul trigger icons), with "
@@ -113,6 +118,7 @@ def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
         ja="ダイレクトアタックのダメージ {amount} はソウル+1 を数えていません (正しくは {expected})",
         en="the direct attack's damage {amount} leaves out the +1 soul (it should be {expected})",
     ),
+    options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
         checks="A direct attack's damage includes the +1 soul.",
@@ -135,6 +141,7 @@ def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
         ja="サイドアタックのダメージ {amount} は相手キャラのレベル {side} を引いていません (正しくは {expected})",
         en="the side attack's damage {amount} does not subtract the opposing level {side} (it should be {expected})",
     ),
+    options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
         checks="A side attack's damage is the soul minus the opposing character's level at declaration.",
@@ -158,6 +165,7 @@ def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
         ja="ソウルは {soul} (0以下) なのにダメージ {amount} が記録されています",
         en="the soul is {soul} (zero or less), yet damage {amount} is recorded",
     ),
+    options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
         checks="When the attacker's soul after adjustments is 0 or less, the damage is 0.",

@@ -594,6 +594,27 @@ def v_damage_after_attacker_left() -> Log:
     return log
 
 
+def c27_side_attacker_level() -> Log:
+    stage = dict(P1_STAGE, C3=chara("Saten", 0, 3000, 2))
+    log = excerpt("c27-clean-side-attacker-level-option",
+                  "A.3 read literally: ソウル数を攻撃するキャラのレベル分だけ引く (option side_attack_level=attacker)",
+                  rules={"side_attack_level": "attacker"}, p1=side(P1, stage),
+                  p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 2, 9000, 1))))
+    attack(log, "C3", "side", 2)
+    end_turn(log)
+    return log
+
+
+def v_side_attacker_level() -> Log:
+    stage = dict(P1_STAGE, C3=chara("Saten", 0, 3000, 2))
+    log = excerpt("v40-side-attacker-level-default",
+                  "A.3 side: the opposing level (default side_attack_level=defender): soul 2 − 2 = 0, not 2",
+                  p1=side(P1, stage), p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 2, 9000, 1))))
+    attack(log, "C3", "side", None)
+    log.bad("WS-DMG-003", "ws.damage", player=P2, amount=2)
+    return log
+
+
 def attack_with_counter(log: Log, by: str) -> int:
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", by=P1, player=P1, slot="C2", kind="front")
@@ -940,7 +961,7 @@ CASES: list[Callable[[], Log]] = [
     c07_cancel, c08_direct_trigger, c09_swap, c10_tie_encore, c11_no_attack, c12_act_event, c13_counter_wins,
     c14_side_soul_trigger, c15_import_src, c16_counter_by_option, c17_turn_start_ability, c18_clock_level_up,
     c19_refresh_in_draw, c20_hand_exactly_limit, c21_shot, c22_cancel_front, c23_two_attacks, c24_hand_limit_option,
-    c25_attacker_left, c26_board_lists, v_turn_twice, v_discard_after_climax, v_damage_after_attacker_left,
+    c25_attacker_left, c26_board_lists, c27_side_attacker_level, v_side_attacker_level, v_turn_twice, v_discard_after_climax, v_damage_after_attacker_left,
     v_stand_partial, v_draw_two, v_clock_one_draw, v_draw_without_clock, v_clock_two, v_play_in_climax_phase,
     v_two_climaxes, v_attack_rested, v_attack_back_row, v_attack_twice, v_direct_into_character,
     v_direct_no_plus_one, v_side_no_minus, v_soul_zero_damage, v_front_wrong_damage, v_front_skips_counter,
