@@ -39,6 +39,8 @@ def _attack_damage(s: Step) -> tuple[ev.DamageDealt, dict[str, Any]] | None:
     e = s.event
     if not isinstance(e, ev.DamageDealt) or e.source != "attack":
         return None
+    if e.cancelled and e.amount == 0:
+        return None  # a cancelled damage may be written as the 0 that stuck; the reveal is WS-DMG-005's
     calc = expected_damage(game(s.before), str(s.options.get("side_attack_level", "defender")))
     if calc is None or e.amount == calc["expected"] or not _damage_knowable(game(s.before)):
         return None

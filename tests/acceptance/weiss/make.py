@@ -615,6 +615,66 @@ def v_side_attacker_level() -> Log:
     return log
 
 
+def c28_cancel_written_zero() -> Log:
+    log = excerpt("c28-clean-cancelled-written-as-zero", "D.3 + B3: a cancelled 2 damage written as amount 0 (what stuck)")
+    attack(log, "C2", "front", None)
+    log.ev("ws.damage", player=P2, amount=0, cancelled=True, cards=[{"card": "Hecate"}, {"card": "Gift", "climax": True}])
+    log.ev("ws.step", step="battle")
+    log.ev("ws.battle", attacker_power=5500, defender_power=8000, reversed=["attacker"])
+    end_turn(log, P1, ((P1, "C2"),))
+    return log
+
+
+def c29_play_over_occupied() -> Log:
+    log = excerpt("c29-clean-play-over-a-character", "メイン 3 手札からキャラを舞台に出す onto an occupied slot", phase="main",
+                  p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 1, 7000, 1))))
+    log.ev("ws.play.chara", player=P1, card="Accelerator", slot="C3", level=1, power=7500, soul=1, cost=1)
+    log.ev("ws.phase", phase="climax")
+    log.ev("ws.phase", phase="attack")
+    attack(log, "C3", "front", 1)
+    log.ev("ws.step", step="battle")
+    log.ev("ws.battle", attacker_power=7500, defender_power=7000, reversed=["defender"])
+    end_turn(log, P1, ((P2, "C3"),))
+    return log
+
+
+def c30_only_opponent_ability() -> Log:
+    log = excerpt("c30-clean-only-opponent-ability", "チェックタイミング 3: 乙 resolves when 甲 has nothing pending",
+                  p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 1, 4000, 1))))
+    log.ev("ws.step", step="declare")
+    log.ev("ws.attack", player=P1, slot="C2", kind="side")
+    log.ev("ws.auto", player=P2, ability="z1", card="Yuji", text="アタックされた時、パワー+1000")
+    log.ev("ws.check")
+    log.ev("ws.resolve", player=P2, ability="z1")
+    log.ev("ws.modify", player=P2, slot="C2", power=1000)
+    log.ev("ws.check.end")
+    log.ev("ws.step", step="trigger")
+    log.ev("ws.reveal", player=P1, icons=[], to="stock")
+    log.ev("ws.step", step="damage")
+    log.ev("ws.damage", player=P2, amount=0)
+    end_turn(log)
+    return log
+
+
+def c31_phase_end_left_out() -> Log:
+    log = excerpt("c31-clean-end-left-out-next-turn", "ws.phase.end left out: the next ws.turn ends the end phase",
+                  phase="end")
+    log.ev("ws.turn", player=P2, number=6)
+    log.ev("ws.phase", phase="stand")
+    log.ev("ws.stand", player=P2)
+    log.ev("ws.phase", phase="draw")
+    log.ev("ws.draw", player=P2, count=1, reason="draw-phase")
+    return log
+
+
+def v_front_into_empty() -> Log:
+    p2 = side(P2, {"C1": chara("Shana", 1, 7000)})
+    log = excerpt("v41-front-into-empty-column", "A.3 フロント/サイド need a character in front (ダイレクト when none)", p2=p2)
+    log.ev("ws.step", step="declare")
+    log.bad("WS-ATK-003", "ws.attack", player=P1, slot="C2", kind="front")
+    return log
+
+
 def attack_with_counter(log: Log, by: str) -> int:
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", by=P1, player=P1, slot="C2", kind="front")
@@ -961,7 +1021,9 @@ CASES: list[Callable[[], Log]] = [
     c07_cancel, c08_direct_trigger, c09_swap, c10_tie_encore, c11_no_attack, c12_act_event, c13_counter_wins,
     c14_side_soul_trigger, c15_import_src, c16_counter_by_option, c17_turn_start_ability, c18_clock_level_up,
     c19_refresh_in_draw, c20_hand_exactly_limit, c21_shot, c22_cancel_front, c23_two_attacks, c24_hand_limit_option,
-    c25_attacker_left, c26_board_lists, c27_side_attacker_level, v_side_attacker_level, v_turn_twice, v_discard_after_climax, v_damage_after_attacker_left,
+    c25_attacker_left, c26_board_lists, c27_side_attacker_level, c28_cancel_written_zero, c29_play_over_occupied,
+    c30_only_opponent_ability, c31_phase_end_left_out,
+    v_turn_twice, v_discard_after_climax, v_damage_after_attacker_left, v_side_attacker_level, v_front_into_empty,
     v_stand_partial, v_draw_two, v_clock_one_draw, v_draw_without_clock, v_clock_two, v_play_in_climax_phase,
     v_two_climaxes, v_attack_rested, v_attack_back_row, v_attack_twice, v_direct_into_character,
     v_direct_no_plus_one, v_side_no_minus, v_soul_zero_damage, v_front_wrong_damage, v_front_skips_counter,
