@@ -97,7 +97,8 @@ DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
     doc=Doc(
         checks="The attack's damage equals the attacker's soul now (printed, effects, soul trigger icons), with "
                "the direct and side adjustments; no damage when the attacker has left the stage. Wrong amounts "
-               "explained by a missing +1 or −level, or by damage below 0, are reported by WS-DMG-002/003/004.",
+               "explained by a missing +1 or −level, or by damage below 0, are reported by WS-DMG-002/003/004. A "
+               "cancelled damage may be written with the soul or with 0 (what stuck).",
         why="Seed 003 D.3: if the attacking character is there, it deals damage equal to its soul.",
         bad="soul 2 front, soul trigger: ws.damage amount=2",
         good="soul 2 front, soul trigger: ws.damage amount=3",
@@ -146,7 +147,9 @@ def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
-        checks="A side attack's damage is the soul minus the opposing character's level at declaration.",
+        checks="A side attack's damage is the soul minus the opposing character's level at declaration (option "
+               "side_attack_level=attacker: minus the attacker's own level, seed A.3 read literally). Reported here "
+               "when the recorded amount is the soul left unsubtracted, even if the right soul is 0 or less.",
         why="Seed 003 A.3: a side attack subtracts the level of the character in front from the attacker's soul; "
             "the penalty stays if that character leaves (reference B1 #6).",
         bad="soul 2 side vs level 1: ws.damage amount=2",
@@ -172,8 +175,8 @@ def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
     doc=Doc(
         checks="When the attacker's soul after adjustments is 0 or less, the damage is 0.",
         why="Seed 003 D.3: with soul 0 or less the damage dealt is 0 (it is never negative nor rounded up).",
-        bad="soul 1 side vs level 2: ws.damage amount=1",
-        good="soul 1 side vs level 2: ws.damage amount=0",
+        bad="soul 2 side vs level 3: ws.damage amount=1",
+        good="soul 2 side vs level 3: ws.damage amount=0",
     ),
 )
 def no_damage_when_soul_not_positive(s: Step) -> Iterable[Hit]:
