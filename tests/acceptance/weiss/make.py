@@ -675,6 +675,103 @@ def v_front_into_empty() -> Log:
     return log
 
 
+def c32_auto_between_retires() -> Log:
+    log = excerpt("c32-clean-ability-between-retires", "F.3.2 チェックタイミング after each card put into the waiting room")
+    attack(log, "C1", "front", 1)
+    log.ev("ws.step", step="battle")
+    log.ev("ws.battle", attacker_power=7000, defender_power=7000, reversed=["attacker", "defender"])
+    log.ev("ws.step", step="declare")
+    log.ev("ws.step", step="encore")
+    log.ev("ws.retire", player=P1, slot="C1")
+    log.ev("ws.auto", player=P1, ability="e1", card="Mikoto", text="このカードが舞台から控室に置かれた時、1枚引く")
+    log.ev("ws.check")
+    log.ev("ws.resolve", player=P1, ability="e1")
+    log.ev("ws.draw", player=P1, count=1, reason="effect")
+    log.ev("ws.check.end")
+    log.ev("ws.retire", player=P2, slot="C1")
+    log.ev("ws.phase", phase="end")
+    log.ev("ws.phase.end", phase="end")
+    return log
+
+
+def c33_climax_leave_ability() -> Log:
+    log = excerpt("c33-clean-ability-on-climax-leaving", "エンド 4–5: the climax leaves, an ability it triggers resolves at 5",
+                  phase="end", climax="Railgun")
+    log.ev("ws.climax.leave", player=P1)
+    log.ev("ws.auto", player=P1, ability="x1", card="Mikoto", text="クライマックスが控室に置かれた時、ストック+1")
+    log.ev("ws.check")
+    log.ev("ws.resolve", player=P1, ability="x1")
+    log.ev("ws.move", player=P1, **{"from": "deck"}, to="stock")
+    log.ev("ws.check.end")
+    log.ev("ws.phase.end", phase="end")
+    return log
+
+
+def c34_level_four_loses() -> Log:
+    log = excerpt("c34-clean-level-four-loses", "D.3 damage to clock 8 at level 3: level up (rule action), level 4 loses",
+                  p2=side(P2, dict(P2_STAGE), clock=6, level=3))
+    attack(log, "C2", "front", 2)
+    log.ev("ws.levelup", player=P2, card="x")
+    log.ev("ws.lose", player=P2, reason="level")
+    log.ev("match.end", winner=P1, reason="level")
+    return log
+
+
+def c35_draw_icon() -> Log:
+    log = excerpt("c35-clean-draw-icon", "B.4 トリガーの効果を実行する: a draw icon's draw in the trigger step")
+    log.ev("ws.step", step="declare")
+    log.ev("ws.attack", player=P1, slot="C2", kind="side")
+    log.ev("ws.step", step="trigger")
+    log.ev("ws.reveal", player=P1, card="Level 5 Book", icons=["draw"], climax=True)
+    log.ev("ws.draw", player=P1, reason="trigger")
+    log.ev("ws.step", step="damage")
+    log.ev("ws.damage", player=P2, amount=0)
+    end_turn(log)
+    return log
+
+
+def v_check_ends_pending() -> Log:
+    log = excerpt("v42-check-timing-ends-pending", "チェックタイミング 4: ends only when nothing is pending")
+    log.ev("ws.step", step="declare")
+    log.ev("ws.attack", player=P1, slot="C2", kind="side")
+    log.ev("ws.auto", player=P1, ability="a1", card="Kuroko")
+    log.ev("ws.check")
+    log.bad("WS-CHK-004", "ws.check.end")
+    return log
+
+
+def v_no_refresh() -> Log:
+    log = excerpt("v43-deck-empty-no-refresh", "rule action: an empty deck refreshes at once (reference B2)",
+                  phase="draw", p1=side(P1, dict(P1_STAGE), deck=1, waiting=12))
+    log.ev("ws.draw", player=P1, count=1, reason="draw-phase")
+    log.bad("WS-RULE-002", "ws.phase", phase="clock")
+    return log
+
+
+def v_encore_standing() -> Log:
+    log = excerpt("v44-encore-returns-standing", "reference B1 #7: the encored character returns rested (option default)")
+    attack(log, "C1", "front", 1)
+    log.ev("ws.step", step="battle")
+    log.ev("ws.battle", attacker_power=6000, defender_power=7000, reversed=["attacker"])
+    log.ev("ws.step", step="declare")
+    log.ev("ws.step", step="encore")
+    log.ev("ws.retire", player=P1, slot="C1")
+    log.bad("WS-ENC-004", "ws.encore", player=P1, slot="C1", via="rule", stock=3, rested=False)
+    return log
+
+
+def v_shot_without_cancel() -> Log:
+    log = excerpt("v45-shot-without-cancel", "reference B4: a shot deals 1 only when the attack's damage was cancelled")
+    log.ev("ws.step", step="declare")
+    log.ev("ws.attack", player=P1, slot="C1", kind="side")
+    log.ev("ws.step", step="trigger")
+    log.ev("ws.reveal", player=P1, icons=["shot"], climax=True)
+    log.ev("ws.step", step="damage")
+    log.ev("ws.damage", player=P2, amount=0)
+    log.bad("WS-DMG-006", "ws.damage", player=P2, amount=1, source="shot")
+    return log
+
+
 def attack_with_counter(log: Log, by: str) -> int:
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", by=P1, player=P1, slot="C2", kind="front")
@@ -1022,7 +1119,8 @@ CASES: list[Callable[[], Log]] = [
     c14_side_soul_trigger, c15_import_src, c16_counter_by_option, c17_turn_start_ability, c18_clock_level_up,
     c19_refresh_in_draw, c20_hand_exactly_limit, c21_shot, c22_cancel_front, c23_two_attacks, c24_hand_limit_option,
     c25_attacker_left, c26_board_lists, c27_side_attacker_level, c28_cancel_written_zero, c29_play_over_occupied,
-    c30_only_opponent_ability, c31_phase_end_left_out,
+    c30_only_opponent_ability, c31_phase_end_left_out, c32_auto_between_retires, c33_climax_leave_ability,
+    c34_level_four_loses, c35_draw_icon, v_check_ends_pending, v_no_refresh, v_encore_standing, v_shot_without_cancel,
     v_turn_twice, v_discard_after_climax, v_damage_after_attacker_left, v_side_attacker_level, v_front_into_empty,
     v_stand_partial, v_draw_two, v_clock_one_draw, v_draw_without_clock, v_clock_two, v_play_in_climax_phase,
     v_two_climaxes, v_attack_rested, v_attack_back_row, v_attack_twice, v_direct_into_character,
