@@ -383,8 +383,9 @@ def _charts(ctx: Context, findings: Sequence[Finding]) -> str:
     charts = [c for c in charts if c]
     if not charts:
         return f"<h2>{esc(ctx.t('charts'))}</h2><p>{esc(ctx.t('no_charts'))}</p>"
-    return (f"<h2>{esc(ctx.t('charts'))}</h2><p class=\"note\">{esc(ctx.t('chart_note'))}</p>"
-            f'<div class="charts">{"".join(charts)}</div>')
+    marked = any(f.severity != "info" for f in findings)
+    note = f'<p class="note">{esc(ctx.t("chart_note"))}</p>' if marked else ""
+    return f'<h2>{esc(ctx.t("charts"))}</h2>{note}<div class="charts">{"".join(charts)}</div>'
 
 
 def _metric_label(ctx: Context, name: str) -> str:
@@ -555,8 +556,11 @@ def _timeline(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]
         for s in f.seqs:
             flagged.setdefault(s, []).append((i, f))
     changes = _changes(ctx)
-    head = "".join(f"<th>{esc(ctx.t(k))}</th>" for k in ("seq", "time", "by", "type", "detail", "change"))
-    rows = "".join(_event_row(ctx, e, flagged.get(e.seq, []), changes.get(e.seq, "")) for e in events)
+    # A log with no times (most imports of paper play) gets no empty time column.
+    timed = any(e.at for e in events)
+    columns = ("seq", "time", "by", "type", "detail", "change") if timed else ("seq", "by", "type", "detail", "change")
+    head = "".join(f"<th>{esc(ctx.t(k))}</th>" for k in columns)
+    rows = "".join(_event_row(ctx, e, flagged.get(e.seq, []), changes.get(e.seq, ""), timed) for e in events)
     return (f'<h2 id="timeline">{esc(ctx.t("timeline"))}</h2><div class="card"><table class="timeline">'
             f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
 
@@ -582,7 +586,7 @@ def _change_label(ctx: Context, k: str) -> str:
     return label if player is None else f"{label} {ctx.who(player)}"
 
 
-def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change: str) -> str:
+def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change: str, timed: bool) -> str:
     sev = next((s for s in SEVERITIES if any(f.severity == s for _, f in flags)), "")
     notes = "".join(
         f'<a class="flag {esc(f.severity)}" href="#f-{i}">▲ {esc(f.code)} {esc(f.message.get(ctx.lang))}</a>'
@@ -590,7 +594,8 @@ def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change:
     )
     return (
         f'<tr id="seq-{e.seq}" class="{sev}"><td><a href="#seq-{e.seq}">{e.seq}</a></td>'
-        f'<td class="t" title="{esc(e.at)}">{esc(_clock(e.at))}</td><td class="who">{esc(ctx.who(e.by))}</td>'
+        + (f'<td class="t" title="{esc(e.at)}">{esc(_clock(e.at))}</td>' if timed else "")
+        + f'<td class="who">{esc(ctx.who(e.by))}</td>'
         f'<td class="ty">{esc(event_type(type(e)))}</td><td>{_detail(e)}{notes}</td>'
         f'<td class="chg">{change}</td></tr>'
     )
