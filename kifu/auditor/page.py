@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -36,8 +37,8 @@ LABELS: dict[str, dict[str, str]] = {
         "head": "ヘッド (最終行のハッシュ)", "events": "イベント数", "players": "プレイヤー", "id": "ID",
         "name": "名前", "at_end": "終了時の状態", "on_their_events": "自分のイベントへの指摘",
         "verdict": "判定", "clean": "指摘なし: 記録の上ではルール違反はありません",
-        "errors": "ルール違反あり: エラー {error} 件", "warnings": "エラーなし: 警告 {warning} 件",
-        "infos": "エラー・警告なし: 情報 {info} 件", "counts": "エラー {error} / 警告 {warning} / 情報 {info}",
+        "errors": "ルール違反あり: {error}", "warnings": "エラーなし: {warning}",
+        "infos": "エラー・警告なし: {info}", "counts": "{error} / {warning} / {info}",
         "result": "結果", "winner": "勝者 {winner}", "draw": "引き分け (勝者なし)", "unfinished": "試合終了の記録なし",
         "reason": "理由", "options": "ルールオプション", "default": "既定値", "set_in_log": "ログで指定",
         "findings": "指摘", "no_findings": "このログへの指摘はありません。", "error": "エラー", "warning": "警告",
@@ -56,8 +57,8 @@ LABELS: dict[str, dict[str, str]] = {
         "head": "head (hash of the last line)", "events": "events", "players": "Players", "id": "id",
         "name": "name", "at_end": "at the end", "on_their_events": "findings on their events",
         "verdict": "Verdict", "clean": "No findings: no rule broken on the record",
-        "errors": "Rules broken: {error} errors", "warnings": "No errors: {warning} warnings",
-        "infos": "No errors or warnings: {info} notes", "counts": "{error} errors / {warning} warnings / {info} info",
+        "errors": "Rules broken: {error}", "warnings": "No errors: {warning}",
+        "infos": "No errors or warnings: {info}", "counts": "{error} / {warning} / {info}",
         "result": "Result", "winner": "winner {winner}", "draw": "draw (no winner)", "unfinished": "no match end recorded",
         "reason": "reason", "options": "Rule options", "default": "default", "set_in_log": "set in the log",
         "findings": "Findings", "no_findings": "No findings for this log.", "error": "error", "warning": "warning",
@@ -249,14 +250,23 @@ def _top(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> 
 
 
 def _verdict(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
-    c = counts(findings)
-    worst = next((k for k in SEVERITIES if c[k]), None)
+    n = counts(findings)
+    worst = next((k for k in SEVERITIES if n[k]), None)
     headline = {"error": "errors", "warning": "warnings", "info": "infos", None: "clean"}[worst]
+    c = {k: _count(ctx, k, v) for k, v in n.items()}
     return (
         f'<div class="card verdict {esc(worst or "clean")}"><p class="note">{esc(ctx.t("verdict"))}</p>'
         f'<p class="big">{esc(ctx.t(headline, **c))}</p><p>{esc(ctx.t("counts", **c))}</p>'
         f"<p><b>{esc(ctx.t('result'))}</b>: {_result(ctx, events)}</p></div>"
     )
+
+
+def _count(ctx: Context, severity: str, n: int) -> str:
+    """``エラー 3 件`` or ``3 errors`` (``info`` has no plural)."""
+    word = ctx.t(severity)
+    if ctx.lang == "ja":
+        return f"{word} {n} 件"
+    return f"{n} {word}{'s' if n != 1 and severity != 'info' else ''}"
 
 
 def _result(ctx: Context, events: Sequence[Event]) -> str:
@@ -323,8 +333,8 @@ def _finding(ctx: Context, i: int, f: Finding) -> str:
     title = r.title.get(ctx.lang) if r else f.name
     rows = [(ctx.t("at_seq"), _seq_links(f.seqs)), (ctx.t("citation"), esc(f.citation))]
     if r is not None:
-        rows += [(ctx.t("checks"), esc(r.doc.section("checks", ctx.lang))),
-                 (ctx.t("why"), esc(r.doc.section("why", ctx.lang)))]
+        rows += [(ctx.t("checks"), _prose(r.doc.section("checks", ctx.lang))),
+                 (ctx.t("why"), _prose(r.doc.section("why", ctx.lang)))]
         if r.options:
             rows.append((ctx.t("depends"), esc(", ".join(f"{o}={_plain(ctx.options.get(o))}" for o in r.options))))
     if f.evidence:
@@ -347,6 +357,11 @@ def _rulings_on(ctx: Context, f: Finding) -> list[JudgeRuling]:
 def _ruling(ctx: Context, r: JudgeRuling) -> str:
     decision = f"<b>{esc(r.decision)}</b> " if r.decision else ""
     return f"{_seq_links((r.seq,))} {decision}{esc(r.text)}"
+
+
+def _prose(text: str) -> str:
+    """Rule documentation, escaped, with its `backticked` names set as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(text))
 
 
 def _evidence(evidence: Mapping[str, Any], lang: str) -> str:
