@@ -113,6 +113,8 @@ def test_dispute_page_explains_its_rules_and_rulings(tmp_path: Path) -> None:
     # seq 18 is the judge's warning about the toss of GG-TOSS-001 at seq 12.
     toss = doc.get_element_by_id("f-1")
     assert "#seq-18" in {a.get("href") for a in toss.xpath(".//a")}
+    ruling = doc.get_element_by_id("seq-18")
+    assert "ruling" in ruling.get("class") and ruling.xpath(".//a[@href='#seq-12']")
     _, ja, jdoc = report(log, tmp_path / "ja.html", "ja")
     assert jdoc.get("lang") == "ja" and "判定" in ja
     assert all(f.message.ja in jdoc.get_element_by_id(f"f-{i}").text_content() for i, f in enumerate(findings, 1))

@@ -117,7 +117,7 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;padding:6px 8px
 .note{color:var(--mute);font-size:12px}
 .timeline td:first-child{font-family:ui-monospace,monospace;white-space:nowrap}
 .timeline tr.error{background:var(--errbg)}.timeline tr.warning{background:var(--warnbg)}
-.timeline tr.info{background:var(--infbg)}.timeline tr:target{outline:3px solid #fbbf24}
+.timeline tr.info{background:var(--infbg)}.timeline tr.ruling{background:#f5f3ff}.timeline tr:target{outline:3px solid #fbbf24}
 .timeline .t,.timeline .who{white-space:nowrap;color:var(--mute)}.timeline .who{color:var(--ink)}.timeline .ty{font-family:ui-monospace,monospace;white-space:nowrap}
 .kv{margin-right:10px;white-space:normal}.kv i{color:var(--mute);font-style:normal}
 .chg{white-space:nowrap;font-size:12px}.flag{display:block;font-size:12px;margin-top:2px;text-decoration:none}
@@ -519,8 +519,19 @@ def _path(ctx: Context, s: _Scale, k: str, pts: list[tuple[int, float]], label: 
             dots.append(_dot(ctx, s, k, seq, prev, v, label, colour))
             prev = v
     d.append(f"H{s.x(pts[-1][0])}")
-    return (f'<path d="{"".join(d)}" fill="none" stroke="{colour}" stroke-width="2.2" stroke-opacity="0.85" '
-            f'stroke-linejoin="round"/>{"".join(dots)}')
+    # Players level with each other (everyone starts at 30 life) would hide one
+    # line under the other; a nudge of a pixel or two keeps both visible.
+    shift = f' transform="translate(0 {_nudge(ctx, k)})"' if _nudge(ctx, k) else ""
+    return (f'<g{shift}><path d="{"".join(d)}" fill="none" stroke="{colour}" stroke-width="2.2" '
+            f'stroke-opacity="0.9" stroke-linejoin="round"/>{"".join(dots)}</g>')
+
+
+def _nudge(ctx: Context, k: str) -> float:
+    player = series.split(k)[1]
+    ids = list(ctx.names)
+    if player not in ids or len(ids) < 2:
+        return 0.0
+    return round((ids.index(player) - (len(ids) - 1) / 2) * 2.0, 1)
 
 
 def _dot(ctx: Context, s: _Scale, k: str, seq: int, old: float, new: float, label: str, colour: str) -> str:
@@ -603,6 +614,7 @@ def _change_label(ctx: Context, k: str) -> str:
 
 def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change: str, timed: bool) -> str:
     sev = next((s for s in SEVERITIES if any(f.severity == s for _, f in flags)), "")
+    sev = sev or ("ruling" if isinstance(e, JudgeRuling) else "")
     notes = "".join(
         f'<a class="flag {esc(f.severity)}" href="#f-{i}">▲ {esc(f.code)} {esc(f.message.get(ctx.lang))}</a>'
         for i, f in flags
@@ -627,4 +639,11 @@ def _detail(e: Event) -> str:
     d = msgspec.to_builtins(e)
     for k in ENVELOPE:
         d.pop(k, None)
-    return "".join(f'<span class="kv"><i>{esc(k)}</i> {esc(_plain(v))}</span>' for k, v in d.items())
+    return "".join(f'<span class="kv"><i>{esc(k)}</i> {_value(e, k, v)}</span>' for k, v in d.items())
+
+
+def _value(e: Event, k: str, v: Any) -> str:
+    # A ruling's subject events are links: the judge's reasoning is one click from the play.
+    if isinstance(e, JudgeRuling) and k == "about":
+        return _seq_links(e.about)
+    return esc(_plain(v))
