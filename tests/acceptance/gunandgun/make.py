@@ -742,6 +742,31 @@ def ok_load_over_max_ignored() -> Case:
     return k
 
 
+@case
+def ok_load_over_max_recorded_as_n() -> Case:
+    k = Case("ok-load-over-max-recorded-as-n", "FAQ 装填上限を超えた場合: 高速充電 N=6 recorded as 'load 6' into キヨヒメ (max 5): the excess is ignored, no error")
+    k.setup(a=("キルコ", ["ヌエ", "キヨヒメ"]))
+    k.turn(A)
+    k.activation(A, "a1", "高速充電", 0, "sssssso", values=[6, 6])
+    k.load(A, "キヨヒメ", 6, zone="deck", how="effect", deck="ヌエ", act="a1")
+    k.draw(A, "ヌエ", 6, act="a1")
+    k.end(A)
+    return k
+
+
+@case
+def bad_basic_load_into_full_gun() -> Case:
+    k = Case("bad-basic-load-into-full-gun", "FAQ 装填数は装填上限の値で固定: after 高速充電 filled キヨヒメ to 5, a basic load was added")
+    k.setup(a=("キルコ", ["ヌエ", "キヨヒメ"]))
+    k.turn(A)
+    k.activation(A, "a1", "高速充電", 0, "sssssso", values=[6, 6])
+    k.load(A, "キヨヒメ", 5, zone="deck", how="effect", deck="ヌエ", act="a1")
+    k.draw(A, "ヌエ", 6, act="a1")
+    k.expect("GG-LOAD-002", k.load(A, "キヨヒメ"))
+    k.end(A)
+    return k
+
+
 # -- base-game rules a judge hits in these matches (builder's known gaps) ------------
 
 def _blitz(name: str, about: str, faces: str) -> Case:
