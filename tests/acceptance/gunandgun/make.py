@@ -970,6 +970,125 @@ def ok_stealth_shot_unanswered() -> Case:
     return _blocked("ok-stealth-shot-unanswered", "ステルスバレット (no number, so no toss) fired; the set 緊急回避 stays set", "エンラ", True, False)
 
 
+@case
+def ok_respond_without_against() -> Case:
+    k = Case("ok-respond-without-against", "緊急回避 declared without `against` (optional in the docs): it answers the shot just declared")
+    k.setup()
+    k.turn(A)
+    k.load(A, "ドドメ", 4)
+    k.end(A)
+    k.turn(B)
+    k.play(B, "r1", "緊急回避", kind="response")
+    k.end(B)
+    k.turn(A)
+    k.shoot(A, "s1", "ドドメ")
+    k.add("gg.respond", by=B, act="r1", player=B)
+    k.toss(B, "r1", "so")
+    k.resolve(B, "r1", 1, values=[1])
+    k.hit(B, "s1", "response", -1, act="r1")
+    k.life(B, -6, shot="s1")
+    k.end(A)
+    return k
+
+
+@case
+def ok_action_without_numbers_not_tossed() -> Case:
+    k = Case("ok-action-without-numbers-not-tossed", "バラージ has no number to replace: played and resolved without a toss")
+    k.setup()
+    k.turn(A)
+    k.play(A, "a1", "バラージ")
+    k.resolve(A, "a1", 0)
+    k.end(A)
+    return k
+
+
+@case
+def ok_keiryaku_without_resolve_line() -> Case:
+    k = Case("ok-keiryaku-without-resolve-line", "計略 N=2 recorded as play, cost, tosses and the draw (no gg.resolve line)")
+    k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
+    k.turn(A)
+    k.play(A, "a1", "計略")
+    k.cost(A, "a1", 1)
+    k.toss(A, "a1", "sso")
+    k.draw(A, "ダタラ", 2, act="a1")
+    k.end(A)
+    return k
+
+
+@case
+def ok_tekko_unmeasured() -> Case:
+    k = Case("ok-tekko-unmeasured", "徹甲榴弾 N=2 without measured/holds in the log: 3 loaded >= 2, HIT+2 (6 + 2 = 8)")
+    k.setup(a=("キルコ", ["カサネ", "ヌエ"]))
+    k.turn(A)
+    k.load(A, "カサネ", face="up", card="徹甲榴弾")
+    k.load(A, "カサネ", 2)
+    k.shoot(A, "s1", "カサネ")
+    k.add("gg.bullet", by=A, act="b1", player=A, shot="s1", card="徹甲榴弾")
+    k.toss(A, "b1", "sso")
+    k.resolve(A, "b1", 2, values=[2, 2])
+    k.hit(A, "s1", "bullet", 2, act="b1")
+    k.life(B, -8, shot="s1")
+    k.end(A, "カサネ")
+    return k
+
+
+@case
+def ok_noise_generator_before_first_toss() -> Case:
+    k = Case("ok-noise-generator-before-first-toss", "ノイズジェネレーター played on turn 1 has no N until aoi's next turn start: ren's two actions on turn 2 are not errors")
+    k.setup(a=("キルコ", ["ツエツキ", "ドドメ"]), b=("ナトリ", ["ダタラ", "カサネ"]))
+    k.turn(A)
+    k.play(A, "f1", "ノイズジェネレーター", kind="function")
+    k.end(A, "ツエツキ")
+    k.turn(B)
+    for i in range(2):
+        k.activation(B, f"b{i}", "計略", 1, "o", values=[0])
+    k.end(B)
+    return k
+
+
+@case
+def ok_response_cost_when_set() -> Case:
+    k = Case("ok-response-cost-when-set", "多層防壁's COST 1 paid when it was set (turn 2); tossed at the declaration (N=2: HIT-2)")
+    k.setup()
+    k.turn(A)
+    k.load(A, "ドドメ", 4)
+    k.end(A)
+    k.turn(B)
+    k.play(B, "r1", "多層防壁", kind="response")
+    k.cost(B, "r1", 1)
+    k.end(B)
+    k.turn(A)
+    k.shoot(A, "s1", "ドドメ")
+    k.add("gg.respond", by=B, act="r1", player=B, against="s1")
+    k.toss(B, "r1", "sso")
+    k.resolve(B, "r1", 2, values=[2])
+    k.hit(B, "s1", "response", -2, act="r1")
+    k.life(B, -5, shot="s1")
+    k.end(A)
+    return k
+
+
+@case
+def bad_additional_cost_prepaid() -> Case:
+    k = Case("bad-additional-cost-prepaid", "§追加コスト: 過焔地獄's additional cost depends on N, yet 2 loads were discarded before the toss")
+    k.setup(a=("キルコ", ["キヨヒメ", "ダタラ"]))
+    for _ in range(2):
+        k.turn(A)
+        k.load(A, "キヨヒメ")
+        k.end(A, "ダタラ")
+        k.pass_turn(B)
+    k.turn(A)
+    k.play(A, "a1", "過焔地獄")
+    k.cost(A, "a1", 2)
+    early = k.cost(A, "a1", 2, kind="additional", gun="キヨヒメ")
+    k.toss(A, "a1", "sso")
+    k.resolve(A, "a1", 2, values=[2, 2])
+    k.add("gg.burn", by=A, player=B, delta=2, act="a1")
+    k.end(A, "ダタラ")
+    k.expect("GG-COST-002", early)
+    return k
+
+
 # -- writing ---------------------------------------------------------------------------
 
 def _raw_append(path: Path, ev: dict[str, Any]) -> None:
