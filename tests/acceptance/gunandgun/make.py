@@ -1089,6 +1089,104 @@ def bad_additional_cost_prepaid() -> Case:
     return k
 
 
+def _oboro(name: str, about: str, faces: str, dealt: int) -> Case:
+    """ヒバナ builds 5 voltage with two shots, then uses 朧走り (3 HIT → N HIT)."""
+    k = Case(name, about)
+    k.setup(a=("ヒバナ", ["ドドメ", "カサネ"]))
+    k.turn(A)
+    k.load(A, "ドドメ", 3)
+    k.shoot(A, "s1", "ドドメ")
+    k.life(B, -5, shot="s1")
+    k.end(A)
+    k.pass_turn(B)
+    k.turn(A)
+    k.load(A, "カサネ", 2)
+    k.shoot(A, "s2", "カサネ")
+    k.life(B, -4, shot="s2")
+    k.add("gg.skill", by=A, act="k1", player=A, skill="朧走り")
+    k.cost(A, "k1", 5, kind="voltage")
+    k.toss(A, "k1", faces)
+    n = faces.count("s")
+    k.resolve(A, "k1", n, values=[n])
+    k.life(B, -dealt, act="k1")
+    k.end(A)
+    return k
+
+
+@case
+def ok_skill_hit_uses_n() -> Case:
+    return _oboro("ok-skill-hit-uses-n", "§基本ルール2 (skills are not excluded): 朧走り N=2 deals 2 HIT; its voltage cost 5 stays", "sso", 2)
+
+
+@case
+def bad_skill_hit_printed() -> Case:
+    k = _oboro("bad-skill-hit-printed", "朧走り N=1 but the printed 3 HIT was dealt", "so", 3)
+    k.expect("GG-NUM-002", k.seq_of("gg.life", 2))
+    return k
+
+
+def _bullet_catch(name: str, about: str, delta: int) -> Case:
+    k = _continuous(name, about)
+    k.add("gg.group", by=A, act="c1", player=A, kind="continuous")
+    k.toss(A, "c1", "so")
+    k.resolve(A, "c1", 1, values=[1])
+    k.end(A)
+    k.turn(B)
+    k.load(B, "カサネ", 2)
+    k.shoot(B, "s3", "カサネ")
+    k.hit(A, "s3", "effect", delta, act="c1")
+    k.life(A, -(4 + delta), shot="s3")
+    k.end(B)
+    return k
+
+
+@case
+def ok_continuous_n_applied() -> Case:
+    return _bullet_catch("ok-continuous-n-applied", "§継続技能等: バレットキャッチ's N=1 from aoi's turn start takes 1 HIT off ren's next shot", -1)
+
+
+@case
+def bad_continuous_printed() -> Case:
+    k = _bullet_catch("bad-continuous-printed", "§継続技能等: バレットキャッチ N=1, but the printed -2 was applied", -2)
+    k.expect("GG-NUM-002", k.seq_of("gg.hit"))
+    return k
+
+
+@case
+def ok_burn_at_turn_start() -> Case:
+    k = _kaen("ok-burn-at-turn-start", "過焔地獄 N=2 gives 2 burn counters; ren loses 3 at the start of ren's turn (option burn=flat)",
+              2, "sso", 2, 2)
+    k.turn(B)
+    k.life(B, -3, why="burn", by=B)
+    k.end(B)
+    return k
+
+
+@case
+def ok_draw_split_across_decks() -> Case:
+    k = Case("ok-draw-split-across-decks", "計略 N=3 draws 2 from ダタラ's deck and 1 from ドドメ's")
+    k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
+    k.turn(A)
+    k.activation(A, "a1", "計略", 1, "ssso", values=[3])
+    k.draw(A, "ダタラ", 2, act="a1")
+    k.draw(A, "ドドメ", 1, act="a1")
+    k.end(A)
+    return k
+
+
+@case
+def ok_copies_not_written() -> Case:
+    k = _functions("ok-copies-not-written", "FAQ 同じ種類: two リロード・サポーター in play, the group written without `copies`; each loads N=1",
+                   ["リロード・サポーター", "リロード・サポーター"])
+    k.add("gg.group", by=A, act="g1", player=A, kind="function", card="リロード・サポーター")
+    k.toss(A, "g1", "so")
+    k.resolve(A, "g1", 1, values=[1])
+    k.load(A, "ドドメ", 1, zone="deck", how="effect", deck="ハクメン", act="g1")
+    k.load(A, "ハクメン", 1, zone="deck", how="effect", deck="ハクメン", act="g1")
+    k.end(A)
+    return k
+
+
 # -- writing ---------------------------------------------------------------------------
 
 def _raw_append(path: Path, ev: dict[str, Any]) -> None:
