@@ -116,9 +116,9 @@ def _turn_order(s: Step) -> tuple[str, str] | None:
     citation="reference gunandgun.md §1.3 [W56] (players alternate; the turn player performs the basic actions)",
     title=Text(ja="手番のプレイヤーだけが基本アクションを行い、手番は交互", en="only the turn player takes basic actions; turns alternate"),
     message=Text(ja="seq {seq}: {why_ja}", en="seq {seq}: {why}"),
-    on=MAIN + (ev.TurnStarted,),
-    doc=Doc(checks="Card use, basic loads, shots, skills (except response skills) and turn toss groups are by the "
-                   "active player; turn 1 is the first player's and turns then alternate, except for the extra "
+    on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
+    doc=Doc(checks="Card use, basic loads, shots and skills (except response skills) are by the active player (a "
+                   "turn toss group in the wrong turn is GG-TOSS-005's); turn 1 is the first player's and turns then alternate, except for the extra "
                    "turns a resolved ブリッツ gives (N of them under the variant).",
             why="Acting outside your turn, or taking two turns, changes everything that follows.",
             bad="turn a; play 計略 by b", good="turn a; play 計略 by a"),

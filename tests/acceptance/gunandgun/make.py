@@ -1187,6 +1187,78 @@ def ok_copies_not_written() -> Case:
     return k
 
 
+@case
+def bad_opponent_tossed() -> Case:
+    k = Case("bad-opponent-tossed", "§基本ルール2 カードを発動する際にコイントス: ren tossed the coin for aoi's 計略")
+    k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
+    k.turn(A)
+    k.play(A, "a1", "計略")
+    k.cost(A, "a1", 1)
+    wrong = k.add("gg.toss", by=B, act="a1", player=B, facing="opponent")
+    k.resolve(A, "a1", 0, values=[0])
+    k.end(A)
+    k.expect("GG-TOSS-006", wrong)
+    return k
+
+
+@case
+def bad_function_tossed_in_opponents_turn() -> Case:
+    k = _functions("bad-function-tossed-in-opponents-turn", "§機能 自分のターン開始時: aoi tossed for リロード・サポーター at the start of ren's turn",
+                   ["リロード・サポーター"])
+    k.end(A)
+    k.turn(B)
+    wrong = k.add("gg.group", by=A, act="g1", player=A, kind="function", card="リロード・サポーター")
+    k.toss(A, "g1", "o")
+    k.resolve(A, "g1", 0, values=[0])
+    k.end(B)
+    k.expect("GG-TOSS-005", wrong)
+    return k
+
+
+@case
+def bad_values_not_n() -> Case:
+    k = Case("bad-values-not-n", "§概要3: 計略 N=2 resolved with values [3] (the printed number) although 2 cards were drawn")
+    k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
+    k.turn(A)
+    res = k.activation(A, "a1", "計略", 1, "sso", values=[3])
+    k.draw(A, "ダタラ", 2, act="a1")
+    k.end(A)
+    k.expect("GG-NUM-001", res)
+    return k
+
+
+@case
+def bad_tekko_holds_misjudged() -> Case:
+    k = Case("bad-tekko-holds-misjudged", "裁定例【銃弾】徹甲榴弾 N=2 with 3 loaded holds (3 >= 2), but the table wrote holds=false and added nothing")
+    k.setup(a=("キルコ", ["カサネ", "ヌエ"]))
+    k.turn(A)
+    k.load(A, "カサネ", face="up", card="徹甲榴弾")
+    k.load(A, "カサネ", 2)
+    k.shoot(A, "s1", "カサネ")
+    k.add("gg.bullet", by=A, act="b1", player=A, shot="s1", card="徹甲榴弾")
+    k.toss(A, "b1", "sso")
+    res = k.resolve(A, "b1", 2, values=[2, 2], measured=3, holds=False)
+    k.life(B, -6, shot="s1")
+    k.end(A, "カサネ")
+    k.expect("GG-NUM-003", res)
+    return k
+
+
+@case
+def bad_cost_never_paid() -> Case:
+    k = Case("bad-cost-never-paid", "§概要5 / §例外: 計略 (COST 1) was tossed and resolved without its COST ever being paid")
+    k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
+    k.turn(A)
+    k.play(A, "a1", "計略")
+    first = k.toss(A, "a1", "so")[0]
+    res = k.resolve(A, "a1", 1, values=[1])
+    k.draw(A, "ダタラ", 1, act="a1")
+    k.end(A)
+    k.expect("GG-TOSS-001", first)
+    k.expect("GG-COST-001", res)
+    return k
+
+
 # -- writing ---------------------------------------------------------------------------
 
 def _raw_append(path: Path, ev: dict[str, Any]) -> None:
