@@ -1259,6 +1259,32 @@ def bad_cost_never_paid() -> Case:
     return k
 
 
+@case
+def bad_overdraw_without_resolve_line() -> Case:
+    k = Case("bad-overdraw-without-resolve-line", "§概要3: 計略 tossed self, opponent (N=1) and 3 cards drawn, with no gg.resolve line")
+    k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
+    k.turn(A)
+    k.play(A, "a1", "計略")
+    k.cost(A, "a1", 1)
+    k.toss(A, "a1", "so")
+    drew = k.draw(A, "ダタラ", 3, act="a1")
+    k.end(A)
+    k.expect("GG-NUM-002", drew)
+    return k
+
+
+@case
+def bad_aiuchi_fails_without_resolve_line() -> Case:
+    k = _respond("bad-aiuchi-fails-without-resolve-line", "FAQ 対応: 相撃ち N=4 against 3 HIT fails, yet 4 HIT was dealt back (no gg.resolve line)",
+                 "相撃ち", loads=2)
+    k.toss(B, "r1", "sssso")
+    back = k.life(A, -4, by=B, act="r1")
+    k.life(B, -3, shot="s1")
+    k.end(A)
+    k.expect("GG-NUM-003", back)
+    return k
+
+
 # -- writing ---------------------------------------------------------------------------
 
 def _raw_append(path: Path, ev: dict[str, Any]) -> None:
