@@ -376,7 +376,7 @@ def audit(
         except KifuError as exc:  # one untrusted log does not hide the others' reports
             if len(logs) == 1:
                 raise exc.located(str(path)) from None
-            typer.echo(f"kifu: error: {exc.located(str(path))}", err=True)
+            typer.echo(f"kifu: error: {exc.located(str(path)).render(_lang(lang).value)}", err=True)
             worst = 2
             continue
         if worst < 2 and any(f.severity == "error" for f in findings):
@@ -570,6 +570,17 @@ def report(
     raise typer.Exit(1 if any(f.severity == "error" for f in findings) else 0)
 
 
+def _argv_lang(argv: Sequence[str] | None) -> Lang:
+    """The --lang of a command line that stopped with an error (else the default)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):
+        value = arg.split("=", 1)[1] if arg.startswith("--lang=") else (
+            args[i + 1] if arg == "--lang" and i + 1 < len(args) else None)
+        if value in ("ja", "en"):
+            return Lang(value)
+    return _default_lang()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point: run the app; a KifuError becomes one line on stderr and exit 2.
 
@@ -579,7 +590,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         app(args=list(argv) if argv is not None else None, prog_name="kifu")
     except KifuError as exc:
-        typer.echo(f"kifu: error: {exc}", err=True)
+        typer.echo(f"kifu: error: {exc.render(_argv_lang(argv).value)}", err=True)
         return 2
     except KeyboardInterrupt:
         typer.echo("kifu: interrupted", err=True)

@@ -46,20 +46,27 @@ class KifuError(Exception):
             self.where = where
         return self
 
-    def __str__(self) -> str:
+    def render(self, lang: str = "en") -> str:
+        """One line: file:line, byte offset, seq, field, then the message, in ``lang``."""
+        from .i18n import label, translate
+
         parts = []
         if self.where is not None:
             parts.append(self.where if self.line is None else f"{self.where}:{self.line}")
         elif self.line is not None:
-            parts.append(f"line {self.line}")
+            parts.append(f"{label('line', lang)} {self.line}")
         if self.offset is not None:
-            parts.append(f"byte {self.offset}")
+            parts.append(f"{label('byte', lang)} {self.offset}")
         if self.seq is not None:
             parts.append(f"seq {self.seq}")
         if self.field is not None:
-            parts.append(f"field {self.field}")
+            parts.append(f"{label('field', lang)} {self.field}")
         head = ": ".join(parts)
-        return f"{head}: {self.message}" if head else self.message
+        text = translate(self.message, lang)
+        return f"{head}: {text}" if head else text
+
+    def __str__(self) -> str:
+        return self.render("en")
 
 
 class MalformedEvent(KifuError):
