@@ -35,7 +35,8 @@ from .bcdice import normalise
 BANGS = ("!", "！")
 """Characters that mark a message as a command."""
 _TOKEN = re.compile(r"「([^」]*)」|\"([^\"]*)\"|(\S+)")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([a-z]+))?(?:\|([^{}]*))?\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?::([a-z]+))?(?:\|([^{}]*))?\}")
+_LIST_SEP = re.compile(r"[\s,、，/]+")
 _SELF = ("self", "me", "自分")
 _OPPONENT = ("opponent", "opp", "相手")
 ENVELOPE = ("type", "by", "at")
@@ -102,6 +103,16 @@ class Entry:
     """A pattern's regular expression over the whole message."""
     translate: tuple[tuple[str, Any], ...] = ()
     """Words replaced before filling (``自分`` → ``self``), so chat words fit the event's literals."""
+    translate_by_name: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    """Per-value tables (``item = {1 = "heads"}``): the value's text, numbers included, is looked up."""
+    note: bool = False
+    """A command that stays a note: its values are only remembered for a later entry (a plot's first half)."""
+    remember_as: str | None = None
+    """The name later entries use for this entry's values (``{decl.seq}``); a command's own name by default."""
+    clear: tuple[str, ...] = ()
+    """Remembered names forgotten once this entry has made its events (a completed plot)."""
+    each: str | None = None
+    """A list value: the templates are filled once per element, as ``{item}`` and ``{index}`` (1-based)."""
 
     def matches_roll(self, v: Mapping[str, Any]) -> bool:
         return (
@@ -151,9 +162,9 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
 
 
 _KEYS = {
-    "roll": {"expr", "expr_regex", "kind", "sides", "event", "events", "translate"},
-    "command": {"name", "bare", "args", "event", "events", "translate"},
-    "pattern": {"regex", "event", "events", "translate"},
+    "roll": {"expr", "expr_regex", "kind", "sides", "event", "events", "translate", "each", "clear"},
+    "command": {"name", "bare", "args", "event", "events", "translate", "note", "remember_as", "clear", "each"},
+    "pattern": {"regex", "event", "events", "translate", "remember_as", "clear", "each"},
 }
 
 
@@ -165,8 +176,10 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
         raise MappingError(f"{label}: unknown keys {sorted(set(e) - _KEYS[kind])}", where=where)
     _check_types(e, label, where)
     templates = ([e["event"]] if "event" in e else []) + list(e.get("events", []))
-    if not templates:
+    if not templates and not e.get("note"):
         raise MappingError(f"{label} has no event", where=where)
+    if templates and e.get("note"):
+        raise MappingError(f"{label}: a note = true entry makes no event", where=where)
     for t in templates:
         _check_template(t, codec, f"{label}", where)
     try:
@@ -177,14 +190,20 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
             name=_command_name(e, label, where) if kind == "command" else None,
             bare=bool(e.get("bare", False)), args=tuple(e.get("args", ())),
             regex=re.compile(e["regex"]) if kind == "pattern" else None,
-            translate=tuple(_translate(e.get("translate", {}), label, where).items()),
+            translate=tuple((k, v) for k, v in _translate(e.get("translate", {}), label, where).items()
+                            if not isinstance(v, dict)),
+            translate_by_name=tuple((k, tuple(_translate(v, label, where).items()))
+                                    for k, v in e.get("translate", {}).items() if isinstance(v, dict)),
+            note=bool(e.get("note", False)), remember_as=e.get("remember_as"),
+            clear=tuple(e.get("clear", ())), each=e.get("each"),
         )
     except (re.error, KeyError) as exc:
         raise MappingError(f"{label}: {exc}", where=where) from None
 
 
 _TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": int, "name": str, "bare": bool,
-                          "args": list, "regex": str, "events": list}
+                          "args": list, "regex": str, "events": list, "note": bool, "remember_as": str,
+                          "clear": list, "each": str}
 
 
 _TYPE_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
@@ -194,8 +213,9 @@ def _check_types(e: dict[str, Any], label: str, where: str) -> None:
     for key, want in _TYPES.items():
         if key in e and (not isinstance(e[key], want) or isinstance(e[key], bool) and want is int):
             raise MappingError(f"{label}: {key} must be {_TYPE_WORDS[want]}", where=where)
-    if not all(isinstance(a, str) for a in e.get("args", [])):
-        raise MappingError(f"{label}: args must be a list of names", where=where)
+    for key in ("args", "clear"):
+        if not all(isinstance(a, str) for a in e.get(key, [])):
+            raise MappingError(f"{label}: {key} must be a list of names", where=where)
     if e.get("kind") not in (None, "die", "coin", "choice"):
         raise MappingError(f"{label}: kind must be die, coin or choice", where=where)
 
@@ -226,11 +246,27 @@ def _check_template(t: Any, codec: Codec, label: str, where: str) -> None:
 
 
 def translated(values: Mapping[str, Any], entry: Entry) -> dict[str, Any]:
-    """The values with the entry's ``translate`` words replaced."""
-    if not entry.translate:
-        return dict(values)
-    table = dict(entry.translate)
-    return {k: table.get(unicodedata.normalize("NFKC", v), v) if isinstance(v, str) else v for k, v in values.items()}
+    """The values with the entry's ``translate`` words replaced (list elements too).
+
+    A flat table replaces text values; a per-name table (``item = {…}``) looks up
+    that value's text, so a coin's face ``1`` can become ``heads``.
+    """
+    out = dict(values)
+    if entry.translate:
+        table = dict(entry.translate)
+        out = {k: _swap(v, table, text_only=True) for k, v in out.items()}
+    for name, pairs in entry.translate_by_name:
+        if name in out:
+            out[name] = _swap(out[name], dict(pairs), text_only=False)
+    return out
+
+
+def _swap(v: Any, table: Mapping[str, Any], text_only: bool) -> Any:
+    if isinstance(v, list):
+        return [_swap(x, table, text_only) for x in v]
+    if isinstance(v, str) or (not text_only and isinstance(v, int) and not isinstance(v, bool)):
+        return table.get(unicodedata.normalize("NFKC", str(v)), v)
+    return v
 
 
 def fill(template: Any, values: Mapping[str, Any], players: "PlayerBook") -> Any:
@@ -267,6 +303,8 @@ def _convert(v: Any, conv: str | None, values: Mapping[str, Any], players: "Play
             raise Unfilled(f"{v!r} is not a whole number") from None
     if conv == "str":
         return str(v)
+    if conv == "list":
+        return [x for x in _LIST_SEP.split(str(v).strip()) if x] if isinstance(v, str) else list(v)
     if conv == "player":
         return players.resolve(str(v), values.get("by"))
     raise Unfilled(f"unknown conversion :{conv}")
