@@ -199,7 +199,7 @@ class Converter:
             return None
         for name in entry.clear:
             self.memory.pop(name, None)
-        self.remember(entry, values)
+        self.remember(entry, {**values, **{k: v for k, v in out[0].items() if k not in ("src", "type")}})
         return out
 
     def items(self, entry: mapping.Entry, values: dict[str, Any], msg: Message) -> list[dict[str, Any]]:
@@ -217,9 +217,10 @@ class Converter:
         return {f"{name}.{k}": v for name, d in self.memory.items() for k, v in d.items() if "." not in k}
 
     def remember(self, entry: mapping.Entry, values: dict[str, Any]) -> None:
-        name = entry.remember_as or entry.name
-        if name:
-            self.memory[name] = {k: v for k, v in values.items() if "." not in k}
+        """Keep a command's values, and the fields of the first event it made, under its name and ``remember_as``."""
+        kept = {k: v for k, v in values.items() if "." not in k}
+        for name in {entry.name, entry.remember_as} - {None}:
+            self.memory[str(name)] = kept
 
     def validated(self, e: dict[str, Any], msg: Message, entry: mapping.Entry | None = None) -> dict[str, Any] | None:
         try:

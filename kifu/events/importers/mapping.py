@@ -272,15 +272,26 @@ def _swap(v: Any, table: Mapping[str, Any], text_only: bool) -> Any:
 def fill(template: Any, values: Mapping[str, Any], players: "PlayerBook") -> Any:
     """The template with every placeholder replaced; raises Unfilled for a missing value."""
     if isinstance(template, dict):
-        return {k: fill(v, values, players) for k, v in template.items()}
+        filled = {k: fill(v, values, players) for k, v in template.items()}
+        return {k: v for k, v in filled.items() if v is not OMIT}
     if isinstance(template, list):
-        return [fill(v, values, players) for v in template]
+        return [v for v in (fill(v, values, players) for v in template) if v is not OMIT]
     if not isinstance(template, str):
         return template
     whole = _PLACEHOLDER.fullmatch(template)
     if whole:
+        if whole.group(3) == "" and _missing(whole.group(1), values):
+            return OMIT  # "{name|}": the field is left out and takes the event's default
         return _convert(_value(whole, values), whole.group(2), values, players)
     return _PLACEHOLDER.sub(lambda m: str(_convert(_value(m, values), m.group(2), values, players)), template)
+
+
+OMIT = object()
+"""What a whole ``{name|}`` placeholder fills to when the value is missing: the key is dropped."""
+
+
+def _missing(name: str, values: Mapping[str, Any]) -> bool:
+    return values.get(name) is None
 
 
 def _value(m: re.Match[str], values: Mapping[str, Any]) -> Any:
@@ -344,11 +355,12 @@ def _key(name: str) -> str:
 
 
 def command_values(cmd: Command, entry: Entry, base: Mapping[str, Any]) -> dict[str, Any]:
-    """The values a command's template may use: cmd, args, arg1…, the entry's arg names, rest."""
+    """The values a command's template may use: cmd, args, arg1…, the entry's arg names, rest, more."""
     values = dict(base, cmd=cmd.name, args=list(cmd.args), nargs=len(cmd.args))
     values.update({f"arg{i}": a for i, a in enumerate(cmd.args, 1)})
     values.update(dict(zip(entry.args, cmd.args)))
     values["rest"] = " ".join(cmd.args[len(entry.args):]) or None
+    values["more"] = list(cmd.args[len(entry.args):])
     return values
 
 
