@@ -150,14 +150,15 @@ class Converter:
     def chat(self, msg: Message, base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
         """A command in the notation, else a pattern, else a note; a mapping that fails leaves a note."""
         if msg.unreadable is None and not msg.system:
-            cmd = mapping.parse_command(msg.text)
+            said = msg.text if msg.said is None else msg.said
+            cmd = mapping.parse_command(said)
             entry = mapping.find_command(self.maps, cmd) if cmd else None
             if cmd is not None and entry is not None and entry.note:
                 self.remember(entry, mapping.translated(mapping.command_values(cmd, entry, values), entry))
                 return [self.note(msg, base)]
             if cmd is not None and entry is not None:
                 return self.build(entry, mapping.command_values(cmd, entry, values), base, msg) or [self.note(msg, base)]
-            hit = mapping.find_pattern(self.maps, msg.text)
+            hit = mapping.find_pattern(self.maps, said)
             if hit is not None:
                 return self.build(hit[0], mapping.pattern_values(hit[1], values), base, msg) or [self.note(msg, base)]
             if cmd is not None and cmd.bang:
@@ -182,9 +183,9 @@ class Converter:
         On success the entry's values are remembered for later entries and its
         ``clear`` names forgotten.
         """
-        values = mapping.translated({**self.recalled(), **values}, entry)
+        values = {**self.recalled(), **values}
         out = []
-        for item_values in self.items(entry, values, msg):
+        for item_values in map(lambda v: mapping.translated(v, entry), self.items(entry, values, msg)):
             for t in entry.templates:
                 try:
                     e = _with_roller({**base, **mapping.fill(t, item_values, self.players)}, msg)
@@ -199,7 +200,8 @@ class Converter:
             return None
         for name in entry.clear:
             self.memory.pop(name, None)
-        self.remember(entry, {**values, **{k: v for k, v in out[0].items() if k not in ("src", "type")}})
+        self.remember(entry, {**mapping.translated(values, entry),
+                              **{k: v for k, v in out[0].items() if k not in ("src", "type")}})
         return out
 
     def items(self, entry: mapping.Entry, values: dict[str, Any], msg: Message) -> list[dict[str, Any]]:
