@@ -200,8 +200,8 @@ class Converter:
             return None
         for name in entry.clear:
             self.memory.pop(name, None)
-        self.remember(entry, {**mapping.translated(values, entry),
-                              **{k: v for k, v in out[0].items() if k not in ("src", "type")}})
+        self.remember(entry, {**{k: v for k, v in out[0].items() if k not in ("src", "type")},
+                              **mapping.translated(values, entry)})
         return out
 
     def items(self, entry: mapping.Entry, values: dict[str, Any], msg: Message) -> list[dict[str, Any]]:
