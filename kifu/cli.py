@@ -370,12 +370,16 @@ def audit(
     out: list[str] = []
     worst = 0
     for path in logs:
-        lg = _load(path)
         try:
+            lg = _load(path)
             findings = reg.audit(lg.events)
-        except KifuError as exc:  # e.g. a malformed match.start.catalogue
-            raise exc.located(str(path)) from None
-        if any(f.severity == "error" for f in findings):
+        except KifuError as exc:  # one untrusted log does not hide the others' reports
+            if len(logs) == 1:
+                raise exc.located(str(path)) from None
+            typer.echo(f"kifu: error: {exc.located(str(path))}", err=True)
+            worst = 2
+            continue
+        if worst < 2 and any(f.severity == "error" for f in findings):
             worst = 1
         title = f"{path} ({lg.start.game}, {lg.start.match})"
         if fmt is ReportFormat.json:
@@ -389,12 +393,12 @@ def audit(
         else:
             prefix = f"{path}: " if len(logs) > 1 else ""
             out.append(report.as_text(findings, _lang(lang).value, prefix))
-    text = "\n".join(out)
+        if output is None:
+            typer.echo(out.pop())
     if output is not None:
+        text = "\n".join(out)
         output.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
         typer.echo(msg("wrote", lang, path=output), err=True)
-    else:
-        typer.echo(text)
     raise typer.Exit(worst)
 
 

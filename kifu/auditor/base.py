@@ -42,16 +42,24 @@ class Text(msgspec.Struct, frozen=True):
 
 
 class Doc(msgspec.Struct, frozen=True, kw_only=True):
-    """A rule's documentation in fixed sections, as ruff documents its rules."""
+    """A rule's documentation in fixed sections, as ruff documents its rules.
 
-    checks: str
+    Each section is plain text (shown in every language) or a ``Text`` with a
+    Japanese and an English version.
+    """
+
+    checks: str | Text
     """What it checks."""
-    why: str
+    why: str | Text
     """Why it matters: the rule text it enforces, in our words."""
-    bad: str
+    bad: str | Text
     """A violating example (events in short form)."""
-    good: str
+    good: str | Text
     """A clean example."""
+
+    def section(self, name: str, lang: str) -> str:
+        value = getattr(self, name)
+        return value.get(lang) if isinstance(value, Text) else value
 
 
 class Option(msgspec.Struct, frozen=True, kw_only=True):
@@ -94,6 +102,11 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 class _SafeDict(dict):  # type: ignore[type-arg]
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+def _in(evidence: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Evidence for one language: a ``Text`` value becomes its text in that language."""
+    return {k: v.get(lang) if isinstance(v, Text) else v for k, v in evidence.items()}
 
 
 def _fill(template: str, evidence: Mapping[str, Any]) -> str:
@@ -157,7 +170,7 @@ class Rule:
             seq=hit.seq,
             seqs=sorted(set(hit.seqs) | {hit.seq}),
             citation=self.citation,
-            message=Text(ja=_fill(message.ja, ev), en=_fill(message.en, ev)),
+            message=Text(ja=_fill(message.ja, _in(ev, "ja")), en=_fill(message.en, _in(ev, "en"))),
             evidence=ev,
         )
 
@@ -217,9 +230,13 @@ class Engine:
                 for cls in r.on:
                     self._by_type.setdefault(cls, []).append(r)
         self._finishers = [r for r in self.rules if r.finish is not None]
+        self._watching: dict[type[Event], list[Rule]] = {}
 
     def _watchers(self, cls: type[Event]) -> list[Rule]:
-        return self._all + self._by_type.get(cls, [])
+        rules = self._watching.get(cls)
+        if rules is None:
+            rules = self._watching[cls] = self._all + self._by_type.get(cls, [])
+        return rules
 
     def run(
         self,

@@ -15,11 +15,12 @@ import msgspec
 
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
 from ..events.codec import Codec
-from . import generic, log, mtg, weiss, worldtrigger
+from . import generic, gunandgun, log, mtg, weiss, worldtrigger
 from .base import CODE, INTERNAL, NAME, Engine, Finding, Game, Rule, resolve_options
 
 _BUILT_IN: tuple[Game, ...] = (
     generic.GAME,
+    gunandgun.GAME,
     mtg.GAME,
     worldtrigger.GAME,
     weiss.GAME,

@@ -135,10 +135,7 @@ def explain(r: Rule, lang: str) -> str:
         r.title.get(lang),
         f"{label('citation', lang)}: {r.citation}",
         "",
-        f"{label('checks', lang)}: {r.doc.checks}",
-        f"{label('why', lang)}: {r.doc.why}",
-        f"{label('bad', lang)}: {r.doc.bad}",
-        f"{label('good', lang)}: {r.doc.good}",
+        *(f"{label(k, lang)}: {r.doc.section(k, lang)}" for k in ("checks", "why", "bad", "good")),
     ]
     if r.options:
         lines.append(f"{label('options', lang)}: {', '.join(r.options)}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, Iterable, Union
+from typing import Any, Callable, Iterable, Union
 
 import msgspec
 
@@ -49,6 +49,9 @@ def malformed(exc: Exception, raw: bytes | None = None, **where: Any) -> Malform
         field = f"{field}.{unknown.group(1)}" if field else unknown.group(1)
     if "Invalid value" in msg and field == "type" and raw is not None:
         msg = f"unknown event type {_peek(raw, 'type')!r}"
+    if not isinstance(exc, msgspec.ValidationError):
+        msg = f"not JSON ({msg})"
+    # A caller that knows the seq (an append) names it; otherwise ask the line.
     seq = where.pop("seq", None)
     if seq is None and raw is not None:
         seq = _peek(raw, "seq")
@@ -71,6 +74,9 @@ class Codec:
         self.by_type: dict[str, type[Event]] = {event_type(t): t for t in self.types}
         self.union: Any = Union[self.types]  # type: ignore[valid-type]
         self._decoder = msgspec.json.Decoder(self.union)
+        self.decode_raw: Callable[[bytes], Event] = self._decoder.decode
+        """Decode one line, raising msgspec's own errors: for hot loops that
+        turn a failure into a MalformedEvent themselves (see ``malformed``)."""
 
     def decode(self, raw: bytes, **where: Any) -> Event:
         """Decode one line; raise MalformedEvent naming the field on any problem."""

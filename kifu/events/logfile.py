@@ -9,6 +9,7 @@ nothing downstream ever sees an event of an edited log.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from .base import (
     StaleAppend,
     TornTail,
 )
-from .codec import Codec, encode, line_hash
+from .codec import Codec, encode, line_hash, malformed
 
 CodecFor = Callable[[str], Codec]
 """Looks up the codec of a game id (the auditor's registry provides one)."""
@@ -79,18 +80,23 @@ class Log:
         return Head(last.event.seq, line_hash(last.raw))
 
 
-def _split_lines(fh: Any) -> Iterator[tuple[int, bytes, bool]]:
-    """Yield (offset, line, terminated) for each line of a binary file, streaming."""
+def _line_batches(fh: Any) -> Iterator[tuple[int, list[bytes], bool]]:
+    """Yield (offset of the first line, lines, terminated) per chunk read, streaming.
+
+    Whole batches rather than single lines: a generator step per line cost
+    more than hashing it. Only the very last batch can be unterminated (a
+    torn tail), and it then holds that one line.
+    """
     offset = 0
     rest = b""
     while chunk := fh.read(_CHUNK):
         parts = (rest + chunk).split(b"\n")
         rest = parts.pop()
-        for part in parts:
-            yield offset, part, True
-            offset += len(part) + 1
+        if parts:
+            yield offset, parts, True
+            offset += sum(map(len, parts)) + len(parts)
     if rest:
-        yield offset, rest, False
+        yield offset, [rest], False
 
 
 def _decode_start(raw: bytes, where: str) -> str:
@@ -113,6 +119,14 @@ def _decode_start(raw: bytes, where: str) -> str:
     return obj["game"]
 
 
+def _codec_of_start(raw: bytes, where: str, codec_for: CodecFor) -> Codec:
+    game = _decode_start(raw, where)
+    try:
+        return codec_for(game)
+    except KeyError:
+        raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
+
+
 def iter_records(path: str | os.PathLike[str], codec_for: CodecFor | None = None) -> Iterator[Record]:
     """Stream the verified records of a log.
 
@@ -122,39 +136,76 @@ def iter_records(path: str | os.PathLike[str], codec_for: CodecFor | None = None
     yielded first: a reader sees exactly the trustworthy prefix.
     """
     where = str(path)
-    codec_for = codec_for or _generic
-    codec: Codec | None = None
-    prev: str | None = None
-    lineno = 0
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise KifuError(f"cannot read: {exc.strerror}", where=where) from None
     with fh:
-        for offset, raw, terminated in _split_lines(fh):
-            lineno += 1
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
+        yield from _verified(fh, where, codec_for or _generic)
+
+
+def _verified(fh: Any, where: str, codec_for: CodecFor) -> Iterator[Record]:
+    # The hot loop of every read (bench/bench_core.py), kept in one frame:
+    # names are bound locally and the full link check (_check_link) runs only
+    # when the cheap comparison fails.
+    # Each record is yielded one line late, once the next line's prev has
+    # confirmed its bytes (the last one at the end of the file): an edited line
+    # is caught only by its successor, and a streaming reader must never have
+    # been handed it. An error about the next line itself lets it through.
+    codec: Codec | None = None
+    decode: Callable[[bytes], Event] = _GENERIC.decode_raw
+    sha256 = hashlib.sha256
+    new_record = tuple.__new__  # Record(...) runs a Python-level __new__: twice the cost
+    prev: str | None = None
+    pending: Record | None = None
+    lineno = 0
+    try:
+        for offset, batch, terminated in _line_batches(fh):
             if not terminated:
                 raise TornTail(
-                    f"the last line ({len(raw)} bytes) has no terminator: a write was cut off; "
+                    f"the last line ({len(batch[0])} bytes) has no terminator: a write was cut off; "
                     "`kifu repair` cuts it off and keeps a copy",
-                    where=where, line=lineno, offset=offset, seq=lineno,
+                    where=where, line=lineno + 1, offset=offset, seq=lineno + 1,
                 )
-            if not raw.strip():
-                raise MalformedEvent("empty line", where=where, line=lineno, offset=offset, seq=lineno)
-            if codec is None:
-                game = _decode_start(raw, where)
+            for raw in batch:
+                lineno += 1
+                following = offset + len(raw) + 1
+                if raw[-1:] == b"\r":
+                    raw = raw[:-1]
                 try:
-                    codec = codec_for(game)
-                except KeyError:
-                    raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
-            event = codec.decode(raw, where=where, line=lineno)
-            _check_link(event, lineno, prev, where)
-            prev = line_hash(raw)
-            yield Record(lineno, offset, raw, event)
-    if lineno == 0:
+                    if codec is None:
+                        codec = _codec_of_start(raw, where, codec_for)
+                        decode = codec.decode_raw
+                    event = decode(raw)
+                except (msgspec.DecodeError, MalformedEvent) as exc:
+                    raise _bad_line(exc, raw, where, lineno, offset) from None
+                if lineno == 1 or event.seq != lineno or event.prev != prev or isinstance(event, MatchStarted):
+                    _check_link(event, lineno, prev, where)
+                prev = sha256(raw).hexdigest()
+                if pending is not None:
+                    yield pending
+                pending = new_record(Record, (lineno, offset, raw, event))
+                offset = following
+    except KifuError as exc:
+        if pending is not None and not (isinstance(exc, ChainBroken) and exc.seq == pending.line):
+            yield pending
+        raise
+    if pending is None:
         raise MalformedEvent("empty log: no match.start", where=where, line=1)
+    yield pending
+
+
+def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) -> MalformedEvent:
+    """The error for a line that does not decode, naming its seq."""
+    if not raw.strip():
+        return MalformedEvent("empty line", where=where, line=lineno, offset=offset, seq=lineno)
+    err = exc if isinstance(exc, MalformedEvent) else malformed(exc, raw, where=where, line=lineno)
+    # Every line before this one verified with seq == line, so this line
+    # stands where seq `lineno` belongs: name it even when the line is too
+    # broken to say so itself.
+    if err.seq is None:
+        err.seq = lineno
+    return err
 
 
 def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None:
@@ -205,8 +256,9 @@ def verify(
     last: Record | None = None
     for rec in iter_records(path, codec_for):
         last = rec
-        if want is not None and seen_at is None and line_hash(rec.raw).startswith(want):
-            seen_at = rec.event.seq
+        # A verified prev is the hash of the line before: no need to hash twice.
+        if want is not None and seen_at is None and rec.event.prev is not None and rec.event.prev.startswith(want):
+            seen_at = rec.event.seq - 1
     assert last is not None
     head = Head(last.event.seq, line_hash(last.raw))
     if want is not None and not head.hash.startswith(want):

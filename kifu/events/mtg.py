@@ -65,14 +65,16 @@ class RandomiserAgreed(Event, tag="mtg.randomiser", kw_only=True):
 
     randomiser: Id = "coin"
     """Id that coins name in ``mtg.coin.randomiser``."""
-    kind: Literal["coin", "die"] = "coin"
-    """A two-sided coin, or a die read as two equal halves."""
+    kind: Literal["coin", "die", "cards"] = "coin"
+    """A two-sided coin; a die read as two equal halves; or ``cards``: two face-down cards, one picked at random
+    (seed 001 allows it, warning against cards from the sideboard, graveyard or exile)."""
     sides: Count = 2
-    """Faces of a die (2 for a coin)."""
+    """Faces of a die (2 for a coin, 2 cards for ``cards``)."""
     clear: bool = True
     """False when the coin has no obvious heads and tails: a side must be named heads first."""
     heads: str | None = None
-    """Which side counts as heads: for a coin a description (``鳳凰堂``); for a die ``odd``, ``even``, ``low`` or ``high``."""
+    """Which side counts as heads: for a coin a description (``鳳凰堂``); for a die ``odd``, ``even``, ``low`` or
+    ``high``; for ``cards`` which card (``the land``)."""
     agreed: list[Id] = []
     """Players who agreed to this randomiser (705.1: a substitute needs every player)."""
 
@@ -137,7 +139,7 @@ class CoinLanded(Event, tag="mtg.coin", kw_only=True):
     result: Side
     """The side it landed on (for a die: the side its face reads as)."""
     face: Count | None = None
-    """The die face, when a die stands in for the coin (705.1)."""
+    """The die face when a die stands in for the coin (705.1); for ``cards``, which card was picked (1 or 2)."""
     randomiser: Id = "coin"
     """The randomiser used (see ``mtg.randomiser``)."""
 

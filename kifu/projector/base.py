@@ -9,6 +9,7 @@ Nothing here does I/O.
 from __future__ import annotations
 
 import bisect
+from functools import lru_cache
 from datetime import datetime
 from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
@@ -51,6 +52,7 @@ class Dispatch(Generic[S]):
         return state if handler is None else handler(state, event)
 
 
+@lru_cache(maxsize=4096)
 def parse_time(at: str | None) -> datetime | None:
     """An RFC 3339 time, or None if absent or unreadable (a rule reports the latter)."""
     if at is None:

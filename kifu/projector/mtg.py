@@ -117,6 +117,8 @@ class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     known: bool = False
     """True when the card is in the catalogue."""
     turn: int = 0
+    call_counts: str = "last-before-result"
+    """Option ``call_counts`` as resolved for the match: which of the flipper's calls is the call."""
     stated: bool = False
     """True when Edgar's stated result (705.3) applies to this instruction (see ``stated_group``)."""
     watchers: tuple[Permanent, ...] = ()
@@ -148,6 +150,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Seqs of events naming a flip id that no ``mtg.flip`` introduced."""
     stated_results: bool = True
     """Option ``stated_results`` (705.3, Edgar) as resolved for this match."""
+    call_counts: str = "last-before-result"
+    """Option ``call_counts``: the flipper's last call before the result, or the first call made."""
     custom: dict[str, Card] = {}
     """Cards the match's own catalogue adds (match.start.catalogue)."""
 
@@ -160,6 +164,7 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
     return State(
         players=tuple(p.id for p in start.players),
         stated_results=bool(options.get("stated_results", True)),
+        call_counts=str(options.get("call_counts", "last-before-result")),
         randomisers={"coin": Randomiser(randomiser="coin")},
         custom={k: v for k, v in custom.items() if k not in builtin().cards or builtin().cards[k] != v},
     )
@@ -236,7 +241,7 @@ def _flip(state: State, e: FlipInstructed) -> State:
     stated = _edgar_applies(state, e.flipper)
     ins = Instruction(
         flip=e.flip, seq=e.seq, card=e.card, controller=e.controller or e.flipper, flipper=e.flipper,
-        coins=e.coins, chosen=e.chosen, turn=state.turn, stated=stated, watchers=_watchers(state),
+        coins=e.coins, chosen=e.chosen, turn=state.turn, stated=stated, call_counts=state.call_counts, watchers=_watchers(state),
         kind=card.call if card and card.call else e.kind,
         sequence=card.sequence if card and card.sequence else e.sequence,
         flippers=card.flippers if card else "flipper", known=card is not None, last_seq=e.seq,
@@ -355,8 +360,19 @@ def ignored_coins(g: Group, player: str) -> tuple[Coin, ...]:
     return tuple(c for c in coins_of(g, player) if kept is not None and c.seq != kept.seq)
 
 
-def first_call(g: Group) -> Mark | None:
-    return g.calls[0] if g.calls else None
+def the_call(ins: Instruction, g: Group) -> Mark | None:
+    """The flipper's call that counts for flip ``g`` (705.2: only the flipper calls). A call may be changed
+    until the coin lands (seed 001 allows calling before the toss), so by default the last call before the
+    flipper's first coin counts; a call made only after the result is still the call (MTG-CALL-004 judges
+    its timing). Option ``call_counts: first`` holds the flipper to the first call."""
+    mine = [c for c in g.calls if c.player == ins.flipper]
+    if not mine:
+        return None
+    landed = coins_of(g, ins.flipper)
+    before = [c for c in mine if not landed or c.seq < landed[0].seq]
+    if ins.call_counts == "first" or not before:
+        return mine[0]
+    return before[-1]
 
 
 ONE_AT_A_TIME = ("until-lose", "until-lose-or-stop", "capped", "repeat", "until-both-heads")
@@ -374,7 +390,7 @@ def true_outcome(ins: Instruction, g: Group) -> str | None:
         return "won"
     if ins.kind != "called":
         return None
-    kept, call = kept_coin(g, ins.flipper), first_call(g)
+    kept, call = kept_coin(g, ins.flipper), the_call(ins, g)
     if kept is not None and call is not None:
         return "won" if call.value == kept.result else "lost"
     mine = [o for o in g.outcomes if o.player == ins.flipper]

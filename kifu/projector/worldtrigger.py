@@ -99,6 +99,23 @@ class UseRecord(msgspec.Struct, frozen=True, kw_only=True):
     ``cancelled``; None when nothing the projection sees stops it."""
 
 
+class InitUse(msgspec.Struct, frozen=True, kw_only=True):
+    """A ``wt.init.use`` as recorded and paid (seed 002 ■2), for the initial-distance rules."""
+
+    player: str
+    trigger: str
+    effect: str
+    delta: int
+    """The shift as recorded."""
+    trion: int
+    """Trion paid."""
+    seq: int
+    in_build: bool
+    """True when the trigger is one of the player's eight."""
+    short: bool
+    """True when the player had less trion than was paid: it could not be paid (■2, ■5 手順2)."""
+
+
 class State(msgspec.Struct, frozen=True, kw_only=True):
     """The match after an event."""
 
@@ -106,8 +123,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Each player's agent, by id."""
     roll: int | None = None
     """The initial-distance die."""
-    init_uses: tuple[tuple[str, int, int], ...] = ()
-    """Initial-distance uses as (player, delta, seq)."""
+    init_uses: tuple[InitUse, ...] = ()
+    """Initial-distance uses in the order recorded."""
     distance: int | None = None
     """Current distance (after wt.init.set)."""
     turn: int = 0
@@ -123,7 +140,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     active: str | None = None
     """Attacker of the latest plot: whose tactics phase it is."""
     tactics: bool = False
-    """True once the active player's tags are recorded (the tactics phase is on)."""
+    """True once the active player has plotted: seed 002 ■5 プロットが終わると…戦術フェイズ. The phase does
+    not wait for the ``wt.tags`` line, which only records what the plot gave."""
     expected_tags: tuple[str, ...] | None = None
     """Tags the latest plot should give, until its wt.tags is recorded."""
     attack: tuple[int, ...] = ()
@@ -237,8 +255,11 @@ def _roll(state: State, e: DistanceRolled) -> State:
 
 @apply.on(InitialTriggerUsed)
 def _init_use(state: State, e: InitialTriggerUsed) -> State:
-    state = replace(state, init_uses=state.init_uses + ((e.player, e.delta, e.seq),))
-    return _pay(state, e.player, e.trion, e.seq)
+    a = agent(state, e.player)
+    use = InitUse(player=e.player, trigger=e.trigger, effect=e.effect, delta=e.delta, trion=e.trion, seq=e.seq,
+                  in_build=e.trigger in a.main + a.sub, short=a.dealt is not None and a.trion < e.trion)
+    state = replace(state, init_uses=state.init_uses + (use,))
+    return _pay(state, e.player, 0 if use.short else e.trion, e.seq)
 
 
 @apply.on(DistanceFixed)
@@ -270,7 +291,7 @@ def _plot(state: State, e: Plotted) -> State:
     expected = tuple(gained(agent(state, e.attacker).sheet, e.attack, e.defence))
     if state.tags_expire == "phase":
         state = replace(state, agents={p: replace(a, tags=()) for p, a in state.agents.items()})
-    return replace(state, plots=state.plots + (e.attacker,), active=e.attacker, tactics=False,
+    return replace(state, plots=state.plots + (e.attacker,), active=e.attacker, tactics=True,
                    expected_tags=expected, attack=tuple(e.attack), defence=tuple(e.defence), used=())
 
 

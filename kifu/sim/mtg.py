@@ -80,6 +80,8 @@ class Sim:
             self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won")
             return True
         call = self.rng.choice(SIDES)
+        if self.rng.random() < 0.15:  # a call changed before the coin lands (option call_counts)
+            self.emit("call", flip=fid, group=group, player=flipper, side="tails" if call == "heads" else "heads")
         self.emit("call", flip=fid, group=group, player=flipper, side=call)
         kept = self.keep(fid, group, flipper, self.land(fid, group, flipper), call)
         won = kept == call

@@ -6,10 +6,10 @@ from typing import Iterable
 
 from ...events.mtg import CoinCalled, CoinLanded, FlipDecided
 from ...projector.mtg import (
-    Group, Instruction, Mark, State, coins_of, first_call, groups_in_order, ignored_coins, kept_coin, stated_group,
+    Group, Instruction, Mark, State, coins_of, the_call, groups_in_order, ignored_coins, kept_coin, stated_group,
 )
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
-from .common import CR_705_2, CR_705_3, STATED, evidence, flip_of
+from .common import CALLS, CR_705_2, CR_705_3, STATED, evidence, flip_of
 
 
 def _called(s: Step) -> Instruction | None:
@@ -140,11 +140,12 @@ def call_before_result(s: Step) -> Iterable[Hit]:
 
 def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no-untyped-def]
     """Info: a result with no call before it and nothing earlier in the flip: the timing cannot be decided."""
-    if g_before is not None and (g_before.calls or g_before.coins):
+    if g_before is not None and (any(c.player == ins.flipper for c in g_before.calls) or g_before.coins):
         return
     if isinstance(e, CoinLanded) and (e.player or ins.flipper) != ins.flipper:
         return
-    reason = f"the log records no call for flip {e.group} of {ins.card} (a client that records only outcomes)"
+    reason = (f"the log records no call by the flipper ({ins.flipper}) for flip {e.group} of {ins.card} "
+              "(a client that records only outcomes, or a call by someone else)")
     yield Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True)
 
 
@@ -179,7 +180,7 @@ def expected_outcome(ins: Instruction, g: Group) -> tuple[str | None, dict]:
     """The outcome 705.2/705.3 give for flip ``g``, with the values compared."""
     if stated_group(ins, g.group):
         return "won", {"call": "-", "result": "heads (stated, 705.3)"}
-    kept, call = kept_coin(g, ins.flipper), first_call(g)
+    kept, call = kept_coin(g, ins.flipper), the_call(ins, g)
     if kept is None or call is None:
         return None, {}
     return ("won" if call.value == kept.result else "lost"), {"call": call.value, "result": kept.result}
@@ -187,7 +188,7 @@ def expected_outcome(ins: Instruction, g: Group) -> tuple[str | None, dict]:
 
 def explained_by_ignored(ins: Instruction, g: Group, outcome: str) -> bool:
     """True when the recorded outcome is what an ignored Thumb coin would have given."""
-    call = first_call(g)
+    call = the_call(ins, g)
     if call is None or stated_group(ins, g.group):
         return False
     return any((c.result == call.value) == (outcome == "won") for c in ignored_coins(g, ins.flipper))
@@ -218,9 +219,10 @@ def wrong_outcomes(state: State) -> Iterable[tuple[Instruction, Group, Mark, str
         ja="{card} のコイン投げ {group}: 宣言 {call}、結果 {result} なので {expected} のはずが {outcome} と記録されています",
         en="flip {group} of {card}: call {call}, result {result}, so the flipper {expected}, but {outcome} is recorded",
     ),
-    options=(STATED.name,),
+    options=(STATED.name, CALLS.name),
     doc=Doc(
-        checks="The flipper's `mtg.outcome` is `won` exactly when the call equals the kept coin's result; under a "
+        checks="The flipper's `mtg.outcome` is `won` exactly when the flipper's call (the last one before the result; option "
+               "`call_counts`) equals the kept coin's result; calls by other players do not count; under a "
                "stated result (705.3, Edgar) it is `won` (MTG-STATE-001). Reported at the outcome.",
         why="705.2: if the call matches the result the flipper wins, otherwise loses. 705.3: a stated result "
             "replaces the real one.",

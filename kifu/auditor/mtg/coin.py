@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...events.mtg import (
-    ChoiceMade, CoinCalled, CoinKept, CoinLanded, FlipDecided, FlipInstructed, PayoffApplied, RandomiserAgreed,
+    ChoiceMade, CoinCalled, CoinKept, CoinLanded, FlipDecided, FlipInstructed, HeadsNamed, PayoffApplied,
+    RandomiserAgreed,
 )
 from ...projector.mtg import Randomiser
 from ..base import Doc, Hit, Severity, Step, Text, rule
@@ -26,7 +27,8 @@ DIE_READINGS = ("odd", "even", "low", "high")
     ),
     on=(RandomiserAgreed, CoinLanded),
     doc=Doc(
-        checks="A die (`mtg.randomiser` kind `die`) lists every player in `agreed` (reported at the "
+        checks="A die or a pick of two face-down cards (`mtg.randomiser` kind `die` or `cards`) lists every player in "
+               "`agreed` (reported at the "
                "`mtg.randomiser`); a `mtg.coin` that reads a die `face` or names a `randomiser` id must name one "
                "declared earlier (else reported at the coin).",
         why="705.1: another method with two equally likely results may replace the coin only if the players agree.",
@@ -57,10 +59,11 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
         ja="{randomiser} ({kind}, {sides} 面, 表={heads}) は表と裏が同じ確率になりません",
         en="{randomiser} ({kind}, {sides} sides, heads={heads}) does not give heads and tails equally often",
     ),
-    on=(RandomiserAgreed,),
+    on=(RandomiserAgreed, HeadsNamed),
     doc=Doc(
-        checks="A coin has 2 sides; a die has an even number of faces and reads heads as `odd`, `even`, `low` "
-               "(the lower half) or `high`.",
+        checks="A coin has 2 sides and a pick of face-down cards 2 cards; a die has an even number of faces and "
+               "reads heads as `odd`, `even`, `low` (the lower half) or `high`, named in the `mtg.randomiser` or in a later "
+               "`mtg.heads` (a die whose reading is still unnamed when it is rolled is MTG-COIN-004's).",
         why="705.1: the object must be two-sided with both results about equally likely, or another 50/50 method "
             "(seed 001: an even-sided die read odd/even or 1–3/4–6).",
         bad='{"type":"mtg.randomiser","randomiser":"d5","kind":"die","sides":5,"heads":"odd",…}',
@@ -69,11 +72,14 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
 )
 def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
     e = s.event
-    assert isinstance(e, RandomiserAgreed)
-    bad_coin = e.kind == "coin" and e.sides != 2
-    bad_die = e.kind == "die" and (e.sides % 2 or e.heads not in DIE_READINGS)
+    r = s.after.game.randomisers.get(e.randomiser)  # type: ignore[attr-defined]
+    if r is None or (isinstance(e, HeadsNamed) and r.kind != "die"):
+        return
+    bad_coin = r.kind in ("coin", "cards") and r.sides != 2
+    # a die's reading may be named later (mtg.heads); only a reading that is named and not 50/50 is wrong
+    bad_die = r.kind == "die" and (r.sides % 2 or (r.heads is not None and r.heads not in DIE_READINGS))
     if bad_coin or bad_die:
-        yield Hit(e.seq, {"randomiser": e.randomiser, "kind": e.kind, "sides": e.sides, "heads": e.heads})
+        yield Hit(e.seq, {"randomiser": r.randomiser, "kind": r.kind, "sides": r.sides, "heads": r.heads})
 
 
 def die_side(r: Randomiser, face: int) -> str | None:
@@ -109,8 +115,8 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinLanded)
     r = s.before.game.randomisers.get(e.randomiser)
-    if e.face is None or r is None or r.kind != "die":
-        return
+    if e.face is None or r is None or r.kind != "die" or r.heads is None:
+        return  # no reading named yet: MTG-COIN-004
     expected = die_side(r, e.face)
     if expected != e.result:
         yield Hit(e.seq, {"randomiser": e.randomiser, "face": e.face, "result": e.result,
@@ -129,10 +135,11 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     ),
     on=(CoinLanded,),
     doc=Doc(
-        checks="A coin declared `clear: false` is not flipped until `heads` is set (in `mtg.randomiser` or a later "
-               "`mtg.heads`).",
+        checks="A coin declared `clear: false`, or a die, is not flipped until `heads` is set (in `mtg.randomiser` or "
+               "a later `mtg.heads`; for a die its reading `odd`/`even`/`low`/`high`).",
         why="705.1: if the coin's heads and tails are not obvious, which side is heads must be made clear first "
-            "(seed 001: e.g. Japanese coins, whose sides are not fixed by law).",
+            "(seed 001: e.g. Japanese coins, whose sides are not fixed by law); likewise which die results count as "
+            "heads is decided before rolling (seed 001: どちらか一方を表、他方を裏として決めておけばよい).",
         bad='{"type":"mtg.randomiser","randomiser":"10yen","clear":false} then {"type":"mtg.coin",…,"randomiser":"10yen"}',
         good='… {"type":"mtg.heads","randomiser":"10yen","heads":"平等院鳳凰堂"} then the coin',
     ),
@@ -141,7 +148,7 @@ def unclear_coin_heads_named(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinLanded)
     r = s.before.game.randomisers.get(e.randomiser)
-    if r is not None and not r.clear and r.heads is None:
+    if r is not None and (not r.clear or r.kind == "die") and r.heads is None:
         yield Hit(e.seq, {"randomiser": e.randomiser}, (r.seq,) if r.seq else ())
 
 

@@ -53,7 +53,37 @@ RECORDED = Option(
     citation="reference A3 (Forge logs only the kept coin), A4 item 10",
 )
 
-OPTIONS = (STACKING, STATED, RECORDED)
+CALLS = Option(
+    name="call_counts",
+    default="last-before-result",
+    choices=("last-before-result", "first"),
+    doc=Text(
+        ja="コインを投げるプレイヤーが宣言を言い直したとき: last-before-result は結果が出る前の最後の宣言を採用 "
+           "(seed 001 は「宣言→投げる」の順も認めており、投げる前の言い直しは結果を知らずに行われる)。first は最初の宣言に拘束する。"
+           "結果の後の宣言は、どちらでも MTG-CALL-004 の違反。",
+        en="When the flipper changes the call: last-before-result takes the last call made before the flipper's first "
+           "coin landed (seed 001 accepts calling before the toss, and a call changed before the result is made "
+           "blind); first holds the flipper to the first call. A call after the result breaks MTG-CALL-004 either way.",
+    ),
+    citation="CR 705.2 (the flipper calls); seed 001 §ルール (宣言→投げる の順序も可); the seed is silent on changing a call",
+)
+
+UNRECORDED = Option(
+    name="unrecorded_payoffs",
+    default="undecided",
+    choices=("undecided", "error"),
+    doc=Text(
+        ja="カード自身の効果 (mtg.payoff) が一つも記録されていないコイン投げ: undecided は「判定不能」(情報) とする "
+           "(コインだけを記録する卓のログ)。error は記録漏れを MTG-PAY-002 の違反とする (効果まで全部記録するクライアント)。"
+           "一部でも記録されていれば、不足も超過も常に判定する。",
+        en="A flip whose card's own effect has no `mtg.payoff` at all: undecided reports it as info (a table that "
+           "records only the coins); error reports the missing payoff under MTG-PAY-002 (a client that records every "
+           "effect). Once any own payoff of the flip is recorded, shortfall and excess are always judged.",
+    ),
+    citation="CR 705 says nothing of recording effects; docs/games/mtg.md (mtg.payoff is optional)",
+)
+
+OPTIONS = (STACKING, STATED, RECORDED, CALLS, UNRECORDED)
 
 
 def expected_coins(thumbs: int, stacking: str) -> int:

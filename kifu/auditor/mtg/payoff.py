@@ -8,10 +8,10 @@ from typing import Iterable, NamedTuple
 
 from ...events.cards.mtg import Card
 from ...projector.mtg import (
-    Instruction, Payoff, Permanent, State, card_of, counted, first_call, ignored_coins, kept_losses, kept_sides, kept_wins,
+    Instruction, Payoff, Permanent, State, card_of, counted, the_call, ignored_coins, kept_losses, kept_sides, kept_wins,
 )
 from ..base import Doc, End, Hit, Severity, Text, end_rule
-from .common import CARD, card, evidence, last_coin_seq
+from .common import CARD, UNRECORDED, card, evidence, last_coin_seq
 from .thumb import ignored_counts_for_nothing
 
 
@@ -89,12 +89,14 @@ def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iter
         ja="{card}: 勝ち {wins}・負け {losses} なら {kind} は {expected} のはずが {recorded} です",
         en="{card}: with {wins} win(s) and {losses} loss(es), {kind} should total {expected}, but {recorded} was recorded",
     ),
+    options=(UNRECORDED.name,),
     doc=Doc(
         checks="A card's own payoffs (`mtg.payoff` without `permanent`) total what its kept results give: Crazed "
                "Firecat a counter per win, Mirror March a token per win, Yusri a card per win and 2 damage per "
                "loss (free casting after five of five), Fiery Gambit's thresholds, Squee's Revenge two cards per "
                "flip when all N were won, Ral Zarek an extra turn per heads. Excess is reported at the payoff that "
-               "goes over, a shortfall at the last coin.",
+               "goes over, a shortfall at the last coin. A flip with no own payoff recorded at all is info "
+               "(cannot decide) unless option `unrecorded_payoffs` is `error`.",
         why="These cards count wins (or heads); ignored Thumb coins and heads/tails flips are not wins "
             "(Saturday School #56, CR 705.2).",
         bad='Crazed Firecat: won, won, lost; {"type":"mtg.payoff","kind":"counter","amount":3}',
@@ -111,12 +113,17 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
             yield Hit(last_coin_seq(ins), evidence(ins, reason=f"a flip of {ins.card} has no decidable outcome"),
                       undecided=True)
             continue
-        yield from _own_diffs(state, ins, c)
+        yield from _own_diffs(state, ins, c, end.options.get(UNRECORDED.name, UNRECORDED.default))
 
 
-def _own_diffs(state: State, ins: Instruction, c: Card) -> Iterable[Hit]:
+def _own_diffs(state: State, ins: Instruction, c: Card, unrecorded: str) -> Iterable[Hit]:
     want = expected_own(ins, c, len(state.players))
     paid = own_payoffs(ins, c)
+    if not paid and unrecorded == "undecided":
+        if +want:
+            reason = f"the log records no effect of {ins.card} (option unrecorded_payoffs: undecided)"
+            yield Hit(last_coin_seq(ins), evidence(ins, reason=reason), undecided=True)
+        return
     for kind in sorted(c.own_kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
             yield Hit(seq, evidence(ins, kind=kind, expected=want[kind], recorded=total,
@@ -129,7 +136,7 @@ def counted_for(ins: Instruction, w: Permanent, scope: str) -> tuple[int, int]:
         return 0, 0
     kept, phantom = 0, 0
     for g, outcome in counted(ins):
-        call = first_call(g)
+        call = the_call(ins, g)
         kept += outcome == "won"
         phantom += outcome == "lost" and call is not None and any(
             c.result == call.value for c in ignored_coins(g, ins.flipper))

@@ -56,6 +56,9 @@ def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int,
     k = g.thumbs.get(who, 0)
     additive = options[STACKING.name] == "multiply" and k > 1 and found == 1 + k
     note = " (an additive, Forge-style count)" if additive else ""
+    if k == 0 and found > want:
+        note = (" (without a Thumb a second coin in one flip is a re-flip; a card's further flips each need "
+                "their own `group`)")
     return evidence(ins, group=g.group, player=who, thumbs=k, expected=want, found=found, note=note)
 
 
@@ -97,7 +100,8 @@ def _keeps(g: Group, who: str) -> list:  # type: ignore[type-arg]
     ),
     options=(RECORDED.name,),
     doc=Doc(
-        checks="A player who flipped more than one coin in a group records exactly one `mtg.keep` for it, naming "
+        checks="A player who flipped more than one coin in a group under a Thumb records exactly one `mtg.keep` for "
+               "it, naming "
                "one of their coins (1-based, in log order). When all their coins show the same side the keep may "
                "be left out (the choice cannot change the result).",
         why="Krark's Thumb: flip two coins and ignore one; the one kept is the flip's result, the rest never "
@@ -116,7 +120,9 @@ def exactly_one_kept(end: End) -> Iterable[Hit]:
 def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
     mine, keeps = coins_of(g, who), _keeps(g, who)
     valid = [k for k in keeps if 1 <= k.value <= len(mine)]
-    if len(mine) > 1 and not keeps and len({c.result for c in mine}) > 1:
+    # with no Thumb an extra coin is a re-flip (MTG-THUMB-001), not a coin waiting to be kept
+    thumbed = g.thumbs.get(who, 0) > 0
+    if thumbed and len(mine) > 1 and not keeps and len({c.result for c in mine}) > 1:
         yield Hit(mine[-1].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0, why="none kept"))
     for k in keeps[1:]:
         yield Hit(k.seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=len(keeps),

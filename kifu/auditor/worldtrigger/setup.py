@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...events.cards import worldtrigger as cards
 from ...events.worldtrigger import BuildChosen, DistanceFixed, InitialTriggerUsed, SheetMade, TrionDealt
+from ...projector.worldtrigger import InitUse
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
 from .common import cat, cite, unknown, who
 
@@ -166,8 +168,12 @@ def clamp(value: int) -> int:
     ),
     on=(DistanceFixed,),
     doc=Doc(
-        checks="`wt.init.set` equals the `wt.init.roll` die plus every `wt.init.use` delta, clamped to 1–6.",
-        why="Seed 002 ■2: roll a die, apply initial-distance effects, then clamp below 1 to 1 and 7+ to 6.",
+        checks="`wt.init.set` equals the `wt.init.roll` die plus the `wt.init.use` deltas, clamped to 1–6. "
+               "A use that had no effect (not one of the player's eight triggers, not an initial-timing effect, "
+               "a delta outside its range, its trion not paid as the catalogue says) may be left out of the sum: "
+               "WT-INIT-003 or WT-USE-003 already reports it, and a table that did not apply it is right.",
+        why="Seed 002 ■2: roll a die, apply initial-distance effects, then clamp below 1 to 1 and 7+ to 6; "
+            "■2/■5 手順2: a trigger whose trion is not paid exerts no effect.",
         bad="roll 5, バッグワーム +2, then wt.init.set 5 (should be 6: 7 is clamped to 6)",
         good="roll 5, バッグワーム +2, wt.init.set 6",
     ),
@@ -179,11 +185,24 @@ def initial_distance_clamped(s: Step) -> Iterable[Hit]:
     if g.roll is None:
         yield Hit(e.seq, {"reason": "no wt.init.roll before the initial distance"}, undecided=True)
         return
-    shifts = [d for _, d, _ in g.init_uses]
+    c = cat(s)
+    shifts = [u.delta for u in g.init_uses if shift_happens(c, u)]
     expected = clamp(g.roll + sum(shifts))
-    if e.distance != expected:
+    as_recorded = clamp(g.roll + sum(u.delta for u in g.init_uses))
+    if e.distance not in (expected, as_recorded):
         yield Hit(e.seq, {"distance": e.distance, "roll": g.roll, "shifts": shifts, "expected": expected},
-                  seqs=tuple(q for _, _, q in g.init_uses))
+                  seqs=tuple(u.seq for u in g.init_uses))
+
+
+def shift_happens(c: cards.Catalogue, u: InitUse) -> bool:
+    """False for a ``wt.init.use`` that exerts no effect by seed 002 ■2 (undecidable ones count)."""
+    eff = c.effect(u.trigger, u.effect)
+    if not u.in_build or u.short:
+        return False
+    if eff is None:
+        return True
+    in_range = eff.shift is None or eff.shift[0] <= u.delta <= eff.shift[1]
+    return eff.timing == "initial" and in_range and u.trion == eff.trion
 
 
 @end_rule(
@@ -207,15 +226,15 @@ def initial_distance_clamped(s: Step) -> Iterable[Hit]:
 )
 def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
     g = end.final.game
-    uses = g.init_uses
+    uses = [(u.player, u.seq) for u in g.init_uses]
     first = g.turn1_first if end.options.get("initial_order", "turn1") == "turn1" else end.start.players[0].id
     if first is None:
-        if len({p for p, _, _ in uses}) > 1:
-            yield Hit(uses[-1][2], {"reason": "no turn order was recorded"}, undecided=True)
+        if len({p for p, _ in uses}) > 1:
+            yield Hit(uses[-1][1], {"reason": "no turn order was recorded"}, undecided=True)
         return
     second_at: int | None = None
     second = next((p for p in g.agents if p != first), "?")
-    for player, _, seq in uses:
+    for player, seq in uses:
         if player != first and second_at is None:
             second_at = seq
         elif player == first and second_at is not None:

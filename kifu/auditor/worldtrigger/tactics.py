@@ -30,8 +30,8 @@ STEP3 = "■5 戦術フェイズ 手順3"
     citation=cite(f"{STEP1} (表向きにする際にトリオンが必要なトリガーはトリオンチップを支払う)"),
     title=Text(ja="表向きにするにはトリオンを支払う", en="turning a trigger face up pays its trion"),
     message=Text(
-        ja="{player} の {trigger} の表向き: {why_ja} — 表向きにならず、効果も発揮されません",
-        en="{player} turning {trigger} face up: {why}; it stays face down and has no effect",
+        ja="{player} の {trigger} の表向き: {why_ja} — {then_ja}",
+        en="{player} turning {trigger} face up: {why}; {then}",
     ),
     on=(TriggerRevealed,),
     doc=Doc(
@@ -47,7 +47,7 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, TriggerRevealed)
     a = who(s)
-    ev = {"player": e.player, "trigger": e.trigger}
+    ev = {"player": e.player, "trigger": e.trigger, **_RECORDING}
     slot = set_slot(a, e.trigger, face_down_first=True)
     t = cat(s).trigger(e.trigger)
     if slot is None:
@@ -60,8 +60,16 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {**ev, "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}",
                           "why_ja": f"支払い {e.trion}、表向きのコストは {t.reveal} です"})
     elif a.dealt is not None and a.trion < e.trion:
-        yield Hit(e.seq, {**ev, "why": f"the cost is {e.trion} but only {a.trion} trion is left",
+        yield Hit(e.seq, {**ev, **_UNPAYABLE, "why": f"the cost is {e.trion} but only {a.trion} trion is left",
                           "why_ja": f"コスト {e.trion} に対し残トリオンは {a.trion} です"})
+
+
+# What follows from each kind of problem: only an unpayable cost keeps the trigger face down (■5 手順1);
+# the others are recordings that disagree with the table's own facts.
+_UNPAYABLE = {"then": "it stays face down and its effect does not happen",
+              "then_ja": "表向きにならず、効果も発揮されません"}
+_RECORDING = {"then": "the recording disagrees with the triggers set and the catalogue's reveal cost",
+              "then_ja": "記録がセットしたトリガーやカタログの表向きコストと食い違います"}
 
 
 @rule(
@@ -162,7 +170,8 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     options=("tags_expire",),
     doc=Doc(
         checks="A `wt.use` or `wt.init.use` pays exactly the catalogue cost in trion and tags, the player has "
-               "that much trion, and every tag paid is in hand.",
+               "that much trion, and every tag paid is in hand. A `wt.init.use` of an effect that is not an "
+               "initial-distance effect is left to WT-INIT-003.",
         why="Seed 002 ■5 step 2: pay the costs written on the effect (trion, action tags); if they cannot be "
             "paid, the effect is not exerted. ■2: initial-distance effects are paid in trion too.",
         bad='hand [move]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,"tags":["shooting"]}',
@@ -176,6 +185,8 @@ def effect_cost_paid(s: Step) -> Iterable[Hit]:
     if eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
         return
+    if isinstance(e, InitialTriggerUsed) and eff.timing != "initial":
+        return  # WT-INIT-003 reports it: a wt.init.use has no tags to pay a tactics effect's cost with
     tags = e.tags if isinstance(e, EffectUsed) else []
     why = _cost_problem(s, e.trion, tags, eff.trion, eff.tags, isinstance(e, EffectUsed))
     if why:
@@ -322,7 +333,8 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
     ),
     on=(EffectUsed, Moved),
     doc=Doc(
-        checks="A `wt.use` without `counter`, or a `wt.move`, is by the turn player after their `wt.tags`.",
+        checks="A `wt.use` without `counter`, or a `wt.move`, is by the turn player after their `wt.plot` "
+               "(the phase begins when the plot ends, whether or not a `wt.tags` line was written).",
         why="Seed 002 ■5: after the plot the turn player's tactics phase begins; the other player only answers "
             "with counter-uses.",
         bad="a's tactics phase; {\"type\":\"wt.move\",\"player\":\"b\",…}",
