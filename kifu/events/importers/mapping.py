@@ -12,7 +12,10 @@ what a table's commands, rolls and free-text patterns mean, as event templates:
 
 A template string that is one placeholder (``"{value}"``, ``"{from:int}"``,
 ``"{who:player}"``, ``"{reason|concede}"`` with a default) takes the value itself;
-other strings are formatted. The filled
+other strings are formatted; ``{name|}`` leaves the field out when the value is
+missing. An entry's values are remembered under its name for later templates
+(``{plot.d1}``, ``{flip.flip}``), so one event can be made of two messages
+(``note = true`` keeps the first half) or refer to an earlier one. The filled
 event is validated by the target game's codec; one that does not validate stays
 a note and is listed in the import report. Nothing here does I/O: the caller
 reads the file and passes its text.
