@@ -307,14 +307,20 @@ def _value(m: re.Match[str], values: Mapping[str, Any]) -> Any:
     raise Unfilled(f"no value for {{{name}}}")
 
 
+def _int(v: Any) -> int:
+    try:
+        return int(str(v))
+    except ValueError:
+        raise Unfilled(f"{v!r} is not a whole number") from None
+
+
 def _convert(v: Any, conv: str | None, values: Mapping[str, Any], players: "PlayerBook") -> Any:
     if conv is None:
         return v
     if conv == "int":
-        try:
-            return int(str(v))
-        except ValueError:
-            raise Unfilled(f"{v!r} is not a whole number") from None
+        return [_int(x) for x in v] if isinstance(v, list) else _int(v)
+    if conv == "neg":
+        return -_int(v)
     if conv == "str":
         return str(v)
     if conv == "list":
