@@ -294,7 +294,7 @@ OMIT = object()
 
 
 def _missing(name: str, values: Mapping[str, Any]) -> bool:
-    return values.get(name) is None
+    return values.get(name) is None or values.get(name) == []
 
 
 def _value(m: re.Match[str], values: Mapping[str, Any]) -> Any:
