@@ -200,8 +200,8 @@ class Converter:
             return None
         for name in entry.clear:
             self.memory.pop(name, None)
-        self.remember(entry, {**{k: v for k, v in out[0].items() if k not in ("src", "type")},
-                              **mapping.translated(values, entry)})
+        self.remember(entry, {**mapping.translated(values, entry),
+                              **{k: v for k, v in out[-1].items() if k not in ("src", "type")}})
         return out
 
     def items(self, entry: mapping.Entry, values: dict[str, Any], msg: Message) -> list[dict[str, Any]]:
@@ -219,7 +219,7 @@ class Converter:
         return {f"{name}.{k}": v for name, d in self.memory.items() for k, v in d.items() if "." not in k}
 
     def remember(self, entry: mapping.Entry, values: dict[str, Any]) -> None:
-        """Keep a command's values, and the fields of the first event it made, under its name and ``remember_as``."""
+        """Keep a command's values, and the fields of the last event it made, under its name and ``remember_as``."""
         kept = {k: v for k, v in values.items() if "." not in k}
         for name in {entry.name, entry.remember_as} - {None}:
             self.memory[str(name)] = kept
