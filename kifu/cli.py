@@ -531,6 +531,45 @@ def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
     return lines
 
 
+# --- report (the match page) ---------------------------------------------------
+
+MESSAGES.update({
+    "report_wrote": {"ja": "{path} に試合レポートを書き出しました ({summary})",
+                     "en": "wrote the match report to {path} ({summary})"},
+})
+
+
+@app.command()
+def report(
+    log: LogArg,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The page to write (default: stdout).")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Write one self-contained HTML page for a match: players, verdict, findings explained, charts, timeline.
+
+    Exit codes as `kifu audit`: 0 clean, 1 findings of error severity, 2 a log that cannot be trusted.
+
+    Example: kifu report fixtures/gunandgun/dispute.jsonl -o dispute.html --lang ja
+    """
+    from .auditor import page
+    from .auditor.report import summary
+    from .projector.base import frames
+
+    reg = _registry()
+    code = _lang(lang).value
+    lg = _load(log)
+    g = reg.game(lg.start.game)
+    findings = reg.audit(lg.events)
+    replay = list(frames(g.projection, lg.events, reg.options(g, lg.start)))
+    text = page.render(lg.events, replay, findings, code, head=lg.head.hash, source=str(log))
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(msg("report_wrote", lang, path=output, summary=summary(findings, code)), err=True)
+    raise typer.Exit(1 if any(f.severity == "error" for f in findings) else 0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point: run the app; a KifuError becomes one line on stderr and exit 2.
 

@@ -87,7 +87,7 @@ def test_cancelled_damage_goes_to_the_waiting_room_and_uncancelled_to_the_clock(
 
 def test_level_up_takes_seven_clock_cards() -> None:
     t = _table()
-    t.emit("ws.move", player="p1", src="deck", dst="clock", count=8)
+    t.emit("ws.move", player="p1", **{"from": "deck"}, to="clock", count=8)
     t.emit("ws.levelup", player="p1")
     side = t.side("p1")
     assert (len(side.clock), len(side.level), side.waiting) == (1, 1, 6)

@@ -83,6 +83,7 @@ def audit(events: list[Event], strict: bool = False) -> list[Finding]:
 
 
 ENVELOPE = ("seq", "prev", "at", "by", "src")
+_ENVELOPE_TYPES = [f.type for f in msgspec.structs.fields(Event)]
 
 
 def _validate(games: Iterable[Game]) -> None:
@@ -101,9 +102,11 @@ def _validate(games: Iterable[Game]) -> None:
                 raise AssertionError(f"rule code {r.code} used twice ({owner}, {r.name})")
         for t in g.events:
             tag = event_type(t)
-            names = [f.name for f in msgspec.structs.fields(t)][: len(ENVELOPE)]
-            if names != list(ENVELOPE):
+            fields = msgspec.structs.fields(t)
+            if [f.name for f in fields][: len(ENVELOPE)] != list(ENVELOPE):
                 raise AssertionError(f"{tag}: declare it with kw_only=True so the envelope comes first")
+            if [f.type for f in fields][: len(ENVELOPE)] != _ENVELOPE_TYPES:
+                raise AssertionError(f"{tag}: a field redefines an envelope member ({', '.join(ENVELOPE)})")
             if tag in shared or not tag.startswith(g.prefix + "."):
                 raise AssertionError(f"{g.id}: event type {tag!r} is outside namespace {g.prefix}.")
 

@@ -329,14 +329,14 @@ class Moved(Event, tag="ws.move", kw_only=True):
 
     player: str
     """Whose cards."""
-    src: Zone
-    """From which zone."""
-    dst: Zone
+    from_: Zone = msgspec.field(name="from")
+    """From which zone (written ``from``: ``src`` is the envelope's provenance member)."""
+    to: Zone
     """To which zone."""
     count: Positive = 1
     """How many cards."""
     slot: SlotName | None = None
-    """The stage slot, when ``src`` or ``dst`` is ``stage``."""
+    """The stage slot, when ``from`` or ``to`` is ``stage``."""
     card: str | None = None
     """The card, if named."""
 

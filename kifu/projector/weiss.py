@@ -205,8 +205,9 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
 _on: Dispatch[State] = Dispatch()
 RULE_ACTIONS = (ev.LeveledUp, ev.Refreshed, ev.RefreshPointPaid, ev.GameLost)
 """Events that are rule actions: several may follow the event that made them due."""
-NEUTRAL = RULE_ACTIONS + (ev.CheckTimingStarted,)
-"""Events that do not move the game on past a due rule action (a check timing opens to do them)."""
+NEUTRAL = RULE_ACTIONS + (ev.CheckTimingStarted, ev.AbilityTriggered)
+"""Events that do not move the game on past a due rule action: a check timing opens to do them, and an
+ability that triggered together with the rule action is only written down (it resolves later)."""
 
 
 def apply(state: State, event: Event) -> State:
@@ -528,13 +529,13 @@ def _discarded(state: State, e: ev.Discarded) -> State:
 @_on.on(ev.Moved)
 def _moved(state: State, e: ev.Moved) -> State:
     side = state.side(e.player)
-    if e.src == "stage" and e.slot is not None:
+    if e.from_ == "stage" and e.slot is not None:
         cur = side.stage.get(e.slot)
-        side = _add(_set_slot(side, e.slot, None), e.dst, 1, e.card or (cur.card if cur else None))
-    elif e.dst == "stage" and e.slot is not None:
-        side = _set_slot(_retire(_remove(side, e.src, 1, e.card), e.slot), e.slot, Slot(card=e.card or UNKNOWN))
+        side = _add(_set_slot(side, e.slot, None), e.to, 1, e.card or (cur.card if cur else None))
+    elif e.to == "stage" and e.slot is not None:
+        side = _set_slot(_retire(_remove(side, e.from_, 1, e.card), e.slot), e.slot, Slot(card=e.card or UNKNOWN))
     else:
-        side = _move(side, e.src, e.dst, e.count, e.card)
+        side = _move(side, e.from_, e.to, e.count, e.card)
     return _with(state, e.player, side)
 
 

@@ -193,7 +193,7 @@ class Table:
             self.battle()
 
     def damage(self, defender: str, climaxes: list[bool] | None) -> None:
-        calc = expected_damage(self.state)
+        calc = expected_damage(self.state, str(self.options.get("side_attack_level", "defender")))
         amount = calc["expected"] if calc else 0
         if climaxes is None:
             marks = [self.rng.random() < 0.15 for _ in range(amount)]

@@ -67,6 +67,18 @@ COUNTER_BY = Option(
     ),
     citation="seed 003 §アタックフェイズ C.3; reference B1 #6, B6 #10",
 )
+SIDE_ATTACK_LEVEL = Option(
+    name="side_attack_level",
+    default="defender",
+    choices=("defender", "attacker"),
+    doc=Text(
+        ja="サイドアタックでソウルから引くレベル: defender (正面の相手キャラ、既定、issue 6 と参考資料 B1) か attacker "
+           "(種の A.3 の字句どおり「攻撃するキャラのレベル」)",
+        en="whose level a side attack subtracts from the soul: defender (the opposing character; default, issue 6 "
+           "and reference B1) or attacker (seed 003 A.3 read literally: 攻撃するキャラのレベル)",
+    ),
+    citation="seed 003 §アタックフェイズ A.3 (サイドアタック); reference B1 #6, B6 #8",
+)
 DECK_SIZE = Option(
     name="deck_size",
     default=50,
@@ -74,7 +86,9 @@ DECK_SIZE = Option(
     citation="reference B6 #19 (deck = 50)",
 )
 
-OPTIONS: tuple[Option, ...] = (HAND_LIMIT, BATTLE_TIE, ENCORE_SAME_SLOT, END_ORDER, COUNTER_BY, DECK_SIZE)
+OPTIONS: tuple[Option, ...] = (
+    HAND_LIMIT, BATTLE_TIE, ENCORE_SAME_SLOT, END_ORDER, COUNTER_BY, SIDE_ATTACK_LEVEL, DECK_SIZE,
+)
 
 
 def game(frame: Frame[Any]) -> State:

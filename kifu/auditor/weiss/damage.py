@@ -13,11 +13,15 @@ from ..base import Doc, Hit, Severity, Step, Text, rule
 from .common import UNKNOWN_BOARD, game, undecided
 
 ATK = "seed 003 §アタックフェイズ"
+SIDE_LEVEL = "side_attack_level"
 DMG = f"{ATK} D.3"
 
 
-def expected_damage(state: State) -> dict[str, Any] | None:
-    """What the attack's damage should be by seed 003, and how it is made up; None without an attack."""
+def expected_damage(state: State, side_level: str = "defender") -> dict[str, Any] | None:
+    """What the attack's damage should be by seed 003, and how it is made up; None without an attack.
+
+    ``side_level`` is the option ``side_attack_level``: whose level a side attack subtracts.
+    """
     attack = state.attack
     if attack is None:
         return None
@@ -25,7 +29,7 @@ def expected_damage(state: State) -> dict[str, Any] | None:
     if slot is None:
         return {"present": False, "soul": 0, "base": 0, "direct": 0, "side": 0, "expected": 0}
     direct = 1 if attack.kind == "direct" else 0
-    side = attack.defender_level if attack.kind == "side" else 0
+    side = (slot.level_now if side_level == "attacker" else attack.defender_level) if attack.kind == "side" else 0
     base = slot.soul_now + attack.trigger_soul
     soul = base + direct - side
     return {"present": True, "soul": soul, "base": base, "direct": direct, "side": side, "expected": max(0, soul)}
@@ -35,7 +39,9 @@ def _attack_damage(s: Step) -> tuple[ev.DamageDealt, dict[str, Any]] | None:
     e = s.event
     if not isinstance(e, ev.DamageDealt) or e.source != "attack":
         return None
-    calc = expected_damage(game(s.before))
+    if e.cancelled and e.amount == 0:
+        return None  # a cancelled damage may be written as the 0 that stuck; the reveal is WS-DMG-005's
+    calc = expected_damage(game(s.before), str(s.options.get("side_attack_level", "defender")))
     if calc is None or e.amount == calc["expected"] or not _damage_knowable(game(s.before)):
         return None
     return e, calc
@@ -53,12 +59,13 @@ def _diagnosis(e: ev.DamageDealt, calc: dict[str, Any]) -> str:
     """Which statement of seed 003 the recorded amount breaks (one finding per wrong damage)."""
     if not calc["present"]:
         return "absent"
+    # The unsubtracted soul is the side penalty forgotten, even when the right soul is 0 or less.
+    if calc["side"] and e.amount == max(0, calc["base"] + calc["direct"]):
+        return "side"
     if calc["soul"] <= 0 < e.amount:
         return "floor"
     if calc["direct"] and e.amount == calc["expected"] - 1:
         return "direct"
-    if calc["side"] and e.amount == max(0, calc["base"] + calc["direct"]):
-        return "side"
     return "other"
 
 
@@ -85,11 +92,13 @@ DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
         en="damage {amount} recorded, but the soul is {expected} (character and triggers {base}, direct +{direct}, "
            "side −{side})",
     ),
+    options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
         checks="The attack's damage equals the attacker's soul now (printed, effects, soul trigger icons), with "
                "the direct and side adjustments; no damage when the attacker has left the stage. Wrong amounts "
-               "explained by a missing +1 or −level, or by damage below 0, are reported by WS-DMG-002/003/004.",
+               "explained by a missing +1 or −level, or by damage below 0, are reported by WS-DMG-002/003/004. A "
+               "cancelled damage may be written with the soul or with 0 (what stuck).",
         why="Seed 003 D.3: if the attacking character is there, it deals damage equal to its soul.",
         bad="soul 2 front, soul trigger: ws.damage amount=2",
         good="soul 2 front, soul trigger: ws.damage amount=3",
@@ -112,6 +121,7 @@ def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
         ja="ダイレクトアタックのダメージ {amount} はソウル+1 を数えていません (正しくは {expected})",
         en="the direct attack's damage {amount} leaves out the +1 soul (it should be {expected})",
     ),
+    options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
         checks="A direct attack's damage includes the +1 soul.",
@@ -134,9 +144,12 @@ def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
         ja="サイドアタックのダメージ {amount} は相手キャラのレベル {side} を引いていません (正しくは {expected})",
         en="the side attack's damage {amount} does not subtract the opposing level {side} (it should be {expected})",
     ),
+    options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
-        checks="A side attack's damage is the soul minus the opposing character's level at declaration.",
+        checks="A side attack's damage is the soul minus the opposing character's level at declaration (option "
+               "side_attack_level=attacker: minus the attacker's own level, seed A.3 read literally). Reported here "
+               "when the recorded amount is the soul left unsubtracted, even if the right soul is 0 or less.",
         why="Seed 003 A.3: a side attack subtracts the level of the character in front from the attacker's soul; "
             "the penalty stays if that character leaves (reference B1 #6).",
         bad="soul 2 side vs level 1: ws.damage amount=2",
@@ -157,12 +170,13 @@ def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
         ja="ソウルは {soul} (0以下) なのにダメージ {amount} が記録されています",
         en="the soul is {soul} (zero or less), yet damage {amount} is recorded",
     ),
+    options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
     doc=Doc(
         checks="When the attacker's soul after adjustments is 0 or less, the damage is 0.",
         why="Seed 003 D.3: with soul 0 or less the damage dealt is 0 (it is never negative nor rounded up).",
-        bad="soul 1 side vs level 2: ws.damage amount=1",
-        good="soul 1 side vs level 2: ws.damage amount=0",
+        bad="soul 2 side vs level 3: ws.damage amount=1",
+        good="soul 2 side vs level 3: ws.damage amount=0",
     ),
 )
 def no_damage_when_soul_not_positive(s: Step) -> Iterable[Hit]:

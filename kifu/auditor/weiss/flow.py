@@ -182,8 +182,9 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
     citation="seed 003 (each phase's item 3; 甲 acts); reference B6 #1, #6",
     title=Text(ja="行動はそのフェイズでターンプレイヤーが行う", en="each action happens in its phase, by the turn player"),
     message=Text(
-        ja="{type} ({player}) は {where} に記録されていますが、{allowed} でターンプレイヤー {turn_player} だけが行えます",
-        en="{type} by {player} is recorded {where}, but only the turn player {turn_player} may do it in {allowed}",
+        ja="{type} ({player}) は {where} に記録されていますが、{allowed} でターンプレイヤー {turn_player} だけが行えます{hint_ja}",
+        en="{type} by {player} is recorded {where}, but only the turn player {turn_player} may do it in {allowed}"
+           "{hint_en}",
     ),
     on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded, ev.DamageDealt),
     doc=Doc(
@@ -209,7 +210,15 @@ def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
     where = f"in phase {before.phase or '-'}" + (f", step {before.step}" if before.step else "")
     allowed = phase + (f"/{step}" if step else "")
     yield Hit(s.event.seq, {"type": tag(s.event), "player": who, "where": where, "allowed": allowed,
-                            "turn_player": before.turn_player})
+                            "turn_player": before.turn_player, **_hint(s.event, before)})
+
+
+def _hint(e: Event, state: State) -> dict[str, str]:
+    """Seed C.3 calls the counter an ACT (起動能力), so a writer may record it as ``ws.act``: say where it goes."""
+    if isinstance(e, ev.ActPlayed) and state.step == "counter":
+        return {"hint_ja": " (カウンターステップの【カウンター】は ws.counter で記録します)",
+                "hint_en": " (a counter-step counter ACT is recorded as ws.counter)"}
+    return {"hint_ja": "", "hint_en": ""}
 
 
 @rule(

@@ -51,18 +51,23 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     citation="seed 003 §ドローフェイズ 3; reference B6 #3",
     title=Text(ja="ドローフェイズは1枚引く", en="the draw phase draws exactly one card"),
     message=Text(ja="ドローフェイズに {drawn} 枚引きました (1 枚のはず)", en="the draw phase drew {drawn} cards, not 1"),
-    on=CLOSERS,
+    on=(ev.Drew,) + CLOSERS,
     doc=Doc(
-        checks="When the draw phase ends, the turn player has drawn exactly one card for it.",
+        checks="The draw phase draws exactly one card: a draw past the first is reported at that `ws.draw`, a "
+               "missing draw when the draw phase ends.",
         why="Seed 003 §ドローフェイズ 3: 甲 draws one card from the deck.",
         bad="ws.phase draw; ws.phase.end draw",
         good="ws.phase draw; ws.draw 1; ws.phase.end draw",
     ),
 )
 def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
-    if closed_phase(s) == "draw" and before.phase_draws != 1:
-        yield Hit(s.event.seq, {"drawn": before.phase_draws})
+    before, after, e = game(s.before), game(s.after), s.event
+    if isinstance(e, ev.Drew):
+        # The extra card is known at the draw that took it; a writer looks there first.
+        if e.reason == "draw-phase" and before.phase_draws < 2 <= after.phase_draws:
+            yield Hit(e.seq, {"drawn": after.phase_draws})
+    elif closed_phase(s) == "draw" and before.phase_draws == 0:
+        yield Hit(e.seq, {"drawn": 0})
 
 
 @rule(
