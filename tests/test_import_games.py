@@ -156,3 +156,14 @@ def test_every_command_of_a_game_map_is_documented(game: str) -> None:
     section = docs[docs.index(f"<!-- map:{game} -->"):docs.index(f"<!-- /map:{game} -->")]
     missing = [n for n in maps.commands if not re.search(rf"`!?{re.escape(n)}[ `]", section)]
     assert missing == []
+
+
+def test_rule_options_go_into_match_start(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    run = run_cli("import", GAMES / "mtg/cockatrice.log", "-o", out, "--game", "mtg", "--map", MAPS / "mtg.toml",
+                  "-p", "a=Aoi", "-p", "b=Ren", "-r", "thumbs_stack=add", "--lang", "en")
+    assert run.code == 0, run.err
+    start = logfile.load(out, registry.codec_for).events[0]
+    assert start.rules == {"thumbs_stack": "add"}
+    assert [f.code for f in registry.audit(logfile.load(out, registry.codec_for).events)
+            if f.severity == "error"] == []
