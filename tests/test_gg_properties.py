@@ -107,8 +107,8 @@ def _load_past_max(p: list[dict[str, Any]], rng: random.Random) -> tuple[str, in
     state = Replay(proj, chain(p[: i + 1]), {}).state_at(i + 1).game
     e = p[i]
     g = state.players[e["player"]].guns[e["gun"]]
-    p.insert(i + 1, {"type": "gg.load", "player": e["player"], "gun": e["gun"], "n": g.max - g.loads + 1,
-                     "zone": "deck", "deck": e["gun"], "how": "effect"})
+    # a basic load: an effect's N past the room is ignored by seed 000's FAQ, the player's own load is not
+    p.insert(i + 1, {"type": "gg.load", "player": e["player"], "gun": e["gun"], "n": g.max - g.loads + 1})
     return "GG-LOAD-002", i + 2
 
 

@@ -90,6 +90,10 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     """The log records this player's draws from the start (an opening draw): hand counts can be judged."""
     failed_draw: int | None = None
     """Seq of the first draw asking for more cards than the deck held."""
+    turns: int = 0
+    """Turns this player has started (オーバーヒート: not on your own first turn)."""
+    extra: int = 0
+    """Extra turns owed right after this one (ブリッツ: N extra turns under the variant)."""
 
 
 class Activation(msgspec.Struct, frozen=True, kw_only=True):
@@ -328,10 +332,20 @@ def _first(state: State, e: ev.FirstPlayerChosen) -> State:
 def _turn(state: State, e: ev.TurnStarted) -> State:
     players = {
         pid: replace(p, plays={}, resolves={}, up_loads={}, actions=0, groups=(), refill=None, burned=False,
-                     guns={n: replace(g, basic=0, shots=0) for n, g in p.guns.items()})
+                     guns={n: replace(g, basic=0, shots=0) for n, g in p.guns.items()}, **_turn_counts(state, p, e))
         for pid, p in state.players.items()
     }
+    if e.player not in players:
+        players[e.player] = Player(id=e.player, turns=1)
     return replace(state, players=players, turn=e.turn, active=e.player, phase="start")
+
+
+def _turn_counts(state: State, p: Player, e: ev.TurnStarted) -> dict[str, int]:
+    """Own-turn count, and extra turns: one is used by taking the turn again, the rest lapse otherwise."""
+    if p.id != e.player:
+        return {"extra": 0} if p.id == state.active else {}
+    again = p.id == state.active and p.extra > 0
+    return {"turns": p.turns + 1, "extra": p.extra - 1 if again else p.extra}
 
 
 @apply.on(ev.TurnEnded)
@@ -486,10 +500,23 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
         state = _put(state, p, set=tuple(x for x in p.set if x != a.id), discard=p.discard + 1)
     if a.kind == "skill" and getattr(find_skill(catalogue(state.ckey), a.card), "flip_back", False):
         state = _put(state, state.players[p.id], skill_up=False)
+    if a.resolved is None and e.outcome == "applied":
+        state = _extra_turns(state, a, e)
     a = state.acts[a.id]
     return _put_act(state, a, resolved=a.resolved or e.seq, outcome=e.outcome,
                     values=tuple(e.values) if e.values is not None else a.values, rn=e.n,
                     measured=e.measured, holds=e.holds, cmp=e.cmp)
+
+
+def _extra_turns(state: State, a: Activation, e: ev.EffectResolved) -> State:
+    """ブリッツ: its "1 extra turn" is an effect number, so the player is owed N extra turns."""
+    facts = find_card(catalogue(state.ckey), a.card) if a.kind == "action" else None
+    if not any(x.role == "turns" and x.replaceable for x in getattr(facts, "numbers", ())):
+        return state
+    p = state.players.get(a.player)
+    if p is None:
+        return state
+    return _put(state, p, extra=p.extra + (a.n if a.tosses else e.n))
 
 
 # --- loads, shots, life -------------------------------------------------------

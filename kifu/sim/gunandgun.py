@@ -191,8 +191,8 @@ def _shoot(t: Table, pid: str) -> None:
 
 def _respond(t: Table, pid: str, shot: str) -> None:
     p = t.me(pid)
-    if not p.set or t.rng.random() < 0.4:
-        return
+    if not p.set or t.cat.gun(t.state.shots[shot].gun).no_responses or t.rng.random() < 0.4:
+        return  # ダタラ's own effect takes the response timing away
     act = p.set[0]
     t.emit("gg.respond", pid, act=act, player=pid, against=shot)
     n = t.toss(pid, act)

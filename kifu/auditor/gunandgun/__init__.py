@@ -16,12 +16,13 @@ from ...events.gunandgun import EVENTS
 from ...projector import gunandgun as projection
 from ..base import Game, Rule, Text
 from . import cards, costs, limits, loads, numbers, responses, setup, shots, toss
+from .docs_ja import with_japanese
 from .options import OPTIONS
 
-RULES: tuple[Rule, ...] = (
+RULES: tuple[Rule, ...] = tuple(with_japanese(r) for r in (
     toss.RULES + numbers.RULES + costs.RULES + limits.RULES + loads.RULES + shots.RULES + responses.RULES
     + cards.RULES + setup.RULES
-)
+))
 
 
 def catalogue(start: MatchStarted) -> Any:

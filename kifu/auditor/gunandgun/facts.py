@@ -28,6 +28,8 @@ def cat(state: State) -> Any:
 def facts_of(state: State, a: Activation, card: str | None = None) -> Any:
     """The card or skill an activation (or one skill of a continuous group) uses; None if unknown."""
     key = card or a.card
+    if key is None and a.kind == "group-continuous" and a.player in state.players:
+        key = state.players[a.player].skill  # one skill per player: the group's skill is the chosen one
     if a.kind in CARD_KINDS:
         return proj.find_card(cat(state), key)
     if a.kind in SKILL_KINDS:

@@ -149,4 +149,34 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
                           "why_ja": f"このターン既に {f.per_turn} 回使っています"})
 
 
-RULES = (turn_usage_limit_unchanged, game_usage_limit_unchanged, imposed_limit_uses_n, used_skill_stays_face_up)
+@rule(
+    code="GG-LIM-005", name="card-not-used-on-own-first-turn", severity=Severity.ERROR,
+    citation="reference gunandgun.md §2.2 #52, E4 [W38] (オーバーヒート: 自分の第1ターンには使用できない) / "
+             "seed 000 §ルール適用の例外 (カード使用制限は変わらない)",
+    title=Text(ja="自分の第1ターンに使えないカードは第1ターンに使わない",
+               en="a card barred from its owner's first turn is not used then"),
+    message=Text(ja="{player} は自分の第1ターン (ターン {turn}) に {card} を使いました",
+                 en="{player} used {card} on their own first turn (turn {turn})"),
+    on=(ev.CardPlayed,),
+    doc=Doc(checks="A card whose catalogue entry says `not_first_turn` (オーバーヒート) is not played during its "
+                   "owner's own first turn. Without gg.turn events the turn cannot be known (info).",
+            why="“Not on your own first turn” is a usage restriction: the variant leaves it as printed, it is "
+                "never tossed.",
+            bad="turn 1 a; play オーバーヒート by a", good="turn 3 a (a's second turn); play オーバーヒート by a"),
+)
+def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
+    e = s.event
+    st = game(s.before)
+    f = proj.find_card(cat(st), e.card)
+    if f is None or not f.not_first_turn:
+        return
+    p = st.players.get(e.player)
+    if st.active is None or p is None or p.turns == 0:
+        yield Hit(e.seq, {"reason": "the log records no gg.turn, so the owner's first turn is unknown"},
+                  undecided=True)
+    elif st.active == e.player and p.turns == 1:
+        yield Hit(e.seq, {"player": e.player, "card": f.name, "turn": st.turn})
+
+
+RULES = (turn_usage_limit_unchanged, game_usage_limit_unchanged, imposed_limit_uses_n, used_skill_stays_face_up,
+         card_not_used_on_own_first_turn)

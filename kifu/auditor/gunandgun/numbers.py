@@ -74,8 +74,10 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     aid = getattr(e, "act", None)
     st = game(s.after)
     a = st.acts.get(aid) if aid else None
-    if a is None or a.kind in ("gunner", "gun") or a.resolved is None or a.outcome == "fizzled":
+    if a is None or a.kind in ("gunner", "gun") or a.outcome == "fizzled":
         return
+    if a.resolved is None and not sequence_over(st, a):
+        return  # N is not known yet; a log without gg.resolve is judged once its tosses ended
     role = _role(e)
     f = facts_of(st, a)
     limit = value_of(f, a.n, role) if f is not None and role else None
@@ -85,10 +87,10 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": "exactly " + role, "limit": limit,
-                          "done": done}, (a.resolved,))
+                          "done": done}, (a.resolved or a.seq,))
     elif limit is not None and done > limit:
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
-                  (a.resolved,))
+                  (a.resolved or a.seq,))
 
 
 def _role(e: Any) -> str | None:
@@ -133,11 +135,19 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
         yield _threshold_hit(e.seq, a, e.n, t, f"the table judged it {e.holds}")
         return
     a = st.acts.get(e.act) if e.act else None
-    if a is None or a.resolved is None or a.kind == "response" or (isinstance(e, ev.LifeChanged) and e.why != "hit"):
+    if a is None or (isinstance(e, ev.LifeChanged) and e.why != "hit"):
         return
-    t = threshold(st, a, SimpleNamespace(n=a.rn, measured=a.measured, cmp=a.cmp, card=None))
+    if a.resolved is not None:
+        if a.kind == "response":
+            return  # a resolved response that fails is GG-RESP-001's, at its resolution
+        n = a.rn
+    elif sequence_over(st, a):
+        n = a.n  # no gg.resolve line: the tosses say N
+    else:
+        return
+    t = threshold(st, a, SimpleNamespace(n=n, measured=a.measured, cmp=a.cmp, card=None))
     if t is not None and not t[3] and a.holds is not True:  # a wrong `holds: true` was flagged at the resolve
-        yield _threshold_hit(e.seq, a, a.n, t, "its HIT was applied anyway", (a.resolved,))
+        yield _threshold_hit(e.seq, a, a.n, t, "its HIT was applied anyway", (a.resolved or a.seq,))
 
 
 def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: str, seqs: tuple[int, ...] = ()) -> Hit:

@@ -6,11 +6,12 @@ Sources: seed 000 §カード処理ごとのトス実行タイミング (【対�
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from ...events import gunandgun as ev
+from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import game, threshold
+from .facts import cat, game, threshold
 
 FAQ = "seed 000 §【対応】 (結果として発動条件を満たさない場合はそのまま捨て札に置く) / FAQ 対応カード"
 EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsDiscarded)
@@ -92,4 +93,66 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"player": e.player, "act": e.act, "why": why, "why_ja": why_ja})
 
 
-RULES = (failed_response_goes_to_discard, fizzled_response_has_no_effect, response_set_then_declared_against_opponent)
+@rule(
+    code="GG-RESP-004", name="responses-resolve-last-declared-first", severity=Severity.ERROR,
+    citation="reference gunandgun.md F1 [N-skill] (対応は後に宣言したものから解決する: LIFO)",
+    title=Text(ja="同じ射撃・技能への【対応】は後に宣言したものから解決する",
+               en="responses to one shot or skill resolve last declared first"),
+    message=Text(ja="{act} (seq {declared} で宣言) が、後で宣言された {later} より先に解決されました",
+                 en="{act} (declared at seq {declared}) resolved before {later}, which was declared after it"),
+    on=(ev.EffectResolved,),
+    doc=Doc(checks="When several responses answer the same shot or skill, none resolves while a response "
+                   "declared after it against the same target is still unresolved.",
+            why="Responses stack: the last one declared resolves first, so its N and its HIT change are applied "
+                "before the earlier ones see the shot.",
+            bad="respond r1 against s1; respond r2 against s1; resolve r1; resolve r2",
+            good="respond r1 against s1; respond r2 against s1; resolve r2; resolve r1"),
+)
+def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
+    st = game(s.before)
+    a = st.acts.get(s.event.act)
+    if a is None or a.kind != "response" or a.declared is None or a.resolved is not None or a.shot is None:
+        return
+    later = [x for x in st.acts.values() if x.kind == "response" and x.shot == a.shot and x.declared is not None
+             and x.declared > a.declared and x.resolved is None]
+    if later:
+        yield Hit(s.event.seq, {"act": a.id, "declared": a.declared, "later": later[0].id},
+                  (a.declared, later[0].declared))
+
+
+def _blockers(st: Any, shot: Any) -> list[str]:
+    """What on this shot forbids responses: the gun's own effect, or a face-up bullet's."""
+    c = cat(st)
+    found = [shot.gun] if getattr(proj.find_gun(c, shot.gun), "no_responses", False) else []
+    bullets = list(shot.up) + [a.card for a in st.acts.values() if a.kind == "bullet" and a.shot == shot.id]
+    found += [b for b in dict.fromkeys(bullets) if getattr(proj.find_card(c, b), "no_responses", False)]
+    return found
+
+
+@rule(
+    code="GG-RESP-005", name="no-response-to-unanswerable-shot", severity=Severity.ERROR,
+    citation="reference gunandgun.md §1.5, §2.1 ダタラ, §2.2 #4 ステルスバレット, C5 [APP]",
+    title=Text(ja="【対応】できない射撃に【対応】しない", en="no response against a shot that forbids responses"),
+    message=Text(ja="{player} は {shot} に【対応】を宣言しましたが、{by} により【対応】できません",
+                 en="{player} declared a response against {shot}, which {by} makes unanswerable"),
+    on=(ev.ResponseDeclared,),
+    doc=Doc(checks="No response is declared against a shot of a gun whose own effect forbids responses (ダタラ) "
+                   "or a shot carrying a face-up bullet that does (ステルスバレット). A declaration without "
+                   "`against` answers the latest shot.",
+            why="These effects take the response timing away; a gun effect is never tossed, and a bullet "
+                "without numbers has nothing for N to change.",
+            bad="shoot s1 with ダタラ; b: respond r1 against s1", good="shoot s1 with ドドメ; b: respond r1 against s1"),
+)
+def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
+    e = s.event
+    st = game(s.before)
+    shot = st.shots.get(e.against or st.last_shot or "")
+    if shot is None or shot.player == e.player:
+        return
+    by = _blockers(st, shot)
+    if by:
+        yield Hit(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,))
+
+
+RULES = (failed_response_goes_to_discard, fizzled_response_has_no_effect, response_set_then_declared_against_opponent,
+         responses_resolve_last_declared_first, no_response_to_unanswerable_shot)

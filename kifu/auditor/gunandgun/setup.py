@@ -104,8 +104,10 @@ def _turn_order(s: Step) -> tuple[str, str] | None:
         return f"turn {e.turn} follows turn {st.turn}", f"ターン {st.turn} の次がターン {e.turn} です"
     if e.turn == 1 and st.first is not None and e.player != st.first:
         return f"turn 1 belongs to the first player {st.first}", f"ターン1は先手 {st.first} のターンです"
-    if e.turn > 1 and e.player == st.active:
-        return f"{e.player} had the previous turn too", f"{e.player} は前のターンも手番でした"
+    owed = st.players[e.player].extra if e.player in st.players else 0
+    if e.turn > 1 and e.player == st.active and owed <= 0:
+        return (f"{e.player} had the previous turn too and is owed no extra turn",
+                f"{e.player} は前のターンも手番で、追加ターンもありません")
     return None
 
 
@@ -114,9 +116,10 @@ def _turn_order(s: Step) -> tuple[str, str] | None:
     citation="reference gunandgun.md §1.3 [W56] (players alternate; the turn player performs the basic actions)",
     title=Text(ja="手番のプレイヤーだけが基本アクションを行い、手番は交互", en="only the turn player takes basic actions; turns alternate"),
     message=Text(ja="seq {seq}: {why_ja}", en="seq {seq}: {why}"),
-    on=MAIN + (ev.TurnStarted,),
-    doc=Doc(checks="Card use, basic loads, shots, skills (except response skills) and turn toss groups are by the "
-                   "active player; turn 1 is the first player's and turns then alternate.",
+    on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
+    doc=Doc(checks="Card use, basic loads, shots and skills (except response skills) are by the active player (a "
+                   "turn toss group in the wrong turn is GG-TOSS-005's); turn 1 is the first player's and turns then alternate, except for the extra "
+                   "turns a resolved ブリッツ gives (N of them under the variant).",
             why="Acting outside your turn, or taking two turns, changes everything that follows.",
             bad="turn a; play 計略 by b", good="turn a; play 計略 by a"),
 )

@@ -10,7 +10,7 @@ from typing import Iterable
 from ...events import gunandgun as ev
 from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import effective_n, expected_cost, game, load_cap, sequence_over
+from .facts import effective_n, expected_cost, facts_of, game, load_cap, numbers, sequence_over
 
 CURRENCY_JA = {"hand": "手札", "voltage": "ボルテージ", "additional": "追加コスト"}
 TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
@@ -102,7 +102,8 @@ def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
                  en="{act} ({card}) resolved before its toss sequence ended ({tosses})"),
     on=(ev.EffectResolved,),
     doc=Doc(checks="An activation resolves only after a toss facing the opponent, or (load effects) once N reached "
-                   "the room of the gun with the most room left.",
+                   "the room of the gun with the most room left. A card with no replaceable number may resolve "
+                   "without any toss.",
             why="Stopping early while the coin still faces you would let a player pick N.",
             bad="toss a1 self; resolve a1 n=1", good="toss a1 self; toss a1 opponent; resolve a1 n=1"),
 )
@@ -113,6 +114,9 @@ def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
         return
     if a.kind == "function" and not a.tosses:
         return  # a function played this turn has no toss of its own (GG-TOSS-008 judges it)
+    f = facts_of(st, a, getattr(s.event, "card", None))
+    if not a.tosses and f is not None and not any(x.replaceable for x in numbers(f)):
+        return  # nothing for N to replace (バラージ, ステルスバレット): a table need not toss
     if not sequence_over(st, a):
         yield Hit(s.event.seq, {"act": a.id, "card": a.card,
                                 "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "no toss"},

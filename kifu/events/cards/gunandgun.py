@@ -138,6 +138,10 @@ class Card(msgspec.Struct, **_STRUCT):
     """For response and conditional cards: the condition, in our words."""
     overclock: bool = False
     """True for 【オーバークロック】 cards (none in this set; kept for expansions)."""
+    no_responses: bool = False
+    """True for a bullet whose shot the opponent may not answer with 【対応】 (ステルスバレット)."""
+    not_first_turn: bool = False
+    """True when the card may not be used on its owner's own first turn (オーバーヒート); a usage limit, never tossed."""
     summary: Text
     """Our own short English paraphrase of the effect, never the card text."""
     seed_note: str = ""
@@ -189,6 +193,8 @@ class Gun(msgspec.Struct, **_STRUCT):
     """False when face-down loads are forbidden (ダイダラ, an expansion gun)."""
     basic_load: bool = True
     """False when the basic load action cannot load it (カシャ, an expansion gun)."""
+    no_responses: bool = False
+    """True when the opponent may not answer its shots with 【対応】 (ダタラ's own effect, never tossed)."""
     summary: Text
     """Our paraphrase of the inherent effect (never replaced by N)."""
 
