@@ -148,7 +148,7 @@ def test_a_wrong_word_stays_a_note_naming_the_field() -> None:
     assert "kind" in rep.failed[0].what
 
 
-@pytest.mark.parametrize("game", ["worldtrigger", "mtg", "weiss"])
+@pytest.mark.parametrize("game", ["gunandgun", "worldtrigger", "mtg", "weiss"])
 def test_every_command_of_a_game_map_is_documented(game: str) -> None:
     codec = registry.codec_for(game)
     maps = mapping.load((MAPS / f"{game}.toml").read_text(encoding="utf-8"), f"{game}.toml", codec)
@@ -167,3 +167,18 @@ def test_rule_options_go_into_match_start(tmp_path: Path) -> None:
     assert start.rules == {"thumbs_stack": "add"}
     assert [f.code for f in registry.audit(logfile.load(out, registry.codec_for).events)
             if f.severity == "error"] == []
+
+
+def test_gg_tosses_from_choice_1d2_and_repeats_belong_to_the_latest_activation() -> None:
+    events, rep = _converted("gunandgun", [
+        ("A", "!act a1 計略"), ("A", "!cost a1 手札 1"), ("A", "CHOICE[自分,相手] (choice[自分,相手]) ＞ 自分"),
+        ("A", "x3 1D2\n#1\n(1D2) ＞ 1\n\n#2\n(1D2) ＞ 1\n\n#3\n(1D2) ＞ 2"), ("A", "!resolve a1 3 3")])
+    assert rep.failed == [] and rep.random == 0
+    tosses = [(e["act"], e["facing"]) for e in events if e["type"] == "gg.toss"]
+    assert tosses == [("a1", "self"), ("a1", "self"), ("a1", "self"), ("a1", "opponent")]
+
+
+def test_a_gg_cost_paid_late_is_kept_as_typed_and_found_by_the_audit() -> None:
+    events = _events("gunandgun/卓A_コイントス版.html")
+    a4 = [e.__struct_config__.tag for e in events if getattr(e, "act", None) == "a4"]
+    assert a4 == ["gg.play", "gg.toss", "gg.toss", "gg.cost", "gg.resolve", "gg.draw"]
