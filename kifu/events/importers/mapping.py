@@ -64,6 +64,8 @@ class Command:
     """The arguments, NFKC-normalised, quotes removed."""
     bang: bool
     """True when typed with ``!``."""
+    typed: tuple[str, ...] = ()
+    """The arguments as typed (not normalised), when they split the same way: ``rest`` keeps a ruling's own text."""
 
 
 def parse_command(text: str) -> Command | None:
@@ -72,10 +74,12 @@ def parse_command(text: str) -> Command | None:
     if not line or "\n" in line:
         return None
     bang = line[0] in BANGS
-    tokens = [a or b or c for a, b, c in _TOKEN.findall(unicodedata.normalize("NFKC", line[1:] if bang else line))]
+    body = line[1:] if bang else line
+    tokens = [a or b or c for a, b, c in _TOKEN.findall(unicodedata.normalize("NFKC", body))]
     if not tokens:
         return None
-    return Command(tokens[0].lower(), tuple(tokens[1:]), bang)
+    typed = [a or b or c for a, b, c in _TOKEN.findall(body)]
+    return Command(tokens[0].lower(), tuple(tokens[1:]), bang, tuple(typed[1:]) if len(typed) == len(tokens) else ())
 
 
 @dataclass(frozen=True)
@@ -368,7 +372,7 @@ def command_values(cmd: Command, entry: Entry, base: Mapping[str, Any]) -> dict[
     values = dict(base, cmd=cmd.name, args=list(cmd.args), nargs=len(cmd.args))
     values.update({f"arg{i}": a for i, a in enumerate(cmd.args, 1)})
     values.update(dict(zip(entry.args, cmd.args)))
-    values["rest"] = " ".join(cmd.args[len(entry.args):]) or None
+    values["rest"] = " ".join((cmd.typed or cmd.args)[len(entry.args):]) or None
     values["more"] = list(cmd.args[len(entry.args):])
     return values
 
