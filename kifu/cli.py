@@ -202,7 +202,7 @@ def new(
 ) -> None:
     """Create a new match log holding its match.start.
 
-    Example: kifu new m1.jsonl -g gunandgun -m R1-T3 -p a=Aoi -p b=Ren -r first_player_rule=speed
+    Example: kifu new m1.jsonl -g gunandgun -m R1-T3 -p a=Aoi -p b=Ren -r cost_payment=hand
     """
     from .events import logfile
 
