@@ -474,6 +474,8 @@ def import_(
     player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="Player as id=Name (Name as the source "
                                                                             "shows it); repeat. Default: every speaker.")] = None,
     report_: Annotated[Optional[Path], typer.Option("--report", help="Also write the import report as JSON here.")] = None,
+    rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="The table's rule option as key=value "
+                                                                       "(into match.start.rules); repeat.")] = None,
     lang: LangOpt = None,
 ) -> None:
     """Import a chat or client log from online play into a new kifu/1 log.
@@ -484,6 +486,7 @@ def import_(
 
     Example: kifu import room.html -o m1.jsonl --game gunandgun --map gg.toml -p a=ミナト -p b=ユキ
     """
+    rules = _pairs(rule or [], lang)
     from .events import importers
 
     reg = _registry()
@@ -504,7 +507,7 @@ def import_(
         except (OSError, UnicodeDecodeError) as exc:
             fail(msg("import_map_unreadable", lang, path=map_, reason=getattr(exc, "strerror", None) or exc))
     rep = importers.import_file(source, output, reg.codec_for, fmt=from_.value, game=game, map_text=map_text,
-                                map_name=str(map_ or ""), match=match, players=players)
+                                map_name=str(map_ or ""), match=match, players=players, rules=rules)
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:

@@ -167,6 +167,12 @@ def test_mapping_to_a_game_validates_against_its_codec(tmp_path: Path, tiny: Gam
     ("[[roll]]\nsides = \"2\"\nevent = { type = \"note\" }", "sides must be a whole number"),
     ("[[roll]]\nkind = \"d6\"\nevent = { type = \"note\" }", "kind must be die, coin or choice"),
     ("[[command]]\nname = \"x\"\nargs = [1]\nevent = { type = \"note\" }", "args must be a list of names"),
+    ("[[command]]\nname = \"x\"\nnote = true\nevent = { type = \"note\" }", "a note = true entry makes no event"),
+    ("[[command]]\nname = \"x\"\nclear = [1]\nevent = { type = \"note\" }", "clear must be a list of names"),
+    ("[[roll]]\neach = [\"values\"]\nevent = { type = \"note\" }", "each must be text"),
+    ("[[command]]\nname = \"x\"\nremember_as = 3\nevent = { type = \"note\" }", "remember_as must be text"),
+    ("[[roll]]\nnote = true\nevent = { type = \"note\" }", "unknown keys ['note']"),
+    ("[[command]]\nname = \"x\"\ntranslate = { a = 1, b = [1] }\nnote = 3", "note must be true or false"),
     ("game = \"mtg\"", "written for game 'mtg'"),
     ("this is not toml", "not valid TOML"),
 ])

@@ -130,6 +130,7 @@ def build(
     maps: MapFile = EMPTY,
     match: str | None = None,
     players: Sequence[tuple[str, str]] = (),
+    rules: dict[str, Any] | None = None,
 ) -> Imported:
     """Turn a read source into match.start and events; nothing is written."""
     book, plist = players_of(src, players)
@@ -140,6 +141,8 @@ def build(
     events = list(Converter(src, maps, codec, book, report).events())
     start: dict[str, Any] = {"game": game, "match": match_id, "players": plist,
                              "title": f"{src.title or src.file} ({src.format} import)"}
+    if rules:
+        start["rules"] = dict(rules)
     first_at = next((e["at"] for e in events if e.get("at")), None)
     if first_at:
         start["at"] = first_at
@@ -181,8 +184,9 @@ def import_file(
     map_name: str = "mapping",
     match: str | None = None,
     players: Sequence[tuple[str, str]] = (),
+    rules: dict[str, Any] | None = None,
 ) -> ImportReport:
-    """Read ``path``, map it for ``game`` and write a new log at ``out``."""
+    """Read ``path``, map it for ``game`` and write a new log at ``out``; ``rules`` go into match.start."""
     if os.path.lexists(out):
         raise KifuError("already exists; a log is never overwritten", where=str(out))
     codec = codec_for(game)
@@ -190,4 +194,4 @@ def import_file(
     if maps.game and maps.game != game:
         raise MappingError(f"written for game {maps.game!r}, not {game!r}", where=map_name)
     src, data = read_source(path, fmt)
-    return write(out, build(src, data, codec, game, maps, match, players), codec_for)
+    return write(out, build(src, data, codec, game, maps, match, players, rules), codec_for)

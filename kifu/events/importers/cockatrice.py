@@ -61,7 +61,7 @@ def line_message(n: int, raw: str) -> Message:
             return msg
     chat = _CHAT.match(body)
     if chat:
-        msg.speaker = chat.group("who")
+        msg.speaker, msg.said = chat.group("who"), chat.group("text")
     if any(m in body for m in MARKERS[:3]):
         msg.unreadable = "reads like a coin or die line but matches no known form"
     msg.rolls = []

@@ -61,6 +61,8 @@ class Message:
     """The source marks the message as edited."""
     hidden_roll: bool = False
     """A roll whose result the source does not show (an unopened secret roll)."""
+    said: str | None = None
+    """What the speaker typed, when ``text`` also holds the speaker's name (a Cockatrice chat line)."""
 
 
 @dataclass

@@ -25,20 +25,26 @@ class Converter:
 
     def __init__(self, src: Source, maps: MapFile, codec: Codec, players: PlayerBook, report: ImportReport) -> None:
         self.src, self.maps, self.codec, self.players, self.report = src, maps, codec, players, report
+        self.memory: dict[str, dict[str, Any]] = {}
+        """Values of the last message each remembering entry matched, by name (``{plot.d1}``)."""
+        self.written = 1
+        """Events made so far, match.start included: the next event's seq is one more."""
 
     def events(self) -> Iterable[dict[str, Any]]:
         for msg in self.src.messages:
             self.report.messages += 1
             if msg.edited:
                 self.report.edited.append(msg.loc)
-            yield from self.message(msg)
+            out = self.message(msg)
+            self.written += len(out)
+            yield from out
 
     def message(self, msg: Message) -> list[dict[str, Any]]:
         _as_text(msg)
         by = self.by(msg)
         base = self.envelope(msg, by)
         values = {"by": by, "speaker": msg.speaker, "text": msg.text, "channel": msg.channel,
-                  "secret": msg.secret, "at": msg.at}
+                  "secret": msg.secret, "at": msg.at, "seq": self.written + 1}
         out = [self.shared(e, base) for e in msg.events or []]
         randoms = self.randoms(msg)
         if msg.unreadable:
@@ -65,6 +71,8 @@ class Converter:
     def envelope(self, msg: Message, by: str | None) -> dict[str, Any]:
         src = {"file": self.src.file, "loc": msg.loc, "text": msg.text if msg.result is None
                else f"{msg.text}\n{msg.result}" if msg.text else msg.result}
+        if msg.edited:
+            src["edited"] = True
         base: dict[str, Any] = {"src": src}
         if msg.at:
             base["at"] = msg.at
@@ -130,23 +138,27 @@ class Converter:
             built = self.build(entry, v, base, msg)
             if built is not None:
                 return built
-        return [self.validated(self.random_event(r, base), msg) or self.note(msg, base)]
+        return [self.validated(self.random_event(r, base, msg), msg) or self.note(msg, base)]
 
-    def random_event(self, r: dict[str, Any], base: dict[str, Any]) -> dict[str, Any]:
+    def random_event(self, r: dict[str, Any], base: dict[str, Any], msg: Message) -> dict[str, Any]:
         keep = ("type", "kind", "sides", "values", "expr", "result", "secret", "purpose")
         e = {k: r[k] for k in keep if r.get(k) is not None and r.get(k) is not False}
-        return {**base, **e}
+        return _with_roller({**base, **e}, msg)
 
     # --- chat ----------------------------------------------------------------------
 
     def chat(self, msg: Message, base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
         """A command in the notation, else a pattern, else a note; a mapping that fails leaves a note."""
         if msg.unreadable is None and not msg.system:
-            cmd = mapping.parse_command(msg.text)
+            said = msg.text if msg.said is None else msg.said
+            cmd = mapping.parse_command(said)
             entry = mapping.find_command(self.maps, cmd) if cmd else None
+            if cmd is not None and entry is not None and entry.note:
+                self.remember(entry, mapping.translated(mapping.command_values(cmd, entry, values), entry))
+                return [self.note(msg, base)]
             if cmd is not None and entry is not None:
                 return self.build(entry, mapping.command_values(cmd, entry, values), base, msg) or [self.note(msg, base)]
-            hit = mapping.find_pattern(self.maps, msg.text)
+            hit = mapping.find_pattern(self.maps, said)
             if hit is not None:
                 return self.build(hit[0], mapping.pattern_values(hit[1], values), base, msg) or [self.note(msg, base)]
             if cmd is not None and cmd.bang:
@@ -166,20 +178,51 @@ class Converter:
     # --- templates -----------------------------------------------------------------
 
     def build(self, entry: mapping.Entry, values: dict[str, Any], base: dict[str, Any], msg: Message) -> list[dict[str, Any]] | None:
-        """Fill an entry's templates; on any failure report it and return None (the caller keeps a note)."""
+        """Fill an entry's templates; on any failure report it and return None (the caller keeps a note).
+
+        On success the entry's values are remembered for later entries and its
+        ``clear`` names forgotten.
+        """
+        values = {**self.recalled(), **values}
         out = []
-        values = mapping.translated(values, entry)
-        for t in entry.templates:
-            try:
-                e = {**base, **mapping.fill(t, values, self.players)}
-            except Unfilled as exc:
-                self.report.failed.append(Located(msg.loc, f"[[{entry.kind}]] #{entry.index}: {exc}"))
-                return None
-            checked = self.validated(e, msg, entry)
-            if checked is None:
-                return None
-            out.append(checked)
+        for item_values in map(lambda v: mapping.translated(v, entry), self.items(entry, values, msg)):
+            for t in entry.templates:
+                try:
+                    e = _with_roller({**base, **mapping.fill(t, item_values, self.players)}, msg)
+                except Unfilled as exc:
+                    self.report.failed.append(Located(msg.loc, f"[[{entry.kind}]] #{entry.index}: {exc}"))
+                    return None
+                checked = self.validated(e, msg, entry)
+                if checked is None:
+                    return None
+                out.append(checked)
+        if not out:
+            return None
+        for name in entry.clear:
+            self.memory.pop(name, None)
+        self.remember(entry, {**mapping.translated(values, entry),
+                              **{k: v for k, v in out[-1].items() if k not in ("src", "type")}})
         return out
+
+    def items(self, entry: mapping.Entry, values: dict[str, Any], msg: Message) -> list[dict[str, Any]]:
+        """One set of values per element of the entry's ``each`` list (the values themselves without ``each``)."""
+        if entry.each is None:
+            return [values]
+        seq = values.get(entry.each)
+        if not isinstance(seq, list) or not seq:
+            self.report.failed.append(Located(msg.loc, f"[[{entry.kind}]] #{entry.index}: no list {{{entry.each}}}"))
+            return []
+        return [dict(values, item=x, index=i) for i, x in enumerate(seq, 1)]
+
+    def recalled(self) -> dict[str, Any]:
+        """Remembered values as ``name.key`` for the templates."""
+        return {f"{name}.{k}": v for name, d in self.memory.items() for k, v in d.items() if "." not in k}
+
+    def remember(self, entry: mapping.Entry, values: dict[str, Any]) -> None:
+        """Keep a command's values, and the fields of the last event it made, under its name and ``remember_as``."""
+        kept = {k: v for k, v in values.items() if "." not in k}
+        for name in {entry.name, entry.remember_as} - {None}:
+            self.memory[str(name)] = kept
 
     def validated(self, e: dict[str, Any], msg: Message, entry: mapping.Entry | None = None) -> dict[str, Any] | None:
         try:
@@ -200,6 +243,13 @@ class Converter:
             self.report.game_events += 1
         if e.get("secret"):
             self.report.secret += 1
+
+
+def _with_roller(e: dict[str, Any], msg: Message) -> dict[str, Any]:
+    """A ``random`` event by a speaker who is no player names the speaker, as a note would."""
+    if e.get("type") == "random" and "by" not in e and msg.speaker and not msg.system and "speaker" not in e:
+        e["speaker"] = msg.speaker
+    return e
 
 
 def _as_text(msg: Message) -> None:

@@ -12,7 +12,10 @@ what a table's commands, rolls and free-text patterns mean, as event templates:
 
 A template string that is one placeholder (``"{value}"``, ``"{from:int}"``,
 ``"{who:player}"``, ``"{reason|concede}"`` with a default) takes the value itself;
-other strings are formatted. The filled
+other strings are formatted; ``{name|}`` leaves the field out when the value is
+missing. An entry's values are remembered under its name for later templates
+(``{plot.d1}``, ``{flip.flip}``), so one event can be made of two messages
+(``note = true`` keeps the first half) or refer to an earlier one. The filled
 event is validated by the target game's codec; one that does not validate stays
 a note and is listed in the import report. Nothing here does I/O: the caller
 reads the file and passes its text.
@@ -35,7 +38,8 @@ from .bcdice import normalise
 BANGS = ("!", "！")
 """Characters that mark a message as a command."""
 _TOKEN = re.compile(r"「([^」]*)」|\"([^\"]*)\"|(\S+)")
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([a-z]+))?(?:\|([^{}]*))?\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?::([a-z]+))?(?:\|([^{}]*))?\}")
+_LIST_SEP = re.compile(r"[\s,、，/]+")
 _SELF = ("self", "me", "自分")
 _OPPONENT = ("opponent", "opp", "相手")
 ENVELOPE = ("type", "by", "at")
@@ -60,6 +64,8 @@ class Command:
     """The arguments, NFKC-normalised, quotes removed."""
     bang: bool
     """True when typed with ``!``."""
+    typed: tuple[str, ...] = ()
+    """The arguments as typed (not normalised), when they split the same way: ``rest`` keeps a ruling's own text."""
 
 
 def parse_command(text: str) -> Command | None:
@@ -68,10 +74,12 @@ def parse_command(text: str) -> Command | None:
     if not line or "\n" in line:
         return None
     bang = line[0] in BANGS
-    tokens = [a or b or c for a, b, c in _TOKEN.findall(unicodedata.normalize("NFKC", line[1:] if bang else line))]
+    body = line[1:] if bang else line
+    tokens = [a or b or c for a, b, c in _TOKEN.findall(unicodedata.normalize("NFKC", body))]
     if not tokens:
         return None
-    return Command(tokens[0].lower(), tuple(tokens[1:]), bang)
+    typed = [a or b or c for a, b, c in _TOKEN.findall(body)]
+    return Command(tokens[0].lower(), tuple(tokens[1:]), bang, tuple(typed[1:]) if len(typed) == len(tokens) else ())
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,16 @@ class Entry:
     """A pattern's regular expression over the whole message."""
     translate: tuple[tuple[str, Any], ...] = ()
     """Words replaced before filling (``自分`` → ``self``), so chat words fit the event's literals."""
+    translate_by_name: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    """Per-value tables (``item = {1 = "heads"}``): the value's text, numbers included, is looked up."""
+    note: bool = False
+    """A command that stays a note: its values are only remembered for a later entry (a plot's first half)."""
+    remember_as: str | None = None
+    """The name later entries use for this entry's values (``{decl.seq}``); a command's own name by default."""
+    clear: tuple[str, ...] = ()
+    """Remembered names forgotten once this entry has made its events (a completed plot)."""
+    each: str | None = None
+    """A list value: the templates are filled once per element, as ``{item}`` and ``{index}`` (1-based)."""
 
     def matches_roll(self, v: Mapping[str, Any]) -> bool:
         return (
@@ -151,9 +169,9 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
 
 
 _KEYS = {
-    "roll": {"expr", "expr_regex", "kind", "sides", "event", "events", "translate"},
-    "command": {"name", "bare", "args", "event", "events", "translate"},
-    "pattern": {"regex", "event", "events", "translate"},
+    "roll": {"expr", "expr_regex", "kind", "sides", "event", "events", "translate", "each", "clear"},
+    "command": {"name", "bare", "args", "event", "events", "translate", "note", "remember_as", "clear", "each"},
+    "pattern": {"regex", "event", "events", "translate", "remember_as", "clear", "each"},
 }
 
 
@@ -165,8 +183,10 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
         raise MappingError(f"{label}: unknown keys {sorted(set(e) - _KEYS[kind])}", where=where)
     _check_types(e, label, where)
     templates = ([e["event"]] if "event" in e else []) + list(e.get("events", []))
-    if not templates:
+    if not templates and not e.get("note"):
         raise MappingError(f"{label} has no event", where=where)
+    if templates and e.get("note"):
+        raise MappingError(f"{label}: a note = true entry makes no event", where=where)
     for t in templates:
         _check_template(t, codec, f"{label}", where)
     try:
@@ -177,14 +197,20 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
             name=_command_name(e, label, where) if kind == "command" else None,
             bare=bool(e.get("bare", False)), args=tuple(e.get("args", ())),
             regex=re.compile(e["regex"]) if kind == "pattern" else None,
-            translate=tuple(_translate(e.get("translate", {}), label, where).items()),
+            translate=tuple((k, v) for k, v in _translate(e.get("translate", {}), label, where).items()
+                            if not isinstance(v, dict)),
+            translate_by_name=tuple((k, tuple(_translate(v, label, where).items()))
+                                    for k, v in e.get("translate", {}).items() if isinstance(v, dict)),
+            note=bool(e.get("note", False)), remember_as=e.get("remember_as"),
+            clear=tuple(e.get("clear", ())), each=e.get("each"),
         )
     except (re.error, KeyError) as exc:
         raise MappingError(f"{label}: {exc}", where=where) from None
 
 
 _TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": int, "name": str, "bare": bool,
-                          "args": list, "regex": str, "events": list}
+                          "args": list, "regex": str, "events": list, "note": bool, "remember_as": str,
+                          "clear": list, "each": str}
 
 
 _TYPE_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
@@ -194,8 +220,9 @@ def _check_types(e: dict[str, Any], label: str, where: str) -> None:
     for key, want in _TYPES.items():
         if key in e and (not isinstance(e[key], want) or isinstance(e[key], bool) and want is int):
             raise MappingError(f"{label}: {key} must be {_TYPE_WORDS[want]}", where=where)
-    if not all(isinstance(a, str) for a in e.get("args", [])):
-        raise MappingError(f"{label}: args must be a list of names", where=where)
+    for key in ("args", "clear"):
+        if not all(isinstance(a, str) for a in e.get(key, [])):
+            raise MappingError(f"{label}: {key} must be a list of names", where=where)
     if e.get("kind") not in (None, "die", "coin", "choice"):
         raise MappingError(f"{label}: kind must be die, coin or choice", where=where)
 
@@ -226,25 +253,52 @@ def _check_template(t: Any, codec: Codec, label: str, where: str) -> None:
 
 
 def translated(values: Mapping[str, Any], entry: Entry) -> dict[str, Any]:
-    """The values with the entry's ``translate`` words replaced."""
-    if not entry.translate:
-        return dict(values)
-    table = dict(entry.translate)
-    return {k: table.get(unicodedata.normalize("NFKC", v), v) if isinstance(v, str) else v for k, v in values.items()}
+    """The values with the entry's ``translate`` words replaced (list elements too).
+
+    A flat table replaces text values; a per-name table (``item = {…}``) looks up
+    that value's text, so a coin's face ``1`` can become ``heads``.
+    """
+    out = dict(values)
+    if entry.translate:
+        table = dict(entry.translate)
+        out = {k: _swap(v, table, text_only=True) for k, v in out.items()}
+    for name, pairs in entry.translate_by_name:
+        if name in out:
+            out[name] = _swap(out[name], dict(pairs), text_only=False)
+    return out
+
+
+def _swap(v: Any, table: Mapping[str, Any], text_only: bool) -> Any:
+    if isinstance(v, list):
+        return [_swap(x, table, text_only) for x in v]
+    if isinstance(v, str) or (not text_only and isinstance(v, int) and not isinstance(v, bool)):
+        return table.get(unicodedata.normalize("NFKC", str(v)), v)
+    return v
 
 
 def fill(template: Any, values: Mapping[str, Any], players: "PlayerBook") -> Any:
     """The template with every placeholder replaced; raises Unfilled for a missing value."""
     if isinstance(template, dict):
-        return {k: fill(v, values, players) for k, v in template.items()}
+        filled = {k: fill(v, values, players) for k, v in template.items()}
+        return {k: v for k, v in filled.items() if v is not OMIT}
     if isinstance(template, list):
-        return [fill(v, values, players) for v in template]
+        return [v for v in (fill(v, values, players) for v in template) if v is not OMIT]
     if not isinstance(template, str):
         return template
     whole = _PLACEHOLDER.fullmatch(template)
     if whole:
+        if whole.group(3) == "" and _missing(whole.group(1), values):
+            return OMIT  # "{name|}": the field is left out and takes the event's default
         return _convert(_value(whole, values), whole.group(2), values, players)
     return _PLACEHOLDER.sub(lambda m: str(_convert(_value(m, values), m.group(2), values, players)), template)
+
+
+OMIT = object()
+"""What a whole ``{name|}`` placeholder fills to when the value is missing: the key is dropped."""
+
+
+def _missing(name: str, values: Mapping[str, Any]) -> bool:
+    return values.get(name) is None or values.get(name) == []
 
 
 def _value(m: re.Match[str], values: Mapping[str, Any]) -> Any:
@@ -257,16 +311,24 @@ def _value(m: re.Match[str], values: Mapping[str, Any]) -> Any:
     raise Unfilled(f"no value for {{{name}}}")
 
 
+def _int(v: Any) -> int:
+    try:
+        return int(str(v))
+    except ValueError:
+        raise Unfilled(f"{v!r} is not a whole number") from None
+
+
 def _convert(v: Any, conv: str | None, values: Mapping[str, Any], players: "PlayerBook") -> Any:
     if conv is None:
         return v
     if conv == "int":
-        try:
-            return int(str(v))
-        except ValueError:
-            raise Unfilled(f"{v!r} is not a whole number") from None
+        return [_int(x) for x in v] if isinstance(v, list) else _int(v)
+    if conv == "neg":
+        return -_int(v)
     if conv == "str":
         return str(v)
+    if conv == "list":
+        return [x for x in _LIST_SEP.split(str(v).strip()) if x] if isinstance(v, str) else list(v)
     if conv == "player":
         return players.resolve(str(v), values.get("by"))
     raise Unfilled(f"unknown conversion :{conv}")
@@ -306,11 +368,12 @@ def _key(name: str) -> str:
 
 
 def command_values(cmd: Command, entry: Entry, base: Mapping[str, Any]) -> dict[str, Any]:
-    """The values a command's template may use: cmd, args, arg1…, the entry's arg names, rest."""
+    """The values a command's template may use: cmd, args, arg1…, the entry's arg names, rest, more."""
     values = dict(base, cmd=cmd.name, args=list(cmd.args), nargs=len(cmd.args))
     values.update({f"arg{i}": a for i, a in enumerate(cmd.args, 1)})
     values.update(dict(zip(entry.args, cmd.args)))
-    values["rest"] = " ".join(cmd.args[len(entry.args):]) or None
+    values["rest"] = " ".join((cmd.typed or cmd.args)[len(entry.args):]) or None
+    values["more"] = list(cmd.args[len(entry.args):])
     return values
 
 
