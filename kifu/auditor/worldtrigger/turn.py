@@ -200,7 +200,7 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
             en="Seed 002 flow: step 4 (set two triggers) comes every turn between the order (3) and the turns (5, 6).",
         ),
         bad=Text(
-            ja="wt.order turn 2、wt.set a、wt.plot (b がセットしていない)",
+            ja="wt.order turn 2, wt.set a, wt.plot (b がセットしていない)",
             en="wt.order turn 2, wt.set a, wt.plot (b never set)",
         ),
         good="wt.order turn 2, wt.set a, wt.set b, wt.plot",
