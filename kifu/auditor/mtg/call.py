@@ -31,11 +31,24 @@ def _called(s: Step) -> Instruction | None:
     ),
     on=(CoinCalled,),
     doc=Doc(
-        checks="No `mtg.call` for a flip whose card only cares about heads or tails (Mana Clash, Ral Zarek −7, "
+        checks=Text(
+            ja="表か裏かだけを参照するカード (魔力激突/Mana Clash、Ral Zarek の −7、Two-Headed Giant、Rakdos) "
+               "のコイン投げに `mtg.call` (宣言) が記録されていないこと。",
+            en="No `mtg.call` for a flip whose card only cares about heads or tails (Mana Clash, Ral Zarek −7, "
                "Two-Headed Giant, Rakdos).",
-        why="705.2: for effects that refer only to heads or tails, no player calls (seed 001: 魔力激突).",
-        bad='{"type":"mtg.flip","flip":"f1","card":"Mana Clash",…} then {"type":"mtg.call","flip":"f1",…}',
-        good='{"type":"mtg.flip","flip":"f1","card":"Mana Clash",…} then the coins, no call',
+        ),
+        why=Text(
+            ja="705.2: 表か裏かだけを参照する効果では、どのプレイヤーも宣言しない (seed 001: 魔力激突)。",
+            en="705.2: for effects that refer only to heads or tails, no player calls (seed 001: 魔力激突).",
+        ),
+        bad=Text(
+            ja='{"type":"mtg.flip","flip":"f1","card":"Mana Clash",…} の後に {"type":"mtg.call","flip":"f1",…}',
+            en='{"type":"mtg.flip","flip":"f1","card":"Mana Clash",…} then {"type":"mtg.call","flip":"f1",…}',
+        ),
+        good=Text(
+            ja='{"type":"mtg.flip","flip":"f1","card":"Mana Clash",…} の後はコインだけで、宣言はない',
+            en='{"type":"mtg.flip","flip":"f1","card":"Mana Clash",…} then the coins, no call',
+        ),
     ),
 )
 def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
@@ -59,12 +72,26 @@ def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
     on=(FlipDecided,),
     options=(STATED.name,),
     doc=Doc(
-        checks="No `mtg.outcome` for a heads/tails-only flip, unless a stated result (705.3, Edgar) says the "
-               "player wins it.",
-        why="705.2: in a flip that refers only to heads or tails no player wins or loses (seed 001: so Chance "
-            "Encounter gets no luck counter from Mana Clash).",
-        bad='Mana Clash flip f1; {"type":"mtg.outcome","flip":"f1","player":"a","outcome":"won"}',
-        good='Mana Clash flip f1; coins only',
+        checks=Text(
+            ja="表裏だけを参照するコイン投げに `mtg.outcome` (勝ち/負け) が記録されていないこと。"
+               "ただし結果を指定する効果 (705.3、Edgar) がそのプレイヤーの勝ちとする場合は除く。",
+            en="No `mtg.outcome` for a heads/tails-only flip, unless a stated result (705.3, Edgar) says the player "
+               "wins it.",
+        ),
+        why=Text(
+            ja="705.2: 表か裏かだけを参照するコイン投げでは、どのプレイヤーも勝ちも負けもしない (seed 001: "
+               "だから魔力激突で偶然の出合い/Chance Encounter に運勢カウンターは乗らない)。",
+            en="705.2: in a flip that refers only to heads or tails no player wins or loses (seed 001: so Chance "
+               "Encounter gets no luck counter from Mana Clash).",
+        ),
+        bad=Text(
+            ja='魔力激突のコイン投げ f1; {"type":"mtg.outcome","flip":"f1","player":"a","outcome":"won"}',
+            en='Mana Clash flip f1; {"type":"mtg.outcome","flip":"f1","player":"a","outcome":"won"}',
+        ),
+        good=Text(
+            ja="魔力激突のコイン投げ f1; コインの記録だけ",
+            en="Mana Clash flip f1; coins only",
+        ),
     ),
 )
 def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
@@ -87,11 +114,24 @@ def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
     ),
     on=(CoinCalled,),
     doc=Doc(
-        checks="The `player` of a `mtg.call` is the flipper of its instruction.",
-        why="705.2: the player who flips calls heads or tails (before Coldsnap an opponent called; that rule is "
-            "gone, reference A1).",
-        bad='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.call","player":"b",…}',
-        good='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.call","player":"a",…}',
+        checks=Text(
+            ja="`mtg.call` の `player` が、その指示でコインを投げるプレイヤー (flipper) であること。",
+            en="The `player` of a `mtg.call` is the flipper of its instruction.",
+        ),
+        why=Text(
+            ja="705.2: 表か裏かを宣言するのはコインを投げたプレイヤー本人 (コールドスナップより前は対戦相手が宣言して"
+               "いたが、そのルールはもうない。reference A1)。",
+            en="705.2: the player who flips calls heads or tails (before Coldsnap an opponent called; that rule is "
+               "gone, reference A1).",
+        ),
+        bad=Text(
+            ja='{"type":"mtg.flip","flipper":"a",…} の後に {"type":"mtg.call","player":"b",…}',
+            en='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.call","player":"b",…}',
+        ),
+        good=Text(
+            ja='{"type":"mtg.flip","flipper":"a",…} の後に {"type":"mtg.call","player":"a",…}',
+            en='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.call","player":"a",…}',
+        ),
     ),
 )
 def flipper_calls(s: Step) -> Iterable[Hit]:
@@ -114,13 +154,29 @@ def flipper_calls(s: Step) -> Iterable[Hit]:
     ),
     on=(CoinCalled, CoinLanded, FlipDecided),
     doc=Doc(
-        checks="For a called flip, the flipper's `mtg.call` comes before any coin of that flip lands. A called flip "
+        checks=Text(
+            ja="宣言するコイン投げでは、投げたプレイヤーの `mtg.call` が、"
+               "そのコイン投げのどのコインの結果よりも前にあること。宣言がまったく記録されていないログ (Forge、古い "
+               "XMage) は、順序を判定できないとして情報の指摘にする。",
+            en="For a called flip, the flipper's `mtg.call` comes before any coin of that flip lands. A called flip "
                "whose log has no call at all (Forge, older XMage) gets an info finding: timing undecidable.",
-        why="705.2: the flipper calls and the call is compared with the result; a call made once the coin is seen "
-            "is no call at all (seed 001: the call is made while the coin is in the air to leave no room for "
-            "cheating).",
-        bad='{"type":"mtg.coin","flip":"f1","result":"heads"} then {"type":"mtg.call","flip":"f1","side":"heads"}',
-        good='{"type":"mtg.call","flip":"f1","player":"a","side":"heads"} then {"type":"mtg.coin",…}',
+        ),
+        why=Text(
+            ja="705.2: 投げたプレイヤーが宣言し、その宣言を結果と比べる。コインの結果を見てからの宣言は宣言ではない "
+               "(seed 001: イカサマで勝敗を操作する余地をなくすため、コインが空中にある間に宣言する)。",
+            en="705.2: the flipper calls and the call is compared with the result; a call made once the coin is seen "
+               "is no call at all (seed 001: the call is made while the coin is in the air to leave no room for "
+               "cheating).",
+        ),
+        bad=Text(
+            ja='{"type":"mtg.coin","flip":"f1","result":"heads"} の後に {"type":"mtg.call","flip":"f1",'
+               '"side":"heads"}',
+            en='{"type":"mtg.coin","flip":"f1","result":"heads"} then {"type":"mtg.call","flip":"f1","side":"heads"}',
+        ),
+        good=Text(
+            ja='{"type":"mtg.call","flip":"f1","player":"a","side":"heads"} の後に {"type":"mtg.coin",…}',
+            en='{"type":"mtg.call","flip":"f1","player":"a","side":"heads"} then {"type":"mtg.coin",…}',
+        ),
     ),
 )
 def call_before_result(s: Step) -> Iterable[Hit]:
@@ -161,11 +217,24 @@ def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no
     ),
     on=(FlipDecided,),
     doc=Doc(
-        checks="The `player` of a `mtg.outcome` is the flipper of its instruction.",
-        why="705.2: only the player who flips wins or loses the flip; no other player is involved (so an "
-            "opponent's Chance Encounter never counts it).",
-        bad='{"type":"mtg.flip","flipper":"a",…} … {"type":"mtg.outcome","player":"b","outcome":"won"}',
-        good='{"type":"mtg.flip","flipper":"a",…} … {"type":"mtg.outcome","player":"a","outcome":"lost"}',
+        checks=Text(
+            ja="`mtg.outcome` の `player` が、その指示でコインを投げるプレイヤーであること。",
+            en="The `player` of a `mtg.outcome` is the flipper of its instruction.",
+        ),
+        why=Text(
+            ja="705.2: コイン投げに勝ったり負けたりするのはコインを投げたプレイヤーだけで、"
+               "他のプレイヤーには関係しない (だから対戦相手の偶然の出合い/Chance Encounter はその勝ちを数えない)。",
+            en="705.2: only the player who flips wins or loses the flip; no other player is involved (so an "
+               "opponent's Chance Encounter never counts it).",
+        ),
+        bad=Text(
+            ja='{"type":"mtg.flip","flipper":"a",…} … {"type":"mtg.outcome","player":"b","outcome":"won"}',
+            en='{"type":"mtg.flip","flipper":"a",…} … {"type":"mtg.outcome","player":"b","outcome":"won"}',
+        ),
+        good=Text(
+            ja='{"type":"mtg.flip","flipper":"a",…} … {"type":"mtg.outcome","player":"a","outcome":"lost"}',
+            en='{"type":"mtg.flip","flipper":"a",…} … {"type":"mtg.outcome","player":"a","outcome":"lost"}',
+        ),
     ),
 )
 def only_flipper_wins(s: Step) -> Iterable[Hit]:
@@ -221,13 +290,29 @@ def wrong_outcomes(state: State) -> Iterable[tuple[Instruction, Group, Mark, str
     ),
     options=(STATED.name, CALLS.name),
     doc=Doc(
-        checks="The flipper's `mtg.outcome` is `won` exactly when the flipper's call (the last one before the result; option "
-               "`call_counts`) equals the kept coin's result; calls by other players do not count; under a "
-               "stated result (705.3, Edgar) it is `won` (MTG-STATE-001). Reported at the outcome.",
-        why="705.2: if the call matches the result the flipper wins, otherwise loses. 705.3: a stated result "
-            "replaces the real one.",
-        bad='call heads, coin tails, {"type":"mtg.outcome","outcome":"won"}',
-        good='call heads, coin tails, {"type":"mtg.outcome","outcome":"lost"}',
+        checks=Text(
+            ja="投げたプレイヤーの `mtg.outcome` が `won` (勝ち) になるのは、そのプレイヤーの宣言 "
+               "(結果より前の最後の宣言。オプション `call_counts`) が残したコインの結果と一致するときだけであること。"
+               "他のプレイヤーの宣言は数えない。結果を指定する効果 (705.3、Edgar) の下では `won` (MTG-STATE-001)。"
+               "指摘は outcome の位置に出す。",
+            en="The flipper's `mtg.outcome` is `won` exactly when the flipper's call (the last one before the "
+               "result; option `call_counts`) equals the kept coin's result; calls by other players do not count; "
+               "under a stated result (705.3, Edgar) it is `won` (MTG-STATE-001). Reported at the outcome.",
+        ),
+        why=Text(
+            ja="705.2: 宣言が結果と一致すれば投げたプレイヤーの勝ち、そうでなければ負け。705.3: "
+               "結果を指定する効果は実際の結果に置き換わる。",
+            en="705.2: if the call matches the result the flipper wins, otherwise loses. 705.3: a stated result "
+               "replaces the real one.",
+        ),
+        bad=Text(
+            ja='宣言は表、コインは裏、{"type":"mtg.outcome","outcome":"won"}',
+            en='call heads, coin tails, {"type":"mtg.outcome","outcome":"won"}',
+        ),
+        good=Text(
+            ja='宣言は表、コインは裏、{"type":"mtg.outcome","outcome":"lost"}',
+            en='call heads, coin tails, {"type":"mtg.outcome","outcome":"lost"}',
+        ),
     ),
 )
 def won_means_call_matches(end: End) -> Iterable[Hit]:
@@ -248,12 +333,27 @@ def won_means_call_matches(end: End) -> Iterable[Hit]:
     ),
     on=(CoinLanded,),
     doc=Doc(
-        checks="A coin's `player` is the instruction's flipper, except for cards where every player flips "
-               "(Mana Clash).",
-        why="705.2: the player the effect tells to flip flips and calls, and only that player wins or loses; a "
-            "coin flipped by someone else is not that player's flip (seed 001: the affected player flips).",
-        bad='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.coin","player":"b",…}',
-        good='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.coin","player":"a",…}',
+        checks=Text(
+            ja="コイン (`mtg.coin`) の `player` がその指示でコインを投げるプレイヤーであること。"
+               "ただし全員が投げるカード (魔力激突) は除く。",
+            en="A coin's `player` is the instruction's flipper, except for cards where every player flips (Mana "
+               "Clash).",
+        ),
+        why=Text(
+            ja="705.2: 効果が指示したプレイヤーがコインを投げて宣言し、そのプレイヤーだけが勝ち負けする。"
+               "別の人が投げたコインはそのプレイヤーのコイン投げではない (seed 001: "
+               "その影響を受けるプレイヤーがコインを投げる)。",
+            en="705.2: the player the effect tells to flip flips and calls, and only that player wins or loses; a "
+               "coin flipped by someone else is not that player's flip (seed 001: the affected player flips).",
+        ),
+        bad=Text(
+            ja='{"type":"mtg.flip","flipper":"a",…} の後に {"type":"mtg.coin","player":"b",…}',
+            en='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.coin","player":"b",…}',
+        ),
+        good=Text(
+            ja='{"type":"mtg.flip","flipper":"a",…} の後に {"type":"mtg.coin","player":"a",…}',
+            en='{"type":"mtg.flip","flipper":"a",…} then {"type":"mtg.coin","player":"a",…}',
+        ),
     ),
 )
 def instructed_player_flips(s: Step) -> Iterable[Hit]:
@@ -277,14 +377,31 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     on=(CoinLanded, FlipDecided),
     options=(STATED.name,),
     doc=Doc(
-        checks="While its controller controls Edgar, the first `mtg.flip` each turn (per `mtg.turn`) whose flipper "
+        checks=Text(
+            ja="Edgar, King of Figaro のコントローラーがそれをコントロールしている間、各ターン (`mtg.turn` ごと) "
+               "にそのプレイヤーが投げる最初の `mtg.flip` では、そのプレイヤーのコインは表だけ、"
+               "勝敗は勝ちだけを記録すること (表裏だけのカードでも)。1 回ずつ投げる連続 (負けるまで投げる、Game of "
+               "Chaos、魔力激突のラウンド) では最初の 1 回だけ。",
+            en="While its controller controls Edgar, the first `mtg.flip` each turn (per `mtg.turn`) whose flipper "
                "is that player records only heads (that player's coins) and only won outcomes, also on "
                "heads/tails-only cards; for one-at-a-time sequences (until-lose, Game of Chaos, Mana Clash rounds) "
                "only the first flip.",
-        why="705.3: an effect that states a flip's result and winner overrides the coin; Edgar states heads and a "
-            "win the first time each turn. Set `stated_results: false` to audit under the older CR.",
-        bad='Edgar in play; turn 3; first flip of a: {"type":"mtg.coin","result":"tails"}',
-        good='Edgar in play; turn 3; first flip of a: {"type":"mtg.coin","result":"heads"} and won',
+        ),
+        why=Text(
+            ja="705.3: コイン投げの結果と勝者を指定する効果はコインより優先する。Edgar "
+               "はターンごとの最初のコイン投げを表で勝ちと指定する。古い総合ルールで監査するには `stated_results: "
+               "false` にする。",
+            en="705.3: an effect that states a flip's result and winner overrides the coin; Edgar states heads and a "
+               "win the first time each turn. Set `stated_results: false` to audit under the older CR.",
+        ),
+        bad=Text(
+            ja='Edgar が戦場にある; 3 ターン目; a の最初のコイン投げ: {"type":"mtg.coin","result":"tails"}',
+            en='Edgar in play; turn 3; first flip of a: {"type":"mtg.coin","result":"tails"}',
+        ),
+        good=Text(
+            ja='Edgar が戦場にある; 3 ターン目; a の最初のコイン投げ: {"type":"mtg.coin","result":"heads"} で勝ち',
+            en='Edgar in play; turn 3; first flip of a: {"type":"mtg.coin","result":"heads"} and won',
+        ),
     ),
 )
 def stated_result(s: Step) -> Iterable[Hit]:

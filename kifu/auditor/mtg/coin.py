@@ -27,12 +27,26 @@ DIE_READINGS = ("odd", "even", "low", "high")
     ),
     on=(RandomiserAgreed, CoinLanded),
     doc=Doc(
-        checks="A die or a pick of two face-down cards (`mtg.randomiser` kind `die` or `cards`) lists every player in "
-               "`agreed` (reported at the "
-               "`mtg.randomiser`); a `mtg.coin` that reads a die `face` or names a `randomiser` id must name one "
-               "declared earlier (else reported at the coin).",
-        why="705.1: another method with two equally likely results may replace the coin only if the players agree.",
-        bad='players a,b; {"type":"mtg.randomiser","randomiser":"d6","kind":"die","sides":6,"heads":"odd","agreed":["a"]}',
+        checks=Text(
+            ja="ダイスや伏せた 2 枚のカードから選ぶ方法 (`mtg.randomiser` の kind が `die` か `cards`) では、"
+               "`agreed` に全プレイヤーが並んでいること (指摘は `mtg.randomiser` の位置)。ダイスの目 `face` を読む "
+               "`mtg.coin` や `randomiser` id を挙げる `mtg.coin` は、それより前に宣言された代用品を指していること "
+               "(でなければ指摘はそのコインの位置)。",
+            en="A die or a pick of two face-down cards (`mtg.randomiser` kind `die` or `cards`) lists every player "
+               "in `agreed` (reported at the `mtg.randomiser`); a `mtg.coin` that reads a die `face` or names a "
+               "`randomiser` id must name one declared earlier (else reported at the coin).",
+        ),
+        why=Text(
+            ja="705.1: 2 つの結果が同じ確率で出る他の方法は、両方のプレイヤーが同意した場合にだけコインの代わりに使え"
+               "る。",
+            en="705.1: another method with two equally likely results may replace the coin only if the players agree.",
+        ),
+        bad=Text(
+            ja='プレイヤー a,b; {"type":"mtg.randomiser","randomiser":"d6","kind":"die","sides":6,"heads":"odd",'
+               '"agreed":["a"]}',
+            en='players a,b; {"type":"mtg.randomiser","randomiser":"d6","kind":"die","sides":6,"heads":"odd",'
+               '"agreed":["a"]}',
+        ),
         good='… "agreed":["a","b"]}',
     ),
 )
@@ -61,11 +75,20 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
     ),
     on=(RandomiserAgreed, HeadsNamed),
     doc=Doc(
-        checks="A coin has 2 sides and a pick of face-down cards 2 cards; a die has an even number of faces and "
-               "reads heads as `odd`, `even`, `low` (the lower half) or `high`, named in the `mtg.randomiser` or in a later "
-               "`mtg.heads` (a die whose reading is still unnamed when it is rolled is MTG-COIN-004's).",
-        why="705.1: the object must be two-sided with both results about equally likely, or another 50/50 method "
-            "(seed 001: an even-sided die read odd/even or 1–3/4–6).",
+        checks=Text(
+            ja="コインは 2 面、伏せたカードから選ぶ方法は 2 枚であること。ダイスは偶数面で、表の読み方が `odd` "
+               "(奇数)、`even` (偶数)、`low` (小さい半分)、`high` (大きい半分) のいずれかで、`mtg.randomiser` か後の "
+               "`mtg.heads` で決められていること (振った時点で読み方が決まっていないダイスは MTG-COIN-004 で扱う)。",
+            en="A coin has 2 sides and a pick of face-down cards 2 cards; a die has an even number of faces and "
+               "reads heads as `odd`, `even`, `low` (the lower half) or `high`, named in the `mtg.randomiser` or in "
+               "a later `mtg.heads` (a die whose reading is still unnamed when it is rolled is MTG-COIN-004's).",
+        ),
+        why=Text(
+            ja="705.1: 使う物は 2 面で、どちらの面もほぼ等確率で出るものか、50% ずつの他の方法でなければならない "
+               "(seed 001: 偶数面のダイスを奇数/偶数や 1〜3/4〜6 で読む)。",
+            en="705.1: the object must be two-sided with both results about equally likely, or another 50/50 method "
+               "(seed 001: an even-sided die read odd/even or 1–3/4–6).",
+        ),
         bad='{"type":"mtg.randomiser","randomiser":"d5","kind":"die","sides":5,"heads":"odd",…}',
         good='{"type":"mtg.randomiser","randomiser":"d6","kind":"die","sides":6,"heads":"odd",…}',
     ),
@@ -103,12 +126,26 @@ def die_side(r: Randomiser, face: int) -> str | None:
     ),
     on=(CoinLanded,),
     doc=Doc(
-        checks="A coin with a die `face` records the side the agreed reading gives (odd/even/low/high), and the "
-               "face exists on the die.",
-        why="705.1: the players agree beforehand which results mean heads; reading it otherwise afterwards decides "
-            "the flip after the fact.",
-        bad='d6 heads=odd; {"type":"mtg.coin",…,"face":3,"result":"tails","randomiser":"d6"}',
-        good='d6 heads=odd; {"type":"mtg.coin",…,"face":3,"result":"heads","randomiser":"d6"}',
+        checks=Text(
+            ja="ダイスの目 `face` を記録したコインは、合意した読み方 (odd/even/low/high) が与える面を `result` "
+               "にしていて、その目がそのダイスにあること。",
+            en="A coin with a die `face` records the side the agreed reading gives (odd/even/low/high), and the face "
+               "exists on the die.",
+        ),
+        why=Text(
+            ja="705.1: どの目を表とするかは事前にプレイヤーが合意する。後から別の読み方をすれば、"
+               "結果を見てからコイン投げを決めることになる。",
+            en="705.1: the players agree beforehand which results mean heads; reading it otherwise afterwards "
+               "decides the flip after the fact.",
+        ),
+        bad=Text(
+            ja='d6 は heads=odd; {"type":"mtg.coin",…,"face":3,"result":"tails","randomiser":"d6"}',
+            en='d6 heads=odd; {"type":"mtg.coin",…,"face":3,"result":"tails","randomiser":"d6"}',
+        ),
+        good=Text(
+            ja='d6 は heads=odd; {"type":"mtg.coin",…,"face":3,"result":"heads","randomiser":"d6"}',
+            en='d6 heads=odd; {"type":"mtg.coin",…,"face":3,"result":"heads","randomiser":"d6"}',
+        ),
     ),
 )
 def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
@@ -135,13 +172,31 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     ),
     on=(CoinLanded,),
     doc=Doc(
-        checks="A coin declared `clear: false`, or a die, is not flipped until `heads` is set (in `mtg.randomiser` or "
-               "a later `mtg.heads`; for a die its reading `odd`/`even`/`low`/`high`).",
-        why="705.1: if the coin's heads and tails are not obvious, which side is heads must be made clear first "
-            "(seed 001: e.g. Japanese coins, whose sides are not fixed by law); likewise which die results count as "
-            "heads is decided before rolling (seed 001: どちらか一方を表、他方を裏として決めておけばよい).",
-        bad='{"type":"mtg.randomiser","randomiser":"10yen","clear":false} then {"type":"mtg.coin",…,"randomiser":"10yen"}',
-        good='… {"type":"mtg.heads","randomiser":"10yen","heads":"平等院鳳凰堂"} then the coin',
+        checks=Text(
+            ja="`clear: false` と宣言したコイン、またはダイスは、`heads` (どちらを表とするか) が決まるまで投げない "
+               "(`mtg.randomiser` か後の `mtg.heads` で決める。ダイスなら読み方 `odd`/`even`/`low`/`high`)。",
+            en="A coin declared `clear: false`, or a die, is not flipped until `heads` is set (in `mtg.randomiser` "
+               "or a later `mtg.heads`; for a die its reading `odd`/`even`/`low`/`high`).",
+        ),
+        why=Text(
+            ja="705.1: コインのどちらが表か分かりにくい場合は、投げる前にどちらが表かを明確にしておかなければならな"
+               "い (seed 001: 例えば日本の硬貨は法律上裏表が決まっていない)。"
+               "ダイスもどの目を表とするかを振る前に決める (seed 001: どちらか一方を表、"
+               "他方を裏として決めておけばよい)。",
+            en="705.1: if the coin's heads and tails are not obvious, which side is heads must be made clear first "
+               "(seed 001: e.g. Japanese coins, whose sides are not fixed by law); likewise which die results count "
+               "as heads is decided before rolling (seed 001: どちらか一方を表、他方を裏として決めておけばよい).",
+        ),
+        bad=Text(
+            ja='{"type":"mtg.randomiser","randomiser":"10yen","clear":false} の後に {"type":"mtg.coin",…,'
+               '"randomiser":"10yen"}',
+            en='{"type":"mtg.randomiser","randomiser":"10yen","clear":false} then {"type":"mtg.coin",…,'
+               '"randomiser":"10yen"}',
+        ),
+        good=Text(
+            ja='… {"type":"mtg.heads","randomiser":"10yen","heads":"平等院鳳凰堂"} の後にコイン',
+            en='… {"type":"mtg.heads","randomiser":"10yen","heads":"平等院鳳凰堂"} then the coin',
+        ),
     ),
 )
 def unclear_coin_heads_named(s: Step) -> Iterable[Hit]:
@@ -167,11 +222,25 @@ REFERS = (CoinCalled, CoinLanded, CoinKept, FlipDecided, ChoiceMade, PayoffAppli
     ),
     on=REFERS,
     doc=Doc(
-        checks="Every call, coin, keep, outcome, choice and payoff names the id of an earlier `mtg.flip`.",
-        why="A coin is only meaningful for the effect that made the player flip it: the card decides whether it is "
-            "called (705.2), how many flips there are, and what counts.",
-        bad='{"type":"mtg.coin","flip":"f9",…} with no mtg.flip f9 before it',
-        good='{"type":"mtg.flip","flip":"f9",…} then {"type":"mtg.coin","flip":"f9",…}',
+        checks=Text(
+            ja="宣言・コイン・残すコイン・勝敗・選択・効果 (call, coin, keep, outcome, choice, payoff) "
+               "の記録がすべて、それより前の `mtg.flip` の id を挙げていること。",
+            en="Every call, coin, keep, outcome, choice and payoff names the id of an earlier `mtg.flip`.",
+        ),
+        why=Text(
+            ja="コインに意味があるのは、そのコインを投げさせた効果があってこそ: 宣言するかどうか (705.2)、"
+               "何回投げるか、何を数えるかはカードが決める。",
+            en="A coin is only meaningful for the effect that made the player flip it: the card decides whether it "
+               "is called (705.2), how many flips there are, and what counts.",
+        ),
+        bad=Text(
+            ja='{"type":"mtg.coin","flip":"f9",…} の前に mtg.flip f9 がない',
+            en='{"type":"mtg.coin","flip":"f9",…} with no mtg.flip f9 before it',
+        ),
+        good=Text(
+            ja='{"type":"mtg.flip","flip":"f9",…} の後に {"type":"mtg.coin","flip":"f9",…}',
+            en='{"type":"mtg.flip","flip":"f9",…} then {"type":"mtg.coin","flip":"f9",…}',
+        ),
     ),
 )
 def events_name_an_instruction(s: Step) -> Iterable[Hit]:
@@ -189,8 +258,14 @@ def events_name_an_instruction(s: Step) -> Iterable[Hit]:
     message=Text(ja="flip={flip} は seq {first} で既に使われています", en="flip={flip} was already used at seq {first}"),
     on=(FlipInstructed,),
     doc=Doc(
-        checks="Each `mtg.flip` has a new `flip` id.",
-        why="Coins, calls and payoffs refer to their instruction by id; a reused id mixes two effects' coins.",
+        checks=Text(
+            ja="`mtg.flip` ごとに新しい `flip` id を使っていること。",
+            en="Each `mtg.flip` has a new `flip` id.",
+        ),
+        why=Text(
+            ja="コイン・宣言・効果は id でその指示を指す。id を使い回すと 2 つの効果のコインが混ざる。",
+            en="Coins, calls and payoffs refer to their instruction by id; a reused id mixes two effects' coins.",
+        ),
         bad='{"type":"mtg.flip","flip":"f1",…} … {"type":"mtg.flip","flip":"f1",…}',
         good='{"type":"mtg.flip","flip":"f1",…} … {"type":"mtg.flip","flip":"f2",…}',
     ),
@@ -212,10 +287,21 @@ def flip_ids_unique(s: Step) -> Iterable[Hit]:
     message=Text(ja="{card} の分類", en="classification of {card}"),
     on=(FlipInstructed,),
     doc=Doc(
-        checks="The card of a `mtg.flip` is in the catalogue, or the event says `kind` (called or heads-tails).",
-        why="705.2 treats called and heads/tails-only flips differently; without knowing which, the call and "
-            "outcome rules cannot decide (reported as info, never as an error).",
-        bad='{"type":"mtg.flip","card":"Unknown Gambler",…} (no kind)',
+        checks=Text(
+            ja="`mtg.flip` のカードがカタログにあるか、イベントが `kind` (called: 宣言する / heads-tails: 表裏だけ) "
+               "を書いていること。",
+            en="The card of a `mtg.flip` is in the catalogue, or the event says `kind` (called or heads-tails).",
+        ),
+        why=Text(
+            ja="705.2 は宣言するコイン投げと表裏だけのコイン投げを別に扱う。どちらか分からなければ、"
+               "宣言と勝敗のルールは判定できない (情報として指摘し、エラーにはしない)。",
+            en="705.2 treats called and heads/tails-only flips differently; without knowing which, the call and "
+               "outcome rules cannot decide (reported as info, never as an error).",
+        ),
+        bad=Text(
+            ja='{"type":"mtg.flip","card":"Unknown Gambler",…} (kind がない)',
+            en='{"type":"mtg.flip","card":"Unknown Gambler",…} (no kind)',
+        ),
         good='{"type":"mtg.flip","card":"Unknown Gambler","kind":"called",…}',
     ),
 )

@@ -24,10 +24,20 @@ ATK = "seed 003 §アタックフェイズ"
     message=Text(ja="{slot} のアタック宣言: {detail}", en="attack declared from {slot}, but {detail}"),
     on=(ev.AttackDeclared,),
     doc=Doc(
-        checks="The attacking slot is a center slot holding a character of the attacker, and it is standing.",
-        why="Seed 003 A.3: whether a character can attack is decided by its being stood; it is rested on "
-            "declaration.",
-        bad="C1 attacked already (rested); ws.attack C1",
+        checks=Text(
+            ja="アタックする枠が、アタックするプレイヤーのキャラがいる前列の枠で、そのキャラがスタンドしていること。",
+            en="The attacking slot is a center slot holding a character of the attacker, and it is standing.",
+        ),
+        why=Text(
+            ja="seed 003 A.3: 攻撃できるかどうかは基本的にスタンドしているかで決まる。"
+               "アタック宣言でキャラはレストする。",
+            en="Seed 003 A.3: whether a character can attack is decided by its being stood; it is rested on "
+               "declaration.",
+        ),
+        bad=Text(
+            ja="C1 はもうアタックした (レスト); ws.attack C1",
+            en="C1 attacked already (rested); ws.attack C1",
+        ),
         good="ws.attack C1; … ws.attack C2",
     ),
 )
@@ -58,10 +68,22 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     ),
     on=(ev.AttackDeclared,),
     doc=Doc(
-        checks="In turn number 1 (the first player's first turn) at most one attack is declared.",
-        why="The starting player may declare only one attack on their first turn.",
-        bad="turn 1: ws.attack C1; … ws.attack C2",
-        good="turn 1: ws.attack C1; ws.step encore",
+        checks=Text(
+            ja="ターン番号 1 (先攻プレイヤーの最初のターン) に宣言するアタックは 1 回までであること。",
+            en="In turn number 1 (the first player's first turn) at most one attack is declared.",
+        ),
+        why=Text(
+            ja="先攻プレイヤーは最初のターンに 1 回しかアタックを宣言できない。",
+            en="The starting player may declare only one attack on their first turn.",
+        ),
+        bad=Text(
+            ja="1 ターン目: ws.attack C1; … ws.attack C2",
+            en="turn 1: ws.attack C1; … ws.attack C2",
+        ),
+        good=Text(
+            ja="1 ターン目: ws.attack C1; ws.step encore",
+            en="turn 1: ws.attack C1; ws.step encore",
+        ),
     ),
 )
 def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
@@ -82,12 +104,26 @@ def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
     ),
     on=(ev.AttackDeclared,),
     doc=Doc(
-        checks="A direct attack needs the opponent's slot in the same column to be empty; a front or side attack "
+        checks=Text(
+            ja="ダイレクトアタックでは同じ列の相手の枠が空いていること。フロントアタックとサイドアタックではそこにキ"
+               "ャラがいること。",
+            en="A direct attack needs the opponent's slot in the same column to be empty; a front or side attack "
                "needs a character there.",
-        why="Seed 003 A.3: direct attack only when no opposing character stands in front; front and side attacks "
-            "are made against the character in front.",
-        bad="opponent has C2; ws.attack C2 direct",
-        good="opponent has C2; ws.attack C2 front",
+        ),
+        why=Text(
+            ja="seed 003 A.3: ダイレクトアタックは正面に相手キャラがいない場合のみ。"
+               "フロントアタックとサイドアタックは正面のキャラに対して行う。",
+            en="Seed 003 A.3: direct attack only when no opposing character stands in front; front and side attacks "
+               "are made against the character in front.",
+        ),
+        bad=Text(
+            ja="相手の C2 にキャラがいる; ws.attack C2 direct",
+            en="opponent has C2; ws.attack C2 direct",
+        ),
+        good=Text(
+            ja="相手の C2 にキャラがいる; ws.attack C2 front",
+            en="opponent has C2; ws.attack C2 front",
+        ),
     ),
 )
 def direct_only_against_empty(s: Step) -> Iterable[Hit]:
@@ -115,8 +151,14 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     ),
     on=(ev.StepStarted,) + CLOSERS,
     doc=Doc(
-        checks="When the trigger step of an attack is left, one card has been revealed (`ws.reveal`).",
-        why="Seed 003 B.3: 甲 puts the top card of the deck into the resolution zone (automatic, not optional).",
+        checks=Text(
+            ja="アタックのトリガーステップを抜けるときに、カードが 1 枚公開されている (`ws.reveal`) こと。",
+            en="When the trigger step of an attack is left, one card has been revealed (`ws.reveal`).",
+        ),
+        why=Text(
+            ja="seed 003 B.3: 甲は山札の上のカードを解決領域に置く (自動で行う処理で、任意ではない)。",
+            en="Seed 003 B.3: 甲 puts the top card of the deck into the resolution zone (automatic, not optional).",
+        ),
         bad="ws.step trigger; ws.step damage",
         good="ws.step trigger; ws.reveal; ws.step damage",
     ),
@@ -139,9 +181,16 @@ def trigger_step_reveals(s: Step) -> Iterable[Hit]:
     ),
     on=(ev.TriggerRevealed,),
     doc=Doc(
-        checks="The revealed trigger card goes to stock, unless a treasure or choice icon sends it elsewhere.",
-        why="Seed 003 B.5: the card used for the trigger is put into stock (reference B4: treasure and choice "
-            "are the exceptions).",
+        checks=Text(
+            ja="公開したトリガーのカードがストックに置かれること。ただし宝 (treasure) "
+               "やチョイスのアイコンが別の場所を指定する場合は除く。",
+            en="The revealed trigger card goes to stock, unless a treasure or choice icon sends it elsewhere.",
+        ),
+        why=Text(
+            ja="seed 003 B.5: トリガーに使ったカードはストックに置く (reference B4: 宝とチョイスは例外)。",
+            en="Seed 003 B.5: the card used for the trigger is put into stock (reference B4: treasure and choice are "
+               "the exceptions).",
+        ),
         bad="ws.reveal icons=[soul] to=hand",
         good="ws.reveal icons=[soul] to=stock",
     ),
@@ -163,13 +212,25 @@ def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
     on=(ev.StepStarted, ev.Countered),
     options=("counter_by",),
     doc=Doc(
-        checks="A counter step follows only a front attack; a `ws.counter` is played in the counter step, by "
-               "the defending player (option counter_by), at most once per attack.",
-        why="Seed 003 B.7 sends only front attacks to the counter step (direct and side go to damage). The "
-            "reference (B1, B6 #10) gives the counter to the defender, once. Seed 003 C.3 writes 甲 there; "
-            "the official rules and the issue say the defender, which kifu follows.",
+        checks=Text(
+            ja="カウンターステップはフロントアタックの後にだけ来ること。`ws.counter` はカウンターステップで、"
+               "防御側のプレイヤー (オプション counter_by) が、1 回のアタックにつき 1 回までプレイすること。",
+            en="A counter step follows only a front attack; a `ws.counter` is played in the counter step, by the "
+               "defending player (option counter_by), at most once per attack.",
+        ),
+        why=Text(
+            ja="seed 003 B.7 でカウンターステップへ進むのはフロントアタックだけ "
+               "(ダイレクトとサイドはダメージステップへ)。参照資料 (B1、B6 #10) はカウンターを防御側に 1 回与える。"
+               "seed 003 C.3 はそこを甲と書いているが、公式ルールと issue は防御側としており、kifu はそれに従う。",
+            en="Seed 003 B.7 sends only front attacks to the counter step (direct and side go to damage). The "
+               "reference (B1, B6 #10) gives the counter to the defender, once. Seed 003 C.3 writes 甲 there; the "
+               "official rules and the issue say the defender, which kifu follows.",
+        ),
         bad="ws.attack C1 side; ws.step trigger; ws.step counter",
-        good="ws.attack C1 front; ws.step trigger; ws.step counter; ws.counter (defender)",
+        good=Text(
+            ja="ws.attack C1 front; ws.step trigger; ws.step counter; ws.counter (防御側)",
+            en="ws.attack C1 front; ws.step trigger; ws.step counter; ws.counter (defender)",
+        ),
     ),
 )
 def counter_only_on_front(s: Step) -> Iterable[Hit]:
@@ -227,10 +288,18 @@ def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
     on=(ev.BattleResolved,),
     options=("battle_tie",),
     doc=Doc(
-        checks="With both characters present, the lower power is reversed; on a tie both (option battle_tie, "
-               "default both; `neither` for tables that rule otherwise).",
-        why="Seed 003 E.4: compare and reverse the lower one. The tie is not stated in the seed (reference B1 "
-            "[to verify]).",
+        checks=Text(
+            ja="両方のキャラがいるとき、パワーの低いほうをリバースすること。同じパワーなら両方 (オプション "
+               "battle_tie、既定は both。別の裁定をとる卓は `neither`)。",
+            en="With both characters present, the lower power is reversed; on a tie both (option battle_tie, default "
+               "both; `neither` for tables that rule otherwise).",
+        ),
+        why=Text(
+            ja="seed 003 E.4: パワーを比較し、低いほうをリバースする。同値の扱いは seed に書かれていない (reference "
+               "B1 [要確認])。",
+            en="Seed 003 E.4: compare and reverse the lower one. The tie is not stated in the seed (reference B1 [to "
+               "verify]).",
+        ),
         bad="ws.battle attacker_power=3000 defender_power=2000 reversed=[attacker]",
         good="ws.battle attacker_power=3000 defender_power=2000 reversed=[defender]",
     ),
@@ -262,12 +331,26 @@ def _both_present(state: State) -> bool:
     message=Text(ja="バトル: {detail}", en="battle: {detail}"),
     on=(ev.BattleResolved, ev.StepStarted) + CLOSERS,
     doc=Doc(
-        checks="A battle reverses nobody when the attacker or the defender has left; when both remain, the "
-               "battle step compares them (`ws.battle`) before it ends.",
-        why="Seed 003 E.3–4: the powers are compared if both characters exist; if one is gone there is no "
-            "comparison and no reversal.",
-        bad="defender bounced; ws.step battle; ws.battle reversed=[defender]",
-        good="defender bounced; ws.step battle; ws.step declare",
+        checks=Text(
+            ja="アタックしているキャラか防御側のキャラがいなくなっていれば、バトルで誰もリバースしないこと。"
+               "両方が残っていれば、バトルステップが終わる前に比較 (`ws.battle`) すること。",
+            en="A battle reverses nobody when the attacker or the defender has left; when both remain, the battle "
+               "step compares them (`ws.battle`) before it ends.",
+        ),
+        why=Text(
+            ja="seed 003 E.3〜4: 両方のキャラが存在している場合にパワーを比較する。"
+               "何かしらの理由でキャラがいなくなった場合は、比較もリバースもしない。",
+            en="Seed 003 E.3–4: the powers are compared if both characters exist; if one is gone there is no "
+               "comparison and no reversal.",
+        ),
+        bad=Text(
+            ja="防御側のキャラが手札に戻された; ws.step battle; ws.battle reversed=[defender]",
+            en="defender bounced; ws.step battle; ws.battle reversed=[defender]",
+        ),
+        good=Text(
+            ja="防御側のキャラが手札に戻された; ws.step battle; ws.step declare",
+            en="defender bounced; ws.step battle; ws.step declare",
+        ),
     ),
 )
 def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
@@ -305,11 +388,24 @@ def _reversed(state: State, player: str | None) -> list[str]:
     ),
     on=(ev.CharacterRetired,),
     doc=Doc(
-        checks="In the encore step, the non-turn player's reversed characters go to the waiting room only after "
-               "the turn player has none left.",
-        why="Seed 003 F.3–4: 甲's reversed cards are checked and put into the waiting room first, then 乙's.",
-        bad="both have reversed cards; ws.retire (non-turn player) first",
-        good="ws.retire (turn player); ws.retire (non-turn player)",
+        checks=Text(
+            ja="アンコールステップでは、ターンプレイヤーのリバースしているキャラがなくなってから、"
+               "非ターンプレイヤーのリバースしているキャラを控室に置くこと。",
+            en="In the encore step, the non-turn player's reversed characters go to the waiting room only after the "
+               "turn player has none left.",
+        ),
+        why=Text(
+            ja="seed 003 F.3〜4: まず甲のリバースカードを確認して控室に置き、次に乙のリバースカードを置く。",
+            en="Seed 003 F.3–4: 甲's reversed cards are checked and put into the waiting room first, then 乙's.",
+        ),
+        bad=Text(
+            ja="両者にリバースカードがある; 先に ws.retire (非ターンプレイヤー)",
+            en="both have reversed cards; ws.retire (non-turn player) first",
+        ),
+        good=Text(
+            ja="ws.retire (ターンプレイヤー); ws.retire (非ターンプレイヤー)",
+            en="ws.retire (turn player); ws.retire (non-turn player)",
+        ),
     ),
 )
 def encore_turn_player_first(s: Step) -> Iterable[Hit]:
@@ -332,12 +428,26 @@ def encore_turn_player_first(s: Step) -> Iterable[Hit]:
     message=Text(ja="アンコールステップ: {detail}", en="encore step: {detail}"),
     on=(ev.CharacterRetired,) + CLOSERS,
     doc=Doc(
-        checks="In the encore step only reversed characters are put into the waiting room, and the attack phase "
-               "ends only when no reversed character remains on either stage.",
-        why="Seed 003 F.3–6: choose a reversed card and put it into the waiting room, repeat while any remains; "
-            "item 6 goes back to item 3 while reversed cards are left.",
-        bad="C2 reversed; ws.step encore; ws.phase.end attack",
-        good="C2 reversed; ws.step encore; ws.retire C2; ws.phase.end attack",
+        checks=Text(
+            ja="アンコールステップで控室に置くのはリバースしているキャラだけで、"
+               "どちらの舞台にもリバースしているキャラが残っていないときにだけアタックフェイズが終わること。",
+            en="In the encore step only reversed characters are put into the waiting room, and the attack phase ends "
+               "only when no reversed character remains on either stage.",
+        ),
+        why=Text(
+            ja="seed 003 F.3〜6: リバースしているカードを選んで控室に置き、残っている間は繰り返す。6 では、"
+               "リバースカードが残っていれば 3 に戻る。",
+            en="Seed 003 F.3–6: choose a reversed card and put it into the waiting room, repeat while any remains; "
+               "item 6 goes back to item 3 while reversed cards are left.",
+        ),
+        bad=Text(
+            ja="C2 はリバース; ws.step encore; ws.phase.end attack",
+            en="C2 reversed; ws.step encore; ws.phase.end attack",
+        ),
+        good=Text(
+            ja="C2 はリバース; ws.step encore; ws.retire C2; ws.phase.end attack",
+            en="C2 reversed; ws.step encore; ws.retire C2; ws.phase.end attack",
+        ),
     ),
 )
 def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
@@ -364,9 +474,16 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     message=Text(ja="{slot} のアンコール: {detail}", en="encore to {slot}: {detail}"),
     on=(ev.Encored,),
     doc=Doc(
-        checks="An encore by the rule pays exactly 3 stock, from a stock that has them.",
-        why="Every character has the rule encore: pay 3 stock when it goes from the stage to the waiting room "
-            "and it returns (reference B1 #7).",
+        checks=Text(
+            ja="ルールによるアンコールが、ストックをちょうど 3 枚、それだけあるストックから支払うこと。",
+            en="An encore by the rule pays exactly 3 stock, from a stock that has them.",
+        ),
+        why=Text(
+            ja="すべてのキャラはルールによるアンコールを持つ: 舞台から控室に置かれたとき、ストックを 3 "
+               "枚払えば戻ってくる (reference B1 #7)。",
+            en="Every character has the rule encore: pay 3 stock when it goes from the stage to the waiting room and "
+               "it returns (reference B1 #7).",
+        ),
         bad="ws.encore via=rule stock=2",
         good="ws.encore via=rule stock=3",
     ),
@@ -394,9 +511,16 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
     on=(ev.Encored,),
     options=("encore_rested_same_slot",),
     doc=Doc(
-        checks="An encore names a slot a character just left, that slot is empty, and the character returns "
-               "rested (option encore_rested_same_slot, default true).",
-        why="The encore puts the character back where it was, rested (reference B1 #7, marked to verify).",
+        checks=Text(
+            ja="アンコールが、直前にキャラが離れた枠を挙げ、その枠が空いていて、キャラがレストで戻ること (オプション "
+               "encore_rested_same_slot、既定 true)。",
+            en="An encore names a slot a character just left, that slot is empty, and the character returns rested "
+               "(option encore_rested_same_slot, default true).",
+        ),
+        why=Text(
+            ja="アンコールしたキャラは元いた枠にレストで戻る (reference B1 #7、要確認とされている)。",
+            en="The encore puts the character back where it was, rested (reference B1 #7, marked to verify).",
+        ),
         bad="ws.retire C1; ws.encore C3",
         good="ws.retire C1; ws.encore C1",
     ),

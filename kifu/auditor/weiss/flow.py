@@ -81,10 +81,21 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     ),
     on=(ev.PhaseStarted, ev.PhaseEnded),
     doc=Doc(
-        checks="Each `ws.phase` is the next phase of Stand → Draw → Clock → Main → Climax → Attack → End, "
-               "inside a turn; each `ws.phase.end` names the phase in progress (it may be left out: the next "
-               "phase or turn ends the phase). Only the end phase may be done again.",
-        why="Seed 003 lists the phases in a fixed order; the end phase repeats while anything is left (エンドフェイズ 6).",
+        checks=Text(
+            ja="各 `ws.phase` が、スタンド → ドロー → クロック → メイン → クライマックス → アタック → エンド "
+               "の次のフェイズで、ターンの中にあること。各 `ws.phase.end` は進行中のフェイズを挙げること "
+               "(省いてもよい: 次のフェイズやターンがそのフェイズを終わらせる)。"
+               "もう一度行えるのはエンドフェイズだけ。",
+            en="Each `ws.phase` is the next phase of Stand → Draw → Clock → Main → Climax → Attack → End, inside a "
+               "turn; each `ws.phase.end` names the phase in progress (it may be left out: the next phase or turn "
+               "ends the phase). Only the end phase may be done again.",
+        ),
+        why=Text(
+            ja="seed 003 はフェイズを決まった順に並べている。エンドフェイズは何か残っている間は繰り返す "
+               "(エンドフェイズ 6)。",
+            en="Seed 003 lists the phases in a fixed order; the end phase repeats while anything is left "
+               "(エンドフェイズ 6).",
+        ),
         bad="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase clock",
         good="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase draw",
     ),
@@ -132,12 +143,25 @@ def _step_key(state: State) -> tuple[str | None, str]:
     ),
     on=(ev.StepStarted,) + CLOSERS,
     doc=Doc(
-        checks="Inside the attack phase: declare → trigger → (counter on a front attack) → damage → "
-               "(battle on a front attack) → declare again; a declare step with no attack goes to the encore "
-               "step, and the attack phase ends after the encore step. Steps outside the attack phase are errors.",
-        why="Seed 003 gives each step's successor by attack kind (B.7, D.5) and sends the end of attacks to the "
-            "encore step (A).",
-        bad="ws.attack front; ws.step trigger; ws.step damage (no counter step)",
+        checks=Text(
+            ja="アタックフェイズの中では: アタック宣言 → トリガー → (フロントアタックならカウンター) → ダメージ → "
+               "(フロントアタックならバトル) → 再びアタック宣言。アタックのないアタック宣言ステップはアンコールステッ"
+               "プへ進み、アンコールステップの後でアタックフェイズが終わること。"
+               "アタックフェイズの外のステップはエラー。",
+            en="Inside the attack phase: declare → trigger → (counter on a front attack) → damage → (battle on a "
+               "front attack) → declare again; a declare step with no attack goes to the encore step, and the attack "
+               "phase ends after the encore step. Steps outside the attack phase are errors.",
+        ),
+        why=Text(
+            ja="seed 003 は、各ステップの次をアタックの種類ごとに定め (B.7、D.5)、"
+               "アタックの終了をアンコールステップへ送っている (A)。",
+            en="Seed 003 gives each step's successor by attack kind (B.7, D.5) and sends the end of attacks to the "
+               "encore step (A).",
+        ),
+        bad=Text(
+            ja="ws.attack front; ws.step trigger; ws.step damage (カウンターステップがない)",
+            en="ws.attack front; ws.step trigger; ws.step damage (no counter step)",
+        ),
         good="ws.attack front; ws.step trigger; ws.step counter; ws.step damage; ws.step battle",
     ),
 )
@@ -188,12 +212,24 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
     ),
     on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded, ev.DamageDealt),
     doc=Doc(
-        checks="Stand, the draw-phase draw, the clock and its draws, plays, ACT abilities, slot swaps, the climax, "
+        checks=Text(
+            ja="スタンド、ドローフェイズのドロー、クロックとそのドロー、プレイ、起動能力、枠の入替、クライマックス、"
+               "アタック宣言、トリガーの公開、アタックのダメージ、バトル、クライマックスを控室に置くことが、seed 003 "
+               "の挙げるフェイズ (とステップ) で行われ、プレイヤーの行動はターンプレイヤーが行うこと。",
+            en="Stand, the draw-phase draw, the clock and its draws, plays, ACT abilities, slot swaps, the climax, "
                "attack declaration, trigger reveal, attack damage, battle and the climax leaving happen in the phase "
                "(and step) seed 003 names, and the player actions belong to the turn player.",
-        why="Seed 003 gives each of them to 甲 in one phase only; a climax in the main phase or a play on the "
-            "opponent's turn is not in the turn flow.",
-        bad="ws.phase main; ws.climax (climax played in the main phase)",
+        ),
+        why=Text(
+            ja="seed 003 はこれらをそれぞれ 1 つのフェイズでだけ甲に行わせる。メインフェイズのクライマックスや、"
+               "相手のターンのプレイはターンの流れにない。",
+            en="Seed 003 gives each of them to 甲 in one phase only; a climax in the main phase or a play on the "
+               "opponent's turn is not in the turn flow.",
+        ),
+        bad=Text(
+            ja="ws.phase main; ws.climax (メインフェイズにクライマックスを置いた)",
+            en="ws.phase main; ws.climax (climax played in the main phase)",
+        ),
         good="ws.phase climax; ws.climax",
     ),
 )
@@ -233,10 +269,20 @@ def _hint(e: Event, state: State) -> dict[str, str]:
     ),
     on=(ev.TurnStarted,),
     doc=Doc(
-        checks="A `ws.turn` comes after the previous turn's end phase, names the other player and the next "
-               "number (the first `ws.turn` of a log may have any number: a log may start mid-match).",
-        why="The end phase is the last phase of a turn (seed 003); turns pass to the opponent.",
-        bad="… ws.phase attack; ws.turn (no end phase)",
+        checks=Text(
+            ja="`ws.turn` が前のターンのエンドフェイズの後にあり、もう一方のプレイヤーと次の番号を挙げていること "
+               "(ログは試合の途中から始まることがあるので、ログ最初の `ws.turn` の番号は問わない)。",
+            en="A `ws.turn` comes after the previous turn's end phase, names the other player and the next number "
+               "(the first `ws.turn` of a log may have any number: a log may start mid-match).",
+        ),
+        why=Text(
+            ja="エンドフェイズはターンの最後のフェイズ (seed 003)。ターンは相手に移る。",
+            en="The end phase is the last phase of a turn (seed 003); turns pass to the opponent.",
+        ),
+        bad=Text(
+            ja="… ws.phase attack; ws.turn (エンドフェイズがない)",
+            en="… ws.phase attack; ws.turn (no end phase)",
+        ),
         good="… ws.phase end; ws.phase.end end; ws.turn",
     ),
 )
@@ -273,12 +319,26 @@ CHECK_CITE = "seed 003 (チェックタイミング 1–4); CR 4.4.2, 8.5.1.2 pe
     ),
     on=(ev.AbilityResolved,),
     doc=Doc(
-        checks="No pending ability resolves while a rule action is due: level-up (clock ≥ 7), refresh "
-               "(deck 0), or a loss (level 4, deck and waiting room empty).",
-        why="Check timing item 1: the basic rule processing happens first and the check timing does not go "
-            "on until it is done; CR 4.4.2.",
-        bad="damage puts the 7th card in the clock; ws.check; ws.resolve",
-        good="damage puts the 7th card in the clock; ws.levelup; ws.check; ws.resolve",
+        checks=Text(
+            ja="ルール処理が必要な間 (レベルアップ: クロック 7 枚以上、リフレッシュ: 山札 0 枚、敗北: レベル 4 "
+               "か山札と控室が空)、処理待機中の能力を解決しないこと。",
+            en="No pending ability resolves while a rule action is due: level-up (clock ≥ 7), refresh (deck 0), or a "
+               "loss (level 4, deck and waiting room empty).",
+        ),
+        why=Text(
+            ja="チェックタイミングの 1: WS の基礎ルールの処理を先に行い、ルール処理が終わらない限りチェックタイミング"
+               "は先へ進まない。CR 4.4.2。",
+            en="Check timing item 1: the basic rule processing happens first and the check timing does not go on "
+               "until it is done; CR 4.4.2.",
+        ),
+        bad=Text(
+            ja="ダメージでクロックが 7 枚目になる; ws.check; ws.resolve",
+            en="damage puts the 7th card in the clock; ws.check; ws.resolve",
+        ),
+        good=Text(
+            ja="ダメージでクロックが 7 枚目になる; ws.levelup; ws.check; ws.resolve",
+            en="damage puts the 7th card in the clock; ws.levelup; ws.check; ws.resolve",
+        ),
     ),
 )
 def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
@@ -300,10 +360,19 @@ def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
     ),
     on=(ev.AbilityResolved,),
     doc=Doc(
-        checks="A non-turn player's ability resolves only when the turn player has nothing pending.",
-        why="Check timing items 2 and 3: 甲 resolves its pending effects one at a time first, then 乙; "
-            "CR 8.5.1.2.",
-        bad="ws.auto a1 (turn player); ws.auto b1 (other); ws.check; ws.resolve b1",
+        checks=Text(
+            ja="非ターンプレイヤーの能力は、ターンプレイヤーに処理待機中の能力がないときにだけ解決すること。",
+            en="A non-turn player's ability resolves only when the turn player has nothing pending.",
+        ),
+        why=Text(
+            ja="チェックタイミングの 2 と 3: まず甲が処理待機中の効果を 1 つずつ実行し、その後に乙が実行する。CR "
+               "8.5.1.2。",
+            en="Check timing items 2 and 3: 甲 resolves its pending effects one at a time first, then 乙; CR 8.5.1.2.",
+        ),
+        bad=Text(
+            ja="ws.auto a1 (ターンプレイヤー); ws.auto b1 (相手); ws.check; ws.resolve b1",
+            en="ws.auto a1 (turn player); ws.auto b1 (other); ws.check; ws.resolve b1",
+        ),
         good="ws.auto a1; ws.auto b1; ws.check; ws.resolve a1; ws.resolve b1",
     ),
 )
@@ -327,9 +396,19 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
     message=Text(ja="能力 {ability} の解決: {detail}", en="ability {ability} resolved, but {detail}"),
     on=(ev.AbilityResolved,),
     doc=Doc(
-        checks="Each `ws.resolve` names one pending ability of that player and happens inside a check timing.",
-        why="Seed 003: automatic abilities wait (処理待機) and are played one at a time at a check timing.",
-        bad="ws.auto a1; ws.resolve a1 (no ws.check)",
+        checks=Text(
+            ja="各 `ws.resolve` が、そのプレイヤーの処理待機中の能力 1 つを挙げ、"
+               "チェックタイミングの中で行われること。",
+            en="Each `ws.resolve` names one pending ability of that player and happens inside a check timing.",
+        ),
+        why=Text(
+            ja="seed 003: 自動能力は処理待機し、チェックタイミングで 1 つずつプレイされる。",
+            en="Seed 003: automatic abilities wait (処理待機) and are played one at a time at a check timing.",
+        ),
+        bad=Text(
+            ja="ws.auto a1; ws.resolve a1 (ws.check がない)",
+            en="ws.auto a1; ws.resolve a1 (no ws.check)",
+        ),
         good="ws.auto a1; ws.check; ws.resolve a1; ws.check.end",
     ),
 )
@@ -355,10 +434,18 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
     ),
     on=(ev.CheckTimingEnded, ev.StepStarted) + CLOSERS,
     doc=Doc(
-        checks="A check timing, a phase (other than the end phase, see WS-END-003) or a step ends only when no "
+        checks=Text(
+            ja="チェックタイミング、フェイズ (エンドフェイズ以外。WS-END-003 参照)、ステップは、"
+               "処理待機中の自動能力がないときにだけ終わること。",
+            en="A check timing, a phase (other than the end phase, see WS-END-003) or a step ends only when no "
                "automatic ability is pending.",
-        why="Check timing items 2–4: it returns to item 1 after each ability and ends (item 4) only when both "
-            "players have nothing left to resolve.",
+        ),
+        why=Text(
+            ja="チェックタイミングの 2〜4: 能力を 1 つ実行するたびに 1 へ戻り、"
+               "両プレイヤーとも処理待機中のものがなくなったときだけ終了する (4)。",
+            en="Check timing items 2–4: it returns to item 1 after each ability and ends (item 4) only when both "
+               "players have nothing left to resolve.",
+        ),
         bad="ws.auto a1; ws.check; ws.check.end",
         good="ws.auto a1; ws.check; ws.resolve a1; ws.check.end",
     ),

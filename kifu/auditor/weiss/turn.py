@@ -28,9 +28,18 @@ from .common import CLOSERS, UNKNOWN_BOARD, UNKNOWN_HAND, closed_phase, game, is
     ),
     on=CLOSERS,
     doc=Doc(
-        checks="When the stand phase ends, every character of the turn player is standing.",
-        why="Seed 003 §スタンドフェイズ 3: all of 甲's characters stand (automatic).",
-        bad="C1 rested from the last turn; ws.phase stand; ws.phase.end stand",
+        checks=Text(
+            ja="スタンドフェイズが終わるとき、ターンプレイヤーのキャラがすべてスタンドしていること。",
+            en="When the stand phase ends, every character of the turn player is standing.",
+        ),
+        why=Text(
+            ja="seed 003 §スタンドフェイズ 3: 甲の全てのキャラをスタンドする (自動)。",
+            en="Seed 003 §スタンドフェイズ 3: all of 甲's characters stand (automatic).",
+        ),
+        bad=Text(
+            ja="C1 は前のターンからレスト; ws.phase stand; ws.phase.end stand",
+            en="C1 rested from the last turn; ws.phase stand; ws.phase.end stand",
+        ),
         good="ws.phase stand; ws.stand; ws.phase.end stand",
     ),
 )
@@ -53,9 +62,16 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     message=Text(ja="ドローフェイズに {drawn} 枚引きました (1 枚のはず)", en="the draw phase drew {drawn} cards, not 1"),
     on=(ev.Drew,) + CLOSERS,
     doc=Doc(
-        checks="The draw phase draws exactly one card: a draw past the first is reported at that `ws.draw`, a "
+        checks=Text(
+            ja="ドローフェイズでちょうど 1 枚引くこと: 2 枚目以降のドローはその `ws.draw` の位置に、"
+               "引いていないことはドローフェイズの終わりに指摘する。",
+            en="The draw phase draws exactly one card: a draw past the first is reported at that `ws.draw`, a "
                "missing draw when the draw phase ends.",
-        why="Seed 003 §ドローフェイズ 3: 甲 draws one card from the deck.",
+        ),
+        why=Text(
+            ja="seed 003 §ドローフェイズ 3: 甲は山札からカードを 1 枚引く。",
+            en="Seed 003 §ドローフェイズ 3: 甲 draws one card from the deck.",
+        ),
         bad="ws.phase draw; ws.phase.end draw",
         good="ws.phase draw; ws.draw 1; ws.phase.end draw",
     ),
@@ -79,10 +95,21 @@ def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
     message=Text(ja="クロックフェイズ: {detail}", en="clock phase: {detail}"),
     on=(ev.Drew,) + CLOSERS,
     doc=Doc(
-        checks="Draws for the clock come only after a card was clocked, and exactly two of them before the clock "
+        checks=Text(
+            ja="クロックによるドローは、カードをクロックに置いた後にだけ行い、クロックフェイズが終わるまでにちょうど "
+               "2 枚引くこと。",
+            en="Draws for the clock come only after a card was clocked, and exactly two of them before the clock "
                "phase ends.",
-        why="Seed 003 §クロックフェイズ 3: if 甲 puts a card into the clock, 甲 draws two; if not, the phase moves on.",
-        bad="ws.phase clock; ws.draw 2 reason=clock (nothing clocked)",
+        ),
+        why=Text(
+            ja="seed 003 §クロックフェイズ 3: 甲がカードをクロック置き場に置いたら 2 枚引く。置かないなら次へ進む。",
+            en="Seed 003 §クロックフェイズ 3: if 甲 puts a card into the clock, 甲 draws two; if not, the phase "
+               "moves on.",
+        ),
+        bad=Text(
+            ja="ws.phase clock; ws.draw 2 reason=clock (クロックに置いていない)",
+            en="ws.phase clock; ws.draw 2 reason=clock (nothing clocked)",
+        ),
         good="ws.phase clock; ws.clock; ws.draw 2 reason=clock",
     ),
 )
@@ -108,8 +135,14 @@ def clock_draws_two(s: Step) -> Iterable[Hit]:
     message=Text(ja="このクロックフェイズで {n} 枚目のクロックです", en="card number {n} clocked in one clock phase"),
     on=(ev.Clocked,),
     doc=Doc(
-        checks="At most one `ws.clock` per clock phase.",
-        why="Seed 003 §クロックフェイズ 3: 甲 may choose one card from hand for the clock.",
+        checks=Text(
+            ja="クロックフェイズごとに `ws.clock` は 1 回までであること。",
+            en="At most one `ws.clock` per clock phase.",
+        ),
+        why=Text(
+            ja="seed 003 §クロックフェイズ 3: 甲は手札から 1 枚選んでクロック置き場に置いてよい。",
+            en="Seed 003 §クロックフェイズ 3: 甲 may choose one card from hand for the clock.",
+        ),
         bad="ws.clock; ws.clock",
         good="ws.clock; ws.draw 2 reason=clock",
     ),
@@ -129,8 +162,15 @@ def clock_at_most_one_card(s: Step) -> Iterable[Hit]:
     message=Text(ja="このターン {n} 枚目のクライマックスです", en="climax number {n} this turn"),
     on=(ev.ClimaxPlayed,),
     doc=Doc(
-        checks="At most one `ws.climax` per turn.",
-        why="Seed 003 §クライマックスフェイズ 3: 甲 may put a climax from hand into the climax zone, once.",
+        checks=Text(
+            ja="1 ターンに `ws.climax` は 1 回までであること。",
+            en="At most one `ws.climax` per turn.",
+        ),
+        why=Text(
+            ja="seed 003 §クライマックスフェイズ 3: 甲は手札からクライマックスカードを 1 枚選び、"
+               "クライマックス置場に置いてもよい (1 回だけ)。",
+            en="Seed 003 §クライマックスフェイズ 3: 甲 may put a climax from hand into the climax zone, once.",
+        ),
         bad="ws.climax A; ws.climax B",
         good="ws.climax A",
     ),
@@ -219,13 +259,29 @@ end_phase_hand_limit = end_phase_rule(
     message=Text(ja="手札の規定枚数 {limit}: {detail}", en="hand limit {limit}: {detail}"),
     options=("hand_limit",),
     doc=Doc(
-        checks="Hand-limit discards happen only above the limit and stop at it; the end phase is over (next "
-               "turn, or the log stops after `ws.phase.end end`) only with the turn player's hand at or below the "
-               "limit (option hand_limit, default 7). Another `ws.phase end` pass may still fix it.",
-        why="Seed 003 §エンドフェイズ 3: 甲 discards only the cards over the limit; item 6: the phase ends only when "
-            "the hand is within the limit, else the end phase is done again.",
-        bad="hand 9; ws.discard 1; ws.phase.end end; ws.turn (hand 8)",
-        good="hand 9; ws.discard 2; ws.phase.end end; ws.turn",
+        checks=Text(
+            ja="手札の規定枚数による破棄は、規定枚数を超えているときだけ行い、規定枚数で止めること。"
+               "エンドフェイズが終わる (次のターンになるか、`ws.phase.end end` の後でログが終わる) のは、"
+               "ターンプレイヤーの手札が規定枚数以下のときだけ (オプション hand_limit、既定 7)。もう一度 `ws.phase "
+               "end` を行えば、まだ直せる。",
+            en="Hand-limit discards happen only above the limit and stop at it; the end phase is over (next turn, or "
+               "the log stops after `ws.phase.end end`) only with the turn player's hand at or below the limit "
+               "(option hand_limit, default 7). Another `ws.phase end` pass may still fix it.",
+        ),
+        why=Text(
+            ja="seed 003 §エンドフェイズ 3: 甲は規定枚数を超えている分だけ手札を控室に置く。6: "
+               "手札が規定枚数を超えていない場合だけフェイズが終わり、そうでなければエンドフェイズをもう一回行う。",
+            en="Seed 003 §エンドフェイズ 3: 甲 discards only the cards over the limit; item 6: the phase ends only "
+               "when the hand is within the limit, else the end phase is done again.",
+        ),
+        bad=Text(
+            ja="手札 9 枚; ws.discard 1; ws.phase.end end; ws.turn (手札 8 枚)",
+            en="hand 9; ws.discard 1; ws.phase.end end; ws.turn (hand 8)",
+        ),
+        good=Text(
+            ja="手札 9 枚; ws.discard 2; ws.phase.end end; ws.turn",
+            en="hand 9; ws.discard 2; ws.phase.end end; ws.turn",
+        ),
     ),
 )
 
@@ -248,8 +304,14 @@ climax_leaves_in_the_end_phase = end_phase_rule(
         en="the end phase ended with {player}'s climax {card} still in the climax zone",
     ),
     doc=Doc(
-        checks="When the end phase is over, the turn player's climax zone is empty.",
-        why="Seed 003 §エンドフェイズ 4: 甲 puts the climax card into the waiting room.",
+        checks=Text(
+            ja="エンドフェイズが終わったとき、ターンプレイヤーのクライマックス置場が空であること。",
+            en="When the end phase is over, the turn player's climax zone is empty.",
+        ),
+        why=Text(
+            ja="seed 003 §エンドフェイズ 4: 甲はクライマックス置場の CX カードを控室に置く。",
+            en="Seed 003 §エンドフェイズ 4: 甲 puts the climax card into the waiting room.",
+        ),
         bad="ws.climax; … ws.phase end; ws.phase.end end; ws.turn",
         good="ws.climax; … ws.phase end; ws.climax.leave; ws.phase.end end; ws.turn",
     ),
@@ -273,10 +335,19 @@ end_phase_repeats_while_pending = end_phase_rule(
         en="the end phase ended with abilities {pending} pending (it must be done again)",
     ),
     doc=Doc(
-        checks="The end phase is over (next turn, or the log stops after `ws.phase.end end`) only with no "
-               "pending automatic ability; a new `ws.phase end` pass is how it is done again.",
-        why="Seed 003 §エンドフェイズ 6: unless the hand is within the limit and no ability waits, the end phase is "
-            "done once more.",
+        checks=Text(
+            ja="エンドフェイズが終わる (次のターンになるか、`ws.phase.end end` の後でログが終わる) のは、"
+               "処理待機中の自動能力がないときだけであること。エンドフェイズをもう一度行うときは、新たに `ws.phase "
+               "end` を記録する。",
+            en="The end phase is over (next turn, or the log stops after `ws.phase.end end`) only with no pending "
+               "automatic ability; a new `ws.phase end` pass is how it is done again.",
+        ),
+        why=Text(
+            ja="seed 003 §エンドフェイズ 6: 手札が規定枚数を超えておらず、かつ処理待機中の能力がない場合でなければ、"
+               "エンドフェイズをもう一回行う。",
+            en="Seed 003 §エンドフェイズ 6: unless the hand is within the limit and no ability waits, the end phase "
+               "is done once more.",
+        ),
         bad="ws.phase end; ws.auto a9; ws.phase.end end; ws.turn",
         good="ws.phase end; ws.auto a9; ws.phase end; ws.check; ws.resolve a9; ws.check.end; ws.phase.end end",
     ),
@@ -296,9 +367,16 @@ end_phase_repeats_while_pending = end_phase_rule(
     on=(ev.Discarded,),
     options=("end_phase_order",),
     doc=Doc(
-        checks="Within one pass of the end phase, a hand-limit discard does not follow the climax leaving "
-               "(option end_phase_order=seed; `any` turns the check off).",
-        why="Seed 003 §エンドフェイズ lists the discard as item 3 and the climax as item 4.",
+        checks=Text(
+            ja="エンドフェイズの 1 回の中で、手札の規定枚数による破棄が、クライマックスを控室に置いた後に来ないこと "
+               "(オプション end_phase_order=seed。`any` でこの検査をやめる)。",
+            en="Within one pass of the end phase, a hand-limit discard does not follow the climax leaving (option "
+               "end_phase_order=seed; `any` turns the check off).",
+        ),
+        why=Text(
+            ja="seed 003 §エンドフェイズは、手札の破棄を 3 に、クライマックスを 4 に挙げている。",
+            en="Seed 003 §エンドフェイズ lists the discard as item 3 and the climax as item 4.",
+        ),
         bad="ws.phase end; ws.climax.leave; ws.discard hand-limit",
         good="ws.phase end; ws.discard hand-limit; ws.climax.leave",
     ),
@@ -342,10 +420,23 @@ def _overdue(s: Step, kind: str) -> Iterable[tuple[str, int]]:
     message=Text(ja="{player}: {detail}", en="{player}: {detail}"),
     on=None,
     doc=Doc(
-        checks="A `ws.levelup` needs 7 clock cards; when the clock reaches 7, the next game event is that level-up.",
-        why="Level-up is an interrupting rule action: it happens at once, even in the middle of another process.",
-        bad="ws.damage (clock 6 → 8); ws.step damage… (no level-up)",
-        good="ws.damage (clock 6 → 8); ws.levelup",
+        checks=Text(
+            ja="`ws.levelup` にはクロック 7 枚が必要。クロックが 7 枚になったら、"
+               "次のゲームのイベントがそのレベルアップであること。",
+            en="A `ws.levelup` needs 7 clock cards; when the clock reaches 7, the next game event is that level-up.",
+        ),
+        why=Text(
+            ja="レベルアップは割り込み型のルール処理: 他の処理の途中でも直ちに行う。",
+            en="Level-up is an interrupting rule action: it happens at once, even in the middle of another process.",
+        ),
+        bad=Text(
+            ja="ws.damage (クロック 6 → 8); ws.step damage… (レベルアップがない)",
+            en="ws.damage (clock 6 → 8); ws.step damage… (no level-up)",
+        ),
+        good=Text(
+            ja="ws.damage (クロック 6 → 8); ws.levelup",
+            en="ws.damage (clock 6 → 8); ws.levelup",
+        ),
     ),
 )
 def level_up_at_seven(s: Step) -> Iterable[Hit]:
@@ -373,11 +464,24 @@ def level_up_at_seven(s: Step) -> Iterable[Hit]:
     message=Text(ja="{player}: {detail}", en="{player}: {detail}"),
     on=None,
     doc=Doc(
-        checks="A `ws.refresh` needs an empty deck; when the deck empties (and the waiting room has cards), the "
-               "next game event is the refresh.",
-        why="Refresh is an interrupting rule action (CR 9.2): the waiting room becomes the new deck at once.",
-        bad="ws.draw (deck 1 → 0); ws.phase.end draw",
-        good="ws.draw (deck 1 → 0); ws.refresh; ws.phase.end draw",
+        checks=Text(
+            ja="`ws.refresh` には空の山札が必要。山札がなくなったら (控室にカードがあれば)、"
+               "次のゲームのイベントがリフレッシュであること。",
+            en="A `ws.refresh` needs an empty deck; when the deck empties (and the waiting room has cards), the next "
+               "game event is the refresh.",
+        ),
+        why=Text(
+            ja="リフレッシュは割り込み型のルール処理 (CR 9.2): 控室が直ちに新しい山札になる。",
+            en="Refresh is an interrupting rule action (CR 9.2): the waiting room becomes the new deck at once.",
+        ),
+        bad=Text(
+            ja="ws.draw (山札 1 → 0); ws.phase.end draw",
+            en="ws.draw (deck 1 → 0); ws.phase.end draw",
+        ),
+        good=Text(
+            ja="ws.draw (山札 1 → 0); ws.refresh; ws.phase.end draw",
+            en="ws.draw (deck 1 → 0); ws.refresh; ws.phase.end draw",
+        ),
     ),
 )
 def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
@@ -405,11 +509,20 @@ def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
     message=Text(ja="{player}: {detail}", en="{player}: {detail}"),
     on=(ev.RefreshPointPaid, ev.TurnStarted),
     doc=Doc(
-        checks="Each `ws.refresh` is followed, before the next turn, by one `ws.refresh.point` of that player, and "
+        checks=Text(
+            ja="各 `ws.refresh` の後、次のターンまでに、そのプレイヤーの `ws.refresh.point` が 1 回あること。"
+               "リフレッシュなしのリフレッシュポイントはない。",
+            en="Each `ws.refresh` is followed, before the next turn, by one `ws.refresh.point` of that player, and "
                "no refresh point comes without a refresh.",
-        why="After a refresh the top card of the new deck goes to the clock once the interrupted process ends "
-            "(CR 9.2 per reference B2; the exact timing after the 2022 change is [to verify], so only 'before the "
-            "next turn' is checked).",
+        ),
+        why=Text(
+            ja="リフレッシュの後、割り込まれた処理が終わったら、新しい山札の上のカードをクロックに置く (reference B2 "
+               "による CR 9.2。2022 年の変更後の正確なタイミングは [要確認] なので、"
+               "「次のターンより前」だけを検査する)。",
+            en="After a refresh the top card of the new deck goes to the clock once the interrupted process ends (CR "
+               "9.2 per reference B2; the exact timing after the 2022 change is [to verify], so only 'before the "
+               "next turn' is checked).",
+        ),
         bad="ws.refresh; … ws.turn",
         good="ws.refresh; ws.refresh.point; … ws.turn",
     ),
@@ -445,10 +558,23 @@ def _loss_overdue(s: Step, kind: str) -> Iterable[Hit]:
     ),
     on=None,
     doc=Doc(
-        checks="When a player has 4 level cards, the next game event is their `ws.lose` (or `match.end`).",
-        why="Four cards in the level zone lose the game (CR 1.2.2.1), a rule action done first at the next check.",
-        bad="ws.levelup (4th level card); ws.step battle",
-        good="ws.levelup (4th level card); ws.lose reason=level; match.end",
+        checks=Text(
+            ja="プレイヤーのレベル置場が 4 枚になったら、次のゲームのイベントがそのプレイヤーの `ws.lose` (または "
+               "`match.end`) であること。",
+            en="When a player has 4 level cards, the next game event is their `ws.lose` (or `match.end`).",
+        ),
+        why=Text(
+            ja="レベル置場のカードが 4 枚になると敗北する (CR 1.2.2.1)。次のチェックで最初に行うルール処理。",
+            en="Four cards in the level zone lose the game (CR 1.2.2.1), a rule action done first at the next check.",
+        ),
+        bad=Text(
+            ja="ws.levelup (4 枚目のレベル); ws.step battle",
+            en="ws.levelup (4th level card); ws.step battle",
+        ),
+        good=Text(
+            ja="ws.levelup (4 枚目のレベル); ws.lose reason=level; match.end",
+            en="ws.levelup (4th level card); ws.lose reason=level; match.end",
+        ),
     ),
 )
 def level_four_loses(s: Step) -> Iterable[Hit]:
@@ -468,10 +594,23 @@ def level_four_loses(s: Step) -> Iterable[Hit]:
     ),
     on=None,
     doc=Doc(
-        checks="When a player's deck and waiting room are both empty, the next game event is their `ws.lose`.",
-        why="With nothing to refresh from, the player loses (CR 1.2.2.2).",
-        bad="ws.draw (deck 1 → 0, waiting room 0); ws.phase.end draw",
-        good="ws.draw (deck 1 → 0, waiting room 0); ws.lose reason=deck; match.end",
+        checks=Text(
+            ja="プレイヤーの山札と控室がどちらも空になったら、次のゲームのイベントがそのプレイヤーの `ws.lose` "
+               "であること。",
+            en="When a player's deck and waiting room are both empty, the next game event is their `ws.lose`.",
+        ),
+        why=Text(
+            ja="リフレッシュするカードがなければ、そのプレイヤーは敗北する (CR 1.2.2.2)。",
+            en="With nothing to refresh from, the player loses (CR 1.2.2.2).",
+        ),
+        bad=Text(
+            ja="ws.draw (山札 1 → 0、控室 0 枚); ws.phase.end draw",
+            en="ws.draw (deck 1 → 0, waiting room 0); ws.phase.end draw",
+        ),
+        good=Text(
+            ja="ws.draw (山札 1 → 0、控室 0 枚); ws.lose reason=deck; match.end",
+            en="ws.draw (deck 1 → 0, waiting room 0); ws.lose reason=deck; match.end",
+        ),
     ),
 )
 def empty_deck_and_waiting_loses(s: Step) -> Iterable[Hit]:
@@ -487,10 +626,22 @@ def empty_deck_and_waiting_loses(s: Step) -> Iterable[Hit]:
     message=Text(ja="{player} の敗北 ({reason}): {detail}", en="{player} lost ({reason}), but {detail}"),
     on=(ev.GameLost,),
     doc=Doc(
-        checks="A loss for `level` needs 4 level cards; a loss for `deck` needs an empty deck and waiting room.",
-        why="Only the losing conditions of CR 1.2.2 (or a concession or an effect) end the game.",
-        bad="level 3; ws.lose reason=level",
-        good="level 4; ws.lose reason=level",
+        checks=Text(
+            ja="`level` による敗北にはレベル 4 枚が、`deck` による敗北には山札と控室が空であることが必要。",
+            en="A loss for `level` needs 4 level cards; a loss for `deck` needs an empty deck and waiting room.",
+        ),
+        why=Text(
+            ja="ゲームを終わらせるのは CR 1.2.2 の敗北条件 (または投了か効果) だけ。",
+            en="Only the losing conditions of CR 1.2.2 (or a concession or an effect) end the game.",
+        ),
+        bad=Text(
+            ja="レベル 3; ws.lose reason=level",
+            en="level 3; ws.lose reason=level",
+        ),
+        good=Text(
+            ja="レベル 4; ws.lose reason=level",
+            en="level 4; ws.lose reason=level",
+        ),
     ),
 )
 def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
@@ -516,9 +667,16 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     message=Text(ja="match.end の勝者 {winner}: {detail}", en="match.end names {winner} the winner, but {detail}"),
     on=(MatchEnded,),
     doc=Doc(
-        checks="`match.end` does not name as winner a player who lost (`ws.lose`, 4 level cards, or deck and "
-               "waiting room empty); when both lost at once the match is a draw (no winner).",
-        why="Losing conditions end the game for that player (CR 1.2.2); simultaneous losses are a draw (1.2.3).",
+        checks=Text(
+            ja="`match.end` が、敗北したプレイヤー (`ws.lose`、レベル 4 枚、または山札と控室が空) "
+               "を勝者にしていないこと。両者が同時に敗北したら引き分け (勝者なし)。",
+            en="`match.end` does not name as winner a player who lost (`ws.lose`, 4 level cards, or deck and waiting "
+               "room empty); when both lost at once the match is a draw (no winner).",
+        ),
+        why=Text(
+            ja="敗北条件を満たしたプレイヤーはゲームに負ける (CR 1.2.2)。同時に敗北したら引き分け (1.2.3)。",
+            en="Losing conditions end the game for that player (CR 1.2.2); simultaneous losses are a draw (1.2.3).",
+        ),
         bad="ws.lose p1 reason=level; match.end winner=p1",
         good="ws.lose p1 reason=level; match.end winner=p2",
     ),

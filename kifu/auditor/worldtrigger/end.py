@@ -22,12 +22,27 @@ WIN = "■7 勝利条件 (相手の残トリオンが０になる / 相手が緊
         en="{loser} {how} at seq {at}, which ended the match, yet {type} is recorded after it",
     ),
     doc=Doc(
-        checks="No `wt.*` event follows the first event that leaves a player at 0 trion or less, or a "
-               "`wt.bailout`; only `match.end`, notes and rulings may.",
-        why="Seed 002 ■7: the game repeats steps 3–6 until a win condition holds; reaching 0 trion or declaring "
-            "bailout decides the match at once.",
-        bad='{"type":"wt.trion","player":"b","delta":-15} (b: 15 → 0), then {"type":"wt.order",…}',
-        good='{"type":"wt.trion","player":"b","delta":-15} (b: 15 → 0), then {"type":"match.end","winner":"a"}',
+        checks=Text(
+            ja="プレイヤーの残トリオンが 0 以下になった最初のイベント、または `wt.bailout` (緊急脱出) の後に `wt.*` "
+               "のイベントがないこと。その後に来てよいのは `match.end`、メモ、裁定だけ。",
+            en="No `wt.*` event follows the first event that leaves a player at 0 trion or less, or a `wt.bailout`; "
+               "only `match.end`, notes and rulings may.",
+        ),
+        why=Text(
+            ja="seed 002 ■7: どちらかが勝利条件を満たすまで 3〜6 を繰り返す。残トリオンが 0 "
+               "になるか緊急脱出を宣言すれば、その時点で勝敗が決まる。",
+            en="Seed 002 ■7: the game repeats steps 3–6 until a win condition holds; reaching 0 trion or declaring "
+               "bailout decides the match at once.",
+        ),
+        bad=Text(
+            ja='{"type":"wt.trion","player":"b","delta":-15} (b のトリオン 15 → 0) の後に {"type":"wt.order",…}',
+            en='{"type":"wt.trion","player":"b","delta":-15} (b: 15 → 0), then {"type":"wt.order",…}',
+        ),
+        good=Text(
+            ja='{"type":"wt.trion","player":"b","delta":-15} (b のトリオン 15 → 0) の後に {"type":"match.end",'
+               '"winner":"a"}',
+            en='{"type":"wt.trion","player":"b","delta":-15} (b: 15 → 0), then {"type":"match.end","winner":"a"}',
+        ),
     ),
 )
 def nothing_after_defeat(s: Step) -> Iterable[Hit]:
@@ -51,9 +66,16 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     ),
     on=(MatchEnded,),
     doc=Doc(
-        checks="`match.end` names as winner the opponent of the first player to reach 0 trion or bail out; "
-               "a winner with neither recorded is reported too.",
-        why="Seed 002 ■7: a player wins when the opponent's trion reaches 0 or the opponent declares bailout.",
+        checks=Text(
+            ja="`match.end` の勝者が、最初に残トリオン 0 になったか緊急脱出したプレイヤーの相手であること。"
+               "どちらも記録されていないのに勝者がいる場合も指摘する。",
+            en="`match.end` names as winner the opponent of the first player to reach 0 trion or bail out; a winner "
+               "with neither recorded is reported too.",
+        ),
+        why=Text(
+            ja="seed 002 ■7: 相手の残トリオンが 0 になるか、相手が緊急脱出 (ベイルアウト) を宣言すれば勝ち。",
+            en="Seed 002 ■7: a player wins when the opponent's trion reaches 0 or the opponent declares bailout.",
+        ),
         bad='{"type":"wt.bailout","player":"a"}, {"type":"match.end","winner":"a"}',
         good='{"type":"wt.bailout","player":"a"}, {"type":"match.end","winner":"b","reason":"bailout"}',
     ),

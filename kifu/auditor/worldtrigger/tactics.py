@@ -35,12 +35,27 @@ STEP3 = "■5 戦術フェイズ 手順3"
     ),
     on=(TriggerRevealed,),
     doc=Doc(
-        checks="`wt.reveal` names a face-down trigger the player has set, pays exactly the catalogue's reveal "
-               "cost, and the player has that much trion.",
-        why="Seed 002 ■5 step 1: a face-down trigger is turned face up first, paying trion if it needs some; "
-            "a player who cannot pay cannot turn it up and its effect does not happen.",
-        bad='a has 2 trion; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
-        good='a has 40 trion; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
+        checks=Text(
+            ja="`wt.reveal` が、そのプレイヤーがセットした裏向きのトリガーを挙げ、"
+               "カタログの表向きにするコストちょうどのトリオンを支払い、そのプレイヤーにそれだけのトリオンがあること"
+               "。",
+            en="`wt.reveal` names a face-down trigger the player has set, pays exactly the catalogue's reveal cost, "
+               "and the player has that much trion.",
+        ),
+        why=Text(
+            ja="seed 002 ■5 手順1: 裏向きのトリガーはまず表向きにし、必要ならトリオンを支払う。"
+               "支払えないプレイヤーは表向きにできず、効果も発揮されない。",
+            en="Seed 002 ■5 step 1: a face-down trigger is turned face up first, paying trion if it needs some; a "
+               "player who cannot pay cannot turn it up and its effect does not happen.",
+        ),
+        bad=Text(
+            ja='a のトリオンは 2; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
+            en='a has 2 trion; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
+        ),
+        good=Text(
+            ja='a のトリオンは 40; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
+            en='a has 40 trion; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
+        ),
     ),
 )
 def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
@@ -84,10 +99,20 @@ _RECORDING = {"then": "the recording disagrees with the triggers set and the cat
     ),
     on=(EffectUsed,),
     doc=Doc(
-        checks="The trigger of a `wt.use` (counter-uses included) is face up when used.",
-        why="Seed 002 ■5 step 1: a face-down trigger is turned face up, paying its trion, before its effect; "
-            "otherwise the effect is not exerted.",
-        bad='wt.set main アステロイド (face down); {"type":"wt.use","trigger":"アステロイド",…}',
+        checks=Text(
+            ja="`wt.use` (対抗使用を含む) のトリガーが、使用時に表向きであること。",
+            en="The trigger of a `wt.use` (counter-uses included) is face up when used.",
+        ),
+        why=Text(
+            ja="seed 002 ■5 手順1: 裏向きのトリガーは、効果の前にトリオンを支払って表向きにする。"
+               "そうしなければ効果は発揮されない。",
+            en="Seed 002 ■5 step 1: a face-down trigger is turned face up, paying its trion, before its effect; "
+               "otherwise the effect is not exerted.",
+        ),
+        bad=Text(
+            ja='wt.set main アステロイド (裏向き); {"type":"wt.use","trigger":"アステロイド",…}',
+            en='wt.set main アステロイド (face down); {"type":"wt.use","trigger":"アステロイド",…}',
+        ),
         good='wt.reveal アステロイド trion 2; {"type":"wt.use","trigger":"アステロイド",…}',
     ),
 )
@@ -112,11 +137,25 @@ def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     ),
     on=(EffectUsed,),
     doc=Doc(
-        checks="A `wt.use` names one of the two triggers the player set this turn, an effect that trigger has, "
-               "and, for an option's effect (旋空), a build that holds the option.",
-        why="Seed 002 ■5: in the tactics phase the player uses the abilities of the triggers set in step 4.",
-        bad='set 弧月 / シールド; {"type":"wt.use","trigger":"アステロイド",…}',
-        good='set 弧月 / シールド; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…}',
+        checks=Text(
+            ja="`wt.use` が、そのプレイヤーがこのターンにセットした 2 枚のトリガーの 1 つと、"
+               "そのトリガーが持つ効果を挙げていること。専用オプションの効果 (旋空) なら、"
+               "トリガーセットにそのオプションがあること。",
+            en="A `wt.use` names one of the two triggers the player set this turn, an effect that trigger has, and, "
+               "for an option's effect (旋空), a build that holds the option.",
+        ),
+        why=Text(
+            ja="seed 002 ■5: 戦術フェイズでは、手順4 でセットしたトリガーのトリガー能力を使用する。",
+            en="Seed 002 ■5: in the tactics phase the player uses the abilities of the triggers set in step 4.",
+        ),
+        bad=Text(
+            ja='セットは 弧月 / シールド; {"type":"wt.use","trigger":"アステロイド",…}',
+            en='set 弧月 / シールド; {"type":"wt.use","trigger":"アステロイド",…}',
+        ),
+        good=Text(
+            ja='セットは 弧月 / シールド; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…}',
+            en='set 弧月 / シールド; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…}',
+        ),
     ),
 )
 def used_trigger_is_set(s: Step) -> Iterable[Hit]:
@@ -169,13 +208,31 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     on=(EffectUsed, InitialTriggerUsed),
     options=("tags_expire",),
     doc=Doc(
-        checks="A `wt.use` or `wt.init.use` pays exactly the catalogue cost in trion and tags, the player has "
-               "that much trion, and every tag paid is in hand. A `wt.init.use` of an effect that is not an "
+        checks=Text(
+            ja="`wt.use` や `wt.init.use` が、カタログのコストちょうどのトリオンと行動タグを支払い、"
+               "そのプレイヤーにそれだけのトリオンがあり、支払ったタグがすべて手元にあること。初期距離の効果でない "
+               "`wt.init.use` は WT-INIT-003 に任せる。",
+            en="A `wt.use` or `wt.init.use` pays exactly the catalogue cost in trion and tags, the player has that "
+               "much trion, and every tag paid is in hand. A `wt.init.use` of an effect that is not an "
                "initial-distance effect is left to WT-INIT-003.",
-        why="Seed 002 ■5 step 2: pay the costs written on the effect (trion, action tags); if they cannot be "
-            "paid, the effect is not exerted. ■2: initial-distance effects are paid in trion too.",
-        bad='hand [move]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,"tags":["shooting"]}',
-        good='hand [shooting]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,"tags":["shooting"]}',
+        ),
+        why=Text(
+            ja="seed 002 ■5 手順2: 効果に記載されているコスト (トリオン、行動タグ) を支払う。"
+               "支払えなければ効果は発揮されない。■2: 初期距離の効果もトリオンを支払う。",
+            en="Seed 002 ■5 step 2: pay the costs written on the effect (trion, action tags); if they cannot be paid,"
+               " the effect is not exerted. ■2: initial-distance effects are paid in trion too.",
+        ),
+        bad=Text(
+            ja='手元のタグ [move]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,'
+               '"tags":["shooting"]}',
+            en='hand [move]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,"tags":["shooting"]}',
+        ),
+        good=Text(
+            ja='手元のタグ [shooting]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,'
+               '"tags":["shooting"]}',
+            en='hand [shooting]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,'
+               '"tags":["shooting"]}',
+        ),
     ),
 )
 def effect_cost_paid(s: Step) -> Iterable[Hit]:
@@ -207,13 +264,29 @@ def effect_cost_paid(s: Step) -> Iterable[Hit]:
     on=(EffectUsed,),
     options=("use_limit",),
     doc=Doc(
-        checks="Within one tactics phase (from a plot to the next), no player uses the same effect of the same "
-               "set trigger twice, counter-uses included. With `use_limit`=trigger, any second effect of the "
-               "same trigger counts too.",
-        why="Seed 002 ■5: uses and moves may repeat while costs can be paid, but the same trigger effect only "
-            "once per set trigger per tactics phase, and the limit applies to counter-users as well.",
-        bad="b counters with シールド/防御 at seq 30 and again at seq 34 in a's tactics phase",
-        good="b counters with シールド/防御 once in a's phase and once in its own",
+        checks=Text(
+            ja="1 回の戦術フェイズ (あるプロットから次のプロットまで) の中で、どのプレイヤーも、"
+               "セットした同じトリガーの同じ効果を 2 回使わないこと (対抗使用を含む)。`use_limit`=trigger なら、"
+               "同じトリガーの別の効果の 2 回目も数える。",
+            en="Within one tactics phase (from a plot to the next), no player uses the same effect of the same set "
+               "trigger twice, counter-uses included. With `use_limit`=trigger, any second effect of the same "
+               "trigger counts too.",
+        ),
+        why=Text(
+            ja="seed 002 ■5: コストを支払える限り効果の使用と移動は何度でも行えるが、同じトリガー効果の使用は 1 "
+               "回の戦術フェイズでセットしたトリガー 1 枚につき 1 回まで。"
+               "この制限は対抗使用を行うプレイヤーにも適用される。",
+            en="Seed 002 ■5: uses and moves may repeat while costs can be paid, but the same trigger effect only "
+               "once per set trigger per tactics phase, and the limit applies to counter-users as well.",
+        ),
+        bad=Text(
+            ja="a の戦術フェイズに、b が シールド/防御 で seq 30 と seq 34 の 2 回対抗使用",
+            en="b counters with シールド/防御 at seq 30 and again at seq 34 in a's tactics phase",
+        ),
+        good=Text(
+            ja="b が シールド/防御 を a の戦術フェイズに 1 回、自分の戦術フェイズに 1 回",
+            en="b counters with シールド/防御 once in a's phase and once in its own",
+        ),
     ),
 )
 def effect_once_per_phase(s: Step) -> Iterable[Hit]:
@@ -252,11 +325,23 @@ def _kind(s: Step, d: Decl) -> str:
     ),
     on=(EffectUsed,),
     doc=Doc(
-        checks="A `wt.use` without `counter` uses a `tactics` effect; one with `counter` uses a `counter` effect "
+        checks=Text(
+            ja="`counter` のない `wt.use` は `tactics` (戦術フェイズ) の効果を使うこと。`counter` のある `wt.use` は "
+               "`counter` (対抗) の効果を使い、その `against` が、応じる宣言 (まだ開いているもの) "
+               "の種類を挙げていること。",
+            en="A `wt.use` without `counter` uses a `tactics` effect; one with `counter` uses a `counter` effect "
                "whose `against` lists the kind of the declaration it answers, which is still open.",
-        why="Seed 002 ■5: the tactics phase uses effects with timing 戦術フェイズ; step 3: counter effects are "
-            "usable only when the specific effects they answer are exerted (シールド against アステロイド).",
-        bad='{"type":"wt.use","trigger":"シールド","effect":"防御"} with no counter',
+        ),
+        why=Text(
+            ja="seed 002 ■5: 戦術フェイズでは「タイミング：戦術フェイズ」の効果を使う。手順3: 対抗の効果は、"
+               "それが応じる特定の効果が発揮された際にだけ使える (アステロイドに対するシールド)。",
+            en="Seed 002 ■5: the tactics phase uses effects with timing 戦術フェイズ; step 3: counter effects are "
+               "usable only when the specific effects they answer are exerted (シールド against アステロイド).",
+        ),
+        bad=Text(
+            ja='{"type":"wt.use","trigger":"シールド","effect":"防御"} で counter がない',
+            en='{"type":"wt.use","trigger":"シールド","effect":"防御"} with no counter',
+        ),
         good='{"type":"wt.use","trigger":"シールド","effect":"防御","counter":31}',
     ),
 )
@@ -296,12 +381,26 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     ),
     on=(EffectUsed,),
     doc=Doc(
-        checks="The current distance is inside the effect's `distance` range, and an effect's `to` changes the "
+        checks=Text(
+            ja="現在の距離が効果の `distance` の範囲内にあり、効果の `to` が距離を最大でその `moves` "
+               "までしか変えないこと。",
+            en="The current distance is inside the effect's `distance` range, and an effect's `to` changes the "
                "distance by at most its `moves`.",
-        why="Seed 002 makes distance (1–6) the thing moves fight over: each effect states at which distances "
-            "it works (catalogue data; the bundled numbers are an example).",
-        bad='distance 4; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…} (range 1–1)',
-        good='distance 1; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…}',
+        ),
+        why=Text(
+            ja="seed 002 では距離 (1〜6) を移動で奪い合う。各効果はどの距離で使えるかを定めている (カタログのデータ。"
+               "同梱の数値は一例)。",
+            en="Seed 002 makes distance (1–6) the thing moves fight over: each effect states at which distances it "
+               "works (catalogue data; the bundled numbers are an example).",
+        ),
+        bad=Text(
+            ja='距離 4; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…} (射程 1–1)',
+            en='distance 4; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…} (range 1–1)',
+        ),
+        good=Text(
+            ja='距離 1; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…}',
+            en='distance 1; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…}',
+        ),
     ),
 )
 def effect_distance_condition(s: Step) -> Iterable[Hit]:
@@ -333,12 +432,26 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
     ),
     on=(EffectUsed, Moved),
     doc=Doc(
-        checks="A `wt.use` without `counter`, or a `wt.move`, is by the turn player after their `wt.plot` "
-               "(the phase begins when the plot ends, whether or not a `wt.tags` line was written).",
-        why="Seed 002 ■5: after the plot the turn player's tactics phase begins; the other player only answers "
-            "with counter-uses.",
-        bad="a's tactics phase; {\"type\":\"wt.move\",\"player\":\"b\",…}",
-        good="a's tactics phase; {\"type\":\"wt.move\",\"player\":\"a\",…}",
+        checks=Text(
+            ja="`counter` のない `wt.use` と `wt.move` が、手番プレイヤーによって、その `wt.plot` の後に行われること "
+               "(`wt.tags` の行が書かれていなくても、戦術フェイズはプロットが終わった時に始まる)。",
+            en="A `wt.use` without `counter`, or a `wt.move`, is by the turn player after their `wt.plot` (the phase "
+               "begins when the plot ends, whether or not a `wt.tags` line was written).",
+        ),
+        why=Text(
+            ja="seed 002 ■5: プロットが終わると手番プレイヤーの戦術フェイズになる。"
+               "もう一方のプレイヤーは対抗使用で応じるだけ。",
+            en="Seed 002 ■5: after the plot the turn player's tactics phase begins; the other player only answers "
+               "with counter-uses.",
+        ),
+        bad=Text(
+            ja='a の戦術フェイズ; {"type":"wt.move","player":"b",…}',
+            en="a's tactics phase; {\"type\":\"wt.move\",\"player\":\"b\",…}",
+        ),
+        good=Text(
+            ja='a の戦術フェイズ; {"type":"wt.move","player":"a",…}',
+            en="a's tactics phase; {\"type\":\"wt.move\",\"player\":\"a\",…}",
+        ),
     ),
 )
 def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
@@ -373,13 +486,28 @@ def _asked_first(s: Step, g: State) -> str:
     on=(EffectUsed, CounterPassed),
     options=("counter_first",),
     doc=Doc(
-        checks="After each declaration, the first answer (`wt.pass` or a counter `wt.use`) comes from the player "
-               "who declared (option `counter_first`: the latest declarer, default, or the chain's initiator); "
-               "the other player answers only after that player passed; nobody counters after both passed.",
-        why="Seed 002 ■5 step 3: before an effect applies, counter-use is checked starting from the player who "
-            "just declared it; if neither counter-uses, the effects resolve.",
-        bad="a declares アステロイド (seq 20); b counters with シールド (seq 21) before a passed",
-        good="a declares アステロイド (seq 20); a passes (21); b counters with シールド (22)",
+        checks=Text(
+            ja="宣言のたびに、最初の応答 (`wt.pass` か対抗使用の `wt.use`) が宣言したプレイヤーから来ること "
+               "(オプション `counter_first`: 最後に宣言したプレイヤー (既定) か、連鎖を始めたプレイヤー)。"
+               "もう一方のプレイヤーは、そのプレイヤーがパスした後にだけ応答する。両者がパスした後の対抗使用はない。",
+            en="After each declaration, the first answer (`wt.pass` or a counter `wt.use`) comes from the player who "
+               "declared (option `counter_first`: the latest declarer, default, or the chain's initiator); the other "
+               "player answers only after that player passed; nobody counters after both passed.",
+        ),
+        why=Text(
+            ja="seed 002 ■5 手順3: 効果を適用する前に、今トリガーの効果を宣言したプレイヤーから順に対抗使用の確認を行"
+               "う。どちらも対抗使用しなければ効果を適用する。",
+            en="Seed 002 ■5 step 3: before an effect applies, counter-use is checked starting from the player who "
+               "just declared it; if neither counter-uses, the effects resolve.",
+        ),
+        bad=Text(
+            ja="a が アステロイド を宣言 (seq 20); a がパスする前に b が シールド で対抗使用 (seq 21)",
+            en="a declares アステロイド (seq 20); b counters with シールド (seq 21) before a passed",
+        ),
+        good=Text(
+            ja="a が アステロイド を宣言 (seq 20); a がパス (21); b が シールド で対抗使用 (22)",
+            en="a declares アステロイド (seq 20); a passes (21); b counters with シールド (22)",
+        ),
     ),
 )
 def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
@@ -411,11 +539,24 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
     ),
     on=(EffectResolved,),
     doc=Doc(
-        checks="Each `wt.resolve` names the latest declaration of the open chain that is not yet resolved.",
-        why="Seed 002 ■5 step 3: when nobody counter-uses any more, the effects apply starting from the last "
-            "declared one (a shield resolves before the shot it answers).",
-        bad="a アステロイド (20), b シールド counter (22); wt.resolve of 20 first",
-        good="a アステロイド (20), b シールド counter (22); wt.resolve of 22, then of 20",
+        checks=Text(
+            ja="各 `wt.resolve` が、開いている連鎖のうちまだ適用されていない最後の宣言を指していること。",
+            en="Each `wt.resolve` names the latest declaration of the open chain that is not yet resolved.",
+        ),
+        why=Text(
+            ja="seed 002 ■5 手順3: もう誰も対抗使用しなくなったら、最後に使用の宣言のあったトリガーの効果から順に適用"
+               "する (シールドは、それが対抗する射撃より先に適用される)。",
+            en="Seed 002 ■5 step 3: when nobody counter-uses any more, the effects apply starting from the last "
+               "declared one (a shield resolves before the shot it answers).",
+        ),
+        bad=Text(
+            ja="a の アステロイド (20)、b の シールド による対抗使用 (22); 先に 20 の wt.resolve",
+            en="a アステロイド (20), b シールド counter (22); wt.resolve of 20 first",
+        ),
+        good=Text(
+            ja="a の アステロイド (20)、b の シールド による対抗使用 (22); 22 の wt.resolve、次に 20 の wt.resolve",
+            en="a アステロイド (20), b シールド counter (22); wt.resolve of 22, then of 20",
+        ),
     ),
 )
 def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
@@ -439,12 +580,26 @@ def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
     ),
     on=(EffectResolved,),
     doc=Doc(
-        checks="The first `wt.resolve` of a chain comes after both players recorded `wt.pass` since the chain's "
+        checks=Text(
+            ja="連鎖の最初の `wt.resolve` が、その連鎖の最後の宣言以降に両プレイヤーが `wt.pass` "
+               "を記録した後にあること。",
+            en="The first `wt.resolve` of a chain comes after both players recorded `wt.pass` since the chain's "
                "latest declaration.",
-        why="Seed 002 ■5 step 3: before an effect applies, both players are asked for counter-use in turn; only "
-            "when neither counter-uses do the effects apply.",
-        bad="a declares アステロイド (20); a passes (21); wt.resolve of 20 (b was never asked)",
-        good="a declares アステロイド (20); a passes (21); b passes (22); wt.resolve of 20",
+        ),
+        why=Text(
+            ja="seed 002 ■5 手順3: 効果を適用する前に、両プレイヤーに順に対抗使用の確認を行う。"
+               "どちらも対抗使用しなかったときだけ効果を適用する。",
+            en="Seed 002 ■5 step 3: before an effect applies, both players are asked for counter-use in turn; only "
+               "when neither counter-uses do the effects apply.",
+        ),
+        bad=Text(
+            ja="a が アステロイド を宣言 (20); a がパス (21); 20 の wt.resolve (b に確認していない)",
+            en="a declares アステロイド (20); a passes (21); wt.resolve of 20 (b was never asked)",
+        ),
+        good=Text(
+            ja="a が アステロイド を宣言 (20); a がパス (21); b がパス (22); 20 の wt.resolve",
+            en="a declares アステロイド (20); a passes (21); b passes (22); wt.resolve of 20",
+        ),
     ),
 )
 def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
@@ -481,13 +636,30 @@ VOID = {
     ),
     on=(TrionChanged,),
     doc=Doc(
-        checks="A `wt.trion` loss whose `source` is a `wt.use` of this turn is not credited to a use that had no "
+        checks=Text(
+            ja="`source` がこのターンの `wt.use` である `wt.trion` の減少が、"
+               "効果が発揮されなかった使用によるものでないこと: トリガーがセットされていないか裏向き、"
+               "トリオンや行動タグを支払っていない (またはカタログのコストと違う)、適用時に対抗使用で打ち消された。",
+            en="A `wt.trion` loss whose `source` is a `wt.use` of this turn is not credited to a use that had no "
                "effect: trigger not set or face down, trion or tags not paid (or not the catalogue cost), or "
                "cancelled by a counter-use at its resolution.",
-        why="Seed 002 ■5 steps 1–2: a trigger that could not be turned face up, or whose cost was not paid, "
-            "exerts no effect; step 3: a counter-use (シールド against アステロイド) answers the effect.",
-        bad="a uses アステロイド face down (seq 14); {\"type\":\"wt.trion\",\"player\":\"b\",\"delta\":-15,\"source\":14}",
-        good="a reveals, then uses アステロイド (seq 15); {\"type\":\"wt.trion\",\"player\":\"b\",\"delta\":-15,\"source\":15}",
+        ),
+        why=Text(
+            ja="seed 002 ■5 手順1〜2: 表向きにできなかったトリガーや、"
+               "コストを支払わなかったトリガーの効果は発揮されない。手順3: 対抗使用 (アステロイドに対するシールド) "
+               "が効果に応じる。",
+            en="Seed 002 ■5 steps 1–2: a trigger that could not be turned face up, or whose cost was not paid, "
+               "exerts no effect; step 3: a counter-use (シールド against アステロイド) answers the effect.",
+        ),
+        bad=Text(
+            ja='a が裏向きの アステロイド を使用 (seq 14); {"type":"wt.trion","player":"b","delta":-15,"source":14}',
+            en='a uses アステロイド face down (seq 14); {"type":"wt.trion","player":"b","delta":-15,"source":14}',
+        ),
+        good=Text(
+            ja='a が表向きにしてから アステロイド を使用 (seq 15); {"type":"wt.trion","player":"b","delta":-15,'
+               '"source":15}',
+            en='a reveals, then uses アステロイド (seq 15); {"type":"wt.trion","player":"b","delta":-15,"source":15}',
+        ),
     ),
 )
 def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
@@ -519,10 +691,22 @@ def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
     on=(Moved,),
     options=("tags_expire",),
     doc=Doc(
-        checks="A `wt.move` pays exactly one `move` tag, and the player holds one.",
-        why="Seed 002 ■5: to move, pay a [移動] tag as the cost and declare distance +1 or −1.",
-        bad='hand [shooting]; {"type":"wt.move","player":"a","to":3,"tags":["shooting"]}',
-        good='hand [move]; {"type":"wt.move","player":"a","to":3}',
+        checks=Text(
+            ja="`wt.move` がちょうど 1 つの ［移動］タグ (`move`) を支払い、そのプレイヤーがそれを持っていること。",
+            en="A `wt.move` pays exactly one `move` tag, and the player holds one.",
+        ),
+        why=Text(
+            ja="seed 002 ■5: 移動するには［移動］タグをコストとして支払い、距離を＋1 ないし－1 する宣言を行う。",
+            en="Seed 002 ■5: to move, pay a [移動] tag as the cost and declare distance +1 or −1.",
+        ),
+        bad=Text(
+            ja='手元のタグ [shooting]; {"type":"wt.move","player":"a","to":3,"tags":["shooting"]}',
+            en='hand [shooting]; {"type":"wt.move","player":"a","to":3,"tags":["shooting"]}',
+        ),
+        good=Text(
+            ja='手元のタグ [move]; {"type":"wt.move","player":"a","to":3}',
+            en='hand [move]; {"type":"wt.move","player":"a","to":3}',
+        ),
     ),
 )
 def move_costs_one_move_tag(s: Step) -> Iterable[Hit]:
@@ -545,12 +729,26 @@ def move_costs_one_move_tag(s: Step) -> Iterable[Hit]:
     ),
     on=(Moved,),
     doc=Doc(
-        checks="A `wt.move`'s `to` is the current distance plus or minus 1 and stays on the 1–6 scale: at 1 "
-               "or 6 only the inward move exists (the seed clamps only the initial distance, so a move to 0 or 7 "
-               "is not turned into a move that changes nothing).",
-        why="Seed 002 ■5: a move declares distance +1 or −1.",
-        bad='distance 3; {"type":"wt.move","player":"a","to":5}',
-        good='distance 3; {"type":"wt.move","player":"a","to":4}',
+        checks=Text(
+            ja="`wt.move` の `to` が現在の距離の ±1 で、1〜6 の範囲に収まること: 距離 1 や 6 "
+               "では内側への移動しかない (seed が丸めるのは初期距離だけなので、0 や 7 "
+               "への移動を「何も変わらない移動」に直すことはしない)。",
+            en="A `wt.move`'s `to` is the current distance plus or minus 1 and stays on the 1–6 scale: at 1 or 6 "
+               "only the inward move exists (the seed clamps only the initial distance, so a move to 0 or 7 is not "
+               "turned into a move that changes nothing).",
+        ),
+        why=Text(
+            ja="seed 002 ■5: 移動は距離を＋1 ないし－1 する宣言。",
+            en="Seed 002 ■5: a move declares distance +1 or −1.",
+        ),
+        bad=Text(
+            ja='距離 3; {"type":"wt.move","player":"a","to":5}',
+            en='distance 3; {"type":"wt.move","player":"a","to":5}',
+        ),
+        good=Text(
+            ja='距離 3; {"type":"wt.move","player":"a","to":4}',
+            en='distance 3; {"type":"wt.move","player":"a","to":4}',
+        ),
     ),
 )
 def move_changes_distance_by_one(s: Step) -> Iterable[Hit]:

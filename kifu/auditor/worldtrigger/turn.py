@@ -23,8 +23,14 @@ from .common import cat, cite, face_up, who
     ),
     on=(OrderDecided,),
     doc=Doc(
-        checks="At each `wt.order`, the first player does not have more trion than the other.",
-        why="Seed 002 ■3: the order is decided again every turn; fewer remaining trion chips goes first.",
+        checks=Text(
+            ja="各 `wt.order` で、先攻プレイヤーの残トリオンが相手より多くないこと。",
+            en="At each `wt.order`, the first player does not have more trion than the other.",
+        ),
+        why=Text(
+            ja="seed 002 ■3: 先攻後攻は 1 ターンごとに決め直し、残りのトリオンチップが少ないほうが先攻になる。",
+            en="Seed 002 ■3: the order is decided again every turn; fewer remaining trion chips goes first.",
+        ),
         bad="a 80, b 65; {\"type\":\"wt.order\",\"turn\":2,\"first\":\"a\"}",
         good="a 80, b 65; {\"type\":\"wt.order\",\"turn\":2,\"first\":\"b\"}",
     ),
@@ -53,9 +59,17 @@ def fewer_trion_goes_first(s: Step) -> Iterable[Hit]:
     ),
     on=(OrderDecided,),
     doc=Doc(
-        checks="When both players have the same trion at `wt.order`, its `tie_break` names the random method.",
-        why="Seed 002 ■3: on equal trion the order is decided by rock-paper-scissors or another fair method; "
-            "a judge needs to see it was not simply chosen.",
+        checks=Text(
+            ja="`wt.order` の時点で両プレイヤーの残トリオンが同じなら、その `tie_break` "
+               "がランダムな決め方を挙げていること。",
+            en="When both players have the same trion at `wt.order`, its `tie_break` names the random method.",
+        ),
+        why=Text(
+            ja="seed 002 ■3: 残トリオンが同じ場合は、じゃんけん等の公平な方法で決める。"
+               "ただ選んだだけではないことをジャッジが確認できる必要がある。",
+            en="Seed 002 ■3: on equal trion the order is decided by rock-paper-scissors or another fair method; a "
+               "judge needs to see it was not simply chosen.",
+        ),
         bad='a 100, b 100; {"type":"wt.order","turn":1,"first":"a"}',
         good='a 100, b 100; {"type":"wt.order","turn":1,"first":"a","tie_break":"janken"}',
     ),
@@ -81,10 +95,21 @@ def tie_broken_at_random(s: Step) -> Iterable[Hit]:
     ),
     on=(TriggersSet,),
     doc=Doc(
-        checks="`wt.set` names a trigger from the build's main side as `main` and one from its sub side as "
-               "`sub`; a dedicated option is not set on its own.",
-        why="Seed 002 ■4: each turn submit one trigger from the main side and one from the sub side.",
-        bad='build main [弧月,旋空,…], sub [シールド,…]; {"type":"wt.set","player":"a","main":"弧月","sub":"旋空"}',
+        checks=Text(
+            ja="`wt.set` の `main` がトリガーセットのメイン側のトリガー、`sub` がサブ側のトリガーであること。"
+               "専用オプションは単独ではセットしない。",
+            en="`wt.set` names a trigger from the build's main side as `main` and one from its sub side as `sub`; a "
+               "dedicated option is not set on its own.",
+        ),
+        why=Text(
+            ja="seed 002 ■4: 毎ターン、メイン側のトリガーから 1 枚、サブ側のトリガーから 1 枚を提出する。",
+            en="Seed 002 ■4: each turn submit one trigger from the main side and one from the sub side.",
+        ),
+        bad=Text(
+            ja='トリガーセット メイン [弧月,旋空,…]、サブ [シールド,…]; {"type":"wt.set","player":"a","main":"弧月",'
+               '"sub":"旋空"}',
+            en='build main [弧月,旋空,…], sub [シールド,…]; {"type":"wt.set","player":"a","main":"弧月","sub":"旋空"}',
+        ),
         good='{"type":"wt.set","player":"a","main":"弧月","sub":"シールド"}',
     ),
 )
@@ -117,11 +142,24 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
     ),
     on=(TriggersSet,),
     doc=Doc(
-        checks="A slot listed in `wt.set.kept` held the same trigger last turn, face up.",
-        why="Seed 002 ■4: last turn's triggers return to hand; face-up ones may stay (saving their reveal trion). "
-            "Face-down ones are always returned and set again face down.",
-        bad='last turn シールド face down; {"type":"wt.set",…,"sub":"シールド","kept":["sub"]}',
-        good='last turn シールド revealed; {"type":"wt.set",…,"sub":"シールド","kept":["sub"]}',
+        checks=Text(
+            ja="`wt.set.kept` に挙げた枠には、前のターンに同じトリガーが表向きで置かれていたこと。",
+            en="A slot listed in `wt.set.kept` held the same trigger last turn, face up.",
+        ),
+        why=Text(
+            ja="seed 002 ■4: 前のターンに出したトリガーは手札に戻すが、表になっているものは戻さなくてよい "
+               "(表向きにするトリオンを節約できる)。裏向きのものは必ず戻し、改めて裏向きでセットする。",
+            en="Seed 002 ■4: last turn's triggers return to hand; face-up ones may stay (saving their reveal trion). "
+               "Face-down ones are always returned and set again face down.",
+        ),
+        bad=Text(
+            ja='前のターンの シールド は裏向き; {"type":"wt.set",…,"sub":"シールド","kept":["sub"]}',
+            en='last turn シールド face down; {"type":"wt.set",…,"sub":"シールド","kept":["sub"]}',
+        ),
+        good=Text(
+            ja='前のターンの シールド は表向き; {"type":"wt.set",…,"sub":"シールド","kept":["sub"]}',
+            en='last turn シールド revealed; {"type":"wt.set",…,"sub":"シールド","kept":["sub"]}',
+        ),
     ),
 )
 def only_face_up_kept(s: Step) -> Iterable[Hit]:
@@ -151,9 +189,20 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
     ),
     on=(TriggersSet, Plotted),
     doc=Doc(
-        checks="After each `wt.order`, both players record exactly one `wt.set` before the turn's first `wt.plot`.",
-        why="Seed 002 flow: step 4 (set two triggers) comes every turn between the order (3) and the turns (5, 6).",
-        bad="wt.order turn 2, wt.set a, wt.plot (b never set)",
+        checks=Text(
+            ja="各 `wt.order` の後、そのターンの最初の `wt.plot` より前に、両プレイヤーがちょうど 1 回ずつ `wt.set` "
+               "を記録していること。",
+            en="After each `wt.order`, both players record exactly one `wt.set` before the turn's first `wt.plot`.",
+        ),
+        why=Text(
+            ja="seed 002 のゲームの流れ: 手順4 (トリガーを 2 枚セット) は毎ターン、先攻/後攻の決定 (3) と手番 (5、6) "
+               "の間にある。",
+            en="Seed 002 flow: step 4 (set two triggers) comes every turn between the order (3) and the turns (5, 6).",
+        ),
+        bad=Text(
+            ja="wt.order turn 2, wt.set a, wt.plot (b がセットしていない)",
+            en="wt.order turn 2, wt.set a, wt.plot (b never set)",
+        ),
         good="wt.order turn 2, wt.set a, wt.set b, wt.plot",
     ),
 )
@@ -185,10 +234,18 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
     ),
     on=(Plotted,),
     doc=Doc(
-        checks="In each turn the first plot's attacker is the first player, the second plot's the second player, "
-               "and there is no third plot.",
-        why="Seed 002 flow: after the order (3) and the set (4) come the first player's turn (5) and the second "
-            "player's (6), then a new order.",
+        checks=Text(
+            ja="各ターンで、1 回目のプロットの攻撃プレイヤーが先攻プレイヤー、2 回目が後攻プレイヤーで、3 "
+               "回目のプロットがないこと。",
+            en="In each turn the first plot's attacker is the first player, the second plot's the second player, and "
+               "there is no third plot.",
+        ),
+        why=Text(
+            ja="seed 002 のゲームの流れ: 先攻/後攻の決定 (3) とトリガーのセット (4) の後に、先攻プレイヤーの手番 (5) "
+               "と後攻プレイヤーの手番 (6) が来て、それから新たに先攻/後攻を決める。",
+            en="Seed 002 flow: after the order (3) and the set (4) come the first player's turn (5) and the second "
+               "player's (6), then a new order.",
+        ),
         bad="wt.order first a; wt.plot attacker b",
         good="wt.order first a; wt.plot attacker a; …; wt.plot attacker b",
     ),
@@ -224,13 +281,34 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     ),
     on=(TagsGained,),
     doc=Doc(
-        checks="`wt.tags` follows the attacker's `wt.plot` and lists, as a multiset, the sheet tag of each attacker "
-               "die whose face no defender die shows. Blocking is by face value: one defender 5 blocks both "
-               "attacker 5s; an unblocked pair gives two tags.",
-        why="Seed 002 ■5: each plot die gives the tag of its face; a defender die on the same face prevents it "
-            "(examples: 1,4 vs 3,4 gives only [移動]; 5,5 vs 5,6 gives nothing; 5,5 unblocked gives two [近距離戦]).",
-        bad='sheet move,move,shooting,shooting,close,close; plot 1,4 vs 3,4; {"type":"wt.tags","tags":["move","shooting"]}',
-        good='sheet move,move,shooting,shooting,close,close; plot 1,4 vs 3,4; {"type":"wt.tags","tags":["move"]}',
+        checks=Text(
+            ja="`wt.tags` が攻撃プレイヤーの `wt.plot` の後にあり、防御プレイヤーのどのプロットダイスとも目が一致しな"
+               "かった攻撃側のダイスについて、プロットシートの行動タグを (重複を含めて) 並べていること。"
+               "妨害は目の値で決まる: 防御側の 5 が 1 つあれば攻撃側の 5 を 2 つとも防ぎ、"
+               "妨害されなかったゾロ目はタグを 2 つ与える。",
+            en="`wt.tags` follows the attacker's `wt.plot` and lists, as a multiset, the sheet tag of each attacker "
+               "die whose face no defender die shows. Blocking is by face value: one defender 5 blocks both attacker "
+               "5s; an unblocked pair gives two tags.",
+        ),
+        why=Text(
+            ja="seed 002 ■5: プロットダイスはそれぞれ、その目に対応した行動タグを与える。防御側のダイスが同じ目なら、"
+               "その入手を防ぐ (例: 1,4 対 3,4 なら［移動］だけ、5,5 対 5,6 なら何もなし、妨害されない 5,5 "
+               "なら［近距離戦］2 つ)。",
+            en="Seed 002 ■5: each plot die gives the tag of its face; a defender die on the same face prevents it "
+               "(examples: 1,4 vs 3,4 gives only [移動]; 5,5 vs 5,6 gives nothing; 5,5 unblocked gives two "
+               "[近距離戦]).",
+        ),
+        bad=Text(
+            ja='シート move,move,shooting,shooting,close,close; プロット 1,4 対 3,4; {"type":"wt.tags",'
+               '"tags":["move","shooting"]}',
+            en='sheet move,move,shooting,shooting,close,close; plot 1,4 vs 3,4; {"type":"wt.tags","tags":["move",'
+               '"shooting"]}',
+        ),
+        good=Text(
+            ja='シート move,move,shooting,shooting,close,close; プロット 1,4 対 3,4; {"type":"wt.tags",'
+               '"tags":["move"]}',
+            en='sheet move,move,shooting,shooting,close,close; plot 1,4 vs 3,4; {"type":"wt.tags","tags":["move"]}',
+        ),
     ),
 )
 def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
@@ -261,9 +339,16 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
     ),
     on=(OrderDecided,),
     doc=Doc(
-        checks="Each `wt.order` numbers its turn one more than the previous one, starting at 1.",
-        why="Seed 002 repeats steps 3–6 turn by turn, deciding the order anew each turn; a skipped or repeated "
-            "number means a turn is missing from the record or recorded twice.",
+        checks=Text(
+            ja="各 `wt.order` のターン番号が直前より 1 大きく、1 から始まること。",
+            en="Each `wt.order` numbers its turn one more than the previous one, starting at 1.",
+        ),
+        why=Text(
+            ja="seed 002 は 3〜6 をターンごとに繰り返し、毎ターン先攻後攻を決め直す。"
+               "番号が飛んだり重なったりしていれば、ターンの記録が抜けているか二重になっている。",
+            en="Seed 002 repeats steps 3–6 turn by turn, deciding the order anew each turn; a skipped or repeated "
+               "number means a turn is missing from the record or recorded twice.",
+        ),
         bad='{"type":"wt.order","turn":1,…} … {"type":"wt.order","turn":3,…}',
         good='{"type":"wt.order","turn":1,…} … {"type":"wt.order","turn":2,…}',
     ),
@@ -288,10 +373,20 @@ def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
     ),
     on=(OrderDecided,),
     doc=Doc(
-        checks="A new `wt.order` comes only after the previous turn had both players' plots.",
-        why="Seed 002: a turn is the order (3), the set (4), the first player's turn (5) and the second player's "
-            "turn (6); only then does step 3 come again.",
-        bad="wt.order turn 1; wt.plot a; … wt.order turn 2 (b never had its turn)",
+        checks=Text(
+            ja="新しい `wt.order` は、前のターンに両プレイヤーのプロットがあった後にだけ来ること。",
+            en="A new `wt.order` comes only after the previous turn had both players' plots.",
+        ),
+        why=Text(
+            ja="seed 002: 1 ターンは先攻/後攻の決定 (3)、セット (4)、先攻プレイヤーの手番 (5)、後攻プレイヤーの手番 "
+               "(6) からなり、その後で初めて手順3 に戻る。",
+            en="Seed 002: a turn is the order (3), the set (4), the first player's turn (5) and the second player's "
+               "turn (6); only then does step 3 come again.",
+        ),
+        bad=Text(
+            ja="wt.order turn 1; wt.plot a; … wt.order turn 2 (b が手番を行っていない)",
+            en="wt.order turn 1; wt.plot a; … wt.order turn 2 (b never had its turn)",
+        ),
         good="wt.order turn 1; wt.plot a; …; wt.plot b; … wt.order turn 2",
     ),
 )
