@@ -31,11 +31,7 @@ ARGS = 2
 
 
 def _rules() -> list[Rule]:
-    seen: dict[str, Rule] = {}
-    for g in registry.GAMES.values():
-        for r in registry.rules_of(g):
-            seen.setdefault(r.code, r)
-    return sorted(seen.values(), key=lambda r: r.code)
+    return registry.all_rules()
 
 
 def _pending(r: Rule) -> bool:

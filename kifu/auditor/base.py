@@ -204,10 +204,13 @@ INTERNAL = Rule(
         en="the check of {rule} stopped with an exception: {error}",
     ),
     doc=Doc(
-        checks="A rule's check raised instead of returning findings.",
-        why="The audit must never stop on a well-formed log; a crash is a bug in kifu, reported, not hidden.",
-        bad="(none: a crashing rule)",
-        good="(every rule returns)",
+        checks=Text(ja="ルールの検査が指摘を返さずに例外で止まった。", en="A rule's check raised instead of returning findings."),
+        why=Text(
+            ja="整ったログで監査が止まってはならない。検査の異常終了は kifu の不具合であり、隠さずに指摘する。",
+            en="The audit must never stop on a well-formed log; a crash is a bug in kifu, reported, not hidden.",
+        ),
+        bad=Text(ja="(なし: 異常終了するルール)", en="(none: a crashing rule)"),
+        good=Text(ja="(どのルールも結果を返す)", en="(every rule returns)"),
     ),
 )
 
