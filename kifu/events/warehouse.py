@@ -1,0 +1,468 @@
+"""The warehouse: verified match logs of every game in an embedded DuckDB (issue 7).
+
+``ingest`` verifies each log (schema with msgspec, hash chain), audits it with a
+callable the caller passes in (this layer never imports the auditor), and loads
+it in bulk: Python workers, one match at a time over a process pool, return only
+per-match facts; DuckDB itself reads the lines from the files with ``read_text``
+and re-checks the chain with ``sha256``/``lag`` in SQL, so what is stored is
+exactly what was verified even if a file changed in between. Tables, views and
+their columns are documented in docs/sql.md. duckdb is imported lazily: commands
+that do not use the warehouse must not pay for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+
+import msgspec
+
+from . import logfile
+from .base import Event, KifuError, MatchEnded, MatchStarted
+from .codec import Codec
+from .views import MODULES, statements
+
+if TYPE_CHECKING:
+    import duckdb
+
+DEFAULT_DB = "kifu.duckdb"
+ENV_DB = "KIFU_DB"
+
+CodecFor = Callable[[str], Codec]
+Audit = Callable[[list[Event]], Sequence[Any]]
+"""Audits one verified match; returns Findings (msgspec Structs)."""
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS matches (
+        match VARCHAR PRIMARY KEY, game VARCHAR NOT NULL, title VARCHAR,
+        players STRUCT(id VARCHAR, name VARCHAR)[], rules JSON,
+        first_at TIMESTAMPTZ, last_at TIMESTAMPTZ, events BIGINT NOT NULL, head VARCHAR NOT NULL,
+        ended_seq BIGINT, winner VARCHAR, end_reason VARCHAR, source VARCHAR NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS event_lines (
+        match VARCHAR NOT NULL, seq BIGINT NOT NULL, type VARCHAR NOT NULL, prev VARCHAR,
+        time_text VARCHAR, time TIMESTAMPTZ, actor VARCHAR, src JSON, line VARCHAR NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS findings (
+        match VARCHAR NOT NULL, code VARCHAR NOT NULL, name VARCHAR, severity VARCHAR NOT NULL,
+        seq BIGINT NOT NULL, seqs BIGINT[], citation VARCHAR, message_en VARCHAR, message_ja VARCHAR,
+        evidence JSON)""",
+    # The exact line stays VARCHAR (byte-exact export); the JSON cast is only paid when selected.
+    "CREATE OR REPLACE VIEW events AS SELECT *, CAST(line AS JSON) AS event FROM event_lines",
+)
+
+_STAGE = "CREATE OR REPLACE TEMP TABLE _stage (path VARCHAR, match VARCHAR, n BIGINT, head VARCHAR)"
+
+_LOAD_EVENTS = """
+INSERT INTO event_lines
+WITH f AS (SELECT filename, string_split(content, chr(10)) AS ls FROM read_text($files)),
+raw AS (SELECT filename, unnest(ls) AS raw, generate_subscripts(ls, 1) AS seq FROM f),
+l AS (
+    SELECT s.match, r.seq,
+           CASE WHEN suffix(r.raw, chr(13)) THEN left(r.raw, length(r.raw) - 1) ELSE r.raw END AS line
+    FROM raw r JOIN _stage s ON s.path = r.filename
+    WHERE r.seq <= s.n
+),
+j AS (SELECT match, seq, line,
+             json_extract_string(line, ['$.type', '$.prev', '$.at', '$.by']) AS env FROM l)
+SELECT match, seq, env[1], env[2], env[3], TRY_CAST(env[3] AS TIMESTAMPTZ), env[4],
+       json_extract(line, '$.src'), line
+FROM j
+"""
+
+# A match whose stored lines do not form the chain Python verified (the file changed in between).
+_CHAIN_MISMATCH = """
+WITH c AS (
+    SELECT match, seq, sha256(line) AS h,
+           prev IS NOT DISTINCT FROM lag(sha256(line)) OVER (PARTITION BY match ORDER BY seq) AS ok
+    FROM event_lines WHERE match IN (SELECT match FROM _stage)
+), agg AS (
+    SELECT match, count(*) AS n, bool_and(ok) AS ok, arg_max(h, seq) AS head FROM c GROUP BY match
+)
+SELECT s.path, s.match, s.head, agg.head FROM _stage s LEFT JOIN agg USING (match)
+WHERE agg.n IS DISTINCT FROM s.n OR NOT agg.ok OR agg.head IS DISTINCT FROM s.head
+"""
+
+_MATCH_ROW = (
+    '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR"}],'
+    '"rules":"JSON","events":"BIGINT","head":"VARCHAR","ended_seq":"BIGINT","winner":"VARCHAR",'
+    '"end_reason":"VARCHAR","source":"VARCHAR"}]'
+)
+_INSERT_MATCHES = f"""
+INSERT INTO matches
+WITH m AS (SELECT unnest(from_json($rows, '{_MATCH_ROW}'), recursive := false) AS r),
+t AS (SELECT match, min(time) AS first_at, max(time) AS last_at FROM event_lines
+      WHERE match IN (SELECT match FROM _stage) GROUP BY match)
+SELECT r.match, r.game, r.title, r.players, r.rules, t.first_at, t.last_at, r.events, r.head,
+       r.ended_seq, r.winner, r.end_reason, r.source
+FROM m LEFT JOIN t ON t.match = r.match
+"""
+
+_FINDING_ROW = (
+    '[{"match":"VARCHAR","code":"VARCHAR","name":"VARCHAR","severity":"VARCHAR","seq":"BIGINT",'
+    '"seqs":["BIGINT"],"citation":"VARCHAR","message_en":"VARCHAR","message_ja":"VARCHAR","evidence":"JSON"}]'
+)
+_INSERT_FINDINGS = f"INSERT INTO findings SELECT unnest(from_json($rows, '{_FINDING_ROW}'), recursive := true)"
+
+_KNOWN_HEADS = "SELECT match, head, source FROM matches"
+_DELETE_EVENTS = "DELETE FROM event_lines WHERE match = $match"
+
+
+# --- per match (runs in the worker processes) -----------------------------------
+
+
+@dataclass
+class Checked:
+    """What a worker learnt about one log: either the match's facts or why it was refused."""
+
+    path: str
+    error: str | None = None
+    match: str = ""
+    head: str = ""
+    events: int = 0
+    row: dict[str, Any] = field(default_factory=dict)
+    """The ``matches`` row (without times, which SQL takes from the stored events)."""
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    """Findings by severity."""
+    skipped_audit: bool = False
+    """True when the warehouse already holds this exact log (same head): nothing to redo."""
+
+
+def _fast_verify(data: bytes, codec_for: CodecFor) -> tuple[list[Event], str] | None:
+    """The chain and schema checks of ``logfile.iter_records`` as one tight loop.
+
+    Returns None on any doubt; the caller then runs the core reader, whose error
+    names the file, line, seq and field. So this path only has to be right when
+    it says yes.
+    """
+    if not data.endswith(b"\n"):
+        return None
+    lines = data.split(b"\n")
+    lines.pop()
+    if any(not ln.strip() or ln.endswith(b"\r") for ln in lines):
+        return None
+    try:
+        game = msgspec.json.decode(lines[0]).get("game")
+        codec = codec_for(game)
+        events = [codec.decode(ln) for ln in lines]
+    except (KifuError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
+        return None
+    hashes = [hashlib.sha256(ln).hexdigest() for ln in lines]
+    first = events[0]
+    if not isinstance(first, MatchStarted) or first.prev is not None or first.format != "kifu/1":
+        return None
+    for i, e in enumerate(events[1:], 1):
+        if e.seq != i + 1 or e.prev != hashes[i - 1] or isinstance(e, MatchStarted):
+            return None
+    return (events, hashes[-1]) if first.seq == 1 else None
+
+
+def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], str]:
+    """The events and head hash of a log that verifies; KifuError (from the core reader) otherwise."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise KifuError(f"cannot read: {exc.strerror}", where=path) from None
+    fast = _fast_verify(data, codec_for) if data else None
+    if fast is not None:
+        return fast
+    log = logfile.load(path, codec_for)
+    return log.events, log.head.hash
+
+
+def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:
+    start = events[0]
+    assert isinstance(start, MatchStarted)
+    end = next((e for e in events if isinstance(e, MatchEnded)), None)
+    return {
+        "match": start.match, "game": start.game, "title": start.title,
+        "players": [{"id": p.id, "name": p.name} for p in start.players],
+        "rules": msgspec.json.encode(start.rules).decode(), "events": len(events), "head": head,
+        "ended_seq": end.seq if end else None, "winner": end.winner if end else None,
+        "end_reason": end.reason if end else None, "source": path,
+    }
+
+
+def _finding_row(match: str, f: Any) -> dict[str, Any]:
+    return {
+        "match": match, "code": f.code, "name": f.name, "severity": f.severity, "seq": f.seq,
+        "seqs": list(f.seqs), "citation": f.citation, "message_en": f.message.en, "message_ja": f.message.ja,
+        "evidence": msgspec.json.encode(f.evidence).decode(),
+    }
+
+
+def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict[str, str] | None = None) -> Checked:
+    """Verify and audit one log; never raises for a bad log (the result names the reason)."""
+    try:
+        events, head = _verified(path, codec_for)
+    except KifuError as exc:
+        return Checked(path, error=str(exc.located(path)))
+    row = _match_row(path, events, head)
+    out = Checked(path, match=row["match"], head=head, events=len(events), row=row)
+    if known is not None and known.get(out.match) == head:
+        out.skipped_audit = True
+    elif audit is not None:
+        for f in audit(events):
+            out.findings.append(_finding_row(out.match, f))
+            out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
+    return out
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(codec_for: CodecFor, audit: Audit | None, known: dict[str, str]) -> None:
+    _WORKER.update(codec_for=codec_for, audit=audit, known=known)
+
+
+def _work(path: str) -> Checked:
+    return check_match(path, _WORKER["codec_for"], _WORKER["audit"], _WORKER["known"])
+
+
+def _checked(files: list[str], codec_for: CodecFor, audit: Audit | None, known: dict[str, str],
+             jobs: int) -> Iterator[Checked]:
+    """Per-match results in file order, over a process pool when it pays."""
+    if jobs <= 1 or len(files) < 4:
+        for path in files:
+            yield check_match(path, codec_for, audit, known)
+        return
+    # forkserver: DuckDB's threads are running in this process, and forking them is unsafe.
+    with ProcessPoolExecutor(jobs, mp_context=get_context("forkserver"), initializer=_init_worker,
+                             initargs=(codec_for, audit, known)) as pool:
+        yield from pool.map(_work, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
+
+
+# --- the database ----------------------------------------------------------------
+
+
+def db_path(db: str | os.PathLike[str] | None = None) -> str:
+    """``db``, else $KIFU_DB, else kifu.duckdb in the working directory."""
+    return str(db or os.environ.get(ENV_DB) or DEFAULT_DB)
+
+
+def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False,
+            sandbox: bool = False) -> "duckdb.DuckDBPyConnection":
+    """Open the warehouse; ``sandbox`` also forbids the SQL any file access (for `kifu sql`)."""
+    import duckdb
+
+    path = db_path(db)
+    if read_only and not Path(path).is_file():
+        raise KifuError(f"no warehouse here; run `kifu ingest` first (or pass --db / set {ENV_DB})", where=path)
+    config = {"enable_external_access": False} if sandbox else {}
+    try:
+        con = duckdb.connect(path, read_only=read_only, config=config)
+    except duckdb.Error as exc:
+        raise KifuError(f"cannot open the warehouse: {exc}", where=path) from None
+    # Months of the Parquet partitions and printed times must not depend on the machine's zone.
+    con.execute("SET TimeZone = 'UTC'")
+    return con
+
+
+def create_schema(con: "duckdb.DuckDBPyConnection", modules: Iterable[ModuleType] = MODULES) -> None:
+    """Tables if missing, and every view (re)created from the views modules."""
+    for sql in SCHEMA + tuple(statements(modules)):
+        con.execute(sql)
+
+
+def log_paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """Files as given and ``*.jsonl`` under folders (recursively), absolute, sorted, once each."""
+    out: dict[str, None] = {}
+    for p in map(Path, paths):
+        found = sorted(p.rglob("*.jsonl")) if p.is_dir() else [p]
+        for f in found:
+            out.setdefault(str(f.resolve()), None)
+    return list(out)
+
+
+@dataclass
+class Summary:
+    """What an ingest did."""
+
+    matches: int = 0
+    """Matches stored by this run."""
+    unchanged: int = 0
+    """Logs the warehouse already held, byte for byte (same match id and head)."""
+    events: int = 0
+    """Events stored by this run."""
+    findings: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    """(path, reason) for each log not stored: untrustworthy, or a fork of a stored match."""
+
+
+Progress = Callable[[int, int, int], None]
+"""Called after each log with (logs done, logs in all, events seen so far)."""
+
+
+def ingest(
+    con: "duckdb.DuckDBPyConnection",
+    paths: Iterable[str | os.PathLike[str]],
+    codec_for: CodecFor,
+    audit: Audit | None,
+    *,
+    jobs: int | None = None,
+    modules: Iterable[ModuleType] = MODULES,
+    progress: Progress | None = None,
+    batch_events: int = 250_000,
+) -> Summary:
+    """Verify, audit and load match logs; see the module docstring."""
+    files = log_paths(paths)
+    create_schema(con, modules)
+    known = {m: (h, src) for m, h, src in con.execute(_KNOWN_HEADS).fetchall()}
+    summary, batch, seen = Summary(), _Batch(), 0
+    heads = {m: h for m, (h, _) in known.items()}
+    for done, c in enumerate(_checked(files, codec_for, audit, heads, jobs or os.cpu_count() or 1), 1):
+        seen += c.events
+        if progress:
+            progress(done, len(files), seen)
+        if _admit(c, known, summary):
+            batch.add(c)
+            if batch.events >= batch_events:
+                batch.flush(con, summary)
+    batch.flush(con, summary)
+    return summary
+
+
+def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> bool:
+    """True if the log is new; records unchanged logs, refusals and forks."""
+    if c.error is not None:
+        summary.refused.append((c.path, c.error))
+        return False
+    prior = known.get(c.match)
+    if prior is None:
+        known[c.match] = (c.head, c.path)
+        return True
+    if prior[0] == c.head:
+        summary.unchanged += 1
+    else:
+        summary.refused.append((c.path, (
+            f"fork: match {c.match!r} is already stored with head {prior[0]} (from {prior[1]}); "
+            f"this log's head is {c.head}; a log is never replaced")))
+    return False
+
+
+def _json(rows: list[dict[str, Any]]) -> str:
+    return msgspec.json.encode(rows).decode()
+
+
+@dataclass
+class _Batch:
+    """Logs waiting to be loaded together in one transaction."""
+
+    items: list[Checked] = field(default_factory=list)
+    events: int = 0
+
+    def add(self, c: Checked) -> None:
+        self.items.append(c)
+        self.events += c.events
+
+    def flush(self, con: "duckdb.DuckDBPyConnection", summary: Summary) -> None:
+        if not self.items:
+            return
+        con.execute("BEGIN TRANSACTION")
+        try:
+            good = self._load(con, summary)
+            con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in good])})
+            con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in good for f in c.findings])})
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        for c in good:
+            summary.matches += 1
+            summary.events += c.events
+            for sev, n in c.counts.items():
+                summary.findings[sev] = summary.findings.get(sev, 0) + n
+        self.items, self.events = [], 0
+
+    def _load(self, con: "duckdb.DuckDBPyConnection", summary: Summary) -> list[Checked]:
+        con.execute(_STAGE)
+        stage = [{"path": c.path, "match": c.match, "n": c.events, "head": c.head} for c in self.items]
+        con.execute("INSERT INTO _stage SELECT unnest(from_json($rows, "
+                    "'[{\"path\":\"VARCHAR\",\"match\":\"VARCHAR\",\"n\":\"BIGINT\",\"head\":\"VARCHAR\"}]'),"
+                    " recursive := true)", {"rows": _json(stage)})
+        con.execute(_LOAD_EVENTS, {"files": [c.path for c in self.items]})
+        changed = {m: (p, want, got) for p, m, want, got in con.execute(_CHAIN_MISMATCH).fetchall()}
+        for m, (p, want, got) in changed.items():
+            con.execute(_DELETE_EVENTS, {"match": m})
+            con.execute("DELETE FROM _stage WHERE match = $match", {"match": m})
+            summary.refused.append((p, f"the file changed while it was ingested (verified head {want}, read {got})"))
+        return [c for c in self.items if c.match not in changed]
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+READ_ONLY_TYPES = ("SELECT", "EXPLAIN")
+
+
+def check_read_only(sql: str) -> None:
+    """Refuse anything but one SELECT (or EXPLAIN): `kifu sql` never writes."""
+    import duckdb
+
+    try:
+        stmts = duckdb.extract_statements(sql)
+    except duckdb.Error as exc:
+        raise KifuError(f"SQL does not parse: {_first_line(exc)}") from None
+    if len(stmts) != 1:
+        raise KifuError(f"give exactly one statement (found {len(stmts)})")
+    kind = stmts[0].type.name
+    if kind not in READ_ONLY_TYPES:
+        raise KifuError(f"only SELECT is allowed here; this is a {kind} statement, refused")
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def query(con: "duckdb.DuckDBPyConnection", sql: str, params: dict[str, str] | None = None
+          ) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run one read-only statement with bound parameters; (column names, rows)."""
+    import duckdb
+
+    check_read_only(sql)
+    try:
+        cur = con.execute(sql, params or None)
+        rows = cur.fetchall()
+    except duckdb.Error as exc:
+        raise KifuError(f"SQL: {_first_line(exc)}") from None
+    return [d[0] for d in cur.description or ()], rows
+
+
+def match_lines(con: "duckdb.DuckDBPyConnection", match: str) -> bytes:
+    """A stored match as its original log, byte for byte (it verifies with `kifu verify`)."""
+    rows = con.execute("SELECT line FROM event_lines WHERE match = $match ORDER BY seq", {"match": match}).fetchall()
+    if not rows:
+        raise KifuError(f"no match {match!r} in the warehouse")
+    return b"".join(r[0].encode("utf-8") + b"\n" for r in rows)
+
+
+EXPORTS: dict[str, str] = {
+    "matches": "SELECT m.*, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month FROM matches m",
+    "events": """SELECT e.*, m.game, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
+                 FROM event_lines e JOIN matches m USING (match)""",
+    "findings": """SELECT f.*, m.game, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
+                   FROM findings f JOIN matches m USING (match)""",
+}
+"""Datasets of `kifu export --parquet`; a match's month is the month (UTC) of its first event."""
+
+
+def export_parquet(con: "duckdb.DuckDBPyConnection", out: str | os.PathLike[str]) -> dict[str, int]:
+    """Hive-partitioned Parquet under OUT/<dataset>/game=…/month=…/; rows written per dataset."""
+    import duckdb
+
+    written = {}
+    Path(out).mkdir(parents=True, exist_ok=True)
+    for name, sql in EXPORTS.items():
+        target = str(Path(out) / name)
+        try:
+            con.execute(f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
+                        "OVERWRITE_OR_IGNORE true, FILENAME_PATTERN 'part-{i}')", {"target": target})
+        except duckdb.Error as exc:
+            raise KifuError(f"export: {_first_line(exc)}", where=target) from None
+        written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
+    return written
