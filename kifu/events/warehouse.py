@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from datetime import datetime, timezone
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -55,51 +56,44 @@ SCHEMA = (
     "CREATE OR REPLACE VIEW events AS SELECT *, CAST(line AS JSON) AS event FROM event_lines",
 )
 
-_STAGE = "CREATE OR REPLACE TEMP TABLE _stage (path VARCHAR, match VARCHAR, n BIGINT, head VARCHAR)"
+_STAGE = "CREATE OR REPLACE TEMP TABLE _stage (path VARCHAR, match VARCHAR, n BIGINT, head VARCHAR, digest VARCHAR)"
 
-_LOAD_EVENTS = """
+# DuckDB reads each file again; the SHA-256 of the whole file proves it read the
+# very bytes Python verified (a file may change in between). One hash per file
+# costs far less than re-checking the chain line by line with a window.
+_READ_FILES = "CREATE OR REPLACE TEMP TABLE _files AS SELECT filename, content, sha256(content) AS digest FROM read_text($files)"
+
+_CHANGED = """
+SELECT s.path, s.match, s.digest, f.digest FROM _stage s LEFT JOIN _files f ON f.filename = s.path
+WHERE f.digest IS DISTINCT FROM s.digest"""
+
+# A time counts only with its UTC offset (KIFU-LOG-004): a naive one would silently become UTC.
+_STORE_EVENTS = """
 INSERT INTO event_lines
-WITH f AS (SELECT filename, string_split(content, chr(10)) AS ls FROM read_text($files)),
-raw AS (SELECT filename, unnest(ls) AS raw, generate_subscripts(ls, 1) AS seq FROM f),
-l AS (
-    SELECT s.match, r.seq,
-           CASE WHEN suffix(r.raw, chr(13)) THEN left(r.raw, length(r.raw) - 1) ELSE r.raw END AS line
-    FROM raw r JOIN _stage s ON s.path = r.filename
-    WHERE r.seq <= s.n
-),
+WITH f AS (SELECT s.match, s.n, string_split(f.content, chr(10)) AS ls
+           FROM _files f JOIN _stage s ON s.path = f.filename AND s.digest = f.digest),
+raw AS (SELECT match, n, unnest(ls) AS raw, generate_subscripts(ls, 1) AS seq FROM f),
+l AS (SELECT match, seq,
+             CASE WHEN suffix(raw, chr(13)) THEN left(raw, length(raw) - 1) ELSE raw END AS line
+      FROM raw WHERE seq <= n),
 j AS (SELECT match, seq, line,
-             json_extract_string(line, ['$.type', '$.prev', '$.at', '$.by']) AS env FROM l)
-SELECT match, seq, env[1], env[2], env[3], TRY_CAST(env[3] AS TIMESTAMPTZ), env[4],
-       json_extract(line, '$.src'), line
+             json_extract_string(line, ['$.type', '$.prev', '$.at', '$.by', '$.src']) AS env FROM l)
+SELECT match, seq, env[1], env[2], env[3],
+       CASE WHEN regexp_matches(env[3], '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(env[3] AS TIMESTAMPTZ) END,
+       env[4], env[5]::JSON, line
 FROM j
-"""
-
-# A match whose stored lines do not form the chain Python verified (the file changed in between).
-_CHAIN_MISMATCH = """
-WITH c AS (
-    SELECT match, seq, sha256(line) AS h,
-           prev IS NOT DISTINCT FROM lag(sha256(line)) OVER (PARTITION BY match ORDER BY seq) AS ok
-    FROM event_lines WHERE match IN (SELECT match FROM _stage)
-), agg AS (
-    SELECT match, count(*) AS n, bool_and(ok) AS ok, arg_max(h, seq) AS head FROM c GROUP BY match
-)
-SELECT s.path, s.match, s.head, agg.head FROM _stage s LEFT JOIN agg USING (match)
-WHERE agg.n IS DISTINCT FROM s.n OR NOT agg.ok OR agg.head IS DISTINCT FROM s.head
 """
 
 _MATCH_ROW = (
     '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR"}],'
-    '"rules":"JSON","events":"BIGINT","head":"VARCHAR","ended_seq":"BIGINT","winner":"VARCHAR",'
-    '"end_reason":"VARCHAR","source":"VARCHAR"}]'
+    '"rules":"JSON","first_at":"TIMESTAMPTZ","last_at":"TIMESTAMPTZ","events":"BIGINT","head":"VARCHAR",'
+    '"ended_seq":"BIGINT","winner":"VARCHAR","end_reason":"VARCHAR","source":"VARCHAR"}]'
 )
 _INSERT_MATCHES = f"""
 INSERT INTO matches
-WITH m AS (SELECT unnest(from_json($rows, '{_MATCH_ROW}'), recursive := false) AS r),
-t AS (SELECT match, min(time) AS first_at, max(time) AS last_at FROM event_lines
-      WHERE match IN (SELECT match FROM _stage) GROUP BY match)
-SELECT r.match, r.game, r.title, r.players, r.rules, t.first_at, t.last_at, r.events, r.head,
+SELECT r.match, r.game, r.title, r.players, r.rules, r.first_at, r.last_at, r.events, r.head,
        r.ended_seq, r.winner, r.end_reason, r.source
-FROM m LEFT JOIN t ON t.match = r.match
+FROM (SELECT unnest(from_json($rows, '{_MATCH_ROW}')) AS r)
 """
 
 _FINDING_ROW = (
@@ -109,7 +103,6 @@ _FINDING_ROW = (
 _INSERT_FINDINGS = f"INSERT INTO findings SELECT unnest(from_json($rows, '{_FINDING_ROW}'), recursive := true)"
 
 _KNOWN_HEADS = "SELECT match, head, source FROM matches"
-_DELETE_EVENTS = "DELETE FROM event_lines WHERE match = $match"
 
 
 # --- per match (runs in the worker processes) -----------------------------------
@@ -123,6 +116,8 @@ class Checked:
     error: str | None = None
     match: str = ""
     head: str = ""
+    digest: str = ""
+    """SHA-256 of the whole file as verified."""
     events: int = 0
     row: dict[str, Any] = field(default_factory=dict)
     """The ``matches`` row (without times, which SQL takes from the stored events)."""
@@ -162,30 +157,42 @@ def _fast_verify(data: bytes, codec_for: CodecFor) -> tuple[list[Event], str] | 
     return (events, hashes[-1]) if first.seq == 1 else None
 
 
-def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], str]:
-    """The events and head hash of a log that verifies; KifuError (from the core reader) otherwise."""
+def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], str, str]:
+    """The events, head hash and file digest of a log that verifies; KifuError (core reader) otherwise."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise KifuError(f"cannot read: {exc.strerror}", where=path) from None
     fast = _fast_verify(data, codec_for) if data else None
     if fast is not None:
-        return fast
+        return (*fast, hashlib.sha256(data).hexdigest())
     log = logfile.load(path, codec_for)
-    return log.events, log.head.hash
+    # Read again after the core reader: the digest must be of bytes it has verified.
+    return log.events, log.head.hash, hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:
     start = events[0]
     assert isinstance(start, MatchStarted)
     end = next((e for e in events if isinstance(e, MatchEnded)), None)
+    times = [t for t in map(_utc, {e.at for e in events if e.at}) if t is not None]
     return {
         "match": start.match, "game": start.game, "title": start.title,
         "players": [{"id": p.id, "name": p.name} for p in start.players],
         "rules": msgspec.json.encode(start.rules).decode(), "events": len(events), "head": head,
+        "first_at": min(times).isoformat() if times else None, "last_at": max(times).isoformat() if times else None,
         "ended_seq": end.seq if end else None, "winner": end.winner if end else None,
         "end_reason": end.reason if end else None, "source": path,
     }
+
+
+def _utc(at: str) -> datetime | None:
+    """An RFC 3339 time in UTC; None without an offset (the same reading as the projector's)."""
+    try:
+        t = datetime.fromisoformat(at)
+    except ValueError:
+        return None
+    return t.astimezone(timezone.utc) if t.tzinfo is not None else None
 
 
 def _finding_row(match: str, f: Any) -> dict[str, Any]:
@@ -199,11 +206,11 @@ def _finding_row(match: str, f: Any) -> dict[str, Any]:
 def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict[str, str] | None = None) -> Checked:
     """Verify and audit one log; never raises for a bad log (the result names the reason)."""
     try:
-        events, head = _verified(path, codec_for)
+        events, head, digest = _verified(path, codec_for)
     except KifuError as exc:
         return Checked(path, error=str(exc.located(path)))
     row = _match_row(path, events, head)
-    out = Checked(path, match=row["match"], head=head, events=len(events), row=row)
+    out = Checked(path, match=row["match"], head=head, digest=digest, events=len(events), row=row)
     if known is not None and known.get(out.match) == head:
         out.skipped_audit = True
     elif audit is not None:
@@ -225,14 +232,17 @@ def _work(path: str) -> Checked:
 
 
 def _checked(files: list[str], codec_for: CodecFor, audit: Audit | None, known: dict[str, str],
-             jobs: int) -> Iterator[Checked]:
+             jobs: int, start_method: str) -> Iterator[Checked]:
     """Per-match results in file order, over a process pool when it pays."""
     if jobs <= 1 or len(files) < 4:
         for path in files:
             yield check_match(path, codec_for, audit, known)
         return
-    # forkserver: DuckDB's threads are running in this process, and forking them is unsafe.
-    with ProcessPoolExecutor(jobs, mp_context=get_context("forkserver"), initializer=_init_worker,
+    ctx = get_context(start_method)
+    if start_method == "forkserver":
+        # The server imports kifu once; each worker forked from it then starts at once.
+        ctx.set_forkserver_preload([__name__, codec_for.__module__, getattr(audit, "__module__", __name__)])
+    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker,
                              initargs=(codec_for, audit, known)) as pool:
         yield from pool.map(_work, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
 
@@ -308,14 +318,20 @@ def ingest(
     modules: Iterable[ModuleType] = MODULES,
     progress: Progress | None = None,
     batch_events: int = 250_000,
+    start_method: str = "forkserver",
 ) -> Summary:
-    """Verify, audit and load match logs; see the module docstring."""
+    """Verify, audit and load match logs; see the module docstring.
+
+    ``start_method`` of the worker processes: ``forkserver`` by default because
+    DuckDB's threads already run in this process and forking a threaded process
+    is unsafe; the server preloads kifu so workers start as fast as forks.
+    """
     files = log_paths(paths)
     create_schema(con, modules)
     known = {m: (h, src) for m, h, src in con.execute(_KNOWN_HEADS).fetchall()}
     summary, batch, seen = Summary(), _Batch(), 0
     heads = {m: h for m, (h, _) in known.items()}
-    for done, c in enumerate(_checked(files, codec_for, audit, heads, jobs or os.cpu_count() or 1), 1):
+    for done, c in enumerate(_checked(files, codec_for, audit, heads, jobs or os.cpu_count() or 1, start_method), 1):
         seen += c.events
         if progress:
             progress(done, len(files), seen)
@@ -381,16 +397,18 @@ class _Batch:
 
     def _load(self, con: "duckdb.DuckDBPyConnection", summary: Summary) -> list[Checked]:
         con.execute(_STAGE)
-        stage = [{"path": c.path, "match": c.match, "n": c.events, "head": c.head} for c in self.items]
-        con.execute("INSERT INTO _stage SELECT unnest(from_json($rows, "
-                    "'[{\"path\":\"VARCHAR\",\"match\":\"VARCHAR\",\"n\":\"BIGINT\",\"head\":\"VARCHAR\"}]'),"
-                    " recursive := true)", {"rows": _json(stage)})
-        con.execute(_LOAD_EVENTS, {"files": [c.path for c in self.items]})
-        changed = {m: (p, want, got) for p, m, want, got in con.execute(_CHAIN_MISMATCH).fetchall()}
+        stage = [{"path": c.path, "match": c.match, "n": c.events, "head": c.head, "digest": c.digest}
+                 for c in self.items]
+        con.execute("INSERT INTO _stage SELECT unnest(from_json($rows, '[{\"path\":\"VARCHAR\",\"match\":\"VARCHAR\","
+                    "\"n\":\"BIGINT\",\"head\":\"VARCHAR\",\"digest\":\"VARCHAR\"}]'), recursive := true)",
+                    {"rows": _json(stage)})
+        con.execute(_READ_FILES, {"files": [c.path for c in self.items]})
+        changed = {m: (p, want, got) for p, m, want, got in con.execute(_CHANGED).fetchall()}
         for m, (p, want, got) in changed.items():
-            con.execute(_DELETE_EVENTS, {"match": m})
-            con.execute("DELETE FROM _stage WHERE match = $match", {"match": m})
-            summary.refused.append((p, f"the file changed while it was ingested (verified head {want}, read {got})"))
+            summary.refused.append((p, f"the file changed while it was ingested (file sha256 {want} when verified, "
+                                       f"{got} when loaded)"))
+        con.execute(_STORE_EVENTS)
+        con.execute("DROP TABLE _files")
         return [c for c in self.items if c.match not in changed]
 
 
