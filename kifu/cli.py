@@ -514,6 +514,7 @@ def sql(
     A statement that writes (INSERT, COPY, ATTACH, CREATE …) is refused, exit 2.
     Parameters follow the statement: -p NAME VALUE (or --param NAME VALUE).
 
+    \b
     Examples:
       kifu sql "SELECT game, count(*) FROM matches GROUP BY game"
       kifu sql "SELECT seq, type FROM events WHERE match = $m ORDER BY seq" -p m demo-001 -f csv
@@ -598,6 +599,7 @@ def export(
 ) -> None:
     """Export the warehouse as Parquet (DIR/<table>/game=…/month=…/), or one match's original log.
 
+    \b
     Examples:
       kifu export --parquet out/          (matches, events, findings; DuckDB, Spark or Trino read it)
       kifu export --match demo-001 -o demo.jsonl && kifu verify demo.jsonl

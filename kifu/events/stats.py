@@ -20,17 +20,11 @@ from scipy import stats as sps
 if TYPE_CHECKING:
     import duckdb
 
-# Each query groups by player so the cost does not grow with the number of matches fetched.
-COIN_SQL = """
-SELECT coalesce(player, '?') AS player, count(*) AS n, count(*) FILTER (WHERE value = 1) AS k
-FROM randomness WHERE kind = 'coin' AND ($game IS NULL OR game = $game)
-GROUP BY ALL ORDER BY player"""
-
-DIE_SQL = """
-SELECT coalesce(player, '?') AS player, sides, list(value ORDER BY value) AS faces, list(c ORDER BY value) AS counts
-FROM (SELECT player, sides, value, count(*) AS c FROM randomness
-      WHERE kind = 'die' AND sides >= 2 AND ($game IS NULL OR game = $game) GROUP BY ALL)
-GROUP BY ALL ORDER BY player, sides"""
+# One scan of the randomness view for coins and dice together; Python splits the counts.
+OUTCOMES_SQL = """
+SELECT kind, coalesce(player, '?') AS player, sides, value, count(*) AS c
+FROM randomness WHERE kind IN ('coin', 'die') AND sides >= 2 AND ($game IS NULL OR game = $game)
+GROUP BY ALL ORDER BY ALL"""
 
 RUNS_SQL = """
 SELECT coalesce(player, '?') AS player, count(*) AS n, sum(n) AS total
@@ -137,12 +131,28 @@ def adjust(results: list[Fairness], alpha: float, correction: str = "holm") -> l
     return out
 
 
+def _outcome_tests(rows: list[tuple[str, str, int, int, int]]) -> list[Fairness]:
+    """Coin and die tests from (kind, player, sides, value, count) rows."""
+    coins: dict[str, list[int]] = {}
+    dice: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
+    for kind, player, sides, value, c in rows:
+        if kind == "coin":
+            nk = coins.setdefault(player, [0, 0])
+            nk[0] += c
+            nk[1] += c if value == 1 else 0
+        else:
+            faces, counts = dice.setdefault((player, sides), ([], []))
+            faces.append(value)
+            counts.append(c)
+    out = [coin_test(pl, k, n) for pl, (n, k) in coins.items()]
+    return out + [die_test(pl, sides, f, c) for (pl, sides), (f, c) in dice.items()]
+
+
 def fairness(con: "duckdb.DuckDBPyConnection", *, game: str | None = None, alpha: float = 0.01,
              correction: str = "holm") -> list[Fairness]:
     """Every player's coins, dice and run lengths tested, corrected and flagged."""
     params = {"game": game}
-    raw = [coin_test(pl, k, n) for pl, n, k in con.execute(COIN_SQL, params).fetchall() if n]
-    raw += [die_test(pl, s, f, c) for pl, s, f, c in con.execute(DIE_SQL, params).fetchall()]
+    raw = _outcome_tests(con.execute(OUTCOMES_SQL, params).fetchall())
     raw += [runs_test(pl, n, int(t)) for pl, n, t in con.execute(RUNS_SQL, params).fetchall() if n]
     return adjust(raw, alpha, correction)
 

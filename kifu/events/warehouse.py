@@ -3,19 +3,19 @@
 ``ingest`` verifies each log (schema with msgspec, hash chain), audits it with a
 callable the caller passes in (this layer never imports the auditor), and loads
 it in bulk: Python workers, one match at a time over a process pool, return only
-per-match facts; DuckDB itself reads the lines from the files with ``read_text``
-and re-checks the chain with ``sha256``/``lag`` in SQL, so what is stored is
-exactly what was verified even if a file changed in between. Tables, views and
-their columns are documented in docs/sql.md. duckdb is imported lazily: commands
-that do not use the warehouse must not pay for it.
+per-match facts; DuckDB itself reads the files again with ``read_text``, keeps
+only those whose whole-file SHA-256 is the one Python verified, and splits and
+parses the lines in SQL. Tables, views and their columns are documented in
+docs/sql.md. duckdb is imported lazily: commands that do not use the warehouse
+must not pay for it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime, timezone
-from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -120,7 +120,7 @@ class Checked:
     """SHA-256 of the whole file as verified."""
     events: int = 0
     row: dict[str, Any] = field(default_factory=dict)
-    """The ``matches`` row (without times, which SQL takes from the stored events)."""
+    """The ``matches`` row, as JSON-ready values."""
     findings: list[dict[str, Any]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     """Findings by severity."""
@@ -167,8 +167,11 @@ def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], str, str]:
     if fast is not None:
         return (*fast, hashlib.sha256(data).hexdigest())
     log = logfile.load(path, codec_for)
-    # Read again after the core reader: the digest must be of bytes it has verified.
-    return log.events, log.head.hash, hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    # The core reader read the file itself: the digest must be of the bytes it verified.
+    digest = hashlib.sha256(data).hexdigest()
+    if hashlib.sha256(Path(path).read_bytes()).hexdigest() != digest:
+        raise KifuError("the file changed while it was being verified", where=path)
+    return log.events, log.head.hash, digest
 
 
 def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:

@@ -29,15 +29,14 @@ VIEWS: dict[str, str] = {
              (SELECT unnest(m.players) AS player, generate_subscripts(m.players, 1) AS seat) p""",
 }
 
+# One JSON parse per event (json_transform), not one per field: this view feeds every
+# fairness query over millions of outcomes.
 RANDOMNESS = """
     SELECT m.game, r.match, r.seq, r.idx, r.actor AS player, r.kind, r.sides, r.value, r.purpose, r.secret
     FROM (
-        SELECT match, seq, actor,
-               json_extract_string(line, '$.kind') AS kind,
-               json_extract(line, '$.sides')::INTEGER AS sides,
-               json_extract_string(line, '$.purpose') AS purpose,
-               coalesce(json_extract(line, '$.secret')::BOOLEAN, false) AS secret,
-               unnest(json_extract(line, '$.values')::INTEGER[]) AS value,
-               generate_subscripts(json_extract(line, '$.values')::INTEGER[], 1) AS idx
-        FROM events WHERE type = 'random'
+        SELECT match, seq, actor, j.kind, j.sides, j.purpose, coalesce(j.secret, false) AS secret,
+               unnest(j."values") AS value, generate_subscripts(j."values", 1) AS idx
+        FROM (SELECT match, seq, actor,
+                     json_transform(line, '{"kind": "VARCHAR", "sides": "INTEGER", "values": ["INTEGER"], "purpose": "VARCHAR", "secret": "BOOLEAN"}') AS j
+              FROM events WHERE type = 'random')
     ) r JOIN matches m USING (match)"""
