@@ -273,6 +273,8 @@ def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False
         raise KifuError(f"cannot open the warehouse: {exc}", where=path) from None
     # Months of the Parquet partitions and printed times must not depend on the machine's zone.
     con.execute("SET TimeZone = 'UTC'")
+    # DuckDB's own progress bar would land in the middle of `kifu sql` output.
+    con.execute("SET enable_progress_bar = false")
     return con
 
 
