@@ -88,7 +88,7 @@ def test_winrate_has_wilson_intervals(kifu, coin_db: Path) -> None:
 RUNS_FEED = ModuleType("synthetic_runs")
 RUNS_FEED.RUNS = """
     SELECT m.game, e.match, e.seq, e.actor AS player, CAST(json_extract_string(e.line, '$.text') AS INTEGER) AS n
-    FROM events e JOIN matches m USING (match) WHERE e.type = 'note' AND e.actor IS NOT NULL"""
+    FROM {events} e JOIN matches m USING (match) WHERE e.type = 'note' AND e.actor IS NOT NULL"""
 
 
 def geometric(rng: random.Random, p_self: float) -> int:

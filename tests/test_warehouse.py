@@ -15,6 +15,7 @@ from conftest import FIXTURES, ROOT
 from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events import warehouse as wh
+from kifu.events.views import feed_inserts
 
 PLAYERS = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]
 TABLES = {
@@ -235,15 +236,40 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
     source = re.search(r"```python\n(.*?)```", text, re.S).group(1)
     gg = ModuleType("gg_views")
     exec(compile(source, "docs/sql.md", "exec"), gg.__dict__)
+    log = write_log(tmp_path / "m.jsonl", "m", ["x"])
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.create_schema(con, (generic, gg))
-    # Stand-in rows: no gg.* events exist on this branch, so feed the view's source table directly.
-    con.execute("CREATE OR REPLACE VIEW gg_tosses AS SELECT * FROM (VALUES "
-                "('m', 3, 'a', 'act1', 'self'), ('m', 4, 'a', 'act1', 'opponent'), ('m', 6, 'b', 'act2', 'self')) "
-                "t(match, seq, player, activation, facing)")
-    assert con.execute("SELECT game, player, kind, value FROM randomness ORDER BY seq").fetchall() == [
-        ("gunandgun", "a", "coin", 1), ("gunandgun", "a", "coin", 2), ("gunandgun", "b", "coin", 1)]
+    wh.ingest(con, [log], registry.codec_for, None, jobs=1, modules=(generic, gg))
+    # No gg.* events exist on this branch: stand-in rows go through the refresh path instead.
+    con.execute("CREATE TEMP VIEW tosses AS SELECT * FROM (VALUES "
+                "('m', 3, 'a', '{\"activation\":\"act1\",\"facing\":\"self\"}'), "
+                "('m', 4, 'a', '{\"activation\":\"act1\",\"facing\":\"opponent\"}'), "
+                "('m', 6, 'b', '{\"activation\":\"act2\",\"facing\":\"self\"}')) "
+                "t(match, seq, actor, line)")
+    con.execute("CREATE TEMP VIEW fake AS SELECT match, seq, actor, 'gg.toss' AS type, line::JSON AS event FROM tosses")
+    for sql in feed_inserts((gg,), "fake"):
+        con.execute(sql)
+    assert con.execute("SELECT game, player, kind, value FROM randomness WHERE game = 'gunandgun' ORDER BY seq"
+                       ).fetchall() == [("gunandgun", "a", "coin", 1), ("gunandgun", "a", "coin", 2),
+                                        ("gunandgun", "b", "coin", 1)]
     assert con.execute("SELECT player, n FROM runs").fetchall() == [("a", 1)]
+    assert con.execute("SELECT count(*) FROM randomness WHERE match = 'm'").fetchone() == (5,)
+    con.close()
+
+
+def test_feeds_are_recomputed_when_their_sql_changes(tmp_path: Path) -> None:
+    from types import ModuleType
+
+    from kifu.events.views import generic
+
+    log = write_log(tmp_path / "m.jsonl", "m", ["x"])
+    con = wh.connect(tmp_path / "w.duckdb")
+    wh.ingest(con, [log], registry.codec_for, None, jobs=1)
+    assert con.execute("SELECT count(*) FROM runs").fetchone() == (0,)
+    notes = ModuleType("note_runs")
+    notes.RUNS = "SELECT 'generic' AS game, match, seq, actor AS player, 0 AS n FROM {events} WHERE type = 'note'"
+    wh.create_schema(con, (generic, notes))
+    assert con.execute("SELECT match, seq, n FROM runs").fetchall() == [("m", 2, 0)]
+    assert con.execute("SELECT count(*) FROM randomness").fetchone() == (2,)
     con.close()
 
 

@@ -27,7 +27,7 @@ import msgspec
 from . import logfile
 from .base import Event, KifuError, MatchEnded, MatchStarted
 from .codec import Codec
-from .views import MODULES, statements
+from .views import MODULES, digest, feed_inserts, statements
 
 if TYPE_CHECKING:
     import duckdb
@@ -67,9 +67,10 @@ _CHANGED = """
 SELECT s.path, s.match, s.digest, f.digest FROM _stage s LEFT JOIN _files f ON f.filename = s.path
 WHERE f.digest IS DISTINCT FROM s.digest"""
 
+# The batch's events, parsed once; the feeds then read only these (``_batch_events``).
 # A time counts only with its UTC offset (KIFU-LOG-004): a naive one would silently become UTC.
-_STORE_EVENTS = """
-INSERT INTO event_lines
+_PARSE_BATCH = """
+CREATE OR REPLACE TEMP TABLE _batch AS
 WITH f AS (SELECT s.match, s.n, string_split(f.content, chr(10)) AS ls
            FROM _files f JOIN _stage s ON s.path = f.filename AND s.digest = f.digest),
 raw AS (SELECT match, n, unnest(ls) AS raw, generate_subscripts(ls, 1) AS seq FROM f),
@@ -78,11 +79,14 @@ l AS (SELECT match, seq,
       FROM raw WHERE seq <= n),
 j AS (SELECT match, seq, line,
              json_extract_string(line, ['$.type', '$.prev', '$.at', '$.by', '$.src']) AS env FROM l)
-SELECT match, seq, env[1], env[2], env[3],
-       CASE WHEN regexp_matches(env[3], '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(env[3] AS TIMESTAMPTZ) END,
-       env[4], env[5]::JSON, line
+SELECT match, seq, env[1] AS type, env[2] AS prev, env[3] AS time_text,
+       CASE WHEN regexp_matches(env[3], '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(env[3] AS TIMESTAMPTZ) END
+           AS time,
+       env[4] AS actor, env[5]::JSON AS src, line
 FROM j
 """
+
+_BATCH_EVENTS = "CREATE OR REPLACE TEMP VIEW _batch_events AS SELECT *, CAST(line AS JSON) AS event FROM _batch"
 
 _MATCH_ROW = (
     '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR"}],'
@@ -279,9 +283,25 @@ def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False
 
 
 def create_schema(con: "duckdb.DuckDBPyConnection", modules: Iterable[ModuleType] = MODULES) -> None:
-    """Tables if missing, and every view (re)created from the views modules."""
-    for sql in SCHEMA + tuple(statements(modules)):
+    """Tables if missing, every view (re)created, and the feed tables rebuilt if a feed changed."""
+    mods = tuple(modules)
+    for sql in SCHEMA + tuple(statements(mods)):
         con.execute(sql)
+    stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
+    if stored is None or stored[0] != digest(mods):
+        refresh_feeds(con, mods)
+
+
+def refresh_feeds(con: "duckdb.DuckDBPyConnection", modules: Iterable[ModuleType] = MODULES) -> None:
+    """Recompute ``random_outcomes`` and ``run_lengths`` from every stored event."""
+    mods = tuple(modules)
+    con.execute("BEGIN TRANSACTION")
+    con.execute("DELETE FROM random_outcomes")
+    con.execute("DELETE FROM run_lengths")
+    for sql in feed_inserts(mods, "events"):
+        con.execute(sql)
+    con.execute("INSERT OR REPLACE INTO feed_versions VALUES ('all', $d)", {"d": digest(mods)})
+    con.execute("COMMIT")
 
 
 def log_paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
@@ -334,7 +354,7 @@ def ingest(
     files = log_paths(paths)
     create_schema(con, modules)
     known = {m: (h, src) for m, h, src in con.execute(_KNOWN_HEADS).fetchall()}
-    summary, batch, seen = Summary(), _Batch(), 0
+    summary, batch, seen = Summary(), _Batch(feeds=feed_inserts(modules, "_batch_events")), 0
     heads = {m: h for m, (h, _) in known.items()}
     for done, c in enumerate(_checked(files, codec_for, audit, heads, jobs or os.cpu_count() or 1, start_method), 1):
         seen += c.events
@@ -374,6 +394,8 @@ def _json(rows: list[dict[str, Any]]) -> str:
 class _Batch:
     """Logs waiting to be loaded together in one transaction."""
 
+    feeds: list[str] = field(default_factory=list)
+    """The feeds' INSERTs over ``_batch_events`` (this batch's events)."""
     items: list[Checked] = field(default_factory=list)
     events: int = 0
 
@@ -389,6 +411,10 @@ class _Batch:
             good = self._load(con, summary)
             con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in good])})
             con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in good for f in c.findings])})
+            for sql in self.feeds:
+                con.execute(sql)
+            con.execute("DROP VIEW _batch_events")
+            con.execute("DROP TABLE _batch")
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
@@ -412,7 +438,9 @@ class _Batch:
         for m, (p, want, got) in changed.items():
             summary.refused.append((p, f"the file changed while it was ingested (file sha256 {want} when verified, "
                                        f"{got} when loaded)"))
-        con.execute(_STORE_EVENTS)
+        con.execute(_PARSE_BATCH)
+        con.execute(_BATCH_EVENTS)
+        con.execute("INSERT INTO event_lines SELECT * FROM _batch")
         con.execute("DROP TABLE _files")
         return [c for c in self.items if c.match not in changed]
 

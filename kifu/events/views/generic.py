@@ -29,8 +29,7 @@ VIEWS: dict[str, str] = {
              (SELECT unnest(m.players) AS player, generate_subscripts(m.players, 1) AS seat) p""",
 }
 
-# One JSON parse per event (json_transform), not one per field: this view feeds every
-# fairness query over millions of outcomes.
+# One JSON parse per event (json_transform), not one per field.
 RANDOMNESS = """
     SELECT m.game, r.match, r.seq, r.idx, r.actor AS player, r.kind, r.sides, r.value, r.purpose, r.secret
     FROM (
@@ -38,5 +37,5 @@ RANDOMNESS = """
                unnest(j."values") AS value, generate_subscripts(j."values", 1) AS idx
         FROM (SELECT match, seq, actor,
                      json_transform(line, '{"kind": "VARCHAR", "sides": "INTEGER", "values": ["INTEGER"], "purpose": "VARCHAR", "secret": "BOOLEAN"}') AS j
-              FROM events WHERE type = 'random')
+              FROM {events} WHERE type = 'random')
     ) r JOIN matches m USING (match)"""
