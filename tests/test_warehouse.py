@@ -104,6 +104,16 @@ def test_forked_log_is_refused_with_both_heads(kifu, tmp_path: Path) -> None:
     assert [m for m in after["matches"] if m[0] == "R1-T3"] == before["matches"]
 
 
+def test_extended_log_is_refused_and_named_as_an_extension(kifu, tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    log = write_log(tmp_path / "live.jsonl", "live", ["first"])
+    assert kifu("ingest", log, "--db", db).code == 0
+    stored = logfile.verify(log).hash
+    logfile.append(log, {"type": "note", "by": "b", "text": "one more"})
+    r = kifu("ingest", log, "--db", db)
+    assert r.code == 2 and "stored up to seq 4" in r.err and stored in r.err and "goes on to seq 5" in r.err
+
+
 def test_untrusted_log_is_refused_and_the_others_load(kifu, tmp_path: Path) -> None:
     good = write_log(tmp_path / "good.jsonl", "g", ["x"])
     edited = write_log(tmp_path / "edited.jsonl", "e", ["I pay 2", "then toss"])
@@ -137,7 +147,7 @@ def test_file_changed_between_verify_and_load_is_refused(tmp_path: Path) -> None
 ])
 def test_fast_verify_agrees_with_the_core_reader(tmp_path: Path, mutate) -> None:
     log = write_log(tmp_path / "m.jsonl", "m", ["x", "y"])
-    assert wh._fast_verify(log.read_bytes(), registry.codec_for)[1] == logfile.verify(log).hash
+    assert wh._fast_verify(log.read_bytes(), registry.codec_for)[1][-1] == logfile.verify(log).hash
     lines = log.read_bytes().split(b"\n")[:-1]
     log.write_bytes(b"\n".join(mutate(lines)) + b"\n")
     assert wh._fast_verify(log.read_bytes(), registry.codec_for) is None
@@ -291,4 +301,4 @@ def test_fast_verify_never_accepts_what_the_core_refuses(tmp_path_factory, data)
     except Exception:
         head = None
     if fast is not None:
-        assert fast[1] == head
+        assert fast[1][-1] == head

@@ -26,7 +26,7 @@ import msgspec
 
 from . import logfile
 from .base import Event, KifuError, MatchEnded, MatchStarted
-from .codec import Codec
+from .codec import Codec, line_hash
 from .views import MODULES, digest, feed_inserts, statements
 
 if TYPE_CHECKING:
@@ -138,9 +138,11 @@ class Checked:
     """Findings by severity."""
     skipped_audit: bool = False
     """True when the warehouse already holds this exact log (same head): nothing to redo."""
+    extends: int | None = None
+    """The seq whose hash is the stored head, when this log is the stored one with events appended."""
 
 
-def _fast_verify(data: bytes, codec_for: CodecFor) -> tuple[list[Event], str] | None:
+def _fast_verify(data: bytes, codec_for: CodecFor) -> tuple[list[Event], list[str]] | None:
     """The chain and schema checks of ``logfile.iter_records`` as one tight loop.
 
     Returns None on any doubt; the caller then runs the core reader, whose error
@@ -166,11 +168,11 @@ def _fast_verify(data: bytes, codec_for: CodecFor) -> tuple[list[Event], str] | 
     for i, e in enumerate(events[1:], 1):
         if e.seq != i + 1 or e.prev != hashes[i - 1] or isinstance(e, MatchStarted):
             return None
-    return (events, hashes[-1]) if first.seq == 1 else None
+    return (events, hashes) if first.seq == 1 else None
 
 
-def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], str, str]:
-    """The events, head hash and file digest of a log that verifies; KifuError (core reader) otherwise."""
+def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], list[str], str]:
+    """The events, line hashes and file digest of a log that verifies; KifuError (core reader) otherwise."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -183,7 +185,7 @@ def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], str, str]:
     digest = hashlib.sha256(data).hexdigest()
     if hashlib.sha256(Path(path).read_bytes()).hexdigest() != digest:
         raise KifuError("the file changed while it was being verified", where=path)
-    return log.events, log.head.hash, digest
+    return log.events, [line_hash(r.raw) for r in log.records], digest
 
 
 def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:
@@ -221,13 +223,17 @@ def _finding_row(match: str, f: Any) -> dict[str, Any]:
 def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict[str, str] | None = None) -> Checked:
     """Verify and audit one log; never raises for a bad log (the result names the reason)."""
     try:
-        events, head, digest = _verified(path, codec_for)
+        events, hashes, digest = _verified(path, codec_for)
     except KifuError as exc:
         return Checked(path, error=str(exc.located(path)))
+    head = hashes[-1]
     row = _match_row(path, events, head)
     out = Checked(path, match=row["match"], head=head, digest=digest, events=len(events), row=row)
-    if known is not None and known.get(out.match) == head:
+    stored = (known or {}).get(out.match)
+    if stored == head:
         out.skipped_audit = True
+    elif stored is not None and stored in hashes:
+        out.extends = hashes.index(stored) + 1
     elif audit is not None:
         for f in audit(events):
             out.findings.append(_finding_row(out.match, f))
@@ -396,6 +402,11 @@ def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> b
         return True
     if prior[0] == c.head:
         summary.unchanged += 1
+    elif c.extends is not None:
+        summary.refused.append((c.path, (
+            f"match {c.match!r} is stored up to seq {c.extends} (head {prior[0]}, from {prior[1]}); this log "
+            f"goes on to seq {c.events} (head {c.head}): events were appended after it was ingested; "
+            "stored matches are never replaced: ingest into a fresh warehouse")))
     else:
         summary.refused.append((c.path, (
             f"fork: match {c.match!r} is already stored with head {prior[0]} (from {prior[1]}); "
