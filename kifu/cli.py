@@ -589,6 +589,44 @@ def stats_winrate(
     print_rows(columns, rows, fmt)
 
 
+@stats_app.command("seats")
+def stats_seats(
+    db: DbOpt = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game's matches.")] = None,
+    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """Win rate by seat (seat 1 is listed first in match.start) per game, with Wilson intervals.
+
+    Example: kifu stats seats -g weiss
+    """
+    from .events import stats
+
+    con = _warehouse().connect(db, read_only=True)
+    columns, rows = stats.seats(con, game=game, level=level)
+    con.close()
+    print_rows(columns, rows, fmt)
+
+
+@stats_app.command("rules")
+def stats_rules(
+    db: DbOpt = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game's matches.")] = None,
+    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """Per rule: the share of matches with at least one finding of it, with Wilson intervals.
+
+    Example: kifu stats rules -g gunandgun -f md
+    """
+    from .events import stats
+
+    con = _warehouse().connect(db, read_only=True)
+    columns, rows = stats.rule_rates(con, game=game, level=level)
+    con.close()
+    print_rows(columns, rows, fmt)
+
+
 @app.command()
 def export(
     parquet: Annotated[Optional[Path], typer.Option("--parquet", help="Write hive-partitioned Parquet here.")] = None,

@@ -146,3 +146,25 @@ def test_wilson_interval() -> None:
     assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
     lo, hi = stats.wilson(50, 100)
     assert (lo, hi) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+
+
+def test_seats_and_rule_rates(kifu, coin_db: Path) -> None:
+    seats = json.loads(kifu("stats", "seats", "--db", coin_db, "-f", "json").out)
+    assert [(r["seat"], r["decided"]) for r in seats] == [(1, FAIR + 1), (2, FAIR + 1)]
+    assert seats[0]["wins"] + seats[1]["wins"] == FAIR + 1
+    assert all(r["ci_low"] <= r["rate"] <= r["ci_high"] for r in seats)
+    # The coin corpus is clean: no rule fired; an empty table, not an error.
+    r = kifu("stats", "rules", "--db", coin_db, "-f", "csv")
+    assert r.code == 0 and r.out == "game,code,severity,matches_hit,matches,findings,rate,ci_low,ci_high\n"
+
+
+def test_rule_rates_count_matches_not_findings(tmp_path: Path) -> None:
+    for i in range(4):
+        events = [coin("z" if i < 3 else "a", 1), coin("z" if i == 0 else "a", 2)]
+        write_match(tmp_path / f"m{i}.jsonl", f"m{i}", ["a"], events)
+    con = wh.connect(tmp_path / "w.duckdb")
+    wh.ingest(con, [tmp_path], registry.codec_for, registry.audit, jobs=1)
+    columns, rows = stats.rule_rates(con)
+    con.close()
+    row = dict(zip(columns, rows[0]))
+    assert (row["code"], row["matches_hit"], row["matches"], row["findings"], row["rate"]) == ("KIFU-LOG-002", 3, 4, 4, 0.75)

@@ -302,3 +302,11 @@ def test_fast_verify_never_accepts_what_the_core_refuses(tmp_path_factory, data)
         head = None
     if fast is not None:
         assert fast[1][-1] == head
+
+
+@pytest.mark.parametrize("path", [("ingest",), ("sql",), ("export",), ("stats", "fairness"), ("stats", "winrate"),
+                                  ("stats", "seats"), ("stats", "rules")])
+def test_every_warehouse_command_is_documented(kifu, path) -> None:
+    r = kifu(*path, "--help")
+    assert r.code == 0 and "Example" in r.out, r.out
+    assert " ".join(path).split()[-1] in (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")

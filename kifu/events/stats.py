@@ -168,15 +168,46 @@ def wilson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _proportion(k: int, n: int, level: float) -> tuple[float | None, float, float]:
+    lo, hi = wilson(k, n, level)
+    return (round(k / n, 4) if n else None, round(lo, 4), round(hi, 4))
+
+
 def winrate(con: "duckdb.DuckDBPyConnection", *, game: str | None = None, by_game: bool = False,
             level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Wins over decided matches per player (and game), with the Wilson interval."""
     keys = ["game", "player"] if by_game else ["player"]
     rows = con.execute(WINRATE_SQL.format(keys=", ".join(keys)), {"game": game}).fetchall()
-    out = []
-    for r in rows:
-        *key, decided, wins, played = r
-        lo, hi = wilson(wins, decided, level)
-        rate = wins / decided if decided else None
-        out.append((*key, played, decided, wins, None if rate is None else round(rate, 4), round(lo, 4), round(hi, 4)))
+    out = [(*key, played, decided, wins, *_proportion(wins, decided, level)) for *key, decided, wins, played in rows]
     return [*keys, "played", "decided", "wins", "rate", "ci_low", "ci_high"], out
+
+
+SEATS_SQL = """
+SELECT game, seat, count(*) FILTER (WHERE decided) AS decided, count(*) FILTER (WHERE won) AS wins
+FROM players WHERE ($game IS NULL OR game = $game)
+GROUP BY ALL ORDER BY ALL"""
+
+
+def seats(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
+          level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Win rate by seat (1 = first in match.start) per game: is going first an advantage?"""
+    rows = con.execute(SEATS_SQL, {"game": game}).fetchall()
+    out = [(g, seat, decided, wins, *_proportion(wins, decided, level)) for g, seat, decided, wins in rows]
+    return ["game", "seat", "decided", "wins", "rate", "ci_low", "ci_high"], out
+
+
+RULE_RATES_SQL = """
+WITH per_game AS (SELECT game, count(*) AS matches FROM matches GROUP BY game)
+SELECT m.game, f.code, any_value(f.severity) AS severity, count(DISTINCT f.match) AS hit, any_value(p.matches) AS matches,
+       count(*) AS findings
+FROM findings f JOIN matches m USING (match) JOIN per_game p ON p.game = m.game
+WHERE ($game IS NULL OR m.game = $game)
+GROUP BY ALL ORDER BY hit DESC, m.game, f.code"""
+
+
+def rule_rates(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
+               level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Per rule: the share of a game's matches with at least one finding of it."""
+    rows = con.execute(RULE_RATES_SQL, {"game": game}).fetchall()
+    out = [(g, code, sev, hit, n, total, *_proportion(hit, n, level)) for g, code, sev, hit, n, total in rows]
+    return ["game", "code", "severity", "matches_hit", "matches", "findings", "rate", "ci_low", "ci_high"], out
