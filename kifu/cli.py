@@ -417,6 +417,7 @@ def schema(
     doc = reg.codec_for(game).schema()
     typer.echo(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode())
 
+
 # --- warehouse (issue 7): ingest, sql, stats, export ------------------------------
 
 MESSAGES.update({
@@ -472,11 +473,13 @@ def ingest(
     bar = Progress(TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[events]:,} events"),
                    TimeRemainingColumn(), console=Console(stderr=True), transient=True, disable=len(files) < 50)
     con = wh.connect(db)
-    with bar:
-        task = bar.add_task("ingest", total=len(files), events=0)
-        summary = wh.ingest(con, files, reg.codec_for, reg.audit, jobs=jobs,
-                            progress=lambda done, _all, ev: bar.update(task, completed=done, events=ev))
-    con.close()
+    try:
+        with bar:
+            task = bar.add_task("ingest", total=len(files), events=0)
+            summary = wh.ingest(con, files, reg.codec_for, reg.audit, jobs=jobs,
+                                progress=lambda done, _all, ev: bar.update(task, completed=done, events=ev))
+    finally:
+        con.close()
     for path, reason in summary.refused:
         typer.echo(msg("refused", lang, path=path, reason=reason), err=True)
     typer.echo(msg("ingested", lang, matches=summary.matches, events=summary.events, unchanged=summary.unchanged,
@@ -543,6 +546,18 @@ class Correction(str, Enum):
     bh = "bh"
 
 
+def _stats_table(summary: str, db: Optional[Path], fmt: DataFormat, **kw: Any) -> None:
+    """Run one ``kifu.events.stats`` summary on the read-only warehouse and print its rows."""
+    from .events import stats
+
+    con = _warehouse().connect(db, read_only=True)
+    try:
+        columns, rows = getattr(stats, summary)(con, **kw)
+    finally:
+        con.close()
+    print_rows(columns, rows, fmt)
+
+
 @stats_app.command("fairness")
 def stats_fairness(
     db: DbOpt = None,
@@ -563,8 +578,10 @@ def stats_fairness(
     from .events import stats
 
     con = _warehouse().connect(db, read_only=True)
-    rows = stats.fairness(con, game=game, alpha=alpha, correction=correction.value)
-    con.close()
+    try:
+        rows = stats.fairness(con, game=game, alpha=alpha, correction=correction.value)
+    finally:
+        con.close()
     rows = [r for r in rows if r.flag or not flagged]
     print_rows(stats.FAIRNESS_COLUMNS, [r.as_row() for r in rows], fmt)
 
@@ -581,12 +598,7 @@ def stats_winrate(
 
     Example: kifu stats winrate --by-game -f md
     """
-    from .events import stats
-
-    con = _warehouse().connect(db, read_only=True)
-    columns, rows = stats.winrate(con, game=game, by_game=by_game, level=level)
-    con.close()
-    print_rows(columns, rows, fmt)
+    _stats_table("winrate", db, fmt, game=game, by_game=by_game, level=level)
 
 
 @stats_app.command("seats")
@@ -600,12 +612,7 @@ def stats_seats(
 
     Example: kifu stats seats -g weiss
     """
-    from .events import stats
-
-    con = _warehouse().connect(db, read_only=True)
-    columns, rows = stats.seats(con, game=game, level=level)
-    con.close()
-    print_rows(columns, rows, fmt)
+    _stats_table("seats", db, fmt, game=game, level=level)
 
 
 @stats_app.command("rules")
@@ -619,12 +626,7 @@ def stats_rules(
 
     Example: kifu stats rules -g gunandgun -f md
     """
-    from .events import stats
-
-    con = _warehouse().connect(db, read_only=True)
-    columns, rows = stats.rule_rates(con, game=game, level=level)
-    con.close()
-    print_rows(columns, rows, fmt)
+    _stats_table("rule_rates", db, fmt, game=game, level=level)
 
 
 @app.command()
@@ -646,17 +648,21 @@ def export(
         fail(msg("export_what", lang))
     wh = _warehouse()
     con = wh.connect(db, read_only=True)
-    if match is not None:
-        data = wh.match_lines(con, match)
+    try:
+        data = wh.match_lines(con, match) if match is not None else None
+        written = wh.export_parquet(con, parquet) if parquet is not None else {}
+    finally:
         con.close()
-        if output is None:
-            sys.stdout.buffer.write(data) if hasattr(sys.stdout, "buffer") else typer.echo(data.decode(), nl=False)
+    if data is not None and output is not None:
+        output.write_bytes(data)
+        typer.echo(msg("wrote", lang, path=output), err=True)
+    elif data is not None:
+        # Bytes, not text: the exported log must verify byte for byte.
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:
+            typer.echo(data.decode(), nl=False)
         else:
-            output.write_bytes(data)
-            typer.echo(msg("wrote", lang, path=output), err=True)
-        return
-    written = wh.export_parquet(con, parquet)
-    con.close()
+            out.write(data)
     for name, rows in written.items():
         typer.echo(msg("exported", lang, out=parquet, name=name, rows=rows))
 
