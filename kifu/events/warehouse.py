@@ -365,10 +365,10 @@ def ingest(
     DuckDB's threads already run in this process and forking a threaded process
     is unsafe; the server preloads kifu so workers start as fast as forks.
     """
-    files = log_paths(paths)
-    create_schema(con, modules)
+    files, mods = log_paths(paths), tuple(modules)
+    create_schema(con, mods)
     known = {m: (h, src) for m, h, src in con.execute(_KNOWN_HEADS).fetchall()}
-    summary, batch, seen = Summary(), _Batch(feeds=feed_inserts(modules, "_batch_events")), 0
+    summary, batch, seen = Summary(), _Batch(feeds=feed_inserts(mods, "_batch_events")), 0
     heads = {m: h for m, (h, _) in known.items()}
     # One checkpoint at the end instead of one every few batches (each rewrites the WAL
     # into compressed row groups): measured 3x cheaper commits on a 100k-event batch.
