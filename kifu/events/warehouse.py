@@ -361,6 +361,10 @@ def ingest(
 ) -> Summary:
     """Verify, audit and load match logs; see the module docstring.
 
+    ``codec_for`` and ``audit`` run in the worker processes, so they must be
+    module-level functions (picklable by name), as ``registry.codec_for`` and
+    ``registry.audit`` are; ``audit=None`` loads without findings (benchmarks).
+
     ``start_method`` of the worker processes: ``forkserver`` by default because
     DuckDB's threads already run in this process and forking a threaded process
     is unsafe; the server preloads kifu so workers start as fast as forks.
