@@ -573,6 +573,255 @@ def report(
     raise typer.Exit(1 if any(f.severity == "error" for f in findings) else 0)
 
 
+# --- warehouse (issue 7): ingest, sql, stats, export ------------------------------
+
+MESSAGES.update({
+    "ingested": {"ja": "取り込み: 新規 {matches} 試合 / {events} イベント, 既存と同一 {unchanged} 試合, "
+                       "指摘 エラー {error}・警告 {warning}・情報 {info}, 拒否 {refused} ({db})",
+                 "en": "ingested {matches} new matches / {events} events, {unchanged} already stored unchanged, "
+                       "findings: {error} errors, {warning} warnings, {info} info; {refused} refused ({db})"},
+    "refused": {"ja": "拒否: {path}: {reason}", "en": "refused: {path}: {reason}"},
+    "no_logs": {"ja": "*.jsonl が見つかりません: {paths}", "en": "no *.jsonl found in {paths}"},
+    "exported": {"ja": "{out}/{name} に {rows} 行を書き出しました", "en": "wrote {rows} rows to {out}/{name}"},
+    "export_what": {"ja": "--parquet DIR か --match ID のどちらかを指定してください",
+                    "en": "give either --parquet DIR or --match ID"},
+    "sql_stdin": {"ja": "SQL が空です", "en": "the SQL is empty"},
+    "sql_extra": {"ja": "余分な引数: {arg} (パラメータは文の後に -p NAME VALUE)",
+                  "en": "unexpected argument {arg} (parameters follow the statement: -p NAME VALUE)"},
+    "sql_param": {"ja": "-p には NAME と VALUE の二つが必要です", "en": "-p needs a NAME and a VALUE"},
+})
+
+DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
+                                               help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
+
+
+def _warehouse() -> Any:
+    from .events import warehouse
+
+    return warehouse
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Match logs, or folders searched for *.jsonl.", show_default=False)],
+    db: DbOpt = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: every core).")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Verify, audit and load match logs into the DuckDB warehouse.
+
+    A log that does not verify, or a different log for a match already stored
+    (a fork, shown with both heads), is refused and reported; the others are
+    loaded. Loading the same log again changes nothing. Exit 2 if any log was
+    refused, else 0.
+
+    Example: kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
+    """
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    wh = _warehouse()
+    reg = _registry()
+    files = wh.log_paths(paths)
+    if not files:
+        fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
+    bar = Progress(TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[events]:,} events"),
+                   TimeRemainingColumn(), console=Console(stderr=True), transient=True, disable=len(files) < 50)
+    con = wh.connect(db)
+    try:
+        with bar:
+            task = bar.add_task("ingest", total=len(files), events=0)
+            summary = wh.ingest(con, files, reg.codec_for, reg.audit, jobs=jobs,
+                                progress=lambda done, _all, ev: bar.update(task, completed=done, events=ev))
+    finally:
+        con.close()
+    for path, reason in summary.refused:
+        typer.echo(msg("refused", lang, path=path, reason=reason), err=True)
+    typer.echo(msg("ingested", lang, matches=summary.matches, events=summary.events, unchanged=summary.unchanged,
+                   refused=len(summary.refused), db=wh.db_path(db), **summary.findings))
+    raise typer.Exit(2 if summary.refused else 0)
+
+
+def _sql_params(extra: Sequence[str], lang: Lang | None) -> dict[str, str]:
+    """`-p NAME VALUE` pairs (typer has no repeatable two-value option, so click hands them over raw)."""
+    out: dict[str, str] = {}
+    it = iter(extra)
+    for flag in it:
+        if flag not in ("-p", "--param"):
+            fail(msg("sql_extra", lang, arg=flag))
+        try:
+            name, value = next(it), next(it)
+        except StopIteration:
+            fail(msg("sql_param", lang))
+        out[name] = value
+    return out
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def sql(
+    ctx: typer.Context,
+    statement: Annotated[str, typer.Argument(help="One SELECT; '-' reads it from stdin. Then -p NAME VALUE, "
+                                             "repeated: bound as $NAME (a string: cast it in SQL).",
+                                             show_default=False)],
+    db: DbOpt = None,
+    fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
+) -> None:
+    """Run one read-only SELECT on the warehouse (opened read-only, no file access).
+
+    A statement that writes (INSERT, COPY, ATTACH, CREATE …) is refused, exit 2.
+    Parameters follow the statement: -p NAME VALUE (or --param NAME VALUE).
+
+    \b
+    Examples:
+      kifu sql "SELECT game, count(*) FROM matches GROUP BY game"
+      kifu sql "SELECT seq, type FROM events WHERE match = $m ORDER BY seq" -p m demo-001 -f csv
+      echo "SELECT * FROM randomness WHERE sides = $s::INTEGER" | kifu sql - -p s 6
+    """
+    wh = _warehouse()
+    params = _sql_params(ctx.args, lang)
+    text = sys.stdin.read() if statement == "-" else statement
+    if not text.strip():
+        fail(msg("sql_stdin", lang))
+    wh.check_read_only(text)
+    con = wh.connect(db, read_only=True, sandbox=True)
+    try:
+        columns, rows = wh.query(con, text, params)
+    finally:
+        con.close()
+    print_rows(columns, rows, fmt)
+
+
+stats_app = typer.Typer(no_args_is_help=True, help="Statistics over the warehouse, with confidence intervals.")
+app.add_typer(stats_app, name="stats")
+
+
+class Correction(str, Enum):
+    holm = "holm"
+    bh = "bh"
+
+
+def _stats_table(summary: str, db: Optional[Path], fmt: DataFormat, **kw: Any) -> None:
+    """Run one ``kifu.events.stats`` summary on the read-only warehouse and print its rows."""
+    from .events import stats
+
+    con = _warehouse().connect(db, read_only=True)
+    try:
+        columns, rows = getattr(stats, summary)(con, **kw)
+    finally:
+        con.close()
+    print_rows(columns, rows, fmt)
+
+
+@stats_app.command("fairness")
+def stats_fairness(
+    db: DbOpt = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game's matches.")] = None,
+    alpha: Annotated[float, typer.Option(help="Flag when the corrected p-value is below this.")] = 0.01,
+    correction: Annotated[Correction, typer.Option(help="Across players: holm (FWER) or bh (FDR).")] = Correction.holm,
+    flagged: Annotated[bool, typer.Option("--flagged", help="Only the rows flagged for a judge's look.")] = False,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """Each player's recorded randomness against its declared distribution.
+
+    Coins: exact binomial against 1/2; run lengths N: exact negative binomial
+    against Geometric(1/2); dice: chi-square against uniform. p-values are
+    corrected across players per test; `flag` marks who deserves a judge's look.
+
+    Example: kifu stats fairness -g gunandgun --correction bh --flagged
+    """
+    from .events import stats
+
+    con = _warehouse().connect(db, read_only=True)
+    try:
+        rows = stats.fairness(con, game=game, alpha=alpha, correction=correction.value)
+    finally:
+        con.close()
+    rows = [r for r in rows if r.flag or not flagged]
+    print_rows(stats.FAIRNESS_COLUMNS, [r.as_row() for r in rows], fmt)
+
+
+@stats_app.command("winrate")
+def stats_winrate(
+    db: DbOpt = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game's matches.")] = None,
+    by_game: Annotated[bool, typer.Option("--by-game", help="One row per player and game.")] = False,
+    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """Win rate per player (decided matches only) with a Wilson confidence interval.
+
+    Example: kifu stats winrate --by-game -f md
+    """
+    _stats_table("winrate", db, fmt, game=game, by_game=by_game, level=level)
+
+
+@stats_app.command("seats")
+def stats_seats(
+    db: DbOpt = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game's matches.")] = None,
+    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """Win rate by seat (seat 1 is listed first in match.start) per game, with Wilson intervals.
+
+    Example: kifu stats seats -g weiss
+    """
+    _stats_table("seats", db, fmt, game=game, level=level)
+
+
+@stats_app.command("rules")
+def stats_rules(
+    db: DbOpt = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game's matches.")] = None,
+    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """Per rule: the share of matches with at least one finding of it, with Wilson intervals.
+
+    Example: kifu stats rules -g gunandgun -f md
+    """
+    _stats_table("rule_rates", db, fmt, game=game, level=level)
+
+
+@app.command()
+def export(
+    parquet: Annotated[Optional[Path], typer.Option("--parquet", help="Write hive-partitioned Parquet here.")] = None,
+    match: Annotated[Optional[str], typer.Option("--match", "-m", help="Write this match's log, byte for byte.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File for --match (default: stdout).")] = None,
+    db: DbOpt = None,
+    lang: LangOpt = None,
+) -> None:
+    """Export the warehouse as Parquet (DIR/<table>/game=…/month=…/), or one match's original log.
+
+    \b
+    Examples:
+      kifu export --parquet out/          (matches, events, findings; DuckDB, Spark or Trino read it)
+      kifu export --match demo-001 -o demo.jsonl && kifu verify demo.jsonl
+    """
+    if (parquet is None) == (match is None):
+        fail(msg("export_what", lang))
+    wh = _warehouse()
+    con = wh.connect(db, read_only=True)
+    try:
+        data = wh.match_lines(con, match) if match is not None else None
+        written = wh.export_parquet(con, parquet) if parquet is not None else {}
+    finally:
+        con.close()
+    if data is not None and output is not None:
+        output.write_bytes(data)
+        typer.echo(msg("wrote", lang, path=output), err=True)
+    elif data is not None:
+        # Bytes, not text: the exported log must verify byte for byte.
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:
+            typer.echo(data.decode(), nl=False)
+        else:
+            out.write(data)
+    for name, rows in written.items():
+        typer.echo(msg("exported", lang, out=parquet, name=name, rows=rows))
+
+
 def _argv_lang(argv: Sequence[str] | None) -> Lang:
     """The --lang of a command line that stopped with an error (else the default)."""
     args = list(sys.argv[1:] if argv is None else argv)
