@@ -528,9 +528,10 @@ def _loaded(state: State, e: ev.Loaded) -> State:
         state = _to_main(state, e.player)
     p = _player(state, e.player)
     g = _gun(state, p, e.gun)
-    room = e.n if g.max is None else max(0, g.max - g.loads)
-    n = min(e.n, room)
-    changes: dict[str, Any] = {"loads": g.loads + n, "ignored": g.ignored + e.n - n}
+    size = e.n * counts_as(state, e)
+    room = size if g.max is None else max(0, g.max - g.loads)
+    n = min(size, room)
+    changes: dict[str, Any] = {"loads": g.loads + n, "ignored": g.ignored + size - n}
     if e.face == "up" and n:
         changes["up"] = g.up + (e.card or "?",)
     if e.how == "basic":
@@ -551,6 +552,20 @@ def _loaded(state: State, e: ev.Loaded) -> State:
     if e.face == "up" and e.card:
         pch["up_loads"] = _bump(p.up_loads, canon(state, e.card) or e.card)
     return _effect(_effect(_put(state, p, **pch), e.act, "load", e.n), e.act, "load:" + g.name, e.n)
+
+
+def counts_as(state: State, e: ev.Loaded) -> int:
+    """How many loads one card of this load counts as: ダブルバレット face up counts as 2 (reference #1).
+
+    The catalogue marks it as a bullet's structural (never tossed) load number.
+    """
+    if e.face != "up" or not e.card:
+        return 1
+    facts = find_card(catalogue(state.ckey), e.card)
+    if getattr(facts, "kind", None) != "bullet":
+        return 1
+    fixed = [x.value for x in getattr(facts, "numbers", ()) if x.role == "load" and not x.replaceable]
+    return fixed[0] if fixed else 1
 
 
 @apply.on(ev.ShotDeclared)

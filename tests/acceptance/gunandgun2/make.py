@@ -180,12 +180,12 @@ def match_deck_out() -> Table:
     t.turn(A)                                                     # 3
     t.group(A, "g1", "function", "sso", card="過負荷光球", copies=2)
     t.resolve(A, "g1", 2, values=[2])
-    t.discard(B, "deck", 2, by=A, deck="エンラ", act="g1")
-    t.discard(B, "deck", 2, by=A, deck="エンラ", act="g1")
+    t.discard(B, "deck", 2, by=A, gun="エンラ", act="g1")
+    t.discard(B, "deck", 2, by=A, gun="エンラ", act="g1")
     _, hit = t.shoot(A, "s2", "ウワン")                            # 1 load: 1 HIT
     t.damage(B, hit, shot="s2")
     t.ability(A, "u1", "gun", "ウワン")                            # ANNIHILATION: mill 1
-    t.discard(B, "deck", hit, by=A, deck="エンラ", act="u1")
+    t.discard(B, "deck", hit, by=A, gun="エンラ", act="u1")
     t.function(A, "f3", "過負荷光球", 0)
     t.load(A, "ウワン")
     t.load(A, "ダタラ", 2)
@@ -203,14 +203,14 @@ def match_deck_out() -> Table:
     t.group(A, "g3", "function", "so", card="過負荷光球", copies=3)
     t.resolve(A, "g3", 1, values=[1])
     for _ in range(3):
-        t.discard(B, "deck", 1, by=A, deck="エンラ", act="g3")
+        t.discard(B, "deck", 1, by=A, gun="エンラ", act="g3")
     t.load(A, "ウワン")
     t.play(A, "a2", "亜空光線")
     t.cost(A, "a2", 2)
     t.toss(A, "a2", "sso")
     t.cost(A, "a2", 2, kind="additional", gun="ウワン")
     t.resolve(A, "a2", 2, values=[2, 2, 2])
-    t.discard(B, "deck", 2, by=A, deck="エンラ", act="a2")
+    t.discard(B, "deck", 2, by=A, gun="エンラ", act="a2")
     t.draw(A, "ダタラ", 2, act="a2")
     shot_with_damage(t, A, "s5", "ダタラ")                         # 2 loads: 2 HIT
     t.load(A, "ダタラ", 2)
@@ -226,9 +226,9 @@ def match_deck_out() -> Table:
     t.resolve(A, "g4", 1, values=[1])
     left = t.seats[B].deck["エンラ"]
     assert left == 1, left
-    t.discard(B, "deck", 1, by=A, deck="エンラ", act="g4")
-    t.discard(B, "deck", 1, by=A, deck="カサネ", act="g4")
-    t.discard(B, "deck", 1, by=A, deck="カサネ", act="g4")
+    t.discard(B, "deck", 1, by=A, gun="エンラ", act="g4")
+    t.discard(B, "deck", 1, by=A, gun="カサネ", act="g4")
+    t.discard(B, "deck", 1, by=A, gun="カサネ", act="g4")
     t.finish(A, "deck-out")
     return t
 
@@ -263,7 +263,7 @@ def match_groups_and_limits() -> Table:
     t.hit(B, "s1", "response", 0, act="r1")
     t.damage(B, hit, shot="s1")                                   # ren 29
     t.ability(A, "u1", "gun", "ウワン")
-    t.discard(B, "deck", hit, by=A, deck="キヨヒメ", act="u1")
+    t.discard(B, "deck", hit, by=A, gun="キヨヒメ", act="u1")
     t.refill(A, deck="ウワン")
     t.resolve(A, "g1", 2, values=[2])
     t.load(A, "ハクメン", 2, zone="deck", deck="ハクメン", how="effect", act="g1")
@@ -294,7 +294,7 @@ def match_groups_and_limits() -> Table:
     _, hit = t.shoot(A, "s4", "ウワン")                            # 3 loads: 4 HIT, ANNIHILATION
     t.damage(B, hit, shot="s4")
     t.ability(A, "u2", "gun", "ウワン")
-    t.discard(B, "deck", hit, by=A, deck="キヨヒメ", act="u2")
+    t.discard(B, "deck", hit, by=A, gun="キヨヒメ", act="u2")
     t.refill(A, deck="ウワン")
     t.resolve(A, "g3", 1, values=[1])
     t.load(A, "ハクメン", 1, zone="deck", deck="ハクメン", how="effect", act="g3")
@@ -314,7 +314,7 @@ def match_groups_and_limits() -> Table:
     t.group(A, "g6", "function", "sso", card="リロード・サポーター", copies=2)
     t.group(A, "g7", "function", "so", card="過負荷光球")
     t.resolve(A, "g7", 1, values=[1])
-    t.discard(B, "deck", 1, by=A, deck="ツエツキ", act="g7")
+    t.discard(B, "deck", 1, by=A, gun="ツエツキ", act="g7")
     t.action(A, "a3", "計略", 1, "so", values=[1])               # 1 action: ノイズジェネレーター N=1
     t.draw(A, "ウワン", 1, act="a3")
     t.skill(A, "k2", "バレットキャッチ", 6)
@@ -340,7 +340,7 @@ def match_groups_and_limits() -> Table:
     t.group(A, "g9", "function", "o", card="リロード・サポーター", copies=2)
     t.group(A, "g10", "function", "sso", card="過負荷光球")
     t.resolve(A, "g10", 2, values=[2])
-    t.discard(B, "deck", 2, by=A, deck="ツエツキ", act="g10")
+    t.discard(B, "deck", 2, by=A, gun="ツエツキ", act="g10")
     t.finish(A, "concede")
     return t
 
@@ -808,9 +808,10 @@ def bad_life_40_for_natori() -> Table:
 # == multi-gun loads, groups, responses =====================================================
 
 
-def _maximum(name: str, about: str, faces: str, ddm: int, enra: int) -> Table:
+def _maximum(name: str, about: str, faces: str, ddm: int, enra: int,
+             rules: dict[str, Any] | None = None) -> Table:
     """キルコ: ドドメ just shot (room 4), エンラ holding 1 (room 2); マキシマムリロード from 6 voltage."""
-    t = Table(name, about)
+    t = Table(name, about, rules)
     t.setup(("キルコ", ["ドドメ", "エンラ"], "マキシマムリロード"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "ドドメ", 4)
@@ -853,6 +854,25 @@ def ok_multi_gun_load_stops_at_room() -> Table:
 def ok_multi_gun_load_small_n() -> Table:
     t = _maximum("ok-multi-gun-load-small-n", "§例外 装填効果で複数の機銃: N=2 loads 2 into each gun (エンラ fills "
                  "its room of 2)", "sso", 2, 2)
+    t.end(A)
+    return t
+
+
+@case
+def bad_option_multi_gun_load_stops_early() -> Table:
+    t = _maximum("bad-option-multi-gun-load-stops-early", "option load_toss_end=opponent (the seed's 原則 read "
+                 "strictly): the table stopped tossing at N=4 without the coin facing the opponent", "ssss", 4, 2,
+                 {"load_toss_end": "opponent"})
+    res = len(t.events) - 1                                       # the resolve, before the two loads
+    t.end(A)
+    t.expect("GG-TOSS-004", res)
+    return t
+
+
+@case
+def ok_option_multi_gun_load_to_opponent() -> Table:
+    t = _maximum("ok-option-multi-gun-load-to-opponent", "option load_toss_end=opponent: tossed on to the opponent "
+                 "side (N=5), ドドメ +4 and エンラ +2", "ssssso", 4, 2, {"load_toss_end": "opponent"})
     t.end(A)
     return t
 
@@ -1103,7 +1123,7 @@ def _function_on_play(name: str, about: str, rules: dict[str, Any] | None) -> tu
     t.function(A, "f1", "過負荷光球", 0)
     first = t.toss(A, "f1", "so")[0]
     t.resolve(A, "f1", 1, values=[1])
-    t.discard(B, "deck", 1, by=A, deck="ヌエ", act="f1")
+    t.discard(B, "deck", 1, by=A, gun="ヌエ", act="f1")
     t.end(A)
     return t, first
 
@@ -1156,7 +1176,7 @@ def ok_option_deck_out_both_empty_goes_on() -> Table:
     t.turn(A)
     t.group(A, "g1", "function", "s" * 15 + "o", card="過負荷光球")
     t.resolve(A, "g1", 15, values=[15])
-    t.discard(B, "deck", 15, by=A, deck="ヌエ", act="g1")
+    t.discard(B, "deck", 15, by=A, gun="ヌエ", act="g1")
     t.end(A)
     t.turn(B)
     t.load(B, "カサネ", 2)
@@ -1179,7 +1199,7 @@ def bad_option_deck_out_either_empty_plays_on() -> Table:
     t.turn(A)
     t.group(A, "g1", "function", "s" * 15 + "o", card="過負荷光球")
     t.resolve(A, "g1", 15, values=[15])
-    t.discard(B, "deck", 15, by=A, deck="ヌエ", act="g1")
+    t.discard(B, "deck", 15, by=A, gun="ヌエ", act="g1")
     t.end(A)
     bad = t.turn(B)
     t.end(B, deck="カサネ")

@@ -209,7 +209,7 @@ class Table:
         elif zone == "load":
             s.loads[kw["gun"]] -= n
         elif zone == "deck":
-            s.deck[kw.pop("deck")] -= n
+            s.deck[kw["gun"]] -= n
         return self.add("gg.discard", by=by or p, player=p, zone=zone, n=n, **kw)
 
     # -- loads and shots ----------------------------------------------------------------
