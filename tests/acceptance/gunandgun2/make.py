@@ -805,6 +805,146 @@ def bad_life_40_for_natori() -> Table:
     return t
 
 
+@case
+def bad_double_bullet_twice_in_turn() -> Table:
+    t = Table("bad-double-bullet-twice-in-turn", "reference #1 / §例外 使用制限は変わらない: two ダブルバレット loaded "
+              "face up into エンラ in one turn (at most 1 per turn)")
+    t.setup(("キルコ", ["エンラ", "ダタラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    t.load(A, "エンラ", 1, face="up", card="ダブルバレット")
+    t.end(A)
+    t.turn(B)
+    t.end(B)
+    t.turn(A)
+    t.add("gg.shoot", by=A, shot="s1", player=A, gun="エンラ")
+    t.damage(B, 3, shot="s1")
+    t.load(A, "エンラ", 1, face="up", card="ダブルバレット")
+    bad = t.load(A, "ダタラ", 1, face="up", card="ダブルバレット")
+    t.end(A)
+    t.expect("GG-LIM-001", bad)
+    return t
+
+
+@case
+def bad_face_up_bullet_into_dodome() -> Table:
+    t = Table("bad-face-up-bullet-into-dodome", "reference §1.4 gun restrictions: ドドメ cannot take a 【銃弾】 face up")
+    t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    bad = t.load(A, "ドドメ", 1, face="up", card="ステルスバレット")
+    t.end(A)
+    t.expect("GG-LOAD-003", bad)
+    return t
+
+
+@case
+def ok_recoil_written_on_the_shot() -> Table:
+    t = Table("ok-recoil-written-on-the-shot", "reference §2.1 カサネ RECOIL: the table writes the shooter's RECOIL "
+              "as gg.life why=hit shot=s1 for aoi herself; the shot's damage to ren is still 6")
+    t.setup(("キルコ", ["カサネ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "ハクメン"], "グッドメディスン"))
+    t.turn(A)
+    t.load(A, "カサネ", 3)
+    _, hit = t.shoot(A, "s1", "カサネ")
+    t.damage(B, hit, shot="s1")
+    t.damage(A, 3, shot="s1", by=A)
+    t.end(A)
+    return t
+
+
+@case
+def bad_flip_back_skill_twice_in_turn() -> Table:
+    t = Table("bad-flip-back-skill-twice-in-turn", "reference §1.9: 朧走り flips back but is once per turn; used twice")
+    t.setup(("ヒバナ", ["ドドメ", "エンラ"], "朧走り"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    t.load(A, "ドドメ", 3)
+    shot_with_damage(t, A, "s1", "ドドメ")
+    t.end(A)
+    t.turn(B)
+    t.end(B)
+    t.turn(A)
+    t.load(A, "ドドメ", 3)
+    shot_with_damage(t, A, "s2", "ドドメ")
+    assert t.seats[A].volt == 6
+    t.skill(A, "k1", "朧走り", 5)
+    t.toss(A, "k1", "o")
+    t.resolve(A, "k1", 0, values=[0])
+    t.seats[A].volt += 5  # the table's slip: it paid again from cards it did not have
+    bad = t.skill(A, "k2", "朧走り", 5)
+    t.toss(A, "k2", "so")
+    t.resolve(A, "k2", 1, values=[1])
+    t.damage(B, 1, act="k2")
+    t.end(A)
+    t.expect("GG-COST-003", bad + 1)
+    t.expect("GG-LIM-004", bad)
+    return t
+
+
+@case
+def ok_flip_back_skill_each_turn() -> Table:
+    t = Table("ok-flip-back-skill-each-turn", "reference §1.9: 朧走り (flips back, once per turn) on turns 3 and 7")
+    t.setup(("ヒバナ", ["ドドメ", "エンラ"], "朧走り"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    for turn in range(4):
+        t.turn(A)
+        t.load(A, "ドドメ", 3)
+        shot_with_damage(t, A, f"s{turn}", "ドドメ")
+        if turn in (1, 3):
+            t.skill(A, f"k{turn}", "朧走り", 5)
+            t.toss(A, f"k{turn}", "sso")
+            t.resolve(A, f"k{turn}", 2, values=[2])
+            t.damage(B, 2, act=f"k{turn}")
+        t.end(A)
+        t.turn(B)
+        t.end(B)
+    return t
+
+
+@case
+def bad_one_shot_skill_used_again() -> Table:
+    t = Table("bad-one-shot-skill-used-again", "reference §1.9: ドーピング stays face up once used; declared again")
+    t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    for _ in range(3):
+        t.turn(A)
+        t.load(A, "ドドメ", 4)
+        shot_with_damage(t, A, "s" + str(t.turn_no), "ドドメ")
+        t.end(A)
+        t.turn(B)
+        t.end(B)
+    t.turn(A)
+    t.skill(A, "k1", "ドーピング", 6)
+    t.toss(A, "k1", "o")
+    t.resolve(A, "k1", 0, values=[0])
+    bad = t.skill(A, "k2", "ドーピング", 6)
+    t.toss(A, "k2", "o")
+    t.resolve(A, "k2", 0, values=[0])
+    t.end(A)
+    t.expect("GG-LIM-004", bad)
+    return t
+
+
+@case
+def ok_response_against_skill() -> Table:
+    t = Table("ok-response-against-skill", "§【対応】 緊急回避 answers 朧走り (a skill): N=1 takes 1 off its N=3 HIT")
+    t.setup(("ヒバナ", ["ドドメ", "エンラ"], "朧走り"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    t.load(A, "ドドメ", 3)
+    shot_with_damage(t, A, "s1", "ドドメ")
+    t.end(A)
+    t.turn(B)
+    t.set_response(B, "r1", "緊急回避")
+    t.end(B)
+    t.turn(A)
+    t.load(A, "エンラ", 2)
+    shot_with_damage(t, A, "s2", "エンラ")
+    t.skill(A, "k1", "朧走り", 5)
+    t.toss(A, "k1", "ssso")
+    t.resolve(A, "k1", 3, values=[3])
+    t.respond(B, "r1", against="k1")
+    t.toss(B, "r1", "so")
+    t.resolve(B, "r1", 1, values=[1])
+    t.damage(B, 2, act="k1")
+    t.end(A)
+    return t
+
+
 # == multi-gun loads, groups, responses =====================================================
 
 
