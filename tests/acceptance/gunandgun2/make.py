@@ -1347,6 +1347,78 @@ def bad_option_deck_out_either_empty_plays_on() -> Table:
     return t
 
 
+def _milled_nue(name: str, about: str, rules: dict[str, Any] | None) -> Table:
+    """aoi's 過負荷光球 (N=15) mills ren's ヌエ deck (15 left after her opening draw) to 0."""
+    t = Table(name, about, rules)
+    t.setup(("キルコ", ["ウワン", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    t.function(A, "f1", "過負荷光球", 0)
+    t.end(A)
+    t.turn(B)
+    t.end(B)
+    t.turn(A)
+    t.group(A, "g1", "function", "s" * 15 + "o", card="過負荷光球")
+    t.resolve(A, "g1", 15, values=[15])
+    t.discard(B, "deck", 15, by=A, gun="ヌエ", act="g1")
+    t.end(A)
+    t.turn(B)
+    t.load(B, "カサネ")
+    return t
+
+
+@case
+def bad_option_deck_out_failed_draw_plays_on() -> Table:
+    t = _milled_nue("bad-option-deck-out-failed-draw-plays-on", "option deck_out=failed-draw: ren refills from her "
+                    "empty ヌエ deck (the draw cannot be made), yet the match goes on", {"deck_out": "failed-draw"})
+    t.add("gg.draw", by=B, player=B, deck="ヌエ", n=1, why="refill")
+    t.close(B)
+    bad = t.turn(A)
+    t.end(A)
+    t.expect("GG-END-002", bad)
+    return t
+
+
+@case
+def ok_option_deck_out_failed_draw_not_yet() -> Table:
+    t = _milled_nue("ok-option-deck-out-failed-draw-not-yet", "option deck_out=failed-draw: ren's ヌエ deck is "
+                    "empty but she refills from カサネ: no failed draw, the match goes on", {"deck_out": "failed-draw"})
+    t.end(B, deck="カサネ")
+    t.turn(A)
+    t.end(A)
+    return t
+
+
+@case
+def bad_option_turn_end_after_refill() -> Table:
+    t, res = _reload_support("bad-option-turn-end-after-refill", "option turn_end_order=after-refill: "
+                             "リロード・サポーター resolved before the refill", {"turn_end_order": "after-refill"}, True)
+    t.expect("GG-TURN-004", res)
+    return t
+
+
+@case
+def ok_response_cost_paid_when_declared() -> Table:
+    t = Table("ok-response-cost-paid-when-declared", "§例外 コストは先払い: 多層防壁 (COST 1) set on turn 2, its "
+              "COST paid when declared, before its toss (N=2: HIT-2)")
+    t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    t.end(A)
+    t.turn(B)
+    t.set_response(B, "r1", "多層防壁")
+    t.end(B)
+    t.turn(A)
+    t.load(A, "ドドメ", 4)
+    _, hit = t.shoot(A, "s1", "ドドメ")
+    t.respond(B, "r1", against="s1")
+    t.cost(B, "r1", 1)
+    t.toss(B, "r1", "sso")
+    t.resolve(B, "r1", 2, values=[2])
+    t.hit(B, "s1", "response", -2, act="r1")
+    t.damage(B, hit - 2, shot="s1")
+    t.end(A)
+    return t
+
+
 # == writing ==========================================================================================
 
 
