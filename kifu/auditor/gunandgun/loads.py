@@ -49,7 +49,7 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     doc=Doc(checks="A basic load never puts more cards into a gun than its 最大装填数 leaves room for (a face-up "
                    "ダブルバレット counts as 2). An "
                    "effect load whose N is larger than the room is not a violation: the excess is ignored and "
-                   "the gun stays at its maximum (the projection records it as `ignored`).",
+                   "the gun stays at its maximum (the projection records it as `loads_ignored_over_max`).",
             why="The player chooses a basic load, so loading a full gun is a play error; an effect's count comes "
                 "from the toss, and seed 000's FAQ says the part above the maximum is simply ignored.",
             bad="カサネ 3/3; next turn load カサネ 1 (basic)", good="カサネ 1/3; load effect 5 (N=5: 2 fit, 3 ignored)"),
