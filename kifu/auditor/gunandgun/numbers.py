@@ -66,7 +66,9 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     doc=Doc(checks="Cards drawn, cards loaded, burn counters given, life healed, HIT dealt and HIT modifiers that "
                    "an activation's effect records add up to no more than its numbers under N.",
             why="N=0 means 0 cards, 0 damage: the card was processed, but its effect does nothing. A load effect "
-                "over several guns gives each gun up to N (each stops at its cap); copies of a function each apply N.",
+                "over several guns gives each gun up to N (each stops at its cap); copies of a function each apply N; "
+                "a lasting HIT modifier from a turn toss group (スパイラル・シューター, バレットキャッチ) is N on "
+                "every shot it applies to.",
             bad="計略 N=0; draw 3 (a1)", good="計略 N=3; draw 3 (a1)"),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
@@ -88,6 +90,8 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": "exactly " + role, "limit": limit,
                           "done": done}, (a.resolved or a.seq,))
+    elif isinstance(e, ev.HitModified) and a.kind.startswith("group-"):
+        return  # a lasting modifier (スパイラル・シューター, バレットキャッチ) applies N to every shot of its turn
     elif limit is not None and done > limit:
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
                   (a.resolved or a.seq,))

@@ -1116,6 +1116,72 @@ def ok_two_kinds_and_continuous_at_turn_start() -> Table:
     return t
 
 
+@case
+def ok_spiral_shooter_on_two_shots() -> Table:
+    t = Table("ok-spiral-shooter-on-two-shots", "§【機能】: スパイラル・シューター (HIT+1 to your shots) tossed N=1 at "
+              "aoi's turn start adds +1 to each of her two shots that turn")
+    t.setup(("キルコ", ["ハクメン", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    t.function(A, "f1", "スパイラル・シューター", 1)
+    t.load(A, "ハクメン")
+    t.load(A, "ドドメ", 1)
+    t.end(A)
+    t.turn(B)
+    t.end(B)
+    t.turn(A)
+    t.group(A, "g1", "function", "so", card="スパイラル・シューター")
+    t.resolve(A, "g1", 1, values=[1])
+    t.load(A, "ハクメン")
+    t.load(A, "ドドメ", 2)
+    _, hit = t.shoot(A, "s1", "ハクメン")                          # 2 loads: 2 HIT + 1
+    t.hit(A, "s1", "effect", 1, act="g1")
+    t.damage(B, hit + 1, shot="s1")
+    t.ability(A, "h1", "gun", "ハクメン")
+    t.heal(A, hit + 1, act="h1")
+    _, hit = t.shoot(A, "s2", "ドドメ")                            # 3 loads: 5 HIT + 1
+    t.hit(A, "s2", "effect", 1, act="g1")
+    t.damage(B, hit + 1, shot="s2")
+    t.end(A)
+    return t
+
+
+@case
+def ok_bullet_catch_on_two_shots() -> Table:
+    t = Table("ok-bullet-catch-on-two-shots", "§継続技能等: バレットキャッチ's N=2 (aoi's turn-start toss) takes 2 off "
+              "each of ren's two shots in her next turn")
+    t.setup(("キルコ", ["ドドメ", "エンラ"], "バレットキャッチ"), ("ナトリ", ["ダタラ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    t.load(A, "ドドメ", 4)
+    shot_with_damage(t, A, "s1", "ドドメ")
+    t.end(A)
+    t.turn(B)
+    t.end(B)
+    t.turn(A)
+    t.load(A, "エンラ", 2)
+    shot_with_damage(t, A, "s2", "エンラ")
+    t.skill(A, "k1", "バレットキャッチ", 6)
+    t.end(A)
+    t.turn(B)
+    t.load(B, "カサネ", 2)
+    t.load(B, "ダタラ", 2)
+    t.end(B)
+    t.turn(A)
+    t.group(A, "c1", "continuous", "sso")
+    t.resolve(A, "c1", 2, values=[2])
+    t.end(A)
+    t.turn(B)
+    _, hit = t.shoot(B, "s3", "カサネ")                            # 2 loads: 4 HIT - 2
+    t.hit(A, "s3", "effect", -2, act="c1")
+    t.damage(A, hit - 2, shot="s3")
+    t.ability(B, "g1", "gun", "カサネ")
+    t.damage(B, 2, act="g1", by=B)
+    _, hit = t.shoot(B, "s4", "ダタラ")                            # 2 loads: 2 HIT - 2
+    t.hit(A, "s4", "effect", -2, act="c1")
+    t.damage(A, hit - 2, shot="s4")
+    t.end(B)
+    return t
+
+
 # == options ====================================================================================
 
 
