@@ -1182,6 +1182,48 @@ def ok_bullet_catch_on_two_shots() -> Table:
     return t
 
 
+def _two_noise(name: str, about: str, actions: int) -> tuple[Table, int]:
+    """ren has two ノイズジェネレーター (one toss, N=1); aoi then activates ``actions`` actions."""
+    t = Table(name, about)
+    t.setup(("キルコ", ["ダタラ", "ドドメ"], "ドーピング"), ("ナトリ", ["ツエツキ", "カサネ"], "グッドメディスン"))
+    t.turn(A)
+    t.end(A)
+    t.turn(B)
+    t.function(B, "f1", "ノイズジェネレーター", 0)
+    t.function(B, "f2", "ノイズジェネレーター", 0)
+    t.end(B)
+    t.turn(A)
+    t.end(A)
+    t.turn(B)
+    t.group(B, "g1", "function", "so", card="ノイズジェネレーター", copies=2)
+    t.resolve(B, "g1", 1, values=[1])
+    t.end(B)
+    t.turn(A)
+    last = 0
+    for i in range(actions):
+        last = t.play(A, f"a{i}", "計略")
+        t.cost(A, f"a{i}", 1)
+        t.toss(A, f"a{i}", "o")
+        t.resolve(A, f"a{i}", 0, values=[0])
+    t.end(A)
+    return t, last
+
+
+@case
+def ok_two_noise_generators_one_action() -> Table:
+    t, _ = _two_noise("ok-two-noise-generators-one-action", "裁定例 ノイズジェネレーター / FAQ 同じ種類: two copies "
+                      "share N=1; aoi activates one action", 1)
+    return t
+
+
+@case
+def bad_two_noise_generators_two_actions() -> Table:
+    t, last = _two_noise("bad-two-noise-generators-two-actions", "裁定例 ノイズジェネレーター: two copies with N=1 "
+                         "still allow one action (each copy says at most N), yet aoi activates two", 2)
+    t.expect("GG-LIM-003", last)
+    return t
+
+
 # == options ====================================================================================
 
 
