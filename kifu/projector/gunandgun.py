@@ -30,19 +30,19 @@ class Gun(msgspec.Struct, frozen=True, kw_only=True):
     """The gun as named at setup."""
     loads: int = 0
     """Cards loaded now."""
-    up: tuple[str, ...] = ()
+    up: tuple[str, ...] = msgspec.field(default=(), name="face_up_bullets")
     """Face-up special bullets among the loads."""
-    basic: int = 0
+    basic: int = msgspec.field(default=0, name="basic_loads_this_turn")
     """Cards loaded by the basic action this turn (against 装填上限)."""
-    shots: int = 0
+    shots: int = msgspec.field(default=0, name="shots_this_turn")
     """Shots this turn."""
-    deck: int = 20
+    deck: int = msgspec.field(default=20, name="deck_left")
     """Cards left in this gun's deck."""
-    max: int | None = None
+    max: int | None = msgspec.field(default=None, name="max_load")
     """最大装填数 from the catalogue (null: unknown gun)."""
-    limit: int | None = None
+    limit: int | None = msgspec.field(default=None, name="load_limit")
     """装填上限 from the catalogue."""
-    ignored: int = 0
+    ignored: int = msgspec.field(default=0, name="loads_ignored_over_max")
     """Cards a load tried to put above 最大装填数 (ignored, FAQ)."""
 
 
@@ -56,43 +56,43 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     """The two guns by name."""
     skill: str | None = None
     """The chosen skill."""
-    skill_up: bool = False
+    skill_up: bool = msgspec.field(default=False, name="skill_face_up")
     """True once used (face up); a flip-back skill turns face down again."""
     life: int = 30
     hand: int = 0
     discard: int = 0
     voltage: int = 0
-    burn: int = 0
+    burn: int = msgspec.field(default=0, name="burn_counters")
     """Burn counters on the gunner."""
-    set: tuple[str, ...] = ()
+    set: tuple[str, ...] = msgspec.field(default=(), name="set_responses")
     """Activation ids of responses set face down."""
-    functions: tuple[str, ...] = ()
+    functions: tuple[str, ...] = msgspec.field(default=(), name="functions_in_play")
     """Function cards in play (one entry per copy)."""
-    plays: dict[str, int] = {}
+    plays: dict[str, int] = msgspec.field(default={}, name="uses_this_turn")
     """Uses of each card/skill by name this turn (N = 0 counts)."""
-    plays_game: dict[str, int] = {}
+    plays_game: dict[str, int] = msgspec.field(default={}, name="uses_this_game")
     """Uses of each card/skill by name this game."""
-    resolves: dict[str, int] = {}
+    resolves: dict[str, int] = msgspec.field(default={}, name="resolutions_this_turn")
     """Resolutions of each card's effect this turn."""
-    up_loads: dict[str, int] = {}
+    up_loads: dict[str, int] = msgspec.field(default={}, name="face_up_loads_this_turn")
     """Face-up loads of each card this turn."""
-    actions: int = 0
+    actions: int = msgspec.field(default=0, name="actions_this_turn")
     """Action cards activated this turn."""
-    groups: tuple[str, ...] = ()
+    groups: tuple[str, ...] = msgspec.field(default=(), name="toss_groups_this_turn")
     """Function card names that opened a turn toss group this turn ("*" for continuous skills)."""
-    group_of: dict[str, str] = {}
+    group_of: dict[str, str] = msgspec.field(default={}, name="latest_toss_group")
     """Latest turn toss group id of each function card name ("*": continuous skills)."""
-    refill: int | None = None
+    refill: int | None = msgspec.field(default=None, name="hand_before_refill")
     """Hand before this turn's refill (null: no refill yet)."""
-    burned: bool = False
+    burned: bool = msgspec.field(default=False, name="burned_this_turn")
     """Burn applied at this turn's start."""
-    drawn: bool = False
+    drawn: bool = msgspec.field(default=False, name="opening_draw_recorded")
     """The log records this player's draws from the start (an opening draw): hand counts can be judged."""
-    failed_draw: int | None = None
+    failed_draw: int | None = msgspec.field(default=None, name="failed_draw_seq")
     """Seq of the first draw asking for more cards than the deck held."""
-    turns: int = 0
+    turns: int = msgspec.field(default=0, name="own_turns_started")
     """Turns this player has started (オーバーヒート: not on your own first turn)."""
-    extra: int = 0
+    extra: int = msgspec.field(default=0, name="extra_turns_owed")
     """Extra turns owed right after this one (ブリッツ: N extra turns under the variant)."""
 
 
@@ -104,42 +104,42 @@ class Activation(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     """action, function, response, bullet, skill, gunner, gun, group-function, group-continuous."""
     card: str | None
-    seq: int
+    seq: int = msgspec.field(name="opened_seq")
     """Where it was opened."""
     turn: int
-    cost_seq: int | None = None
+    cost_seq: int | None = msgspec.field(default=None, name="cost_paid_seq")
     """First COST/voltage payment."""
     costs: dict[str, int] = {}
     """Paid by kind (hand, voltage, additional)."""
-    add_gun: str | None = None
+    add_gun: str | None = msgspec.field(default=None, name="additional_cost_gun")
     """The gun an additional cost came from."""
-    add_seq: int | None = None
+    add_seq: int | None = msgspec.field(default=None, name="additional_cost_seq")
     tosses: tuple[str, ...] = ()
     """Facings in order: "self" or "opponent"."""
-    toss_seqs: tuple[int, ...] = ()
-    ended: bool = False
+    toss_seqs: tuple[int, ...] = msgspec.field(default=(), name="toss_seq")
+    ended: bool = msgspec.field(default=False, name="ended_by_opponent_toss")
     """An opponent-facing toss ended the sequence."""
     n: int = 0
     """Tosses facing the tosser before the first facing the opponent."""
-    declared: int | None = None
+    declared: int | None = msgspec.field(default=None, name="declared_seq")
     """Seq of a response's declaration."""
-    resolved: int | None = None
+    resolved: int | None = msgspec.field(default=None, name="resolved_seq")
     outcome: str | None = None
     values: tuple[int, ...] | None = None
-    rn: int | None = None
+    rn: int | None = msgspec.field(default=None, name="n_recorded")
     """N as the resolution recorded it."""
     measured: int | None = None
     """The quantity its threshold compared, as recorded."""
     holds: bool | None = None
     """The table's verdict on its threshold."""
-    cmp: str = "ge"
-    effects: dict[str, int] = {}
+    cmp: str = msgspec.field(default="ge", name="compare")
+    effects: dict[str, int] = msgspec.field(default={}, name="effect_totals")
     """Totals of the effects recorded after it (draw, load, burn, heal, hit, hit_mod, discard)."""
     shot: str | None = None
     copies: int = 1
-    phase: str = ""
+    phase: str = msgspec.field(default="", name="opened_in_phase")
     """The turn phase when it was opened (turn toss groups belong to "start")."""
-    room: int | None = None
+    room: int | None = msgspec.field(default=None, name="load_cap_room")
     """Room left in the owner's gun with the most room, at the first toss (a load effect's cap)."""
 
 
@@ -147,29 +147,29 @@ class Shot(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     player: str
     gun: str
-    seq: int
-    loads: int
+    seq: int = msgspec.field(name="declared_seq")
+    loads: int = msgspec.field(name="loads_fired")
     """Cards loaded when declared (they then move to voltage)."""
-    up: tuple[str, ...] = ()
-    mods: tuple[tuple[str, int, int | None], ...] = ()
+    up: tuple[str, ...] = msgspec.field(default=(), name="face_up_bullets")
+    mods: tuple[tuple[str, int, int | None], ...] = msgspec.field(default=(), name="hit_modifiers")
     """HIT modifiers in order: (stage, delta, to)."""
-    damage: int | None = None
-    """HIT dealt, once recorded."""
+    damage: int | None = msgspec.field(default=None, name="damage_dealt")
+    """HIT dealt to the opponent, once recorded (the shooter's RECOIL is not counted)."""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
     """The whole match."""
 
-    ckey: str = ""
+    ckey: str = msgspec.field(default="", name="catalogue_key")
     """Key of the match's card catalogue in the loader's cache."""
     order: tuple[str, ...] = ()
     players: dict[str, Player] = {}
-    first: str | None = None
-    first_seq: int | None = None
-    turn: int = 0
-    active: str | None = None
+    first: str | None = msgspec.field(default=None, name="first_player")
+    first_seq: int | None = msgspec.field(default=None, name="first_player_seq")
+    turn: int = msgspec.field(default=0, name="turn_number")
+    active: str | None = msgspec.field(default=None, name="active_player")
     phase: Phase = "setup"
-    acts: dict[str, Activation] = {}
+    acts: dict[str, Activation] = msgspec.field(default={}, name="activations")
     shots: dict[str, Shot] = {}
     last_shot: str | None = None
 
@@ -528,9 +528,10 @@ def _loaded(state: State, e: ev.Loaded) -> State:
         state = _to_main(state, e.player)
     p = _player(state, e.player)
     g = _gun(state, p, e.gun)
-    room = e.n if g.max is None else max(0, g.max - g.loads)
-    n = min(e.n, room)
-    changes: dict[str, Any] = {"loads": g.loads + n, "ignored": g.ignored + e.n - n}
+    size = e.n * counts_as(state, e)
+    room = size if g.max is None else max(0, g.max - g.loads)
+    n = min(size, room)
+    changes: dict[str, Any] = {"loads": g.loads + n, "ignored": g.ignored + size - n}
     if e.face == "up" and n:
         changes["up"] = g.up + (e.card or "?",)
     if e.how == "basic":
@@ -551,6 +552,20 @@ def _loaded(state: State, e: ev.Loaded) -> State:
     if e.face == "up" and e.card:
         pch["up_loads"] = _bump(p.up_loads, canon(state, e.card) or e.card)
     return _effect(_effect(_put(state, p, **pch), e.act, "load", e.n), e.act, "load:" + g.name, e.n)
+
+
+def counts_as(state: State, e: ev.Loaded) -> int:
+    """How many loads one card of this load counts as: ダブルバレット face up counts as 2 (reference #1).
+
+    The catalogue marks it as a bullet's structural (never tossed) load number.
+    """
+    if e.face != "up" or not e.card:
+        return 1
+    facts = find_card(catalogue(state.ckey), e.card)
+    if getattr(facts, "kind", None) != "bullet":
+        return 1
+    fixed = [x.value for x in getattr(facts, "numbers", ()) if x.role == "load" and not x.replaceable]
+    return fixed[0] if fixed else 1
 
 
 @apply.on(ev.ShotDeclared)
@@ -577,7 +592,8 @@ def _life(state: State, e: ev.LifeChanged) -> State:
     p = _player(state, e.player)
     state = _put(state, p, life=p.life + e.delta, burned=p.burned or e.why == "burn")
     s = state.shots.get(e.shot) if e.shot else None
-    if s is not None and e.why == "hit":
+    # a shot's damage is what its target takes; the shooter's own RECOIL written on the shot is not
+    if s is not None and e.why == "hit" and e.player != s.player:
         state = replace(state, shots={**state.shots, s.id: replace(s, damage=(s.damage or 0) - e.delta)})
     role = {"hit": "hit", "loss": "hit", "heal": "heal", "burn": "burn-loss"}[e.why]
     return _effect(state, e.act, role, abs(e.delta))

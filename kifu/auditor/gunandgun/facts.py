@@ -65,10 +65,32 @@ def load_cap(state: State, a: Activation) -> int | None:
     return a.room  # measured when the activation opened and again at its first toss
 
 
-def sequence_over(state: State, a: Activation) -> bool:
-    """The toss sequence has ended: an opponent-facing toss, or N reached the load cap."""
+def sequence_over(state: State, a: Activation, options: Any = None) -> bool:
+    """The toss sequence has ended: an opponent-facing toss, or N reached the load cap.
+
+    Reaching the cap ends it unless option ``load_toss_end`` is ``opponent`` (seed 000's
+    "原則として相手側が出るまでトスを続ける" read strictly).
+    """
     cap = load_cap(state, a)
-    return a.ended or (cap is not None and a.n >= cap)
+    at_cap = cap is not None and a.n >= cap
+    return a.ended or (at_cap and (options or {}).get("load_toss_end") != "opponent")
+
+
+def n_choices(state: State, a: Activation, options: Any = None) -> tuple[int, ...]:
+    """The N a resolution may record: the capped N, and (unless option ``load_toss_end`` is ``cap``) the full count.
+
+    A table that tossed on past a load effect's cap (the seed's 原則) may write the N it tossed
+    (FAQ: トスで8になった) or the N that applies; both load the same cards.
+    """
+    n = effective_n(state, a)
+    if (options or {}).get("load_toss_end", "cap-or-opponent") == "cap":
+        return (n,)
+    return (n, a.n)
+
+
+def selects_alternative(facts: Any) -> bool:
+    """The threshold picks between two HIT numbers (起死回生) instead of gating the whole effect."""
+    return any(x.role == "hit" and "instead" in (x.note or "") for x in numbers(facts))
 
 
 def expected_cost(state: State, a: Activation, options: Any) -> tuple[str, int] | None:

@@ -46,9 +46,10 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
                  en="{gun} held {loads}/{max}; {over} of the {n} cards loaded go past the maximum "
                     "(they are ignored and the gun stays at {max})"),
     on=(ev.Loaded,),
-    doc=Doc(checks="A basic load never puts more cards into a gun than its 最大装填数 leaves room for. An "
+    doc=Doc(checks="A basic load never puts more cards into a gun than its 最大装填数 leaves room for (a face-up "
+                   "ダブルバレット counts as 2). An "
                    "effect load whose N is larger than the room is not a violation: the excess is ignored and "
-                   "the gun stays at its maximum (the projection records it as `ignored`).",
+                   "the gun stays at its maximum (the projection records it as `loads_ignored_over_max`).",
             why="The player chooses a basic load, so loading a full gun is a play error; an effect's count comes "
                 "from the toss, and seed 000's FAQ says the part above the maximum is simply ignored.",
             bad="カサネ 3/3; next turn load カサネ 1 (basic)", good="カサネ 1/3; load effect 5 (N=5: 2 fit, 3 ignored)"),
@@ -60,9 +61,10 @@ def loads_never_above_max(s: Step) -> Iterable[Hit]:
     g = proj.gun_of(st, p, e.gun) if p else None
     if g is None or g.max is None or e.how == "effect":
         return
-    over = e.n - max(0, g.max - g.loads)
+    size = e.n * proj.counts_as(st, e)  # ダブルバレット fills two places
+    over = size - max(0, g.max - g.loads)
     if over > 0:
-        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "max": g.max, "n": e.n, "over": over})
+        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "max": g.max, "n": size, "over": over})
 
 
 @rule(

@@ -12,8 +12,8 @@ from typing import Any, Iterable
 from ...events import gunandgun as ev
 from ...projector import gunandgun as proj
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
-from .facts import (effective_n, expected_values, facts_of, game, numbers, sequence_over, threshold, unknown,
-                    value_of)
+from .facts import (expected_values, n_choices, facts_of, game, numbers, selects_alternative, sequence_over,
+                    threshold, unknown, value_of)
 
 RULING = "seed 000 §基本ルール 2 / 裁定例 (徹甲榴弾, 相撃ち, 過焔地獄, ノイズジェネレーター)"
 ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": "hit", "hit_mod": "hit_mod"}
@@ -66,7 +66,9 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     doc=Doc(checks="Cards drawn, cards loaded, burn counters given, life healed, HIT dealt and HIT modifiers that "
                    "an activation's effect records add up to no more than its numbers under N.",
             why="N=0 means 0 cards, 0 damage: the card was processed, but its effect does nothing. A load effect "
-                "over several guns gives each gun up to N (each stops at its cap); copies of a function each apply N.",
+                "over several guns gives each gun up to N (each stops at its cap); copies of a function each apply N; "
+                "a lasting HIT modifier from a turn toss group (スパイラル・シューター, バレットキャッチ) is N on "
+                "every shot it applies to.",
             bad="計略 N=0; draw 3 (a1)", good="計略 N=3; draw 3 (a1)"),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
@@ -76,7 +78,7 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     a = st.acts.get(aid) if aid else None
     if a is None or a.kind in ("gunner", "gun") or a.outcome == "fizzled":
         return
-    if a.resolved is None and not sequence_over(st, a):
+    if a.resolved is None and not sequence_over(st, a, s.options):
         return  # N is not known yet; a log without gg.resolve is judged once its tosses ended
     role = _role(e)
     f = facts_of(st, a)
@@ -88,6 +90,8 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": "exactly " + role, "limit": limit,
                           "done": done}, (a.resolved or a.seq,))
+    elif isinstance(e, ev.HitModified) and a.kind.startswith("group-"):
+        return  # a lasting modifier (スパイラル・シューター, バレットキャッチ) applies N to every shot of its turn
     elif limit is not None and done > limit:
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
                   (a.resolved or a.seq,))
@@ -119,7 +123,8 @@ def _effect_key(e: Any, st: Any) -> str:
                    "under N, and no HIT or HIT modifier is recorded for an activation whose threshold failed. "
                    "The measured quantity is the log's `measured`, else read from the state as the card's "
                    "condition says (the firing gun's loads for 徹甲榴弾, the incoming HIT for 相撃ち, the "
-                   "owner's life for life conditions).",
+                   "owner's life for life conditions). A threshold that only picks between two HIT numbers "
+                   "(起死回生: N HIT, or N HIT instead when life ≤ N) never forbids the HIT.",
             why="The seed's rulings replace thresholds too: 徹甲榴弾 with N=3 adds HIT+3 only with 3 or more "
                 "loaded; 相撃ち with N=1 fires on 1 HIT or more.",
             bad="徹甲榴弾 N=3, 2 loaded; hit +3", good="徹甲榴弾 N=2, 2 loaded; hit +2"),
@@ -141,10 +146,12 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
         if a.kind == "response":
             return  # a resolved response that fails is GG-RESP-001's, at its resolution
         n = a.rn
-    elif sequence_over(st, a):
+    elif sequence_over(st, a, s.options):
         n = a.n  # no gg.resolve line: the tosses say N
     else:
         return
+    if selects_alternative(facts_of(st, a)):
+        return  # 起死回生: the threshold only picks which HIT; under one N both are N, so HIT is due either way
     t = threshold(st, a, SimpleNamespace(n=n, measured=a.measured, cmp=a.cmp, card=None))
     if t is not None and not t[3] and a.holds is not True:  # a wrong `holds: true` was flagged at the resolve
         yield _threshold_hit(e.seq, a, a.n, t, "its HIT was applied anyway", (a.resolved or a.seq,))
@@ -187,7 +194,7 @@ def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
         p = st.players.get(a.player)
         if f is None or not _exact_numbers(f) or (p is not None and p.failed_draw is not None):
             continue
-        if a.rn != effective_n(st, a) or not sequence_over(st, a):
+        if a.rn not in n_choices(st, a, end.options) or not sequence_over(st, a, end.options):
             continue  # a wrong N is reported by GG-TOSS-003/004 at the resolution
         for role in EXACT_ROLES:
             want = value_of(f, a.rn, role)

@@ -55,7 +55,17 @@ SHOTS_PER_GUN = Option(
     doc=Text(ja="1ターンに1丁の機銃が射撃できる回数", en="shots each gun may make per turn"),
     citation=f"{REF} §1.5, §5 Q4",
 )
+LOAD_TOSS_END = Option(
+    name="load_toss_end", default="cap-or-opponent", choices=("cap-or-opponent", "cap", "opponent"),
+    doc=Text(ja="装填効果のトス列の終わり: cap-or-opponent = 最も空きの多い機銃の残り枚数に N が達した所で止めても、"
+                "相手側が出るまで続けてもよい, cap = そこで止める (以後のトスは誤り), opponent = 必ず相手側が出るまで続ける",
+             en="when a load effect's toss sequence ends: cap-or-opponent = the table may stop once N reaches the room "
+                "of the gun with the most room, or toss on until the coin faces the opponent; cap = it stops there (a "
+                "further toss is an error); opponent = it always goes on until the coin faces the opponent"),
+    citation="seed 000 §ルール適用の例外 (原則として相手側が出るまでトスを続けるが、…残りの装填可能枚数が多い方を基準に"
+             "処理する。各機銃が装填上限に達した場合はそこで止まる) / FAQ (トスで8になった場合は5で止まります)",
+)
 
 OPTIONS: tuple[Option, ...] = (
-    COST_PAYMENT, BURN, BURN_COUNTERS, DECK_OUT, TURN_END_ORDER, FUNCTION_FIRST_TOSS, SHOTS_PER_GUN,
+    COST_PAYMENT, BURN, BURN_COUNTERS, DECK_OUT, TURN_END_ORDER, FUNCTION_FIRST_TOSS, SHOTS_PER_GUN, LOAD_TOSS_END,
 )

@@ -146,9 +146,10 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
     title=Text(ja="ダウンフェイズで手札を札の枚数まで補充する", en="the down phase refills the hand to the gunner's hand size"),
     message=Text(ja="{player} のターン終了時の手札は {hand} 枚です (札 {size}, 補充前 {before})",
                  en="{player} ends the turn with {hand} cards (hand size {size}, {before} before the refill)"),
-    on=(ev.TurnEnded,),
+    on=(ev.TurnEnded,), options=("deck_out",),
     doc=Doc(checks="At turn end the active player's hand is at least the gunner's 札 while cards remain in their "
-                   "decks, and the refill did not draw past it.",
+                   "decks, and the refill did not draw past it. Under `deck_out: failed-draw` a refill that failed "
+                   "is the deck-out (GG-END-002), not a short refill.",
             why="Refilling short or long changes every later draw.",
             bad="ナトリ (札5) hand 3; turn end", good="ナトリ hand 3; draw 2 refill; turn end"),
 )
@@ -158,6 +159,8 @@ def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
     gunner = proj.find_gunner(cat(st), p.gunner) if p else None
     if p is None or gunner is None or not p.drawn:
         return
+    if s.options.get("deck_out") == "failed-draw" and p.failed_draw is not None:
+        return  # the refill that could not be made is the deck-out (GG-END-002), not a short refill
     size, decks = gunner.hand, sum(g.deck for g in p.guns.values())
     short = p.hand < size and decks > 0
     long = p.refill is not None and p.hand > max(size, p.refill)

@@ -105,8 +105,9 @@ def current_hit(state: Any, shot: proj.Shot) -> int | None:
     message=Text(ja="{shot} ({gun}, 装填 {loads}) のダメージは {want} のはずですが {got} でした",
                  en="{shot} ({gun}, {loads} loaded) should deal {want}, but dealt {got}"),
     on=(ev.LifeChanged,),
-    doc=Doc(checks="The HIT a shot deals equals its HIT-table row (highest threshold ≤ loads, never tossed) with "
-                   "its modifiers applied in order, not below 0.",
+    doc=Doc(checks="The HIT a shot deals to its target equals its HIT-table row (highest threshold ≤ loads, a "
+                   "face-up ダブルバレット counting 2, never tossed) with its modifiers applied in order, not below "
+                   "0. The shooter's own RECOIL written on the shot is not its damage.",
             why="Gun HIT tables are gun effects: the variant does not replace them.",
             bad="カサネ 2 loaded (4 HIT); life -2", good="カサネ 2 loaded; life -4"),
 )
@@ -117,8 +118,8 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
     st = game(s.after)
     shot = st.shots.get(e.shot)
     gun = proj.find_gun(cat(st), shot.gun) if shot else None
-    if shot is None or gun is None:
-        return
+    if shot is None or gun is None or e.player == shot.player:
+        return  # the shooter's own loss (RECOIL) on the shot is not the shot's damage
     want = expected_damage(gun, shot)
     if want is not None and shot.damage != want:
         yield Hit(e.seq, {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},

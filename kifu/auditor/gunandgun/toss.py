@@ -10,7 +10,7 @@ from typing import Iterable
 from ...events import gunandgun as ev
 from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import effective_n, expected_cost, facts_of, game, load_cap, numbers, sequence_over
+from .facts import effective_n, expected_cost, facts_of, game, load_cap, n_choices, numbers, sequence_over
 
 CURRENCY_JA = {"hand": "手札", "voltage": "ボルテージ", "additional": "追加コスト"}
 TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
@@ -49,11 +49,13 @@ def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     title=Text(ja="トスの終了後にトスしてはならない", en="nothing is tossed after the toss sequence ends"),
     message=Text(ja="{act} ({card}) のトス列は seq {ended} で終わっています ({why}) が seq {seq} でまたトスしました",
                  en="the toss sequence of {act} ({card}) ended at seq {ended} ({why}), yet seq {seq} tossed again"),
-    on=(ev.CoinTossed,),
-    doc=Doc(checks="No toss of an activation follows its first opponent-facing toss, nor a toss that brought N to the "
-                   "room of the gun with the most room left (load effects), nor its resolution.",
+    on=(ev.CoinTossed,), options=("load_toss_end",),
+    doc=Doc(checks="No toss of an activation follows its first opponent-facing toss or its resolution; with option "
+                   "`load_toss_end: cap`, nor a toss after N reached the room of the gun with the most room left "
+                   "(load effects). By default a table may toss on until the coin faces the opponent.",
             why="N counts the tosses facing you before the first facing the opponent; that toss ends the sequence. "
-                "A load effect stops when every gun is full (measured against the gun with the most room).",
+                "A load effect is processed against the gun with the most room; whether the tossing itself stops "
+                "there or goes on to the opponent side (the seed's 原則, FAQ トスで8) is the option's choice.",
             bad="toss a1 self; toss a1 opponent; toss a1 self", good="toss a1 self; toss a1 self; toss a1 opponent"),
 )
 def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
@@ -65,7 +67,7 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
         why, ended = "resolved", a.resolved
     elif a.ended:
         why, ended = "opponent", a.toss_seqs[a.tosses.index("opponent")]
-    elif sequence_over(st, a) and load_cap(st, a):
+    elif s.options.get("load_toss_end") == "cap" and sequence_over(st, a) and load_cap(st, a):
         # with every gun already full (cap 0) a toss is pointless but harmless: N changes nothing
         why, ended = f"load cap {load_cap(st, a)}", a.toss_seqs[-1] if a.toss_seqs else a.seq
     else:
@@ -79,16 +81,18 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
     title=Text(ja="N は相手側が出るまでに自分側が出た回数", en="N is the tosses facing you before the first facing the opponent"),
     message=Text(ja="{act} ({card}) は N={claimed} で処理されましたが、トス {tosses} の N は {n} です",
                  en="{act} ({card}) resolved with N={claimed}, but its tosses {tosses} give N={n}"),
-    on=(ev.EffectResolved,),
+    on=(ev.EffectResolved,), options=("load_toss_end",),
     doc=Doc(checks="The N an activation resolves with equals the number of its tosses facing the tosser before the "
-                   "first toss facing the opponent.",
+                   "first toss facing the opponent. For a load effect tossed past its cap (the room of the gun with "
+                   "the most room) either the full count or the capped N may be written (not under "
+                   "`load_toss_end: cap`).",
             why="That count is what replaces the card's numbers.",
             bad="toss self, self, opponent; resolve n=3", good="toss self, self, opponent; resolve n=2"),
 )
 def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
     st = game(s.before)
     a = st.acts.get(s.event.act)
-    if a is not None and a.kind not in ("gunner", "gun") and s.event.n != effective_n(st, a):
+    if a is not None and a.kind not in ("gunner", "gun") and s.event.n not in n_choices(st, a, s.options):
         yield Hit(s.event.seq, {"act": a.id, "card": a.card, "claimed": s.event.n, "n": effective_n(st, a),
                                 "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "-"},
                   a.toss_seqs)
@@ -100,10 +104,10 @@ def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
     title=Text(ja="相手側が出るまでトスしてから処理する", en="toss until the coin faces the opponent before resolving"),
     message=Text(ja="{act} ({card}) はトス列が終わる前 ({tosses}) に処理されました",
                  en="{act} ({card}) resolved before its toss sequence ended ({tosses})"),
-    on=(ev.EffectResolved,),
-    doc=Doc(checks="An activation resolves only after a toss facing the opponent, or (load effects) once N reached "
-                   "the room of the gun with the most room left. A card with no replaceable number may resolve "
-                   "without any toss.",
+    on=(ev.EffectResolved,), options=("load_toss_end",),
+    doc=Doc(checks="An activation resolves only after a toss facing the opponent, or (load effects, unless "
+                   "`load_toss_end: opponent`) once N reached the room of the gun with the most room left. A card "
+                   "with no replaceable number may resolve without any toss.",
             why="Stopping early while the coin still faces you would let a player pick N.",
             bad="toss a1 self; resolve a1 n=1", good="toss a1 self; toss a1 opponent; resolve a1 n=1"),
 )
@@ -117,7 +121,7 @@ def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
     f = facts_of(st, a, getattr(s.event, "card", None))
     if not a.tosses and f is not None and not any(x.replaceable for x in numbers(f)):
         return  # nothing for N to replace (バラージ, ステルスバレット): a table need not toss
-    if not sequence_over(st, a):
+    if not sequence_over(st, a, s.options):
         yield Hit(s.event.seq, {"act": a.id, "card": a.card,
                                 "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "no toss"},
                   a.toss_seqs)
@@ -163,7 +167,8 @@ def _timing_problem(s: Step) -> str | None:
     on=(ev.CoinTossed, ev.TossGroupOpened),
     doc=Doc(checks="Actions toss when activated; bullets at the shot declaration (before responses and damage); "
                    "responses when declared (not when set); functions and continuous skills in a turn toss group "
-                   "opened at the owner's turn start, before the main phase.",
+                   "opened at the owner's turn start, before the main phase. A toss sequence is judged by its "
+                   "first toss (one finding per mistimed sequence).",
             why="The seed fixes when each kind tosses; tossing at another time changes which N applies.",
             bad="turn b; play リロード・サポーター (a3); toss a3 self", good="turn a; group g1 リロード・サポーター; toss g1 self"),
 )
@@ -175,9 +180,11 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
             why = "a turn toss group opens at the owner's turn start"
             yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or "継続技能", "why": why, "why_ja": WHY_JA[why]})
         return
+    a = st.acts.get(e.act)
+    if a is not None and a.tosses:
+        return  # the sequence is judged by its first toss: one finding per mistimed sequence
     why = _timing_problem(s)
     if why is not None:
-        a = st.acts.get(e.act)
         yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": a.card if a else None, "why": why,
                           "why_ja": WHY_JA.get(why, why)}, (a.seq,) if a else ())
 

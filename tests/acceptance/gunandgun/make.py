@@ -690,9 +690,9 @@ def bad_gun_effect_tossed() -> Case:
     return k
 
 
-def _multi_gun(name: str, about: str, faces: str) -> Case:
+def _multi_gun(name: str, about: str, faces: str, rules: dict[str, Any] | None = None) -> Case:
     """キルコ's マキシマムリロード with エンラ room 2 and ドドメ room 4 (voltage from two shots)."""
-    k = Case(name, about)
+    k = Case(name, about, rules)
     k.setup(skills=("マキシマムリロード", None))
     k.turn(A)
     k.load(A, "ドドメ", 3)
@@ -724,8 +724,9 @@ def ok_multi_gun_load_cap() -> Case:
 
 @case
 def bad_multi_gun_tossed_past_cap() -> Case:
-    k = _multi_gun("bad-multi-gun-tossed-past-cap", "§例外 装填上限に達した場合はそこで止まる: a fifth toss after the larger room (4) was reached",
-                   "sssso")
+    k = _multi_gun("bad-multi-gun-tossed-past-cap", "§例外 装填上限に達した場合はそこで止まる, read as 'the tossing stops' "
+                   "(option load_toss_end=cap): a fifth toss after the larger room (4) was reached",
+                   "sssso", {"load_toss_end": "cap"})
     k.expect("GG-TOSS-002", next(i + 2 for i, e in enumerate(k.events) if e["type"] == "gg.toss") + 4)
     return k
 
