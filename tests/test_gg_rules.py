@@ -162,7 +162,7 @@ def test_fixture_script_is_reproducible(tmp_path):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     out = tmp_path / "k.jsonl"
-    mod.write(out, mod.RULINGS["action-keiryaku"]()["follow.jsonl"])
+    mod.write(out, mod.RULINGS["action-keiryaku"]()["follow.jsonl"], rel="rulings/action-keiryaku/follow")
     assert out.read_bytes() == (GG / "rulings/action-keiryaku/follow.jsonl").read_bytes()
 
 
