@@ -397,9 +397,40 @@ def true_outcome(ins: Instruction, g: Group) -> str | None:
     return mine[0].value if mine else None
 
 
+UNTIL_A_LOSS = ("until-lose", "until-lose-or-stop", "capped")
+
+
+def _last_flip_made(ins: Instruction, g: Group, made: int) -> bool:
+    """Whether the effect makes no flip after ``g`` (the ``made``-th): a kept loss of an until-lose card, a
+    stop, the chosen number reached, or Mana Clash's all-heads round."""
+    if ins.sequence in UNTIL_A_LOSS and true_outcome(ins, g) == "lost":
+        return True
+    if ins.sequence in ("until-lose-or-stop", "repeat") and any(c.value == "stop" for c in g.choices):
+        return True
+    if ins.sequence in ("capped", "chosen") and ins.chosen is not None and made >= ins.chosen:
+        return True
+    if ins.sequence == "until-both-heads":
+        kept = [kept_coin(g, who) for who in dict.fromkeys(c.player for c in g.coins)]
+        return len(kept) > 1 and all(k is not None and k.result == "heads" for k in kept)
+    return False
+
+
+def effective_groups(ins: Instruction) -> list[Group]:
+    """The flips the effect actually made, in order. A flip recorded after the effect was over (after the
+    first kept loss of an until-lose card, after a stop, past the number chosen, after Mana Clash's
+    all-heads round) is a violation of its own (MTG-SEQ-001/003/004/007), not a result: it wins, loses and
+    pays nothing, so one extra coin gives one finding rather than a cascade of payoff findings."""
+    out: list[Group] = []
+    for g in groups_in_order(ins):
+        out.append(g)
+        if _last_flip_made(ins, g, len(out)):
+            break
+    return out
+
+
 def counted(ins: Instruction) -> list[tuple[Group, str | None]]:
-    """Each group with its true outcome, in order."""
-    return [(g, true_outcome(ins, g)) for g in groups_in_order(ins)]
+    """Each flip the effect made (see ``effective_groups``) with its true outcome, in order."""
+    return [(g, true_outcome(ins, g)) for g in effective_groups(ins)]
 
 
 def kept_wins(ins: Instruction) -> int:
@@ -413,7 +444,7 @@ def kept_losses(ins: Instruction) -> int:
 def kept_sides(ins: Instruction, side: str) -> int:
     """Kept coins showing ``side``, over every flipping player (heads/tails-only cards)."""
     n = 0
-    for g in groups_in_order(ins):
+    for g in effective_groups(ins):
         for who in dict.fromkeys(c.player for c in g.coins):
             kept = kept_coin(g, who)
             stated = stated_group(ins, g.group) and who == ins.flipper
