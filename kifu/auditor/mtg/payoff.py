@@ -211,11 +211,23 @@ def tallies(state: State) -> Iterable[Tally]:
                          paid)
 
 
+AT_ONCE = ("fixed", "chosen")
+"""Sequences whose coins are flipped at once: one flipping event, however many coins."""
+
+
+def _triggers(ins: Instruction, c: Card, kept: int, phantom: int) -> tuple[int, int]:
+    """(triggers, phantom triggers) of a watcher for ``kept`` counted wins: per win, or once per flipping
+    event with one or more wins (Tavern Scoundrel) when the instruction flips its coins at once."""
+    if c.watch is None or c.watch.per != "event" or ins.sequence not in AT_ONCE:
+        return kept, phantom
+    return min(kept, 1), min(phantom, 1) if kept == 0 else 0
+
+
 def _tally(state: State, ins: Instruction, w: Permanent, paid: list[Payoff]) -> Tally:
     c = card_of(state, w.card)
     if c is None or c.watch is None or w.seq == 0:
         return Tally(ins, w, 0, 0, 0, paid)
-    kept, phantom = counted_for(ins, w, c.watch.scope)
+    kept, phantom = _triggers(ins, c, *counted_for(ins, w, c.watch.scope))
     return Tally(ins, w, kept, kept * c.watch.per_win, phantom * c.watch.per_win, paid)
 
 
@@ -239,12 +251,13 @@ def _ignored_only(t: Tally) -> bool:
             ja="指示ごとに、勝ちを数えるパーマネント (`permanent`) の効果の合計が、勝ち 1 回あたりの量 × 数えた "
                "(残したコインの) 勝ちの数になること: 偶然の出合い/Chance Encounter (運勢カウンター) と Tavern "
                "Scoundrel (宝物 2 つ) はコントローラー自身の勝ちだけ、Okaun (倍化) と Zndrsplt (ドロー) "
-               "はどのプレイヤーの勝ちも数える。表裏だけのコイン投げと、親指で無視したコインは何も数えない "
+               "はどのプレイヤーの勝ちも数える。Tavern Scoundrel は「1 回以上」勝つたびに誘発するので、同時に投げたコイン (Yusri の X 枚) では 1 回だけ。表裏だけのコイン投げと、親指で無視したコインは何も数えない "
                "(無視したコインは MTG-THUMB-004)。指示の始まりに戦場で勝ちを数えていなかったパーマネントは何も数えな"
                "い。多すぎる分は超えた payoff の位置に、足りない誘発は指示の最後のコインの位置に指摘する。",
             en="Per instruction, the payoffs naming a watcher (`permanent`) total its per-win amount times the kept "
                "wins it counts: Chance Encounter (luck counter) and Tavern Scoundrel (two Treasures) only their "
-               "controller's wins, Okaun (doubling) and Zndrsplt (draw) any player's. Heads/tails flips and ignored "
+               "controller's wins, Okaun (doubling) and Zndrsplt (draw) any player's. Tavern Scoundrel triggers on "
+               "\"one or more\" wins, so coins flipped at once (Yusri's X coins) trigger it once. Heads/tails flips and ignored "
                "Thumb coins count nothing (ignored coins: MTG-THUMB-004); a permanent that was not a watcher in play "
                "when the instruction began counts nothing. Excess at the payoff that goes over, a missing trigger at "
                "the instruction's last coin.",

@@ -70,15 +70,11 @@ def stops_at_first_loss(s: Step) -> Iterable[Hit]:
             return
 
 
-def _stopped(ins: Instruction, g: Group) -> bool:
-    return any(c.value == "stop" and c.player == ins.flipper for c in g.choices)
-
-
 def _ends_well(ins: Instruction, last: Group, outcome: str) -> bool:
     if outcome == "lost":
         return True
-    if ins.sequence == "until-lose-or-stop":
-        return _stopped(ins, last)
+    if any(c.value == "stop" for c in last.choices):
+        return True  # whether that stop was allowed, and whose it was, is MTG-SEQ-004's finding
     if ins.sequence == "capped":
         return len(ins.groups) >= (ins.chosen or 0)
     return False

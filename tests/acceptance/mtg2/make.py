@@ -341,18 +341,18 @@ def _m04(t: Table) -> None:
 
 
 @case("m05-zndrsplt-okaun-until-lose",
-      "card text + 705.2: Zndrsplt's combat trigger flips until a loss on both players' turns; Zndrsplt draws and "
+      "card text + 705.2: Zndrsplt's combat trigger flips until a loss on Aoi's turns; Zndrsplt draws and "
       "Okaun doubles for any player's win, Ren's Crazed Firecat counts its wins (clean)")
 def _m05(t: Table) -> None:
     t.new_turn(A)
     t.enters("zn-a", "Zndrsplt, Eye of Wisdom", A)
     t.enters("ok-a", "Okaun, Eye of Chaos", A)
-    t.new_turn(B)
     f = t.fid("zn")
     t.flip(f, "Zndrsplt, Eye of Wisdom", A)
     t.call(f, A, "heads", group=1)
     t.coin(f, "tails", by=A, group=1)
     t.outcome(f, A, "lost", group=1)
+    t.new_turn(B)
     t.new_turn(A)
     f = t.fid("zn")
     t.flip(f, "Zndrsplt, Eye of Wisdom", A)
@@ -365,10 +365,6 @@ def _m05(t: Table) -> None:
             t.payoff(f, "double", A, permanent="ok-a")
     t.say(A, "オーカン 4倍でアタック")
     t.new_turn(B)
-    f = t.fid("zn")
-    t.flip(f, "Zndrsplt, Eye of Wisdom", A)
-    t.call(f, A, "tails", group=1)
-    t.coin(f, "heads", by=A, group=1)
     t.enters("cat-b", "Crazed Firecat", B)
     c = t.fid("cat")
     t.flip(c, "Crazed Firecat", B)
@@ -380,6 +376,10 @@ def _m05(t: Table) -> None:
             t.payoff(c, "double", A, permanent="ok-a")
     t.payoff(c, "counter", B, 1)
     t.new_turn(A)
+    f = t.fid("zn")
+    t.flip(f, "Zndrsplt, Eye of Wisdom", A)
+    t.call(f, A, "tails", group=1)
+    t.coin(f, "heads", by=A, group=1)
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
@@ -645,6 +645,125 @@ def _m13(t: Table) -> None:
             bare("mtg.coin", flip=f, result="tails" if turn != 4 else "heads")
             if turn != 4:
                 bare("mtg.payoff", flip=f, kind="luck-counter", permanent="ce-b", player=B)
+
+
+@case("m14-yusri-tavern-scoundrel-edgar",
+      "705.3 + card text: Edgar makes all of Yusri's three coins heads and won (calls made out of habit change "
+      "nothing); Tavern Scoundrel triggers once for one or more wins flipped at once; Edgar also covers Aoi's first "
+      "flip in Ren's turn, not her second (clean)")
+def _m14(t: Table) -> None:
+    t.new_turn(A)
+    t.enters("tavern-a", "Tavern Scoundrel", A)
+    t.new_turn(B)
+    t.new_turn(A)
+    t.enters("edgar-a", "Edgar, King of Figaro", A)
+    t.new_turn(B)
+    t.enters("efreet-a", "Frenetic Efreet", A)
+    f = t.fid("efreet")
+    t.flip(f, "Frenetic Efreet", A)
+    t.coin(f, "heads", by=A)
+    t.outcome(f, A, "won")
+    t.payoff(f, "treasure", A, 2, permanent="tavern-a")
+    f = t.fid("efreet")
+    t.flip(f, "Frenetic Efreet", A)
+    t.call(f, A, "tails")
+    t.coin(f, "heads", by=A)
+    t.outcome(f, A, "lost")
+    t.leaves("efreet-a", A)
+    t.new_turn(A)
+    t.enters("yusri-a", "Yusri, Fortune's Flame", A)
+    t.say(A, "ユースリで3枚")
+    y = t.fid("yusri")
+    t.flip(y, "Yusri, Fortune's Flame", A, chosen=3)
+    t.call(y, A, "tails", group=1)
+    t.coin(y, "heads", by=A, group=1)
+    t.call(y, A, "tails", group=2)
+    t.coin(y, "heads", by=A, group=2)
+    t.coin(y, "heads", by=A, group=3)
+    t.payoff(y, "draw", A, 3)
+    t.payoff(y, "treasure", A, 2, permanent="tavern-a")
+    t.new_turn(B)
+    t.new_turn(A)
+    y = t.fid("yusri")
+    t.flip(y, "Yusri, Fortune's Flame", A, chosen=2)
+    t.say(A, "エドガーは手札に戻っています")
+    t.leaves("edgar-a", A)
+    t.add("judge.ruling", by="judge", about=[t.seq - 2, t.seq - 1],
+          text="Edgar left before the flips: the coins count as they land.", decision="upheld")
+    for g, (c, r) in enumerate([("heads", "heads"), ("heads", "heads")], start=1):
+        t.call(y, A, c, group=g)
+        t.coin(y, r, by=A, group=g)
+    t.payoff(y, "draw", A, 2)
+    t.payoff(y, "treasure", A, 2, permanent="tavern-a")
+    t.add("match.end", by="judge", winner=A, reason="life")
+
+
+@case("m15-ral-zarek-under-thumb-and-two-thumbs-clash",
+      "SS #56: under Krark's Thumb each of Ral Zarek's five heads/tails coins becomes two, Aoi keeps one each (no call, "
+      "no winner); Mana Clash with a Thumb on each side, each player keeps after all four coins (clean)")
+def _m15(t: Table) -> None:
+    t.new_turn(A)
+    t.enters("thumb-a", "Krark's Thumb", A)
+    t.new_turn(B)
+    t.enters("thumb-b", "Krark's Thumb", B)
+    t.new_turn(A)
+    f = t.fid("ral")
+    t.flip(f, "Ral Zarek", A, ability="-7")
+    pairs = [("tails", "heads", 2), ("heads", "heads", None), ("tails", "tails", None), ("heads", "tails", 1),
+             ("tails", "heads", 2)]
+    for g, (x, y, k) in enumerate(pairs, start=1):
+        t.coin(f, x, by=A, group=g)
+        t.coin(f, y, by=A, group=g)
+        if k is not None:
+            t.keep(f, A, k, group=g)
+    t.payoff(f, "extra-turn", A, 4)
+    for _ in range(4):
+        t.new_turn(A)
+    t.new_turn(B)
+    m = t.fid("clash")
+    t.flip(m, "Mana Clash", B)
+    for p, r in [(B, "tails"), (B, "heads"), (A, "tails"), (A, "tails")]:
+        t.coin(m, r, by=p, group=1, player=p)
+    t.keep(m, B, 2, group=1)
+    t.payoff(m, "damage", A, 1, group=1)
+    for p, r in [(A, "heads"), (A, "tails"), (B, "heads"), (B, "heads")]:
+        t.coin(m, r, by=p, group=2, player=p)
+    t.keep(m, A, 1, group=2)
+    t.add("match.end", by="judge", winner=A, reason="concede")
+
+
+@case("m16-d20-high-low-and-fiery-gambit-three-wins",
+      "705.1: a d20 read 11–20 as heads (high), agreed by both; Fiery Gambit won three times and stopped: 3 to a "
+      "creature, 6 to Ren, draw nine and untap lands (clean)")
+def _m16(t: Table) -> None:
+    t.add("mtg.randomiser", by=B, randomiser="d20", kind="die", sides=20, agreed=[A, B])
+    t.add("mtg.heads", by=B, randomiser="d20", heads="high", agreed=[A, B])
+    t.new_turn(A)
+    t.new_turn(B)
+    t.new_turn(A)
+    f = t.fid("gambit")
+    t.flip(f, "Fiery Gambit", A)
+    for g, (c, r, face) in enumerate([("heads", "heads", 11), ("tails", "tails", 10), ("heads", "heads", 20)],
+                                     start=1):
+        t.call(f, A, c, group=g)
+        t.coin(f, r, by=A, group=g, randomiser="d20", face=face)
+        t.outcome(f, A, "won", group=g)
+    t.choice(f, 3, A, "stop")
+    t.payoff(f, "damage", None, 3)
+    t.payoff(f, "damage", B, 6)
+    t.payoff(f, "draw", A, 9)
+    t.payoff(f, "other", A)
+    t.new_turn(B)
+    t.enters("crypt-b", "Mana Crypt", B)
+    t.new_turn(A)
+    t.new_turn(B)
+    c = t.fid("crypt")
+    t.flip(c, "Mana Crypt", B, ability="upkeep")
+    t.call(c, B, "tails")
+    t.coin(c, "heads", by=B, randomiser="d20", face=15)
+    t.outcome(c, B, "lost")
+    t.payoff(c, "damage", B, 3)
+    t.add("match.end", by="judge", winner=A, reason="life")
 
 
 # --- disputes deep in a long match ----------------------------------------------------------------
@@ -935,6 +1054,98 @@ def _d15(t: Table) -> None:
     t.coin(f, "heads", by=B, expect="MTG-THUMB-001")
     t.keep(f, B, 2)
     t.outcome(f, B, "won")
+
+
+@case("d16-tavern-scoundrel-paid-per-coin",
+      "card text (Tavern Scoundrel: one or more coin flips): Yusri's three coins flipped at once, two won, paid as "
+      "two triggers (four Treasures)")
+def _d16(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    t.enters("tavern-a", "Tavern Scoundrel", A)
+    t.enters("yusri-a", "Yusri, Fortune's Flame", A)
+    y = t.fid("yusri")
+    t.flip(y, "Yusri, Fortune's Flame", A, chosen=3)
+    for g, (c, r) in enumerate([("heads", "heads"), ("heads", "tails"), ("tails", "tails")], start=1):
+        t.call(y, A, c, group=g)
+        t.coin(y, r, by=A, group=g)
+    t.payoff(y, "draw", A, 2)
+    t.payoff(y, "damage", A, 2)
+    t.payoff(y, "treasure", A, 2, permanent="tavern-a")
+    t.payoff(y, "treasure", A, 2, permanent="tavern-a", expect="MTG-PAY-003")
+
+
+@case("d17-opponent-stops-fiery-gambit",
+      "card text (Fiery Gambit: you may stop): Ren tells Aoi to stop after her first win in turn 5")
+def _d17(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    f = t.fid("gambit")
+    t.flip(f, "Fiery Gambit", A)
+    t.call(f, A, "tails", group=1)
+    t.coin(f, "tails", by=A, group=1)
+    t.choice(f, 1, B, "stop", expect="MTG-SEQ-004")
+    t.payoff(f, "damage", B, 3)
+
+
+@case("d18-game-of-chaos-loser-decides",
+      "card text (Game of Chaos: the winner's side decides): Aoi lost flip 1 yet she chose to flip again")
+def _d18(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    f = t.fid("chaos")
+    t.flip(f, "Game of Chaos", A)
+    t.call(f, A, "heads", group=1)
+    t.coin(f, "tails", by=A, group=1)
+    t.payoff(f, "life-loss", A, 1, group=1)
+    t.payoff(f, "life-gain", B, 1, group=1)
+    t.choice(f, 1, A, "continue")
+    t.call(f, A, "heads", group=2)
+    t.coin(f, "heads", by=A, group=2, expect="MTG-SEQ-005")
+    t.payoff(f, "life-gain", A, 2, group=2)
+    t.payoff(f, "life-loss", B, 2, group=2)
+    t.choice(f, 2, A, "stop")
+
+
+@case("d19-ral-zarek-extra-turns-miscounted",
+      "card text with 705.2 (Ral Zarek: an extra turn per heads): two heads, three extra turns recorded")
+def _d19(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    f = t.fid("ral")
+    t.flip(f, "Ral Zarek", A, ability="-7")
+    for g, r in enumerate(["tails", "heads", "tails", "heads", "tails"], start=1):
+        t.coin(f, r, by=A, group=g)
+    t.payoff(f, "extra-turn", A, 3, expect="MTG-PAY-002")
+
+
+@case("d20-die-brought-in-without-agreement",
+      "705.1 (両方のプレイヤーが同意できた場合): in turn 5 Aoi's coin is lost and she switches to a d6 Ren never agreed to")
+def _d20(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    t.say(A, "コインなくしたのでダイスで。奇数が表")
+    t.add("mtg.randomiser", by=A, randomiser="d6", kind="die", sides=6, heads="odd", agreed=[A],
+          expect="MTG-COIN-001")
+    f = t.fid("crypt")
+    t.flip(f, "Mana Crypt", A, ability="upkeep")
+    t.call(f, A, "heads")
+    t.coin(f, "heads", by=A, randomiser="d6", face=1)
+    t.outcome(f, A, "won")
+
+
+@case("d21-ten-yen-coin-heads-never-named",
+      "705.1 / seed (表裏が分かりにくい場合、投げる前にはっきりさせておく): a 10-yen coin brought in at turn 5, heads "
+      "never named before the flip")
+def _d21(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    t.add("mtg.randomiser", by=A, randomiser="yen10", kind="coin", clear=False)
+    f = t.fid("crypt")
+    t.flip(f, "Mana Crypt", A, ability="upkeep")
+    t.call(f, A, "heads")
+    t.coin(f, "heads", by=A, randomiser="yen10", expect="MTG-COIN-004")
+    t.outcome(f, A, "won")
 
 
 def build() -> dict[str, Any]:
