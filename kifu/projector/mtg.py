@@ -58,46 +58,77 @@ class Randomiser(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Coin(msgspec.Struct, frozen=True, kw_only=True):
+    """One coin (die roll, card pick) as it landed."""
+
     seq: int
+    """Seq of its ``mtg.coin``."""
     player: str
+    """Who flipped it."""
     result: str
+    """``heads`` or ``tails`` (for a die, the side its face reads as)."""
     face: int | None = None
+    """The die face, or which of two face-down cards was picked, when recorded."""
     randomiser: str = "coin"
+    """The coin or substitute it was flipped with (``mtg.randomiser``)."""
 
 
 class Mark(msgspec.Struct, frozen=True, kw_only=True):
     """A call, keep, outcome or choice: who, what, when."""
 
     seq: int
+    """Seq of the event."""
     player: str
+    """Who called, kept, won or lost, or chose."""
     value: Any
+    """A call's side (``heads``/``tails``); a keep's coin (1-based among that player's coins of the flip);
+    an outcome (``won``/``lost``); a choice (``continue``/``stop``)."""
 
 
 class Group(msgspec.Struct, frozen=True, kw_only=True):
-    """One replaced flip (or one Mana Clash round) of an instruction."""
+    """One flip the card asks for (``group`` in the log): its coins (two or more under Krark's Thumb), or
+    one Mana Clash round."""
 
     group: int
+    """The flip's number within the instruction (1, 2, 3 …), as the log's ``group``."""
     coins: tuple[Coin, ...] = ()
+    """Every coin of this flip, ignored Thumb coins included, in log order."""
     calls: tuple[Mark, ...] = ()
+    """Every call recorded, by anyone (only the flipper's counts: see ``call``)."""
     keeps: tuple[Mark, ...] = ()
-    """Value: the 1-based index of the kept coin among that player's coins."""
+    """Krark's Thumb keeps; value: the 1-based index of the kept coin among that player's coins."""
     outcomes: tuple[Mark, ...] = ()
+    """Won/lost as the table recorded them (compare ``outcome``, the rules' verdict)."""
     choices: tuple[Mark, ...] = ()
+    """Stop/continue decisions made after this flip."""
     thumbs: dict[str, int] = {}
     """Krark's Thumbs each flipping player controlled when their first coin landed."""
     kept: dict[str, str] = {}
     """Each flipping player's kept side, once it is decided (the only coin, or the kept one)."""
     first_seq: int = 0
     """Seq of the first event about this group."""
+    call: str | None = None
+    """The flipper's call that counts (option ``call_counts``); None before it is made."""
+    outcome: str | None = None
+    """The flipper's ``won``/``lost`` as the rules decide it: the call against the kept coin (705.2), or
+    ``won`` under a stated result (705.3); the recorded outcome only when that cannot be decided. None for a
+    heads/tails-only flip, which nobody wins or loses."""
 
 
 class Payoff(msgspec.Struct, frozen=True, kw_only=True):
+    """One recorded ``mtg.payoff``."""
+
     seq: int
+    """Seq of the event."""
     kind: str
+    """What it paid (``damage``, ``draw``, ``luck-counter`` …)."""
     amount: int
+    """How much."""
     player: str | None = None
+    """Who it went to, when recorded."""
     permanent: str | None = None
+    """The watcher whose trigger it is; None for the card's own effect."""
     group: int | None = None
+    """The flip it pays for, when recorded (Game of Chaos, Mana Clash rounds)."""
 
 
 class Instruction(msgspec.Struct, frozen=True, kw_only=True):
@@ -124,7 +155,16 @@ class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     watchers: tuple[Permanent, ...] = ()
     """Watchers in play when the instruction began."""
     groups: dict[int, Group] = {}
+    """The flips of this instruction by number (the log's ``group``)."""
     payoffs: tuple[Payoff, ...] = ()
+    """Every payoff recorded for it, the card's own and its watchers' triggers."""
+    wins: int = 0
+    """Flips the flipper won, as the rules decide (``Group.outcome``), among the flips the effect made."""
+    losses: int = 0
+    """Flips the flipper lost, likewise."""
+    made: int = 0
+    """Flips the effect made: recorded flips up to the end of the effect (the first kept loss of an until-lose
+    card, a stop, the number chosen, Mana Clash's all-heads round); any later flip wins nothing."""
     last_seq: int = 0
     """Seq of the latest event about this instruction."""
     late_seqs: tuple[int, ...] = ()
@@ -143,9 +183,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     edgar_used: tuple[tuple[int, str], ...] = ()
     """(turn, player) pairs whose first flip of the turn already used Edgar."""
     wins: dict[str, int] = {}
-    """Recorded won flips per player."""
+    """Won flips per player as the rules decide them (call against kept coin, 705.2), whether or not the table
+    wrote an ``mtg.outcome``; flips made after an effect was over are not counted."""
     losses: dict[str, int] = {}
-    """Recorded lost flips per player."""
+    """Lost flips per player, likewise."""
     orphans: tuple[int, ...] = ()
     """Seqs of events naming a flip id that no ``mtg.flip`` introduced."""
     stated_results: bool = True
@@ -251,7 +292,23 @@ def _flip(state: State, e: FlipInstructed) -> State:
 
 
 def _put(state: State, ins: Instruction) -> State:
-    return replace(state, flips={**state.flips, ins.flip: ins})
+    ins = _scored(ins)
+    old = state.flips.get(ins.flip)
+    wins, losses = dict(state.wins), dict(state.losses)
+    for tally, before, after in ((wins, old.wins if old else 0, ins.wins),
+                                 (losses, old.losses if old else 0, ins.losses)):
+        n = tally.get(ins.flipper, 0) - before + after
+        if n:
+            tally[ins.flipper] = n
+        else:
+            tally.pop(ins.flipper, None)
+    return replace(state, flips={**state.flips, ins.flip: ins}, wins=wins, losses=losses)
+
+
+def _scored(ins: Instruction) -> Instruction:
+    results = counted(ins)
+    return replace(ins, made=len(results), wins=sum(o == "won" for _, o in results),
+                   losses=sum(o == "lost" for _, o in results))
 
 
 def _orphan(state: State, seq: int) -> State:
@@ -269,7 +326,13 @@ def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
     g = _group(ins, n, seq)
     g = replace(g, **{k: getattr(g, k) + (v,) for k, v in add.items()})
     g = replace(g, kept=_kept_sides(g))
+    g = _judged(ins, g)
     return _put(state, replace(ins, groups={**ins.groups, n: g}, last_seq=seq))
+
+
+def _judged(ins: Instruction, g: Group) -> Group:
+    call = the_call(ins, g)
+    return replace(g, call=call.value if call else None, outcome=true_outcome(ins, g))
 
 
 def _kept_sides(g: Group) -> dict[str, str]:
@@ -313,10 +376,7 @@ def _keep(state: State, e: CoinKept) -> State:
 
 @apply.on(FlipDecided)
 def _outcome(state: State, e: FlipDecided) -> State:
-    state = _with_group(state, e.flip, e.group, e.seq, outcomes=Mark(seq=e.seq, player=e.player, value=e.outcome))
-    tally = "wins" if e.outcome == "won" else "losses"
-    counts: dict[str, int] = getattr(state, tally)
-    return replace(state, **{tally: {**counts, e.player: counts.get(e.player, 0) + 1}})
+    return _with_group(state, e.flip, e.group, e.seq, outcomes=Mark(seq=e.seq, player=e.player, value=e.outcome))
 
 
 @apply.on(ChoiceMade)
