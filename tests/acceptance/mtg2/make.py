@@ -35,14 +35,14 @@ A, B = "aoi", "ren"
 class Table:
     """One match being recorded; events go out through the library so the chain is valid."""
 
-    def __init__(self, name: str, rules: dict[str, Any] | None) -> None:
+    def __init__(self, name: str, rules: dict[str, Any] | None, players: list[dict[str, str]] | None = None) -> None:
         self.path = HERE / f"{name}.jsonl"
         self.path.unlink(missing_ok=True)
         self.seq = 1
         self.turn = 0
         self.expected: list[dict[str, Any]] = []
         self._ids: dict[str, int] = {}
-        start = {"game": "mtg", "match": f"acc2-{name}", "at": self._at(), "players": PLAYERS,
+        start = {"game": "mtg", "match": f"acc2-{name}", "at": self._at(), "players": players or PLAYERS,
                  "title": "FNM round 3, table 7"}
         if rules:
             start["rules"] = rules
@@ -134,13 +134,13 @@ class Table:
         return f, won
 
 
-CASES: dict[str, tuple[str, dict[str, Any] | None, Callable[[Table], None]]] = {}
+CASES: dict[str, tuple[str, dict[str, Any] | None, list[dict[str, str]] | None, Callable[[Table], None]]] = {}
 
 
-def case(name: str, statement: str, rules: dict[str, Any] | None = None
+def case(name: str, statement: str, rules: dict[str, Any] | None = None, players: list[dict[str, str]] | None = None
          ) -> Callable[[Callable[[Table], None]], Callable[[Table], None]]:
     def deco(fn: Callable[[Table], None]) -> Callable[[Table], None]:
-        CASES[name] = (statement, rules, fn)
+        CASES[name] = (statement, rules, players, fn)
         return fn
     return deco
 
@@ -766,6 +766,124 @@ def _m16(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
+POD = [{"id": "aoi", "name": "Aoi"}, {"id": "ren", "name": "Ren"}, {"id": "sora", "name": "Sora"},
+       {"id": "kai", "name": "Kai"}]
+C, D = "sora", "kai"
+
+
+@case("m17-commander-pod-of-four",
+      "705.2 in multiplayer: Aoi's Krark, the Thumbless under Krark's Thumb, Ren's Zndrsplt draws for anyone's win, "
+      "Sora's Chance Encounter only for Sora's wins, Fiery Gambit's 6 to each of three opponents, a Mana Clash "
+      "between Kai and Sora while the others watch (clean)", players=POD)
+def _m17(t: Table) -> None:
+    t.new_turn(A)
+    t.enters("thumb-a", "Krark's Thumb", A)
+    t.new_turn(B)
+    t.enters("zn-b", "Zndrsplt, Eye of Wisdom", B)
+    t.new_turn(C)
+    t.enters("ce-c", "Chance Encounter", C)
+    t.new_turn(D)
+    t.new_turn(A)
+    t.enters("krark-a", "Krark, the Thumbless", A)
+    f = t.fid("krark")
+    t.flip(f, "Krark, the Thumbless", A)
+    t.call(f, A, "heads")
+    t.coin(f, "tails", by=A)
+    t.coin(f, "heads", by=A)
+    t.keep(f, A, 2)
+    t.payoff(f, "copy", A)
+    t.payoff(f, "draw", B, permanent="zn-b")
+    g = t.fid("gambit")
+    t.say(A, "コピーでファイアリー・ギャンビット")
+    t.flip(g, "Fiery Gambit", A)
+    t.call(g, A, "tails", group=1)
+    t.coin(g, "tails", by=A, group=1)
+    t.coin(g, "tails", by=A, group=1)
+    t.payoff(g, "draw", B, permanent="zn-b")
+    t.call(g, A, "heads", group=2)
+    t.coin(g, "heads", by=A, group=2)
+    t.coin(g, "tails", by=A, group=2)
+    t.keep(g, A, 1, group=2)
+    t.payoff(g, "draw", B, permanent="zn-b")
+    t.choice(g, 2, A, "stop")
+    t.payoff(g, "damage", None, 3)
+    for p in (B, C, D):
+        t.payoff(g, "damage", p, 6)
+    t.new_turn(B)
+    z = t.fid("zn")
+    t.flip(z, "Zndrsplt, Eye of Wisdom", B)
+    t.call(z, B, "heads", group=1)
+    t.coin(z, "heads", by=B, group=1)
+    t.payoff(z, "draw", B, permanent="zn-b")
+    t.call(z, B, "heads", group=2)
+    t.coin(z, "tails", by=B, group=2)
+    t.new_turn(C)
+    e = t.fid("efreet")
+    t.enters("efreet-c", "Frenetic Efreet", C)
+    t.flip(e, "Frenetic Efreet", C)
+    t.call(e, C, "tails")
+    t.coin(e, "tails", by=C)
+    t.payoff(e, "luck-counter", C, permanent="ce-c")
+    t.payoff(e, "draw", B, permanent="zn-b")
+    t.new_turn(D)
+    m = t.fid("clash")
+    t.flip(m, "Mana Clash", D)
+    t.coin(m, "heads", by=D, group=1, player=D)
+    t.coin(m, "tails", by=C, group=1, player=C)
+    t.payoff(m, "damage", C, 1, group=1)
+    t.coin(m, "heads", by=D, group=2, player=D)
+    t.coin(m, "heads", by=C, group=2, player=C)
+    t.add("match.end", by="judge", winner=A, reason="life")
+
+
+@case("m18-edgar-with-sequences-and-yusri-five",
+      "705.3 on sequences: Edgar makes Aoi's first Mana Clash round heads and won for her (so Zndrsplt draws; later "
+      "rounds are random) and the "
+      "first flip of Zndrsplt's chain a win; Yusri five of five draws five and lets her cast free; Mana Clash damage "
+      "written as one total per player at the end (clean)")
+def _m18(t: Table) -> None:
+    t.new_turn(A)
+    t.enters("edgar-a", "Edgar, King of Figaro", A)
+    t.enters("zn-a", "Zndrsplt, Eye of Wisdom", A)
+    t.new_turn(B)
+    t.new_turn(A)
+    m = t.fid("clash")
+    t.flip(m, "Mana Clash", A)
+    t.coin(m, "heads", by=A, group=1, player=A)
+    # Edgar's ruling (reference A1): "you win those flips", even a heads/tails-only one, so Zndrsplt draws
+    t.payoff(m, "draw", A, permanent="zn-a")
+    t.coin(m, "tails", by=B, group=1, player=B)
+    t.coin(m, "tails", by=A, group=2, player=A)
+    t.coin(m, "tails", by=B, group=2, player=B)
+    t.coin(m, "heads", by=A, group=3, player=A)
+    t.coin(m, "heads", by=B, group=3, player=B)
+    t.payoff(m, "damage", B, 2)
+    t.payoff(m, "damage", A, 1)
+    t.new_turn(B)
+    t.new_turn(A)
+    z = t.fid("zn")
+    t.flip(z, "Zndrsplt, Eye of Wisdom", A)
+    t.coin(z, "heads", by=A, group=1)
+    t.outcome(z, A, "won", group=1)
+    t.payoff(z, "draw", A, permanent="zn-a")
+    t.call(z, A, "heads", group=2)
+    t.coin(z, "tails", by=A, group=2)
+    t.outcome(z, A, "lost", group=2)
+    t.leaves("edgar-a", A)
+    t.new_turn(B)
+    t.new_turn(A)
+    t.enters("yusri-a", "Yusri, Fortune's Flame", A)
+    y = t.fid("yusri")
+    t.flip(y, "Yusri, Fortune's Flame", A, chosen=5)
+    for g, side in enumerate(["heads", "tails", "tails", "heads", "heads"], start=1):
+        t.call(y, A, side, group=g)
+        t.coin(y, side, by=A, group=g)
+        t.payoff(y, "draw", A, permanent="zn-a")
+    t.payoff(y, "draw", A, 5)
+    t.payoff(y, "free-cast", A)
+    t.add("match.end", by="judge", winner=A, reason="concede")
+
+
 # --- disputes deep in a long match ----------------------------------------------------------------
 
 
@@ -1150,8 +1268,8 @@ def _d21(t: Table) -> None:
 
 def build() -> dict[str, Any]:
     cases: dict[str, Any] = {}
-    for name, (statement, rules, fn) in CASES.items():
-        t = Table(name, rules)
+    for name, (statement, rules, players, fn) in CASES.items():
+        t = Table(name, rules, players)
         fn(t)
         cases[f"{name}.jsonl"] = {"statement": statement, "expected": t.expected}
     return cases
