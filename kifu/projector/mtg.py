@@ -135,19 +135,30 @@ class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     """One ``mtg.flip`` and everything recorded about it since."""
 
     flip: str
+    """The instruction's id, as the log's ``flip``."""
     seq: int
+    """Seq of its ``mtg.flip``."""
     card: str
+    """The source card."""
     controller: str
+    """Controller of the source."""
     flipper: str
+    """The player the effect tells to flip: the only one who calls, wins or loses (705.2)."""
     coins: int = 1
+    """Flips asked for when the card does not fix the number (``mtg.flip.coins``; Rakdos)."""
     chosen: int | None = None
+    """The number chosen (Yusri, Squee's Revenge)."""
     kind: str | None = None
     """``called`` or ``heads-tails``; None when neither the catalogue nor the log says."""
     sequence: str | None = None
+    """How the flips go on: ``fixed``, ``until-lose``, ``until-lose-or-stop``, ``capped``, ``chosen``,
+    ``repeat``, ``until-both-heads``."""
     flippers: str = "flipper"
+    """``flipper``, or ``each-player`` when every player flips each round (Mana Clash)."""
     known: bool = False
     """True when the card is in the catalogue."""
     turn: int = 0
+    """The turn it began in."""
     call_counts: str = "last-before-result"
     """Option ``call_counts`` as resolved for the match: which of the flipper's calls is the call."""
     stated: bool = False
@@ -175,11 +186,17 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Every flip of the match so far, and what is in play."""
 
     turn: int = 0
+    """The current turn (``mtg.turn``), 0 before the first."""
     active: str | None = None
+    """The active player of that turn."""
     players: tuple[str, ...] = ()
+    """Player ids in seat order."""
     permanents: dict[str, Permanent] = {}
+    """Watchers and modifiers in play, by the log's permanent id."""
     randomisers: dict[str, Randomiser] = {}
+    """The ordinary coin (``coin``) and every substitute declared (705.1)."""
     flips: dict[str, Instruction] = {}
+    """Every flip instruction so far, by id."""
     edgar_used: tuple[tuple[int, str], ...] = ()
     """(turn, player) pairs whose first flip of the turn already used Edgar."""
     wins: dict[str, int] = {}

@@ -3,16 +3,35 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from ...events.cards.mtg import Card
 from ...projector.mtg import (
-    Instruction, Payoff, Permanent, State, card_of, counted, the_call, ignored_coins, kept_losses, kept_sides, kept_wins,
+    Instruction,
+    Payoff,
+    Permanent,
+    State,
+    card_of,
+    counted,
+    effective_groups,
+    ignored_coins,
+    kept_losses,
+    kept_sides,
+    kept_wins,
+    the_call,
 )
 from ..base import Doc, End, Hit, Severity, Text, end_rule
 from .common import CARD, UNRECORDED, card, evidence, last_coin_seq
 from .thumb import ignored_counts_for_nothing
+
+
+def _last_counted_coin(ins: Instruction) -> int:
+    """Where a missing payoff is reported: the last coin of the flips the effect made (a coin recorded after
+    the effect was over pays nothing and has its own finding)."""
+    seqs = [c.seq for g in effective_groups(ins) for c in g.coins]
+    return seqs[-1] if seqs else last_coin_seq(ins)
 
 
 def own_payoffs(ins: Instruction, c: Card) -> list[Payoff]:
@@ -89,7 +108,7 @@ def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iter
             yield p.seq, total
             return
     if total < want:
-        yield last_coin_seq(ins), total
+        yield _last_counted_coin(ins), total
 
 
 @end_rule(
@@ -142,7 +161,7 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         if c is None or not c.own_kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
-            yield Hit(last_coin_seq(ins), evidence(ins, reason=f"a flip of {ins.card} has no decidable outcome"),
+            yield Hit(_last_counted_coin(ins), evidence(ins, reason=f"a flip of {ins.card} has no decidable outcome"),
                       undecided=True)
             continue
         yield from _own_diffs(state, ins, c, end.options.get(UNRECORDED.name, UNRECORDED.default))
@@ -154,7 +173,7 @@ def _own_diffs(state: State, ins: Instruction, c: Card, unrecorded: str) -> Iter
     if not paid and unrecorded == "undecided":
         if +want:
             reason = f"the log records no effect of {ins.card} (option unrecorded_payoffs: undecided)"
-            yield Hit(last_coin_seq(ins), evidence(ins, reason=reason), undecided=True)
+            yield Hit(_last_counted_coin(ins), evidence(ins, reason=reason), undecided=True)
         return
     for kind in sorted(c.own_kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
@@ -288,7 +307,7 @@ def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):
         if t.recorded == t.expected or _ignored_only(t):
             continue
-        seq = t.first_over(t.expected) if t.recorded > t.expected else last_coin_seq(t.ins)
+        seq = t.first_over(t.expected) if t.recorded > t.expected else _last_counted_coin(t.ins)
         yield Hit(seq, {"card": t.watcher.card, "watcher": t.watcher.permanent, "controller": t.watcher.controller,
                         "flip": t.ins.flip, "flip_card": t.ins.card, "wins": t.wins, "expected": t.expected,
                         "recorded": t.recorded})

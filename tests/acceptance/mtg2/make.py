@@ -16,16 +16,17 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from kifu.auditor import registry  # noqa: E402
-from kifu.events import logfile  # noqa: E402
-from kifu.events.base import KifuError  # noqa: E402
+from kifu.auditor import registry
+from kifu.events import logfile
+from kifu.events.base import KifuError
 
 _T0 = datetime(2026, 11, 29, 18, 0, tzinfo=timezone(timedelta(hours=9)))
 PLAYERS = [{"id": "aoi", "name": "Aoi"}, {"id": "ren", "name": "Ren"}]
