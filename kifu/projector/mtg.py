@@ -178,8 +178,8 @@ class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     card, a stop, the number chosen, Mana Clash's all-heads round); any later flip wins nothing."""
     last_seq: int = 0
     """Seq of the latest event about this instruction."""
-    late_seqs: tuple[int, ...] = ()
-    """Seqs of events naming this id again with ``mtg.flip`` (a reused id)."""
+    reused_at: int | None = None
+    """Seq of the ``mtg.flip`` that reused this instruction's id (it is then kept as ``<id>@<seq>``)."""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -196,7 +196,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     randomisers: dict[str, Randomiser] = {}
     """The ordinary coin (``coin``) and every substitute declared (705.1)."""
     flips: dict[str, Instruction] = {}
-    """Every flip instruction so far, by id."""
+    """Every flip instruction so far, by id; an instruction whose id was reused later is kept as
+    ``<id>@<seq of its mtg.flip>``."""
     edgar_used: tuple[tuple[int, str], ...] = ()
     """(turn, player) pairs whose first flip of the turn already used Edgar."""
     wins: dict[str, int] = {}
@@ -293,8 +294,7 @@ def _edgar_applies(state: State, flipper: str) -> bool:
 @apply.on(FlipInstructed)
 def _flip(state: State, e: FlipInstructed) -> State:
     if e.flip in state.flips:
-        old = state.flips[e.flip]
-        return _put(state, replace(old, late_seqs=old.late_seqs + (e.seq,)))
+        state = _retire(state, e.flip, e.seq)
     card = card_of(state, e.card)
     stated = _edgar_applies(state, e.flipper)
     ins = Instruction(
@@ -306,6 +306,15 @@ def _flip(state: State, e: FlipInstructed) -> State:
     )
     used = state.edgar_used + (((state.turn, e.flipper),) if stated else ())
     return replace(state, flips={**state.flips, e.flip: ins}, edgar_used=used)
+
+
+def _retire(state: State, flip: str, seq: int) -> State:
+    """A reused id (MTG-FLIP-002) starts a new instruction: later events name the newest one, and the earlier
+    one is kept, whole, as ``<id>@<its seq>``, so one reused id is one finding, not a cascade of re-flips."""
+    old = state.flips[flip]
+    key = f"{flip}@{old.seq}"
+    flips = {k: v for k, v in state.flips.items() if k != flip}
+    return replace(state, flips={**flips, key: replace(old, flip=key, reused_at=seq)})
 
 
 def _put(state: State, ins: Instruction) -> State:

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from ...events.mtg import ChoiceMade, CoinLanded, FlipInstructed, PayoffApplied
-from ...projector.mtg import Group, Instruction, counted, groups_in_order, kept_coin, true_outcome
+from ...projector.mtg import Group, Instruction, counted, effective_groups, groups_in_order, kept_coin, true_outcome
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
 from .common import CARD, THUMB, card, evidence, flip_of, last_coin_seq, new_group, players_flipping
 
@@ -425,7 +425,8 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
 
 def _clash_unfinished(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
-        groups = groups_in_order(ins)
+        # rounds after the all-heads one were reported where they began; judge the rounds the spell made
+        groups = effective_groups(ins)
         if ins.sequence != "until-both-heads":
             continue
         for g in groups:

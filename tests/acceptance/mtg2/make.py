@@ -1267,6 +1267,98 @@ def _d21(t: Table) -> None:
     t.outcome(f, A, "won")
 
 
+@case("d22-won-recorded-on-a-miss-turn-7",
+      "705.2 (一致した場合は勝ち、そうでなければ負け): in turn 7 Aoi calls heads, the coin shows tails, 'won' is written")
+def _d22(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    crypt_upkeep(t, A, "tails", "tails")
+    t.new_turn(B)
+    efreet(t, B, "heads", "heads", (("ce-b", "luck-counter", B),))
+    t.new_turn(A)
+    f = t.fid("crypt")
+    t.flip(f, "Mana Crypt", A, ability="upkeep")
+    t.call(f, A, "heads")
+    t.coin(f, "tails", by=A)
+    t.outcome(f, A, "won", expect="MTG-CALL-006")
+
+
+@case("d23-call-on-ral-zarek",
+      "705.2 / seed (表裏のみを参照する場合、誰も何も宣言せず): Aoi calls heads before Ral Zarek's third coin")
+def _d23(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    f = t.fid("ral")
+    t.flip(f, "Ral Zarek", A, ability="-7")
+    for g, r in enumerate(["heads", "heads", "tails", "tails", "heads"], start=1):
+        if g == 3:
+            t.call(f, A, "heads", group=3, expect="MTG-CALL-001")
+        t.coin(f, r, by=A, group=g)
+    t.payoff(f, "extra-turn", A, 3)
+
+
+@case("d24-mana-clash-goes-on-after-both-heads",
+      "card text (Mana Clash, the seed's heads/tails example): a fourth round is flipped after round 3 landed heads for both")
+def _d24(t: Table) -> None:
+    long_opening(t)
+    t.new_turn(A)
+    f = t.fid("clash")
+    t.flip(f, "Mana Clash", A)
+    rounds = [("tails", "heads"), ("heads", "tails"), ("heads", "heads"), ("tails", "tails")]
+    for g, (ra, rb) in enumerate(rounds, start=1):
+        t.coin(f, ra, by=A, group=g, player=A, expect="MTG-SEQ-007" if g == 4 else None)
+        t.coin(f, rb, by=B, group=g, player=B)
+        if g < 4:
+            for p, r in ((A, ra), (B, rb)):
+                if r == "tails":
+                    t.payoff(f, "damage", p, 1, group=g)
+
+
+@case("d25-thumb-coins-differ-no-keep",
+      "SS #56 (two coins, keep one): under Krark's Thumb Aoi's two Efreet coins differ and no coin is kept")
+def _d25(t: Table) -> None:
+    t.new_turn(A)
+    t.enters("thumb-a", "Krark's Thumb", A)
+    t.new_turn(B)
+    t.new_turn(A)
+    for call, coins, keep in [("heads", ("heads", "heads"), None), ("tails", ("heads", "tails"), 2)]:
+        f = t.fid("efreet")
+        t.flip(f, "Frenetic Efreet", A)
+        t.call(f, A, call)
+        for r in coins:
+            t.coin(f, r, by=A)
+        if keep:
+            t.keep(f, A, keep)
+        t.outcome(f, A, "won")
+    t.new_turn(B)
+    t.new_turn(A)
+    f = t.fid("efreet")
+    t.flip(f, "Frenetic Efreet", A)
+    t.call(f, A, "heads")
+    t.coin(f, "tails", by=A)
+    t.coin(f, "heads", by=A, expect="MTG-THUMB-002")
+    t.say(A, "表なので勝ち")
+
+
+@case("d26-client-reuses-flip-id",
+      "event model (one id per flip instruction): a client names every Mana Crypt upkeep flip 'crypt' in turns 3 and 5")
+def _d26(t: Table) -> None:
+    t.new_turn(A)
+    t.enters("crypt-a", "Mana Crypt", A)
+    t.new_turn(B)
+    t.new_turn(A)
+    t.flip("crypt", "Mana Crypt", A, ability="upkeep")
+    t.call("crypt", A, "heads")
+    t.coin("crypt", "heads", by=A)
+    t.outcome("crypt", A, "won")
+    t.new_turn(B)
+    t.new_turn(A)
+    t.add("mtg.flip", by=A, expect="MTG-FLIP-002", flip="crypt", card="Mana Crypt", flipper=A, ability="upkeep")
+    t.call("crypt", A, "tails")
+    t.coin("crypt", "tails", by=A)
+    t.outcome("crypt", A, "won")
+
+
 def build() -> dict[str, Any]:
     cases: dict[str, Any] = {}
     for name, (statement, rules, players, fn) in CASES.items():
