@@ -59,3 +59,20 @@ def _rejoin(words: list[str]) -> list[str]:
         else:
             out.append(w)
     return out
+
+
+def test_payoff_tables_match_the_catalogue() -> None:
+    """The "Payoffs the auditor compares" tables name every kind the auditor totals, card by card."""
+    from kifu.events.cards.mtg import builtin
+
+    table = TEXT.split("## Payoffs the auditor compares", 1)[1].split("\n## ", 1)[0]
+    rows = {line.split("|")[1].strip(): line for line in table.splitlines() if line.startswith("| ")}
+    for card in builtin().cards.values():
+        name = card.name + (f" ({card.ability.replace('-', '−')})" if card.ability else "")
+        kinds = card.own_kinds | ({card.watch.kind} if card.watch else set())
+        kinds |= {"life-gain", "life-loss"} if card.stakes == "double" else set()  # MTG-SEQ-006
+        if not kinds:
+            assert name not in rows, name
+            continue
+        assert name in rows, name
+        assert all(f"`{k}`" in rows[name] for k in kinds), (name, sorted(kinds))

@@ -58,65 +58,107 @@ class Randomiser(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Coin(msgspec.Struct, frozen=True, kw_only=True):
+    """One coin (die roll, card pick) as it landed."""
+
     seq: int
+    """Seq of its ``mtg.coin``."""
     player: str
+    """Who flipped it."""
     result: str
+    """``heads`` or ``tails`` (for a die, the side its face reads as)."""
     face: int | None = None
+    """The die face, or which of two face-down cards was picked, when recorded."""
     randomiser: str = "coin"
+    """The coin or substitute it was flipped with (``mtg.randomiser``)."""
 
 
 class Mark(msgspec.Struct, frozen=True, kw_only=True):
     """A call, keep, outcome or choice: who, what, when."""
 
     seq: int
+    """Seq of the event."""
     player: str
+    """Who called, kept, won or lost, or chose."""
     value: Any
+    """A call's side (``heads``/``tails``); a keep's coin (1-based among that player's coins of the flip);
+    an outcome (``won``/``lost``); a choice (``continue``/``stop``)."""
 
 
 class Group(msgspec.Struct, frozen=True, kw_only=True):
-    """One replaced flip (or one Mana Clash round) of an instruction."""
+    """One flip the card asks for (``group`` in the log): its coins (two or more under Krark's Thumb), or
+    one Mana Clash round."""
 
     group: int
+    """The flip's number within the instruction (1, 2, 3 …), as the log's ``group``."""
     coins: tuple[Coin, ...] = ()
+    """Every coin of this flip, ignored Thumb coins included, in log order."""
     calls: tuple[Mark, ...] = ()
+    """Every call recorded, by anyone (only the flipper's counts: see ``call``)."""
     keeps: tuple[Mark, ...] = ()
-    """Value: the 1-based index of the kept coin among that player's coins."""
+    """Krark's Thumb keeps; value: the 1-based index of the kept coin among that player's coins."""
     outcomes: tuple[Mark, ...] = ()
+    """Won/lost as the table recorded them (compare ``outcome``, the rules' verdict)."""
     choices: tuple[Mark, ...] = ()
+    """Stop/continue decisions made after this flip."""
     thumbs: dict[str, int] = {}
     """Krark's Thumbs each flipping player controlled when their first coin landed."""
     kept: dict[str, str] = {}
     """Each flipping player's kept side, once it is decided (the only coin, or the kept one)."""
     first_seq: int = 0
     """Seq of the first event about this group."""
+    call: str | None = None
+    """The flipper's call that counts (option ``call_counts``); None before it is made."""
+    outcome: str | None = None
+    """The flipper's ``won``/``lost`` as the rules decide it: the call against the kept coin (705.2), or
+    ``won`` under a stated result (705.3); the recorded outcome only when that cannot be decided. None for a
+    heads/tails-only flip, which nobody wins or loses."""
 
 
 class Payoff(msgspec.Struct, frozen=True, kw_only=True):
+    """One recorded ``mtg.payoff``."""
+
     seq: int
+    """Seq of the event."""
     kind: str
+    """What it paid (``damage``, ``draw``, ``luck-counter`` …)."""
     amount: int
+    """How much."""
     player: str | None = None
+    """Who it went to, when recorded."""
     permanent: str | None = None
+    """The watcher whose trigger it is; None for the card's own effect."""
     group: int | None = None
+    """The flip it pays for, when recorded (Game of Chaos, Mana Clash rounds)."""
 
 
 class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     """One ``mtg.flip`` and everything recorded about it since."""
 
     flip: str
+    """The instruction's id, as the log's ``flip``."""
     seq: int
+    """Seq of its ``mtg.flip``."""
     card: str
+    """The source card."""
     controller: str
+    """Controller of the source."""
     flipper: str
+    """The player the effect tells to flip: the only one who calls, wins or loses (705.2)."""
     coins: int = 1
+    """Flips asked for when the card does not fix the number (``mtg.flip.coins``; Rakdos)."""
     chosen: int | None = None
+    """The number chosen (Yusri, Squee's Revenge)."""
     kind: str | None = None
     """``called`` or ``heads-tails``; None when neither the catalogue nor the log says."""
     sequence: str | None = None
+    """How the flips go on: ``fixed``, ``until-lose``, ``until-lose-or-stop``, ``capped``, ``chosen``,
+    ``repeat``, ``until-both-heads``."""
     flippers: str = "flipper"
+    """``flipper``, or ``each-player`` when every player flips each round (Mana Clash)."""
     known: bool = False
     """True when the card is in the catalogue."""
     turn: int = 0
+    """The turn it began in."""
     call_counts: str = "last-before-result"
     """Option ``call_counts`` as resolved for the match: which of the flipper's calls is the call."""
     stated: bool = False
@@ -124,28 +166,45 @@ class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     watchers: tuple[Permanent, ...] = ()
     """Watchers in play when the instruction began."""
     groups: dict[int, Group] = {}
+    """The flips of this instruction by number (the log's ``group``)."""
     payoffs: tuple[Payoff, ...] = ()
+    """Every payoff recorded for it, the card's own and its watchers' triggers."""
+    wins: int = 0
+    """Flips the flipper won, as the rules decide (``Group.outcome``), among the flips the effect made."""
+    losses: int = 0
+    """Flips the flipper lost, likewise."""
+    made: int = 0
+    """Flips the effect made: recorded flips up to the end of the effect (the first kept loss of an until-lose
+    card, a stop, the number chosen, Mana Clash's all-heads round); any later flip wins nothing."""
     last_seq: int = 0
     """Seq of the latest event about this instruction."""
-    late_seqs: tuple[int, ...] = ()
-    """Seqs of events naming this id again with ``mtg.flip`` (a reused id)."""
+    reused_at: int | None = None
+    """Seq of the ``mtg.flip`` that reused this instruction's id (it is then kept as ``<id>@<seq>``)."""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
     """Every flip of the match so far, and what is in play."""
 
     turn: int = 0
+    """The current turn (``mtg.turn``), 0 before the first."""
     active: str | None = None
+    """The active player of that turn."""
     players: tuple[str, ...] = ()
+    """Player ids in seat order."""
     permanents: dict[str, Permanent] = {}
+    """Watchers and modifiers in play, by the log's permanent id."""
     randomisers: dict[str, Randomiser] = {}
+    """The ordinary coin (``coin``) and every substitute declared (705.1)."""
     flips: dict[str, Instruction] = {}
+    """Every flip instruction so far, by id; an instruction whose id was reused later is kept as
+    ``<id>@<seq of its mtg.flip>``."""
     edgar_used: tuple[tuple[int, str], ...] = ()
     """(turn, player) pairs whose first flip of the turn already used Edgar."""
     wins: dict[str, int] = {}
-    """Recorded won flips per player."""
+    """Won flips per player as the rules decide them (call against kept coin, 705.2), whether or not the table
+    wrote an ``mtg.outcome``; flips made after an effect was over are not counted."""
     losses: dict[str, int] = {}
-    """Recorded lost flips per player."""
+    """Lost flips per player, likewise."""
     orphans: tuple[int, ...] = ()
     """Seqs of events naming a flip id that no ``mtg.flip`` introduced."""
     stated_results: bool = True
@@ -235,8 +294,7 @@ def _edgar_applies(state: State, flipper: str) -> bool:
 @apply.on(FlipInstructed)
 def _flip(state: State, e: FlipInstructed) -> State:
     if e.flip in state.flips:
-        old = state.flips[e.flip]
-        return _put(state, replace(old, late_seqs=old.late_seqs + (e.seq,)))
+        state = _retire(state, e.flip, e.seq)
     card = card_of(state, e.card)
     stated = _edgar_applies(state, e.flipper)
     ins = Instruction(
@@ -250,8 +308,33 @@ def _flip(state: State, e: FlipInstructed) -> State:
     return replace(state, flips={**state.flips, e.flip: ins}, edgar_used=used)
 
 
+def _retire(state: State, flip: str, seq: int) -> State:
+    """A reused id (MTG-FLIP-002) starts a new instruction: later events name the newest one, and the earlier
+    one is kept, whole, as ``<id>@<its seq>``, so one reused id is one finding, not a cascade of re-flips."""
+    old = state.flips[flip]
+    key = f"{flip}@{old.seq}"
+    flips = {k: v for k, v in state.flips.items() if k != flip}
+    return replace(state, flips={**flips, key: replace(old, flip=key, reused_at=seq)})
+
+
 def _put(state: State, ins: Instruction) -> State:
-    return replace(state, flips={**state.flips, ins.flip: ins})
+    ins = _scored(ins)
+    old = state.flips.get(ins.flip)
+    wins, losses = dict(state.wins), dict(state.losses)
+    for tally, before, after in ((wins, old.wins if old else 0, ins.wins),
+                                 (losses, old.losses if old else 0, ins.losses)):
+        n = tally.get(ins.flipper, 0) - before + after
+        if n:
+            tally[ins.flipper] = n
+        else:
+            tally.pop(ins.flipper, None)
+    return replace(state, flips={**state.flips, ins.flip: ins}, wins=wins, losses=losses)
+
+
+def _scored(ins: Instruction) -> Instruction:
+    results = counted(ins)
+    return replace(ins, made=len(results), wins=sum(o == "won" for _, o in results),
+                   losses=sum(o == "lost" for _, o in results))
 
 
 def _orphan(state: State, seq: int) -> State:
@@ -269,7 +352,13 @@ def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
     g = _group(ins, n, seq)
     g = replace(g, **{k: getattr(g, k) + (v,) for k, v in add.items()})
     g = replace(g, kept=_kept_sides(g))
+    g = _judged(ins, g)
     return _put(state, replace(ins, groups={**ins.groups, n: g}, last_seq=seq))
+
+
+def _judged(ins: Instruction, g: Group) -> Group:
+    call = the_call(ins, g)
+    return replace(g, call=call.value if call else None, outcome=true_outcome(ins, g))
 
 
 def _kept_sides(g: Group) -> dict[str, str]:
@@ -313,10 +402,7 @@ def _keep(state: State, e: CoinKept) -> State:
 
 @apply.on(FlipDecided)
 def _outcome(state: State, e: FlipDecided) -> State:
-    state = _with_group(state, e.flip, e.group, e.seq, outcomes=Mark(seq=e.seq, player=e.player, value=e.outcome))
-    tally = "wins" if e.outcome == "won" else "losses"
-    counts: dict[str, int] = getattr(state, tally)
-    return replace(state, **{tally: {**counts, e.player: counts.get(e.player, 0) + 1}})
+    return _with_group(state, e.flip, e.group, e.seq, outcomes=Mark(seq=e.seq, player=e.player, value=e.outcome))
 
 
 @apply.on(ChoiceMade)
@@ -397,9 +483,40 @@ def true_outcome(ins: Instruction, g: Group) -> str | None:
     return mine[0].value if mine else None
 
 
+UNTIL_A_LOSS = ("until-lose", "until-lose-or-stop", "capped")
+
+
+def _last_flip_made(ins: Instruction, g: Group, made: int) -> bool:
+    """Whether the effect makes no flip after ``g`` (the ``made``-th): a kept loss of an until-lose card, a
+    stop, the chosen number reached, or Mana Clash's all-heads round."""
+    if ins.sequence in UNTIL_A_LOSS and true_outcome(ins, g) == "lost":
+        return True
+    if ins.sequence in ("until-lose-or-stop", "repeat") and any(c.value == "stop" for c in g.choices):
+        return True
+    if ins.sequence in ("capped", "chosen") and ins.chosen is not None and made >= ins.chosen:
+        return True
+    if ins.sequence == "until-both-heads":
+        kept = [kept_coin(g, who) for who in dict.fromkeys(c.player for c in g.coins)]
+        return len(kept) > 1 and all(k is not None and k.result == "heads" for k in kept)
+    return False
+
+
+def effective_groups(ins: Instruction) -> list[Group]:
+    """The flips the effect actually made, in order. A flip recorded after the effect was over (after the
+    first kept loss of an until-lose card, after a stop, past the number chosen, after Mana Clash's
+    all-heads round) is a violation of its own (MTG-SEQ-001/003/004/007), not a result: it wins, loses and
+    pays nothing, so one extra coin gives one finding rather than a cascade of payoff findings."""
+    out: list[Group] = []
+    for g in groups_in_order(ins):
+        out.append(g)
+        if _last_flip_made(ins, g, len(out)):
+            break
+    return out
+
+
 def counted(ins: Instruction) -> list[tuple[Group, str | None]]:
-    """Each group with its true outcome, in order."""
-    return [(g, true_outcome(ins, g)) for g in groups_in_order(ins)]
+    """Each flip the effect made (see ``effective_groups``) with its true outcome, in order."""
+    return [(g, true_outcome(ins, g)) for g in effective_groups(ins)]
 
 
 def kept_wins(ins: Instruction) -> int:
@@ -413,7 +530,7 @@ def kept_losses(ins: Instruction) -> int:
 def kept_sides(ins: Instruction, side: str) -> int:
     """Kept coins showing ``side``, over every flipping player (heads/tails-only cards)."""
     n = 0
-    for g in groups_in_order(ins):
+    for g in effective_groups(ins):
         for who in dict.fromkeys(c.player for c in g.coins):
             kept = kept_coin(g, who)
             stated = stated_group(ins, g.group) and who == ins.flipper

@@ -111,6 +111,8 @@ class Sim:
             watch = _card(name).watch
             assert watch is not None
             counted = wins if watch.scope == "any" or controller == flipper else 0
+            if watch.per == "event" and not self.sequential:
+                counted = min(counted, 1)  # "one or more coin flips": coins flipped at once trigger once
             self.pay(fid, watch.kind, counted * watch.per_win, permanent=pid, player=controller)
 
     def pay_per_result(self, fid: str, c: Card, wins: int, losses: int, flipper: str) -> None:

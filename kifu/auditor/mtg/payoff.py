@@ -3,16 +3,35 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
 
 from ...events.cards.mtg import Card
 from ...projector.mtg import (
-    Instruction, Payoff, Permanent, State, card_of, counted, the_call, ignored_coins, kept_losses, kept_sides, kept_wins,
+    Instruction,
+    Payoff,
+    Permanent,
+    State,
+    card_of,
+    counted,
+    effective_groups,
+    ignored_coins,
+    kept_losses,
+    kept_sides,
+    kept_wins,
+    the_call,
 )
 from ..base import Doc, End, Hit, Severity, Text, end_rule
 from .common import CARD, UNRECORDED, card, evidence, last_coin_seq
 from .thumb import ignored_counts_for_nothing
+
+
+def _last_counted_coin(ins: Instruction) -> int:
+    """Where a missing payoff is reported: the last coin of the flips the effect made (a coin recorded after
+    the effect was over pays nothing and has its own finding)."""
+    seqs = [c.seq for g in effective_groups(ins) for c in g.coins]
+    return seqs[-1] if seqs else last_coin_seq(ins)
 
 
 def own_payoffs(ins: Instruction, c: Card) -> list[Payoff]:
@@ -89,7 +108,7 @@ def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iter
             yield p.seq, total
             return
     if total < want:
-        yield last_coin_seq(ins), total
+        yield _last_counted_coin(ins), total
 
 
 @end_rule(
@@ -142,7 +161,7 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         if c is None or not c.own_kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
-            yield Hit(last_coin_seq(ins), evidence(ins, reason=f"a flip of {ins.card} has no decidable outcome"),
+            yield Hit(_last_counted_coin(ins), evidence(ins, reason=f"a flip of {ins.card} has no decidable outcome"),
                       undecided=True)
             continue
         yield from _own_diffs(state, ins, c, end.options.get(UNRECORDED.name, UNRECORDED.default))
@@ -154,7 +173,7 @@ def _own_diffs(state: State, ins: Instruction, c: Card, unrecorded: str) -> Iter
     if not paid and unrecorded == "undecided":
         if +want:
             reason = f"the log records no effect of {ins.card} (option unrecorded_payoffs: undecided)"
-            yield Hit(last_coin_seq(ins), evidence(ins, reason=reason), undecided=True)
+            yield Hit(_last_counted_coin(ins), evidence(ins, reason=reason), undecided=True)
         return
     for kind in sorted(c.own_kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
@@ -211,11 +230,23 @@ def tallies(state: State) -> Iterable[Tally]:
                          paid)
 
 
+AT_ONCE = ("fixed", "chosen")
+"""Sequences whose coins are flipped at once: one flipping event, however many coins."""
+
+
+def _triggers(ins: Instruction, c: Card, kept: int, phantom: int) -> tuple[int, int]:
+    """(triggers, phantom triggers) of a watcher for ``kept`` counted wins: per win, or once per flipping
+    event with one or more wins (Tavern Scoundrel) when the instruction flips its coins at once."""
+    if c.watch is None or c.watch.per != "event" or ins.sequence not in AT_ONCE:
+        return kept, phantom
+    return min(kept, 1), min(phantom, 1) if kept == 0 else 0
+
+
 def _tally(state: State, ins: Instruction, w: Permanent, paid: list[Payoff]) -> Tally:
     c = card_of(state, w.card)
     if c is None or c.watch is None or w.seq == 0:
         return Tally(ins, w, 0, 0, 0, paid)
-    kept, phantom = counted_for(ins, w, c.watch.scope)
+    kept, phantom = _triggers(ins, c, *counted_for(ins, w, c.watch.scope))
     return Tally(ins, w, kept, kept * c.watch.per_win, phantom * c.watch.per_win, paid)
 
 
@@ -239,12 +270,13 @@ def _ignored_only(t: Tally) -> bool:
             ja="指示ごとに、勝ちを数えるパーマネント (`permanent`) の効果の合計が、勝ち 1 回あたりの量 × 数えた "
                "(残したコインの) 勝ちの数になること: 偶然の出合い/Chance Encounter (運勢カウンター) と Tavern "
                "Scoundrel (宝物 2 つ) はコントローラー自身の勝ちだけ、Okaun (倍化) と Zndrsplt (ドロー) "
-               "はどのプレイヤーの勝ちも数える。表裏だけのコイン投げと、親指で無視したコインは何も数えない "
+               "はどのプレイヤーの勝ちも数える。Tavern Scoundrel は「1 回以上」勝つたびに誘発するので、同時に投げたコイン (Yusri の X 枚) では 1 回だけ。表裏だけのコイン投げと、親指で無視したコインは何も数えない "
                "(無視したコインは MTG-THUMB-004)。指示の始まりに戦場で勝ちを数えていなかったパーマネントは何も数えな"
                "い。多すぎる分は超えた payoff の位置に、足りない誘発は指示の最後のコインの位置に指摘する。",
             en="Per instruction, the payoffs naming a watcher (`permanent`) total its per-win amount times the kept "
                "wins it counts: Chance Encounter (luck counter) and Tavern Scoundrel (two Treasures) only their "
-               "controller's wins, Okaun (doubling) and Zndrsplt (draw) any player's. Heads/tails flips and ignored "
+               "controller's wins, Okaun (doubling) and Zndrsplt (draw) any player's. Tavern Scoundrel triggers on "
+               "\"one or more\" wins, so coins flipped at once (Yusri's X coins) trigger it once. Heads/tails flips and ignored "
                "Thumb coins count nothing (ignored coins: MTG-THUMB-004); a permanent that was not a watcher in play "
                "when the instruction began counts nothing. Excess at the payoff that goes over, a missing trigger at "
                "the instruction's last coin.",
@@ -275,7 +307,7 @@ def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):
         if t.recorded == t.expected or _ignored_only(t):
             continue
-        seq = t.first_over(t.expected) if t.recorded > t.expected else last_coin_seq(t.ins)
+        seq = t.first_over(t.expected) if t.recorded > t.expected else _last_counted_coin(t.ins)
         yield Hit(seq, {"card": t.watcher.card, "watcher": t.watcher.permanent, "controller": t.watcher.controller,
                         "flip": t.ins.flip, "flip_card": t.ins.card, "wins": t.wins, "expected": t.expected,
                         "recorded": t.recorded})

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from ...events.mtg import ChoiceMade, CoinLanded, FlipInstructed, PayoffApplied
-from ...projector.mtg import Group, Instruction, counted, groups_in_order, kept_coin, true_outcome
+from ...projector.mtg import Group, Instruction, counted, effective_groups, groups_in_order, kept_coin, true_outcome
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
 from .common import CARD, THUMB, card, evidence, flip_of, last_coin_seq, new_group, players_flipping
 
@@ -70,15 +70,11 @@ def stops_at_first_loss(s: Step) -> Iterable[Hit]:
             return
 
 
-def _stopped(ins: Instruction, g: Group) -> bool:
-    return any(c.value == "stop" and c.player == ins.flipper for c in g.choices)
-
-
 def _ends_well(ins: Instruction, last: Group, outcome: str) -> bool:
     if outcome == "lost":
         return True
-    if ins.sequence == "until-lose-or-stop":
-        return _stopped(ins, last)
+    if any(c.value == "stop" for c in last.choices):
+        return True  # whether that stop was allowed, and whose it was, is MTG-SEQ-004's finding
     if ins.sequence == "capped":
         return len(ins.groups) >= (ins.chosen or 0)
     return False
@@ -429,7 +425,8 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
 
 def _clash_unfinished(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
-        groups = groups_in_order(ins)
+        # rounds after the all-heads one were reported where they began; judge the rounds the spell made
+        groups = effective_groups(ins)
         if ins.sequence != "until-both-heads":
             continue
         for g in groups:

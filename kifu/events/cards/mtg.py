@@ -26,7 +26,11 @@ class Watch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     kind: str
     """The payoff kind it records (``luck-counter``, ``treasure``, ``draw``, ``double``, ``counter``)."""
     per_win: int = 1
-    """Amount per counted win."""
+    """Amount per counted win (per counted flipping event, with ``per: event``)."""
+    per: Literal["win", "event"] = "win"
+    """``win``: one trigger per won flip (Chance Encounter, Okaun, Zndrsplt). ``event``: one trigger per
+    flipping event with one or more wins (Tavern Scoundrel, "one or more coin flips"): coins an effect
+    flips at once (Yusri's X coins) are one event; each flip of a one-at-a-time sequence is its own."""
 
 
 class Tier(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
