@@ -73,6 +73,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "unknown_game": {"ja": "不明なゲーム: {game} (既知: {known})", "en": "unknown game {game} (known: {known})"},
     "seq_range": {"ja": "--at {seq} は 1..{last} の範囲外です", "en": "--at {seq} is outside 1..{last}"},
     "wrote": {"ja": "{path} に書き出しました", "en": "wrote {path}"},
+    "no_path": {"ja": "--path {path}: {part} はありません (ここにあるもの: {known})",
+                "en": "--path {path}: no {part} here (there is: {known})"},
     "import_done": {"ja": "{path} を作成しました: {format} から {messages} メッセージ → {events} イベント "
                           "(ゲーム {game} / ランダム {random} / ノート {notes}), head {head}",
                     "en": "created {path}: {messages} messages from {format} → {events} events "
@@ -331,11 +333,16 @@ def show(
 def state(
     log: LogArg,
     at: Annotated[Optional[int], typer.Option("--at", help="Show the state after this seq (default: the last).")] = None,
+    path: Annotated[Optional[str], typer.Option("--path", help="Only this part, dot-separated (game.players.p1).")] = None,
+    flat: Annotated[bool, typer.Option("--flat", help="One `path = value` line per leaf, easy to grep and diff.")] = False,
     lang: LangOpt = None,
 ) -> None:
     """Print the projected state after an event, as JSON (time travel).
 
-    Example: kifu state m1.jsonl --at 42
+    Examples:
+      kifu state m1.jsonl --at 42
+      kifu state m1.jsonl --at 42 --path game.players.p1
+      kifu state m1.jsonl --at 41 --flat > before.txt; kifu state m1.jsonl --at 42 --flat | diff before.txt -
     """
     from .projector.base import Replay
 
@@ -347,7 +354,30 @@ def state(
     if not 1 <= seq <= last:
         fail(msg("seq_range", lang, seq=seq, last=last))
     frame = Replay(g.projection, events, reg.options(g, lg.start)).state_at(seq)
-    typer.echo(msgspec.json.format(msgspec.json.encode(frame), indent=2).decode())
+    tree = msgspec.to_builtins(frame)
+    for key in path.split(".") if path else ():
+        if isinstance(tree, dict) and key in tree:
+            tree = tree[key]
+        elif isinstance(tree, (list, tuple)) and key.lstrip("-").isdigit() and -len(tree) <= int(key) < len(tree):
+            tree = tree[int(key)]
+        else:
+            known = ", ".join(map(str, tree)) if isinstance(tree, dict) else (
+                f"0..{len(tree) - 1}" if isinstance(tree, (list, tuple)) else "-")
+            fail(msg("no_path", lang, path=path, part=key, known=known))
+    if flat:
+        for leaf, value in _leaves(tree, path or ""):
+            typer.echo(f"{leaf} = {msgspec.json.encode(value).decode()}")
+    else:
+        typer.echo(msgspec.json.format(msgspec.json.encode(tree), indent=2).decode())
+
+
+def _leaves(tree: Any, prefix: str) -> Iterable[tuple[str, Any]]:
+    items = list(tree.items() if isinstance(tree, dict) else enumerate(tree) if isinstance(tree, (list, tuple)) else ())
+    if not items:
+        yield prefix or ".", tree
+        return
+    for key, value in items:
+        yield from _leaves(value, f"{prefix}.{key}" if prefix else str(key))
 
 
 @app.command()
