@@ -95,8 +95,10 @@ class UseRecord(msgspec.Struct, frozen=True, kw_only=True):
     tags: tuple[str, ...]
     """Tags paid."""
     void: str | None = None
-    """Why it has no effect as far as the log shows: ``not-set``, ``face-down``, ``trion``, ``tags``,
-    ``cancelled``; None when nothing the projection sees stops it."""
+    """Why it has no effect by the seed: ``face-down`` (its reveal could not be paid), ``trion``, ``tags``
+    (its cost could not be paid), ``cancelled``; None otherwise. A use of a trigger that is not set, or
+    face down with no reveal recorded, is a recording the rules report (WT-USE-002, WT-USE-001): it
+    happens as recorded, so one slip gives one finding instead of a cascade."""
 
 
 class InitUse(msgspec.Struct, frozen=True, kw_only=True):
@@ -156,6 +158,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Every wt.use of this turn by seq."""
     passes: tuple[str, ...] = ()
     """Players who passed since the latest declaration."""
+    unpaid_reveals: tuple[tuple[str, str], ...] = ()
+    """(player, trigger) of this turn's reveals that could not be paid: that trigger stayed face down
+    (seed 002 ■5 手順1) and its effect does not happen."""
     defeated: str | None = None
     """The player who reached 0 trion or bailed out first."""
     defeated_seq: int | None = None
@@ -272,7 +277,7 @@ def _order(state: State, e: OrderDecided) -> State:
     state = close_chain(state)
     agents = {p: replace(a, sets_this_turn=0, tags=()) for p, a in state.agents.items()}
     return replace(state, agents=agents, turn=e.turn, first=e.first, second=other(state, e.first), plots=(),
-                   active=None, tactics=False, uses={},
+                   active=None, tactics=False, uses={}, unpaid_reveals=(),
                    used=(), turn1_first=state.turn1_first if state.turn1_first is not None else e.first)
 
 
@@ -306,7 +311,7 @@ def _tags(state: State, e: TagsGained) -> State:
 def _reveal(state: State, e: TriggerRevealed) -> State:
     a = agent(state, e.player)
     if a.trion < e.trion:  # seed 002 ■5 手順1: cannot pay, so it stays face down
-        return state
+        return replace(state, unpaid_reveals=state.unpaid_reveals + ((e.player, e.trigger),))
     state = _pay(state, e.player, e.trion, e.seq)
     if e.trigger == a.set_main and not a.up_main:
         return _put(state, e.player, up_main=True)
@@ -321,19 +326,17 @@ def _declare(state: State, d: Decl) -> State:
     return replace(state, chain=state.chain + (d,), passes=())
 
 
-def void_reason(a: Agent, e: EffectUsed) -> str | None:
-    """Why a use has no effect, from what the log shows (seed 002 ■5 手順1–2); catalogue costs aside."""
+def void_reason(state: State, a: Agent, e: EffectUsed) -> str | None:
+    """Why a use has no effect by the seed (■5 手順1–2), from what the log shows; catalogue costs aside."""
     held = [up for t, up in ((a.set_main, a.up_main), (a.set_sub, a.up_sub)) if t == e.trigger]
+    if held and not any(held) and (e.player, e.trigger) in state.unpaid_reveals:
+        return "face-down"
     hand = list(a.tags)
     short_tags = False
     for t in e.tags:
         short_tags = short_tags or t not in hand
         if t in hand:
             hand.remove(t)
-    if not held:
-        return "not-set"
-    if not any(held):
-        return "face-down"
     if a.dealt is not None and a.trion < e.trion:
         return "trion"
     return "tags" if short_tags else None
@@ -341,7 +344,7 @@ def void_reason(a: Agent, e: EffectUsed) -> str | None:
 
 @apply.on(EffectUsed)
 def _use(state: State, e: EffectUsed) -> State:
-    void = void_reason(agent(state, e.player), e)
+    void = void_reason(state, agent(state, e.player), e)
     state = _declare(state, Decl(seq=e.seq, player=e.player, trigger=e.trigger, effect=e.effect,
                                  counter=e.counter, to=e.to if void is None else None))
     record = UseRecord(player=e.player, trigger=e.trigger, effect=e.effect, trion=e.trion, tags=tuple(e.tags),

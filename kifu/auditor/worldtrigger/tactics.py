@@ -615,8 +615,8 @@ def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
 
 
 VOID = {
-    "not-set": ("it was not a set trigger", "セットされたトリガーではありません"),
-    "face-down": ("its trigger was face down", "トリガーが裏向きでした"),
+    "face-down": ("its trigger's reveal could not be paid, so it stayed face down",
+                  "トリガーの表向きのトリオンを支払えず、裏向きのままでした"),
     "trion": ("its trion could not be paid", "トリオンを支払えませんでした"),
     "tags": ("its tags were not in hand", "タグを持っていませんでした"),
     "cancelled": ("a counter-use cancelled it", "対抗使用で打ち消されました"),
@@ -638,11 +638,14 @@ VOID = {
     doc=Doc(
         checks=Text(
             ja="`source` がこのターンの `wt.use` である `wt.trion` の減少が、"
-               "効果が発揮されなかった使用によるものでないこと: トリガーがセットされていないか裏向き、"
-               "トリオンや行動タグを支払っていない (またはカタログのコストと違う)、適用時に対抗使用で打ち消された。",
+               "効果が発揮されなかった使用によるものでないこと: 表向きのトリオンを支払えず裏向きのまま、"
+               "トリオンや行動タグを支払っていない (またはカタログのコストと違う)、適用時に対抗使用で打ち消された。"
+               "セットしていない、または wt.reveal の記録がないトリガーの使用は WT-USE-002 / WT-USE-001 が報告し、"
+               "ここでは重ねて報告しない。",
             en="A `wt.trion` loss whose `source` is a `wt.use` of this turn is not credited to a use that had no "
-               "effect: trigger not set or face down, trion or tags not paid (or not the catalogue cost), or "
-               "cancelled by a counter-use at its resolution.",
+               "effect: its reveal could not be paid (it stayed face down), trion or tags not paid (or not the "
+               "catalogue cost), or cancelled by a counter-use at its resolution. A use of a trigger not set, or "
+               "with no `wt.reveal` recorded, is WT-USE-002 / WT-USE-001 and is not reported again here.",
         ),
         why=Text(
             ja="seed 002 ■5 手順1〜2: 表向きにできなかったトリガーや、"
@@ -652,8 +655,10 @@ VOID = {
                "exerts no effect; step 3: a counter-use (シールド against アステロイド) answers the effect.",
         ),
         bad=Text(
-            ja='a が裏向きの アステロイド を使用 (seq 14); {"type":"wt.trion","player":"b","delta":-15,"source":14}',
-            en='a uses アステロイド face down (seq 14); {"type":"wt.trion","player":"b","delta":-15,"source":14}',
+            ja='a が［射撃戦］タグを持たずに アステロイド を使用 (seq 14); '
+               '{"type":"wt.trion","player":"b","delta":-15,"source":14}',
+            en='a uses アステロイド paying a [射撃戦] tag it does not hold (seq 14); '
+               '{"type":"wt.trion","player":"b","delta":-15,"source":14}',
         ),
         good=Text(
             ja='a が表向きにしてから アステロイド を使用 (seq 15); {"type":"wt.trion","player":"b","delta":-15,'

@@ -210,16 +210,21 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
     g = s.before.game
     e = s.event
     if isinstance(e, TriggersSet):
+        a = agent(g, e.player)
+        if g.turn and g.plots and not a.sets_this_turn:
+            return  # already reported at the first plot as missing: one late set is one finding
         if g.turn == 0 or g.plots:
-            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": " came outside the set step (after the plots began, or before any turn order)",
+            yield Hit(e.seq, {"turn": g.turn, "player": e.player,
+                              "why": "came outside the set step (after the plots began, or before any turn order)",
                               "why_ja": "がセットの手順の外 (プロット開始後、または先攻決定前) に行われました"})
-        elif agent(g, e.player).sets_this_turn:
-            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": " was recorded twice", "why_ja": "が2回記録されています"})
+        elif a.sets_this_turn:
+            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": "was recorded twice",
+                              "why_ja": "が2回記録されています"})
     elif isinstance(e, Plotted) and not g.plots and g.turn:
         for player, a in g.agents.items():
             if a.sets_this_turn == 0:
-                yield Hit(e.seq, {"turn": g.turn, "player": player, "why": " is missing before the first plot",
-                              "why_ja": "が最初のプロットの前にありません"})
+                yield Hit(e.seq, {"turn": g.turn, "player": player, "why": "is missing before the first plot",
+                                  "why_ja": "が最初のプロットの前にありません"})
 
 
 @rule(
