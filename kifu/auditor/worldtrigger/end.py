@@ -49,7 +49,7 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     g = s.before.game
     tag = event_type(type(s.event))
     if g.defeated is not None and tag.startswith("wt."):
-        how, how_ja = ("reached 0 trion", "トリオン0になった") if g.defeat == "trion" else ("bailed out", "緊急脱出した")
+        how, how_ja = ("reached 0 trion", "トリオン0になった") if g.defeat_reason == "trion" else ("bailed out", "緊急脱出した")
         yield Hit(s.event.seq, {"loser": g.defeated, "at": g.defeated_seq, "how": how, "how_ja": how_ja, "type": tag},
                   seqs=(g.defeated_seq or s.event.seq,))
 

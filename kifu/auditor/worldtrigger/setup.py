@@ -237,15 +237,15 @@ def initial_distance_clamped(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, DistanceFixed)
     g = s.before.game
-    if g.roll is None:
+    if g.initial_roll is None:
         yield Hit(e.seq, {"reason": "no wt.init.roll before the initial distance"}, undecided=True)
         return
     c = cat(s)
     shifts = [u.delta for u in g.init_uses if shift_happens(c, u)]
-    expected = clamp(g.roll + sum(shifts))
-    as_recorded = clamp(g.roll + sum(u.delta for u in g.init_uses))
+    expected = clamp(g.initial_roll + sum(shifts))
+    as_recorded = clamp(g.initial_roll + sum(u.delta for u in g.init_uses))
     if e.distance not in (expected, as_recorded):
-        yield Hit(e.seq, {"distance": e.distance, "roll": g.roll, "shifts": shifts, "expected": expected},
+        yield Hit(e.seq, {"distance": e.distance, "roll": g.initial_roll, "shifts": shifts, "expected": expected},
                   seqs=tuple(u.seq for u in g.init_uses))
 
 
@@ -342,7 +342,7 @@ def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
     assert isinstance(e, InitialTriggerUsed)
     a = who(s)
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "delta": e.delta}
-    if e.trigger not in a.main + a.sub:
+    if e.trigger not in a.build_main + a.build_sub:
         yield Hit(e.seq, {**ev, "why": "not in the player's trigger set", "why_ja": "トリガーセットにありません"})
         return
     if s.before.game.distance is not None:

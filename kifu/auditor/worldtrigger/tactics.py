@@ -74,7 +74,7 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     elif e.trion != t.reveal:
         yield Hit(e.seq, {**ev, "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}",
                           "why_ja": f"支払い {e.trion}、表向きのコストは {t.reveal} です"})
-    elif a.dealt is not None and a.trion < e.trion:
+    elif a.dealt_seq is not None and a.trion < e.trion:
         yield Hit(e.seq, {**ev, **_UNPAYABLE, "why": f"the cost is {e.trion} but only {a.trion} trion is left",
                           "why_ja": f"コスト {e.trion} に対し残トリオンは {a.trion} です"})
 
@@ -171,7 +171,7 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
                           "why_ja": "このターンにセットしたトリガーではありません"})
     elif eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
-    elif eff.requires is not None and eff.requires not in a.main + a.sub:
+    elif eff.requires is not None and eff.requires not in a.build_main + a.build_sub:
         yield Hit(e.seq, {**ev, "why": f"the effect needs the option {eff.requires}, which is not in the build",
                           "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません"})
 
@@ -186,7 +186,7 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     if Counter(paid_tags) != Counter(cost_tags):
         return {"why": f"paid tags {sorted(paid_tags)}, the cost is {sorted(cost_tags)}",
                 "why_ja": f"支払ったタグ {sorted(paid_tags)}、コストは {sorted(cost_tags)}"}
-    if a.dealt is not None and a.trion < paid_trion:
+    if a.dealt_seq is not None and a.trion < paid_trion:
         return {"why": f"only {a.trion} trion was left", "why_ja": f"残トリオンは {a.trion} しかありません"}
     missing = Counter(paid_tags) - Counter(a.tags)
     if check_hand and missing:
@@ -293,8 +293,8 @@ def effect_once_per_phase(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, EffectUsed)
     per_trigger = s.options.get("use_limit", "effect") == "trigger"
-    earlier = [seq for player, trigger, effect, seq in s.before.game.used
-               if player == e.player and trigger == e.trigger and (per_trigger or effect == e.effect)]
+    earlier = [u.seq for u in s.before.game.used_this_phase
+               if u.player == e.player and u.trigger == e.trigger and (per_trigger or u.effect == e.effect)]
     copies = max(1, len(slots(who(s), e.trigger)))  # the limit is per set card: the same trigger set twice, twice
     if len(earlier) >= copies:
         yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": earlier[-1]},
@@ -463,7 +463,7 @@ def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
     if g.active is None and g.turn == 0:
         yield Hit(e.seq, {"reason": "no wt.order or wt.plot is recorded: whose phase it is is unknown"},
                   undecided=True)
-    elif e.player != g.active or not g.tactics:
+    elif e.player != g.active or not g.in_tactics_phase:
         what = "move" if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
         yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or "-"})
 
@@ -670,7 +670,7 @@ VOID = {
 def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, TrionChanged)
-    rec = s.before.game.uses.get(e.source) if e.source is not None else None
+    rec = s.before.game.uses_this_turn.get(e.source) if e.source is not None else None
     if rec is None or e.delta >= 0:
         return
     reason = rec.void

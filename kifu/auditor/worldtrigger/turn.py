@@ -118,7 +118,7 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
     assert isinstance(e, TriggersSet)
     a = who(s)
     c = cat(s)
-    for slot, trigger, side in (("main", e.main, a.main), ("sub", e.sub, a.sub)):
+    for slot, trigger, side in (("main", e.main, a.build_main), ("sub", e.sub, a.build_sub)):
         t = c.trigger(trigger)
         if trigger not in side:
             yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
