@@ -19,7 +19,7 @@ from typing import Any, Mapping
 import msgspec
 from msgspec.structs import replace
 
-from ..events.base import MatchEnded, MatchStarted
+from ..events.base import Event, MatchEnded, MatchStarted
 from ..events.worldtrigger import (
     BailedOut,
     BuildChosen,
@@ -184,6 +184,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """How the defeated player lost: ``trion`` (reached 0) or ``bailout``."""
     winner: str | None = None
     """The defeated player's opponent (seed 002 ■7), once someone is defeated."""
+    played_on_seq: int | None = None
+    """Seq of the first game event recorded after the defeat: play that should not have happened."""
     tags_expire: str = "turn"
     """Option: tags last for the ``turn`` or the owner's tactics ``phase``."""
 
@@ -250,7 +252,18 @@ def close_chain(state: State) -> State:
     return replace(state, chain=(), passes=())
 
 
-apply: Dispatch[State] = Dispatch()
+class _Apply(Dispatch[State]):
+    """The handlers, plus a note of the first game event played after the match was decided (■7)."""
+
+    def __call__(self, state: State, event: Event) -> State:
+        after = super().__call__(state, event)
+        if state.defeated is not None and state.played_on_seq is None and type(event).__module__ == GAME_EVENTS:
+            return replace(after, played_on_seq=event.seq)
+        return after
+
+
+GAME_EVENTS = BailedOut.__module__
+apply: Dispatch[State] = _Apply()
 
 
 @apply.on(BuildChosen)

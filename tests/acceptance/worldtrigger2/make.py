@@ -347,8 +347,114 @@ def mido_vs_kitora(fault: str | None = None) -> Table:
     return k
 
 
+# ------------------------------------------------------------------ match 4: the last trion paid
+
+
+SPIDER = {"スパイダー": {"side": "sub", "reveal": 0, "effects": {
+    "張り巡らす": {"timing": "initial", "kind": "other", "trion": 1, "shift": [-2, 0]}}}}
+"""The table's own trigger (match.start.catalogue): an initial-distance effect that closes in."""
+
+
+def murakami_vs_karasuma(fault: str | None = None) -> Table:
+    """60 trion, the table's own スパイダー (clamped below 1), shields from レイガスト, a dodge, 5-5 plots,
+    a defender plotting a pair, and a loss by paying the last trion."""
+    k = Table("m4-murakami-vs-karasuma", "attacker v all-rounder, own catalogue, ends on the last trion paid",
+              {"murakami": "村上", "karasuma": "烏丸"}, rules={"starting_trion": 60}, catalogue=SPIDER,
+              strict=fault is None)
+    a, b = "murakami", "karasuma"
+    k.prepare(a, ["レイガスト", "スラスター", "弧月", "旋空"], ["シールド", "グラスホッパー", "バッグワーム", "エスクード"],
+              [M, M, C, C, C, C])
+    k.prepare(b, ["アステロイド", "スコーピオン", "メテオラ", "ハウンド"], ["シールド", "グラスホッパー", "スパイダー", "アステロイド"],
+              MIXED)
+    k.deal(60)
+    k.raw("wt.init.roll", by=a, value=2)     # karasuma alone uses an initial effect: he is turn 1's first
+    if fault == "shift-beyond-range":
+        k.expect("WT-INIT-003", k.raw("wt.init.use", by=b, player=b, trigger="スパイダー", effect="張り巡らす",
+                                      delta=-3, trion=1))
+    else:
+        k.raw("wt.init.use", by=b, player=b, trigger="スパイダー", effect="張り巡らす", delta=-2, trion=1)
+    k.trion[b] -= 1
+    k.distance = 1
+    k.raw("wt.init.set", by="judge", distance=1)       # 2 − 2 = 0, clamped to 1
+    # turn 1: karasuma 59 (paid for スパイダー) goes first
+    k.order(1)
+    k.set(b, "スコーピオン", "シールド")
+    k.set(a, "レイガスト", "グラスホッパー")
+    k.plot(b, [5, 5], [4, 6])                      # the seed's 5-5: two [近距離戦]
+    if fault == "counter-asked-in-wrong-order":
+        u = k.use(b, "スコーピオン", "斬撃")
+        k.passes(b)
+        c = k.use(a, "レイガスト", "シールドモード", counter=u)
+        k.expect("WT-CTR-001", k.next_seq)       # karasuma answers before murakami, who just declared
+        k.passes(b, a)
+        k.resolve(c)
+        k.resolve(u, cancelled=True)
+    else:
+        k.blocked(b, "スコーピオン", "斬撃", "レイガスト", "シールドモード")
+    k.plot(a, [3, 4], [3, 3])                      # a defender's pair blocks one face: [近距離戦]
+    k.hit(a, "レイガスト", "斬撃")                   # face up since the counter: no new reveal
+    # turn 2
+    k.order(2)
+    k.set(b, "スコーピオン", "グラスホッパー", kept=["main"])
+    k.set(a, "レイガスト", "グラスホッパー", kept=["main"])
+    k.plot(b, [1, 2], [5, 6])                      # [移動][移動]
+    k.step(b, 2)
+    k.jump(b, 3)
+    k.step(b, 4)
+    k.plot(a, [1, 2], [3, 4])                      # [移動][移動]
+    k.jump(a, 3)
+    k.step(a, 2)
+    k.step(a, 1)
+    # turn 3: karasuma 40, murakami 54 — both アステロイド copies set
+    k.order(3)
+    k.set(b, "アステロイド", "アステロイド")
+    k.set(a, "弧月", "グラスホッパー", kept=["sub"])
+    k.plot(b, [1, 3], [5, 6])                      # [移動][射撃戦]
+    k.step(b, 2)
+    k.hit(b, "アステロイド")
+    k.plot(a, [5, 6], [1, 2])                      # [近距離戦][近距離戦]
+    k.hit(a, "弧月", "旋空")                         # 旋空 reaches 1–3 with the option built
+    # turn 4
+    k.order(4)
+    k.set(b, "アステロイド", "シールド", kept=["main"])
+    k.set(a, "弧月", "グラスホッパー", kept=["main", "sub"])
+    k.plot(b, [3, 4], [3, 4])                      # all blocked: the tags line is still written, []
+    k.plot(a, [5, 1], [2, 3])                      # dice in any order: [近距離戦][移動]
+    k.step(a, 1)
+    k.blocked(a, "弧月", "斬撃", "シールド", "防御")
+    # turn 5
+    k.order(5)
+    k.set(b, "アステロイド", "グラスホッパー", kept=["main"])
+    k.set(a, "弧月", "グラスホッパー", kept=["main", "sub"])
+    k.plot(b, [1, 4], [5, 6])
+    k.step(b, 2)
+    k.hit(b, "アステロイド")
+    k.plot(a, [1, 5], [3, 4])
+    k.step(a, 1)
+    k.blocked(a, "弧月", "斬撃", "グラスホッパー", "回避", to=2)   # dodged: 回避 moves b away first
+    # turn 6
+    k.order(6)
+    k.set(b, "メテオラ", "シールド")
+    k.set(a, "弧月", "シールド", kept=["main"])
+    k.plot(b, [3, 4], [5, 6])
+    k.blocked(b, "メテオラ", "射撃", "シールド", "防御")
+    k.plot(a, [5, 6], [1, 2])
+    u = k.use(a, "弧月", "旋空")
+    k.passes(a)
+    last = k.use(b, "シールド", "防御", counter=u)     # karasuma pays the last trion: 0, and loses (■7)
+    assert k.trion[b] == 0, k.trion
+    if fault == "played-on-after-last-trion":
+        k.passes(b)
+        k.expect("WT-END-001", k.next_seq - 1)
+        k.passes(a)
+        k.resolve(last)
+        k.resolve(u, cancelled=True)
+    k.end(a, "trion")
+    return k
+
+
 MATCHES: dict[str, Callable[..., Table]] = {
-    "m1": osamu_vs_yuma, "m2": nino_vs_kage, "m3": mido_vs_kitora,
+    "m1": osamu_vs_yuma, "m2": nino_vs_kage, "m3": mido_vs_kitora, "m4": murakami_vs_karasuma,
 }
 DISPUTES: list[tuple[str, str, str]] = [
     ("m1", "shot-out-of-range", "■5 a shot at distance 6 with a 2–5 trigger (turn 1)"),
@@ -374,6 +480,9 @@ DISPUTES: list[tuple[str, str, str]] = [
     ("m3", "resolved-before-other-asked", "■5 step 3 a wall applied before the shooter declined (turn 2)"),
     ("m3", "slash-out-of-range", "■5 a 弧月 斬撃 at distance 2 (turn 4)"),
     ("m3", "two-main-side-triggers", "■4 two main-side triggers set (turn 5)"),
+    ("m4", "shift-beyond-range", "■2 the table's own スパイダー (shift −2…0) recorded as −3"),
+    ("m4", "counter-asked-in-wrong-order", "■5 step 3 after a counter, its declarer is asked first (turn 1)"),
+    ("m4", "played-on-after-last-trion", "■7 the chain played on after karasuma paid his last trion (turn 6)"),
 ]
 
 

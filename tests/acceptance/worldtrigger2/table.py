@@ -221,12 +221,16 @@ class Table:
         self.damage(self.other(p), self.cat[trigger]["effects"][effect]["damage"], u)
         return u
 
-    def blocked(self, p: str, trigger: str, effect: str, guard: str, guard_effect: str) -> tuple[int, int]:
-        """An attack (or move, trigger None) the defender stops with a counter-use."""
+    def blocked(self, p: str, trigger: str | None, effect: Any, guard: str, guard_effect: str,
+                to: int | None = None) -> tuple[int, int]:
+        """An attack (or a move to ``effect``, trigger None) the defender stops with a counter-use."""
         u = self.use(p, trigger, effect) if trigger else self.move(p, effect)
         self.passes(p)
         q = self.other(p)
-        c = self.use(q, guard, guard_effect, counter=u)
+        against = self.events[u - 2].get("trigger")
+        kind = self.cat[against]["effects"][self.events[u - 2]["effect"]]["kind"] if against else M
+        self.legal(kind in self.cat[guard]["effects"][guard_effect].get("against", []), f"{guard} cannot answer {kind}")
+        c = self.use(q, guard, guard_effect, counter=u, to=to)
         self.passes(q, p)
         self.resolve(c)
         self.resolve(u, cancelled=True)
