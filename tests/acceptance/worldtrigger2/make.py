@@ -38,10 +38,10 @@ ATTACKER = [M, M, M, C, C, C]
 # ------------------------------------------------------------------ match 1: bailout
 
 
-def osamu_vs_yuma(fault: str | None = None) -> Table:
+def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
     """Six turns, 100 trion, a shooter against an attacker; 空閑 bails out."""
     k = Table("m1-osamu-vs-yuma", "shooter v attacker, 6 turns, bailout", {"osamu": "三雲", "yuma": "空閑"},
-              strict=fault is None)
+              strict=fault is None, minimal=minimal)
     a, b = "osamu", "yuma"
     k.prepare(a, ["アステロイド", "ハウンド", "メテオラ", "バイパー"], ["シールド", "バッグワーム", "グラスホッパー", "エスクード"], MIXED)
     k.prepare(b, ["弧月", "旋空", "スコーピオン", "アステロイド"], ["シールド", "バッグワーム", "グラスホッパー", "スコーピオン"], ATTACKER)
@@ -453,8 +453,90 @@ def murakami_vs_karasuma(fault: str | None = None) -> Table:
     return k
 
 
+# ------------------------------------------------------------------ match 5: every option set
+
+OPTIONS = {"initial_order": "seat", "counter_first": "initiator", "use_limit": "trigger", "tags_expire": "phase"}
+"""A table that settled each ambiguity of seed 002 the other way from kifu's defaults."""
+
+
+def ikoma_vs_mizukami(fault: str | None = None) -> Table:
+    """Four turns under non-default options; time is called. Under the defaults the same play breaks ■2 and ■5."""
+    rules = {} if fault == "same-play-default-options" else dict(OPTIONS)
+    k = Table("m5-ikoma-vs-mizukami", "a table's own options: seat order, initiator asked first, per-trigger limit",
+              {"ikoma": "生駒", "mizukami": "水上"}, rules=rules or None, strict=fault is None)
+    a, b = "ikoma", "mizukami"
+    k.prepare(a, ["弧月", "旋空", "スコーピオン", "アステロイド"], ["シールド", "グラスホッパー", "バッグワーム", "エスクード"],
+              [M, M, S, C, C, C])
+    k.prepare(b, ["アステロイド", "ハウンド", "バイパー", "メテオラ"], ["シールド", "バッグワーム", "グラスホッパー", "ハウンド"], SHOOTER)
+    k.deal()
+    if fault == "seat-order-broken":
+        k.raw("wt.init.roll", by=a, value=3)
+        k.raw("wt.init.use", by=b, player=b, trigger="バッグワーム", effect="潜伏", delta=1, trion=2)
+        k.expect("WT-INIT-002", k.raw("wt.init.use", by=a, player=a, trigger="バッグワーム", effect="潜伏", delta=2,
+                                      trion=2))
+        k.trion = {a: 98, b: 98}
+        k.distance = 6
+        k.raw("wt.init.set", by="judge", distance=6)
+    else:
+        k.initial(3, [(a, 2), (b, 1)])            # seat order: ikoma (seat 1) first, though mizukami wins turn 1
+        if fault == "same-play-default-options":
+            k.expect("WT-INIT-002", k.next_seq - 2)
+    # turn 1: 98 v 98, mizukami wins the janken
+    k.order(1, janken=b)
+    k.set(b, "ハウンド", "シールド")
+    k.set(a, "弧月", "シールド")
+    k.plot(b, [4, 5], [1, 2])
+    if fault == "latest-asked-first":
+        u = k.use(b, "ハウンド", "射撃")
+        k.passes(b)
+        c = k.use(a, "シールド", "防御", counter=u)
+        k.expect("WT-CTR-001", k.next_seq)        # the chain's opener, mizukami, is asked first
+        k.passes(a, b)
+        k.resolve(c)
+        k.resolve(u, cancelled=True)
+    else:
+        u, c = k.blocked(b, "ハウンド", "射撃", "シールド", "防御", initiator_first=True)
+        if fault == "same-play-default-options":
+            k.expect("WT-CTR-001", c + 1)
+    k.plot(a, [1, 2], [3, 6])                      # [移動][移動]
+    k.step(a, 5)
+    k.step(a, 4)
+    # turn 2: ikoma 96, mizukami 94
+    k.order(2)
+    k.set(b, "ハウンド", "シールド", kept=["main"])
+    k.set(a, "弧月", "グラスホッパー")
+    k.plot(b, [3, 4], [5, 6])                      # 3 is 移動 on the shooter's sheet: [移動][射撃戦]
+    k.hit(b, "ハウンド")
+    k.plot(a, [5, 6], [1, 2])                      # [近距離戦][近距離戦]
+    k.jump(a, 3)
+    u, c = k.blocked(a, "弧月", "旋空", "シールド", "防御", initiator_first=True)
+    if fault == "same-play-default-options":
+        k.expect("WT-CTR-001", c + 1)
+    # turn 3
+    k.order(3)
+    k.set(a, "弧月", "グラスホッパー", kept=["main", "sub"])
+    k.set(b, "ハウンド", "ハウンド", kept=["main"])
+    k.plot(a, [1, 4], [5, 6])                      # [移動][近距離戦]
+    k.jump(a, 2)
+    k.step(a, 1)
+    k.hit(a, "弧月", "斬撃")                         # one effect of 弧月 this phase: within the per-trigger limit
+    k.plot(b, [1, 5], [2, 3])                      # [移動][射撃戦]
+    k.step(b, 2)
+    k.hit(b, "ハウンド")
+    # turn 4: 73 v 73 mid-match, a coin decides
+    k.order(4, janken=a, method="coin")
+    k.set(a, "スコーピオン", "シールド")
+    k.set(b, "ハウンド", "ハウンド", kept=["main"])
+    k.plot(a, [3, 5], [1, 2])                      # [射撃戦][近距離戦]
+    k.hit(a, "スコーピオン", "斬撃")
+    k.raw("note", by="judge", text="時間切れ")
+    k.end(None, "time")
+    return k
+
+
 MATCHES: dict[str, Callable[..., Table]] = {
     "m1": osamu_vs_yuma, "m2": nino_vs_kage, "m3": mido_vs_kitora, "m4": murakami_vs_karasuma,
+    "m5": ikoma_vs_mizukami,
 }
 DISPUTES: list[tuple[str, str, str]] = [
     ("m1", "shot-out-of-range", "■5 a shot at distance 6 with a 2–5 trigger (turn 1)"),
@@ -483,11 +565,18 @@ DISPUTES: list[tuple[str, str, str]] = [
     ("m4", "shift-beyond-range", "■2 the table's own スパイダー (shift −2…0) recorded as −3"),
     ("m4", "counter-asked-in-wrong-order", "■5 step 3 after a counter, its declarer is asked first (turn 1)"),
     ("m4", "played-on-after-last-trion", "■7 the chain played on after karasuma paid his last trion (turn 6)"),
+    ("m5", "seat-order-broken", "■2 with initial_order=seat, the second seat's バッグワーム came first"),
+    ("m5", "latest-asked-first", "■5 step 3 with counter_first=initiator, the counter's declarer asked first (turn 1)"),
+    ("m5", "same-play-default-options", "the options matter: m5's clean play under kifu's defaults breaks ■2 and ■5"),
 ]
 
 
 def tables() -> list[Table]:
     out = [fn() for fn in MATCHES.values()]
+    lean = osamu_vs_yuma(minimal=True)
+    lean.name, lean.about = "m1-minimal-client", "match 1 by a minimal client: no at, no by, wt.resolve only after counters"
+    lean.start["match"] = lean.name
+    out.append(lean)
     for match, fault, about in DISPUTES:
         t = MATCHES[match](fault)
         t.name = f"{match}-{fault}"

@@ -33,8 +33,11 @@ class Table:
     """One match being recorded: the lines, the findings a judge expects, and the checker's state."""
 
     def __init__(self, name: str, about: str, players: dict[str, str], rules: dict[str, Any] | None = None,
-                 catalogue: dict[str, Any] | None = None, strict: bool = True) -> None:
+                 catalogue: dict[str, Any] | None = None, strict: bool = True, minimal: bool = False) -> None:
         self.name, self.about, self.strict = name, about, strict
+        self.minimal = minimal
+        """A minimal client: no ``at``, no ``by``, and no ``wt.resolve`` for a declaration nobody countered
+        (docs: any other game event then closes the chain)."""
         self.players = list(players)
         self.start: dict[str, Any] = {
             "type": "match.start", "at": T0.isoformat(), "format": "kifu/1", "game": "worldtrigger",
@@ -68,9 +71,11 @@ class Table:
     def raw(self, type: str, by: str | None = None, **fields: Any) -> int:
         """Record one line as the table said it; return its seq."""
         self.clock += 15
-        ev: dict[str, Any] = {"type": type, "at": (T0 + timedelta(seconds=self.clock)).isoformat()}
-        if by is not None:
-            ev["by"] = by
+        ev: dict[str, Any] = {"type": type}
+        if not self.minimal:
+            ev["at"] = (T0 + timedelta(seconds=self.clock)).isoformat()
+            if by is not None:
+                ev["by"] = by
         ev.update({k: v for k, v in fields.items() if v is not None})
         self.events.append(ev)
         return self.next_seq - 1
@@ -114,8 +119,8 @@ class Table:
 
     # -- ■3 and ■4 --------------------------------------------------------------------
 
-    def order(self, turn: int, janken: str | None = None) -> int:
-        """■3: fewer trion goes first; on a tie ``janken`` names who won it."""
+    def order(self, turn: int, janken: str | None = None, method: str = "janken") -> int:
+        """■3: fewer trion goes first; on a tie ``janken`` names who won the fair ``method``."""
         a, b = self.players
         for p in self.players:
             self.tags[p] = []
@@ -123,7 +128,7 @@ class Table:
         if self.trion[a] == self.trion[b]:
             self.legal(janken is not None, "equal trion needs a fair method")
             self.first = janken
-            return self.raw("wt.order", by="judge", turn=turn, first=janken, tie_break="janken")
+            return self.raw("wt.order", by="judge", turn=turn, first=janken, tie_break=method)
         first = self.first = a if self.trion[a] < self.trion[b] else b
         return self.raw("wt.order", by="judge", turn=turn, first=first)
 
@@ -201,10 +206,12 @@ class Table:
         for p in players:
             self.raw("wt.pass", by=p, player=p)
 
-    def resolve(self, of: int, cancelled: bool = False) -> int:
+    def resolve(self, of: int, cancelled: bool = False, alone: bool = False) -> int:
         ev = self.events[of - 2]
         if not cancelled and ev.get("to") is not None:
             self.distance = ev["to"]
+        if alone and self.minimal:
+            return of
         return self.raw("wt.resolve", by="judge", of=of, cancelled=cancelled or None)
 
     def damage(self, p: str, amount: int, source: int) -> int:
@@ -217,12 +224,12 @@ class Table:
         """An uncontested attack: declare, both players pass, resolve, damage."""
         u = self.use(p, trigger, effect)
         self.passes(p, self.other(p))
-        self.resolve(u)
+        self.resolve(u, alone=True)
         self.damage(self.other(p), self.cat[trigger]["effects"][effect]["damage"], u)
         return u
 
     def blocked(self, p: str, trigger: str | None, effect: Any, guard: str, guard_effect: str,
-                to: int | None = None) -> tuple[int, int]:
+                to: int | None = None, initiator_first: bool = False) -> tuple[int, int]:
         """An attack (or a move to ``effect``, trigger None) the defender stops with a counter-use."""
         u = self.use(p, trigger, effect) if trigger else self.move(p, effect)
         self.passes(p)
@@ -231,7 +238,7 @@ class Table:
         kind = self.cat[against]["effects"][self.events[u - 2]["effect"]]["kind"] if against else M
         self.legal(kind in self.cat[guard]["effects"][guard_effect].get("against", []), f"{guard} cannot answer {kind}")
         c = self.use(q, guard, guard_effect, counter=u, to=to)
-        self.passes(q, p)
+        self.passes(*((p, q) if initiator_first else (q, p)))
         self.resolve(c)
         self.resolve(u, cancelled=True)
         return u, c
@@ -240,7 +247,7 @@ class Table:
         """An uncontested move."""
         u = self.move(p, to)
         self.passes(p, self.other(p))
-        self.resolve(u)
+        self.resolve(u, alone=True)
         return u
 
     def jump(self, p: str, to: int) -> int:
@@ -248,7 +255,7 @@ class Table:
         u = self.use(p, "グラスホッパー", "跳躍", to=to)
         self.legal(abs(to - self.distance) == 1, "a jump moves 1")
         self.passes(p, self.other(p))
-        self.resolve(u)
+        self.resolve(u, alone=True)
         return u
 
     def end(self, winner: str | None, reason: str) -> int:
