@@ -80,13 +80,19 @@ class Decl(msgspec.Struct, frozen=True, kw_only=True):
     """A declaration in the current chain."""
 
     seq: int
+    """Seq of its ``wt.use`` or ``wt.move``."""
     player: str
+    """Who declared it."""
     trigger: str | None
-    """None for a move."""
+    """The trigger used; None for a move."""
     effect: str | None
+    """The effect used; None for a move."""
     counter: int | None
+    """Seq of the declaration it answers; None for the chain's opener."""
     to: int | None
+    """The distance after it, when it moves; None when it does not move (or has no effect)."""
     resolved: bool = False
+    """True once its ``wt.resolve`` is recorded."""
 
 
 class PhaseUse(msgspec.Struct, frozen=True, kw_only=True):

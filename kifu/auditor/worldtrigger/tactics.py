@@ -534,8 +534,8 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
     citation=cite(f"{STEP3} (最後に使用の宣言のあったトリガーの効果から順に効果の適用)"),
     title=Text(ja="効果は最後に宣言されたものから適用", en="effects resolve last declared first"),
     message=Text(
-        ja="seq {of} を適用しましたが、先に適用するのは最後に宣言された seq {expected} です",
-        en="seq {of} was resolved, but the last declared open one is seq {expected}",
+        ja="seq {of} を適用しましたが、{why_ja}",
+        en="seq {of} was resolved, but {why}",
     ),
     on=(EffectResolved,),
     doc=Doc(
@@ -564,8 +564,16 @@ def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
     assert isinstance(e, EffectResolved)
     pending = [d for d in s.before.game.chain if not d.resolved]
     expected = pending[-1].seq if pending else None
-    if e.of != expected:
-        yield Hit(e.seq, {"of": e.of, "expected": expected if expected is not None else "(none open)"})
+    if e.of == expected:
+        return
+    if expected is None:
+        why = ("no declaration is open: a later event (a new declaration, a plot, the next turn order) already "
+               "closed its chain, so record wt.resolve before it")
+        why_ja = ("開いている宣言がありません: 後のイベント (新しい宣言、プロット、次のターンの先攻決定) が連鎖を閉じています。"
+                  "wt.resolve はその前に記録します")
+    else:
+        why, why_ja = f"the last declared open one is seq {expected}", f"先に適用するのは最後に宣言された seq {expected} です"
+    yield Hit(e.seq, {"of": e.of, "expected": expected, "why": why, "why_ja": why_ja})
 
 
 @rule(
@@ -688,7 +696,7 @@ def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
     name="move-costs-one-move-tag",
     severity=Severity.ERROR,
     citation=cite("■5 (移動を行う場合、［移動］タグをコストとして支払い)"),
-    title=Text(ja="移動には［移動］タグを1つ支払う", en="a move pays one [move] tag"),
+    title=Text(ja="移動には［移動］タグを1つ支払う", en="a move pays one `move` tag"),
     message=Text(
         ja="{player} の移動: 支払ったタグ {tags}、手持ち {hand} — ［移動］タグ1つが必要です",
         en="{player}'s move paid {tags} with hand {hand}; it costs exactly one [move] tag in hand",
