@@ -267,8 +267,8 @@ def shift_happens(c: cards.Catalogue, u: InitUse) -> bool:
     citation=cite("■2 初期距離を操作する効果 (効果の使用は先攻プレイヤーから順に)"),
     title=Text(ja="初期距離の効果は先攻から順に使う", en="initial-distance effects are used first player first"),
     message=Text(
-        ja="{player} (先攻) の初期距離効果が、後攻 {second} の効果 (seq {after}) の後に使われています",
-        en="{player} (first player) used an initial-distance effect after {second}'s (seq {after})",
+        ja="{player} (先攻: initial_order={order}) の初期距離効果が、後攻 {second} の効果 (seq {after}) の後に使われています",
+        en="{player} (first player by initial_order={order}) used an initial-distance effect after {second}'s (seq {after})",
     ),
     options=("initial_order",),
     doc=Doc(
@@ -306,7 +306,8 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
         if player != first and second_at is None:
             second_at = seq
         elif player == first and second_at is not None:
-            yield Hit(seq, {"player": first, "second": second, "after": second_at}, seqs=(second_at,))
+            yield Hit(seq, {"player": first, "second": second, "after": second_at,
+                            "order": end.options.get("initial_order", "turn1")}, seqs=(second_at,))
 
 
 @rule(

@@ -480,8 +480,9 @@ def _asked_first(s: Step, g: State) -> str:
     citation=cite(f"{STEP3} (この使用の確認を今トリガーの効果を宣言したプレイヤーから順に行います)"),
     title=Text(ja="対抗使用の確認は宣言したプレイヤーから", en="counter-use is asked from the declaring player first"),
     message=Text(
-        ja="seq {decl} の宣言への対抗使用の確認は {first} からですが、{player} が先に{what_ja}",
-        en="after the declaration at seq {decl} {first} is asked first, but {player} {what} before that",
+        ja="seq {decl} の宣言への対抗使用の確認は {first} から (counter_first={rule}) ですが、{player} が先に{what_ja}",
+        en="after the declaration at seq {decl} {first} is asked first (counter_first={rule}), but {player} {what} "
+           "before that",
     ),
     on=(EffectUsed, CounterPassed),
     options=("counter_first",),
@@ -516,7 +517,8 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
     if isinstance(e, EffectUsed) and e.counter is None or not g.chain:
         return
     first = _asked_first(s, g)
-    ev: dict[str, Any] = {"decl": g.chain[-1].seq, "first": first, "player": e.player}
+    ev: dict[str, Any] = {"decl": g.chain[-1].seq, "first": first, "player": e.player,
+                          "rule": s.options.get("counter_first", "latest")}
     passed = isinstance(e, CounterPassed)
     if not g.passes and e.player != first:
         what = {"what": "passed", "what_ja": "パスしました"} if passed else \
