@@ -373,8 +373,9 @@ def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
     citation=cite("■5 先攻プレイヤーの手番, ■6 後攻プレイヤーの手番, ■7 (３～６を繰り返す)"),
     title=Text(ja="各ターン、両プレイヤーが手番を行う", en="each turn, both players take their turn"),
     message=Text(
-        ja="ターン {turn} は {plots} 回のプロットで終わり、次の先攻決定に進みました (両者の手番が必要)",
-        en="turn {turn} had {plots} plot(s) before the next turn order (both players take a turn)",
+        ja="ターン {turn} は {plots} 回のプロットで終わり、次の先攻決定に進みました: {missing} の手番がありません (両者の手番が必要)",
+        en="turn {turn} had {plots} plot(s) before the next turn order: {missing} never took a turn (both players "
+           "take a turn)",
     ),
     on=(OrderDecided,),
     doc=Doc(
@@ -398,7 +399,8 @@ def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
 def both_players_take_their_turn(s: Step) -> Iterable[Hit]:
     g = s.before.game
     if g.turn > 0 and len(g.plots) < 2:
-        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots)})
+        missing = ", ".join(p for p in (g.first, g.second) if p is not None and p not in g.plots)
+        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots), "missing": missing or "?"})
 
 
 RULES = (

@@ -241,7 +241,10 @@ def nino_vs_kage(fault: str | None = None) -> Table:
     k.plot(a, [4, 6], [4, 1])                      # 4 blocked: [射撃戦]
     k.hit(a, "アステロイド")                         # kept face up: no reveal; kage 4
     # turn 3: nino 30, kage 4
-    k.order(3)
+    if fault == "turn-number-skipped":
+        k.expect("WT-ORDER-003", k.order(4))
+    else:
+        k.order(3)
     k.set(b, "スコーピオン", "グラスホッパー", kept=["main", "sub"])
     k.set(a, "アステロイド", "シールド", kept=["main", "sub"])
     k.plot(b, [3, 5], [1, 2])                      # [近距離戦][射撃戦]
@@ -253,7 +256,7 @@ def nino_vs_kage(fault: str | None = None) -> Table:
         k.resolve(u)
     k.plot(a, [4, 5], [4, 5])                      # all blocked: []
     # turn 4: kage 4, nino 15
-    k.order(4)
+    k.order(5 if fault == "turn-number-skipped" else 4)
     k.set(b, "スコーピオン", "グラスホッパー", kept=["main", "sub"])
     k.set(a, "アステロイド", "シールド", kept=["main", "sub"])
     k.plot(b, [3, 4], [3, 4])                      # all blocked: []
@@ -319,14 +322,29 @@ def mido_vs_kitora(fault: str | None = None) -> Table:
     k.set(a, "弧月", "シールド")
     k.plot(b, [1, 5], [2, 6])                      # [移動][射撃戦]
     k.step(b, 3)
-    k.plot(a, [5, 6], [1, 2])                      # [近距離戦][近距離戦]
-    k.hit(a, "弧月", "旋空")                         # 1–3 with the option built; kitora 39
+    if fault != "second-turn-skipped":
+        k.plot(a, [5, 6], [1, 2])                  # [近距離戦][近距離戦]
+        if fault == "reveal-underpaid":
+            k.expect("WT-REVEAL-001", k.raw("wt.reveal", by=a, player=a, trigger="弧月", trion=2))
+            k.slots[a]["main"] = ("弧月", True)
+            k.trion[a] -= 2
+        k.hit(a, "弧月", "旋空")                     # 1–3 with the option built; kitora 39
     # turn 4: midorikawa 73, kitora 39
-    k.order(4)
+    order4 = k.order(4)
+    if fault == "second-turn-skipped":
+        k.expect("WT-TURN-002", order4)
     k.set(b, "メテオラ", "エスクード", kept=["sub"])
-    k.set(a, "弧月", "グラスホッパー", kept=["main"])
+    k.set(a, "弧月", "グラスホッパー", kept=["main"] if fault != "second-turn-skipped" else [])
     k.plot(b, [3, 4], [5, 6])
-    k.hit(b, "メテオラ")                            # midorikawa 48
+    if fault == "meteora-underpaid":
+        k.face_up(b, "main")
+        u = k.raw("wt.use", by=b, player=b, trigger="メテオラ", effect="射撃", trion=3, tags=[S, S])
+        k.expect("WT-USE-003", u)
+        k.passes(b, a)
+        k.resolve(u)
+        k.expect("WT-TRION-002", k.damage(a, 25, u))   # ■5 step 2: a cost not paid, no effect
+    else:
+        k.hit(b, "メテオラ")                        # midorikawa 48
     k.plot(a, [1, 5], [2, 3])                      # [移動][近距離戦]
     k.blocked(a, None, 2, "エスクード", "防壁")
     k.jump(a, 2)
@@ -562,6 +580,10 @@ DISPUTES: list[tuple[str, str, str]] = [
     ("m3", "resolved-before-other-asked", "■5 step 3 a wall applied before the shooter declined (turn 2)"),
     ("m3", "slash-out-of-range", "■5 a 弧月 斬撃 at distance 2 (turn 4)"),
     ("m3", "two-main-side-triggers", "■4 two main-side triggers set (turn 5)"),
+    ("m3", "second-turn-skipped", "■6 midorikawa's turn 3 never played: turn 4 ordered after kitora's alone"),
+    ("m3", "reveal-underpaid", "■5 step 1 弧月 revealed paying 2, its reveal costs 3 (turn 3)"),
+    ("m3", "meteora-underpaid", "■5 step 2 メテオラ paid 3 of its 4 trion, and its damage recorded (turn 4)"),
+    ("m2", "turn-number-skipped", "■3/■7 turns numbered 1, 2, 4, 5"),
     ("m4", "shift-beyond-range", "■2 the table's own スパイダー (shift −2…0) recorded as −3"),
     ("m4", "counter-asked-in-wrong-order", "■5 step 3 after a counter, its declarer is asked first (turn 1)"),
     ("m4", "played-on-after-last-trion", "■7 the chain played on after karasuma paid his last trion (turn 6)"),
