@@ -1,11 +1,14 @@
 """Acceptance round 2 for the World Trigger 1v1 dice game (seed 002): whole matches.
 
-Three long, realistic matches recorded the way docs/games/worldtrigger.md tells
-a table to (both players, several turns, reveals, kept triggers, counters,
-moves, jumps, both copies of a trigger set on two sides, clamped initial
-distance, ties broken by janken, ends by bailout, by 0 trion and by time), each
-clean, and then each again with ONE dispute injected deep inside, at a known
-seq. The expected findings come from the seed, not from kifu.
+Five long, realistic matches recorded the way docs/games/worldtrigger.md tells
+a table to (both players, 4–6 turns, reveals, kept triggers, counters, a
+counter's trigger used later in its owner's phase, moves walled by エスクード,
+jumps and dodges, both copies of a trigger set on two sides, initial distance
+clamped above 6 and below 1 with a table's own trigger, ties broken by janken
+and by a coin, every non-default option; ends by bailout, by 0 trion, by the
+last trion paid and by time), each clean; match 1 again as a minimal client
+writes it; and each match again with ONE dispute injected deep inside, at a
+known seq. The expected findings come from the seed, not from kifu.
 
 Run ``PYTHONPATH=. python tests/acceptance/worldtrigger2/make.py`` to rebuild
 the logs and ``cases.json`` byte for byte (no clock, no randomness).
