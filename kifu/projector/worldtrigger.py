@@ -19,7 +19,7 @@ from typing import Any, Mapping
 import msgspec
 from msgspec.structs import replace
 
-from ..events.base import MatchEnded, MatchStarted
+from ..events.base import Event, MatchEnded, MatchStarted
 from ..events.worldtrigger import (
     BailedOut,
     BuildChosen,
@@ -47,41 +47,62 @@ class Agent(msgspec.Struct, frozen=True, kw_only=True):
 
     trion: int = 0
     """Trion chips left."""
-    dealt: int | None = None
-    """Seq of the wt.deal, once dealt."""
-    main: tuple[str, ...] = ()
-    """Main-side build slots."""
-    sub: tuple[str, ...] = ()
-    """Sub-side build slots."""
+    dealt_seq: int | None = None
+    """Seq of the player's wt.deal; None before trion was dealt (then trion checks cannot decide)."""
+    build_main: tuple[str, ...] = ()
+    """The four main-side triggers of the build (■1), dedicated options included."""
+    build_sub: tuple[str, ...] = ()
+    """The four sub-side triggers of the build (■1)."""
     sheet: tuple[str, ...] = ()
     """Tag of each plot face, face 1 first."""
     set_main: str | None = None
-    """The main trigger on the table."""
+    """The main-side trigger set on the table (■4)."""
     set_sub: str | None = None
-    """The sub trigger on the table."""
-    up_main: bool = False
-    """True when the main trigger on the table is face up."""
-    up_sub: bool = False
-    """True when the sub trigger on the table is face up."""
+    """The sub-side trigger set on the table (■4)."""
+    main_face_up: bool = False
+    """True when the main-side trigger on the table is face up (revealed, or kept face up)."""
+    sub_face_up: bool = False
+    """True when the sub-side trigger on the table is face up (revealed, or kept face up)."""
     set_turn: int = 0
     """Turn of the latest wt.set."""
     sets_this_turn: int = 0
     """How many wt.set this player recorded this turn."""
     tags: tuple[str, ...] = ()
-    """Action tags in hand."""
+    """Action tags in hand, not yet paid."""
+
+    @property
+    def dealt(self) -> int | None:
+        """The former name of ``dealt_seq``, kept for readers outside the game (projector/series.py)."""
+        return self.dealt_seq
 
 
 class Decl(msgspec.Struct, frozen=True, kw_only=True):
     """A declaration in the current chain."""
 
     seq: int
+    """Seq of its ``wt.use`` or ``wt.move``."""
     player: str
+    """Who declared it."""
     trigger: str | None
-    """None for a move."""
+    """The trigger used; None for a move."""
     effect: str | None
+    """The effect used; None for a move."""
     counter: int | None
+    """Seq of the declaration it answers; None for the chain's opener."""
     to: int | None
+    """The distance after it, when it moves; None when it does not move (or has no effect)."""
     resolved: bool = False
+    """True once its ``wt.resolve`` is recorded."""
+
+
+class PhaseUse(msgspec.Struct, frozen=True, kw_only=True):
+    """An effect used in the current tactics phase (seed 002 ■5: once per set card)."""
+
+    player: str
+    trigger: str
+    effect: str
+    seq: int
+    """Seq of its ``wt.use``."""
 
 
 class UseRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -95,8 +116,10 @@ class UseRecord(msgspec.Struct, frozen=True, kw_only=True):
     tags: tuple[str, ...]
     """Tags paid."""
     void: str | None = None
-    """Why it has no effect as far as the log shows: ``not-set``, ``face-down``, ``trion``, ``tags``,
-    ``cancelled``; None when nothing the projection sees stops it."""
+    """Why it has no effect by the seed: ``face-down`` (its reveal could not be paid), ``trion``, ``tags``
+    (its cost could not be paid), ``cancelled``; None otherwise. A use of a trigger that is not set, or
+    face down with no reveal recorded, is a recording the rules report (WT-USE-002, WT-USE-001): it
+    happens as recorded, so one slip gives one finding instead of a cascade."""
 
 
 class InitUse(msgspec.Struct, frozen=True, kw_only=True):
@@ -121,8 +144,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
     agents: dict[str, Agent] = {}
     """Each player's agent, by id."""
-    roll: int | None = None
-    """The initial-distance die."""
+    initial_roll: int | None = None
+    """The initial-distance die (■2), before shifts and clamping."""
     init_uses: tuple[InitUse, ...] = ()
     """Initial-distance uses in the order recorded."""
     distance: int | None = None
@@ -139,7 +162,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Attackers who plotted this turn, in order."""
     active: str | None = None
     """Attacker of the latest plot: whose tactics phase it is."""
-    tactics: bool = False
+    in_tactics_phase: bool = False
     """True once the active player has plotted: seed 002 ■5 プロットが終わると…戦術フェイズ. The phase does
     not wait for the ``wt.tags`` line, which only records what the plot gave."""
     expected_tags: tuple[str, ...] | None = None
@@ -148,22 +171,27 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """The latest plot's attacker dice."""
     defence: tuple[int, ...] = ()
     """The latest plot's defender dice."""
-    used: tuple[tuple[str, str, str, int], ...] = ()
-    """(player, trigger, effect, seq) of every use this tactics phase, counters included."""
+    used_this_phase: tuple[PhaseUse, ...] = ()
+    """Every effect used in the current tactics phase, counters included (the once-per-phase limit)."""
     chain: tuple[Decl, ...] = ()
     """The open counter-use chain."""
-    uses: dict[int, UseRecord] = {}
-    """Every wt.use of this turn by seq."""
+    uses_this_turn: dict[int, UseRecord] = {}
+    """Every wt.use of this turn, by its seq, as paid and whether it had an effect."""
     passes: tuple[str, ...] = ()
     """Players who passed since the latest declaration."""
+    unpaid_reveals: tuple[tuple[str, str], ...] = ()
+    """(player, trigger) of this turn's reveals that could not be paid: that trigger stayed face down
+    (seed 002 ■5 手順1) and its effect does not happen."""
     defeated: str | None = None
     """The player who reached 0 trion or bailed out first."""
     defeated_seq: int | None = None
     """When."""
-    defeat: str | None = None
-    """``trion`` or ``bailout``."""
+    defeat_reason: str | None = None
+    """How the defeated player lost: ``trion`` (reached 0) or ``bailout``."""
     winner: str | None = None
     """The defeated player's opponent (seed 002 ■7), once someone is defeated."""
+    played_on_seq: int | None = None
+    """Seq of the first game event recorded after the defeat: play that should not have happened."""
     tags_expire: str = "turn"
     """Option: tags last for the ``turn`` or the owner's tactics ``phase``."""
 
@@ -206,8 +234,8 @@ def _pay(state: State, player: str, trion: int, seq: int, tags: list[str] = ()) 
 
 def _defeat_check(state: State, player: str, seq: int) -> State:
     a = agent(state, player)
-    if state.defeated is None and a.dealt is not None and a.trion <= 0:
-        return replace(state, defeated=player, defeated_seq=seq, defeat="trion", winner=other(state, player))
+    if state.defeated is None and a.dealt_seq is not None and a.trion <= 0:
+        return replace(state, defeated=player, defeated_seq=seq, defeat_reason="trion", winner=other(state, player))
     return state
 
 
@@ -230,12 +258,23 @@ def close_chain(state: State) -> State:
     return replace(state, chain=(), passes=())
 
 
-apply: Dispatch[State] = Dispatch()
+class _Apply(Dispatch[State]):
+    """The handlers, plus a note of the first game event played after the match was decided (■7)."""
+
+    def __call__(self, state: State, event: Event) -> State:
+        after = super().__call__(state, event)
+        if state.defeated is not None and state.played_on_seq is None and type(event).__module__ == GAME_EVENTS:
+            return replace(after, played_on_seq=event.seq)
+        return after
+
+
+GAME_EVENTS = BailedOut.__module__
+apply: Dispatch[State] = _Apply()
 
 
 @apply.on(BuildChosen)
 def _build(state: State, e: BuildChosen) -> State:
-    return _put(state, e.player, main=tuple(e.main), sub=tuple(e.sub))
+    return _put(state, e.player, build_main=tuple(e.main), build_sub=tuple(e.sub))
 
 
 @apply.on(SheetMade)
@@ -245,19 +284,19 @@ def _sheet(state: State, e: SheetMade) -> State:
 
 @apply.on(TrionDealt)
 def _deal(state: State, e: TrionDealt) -> State:
-    return _defeat_check(_put(state, e.player, trion=e.trion, dealt=e.seq), e.player, e.seq)
+    return _defeat_check(_put(state, e.player, trion=e.trion, dealt_seq=e.seq), e.player, e.seq)
 
 
 @apply.on(DistanceRolled)
 def _roll(state: State, e: DistanceRolled) -> State:
-    return replace(state, roll=e.value)
+    return replace(state, initial_roll=e.value)
 
 
 @apply.on(InitialTriggerUsed)
 def _init_use(state: State, e: InitialTriggerUsed) -> State:
     a = agent(state, e.player)
     use = InitUse(player=e.player, trigger=e.trigger, effect=e.effect, delta=e.delta, trion=e.trion, seq=e.seq,
-                  in_build=e.trigger in a.main + a.sub, short=a.dealt is not None and a.trion < e.trion)
+                  in_build=e.trigger in a.build_main + a.build_sub, short=a.dealt_seq is not None and a.trion < e.trion)
     state = replace(state, init_uses=state.init_uses + (use,))
     return _pay(state, e.player, 0 if use.short else e.trion, e.seq)
 
@@ -272,16 +311,16 @@ def _order(state: State, e: OrderDecided) -> State:
     state = close_chain(state)
     agents = {p: replace(a, sets_this_turn=0, tags=()) for p, a in state.agents.items()}
     return replace(state, agents=agents, turn=e.turn, first=e.first, second=other(state, e.first), plots=(),
-                   active=None, tactics=False, uses={},
-                   used=(), turn1_first=state.turn1_first if state.turn1_first is not None else e.first)
+                   active=None, in_tactics_phase=False, uses_this_turn={}, unpaid_reveals=(),
+                   used_this_phase=(), turn1_first=state.turn1_first if state.turn1_first is not None else e.first)
 
 
 @apply.on(TriggersSet)
 def _set(state: State, e: TriggersSet) -> State:
     a = agent(state, e.player)
-    up_main = "main" in e.kept and a.up_main and a.set_main == e.main
-    up_sub = "sub" in e.kept and a.up_sub and a.set_sub == e.sub
-    return _put(state, e.player, set_main=e.main, set_sub=e.sub, up_main=up_main, up_sub=up_sub,
+    up_main = "main" in e.kept and a.main_face_up and a.set_main == e.main
+    up_sub = "sub" in e.kept and a.sub_face_up and a.set_sub == e.sub
+    return _put(state, e.player, set_main=e.main, set_sub=e.sub, main_face_up=up_main, sub_face_up=up_sub,
                 set_turn=state.turn, sets_this_turn=a.sets_this_turn + 1)
 
 
@@ -291,27 +330,27 @@ def _plot(state: State, e: Plotted) -> State:
     expected = tuple(gained(agent(state, e.attacker).sheet, e.attack, e.defence))
     if state.tags_expire == "phase":
         state = replace(state, agents={p: replace(a, tags=()) for p, a in state.agents.items()})
-    return replace(state, plots=state.plots + (e.attacker,), active=e.attacker, tactics=True,
-                   expected_tags=expected, attack=tuple(e.attack), defence=tuple(e.defence), used=())
+    return replace(state, plots=state.plots + (e.attacker,), active=e.attacker, in_tactics_phase=True,
+                   expected_tags=expected, attack=tuple(e.attack), defence=tuple(e.defence), used_this_phase=())
 
 
 @apply.on(TagsGained)
 def _tags(state: State, e: TagsGained) -> State:
     state = close_chain(state)
     state = _put(state, e.player, tags=agent(state, e.player).tags + tuple(e.tags))
-    return replace(state, tactics=state.tactics or e.player == state.active, expected_tags=None)
+    return replace(state, in_tactics_phase=state.in_tactics_phase or e.player == state.active, expected_tags=None)
 
 
 @apply.on(TriggerRevealed)
 def _reveal(state: State, e: TriggerRevealed) -> State:
     a = agent(state, e.player)
     if a.trion < e.trion:  # seed 002 ■5 手順1: cannot pay, so it stays face down
-        return state
+        return replace(state, unpaid_reveals=state.unpaid_reveals + ((e.player, e.trigger),))
     state = _pay(state, e.player, e.trion, e.seq)
-    if e.trigger == a.set_main and not a.up_main:
-        return _put(state, e.player, up_main=True)
-    if e.trigger == a.set_sub and not a.up_sub:
-        return _put(state, e.player, up_sub=True)
+    if e.trigger == a.set_main and not a.main_face_up:
+        return _put(state, e.player, main_face_up=True)
+    if e.trigger == a.set_sub and not a.sub_face_up:
+        return _put(state, e.player, sub_face_up=True)
     return state
 
 
@@ -321,33 +360,32 @@ def _declare(state: State, d: Decl) -> State:
     return replace(state, chain=state.chain + (d,), passes=())
 
 
-def void_reason(a: Agent, e: EffectUsed) -> str | None:
-    """Why a use has no effect, from what the log shows (seed 002 ■5 手順1–2); catalogue costs aside."""
-    held = [up for t, up in ((a.set_main, a.up_main), (a.set_sub, a.up_sub)) if t == e.trigger]
+def void_reason(state: State, a: Agent, e: EffectUsed) -> str | None:
+    """Why a use has no effect by the seed (■5 手順1–2), from what the log shows; catalogue costs aside."""
+    held = [up for t, up in ((a.set_main, a.main_face_up), (a.set_sub, a.sub_face_up)) if t == e.trigger]
+    if held and not any(held) and (e.player, e.trigger) in state.unpaid_reveals:
+        return "face-down"
     hand = list(a.tags)
     short_tags = False
     for t in e.tags:
         short_tags = short_tags or t not in hand
         if t in hand:
             hand.remove(t)
-    if not held:
-        return "not-set"
-    if not any(held):
-        return "face-down"
-    if a.dealt is not None and a.trion < e.trion:
+    if a.dealt_seq is not None and a.trion < e.trion:
         return "trion"
     return "tags" if short_tags else None
 
 
 @apply.on(EffectUsed)
 def _use(state: State, e: EffectUsed) -> State:
-    void = void_reason(agent(state, e.player), e)
+    void = void_reason(state, agent(state, e.player), e)
     state = _declare(state, Decl(seq=e.seq, player=e.player, trigger=e.trigger, effect=e.effect,
                                  counter=e.counter, to=e.to if void is None else None))
     record = UseRecord(player=e.player, trigger=e.trigger, effect=e.effect, trion=e.trion, tags=tuple(e.tags),
                        void=void)
-    state = replace(state, used=state.used + ((e.player, e.trigger, e.effect, e.seq),),
-                    uses={**state.uses, e.seq: record})
+    done = PhaseUse(player=e.player, trigger=e.trigger, effect=e.effect, seq=e.seq)
+    state = replace(state, used_this_phase=state.used_this_phase + (done,),
+                    uses_this_turn={**state.uses_this_turn, e.seq: record})
     return _pay(state, e.player, 0 if void == "trion" else e.trion, e.seq, e.tags)
 
 
@@ -368,9 +406,9 @@ def _resolve(state: State, e: EffectResolved) -> State:
     target = next((d for d in state.chain if d.seq == e.of and not d.resolved), None)
     if target is not None:
         state = _apply_decl(state, target, e.cancelled)
-    rec = state.uses.get(e.of)
+    rec = state.uses_this_turn.get(e.of)
     if e.cancelled and rec is not None and rec.void is None:
-        state = replace(state, uses={**state.uses, e.of: replace(rec, void="cancelled")})
+        state = replace(state, uses_this_turn={**state.uses_this_turn, e.of: replace(rec, void="cancelled")})
     if all(d.resolved for d in chain):
         return replace(state, chain=(), passes=())
     return replace(state, chain=chain)
@@ -386,7 +424,7 @@ def _trion(state: State, e: TrionChanged) -> State:
 def _bailout(state: State, e: BailedOut) -> State:
     if state.defeated is not None:
         return state
-    return replace(state, defeated=e.player, defeated_seq=e.seq, defeat="bailout", winner=other(state, e.player))
+    return replace(state, defeated=e.player, defeated_seq=e.seq, defeat_reason="bailout", winner=other(state, e.player))
 
 
 @apply.on(MatchEnded)

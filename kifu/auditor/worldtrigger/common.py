@@ -93,7 +93,7 @@ def set_slot(a: Agent, trigger: str, face_down_first: bool = False) -> str | Non
 
 
 def face_up(a: Agent, slot: str) -> bool:
-    return a.up_main if slot == "main" else a.up_sub
+    return a.main_face_up if slot == "main" else a.sub_face_up
 
 
 def unknown(name: str, effect: str | None = None) -> dict[str, Any]:

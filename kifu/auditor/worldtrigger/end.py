@@ -24,9 +24,10 @@ WIN = "■7 勝利条件 (相手の残トリオンが０になる / 相手が緊
     doc=Doc(
         checks=Text(
             ja="プレイヤーの残トリオンが 0 以下になった最初のイベント、または `wt.bailout` (緊急脱出) の後に `wt.*` "
-               "のイベントがないこと。その後に来てよいのは `match.end`、メモ、裁定だけ。",
+               "のイベントがないこと。その後に来てよいのは `match.end`、メモ、裁定だけ。続けて行われたプレイは、その最初の "
+               "イベントで 1 回だけ報告する。",
             en="No `wt.*` event follows the first event that leaves a player at 0 trion or less, or a `wt.bailout`; "
-               "only `match.end`, notes and rulings may.",
+               "only `match.end`, notes and rulings may. Play that went on is reported once, at its first event.",
         ),
         why=Text(
             ja="seed 002 ■7: どちらかが勝利条件を満たすまで 3〜6 を繰り返す。残トリオンが 0 "
@@ -48,8 +49,8 @@ WIN = "■7 勝利条件 (相手の残トリオンが０になる / 相手が緊
 def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     g = s.before.game
     tag = event_type(type(s.event))
-    if g.defeated is not None and tag.startswith("wt."):
-        how, how_ja = ("reached 0 trion", "トリオン0になった") if g.defeat == "trion" else ("bailed out", "緊急脱出した")
+    if g.defeated is not None and g.played_on_seq is None and tag.startswith("wt."):
+        how, how_ja = ("reached 0 trion", "トリオン0になった") if g.defeat_reason == "trion" else ("bailed out", "緊急脱出した")
         yield Hit(s.event.seq, {"loser": g.defeated, "at": g.defeated_seq, "how": how, "how_ja": how_ja, "type": tag},
                   seqs=(g.defeated_seq or s.event.seq,))
 

@@ -237,15 +237,15 @@ def initial_distance_clamped(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, DistanceFixed)
     g = s.before.game
-    if g.roll is None:
+    if g.initial_roll is None:
         yield Hit(e.seq, {"reason": "no wt.init.roll before the initial distance"}, undecided=True)
         return
     c = cat(s)
     shifts = [u.delta for u in g.init_uses if shift_happens(c, u)]
-    expected = clamp(g.roll + sum(shifts))
-    as_recorded = clamp(g.roll + sum(u.delta for u in g.init_uses))
+    expected = clamp(g.initial_roll + sum(shifts))
+    as_recorded = clamp(g.initial_roll + sum(u.delta for u in g.init_uses))
     if e.distance not in (expected, as_recorded):
-        yield Hit(e.seq, {"distance": e.distance, "roll": g.roll, "shifts": shifts, "expected": expected},
+        yield Hit(e.seq, {"distance": e.distance, "roll": g.initial_roll, "shifts": shifts, "expected": expected},
                   seqs=tuple(u.seq for u in g.init_uses))
 
 
@@ -267,8 +267,8 @@ def shift_happens(c: cards.Catalogue, u: InitUse) -> bool:
     citation=cite("■2 初期距離を操作する効果 (効果の使用は先攻プレイヤーから順に)"),
     title=Text(ja="初期距離の効果は先攻から順に使う", en="initial-distance effects are used first player first"),
     message=Text(
-        ja="{player} (先攻) の初期距離効果が、後攻 {second} の効果 (seq {after}) の後に使われています",
-        en="{player} (first player) used an initial-distance effect after {second}'s (seq {after})",
+        ja="{player} (先攻: initial_order={order}) の初期距離効果が、後攻 {second} の効果 (seq {after}) の後に使われています",
+        en="{player} (first player by initial_order={order}) used an initial-distance effect after {second}'s (seq {after})",
     ),
     options=("initial_order",),
     doc=Doc(
@@ -306,7 +306,8 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
         if player != first and second_at is None:
             second_at = seq
         elif player == first and second_at is not None:
-            yield Hit(seq, {"player": first, "second": second, "after": second_at}, seqs=(second_at,))
+            yield Hit(seq, {"player": first, "second": second, "after": second_at,
+                            "order": end.options.get("initial_order", "turn1")}, seqs=(second_at,))
 
 
 @rule(
@@ -342,7 +343,7 @@ def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
     assert isinstance(e, InitialTriggerUsed)
     a = who(s)
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "delta": e.delta}
-    if e.trigger not in a.main + a.sub:
+    if e.trigger not in a.build_main + a.build_sub:
         yield Hit(e.seq, {**ev, "why": "not in the player's trigger set", "why_ja": "トリガーセットにありません"})
         return
     if s.before.game.distance is not None:

@@ -74,7 +74,7 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     elif e.trion != t.reveal:
         yield Hit(e.seq, {**ev, "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}",
                           "why_ja": f"支払い {e.trion}、表向きのコストは {t.reveal} です"})
-    elif a.dealt is not None and a.trion < e.trion:
+    elif a.dealt_seq is not None and a.trion < e.trion:
         yield Hit(e.seq, {**ev, **_UNPAYABLE, "why": f"the cost is {e.trion} but only {a.trion} trion is left",
                           "why_ja": f"コスト {e.trion} に対し残トリオンは {a.trion} です"})
 
@@ -171,7 +171,7 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
                           "why_ja": "このターンにセットしたトリガーではありません"})
     elif eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
-    elif eff.requires is not None and eff.requires not in a.main + a.sub:
+    elif eff.requires is not None and eff.requires not in a.build_main + a.build_sub:
         yield Hit(e.seq, {**ev, "why": f"the effect needs the option {eff.requires}, which is not in the build",
                           "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません"})
 
@@ -186,7 +186,7 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     if Counter(paid_tags) != Counter(cost_tags):
         return {"why": f"paid tags {sorted(paid_tags)}, the cost is {sorted(cost_tags)}",
                 "why_ja": f"支払ったタグ {sorted(paid_tags)}、コストは {sorted(cost_tags)}"}
-    if a.dealt is not None and a.trion < paid_trion:
+    if a.dealt_seq is not None and a.trion < paid_trion:
         return {"why": f"only {a.trion} trion was left", "why_ja": f"残トリオンは {a.trion} しかありません"}
     missing = Counter(paid_tags) - Counter(a.tags)
     if check_hand and missing:
@@ -293,8 +293,8 @@ def effect_once_per_phase(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, EffectUsed)
     per_trigger = s.options.get("use_limit", "effect") == "trigger"
-    earlier = [seq for player, trigger, effect, seq in s.before.game.used
-               if player == e.player and trigger == e.trigger and (per_trigger or effect == e.effect)]
+    earlier = [u.seq for u in s.before.game.used_this_phase
+               if u.player == e.player and u.trigger == e.trigger and (per_trigger or u.effect == e.effect)]
     copies = max(1, len(slots(who(s), e.trigger)))  # the limit is per set card: the same trigger set twice, twice
     if len(earlier) >= copies:
         yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": earlier[-1]},
@@ -463,7 +463,7 @@ def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
     if g.active is None and g.turn == 0:
         yield Hit(e.seq, {"reason": "no wt.order or wt.plot is recorded: whose phase it is is unknown"},
                   undecided=True)
-    elif e.player != g.active or not g.tactics:
+    elif e.player != g.active or not g.in_tactics_phase:
         what = "move" if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
         yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or "-"})
 
@@ -480,8 +480,9 @@ def _asked_first(s: Step, g: State) -> str:
     citation=cite(f"{STEP3} (この使用の確認を今トリガーの効果を宣言したプレイヤーから順に行います)"),
     title=Text(ja="対抗使用の確認は宣言したプレイヤーから", en="counter-use is asked from the declaring player first"),
     message=Text(
-        ja="seq {decl} の宣言への対抗使用の確認は {first} からですが、{player} が先に{what_ja}",
-        en="after the declaration at seq {decl} {first} is asked first, but {player} {what} before that",
+        ja="seq {decl} の宣言への対抗使用の確認は {first} から (counter_first={rule}) ですが、{player} が先に{what_ja}",
+        en="after the declaration at seq {decl} {first} is asked first (counter_first={rule}), but {player} {what} "
+           "before that",
     ),
     on=(EffectUsed, CounterPassed),
     options=("counter_first",),
@@ -516,7 +517,8 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
     if isinstance(e, EffectUsed) and e.counter is None or not g.chain:
         return
     first = _asked_first(s, g)
-    ev: dict[str, Any] = {"decl": g.chain[-1].seq, "first": first, "player": e.player}
+    ev: dict[str, Any] = {"decl": g.chain[-1].seq, "first": first, "player": e.player,
+                          "rule": s.options.get("counter_first", "latest")}
     passed = isinstance(e, CounterPassed)
     if not g.passes and e.player != first:
         what = {"what": "passed", "what_ja": "パスしました"} if passed else \
@@ -534,8 +536,8 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
     citation=cite(f"{STEP3} (最後に使用の宣言のあったトリガーの効果から順に効果の適用)"),
     title=Text(ja="効果は最後に宣言されたものから適用", en="effects resolve last declared first"),
     message=Text(
-        ja="seq {of} を適用しましたが、先に適用するのは最後に宣言された seq {expected} です",
-        en="seq {of} was resolved, but the last declared open one is seq {expected}",
+        ja="seq {of} を適用しましたが、{why_ja}",
+        en="seq {of} was resolved, but {why}",
     ),
     on=(EffectResolved,),
     doc=Doc(
@@ -564,8 +566,16 @@ def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
     assert isinstance(e, EffectResolved)
     pending = [d for d in s.before.game.chain if not d.resolved]
     expected = pending[-1].seq if pending else None
-    if e.of != expected:
-        yield Hit(e.seq, {"of": e.of, "expected": expected if expected is not None else "(none open)"})
+    if e.of == expected:
+        return
+    if expected is None:
+        why = ("no declaration is open: a later event (a new declaration, a plot, the next turn order) already "
+               "closed its chain, so record wt.resolve before it")
+        why_ja = ("開いている宣言がありません: 後のイベント (新しい宣言、プロット、次のターンの先攻決定) が連鎖を閉じています。"
+                  "wt.resolve はその前に記録します")
+    else:
+        why, why_ja = f"the last declared open one is seq {expected}", f"先に適用するのは最後に宣言された seq {expected} です"
+    yield Hit(e.seq, {"of": e.of, "expected": expected, "why": why, "why_ja": why_ja})
 
 
 @rule(
@@ -615,8 +625,8 @@ def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
 
 
 VOID = {
-    "not-set": ("it was not a set trigger", "セットされたトリガーではありません"),
-    "face-down": ("its trigger was face down", "トリガーが裏向きでした"),
+    "face-down": ("its trigger's reveal could not be paid, so it stayed face down",
+                  "トリガーの表向きのトリオンを支払えず、裏向きのままでした"),
     "trion": ("its trion could not be paid", "トリオンを支払えませんでした"),
     "tags": ("its tags were not in hand", "タグを持っていませんでした"),
     "cancelled": ("a counter-use cancelled it", "対抗使用で打ち消されました"),
@@ -638,11 +648,14 @@ VOID = {
     doc=Doc(
         checks=Text(
             ja="`source` がこのターンの `wt.use` である `wt.trion` の減少が、"
-               "効果が発揮されなかった使用によるものでないこと: トリガーがセットされていないか裏向き、"
-               "トリオンや行動タグを支払っていない (またはカタログのコストと違う)、適用時に対抗使用で打ち消された。",
+               "効果が発揮されなかった使用によるものでないこと: 表向きのトリオンを支払えず裏向きのまま、"
+               "トリオンや行動タグを支払っていない (またはカタログのコストと違う)、適用時に対抗使用で打ち消された。"
+               "セットしていない、または wt.reveal の記録がないトリガーの使用は WT-USE-002 / WT-USE-001 が報告し、"
+               "ここでは重ねて報告しない。",
             en="A `wt.trion` loss whose `source` is a `wt.use` of this turn is not credited to a use that had no "
-               "effect: trigger not set or face down, trion or tags not paid (or not the catalogue cost), or "
-               "cancelled by a counter-use at its resolution.",
+               "effect: its reveal could not be paid (it stayed face down), trion or tags not paid (or not the "
+               "catalogue cost), or cancelled by a counter-use at its resolution. A use of a trigger not set, or "
+               "with no `wt.reveal` recorded, is WT-USE-002 / WT-USE-001 and is not reported again here.",
         ),
         why=Text(
             ja="seed 002 ■5 手順1〜2: 表向きにできなかったトリガーや、"
@@ -652,8 +665,10 @@ VOID = {
                "exerts no effect; step 3: a counter-use (シールド against アステロイド) answers the effect.",
         ),
         bad=Text(
-            ja='a が裏向きの アステロイド を使用 (seq 14); {"type":"wt.trion","player":"b","delta":-15,"source":14}',
-            en='a uses アステロイド face down (seq 14); {"type":"wt.trion","player":"b","delta":-15,"source":14}',
+            ja='a が［射撃戦］タグを持たずに アステロイド を使用 (seq 14); '
+               '{"type":"wt.trion","player":"b","delta":-15,"source":14}',
+            en='a uses アステロイド paying a [射撃戦] tag it does not hold (seq 14); '
+               '{"type":"wt.trion","player":"b","delta":-15,"source":14}',
         ),
         good=Text(
             ja='a が表向きにしてから アステロイド を使用 (seq 15); {"type":"wt.trion","player":"b","delta":-15,'
@@ -665,7 +680,7 @@ VOID = {
 def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, TrionChanged)
-    rec = s.before.game.uses.get(e.source) if e.source is not None else None
+    rec = s.before.game.uses_this_turn.get(e.source) if e.source is not None else None
     if rec is None or e.delta >= 0:
         return
     reason = rec.void
@@ -683,7 +698,7 @@ def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
     name="move-costs-one-move-tag",
     severity=Severity.ERROR,
     citation=cite("■5 (移動を行う場合、［移動］タグをコストとして支払い)"),
-    title=Text(ja="移動には［移動］タグを1つ支払う", en="a move pays one [move] tag"),
+    title=Text(ja="移動には［移動］タグを1つ支払う", en="a move pays one `move` tag"),
     message=Text(
         ja="{player} の移動: 支払ったタグ {tags}、手持ち {hand} — ［移動］タグ1つが必要です",
         en="{player}'s move paid {tags} with hand {hand}; it costs exactly one [move] tag in hand",

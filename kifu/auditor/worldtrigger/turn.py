@@ -118,7 +118,7 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
     assert isinstance(e, TriggersSet)
     a = who(s)
     c = cat(s)
-    for slot, trigger, side in (("main", e.main, a.main), ("sub", e.sub, a.sub)):
+    for slot, trigger, side in (("main", e.main, a.build_main), ("sub", e.sub, a.build_sub)):
         t = c.trigger(trigger)
         if trigger not in side:
             yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
@@ -210,16 +210,21 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
     g = s.before.game
     e = s.event
     if isinstance(e, TriggersSet):
+        a = agent(g, e.player)
+        if g.turn and g.plots and not a.sets_this_turn:
+            return  # already reported at the first plot as missing: one late set is one finding
         if g.turn == 0 or g.plots:
-            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": " came outside the set step (after the plots began, or before any turn order)",
+            yield Hit(e.seq, {"turn": g.turn, "player": e.player,
+                              "why": "came outside the set step (after the plots began, or before any turn order)",
                               "why_ja": "がセットの手順の外 (プロット開始後、または先攻決定前) に行われました"})
-        elif agent(g, e.player).sets_this_turn:
-            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": " was recorded twice", "why_ja": "が2回記録されています"})
+        elif a.sets_this_turn:
+            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": "was recorded twice",
+                              "why_ja": "が2回記録されています"})
     elif isinstance(e, Plotted) and not g.plots and g.turn:
         for player, a in g.agents.items():
             if a.sets_this_turn == 0:
-                yield Hit(e.seq, {"turn": g.turn, "player": player, "why": " is missing before the first plot",
-                              "why_ja": "が最初のプロットの前にありません"})
+                yield Hit(e.seq, {"turn": g.turn, "player": player, "why": "is missing before the first plot",
+                                  "why_ja": "が最初のプロットの前にありません"})
 
 
 @rule(
@@ -368,8 +373,9 @@ def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
     citation=cite("■5 先攻プレイヤーの手番, ■6 後攻プレイヤーの手番, ■7 (３～６を繰り返す)"),
     title=Text(ja="各ターン、両プレイヤーが手番を行う", en="each turn, both players take their turn"),
     message=Text(
-        ja="ターン {turn} は {plots} 回のプロットで終わり、次の先攻決定に進みました (両者の手番が必要)",
-        en="turn {turn} had {plots} plot(s) before the next turn order (both players take a turn)",
+        ja="ターン {turn} は {plots} 回のプロットで終わり、次の先攻決定に進みました: {missing} の手番がありません (両者の手番が必要)",
+        en="turn {turn} had {plots} plot(s) before the next turn order: {missing} never took a turn (both players "
+           "take a turn)",
     ),
     on=(OrderDecided,),
     doc=Doc(
@@ -393,7 +399,8 @@ def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
 def both_players_take_their_turn(s: Step) -> Iterable[Hit]:
     g = s.before.game
     if g.turn > 0 and len(g.plots) < 2:
-        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots)})
+        missing = ", ".join(p for p in (g.first, g.second) if p is not None and p not in g.plots)
+        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots), "missing": missing or "?"})
 
 
 RULES = (
