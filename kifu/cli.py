@@ -154,13 +154,15 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
             typer.echo("| " + " | ".join(esc(v) for v in r) + " |")
     else:
         from rich.console import Console
+        from rich.markup import escape
         from rich.table import Table
 
-        table = Table(title=title, show_lines=False)
+        # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup.
+        table = Table(title=escape(title) if title else None, show_lines=False)
         for c in columns:
-            table.add_column(c, overflow="fold")
+            table.add_column(escape(c), overflow="fold")
         for r in rows:
-            table.add_row(*("" if v is None else str(v) for v in r))
+            table.add_row(*("" if v is None else escape(str(v)) for v in r))
         Console(width=max(100, _term_width())).print(table)
 
 

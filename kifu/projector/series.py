@@ -67,7 +67,7 @@ def _mtg(frame: Frame[Any]) -> Values:
 def _worldtrigger(frame: Frame[Any]) -> Values:
     state = frame.game
     # Trion counts from the deal; before it the agent holds no chips yet (not a loss).
-    out = _per_player("trion", ((p, a.trion) for p, a in state.agents.items() if a.dealt is not None))
+    out = _per_player("trion", ((p, a.trion) for p, a in state.agents.items() if a.dealt_seq is not None))
     # Distance is unknown until the initial distance is rolled: no point yet.
     if state.distance is not None:
         out[key("distance")] = float(state.distance)

@@ -70,11 +70,6 @@ class Agent(msgspec.Struct, frozen=True, kw_only=True):
     tags: tuple[str, ...] = ()
     """Action tags in hand, not yet paid."""
 
-    @property
-    def dealt(self) -> int | None:
-        """The former name of ``dealt_seq``, kept for readers outside the game (projector/series.py)."""
-        return self.dealt_seq
-
 
 class Decl(msgspec.Struct, frozen=True, kw_only=True):
     """A declaration in the current chain."""
