@@ -202,9 +202,13 @@ def new(
     rule: Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value; repeat.")] = None,
     title: Annotated[Optional[str], typer.Option(help="Tournament, round or table.")] = None,
     at: Annotated[Optional[str], typer.Option(help="RFC 3339 start time.")] = None,
+    catalogue: Annotated[Optional[Path], typer.Option(help="A JSON file: the cards or triggers this table plays with.")] = None,
     lang: LangOpt = None,
 ) -> None:
     """Create a new match log holding its match.start.
+
+    --catalogue puts the table's own cards (in the game's catalogue shape,
+    docs/games/) into match.start; it is checked like the built-in one.
 
     Example: kifu new m1.jsonl -g gunandgun -m R1-T3 -p a=Aoi -p b=Ren -r cost_payment=hand
     """
@@ -224,6 +228,11 @@ def new(
         start["title"] = title
     if at:
         start["at"] = at
+    if catalogue is not None:
+        try:
+            start["catalogue"] = msgspec.json.decode(catalogue.read_bytes())
+        except (OSError, msgspec.DecodeError) as exc:
+            fail(f"{catalogue}: {getattr(exc, 'strerror', None) or exc}")
     logfile.create(log, start, reg.codec_for)
     head = logfile.verify(log, reg.codec_for)
     typer.echo(msg("created", lang, path=log, head=head.hash))

@@ -40,3 +40,21 @@ def test_flat_lines_hold_every_leaf(kifu):
         for part in key.split("."):
             node = node[int(part)] if isinstance(node, list) else node[part]
         assert json.loads(value) == node
+
+
+def test_a_bad_table_catalogue_fails_verify_and_new(kifu, tmp_path):
+    """A log's own catalogue is checked when the log is read, not only when it is audited."""
+    cat = tmp_path / "cat.json"
+    cat.write_text('{"triggers": [{"bad": 1}]}', encoding="utf-8")
+    log = tmp_path / "m.jsonl"
+    r = kifu("new", log, "-g", "worldtrigger", "-m", "x", "-p", "a=A", "-p", "b=B", "--catalogue", cat)
+    assert r.code == 2 and "catalogue" in r.err and not log.exists()
+    ok = tmp_path / "ok.jsonl"
+    assert kifu("new", ok, "-g", "worldtrigger", "-m", "x", "-p", "a=A", "-p", "b=B").code == 0
+    first = json.loads(ok.read_text(encoding="utf-8"))
+    first["catalogue"] = {"triggers": [{"bad": 1}]}
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(first, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+    for cmd in ("verify", "audit", "state"):
+        r = kifu(cmd, bad)
+        assert r.code == 2 and f"{bad}:1" in r.err and "catalogue" in r.err, (cmd, r.err)

@@ -37,7 +37,18 @@ def game(game_id: str) -> Game:
 @lru_cache(maxsize=None)
 def codec_for(game_id: str) -> Codec:
     """The codec of a game's tagged union (KeyError for an unknown game)."""
-    return Codec(GAMES[game_id].events)
+    g = GAMES[game_id]
+    return Codec(g.events, _catalogue_check(g) if g.catalogue else None)
+
+
+def _catalogue_check(g: Game) -> Any:
+    """A match.start check that builds the game's catalogue, so a bad one fails `verify` too."""
+
+    def check(start: Event) -> None:
+        if isinstance(start, MatchStarted) and start.catalogue is not None:
+            g.catalogue(start)  # type: ignore[misc]
+
+    return check
 
 
 def rules_of(g: Game) -> tuple[Rule, ...]:

@@ -69,7 +69,13 @@ def _peek(raw: bytes, key: str) -> Any:
 class Codec:
     """Encoder and decoder for one game's tagged union, built once and reused."""
 
-    def __init__(self, game_events: Iterable[type[Event]] = ()) -> None:
+    def __init__(
+        self,
+        game_events: Iterable[type[Event]] = (),
+        check_start: Callable[[Event], None] | None = None,
+    ) -> None:
+        self.check_start = check_start
+        """Checks a decoded match.start beyond its schema (a game's catalogue shape); raises KifuError."""
         self.types: tuple[type[Event], ...] = SHARED_EVENTS + tuple(game_events)
         self.by_type: dict[str, type[Event]] = {event_type(t): t for t in self.types}
         self.union: Any = Union[self.types]  # type: ignore[valid-type]

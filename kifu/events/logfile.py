@@ -181,6 +181,8 @@ def _verified(fh: Any, where: str, codec_for: CodecFor) -> Iterator[Record]:
                     raise _bad_line(exc, raw, where, lineno, offset) from None
                 if lineno == 1 or event.seq != lineno or event.prev != prev or isinstance(event, MatchStarted):
                     _check_link(event, lineno, prev, where)
+                    if lineno == 1 and codec.check_start is not None:
+                        _check_start(codec, event, where)
                 prev = sha256(raw).hexdigest()
                 if pending is not None:
                     yield pending
@@ -193,6 +195,15 @@ def _verified(fh: Any, where: str, codec_for: CodecFor) -> Iterator[Record]:
     if pending is None:
         raise MalformedEvent("empty log: no match.start", where=where, line=1)
     yield pending
+
+
+def _check_start(codec: Codec, start: Event, where: str) -> None:
+    """The game's own check of match.start (its catalogue), located at line 1."""
+    try:
+        codec.check_start(start)  # type: ignore[misc]
+    except KifuError as exc:
+        exc.where, exc.line = where, 1
+        raise
 
 
 def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) -> MalformedEvent:
@@ -303,6 +314,8 @@ def create(
     game = obj.get("game")
     codec = (codec_for or _generic)(game) if isinstance(game, str) else _GENERIC
     event = codec.convert(obj, where=where, line=1)
+    if codec.check_start is not None:
+        _check_start(codec, event, where)
     line = encode(event) + b"\n"
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
