@@ -46,12 +46,23 @@ def read_html(data: bytes, file: str) -> Source:
         src.messages = [_hidden(_article(a)) for a in articles]
     else:
         paragraphs = doc.xpath("//body//p")
-        if not paragraphs:
-            raise ImportFailed("no CCFOLIA messages (<p> or <article class=message>) found", where=file)
+        if not paragraphs or not _classic(doc, paragraphs):
+            raise ImportFailed("no CCFOLIA messages (<p> with tab, speaker and body spans, or <article class=message>)"
+                               " found: not a CCFOLIA log", where=file)
         src.messages = [_hidden(_paragraph(p)) for p in paragraphs]
     if b"</html>" not in data[-512:].lower():
         src.notes.append("the file does not end with </html>: it may be truncated")
     return src
+
+
+def _classic(doc: Any, paragraphs: list[Any]) -> bool:
+    """A classic log: its title says so, or some <p> has the speaker and body spans.
+
+    Any other HTML page (a blog, a saved forum thread) is not read as chat: its
+    paragraphs would all become "unreadable" notes in a log that looks imported.
+    """
+    title = (_text(doc.find(".//title")) or "").strip()
+    return title == "ccfolia - logs" or any(len(p.findall("span")) >= 2 for p in paragraphs)
 
 
 def _hidden(msg: Message) -> Message:
@@ -127,7 +138,7 @@ def _first(el: Any, cls: str) -> str | None:
 
 
 def read_json(data: bytes, file: str) -> Source:
-    text, _ = decode_text(data, file)
+    text, enc = decode_text(data, file)
     try:
         doc = msgspec.json.decode(text.encode())
     except msgspec.DecodeError as exc:
@@ -135,6 +146,8 @@ def read_json(data: bytes, file: str) -> Source:
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         raise ImportFailed("a CCFOLIA JSON log needs a top-level \"messages\" list", where=file)
     src = Source("ccfolia", file, title=doc.get("title") if isinstance(doc.get("title"), str) else None)
+    if enc != "utf-8":
+        src.notes.append(f"decoded as {enc}")  # re-saved by an editor: the judge should know the bytes were guessed
     src.messages = [_hidden(_json_message(i, m)) for i, m in enumerate(doc["messages"])]
     return src
 

@@ -166,7 +166,10 @@ class Converter:
         return [self.note(msg, base)]
 
     def note(self, msg: Message, base: dict[str, Any]) -> dict[str, Any]:
-        e: dict[str, Any] = {**base, "type": "note", "text": msg.text if msg.result is None else base["src"]["text"]}
+        # A note holds what was said; a Cockatrice chat line's "Name: " prefix is already in by/speaker and src.
+        # An unreadable line keeps all of it: its "Name:" may not be a speaker at all.
+        said = msg.said if msg.said is not None and not msg.unreadable else msg.text
+        e: dict[str, Any] = {**base, "type": "note", "text": said if msg.result is None else base["src"]["text"]}
         if msg.channel:
             e["channel"] = msg.channel
         if msg.speaker and "by" not in base:
