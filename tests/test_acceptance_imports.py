@@ -101,6 +101,9 @@ def test_export_imports(tmp_path: Path, name: str) -> None:
         assert _subset(want, got), f"seq {want['seq']}: want {want}, got {got}"
     for text in case.get("report", []):
         assert text in run.err, run.err
+    for text in case.get("report_absent", []):
+        assert text not in run.err, run.err
+    assert "\r" not in out.read_text(encoding="utf-8"), "a CR of the export's line ends leaked into the log"
 
 
 def _check_messages(events: list[dict[str, Any]], messages: list[str]) -> None:

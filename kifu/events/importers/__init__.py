@@ -21,7 +21,7 @@ from ..base import KifuError
 from ..codec import Codec
 from ..logfile import CodecFor, Writer, create
 from . import arena, ccfolia, cockatrice, discord, udonarium
-from .common import MAX_INPUT, ImportFailed, ImportReport, Located, Message, Source
+from .common import MAX_INPUT, ImportFailed, ImportReport, Located, Message, Source, as_utf8
 from .convert import Converter
 from .mapping import EMPTY, MapFile, MappingError, PlayerBook
 from .mapping import load as load_mapping
@@ -42,7 +42,7 @@ FORMATS: dict[str, Reader] = {
 
 def detect(data: bytes, file: str) -> str:
     """The format of an export from its first bytes (``--from auto``)."""
-    head = data[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
+    head = as_utf8(data)[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
     low = head.lower()
     if head[:4] == b"PK\x03\x04":
         return "udonarium"

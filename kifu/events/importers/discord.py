@@ -46,7 +46,40 @@ def read_json(data: bytes, file: str) -> Source:
     src = Source("discord", file, title=" / ".join(x for x in (guild, channel) if isinstance(x, str)) or None)
     src.messages = [_json_message(i, m, channel) for i, m in enumerate(doc["messages"])]
     _name_embed_rollers(src.messages, doc["messages"])
+    _key_post_rollers(src.messages, doc["messages"])
     return src
+
+
+_MENTION = re.compile(r"^<@!?(?P<id>\d+)>$")
+
+
+def _people(raw: list[Any]) -> dict[str, tuple[str, str]]:
+    """Every user the export shows (authors and mentions): id, user name and nickname → (display name, id)."""
+    people: dict[str, tuple[str, str]] = {}
+    users = [m.get("author") for m in _dicts(raw)] + [u for m in _dicts(raw) for u in _dicts(m.get("mentions"))]
+    for u in users:
+        if not isinstance(u, dict) or u.get("isBot") or not u.get("id"):
+            continue
+        names = [n for n in (u.get("nickname"), u.get("name")) if isinstance(n, str) and n]
+        if names:
+            for key in (str(u["id"]), *names):
+                people.setdefault(key, (names[0], str(u["id"])))
+    return people
+
+
+def _key_post_rollers(messages: list[Message], raw: list[Any]) -> None:
+    """A bot's ``＞`` line names the roller by mention (``＞<@id>``, the bot's MentionNameIndicator) or by
+    user name where the export shows a nickname: both are the same person as that author.
+    """
+    people = _people(raw)
+    for m, r in zip(messages, raw):
+        author = r.get("author") if isinstance(r, dict) else None
+        if not isinstance(author, dict) or not author.get("isBot") or m.speaker_key or not m.speaker:
+            continue
+        mention = _MENTION.match(m.speaker)
+        who = people.get(mention.group("id") if mention else m.speaker)
+        if who is not None:
+            m.speaker, m.speaker_key = who
 
 
 def _name_embed_rollers(messages: list[Message], raw: list[Any]) -> None:

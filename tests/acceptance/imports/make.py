@@ -557,8 +557,124 @@ def files() -> dict[str, bytes]:
     }
 
 
+# --- second round: how real files differ from the notes' examples ---
+
+CRLF_CLASSIC = [
+    ("main", *MINATO, "1D2 (1D2) ＞ 2"),
+    ("main", *YUKI, "一行目\n二行目"),
+    ("main", "#000000", "", '"引用"'),
+    ("other", *YUKI, "x2 CHOICE[自分,相手] #1\n(choice[自分,相手]) ＞ 相手\n\n#2\n(choice[自分,相手]) ＞ 自分"),
+]
+
+
+def crlf(text: str) -> bytes:
+    return text.replace("\n", "\r\n").encode("utf-8")
+
+
+def quoted_classic(messages: list[tuple]) -> str:
+    # Some exports escape quotes too (&quot;): html.escape's default.
+    return classic([(t, c, n, html.escape(b), True) for t, c, n, b in messages])
+
+
+MENTION_MESSAGES = [
+    dmsg(11, YUKI_U, "2025-03-03T21:00:00+09:00", "よろしく"),
+    dmsg(12, MINATO_U, "2025-03-03T21:00:05+09:00", "こちらこそ"),
+    {**dmsg(13, BOT, "2025-03-03T21:00:10+09:00",
+            "＞<@222222222222222222>\nDiceBot: (1D6) ＞ 3\n\nDiceBot: (1D6) ＞ 5"), "mentions": [YUKI_U]},
+    dmsg(14, BOT, "2025-03-03T21:00:20+09:00", "＞minato_tcg\nDiceBot: (1D2) ＞ 2"),
+    dmsg(15, BOT, "2025-03-03T21:00:30+09:00", "＞ユキ\n[ERROR]unsupported command"),
+]
+
+NATSU = "Nt0dd004"
+
+UDON_COC = chat_xml([tab("メインタブ", [
+    chat({"from": HARU, "name": "ハル", "timestamp": "1741100000000", "tag": "Cthulhu7th"}, "CC<=50 【目星】"),
+    chat({"originFrom": HARU, "from": "System-BCDice", "timestamp": "1741100000001", "tag": "system dicebot",
+          "name": "Cthulhu7th : ハル"}, "(1D100<=50) ＞ 45 ＞ レギュラー成功"),
+    chat({"originFrom": NATSU, "from": "System-BCDice", "timestamp": "1741100005001", "tag": "system dicebot",
+          "name": "Cthulhu7th : ナツ"}, "(1D100<=60) ＞ 99 ＞ 致命的失敗"),
+    chat({"from": SORA, "name": "ソラ", "timestamp": "1741100010000", "tag": "Cthulhu7th", "to": f"{HARU} {NATSU}"},
+         "了解\nこっちも振る"),
+])])
+
+COCKATRICE_STAMPED = """[12:01:33] Aiko Tanaka flipped a coin. It landed as <font class="blue">Heads (1)</font>.
+[12:01:40] Ben: ok
+[12:01:45] Ben flips 2 coins. There are <font class="blue">0</font> heads and <font class="blue">2</font> tails.
+[12:02:00] Aiko Tanaka rolls a 6-sided dice 3 times: 3, 4, 5.
+"""
+
+
+def arena_twice() -> bytes:
+    # Both seats' GRE streams land in one Player.log: the roll is logged twice.
+    lines = arena_log().split("\n")
+    roll = lines.index("[UnityCrossThreadLogger]3/1/2025 11:00:02 AM: Match to U1AAAA: GreToClientEvent")
+    lines[roll + 2:roll + 2] = ["[UnityCrossThreadLogger]3/1/2025 11:00:02 AM: Match to U2BBBB: GreToClientEvent",
+                                json.dumps(DIE_ROLL)]
+    return crlf("\n".join(lines))
+
+
+def renamed(data: bytes, old: bytes, new: bytes) -> bytes:
+    """A zip whose entry name is stored as raw CP932 without the UTF-8 flag (Windows Explorer)."""
+    assert len(old) == len(new)
+    return data.replace(old, new)
+
+
+def flagged(data: bytes, name: bytes, bit: int) -> bytes:
+    """Set a general-purpose flag bit on every header of one entry (local and central)."""
+    out = bytearray(data)
+    for sig, off in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        i = out.find(sig)
+        while i >= 0:
+            name_at = i + (30 if sig == b"PK\x03\x04" else 46)
+            if out[name_at:name_at + len(name)] == name:
+                out[i + off] |= bit
+            i = out.find(sig, i + 4)
+    return bytes(out)
+
+
+def bad_crc(data: bytes) -> bytes:
+    out = bytearray(data)
+    for sig, off in ((b"PK\x03\x04", 14), (b"PK\x01\x02", 16)):
+        i = out.find(sig)
+        out[i + off] ^= 0xFF
+    return bytes(out)
+
+
+def deep_xml() -> bytes:
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list>' + b"<a>" * 50000 + b"</a>" * 50000 + b"</chat-tab-list>\n"
+
+
+def deep_json() -> bytes:
+    return b'{"guild": {}, "messages": ' + b"[" * 100000 + b"]" * 100000 + b"}\n"
+
+
+def second_round() -> dict[str, bytes]:
+    utf8 = lambda s: s.encode("utf-8")  # noqa: E731
+    tab_zip = zipped([("data.xml", utf8(UDON_TAB)), ("XXXXXXXX.png", PNG)])
+    chat_zip = zipped([("chat.xml", utf8(UDON_CHAT))])
+    return {
+        "ccf_classic_crlf_bom.html": b"\xef\xbb\xbf" + crlf(quoted_classic(CRLF_CLASSIC)),
+        "discord_mention.json": utf8(json.dumps({**DISCORD_EXPORT, "messages": MENTION_MESSAGES,
+                                                 "messageCount": len(MENTION_MESSAGES)}, ensure_ascii=False, indent=2)),
+        "udon_coc.xml": crlf(UDON_COC),
+        "udon_utf16.xml": UDON_COC.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"),
+        "cockatrice_stamped.log": crlf(COCKATRICE_STAMPED),
+        "Player_twice.log": arena_twice(),
+        "chat_cp932_names.zip": renamed(tab_zip, b"XXXXXXXX.png", "画像１２.png".encode("cp932")),
+        "h_encrypted.zip": flagged(chat_zip, b"chat.xml", 0x1),
+        "h_bad_crc.zip": bad_crc(chat_zip),
+        "h_absolute.zip": zipped([("/tmp/chat.xml", utf8(UDON_CHAT))]),
+        "h_backslash.zip": zipped([("..\\..\\chat.xml", utf8(UDON_CHAT))]),
+        "h_room_without_chat.zip": zipped([("data.xml", utf8(UDON_ROOM_DATA)), ("summary.xml", utf8(UDON_SUMMARY))]),
+        "h_deep.xml": deep_xml(),
+        "h_deep.json": deep_json(),
+        "h_truncated.zip": chat_zip[: len(chat_zip) // 2],
+        "h_xxe_utf16.xml": XXE.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"),
+    }
+
+
 def main() -> None:
-    for name, data in files().items():
+    for name, data in {**files(), **second_round()}.items():
         (HERE / name).write_bytes(data)
 
 
