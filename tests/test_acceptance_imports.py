@@ -121,3 +121,21 @@ def test_hostile_export_fails_cleanly(tmp_path: Path, name: str) -> None:
     assert case["error"] in run.err, run.err
     assert "Traceback" not in run.err
     assert _tree(tmp_path) == ["in", f"in/{name}", "out"], "a failed import left files behind"
+
+
+@pytest.mark.parametrize(("name", "wrong"), [
+    ("Player.log", "discord"), ("ccf_log_ms.json", "discord"), ("discord_export.json", "ccfolia"),
+    ("udon_chat.xml", "ccfolia"), ("ccf_classic_gg.html", "cockatrice"), ("ccf_classic_gg.html", "udonarium"),
+    ("ルームデータ_2025-03-01_2011.zip", "arena"),
+])
+def test_a_wrong_from_is_refused_not_read_as_chatter(tmp_path: Path, name: str, wrong: str) -> None:
+    run, _ = _import(tmp_path, name, {"args": ["--from", wrong]}, "m.jsonl")
+    assert run.code == 2 and run.err.count("\n") == 1, run.err
+    assert f"not {wrong}: pass --from" in run.err
+    assert _tree(tmp_path) == ["in", f"in/{name}", "out"]
+
+
+def test_an_output_in_a_missing_folder_fails_cleanly(tmp_path: Path) -> None:
+    run = run_cli("import", HERE / "ccf_classic_gg.html", "-o", tmp_path / "no" / "m.jsonl")
+    assert run.code == 2 and run.err.count("\n") == 1 and "m.jsonl" in run.err
+    assert list(tmp_path.iterdir()) == []

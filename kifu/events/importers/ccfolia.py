@@ -11,6 +11,7 @@ HTML is parsed with lxml's forgiving HTML parser, never with regexes over markup
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import lxml.html
@@ -33,6 +34,8 @@ def read(data: bytes, file: str) -> Source:
 
 def read_html(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file, declared_charset(data))
+    # lxml refuses text that still declares its encoding (an XHTML save, or an XML file read as HTML).
+    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     try:
         doc = lxml.html.document_fromstring(text)
     except (ValueError, lxml.etree.ParserError) as exc:
@@ -152,6 +155,13 @@ def read_json(data: bytes, file: str) -> Source:
     return src
 
 
+def _name(value: Any) -> str | None:
+    """A speaker name; a number where a name belongs (a damaged export) is kept as its text."""
+    if isinstance(value, bool):
+        return None
+    return value if isinstance(value, str) else str(value) if isinstance(value, (int, float)) else None
+
+
 def _json_message(i: int, m: Any) -> Message:
     loc = f"messages[{i}]"
     if not isinstance(m, dict):
@@ -162,7 +172,7 @@ def _json_message(i: int, m: Any) -> Message:
     msg = Message(
         loc=loc,
         text=m["text"] if isinstance(m.get("text"), str) else "",
-        speaker=m.get("name") if isinstance(m.get("name"), str) else None,
+        speaker=_name(m.get("name")),
         channel=channel,
         at=epoch_ms(m.get("createdAt")),
         system=m.get("type") == "system",
@@ -172,4 +182,5 @@ def _json_message(i: int, m: Any) -> Message:
     if not isinstance(m.get("text"), str):
         msg.text = msgspec.json.encode(m).decode()
         msg.unreadable = "message has no text"
+        msg.result, msg.rolls = None, []  # the object's dump is evidence, not a roll to read
     return msg

@@ -669,6 +669,10 @@ def second_round() -> dict[str, bytes]:
         "h_deep.xml": deep_xml(),
         "h_deep.json": deep_json(),
         "h_truncated.zip": chat_zip[: len(chat_zip) // 2],
+        "ccf_damaged.json": utf8(ccf_json([
+            {**ccf_msg("ミナト", "#e91e63", "", 1740826923456, roll="(1D2) ＞ 1"), "text": None},
+            {**ccf_msg("ユキ", "#2196f3", "ok", 1740826925000), "name": 42},
+            ccf_msg("ユキ", "#2196f3", "1D2", 1740826926000, roll="(1D2) ＞ 2")])),
         "h_xxe_utf16.xml": XXE.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"),
     }
 
