@@ -25,6 +25,8 @@ from .common import ImportFailed, Message, Source, decode_text, iso_time
 _ROLLER = re.compile(r"^\s*[＞>]\s*(?P<name>\S.*?)\s*$")
 _TXT_HEADER = re.compile(r"^\[(?P<time>[^\]]{4,40})\]\s+(?P<author>.+?)\s*$")
 _SECRET = re.compile(r"\[Secret Dice\]", re.I)
+_RULE = re.compile(r"^={10,}\s*$")
+_TXT_PART = re.compile(r"^\{(?:Attachments|Embed|Reactions|Stickers|Components)\}\s*$")
 
 
 def read(data: bytes, file: str) -> Source:
@@ -173,8 +175,11 @@ def _txt_blocks(lines: list[str]) -> list[tuple[int, str | None, list[str]]]:
     blocks: list[tuple[int, str | None, list[str]]] = []
     for n, line in enumerate(lines, 1):
         head = _TXT_HEADER.match(line)
-        if head and (n == 1 or not lines[n - 2].strip()):
+        after_blank = n == 1 or not lines[n - 2].strip()
+        if head and after_blank:
             blocks.append((n, head.group("author"), []))
+        elif _RULE.match(line) and after_blank:
+            blocks.append((n, None, [line]))  # the exporter's footer ("Exported N message(s)") is no one's message
         elif blocks:
             blocks[-1][2].append(line)
         elif line.strip():
@@ -203,6 +208,11 @@ def _trim(body: list[str]) -> list[str]:
 def _text_message(start: int, author: str | None, body: list[str]) -> Message:
     text = "\n".join(body)
     msg = Message(loc=f"line {start}", text=text, speaker=author)
+    extra = next((i for i, line in enumerate(body) if _TXT_PART.match(line)), None)
+    if extra is not None and author is not None:
+        # What the author typed ends where the exporter lists attachments, embeds or reactions:
+        # "!resolve a1 0" with a photo of the board is still a one-line command.
+        msg.said = "\n".join(_trim(body[:extra]))
     if body and _ROLLER.match(body[0]) and body[0].lstrip().startswith("＞"):
         _bot_post(msg, (None, None))
     return msg

@@ -677,8 +677,66 @@ def second_round() -> dict[str, bytes]:
     }
 
 
+# --- third round: the chat notation through each format's own way of carrying a roll ---
+
+MINATO_PEER, YUKI_PEER = "Mn0ee005", "Yk0ff006"
+
+
+def gg_udon() -> str:
+    said = ["!setup ラン ダタラ ハクメン がんばる!!", "!setup クロエ エンラ キヨヒメ 見切り", "!first ミナト 速度", "!turn 1",
+            "!act a1 計略", "!cost a1 手札 1", "1D2"]
+    who = [MINATO_PEER, YUKI_PEER] + [MINATO_PEER] * 5
+    chats = [say(p, "ミナト" if p == MINATO_PEER else "ユキ", 1741200000000 + 10000 * i, t)
+             for i, (p, t) in enumerate(zip(who, said))]
+    t = 1741200000000 + 10000 * len(said)
+    chats += [result(MINATO_PEER, "ミナト", t - 9999, "(1D2) ＞ 1"),
+              say(MINATO_PEER, "ミナト", t, "x2 1D2"),
+              result(MINATO_PEER, "ミナト", t + 1, "#1 (1D2) ＞ 1\n#2 (1D2) ＞ 2")]
+    later = ["!resolve a1 2 2", "!load ダタラ", "!shoot ダタラ", "!hit ユキ 2", "!turnend"]
+    chats += [say(MINATO_PEER, "ミナト", t + 10000 * (i + 1), x) for i, x in enumerate(later)]
+    return chat_xml([tab("メインタブ", chats)])
+
+
+DCE_TXT = """==============================================================
+Guild: ガンナガン対戦会
+Channel: 対戦卓 / 卓1
+==============================================================
+
+[01-Mar-25 08:00 PM] ミナト
+!act a1 計略
+
+[01-Mar-25 08:00 PM] ミナト
+!cost a1 手札 1
+
+[01-Mar-25 08:01 PM] ミナト
+1D2
+
+[01-Mar-25 08:01 PM] BCDice
+＞ミナト
+DiceBot: (1D2) ＞ 2
+
+[01-Mar-25 08:02 PM] ミナト
+!resolve a1 0
+{Attachments}
+https://cdn.discordapp.com/attachments/1/2/board.png
+
+[01-Mar-25 08:03 PM] ユキ
+ナイス
+{Reactions}
+👍 (2)
+
+==============================================================
+Exported 6 message(s)
+==============================================================
+"""
+
+
+def third_round() -> dict[str, bytes]:
+    return {"udon_gg.xml": gg_udon().encode("utf-8"), "discord_gg.txt": DCE_TXT.encode("utf-8")}
+
+
 def main() -> None:
-    for name, data in {**files(), **second_round()}.items():
+    for name, data in {**files(), **second_round(), **third_round()}.items():
         (HERE / name).write_bytes(data)
 
 
