@@ -69,6 +69,11 @@ def _people(raw: list[Any]) -> dict[str, tuple[str, str]]:
     return people
 
 
+def _named_mentions(text: str, people: dict[str, tuple[str, str]]) -> str:
+    """``<@222…>`` as ``@ユキ``, as Discord shows it: ``!hit <@222…> 2`` then names a player."""
+    return re.sub(r"<@!?(\d+)>", lambda m: "@" + people[m.group(1)][0] if m.group(1) in people else m.group(0), text)
+
+
 def _key_post_rollers(messages: list[Message], raw: list[Any]) -> None:
     """A bot's ``＞`` line names the roller by mention (``＞<@id>``, the bot's MentionNameIndicator) or by
     user name where the export shows a nickname: both are the same person as that author.
@@ -76,6 +81,8 @@ def _key_post_rollers(messages: list[Message], raw: list[Any]) -> None:
     people = _people(raw)
     for m, r in zip(messages, raw):
         author = r.get("author") if isinstance(r, dict) else None
+        if isinstance(author, dict) and not author.get("isBot") and "<@" in m.text:
+            m.said = _named_mentions(m.text, people)
         if not isinstance(author, dict) or not author.get("isBot") or m.speaker_key or not m.speaker:
             continue
         mention = _MENTION.match(m.speaker)

@@ -357,7 +357,8 @@ class PlayerBook:
             return by
         if word.lower() in _OPPONENT and by in self.ids and len(self.ids) == 2:
             return self.ids[1 - self.ids.index(by)]
-        found = self.lookup(word)
+        # Chat clients turn a mention into "@name" (Discord exports, CCFOLIA autocompletion).
+        found = self.lookup(word) or self.lookup(re.sub(r"^[@＠]", "", word))
         if found is None:
             raise Unfilled(f"{word!r} names no player")
         return found

@@ -731,8 +731,19 @@ Exported 6 message(s)
 """
 
 
+MENTION_GG = [
+    dmsg(21, MINATO_U, "2025-03-04T21:00:00+09:00", "!act a1 計略"),
+    dmsg(22, MINATO_U, "2025-03-04T21:00:10+09:00", "!shoot ダタラ"),
+    dmsg(23, MINATO_U, "2025-03-04T21:00:20+09:00", "!hit @ユキ 2"),
+    dmsg(24, MINATO_U, "2025-03-04T21:00:30+09:00", "!hit <@222222222222222222> 1"),
+    dmsg(25, YUKI_U, "2025-03-04T21:00:40+09:00", "<@111111111111111111> ナイス"),
+]
+
+
 def third_round() -> dict[str, bytes]:
-    return {"udon_gg.xml": gg_udon().encode("utf-8"), "discord_gg.txt": DCE_TXT.encode("utf-8")}
+    mention_gg = {**DISCORD_EXPORT, "messages": MENTION_GG, "messageCount": len(MENTION_GG)}
+    return {"udon_gg.xml": gg_udon().encode("utf-8"), "discord_gg.txt": DCE_TXT.encode("utf-8"),
+            "discord_mention_gg.json": json.dumps(mention_gg, ensure_ascii=False, indent=2).encode("utf-8")}
 
 
 def main() -> None:
