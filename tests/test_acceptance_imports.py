@@ -115,7 +115,7 @@ def _check_messages(events: list[dict[str, Any]], messages: list[str]) -> None:
 @pytest.mark.parametrize("name", [n for n, c in CASES.items() if c["exit"] == 2])
 def test_hostile_export_fails_cleanly(tmp_path: Path, name: str) -> None:
     case = CASES[name]
-    run, out = _import(tmp_path, name, case, "m.jsonl")
+    run, _ = _import(tmp_path, name, case, "m.jsonl")
     assert run.code == 2, (run.out, run.err)
     assert run.err.count("\n") == 1 and run.err.startswith("kifu: error: "), run.err
     assert case["error"] in run.err, run.err

@@ -511,8 +511,11 @@ NOT_CCFOLIA = """<!DOCTYPE html>
 """
 
 
+def utf8(text: str) -> bytes:
+    return text.encode("utf-8")
+
+
 def files() -> dict[str, bytes]:
-    utf8 = lambda s: s.encode("utf-8")  # noqa: E731
     ccf_trunc = json.dumps({"messages": CCF_MS}, ensure_ascii=False)
     udon_trunc = UDON_CHAT[: UDON_CHAT.index("（秘話）")]
     return {
@@ -649,7 +652,6 @@ def deep_json() -> bytes:
 
 
 def second_round() -> dict[str, bytes]:
-    utf8 = lambda s: s.encode("utf-8")  # noqa: E731
     tab_zip = zipped([("data.xml", utf8(UDON_TAB)), ("XXXXXXXX.png", PNG)])
     chat_zip = zipped([("chat.xml", utf8(UDON_CHAT))])
     return {
