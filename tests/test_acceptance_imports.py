@@ -11,6 +11,7 @@ hostile export must exit 2 with one error line and leave nothing behind.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -96,6 +97,10 @@ def test_export_imports(tmp_path: Path, name: str) -> None:
     _check_messages(events, case["messages"])
     counts = {k: sum(1 for e in events if _kind(e) == k) for k in ("game", "random", "note")}
     assert counts == case["counts"], run.err
+    if not any(w["seq"] == 1 and "match" in w for w in case.get("events", [])):
+        # docs/importers.md: without --match the id is the format name and 16 hex digits of the source's SHA-256.
+        digest = hashlib.sha256((HERE / name).read_bytes()).hexdigest()[:16]
+        assert re.fullmatch(rf"[a-z]+-{digest}", events[0]["match"]), events[0]["match"]
     for want in case.get("events", []):
         got = events[want["seq"] - 1]
         assert _subset(want, got), f"seq {want['seq']}: want {want}, got {got}"

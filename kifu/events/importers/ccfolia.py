@@ -22,7 +22,6 @@ from .common import ImportFailed, Message, Source, declared_charset, decode_text
 
 TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
 """CCFOLIA's built-in tab keys and their displayed names."""
-_TAB_KEYS = {v: k for k, v in TABS.items()}
 
 
 def read(data: bytes, file: str) -> Source:
@@ -113,12 +112,15 @@ def _article(a: Any) -> Message:
     body = _first_el(a, "message-text")
     roll = _first_el(a, "roll-result")
     time = a.xpath(".//time/@datetime")
-    channel = a.get("data-channel") or (_first(a, "channel-name") or "").strip("[]")
+    key = a.get("data-channel") or ""
+    shown = (_first(a, "channel-name") or "").strip().strip("[]").strip()
+    # A custom tab's key is an opaque id ("ch_8f2a"); its name is what the classic export and the players show.
+    channel = TABS.get(key) or shown or key
     msg = Message(
         loc=loc,
         text=_body(body) if body is not None else "",
         speaker=speaker.strip() if speaker else None,
-        channel=_channel(_TAB_KEYS.get(channel, channel)) if channel else None,
+        channel=channel or None,
         at=iso_time(str(time[0])) if time else None,
         result=_body(roll) if roll is not None else None,
         edited=_first_el(a, "edited") is not None,
