@@ -28,8 +28,10 @@ _DECODE = msgspec.json.Decoder()
 
 
 def read(data: bytes, file: str) -> Source:
-    text, _ = decode_text(data, file)
+    text, enc = decode_text(data, file)
     src = Source("arena", file)
+    if enc != "utf-8":
+        src.notes.append(f"decoded as {enc}")
     state = _State(src)
     for n, payload, raw in _payloads(text.splitlines(), src):
         if payload is None:

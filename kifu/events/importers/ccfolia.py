@@ -18,7 +18,7 @@ import lxml.html
 import msgspec
 
 from . import bcdice
-from .common import ImportFailed, Message, Source, declared_charset, decode_text, epoch_ms, iso_time
+from .common import ImportFailed, Message, Source, as_utf8, declared_charset, decode_text, epoch_ms, iso_time
 
 TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
 """CCFOLIA's built-in tab keys and their displayed names."""
@@ -26,7 +26,7 @@ TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
 
 def read(data: bytes, file: str) -> Source:
     """Read any CCFOLIA export: JSON when it starts with ``{``, else HTML."""
-    if data.lstrip()[:1] == b"{":
+    if as_utf8(data)[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
         return read_json(data, file)
     return read_html(data, file)
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from .common import ImportFailed, Message, Source, decode_text, iso_time
+from .common import ImportFailed, Message, Source, as_utf8, decode_text, iso_time
 
 _ROLLER = re.compile(r"^\s*[＞>]\s*(?P<name>\S.*?)\s*$")
 _TXT_HEADER = re.compile(r"^\[(?P<time>[^\]]{4,40})\]\s+(?P<author>.+?)\s*$")
@@ -30,13 +30,16 @@ _TXT_PART = re.compile(r"^\{(?:Attachments|Embed|Reactions|Stickers|Components)\
 
 
 def read(data: bytes, file: str) -> Source:
-    if data.lstrip()[:1] in (b"{", b"["):
+    head = as_utf8(data)[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
+    first = head.split(b"\n", 1)[0].decode("utf-8", "replace")
+    # A TXT export without its banner starts with "[date] Author": a "[" that is not JSON.
+    if head[:1] == b"{" or head[:1] == b"[" and not _TXT_HEADER.match(first):
         return read_json(data, file)
     return read_text(data, file)
 
 
 def read_json(data: bytes, file: str) -> Source:
-    text, _ = decode_text(data, file)
+    text, enc = decode_text(data, file)
     try:
         doc = msgspec.json.decode(text.encode())
     except msgspec.DecodeError as exc:
@@ -46,10 +49,41 @@ def read_json(data: bytes, file: str) -> Source:
     channel = doc.get("channel", {}).get("name") if isinstance(doc.get("channel"), dict) else None
     guild = doc.get("guild", {}).get("name") if isinstance(doc.get("guild"), dict) else None
     src = Source("discord", file, title=" / ".join(x for x in (guild, channel) if isinstance(x, str)) or None)
+    if enc != "utf-8":
+        src.notes.append(f"decoded as {enc}")
     src.messages = [_json_message(i, m, channel) for i, m in enumerate(doc["messages"])]
     _name_embed_rollers(src.messages, doc["messages"])
     _key_post_rollers(src.messages, doc["messages"])
+    _continue_posts(src.messages, [_author_id(r) for r in doc["messages"]])
     return src
+
+
+def _author_id(raw: Any) -> str | None:
+    author = raw.get("author") if isinstance(raw, dict) else None
+    return str(author.get("id") or author.get("name")) if isinstance(author, dict) else None
+
+
+def _continue_posts(messages: list[Message], authors: list[str | None]) -> None:
+    """The bot splits a long result (``x10 2D6``) into several posts; only the first names the roller.
+
+    A post by the same bot right after a roller's post, with no roller of its own
+    (JSON: it reads as the bot's; TXT: as its author's) and no text but results,
+    continues that roll.
+    """
+    roller: tuple[str | None, str | None] | None = None
+    for i, m in enumerate(messages):
+        same = i > 0 and authors[i] is not None and authors[i] == authors[i - 1]
+        if _ROLLER.match(m.text.split("\n", 1)[0]) and m.text.lstrip().startswith("＞"):
+            roller = (m.speaker, m.speaker_key)
+        elif roller and same and (m.system or m.speaker == authors[i]) and _only_results(m.text):
+            m.speaker, m.speaker_key, m.system = roller[0], roller[1], False
+        else:
+            roller = None
+
+
+def _only_results(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return bool(lines) and all(re.match(r"^\s*(#\d+\s*$|[A-Za-z][\w.:]*\s*:\s*\S*\(|\(|\[ERROR\])", line) for line in lines)
 
 
 _MENTION = re.compile(r"^<@!?(?P<id>\d+)>$")
@@ -172,6 +206,7 @@ def read_text(data: bytes, file: str) -> Source:
     lines = text.splitlines()
     blocks = _txt_blocks(lines) if any(_TXT_HEADER.match(line) for line in lines[:200]) else _paste_blocks(lines)
     src.messages = [_text_message(start, author, body) for start, author, body in blocks]
+    _continue_posts(src.messages, [author for _, author, _ in blocks])
     if not src.messages:
         raise ImportFailed("no Discord messages found", where=file)
     return src

@@ -742,9 +742,25 @@ MENTION_GG = [
 ]
 
 
+SPLIT_FIRST = "＞ユキ\n#1\nDiceBot: (2D6) ＞ 7[2,5] ＞ 7\n\n#2\nDiceBot: (2D6) ＞ 6[5,1] ＞ 6"
+SPLIT_REST = "#3\nDiceBot: (2D6) ＞ 9[4,5] ＞ 9\n\n#4\nDiceBot: (2D6) ＞ 3[1,2] ＞ 3"
+SPLIT = [
+    dmsg(31, BOT, "2025-03-04T22:00:00+09:00", SPLIT_FIRST),
+    dmsg(32, BOT, "2025-03-04T22:00:00.500+09:00", SPLIT_REST),
+    dmsg(33, MINATO_U, "2025-03-04T22:00:10+09:00", "長い"),
+    dmsg(34, BOT, "2025-03-04T22:00:20+09:00", "DiceBot: (1D6) ＞ 2"),
+]
+SPLIT_TXT = "\n\n".join(f"[04-Mar-25 10:00 PM] {who}\n{text}" for who, text in (
+    ("BCDice", SPLIT_FIRST), ("BCDice", SPLIT_REST), ("ミナト", "長い"), ("BCDice", "DiceBot: (1D6) ＞ 2"))) + "\n"
+
+
 def third_round() -> dict[str, bytes]:
     mention_gg = {**DISCORD_EXPORT, "messages": MENTION_GG, "messageCount": len(MENTION_GG)}
-    return {"udon_gg.xml": gg_udon().encode("utf-8"), "discord_gg.txt": DCE_TXT.encode("utf-8"),
+    split = {**DISCORD_EXPORT, "messages": SPLIT, "messageCount": len(SPLIT)}
+    return {"discord_split.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-8"),
+            "discord_split.txt": SPLIT_TXT.encode("utf-8"),
+            "discord_split_utf16.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-16"),
+            "ccf_log_ms_utf16.json": ccf_json(CCF_MS).encode("utf-16"),"udon_gg.xml": gg_udon().encode("utf-8"), "discord_gg.txt": DCE_TXT.encode("utf-8"),
             "discord_mention_gg.json": json.dumps(mention_gg, ensure_ascii=False, indent=2).encode("utf-8")}
 
 
