@@ -152,6 +152,9 @@ class Converter:
         if msg.unreadable is None and not msg.system:
             said = msg.text if msg.said is None else msg.said
             cmd = mapping.parse_command(said)
+            if cmd is None and said.strip()[:1] in mapping.BANGS and len(said.strip()) > mapping.MAX_COMMAND:
+                self.report.unreadable.append(Located(msg.loc, f"a {len(said.strip())}-character line is too long "
+                                                               f"to be a command (at most {mapping.MAX_COMMAND})"))
             entry = mapping.find_command(self.maps, cmd) if cmd else None
             if cmd is not None and entry is not None and entry.note:
                 self.remember(entry, mapping.translated(mapping.command_values(cmd, entry, values), entry))

@@ -760,7 +760,10 @@ def third_round() -> dict[str, bytes]:
     return {"discord_split.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-8"),
             "discord_split.txt": SPLIT_TXT.encode("utf-8"),
             "discord_split_utf16.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-16"),
-            "ccf_log_ms_utf16.json": ccf_json(CCF_MS).encode("utf-16"),"udon_gg.xml": gg_udon().encode("utf-8"), "discord_gg.txt": DCE_TXT.encode("utf-8"),
+            "ccf_log_ms_utf16.json": ccf_json(CCF_MS).encode("utf-16"),
+            # 60 KB of unclosed 「 once took the command tokenizer 15 s (quadratic backtracking).
+            "ccf_unclosed_quotes.json": utf8(ccf_json([ccf_msg("ユキ", "#2196f3", "!ruling " + "「x " * 20000, 1741300000000),
+                                                       ccf_msg("ユキ", "#2196f3", "!ruling 「閉じない", 1741300001000)])),"udon_gg.xml": gg_udon().encode("utf-8"), "discord_gg.txt": DCE_TXT.encode("utf-8"),
             "discord_mention_gg.json": json.dumps(mention_gg, ensure_ascii=False, indent=2).encode("utf-8")}
 
 
