@@ -144,3 +144,18 @@ def test_an_output_in_a_missing_folder_fails_cleanly(tmp_path: Path) -> None:
     run = run_cli("import", HERE / "ccf_classic_gg.html", "-o", tmp_path / "no" / "m.jsonl")
     assert run.code == 2 and run.err.count("\n") == 1 and "m.jsonl" in run.err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_pretty_printed_arena_payload_with_braces_in_strings(tmp_path: Path) -> None:
+    # Multi-line payloads are gathered until their braces balance (strings and escapes skipped), then decoded once.
+    flip = {"id": 9, "affectorId": 1, "type": ["AnnotationType_CoinFlip"],
+            "details": [{"key": 'odd "}{" key\\', "valueInt32": [2]}]}
+    gre = {"greToClientEvent": {"greToClientMessages": [{"type": "GREMessageType_GameStateMessage", "gameStateMessage": {
+        "gameStateId": 5, "annotations": [flip]}}]}}
+    src = tmp_path / "Player.log"
+    src.write_text("[UnityCrossThreadLogger]greToClientEvent\n" + json.dumps(gre, indent=2) + " trailing\n",
+                   encoding="utf-8")
+    run = run_cli("import", src, "-o", tmp_path / "m.jsonl", "--game", "mtg")
+    assert run.code == 0, run.err
+    coins = [e for e in _events(tmp_path / "m.jsonl") if e["type"] == "random"]
+    assert [(c["kind"], c["by"], json.loads(c["src"]["text"])) for c in coins] == [("coin", "p1", flip)]
