@@ -759,6 +759,8 @@ def third_round() -> dict[str, bytes]:
     split = {**DISCORD_EXPORT, "messages": SPLIT, "messageCount": len(SPLIT)}
     return {"discord_split.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-8"),
             "discord_split.txt": SPLIT_TXT.encode("utf-8"),
+            # Bytes that are neither UTF-8 nor CP932 (0xFD is unassigned in both): no guess is safe.
+            "h_undecodable.log": b"Aiko flipped a coin. It landed as Heads (1).\nAiko: caf\xe9 \xfd\xfd ok\n",
             "discord_split_utf16.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-16"),
             "ccf_log_ms_utf16.json": ccf_json(CCF_MS).encode("utf-16"),
             # 60 KB of unclosed 「 once took the command tokenizer 15 s (quadratic backtracking).
