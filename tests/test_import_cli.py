@@ -62,7 +62,7 @@ def test_match_id_is_derived_from_the_source(tmp_path: Path) -> None:
 
 def test_wrong_format_or_missing_file_fails_cleanly(tmp_path: Path) -> None:
     run = run_cli("import", CLASSIC, "-o", tmp_path / "m.jsonl", "--from", "arena")
-    assert run.code == 2 and run.err.startswith("kifu: error: classic.html: no Arena GRE") and "\n" == run.err[-1]
+    assert run.code == 2 and run.err.startswith("kifu: error: classic.html: this file is a ccfolia export, not arena") and "\n" == run.err[-1]
     run = run_cli("import", tmp_path / "nope.html", "-o", tmp_path / "m.jsonl")
     assert run.code == 2 and "cannot read" in run.err
     run = run_cli("import", CLASSIC, "-o", tmp_path / "m.jsonl", "--game", "chess")

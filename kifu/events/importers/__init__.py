@@ -21,7 +21,7 @@ from ..base import KifuError
 from ..codec import Codec
 from ..logfile import CodecFor, Writer, create
 from . import arena, ccfolia, cockatrice, discord, udonarium
-from .common import MAX_INPUT, ImportFailed, ImportReport, Located, Message, Source
+from .common import MAX_INPUT, ImportFailed, ImportReport, Located, Message, Source, as_utf8
 from .convert import Converter
 from .mapping import EMPTY, MapFile, MappingError, PlayerBook
 from .mapping import load as load_mapping
@@ -42,7 +42,7 @@ FORMATS: dict[str, Reader] = {
 
 def detect(data: bytes, file: str) -> str:
     """The format of an export from its first bytes (``--from auto``)."""
-    head = data[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
+    head = as_utf8(data)[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")
     low = head.lower()
     if head[:4] == b"PK\x03\x04":
         return "udonarium"
@@ -63,6 +63,23 @@ def detect(data: bytes, file: str) -> str:
     raise ImportFailed("cannot tell the format of this file; pass --from", where=file)
 
 
+_SIGNATURES = (
+    ("ccfolia", (b"<title>ccfolia - logs</title>", b'"createdAt"')),
+    ("udonarium", (b"<chat-tab", b"System-BCDice")),
+    ("discord", (b'"timestampEdited"', b'"isBot"')),
+    ("arena", (b"[UnityCrossThreadLogger]", b'"greToClientEvent"', b'"matchGameRoomStateChangedEvent"')),
+)
+
+
+def signature(data: bytes) -> str | None:
+    """The format whose own markers the file carries (for checking an explicit ``--from``), if any."""
+    head = as_utf8(data)[:65536]
+    if head[:4] == b"PK\x03\x04":
+        return "udonarium"
+    found = [name for name, marks in _SIGNATURES if any(m in head for m in marks)]
+    return found[0] if len(found) == 1 else None
+
+
 def read_source(path: str | os.PathLike[str], fmt: str = "auto") -> tuple[Source, bytes]:
     """Read an export (refusing oversized or unreadable files) into messages."""
     where = Path(path).name
@@ -78,6 +95,10 @@ def read_source(path: str | os.PathLike[str], fmt: str = "auto") -> tuple[Source
     name = detect(data, where) if fmt == "auto" else fmt
     if name not in FORMATS:
         raise ImportFailed(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", where=where)
+    sure = signature(data)
+    if sure is not None and sure != name:
+        # The text readers keep any line as a note, so a wrong --from would "import" the file as chatter.
+        raise ImportFailed(f"this file is a {sure} export, not {name}: pass --from {sure} or --from auto", where=where)
     try:
         return FORMATS[name](data, where), data
     except RecursionError:

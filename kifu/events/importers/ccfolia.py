@@ -11,28 +11,30 @@ HTML is parsed with lxml's forgiving HTML parser, never with regexes over markup
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import lxml.html
 import msgspec
 
 from . import bcdice
-from .common import ImportFailed, Message, Source, declared_charset, decode_text, epoch_ms, iso_time
+from .common import ImportFailed, Message, Source, as_utf8, declared_charset, decode_text, epoch_ms, iso_time
 
 TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
 """CCFOLIA's built-in tab keys and their displayed names."""
-_TAB_KEYS = {v: k for k, v in TABS.items()}
 
 
 def read(data: bytes, file: str) -> Source:
     """Read any CCFOLIA export: JSON when it starts with ``{``, else HTML."""
-    if data.lstrip()[:1] == b"{":
+    if as_utf8(data)[:65536].lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{":
         return read_json(data, file)
     return read_html(data, file)
 
 
 def read_html(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file, declared_charset(data))
+    # lxml refuses text that still declares its encoding (an XHTML save, or an XML file read as HTML).
+    text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
     try:
         doc = lxml.html.document_fromstring(text)
     except (ValueError, lxml.etree.ParserError) as exc:
@@ -46,12 +48,23 @@ def read_html(data: bytes, file: str) -> Source:
         src.messages = [_hidden(_article(a)) for a in articles]
     else:
         paragraphs = doc.xpath("//body//p")
-        if not paragraphs:
-            raise ImportFailed("no CCFOLIA messages (<p> or <article class=message>) found", where=file)
+        if not paragraphs or not _classic(doc, paragraphs):
+            raise ImportFailed("no CCFOLIA messages (<p> with tab, speaker and body spans, or <article class=message>)"
+                               " found: not a CCFOLIA log", where=file)
         src.messages = [_hidden(_paragraph(p)) for p in paragraphs]
     if b"</html>" not in data[-512:].lower():
         src.notes.append("the file does not end with </html>: it may be truncated")
     return src
+
+
+def _classic(doc: Any, paragraphs: list[Any]) -> bool:
+    """A classic log: its title says so, or some <p> has the speaker and body spans.
+
+    Any other HTML page (a blog, a saved forum thread) is not read as chat: its
+    paragraphs would all become "unreadable" notes in a log that looks imported.
+    """
+    title = (_text(doc.find(".//title")) or "").strip()
+    return title == "ccfolia - logs" or any(len(p.findall("span")) >= 2 for p in paragraphs)
 
 
 def _hidden(msg: Message) -> Message:
@@ -99,12 +112,15 @@ def _article(a: Any) -> Message:
     body = _first_el(a, "message-text")
     roll = _first_el(a, "roll-result")
     time = a.xpath(".//time/@datetime")
-    channel = a.get("data-channel") or (_first(a, "channel-name") or "").strip("[]")
+    key = a.get("data-channel") or ""
+    shown = (_first(a, "channel-name") or "").strip().strip("[]").strip()
+    # A custom tab's key is an opaque id ("ch_8f2a"); its name is what the classic export and the players show.
+    channel = TABS.get(key) or shown or key
     msg = Message(
         loc=loc,
         text=_body(body) if body is not None else "",
         speaker=speaker.strip() if speaker else None,
-        channel=_channel(_TAB_KEYS.get(channel, channel)) if channel else None,
+        channel=channel or None,
         at=iso_time(str(time[0])) if time else None,
         result=_body(roll) if roll is not None else None,
         edited=_first_el(a, "edited") is not None,
@@ -127,7 +143,7 @@ def _first(el: Any, cls: str) -> str | None:
 
 
 def read_json(data: bytes, file: str) -> Source:
-    text, _ = decode_text(data, file)
+    text, enc = decode_text(data, file)
     try:
         doc = msgspec.json.decode(text.encode())
     except msgspec.DecodeError as exc:
@@ -135,8 +151,17 @@ def read_json(data: bytes, file: str) -> Source:
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         raise ImportFailed("a CCFOLIA JSON log needs a top-level \"messages\" list", where=file)
     src = Source("ccfolia", file, title=doc.get("title") if isinstance(doc.get("title"), str) else None)
+    if enc != "utf-8":
+        src.notes.append(f"decoded as {enc}")  # re-saved by an editor: the judge should know the bytes were guessed
     src.messages = [_hidden(_json_message(i, m)) for i, m in enumerate(doc["messages"])]
     return src
+
+
+def _name(value: Any) -> str | None:
+    """A speaker name; a number where a name belongs (a damaged export) is kept as its text."""
+    if isinstance(value, bool):
+        return None
+    return value if isinstance(value, str) else str(value) if isinstance(value, (int, float)) else None
 
 
 def _json_message(i: int, m: Any) -> Message:
@@ -149,7 +174,7 @@ def _json_message(i: int, m: Any) -> Message:
     msg = Message(
         loc=loc,
         text=m["text"] if isinstance(m.get("text"), str) else "",
-        speaker=m.get("name") if isinstance(m.get("name"), str) else None,
+        speaker=_name(m.get("name")),
         channel=channel,
         at=epoch_ms(m.get("createdAt")),
         system=m.get("type") == "system",
@@ -159,4 +184,5 @@ def _json_message(i: int, m: Any) -> Message:
     if not isinstance(m.get("text"), str):
         msg.text = msgspec.json.encode(m).decode()
         msg.unreadable = "message has no text"
+        msg.result, msg.rolls = None, []  # the object's dump is evidence, not a roll to read
     return msg

@@ -94,6 +94,9 @@ def decode_text(data: bytes, where: str, declared: str | None = None) -> tuple[s
     """
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
+    wide = utf16(data)
+    if wide is not None:
+        return wide, "utf-16"
     if b"\x00" in data[:65536]:
         raise ImportFailed("binary data, not a text export", where=where, offset=data.index(b"\x00"))
     tried = ["utf-8"] + ([declared] if declared and declared.lower() not in ("utf-8", "utf8") else []) + ["cp932"]
@@ -103,6 +106,28 @@ def decode_text(data: bytes, where: str, declared: str | None = None) -> tuple[s
         except (UnicodeDecodeError, LookupError):
             continue
     raise ImportFailed("cannot decode as UTF-8 or Shift_JIS: not a text export", where=where)
+
+
+def utf16(data: bytes) -> str | None:
+    """The text of a file with a UTF-16 byte-order mark (Notepad's "Unicode" save), else None."""
+    if not data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None
+    try:
+        return data.decode("utf-16")
+    except UnicodeDecodeError:
+        return None
+
+
+def as_utf8(data: bytes) -> bytes:
+    """UTF-16 input (with its BOM) re-encoded as UTF-8, its XML declaration dropped; other bytes as they are.
+
+    Sniffing and the XML safety checks look at bytes: in UTF-16 every ASCII
+    letter is followed by a NUL, so ``<!DOCTYPE`` would pass unseen.
+    """
+    wide = utf16(data)
+    if wide is None:
+        return data
+    return re.sub(r"^\s*<\?xml[^>]*\?>", "", wide).encode("utf-8")
 
 
 def _codec_name(enc: str) -> str:

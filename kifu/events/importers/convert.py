@@ -152,6 +152,9 @@ class Converter:
         if msg.unreadable is None and not msg.system:
             said = msg.text if msg.said is None else msg.said
             cmd = mapping.parse_command(said)
+            if cmd is None and said.strip()[:1] in mapping.BANGS and len(said.strip()) > mapping.MAX_COMMAND:
+                self.report.unreadable.append(Located(msg.loc, f"a {len(said.strip())}-character line is too long "
+                                                               f"to be a command (at most {mapping.MAX_COMMAND})"))
             entry = mapping.find_command(self.maps, cmd) if cmd else None
             if cmd is not None and entry is not None and entry.note:
                 self.remember(entry, mapping.translated(mapping.command_values(cmd, entry, values), entry))
@@ -166,7 +169,10 @@ class Converter:
         return [self.note(msg, base)]
 
     def note(self, msg: Message, base: dict[str, Any]) -> dict[str, Any]:
-        e: dict[str, Any] = {**base, "type": "note", "text": msg.text if msg.result is None else base["src"]["text"]}
+        # A note holds what was said; a Cockatrice chat line's "Name: " prefix is already in by/speaker and src.
+        # An unreadable line keeps all of it: its "Name:" may not be a speaker at all.
+        said = msg.said if msg.said is not None and not msg.unreadable else msg.text
+        e: dict[str, Any] = {**base, "type": "note", "text": said if msg.result is None else base["src"]["text"]}
         if msg.channel:
             e["channel"] = msg.channel
         if msg.speaker and "by" not in base:

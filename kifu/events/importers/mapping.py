@@ -37,6 +37,8 @@ from .bcdice import normalise
 
 BANGS = ("!", "！")
 """Characters that mark a message as a command."""
+MAX_COMMAND = 4000
+"""Longest line read as a command: an unclosed 「 makes tokenising quadratic, and no table types more."""
 _TOKEN = re.compile(r"「([^」]*)」|\"([^\"]*)\"|(\S+)")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)(?::([a-z]+))?(?:\|([^{}]*))?\}")
 _LIST_SEP = re.compile(r"[\s,、，/]+")
@@ -71,7 +73,7 @@ class Command:
 def parse_command(text: str) -> Command | None:
     """Parse one message as ``[!]command args…``; None for an empty or multi-line message."""
     line = text.strip()
-    if not line or "\n" in line:
+    if not line or "\n" in line or len(line) > MAX_COMMAND:
         return None
     bang = line[0] in BANGS
     body = line[1:] if bang else line
@@ -357,7 +359,8 @@ class PlayerBook:
             return by
         if word.lower() in _OPPONENT and by in self.ids and len(self.ids) == 2:
             return self.ids[1 - self.ids.index(by)]
-        found = self.lookup(word)
+        # Chat clients turn a mention into "@name" (Discord exports, CCFOLIA autocompletion).
+        found = self.lookup(word) or self.lookup(re.sub(r"^[@＠]", "", word))
         if found is None:
             raise Unfilled(f"{word!r} names no player")
         return found

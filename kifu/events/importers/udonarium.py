@@ -25,7 +25,7 @@ from typing import Any
 
 from lxml import etree
 
-from .common import ImportFailed, Message, Source, epoch_ms
+from .common import ImportFailed, Message, Source, as_utf8, epoch_ms
 
 MAX_ENTRY = 64 * 1024 * 1024
 """Largest uncompressed XML entry read from a zip."""
@@ -55,6 +55,7 @@ def read(data: bytes, file: str) -> Source:
 
 
 def parse_xml(data: bytes, where: str) -> list[Message]:
+    data = as_utf8(data)
     if re.search(rb"<!(DOCTYPE|ENTITY)", data[:65536], re.I):
         raise ImportFailed("XML with a DOCTYPE or ENTITY declaration is refused (entity expansion, external "
                            "entities); Udonarium never writes one", where=where)
