@@ -63,10 +63,12 @@ DISCARD_PLACE = {"hand-limit": "end"}
 def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     if not done:
         return ("stand",)
-    last = done[-1]
-    if last == "end":
+    # judged from the furthest phase reached, so one phase recorded out of order is one finding,
+    # not a second one at the phase that rightly comes next
+    furthest = max(done, key=PHASES.index)
+    if furthest == "end":
         return ("end",)
-    return (PHASES[PHASES.index(last) + 1],)
+    return (PHASES[PHASES.index(furthest) + 1],)
 
 
 @rule(
