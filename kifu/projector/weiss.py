@@ -79,8 +79,11 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     """The card in the climax zone."""
     stage: dict[str, Slot] = {}
     """Occupied stage slots (C1–C3 center, B1–B2 back)."""
-    left: dict[str, Slot] = {}
-    """The character that last left each slot for the waiting room (what an encore brings back)."""
+    retired: dict[str, Slot] = {}
+    """The character that last went from each slot to the waiting room (what an encore brings back)."""
+    deck_short: int = 0
+    """Cards a draw, reveal or damage took after the deck ran out: the refresh interrupted it (CR 9.2 per
+    reference B2), so the next ``ws.refresh`` takes them from the new deck."""
     hand_known: bool = False
     """The opening hand (``ws.draw reason=setup``) or a ``ws.board`` was recorded, so hand and deck are exact."""
 
@@ -254,6 +257,9 @@ def _add(side: Side, zone: str, n: int = 1, card: str | None = None) -> Side:
 
 
 def _remove(side: Side, zone: str, n: int = 1, card: str | None = None) -> Side:
+    if zone == "deck" and n > side.deck:
+        # one event may record a whole draw or damage that a refresh interrupted; the rest comes after it
+        return replace(side, deck=0, deck_short=side.deck_short + n - side.deck)
     if zone in COUNTED:
         return replace(side, **{zone: max(0, getattr(side, zone) - n)})
     if zone in LISTED:
@@ -289,7 +295,7 @@ def _retire(side: Side, slot: str) -> Side:
     if old is None:
         return side
     side = _set_slot(side, slot, None)
-    return replace(_add(side, "waiting"), left={**side.left, slot: old})
+    return replace(_add(side, "waiting"), retired={**side.retired, slot: old})
 
 
 def _with(state: State, player: str, side: Side) -> State:
@@ -513,7 +519,7 @@ def _retired(state: State, e: ev.CharacterRetired) -> State:
 @_on.on(ev.Encored)
 def _encored(state: State, e: ev.Encored) -> State:
     side = _pay(_remove(state.side(e.player), "waiting"), e.stock)
-    old = side.left.get(e.slot, Slot(card=e.card or UNKNOWN))
+    old = side.retired.get(e.slot, Slot(card=e.card or UNKNOWN))
     back = replace(old, state="rest" if e.rested else "stand", power_mod=0, soul_mod=0, level_mod=0)
     return _with(state, e.player, _set_slot(_retire(side, e.slot), e.slot, back))
 
@@ -552,7 +558,8 @@ def _levelup(state: State, e: ev.LeveledUp) -> State:
 @_on.on(ev.Refreshed)
 def _refreshed(state: State, e: ev.Refreshed) -> State:
     side = state.side(e.player)
-    state = _with(state, e.player, replace(side, deck=side.deck + side.waiting, waiting=0))
+    deck = side.deck + side.waiting
+    state = _with(state, e.player, replace(side, deck=max(0, deck - side.deck_short), waiting=0, deck_short=0))
     return replace(state, refresh_owed={**state.refresh_owed, e.player: e.seq})
 
 

@@ -532,9 +532,9 @@ def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
         return
     before = game(s.before)
     side = before.side(e.player)
-    if e.slot not in side.left and not before.known:
+    if e.slot not in side.retired and not before.known:
         yield undecided(e.seq, UNKNOWN_BOARD)
-    elif e.slot not in side.left or e.slot in side.stage:
+    elif e.slot not in side.retired or e.slot in side.stage:
         yield Hit(e.seq, {"slot": e.slot, "detail": "no character left that slot, or it is occupied"})
     elif not e.rested:
         yield Hit(e.seq, {"slot": e.slot, "detail": "the character returned standing"})

@@ -377,7 +377,7 @@ def late_sides() -> dict[str, Side]:
                level=["Railgun", "Ruiko Saten", "Touma Kamijou"])
     aoi.stage = {"C1": Chara("Mikoto Misaka", 3, 10500, 2, REST), "C2": Chara("Accelerator", 2, 9000, 2, REST),
                  "C3": Chara("Kuroko Shirai", 3, 9500, 2, REST), "B1": Chara("Kazari Uiharu", 1, 4000)}
-    ren = Side(deck=14, hand=6, stock=2, waiting=16, clock=["Shana", "Hecate"],
+    ren = Side(deck=14, hand=6, stock=2, waiting=18, clock=["Shana", "Hecate"],
                level=["Pheles", "Khamsin", "Sydonay"])
     ren.stage = {"C1": Chara("Shana", 3, 11000, 2, REST), "C2": Chara("Margery Daw", 2, 8000, 2, REST),
                  "C3": Chara("Hecate", 3, 10000, 2, REST), "B1": Chara("Wilhelmina", 1, 3500)}
@@ -457,7 +457,7 @@ def mid_sides() -> dict[str, Side]:
                level=["Kuroko Shirai"])
     aoi.stage = {"C1": Chara("Mikoto Misaka", 1, 7000, 1, REST), "C2": Chara("Misaki Shokuhou", 1, 6000, 1, REST),
                  "C3": Chara("Ruiko Saten", 1, 5000, 1, REST), "B1": Chara("Kazari Uiharu", 0, 2500)}
-    ren = Side(deck=19, hand=7, stock=3, waiting=10, clock=["Hecate", "Marianne", "Khamsin", "Pheles", "Sydonay"],
+    ren = Side(deck=19, hand=7, stock=3, waiting=12, clock=["Hecate", "Marianne", "Khamsin", "Pheles", "Sydonay"],
                level=["Wilhelmina"])
     ren.stage = {"C1": Chara("Shana", 1, 6500, 1, REST), "C2": Chara("Yuji Sakai", 1, 5000, 1, REST),
                  "B2": Chara("Kazumi Yoshida", 0, 2000, 1, REST)}
