@@ -52,6 +52,7 @@ DISPUTES: list[tuple[str, Match, str]] = [
     ("draw-without-clock", match_a, "クロック 3 置かないなら次へ: drew 2 without clocking"),
     ("resolve-outside-check", match_a, "チェックタイミング: an AUTO resolved with no check timing"),
     ("battle-after-bounce", match_a, "E.4 いなくなった場合は比較は行わず: battle recorded after a bounce"),
+    ("battle-ignores-counter", match_b, "E.3–4 パワーの比較: the battle left out the defender's backup (+1500)"),
     ("clock-twice", match_a, "クロック 3 1枚選び: a second card clocked"),
     ("back-to-main", match_a, "phase order: back to the main phase after the climax phase"),
     ("non-turn-player-first", match_a, "チェックタイミング 2–3: 乙's AUTO resolved before 甲's"),
