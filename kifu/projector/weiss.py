@@ -287,7 +287,9 @@ def _set_slot(side: Side, slot: str, value: Slot | None) -> Side:
     stage = {k: v for k, v in side.stage.items() if k != slot}
     if value is not None:
         stage[slot] = value
-    return replace(side, stage=stage)
+    # table order (C1 C2 C3 B1 B2), so `kifu state` lists a stage the way it lies on the table
+    order = {name: i for i, name in enumerate(ev.SLOTS)}
+    return replace(side, stage=dict(sorted(stage.items(), key=lambda kv: order.get(kv[0], len(order)))))
 
 
 def _retire(side: Side, slot: str) -> Side:
@@ -574,7 +576,8 @@ def _cards(value: int | list[str]) -> tuple[str, ...]:
 
 
 def _side_of(r: ev.SideRecord) -> Side:
-    stage = {k: Slot(card=v.card, level=v.level, power=v.power, soul=v.soul, state=v.state) for k, v in r.stage.items()}
+    stage = {k: Slot(card=v.card, level=v.level, power=v.power, soul=v.soul, state=v.state)
+             for k, v in sorted(r.stage.items(), key=lambda kv: ev.SLOTS.index(kv[0]))}
     return Side(deck=r.deck, hand=r.hand, stock=r.stock, waiting=r.waiting, memory=r.memory, clock=_cards(r.clock),
                 level=_cards(r.level), climax=r.climax, stage=stage, hand_known=True)
 
