@@ -36,7 +36,11 @@ CLEAN: list[tuple[str, Match, str, dict[str, Any]]] = [
     ("a-clean-terse", match_a, "match A by a terse client: damage amounts only, no card names", {"listed": False}),
     ("a-clean-verbose", match_a, "match A by a client that writes every フェイズ終了", {"explicit_ends": True}),
     ("b-clean", match_b, "match B, turns 14–15 from a board: a refresh inside a damage, level 4 loses", {}),
-    ("c-clean", match_c, "match C, turns 8–9 from a board: pool, shot, choice, gate, encore by ability", {}),
+    ("c-clean", match_c, "match C, turns 8–9 from a board: pool, shot, choice, gate, standby, encore by ability, "
+     "AUTOs at the turn's and the attack phase's start, a burn", {}),
+    ("c-clean-bare", match_c, "match C by a client that writes no `by`, no `at`, every フェイズ終了 and no damage cards",
+     {"anonymous": True, "explicit_ends": True, "listed": False}),
+    ("b-clean-bare", match_b, "match B by the same bare client", {"anonymous": True, "explicit_ends": True}),
 ]
 
 DISPUTES: list[tuple[str, Match, str]] = [
@@ -66,6 +70,7 @@ DISPUTES: list[tuple[str, Match, str]] = [
     ("direct-no-plus-one", match_b, "A.3 ダイレクトアタック → ソウル+1 forgotten"),
     ("reveal-past-climax", match_b, "damage reveal goes on after a climax (reference B3)"),
     ("no-level-up", match_b, "level-up at 7 clock at once (CR 9.3 per B2): not done"),
+    ("burn-climax-not-cancelled", match_c, "an effect's damage revealing a climax is cancelled too (reference B3)"),
     ("trigger-to-waiting", match_c, "B.5 トリガーに使ったカードをストックに置く: put into the waiting room"),
     ("side-no-penalty", match_c, "A.3 サイドアタック → レベル分だけ引く: not subtracted"),
     ("shot-without-cancel", match_c, "shot damage without a cancelled damage (reference B4)"),

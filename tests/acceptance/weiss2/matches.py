@@ -564,18 +564,45 @@ def c_choice_attack(t: Table) -> None:
 
 
 def c_aoi_turn(t: Table) -> None:
-    """Turn 9, aoi: a gate trigger takes a character back; front attacks into rested defenders."""
+    """Turn 9, aoi: AUTOs at the turn's and the attack phase's start, a burn event, a gate, a standby."""
     t.turn(AOI)
-    t.stand_phase()
+    t.phase("stand")
+    t.auto(AOI, "c9-mikoto", "Mikoto Misaka", "あなたのターンの始めに、このカードのパワーを+1000")
+    t.check()
+    t.resolve(AOI, "c9-mikoto")
+    t.modify(AOI, "C1", power=1000)
+    t.check_end()
+    for c in t.sides[AOI].stage.values():
+        c.state = "stand"
+    t.ev("ws.stand", by=AOI, player=AOI)
     t.draw_phase()
     t.clock_phase("Kinuho Wannai")
     t.phase("main")
     t.play("C1", "Accelerator", 1, 7500, cost=1)
     t.act("B1", "【起】［(1) このカードをレスト］ 1枚引く", 1, True)
     t.draw(AOI, 1, "effect")
+    t.event_card("Level 5 Judge", 0)
+    if t.bug == "burn-climax-not-cancelled":
+        cards = [{"card": "CX Crimson Lotus", "climax": True}]
+        t.expect_at("WS-DMG-005", t.ev("ws.damage", by=AOI, player=REN, amount=1, cards=cards, source="effect"))
+        t.sides[REN].clock.append("CX Crimson Lotus")
+        t.sides[REN].deck -= 1
+        t.level_up_if_due(REN)
+    else:
+        t.damage(amount=1, source="effect", target=REN, climax_at=0)
+    t.move(AOI, "resolution", "waiting", card="Level 5 Judge")
+    t.swap("C3", "B2")
     t.phase("climax")
     t.phase("attack")
-    t.declare("C1", "front")
+    t.step("declare")
+    t.auto(REN, "c9-wilhelmina", "Wilhelmina", "相手のアタックフェイズの始めに、あなたは1枚引く")
+    t.check()
+    t.resolve(REN, "c9-wilhelmina")
+    t.draw(REN, 1, "effect")
+    t.check_end()
+    t.ev("ws.attack", by=AOI, player=AOI, slot="C1", kind="front")
+    t.sides[AOI].stage["C1"].state = "rest"
+    t.attack_kind, t.attack_slot, t.trigger_soul, t.counter_power = "front", "C1", 0, 0
     t.trigger(icons=("gate",), climax=True)
     t.move(AOI, "waiting", "hand", card="Touma Kamijou")
     t.step("counter")
@@ -583,7 +610,15 @@ def c_aoi_turn(t: Table) -> None:
     t.damage()
     t.step("battle")
     t.battle()
-    t.attack("C2", "front")
+    t.declare("C2", "front")
+    t.trigger(icons=("standby",), climax=True)
+    t.move(AOI, "waiting", "stage", slot="B2", card="Ruiko Saten")
+    t.sides[AOI].stage["B2"] = Chara("Ruiko Saten", 1, 5000, 1, REST)
+    t.step("counter")
+    t.step("damage")
+    t.damage()
+    t.step("battle")
+    t.battle()
     t.encore_step({(REN, "C1"): {}} if t.sides[REN].stock >= 3 else {})
     if t.bug == "hand-limit-kept":
         t.phase("end")

@@ -50,9 +50,9 @@ class Table:
 
     def __init__(self, name: str, statement: str, players: tuple[str, str] = ("aoi", "ren"),
                  rules: dict[str, Any] | None = None, bug: str | None = None,
-                 explicit_ends: bool = False, listed: bool = True) -> None:
+                 explicit_ends: bool = False, listed: bool = True, anonymous: bool = False) -> None:
         self.name, self.statement, self.bug = name, statement, bug
-        self.explicit_ends, self.listed = explicit_ends, listed
+        self.explicit_ends, self.listed, self.anonymous = explicit_ends, listed, anonymous
         self.hold_levelup = False
         self.current_phase: str | None = None
         self.players = players
@@ -89,8 +89,10 @@ class Table:
         self.minute += 1
         h, m = divmod(self.minute // 4, 60)
         e: dict[str, Any] = {"type": type_, "at": f"2026-11-14T{13 + h:02d}:{m:02d}:{(self.minute % 4) * 15:02d}+09:00"}
-        if by:
+        if by and not self.anonymous:
             e["by"] = by
+        if self.anonymous:
+            del e["at"]
         e.update(fields)
         self.events.append(e)
         for p, side in self.sides.items():
