@@ -101,6 +101,9 @@ class Stood(Event, tag="ws.stand", kw_only=True):
     """Whose characters."""
     slots: list[SlotName] = []
     """Slots stood; empty means all of them."""
+    held: list[SlotName] = []
+    """Slots an effect keeps rested this stand phase (「次のスタンドフェイズにスタンドしない」, reference B6 #2:
+    unless an effect says otherwise); they are not stood, and WS-STAND-001 accepts them."""
 
 
 class Drew(Event, tag="ws.draw", kw_only=True):

@@ -161,6 +161,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Slots that attacked this turn."""
     climaxes: int = 0
     """Climaxes played this turn."""
+    stand_held: tuple[str, ...] = ()
+    """Slots this turn's ``ws.stand`` says an effect kept rested (its ``held``)."""
     clocked: int = 0
     """Cards clocked in this clock phase."""
     clock_draws: int = 0
@@ -326,7 +328,7 @@ def _turn(state: State, e: ev.TurnStarted) -> State:
     return replace(
         state, sides=sides, turn=e.number, turn_player=e.player, first_player=state.first_player or e.player,
         phase=None, phase_open=False, phases_done=(), step=None, attack=None, attacks=0, attackers=(), climaxes=0,
-        known=state.known and not (state.turn == 0 and e.number > 1),
+        stand_held=(), known=state.known and not (state.turn == 0 and e.number > 1),
         partial_turn=state.turn == 0 and e.number > 1,
     )
 
@@ -377,9 +379,9 @@ def _resolve(state: State, e: ev.AbilityResolved) -> State:
 @_on.on(ev.Stood)
 def _stood(state: State, e: ev.Stood) -> State:
     side = state.side(e.player)
-    chosen = set(e.slots or ev.SLOTS)
+    chosen = set(e.slots or ev.SLOTS) - set(e.held)
     stage = {k: replace(v, state="stand") if k in chosen else v for k, v in side.stage.items()}
-    return _with(state, e.player, replace(side, stage=stage))
+    return replace(_with(state, e.player, replace(side, stage=stage)), stand_held=tuple(e.held))
 
 
 @_on.on(ev.Drew)

@@ -29,8 +29,10 @@ from .common import CLOSERS, UNKNOWN_BOARD, UNKNOWN_HAND, closed_phase, game, is
     on=CLOSERS,
     doc=Doc(
         checks=Text(
-            ja="スタンドフェイズが終わるとき、ターンプレイヤーのキャラがすべてスタンドしていること。",
-            en="When the stand phase ends, every character of the turn player is standing.",
+            ja="スタンドフェイズが終わるとき、ターンプレイヤーのキャラがすべてスタンドしていること。"
+               "効果でスタンドしないキャラは `ws.stand` の `held` に書く (参考資料 B6 #2: 効果が別に言う場合を除く)。",
+            en="When the stand phase ends, every character of the turn player is standing; a character an effect "
+               "keeps rested is named in the `ws.stand`'s `held` (reference B6 #2: unless an effect says otherwise).",
         ),
         why=Text(
             ja="seed 003 §スタンドフェイズ 3: 甲の全てのキャラをスタンドする (自動)。",
@@ -48,7 +50,7 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
         return
     before = game(s.before)
     side = before.side(before.turn_player)
-    down = sorted(k for k, v in side.stage.items() if v.state != "stand")
+    down = sorted(k for k, v in side.stage.items() if v.state != "stand" and k not in before.stand_held)
     if down:
         yield Hit(s.event.seq, {"player": before.turn_player, "slots": ", ".join(down)})
 

@@ -234,7 +234,7 @@ def a_turn6(t: Table) -> None:
         t.play("B1", "Kazumi Yoshida", 0, 2000)
     t.phase("attack")
     t.declare("C3", t.facing("C3"))
-    t.auto(REN, "a6-shana", "Shana", "このカードがアタックした時、パワー+1000")
+    t.auto(REN, "a6-shana", "Shana", "このカードがアタックした時、パワー+1000。次のあなたのスタンドフェイズにスタンドしない")
     t.auto(AOI, "a6-last-order", "Last Order", "相手のキャラがアタックした時、山札の上から1枚をストックに置く")
     t.check()
     if t.bug == "non-turn-player-first":
@@ -304,17 +304,19 @@ def a_turn7(t: Table) -> None:
 
 
 def a_turn8(t: Table) -> None:
-    """Ren: an end-of-turn AUTO draws over the limit, so the end phase is done again."""
+    """Ren: Shana stays rested (its AUTO said so); end-of-turn AUTOs in the end phase."""
     t.turn(REN)
-    t.stand_phase()
+    shana = t.sides[REN].stage.get("C3")
+    t.stand_phase(held=("C3",) if shana and shana.card == "Shana" and shana.state != "stand" else ())
     t.draw_phase()
     t.clock_phase("Sydonay")
     t.phase("main")
     t.play("C2", "Sydonay", 1, 6500, cost=1)
     t.phase("climax")
     t.phase("attack")
-    t.attack("C2", t.facing("C2"))
-    t.attack("C3", t.facing("C3"))
+    for slot in ("C2", "C3"):
+        if t.sides[REN].stage.get(slot) and t.sides[REN].stage[slot].state == "stand":
+            t.attack(slot, t.facing(slot))
     t.encore_step()
     end_phase_with_auto(t, "a8-pheles", "Pheles")
 
@@ -323,12 +325,6 @@ def a_turn9(t: Table) -> None:
     """Aoi draws the last card of the deck: refresh, then the refresh point after the draw."""
     t.turn(AOI)
     t.stand_phase()
-    if t.bug == "no-refresh":
-        t.phase("draw")
-        t.ev("ws.draw", by=AOI, player=AOI, count=1, reason="draw-phase")
-        t.expect_at("WS-RULE-002", t.phase("clock"))
-        t.ev("note", by="judge", text="ジャッジコール: 山札0枚のままクロックフェイズに進んだ")
-        return
     t.draw_phase()
     t.clock_phase("Index")
     t.phase("main")

@@ -17,6 +17,10 @@ STAND, REST, REVERSE = "stand", "rest", "reverse"
 CENTER = ("C1", "C2", "C3")
 
 
+class JudgeCalled(Exception):
+    """The table stopped at this seq: the dispute in a match is written up to the judge call."""
+
+
 @dataclass
 class Chara:
     """A character on stage as the client shows it."""
@@ -54,6 +58,7 @@ class Table:
         self.name, self.statement, self.bug = name, statement, bug
         self.explicit_ends, self.listed, self.anonymous = explicit_ends, listed, anonymous
         self.hold_levelup = False
+        self.judge_call: str | None = None
         self.current_phase: str | None = None
         self.players = players
         start: dict[str, Any] = {
@@ -95,6 +100,9 @@ class Table:
             del e["at"]
         e.update(fields)
         self.events.append(e)
+        if self.judge_call:
+            self.expect_at(self.judge_call, len(self.events))
+            raise JudgeCalled(len(self.events))
         for p, side in self.sides.items():
             for zone in ("deck", "hand", "stock", "waiting"):
                 assert getattr(side, zone) >= 0, (self.name, len(self.events), p, zone, side)
@@ -119,6 +127,9 @@ class Table:
 
     def refresh(self, p: str) -> int:
         s = self.sides[p]
+        if self.bug == "no-refresh":
+            self.judge_call = "WS-RULE-002"  # the table plays on from an empty deck; a judge is called
+            return 0
         seq = self.ev("ws.refresh", by=p, player=p)
         s.deck, s.waiting, s.refresh_due = s.waiting, 0, True
         return seq
@@ -180,10 +191,14 @@ class Table:
         self.current_phase = None
         return self.ev("ws.phase.end", by=self.tp, phase=name)
 
-    def stand_phase(self) -> int:
+    def stand_phase(self, held: tuple[str, ...] = ()) -> int:
+        """スタンド 3; `held` are slots an effect keeps rested (they are named, not stood)."""
         self.phase("stand")
-        for c in self.sides[self.tp].stage.values():
-            c.state = STAND
+        for slot, c in self.sides[self.tp].stage.items():
+            if slot not in held:
+                c.state = STAND
+        if held:
+            return self.ev("ws.stand", by=self.tp, player=self.tp, held=list(held))
         return self.ev("ws.stand", by=self.tp, player=self.tp)
 
     def draw(self, p: str, n: int, reason: str) -> list[int]:
