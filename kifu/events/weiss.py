@@ -288,6 +288,18 @@ class Modified(Event, tag="ws.modify", kw_only=True):
     """Level change."""
 
 
+class CharacterReversed(Event, tag="ws.reverse", kw_only=True):
+    """A character is reversed by an effect, not by the battle comparison (相打ち, 「リバースする」 effects).
+
+    The encore step then sends it to the waiting room like a character the battle reversed (seed F.3).
+    """
+
+    player: str
+    """Whose character."""
+    slot: SlotName
+    """Its slot."""
+
+
 class CharacterRetired(Event, tag="ws.retire", kw_only=True):
     """A character left the stage for the waiting room (アンコールステップ: a reversed card)."""
 
@@ -441,5 +453,5 @@ EVENTS: tuple[type[Event], ...] = (
     AbilityTriggered, AbilityResolved, Stood, Drew, Clocked, CharacterPlayed, EventPlayed, ActPlayed,
     SlotsSwapped, ClimaxPlayed, ClimaxLeft, AttackDeclared, TriggerRevealed, Countered, DamageDealt,
     BattleResolved, Modified, CharacterRetired, Encored, Discarded, Moved, LeveledUp, Refreshed,
-    RefreshPointPaid, GameLost, BoardRecorded,
+    RefreshPointPaid, GameLost, BoardRecorded, CharacterReversed,
 )

@@ -515,6 +515,11 @@ def _modified(state: State, e: ev.Modified) -> State:
                         soul_mod=cur.soul_mod + e.soul, level_mod=cur.level_mod + e.level)
 
 
+@_on.on(ev.CharacterReversed)
+def _reversed(state: State, e: ev.CharacterReversed) -> State:
+    return _slot_update(state, e.player, e.slot, state="reverse")
+
+
 @_on.on(ev.CharacterRetired)
 def _retired(state: State, e: ev.CharacterRetired) -> State:
     return _with(state, e.player, _retire(state.side(e.player), e.slot))

@@ -606,6 +606,12 @@ def c_aoi_turn(t: Table) -> None:
     t.damage()
     t.step("battle")
     t.battle()
+    if t.sides[REN].stage["C1"].state == "reverse":
+        t.auto(REN, "c9-shana", "Shana", "このカードがリバースした時、このカードとバトルしているキャラをリバースしてよい")
+        t.check()
+        t.resolve(REN, "c9-shana")
+        t.reverse(AOI, "C1")
+        t.check_end()
     t.declare("C2", "front")
     t.trigger(icons=("standby",), climax=True)
     t.move(AOI, "waiting", "stage", slot="B2", card="Ruiko Saten")

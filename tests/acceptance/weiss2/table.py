@@ -482,6 +482,12 @@ class Table:
                     if (p, slot) in encore:
                         self.encore(p, slot, **encore[(p, slot)])
 
+    def reverse(self, p: str, slot: str) -> int:
+        """An effect reverses a character (相打ち)."""
+        seq = self.ev("ws.reverse", by=p, player=p, slot=slot)
+        self.sides[p].stage[slot].state = REVERSE
+        return seq
+
     def retire(self, p: str, slot: str) -> int:
         seq = self.ev("ws.retire", by=p, player=p, slot=slot)
         c = self.sides[p].stage.pop(slot)
