@@ -36,8 +36,8 @@ CLEAN: list[tuple[str, Match, str, dict[str, Any]]] = [
     ("a-clean-terse", match_a, "match A by a terse client: damage amounts only, no card names", {"listed": False}),
     ("a-clean-verbose", match_a, "match A by a client that writes every フェイズ終了", {"explicit_ends": True}),
     ("b-clean", match_b, "match B, turns 14–15 from a board: a refresh inside a damage, level 4 loses", {}),
-    ("c-clean", match_c, "match C, turns 8–9 from a board: pool, shot, choice, gate, standby, encore by ability, "
-     "AUTOs at the turn's and the attack phase's start, a burn", {}),
+    ("c-clean", match_c, ("match C, turns 8–9 from a board: pool, shot, choice, gate, standby, encore by "
+                          "ability, 相打ち, AUTOs at the turn's and the attack phase's start, a burn"), {}),
     ("c-clean-bare", match_c, "match C by a client that writes no `by`, no `at`, every フェイズ終了 and no damage cards",
      {"anonymous": True, "explicit_ends": True, "listed": False}),
     ("b-clean-bare", match_b, "match B by the same bare client", {"anonymous": True, "explicit_ends": True}),
