@@ -172,7 +172,7 @@ class ActPlayed(Event, tag="ws.act", kw_only=True):
 
 
 class SlotsSwapped(Event, tag="ws.swap", kw_only=True):
-    """Two stage slots exchanged (with their markers), by a move in the main phase."""
+    """Two stage slots exchanged (with their markers), by a move in the main phase or by an ability."""
 
     player: str
     """Whose stage."""
@@ -180,6 +180,9 @@ class SlotsSwapped(Event, tag="ws.swap", kw_only=True):
     """One slot."""
     b: SlotName
     """The other slot (may be empty)."""
+    effect: bool = False
+    """True when an ability moved the character (「前列の空いている枠に動かす」), which may happen in any phase
+    and on either player's stage; false for the main phase's 舞台の枠と枠の入替 (seed メイン 3)."""
 
 
 class ClimaxPlayed(Event, tag="ws.climax", kw_only=True):

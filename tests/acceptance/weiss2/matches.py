@@ -613,6 +613,12 @@ def c_aoi_turn(t: Table) -> None:
         t.reverse(AOI, "C1")
         t.check_end()
     t.declare("C2", "front")
+    if "B1" not in t.sides[REN].stage and "C2" in t.sides[REN].stage:
+        t.auto(REN, "c9-step", t.sides[REN].stage["C2"].card, "このカードがフロントアタックされた時、後列の空いている枠に動かしてよい")
+        t.check()
+        t.resolve(REN, "c9-step")
+        t.swap("C2", "B1", player=REN, effect=True)
+        t.check_end()
     t.trigger(icons=("standby",), climax=True)
     t.move(AOI, "waiting", "stage", slot="B2", card="Ruiko Saten")
     t.sides[AOI].stage["B2"] = Chara("Ruiko Saten", 1, 5000, 1, REST)
@@ -620,7 +626,8 @@ def c_aoi_turn(t: Table) -> None:
     t.step("damage")
     t.damage()
     t.step("battle")
-    t.battle()
+    if t.defender() is not None:
+        t.battle()
     t.encore_step({(REN, "C1"): {}} if t.sides[REN].stock >= 3 else {})
     if t.bug == "hand-limit-kept":
         t.phase("end")

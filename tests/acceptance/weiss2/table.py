@@ -299,9 +299,12 @@ class Table:
         c.soul_mod += soul
         return seq
 
-    def swap(self, a: str, b: str) -> int:
-        p, st = self.tp, self.sides[self.tp].stage
-        seq = self.ev("ws.swap", by=p, player=p, a=a, b=b)
+    def swap(self, a: str, b: str, player: str | None = None, effect: bool = False) -> int:
+        """メイン 3 舞台の枠と枠の入替, or (effect=True) an ability's move in any phase."""
+        p = player or self.tp
+        st = self.sides[p].stage
+        extra = {"effect": True} if effect else {}
+        seq = self.ev("ws.swap", by=p, player=p, a=a, b=b, **extra)
         ca, cb = st.pop(a, None), st.pop(b, None)
         if ca:
             st[b] = ca
