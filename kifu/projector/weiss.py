@@ -544,7 +544,10 @@ def _discarded(state: State, e: ev.Discarded) -> State:
 @_on.on(ev.Moved)
 def _moved(state: State, e: ev.Moved) -> State:
     side = state.side(e.player)
-    if e.from_ == "stage" and e.slot is not None:
+    if e.from_ == "stage" and e.to == "waiting" and e.slot in side.stage:
+        # stage to waiting room by any cause: the rule encore (reference B1 #7) may bring it back
+        side = _retire(side, e.slot)
+    elif e.from_ == "stage" and e.slot is not None:
         cur = side.stage.get(e.slot)
         side = _add(_set_slot(side, e.slot, None), e.to, 1, e.card or (cur.card if cur else None))
     elif e.to == "stage" and e.slot is not None:

@@ -35,7 +35,7 @@ CLEAN: list[tuple[str, Match, str, dict[str, Any]]] = [
     ("a-clean", match_a, "match A, 9 turns from the opening hands to a concession", {}),
     ("a-clean-terse", match_a, "match A by a terse client: damage amounts only, no card names", {"listed": False}),
     ("a-clean-verbose", match_a, "match A by a client that writes every フェイズ終了", {"explicit_ends": True}),
-    ("b-clean", match_b, "match B, turns 14–15 from a board: a refresh inside a damage, level 4 loses", {}),
+    ("b-clean", match_b, "match B, turns 14–15 from a board: a refresh inside a damage, an encore after an effect, level 4 loses", {}),
     ("c-clean", match_c, ("match C, turns 8–9 from a board: pool, shot, choice, gate, standby, encore by "
                           "ability, 相打ち, AUTOs at the turn's and the attack phase's start, a burn"), {}),
     ("c-clean-bare", match_c, "match C by a client that writes no `by`, no `at`, every フェイズ終了 and no damage cards",

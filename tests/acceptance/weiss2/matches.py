@@ -416,6 +416,9 @@ def match_b(t: Table) -> None:
     t.phase("main")
     t.play("C2", "Misaki Shokuhou", 3, 10000, soul=2, cost=2)
     t.event_card("Level 5 Judge", 1)
+    t._retired = t.sides[REN].stage["B1"]  # the event sends ren's back-row character away; ren encores it
+    t.move(REN, "stage", "waiting", slot="B1", card="Wilhelmina", by=AOI)
+    t.encore(REN, "B1")
     t.move(AOI, "resolution", "waiting", card="Level 5 Judge")
     t.phase("climax")
     t.climax("Railgun")

@@ -499,6 +499,7 @@ class Table:
         return seq
 
     def encore(self, p: str, slot: str, via: str = "rule", stock: int = 3, card: str | None = None) -> int:
+        """The encore of the character that last left `slot` (after a retire, or an effect's move to waiting)."""
         c = self._retired
         fields: dict[str, Any] = {"player": p, "slot": slot, "card": card or c.card, "via": via, "stock": stock}
         seq = self.ev("ws.encore", by=p, **fields)
