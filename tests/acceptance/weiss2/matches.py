@@ -322,7 +322,7 @@ def a_turn8(t: Table) -> None:
 
 
 def a_turn9(t: Table) -> None:
-    """Aoi draws the last card of the deck: refresh, then the refresh point after the draw."""
+    """Aoi: a double-soul climax trigger; ren's counter sends the attacker back to hand (no damage, no battle)."""
     t.turn(AOI)
     t.stand_phase()
     t.draw_phase()
@@ -331,11 +331,31 @@ def a_turn9(t: Table) -> None:
     t.play("C3", "Touma Kamijou", 1, 6500, cost=1)
     t.phase("climax")
     t.phase("attack")
+    first = True
     for slot in ("C1", "C2", "C3"):
-        if slot in t.sides[AOI].stage:
-            t.attack(slot, t.facing(slot))
+        if slot not in t.sides[AOI].stage:
+            continue
+        kind = t.facing(slot)
+        if kind == "front" and t.sides[REN].stock >= 1:
+            bounced_attack(t, slot)
+        elif first:
+            t.attack(slot, kind, icons=("soul", "soul"), climax=True)
+        else:
+            t.attack(slot, kind)
+        first = False
     t.encore_step()
     t.end_phase()
+
+
+def bounced_attack(t: Table, slot: str) -> None:
+    """C: the defender's counter returns the attacker to hand; D.3 攻撃キャラが存在する場合 only, E.3 no battle."""
+    t.declare(slot, "front")
+    t.trigger()
+    t.step("counter")
+    t.counter("Counter Judgment", 0, 1)
+    t.move(AOI, "stage", "hand", slot=slot, card=t.sides[AOI].stage[slot].card, by=REN)
+    t.step("damage")
+    t.step("battle")
 
 
 def end_phase_with_auto(t: Table, ability: str, card: str) -> None:
