@@ -41,10 +41,15 @@ CLEAN: list[tuple[str, Match, str, dict[str, Any]]] = [
     ("c-clean-bare", match_c, "match C by a client that writes no `by`, no `at`, every フェイズ終了 and no damage cards",
      {"anonymous": True, "explicit_ends": True, "listed": False}),
     ("b-clean-bare", match_b, "match B by the same bare client", {"anonymous": True, "explicit_ends": True}),
+    ("a-clean-tie-neither", match_a, "match A at a table that rules a tie reverses neither (option battle_tie)",
+     {"rules": {"battle_tie": "neither"}}),
+    ("c-clean-house-rules", match_c, "match C at a table that rules hand limit 8, ties reverse neither, either "
+     "player may counter", {"rules": {"hand_limit": 8, "battle_tie": "neither", "counter_by": "either"}}),
 ]
 
 DISPUTES: list[tuple[str, Match, str]] = [
     ("t1-second-attack", match_a, "first player's first turn declares a second attack (reference B1 #6)"),
+    ("tie-reverses-both-at-a-neither-table", match_a, "E.4 tie at a battle_tie=neither table: both reversed"),
     ("direct-into-occupied", match_a, "A.3 ダイレクトアタック（正面に相手キャラがいない場合のみ） broken on turn 2"),
     ("encore-order", match_a, "F.3–4 乙's reversed card sent to the waiting room before 甲's"),
     ("stand-phase-partial", match_a, "スタンド 3 甲の全てのキャラをスタンドする: one rested character left rested"),
@@ -76,6 +81,10 @@ DISPUTES: list[tuple[str, Match, str]] = [
     ("shot-without-cancel", match_c, "shot damage without a cancelled damage (reference B4)"),
     ("ability-before-level-up", match_c, "チェックタイミング 1: an AUTO resolved before the due level-up"),
 ]
+
+
+HOUSE_RULES = {"tie-reverses-both-at-a-neither-table": {"battle_tie": "neither"}}
+"""Disputes played at a table whose match.start sets an option."""
 
 
 def _raw_append(path: Path, event: dict[str, Any]) -> None:
@@ -112,7 +121,7 @@ def build() -> tuple[dict[str, Any], list[str]]:
         cases[f"{name}.jsonl"] = {"statement": statement, "events": len(t.events), "findings": []}
         refused += write(t)
     for name, match, statement in DISPUTES:
-        t = Table(name, statement, bug=name)
+        t = Table(name, statement, bug=name, rules=HOUSE_RULES.get(name))
         try:
             match(t)
         except JudgeCalled:

@@ -67,7 +67,17 @@ def a_turn2(t: Table) -> None:
     t.play("B2", "Wilhelmina", 0, 1500)
     t.phase("climax")
     t.phase("attack")
-    t.attack("C1", "front", icons=("soul",), counter=("Backup Touma", 1000, 1))
+    if t.bug == "tie-reverses-both-at-a-neither-table":
+        t.declare("C1", "front")
+        t.trigger(icons=("soul",))
+        t.step("counter")
+        t.counter("Backup Touma", 1000, 1)
+        t.step("damage")
+        t.damage()
+        t.step("battle")
+        t.expect_at("WS-BTL-001", t.battle(["attacker", "defender"]))
+    else:
+        t.attack("C1", "front", icons=("soul",), counter=("Backup Touma", 1000, 1))
     if t.bug == "direct-into-occupied":
         t.expect_at("WS-ATK-003", t.attack("C2", "direct"))
     else:
@@ -154,8 +164,8 @@ def a_turn4(t: Table) -> None:
     t.encore_step()
     if t.bug == "climax-stays":
         t.phase("end")
-        if t.sides[REN].hand > 7:
-            t.discard(REN, t.sides[REN].hand - 7, "hand-limit")
+        if t.sides[REN].hand > t.hand_limit:
+            t.discard(REN, t.sides[REN].hand - t.hand_limit, "hand-limit")
         t.expect_at("WS-END-002", t.phase_end("end"))
     else:
         t.end_phase()
@@ -367,8 +377,8 @@ def end_phase_with_auto(t: Table, ability: str, card: str) -> None:
     t.resolve(p, ability)
     t.draw(p, 1, "effect")
     t.check_end()
-    if s.hand > 7:
-        t.discard(p, s.hand - 7, "hand-limit")
+    if s.hand > t.hand_limit:
+        t.discard(p, s.hand - t.hand_limit, "hand-limit")
     if s.climax:
         t.ev("ws.climax.leave", by=p, player=p)
         s.climax, s.waiting = None, s.waiting + 1
@@ -377,7 +387,7 @@ def end_phase_with_auto(t: Table, ability: str, card: str) -> None:
         t.resolve(p, ability + "-cx")
         t.draw(p, 1, "effect")
         t.check_end()
-    if s.hand <= 7:
+    if s.hand <= t.hand_limit:
         t.phase_end("end")
     elif t.bug == "end-not-repeated":
         t.expect_at("WS-END-001", t.phase_end("end"))

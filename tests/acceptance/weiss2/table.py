@@ -58,6 +58,8 @@ class Table:
         self.name, self.statement, self.bug = name, statement, bug
         self.explicit_ends, self.listed, self.anonymous = explicit_ends, listed, anonymous
         self.hold_levelup = False
+        self.hand_limit = int((rules or {}).get("hand_limit", 7))
+        self.battle_tie = str((rules or {}).get("battle_tie", "both"))
         self.judge_call: str | None = None
         self.current_phase: str | None = None
         self.players = players
@@ -443,7 +445,8 @@ class Table:
         assert dch is not None
         ap, dp = a.power + a.power_mod, dch.power + dch.power_mod + self.counter_power
         if reversed_ is None:
-            reversed_ = ["attacker", "defender"] if ap == dp else (["defender"] if ap > dp else ["attacker"])
+            tie = ["attacker", "defender"] if self.battle_tie == "both" else []
+            reversed_ = tie if ap == dp else (["defender"] if ap > dp else ["attacker"])
         seq = self.ev("ws.battle", by=self.tp, attacker_power=ap, defender_power=dp, reversed=reversed_)
         if "attacker" in reversed_:
             a.state = REVERSE
@@ -513,7 +516,7 @@ class Table:
     def end_phase(self, discard: int | None = None, again: bool = False) -> int:
         p, s = self.tp, self.sides[self.tp]
         self.phase("end")
-        over = s.hand - 7 if discard is None else discard
+        over = s.hand - self.hand_limit if discard is None else discard
         if over > 0:
             self.ev("ws.discard", by=p, player=p, count=over, reason="hand-limit")
             s.hand -= over
