@@ -71,11 +71,23 @@ DISPUTES: list[tuple[str, Match, str]] = [
     ("wrong-battle", match_a, "E.4 比較し低いほうをリバース: the higher-power attacker reversed"),
     ("hand-limit-kept", match_c, "エンド 3 規定枚数を超えていたら控室に: ended the turn over the limit"),
     ("end-not-repeated", match_c, "エンド 6 もう一回: an end-of-turn draw left the hand over the limit"),
+    ("battle-step-skipped", match_a, "D.5 フロントアタックの場合バトルステップへ: went back to declaration"),
+    ("no-trigger-reveal", match_a, "B.3 甲は山札トップを解決領域に置く: no trigger card revealed"),
+    ("check-ends-with-pending", match_a, "チェックタイミング 3–4: ended with 乙's AUTO still waiting"),
+    ("same-player-twice", match_a, "エンド 6 フェイズ終了 → the other player's turn: aoi took two turns running"),
+    ("reversed-left-on-stage", match_a, "F.6 リバースカードが残っている → 3. に戻る: a reversed card left on stage"),
+    ("encore-standing", match_a, "rule encore: the character returns rested (reference B1 #7, option default)"),
+    ("climax-before-discard", match_c, "エンド 3 → 4: the climax left before the hand-limit discard (warning)"),
+    ("no-refresh-point", match_b, "refresh point (CR 9.2 per B2): the refresh's clock card never put"),
     ("no-refresh", match_a, "refresh when the deck empties (CR 9.2 per reference B2): the table played on without it"),
     ("direct-no-plus-one", match_b, "A.3 ダイレクトアタック → ソウル+1 forgotten"),
     ("reveal-past-climax", match_b, "damage reveal goes on after a climax (reference B3)"),
+    ("damage-at-zero-soul", match_b, "D.3 ソウルが0かそれ以下の場合、与えるダメージは0: side 2 − level 2 dealt 1"),
+    ("level-four-played-on", match_b, "CR 1.2.2.1 per B2: level 4 loses; the table played on"),
+    ("loser-wins", match_b, "CR 1.2.2 per B2: match.end names the player who lost at level 4 as winner"),
     ("no-level-up", match_b, "level-up at 7 clock at once (CR 9.3 per B2): not done"),
     ("burn-climax-not-cancelled", match_c, "an effect's damage revealing a climax is cancelled too (reference B3)"),
+    ("end-with-pending", match_c, "エンド 6 待機発動能力がない場合フェイズ終了: ended with an AUTO pending"),
     ("trigger-to-waiting", match_c, "B.5 トリガーに使ったカードをストックに置く: put into the waiting room"),
     ("side-no-penalty", match_c, "A.3 サイドアタック → レベル分だけ引く: not subtracted"),
     ("shot-without-cancel", match_c, "shot damage without a cancelled damage (reference B4)"),
@@ -126,7 +138,8 @@ def build() -> tuple[dict[str, Any], list[str]]:
             match(t)
         except JudgeCalled:
             t.judge_call = None
-            t.ev("note", by="judge", text="ジャッジコール: ここで卓が止まった")
+            if t.events[-1]["type"] != "note":
+                t.ev("note", by="judge", text="ジャッジコール: ここで卓が止まった")
         assert len(t.expect) == 1, (name, t.expect)
         cases[f"{name}.jsonl"] = {"statement": statement, "events": len(t.events), "findings": t.expect}
         refused += write(t)

@@ -8,7 +8,7 @@ it is reported (``t.expect_at``). Everything else is what a table records.
 
 from __future__ import annotations
 
-from table import REST, Chara, Side, Table, board
+from table import REST, Chara, JudgeCalled, Side, Table, board
 
 AOI, REN = "aoi", "ren"
 
@@ -28,6 +28,10 @@ def match_a(t: Table) -> None:
     a_turn7(t)
     a_turn8(t)
     a_turn9(t)
+    if t.bug == "same-player-twice":
+        t.expect_at("WS-FLOW-004", t.turn(AOI))
+        t.ev("note", by="judge", text="ジャッジコール: 同じプレイヤーのターンが続いた")
+        return
     t.ev("ws.lose", by=REN, player=REN, reason="concede")
     t.ev("match.end", by="judge", winner=AOI, reason="concede")
 
@@ -121,7 +125,15 @@ def a_turn3(t: Table) -> None:
     t.damage()
     t.step("battle")
     t.battle()
-    if t.bug == "damage-short":
+    if t.bug == "no-trigger-reveal":
+        t.declare("C3", "front")
+        t.step("trigger")
+        t.expect_at("WS-ATK-004", t.step("counter"))
+        t.step("damage")
+        t.damage()
+        t.step("battle")
+        t.battle()
+    elif t.bug == "damage-short":
         t.declare("C3", "front")
         t.trigger()
         t.step("counter")
@@ -158,9 +170,17 @@ def a_turn4(t: Table) -> None:
         t.expect_at("WS-CX-001", t.climax("Crimson Lotus"))
         t.sides[REN].waiting += 1
     t.phase("attack")
-    t.attack("C1", "front", icons=("soul",), climax=True)
-    t.attack("C2", "front", climax_at=1)
-    t.attack("C3", "front")
+    t.attack("C1", t.facing("C1"), icons=("soul",), climax=True)
+    t.attack("C2", t.facing("C2"), climax_at=1)
+    t.attack("C3", t.facing("C3"))
+    if t.bug == "reversed-left-on-stage":
+        t.step("declare")
+        t.step("encore")
+        t.retire(AOI, "C1")
+        t.retire(AOI, "C2")
+        t.expect_at("WS-ENC-002", t.phase("end"))
+        t.ev("note", by="judge", text="ジャッジコール: リバースした C3 が舞台に残っている")
+        raise JudgeCalled(len(t.events))
     t.encore_step()
     if t.bug == "climax-stays":
         t.phase("end")
@@ -255,6 +275,10 @@ def a_turn6(t: Table) -> None:
     else:
         t.resolve(REN, "a6-shana")
         t.modify(REN, "C3", power=1000)
+        if t.bug == "check-ends-with-pending":
+            t.expect_at("WS-CHK-004", t.check_end())
+            t.ev("note", by="judge", text="ジャッジコール: Last Order の自動能力が解決されていない")
+            raise JudgeCalled(len(t.events))
         t.resolve(AOI, "a6-last-order")
         t.move(AOI, "deck", "stock")
     t.check_end()
@@ -298,6 +322,15 @@ def a_turn7(t: Table) -> None:
     t.attack("C1", "front")
     if t.bug == "attack-twice":
         t.expect_at("WS-ATK-001", t.attack("C1", "side"))
+    if t.bug == "battle-step-skipped":
+        t.declare("C3", "front")
+        t.trigger()
+        t.step("counter")
+        t.step("damage")
+        t.damage()
+        t.expect_at("WS-FLOW-002", t.step("declare"))
+        t.ev("note", by="judge", text="ジャッジコール: バトルステップを飛ばした")
+        raise JudgeCalled(len(t.events))
     t.attack("C3", "front")
     if t.bug == "wrong-battle":
         t.declare("C2", "front")
@@ -377,6 +410,10 @@ def end_phase_with_auto(t: Table, ability: str, card: str) -> None:
     t.resolve(p, ability)
     t.draw(p, 1, "effect")
     t.check_end()
+    if t.bug == "climax-before-discard" and s.climax and s.hand > t.hand_limit:
+        t.ev("ws.climax.leave", by=p, player=p)
+        s.climax, s.waiting = None, s.waiting + 1
+        t.expect_at("WS-END-004", t.discard(p, s.hand - t.hand_limit, "hand-limit"))
     if s.hand > t.hand_limit:
         t.discard(p, s.hand - t.hand_limit, "hand-limit")
     if s.climax:
@@ -387,12 +424,17 @@ def end_phase_with_auto(t: Table, ability: str, card: str) -> None:
         t.resolve(p, ability + "-cx")
         t.draw(p, 1, "effect")
         t.check_end()
-    if s.hand <= t.hand_limit:
-        t.phase_end("end")
-    elif t.bug == "end-not-repeated":
+    if s.hand > t.hand_limit and t.bug == "end-not-repeated":
         t.expect_at("WS-END-001", t.phase_end("end"))
-    else:
-        t.end_phase()
+        return
+    if s.hand > t.hand_limit:
+        t.phase("end")  # エンド 6: once more
+        t.discard(p, s.hand - t.hand_limit, "hand-limit")
+    if t.bug == "end-with-pending" and p == REN:
+        t.auto(p, "c-khamsin", "Khamsin", "ターンの終わりに、このカードを手札に戻す")
+        t.expect_at("WS-END-003", t.phase_end("end"))
+        raise JudgeCalled(len(t.events))
+    t.phase_end("end")
 
 
 # --- match B: the late game from a board, refresh, level 3 → 4 ------------------------------
@@ -424,7 +466,14 @@ def match_b(t: Table) -> None:
     t.phase("climax")
     t.phase("attack")
     t.attack("C1", "front")
-    t.attack("C2", "side")
+    if t.bug == "damage-at-zero-soul":
+        t.declare("C2", "side")
+        t.side_level = t.defender().level
+        t.trigger()
+        t.step("damage")
+        t.expect_at("WS-DMG-004", t.damage(amount=1, climax_at=0))
+    else:
+        t.attack("C2", "side")
     if t.bug == "battle-ignores-counter":
         t.declare("C3", "front")
         t.trigger()
@@ -480,8 +529,15 @@ def match_b(t: Table) -> None:
         t.expect_at("WS-RULE-001", t.step("battle"))
         return
     t.damage()
+    if len(t.sides[REN].level) >= 4 and t.bug == "level-four-played-on":
+        t.expect_at("WS-GAME-001", t.step("battle"))
+        t.ev("note", by="judge", text="ジャッジコール: レベル4のまま続いた")
+        return
     if len(t.sides[REN].level) >= 4:
         t.ev("ws.lose", by=REN, player=REN, reason="level")
+        if t.bug == "loser-wins":
+            t.expect_at("WS-GAME-004", t.ev("match.end", by="judge", winner=REN, reason="level"))
+            return
         t.ev("match.end", by="judge", winner=AOI, reason="level")
         return
     t.step("battle")

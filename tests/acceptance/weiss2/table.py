@@ -61,6 +61,7 @@ class Table:
         self.hand_limit = int((rules or {}).get("hand_limit", 7))
         self.battle_tie = str((rules or {}).get("battle_tie", "both"))
         self.judge_call: str | None = None
+        self.bug_done = False
         self.current_phase: str | None = None
         self.players = players
         start: dict[str, Any] = {
@@ -175,6 +176,9 @@ class Table:
 
     def turn(self, p: str) -> int:
         self.turn_no += 1
+        if getattr(self, "owed_point", False):
+            self.owed_point = False
+            self.judge_call = "WS-RULE-003"
         self.tp = p
         self.current_phase = None
         for s in self.sides.values():
@@ -221,6 +225,10 @@ class Table:
         return seqs
 
     def settle_refresh(self, p: str) -> int | None:
+        if self.sides[p].refresh_due and self.bug == "no-refresh-point":
+            self.sides[p].refresh_due = False
+            self.owed_point = True  # the table forgets the refresh point; the next ws.turn shows it
+            return None
         if self.sides[p].refresh_due:
             return self.refresh_point(p)
         return None
@@ -485,8 +493,9 @@ class Table:
             for slot in sorted(self.sides[p].stage):
                 if self.sides[p].stage[slot].state == REVERSE:
                     self.retire(p, slot)
-                    if (p, slot) in encore:
-                        self.encore(p, slot, **encore[(p, slot)])
+                    wanted = encore.get((p, slot))
+                    if wanted is not None and wanted.get("stock", 3) <= self.sides[p].stock:
+                        self.encore(p, slot, **wanted)
 
     def reverse(self, p: str, slot: str) -> int:
         """An effect reverses a character (相打ち)."""
@@ -505,7 +514,13 @@ class Table:
         """The encore of the character that last left `slot` (after a retire, or an effect's move to waiting)."""
         c = self._retired
         fields: dict[str, Any] = {"player": p, "slot": slot, "card": card or c.card, "via": via, "stock": stock}
+        standing = self.bug == "encore-standing" and not self.bug_done
+        if standing:
+            self.bug_done = True
+            fields["rested"] = False
         seq = self.ev("ws.encore", by=p, **fields)
+        if standing:
+            self.expect_at("WS-ENC-004", seq)
         self.last_encore = seq
         s = self.sides[p]
         s.stock -= stock
