@@ -84,6 +84,7 @@ DISPUTES: list[tuple[str, Match, str]] = [
     ("reveal-past-climax", match_b, "damage reveal goes on after a climax (reference B3)"),
     ("damage-at-zero-soul", match_b, "D.3 ソウルが0かそれ以下の場合、与えるダメージは0: side 2 − level 2 dealt 1"),
     ("level-four-played-on", match_b, "CR 1.2.2.1 per B2: level 4 loses; the table played on"),
+    ("loss-without-cause", match_b, "CR 1.2.2.1 per B2: a level loss recorded at level 3"),
     ("loser-wins", match_b, "CR 1.2.2 per B2: match.end names the player who lost at level 4 as winner"),
     ("no-level-up", match_b, "level-up at 7 clock at once (CR 9.3 per B2): not done"),
     ("burn-climax-not-cancelled", match_c, "an effect's damage revealing a climax is cancelled too (reference B3)"),

@@ -506,6 +506,10 @@ def match_b(t: Table) -> None:
             t.modify(AOI, slot, power=1000, soul=1)
     t.phase("attack")
     t.attack("C1", "front", counter=("Backup Hecate", 3000, 1))
+    if t.bug == "loss-without-cause":
+        t.expect_at("WS-GAME-003", t.ev("ws.lose", by="judge", player=REN, reason="level"))
+        t.ev("match.end", by="judge", winner=AOI, reason="level")
+        return
     if t.bug == "direct-no-plus-one":
         t.declare("C3", "direct")
         t.trigger()
