@@ -101,6 +101,9 @@ class Stood(Event, tag="ws.stand", kw_only=True):
     """Whose characters."""
     slots: list[SlotName] = []
     """Slots stood; empty means all of them."""
+    held: list[SlotName] = []
+    """Slots an effect keeps rested this stand phase (「次のスタンドフェイズにスタンドしない」, reference B6 #2:
+    unless an effect says otherwise); they are not stood, and WS-STAND-001 accepts them."""
 
 
 class Drew(Event, tag="ws.draw", kw_only=True):
@@ -169,7 +172,7 @@ class ActPlayed(Event, tag="ws.act", kw_only=True):
 
 
 class SlotsSwapped(Event, tag="ws.swap", kw_only=True):
-    """Two stage slots exchanged (with their markers), by a move in the main phase."""
+    """Two stage slots exchanged (with their markers), by a move in the main phase or by an ability."""
 
     player: str
     """Whose stage."""
@@ -177,6 +180,9 @@ class SlotsSwapped(Event, tag="ws.swap", kw_only=True):
     """One slot."""
     b: SlotName
     """The other slot (may be empty)."""
+    effect: bool = False
+    """True when an ability moved the character (「前列の空いている枠に動かす」), which may happen in any phase
+    and on either player's stage; false for the main phase's 舞台の枠と枠の入替 (seed メイン 3)."""
 
 
 class ClimaxPlayed(Event, tag="ws.climax", kw_only=True):
@@ -283,6 +289,18 @@ class Modified(Event, tag="ws.modify", kw_only=True):
     """Soul change."""
     level: int = 0
     """Level change."""
+
+
+class CharacterReversed(Event, tag="ws.reverse", kw_only=True):
+    """A character is reversed by an effect, not by the battle comparison (相打ち, 「リバースする」 effects).
+
+    The encore step then sends it to the waiting room like a character the battle reversed (seed F.3).
+    """
+
+    player: str
+    """Whose character."""
+    slot: SlotName
+    """Its slot."""
 
 
 class CharacterRetired(Event, tag="ws.retire", kw_only=True):
@@ -438,5 +456,5 @@ EVENTS: tuple[type[Event], ...] = (
     AbilityTriggered, AbilityResolved, Stood, Drew, Clocked, CharacterPlayed, EventPlayed, ActPlayed,
     SlotsSwapped, ClimaxPlayed, ClimaxLeft, AttackDeclared, TriggerRevealed, Countered, DamageDealt,
     BattleResolved, Modified, CharacterRetired, Encored, Discarded, Moved, LeveledUp, Refreshed,
-    RefreshPointPaid, GameLost, BoardRecorded,
+    RefreshPointPaid, GameLost, BoardRecorded, CharacterReversed,
 )

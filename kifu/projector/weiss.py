@@ -79,8 +79,11 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
     """The card in the climax zone."""
     stage: dict[str, Slot] = {}
     """Occupied stage slots (C1–C3 center, B1–B2 back)."""
-    left: dict[str, Slot] = {}
-    """The character that last left each slot for the waiting room (what an encore brings back)."""
+    retired: dict[str, Slot] = {}
+    """The character that last went from each slot to the waiting room (what an encore brings back)."""
+    deck_short: int = 0
+    """Cards a draw, reveal or damage took after the deck ran out: the refresh interrupted it (CR 9.2 per
+    reference B2), so the next ``ws.refresh`` takes them from the new deck."""
     hand_known: bool = False
     """The opening hand (``ws.draw reason=setup``) or a ``ws.board`` was recorded, so hand and deck are exact."""
 
@@ -158,6 +161,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Slots that attacked this turn."""
     climaxes: int = 0
     """Climaxes played this turn."""
+    stand_held: tuple[str, ...] = ()
+    """Slots this turn's ``ws.stand`` says an effect kept rested (its ``held``)."""
     clocked: int = 0
     """Cards clocked in this clock phase."""
     clock_draws: int = 0
@@ -254,6 +259,9 @@ def _add(side: Side, zone: str, n: int = 1, card: str | None = None) -> Side:
 
 
 def _remove(side: Side, zone: str, n: int = 1, card: str | None = None) -> Side:
+    if zone == "deck" and n > side.deck:
+        # one event may record a whole draw or damage that a refresh interrupted; the rest comes after it
+        return replace(side, deck=0, deck_short=side.deck_short + n - side.deck)
     if zone in COUNTED:
         return replace(side, **{zone: max(0, getattr(side, zone) - n)})
     if zone in LISTED:
@@ -281,7 +289,9 @@ def _set_slot(side: Side, slot: str, value: Slot | None) -> Side:
     stage = {k: v for k, v in side.stage.items() if k != slot}
     if value is not None:
         stage[slot] = value
-    return replace(side, stage=stage)
+    # table order (C1 C2 C3 B1 B2), so `kifu state` lists a stage the way it lies on the table
+    order = {name: i for i, name in enumerate(ev.SLOTS)}
+    return replace(side, stage=dict(sorted(stage.items(), key=lambda kv: order.get(kv[0], len(order)))))
 
 
 def _retire(side: Side, slot: str) -> Side:
@@ -289,7 +299,7 @@ def _retire(side: Side, slot: str) -> Side:
     if old is None:
         return side
     side = _set_slot(side, slot, None)
-    return replace(_add(side, "waiting"), left={**side.left, slot: old})
+    return replace(_add(side, "waiting"), retired={**side.retired, slot: old})
 
 
 def _with(state: State, player: str, side: Side) -> State:
@@ -318,7 +328,7 @@ def _turn(state: State, e: ev.TurnStarted) -> State:
     return replace(
         state, sides=sides, turn=e.number, turn_player=e.player, first_player=state.first_player or e.player,
         phase=None, phase_open=False, phases_done=(), step=None, attack=None, attacks=0, attackers=(), climaxes=0,
-        known=state.known and not (state.turn == 0 and e.number > 1),
+        stand_held=(), known=state.known and not (state.turn == 0 and e.number > 1),
         partial_turn=state.turn == 0 and e.number > 1,
     )
 
@@ -369,9 +379,9 @@ def _resolve(state: State, e: ev.AbilityResolved) -> State:
 @_on.on(ev.Stood)
 def _stood(state: State, e: ev.Stood) -> State:
     side = state.side(e.player)
-    chosen = set(e.slots or ev.SLOTS)
+    chosen = set(e.slots or ev.SLOTS) - set(e.held)
     stage = {k: replace(v, state="stand") if k in chosen else v for k, v in side.stage.items()}
-    return _with(state, e.player, replace(side, stage=stage))
+    return replace(_with(state, e.player, replace(side, stage=stage)), stand_held=tuple(e.held))
 
 
 @_on.on(ev.Drew)
@@ -505,6 +515,11 @@ def _modified(state: State, e: ev.Modified) -> State:
                         soul_mod=cur.soul_mod + e.soul, level_mod=cur.level_mod + e.level)
 
 
+@_on.on(ev.CharacterReversed)
+def _reversed(state: State, e: ev.CharacterReversed) -> State:
+    return _slot_update(state, e.player, e.slot, state="reverse")
+
+
 @_on.on(ev.CharacterRetired)
 def _retired(state: State, e: ev.CharacterRetired) -> State:
     return _with(state, e.player, _retire(state.side(e.player), e.slot))
@@ -513,7 +528,7 @@ def _retired(state: State, e: ev.CharacterRetired) -> State:
 @_on.on(ev.Encored)
 def _encored(state: State, e: ev.Encored) -> State:
     side = _pay(_remove(state.side(e.player), "waiting"), e.stock)
-    old = side.left.get(e.slot, Slot(card=e.card or UNKNOWN))
+    old = side.retired.get(e.slot, Slot(card=e.card or UNKNOWN))
     back = replace(old, state="rest" if e.rested else "stand", power_mod=0, soul_mod=0, level_mod=0)
     return _with(state, e.player, _set_slot(_retire(side, e.slot), e.slot, back))
 
@@ -529,7 +544,10 @@ def _discarded(state: State, e: ev.Discarded) -> State:
 @_on.on(ev.Moved)
 def _moved(state: State, e: ev.Moved) -> State:
     side = state.side(e.player)
-    if e.from_ == "stage" and e.slot is not None:
+    if e.from_ == "stage" and e.to == "waiting" and e.slot in side.stage:
+        # stage to waiting room by any cause: the rule encore (reference B1 #7) may bring it back
+        side = _retire(side, e.slot)
+    elif e.from_ == "stage" and e.slot is not None:
         cur = side.stage.get(e.slot)
         side = _add(_set_slot(side, e.slot, None), e.to, 1, e.card or (cur.card if cur else None))
     elif e.to == "stage" and e.slot is not None:
@@ -552,7 +570,8 @@ def _levelup(state: State, e: ev.LeveledUp) -> State:
 @_on.on(ev.Refreshed)
 def _refreshed(state: State, e: ev.Refreshed) -> State:
     side = state.side(e.player)
-    state = _with(state, e.player, replace(side, deck=side.deck + side.waiting, waiting=0))
+    deck = side.deck + side.waiting
+    state = _with(state, e.player, replace(side, deck=max(0, deck - side.deck_short), waiting=0, deck_short=0))
     return replace(state, refresh_owed={**state.refresh_owed, e.player: e.seq})
 
 
@@ -567,7 +586,8 @@ def _cards(value: int | list[str]) -> tuple[str, ...]:
 
 
 def _side_of(r: ev.SideRecord) -> Side:
-    stage = {k: Slot(card=v.card, level=v.level, power=v.power, soul=v.soul, state=v.state) for k, v in r.stage.items()}
+    stage = {k: Slot(card=v.card, level=v.level, power=v.power, soul=v.soul, state=v.state)
+             for k, v in sorted(r.stage.items(), key=lambda kv: ev.SLOTS.index(kv[0]))}
     return Side(deck=r.deck, hand=r.hand, stock=r.stock, waiting=r.waiting, memory=r.memory, clock=_cards(r.clock),
                 level=_cards(r.level), climax=r.climax, stage=stage, hand_known=True)
 

@@ -3,7 +3,8 @@
 Source: ``shared/seeds/003_6ef41692d6c94716.txt`` (WSターンの流れ) and the rule facts
 of ``shared/reference/mtg-and-weiss.md`` Part B. ``flow`` holds the phase and step
 order and the check timing, ``turn`` the phases outside the attack, rule actions and
-losing, ``attack`` the attack phase from declaration to encore.
+losing, ``attack`` the attack phase from declaration to encore, ``battle`` the powers a
+battle compares, ``damage`` attack damage.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 from ...events.weiss import EVENTS
 from ...projector import weiss as projection
 from ..base import Game, Rule, Text
-from . import attack, damage, flow, turn
+from . import attack, battle, damage, flow, turn
 from .common import OPTIONS
 
-RULES: tuple[Rule, ...] = flow.RULES + turn.RULES + attack.RULES + damage.RULES
+RULES: tuple[Rule, ...] = flow.RULES + turn.RULES + attack.RULES + battle.RULES + damage.RULES
 
 GAME = Game(
     id="weiss",

@@ -53,7 +53,11 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     elif slot is None:
         yield Hit(e.seq, {"slot": e.slot, "detail": "no character is there"})
     elif slot.state != "stand":
-        yield Hit(e.seq, {"slot": e.slot, "detail": f"the character there is {slot.state}, not standing"})
+        again = ", it attacked already this turn" if e.slot in before.attackers else ""
+        yield Hit(e.seq, {"slot": e.slot, "detail": f"{slot.card} there is {_STATE_WORD[slot.state]}, not standing{again}"})
+
+
+_STATE_WORD = {"rest": "rested", "reverse": "reversed", "stand": "standing"}
 
 
 @rule(
@@ -282,8 +286,10 @@ def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
     citation=f"{BTL}.4 (比較し低いほうをリバースする); reference B1 #6, B6 #12",
     title=Text(ja="バトルはパワーの低い方をリバース", en="battle reverses the character with lower power"),
     message=Text(
-        ja="パワー {attacker_power} 対 {defender_power}: リバースは {expected} のはずが {recorded}",
-        en="power {attacker_power} against {defender_power}: {expected} should be reversed, the log has {recorded}",
+        ja="{attacker} 対 {defender}、パワー {attacker_power} 対 {defender_power}: リバースは {expected} のはずが "
+           "{recorded}",
+        en="{attacker} against {defender}, power {attacker_power} against {defender_power}: {expected} should be "
+           "reversed, the log has {recorded}",
     ),
     on=(ev.BattleResolved,),
     options=("battle_tie",),
@@ -311,8 +317,17 @@ def battle_reverses_lower(s: Step) -> Iterable[Hit]:
         return
     want = expected_reversed(e.attacker_power, e.defender_power, str(s.options.get("battle_tie", "both")))
     if sorted(set(e.reversed)) != want:
-        yield Hit(e.seq, {"attacker_power": e.attacker_power, "defender_power": e.defender_power,
-                          "expected": "+".join(want) or "nobody", "recorded": "+".join(e.reversed) or "nobody"})
+        attacker, defender = _fighters(game(s.before))
+        yield Hit(e.seq, {"attacker": attacker, "defender": defender, "attacker_power": e.attacker_power,
+                          "defender_power": e.defender_power, "expected": "+".join(want) or "nobody",
+                          "recorded": "+".join(e.reversed) or "nobody"})
+
+
+def _fighters(state: State) -> tuple[str, str]:
+    """("p1 C2 Mikoto", "p2 C2 Yuji"): who fought, for the judge reading the finding."""
+    a = state.attack
+    assert a is not None  # only called once _both_present said both are there
+    return tuple(f"{p} {a.slot} {state.side(p).stage[a.slot].card}" for p in (a.player, a.defender))  # type: ignore[return-value]
 
 
 def _both_present(state: State) -> bool:
@@ -532,9 +547,9 @@ def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
         return
     before = game(s.before)
     side = before.side(e.player)
-    if e.slot not in side.left and not before.known:
+    if e.slot not in side.retired and not before.known:
         yield undecided(e.seq, UNKNOWN_BOARD)
-    elif e.slot not in side.left or e.slot in side.stage:
+    elif e.slot not in side.retired or e.slot in side.stage:
         yield Hit(e.seq, {"slot": e.slot, "detail": "no character left that slot, or it is occupied"})
     elif not e.rested:
         yield Hit(e.seq, {"slot": e.slot, "detail": "the character returned standing"})

@@ -63,10 +63,12 @@ DISCARD_PLACE = {"hand-limit": "end"}
 def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     if not done:
         return ("stand",)
-    last = done[-1]
-    if last == "end":
+    # judged from the furthest phase reached, so one phase recorded out of order is one finding,
+    # not a second one at the phase that rightly comes next
+    furthest = max(done, key=PHASES.index)
+    if furthest == "end":
         return ("end",)
-    return (PHASES[PHASES.index(last) + 1],)
+    return (PHASES[PHASES.index(furthest) + 1],)
 
 
 @rule(
@@ -196,6 +198,8 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
     if isinstance(event, ev.Discarded):
         phase = DISCARD_PLACE.get(event.reason)
         return (phase, None) if phase else None
+    if isinstance(event, ev.SlotsSwapped) and event.effect:
+        return None  # an ability's move, not 甲's main-phase 入替
     return ACTION_PLACE.get(type(event))
 
 
@@ -215,10 +219,12 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
         checks=Text(
             ja="スタンド、ドローフェイズのドロー、クロックとそのドロー、プレイ、起動能力、枠の入替、クライマックス、"
                "アタック宣言、トリガーの公開、アタックのダメージ、バトル、クライマックスを控室に置くことが、seed 003 "
-               "の挙げるフェイズ (とステップ) で行われ、プレイヤーの行動はターンプレイヤーが行うこと。",
+               "の挙げるフェイズ (とステップ) で行われ、プレイヤーの行動はターンプレイヤーが行うこと。"
+               "能力による移動 (`ws.swap` の `effect: true`) と効果のドロー・ダメージはどのフェイズでもよい。",
             en="Stand, the draw-phase draw, the clock and its draws, plays, ACT abilities, slot swaps, the climax, "
                "attack declaration, trigger reveal, attack damage, battle and the climax leaving happen in the phase "
-               "(and step) seed 003 names, and the player actions belong to the turn player.",
+               "(and step) seed 003 names, and the player actions belong to the turn player. An ability's move "
+               "(`ws.swap` with `effect: true`) and an effect's draw or damage may happen in any phase.",
         ),
         why=Text(
             ja="seed 003 はこれらをそれぞれ 1 つのフェイズでだけ甲に行わせる。メインフェイズのクライマックスや、"

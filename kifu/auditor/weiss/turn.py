@@ -23,14 +23,16 @@ from .common import CLOSERS, UNKNOWN_BOARD, UNKNOWN_HAND, closed_phase, game, is
     citation="seed 003 §スタンドフェイズ 3; reference B6 #2",
     title=Text(ja="スタンドフェイズで全キャラをスタンド", en="the stand phase stands every character"),
     message=Text(
-        ja="スタンドフェイズの終わりに {player} の {slots} がスタンドしていません",
-        en="at the end of the stand phase {player}'s {slots} are not standing",
+        ja="スタンドフェイズの終わりに {player} のキャラがスタンドしていません: {slots}",
+        en="at the end of the stand phase these characters of {player} are not standing: {slots}",
     ),
     on=CLOSERS,
     doc=Doc(
         checks=Text(
-            ja="スタンドフェイズが終わるとき、ターンプレイヤーのキャラがすべてスタンドしていること。",
-            en="When the stand phase ends, every character of the turn player is standing.",
+            ja="スタンドフェイズが終わるとき、ターンプレイヤーのキャラがすべてスタンドしていること。"
+               "効果でスタンドしないキャラは `ws.stand` の `held` に書く (参考資料 B6 #2: 効果が別に言う場合を除く)。",
+            en="When the stand phase ends, every character of the turn player is standing; a character an effect "
+               "keeps rested is named in the `ws.stand`'s `held` (reference B6 #2: unless an effect says otherwise).",
         ),
         why=Text(
             ja="seed 003 §スタンドフェイズ 3: 甲の全てのキャラをスタンドする (自動)。",
@@ -48,9 +50,10 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
         return
     before = game(s.before)
     side = before.side(before.turn_player)
-    down = sorted(k for k, v in side.stage.items() if v.state != "stand")
+    down = sorted(k for k, v in side.stage.items() if v.state != "stand" and k not in before.stand_held)
     if down:
-        yield Hit(s.event.seq, {"player": before.turn_player, "slots": ", ".join(down)})
+        slots = ", ".join(f"{k} {side.stage[k].card} ({side.stage[k].state})" for k in down)
+        yield Hit(s.event.seq, {"player": before.turn_player, "slots": slots})
 
 
 @rule(
