@@ -58,6 +58,13 @@ def seq_links(seqs: Iterable[int]) -> str:
     return ", ".join(f'<a class="seqlink" href="#seq-{int(s)}">seq {int(s)}</a>' for s in seqs)
 
 
+def labelled_table(ctx: Context, columns: Iterable[str], rows: str, cls: str = "") -> str:
+    """A table whose head row names ``columns`` (label keys) in the page's language."""
+    head = "".join(f"<th>{esc(ctx.t(k))}</th>" for k in columns)
+    attr = f' class="{cls}"' if cls else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
 def num(v: float) -> str:
     """A charted number without a needless ``.0``."""
     return str(int(v)) if float(v).is_integer() else f"{v:g}"

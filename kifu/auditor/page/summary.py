@@ -8,7 +8,7 @@ from ...events.base import Event, MatchEnded
 from ...projector import series
 from ..base import Finding
 from ..report import counts
-from .common import SEVERITIES, Context, esc, metric_label, num, plain
+from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain
 
 
 def header_section(ctx: Context, head: str | None, source: str | None) -> str:
@@ -69,10 +69,9 @@ def _players(ctx: Context, events: Sequence[Event], findings: Sequence[Finding])
         if who is not None:
             flagged[who] = flagged.get(who, 0) + 1
     final = ctx.table[-1][1] if ctx.table else {}
-    head = "".join(f"<th>{esc(ctx.t(k))}</th>" for k in ("id", "name", "at_end", "on_their_events"))
     rows = "".join(_player_row(ctx, p.id, final, flagged.get(p.id, 0)) for p in ctx.start.players)
-    return f'<div class="card" style="margin-top:14px"><h2 style="margin-top:0">{esc(ctx.t("players"))}</h2>' \
-           f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+    table = labelled_table(ctx, ("id", "name", "at_end", "on_their_events"), rows)
+    return f'<div class="card" style="margin-top:14px"><h2 style="margin-top:0">{esc(ctx.t("players"))}</h2>{table}</div>'
 
 
 def _player_row(ctx: Context, pid: str, final: series.Values, flagged: int) -> str:

@@ -10,7 +10,7 @@ import msgspec
 from ...events.base import Event, JudgeRuling, event_type
 from ...projector import series
 from ..base import Finding
-from .common import SEVERITIES, Context, esc, metric_label, num, plain, seq_links
+from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain, seq_links
 
 ENVELOPE = ("type", "seq", "prev", "at", "by", "src")
 
@@ -19,14 +19,13 @@ def rulings_section(ctx: Context) -> str:
     rulings = ctx.rulings
     if not rulings:
         return ""
-    head = "".join(f"<th>{esc(ctx.t(k))}</th>" for k in ("seq", "about", "decision", "detail"))
     rows = "".join(
         f'<tr><td>{seq_links((r.seq,))}</td><td>{seq_links(r.about)}</td>'
         f"<td>{esc(r.decision or '')} <code>{esc(r.code or '')}</code></td><td>{esc(r.text)}</td></tr>"
         for r in rulings
     )
-    return (f"<h2>{esc(ctx.t('rulings'))}</h2><div class=\"card\"><table><thead><tr>{head}</tr></thead>"
-            f"<tbody>{rows}</tbody></table></div>")
+    table = labelled_table(ctx, ("seq", "about", "decision", "detail"), rows)
+    return f'<h2>{esc(ctx.t("rulings"))}</h2><div class="card">{table}</div>'
 
 
 def timeline_section(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
@@ -38,10 +37,9 @@ def timeline_section(ctx: Context, events: Sequence[Event], findings: Sequence[F
     # A log with no times (most imports of paper play) gets no empty time column.
     timed = any(e.at for e in events)
     columns = ("seq", "time", "by", "type", "detail", "change") if timed else ("seq", "by", "type", "detail", "change")
-    head = "".join(f"<th>{esc(ctx.t(k))}</th>" for k in columns)
     rows = "".join(_event_row(ctx, e, flagged.get(e.seq, []), changes.get(e.seq, ""), timed) for e in events)
-    return (f'<h2 id="timeline">{esc(ctx.t("timeline"))}</h2><div class="card"><table class="timeline">'
-            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>")
+    table = labelled_table(ctx, columns, rows, "timeline")
+    return f'<h2 id="timeline">{esc(ctx.t("timeline"))}</h2><div class="card">{table}</div>'
 
 
 def _changes(ctx: Context) -> dict[int, str]:
