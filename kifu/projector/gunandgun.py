@@ -294,6 +294,15 @@ def _open(state: State, e: Any, kind: str, card: str | None, **extra: Any) -> St
     return replace(state, acts={**state.acts, e.act: a})
 
 
+def _act_or_open(state: State, e: Any, kind: str) -> tuple[State, Activation]:
+    """The activation ``e`` names; one opened at ``e`` as ``kind`` when the log never opened it (a total fold)."""
+    a = _act(state, e.act)
+    if a is None:
+        state = _open(state, e, kind, None)
+        a = state.acts[e.act]
+    return state, a
+
+
 def _to_main(state: State, pid: str) -> State:
     """A main-phase action by the active player ends the turn-start window."""
     if pid == state.active and state.phase == "start":
@@ -392,10 +401,7 @@ def _played(state: State, e: ev.CardPlayed) -> State:
 
 @apply.on(ev.ResponseDeclared)
 def _declared(state: State, e: ev.ResponseDeclared) -> State:
-    a = _act(state, e.act)
-    if a is None:
-        state = _open(state, e, "response", None)
-        a = state.acts[e.act]
+    state, a = _act_or_open(state, e, "response")
     return _put_act(state, a, declared=e.seq, shot=e.against)
 
 
@@ -467,10 +473,7 @@ def _refund(state: State, e: ev.CostRefunded) -> State:
 
 @apply.on(ev.CoinTossed)
 def _tossed(state: State, e: ev.CoinTossed) -> State:
-    a = _act(state, e.act)
-    if a is None:
-        state = _open(state, e, "unknown", None)
-        a = state.acts[e.act]
+    state, a = _act_or_open(state, e, "unknown")
     ended = a.ended or e.facing == "opponent"
     n = a.n + (1 if e.facing == "self" and not a.ended else 0)
     room = a.room if a.tosses else room_of(state, a.player)

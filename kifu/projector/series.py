@@ -1,6 +1,6 @@
 """The numbers worth charting for each game, read from its projected State.
 
-Used by the match page (kifu/auditor/page.py) to draw the state over time:
+Used by the match page (kifu/auditor/page/) to draw the state over time:
 ガンナガン (seed 000) life and voltage, Magic coin flips (seed 001, CR 705)
 flips won and lost, World Trigger (seed 002) trion and distance, Weiss Schwarz
 (seed 003) level, clock and stock. A game with no entry charts nothing.

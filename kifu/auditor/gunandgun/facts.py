@@ -25,6 +25,12 @@ def cat(state: State) -> Any:
     return proj.catalogue(state.ckey)
 
 
+def player_gun(state: State, player: str, gun: str | None) -> proj.Gun | None:
+    """The player's gun named ``gun``; None when the log has not set that player up (it started mid-game)."""
+    p = state.players.get(player)
+    return proj.gun_of(state, p, gun) if p else None
+
+
 def facts_of(state: State, a: Activation, card: str | None = None) -> Any:
     """The card or skill an activation (or one skill of a continuous group) uses; None if unknown."""
     key = card or a.card

@@ -11,7 +11,7 @@ from typing import Iterable
 from ...events import gunandgun as ev
 from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import cat, game
+from .facts import cat, game, player_gun
 
 NLOAD = "reference gunandgun.md §1.4 [N-load]"
 
@@ -32,8 +32,7 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     if e.how != "basic":
         return
     st = game(s.after)
-    p = st.players.get(e.player)
-    g = proj.gun_of(st, p, e.gun) if p else None
+    g = player_gun(st, e.player, e.gun)
     if g is not None and g.limit is not None and g.basic > g.limit:
         yield Hit(e.seq, {"gun": e.gun, "basic": g.basic, "limit": g.limit})
 
@@ -57,8 +56,7 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
 def loads_never_above_max(s: Step) -> Iterable[Hit]:
     e = s.event
     st = game(s.before)
-    p = st.players.get(e.player)
-    g = proj.gun_of(st, p, e.gun) if p else None
+    g = player_gun(st, e.player, e.gun)
     if g is None or g.max is None or e.how == "effect":
         return
     size = e.n * proj.counts_as(st, e)  # ダブルバレット fills two places

@@ -10,10 +10,9 @@ from types import SimpleNamespace
 from typing import Any, Iterable
 
 from ...events import gunandgun as ev
-from ...projector import gunandgun as proj
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
-from .facts import (expected_values, n_choices, facts_of, game, numbers, selects_alternative, sequence_over,
-                    threshold, unknown, value_of)
+from .facts import (expected_values, n_choices, facts_of, game, numbers, player_gun, selects_alternative,
+                    sequence_over, threshold, unknown, value_of)
 
 RULING = "seed 000 §基本ルール 2 / 裁定例 (徹甲榴弾, 相撃ち, 過焔地獄, ノイズジェネレーター)"
 ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": "hit", "hit_mod": "hit_mod"}
@@ -105,7 +104,7 @@ def _role(e: Any) -> str | None:
 
 def _effect_key(e: Any, st: Any) -> str:
     if isinstance(e, ev.Loaded):
-        g = proj.gun_of(st, st.players[e.player], e.gun) if e.player in st.players else None
+        g = player_gun(st, e.player, e.gun)
         return "load:" + (g.name if g else e.gun)  # a load effect over several guns gives each gun up to N (seed 000)
     if isinstance(e, ev.LifeChanged):
         return "heal" if e.why == "heal" else "hit"

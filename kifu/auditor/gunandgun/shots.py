@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from ...events import gunandgun as ev
 from ...projector import gunandgun as proj
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .facts import cat, game
+from .facts import cat, game, player_gun
 
 NSHOOT = "reference gunandgun.md §1.5 [N-shoot]"
 STAGES = ("effect", "bullet", "response", "replace")
@@ -30,8 +30,7 @@ STAGES = ("effect", "bullet", "response", "replace")
 def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
     e = s.event
     st = game(s.after)
-    p = st.players.get(e.player)
-    g = proj.gun_of(st, p, e.gun) if p else None
+    g = player_gun(st, e.player, e.gun)
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
         yield Hit(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit})
@@ -50,8 +49,7 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
 def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     e = s.event
     st = game(s.before)
-    p = st.players.get(e.player)
-    g = proj.gun_of(st, p, e.gun) if p else None
+    g = player_gun(st, e.player, e.gun)
     gun = proj.find_gun(cat(st), e.gun)
     if g is None or gun is None:
         if g is not None:

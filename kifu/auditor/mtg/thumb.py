@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from ...events.mtg import CoinLanded
-from ...projector.mtg import Group, Instruction, coins_of, groups_in_order
+from ...projector.mtg import Group, Instruction, State, coins_of, groups_in_order
 from ..base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
 from .call import explained_by_ignored, wrong_outcomes
 from .common import RECORDED, STACKING, THUMB, evidence, expected_coins, flip_of, players_flipping
@@ -80,10 +80,16 @@ def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int,
 
 
 def _too_few(end: End) -> Iterable[Hit]:
-    for ins in end.final.game.flips.values():
+    for ins, g, who in _flippers(end.final.game):
+        yield from _short_group(ins, g, who, end.options)
+
+
+def _flippers(state: State) -> Iterator[tuple[Instruction, Group, str]]:
+    """(instruction, group, player) for every player who flipped in every group of every instruction."""
+    for ins in state.flips.values():
         for g in groups_in_order(ins):
             for who in players_flipping(g):
-                yield from _short_group(ins, g, who, end.options)
+                yield ins, g, who
 
 
 def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]:  # type: ignore[no-untyped-def]
@@ -142,10 +148,8 @@ def _keeps(g: Group, who: str) -> list:  # type: ignore[type-arg]
     ),
 )
 def exactly_one_kept(end: End) -> Iterable[Hit]:
-    for ins in end.final.game.flips.values():
-        for g in groups_in_order(ins):
-            for who in players_flipping(g):
-                yield from _kept_count(ins, g, who)
+    for ins, g, who in _flippers(end.final.game):
+        yield from _kept_count(ins, g, who)
 
 
 def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:

@@ -2,7 +2,9 @@
 
 Rule source: seed 002 (``shared/seeds/002_8caa01d942fb408e.txt``), one rule per
 statement: the build and the initial distance (``setup``), each turn's order,
-set, plot and tags (``turn``), the tactics phase (``tactics``) and the end
+set, plot and tags (``turn``), the tactics phase of ■5 (what a use needs before
+its effect happens in ``reveal``, when and where effects are used in ``use``,
+the counter chain and resolution in ``chain``, and ``moves``) and the end
 (``end``). Trigger facts come from the log's own catalogue laid over the bundled
 example (``kifu/events/cards/worldtrigger.json``).
 """
@@ -16,10 +18,10 @@ from ...events.cards import worldtrigger as cards
 from ...events.worldtrigger import EVENTS
 from ...projector import worldtrigger as projection
 from ..base import Game, Text
-from . import end, setup, tactics, turn
+from . import chain, end, moves, reveal, setup, turn, use
 from .common import OPTIONS
 
-RULES = setup.RULES + turn.RULES + tactics.RULES + end.RULES
+RULES = setup.RULES + turn.RULES + reveal.RULES + use.RULES + chain.RULES + moves.RULES + end.RULES
 
 
 def catalogue(start: MatchStarted) -> Any:

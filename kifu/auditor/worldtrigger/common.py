@@ -1,14 +1,17 @@
-"""Shared helpers of the World Trigger rulebook (seed 002): citations, options, catalogue access."""
+"""Shared helpers of the World Trigger rulebook (seed 002): citations, options, catalogue access, the distance."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ...events.cards import worldtrigger as cards
-from ...projector.worldtrigger import Agent, agent
+from ...projector.worldtrigger import Agent, State, agent
 from ..base import Option, Text
 
 SEED = "seed 002"
+STEP1 = "■5 戦術フェイズ 手順1"
+STEP2 = "■5 戦術フェイズ 手順2"
+STEP3 = "■5 戦術フェイズ 手順3"
 
 
 def cite(section: str) -> str:
@@ -100,3 +103,12 @@ def unknown(name: str, effect: str | None = None) -> dict[str, Any]:
     """Evidence of an undecided finding: a trigger or effect the catalogue lacks."""
     what = name if effect is None else f"{name} / {effect}"
     return {"reason": f"{what} is not in the catalogue (add it to match.start.catalogue)", "trigger": name}
+
+
+def distance_now(g: State) -> int | None:
+    """The distance a new declaration starts from: pending moves of a closing chain count."""
+    d = g.distance
+    for decl in reversed(g.chain):
+        if not decl.resolved and decl.to is not None:
+            d = decl.to
+    return d

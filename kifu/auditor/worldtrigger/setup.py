@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from ...events.cards import worldtrigger as cards
 from ...events.worldtrigger import BuildChosen, DistanceFixed, InitialTriggerUsed, SheetMade, TrionDealt
@@ -73,12 +73,9 @@ def four_main_and_four_sub(s: Step) -> Iterable[Hit]:
 def option_on_its_trigger_side(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, BuildChosen)
-    c = cat(s)
-    for side, names in (("main", e.main), ("sub", e.sub)):
-        for name in names:
-            t = c.trigger(name)
-            if t is not None and t.option_of is not None and t.option_of not in names:
-                yield Hit(e.seq, {"player": e.player, "side": side, "option": name, "parent": t.option_of})
+    for side, names, name, t in _build_entries(e, cat(s)):
+        if t is not None and t.option_of is not None and t.option_of not in names:
+            yield Hit(e.seq, {"player": e.player, "side": side, "option": name, "parent": t.option_of})
 
 
 @rule(
@@ -112,14 +109,18 @@ def option_on_its_trigger_side(s: Step) -> Iterable[Hit]:
 def trigger_fits_its_side(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, BuildChosen)
-    c = cat(s)
+    for side, _, name, t in _build_entries(e, cat(s)):
+        if t is None:
+            yield Hit(e.seq, unknown(name), undecided=True)
+        elif t.option_of is None and t.side not in ("any", side):
+            yield Hit(e.seq, {"player": e.player, "trigger": name, "side": side, "allowed": t.side})
+
+
+def _build_entries(e: BuildChosen, c: cards.Catalogue) -> Iterator[tuple[str, list[str], str, cards.Trigger | None]]:
+    """Each trigger of a build as (side, the names on that side, its name, its catalogue entry or None)."""
     for side, names in (("main", e.main), ("sub", e.sub)):
         for name in names:
-            t = c.trigger(name)
-            if t is None:
-                yield Hit(e.seq, unknown(name), undecided=True)
-            elif t.option_of is None and t.side not in ("any", side):
-                yield Hit(e.seq, {"player": e.player, "trigger": name, "side": side, "allowed": t.side})
+            yield side, names, name, c.trigger(name)
 
 
 @rule(

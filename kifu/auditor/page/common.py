@@ -1,0 +1,78 @@
+"""What every section of the match page shares: the Context and the escaping and formatting helpers."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+import msgspec
+
+from ...events.base import JudgeRuling, MatchStarted
+from ...projector import series
+from ..base import Game, Rule
+from .labels import LABELS
+
+SEVERITIES = ("error", "warning", "info")
+
+
+def esc(value: Any) -> str:
+    """Escape any value for HTML text or a quoted attribute (quotes included)."""
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def plain(value: Any) -> str:
+    """A value as a reader wants it: strings as they are, anything else as compact JSON."""
+    if isinstance(value, str):
+        return value
+    return msgspec.json.encode(value).decode()
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every section needs: the language, the match and its players, rules and series."""
+
+    lang: str
+    start: MatchStarted
+    game: Game | None
+    rules: Mapping[str, Rule]
+    options: Mapping[str, Any]
+    names: Mapping[str, str]
+    colours: Mapping[str, str]
+    table: list[tuple[int, series.Values]]
+    last_seq: int
+    rulings: tuple[JudgeRuling, ...]
+
+    def t(self, key: str, **kw: Any) -> str:
+        text = LABELS.get(self.lang, LABELS["en"])[key]
+        return text.format(**kw) if kw else text
+
+    def who(self, pid: str | None) -> str:
+        if pid in ("judge", "system"):
+            return self.t(pid)
+        return self.names.get(pid or "", pid or "")
+
+
+def seq_links(seqs: Iterable[int]) -> str:
+    """Links to the timeline rows of these events."""
+    return ", ".join(f'<a class="seqlink" href="#seq-{int(s)}">seq {int(s)}</a>' for s in seqs)
+
+
+def labelled_table(ctx: Context, columns: Iterable[str], rows: str, cls: str = "") -> str:
+    """A table whose head row names ``columns`` (label keys) in the page's language."""
+    head = "".join(f"<th>{esc(ctx.t(k))}</th>" for k in columns)
+    attr = f' class="{cls}"' if cls else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def num(v: float) -> str:
+    """A charted number without a needless ``.0``."""
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def metric_label(ctx: Context, name: str) -> str:
+    """The label of a game's metric in the page's language (the name itself if the game has no such metric)."""
+    for m in series.METRICS.get(ctx.start.game, ()):
+        if m.name == name:
+            return m.ja if ctx.lang == "ja" else m.en
+    return name

@@ -1,0 +1,76 @@
+"""The findings of the match page: one card per finding with its rule explained, the evidence compared
+and the judge rulings on it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Sequence
+
+from ...events.base import JudgeRuling
+from ..base import Finding, Rule
+from .common import Context, esc, plain, seq_links
+
+
+def findings_section(ctx: Context, findings: Sequence[Finding]) -> str:
+    if not findings:
+        return f"<h2>{esc(ctx.t('findings'))}</h2><p>{esc(ctx.t('no_findings'))}</p>"
+    cards = "".join(_finding(ctx, i, f) for i, f in enumerate(findings, 1))
+    return f'<h2 id="findings">{esc(ctx.t("findings"))} ({len(findings)})</h2>{cards}'
+
+
+def _finding(ctx: Context, i: int, f: Finding) -> str:
+    r = ctx.rules.get(f.code)
+    title = r.title.get(ctx.lang) if r else f.name
+    rows = [(ctx.t("at_seq"), seq_links(f.seqs)), (ctx.t("citation"), esc(f.citation))]
+    if r is not None:
+        rows += [(ctx.t("checks"), _prose(r.doc.section("checks", ctx.lang))),
+                 (ctx.t("why"), _prose(r.doc.section("why", ctx.lang)))]
+        if r.options:
+            rows.append((ctx.t("depends"), esc(", ".join(f"{o}={plain(ctx.options.get(o))}" for o in r.options))))
+    if f.evidence:
+        rows.append((ctx.t("evidence"), _evidence(f.evidence, ctx.lang)))
+    rows += [(ctx.t("ruled"), _ruling(ctx, r)) for r in _rulings_on(ctx, f)]
+    dl = "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in rows)
+    return (
+        f'<article class="finding {esc(f.severity)}" id="f-{i}"><h3><span class="badge {esc(f.severity)}">'
+        f'{esc(ctx.t(f.severity))}</span> <span class="code">{esc(f.code)}</span> {esc(title)}</h3>'
+        f'<div class="name">{esc(f.name)}</div><p class="msg">{esc(f.message.get(ctx.lang))}</p>'
+        f"<dl>{dl}</dl>{_examples(ctx, r)}</article>"
+    )
+
+
+def _rulings_on(ctx: Context, f: Finding) -> list[JudgeRuling]:
+    """Judge rulings about this finding's events that apply its rule or name no rule."""
+    return [r for r in ctx.rulings if set(r.about) & set(f.seqs) and r.code in (None, f.code)]
+
+
+def _ruling(ctx: Context, r: JudgeRuling) -> str:
+    decision = f"<b>{esc(r.decision)}</b> " if r.decision else ""
+    return f"{seq_links((r.seq,))} {decision}{esc(r.text)}"
+
+
+def _prose(text: str) -> str:
+    """Rule documentation, escaped, with its `backticked` names set as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(text))
+
+
+def _evidence(evidence: Mapping[str, Any], lang: str) -> str:
+    rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(plain(v))}</td></tr>" for k, v in _in_language(evidence, lang))
+    return f'<table class="evidence"><tbody>{rows}</tbody></table>'
+
+
+def _in_language(evidence: Mapping[str, Any], lang: str) -> list[tuple[str, Any]]:
+    """Evidence items, one version of each: rules give ``x`` and its Japanese ``x_ja`` for the messages."""
+    pairs = []
+    for k, v in evidence.items():
+        if k.endswith("_ja") and k[:-3] in evidence:
+            continue
+        pairs.append((k, evidence.get(f"{k}_ja", v) if lang == "ja" else v))
+    return pairs
+
+
+def _examples(ctx: Context, r: Rule | None) -> str:
+    if r is None:
+        return ""
+    parts = "".join(f"<div>{esc(ctx.t(k))}</div><pre>{esc(r.doc.section(k, ctx.lang))}</pre>" for k in ("bad", "good"))
+    return f"<details><summary>{esc(ctx.t('examples'))}</summary>{parts}</details>"

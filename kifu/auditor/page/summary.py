@@ -1,0 +1,96 @@
+"""The top of the match page: the header, the verdict and result, the players and the rule options."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ...events.base import Event, MatchEnded
+from ...projector import series
+from ..base import Finding
+from ..report import counts
+from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain
+
+
+def header_section(ctx: Context, head: str | None, source: str | None) -> str:
+    s = ctx.start
+    game = ctx.game.title.get(ctx.lang) if ctx.game else s.game
+    parts = [f"<b>{esc(ctx.t('game'))}</b> {esc(game)}", f"<b>{esc(ctx.t('match'))}</b> {esc(s.match)}"]
+    if s.at:
+        parts.append(f"<b>{esc(ctx.t('started'))}</b> {esc(s.at)}")
+    parts.append(f"<b>{esc(ctx.t('events'))}</b> {ctx.last_seq}")
+    lines = [f'<p class="meta">{" · ".join(parts)}</p>']
+    if source:
+        lines.append(f'<p class="meta"><b>{esc(ctx.t("log"))}</b> {esc(source)}</p>')
+    if head:
+        lines.append(f'<p class="meta"><b>{esc(ctx.t("head"))}</b> <span class="hash">{esc(head)}</span></p>')
+    heading = f"{ctx.t('page')}: {s.title or s.match}"
+    return f"<header><h1>{esc(heading)}</h1>{''.join(lines)}</header>"
+
+
+def top_section(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
+    left = _verdict(ctx, events, findings) + _players(ctx, events, findings)
+    return f'<section class="top"><div>{left}</div><div>{_options(ctx)}</div></section>'
+
+
+def _verdict(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
+    n = counts(findings)
+    worst = next((k for k in SEVERITIES if n[k]), None)
+    headline = {"error": "errors", "warning": "warnings", "info": "infos", None: "clean"}[worst]
+    c = {k: _count(ctx, k, v) for k, v in n.items()}
+    return (
+        f'<div class="card verdict {esc(worst or "clean")}"><p class="note">{esc(ctx.t("verdict"))}</p>'
+        f'<p class="big">{esc(ctx.t(headline, **c))}</p><p>{esc(ctx.t("counts", **c))}</p>'
+        f"<p><b>{esc(ctx.t('result'))}</b>: {_result(ctx, events)}</p></div>"
+    )
+
+
+def _count(ctx: Context, severity: str, n: int) -> str:
+    """``エラー 3 件`` or ``3 errors`` (``info`` has no plural)."""
+    word = ctx.t(severity)
+    if ctx.lang == "ja":
+        return f"{word} {n} 件"
+    return f"{n} {word}{'s' if n != 1 and severity != 'info' else ''}"
+
+
+def _result(ctx: Context, events: Sequence[Event]) -> str:
+    end = next((e for e in events if isinstance(e, MatchEnded)), None)
+    if end is None:
+        return esc(ctx.t("unfinished"))
+    text = ctx.t("winner", winner=ctx.who(end.winner)) if end.winner else ctx.t("draw")
+    reason = f" ({ctx.t('reason')}: {end.reason})" if end.reason else ""
+    return f'{esc(text + reason)} · <a class="seqlink" href="#seq-{end.seq}">seq {end.seq}</a>'
+
+
+def _players(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
+    by_seq = {e.seq: e.by for e in events}
+    flagged: dict[str, int] = {}
+    for f in findings:
+        who = by_seq.get(f.seq)
+        if who is not None:
+            flagged[who] = flagged.get(who, 0) + 1
+    final = ctx.table[-1][1] if ctx.table else {}
+    rows = "".join(_player_row(ctx, p.id, final, flagged.get(p.id, 0)) for p in ctx.start.players)
+    table = labelled_table(ctx, ("id", "name", "at_end", "on_their_events"), rows)
+    return f'<div class="card" style="margin-top:14px"><h2 style="margin-top:0">{esc(ctx.t("players"))}</h2>{table}</div>'
+
+
+def _player_row(ctx: Context, pid: str, final: series.Values, flagged: int) -> str:
+    stats = " · ".join(f"{metric_label(ctx, m)} {num(v)}" for k, v in final.items()
+                       for m, p in (series.split(k),) if p == pid)
+    swatch = f'<span class="swatch" style="background:{ctx.colours[pid]}"></span>'
+    return (f"<tr><td>{swatch}<code>{esc(pid)}</code></td><td>{esc(ctx.names[pid])}</td>"
+            f"<td>{esc(stats)}</td><td>{flagged}</td></tr>")
+
+
+def _options(ctx: Context) -> str:
+    if ctx.game is None or not ctx.game.options:
+        return ""
+    rows = []
+    for o in ctx.game.options:
+        value = ctx.options.get(o.name, o.default)
+        where = ctx.t("set_in_log") if o.name in ctx.start.rules else ctx.t("default")
+        rows.append(f'<tr><td><code>{esc(o.name)}</code></td><td><b>{esc(plain(value))}</b> '
+                    f'<span class="note">({esc(where)})</span><br><span class="note">{esc(o.doc.get(ctx.lang))}</span>'
+                    f"</td></tr>")
+    return (f'<div class="card"><h2 style="margin-top:0">{esc(ctx.t("options"))}</h2>'
+            f"<table><tbody>{''.join(rows)}</tbody></table></div>")
