@@ -39,14 +39,23 @@ def _field_of(path: str | None) -> str | None:
     return field or None
 
 
-def malformed(exc: Exception, raw: bytes | None = None, **where: Any) -> MalformedEvent:
-    """Turn a msgspec error into one clear MalformedEvent naming the field."""
+def field_error(exc: Exception) -> tuple[str, str | None]:
+    """A msgspec error as (message, field path): ``Expected `int`… - at `$.a[0]``` → (…, ``a[0]``).
+
+    An unknown field is named in the path (``a[0].zz``), since that is the field to fix.
+    """
     text = str(exc)
     m = _AT_PATH.match(text)
     msg, field = (m.group("msg"), _field_of(m.group("path"))) if m else (text, None)
     unknown = re.search(r"unknown field `([^`]*)`", msg)
     if unknown:
         field = f"{field}.{unknown.group(1)}" if field else unknown.group(1)
+    return msg, field
+
+
+def malformed(exc: Exception, raw: bytes | None = None, **where: Any) -> MalformedEvent:
+    """Turn a msgspec error into one clear MalformedEvent naming the field."""
+    msg, field = field_error(exc)
     if "Invalid value" in msg and field == "type" and raw is not None:
         msg = f"unknown event type {_peek(raw, 'type')!r}"
     if not isinstance(exc, msgspec.ValidationError):

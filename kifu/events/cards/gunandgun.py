@@ -14,7 +14,6 @@ lays a log's own ``match.start.catalogue`` over it by id.
 
 from __future__ import annotations
 
-import re
 import weakref
 from functools import lru_cache
 from importlib import resources
@@ -24,6 +23,7 @@ import msgspec
 from msgspec import Meta
 
 from ..base import KifuError, MatchStarted
+from ..codec import field_error
 
 __all__ = [
     "AdditionalCost",
@@ -339,16 +339,8 @@ def _build_index(cat: Catalogue) -> _Index:
     )
 
 
-_AT_PATH = re.compile(r"^(?P<msg>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
-
-
 def _error(exc: Exception, where: str) -> CatalogueError:
-    m = _AT_PATH.match(str(exc))
-    msg, path = (m.group("msg"), m.group("path")) if m else (str(exc), "")
-    field = (path or "").lstrip(".") or None
-    unknown = re.search(r"unknown field `([^`]*)`", msg)
-    if unknown:
-        field = f"{field}.{unknown.group(1)}" if field else unknown.group(1)
+    msg, field = field_error(exc)
     return CatalogueError(f"card catalogue: {msg}", where=where, field=field)
 
 
