@@ -1,4 +1,4 @@
-"""The match page (`kifu report`, kifu/auditor/page.py) and the charted series (kifu/projector/series.py).
+"""The match page (`kifu report`, kifu/auditor/page/) and the charted series (kifu/projector/series.py).
 
 The page must be well-formed HTML, name every finding and link it to its events'
 timeline rows (and back), escape everything the log says, draw each game's
@@ -16,6 +16,7 @@ import pytest
 
 from conftest import FIXTURES, run_cli
 from kifu.auditor import page, registry
+from kifu.auditor.page import charts
 from kifu.events import logfile
 from kifu.projector import series
 from kifu.projector.base import frames
@@ -202,9 +203,9 @@ def test_render_is_deterministic() -> None:
 
 
 def test_axis_ends_on_round_numbers() -> None:
-    assert page._bounds([21.0, 30.0]) == (0.0, 30.0, 10)
-    assert page._bounds([0.0, 8.0]) == (0.0, 8.0, 2)
-    assert page._ticks(0.0, 30.0, 10) == [0.0, 10.0, 20.0, 30.0]
+    assert charts._bounds([21.0, 30.0]) == (0.0, 30.0, 10)
+    assert charts._bounds([0.0, 8.0]) == (0.0, 8.0, 2)
+    assert charts._ticks(0.0, 30.0, 10) == [0.0, 10.0, 20.0, 30.0]
 
 
 def _exit_cases(tmp_path: Path) -> dict[str, Path]:

@@ -23,7 +23,7 @@ from ...events.base import Event, JudgeRuling, MatchStarted
 from ...projector import series
 from ...projector.base import Frame
 from ..base import Finding, resolve_options
-from .charts import _bounds, _ticks, charts_section  # noqa: F401 (the axis tests call page._bounds, page._ticks)
+from .charts import charts_section
 from .common import Context, esc
 from .findings import findings_section
 from .labels import LABELS
