@@ -13,7 +13,7 @@ import io
 import itertools
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable, Iterator, NoReturn, Optional, Sequence
@@ -206,7 +206,7 @@ MESSAGES.update({
     "progress_write": {"ja": "イベントを書き込み", "en": "writing events"},
     "progress_ingest": {"ja": "取り込み", "en": "ingesting"},
     "progress_log": {"ja": "ログ {done}/{total}", "en": "log {done}/{total}"},
-    "progress_events": {"ja": "{events:,} イベント", "en": "{events:,} events"},
+    "progress_ingested": {"ja": "{done}/{total} ログ, {events:,} イベント", "en": "{done}/{total} logs, {events:,} events"},
 })
 
 _BIG_LOGS = 4 << 20
@@ -287,7 +287,7 @@ class _Counted(list):  # type: ignore[type-arg]
         super().__init__(items)
         self._tick = tick
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[Any]:
         whole = super().__getitem__
         for done in range(0, len(self), _BLOCK):
             self._tick(done)
@@ -338,7 +338,7 @@ def _size(path: Path) -> int:
         return 0
 
 
-def _logs_progress(logs: Sequence[Path], passes: int, label: str) -> tuple[Any, list[int]]:
+def _logs_progress(logs: Sequence[Path], passes: int, label: str) -> tuple[AbstractContextManager[_Bar], list[int]]:
     """A bar over ``passes`` reads of every log, in bytes; and each log's size."""
     sizes = [_size(p) for p in logs]
     small = 0 if len(logs) >= _MANY else _BIG_LOGS
@@ -945,8 +945,8 @@ def ingest(
     try:
         with _progress(len(files), msg("progress_ingest", lang), _MANY) as bar:
             summary = wh.ingest(con, files, reg.codec_for, reg.audit, jobs=jobs,
-                                progress=lambda done, _all, ev: bar.update(
-                                    done, note=msg("progress_events", lang, events=ev)))
+                                progress=lambda done, total, ev: bar.update(done, note=msg(
+                                    "progress_ingested", lang, done=done, total=total, events=ev)))
     finally:
         con.close()
     for path, reason in summary.refused:

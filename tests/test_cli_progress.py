@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -76,7 +75,7 @@ def big_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.usefixtures("every_log_is_long")
 @pytest.mark.parametrize("args", [("verify", TABLE, DISPUTE), ("audit", TABLE, DISPUTE), ("report", TABLE),
-                                  ("verify", TABLE, "-f", "json")], ids=lambda a: " ".join(map(str, a[:1] + a[-1:])))
+                                  ("verify", TABLE, "-f", "json")], ids=["verify", "audit", "report", "verify-json"])
 def test_no_bar_when_stderr_is_not_a_terminal(args: tuple[object, ...]) -> None:
     run = run_cli(*args)
     assert run.code in (0, 1), run.err
@@ -192,7 +191,7 @@ def test_ingest_shares_the_bar(tmp_path: Path) -> None:
     run, _ = run_tty("ingest", TABLE, DISPUTE, "--db", db, "-j", "1", "--lang", "en")
     assert run.code == 0, run.err
     assert "ingested 2 new matches" in run.out
-    assert BAR in run.err and "ingesting" in run.err
+    assert BAR in run.err and "ingesting" in run.err and "2/2 logs" in run.err
 
 
 def test_counted_list_reports_each_block_and_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
