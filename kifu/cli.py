@@ -7,13 +7,16 @@ traceback). Commands that do not touch DuckDB never import it.
 
 from __future__ import annotations
 
+import collections
 import csv
 import io
+import itertools
 import os
 import sys
+from contextlib import AbstractContextManager, contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterable, NoReturn, Optional, Sequence
+from typing import Annotated, Any, Callable, Iterable, Iterator, NoReturn, Optional, Sequence
 
 import msgspec
 import typer
@@ -190,6 +193,200 @@ def _pairs(pairs: Sequence[str], lang: Lang) -> dict[str, Any]:
     return out
 
 
+# --- progress bars (stderr, only on a terminal, only for long work) ----------------
+
+MESSAGES.update({
+    "progress_verify": {"ja": "検証", "en": "verifying"},
+    "progress_read": {"ja": "読み込み", "en": "reading"},
+    "progress_audit": {"ja": "監査", "en": "auditing"},
+    "progress_replay": {"ja": "再生", "en": "replaying"},
+    "progress_render": {"ja": "ページを作成", "en": "writing the page"},
+    "progress_source": {"ja": "書き出しを読み込み", "en": "reading the export"},
+    "progress_convert": {"ja": "メッセージを変換", "en": "converting messages"},
+    "progress_write": {"ja": "イベントを書き込み", "en": "writing events"},
+    "progress_ingest": {"ja": "取り込み", "en": "ingesting"},
+    "progress_log": {"ja": "ログ {done}/{total}", "en": "log {done}/{total}"},
+    "progress_ingested": {"ja": "{done}/{total} ログ, {events:,} イベント", "en": "{done}/{total} logs, {events:,} events"},
+})
+
+_BIG_LOGS = 4 << 20
+"""Bytes of log (about 20,000 events) below which verify, audit and report end in well under a second."""
+_BIG_SOURCE = 2 << 20
+"""Bytes of export (about 10,000 messages) below which an import ends in well under a second."""
+_MANY = 50
+"""This many logs are long work whatever their size: each costs an open, a start and a report."""
+_BLOCK = 16384
+"""Records or items between two reports to a bar (a few a second on a big log; it redraws 4 times a second).
+
+Blocks are taken with ``islice`` so the per-record loop stays in C: reading with a
+bar is as fast as ``logfile.verify``, within the noise of a shared machine.
+"""
+
+
+class _Bar:
+    """One progress task on stderr, or (not live) a bar that does nothing.
+
+    While a bar is live and stdout is the same terminal, stdout lines are held
+    and printed once the bar is gone, so the two never tear each other's lines;
+    a pipe gets them as they come.
+    """
+
+    def __init__(self, progress: Any = None, label: str = "", total: float | None = None, hold: bool = False) -> None:
+        self._progress = progress
+        self._task = progress.add_task(label, total=total, note="") if progress is not None else None
+        self._hold = hold
+        self._held: list[str] = []
+
+    @property
+    def live(self) -> bool:
+        return self._progress is not None
+
+    def phase(self, label: str, total: float | None, note: str = "") -> None:
+        """Start a new stretch of work: a new label, total and time estimate."""
+        if self._progress is not None:
+            self._progress.reset(self._task, total=total, description=label, note=note)
+
+    def update(self, completed: float, label: str | None = None, note: str | None = None) -> None:
+        if self._progress is not None:
+            kw = {k: v for k, v in (("description", label), ("note", note)) if v is not None}
+            self._progress.update(self._task, completed=completed, **kw)
+
+    def counted(self, items: list[Any], start: float, span: float) -> list[Any]:
+        """``items`` as a list whose iteration moves the bar from ``start`` to ``start + span``."""
+        if self._progress is None or not items:
+            return items
+        return _Counted(items, lambda done: self.update(start + span * done / len(items)))
+
+    def echo(self, text: str) -> None:
+        if self._progress is not None and self._hold:
+            self._held.append(text)
+        else:
+            typer.echo(text)
+
+    def warn(self, text: str) -> None:
+        """A line for stderr: above a live bar, kept whole (no wrapping, markup or colour added)."""
+        if self._progress is not None:
+            self._progress.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+        else:
+            typer.echo(text, err=True)
+
+    def release(self) -> None:
+        for text in self._held:
+            typer.echo(text)
+        self._held.clear()
+
+
+class _Counted(list):  # type: ignore[type-arg]
+    """A list that reports how far an iteration over it has come.
+
+    The auditor, the replay, the importer's converter and its writer take the
+    list and iterate it once; this lets them move a bar without a callback.
+    """
+
+    def __init__(self, items: Iterable[Any], tick: Callable[[int], None]) -> None:
+        super().__init__(items)
+        self._tick = tick
+
+    def __iter__(self) -> Iterator[Any]:
+        whole = super().__getitem__
+        for done in range(0, len(self), _BLOCK):
+            self._tick(done)
+            yield from whole(slice(done, done + _BLOCK))
+        self._tick(len(self))
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # a closed or bare stream is no terminal
+        return False
+
+
+@contextmanager
+def _progress(total: float | None, label: str, small: float = _BIG_LOGS) -> Iterator[_Bar]:
+    """A progress bar on stderr over ``total`` units of work, or a no-op ``_Bar``.
+
+    Shown only when stderr is a terminal and ``total`` reaches ``small``: pipes,
+    CI logs and tests stay clean, and short commands do not flash a bar (nor
+    pay for importing rich). Transient: it leaves nothing on the screen.
+    """
+    if not _isatty(sys.stderr) or total is None or total < small:
+        yield _Bar()
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+
+    # isatty was asked above; forcing keeps rich from asking again through a wrapped stream.
+    # No redirection: rich would send stdout to stderr and re-wrap lines; _Bar.echo and
+    # _Bar.warn keep both streams byte for byte what they are without a bar.
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                        TextColumn("{task.fields[note]}"), TimeRemainingColumn(),
+                        console=Console(stderr=True, force_terminal=True), transient=True,
+                        redirect_stdout=False, redirect_stderr=False, refresh_per_second=4)
+    bar = _Bar(progress, label, total, hold=_isatty(sys.stdout))
+    try:
+        with progress:
+            yield bar
+    finally:
+        bar.release()
+
+
+def _size(path: Path) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:  # a missing log fails later with its own clear line
+        return 0
+
+
+def _logs_progress(logs: Sequence[Path], passes: int, label: str) -> tuple[AbstractContextManager[_Bar], list[int]]:
+    """A bar over ``passes`` reads of every log, in bytes; and each log's size."""
+    sizes = [_size(p) for p in logs]
+    small = 0 if len(logs) >= _MANY else _BIG_LOGS
+    return _progress(passes * sum(sizes), label, small), sizes
+
+
+def _read_log(path: Path, bar: _Bar, start: float) -> Any:
+    """``logfile.load``, moving the bar by the bytes read (the core's hot loop is untouched)."""
+    if not bar.live:
+        return _load(path)
+    from .events import logfile
+
+    stream = logfile.iter_records(path, _registry().codec_for)
+    records: list[Any] = []
+    while True:
+        before = len(records)
+        records.extend(itertools.islice(stream, _BLOCK))
+        if len(records) == before:
+            break
+        bar.update(start + records[-1].offset)
+    return logfile.Log(str(path), records[0].event, records)
+
+
+def _verify_log(path: Path, expect_head: Optional[str], bar: _Bar, start: float) -> Any:
+    """``logfile.verify``, moving the bar by the bytes read."""
+    from .events import logfile
+    from .events.codec import line_hash
+
+    codec_for = _registry().codec_for
+    if not bar.live:
+        return logfile.verify(path, codec_for, expect_head)
+    stream = logfile.iter_records(path, codec_for)
+    last = None
+    while block := collections.deque(itertools.islice(stream, _BLOCK), maxlen=1):
+        last = block[0]
+        bar.update(start + last.offset)
+    head = logfile.Head(last.event.seq, line_hash(last.raw))
+    if expect_head is None or len(expect_head) >= 12 and head.hash.startswith(expect_head.lower()):
+        return head
+    # Saying how a head differs (cut off, appended after the slip, a bad slip) is logfile.verify's
+    # job: it reads the log again, which only a failing check pays for.
+    return logfile.verify(path, codec_for, expect_head)
+
+
+def _log_note(i: int, logs: Sequence[Path], lang: Lang | None) -> str:
+    return msg("progress_log", lang, done=i + 1, total=len(logs)) if len(logs) > 1 else ""
+
+
 # --- commands ------------------------------------------------------------------
 
 
@@ -279,24 +476,57 @@ def append(
     typer.echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
 
 
+class VerifyFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
 @app.command()
 def verify(
     logs: Annotated[list[Path], typer.Argument(help="Match logs to verify.", show_default=False)],
     expect_head: Annotated[Optional[str], typer.Option(help="Head hash from the match slip (≥ 12 hex digits).")] = None,
+    fmt: Annotated[VerifyFormat, typer.Option("--format", "-f", help="text, or json: one object per log "
+                                              "(path, seq, head, ok, error).")] = VerifyFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Verify each log's hash chain and schema, and print its head (last seq and hash).
 
     Any edited, inserted, deleted or reordered event is named by seq; with
-    --expect-head a truncated log is detected too.
+    --expect-head a truncated log is detected too. Text stops at the first log
+    that fails; -f json verifies every log and reports each (a failed one with
+    ok false and the error line, also on stderr). Exit 2 if any log failed.
 
-    Example: kifu verify m1.jsonl --expect-head 3f9a0c…
+    \b
+    Examples:
+      kifu verify m1.jsonl --expect-head 3f9a0c…
+      kifu verify matches/*.jsonl -f json
     """
-    from .events import logfile
+    progress, sizes = _logs_progress(logs, 1, msg("progress_verify", lang))
+    rows: list[dict[str, Any]] = []
+    with progress as bar:
+        start = 0
+        for i, (path, size) in enumerate(zip(logs, sizes, strict=True)):
+            bar.update(start, note=_log_note(i, logs, lang))
+            if fmt is VerifyFormat.json:
+                rows.append(_verify_row(path, expect_head, bar, start, lang))
+            else:
+                head = _verify_log(path, expect_head, bar, start)
+                bar.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
+            start += size
+    if fmt is VerifyFormat.json:
+        typer.echo(msgspec.json.format(msgspec.json.encode(rows), indent=2).decode())
+        raise typer.Exit(0 if all(r["ok"] for r in rows) else 2)
 
-    for path in logs:
-        head = logfile.verify(path, _registry().codec_for, expect_head)
-        typer.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
+
+def _verify_row(path: Path, expect_head: Optional[str], bar: _Bar, start: float, lang: Lang | None) -> dict[str, Any]:
+    """One log's verdict for `verify -f json`; a failure is a row (and a line on stderr), not the end."""
+    try:
+        head = _verify_log(path, expect_head, bar, start)
+    except KifuError as exc:
+        error = exc.located(str(path)).render(_lang(lang).value)
+        bar.warn(f"kifu: error: {error}")
+        return {"path": str(path), "seq": None, "head": None, "ok": False, "error": error}
+    return {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None}
 
 
 @app.command()
@@ -407,40 +637,53 @@ def audit(
     """
     from .auditor import report
 
-    reg = _registry()
     out: list[str] = []
     worst = 0
-    for path in logs:
-        try:
-            lg = _load(path)
-            findings = reg.audit(lg.events)
-        except KifuError as exc:  # one untrusted log does not hide the others' reports
-            if len(logs) == 1:
-                raise exc.located(str(path)) from None
-            typer.echo(f"kifu: error: {exc.located(str(path)).render(_lang(lang).value)}", err=True)
-            worst = 2
-            continue
-        if worst < 2 and any(f.severity == "error" for f in findings):
-            worst = 1
-        title = f"{path} ({lg.start.game}, {lg.start.match})"
-        if fmt is ReportFormat.json:
-            meta = {"log": str(path), "game": lg.start.game, "match": lg.start.match,
-                    "head": lg.head.hash, "events": lg.head.seq}
-            out.append(report.as_json(findings, _lang(lang).value, meta))
-        elif fmt is ReportFormat.md:
-            out.append(report.as_markdown(findings, _lang(lang).value, title))
-        elif fmt is ReportFormat.html:
-            out.append(report.as_html(findings, lg.events, _lang(lang).value, title))
-        else:
-            prefix = f"{path}: " if len(logs) > 1 else ""
-            out.append(report.as_text(findings, _lang(lang).value, prefix))
-        if output is None:
-            typer.echo(out.pop())
+    progress, sizes = _logs_progress(logs, 2, msg("progress_read", lang))
+    with progress as bar:
+        for i, (path, size, start) in enumerate(zip(logs, sizes, _starts(sizes, 2), strict=True)):
+            try:
+                lg, findings = _audit_log(path, bar, start, size, _log_note(i, logs, lang), lang)
+            except KifuError as exc:  # one untrusted log does not hide the others' reports
+                if len(logs) == 1:
+                    raise exc.located(str(path)) from None
+                bar.warn(f"kifu: error: {exc.located(str(path)).render(_lang(lang).value)}")
+                worst = 2
+                continue
+            if worst < 2 and any(f.severity == "error" for f in findings):
+                worst = 1
+            title = f"{path} ({lg.start.game}, {lg.start.match})"
+            if fmt is ReportFormat.json:
+                meta = {"log": str(path), "game": lg.start.game, "match": lg.start.match,
+                        "head": lg.head.hash, "events": lg.head.seq}
+                out.append(report.as_json(findings, _lang(lang).value, meta))
+            elif fmt is ReportFormat.md:
+                out.append(report.as_markdown(findings, _lang(lang).value, title))
+            elif fmt is ReportFormat.html:
+                out.append(report.as_html(findings, lg.events, _lang(lang).value, title))
+            else:
+                prefix = f"{path}: " if len(logs) > 1 else ""
+                out.append(report.as_text(findings, _lang(lang).value, prefix))
+            if output is None:
+                bar.echo(out.pop())
     if output is not None:
         text = "\n".join(out)
         output.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
         typer.echo(msg("wrote", lang, path=output), err=True)
     raise typer.Exit(worst)
+
+
+def _starts(sizes: Sequence[int], passes: int) -> list[int]:
+    """Where each log's first pass begins on a bar of ``passes`` passes over every log."""
+    return [passes * before for before in itertools.accumulate(sizes[:-1], initial=0)]
+
+
+def _audit_log(path: Path, bar: _Bar, start: float, size: int, note: str, lang: Lang | None) -> tuple[Any, list[Any]]:
+    """Read and audit one log: two passes of ``size`` on the bar from ``start``."""
+    bar.update(start, label=msg("progress_read", lang), note=note)
+    lg = _read_log(path, bar, start)
+    bar.update(start + size, label=msg("progress_audit", lang))
+    return lg, _registry().audit(bar.counted(lg.events, start + size, size))
 
 
 @app.command()
@@ -547,12 +790,44 @@ def import_(
             map_text = map_.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             fail(msg("import_map_unreadable", lang, path=map_, reason=getattr(exc, "strerror", None) or exc))
-    rep = importers.import_file(source, output, reg.codec_for, fmt=from_.value, game=game, map_text=map_text,
-                                map_name=str(map_ or ""), match=match, players=players, rules=rules)
+    with _progress(_size(source), msg("progress_source", lang), _BIG_SOURCE) as bar:
+        if not bar.live:
+            rep = importers.import_file(source, output, reg.codec_for, fmt=from_.value, game=game,
+                                        map_text=map_text, map_name=str(map_ or ""), match=match,
+                                        players=players, rules=rules)
+        else:
+            rep = _import_counted(source, output, from_.value, game, map_text, str(map_ or ""), match, players,
+                                  rules, bar, lang)
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:
         report_.write_bytes(msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
+
+
+def _import_counted(source: Path, output: Path, fmt: str, game: str, map_text: Optional[str], map_name: str,
+                    match: Optional[str], players: list[tuple[str, str]], rules: dict[str, Any], bar: _Bar,
+                    lang: Lang | None) -> Any:
+    """``importers.import_file`` step by step, so the bar can follow messages converted and events written.
+
+    The same calls in the same order: the log is byte for byte what import_file writes
+    (tests/test_cli_progress.py compares them).
+    """
+    from .events import importers
+    from .events.importers.mapping import EMPTY
+
+    bar.phase(msg("progress_source", lang), None)  # the readers parse the whole export at once: no steps to count
+    reg = _registry()
+    codec = reg.codec_for(game)
+    maps = importers.load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
+    if maps.game and maps.game != game:
+        raise importers.MappingError(f"written for game {maps.game!r}, not {game!r}", where=map_name)
+    src, data = importers.read_source(source, fmt)
+    bar.phase(msg("progress_convert", lang), len(src.messages))
+    src.messages = bar.counted(src.messages, 0, len(src.messages))
+    imported = importers.build(src, data, codec, game, maps, match, players, rules)
+    bar.phase(msg("progress_write", lang), len(imported.events))
+    imported.events = bar.counted(imported.events, 0, len(imported.events))
+    return importers.write(output, imported, reg.codec_for)
 
 
 def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
@@ -601,11 +876,14 @@ def report(
 
     reg = _registry()
     code = _lang(lang).value
-    lg = _load(log)
-    g = reg.game(lg.start.game)
-    findings = reg.audit(lg.events)
-    replay = list(frames(g.projection, lg.events, reg.options(g, lg.start)))
-    text = page.render(lg.events, replay, findings, code, head=lg.head.hash, source=str(log))
+    progress, (size,) = _logs_progress([log], 3, msg("progress_read", lang))
+    with progress as bar:
+        lg, findings = _audit_log(log, bar, 0, size, "", lang)
+        g = reg.game(lg.start.game)
+        bar.update(2 * size, label=msg("progress_replay", lang))
+        replay = list(frames(g.projection, bar.counted(lg.events, 2 * size, size), reg.options(g, lg.start)))
+        bar.phase(msg("progress_render", lang), None)  # the page has no step to count: the bar only pulses
+        text = page.render(lg.events, replay, findings, code, head=lg.head.hash, source=str(log))
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -658,22 +936,17 @@ def ingest(
 
     Example: kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
     """
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     wh = _warehouse()
     reg = _registry()
     files = wh.log_paths(paths)
     if not files:
         fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
-    bar = Progress(TextColumn("ingest"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[events]:,} events"),
-                   TimeRemainingColumn(), console=Console(stderr=True), transient=True, disable=len(files) < 50)
     con = wh.connect(db)
     try:
-        with bar:
-            task = bar.add_task("ingest", total=len(files), events=0)
+        with _progress(len(files), msg("progress_ingest", lang), _MANY) as bar:
             summary = wh.ingest(con, files, reg.codec_for, reg.audit, jobs=jobs,
-                                progress=lambda done, _all, ev: bar.update(task, completed=done, events=ev))
+                                progress=lambda done, total, ev: bar.update(done, note=msg(
+                                    "progress_ingested", lang, done=done, total=total, events=ev)))
     finally:
         con.close()
     for path, reason in summary.refused:
