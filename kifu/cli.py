@@ -7,7 +7,6 @@ traceback). Commands that do not touch DuckDB never import it.
 
 from __future__ import annotations
 
-import collections
 import csv
 import io
 import itertools
@@ -346,41 +345,19 @@ def _logs_progress(logs: Sequence[Path], passes: int, label: str) -> tuple[Abstr
 
 
 def _read_log(path: Path, bar: _Bar, start: float) -> Any:
-    """``logfile.load``, moving the bar by the bytes read (the core's hot loop is untouched)."""
-    if not bar.live:
-        return _load(path)
+    """``logfile.load``, moving the bar by the bytes read."""
     from .events import logfile
 
-    stream = logfile.iter_records(path, _registry().codec_for)
-    records: list[Any] = []
-    while True:
-        before = len(records)
-        records.extend(itertools.islice(stream, _BLOCK))
-        if len(records) == before:
-            break
-        bar.update(start + records[-1].offset)
-    return logfile.Log(str(path), records[0].event, records)
+    tick = (lambda offset: bar.update(start + offset)) if bar.live else None
+    return logfile.load(path, _registry().codec_for, tick)
 
 
 def _verify_log(path: Path, expect_head: Optional[str], bar: _Bar, start: float) -> Any:
     """``logfile.verify``, moving the bar by the bytes read."""
     from .events import logfile
-    from .events.codec import line_hash
 
-    codec_for = _registry().codec_for
-    if not bar.live:
-        return logfile.verify(path, codec_for, expect_head)
-    stream = logfile.iter_records(path, codec_for)
-    last = None
-    while block := collections.deque(itertools.islice(stream, _BLOCK), maxlen=1):
-        last = block[0]
-        bar.update(start + last.offset)
-    head = logfile.Head(last.event.seq, line_hash(last.raw))
-    if expect_head is None or len(expect_head) >= 12 and head.hash.startswith(expect_head.lower()):
-        return head
-    # Saying how a head differs (cut off, appended after the slip, a bad slip) is logfile.verify's
-    # job: it reads the log again, which only a failing check pays for.
-    return logfile.verify(path, codec_for, expect_head)
+    tick = (lambda offset: bar.update(start + offset)) if bar.live else None
+    return logfile.verify(path, _registry().codec_for, expect_head, tick)
 
 
 def _log_note(i: int, logs: Sequence[Path], lang: Lang | None) -> str:
@@ -791,43 +768,27 @@ def import_(
         except (OSError, UnicodeDecodeError) as exc:
             fail(msg("import_map_unreadable", lang, path=map_, reason=getattr(exc, "strerror", None) or exc))
     with _progress(_size(source), msg("progress_source", lang), _BIG_SOURCE) as bar:
-        if not bar.live:
-            rep = importers.import_file(source, output, reg.codec_for, fmt=from_.value, game=game,
-                                        map_text=map_text, map_name=str(map_ or ""), match=match,
-                                        players=players, rules=rules)
-        else:
-            rep = _import_counted(source, output, from_.value, game, map_text, str(map_ or ""), match, players,
-                                  rules, bar, lang)
+        rep = importers.import_file(source, output, reg.codec_for, fmt=from_.value, game=game,
+                                    map_text=map_text, map_name=str(map_ or ""), match=match,
+                                    players=players, rules=rules, progress=_import_stages(bar, lang))
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:
         report_.write_bytes(msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
 
 
-def _import_counted(source: Path, output: Path, fmt: str, game: str, map_text: Optional[str], map_name: str,
-                    match: Optional[str], players: list[tuple[str, str]], rules: dict[str, Any], bar: _Bar,
-                    lang: Lang | None) -> Any:
-    """``importers.import_file`` step by step, so the bar can follow messages converted and events written.
+def _import_stages(bar: _Bar, lang: Lang | None) -> Callable[[str, list[Any] | None], Any] | None:
+    """The importer's stages on the bar: reading pulses (the readers parse the export at
+    once), converting counts messages, writing counts events."""
+    if not bar.live:
+        return None
+    labels = {"read": "progress_source", "convert": "progress_convert", "write": "progress_write"}
 
-    The same calls in the same order: the log is byte for byte what import_file writes
-    (tests/test_cli_progress.py compares them).
-    """
-    from .events import importers
-    from .events.importers.mapping import EMPTY
+    def stage(name: str, items: list[Any] | None) -> Any:
+        bar.phase(msg(labels[name], lang), None if items is None else len(items))
+        return items if items is None else bar.counted(items, 0, len(items))
 
-    bar.phase(msg("progress_source", lang), None)  # the readers parse the whole export at once: no steps to count
-    reg = _registry()
-    codec = reg.codec_for(game)
-    maps = importers.load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
-    if maps.game and maps.game != game:
-        raise importers.MappingError(f"written for game {maps.game!r}, not {game!r}", where=map_name)
-    src, data = importers.read_source(source, fmt)
-    bar.phase(msg("progress_convert", lang), len(src.messages))
-    src.messages = bar.counted(src.messages, 0, len(src.messages))
-    imported = importers.build(src, data, codec, game, maps, match, players, rules)
-    bar.phase(msg("progress_write", lang), len(imported.events))
-    imported.events = bar.counted(imported.events, 0, len(imported.events))
-    return importers.write(output, imported, reg.codec_for)
+    return stage
 
 
 def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:

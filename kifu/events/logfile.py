@@ -127,7 +127,13 @@ def _codec_of_start(raw: bytes, where: str, codec_for: CodecFor) -> Codec:
         raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
 
 
-def iter_records(path: str | os.PathLike[str], codec_for: CodecFor | None = None) -> Iterator[Record]:
+Progress = Callable[[int], None]
+"""Told the byte offset reached, once per block read (about 1 MiB): for progress bars."""
+
+
+def iter_records(
+    path: str | os.PathLike[str], codec_for: CodecFor | None = None, progress: Progress | None = None
+) -> Iterator[Record]:
     """Stream the verified records of a log.
 
     Raises MalformedEvent for a line that does not decode, ChainBroken for a seq
@@ -141,10 +147,10 @@ def iter_records(path: str | os.PathLike[str], codec_for: CodecFor | None = None
     except OSError as exc:
         raise KifuError(f"cannot read: {exc.strerror}", where=where) from None
     with fh:
-        yield from _verified(fh, where, codec_for or _generic)
+        yield from _verified(fh, where, codec_for or _generic, progress)
 
 
-def _verified(fh: Any, where: str, codec_for: CodecFor) -> Iterator[Record]:
+def _verified(fh: Any, where: str, codec_for: CodecFor, progress: Progress | None = None) -> Iterator[Record]:
     # The hot loop of every read (bench/bench_core.py), kept in one frame:
     # names are bound locally and the full link check (_check_link) runs only
     # when the cheap comparison fails.
@@ -161,6 +167,8 @@ def _verified(fh: Any, where: str, codec_for: CodecFor) -> Iterator[Record]:
     lineno = 0
     try:
         for offset, batch, terminated in _line_batches(fh):
+            if progress is not None:  # once per block, outside the per-line loop
+                progress(offset)
             if not terminated:
                 raise TornTail(
                     f"the last line ({len(batch[0])} bytes) has no terminator: a write was cut off; "
@@ -194,6 +202,8 @@ def _verified(fh: Any, where: str, codec_for: CodecFor) -> Iterator[Record]:
         raise
     if pending is None:
         raise MalformedEvent("empty log: no match.start", where=where, line=1)
+    if progress is not None:
+        progress(fh.tell())
     yield pending
 
 
@@ -242,16 +252,19 @@ def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None
         )
 
 
-def load(path: str | os.PathLike[str], codec_for: CodecFor | None = None) -> Log:
+def load(path: str | os.PathLike[str], codec_for: CodecFor | None = None, progress: Progress | None = None) -> Log:
     """Read and verify a whole log."""
-    records = list(iter_records(path, codec_for))
+    records = list(iter_records(path, codec_for, progress))
     start = records[0].event
     assert isinstance(start, MatchStarted)
     return Log(str(path), start, records)
 
 
 def verify(
-    path: str | os.PathLike[str], codec_for: CodecFor | None = None, expect_head: str | None = None
+    path: str | os.PathLike[str],
+    codec_for: CodecFor | None = None,
+    expect_head: str | None = None,
+    progress: Progress | None = None,
 ) -> Head:
     """Verify a log and return its head; with ``expect_head`` also detect truncation.
 
@@ -265,7 +278,7 @@ def verify(
         raise KifuError("--expect-head needs at least 12 hex digits", where=str(path))
     seen_at: int | None = None
     last: Record | None = None
-    for rec in iter_records(path, codec_for):
+    for rec in iter_records(path, codec_for, progress):
         last = rec
         # A verified prev is the hash of the line before: no need to hash twice.
         if want is not None and seen_at is None and rec.event.prev is not None and rec.event.prev.startswith(want):

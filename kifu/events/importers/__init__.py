@@ -206,13 +206,24 @@ def import_file(
     match: str | None = None,
     players: Sequence[tuple[str, str]] = (),
     rules: dict[str, Any] | None = None,
+    progress: Callable[[str, list[Any] | None], Any] | None = None,
 ) -> ImportReport:
-    """Read ``path``, map it for ``game`` and write a new log at ``out``; ``rules`` go into match.start."""
+    """Read ``path``, map it for ``game`` and write a new log at ``out``; ``rules`` go into match.start.
+
+    ``progress(stage, items)`` is told each stage (``read``, with no items; ``convert``, with
+    the messages; ``write``, with the events) and returns the list to go on with, so a
+    caller can hand back one that reports how far iterating it has come.
+    """
     if os.path.lexists(out):
         raise KifuError("already exists; a log is never overwritten", where=str(out))
+    stage = progress or (lambda _name, items: items)
     codec = codec_for(game)
     maps = load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
     if maps.game and maps.game != game:
         raise MappingError(f"written for game {maps.game!r}, not {game!r}", where=map_name)
+    stage("read", None)
     src, data = read_source(path, fmt)
-    return write(out, build(src, data, codec, game, maps, match, players, rules), codec_for)
+    src.messages = stage("convert", src.messages)
+    imported = build(src, data, codec, game, maps, match, players, rules)
+    imported.events = stage("write", imported.events)
+    return write(out, imported, codec_for)
