@@ -45,13 +45,13 @@ def read_html(data: bytes, file: str) -> Source:
         src.notes.append(f"decoded as {enc}")
     if articles:
         src.title = _text(doc.find(".//title"))
-        src.messages = [_hidden(_article(a)) for a in articles]
+        src.messages = [_hidden(_article(a, i)) for i, a in enumerate(articles, 1)]
     else:
         paragraphs = doc.xpath("//body//p")
         if not paragraphs or not _classic(doc, paragraphs):
             raise ImportFailed("no CCFOLIA messages (<p> with tab, speaker and body spans, or <article class=message>)"
                                " found: not a CCFOLIA log", where=file)
-        src.messages = [_hidden(_paragraph(p)) for p in paragraphs]
+        src.messages = [_hidden(_paragraph(p, i)) for i, p in enumerate(paragraphs, 1)]
     if b"</html>" not in data[-512:].lower():
         src.notes.append("the file does not end with </html>: it may be truncated")
     return src
@@ -90,9 +90,15 @@ def _body(el: Any) -> str:
     return "\n".join(line.strip() for line in lines).strip("\n ")
 
 
-def _paragraph(p: Any) -> Message:
+def _loc(el: Any, tag: str, index: int) -> str:
+    """``line N``; past line 65,535, where libxml2's HTML parser stops counting, ``p[i]`` (the i-th message)."""
+    line = el.sourceline
+    return f"line {line}" if line is not None and line < 65535 else f"{tag}[{index}]"
+
+
+def _paragraph(p: Any, index: int) -> Message:
     spans = p.findall("span")
-    loc = f"line {p.sourceline}"
+    loc = _loc(p, "p", index)
     if len(spans) == 2:  # an export without the tab span: speaker and body only
         return Message(loc=loc, text=_body(spans[1]), speaker=spans[0].text_content().strip())
     if len(spans) < 3:
@@ -106,8 +112,8 @@ def _channel(tab: str) -> str:
     return TABS.get(tab, tab)
 
 
-def _article(a: Any) -> Message:
-    loc = f"line {a.sourceline}"
+def _article(a: Any, index: int) -> Message:
+    loc = _loc(a, "article", index)
     speaker = _first(a, "speaker")
     body = _first_el(a, "message-text")
     roll = _first_el(a, "roll-result")
