@@ -5,12 +5,12 @@ Source: seed 003 §アタックフェイズ A–F; reference B1 #6–#7, B3, B6 
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ...events import weiss as ev
 from ...projector.weiss import Attack, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import CLOSERS, UNKNOWN_BOARD, closed_phase, game, undecided
+from .common import CLOSERS, KIND_JA, ROLE_JA, STATE_JA, UNKNOWN_BOARD, closed_phase, game, step_ja, undecided
 
 ATK = "seed 003 §アタックフェイズ"
 
@@ -47,14 +47,20 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     slot = before.side(e.player).stage.get(e.slot)
     if e.slot not in ev.CENTER:
-        yield Hit(e.seq, {"slot": e.slot, "detail": "only center-stage characters attack"})
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="アタックできるのは前列のキャラだけです",
+                                                         en="only center-stage characters attack")})
     elif slot is None and not before.known:
         yield undecided(e.seq, UNKNOWN_BOARD)
     elif slot is None:
-        yield Hit(e.seq, {"slot": e.slot, "detail": "no character is there"})
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="そこにキャラがいません", en="no character is there")})
     elif slot.state != "stand":
-        again = ", it attacked already this turn" if e.slot in before.attackers else ""
-        yield Hit(e.seq, {"slot": e.slot, "detail": f"{slot.card} there is {_STATE_WORD[slot.state]}, not standing{again}"})
+        again = e.slot in before.attackers
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(
+            ja=f"そこの {slot.card} は{STATE_JA[slot.state]}していて、スタンドしていません"
+               + ("。このターンにもうアタックしています" if again else ""),
+            en=f"{slot.card} there is {_STATE_WORD[slot.state]}, not standing"
+               + (", it attacked already this turn" if again else ""),
+        )})
 
 
 _STATE_WORD = {"rest": "rested", "reverse": "reversed", "stand": "standing"}
@@ -103,7 +109,7 @@ def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
     citation=f"{ATK} A.3 (ダイレクトアタック（正面に相手キャラがいない場合のみ）); reference B6 #8",
     title=Text(ja="ダイレクトアタックは正面に相手キャラがいないときだけ", en="direct attacks only against an empty column"),
     message=Text(
-        ja="{kind} アタック ({slot}) ですが、正面の相手キャラは {opposing}",
+        ja="{kind}アタック ({slot}) ですが、正面の相手キャラは {opposing}",
         en="a {kind} attack from {slot}, but the opposing character is {opposing}",
     ),
     on=(ev.AttackDeclared,),
@@ -140,7 +146,8 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     if opposing is None and not before.known:
         yield undecided(e.seq, UNKNOWN_BOARD)
         return
-    yield Hit(e.seq, {"kind": e.kind, "slot": e.slot, "opposing": opposing.card if opposing else "absent"})
+    yield Hit(e.seq, {"kind": Text(ja=KIND_JA[e.kind], en=e.kind), "slot": e.slot,
+                      "opposing": opposing.card if opposing else Text(ja="いません", en="absent")})
 
 
 @rule(
@@ -203,7 +210,7 @@ def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.TriggerRevealed)
     if e.to != "stock" and not {"treasure", "choice"} & set(e.icons):
-        yield Hit(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or "none"})
+        yield Hit(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or Text(ja="なし", en="none")})
 
 
 @rule(
@@ -243,7 +250,11 @@ def counter_only_on_front(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.StepStarted):
         if e.step == "counter" and (attack is None or attack.kind != "front"):
-            yield Hit(e.seq, {"detail": f"a counter step after a {attack.kind if attack else 'missing'} attack"})
+            yield Hit(e.seq, {"detail": Text(
+                ja=f"{KIND_JA[attack.kind]}アタックの後にカウンターステップが来ました" if attack
+                else "アタックがないのにカウンターステップが来ました",
+                en=f"a counter step after a {attack.kind if attack else 'missing'} attack",
+            )})
         return
     assert isinstance(e, ev.Countered)
     yield from _counter_problems(before, attack, e, str(s.options.get("counter_by", "defender")))
@@ -254,15 +265,27 @@ def _counter_players(attack: Attack, counter_by: str) -> tuple[str, ...]:
         counter_by, (attack.defender, attack.player))
 
 
+COUNTER_BY_JA = {"defender": "防御側", "turn-player": "ターンプレイヤー", "either": "どちらかのプレイヤー"}
+
+
 def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, counter_by: str) -> Iterable[Hit]:
     if before.step != "counter" or attack is None:
-        yield Hit(e.seq, {"detail": f"played outside a counter step (step {before.step})"})
+        detail = Text(ja=f"カウンターステップの外 ({step_ja(before.step)}) でプレイされました",
+                      en=f"played outside a counter step (step {before.step})")
     elif attack.kind != "front":
-        yield Hit(e.seq, {"detail": f"played against a {attack.kind} attack"})
+        detail = Text(ja=f"{KIND_JA[attack.kind]}アタックに対してプレイされました",
+                      en=f"played against a {attack.kind} attack")
     elif e.player not in _counter_players(attack, counter_by):
-        yield Hit(e.seq, {"detail": f"played by {e.player}, not by the {counter_by} ({attack.defender} defends)"})
+        detail = Text(
+            ja=f"{e.player} がプレイしましたが、プレイできるのは{COUNTER_BY_JA.get(counter_by, counter_by)}です "
+               f"({attack.defender} が防御側)",
+            en=f"played by {e.player}, not by the {counter_by} ({attack.defender} defends)",
+        )
     elif attack.counters >= 1:
-        yield Hit(e.seq, {"detail": "a second counter against one attack"})
+        detail = Text(ja="1 回のアタックに対する 2 回目のカウンターです", en="a second counter against one attack")
+    else:
+        return
+    yield Hit(e.seq, {"detail": detail})
 
 
 # --- battle ----------------------------------------------------------------------
@@ -319,8 +342,13 @@ def battle_reverses_lower(s: Step) -> Iterable[Hit]:
     if sorted(set(e.reversed)) != want:
         attacker, defender = _fighters(game(s.before))
         yield Hit(e.seq, {"attacker": attacker, "defender": defender, "attacker_power": e.attacker_power,
-                          "defender_power": e.defender_power, "expected": "+".join(want) or "nobody",
-                          "recorded": "+".join(e.reversed) or "nobody"})
+                          "defender_power": e.defender_power, "expected": reversal(want),
+                          "recorded": reversal(e.reversed)})
+
+
+def reversal(roles: Sequence[str]) -> Text:
+    """Who a battle reverses, as a message says it: ``attacker+defender``, or nobody."""
+    return Text(ja="+".join(ROLE_JA.get(r, r) for r in roles) or "なし", en="+".join(roles) or "nobody")
 
 
 def _fighters(state: State) -> tuple[str, str]:
@@ -373,13 +401,16 @@ def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.BattleResolved):
         if e.reversed and not _both_present(before):
-            yield Hit(e.seq, {"detail": "a character was reversed though one side had left the stage"}) \
+            yield Hit(e.seq, {"detail": Text(ja="片方のキャラが舞台を離れていたのに、キャラがリバースされました",
+                                             en="a character was reversed though one side had left the stage")}) \
                 if before.known else undecided(e.seq, UNKNOWN_BOARD)
         return
     a = before.attack
     if before.step == "battle" and a is not None and a.battle_seq is None and _both_present(before):
-        yield Hit(e.seq, {"detail": f"the battle step of the attack at seq {a.seq} ended without a comparison"},
-                  (a.seq,))
+        yield Hit(e.seq, {"detail": Text(
+            ja=f"seq {a.seq} のアタックのバトルステップが、パワーを比較せずに終わりました",
+            en=f"the battle step of the attack at seq {a.seq} ended without a comparison",
+        )}, (a.seq,))
 
 
 # --- encore ------------------------------------------------------------------------
@@ -471,13 +502,19 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.CharacterRetired):
         slot = before.side(e.player).stage.get(e.slot)
         if before.step == "encore" and slot is not None and slot.state != "reverse":
-            yield Hit(e.seq, {"detail": f"{e.player}'s {e.slot} is {slot.state}, not reversed"})
+            yield Hit(e.seq, {"detail": Text(
+                ja=f"{e.player} の {e.slot} は{STATE_JA[slot.state]}していて、リバースしていません",
+                en=f"{e.player}'s {e.slot} is {slot.state}, not reversed",
+            )})
         return
     if closed_phase(s) != "attack":
         return
     left = [f"{p}:{k}" for p in before.players for k in _reversed(before, p)]
     if left:
-        yield Hit(e.seq, {"detail": f"the attack phase ended with reversed characters {', '.join(left)}"})
+        yield Hit(e.seq, {"detail": Text(
+            ja=f"リバースしているキャラ {', '.join(left)} を残してアタックフェイズが終わりました",
+            en=f"the attack phase ended with reversed characters {', '.join(left)}",
+        )})
 
 
 @rule(
@@ -510,10 +547,12 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
         return
     have = game(s.before).side(e.player).stock
     if e.stock != 3:
-        yield Hit(e.seq, {"slot": e.slot, "detail": f"{e.stock} stock paid, not 3"})
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックを {e.stock} 枚払いました (3 枚のはず)",
+                                                         en=f"{e.stock} stock paid, not 3")})
     elif have < 3:
-        yield Hit(e.seq, {"slot": e.slot, "detail": f"only {have} stock to pay 3 from"}) if game(s.before).known \
-            else undecided(e.seq, UNKNOWN_BOARD)
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックが {have} 枚しかなく、3 枚は払えません",
+                                                         en=f"only {have} stock to pay 3 from")}) \
+            if game(s.before).known else undecided(e.seq, UNKNOWN_BOARD)
 
 
 @rule(
@@ -550,9 +589,11 @@ def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
     if e.slot not in side.retired and not before.known:
         yield undecided(e.seq, UNKNOWN_BOARD)
     elif e.slot not in side.retired or e.slot in side.stage:
-        yield Hit(e.seq, {"slot": e.slot, "detail": "no character left that slot, or it is occupied"})
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="その枠から離れたキャラがいないか、枠が埋まっています",
+                                                         en="no character left that slot, or it is occupied")})
     elif not e.rested:
-        yield Hit(e.seq, {"slot": e.slot, "detail": "the character returned standing"})
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="キャラがスタンドして戻りました",
+                                                         en="the character returned standing")})
 
 
 RULES = (

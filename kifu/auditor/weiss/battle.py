@@ -12,8 +12,8 @@ from typing import Iterable
 from ...events import weiss as ev
 from ...projector.weiss import Slot, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .attack import expected_reversed
-from .common import game
+from .attack import expected_reversed, reversal
+from .common import ROLE_JA, game
 
 BTL = "seed 003 §アタックフェイズ E"
 
@@ -88,7 +88,7 @@ def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
     pairs = tuple(zip(("attacker", "defender"), fighters, (e.attacker_power, e.defender_power)))
     if any(recorded not in (slot.power, slot.power_now) for _, slot, recorded in pairs):
         return  # a power the log cannot explain: some effect it did not record
-    left_out = [f"{who} {slot.card} {slot.power_mod:+d}" for who, slot, recorded in pairs
+    left_out = [(who, f"{slot.card} {slot.power_mod:+d}") for who, slot, recorded in pairs
                 if slot.power_mod and recorded == slot.power]
     if not left_out:
         return
@@ -97,9 +97,11 @@ def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
     if sorted(set(e.reversed)) == want:
         return
     yield Hit(e.seq, {
-        "attacker_power": e.attacker_power, "defender_power": e.defender_power, "left_out": ", ".join(left_out),
+        "attacker_power": e.attacker_power, "defender_power": e.defender_power,
+        "left_out": Text(ja=", ".join(f"{ROLE_JA[who]} {mod}" for who, mod in left_out),
+                         en=", ".join(f"{who} {mod}" for who, mod in left_out)),
         "stage_attacker": attacker.power_now, "stage_defender": defender.power_now,
-        "expected": "+".join(want) or "nobody", "recorded": "+".join(e.reversed) or "nobody",
+        "expected": reversal(want), "recorded": reversal(e.reversed),
     }, seqs=(before.attack.seq,) if before.attack else ())
 
 

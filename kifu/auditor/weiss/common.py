@@ -122,10 +122,37 @@ def closed_phase(s: Step) -> str | None:
     return None
 
 
-UNKNOWN_BOARD = "the log starts mid-match without ws.board, so this zone is not known"
-UNKNOWN_HAND = "no opening hand (ws.draw reason=setup) or ws.board was recorded, so the hand and deck are not known"
+UNKNOWN_BOARD = Text(
+    ja="ログが ws.board なしで試合の途中から始まっているので、この置場の中身がわかりません",
+    en="the log starts mid-match without ws.board, so this zone is not known",
+)
+UNKNOWN_HAND = Text(
+    ja="最初の手札 (ws.draw reason=setup) も ws.board も記録されていないので、手札と山札の枚数がわかりません",
+    en="no opening hand (ws.draw reason=setup) or ws.board was recorded, so the hand and deck are not known",
+)
+
+PHASE_JA = {
+    "stand": "スタンドフェイズ", "draw": "ドローフェイズ", "clock": "クロックフェイズ", "main": "メインフェイズ",
+    "climax": "クライマックスフェイズ", "attack": "アタックフェイズ", "end": "エンドフェイズ",
+}
+STEP_JA = {
+    "declare": "アタック宣言ステップ", "trigger": "トリガーステップ", "counter": "カウンターステップ",
+    "damage": "ダメージステップ", "battle": "バトルステップ", "encore": "アンコールステップ",
+}
+"""Seed 003's own names for the phases and steps, so a Japanese message names them as the seed does."""
+KIND_JA = {"front": "フロント", "side": "サイド", "direct": "ダイレクト"}
+STATE_JA = {"stand": "スタンド", "rest": "レスト", "reverse": "リバース"}
+ROLE_JA = {"attacker": "攻撃側", "defender": "防御側"}
 
 
-def undecided(seq: int, reason: str, seqs: tuple[int, ...] = ()) -> Hit:
+def phase_ja(phase: str | None) -> str:
+    return PHASE_JA.get(phase or "", "フェイズの外" if phase is None else f"フェイズ {phase}")
+
+
+def step_ja(step: str | None) -> str:
+    return STEP_JA.get(step or "", "ステップの外" if step is None else f"ステップ {step}")
+
+
+def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Hit:
     """An info finding: the rule cannot judge this event from what the log records."""
     return Hit(seq, {"reason": reason}, seqs, undecided=True)

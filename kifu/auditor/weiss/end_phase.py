@@ -63,7 +63,8 @@ def _hand_over_limit(state: State, seq: int, options: Mapping[str, Any]) -> Iter
     limit = int(options.get("hand_limit", 7))
     hand = state.side(state.turn_player).hand
     if hand > limit:
-        yield Hit(seq, {"limit": limit, "detail": f"the end phase ended with {hand} cards in hand"})
+        yield Hit(seq, {"limit": limit, "detail": Text(ja=f"手札 {hand} 枚のままエンドフェイズが終わりました",
+                                                       en=f"the end phase ended with {hand} cards in hand")})
 
 
 def _discarded_too_many(s: Step) -> Iterable[Hit]:
@@ -75,7 +76,10 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
     if left < limit and not game(s.before).side(e.player).hand_known:
         yield undecided(e.seq, UNKNOWN_HAND)
     elif left < limit:
-        yield Hit(e.seq, {"limit": limit, "detail": f"{e.player} discarded from {had} to {left}, below the limit"})
+        yield Hit(e.seq, {"limit": limit, "detail": Text(
+            ja=f"{e.player} は手札 {had} 枚から {left} 枚まで捨て、規定枚数を下回りました",
+            en=f"{e.player} discarded from {had} to {left}, below the limit",
+        )})
 
 
 end_phase_hand_limit = end_phase_rule(

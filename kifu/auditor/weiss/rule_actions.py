@@ -68,13 +68,16 @@ def level_up_at_seven(s: Step) -> Iterable[Hit]:
         if n < 7 and not game(s.before).known:
             yield undecided(e.seq, UNKNOWN_BOARD)
         elif n < 7:
-            yield Hit(e.seq, {"player": e.player, "detail": f"levelled up with {n} clock cards (7 needed)"})
+            yield Hit(e.seq, {"player": e.player, "detail": Text(ja=f"クロック {n} 枚でレベルアップしました (7 枚必要)",
+                                                                 en=f"levelled up with {n} clock cards (7 needed)")})
         return
     if not is_game_event(e):
         return
     for player, seq in overdue(s, "level-up"):
-        yield Hit(e.seq, {"player": player, "detail": f"the clock reached 7 at seq {seq} but {tag(e)} came "
-                                                      "before the level-up"}, (seq,))
+        yield Hit(e.seq, {"player": player, "detail": Text(
+            ja=f"seq {seq} でクロックが 7 枚になりましたが、レベルアップの前に {tag(e)} が来ました",
+            en=f"the clock reached 7 at seq {seq} but {tag(e)} came before the level-up",
+        )}, (seq,))
 
 
 @rule(
@@ -113,13 +116,16 @@ def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
         if n > 0 and not game(s.before).side(e.player).hand_known:
             yield undecided(e.seq, UNKNOWN_HAND)
         elif n > 0:
-            yield Hit(e.seq, {"player": e.player, "detail": f"refreshed with {n} cards still in the deck"})
+            yield Hit(e.seq, {"player": e.player, "detail": Text(ja=f"山札に {n} 枚残っているのにリフレッシュしました",
+                                                                 en=f"refreshed with {n} cards still in the deck")})
         return
     if not is_game_event(e):
         return
     for player, seq in overdue(s, "refresh"):
-        yield Hit(e.seq, {"player": player, "detail": f"the deck emptied at seq {seq} but {tag(e)} came "
-                                                      "before the refresh"}, (seq,))
+        yield Hit(e.seq, {"player": player, "detail": Text(
+            ja=f"seq {seq} で山札が 0 枚になりましたが、リフレッシュの前に {tag(e)} が来ました",
+            en=f"the deck emptied at seq {seq} but {tag(e)} came before the refresh",
+        )}, (seq,))
 
 
 @rule(
@@ -153,11 +159,16 @@ def refresh_point_follows_refresh(s: Step) -> Iterable[Hit]:
     before, e = game(s.before), s.event
     if isinstance(e, ev.RefreshPointPaid):
         if e.player not in before.refresh_owed:
-            yield Hit(e.seq, {"player": e.player, "detail": "a refresh point without a refresh"})
+            yield Hit(e.seq, {"player": e.player, "detail": Text(
+                ja="リフレッシュしていないのにリフレッシュポイントが置かれました",
+                en="a refresh point without a refresh",
+            )})
         return
     for player, seq in sorted(before.refresh_owed.items()):
-        yield Hit(e.seq, {"player": player, "detail": f"the refresh at seq {seq} got no refresh point before "
-                                                      "the next turn"}, (seq,))
+        yield Hit(e.seq, {"player": player, "detail": Text(
+            ja=f"seq {seq} のリフレッシュのリフレッシュポイントが、次のターンまでに置かれていません",
+            en=f"the refresh at seq {seq} got no refresh point before the next turn",
+        )}, (seq,))
 
 
 RULES = (
