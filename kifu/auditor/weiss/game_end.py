@@ -11,14 +11,14 @@ from typing import Iterable
 from ...events import weiss as ev
 from ...events.base import MatchEnded
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, is_game_event, tag, undecided
+from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, tag, undecided
 from .rule_actions import overdue
 
 
 def _loss_overdue(s: Step, kind: str) -> Iterable[Hit]:
     e = s.event
-    if isinstance(e, (ev.GameLost, MatchEnded)) or not (is_game_event(e)):
-        return
+    if isinstance(e, ev.GameLost):
+        return  # the loss itself; whether it has its cause is WS-GAME-003's
     for player, seq in overdue(s, kind):
         yield Hit(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,))
 

@@ -9,13 +9,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...events import weiss as ev
-from ...events.base import JudgeRuling, Note
 from ...projector.weiss import NEUTRAL
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, is_game_event, tag, undecided
-
-QUIET = (Note, JudgeRuling)
-
 
 def overdue(s: Step, kind: str) -> Iterable[tuple[str, int]]:
     """(player, seq) of rule actions of ``kind`` made due since the last game action and still not done.
@@ -25,12 +21,20 @@ def overdue(s: Step, kind: str) -> Iterable[tuple[str, int]]:
     where an undone one is reported, once.
     """
     before = game(s.before)
-    if isinstance(s.event, QUIET + NEUTRAL + (ev.AbilityResolved,)) or not is_game_event(s.event):
-        return  # an ability resolved first is WS-CHK-001's finding
+    if isinstance(s.event, NEUTRAL + (ev.AbilityResolved,)) or not is_game_event(s.event):
+        return  # notes and rulings are no game action; an ability resolved first is WS-CHK-001's finding
     for key, seq in before.due.items():
         k, player = key.rsplit(":", 1)
         if k == kind and seq >= before.last_action_seq:
             yield player, seq
+
+
+def _came_before(s: Step, kind: str, late: Text) -> Iterable[Hit]:
+    """A hit at this event for each rule action of ``kind`` it came before; ``late`` names ``{seq}`` and ``{type}``."""
+    for player, seq in overdue(s, kind):
+        fill = {"seq": seq, "type": tag(s.event)}
+        yield Hit(s.event.seq, {"player": player, "detail": Text(ja=late.ja.format(**fill), en=late.en.format(**fill))},
+                  (seq,))
 
 
 @rule(
@@ -71,13 +75,10 @@ def level_up_at_seven(s: Step) -> Iterable[Hit]:
             yield Hit(e.seq, {"player": e.player, "detail": Text(ja=f"クロック {n} 枚でレベルアップしました (7 枚必要)",
                                                                  en=f"levelled up with {n} clock cards (7 needed)")})
         return
-    if not is_game_event(e):
-        return
-    for player, seq in overdue(s, "level-up"):
-        yield Hit(e.seq, {"player": player, "detail": Text(
-            ja=f"seq {seq} でクロックが 7 枚になりましたが、レベルアップの前に {tag(e)} が来ました",
-            en=f"the clock reached 7 at seq {seq} but {tag(e)} came before the level-up",
-        )}, (seq,))
+    yield from _came_before(s, "level-up", Text(
+        ja="seq {seq} でクロックが 7 枚になりましたが、レベルアップの前に {type} が来ました",
+        en="the clock reached 7 at seq {seq} but {type} came before the level-up",
+    ))
 
 
 @rule(
@@ -119,13 +120,10 @@ def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
             yield Hit(e.seq, {"player": e.player, "detail": Text(ja=f"山札に {n} 枚残っているのにリフレッシュしました",
                                                                  en=f"refreshed with {n} cards still in the deck")})
         return
-    if not is_game_event(e):
-        return
-    for player, seq in overdue(s, "refresh"):
-        yield Hit(e.seq, {"player": player, "detail": Text(
-            ja=f"seq {seq} で山札が 0 枚になりましたが、リフレッシュの前に {tag(e)} が来ました",
-            en=f"the deck emptied at seq {seq} but {tag(e)} came before the refresh",
-        )}, (seq,))
+    yield from _came_before(s, "refresh", Text(
+        ja="seq {seq} で山札が 0 枚になりましたが、リフレッシュの前に {type} が来ました",
+        en="the deck emptied at seq {seq} but {type} came before the refresh",
+    ))
 
 
 @rule(
