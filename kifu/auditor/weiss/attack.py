@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from ...events import weiss as ev
-from ...projector.weiss import Attack, State
+from ...projector.weiss import Attack, Slot, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import CLOSERS, KIND_JA, ROLE_JA, STATE_JA, UNKNOWN_BOARD, closed_phase, game, step_ja, undecided
+from .common import CLOSERS, KIND_JA, ROLE_JA, STATE_JA, UNKNOWN_BOARD, closed_phase, facing, game, step_ja, undecided
 
 ATK = "seed 003 §アタックフェイズ"
 
@@ -336,11 +336,13 @@ def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
 def battle_reverses_lower(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.BattleResolved)
-    if not _both_present(game(s.before)):
+    before = game(s.before)
+    pair = facing(before)
+    if pair is None:
         return
     want = expected_reversed(e.attacker_power, e.defender_power, str(s.options.get("battle_tie", "both")))
     if sorted(set(e.reversed)) != want:
-        attacker, defender = _fighters(game(s.before))
+        attacker, defender = _named(before, pair)
         yield Hit(e.seq, {"attacker": attacker, "defender": defender, "attacker_power": e.attacker_power,
                           "defender_power": e.defender_power, "expected": reversal(want),
                           "recorded": reversal(e.reversed)})
@@ -351,18 +353,11 @@ def reversal(roles: Sequence[str]) -> Text:
     return Text(ja="+".join(ROLE_JA.get(r, r) for r in roles) or "なし", en="+".join(roles) or "nobody")
 
 
-def _fighters(state: State) -> tuple[str, str]:
+def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[str, str]:
     """("p1 C2 Mikoto", "p2 C2 Yuji"): who fought, for the judge reading the finding."""
     a = state.attack
-    assert a is not None  # only called once _both_present said both are there
-    return tuple(f"{p} {a.slot} {state.side(p).stage[a.slot].card}" for p in (a.player, a.defender))  # type: ignore[return-value]
-
-
-def _both_present(state: State) -> bool:
-    a = state.attack
-    if a is None:
-        return False
-    return a.slot in state.side(a.player).stage and a.slot in state.side(a.defender).stage
+    assert a is not None  # the pair is facing(state)
+    return tuple(f"{p} {a.slot} {slot.card}" for p, slot in zip((a.player, a.defender), pair))  # type: ignore[return-value]
 
 
 @rule(
@@ -400,13 +395,13 @@ def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     e = s.event
     if isinstance(e, ev.BattleResolved):
-        if e.reversed and not _both_present(before):
+        if e.reversed and facing(before) is None:
             yield Hit(e.seq, {"detail": Text(ja="片方のキャラが舞台を離れていたのに、キャラがリバースされました",
                                              en="a character was reversed though one side had left the stage")}) \
                 if before.known else undecided(e.seq, UNKNOWN_BOARD)
         return
     a = before.attack
-    if before.step == "battle" and a is not None and a.battle_seq is None and _both_present(before):
+    if before.step == "battle" and a is not None and a.battle_seq is None and facing(before) is not None:
         yield Hit(e.seq, {"detail": Text(
             ja=f"seq {a.seq} のアタックのバトルステップが、パワーを比較せずに終わりました",
             en=f"the battle step of the attack at seq {a.seq} ended without a comparison",

@@ -13,21 +13,17 @@ from ...events import weiss as ev
 from ...projector.weiss import Slot, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .attack import expected_reversed, reversal
-from .common import ROLE_JA, game
+from .common import ROLE_JA, facing, game
 
 BTL = "seed 003 §アタックフェイズ E"
 
 
 def _fighters(state: State) -> tuple[Slot, Slot] | None:
     """The attacker and the defender on the stage, when both are there and their printed power is known."""
-    a = state.attack
-    if a is None or not state.known:
-        return None
-    attacker = state.side(a.player).stage.get(a.slot)
-    defender = state.side(a.defender).stage.get(a.slot)
-    if attacker is None or defender is None or not (attacker.power and defender.power):
+    pair = facing(state) if state.known else None
+    if pair is None or not (pair[0].power and pair[1].power):
         return None  # a power of 0 is a character whose printed power the log never gave
-    return attacker, defender
+    return pair
 
 
 @rule(

@@ -11,7 +11,7 @@ from typing import Any
 from ...events import weiss as ev
 from ...events.base import Event, event_type
 from ...projector.base import Frame
-from ...projector.weiss import State
+from ...projector.weiss import Slot, State
 from ..base import Hit, Option, Step, Text
 
 SEED = "seed 003"
@@ -143,6 +143,16 @@ STEP_JA = {
 KIND_JA = {"front": "フロント", "side": "サイド", "direct": "ダイレクト"}
 STATE_JA = {"stand": "スタンド", "rest": "レスト", "reverse": "リバース"}
 ROLE_JA = {"attacker": "攻撃側", "defender": "防御側"}
+
+
+def facing(state: State) -> tuple[Slot, Slot] | None:
+    """The attacking character and the one facing it in its column, while both are on the stage; else None."""
+    a = state.attack
+    if a is None:
+        return None
+    attacker = state.side(a.player).stage.get(a.slot)
+    defender = state.side(a.defender).stage.get(a.slot)
+    return None if attacker is None or defender is None else (attacker, defender)
 
 
 def phase_ja(phase: str | None) -> str:
