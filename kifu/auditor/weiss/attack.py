@@ -10,7 +10,10 @@ from typing import Iterable, Sequence
 from ...events import weiss as ev
 from ...projector.weiss import Attack, Slot, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import CLOSERS, KIND_JA, ROLE_JA, STATE_JA, UNKNOWN_BOARD, closed_phase, facing, game, step_ja, undecided
+from .common import (
+    BATTLE_TIE, CLOSERS, COUNTER_BY, ENCORE_SAME_SLOT, KIND_JA, ROLE_JA, STATE_JA, UNKNOWN_BOARD,
+    closed_phase, facing, game, option, step_ja, undecided,
+)
 
 ATK = "seed 003 §アタックフェイズ"
 
@@ -257,7 +260,7 @@ def counter_only_on_front(s: Step) -> Iterable[Hit]:
             )})
         return
     assert isinstance(e, ev.Countered)
-    yield from _counter_problems(before, attack, e, str(s.options.get("counter_by", "defender")))
+    yield from _counter_problems(before, attack, e, str(option(s.options, COUNTER_BY)))
 
 
 def _counter_players(attack: Attack, counter_by: str) -> tuple[str, ...]:
@@ -340,7 +343,7 @@ def battle_reverses_lower(s: Step) -> Iterable[Hit]:
     pair = facing(before)
     if pair is None:
         return
-    want = expected_reversed(e.attacker_power, e.defender_power, str(s.options.get("battle_tie", "both")))
+    want = expected_reversed(e.attacker_power, e.defender_power, str(option(s.options, BATTLE_TIE)))
     if sorted(set(e.reversed)) != want:
         attacker, defender = _named(before, pair)
         yield Hit(e.seq, {"attacker": attacker, "defender": defender, "attacker_power": e.attacker_power,
@@ -577,7 +580,7 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
 def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.Encored)
-    if not s.options.get("encore_rested_same_slot", True):
+    if not option(s.options, ENCORE_SAME_SLOT):
         return
     before = game(s.before)
     side = before.side(e.player)

@@ -13,7 +13,7 @@ from ...events import weiss as ev
 from ...projector.weiss import Slot, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .attack import expected_reversed, reversal
-from .common import ROLE_JA, facing, game
+from .common import BATTLE_TIE, ROLE_JA, facing, game, option
 
 BTL = "seed 003 §アタックフェイズ E"
 
@@ -89,7 +89,7 @@ def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
     if not left_out:
         return
     attacker, defender = fighters
-    want = expected_reversed(attacker.power_now, defender.power_now, str(s.options.get("battle_tie", "both")))
+    want = expected_reversed(attacker.power_now, defender.power_now, str(option(s.options, BATTLE_TIE)))
     if sorted(set(e.reversed)) == want:
         return
     yield Hit(e.seq, {

@@ -6,7 +6,7 @@ marked [to verify], each with the default the seed or the reference suggests.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from ...events import weiss as ev
 from ...events.base import Event, event_type
@@ -89,6 +89,11 @@ DECK_SIZE = Option(
 OPTIONS: tuple[Option, ...] = (
     HAND_LIMIT, BATTLE_TIE, ENCORE_SAME_SLOT, END_ORDER, COUNTER_BY, SIDE_ATTACK_LEVEL, DECK_SIZE,
 )
+
+
+def option(options: Mapping[str, Any], declared: Option) -> Any:
+    """The match's value of a declared option; its documented default when a caller passes no value."""
+    return options.get(declared.name, declared.default)
 
 
 def game(frame: Frame[Any]) -> State:

@@ -10,7 +10,7 @@ from typing import Any, Iterable
 from ...events import weiss as ev
 from ...projector.weiss import State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import UNKNOWN_BOARD, game, undecided
+from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, game, option, undecided
 
 ATK = "seed 003 §アタックフェイズ"
 SIDE_LEVEL = "side_attack_level"
@@ -41,7 +41,7 @@ def _attack_damage(s: Step) -> tuple[ev.DamageDealt, dict[str, Any]] | None:
         return None
     if e.cancelled and e.amount == 0:
         return None  # a cancelled damage may be written as the 0 that stuck; the reveal is WS-DMG-005's
-    calc = expected_damage(game(s.before), str(s.options.get("side_attack_level", "defender")))
+    calc = expected_damage(game(s.before), str(option(s.options, SIDE_ATTACK_LEVEL)))
     if calc is None or e.amount == calc["expected"] or not _damage_knowable(game(s.before)):
         return None
     return e, calc

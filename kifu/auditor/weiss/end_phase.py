@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ...events import weiss as ev
 from ...projector.weiss import State
 from ..base import Doc, End, Hit, Rule, Severity, Step, Text, rule
-from .common import UNKNOWN_HAND, game, undecided
+from .common import END_ORDER, HAND_LIMIT, UNKNOWN_HAND, game, option, undecided
 
 END_CITE = "seed 003 §エンドフェイズ"
 
@@ -60,7 +60,7 @@ def end_phase_rule(judge: Callable[[State, int, Mapping[str, Any]], Iterable[Hit
 
 
 def _hand_over_limit(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Hit]:
-    limit = int(options.get("hand_limit", 7))
+    limit = int(option(options, HAND_LIMIT))
     hand = state.side(state.turn_player).hand
     if hand > limit:
         yield Hit(seq, {"limit": limit, "detail": Text(ja=f"手札 {hand} 枚のままエンドフェイズが終わりました",
@@ -71,7 +71,7 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
     e = s.event
     if not isinstance(e, ev.Discarded) or e.reason != "hand-limit":
         return
-    limit = int(s.options.get("hand_limit", 7))
+    limit = int(option(s.options, HAND_LIMIT))
     had, left = game(s.before).side(e.player).hand, game(s.after).side(e.player).hand
     if left < limit and not game(s.before).side(e.player).hand_known:
         yield undecided(e.seq, UNKNOWN_HAND)
@@ -219,7 +219,7 @@ end_phase_repeats_while_pending = end_phase_rule(
 def discard_before_climax_leaves(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.Discarded)
     before = game(s.before)
-    if s.options.get("end_phase_order", "seed") == "seed" and s.event.reason == "hand-limit" and \
+    if option(s.options, END_ORDER) == "seed" and s.event.reason == "hand-limit" and \
             before.phase == "end" and before.climax_left:
         yield Hit(s.event.seq, {})
 
