@@ -6,12 +6,12 @@ marked [to verify], each with the default the seed or the reference suggests.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...events import weiss as ev
 from ...events.base import Event, event_type
 from ...projector.base import Frame
-from ...projector.weiss import Slot, State
+from ...projector.weiss import Pending, Slot, State
 from ..base import Hit, Option, Step, Text
 
 SEED = "seed 003"
@@ -166,6 +166,11 @@ def phase_ja(phase: str | None) -> str:
 
 def step_ja(step: str | None) -> str:
     return STEP_JA.get(step or "", "ステップの外" if step is None else f"ステップ {step}")
+
+
+def pending_hit(seq: int, pending: Sequence[Pending], key: str, **evidence: Any) -> Hit:
+    """A hit that names waiting abilities under ``key`` and cites the seqs that triggered them."""
+    return Hit(seq, {**evidence, key: ", ".join(p.ability for p in pending)}, tuple(p.seq for p in pending))
 
 
 def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Hit:

@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ...events import weiss as ev
 from ...projector.weiss import State
 from ..base import Doc, End, Hit, Rule, Severity, Step, Text, rule
-from .common import END_ORDER, HAND_LIMIT, UNKNOWN_HAND, game, option, undecided
+from .common import END_ORDER, HAND_LIMIT, UNKNOWN_HAND, game, option, pending_hit, undecided
 
 END_CITE = "seed 003 §エンドフェイズ"
 
@@ -155,7 +155,7 @@ climax_leaves_in_the_end_phase = end_phase_rule(
 
 def _pending_left(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Hit]:
     if state.pending:
-        yield Hit(seq, {"pending": ", ".join(p.ability for p in state.pending)}, tuple(p.seq for p in state.pending))
+        yield pending_hit(seq, state.pending, "pending")
 
 
 end_phase_repeats_while_pending = end_phase_rule(

@@ -14,7 +14,7 @@ from ...events import weiss as ev
 from ...events.base import Event
 from ...projector.weiss import State, rule_actions
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import CLOSERS, closed_phase, game, phase_ja, step_ja, tag
+from .common import CLOSERS, closed_phase, game, pending_hit, phase_ja, step_ja, tag
 
 PHASES = ev.PHASES
 
@@ -399,8 +399,7 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
         return
     waiting = [p for p in before.pending if p.player == before.turn_player]
     if waiting:
-        yield Hit(s.event.seq, {"player": s.event.player, "ability": s.event.ability,
-                                "waiting": ", ".join(p.ability for p in waiting)}, tuple(p.seq for p in waiting))
+        yield pending_hit(s.event.seq, waiting, "waiting", player=s.event.player, ability=s.event.ability)
 
 
 @rule(
@@ -476,8 +475,7 @@ def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, CLOSERS) and closing in (None, "end"):
         return
     what = tag(s.event) + (f" {getattr(s.event, 'phase', getattr(s.event, 'step', ''))}".rstrip())
-    yield Hit(s.event.seq, {"what": what, "pending": ", ".join(p.ability for p in before.pending)},
-              tuple(p.seq for p in before.pending))
+    yield pending_hit(s.event.seq, before.pending, "pending", what=what)
 
 
 RULES = (
