@@ -12,7 +12,7 @@ from ...projector.weiss import Attack, Slot, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
 from .common import (
     BATTLE_TIE, CLOSERS, COUNTER_BY, ENCORE_SAME_SLOT, KIND_JA, ROLE_JA, STATE_JA, UNKNOWN_BOARD,
-    closed_phase, facing, game, option, step_ja, undecided,
+    closed_phase, facing, game, if_known, option, step_ja, undecided,
 )
 
 ATK = "seed 003 §アタックフェイズ"
@@ -52,10 +52,9 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     if e.slot not in ev.CENTER:
         yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="アタックできるのは前列のキャラだけです",
                                                          en="only center-stage characters attack")})
-    elif slot is None and not before.known:
-        yield undecided(e.seq, UNKNOWN_BOARD)
     elif slot is None:
-        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="そこにキャラがいません", en="no character is there")})
+        yield if_known(Hit(e.seq, {"slot": e.slot, "detail": Text(ja="そこにキャラがいません", en="no character is there")}),
+                       before.known, UNKNOWN_BOARD)
     elif slot.state != "stand":
         again = e.slot in before.attackers
         yield Hit(e.seq, {"slot": e.slot, "detail": Text(
@@ -146,11 +145,9 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     opposing = before.side(before.opponent(e.player)).stage.get(e.slot)
     if (e.kind == "direct") == (opposing is None):
         return
-    if opposing is None and not before.known:
-        yield undecided(e.seq, UNKNOWN_BOARD)
-        return
-    yield Hit(e.seq, {"kind": Text(ja=KIND_JA[e.kind], en=e.kind), "slot": e.slot,
+    hit = Hit(e.seq, {"kind": Text(ja=KIND_JA[e.kind], en=e.kind), "slot": e.slot,
                       "opposing": opposing.card if opposing else Text(ja="いません", en="absent")})
+    yield if_known(hit, before.known or opposing is not None, UNKNOWN_BOARD)
 
 
 @rule(
@@ -360,7 +357,8 @@ def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[str, str]:
     """("p1 C2 Mikoto", "p2 C2 Yuji"): who fought, for the judge reading the finding."""
     a = state.attack
     assert a is not None  # the pair is facing(state)
-    return tuple(f"{p} {a.slot} {slot.card}" for p, slot in zip((a.player, a.defender), pair))  # type: ignore[return-value]
+    named = (f"{p} {a.slot} {slot.card}" for p, slot in zip((a.player, a.defender), pair))
+    return tuple(named)  # type: ignore[return-value]
 
 
 @rule(
@@ -399,9 +397,9 @@ def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.BattleResolved):
         if e.reversed and facing(before) is None:
-            yield Hit(e.seq, {"detail": Text(ja="片方のキャラが舞台を離れていたのに、キャラがリバースされました",
-                                             en="a character was reversed though one side had left the stage")}) \
-                if before.known else undecided(e.seq, UNKNOWN_BOARD)
+            left = Text(ja="片方のキャラが舞台を離れていたのに、キャラがリバースされました",
+                        en="a character was reversed though one side had left the stage")
+            yield if_known(Hit(e.seq, {"detail": left}), before.known, UNKNOWN_BOARD)
         return
     a = before.attack
     if before.step == "battle" and a is not None and a.battle_seq is None and facing(before) is not None:
@@ -548,9 +546,9 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックを {e.stock} 枚払いました (3 枚のはず)",
                                                          en=f"{e.stock} stock paid, not 3")})
     elif have < 3:
-        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックが {have} 枚しかなく、3 枚は払えません",
-                                                         en=f"only {have} stock to pay 3 from")}) \
-            if game(s.before).known else undecided(e.seq, UNKNOWN_BOARD)
+        yield if_known(Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックが {have} 枚しかなく、3 枚は払えません",
+                                                                  en=f"only {have} stock to pay 3 from")}),
+                       game(s.before).known, UNKNOWN_BOARD)
 
 
 @rule(

@@ -176,3 +176,12 @@ def pending_hit(seq: int, pending: Sequence[Pending], key: str, **evidence: Any)
 def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Hit:
     """An info finding: the rule cannot judge this event from what the log records."""
     return Hit(seq, {"reason": reason}, seqs, undecided=True)
+
+
+def if_known(hit: Hit, known: bool, reason: Text) -> Hit:
+    """The hit when the log shows the zone it judged; else the info finding that the rule cannot decide.
+
+    A log that starts mid-match (or without the opening hand) counts a zone from an
+    unknown start, so what looks like a violation may only be the missing start.
+    """
+    return hit if known else undecided(hit.seq, reason)

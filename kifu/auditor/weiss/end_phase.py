@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ...events import weiss as ev
 from ...projector.weiss import State
 from ..base import Doc, End, Hit, Rule, Severity, Step, Text, rule
-from .common import END_ORDER, HAND_LIMIT, UNKNOWN_HAND, game, option, pending_hit, undecided
+from .common import END_ORDER, HAND_LIMIT, UNKNOWN_HAND, game, if_known, option, pending_hit
 
 END_CITE = "seed 003 §エンドフェイズ"
 
@@ -73,13 +73,11 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
         return
     limit = int(option(s.options, HAND_LIMIT))
     had, left = game(s.before).side(e.player).hand, game(s.after).side(e.player).hand
-    if left < limit and not game(s.before).side(e.player).hand_known:
-        yield undecided(e.seq, UNKNOWN_HAND)
-    elif left < limit:
-        yield Hit(e.seq, {"limit": limit, "detail": Text(
+    if left < limit:
+        yield if_known(Hit(e.seq, {"limit": limit, "detail": Text(
             ja=f"{e.player} は手札 {had} 枚から {left} 枚まで捨て、規定枚数を下回りました",
             en=f"{e.player} discarded from {had} to {left}, below the limit",
-        )})
+        )}), game(s.before).side(e.player).hand_known, UNKNOWN_HAND)
 
 
 end_phase_hand_limit = end_phase_rule(

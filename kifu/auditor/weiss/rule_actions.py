@@ -11,7 +11,7 @@ from typing import Iterable
 from ...events import weiss as ev
 from ...projector.weiss import NEUTRAL
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, is_game_event, tag, undecided
+from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, if_known, is_game_event, tag
 
 def overdue(s: Step, kind: str) -> Iterable[tuple[str, int]]:
     """(player, seq) of rule actions of ``kind`` made due since the last game action and still not done.
@@ -69,11 +69,10 @@ def level_up_at_seven(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.LeveledUp):
         n = len(game(s.before).side(e.player).clock)
-        if n < 7 and not game(s.before).known:
-            yield undecided(e.seq, UNKNOWN_BOARD)
-        elif n < 7:
-            yield Hit(e.seq, {"player": e.player, "detail": Text(ja=f"クロック {n} 枚でレベルアップしました (7 枚必要)",
-                                                                 en=f"levelled up with {n} clock cards (7 needed)")})
+        if n < 7:
+            yield if_known(Hit(e.seq, {"player": e.player, "detail": Text(
+                ja=f"クロック {n} 枚でレベルアップしました (7 枚必要)", en=f"levelled up with {n} clock cards (7 needed)",
+            )}), game(s.before).known, UNKNOWN_BOARD)
         return
     yield from _came_before(s, "level-up", Text(
         ja="seq {seq} でクロックが 7 枚になりましたが、レベルアップの前に {type} が来ました",
@@ -114,11 +113,10 @@ def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.Refreshed):
         n = game(s.before).side(e.player).deck
-        if n > 0 and not game(s.before).side(e.player).hand_known:
-            yield undecided(e.seq, UNKNOWN_HAND)
-        elif n > 0:
-            yield Hit(e.seq, {"player": e.player, "detail": Text(ja=f"山札に {n} 枚残っているのにリフレッシュしました",
-                                                                 en=f"refreshed with {n} cards still in the deck")})
+        if n > 0:
+            yield if_known(Hit(e.seq, {"player": e.player, "detail": Text(
+                ja=f"山札に {n} 枚残っているのにリフレッシュしました", en=f"refreshed with {n} cards still in the deck",
+            )}), game(s.before).side(e.player).hand_known, UNKNOWN_HAND)
         return
     yield from _came_before(s, "refresh", Text(
         ja="seq {seq} で山札が 0 枚になりましたが、リフレッシュの前に {type} が来ました",
