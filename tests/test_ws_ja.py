@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -72,6 +73,7 @@ def test_english_run_finds_a_sentence_and_spares_code_and_names() -> None:
     assert len(english_run("防御側 Kuroko Shirai の front アタック", {"Kuroko Shirai"})) < RUN
 
 
+@lru_cache(maxsize=None)
 def _audit_ja(log: Path) -> list[dict[str, Any]]:
     r = run_cli("audit", "-f", "json", "--lang", "ja", str(ROOT / log))
     assert r.code in (0, 1), r.err
@@ -87,7 +89,7 @@ def test_every_finding_is_japanese(log: Path) -> None:
 
 
 def test_the_logs_give_findings_to_judge() -> None:
-    """The check above has something to read: the fixtures hold findings of every severity."""
+    """The check above has something to read: the fixtures hold findings of every severity (audits are cached)."""
     found = [f for log in LOGS if "rules" in log.parts or "rulings" in log.parts for f in _audit_ja(log)]
     assert {"error", "warning", "info"} <= {f["severity"] for f in found}
     assert len(LOGS) > 200
