@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, ROOT
+from conftest import FIXTURES, ROOT, run_cli
 from kifu.auditor import registry
 from kifu.auditor.weiss import GAME, OPTIONS, RULES
 from kifu.auditor.weiss.attack import expected_reversed
@@ -122,3 +122,24 @@ def test_the_fixture_script_reproduces_the_files(tmp_path) -> None:
     for name in ("bad.jsonl", "good.jsonl", "expected.json"):
         assert (tmp_path / "WS-DMG-002" / name).read_bytes() == \
             (FIXTURES / "weiss" / "rules" / "WS-DMG-002" / name).read_bytes()
+
+
+def test_a_log_without_its_start_leaves_counted_zones_undecided(tmp_path: Path) -> None:
+    """From a turn-7 excerpt with no ws.board, a refresh, a level-up and an attack cannot be judged against the
+    deck, clock or stage the log never showed: each is an info finding saying why (in the audit's language)."""
+    log = str(tmp_path / "excerpt.jsonl")
+    assert run_cli("new", log, "-g", "weiss", "-m", "m1", "-p", "p1=Alice", "-p", "p2=Bob").code == 0
+    for line in ({"type": "ws.turn", "player": "p1", "number": 7}, {"type": "ws.phase", "phase": "draw"},
+                 {"type": "ws.refresh", "player": "p1"}, {"type": "ws.levelup", "player": "p1"},
+                 {"type": "ws.draw", "player": "p1", "count": 1, "reason": "draw-phase"},
+                 {"type": "ws.phase", "phase": "clock"}, {"type": "ws.phase", "phase": "main"},
+                 {"type": "ws.phase", "phase": "climax"}, {"type": "ws.phase", "phase": "attack"},
+                 {"type": "ws.step", "step": "declare"},
+                 {"type": "ws.attack", "player": "p1", "slot": "C1", "kind": "front"}):
+        assert run_cli("append", log, "--json", json.dumps(line)).code == 0
+    r = run_cli("audit", "-f", "json", "--lang", "ja", log)
+    found = {(f["code"], f["seq"], f["severity"]): f["message"] for f in json.loads(r.out)["findings"]}
+    assert set(found) == {("WS-RULE-002", 4, "info"), ("WS-RULE-001", 5, "info"),
+                          ("WS-ATK-001", 12, "info"), ("WS-ATK-003", 12, "info")}
+    assert found[("WS-RULE-002", 4, "info")].startswith("判定できません: 最初の手札")
+    assert found[("WS-ATK-003", 12, "info")].startswith("判定できません: ログが ws.board なしで")

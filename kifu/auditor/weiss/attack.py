@@ -1,16 +1,20 @@
-"""Weiss Schwarz attack phase: declaration, trigger, counter, damage, battle and encore.
+"""Weiss Schwarz attack phase: declaration, trigger, counter and battle (damage is ``damage``, encore ``encore``).
 
-Source: seed 003 §アタックフェイズ A–F; reference B1 #6–#7, B3, B6 #7–#12, #16.
+Source: seed 003 §アタックフェイズ A (アタック宣言), B (トリガー), C (カウンター), E (バトル);
+reference B1 #6, B4, B6 #7–#10, #12.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ...events import weiss as ev
-from ...projector.weiss import Attack, State
+from ...projector.weiss import Attack, Slot, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import CLOSERS, UNKNOWN_BOARD, closed_phase, game, undecided
+from .common import (
+    BATTLE_TIE, CLOSERS, COUNTER_BY, KIND_JA, ROLE_JA, STATE_JA, UNKNOWN_BOARD, facing, game, if_known, option,
+    step_ja,
+)
 
 ATK = "seed 003 §アタックフェイズ"
 
@@ -47,14 +51,19 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     slot = before.side(e.player).stage.get(e.slot)
     if e.slot not in ev.CENTER:
-        yield Hit(e.seq, {"slot": e.slot, "detail": "only center-stage characters attack"})
-    elif slot is None and not before.known:
-        yield undecided(e.seq, UNKNOWN_BOARD)
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="アタックできるのは前列のキャラだけです",
+                                                         en="only center-stage characters attack")})
     elif slot is None:
-        yield Hit(e.seq, {"slot": e.slot, "detail": "no character is there"})
+        yield if_known(Hit(e.seq, {"slot": e.slot, "detail": Text(ja="そこにキャラがいません", en="no character is there")}),
+                       before.known, UNKNOWN_BOARD)
     elif slot.state != "stand":
-        again = ", it attacked already this turn" if e.slot in before.attackers else ""
-        yield Hit(e.seq, {"slot": e.slot, "detail": f"{slot.card} there is {_STATE_WORD[slot.state]}, not standing{again}"})
+        again = e.slot in before.attackers
+        yield Hit(e.seq, {"slot": e.slot, "detail": Text(
+            ja=f"そこの {slot.card} は{STATE_JA[slot.state]}していて、スタンドしていません"
+               + ("。このターンにもうアタックしています" if again else ""),
+            en=f"{slot.card} there is {_STATE_WORD[slot.state]}, not standing"
+               + (", it attacked already this turn" if again else ""),
+        )})
 
 
 _STATE_WORD = {"rest": "rested", "reverse": "reversed", "stand": "standing"}
@@ -103,7 +112,7 @@ def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
     citation=f"{ATK} A.3 (ダイレクトアタック（正面に相手キャラがいない場合のみ）); reference B6 #8",
     title=Text(ja="ダイレクトアタックは正面に相手キャラがいないときだけ", en="direct attacks only against an empty column"),
     message=Text(
-        ja="{kind} アタック ({slot}) ですが、正面の相手キャラは {opposing}",
+        ja="{kind}アタック ({slot}) ですが、正面の相手キャラは {opposing}",
         en="a {kind} attack from {slot}, but the opposing character is {opposing}",
     ),
     on=(ev.AttackDeclared,),
@@ -137,10 +146,9 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     opposing = before.side(before.opponent(e.player)).stage.get(e.slot)
     if (e.kind == "direct") == (opposing is None):
         return
-    if opposing is None and not before.known:
-        yield undecided(e.seq, UNKNOWN_BOARD)
-        return
-    yield Hit(e.seq, {"kind": e.kind, "slot": e.slot, "opposing": opposing.card if opposing else "absent"})
+    hit = Hit(e.seq, {"kind": Text(ja=KIND_JA[e.kind], en=e.kind), "slot": e.slot,
+                      "opposing": opposing.card if opposing else Text(ja="いません", en="absent")})
+    yield if_known(hit, before.known or opposing is not None, UNKNOWN_BOARD)
 
 
 @rule(
@@ -203,7 +211,7 @@ def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.TriggerRevealed)
     if e.to != "stock" and not {"treasure", "choice"} & set(e.icons):
-        yield Hit(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or "none"})
+        yield Hit(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or Text(ja="なし", en="none")})
 
 
 @rule(
@@ -243,10 +251,14 @@ def counter_only_on_front(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.StepStarted):
         if e.step == "counter" and (attack is None or attack.kind != "front"):
-            yield Hit(e.seq, {"detail": f"a counter step after a {attack.kind if attack else 'missing'} attack"})
+            yield Hit(e.seq, {"detail": Text(
+                ja=f"{KIND_JA[attack.kind]}アタックの後にカウンターステップが来ました" if attack
+                else "アタックがないのにカウンターステップが来ました",
+                en=f"a counter step after a {attack.kind if attack else 'missing'} attack",
+            )})
         return
     assert isinstance(e, ev.Countered)
-    yield from _counter_problems(before, attack, e, str(s.options.get("counter_by", "defender")))
+    yield from _counter_problems(before, attack, e, str(option(s.options, COUNTER_BY)))
 
 
 def _counter_players(attack: Attack, counter_by: str) -> tuple[str, ...]:
@@ -254,15 +266,27 @@ def _counter_players(attack: Attack, counter_by: str) -> tuple[str, ...]:
         counter_by, (attack.defender, attack.player))
 
 
+COUNTER_BY_JA = {"defender": "防御側", "turn-player": "ターンプレイヤー", "either": "どちらかのプレイヤー"}
+
+
 def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, counter_by: str) -> Iterable[Hit]:
     if before.step != "counter" or attack is None:
-        yield Hit(e.seq, {"detail": f"played outside a counter step (step {before.step})"})
+        detail = Text(ja=f"カウンターステップの外 ({step_ja(before.step)}) でプレイされました",
+                      en=f"played outside a counter step (step {before.step})")
     elif attack.kind != "front":
-        yield Hit(e.seq, {"detail": f"played against a {attack.kind} attack"})
+        detail = Text(ja=f"{KIND_JA[attack.kind]}アタックに対してプレイされました",
+                      en=f"played against a {attack.kind} attack")
     elif e.player not in _counter_players(attack, counter_by):
-        yield Hit(e.seq, {"detail": f"played by {e.player}, not by the {counter_by} ({attack.defender} defends)"})
+        detail = Text(
+            ja=f"{e.player} がプレイしましたが、プレイできるのは{COUNTER_BY_JA.get(counter_by, counter_by)}です "
+               f"({attack.defender} が防御側)",
+            en=f"played by {e.player}, not by the {counter_by} ({attack.defender} defends)",
+        )
     elif attack.counters >= 1:
-        yield Hit(e.seq, {"detail": "a second counter against one attack"})
+        detail = Text(ja="1 回のアタックに対する 2 回目のカウンターです", en="a second counter against one attack")
+    else:
+        return
+    yield Hit(e.seq, {"detail": detail})
 
 
 # --- battle ----------------------------------------------------------------------
@@ -313,28 +337,29 @@ def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
 def battle_reverses_lower(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.BattleResolved)
-    if not _both_present(game(s.before)):
+    before = game(s.before)
+    pair = facing(before)
+    if pair is None:
         return
-    want = expected_reversed(e.attacker_power, e.defender_power, str(s.options.get("battle_tie", "both")))
+    want = expected_reversed(e.attacker_power, e.defender_power, str(option(s.options, BATTLE_TIE)))
     if sorted(set(e.reversed)) != want:
-        attacker, defender = _fighters(game(s.before))
+        attacker, defender = _named(before, pair)
         yield Hit(e.seq, {"attacker": attacker, "defender": defender, "attacker_power": e.attacker_power,
-                          "defender_power": e.defender_power, "expected": "+".join(want) or "nobody",
-                          "recorded": "+".join(e.reversed) or "nobody"})
+                          "defender_power": e.defender_power, "expected": reversal(want),
+                          "recorded": reversal(e.reversed)})
 
 
-def _fighters(state: State) -> tuple[str, str]:
+def reversal(roles: Sequence[str]) -> Text:
+    """Who a battle reverses, as a message says it: ``attacker+defender``, or nobody."""
+    return Text(ja="+".join(ROLE_JA.get(r, r) for r in roles) or "なし", en="+".join(roles) or "nobody")
+
+
+def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[str, str]:
     """("p1 C2 Mikoto", "p2 C2 Yuji"): who fought, for the judge reading the finding."""
     a = state.attack
-    assert a is not None  # only called once _both_present said both are there
-    return tuple(f"{p} {a.slot} {state.side(p).stage[a.slot].card}" for p in (a.player, a.defender))  # type: ignore[return-value]
-
-
-def _both_present(state: State) -> bool:
-    a = state.attack
-    if a is None:
-        return False
-    return a.slot in state.side(a.player).stage and a.slot in state.side(a.defender).stage
+    assert a is not None  # the pair is facing(state)
+    named = (f"{p} {a.slot} {slot.card}" for p, slot in zip((a.player, a.defender), pair))
+    return tuple(named)  # type: ignore[return-value]
 
 
 @rule(
@@ -372,187 +397,17 @@ def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     e = s.event
     if isinstance(e, ev.BattleResolved):
-        if e.reversed and not _both_present(before):
-            yield Hit(e.seq, {"detail": "a character was reversed though one side had left the stage"}) \
-                if before.known else undecided(e.seq, UNKNOWN_BOARD)
+        if e.reversed and facing(before) is None:
+            left = Text(ja="片方のキャラが舞台を離れていたのに、キャラがリバースされました",
+                        en="a character was reversed though one side had left the stage")
+            yield if_known(Hit(e.seq, {"detail": left}), before.known, UNKNOWN_BOARD)
         return
     a = before.attack
-    if before.step == "battle" and a is not None and a.battle_seq is None and _both_present(before):
-        yield Hit(e.seq, {"detail": f"the battle step of the attack at seq {a.seq} ended without a comparison"},
-                  (a.seq,))
-
-
-# --- encore ------------------------------------------------------------------------
-
-ENC = f"{ATK} F"
-
-
-def _reversed(state: State, player: str | None) -> list[str]:
-    return sorted(k for k, v in state.side(player).stage.items() if v.state == "reverse")
-
-
-@rule(
-    code="WS-ENC-001",
-    name="encore-step-turn-player-first",
-    severity=Severity.ERROR,
-    citation=f"{ENC}.3–4 (甲のリバースカード → 乙のリバースカード); reference B1 #7",
-    title=Text(ja="アンコールステップはターンプレイヤーから", en="the encore step handles the turn player's cards first"),
-    message=Text(
-        ja="{player} のリバースキャラが控室に置かれましたが、ターンプレイヤーのリバースキャラ {waiting} が残っています",
-        en="{player}'s reversed character went to the waiting room while the turn player's {waiting} remained",
-    ),
-    on=(ev.CharacterRetired,),
-    doc=Doc(
-        checks=Text(
-            ja="アンコールステップでは、ターンプレイヤーのリバースしているキャラがなくなってから、"
-               "非ターンプレイヤーのリバースしているキャラを控室に置くこと。",
-            en="In the encore step, the non-turn player's reversed characters go to the waiting room only after the "
-               "turn player has none left.",
-        ),
-        why=Text(
-            ja="seed 003 F.3〜4: まず甲のリバースカードを確認して控室に置き、次に乙のリバースカードを置く。",
-            en="Seed 003 F.3–4: 甲's reversed cards are checked and put into the waiting room first, then 乙's.",
-        ),
-        bad=Text(
-            ja="両者にリバースカードがある; 先に ws.retire (非ターンプレイヤー)",
-            en="both have reversed cards; ws.retire (non-turn player) first",
-        ),
-        good=Text(
-            ja="ws.retire (ターンプレイヤー); ws.retire (非ターンプレイヤー)",
-            en="ws.retire (turn player); ws.retire (non-turn player)",
-        ),
-    ),
-)
-def encore_turn_player_first(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
-    e = s.event
-    assert isinstance(e, ev.CharacterRetired)
-    if before.step != "encore" or e.player == before.turn_player:
-        return
-    waiting = _reversed(before, before.turn_player)
-    if waiting:
-        yield Hit(e.seq, {"player": e.player, "waiting": ", ".join(waiting)})
-
-
-@rule(
-    code="WS-ENC-002",
-    name="encore-step-repeats-until-no-reversed-card-remains",
-    severity=Severity.ERROR,
-    citation=f"{ENC}.3–6; reference B6 #16",
-    title=Text(ja="リバースカードがなくなるまでアンコールステップ", en="the encore step goes on until no reversed card remains"),
-    message=Text(ja="アンコールステップ: {detail}", en="encore step: {detail}"),
-    on=(ev.CharacterRetired,) + CLOSERS,
-    doc=Doc(
-        checks=Text(
-            ja="アンコールステップで控室に置くのはリバースしているキャラだけで、"
-               "どちらの舞台にもリバースしているキャラが残っていないときにだけアタックフェイズが終わること。",
-            en="In the encore step only reversed characters are put into the waiting room, and the attack phase ends "
-               "only when no reversed character remains on either stage.",
-        ),
-        why=Text(
-            ja="seed 003 F.3〜6: リバースしているカードを選んで控室に置き、残っている間は繰り返す。6 では、"
-               "リバースカードが残っていれば 3 に戻る。",
-            en="Seed 003 F.3–6: choose a reversed card and put it into the waiting room, repeat while any remains; "
-               "item 6 goes back to item 3 while reversed cards are left.",
-        ),
-        bad=Text(
-            ja="C2 はリバース; ws.step encore; ws.phase.end attack",
-            en="C2 reversed; ws.step encore; ws.phase.end attack",
-        ),
-        good=Text(
-            ja="C2 はリバース; ws.step encore; ws.retire C2; ws.phase.end attack",
-            en="C2 reversed; ws.step encore; ws.retire C2; ws.phase.end attack",
-        ),
-    ),
-)
-def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
-    e = s.event
-    if isinstance(e, ev.CharacterRetired):
-        slot = before.side(e.player).stage.get(e.slot)
-        if before.step == "encore" and slot is not None and slot.state != "reverse":
-            yield Hit(e.seq, {"detail": f"{e.player}'s {e.slot} is {slot.state}, not reversed"})
-        return
-    if closed_phase(s) != "attack":
-        return
-    left = [f"{p}:{k}" for p in before.players for k in _reversed(before, p)]
-    if left:
-        yield Hit(e.seq, {"detail": f"the attack phase ended with reversed characters {', '.join(left)}"})
-
-
-@rule(
-    code="WS-ENC-003",
-    name="rule-encore-costs-three-stock",
-    severity=Severity.ERROR,
-    citation="reference B1 #7 (all characters: [AUTO] Encore (3)), B6 #16",
-    title=Text(ja="ルールのアンコールはストック3", en="the rule encore costs three stock"),
-    message=Text(ja="{slot} のアンコール: {detail}", en="encore to {slot}: {detail}"),
-    on=(ev.Encored,),
-    doc=Doc(
-        checks=Text(
-            ja="ルールによるアンコールが、ストックをちょうど 3 枚、それだけあるストックから支払うこと。",
-            en="An encore by the rule pays exactly 3 stock, from a stock that has them.",
-        ),
-        why=Text(
-            ja="すべてのキャラはルールによるアンコールを持つ: 舞台から控室に置かれたとき、ストックを 3 "
-               "枚払えば戻ってくる (reference B1 #7)。",
-            en="Every character has the rule encore: pay 3 stock when it goes from the stage to the waiting room and "
-               "it returns (reference B1 #7).",
-        ),
-        bad="ws.encore via=rule stock=2",
-        good="ws.encore via=rule stock=3",
-    ),
-)
-def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
-    e = s.event
-    assert isinstance(e, ev.Encored)
-    if e.via != "rule":
-        return
-    have = game(s.before).side(e.player).stock
-    if e.stock != 3:
-        yield Hit(e.seq, {"slot": e.slot, "detail": f"{e.stock} stock paid, not 3"})
-    elif have < 3:
-        yield Hit(e.seq, {"slot": e.slot, "detail": f"only {have} stock to pay 3 from"}) if game(s.before).known \
-            else undecided(e.seq, UNKNOWN_BOARD)
-
-
-@rule(
-    code="WS-ENC-004",
-    name="encore-returns-rested-to-its-slot",
-    severity=Severity.ERROR,
-    citation="reference B1 #7 [to verify], B6 #16",
-    title=Text(ja="アンコールしたキャラは元の枠にレストで戻る", en="an encored character returns rested to the slot it left"),
-    message=Text(ja="{slot} のアンコール: {detail}", en="encore to {slot}: {detail}"),
-    on=(ev.Encored,),
-    options=("encore_rested_same_slot",),
-    doc=Doc(
-        checks=Text(
-            ja="アンコールが、直前にキャラが離れた枠を挙げ、その枠が空いていて、キャラがレストで戻ること (オプション "
-               "encore_rested_same_slot、既定 true)。",
-            en="An encore names a slot a character just left, that slot is empty, and the character returns rested "
-               "(option encore_rested_same_slot, default true).",
-        ),
-        why=Text(
-            ja="アンコールしたキャラは元いた枠にレストで戻る (reference B1 #7、要確認とされている)。",
-            en="The encore puts the character back where it was, rested (reference B1 #7, marked to verify).",
-        ),
-        bad="ws.retire C1; ws.encore C3",
-        good="ws.retire C1; ws.encore C1",
-    ),
-)
-def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
-    e = s.event
-    assert isinstance(e, ev.Encored)
-    if not s.options.get("encore_rested_same_slot", True):
-        return
-    before = game(s.before)
-    side = before.side(e.player)
-    if e.slot not in side.retired and not before.known:
-        yield undecided(e.seq, UNKNOWN_BOARD)
-    elif e.slot not in side.retired or e.slot in side.stage:
-        yield Hit(e.seq, {"slot": e.slot, "detail": "no character left that slot, or it is occupied"})
-    elif not e.rested:
-        yield Hit(e.seq, {"slot": e.slot, "detail": "the character returned standing"})
+    if before.step == "battle" and a is not None and a.battle_seq is None and facing(before) is not None:
+        yield Hit(e.seq, {"detail": Text(
+            ja=f"seq {a.seq} のアタックのバトルステップが、パワーを比較せずに終わりました",
+            en=f"the battle step of the attack at seq {a.seq} ended without a comparison",
+        )}, (a.seq,))
 
 
 RULES = (
@@ -564,8 +419,4 @@ RULES = (
     counter_only_on_front,
     battle_reverses_lower,
     battle_only_when_both_remain,
-    encore_turn_player_first,
-    encore_until_none_reversed,
-    rule_encore_costs_three,
-    encore_returns_to_its_slot,
 )

@@ -12,22 +12,18 @@ from typing import Iterable
 from ...events import weiss as ev
 from ...projector.weiss import Slot, State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .attack import expected_reversed
-from .common import game
+from .attack import expected_reversed, reversal
+from .common import BATTLE_TIE, ROLE_JA, facing, game, option
 
 BTL = "seed 003 §アタックフェイズ E"
 
 
 def _fighters(state: State) -> tuple[Slot, Slot] | None:
     """The attacker and the defender on the stage, when both are there and their printed power is known."""
-    a = state.attack
-    if a is None or not state.known:
-        return None
-    attacker = state.side(a.player).stage.get(a.slot)
-    defender = state.side(a.defender).stage.get(a.slot)
-    if attacker is None or defender is None or not (attacker.power and defender.power):
+    pair = facing(state) if state.known else None
+    if pair is None or not (pair[0].power and pair[1].power):
         return None  # a power of 0 is a character whose printed power the log never gave
-    return attacker, defender
+    return pair
 
 
 @rule(
@@ -88,18 +84,20 @@ def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
     pairs = tuple(zip(("attacker", "defender"), fighters, (e.attacker_power, e.defender_power)))
     if any(recorded not in (slot.power, slot.power_now) for _, slot, recorded in pairs):
         return  # a power the log cannot explain: some effect it did not record
-    left_out = [f"{who} {slot.card} {slot.power_mod:+d}" for who, slot, recorded in pairs
+    left_out = [(who, f"{slot.card} {slot.power_mod:+d}") for who, slot, recorded in pairs
                 if slot.power_mod and recorded == slot.power]
     if not left_out:
         return
     attacker, defender = fighters
-    want = expected_reversed(attacker.power_now, defender.power_now, str(s.options.get("battle_tie", "both")))
+    want = expected_reversed(attacker.power_now, defender.power_now, str(option(s.options, BATTLE_TIE)))
     if sorted(set(e.reversed)) == want:
         return
     yield Hit(e.seq, {
-        "attacker_power": e.attacker_power, "defender_power": e.defender_power, "left_out": ", ".join(left_out),
+        "attacker_power": e.attacker_power, "defender_power": e.defender_power,
+        "left_out": Text(ja=", ".join(f"{ROLE_JA[who]} {mod}" for who, mod in left_out),
+                         en=", ".join(f"{who} {mod}" for who, mod in left_out)),
         "stage_attacker": attacker.power_now, "stage_defender": defender.power_now,
-        "expected": "+".join(want) or "nobody", "recorded": "+".join(e.reversed) or "nobody",
+        "expected": reversal(want), "recorded": reversal(e.reversed),
     }, seqs=(before.attack.seq,) if before.attack else ())
 
 

@@ -6,12 +6,12 @@ marked [to verify], each with the default the seed or the reference suggests.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ...events import weiss as ev
 from ...events.base import Event, event_type
 from ...projector.base import Frame
-from ...projector.weiss import State
+from ...projector.weiss import Pending, Slot, State
 from ..base import Hit, Option, Step, Text
 
 SEED = "seed 003"
@@ -91,6 +91,11 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
+def option(options: Mapping[str, Any], declared: Option) -> Any:
+    """The match's value of a declared option; its documented default when a caller passes no value."""
+    return options.get(declared.name, declared.default)
+
+
 def game(frame: Frame[Any]) -> State:
     """The Weiss part of a frame."""
     return frame.game  # type: ignore[no-any-return]
@@ -122,10 +127,61 @@ def closed_phase(s: Step) -> str | None:
     return None
 
 
-UNKNOWN_BOARD = "the log starts mid-match without ws.board, so this zone is not known"
-UNKNOWN_HAND = "no opening hand (ws.draw reason=setup) or ws.board was recorded, so the hand and deck are not known"
+UNKNOWN_BOARD = Text(
+    ja="ログが ws.board なしで試合の途中から始まっているので、この置場の中身がわかりません",
+    en="the log starts mid-match without ws.board, so this zone is not known",
+)
+UNKNOWN_HAND = Text(
+    ja="最初の手札 (ws.draw reason=setup) も ws.board も記録されていないので、手札と山札の枚数がわかりません",
+    en="no opening hand (ws.draw reason=setup) or ws.board was recorded, so the hand and deck are not known",
+)
+
+PHASE_JA = {
+    "stand": "スタンドフェイズ", "draw": "ドローフェイズ", "clock": "クロックフェイズ", "main": "メインフェイズ",
+    "climax": "クライマックスフェイズ", "attack": "アタックフェイズ", "end": "エンドフェイズ",
+}
+STEP_JA = {
+    "declare": "アタック宣言ステップ", "trigger": "トリガーステップ", "counter": "カウンターステップ",
+    "damage": "ダメージステップ", "battle": "バトルステップ", "encore": "アンコールステップ",
+}
+"""Seed 003's own names for the phases and steps, so a Japanese message names them as the seed does."""
+KIND_JA = {"front": "フロント", "side": "サイド", "direct": "ダイレクト"}
+STATE_JA = {"stand": "スタンド", "rest": "レスト", "reverse": "リバース"}
+ROLE_JA = {"attacker": "攻撃側", "defender": "防御側"}
 
 
-def undecided(seq: int, reason: str, seqs: tuple[int, ...] = ()) -> Hit:
+def facing(state: State) -> tuple[Slot, Slot] | None:
+    """The attacking character and the one facing it in its column, while both are on the stage; else None."""
+    a = state.attack
+    if a is None:
+        return None
+    attacker = state.side(a.player).stage.get(a.slot)
+    defender = state.side(a.defender).stage.get(a.slot)
+    return None if attacker is None or defender is None else (attacker, defender)
+
+
+def phase_ja(phase: str | None) -> str:
+    return PHASE_JA.get(phase or "", "フェイズの外" if phase is None else f"フェイズ {phase}")
+
+
+def step_ja(step: str | None) -> str:
+    return STEP_JA.get(step or "", "ステップの外" if step is None else f"ステップ {step}")
+
+
+def pending_hit(seq: int, pending: Sequence[Pending], key: str, **evidence: Any) -> Hit:
+    """A hit that names waiting abilities under ``key`` and cites the seqs that triggered them."""
+    return Hit(seq, {**evidence, key: ", ".join(p.ability for p in pending)}, tuple(p.seq for p in pending))
+
+
+def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Hit:
     """An info finding: the rule cannot judge this event from what the log records."""
     return Hit(seq, {"reason": reason}, seqs, undecided=True)
+
+
+def if_known(hit: Hit, known: bool, reason: Text) -> Hit:
+    """The hit when the log shows the zone it judged; else the info finding that the rule cannot decide.
+
+    A log that starts mid-match (or without the opening hand) counts a zone from an
+    unknown start, so what looks like a violation may only be the missing start.
+    """
+    return hit if known else undecided(hit.seq, reason)

@@ -10,7 +10,7 @@ from typing import Any, Iterable
 from ...events import weiss as ev
 from ...projector.weiss import State
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import UNKNOWN_BOARD, game, undecided
+from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, game, option, undecided
 
 ATK = "seed 003 §アタックフェイズ"
 SIDE_LEVEL = "side_attack_level"
@@ -41,7 +41,7 @@ def _attack_damage(s: Step) -> tuple[ev.DamageDealt, dict[str, Any]] | None:
         return None
     if e.cancelled and e.amount == 0:
         return None  # a cancelled damage may be written as the 0 that stuck; the reveal is WS-DMG-005's
-    calc = expected_damage(game(s.before), str(s.options.get("side_attack_level", "defender")))
+    calc = expected_damage(game(s.before), str(option(s.options, SIDE_ATTACK_LEVEL)))
     if calc is None or e.amount == calc["expected"] or not _damage_knowable(game(s.before)):
         return None
     return e, calc
@@ -239,18 +239,23 @@ def no_damage_when_soul_not_positive(s: Step) -> Iterable[Hit]:
     yield from _damage_hit(s, ("floor",))
 
 
-def _reveal_problem(e: ev.DamageDealt) -> str | None:
+def _reveal_problem(e: ev.DamageDealt) -> Text | None:
     if not e.cards:
         return None  # the log did not record the reveal; only the amount can be judged
     climaxes = [i for i, c in enumerate(e.cards) if c.climax]
     if climaxes and climaxes[0] < len(e.cards) - 1:
-        return f"{len(e.cards) - climaxes[0] - 1} card(s) revealed after the climax"
+        after = len(e.cards) - climaxes[0] - 1
+        return Text(ja=f"クライマックスの後に {after} 枚公開されています",
+                    en=f"{after} card(s) revealed after the climax")
     if climaxes and not e.cancelled:
-        return "a climax was revealed but the damage is not marked cancelled"
+        return Text(ja="クライマックスが公開されたのに、ダメージがキャンセルと記録されていません",
+                    en="a climax was revealed but the damage is not marked cancelled")
     if e.cancelled and not climaxes:
-        return "the damage is marked cancelled but no climax was revealed"
+        return Text(ja="ダメージがキャンセルと記録されていますが、クライマックスは公開されていません",
+                    en="the damage is marked cancelled but no climax was revealed")
     if not climaxes and len(e.cards) != e.amount:
-        return f"{len(e.cards)} card(s) revealed for {e.amount} damage without a climax"
+        return Text(ja=f"クライマックスなしで、ダメージ {e.amount} に {len(e.cards)} 枚公開されています",
+                    en=f"{len(e.cards)} card(s) revealed for {e.amount} damage without a climax")
     return None
 
 
@@ -323,9 +328,11 @@ def shot_only_after_cancel(s: Step) -> Iterable[Hit]:
         return
     a = game(s.before).attack
     if a is None or a.shots == 0:
-        yield Hit(e.seq, {"detail": "no shot icon was revealed in this attack"})
+        yield Hit(e.seq, {"detail": Text(ja="このアタックでショットアイコンは公開されていません",
+                                         en="no shot icon was revealed in this attack")})
     elif not a.cancelled:
-        yield Hit(e.seq, {"detail": "the attack's damage was not cancelled"}, (a.damage_seq or a.seq,))
+        yield Hit(e.seq, {"detail": Text(ja="アタックのダメージはキャンセルされていません",
+                                         en="the attack's damage was not cancelled")}, (a.damage_seq or a.seq,))
 
 
 RULES = (

@@ -14,7 +14,7 @@ from ...events import weiss as ev
 from ...events.base import Event
 from ...projector.weiss import State, rule_actions
 from ..base import Doc, Hit, Severity, Step, Text, rule
-from .common import CLOSERS, closed_phase, game, tag
+from .common import CLOSERS, closed_phase, game, pending_hit, phase_ja, step_ja, tag
 
 PHASES = ev.PHASES
 
@@ -109,17 +109,18 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
             current = before.phase if before.phase_open else "none"
             yield Hit(s.event.seq, {"found": f"ws.phase.end {s.event.phase}",
                                     "expected": f"ws.phase.end {current}",
-                                    "detail": "that phase is not in progress"})
+                                    "detail": Text(ja="そのフェイズは進行中ではありません",
+                                                   en="that phase is not in progress")})
         return
     assert isinstance(s.event, ev.PhaseStarted)
     expected = _next_phase(before.phases_done)
     if before.partial_turn and not before.phases_done:
         return  # an excerpt may begin its first turn at any phase
-    detail = ""
+    detail = None
     if before.turn_player is None:
-        detail = "no turn has started"
+        detail = Text(ja="ターンが始まっていません", en="no turn has started")
     elif s.event.phase not in expected:
-        detail = "out of order"
+        detail = Text(ja="順番が違います", en="out of order")
     if detail:
         yield Hit(s.event.seq, {"found": f"ws.phase {s.event.phase}", "expected": "ws.phase " + "/".join(expected),
                                 "detail": detail})
@@ -172,17 +173,21 @@ def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
     current = _step_key(before)
     if not isinstance(s.event, ev.StepStarted):
         if closed_phase(s) == "attack" and before.step != "encore":
-            yield Hit(s.event.seq, {"found": "the end of the attack phase", "current": before.step or "its start",
+            yield Hit(s.event.seq, {"found": Text(ja="アタックフェイズの終わり", en="the end of the attack phase"),
+                                    "current": before.step or Text(ja="フェイズの始まり", en="its start"),
                                     "expected": "/".join(STEP_NEXT.get(current, ("encore",)))})
         return
     assert isinstance(s.event, ev.StepStarted)
     if before.phase != "attack" or not before.phase_open:
-        yield Hit(s.event.seq, {"found": s.event.step, "current": f"phase {before.phase}", "expected": "attack phase"})
+        yield Hit(s.event.seq, {"found": s.event.step,
+                                "current": Text(ja=phase_ja(before.phase), en=f"phase {before.phase}"),
+                                "expected": Text(ja=phase_ja("attack"), en="attack phase")})
         return
     allowed = STEP_NEXT.get(current, ())
     if s.event.step not in allowed and s.event.step not in OWNED_ELSEWHERE:
-        yield Hit(s.event.seq, {"found": s.event.step, "current": current[0] or "the phase start",
-                                "expected": "/".join(allowed) or "the end of the phase"})
+        yield Hit(s.event.seq, {"found": s.event.step,
+                                "current": current[0] or Text(ja="フェイズの始まり", en="the phase start"),
+                                "expected": "/".join(allowed) or Text(ja="フェイズの終わり", en="the end of the phase")})
 
 
 AUTOMATIC = (ev.BattleResolved, ev.DamageDealt)
@@ -249,8 +254,9 @@ def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
     who = before.turn_player if isinstance(s.event, AUTOMATIC) else getattr(s.event, "player", None)
     if where_ok and who == before.turn_player:
         return
-    where = f"in phase {before.phase or '-'}" + (f", step {before.step}" if before.step else "")
-    allowed = phase + (f"/{step}" if step else "")
+    where = Text(ja=phase_ja(before.phase) + (f"の{step_ja(before.step)}" if before.step else ""),
+                 en=f"in phase {before.phase or '-'}" + (f", step {before.step}" if before.step else ""))
+    allowed = Text(ja=phase_ja(phase) + (f"の{step_ja(step)}" if step else ""), en=phase + (f"/{step}" if step else ""))
     yield Hit(s.event.seq, {"type": tag(s.event), "player": who, "where": where, "allowed": allowed,
                             "turn_player": before.turn_player, **_hint(s.event, before)})
 
@@ -296,16 +302,20 @@ def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     e = s.event
     assert isinstance(e, ev.TurnStarted)
-    problems = []
+    problems: list[Text] = []
     if before.turn_player is not None:
         if before.phase != "end":
-            problems.append(f"turn {before.turn} has not reached its end phase")
+            problems.append(Text(ja=f"ターン {before.turn} がエンドフェイズまで進んでいません",
+                                 en=f"turn {before.turn} has not reached its end phase"))
         if e.player == before.turn_player:
-            problems.append(f"{e.player} also took turn {before.turn}")
+            problems.append(Text(ja=f"{e.player} はターン {before.turn} も行いました",
+                                 en=f"{e.player} also took turn {before.turn}"))
     if before.turn_player is not None and e.number != before.turn + 1:
-        problems.append(f"the next turn number is {before.turn + 1}")
+        problems.append(Text(ja=f"次のターン番号は {before.turn + 1} です",
+                             en=f"the next turn number is {before.turn + 1}"))
     if problems:
-        yield Hit(e.seq, {"number": e.number, "player": e.player, "detail": "; ".join(problems)})
+        yield Hit(e.seq, {"number": e.number, "player": e.player,
+                          "detail": Text(ja="、".join(p.ja for p in problems), en="; ".join(p.en for p in problems))})
 
 
 # --- check timing -------------------------------------------------------------
@@ -389,8 +399,7 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
         return
     waiting = [p for p in before.pending if p.player == before.turn_player]
     if waiting:
-        yield Hit(s.event.seq, {"player": s.event.player, "ability": s.event.ability,
-                                "waiting": ", ".join(p.ability for p in waiting)}, tuple(p.seq for p in waiting))
+        yield pending_hit(s.event.seq, waiting, "waiting", player=s.event.player, ability=s.event.ability)
 
 
 @rule(
@@ -423,9 +432,11 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.AbilityResolved)
     if before.check is None:
-        yield Hit(e.seq, {"ability": e.ability, "detail": "no check timing is open"})
+        yield Hit(e.seq, {"ability": e.ability, "detail": Text(ja="チェックタイミングの外です",
+                                                               en="no check timing is open")})
     elif not any(p.ability == e.ability and p.player == e.player for p in before.pending):
-        yield Hit(e.seq, {"ability": e.ability, "detail": f"no such ability of {e.player} is pending"})
+        yield Hit(e.seq, {"ability": e.ability, "detail": Text(ja=f"{e.player} のその能力は処理待機中ではありません",
+                                                               en=f"no such ability of {e.player} is pending")})
 
 
 @rule(
@@ -464,8 +475,7 @@ def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, CLOSERS) and closing in (None, "end"):
         return
     what = tag(s.event) + (f" {getattr(s.event, 'phase', getattr(s.event, 'step', ''))}".rstrip())
-    yield Hit(s.event.seq, {"what": what, "pending": ", ".join(p.ability for p in before.pending)},
-              tuple(p.seq for p in before.pending))
+    yield pending_hit(s.event.seq, before.pending, "pending", what=what)
 
 
 RULES = (
