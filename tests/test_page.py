@@ -232,3 +232,13 @@ def test_exit_codes_match_audit(tmp_path: Path) -> None:
         assert out.exists() == (want[case] < 2)
         if want[case] == 2:
             assert rep.err.startswith("kifu: error:") and "Traceback" not in rep.err
+
+
+def test_evidence_given_in_both_languages_shows_in_the_page_language():
+    from kifu.auditor.base import Finding, Text
+    from kifu.auditor.page.findings import _in_language
+
+    ev = {"detail": Text(ja="控室へ", en="to the waiting room"), "n": 2}
+    assert _in_language(ev, "ja") == [("detail", "控室へ"), ("n", 2)]
+    assert _in_language(ev, "en") == [("detail", "to the waiting room"), ("n", 2)]
+    assert Finding  # the evidence of a Finding is such a mapping

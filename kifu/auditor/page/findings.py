@@ -7,7 +7,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from ...events.base import JudgeRuling
-from ..base import Finding, Rule
+from ..base import Finding, Rule, Text
 from .common import Context, esc, plain, seq_links
 
 
@@ -65,6 +65,8 @@ def _in_language(evidence: Mapping[str, Any], lang: str) -> list[tuple[str, Any]
     for k, v in evidence.items():
         if k.endswith("_ja") and k[:-3] in evidence:
             continue
+        if isinstance(v, Text):  # a value the rule gives in both languages
+            v = v.get(lang)
         pairs.append((k, evidence.get(f"{k}_ja", v) if lang == "ja" else v))
     return pairs
 
