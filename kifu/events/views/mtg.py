@@ -29,11 +29,23 @@ VIEWS: dict[str, str] = {
             SELECT *, row_number() OVER (PARTITION BY match, flip, grp, player ORDER BY seq) AS coin,
                    count(*) OVER (PARTITION BY match, flip, grp, player) AS coins
             FROM coins),
-        calls AS (
-            SELECT match, j[1] AS flip, coalesce(TRY_CAST(j[2] AS INTEGER), 1) AS grp, j[3] AS player,
-                   arg_min(j[4], seq) AS called
+        -- The call that counts follows the match's option call_counts (MTG-CALL rules): by default
+        -- the last call before the player's first coin of the flip landed (a call changed blind).
+        calls_raw AS (
+            SELECT match, seq, j[1] AS flip, coalesce(TRY_CAST(j[2] AS INTEGER), 1) AS grp, j[3] AS player,
+                   j[4] AS side
             FROM (SELECT match, seq, json_extract_string(line, ['$.flip', '$.group', '$.player', '$.side']) AS j
-                  FROM events WHERE type = 'mtg.call') GROUP BY ALL),
+                  FROM events WHERE type = 'mtg.call')),
+        first_coin AS (SELECT match, flip, grp, player, min(seq) AS coin_seq FROM coins GROUP BY ALL),
+        calls AS (
+            SELECT c.match, c.flip, c.grp, c.player,
+                   CASE WHEN json_extract_string(any_value(m.rules), '$.call_counts') = 'first'
+                        THEN arg_min(c.side, c.seq)
+                        ELSE coalesce(arg_max(c.side, c.seq) FILTER (WHERE c.seq < f.coin_seq), arg_min(c.side, c.seq))
+                   END AS called
+            FROM calls_raw c LEFT JOIN first_coin f USING (match, flip, grp, player)
+            LEFT JOIN matches m ON m.match = c.match
+            GROUP BY c.match, c.flip, c.grp, c.player),
         keeps AS (
             SELECT match, j[1] AS flip, coalesce(TRY_CAST(j[2] AS INTEGER), 1) AS grp, j[3] AS player,
                    arg_max(TRY_CAST(j[4] AS INTEGER), seq) AS kept_coin
