@@ -14,6 +14,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 from kifu.auditor import registry
 from kifu.events import logfile
+from kifu.events.base import KifuError
 from kifu.events import warehouse as wh
 from kifu.events.views import feed_inserts
 
@@ -138,21 +139,41 @@ def test_file_changed_between_verify_and_load_is_refused(tmp_path: Path) -> None
     con.close()
 
 
+def _core(path: Path) -> tuple[str | None, str | None]:
+    """(head, None) if the streaming core reader accepts the log, else (None, its error as printed)."""
+    try:
+        return logfile.verify(path, registry.codec_for).hash, None
+    except KifuError as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _in_memory(path: Path) -> tuple[str | None, str | None]:
+    try:
+        return logfile.verify_bytes(path.read_bytes(), registry.codec_for, where=str(path)).hashes[-1], None
+    except KifuError as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
 @pytest.mark.parametrize("mutate", [
     lambda ls: ls[:2] + ls[3:],                       # a line deleted
     lambda ls: [ls[0], ls[2], ls[1]] + ls[3:],        # two lines swapped
     lambda ls: ls[:1] + [ls[1].replace(b'"x"', b'"y"')] + ls[2:],  # an edit
     lambda ls: ls + [ls[-1]],                         # a line duplicated
     lambda ls: ls[:1] + [ls[1].replace(b'"by":"a"', b'"by":"a","extra":1')] + ls[2:],  # unknown field
+    lambda ls: ls[:2] + [b""] + ls[2:],               # a blank line
+    lambda ls: ls[:2] + [ls[0]] + ls[2:],             # a second match.start
+    lambda ls: [ls[0].replace(b'"kifu/1"', b'"kifu/9"')] + ls[1:],  # an unknown format
+    lambda ls: [ln + b"\r" for ln in ls],             # CRLF line ends (accepted by both)
+    lambda ls: ls[:-1] + [ls[-1] + b"\nTORN"],        # a torn last line (the join adds no terminator)
+    lambda ls: [],                                    # an empty file
 ])
-def test_fast_verify_agrees_with_the_core_reader(tmp_path: Path, mutate) -> None:
+def test_verify_bytes_agrees_with_the_core_reader(tmp_path: Path, mutate) -> None:
     log = write_log(tmp_path / "m.jsonl", "m", ["x", "y"])
-    assert wh._fast_verify(log.read_bytes(), registry.codec_for)[1][-1] == logfile.verify(log).hash
+    assert _in_memory(log) == _core(log) and _core(log)[0] is not None
     lines = log.read_bytes().split(b"\n")[:-1]
-    log.write_bytes(b"\n".join(mutate(lines)) + b"\n")
-    assert wh._fast_verify(log.read_bytes(), registry.codec_for) is None
-    with pytest.raises(Exception):
-        logfile.verify(log, registry.codec_for)
+    changed = mutate(lines)
+    log.write_bytes(b"\n".join(changed) + (b"\n" if changed and not changed[-1].endswith(b"TORN") else b""))
+    assert _in_memory(log) == _core(log)
 
 
 def test_sql_is_read_only(kifu, corpus: Path, tmp_path: Path) -> None:
@@ -287,25 +308,20 @@ from hypothesis import given, strategies as st  # noqa: E402
 
 
 @given(data=st.data())
-def test_fast_verify_never_accepts_what_the_core_refuses(tmp_path_factory, data) -> None:
-    """Any single-byte change: the fast path says no (then the core reader explains), or both agree."""
+def test_verify_bytes_says_what_the_core_reader_says(tmp_path_factory, data) -> None:
+    """Any single-byte change: the same head, or the same error (class, message, line, seq, offset)."""
     d = tmp_path_factory.mktemp("fuzz")
     log = write_log(d / "m.jsonl", "m", ["abc", "déf"])
     raw = bytearray(log.read_bytes())
     i = data.draw(st.integers(0, len(raw) - 1))
     raw[i] = data.draw(st.integers(0, 255).filter(lambda b: b != raw[i]))
     log.write_bytes(bytes(raw))
-    fast = wh._fast_verify(bytes(raw), registry.codec_for)
-    try:
-        head = logfile.verify(log, registry.codec_for).hash
-    except Exception:
-        head = None
-    if fast is not None:
-        assert fast[1][-1] == head
+    assert _in_memory(log) == _core(log)
 
 
 @pytest.mark.parametrize("path", [("ingest",), ("sql",), ("export",), ("stats", "fairness"), ("stats", "winrate"),
-                                  ("stats", "seats"), ("stats", "rules")])
+                                  ("stats", "seats"), ("stats", "rules"), ("stats", "builds"), ("stats", "first"),
+                                  ("stats", "zero-n")])
 def test_every_warehouse_command_is_documented(kifu, path) -> None:
     r = kifu(*path, "--help")
     assert r.code == 0 and "Example" in r.out, r.out

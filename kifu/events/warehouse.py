@@ -26,7 +26,7 @@ import msgspec
 
 from . import logfile
 from .base import Event, KifuError, MatchEnded, MatchStarted
-from .codec import Codec, line_hash
+from .codec import Codec
 from .views import MODULES, digest, feed_inserts, statements
 
 if TYPE_CHECKING:
@@ -142,50 +142,18 @@ class Checked:
     """The seq whose hash is the stored head, when this log is the stored one with events appended."""
 
 
-def _fast_verify(data: bytes, codec_for: CodecFor) -> tuple[list[Event], list[str]] | None:
-    """The chain and schema checks of ``logfile.iter_records`` as one tight loop.
-
-    Returns None on any doubt; the caller then runs the core reader, whose error
-    names the file, line, seq and field. So this path only has to be right when
-    it says yes.
-    """
-    if not data.endswith(b"\n"):
-        return None
-    lines = data.split(b"\n")
-    lines.pop()
-    if any(not ln.strip() or ln.endswith(b"\r") for ln in lines):
-        return None
-    try:
-        game = msgspec.json.decode(lines[0]).get("game")
-        codec = codec_for(game)
-        events = [codec.decode(ln) for ln in lines]
-    except (KifuError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
-        return None
-    hashes = [hashlib.sha256(ln).hexdigest() for ln in lines]
-    first = events[0]
-    if not isinstance(first, MatchStarted) or first.prev is not None or first.format != "kifu/1":
-        return None
-    for i, e in enumerate(events[1:], 1):
-        if e.seq != i + 1 or e.prev != hashes[i - 1] or isinstance(e, MatchStarted):
-            return None
-    return (events, hashes) if first.seq == 1 else None
-
-
 def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], list[str], str]:
-    """The events, line hashes and file digest of a log that verifies; KifuError (core reader) otherwise."""
+    """The events, line hashes and file digest of a log that verifies; the core reader's KifuError otherwise.
+
+    The file is read once: the digest is of the very bytes verified, which DuckDB
+    must find again when it loads the file.
+    """
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise KifuError(f"cannot read: {exc.strerror}", where=path) from None
-    fast = _fast_verify(data, codec_for) if data else None
-    if fast is not None:
-        return (*fast, hashlib.sha256(data).hexdigest())
-    log = logfile.load(path, codec_for)
-    # The core reader read the file itself: the digest must be of the bytes it verified.
-    digest = hashlib.sha256(data).hexdigest()
-    if hashlib.sha256(Path(path).read_bytes()).hexdigest() != digest:
-        raise KifuError("the file changed while it was being verified", where=path)
-    return log.events, [line_hash(r.raw) for r in log.records], digest
+    events, hashes = logfile.verify_bytes(data, codec_for, where=path)
+    return events, hashes, hashlib.sha256(data).hexdigest()
 
 
 def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:
