@@ -326,3 +326,14 @@ def test_every_warehouse_command_is_documented(kifu, path) -> None:
     r = kifu(*path, "--help")
     assert r.code == 0 and "Example" in r.out, r.out
     assert " ".join(path).split()[-1] in (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
+
+
+@given(ats=st.sets(st.sampled_from([
+    "2026-10-05T09:00:00Z", "2026-10-05T23:59:59Z", "2025-01-01T00:00:00Z", "2026-10-05T09:00:00.5Z",
+    "2026-10-05T18:00:00+09:00", "2026-10-05T01:00:00-08:00", "2026-10-05T09:00:00", "2026-13-05T09:00:00Z",
+    "2026-10-05T25:00:00Z", "2026-10-05 09:30:00Z", "not a time", "2026-10-05T09:00:00z",
+])))
+def test_time_range_agrees_with_parsing_every_time(ats: set[str]) -> None:
+    """The shortcut for plain UTC times gives the range a parse of every time gives."""
+    times = [t for t in map(wh._utc, ats) if t is not None]
+    assert wh._time_range(ats) == ((min(times), max(times)) if times else None)

@@ -160,15 +160,33 @@ def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:
     start = events[0]
     assert isinstance(start, MatchStarted)
     end = next((e for e in events if isinstance(e, MatchEnded)), None)
-    times = [t for t in map(_utc, {e.at for e in events if e.at}) if t is not None]
+    times = _time_range({e.at for e in events if e.at})
     return {
         "match": start.match, "game": start.game, "title": start.title,
         "players": [{"id": p.id, "name": p.name} for p in start.players],
         "rules": msgspec.json.encode(start.rules).decode(), "events": len(events), "head": head,
-        "first_at": min(times).isoformat() if times else None, "last_at": max(times).isoformat() if times else None,
+        "first_at": times[0].isoformat() if times else None, "last_at": times[1].isoformat() if times else None,
         "ended_seq": end.seq if end else None, "winner": end.winner if end else None,
         "end_reason": end.reason if end else None, "source": path,
     }
+
+
+def _time_range(ats: set[str]) -> tuple[datetime, datetime] | None:
+    """The earliest and latest of the times that carry a UTC offset; None if there are none.
+
+    Parsing every time of a match was a third of the verification's cost. Times in
+    the plain form ``2026-10-05T09:00:00Z`` (all of one length, in UTC) sort as
+    strings in time order, so only the first and last of them are parsed; any
+    other form is parsed. If either of the two does not parse, all are.
+    """
+    plain = [a for a in ats if len(a) == 20 and a[10] == "T" and a[-1] == "Z"]
+    picked = [min(plain), max(plain)] if plain else []
+    parsed = [t for t in map(_utc, picked) if t is not None]
+    if len(parsed) < len(picked):
+        plain, parsed = [], []
+    rest = ats.difference(plain)
+    times = parsed + [t for t in map(_utc, rest) if t is not None]
+    return (min(times), max(times)) if times else None
 
 
 def _utc(at: str) -> datetime | None:
