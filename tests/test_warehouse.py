@@ -270,13 +270,13 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
     log = write_log(tmp_path / "m.jsonl", "m", ["x"])
     con = wh.connect(tmp_path / "w.duckdb")
     wh.ingest(con, [log], registry.codec_for, None, jobs=1, modules=(generic, gg))
-    # No gg.* events exist on this branch: stand-in rows go through the refresh path instead.
+    # Stand-in rows with gg.toss's real fields go through the refresh path.
     con.execute("CREATE TEMP VIEW tosses AS SELECT * FROM (VALUES "
-                "('m', 3, 'a', '{\"activation\":\"act1\",\"facing\":\"self\"}'), "
-                "('m', 4, 'a', '{\"activation\":\"act1\",\"facing\":\"opponent\"}'), "
-                "('m', 6, 'b', '{\"activation\":\"act2\",\"facing\":\"self\"}')) "
-                "t(match, seq, actor, line)")
-    con.execute("CREATE TEMP VIEW fake AS SELECT match, seq, actor, 'gg.toss' AS type, line::JSON AS event FROM tosses")
+                "('m', 3, '{\"act\":\"act1\",\"player\":\"a\",\"facing\":\"self\"}'), "
+                "('m', 4, '{\"act\":\"act1\",\"player\":\"a\",\"facing\":\"opponent\"}'), "
+                "('m', 6, '{\"act\":\"act2\",\"player\":\"b\",\"facing\":\"self\"}')) "
+                "t(match, seq, line)")
+    con.execute("CREATE TEMP VIEW fake AS SELECT match, seq, 'gg.toss' AS type, line::JSON AS event FROM tosses")
     for sql in feed_inserts((gg,), "fake"):
         con.execute(sql)
     assert con.execute("SELECT game, player, kind, value FROM randomness WHERE game = 'gunandgun' ORDER BY seq"
@@ -284,6 +284,7 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
                                         ("gunandgun", "b", "coin", 1)]
     assert con.execute("SELECT player, n FROM runs").fetchall() == [("a", 1)]
     assert con.execute("SELECT count(*) FROM randomness WHERE match = 'm'").fetchone() == (5,)
+    assert "first_players" in {r[0] for r in con.execute("SELECT view_name FROM duckdb_views()").fetchall()}
     con.close()
 
 
