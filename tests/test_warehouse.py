@@ -338,3 +338,21 @@ def test_time_range_agrees_with_parsing_every_time(ats: set[str]) -> None:
     """The shortcut for plain UTC times gives the range a parse of every time gives."""
     times = [t for t in map(wh._utc, ats) if t is not None]
     assert wh._time_range(ats) == ((min(times), max(times)) if times else None)
+
+
+def test_a_warehouse_with_the_former_time_text_column_still_loads(tmp_path: Path) -> None:
+    """event_lines no longer stores time_text (the view reads it from the line); older files keep loading."""
+    db = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("""CREATE TABLE event_lines (
+        match VARCHAR NOT NULL, seq BIGINT NOT NULL, type VARCHAR NOT NULL,
+        time_text VARCHAR, time TIMESTAMPTZ, actor VARCHAR, src JSON,
+        line VARCHAR NOT NULL USING COMPRESSION 'uncompressed')""")
+    con.close()
+    log = write_log(tmp_path / "m.jsonl", "m", ["x"])
+    con = wh.connect(db)
+    assert wh.ingest(con, [log], registry.codec_for, None, jobs=1).matches == 1
+    assert con.execute("SELECT seq, time_text FROM events WHERE match = 'm' AND seq <= 2 ORDER BY seq").fetchall() == [
+        (1, "2026-10-05T09:00:00Z"), (2, "2026-10-05T09:01:00Z")]
+    assert wh.match_lines(con, "m") == log.read_bytes()
+    con.close()

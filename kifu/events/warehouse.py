@@ -40,7 +40,8 @@ Audit = Callable[[list[Event]], Sequence[Any]]
 """Audits one verified match; returns Findings (msgspec Structs)."""
 
 _EVENTS_VIEW = (
-    "SELECT match, seq, type, json_extract_string(line, '$.prev') AS prev, time_text, time, actor, src, line, "
+    "SELECT match, seq, type, json_extract_string(line, '$.prev') AS prev, json_extract_string(line, '$.at') AS time_text, "
+    "time, actor, src, line, "
     "CAST(line AS JSON) AS event FROM {table}"
 )
 """Columns are computed only when selected (DuckDB prunes unused view columns)."""
@@ -53,10 +54,12 @@ SCHEMA = (
         ended_seq BIGINT, winner VARCHAR, end_reason VARCHAR, source VARCHAR NOT NULL)""",
     # `line` is kept uncompressed: compressing it was most of the load's cost (0.5 s vs
     # 0.12 s for 300k lines, file 24 MB vs 54 MB); it is read only to export a log.
-    # `prev` is not stored apart: 64 incompressible hex digits per event, already in `line`.
+    # `prev` and `time_text` are not stored apart: both are in `line`, and storing the time as
+    # written (unique strings, compressed at each commit) cost a quarter of storing the batch.
+    # A warehouse made before keeps its `time_text` column, left NULL from then on and unread.
     """CREATE TABLE IF NOT EXISTS event_lines (
         match VARCHAR NOT NULL, seq BIGINT NOT NULL, type VARCHAR NOT NULL,
-        time_text VARCHAR, time TIMESTAMPTZ, actor VARCHAR, src JSON,
+        time TIMESTAMPTZ, actor VARCHAR, src JSON,
         line VARCHAR NOT NULL USING COMPRESSION 'uncompressed')""",
     """CREATE TABLE IF NOT EXISTS findings (
         match VARCHAR NOT NULL, code VARCHAR NOT NULL, name VARCHAR, severity VARCHAR NOT NULL,
@@ -87,7 +90,7 @@ l AS (SELECT match, seq,
       FROM raw WHERE seq <= n),
 j AS (SELECT match, seq, line,
              json_extract_string(line, ['$.type', '$.at', '$.by', '$.src']) AS env FROM l)
-SELECT match, seq, env[1] AS type, env[2] AS time_text,
+SELECT match, seq, env[1] AS type,
        CASE WHEN regexp_matches(env[2], '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(env[2] AS TIMESTAMPTZ) END
            AS time,
        env[3] AS actor, env[4]::JSON AS src, line
@@ -95,6 +98,9 @@ FROM j
 """
 
 _BATCH_EVENTS = "CREATE OR REPLACE TEMP VIEW _batch_events AS " + _EVENTS_VIEW.format(table="_batch")
+
+_INSERT_LINES = "INSERT INTO event_lines (match, seq, type, time, actor, src, line) SELECT * FROM _batch"
+"""By name: a warehouse made before time_text was dropped from the table still loads."""
 
 _MATCH_ROW = (
     '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR"}],'
@@ -140,20 +146,6 @@ class Checked:
     """True when the warehouse already holds this exact log (same head): nothing to redo."""
     extends: int | None = None
     """The seq whose hash is the stored head, when this log is the stored one with events appended."""
-
-
-def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], list[str], str]:
-    """The events, line hashes and file digest of a log that verifies; the core reader's KifuError otherwise.
-
-    The file is read once: the digest is of the very bytes verified, which DuckDB
-    must find again when it loads the file.
-    """
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise KifuError(f"cannot read: {exc.strerror}", where=path) from None
-    events, hashes = logfile.verify_bytes(data, codec_for, where=path)
-    return events, hashes, hashlib.sha256(data).hexdigest()
 
 
 def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:
@@ -207,14 +199,29 @@ def _finding_row(match: str, f: Any) -> dict[str, Any]:
 
 
 def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict[str, str] | None = None) -> Checked:
-    """Verify and audit one log; never raises for a bad log (the result names the reason)."""
+    """Verify and audit one log file; never raises for a bad log (the result names the reason).
+
+    The file is read once: the digest is of the very bytes verified, which DuckDB
+    must find again when it loads the file.
+    """
     try:
-        events, hashes, digest = _verified(path, codec_for)
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return Checked(path, error=str(KifuError(f"cannot read: {exc.strerror}", where=path)))
+    return check_bytes(data, path, codec_for, audit, known)
+
+
+def check_bytes(data: bytes, path: str, codec_for: CodecFor, audit: Audit | None,
+                known: dict[str, str] | None = None) -> Checked:
+    """``check_match`` of a log already in memory (an object fetched from storage); ``path`` names it."""
+    try:
+        events, hashes = logfile.verify_bytes(data, codec_for, where=path)
     except KifuError as exc:
         return Checked(path, error=str(exc.located(path)))
     head = hashes[-1]
     row = _match_row(path, events, head)
-    out = Checked(path, match=row["match"], head=head, digest=digest, events=len(events), row=row)
+    out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest(),
+                  events=len(events), row=row)
     stored = (known or {}).get(out.match)
     if stored == head:
         out.skipped_audit = True
@@ -456,7 +463,7 @@ class _Batch:
         for m, (p, want) in changed.items():
             summary.refused.append((p, f"the file changed while it was ingested (its sha256 was {want} when verified)"))
         con.execute(_BATCH_EVENTS)
-        con.execute("INSERT INTO event_lines SELECT * FROM _batch")
+        con.execute(_INSERT_LINES)
         return [c for c in self.items if c.match not in changed]
 
 

@@ -43,7 +43,7 @@ VIEWS: dict[str, str] = {
             FROM opened),
         against AS (
             SELECT match, json_extract_string(line, '$.act') AS act,
-                   min(seq) AS declared_seq, any_value(json_extract_string(line, '$.against')) AS shot
+                   any_value(json_extract_string(line, '$.against')) AS shot
             FROM events WHERE type = 'gg.respond' GROUP BY ALL),
         first_opp AS (
             SELECT match, act, min(seq) AS opp_seq FROM gg_tosses WHERE facing = 'opponent' GROUP BY ALL),
@@ -59,7 +59,7 @@ VIEWS: dict[str, str] = {
         joined AS (
             SELECT coalesce(o.match, t.match) AS match, coalesce(o.act, t.act) AS act,
                    coalesce(o.opened_seq, t.first_toss_seq) AS seq, coalesce(o.player, t.tosser) AS player,
-                   o.card, o.kind, coalesce(o.shot, a.shot) AS shot, t.first_toss_seq,
+                   o.card, o.kind, coalesce(o.shot, a.shot) AS shot,
                    coalesce(t.tosses, 0) AS tosses, t.n, coalesce(t.finished, false) AS finished, r.n_recorded,
                    t.turn AS toss_turn
             FROM o FULL JOIN tossed t ON o.match = t.match AND o.act = t.act
