@@ -289,3 +289,12 @@ def test_first_players_per_game(db: Path, events) -> None:
             want.add((m, getattr(e, firsts[type(e).__struct_config__.tag])))
     assert rows(db, "SELECT count(DISTINCT game) FROM first_players") == [(4,)]
     assert set(rows(db, "SELECT match, player FROM first_players")) == want
+
+
+def test_every_view_is_documented() -> None:
+    from conftest import ROOT
+    from kifu.events.views import MODULES
+
+    text = (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
+    names = [name for m in MODULES for name in getattr(m, "VIEWS", {})] + ["first_players"]
+    assert [n for n in names if f"`{n}`" not in text] == []
