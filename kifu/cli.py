@@ -1059,6 +1059,54 @@ def stats_rules(
     _stats_table("rule_rates", db, fmt, game=game, level=level)
 
 
+class BuildKey(str, Enum):
+    gunner = "gunner"
+    guns = "guns"
+    triggers = "triggers"
+
+
+@stats_app.command("builds")
+def stats_builds(
+    db: DbOpt = None,
+    by: Annotated[BuildKey, typer.Option("--by", help="gunner or guns (ガンナガン), triggers (World Trigger).")
+                  ] = BuildKey.gunner,
+    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """Win rate per gunner, gun pair or trigger set, with Wilson intervals; mirror matches counted apart.
+
+    Example: kifu stats builds --by guns -f md
+    """
+    _stats_table("builds", db, fmt, by=by.value, level=level)
+
+
+@stats_app.command("first")
+def stats_first(
+    db: DbOpt = None,
+    game: Annotated[Optional[str], typer.Option("--game", "-g", help="Only this game's matches.")] = None,
+    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """First-player advantage per game: the first player's win rate, Wilson interval, exact p against 1/2.
+
+    Example: kifu stats first -f csv
+    """
+    _stats_table("first_player", db, fmt, game=game, level=level)
+
+
+@stats_app.command("zero-n")
+def stats_zero_n(
+    db: DbOpt = None,
+    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    fmt: FormatOpt = DataFormat.table,
+) -> None:
+    """ガンナガン: how often N = 0 decided a shot (a special bullet's or a response's N was 0).
+
+    Example: kifu stats zero-n -f json
+    """
+    _stats_table("zero_n", db, fmt, level=level)
+
+
 @app.command()
 def export(
     parquet: Annotated[Optional[Path], typer.Option("--parquet", help="Write hive-partitioned Parquet here.")] = None,

@@ -14,6 +14,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 from kifu.auditor import registry
 from kifu.events import logfile
+from kifu.events.base import KifuError
 from kifu.events import warehouse as wh
 from kifu.events.views import feed_inserts
 
@@ -139,21 +140,41 @@ def test_file_changed_between_verify_and_load_is_refused(tmp_path: Path) -> None
     con.close()
 
 
+def _core(path: Path) -> tuple[str | None, str | None]:
+    """(head, None) if the streaming core reader accepts the log, else (None, its error as printed)."""
+    try:
+        return logfile.verify(path, registry.codec_for).hash, None
+    except KifuError as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def _in_memory(path: Path) -> tuple[str | None, str | None]:
+    try:
+        return logfile.verify_bytes(path.read_bytes(), registry.codec_for, where=str(path)).hashes[-1], None
+    except KifuError as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
 @pytest.mark.parametrize("mutate", [
     lambda ls: ls[:2] + ls[3:],                       # a line deleted
     lambda ls: [ls[0], ls[2], ls[1]] + ls[3:],        # two lines swapped
     lambda ls: ls[:1] + [ls[1].replace(b'"x"', b'"y"')] + ls[2:],  # an edit
     lambda ls: ls + [ls[-1]],                         # a line duplicated
     lambda ls: ls[:1] + [ls[1].replace(b'"by":"a"', b'"by":"a","extra":1')] + ls[2:],  # unknown field
+    lambda ls: ls[:2] + [b""] + ls[2:],               # a blank line
+    lambda ls: ls[:2] + [ls[0]] + ls[2:],             # a second match.start
+    lambda ls: [ls[0].replace(b'"kifu/1"', b'"kifu/9"')] + ls[1:],  # an unknown format
+    lambda ls: [ln + b"\r" for ln in ls],             # CRLF line ends (accepted by both)
+    lambda ls: ls[:-1] + [ls[-1] + b"\nTORN"],        # a torn last line (the join adds no terminator)
+    lambda ls: [],                                    # an empty file
 ])
-def test_fast_verify_agrees_with_the_core_reader(tmp_path: Path, mutate) -> None:
+def test_verify_bytes_agrees_with_the_core_reader(tmp_path: Path, mutate) -> None:
     log = write_log(tmp_path / "m.jsonl", "m", ["x", "y"])
-    assert wh._fast_verify(log.read_bytes(), registry.codec_for)[1][-1] == logfile.verify(log).hash
+    assert _in_memory(log) == _core(log) and _core(log)[0] is not None
     lines = log.read_bytes().split(b"\n")[:-1]
-    log.write_bytes(b"\n".join(mutate(lines)) + b"\n")
-    assert wh._fast_verify(log.read_bytes(), registry.codec_for) is None
-    with pytest.raises(Exception):
-        logfile.verify(log, registry.codec_for)
+    changed = mutate(lines)
+    log.write_bytes(b"\n".join(changed) + (b"\n" if changed and not changed[-1].endswith(b"TORN") else b""))
+    assert _in_memory(log) == _core(log)
 
 
 def test_sql_is_read_only(kifu, corpus: Path, tmp_path: Path) -> None:
@@ -253,13 +274,13 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
     log = write_log(tmp_path / "m.jsonl", "m", ["x"])
     con = wh.connect(tmp_path / "w.duckdb")
     wh.ingest(con, [log], registry.codec_for, None, jobs=1, modules=(generic, gg))
-    # No gg.* events exist on this branch: stand-in rows go through the refresh path instead.
+    # Stand-in rows with gg.toss's real fields go through the refresh path.
     con.execute("CREATE TEMP VIEW tosses AS SELECT * FROM (VALUES "
-                "('m', 3, 'a', '{\"activation\":\"act1\",\"facing\":\"self\"}'), "
-                "('m', 4, 'a', '{\"activation\":\"act1\",\"facing\":\"opponent\"}'), "
-                "('m', 6, 'b', '{\"activation\":\"act2\",\"facing\":\"self\"}')) "
-                "t(match, seq, actor, line)")
-    con.execute("CREATE TEMP VIEW fake AS SELECT match, seq, actor, 'gg.toss' AS type, line::JSON AS event FROM tosses")
+                "('m', 3, '{\"act\":\"act1\",\"player\":\"a\",\"facing\":\"self\"}'), "
+                "('m', 4, '{\"act\":\"act1\",\"player\":\"a\",\"facing\":\"opponent\"}'), "
+                "('m', 6, '{\"act\":\"act2\",\"player\":\"b\",\"facing\":\"self\"}')) "
+                "t(match, seq, line)")
+    con.execute("CREATE TEMP VIEW fake AS SELECT match, seq, 'gg.toss' AS type, line::JSON AS event FROM tosses")
     for sql in feed_inserts((gg,), "fake"):
         con.execute(sql)
     assert con.execute("SELECT game, player, kind, value FROM randomness WHERE game = 'gunandgun' ORDER BY seq"
@@ -267,6 +288,7 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
                                         ("gunandgun", "b", "coin", 1)]
     assert con.execute("SELECT player, n FROM runs").fetchall() == [("a", 1)]
     assert con.execute("SELECT count(*) FROM randomness WHERE match = 'm'").fetchone() == (5,)
+    assert "first_players" in {r[0] for r in con.execute("SELECT view_name FROM duckdb_views()").fetchall()}
     con.close()
 
 
@@ -291,26 +313,50 @@ from hypothesis import given, strategies as st  # noqa: E402
 
 
 @given(data=st.data())
-def test_fast_verify_never_accepts_what_the_core_refuses(tmp_path_factory, data) -> None:
-    """Any single-byte change: the fast path says no (then the core reader explains), or both agree."""
+def test_verify_bytes_says_what_the_core_reader_says(tmp_path_factory, data) -> None:
+    """Any single-byte change: the same head, or the same error (class, message, line, seq, offset)."""
     d = tmp_path_factory.mktemp("fuzz")
     log = write_log(d / "m.jsonl", "m", ["abc", "déf"])
     raw = bytearray(log.read_bytes())
     i = data.draw(st.integers(0, len(raw) - 1))
     raw[i] = data.draw(st.integers(0, 255).filter(lambda b: b != raw[i]))
     log.write_bytes(bytes(raw))
-    fast = wh._fast_verify(bytes(raw), registry.codec_for)
-    try:
-        head = logfile.verify(log, registry.codec_for).hash
-    except Exception:
-        head = None
-    if fast is not None:
-        assert fast[1][-1] == head
+    assert _in_memory(log) == _core(log)
 
 
 @pytest.mark.parametrize("path", [("ingest",), ("sql",), ("export",), ("stats", "fairness"), ("stats", "winrate"),
-                                  ("stats", "seats"), ("stats", "rules")])
+                                  ("stats", "seats"), ("stats", "rules"), ("stats", "builds"), ("stats", "first"),
+                                  ("stats", "zero-n")])
 def test_every_warehouse_command_is_documented(kifu, path) -> None:
     r = kifu(*path, "--help")
     assert r.code == 0 and "Example" in r.out, r.out
     assert " ".join(path).split()[-1] in (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
+
+
+@given(ats=st.sets(st.sampled_from([
+    "2026-10-05T09:00:00Z", "2026-10-05T23:59:59Z", "2025-01-01T00:00:00Z", "2026-10-05T09:00:00.5Z",
+    "2026-10-05T18:00:00+09:00", "2026-10-05T01:00:00-08:00", "2026-10-05T09:00:00", "2026-13-05T09:00:00Z",
+    "2026-10-05T25:00:00Z", "2026-10-05 09:30:00Z", "not a time", "2026-10-05T09:00:00z",
+])))
+def test_time_range_agrees_with_parsing_every_time(ats: set[str]) -> None:
+    """The shortcut for plain UTC times gives the range a parse of every time gives."""
+    times = [t for t in map(wh._utc, ats) if t is not None]
+    assert wh._time_range(ats) == ((min(times), max(times)) if times else None)
+
+
+def test_a_warehouse_with_the_former_time_text_column_still_loads(tmp_path: Path) -> None:
+    """event_lines no longer stores time_text (the view reads it from the line); older files keep loading."""
+    db = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("""CREATE TABLE event_lines (
+        match VARCHAR NOT NULL, seq BIGINT NOT NULL, type VARCHAR NOT NULL,
+        time_text VARCHAR, time TIMESTAMPTZ, actor VARCHAR, src JSON,
+        line VARCHAR NOT NULL USING COMPRESSION 'uncompressed')""")
+    con.close()
+    log = write_log(tmp_path / "m.jsonl", "m", ["x"])
+    con = wh.connect(db)
+    assert wh.ingest(con, [log], registry.codec_for, None, jobs=1).matches == 1
+    assert con.execute("SELECT seq, time_text FROM events WHERE match = 'm' AND seq <= 2 ORDER BY seq").fetchall() == [
+        (1, "2026-10-05T09:00:00Z"), (2, "2026-10-05T09:01:00Z")]
+    assert wh.match_lines(con, "m") == log.read_bytes()
+    con.close()

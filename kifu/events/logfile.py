@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import operator
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -514,3 +515,98 @@ def repair(path: str | os.PathLike[str]) -> tuple[int, str] | None:
         return size - cut_at, copy
     finally:
         os.close(fd)
+
+
+# --- whole logs in memory ------------------------------------------------------
+
+
+_PREV = operator.attrgetter("prev")
+_SEQ = operator.attrgetter("seq")
+
+
+class Verified(NamedTuple):
+    """A log verified from its bytes: every event, and the chain hash of every line."""
+
+    events: list[Event]
+    """The decoded events, seq 1 first."""
+    hashes: list[str]
+    """SHA-256 of each stored line without its terminator; ``hashes[-1]`` is the head."""
+
+
+def verify_bytes(data: bytes, codec_for: CodecFor | None = None, where: str = "<bytes>") -> Verified:
+    """Verify a whole log held in memory, with the checks of ``iter_records``.
+
+    For the same bytes it accepts exactly what ``iter_records`` accepts and raises
+    what it raises (class, message, line, seq, offset), so a reader of many whole
+    files (the warehouse) needs no second opinion. A clean log takes a few bulk
+    passes (decode every line, hash every line, compare the links as lists);
+    only when one of them fails does the line-by-line loop run, to name the
+    first problem exactly as the streaming reader would.
+    """
+    codec_for = codec_for or _generic
+    lines = data.split(b"\n")
+    tail = lines.pop()
+    if b"\r" in data:
+        lines = [ln[:-1] if ln[-1:] == b"\r" else ln for ln in lines]
+    fast = _bulk_verified(lines, codec_for, where) if lines and not tail else None
+    if fast is not None:
+        return fast
+    return _verified_lines(data, lines, tail, codec_for, where)
+
+
+def _bulk_verified(lines: list[bytes], codec_for: CodecFor, where: str) -> Verified | None:
+    """The events and hashes of a clean log; None at the first doubt."""
+    try:
+        decode = _codec_of_start(lines[0], where, codec_for).decode_raw
+        events = list(map(decode, lines))
+    except (msgspec.DecodeError, KifuError):
+        return None
+    sha256 = hashlib.sha256
+    hashes = [sha256(ln).hexdigest() for ln in lines]
+    first = events[0]
+    if not isinstance(first, MatchStarted) or first.seq != 1 or first.prev is not None:
+        return None
+    # map() over C-level getters: a Python-level loop here cost as much as the hashing.
+    rest = events[1:]
+    if list(map(_PREV, rest)) != hashes[:-1] or list(map(_SEQ, events)) != list(range(1, len(events) + 1)):
+        return None
+    if any(issubclass(t, MatchStarted) for t in set(map(type, rest))):
+        return None
+    return Verified(events, hashes)
+
+
+def _verified_lines(data: bytes, lines: list[bytes], tail: bytes, codec_for: CodecFor, where: str) -> Verified:
+    """Line by line, raising the error ``_verified`` raises for the same lines."""
+    decode: Callable[[bytes], Event] = _GENERIC.decode_raw
+    events: list[Event] = []
+    hashes: list[str] = []
+    prev: str | None = None
+    for lineno, raw in enumerate(lines, 1):
+        try:
+            if lineno == 1:
+                decode = _codec_of_start(raw, where, codec_for).decode_raw
+            event = decode(raw)
+        except (msgspec.DecodeError, MalformedEvent) as exc:
+            raise _bad_line(exc, raw, where, lineno, _offset(data, lineno)) from None
+        if lineno == 1 or event.seq != lineno or event.prev != prev or isinstance(event, MatchStarted):
+            _check_link(event, lineno, prev, where)
+        prev = hashlib.sha256(raw).hexdigest()
+        events.append(event)
+        hashes.append(prev)
+    if tail:
+        raise TornTail(
+            f"the last line ({len(tail)} bytes) has no terminator: a write was cut off; "
+            "`kifu repair` cuts it off and keeps a copy",
+            where=where, line=len(lines) + 1, offset=len(data) - len(tail), seq=len(lines) + 1,
+        )
+    if not events:
+        raise MalformedEvent("empty log: no match.start", where=where, line=1)
+    return Verified(events, hashes)
+
+
+def _offset(data: bytes, lineno: int) -> int:
+    """Byte offset of line ``lineno`` (1-based) as stored; only computed for an error."""
+    pos = 0
+    for _ in range(lineno - 1):
+        pos = data.index(b"\n", pos) + 1
+    return pos

@@ -1,7 +1,8 @@
 """Statistics over the warehouse (issue 7): fairness of recorded randomness, win rates.
 
 The ``randomness`` and ``runs`` views (kifu/events/views/) feed every game's
-random outcomes here, so nothing below names a game. The tests are scipy's:
+random outcomes here, so the fairness tests name no game; the game statistics at
+the end read the games' own views (builds, first players, N = 0 on shots). The tests are scipy's:
 exact binomial for coins, chi-square goodness of fit for dice, and an exact
 negative-binomial test for run lengths (n runs of a fair coin leave a total of
 S ~ NegBin(n, 1/2) tosses facing the tosser, the sum of n Geometric(1/2)
@@ -211,3 +212,80 @@ def rule_rates(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
     rows = con.execute(RULE_RATES_SQL, {"game": game}).fetchall()
     out = [(g, code, sev, hit, n, total, *_proportion(hit, n, level)) for g, code, sev, hit, n, total in rows]
     return ["game", "code", "severity", "matches_hit", "matches", "findings", "rate", "ci_low", "ci_high"], out
+
+
+# --- game statistics (the games' views: kifu/events/views/) ------------------------------
+
+# A player's build is the last one recorded in the match (a correction is a later event).
+BUILD_KEYS: dict[str, tuple[str, str]] = {
+    "gunner": ("gunandgun", """SELECT match, player, gunner AS key FROM gg_setups
+                               QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1"""),
+    "guns": ("gunandgun", """SELECT match, player, gun_pair AS key FROM gg_setups
+                             QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1"""),
+    "triggers": ("worldtrigger", """SELECT match, player, trigger_set AS key FROM wt_builds
+                                    QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1"""),
+}
+"""``kifu stats builds --by``: (game, the SELECT of each player's key in each match)."""
+
+# A mirror (both players on the same key) is one win and one loss for that key whatever
+# happens: it is counted apart and left out of the rate, which would otherwise drift to 1/2.
+BUILDS_SQL = """
+WITH k AS ({keys}),
+r AS (SELECT k.match, k.key, p.decided, p.won, count(*) OVER (PARTITION BY k.match, k.key) > 1 AS mirror
+      FROM k JOIN players p ON p.match = k.match AND p.player = k.player)
+SELECT key, count(*) AS played, count(DISTINCT match) FILTER (WHERE decided AND mirror) AS mirrors,
+       count(*) FILTER (WHERE decided AND NOT mirror) AS decided, count(*) FILTER (WHERE won AND NOT mirror) AS wins
+FROM r GROUP BY key ORDER BY key"""
+
+
+def builds(con: "duckdb.DuckDBPyConnection", *, by: str = "gunner",
+           level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Win rate per gunner or gun pair (ガンナガン) or trigger set (World Trigger), mirrors apart."""
+    game, keys = BUILD_KEYS[by]
+    rows = con.execute(BUILDS_SQL.format(keys=keys)).fetchall()
+    out = [(game, key, played, mirrors, decided, wins, *_proportion(wins, decided, level))
+           for key, played, mirrors, decided, wins in rows]
+    return ["game", by, "played", "mirrors", "decided", "wins", "rate", "ci_low", "ci_high"], out
+
+
+FIRST_SQL = """
+SELECT f.game, count(*) AS matches, count(*) FILTER (WHERE m.winner IS NOT NULL) AS decided,
+       count(*) FILTER (WHERE m.winner = f.player) AS first_wins
+FROM first_players f JOIN matches m USING (match)
+WHERE f.player IS NOT NULL AND ($game IS NULL OR f.game = $game)
+GROUP BY ALL ORDER BY ALL"""
+
+
+def first_player(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
+                 level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Per game, how often the first player won a decided match; Wilson interval, exact test against 1/2."""
+    rows = con.execute(FIRST_SQL, {"game": game}).fetchall()
+    out = [(g, matches, decided, wins, *_proportion(wins, decided, level),
+            _sig(float(sps.binomtest(wins, decided, 0.5).pvalue)) if decided else None)
+           for g, matches, decided, wins in rows]
+    return ["game", "matches", "decided", "first_wins", "rate", "ci_low", "ci_high", "p"], out
+
+
+# docs/sql.md ("How often N = 0 decided a shot"): per shot, the finished toss sequences of the
+# special bullets fired on it and of the responses declared against it; a fair coin gives
+# each N = 0 with probability 1/2, so a shot with k of them expects 1 - 2^-k.
+ZERO_N_SQL = """
+WITH a AS (SELECT match, shot, kind, n FROM gg_activations
+           WHERE shot IS NOT NULL AND kind IN ('bullet', 'response') AND finished),
+per AS (SELECT s.match, s.shot, k.kind, count(a.n) AS tossed, coalesce(bool_or(a.n = 0), false) AS zero
+        FROM gg_shots s CROSS JOIN (VALUES ('bullet'), ('response'), ('any')) k(kind)
+        LEFT JOIN a ON a.match = s.match AND a.shot = s.shot AND (k.kind = 'any' OR a.kind = k.kind)
+        GROUP BY ALL)
+SELECT kind, count(*) AS shots, count(*) FILTER (WHERE tossed > 0) AS tossed,
+       count(*) FILTER (WHERE zero) AS zero, avg(1 - 0.5 ** tossed) FILTER (WHERE tossed > 0) AS expected
+FROM per GROUP BY kind ORDER BY CASE kind WHEN 'bullet' THEN 1 WHEN 'response' THEN 2 ELSE 3 END"""
+
+
+def zero_n(con: "duckdb.DuckDBPyConnection", *, level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """ガンナガン: the share of shots where a bullet's or a response's N came out 0, with its Wilson interval."""
+    out = []
+    for kind, shots, tossed, zero, expected in con.execute(ZERO_N_SQL).fetchall():
+        out.append((kind, shots, tossed, zero, *_proportion(zero, tossed, level),
+                    round(expected, 4) if expected is not None else None,
+                    round(zero / shots, 4) if shots else None))
+    return ["effect", "shots", "tossed", "zero", "rate", "ci_low", "ci_high", "expected", "of_all_shots"], out

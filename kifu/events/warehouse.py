@@ -26,7 +26,7 @@ import msgspec
 
 from . import logfile
 from .base import Event, KifuError, MatchEnded, MatchStarted
-from .codec import Codec, line_hash
+from .codec import Codec
 from .views import MODULES, digest, feed_inserts, statements
 
 if TYPE_CHECKING:
@@ -40,7 +40,8 @@ Audit = Callable[[list[Event]], Sequence[Any]]
 """Audits one verified match; returns Findings (msgspec Structs)."""
 
 _EVENTS_VIEW = (
-    "SELECT match, seq, type, json_extract_string(line, '$.prev') AS prev, time_text, time, actor, src, line, "
+    "SELECT match, seq, type, json_extract_string(line, '$.prev') AS prev, json_extract_string(line, '$.at') AS time_text, "
+    "time, actor, src, line, "
     "CAST(line AS JSON) AS event FROM {table}"
 )
 """Columns are computed only when selected (DuckDB prunes unused view columns)."""
@@ -53,10 +54,12 @@ SCHEMA = (
         ended_seq BIGINT, winner VARCHAR, end_reason VARCHAR, source VARCHAR NOT NULL)""",
     # `line` is kept uncompressed: compressing it was most of the load's cost (0.5 s vs
     # 0.12 s for 300k lines, file 24 MB vs 54 MB); it is read only to export a log.
-    # `prev` is not stored apart: 64 incompressible hex digits per event, already in `line`.
+    # `prev` and `time_text` are not stored apart: both are in `line`, and storing the time as
+    # written (unique strings, compressed at each commit) cost a quarter of storing the batch.
+    # A warehouse made before keeps its `time_text` column, left NULL from then on and unread.
     """CREATE TABLE IF NOT EXISTS event_lines (
         match VARCHAR NOT NULL, seq BIGINT NOT NULL, type VARCHAR NOT NULL,
-        time_text VARCHAR, time TIMESTAMPTZ, actor VARCHAR, src JSON,
+        time TIMESTAMPTZ, actor VARCHAR, src JSON,
         line VARCHAR NOT NULL USING COMPRESSION 'uncompressed')""",
     """CREATE TABLE IF NOT EXISTS findings (
         match VARCHAR NOT NULL, code VARCHAR NOT NULL, name VARCHAR, severity VARCHAR NOT NULL,
@@ -87,7 +90,7 @@ l AS (SELECT match, seq,
       FROM raw WHERE seq <= n),
 j AS (SELECT match, seq, line,
              json_extract_string(line, ['$.type', '$.at', '$.by', '$.src']) AS env FROM l)
-SELECT match, seq, env[1] AS type, env[2] AS time_text,
+SELECT match, seq, env[1] AS type,
        CASE WHEN regexp_matches(env[2], '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(env[2] AS TIMESTAMPTZ) END
            AS time,
        env[3] AS actor, env[4]::JSON AS src, line
@@ -95,6 +98,9 @@ FROM j
 """
 
 _BATCH_EVENTS = "CREATE OR REPLACE TEMP VIEW _batch_events AS " + _EVENTS_VIEW.format(table="_batch")
+
+_INSERT_LINES = "INSERT INTO event_lines (match, seq, type, time, actor, src, line) SELECT * FROM _batch"
+"""By name: a warehouse made before time_text was dropped from the table still loads."""
 
 _MATCH_ROW = (
     '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR"}],'
@@ -142,65 +148,37 @@ class Checked:
     """The seq whose hash is the stored head, when this log is the stored one with events appended."""
 
 
-def _fast_verify(data: bytes, codec_for: CodecFor) -> tuple[list[Event], list[str]] | None:
-    """The chain and schema checks of ``logfile.iter_records`` as one tight loop.
-
-    Returns None on any doubt; the caller then runs the core reader, whose error
-    names the file, line, seq and field. So this path only has to be right when
-    it says yes.
-    """
-    if not data.endswith(b"\n"):
-        return None
-    lines = data.split(b"\n")
-    lines.pop()
-    if any(not ln.strip() or ln.endswith(b"\r") for ln in lines):
-        return None
-    try:
-        game = msgspec.json.decode(lines[0]).get("game")
-        codec = codec_for(game)
-        events = [codec.decode(ln) for ln in lines]
-    except (KifuError, KeyError, TypeError, AttributeError, msgspec.DecodeError):
-        return None
-    hashes = [hashlib.sha256(ln).hexdigest() for ln in lines]
-    first = events[0]
-    if not isinstance(first, MatchStarted) or first.prev is not None or first.format != "kifu/1":
-        return None
-    for i, e in enumerate(events[1:], 1):
-        if e.seq != i + 1 or e.prev != hashes[i - 1] or isinstance(e, MatchStarted):
-            return None
-    return (events, hashes) if first.seq == 1 else None
-
-
-def _verified(path: str, codec_for: CodecFor) -> tuple[list[Event], list[str], str]:
-    """The events, line hashes and file digest of a log that verifies; KifuError (core reader) otherwise."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise KifuError(f"cannot read: {exc.strerror}", where=path) from None
-    fast = _fast_verify(data, codec_for) if data else None
-    if fast is not None:
-        return (*fast, hashlib.sha256(data).hexdigest())
-    log = logfile.load(path, codec_for)
-    # The core reader read the file itself: the digest must be of the bytes it verified.
-    digest = hashlib.sha256(data).hexdigest()
-    if hashlib.sha256(Path(path).read_bytes()).hexdigest() != digest:
-        raise KifuError("the file changed while it was being verified", where=path)
-    return log.events, [line_hash(r.raw) for r in log.records], digest
-
-
 def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:
     start = events[0]
     assert isinstance(start, MatchStarted)
     end = next((e for e in events if isinstance(e, MatchEnded)), None)
-    times = [t for t in map(_utc, {e.at for e in events if e.at}) if t is not None]
+    times = _time_range({e.at for e in events if e.at})
     return {
         "match": start.match, "game": start.game, "title": start.title,
         "players": [{"id": p.id, "name": p.name} for p in start.players],
         "rules": msgspec.json.encode(start.rules).decode(), "events": len(events), "head": head,
-        "first_at": min(times).isoformat() if times else None, "last_at": max(times).isoformat() if times else None,
+        "first_at": times[0].isoformat() if times else None, "last_at": times[1].isoformat() if times else None,
         "ended_seq": end.seq if end else None, "winner": end.winner if end else None,
         "end_reason": end.reason if end else None, "source": path,
     }
+
+
+def _time_range(ats: set[str]) -> tuple[datetime, datetime] | None:
+    """The earliest and latest of the times that carry a UTC offset; None if there are none.
+
+    Parsing every time of a match was a third of the verification's cost. Times in
+    the plain form ``2026-10-05T09:00:00Z`` (all of one length, in UTC) sort as
+    strings in time order, so only the first and last of them are parsed; any
+    other form is parsed. If either of the two does not parse, all are.
+    """
+    plain = [a for a in ats if len(a) == 20 and a[10] == "T" and a[-1] == "Z"]
+    picked = [min(plain), max(plain)] if plain else []
+    parsed = [t for t in map(_utc, picked) if t is not None]
+    if len(parsed) < len(picked):
+        plain, parsed = [], []
+    rest = ats.difference(plain)
+    times = parsed + [t for t in map(_utc, rest) if t is not None]
+    return (min(times), max(times)) if times else None
 
 
 def _utc(at: str) -> datetime | None:
@@ -221,14 +199,29 @@ def _finding_row(match: str, f: Any) -> dict[str, Any]:
 
 
 def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict[str, str] | None = None) -> Checked:
-    """Verify and audit one log; never raises for a bad log (the result names the reason)."""
+    """Verify and audit one log file; never raises for a bad log (the result names the reason).
+
+    The file is read once: the digest is of the very bytes verified, which DuckDB
+    must find again when it loads the file.
+    """
     try:
-        events, hashes, digest = _verified(path, codec_for)
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return Checked(path, error=str(KifuError(f"cannot read: {exc.strerror}", where=path)))
+    return check_bytes(data, path, codec_for, audit, known)
+
+
+def check_bytes(data: bytes, path: str, codec_for: CodecFor, audit: Audit | None,
+                known: dict[str, str] | None = None) -> Checked:
+    """``check_match`` of a log already in memory (an object fetched from storage); ``path`` names it."""
+    try:
+        events, hashes = logfile.verify_bytes(data, codec_for, where=path)
     except KifuError as exc:
         return Checked(path, error=str(exc.located(path)))
     head = hashes[-1]
     row = _match_row(path, events, head)
-    out = Checked(path, match=row["match"], head=head, digest=digest, events=len(events), row=row)
+    out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest(),
+                  events=len(events), row=row)
     stored = (known or {}).get(out.match)
     if stored == head:
         out.skipped_audit = True
@@ -470,7 +463,7 @@ class _Batch:
         for m, (p, want) in changed.items():
             summary.refused.append((p, f"the file changed while it was ingested (its sha256 was {want} when verified)"))
         con.execute(_BATCH_EVENTS)
-        con.execute("INSERT INTO event_lines SELECT * FROM _batch")
+        con.execute(_INSERT_LINES)
         return [c for c in self.items if c.match not in changed]
 
 

@@ -5,6 +5,9 @@ A module here declares SQL only, as data:
 * ``VIEWS: dict[str, str]``: view name -> SELECT over ``events``/``matches``;
 * ``RANDOMNESS: str | None``: a SELECT over ``{events}`` with exactly the columns of
   ``RANDOMNESS_COLUMNS``, one row per random outcome the game's events record;
+* ``FIRST_PLAYER: str | None``: a SELECT over ``events`` with the columns of
+  ``FIRST_COLUMNS``: who played first in each match, as the game defines it;
+  the view ``first_players`` unites them (``kifu stats first``);
 * ``RUNS: str | None``: a SELECT over ``{events}`` with the columns of
   ``RUNS_COLUMNS``, one row per run-length outcome (ガンナガン's N: tosses facing
   the tosser before the first facing the opponent), tested against
@@ -24,9 +27,9 @@ import hashlib
 from types import ModuleType
 from typing import Iterable
 
-from . import generic
+from . import generic, gunandgun, mtg, weiss, worldtrigger
 
-MODULES: tuple[ModuleType, ...] = (generic,)
+MODULES: tuple[ModuleType, ...] = (generic, gunandgun, mtg, worldtrigger, weiss)
 
 RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret")
 """One random outcome: ``idx`` numbers the dice of one event from 1; ``value`` is 1-based."""
@@ -49,10 +52,23 @@ FEEDS = {"RANDOMNESS": ("random_outcomes", RANDOMNESS_COLUMNS), "RUNS": ("run_le
 """Feed attribute -> (table it fills, its columns)."""
 
 
+FIRST_COLUMNS = ("game", "match", "player")
+"""Who played first in a match, as each game defines it (``FIRST_PLAYER``)."""
+
+
 def statements(modules: Iterable[ModuleType] = MODULES) -> list[str]:
-    """CREATE statements for the feed tables and every module's views."""
-    views = [f"CREATE OR REPLACE VIEW {name} AS {sql}" for m in modules for name, sql in getattr(m, "VIEWS", {}).items()]
-    return list(TABLES) + views
+    """CREATE statements for the feed tables, every module's views and ``first_players``."""
+    mods = tuple(modules)
+    views = [f"CREATE OR REPLACE VIEW {name} AS {sql}" for m in mods for name, sql in getattr(m, "VIEWS", {}).items()]
+    return list(TABLES) + views + [first_players(mods)]
+
+
+def first_players(modules: Iterable[ModuleType]) -> str:
+    """The view ``first_players``: every module's ``FIRST_PLAYER`` (a SELECT over ``events``), united."""
+    cols = ", ".join(FIRST_COLUMNS)
+    parts = [f"SELECT {cols} FROM ({m.FIRST_PLAYER})" for m in modules if getattr(m, "FIRST_PLAYER", None)]
+    empty = "SELECT NULL::VARCHAR AS game, NULL::VARCHAR AS match, NULL::VARCHAR AS player WHERE false"
+    return "CREATE OR REPLACE VIEW first_players AS " + " UNION ALL ".join(parts or [empty])
 
 
 def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:
