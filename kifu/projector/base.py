@@ -90,7 +90,12 @@ def log_initial(start: MatchStarted) -> LogState:
                     last_at_seq=1 if parse_time(start.at) else None)
 
 
+_REPLACE = msgspec.structs.replace
+
+
 def log_apply(state: LogState, event: Event) -> LogState:
+    if event.at is None and type(event) not in _COUNTED:  # most events: only the seq moves
+        return _REPLACE(state, seq=event.seq)
     changes: dict[str, Any] = {"seq": event.seq}
     t = parse_time(event.at)
     if t is not None:
@@ -104,6 +109,9 @@ def log_apply(state: LogState, event: Event) -> LogState:
     elif isinstance(event, Note):
         changes["notes"] = state.notes + 1
     return msgspec.structs.replace(state, **changes)
+
+
+_COUNTED = frozenset({MatchEnded, JudgeRuling, Note})
 
 
 class Frame(msgspec.Struct, Generic[S], frozen=True):
