@@ -1,0 +1,39 @@
+"""The single-pass engine: a rule that raises is reported (KIFU-ENG-001) and the others' findings stay."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import FIXTURES
+from kifu.auditor import registry
+from kifu.auditor.base import Doc, Engine, Hit, Rule, Severity, Text
+from kifu.events import logfile
+from kifu.events.base import Note
+
+DOC = Doc(checks="-", why="-", bad="-", good="-")
+
+
+def _rule(code: str, check) -> Rule:
+    return Rule(code=code, name="probe", severity=Severity.ERROR, citation="test", title=Text(ja="t", en="t"),
+                message=Text(ja="m {seq}", en="m {seq}"), doc=DOC, check=check, on=(Note,))
+
+
+def _flag(s):
+    yield Hit(s.event.seq, {"seq": s.event.seq})
+
+
+def _boom(s):
+    raise ZeroDivisionError("probe")
+
+
+def test_a_raising_rule_is_reported_and_the_others_keep_their_findings():
+    log = logfile.load(FIXTURES / "core" / "table.jsonl", registry.codec_for)
+    g = registry.game("generic")
+    engine = Engine(g.projection, (_rule("KIFU-LOG-901", _flag), _rule("KIFU-LOG-902", _boom)))
+    findings = engine.run(log.events, {})
+    notes = [e.seq for e in log.events if isinstance(e, Note)]
+    assert [(f.code, f.seq) for f in findings if f.code == "KIFU-LOG-901"] == [("KIFU-LOG-901", n) for n in notes]
+    crashes = [f for f in findings if f.code == "KIFU-ENG-001"]
+    assert [f.seq for f in crashes] == notes and "ZeroDivisionError" in crashes[0].message.en
+    with pytest.raises(ZeroDivisionError):
+        engine.run(log.events, {}, strict=True)
