@@ -94,21 +94,39 @@ _REPLACE = msgspec.structs.replace
 
 
 def log_apply(state: LogState, event: Event) -> LogState:
-    if event.at is None and type(event) not in _COUNTED:  # most events: only the seq moves
-        return _REPLACE(state, seq=event.seq)
+    at, seq = event.at, event.seq
+    if type(event) in _COUNTED:
+        return _counted(state, event)
+    if at is None:  # most events: only the seq moves
+        return _REPLACE(state, seq=seq)
+    # Every event of an imported log carries ``at``: the common case is one parse and no dict.
+    if _later(at, state.last_at):
+        return _REPLACE(state, seq=seq, last_at=at, last_at_seq=seq)
+    return _REPLACE(state, seq=seq)
+
+
+def _later(at: str, last_at: str | None) -> bool:
+    """True if ``at`` is readable and not earlier than ``last_at`` (an unset last counts as earliest)."""
+    if at == last_at:  # same text, same instant: no need to parse
+        return True
+    t = parse_time(at)
+    if t is None:
+        return False
+    last = parse_time(last_at)
+    return last is None or t >= last
+
+
+def _counted(state: LogState, event: Event) -> LogState:
     changes: dict[str, Any] = {"seq": event.seq}
-    t = parse_time(event.at)
-    if t is not None:
-        last = parse_time(state.last_at)
-        if last is None or t >= last:
-            changes["last_at"], changes["last_at_seq"] = event.at, event.seq
+    if event.at is not None and _later(event.at, state.last_at):
+        changes["last_at"], changes["last_at_seq"] = event.at, event.seq
     if isinstance(event, MatchEnded) and state.ended is None:
         changes["ended"], changes["winner"] = event.seq, event.winner
     elif isinstance(event, JudgeRuling):
         changes["rulings"] = state.rulings + 1
     elif isinstance(event, Note):
         changes["notes"] = state.notes + 1
-    return msgspec.structs.replace(state, **changes)
+    return _REPLACE(state, **changes)
 
 
 _COUNTED = frozenset({MatchEnded, JudgeRuling, Note})
