@@ -234,12 +234,17 @@ class Engine:
                     self._by_type.setdefault(cls, []).append(r)
         self._finishers = [r for r in self.rules if r.finish is not None]
         self._watching: dict[type[Event], list[Rule]] = {}
+        self._checks: dict[type[Event], tuple[tuple[Callable[[Step], Any], Rule], ...]] = {}
 
     def _watchers(self, cls: type[Event]) -> list[Rule]:
         rules = self._watching.get(cls)
         if rules is None:
             rules = self._watching[cls] = self._all + self._by_type.get(cls, [])
         return rules
+
+    def _checks_of(self, cls: type[Event]) -> tuple[tuple[Callable[[Step], Any], Rule], ...]:
+        pairs = self._checks[cls] = tuple((r.check, r) for r in self._watchers(cls))  # type: ignore[misc]
+        return pairs
 
     def run(
         self,
@@ -261,7 +266,7 @@ class Engine:
         game_apply = self.projection.apply
         # Only a plain Dispatch is inlined: a subclass may override __call__ (worldtrigger does).
         handlers = game_apply.handlers if type(game_apply) is Dispatch else None
-        watching, watchers, visit = self._watching, self._watchers, self._visit
+        checks, checks_of, visit = self._checks, self._checks_of, self._visit
         for event in it:
             cls = type(event)
             if handlers is None:
@@ -271,11 +276,11 @@ class Engine:
                 game = frame.game if handler is None else handler(frame.game, event)
             after = Frame(event.seq, log_apply(frame.log, event), game)
             s = Step(event, frame, after, options, start, catalogue)
-            rules = watching.get(cls) or watchers(cls)
+            pairs = checks.get(cls) or checks_of(cls)
             mark = len(findings)
             try:
-                for r in rules:
-                    hits = r.check(s)  # type: ignore[misc]
+                for check, r in pairs:
+                    hits = check(s)
                     if hits:
                         for hit in hits:
                             findings.append(r.finding(hit))
