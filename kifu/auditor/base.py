@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import msgspec
 
 from ..events.base import Event, MatchStarted, event_type
-from ..projector.base import Frame, Projection, first_frame, step
+from ..projector.base import Dispatch, Frame, Projection, first_frame, log_apply
 
 CODE = re.compile(r"^(GG|MTG|WT|WS|KIFU)-[A-Z]{2,8}-\d{3}$")
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -113,7 +113,7 @@ def _fill(template: str, evidence: Mapping[str, Any]) -> str:
     return string.Formatter().vformat(template, (), _SafeDict(evidence))
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """What a rule sees for one event."""
 
@@ -234,12 +234,17 @@ class Engine:
                     self._by_type.setdefault(cls, []).append(r)
         self._finishers = [r for r in self.rules if r.finish is not None]
         self._watching: dict[type[Event], list[Rule]] = {}
+        self._checks: dict[type[Event], tuple[tuple[Callable[[Step], Any], Rule], ...]] = {}
 
     def _watchers(self, cls: type[Event]) -> list[Rule]:
         rules = self._watching.get(cls)
         if rules is None:
             rules = self._watching[cls] = self._all + self._by_type.get(cls, [])
         return rules
+
+    def _checks_of(self, cls: type[Event]) -> tuple[tuple[Callable[[Step], Any], Rule], ...]:
+        pairs = self._checks[cls] = tuple((r.check, r) for r in self._watchers(cls))  # type: ignore[misc]
+        return pairs
 
     def run(
         self,
@@ -256,9 +261,32 @@ class Engine:
         frame = first_frame(self.projection, start, options)
         self._visit(Step(start, frame, frame, options, start, catalogue), findings, strict)
         last_seq = start.seq
+        # The hot loop, with ``step`` and ``Dispatch`` inlined: per event one Frame, one
+        # Step, and each watching rule's check; nothing else is allocated on a clean event.
+        game_apply = self.projection.apply
+        # Only a plain Dispatch is inlined: a subclass may override __call__ (worldtrigger does).
+        handlers = game_apply.handlers if type(game_apply) is Dispatch else None
+        checks, checks_of, visit = self._checks, self._checks_of, self._visit
         for event in it:
-            after = step(self.projection, frame, event)
-            self._visit(Step(event, frame, after, options, start, catalogue), findings, strict)
+            cls = type(event)
+            if handlers is None:
+                game = game_apply(frame.game, event)
+            else:
+                handler = handlers.get(cls)
+                game = frame.game if handler is None else handler(frame.game, event)
+            after = Frame(event.seq, log_apply(frame.log, event), game)
+            s = Step(event, frame, after, options, start, catalogue)
+            pairs = checks.get(cls) or checks_of(cls)
+            mark = len(findings)
+            try:
+                for check, r in pairs:
+                    hits = check(s)
+                    if hits:
+                        for hit in hits:
+                            findings.append(r.finding(hit))
+            except Exception:  # redone rule by rule (rules are pure), the failing one reported
+                del findings[mark:]
+                visit(s, findings, strict)
             frame, last_seq = after, event.seq
         end = End(frame, options, start, last_seq, catalogue)
         for r in self._finishers:
@@ -267,9 +295,9 @@ class Engine:
         return findings
 
     def _visit(self, s: Step, out: list[Finding], strict: bool) -> None:
-        # The hot path of every audit: one try around all the rules of this event. Only when
-        # one raises are they run again one by one (rules are pure, so this is safe), so the
-        # failing rule is reported and the others' findings are kept.
+        # One try around all the rules of this event. Only when one raises are they run again
+        # one by one (rules are pure, so this is safe), so the failing rule is reported and
+        # the others' findings are kept.
         mark = len(out)
         try:
             for r in self._watchers(type(s.event)):

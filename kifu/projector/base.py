@@ -94,21 +94,42 @@ _REPLACE = msgspec.structs.replace
 
 
 def log_apply(state: LogState, event: Event) -> LogState:
-    if event.at is None and type(event) not in _COUNTED:  # most events: only the seq moves
-        return _REPLACE(state, seq=event.seq)
-    changes: dict[str, Any] = {"seq": event.seq}
-    t = parse_time(event.at)
-    if t is not None:
-        last = parse_time(state.last_at)
-        if last is None or t >= last:
-            changes["last_at"], changes["last_at_seq"] = event.at, event.seq
-    if isinstance(event, MatchEnded) and state.ended is None:
-        changes["ended"], changes["winner"] = event.seq, event.winner
-    elif isinstance(event, JudgeRuling):
-        changes["rulings"] = state.rulings + 1
-    elif isinstance(event, Note):
-        changes["notes"] = state.notes + 1
-    return msgspec.structs.replace(state, **changes)
+    at, seq = event.at, event.seq
+    cls = type(event)
+    if cls in _COUNTED:
+        return _counted(state, event, cls)
+    if at is None:  # most events of a live log: only the seq moves
+        return _REPLACE(state, seq=seq)
+    # Every event of an imported log carries ``at``: the common case is one parse (none when
+    # the text repeats the latest) and one replace.
+    if at == state.last_at or _later(at, state.last_at):
+        return _REPLACE(state, seq=seq, last_at=at, last_at_seq=seq)
+    return _REPLACE(state, seq=seq)
+
+
+def _later(at: str, last_at: str | None) -> bool:
+    """True if ``at`` is readable and not earlier than ``last_at`` (an unset last counts as earliest)."""
+    t = parse_time(at)
+    if t is None:
+        return False
+    last = parse_time(last_at)
+    return last is None or t >= last
+
+
+def _counted(state: LogState, event: Event, cls: type) -> LogState:
+    seq, at = event.seq, event.at
+    if at is not None and (at == state.last_at or _later(at, state.last_at)):
+        last_at, last_at_seq = at, seq
+    else:
+        last_at, last_at_seq = state.last_at, state.last_at_seq
+    if cls is Note:
+        return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, notes=state.notes + 1)
+    if cls is JudgeRuling:
+        return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, rulings=state.rulings + 1)
+    assert isinstance(event, MatchEnded)
+    if state.ended is None:
+        return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, ended=seq, winner=event.winner)
+    return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq)
 
 
 _COUNTED = frozenset({MatchEnded, JudgeRuling, Note})

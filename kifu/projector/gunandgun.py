@@ -211,33 +211,39 @@ def catalogue(key: str) -> Any:
     return _CATALOGUES.get(key)
 
 
-def _find(cat: Any, what: str, key: str | None) -> Any:
-    if cat is None or key is None:
-        return None
-    return getattr(cat, what)(key)
-
-
 def canon(state: "State", name: str | None) -> str | None:
     """A card's or skill's Japanese name when the catalogue knows it, so ids and names count together."""
-    cat = catalogue(state.ckey)
-    found = find_card(cat, name) or find_skill(cat, name)
-    return found.name if found is not None else name
+    if name is None:
+        return None
+    key = (state.ckey, name)
+    found = _CANON.get(key)
+    if found is None:
+        cat = _CATALOGUES.get(state.ckey)
+        card = find_card(cat, name) or find_skill(cat, name)
+        found = _CANON[key] = card.name if card is not None else name
+    return found
 
 
+# canon() runs in handlers and rules on most events. A registered catalogue never changes, so
+# its answers are kept; the keys are names that occur in logs, a few hundred per catalogue.
+_CANON: dict[tuple[str, str], str] = {}
+
+
+# The finders are called several times per event by the rules: each is one direct method call.
 def find_gun(cat: Any, key: str | None) -> Any:
-    return _find(cat, "gun", key)
+    return None if cat is None or key is None else cat.gun(key)
 
 
 def find_gunner(cat: Any, key: str | None) -> Any:
-    return _find(cat, "gunner", key)
+    return None if cat is None or key is None else cat.gunner(key)
 
 
 def find_card(cat: Any, key: str | None) -> Any:
-    return _find(cat, "card", key)
+    return None if cat is None or key is None else cat.card(key)
 
 
 def find_skill(cat: Any, key: str | None) -> Any:
-    return _find(cat, "skill", key)
+    return None if cat is None or key is None else cat.skill(key)
 
 
 apply: Dispatch[State] = Dispatch()

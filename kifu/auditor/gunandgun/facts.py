@@ -31,8 +31,23 @@ def player_gun(state: State, player: str, gun: str | None) -> proj.Gun | None:
     return proj.gun_of(state, p, gun) if p else None
 
 
+# The rules of one event ask about the same activation one after another (N, cap, cost,
+# threshold): the last answer is kept, keyed by the identity of the frozen state and activation
+# (held here, so the identities cannot be reused while they are compared).
+_LAST_FACTS: list[Any] = [None, None, None, None]
+
+
 def facts_of(state: State, a: Activation, card: str | None = None) -> Any:
     """The card or skill an activation (or one skill of a continuous group) uses; None if unknown."""
+    last = _LAST_FACTS
+    if last[0] is state and last[1] is a and last[2] == card:
+        return last[3]
+    found = _facts_of(state, a, card)
+    last[:] = (state, a, card, found)
+    return found
+
+
+def _facts_of(state: State, a: Activation, card: str | None) -> Any:
     key = card or a.card
     if key is None and a.kind == "group-continuous" and a.player in state.players:
         key = state.players[a.player].skill  # one skill per player: the group's skill is the chosen one

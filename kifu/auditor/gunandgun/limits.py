@@ -21,12 +21,15 @@ EXC = "seed 000 §ルール適用の例外 (カード使用制限は変わらな
 def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
     """(limit, count so far, card) for each of the card's limits of ``scope`` this event counts against."""
     e = s.event
+    if isinstance(e, ev.Loaded) and e.face != "up":
+        return  # only a face-up loading counts against a limit: skip the catalogue look-ups
     st = game(s.after)
     p = st.players.get(e.player)
-    card = proj.canon(st, getattr(e, "card", None))
     if isinstance(e, ev.EffectResolved):
         a = st.acts.get(e.act)
         card = proj.canon(st, e.card) or (a.card if a else None)
+    else:
+        card = proj.canon(st, getattr(e, "card", None))
     f = proj.find_card(cat(st), card)
     if p is None or f is None:
         return

@@ -33,12 +33,14 @@ def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     a = st.acts.get(s.event.act)
     if a is None or a.kind in ("gunner", "gun") or isinstance(s.event, ev.CostPaid) and s.event.kind == "additional":
         return
+    if a.cost_seq is not None or isinstance(s.event, ev.CoinTossed) == bool(a.tosses):
+        return  # paid already, a later toss, or a cost before any toss: nothing to compare
     cost = expected_cost(st, a, s.options)
     if isinstance(s.event, ev.CoinTossed):
-        if not a.tosses and a.cost_seq is None and cost is not None and cost[1] > 0:
+        if cost is not None and cost[1] > 0:
             yield Hit(s.event.seq, {"seq": s.event.seq, "card": a.card, "act": a.id, "cost": f"{cost[1]} {cost[0]}",
                                     "cost_ja": f"{CURRENCY_JA[cost[0]]} {cost[1]} 枚"}, (a.seq,))
-    elif a.tosses and a.cost_seq is None and (cost is None or cost[1] == 0):
+    elif cost is None or cost[1] == 0:
         yield Hit(s.event.seq, {"seq": a.toss_seqs[0], "card": a.card, "act": a.id, "cost": s.event.n,
                                 "cost_ja": f"{CURRENCY_JA.get(s.event.kind, s.event.kind)} {s.event.n} 枚"}, a.toss_seqs[:1])
 
