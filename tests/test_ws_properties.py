@@ -7,7 +7,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from kifu.auditor import registry
@@ -58,6 +58,10 @@ def test_every_card_stays_in_some_zone(seed, turns):
         assert {p: _cards(s) for p, s in state.sides.items()} == {"p1": 50, "p2": 50}, seq
 
 
+def _end_start(event) -> bool:
+    return type(event).__struct_config__.tag == "ws.phase" and getattr(event, "phase", None) == "end"
+
+
 @given(SEEDS, st.data())
 def test_a_flow_event_moved_out_of_order_is_caught(seed, data):
     events = play_match(seed, 3)
@@ -68,6 +72,10 @@ def test_a_flow_event_moved_out_of_order_is_caught(seed, data):
     moved = list(events)
     item = moved.pop(i)
     moved.insert(j if j < i else j, item)  # lands just before (earlier) or just after (later) event j
+    # An end phase may be done again (seed 003 §エンドフェイズ 6) and phase ends may be left out, so an
+    # end-phase start that lands beside another one reads as a legal repeat: not a mutation to catch.
+    neighbours = moved[max(j - 1, 0): j] + moved[j + 1: j + 2]
+    assume(not (_end_start(item) and any(_end_start(e) for e in neighbours)))
     found = [f for f in _errors(_renumber(moved)) if f.code.startswith("WS-")]
     assert found, f"moving seq {i + 1} next to seq {j + 1} went unnoticed"
 
