@@ -62,10 +62,25 @@ def _end_start(event) -> bool:
     return type(event).__struct_config__.tag == "ws.phase" and getattr(event, "phase", None) == "end"
 
 
+def _repeated_end_starts(events) -> set[int]:
+    """Indexes of end-phase starts in turns that have more than one."""
+    by_turn: dict[int, list[int]] = {}
+    turn = 0
+    for k, e in enumerate(events):
+        if type(e).__struct_config__.tag == "ws.turn":
+            turn += 1
+        elif _end_start(e):
+            by_turn.setdefault(turn, []).append(k)
+    return {k for ks in by_turn.values() if len(ks) > 1 for k in ks}
+
+
 @given(SEEDS, st.data())
 def test_a_flow_event_moved_out_of_order_is_caught(seed, data):
     events = play_match(seed, 3)
-    flow = [i for i, e in enumerate(events) if isinstance(e, FLOW)]
+    # A turn whose end phase was done again has interchangeable end-phase starts (seed 003 §エンドフェイズ 6:
+    # repeated while anything is pending); moving one of them inside its end phase changes nothing.
+    repeated = _repeated_end_starts(events)
+    flow = [i for i, e in enumerate(events) if isinstance(e, FLOW) and i not in repeated]
     i = data.draw(st.sampled_from(flow), label="moved")
     crossing = [j for j in flow if j != i and _flow_key(events[j]) != _flow_key(events[i])]
     j = data.draw(st.sampled_from(crossing), label="past")
