@@ -2,10 +2,12 @@
 
 ``ingest`` verifies each log (schema with msgspec, hash chain), audits it with a
 callable the caller passes in (this layer never imports the auditor), and loads
-it in bulk: Python workers, one match at a time over a process pool, return only
-per-match facts; DuckDB itself reads the files again with ``read_text``, keeps
-only those whose whole-file SHA-256 is the one Python verified, and splits and
-parses the lines in SQL. Tables, views and their columns are documented in
+it in bulk: Python workers, one match at a time over a process pool, return the
+per-match facts, the very bytes they verified and the envelope columns they
+already decoded (type, time, author, source; one small JSON document per match).
+DuckDB splits the bytes into lines and parses the small documents, never the
+lines themselves: what it stores is, by construction, what was verified, and
+no file is read twice. Tables, views and their columns are documented in
 docs/sql.md. duckdb is imported lazily: commands that do not use the warehouse
 must not pay for it.
 """
@@ -15,8 +17,8 @@ from __future__ import annotations
 import hashlib
 import os
 from concurrent.futures import ProcessPoolExecutor
-from datetime import datetime, timezone
 from dataclasses import dataclass, field
+from operator import attrgetter
 from multiprocessing import get_context
 from pathlib import Path
 from types import ModuleType
@@ -69,32 +71,25 @@ SCHEMA = (
     "CREATE OR REPLACE VIEW events AS " + _EVENTS_VIEW.format(table="event_lines"),
 )
 
-_STAGE = "CREATE OR REPLACE TEMP TABLE _stage (path VARCHAR, match VARCHAR, n BIGINT, head VARCHAR, digest VARCHAR)"
-
-# DuckDB reads each file again; the SHA-256 of the whole file proves it read the
-# very bytes Python verified (a file may change in between). One hash per file
-# costs far less than re-checking the chain line by line with a window, and a
-# file whose hash differs contributes no rows at all.
-_CHANGED = """
-SELECT path, match, digest FROM _stage WHERE match NOT IN (SELECT DISTINCT match FROM _batch)"""
-
 # The batch's events, parsed once; the feeds then read only these (``_batch_events``).
+# $contents are the verified files, $columns one JSON document per match with the
+# envelope columns the worker decoded (``_columns``), zipped with the lines by position.
+# A file ends with a newline, so its last split piece is empty and has no seq.
 # A time counts only with its UTC offset (KIFU-LOG-004): a naive one would silently become UTC.
 _PARSE_BATCH = """
 CREATE OR REPLACE TEMP TABLE _batch AS
-WITH f AS (SELECT s.match, s.n, string_split(f.content, chr(10)) AS ls
-           FROM read_text($files) f JOIN _stage s ON s.path = f.filename AND s.digest = sha256(f.content)),
-raw AS (SELECT match, n, unnest(ls) AS raw, generate_subscripts(ls, 1) AS seq FROM f),
-l AS (SELECT match, seq,
-             CASE WHEN suffix(raw, chr(13)) THEN left(raw, length(raw) - 1) ELSE raw END AS line
-      FROM raw WHERE seq <= n),
-j AS (SELECT match, seq, line,
-             json_extract_string(line, ['$.type', '$.at', '$.by', '$.src']) AS env FROM l)
-SELECT match, seq, env[1] AS type,
-       CASE WHEN regexp_matches(env[2], '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(env[2] AS TIMESTAMPTZ) END
+WITH f AS (SELECT unnest($matches) AS match, unnest($columns) AS cols, unnest($contents) AS content),
+p AS (SELECT match, content,
+             from_json(cols, '{"type": ["VARCHAR"], "at": ["VARCHAR"], "by": ["VARCHAR"], "src": ["JSON"]}') AS c
+      FROM f),
+l AS (SELECT match, unnest(string_split(content, chr(10))) AS raw, generate_subscripts(c.type, 1) AS seq,
+             unnest(c.type) AS type, unnest(c."at") AS at_text, unnest(c.by) AS actor, unnest(c.src) AS src
+      FROM p)
+SELECT match, seq, type,
+       CASE WHEN regexp_matches(at_text, '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(at_text AS TIMESTAMPTZ) END
            AS time,
-       env[3] AS actor, env[4]::JSON AS src, line
-FROM j
+       actor, src, CASE WHEN suffix(raw, chr(13)) THEN left(raw, length(raw) - 1) ELSE raw END AS line
+FROM l WHERE seq IS NOT NULL
 """
 
 _BATCH_EVENTS = "CREATE OR REPLACE TEMP VIEW _batch_events AS " + _EVENTS_VIEW.format(table="_batch")
@@ -104,14 +99,17 @@ _INSERT_LINES = "INSERT INTO event_lines (match, seq, type, time, actor, src, li
 
 _MATCH_ROW = (
     '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR"}],'
-    '"rules":"JSON","first_at":"TIMESTAMPTZ","last_at":"TIMESTAMPTZ","events":"BIGINT","head":"VARCHAR",'
+    '"rules":"JSON","events":"BIGINT","head":"VARCHAR",'
     '"ended_seq":"BIGINT","winner":"VARCHAR","end_reason":"VARCHAR","source":"VARCHAR"}]'
 )
+# first_at/last_at are the earliest and latest ``time`` of the match's events: the same
+# reading of ``at`` as the events table's (an offset is required).
 _INSERT_MATCHES = f"""
 INSERT INTO matches
-SELECT r.match, r.game, r.title, r.players, r.rules, r.first_at, r.last_at, r.events, r.head,
+SELECT r.match, r.game, r.title, r.players, r.rules, t.first_at, t.last_at, r.events, r.head,
        r.ended_seq, r.winner, r.end_reason, r.source
 FROM (SELECT unnest(from_json($rows, '{_MATCH_ROW}')) AS r)
+JOIN (SELECT match, min(time) AS first_at, max(time) AS last_at FROM _batch GROUP BY match) t ON t.match = r.match
 """
 
 _FINDING_ROW = (
@@ -135,7 +133,7 @@ class Checked:
     match: str = ""
     head: str = ""
     digest: str = ""
-    """SHA-256 of the whole file as verified."""
+    """SHA-256 of the whole file as verified (an engine that reads the file again joins on it)."""
     events: int = 0
     row: dict[str, Any] = field(default_factory=dict)
     """The ``matches`` row, as JSON-ready values."""
@@ -146,48 +144,28 @@ class Checked:
     """True when the warehouse already holds this exact log (same head): nothing to redo."""
     extends: int | None = None
     """The seq whose hash is the stored head, when this log is the stored one with events appended."""
+    data: bytes = b""
+    """The verified bytes, for the warehouse to load (empty when there is nothing to load)."""
+    columns: bytes = b""
+    """The envelope columns of every event as one JSON document (``_columns``), with ``data``."""
 
 
-def _match_row(path: str, events: list[Event], head: str) -> dict[str, Any]:
+_END: str = MatchEnded.__struct_config__.tag  # type: ignore[attr-defined]
+
+
+def _match_row(path: str, events: list[Event], types: list[str], head: str) -> dict[str, Any]:
+    """The ``matches`` row but its times (the load takes them from the events' ``time``)."""
     start = events[0]
     assert isinstance(start, MatchStarted)
-    end = next((e for e in events if isinstance(e, MatchEnded)), None)
-    times = _time_range({e.at for e in events if e.at})
+    end = events[types.index(_END)] if _END in types else None
+    assert end is None or isinstance(end, MatchEnded)
     return {
         "match": start.match, "game": start.game, "title": start.title,
         "players": [{"id": p.id, "name": p.name} for p in start.players],
         "rules": msgspec.json.encode(start.rules).decode(), "events": len(events), "head": head,
-        "first_at": times[0].isoformat() if times else None, "last_at": times[1].isoformat() if times else None,
         "ended_seq": end.seq if end else None, "winner": end.winner if end else None,
         "end_reason": end.reason if end else None, "source": path,
     }
-
-
-def _time_range(ats: set[str]) -> tuple[datetime, datetime] | None:
-    """The earliest and latest of the times that carry a UTC offset; None if there are none.
-
-    Parsing every time of a match was a third of the verification's cost. Times in
-    the plain form ``2026-10-05T09:00:00Z`` (all of one length, in UTC) sort as
-    strings in time order, so only the first and last of them are parsed; any
-    other form is parsed. If either of the two does not parse, all are.
-    """
-    plain = [a for a in ats if len(a) == 20 and a[10] == "T" and a[-1] == "Z"]
-    picked = [min(plain), max(plain)] if plain else []
-    parsed = [t for t in map(_utc, picked) if t is not None]
-    if len(parsed) < len(picked):
-        plain, parsed = [], []
-    rest = ats.difference(plain)
-    times = parsed + [t for t in map(_utc, rest) if t is not None]
-    return (min(times), max(times)) if times else None
-
-
-def _utc(at: str) -> datetime | None:
-    """An RFC 3339 time in UTC; None without an offset (the same reading as the projector's)."""
-    try:
-        t = datetime.fromisoformat(at)
-    except ValueError:
-        return None
-    return t.astimezone(timezone.utc) if t.tzinfo is not None else None
 
 
 def _finding_row(match: str, f: Any) -> dict[str, Any]:
@@ -219,19 +197,51 @@ def check_bytes(data: bytes, path: str, codec_for: CodecFor, audit: Audit | None
     except KifuError as exc:
         return Checked(path, error=str(exc.located(path)))
     head = hashes[-1]
-    row = _match_row(path, events, head)
+    types = _types(events)
+    row = _match_row(path, events, types, head)
     out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest(),
                   events=len(events), row=row)
     stored = (known or {}).get(out.match)
     if stored == head:
         out.skipped_audit = True
-    elif stored is not None and stored in hashes:
+        return out
+    if stored is not None and stored in hashes:
         out.extends = hashes.index(stored) + 1
-    elif audit is not None:
+        return out
+    if audit is not None:
         for f in audit(events):
             out.findings.append(_finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
+    out.data, out.columns = data, _columns(events, types)
     return out
+
+
+class _Tags(dict[type, str]):
+    """Event class -> its ``type`` tag, filled on first sight (``map(_TAGS.__getitem__, …)`` runs in C)."""
+
+    def __missing__(self, cls: type) -> str:
+        tag = self[cls] = cls.__struct_config__.tag  # type: ignore[attr-defined]
+        return tag
+
+
+_TAGS = _Tags()
+_AT, _BY, _SRC = attrgetter("at"), attrgetter("by"), attrgetter("src")
+
+
+def _types(events: list[Event]) -> list[str]:
+    return list(map(_TAGS.__getitem__, map(type, events)))
+
+
+def _columns(events: list[Event], types: list[str]) -> bytes:
+    """The envelope columns DuckDB would otherwise parse out of every line, in one document.
+
+    The worker has decoded every event already; handing over these few values costs
+    it a fraction of what DuckDB's JSON parse of each whole line cost the (single)
+    loading process. ``src`` is re-encoded from the decoded struct: the same JSON value.
+    """
+    return msgspec.json.encode({
+        "type": types, "at": list(map(_AT, events)), "by": list(map(_BY, events)), "src": list(map(_SRC, events)),
+    })
 
 
 _WORKER: dict[str, Any] = {}
@@ -254,8 +264,11 @@ def _checked(files: list[str], codec_for: CodecFor, audit: Audit | None, known: 
         return
     ctx = get_context(start_method)
     if start_method == "forkserver":
-        # The server imports kifu once; each worker forked from it then starts at once.
-        ctx.set_forkserver_preload([__name__, codec_for.__module__, getattr(audit, "__module__", __name__)])
+        # The server imports kifu once; each worker forked from it then starts at once. "__main__"
+        # too: else every worker runs the main script again (the `kifu` console script imports the
+        # whole CLI; a script that imports scipy at the top cost each worker half a second).
+        ctx.set_forkserver_preload(["__main__", __name__, codec_for.__module__,
+                                    getattr(audit, "__module__", __name__)])
     with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker,
                              initargs=(codec_for, audit, known)) as pool:
         yield from pool.map(_work, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
@@ -351,6 +364,7 @@ def ingest(
     progress: Progress | None = None,
     batch_events: int = 250_000,
     start_method: str = "forkserver",
+    loaders: int = 2,
 ) -> Summary:
     """Verify, audit and load match logs; see the module docstring.
 
@@ -365,23 +379,25 @@ def ingest(
     files, mods = log_paths(paths), tuple(modules)
     create_schema(con, mods)
     known = {m: (h, src) for m, h, src in con.execute(_KNOWN_HEADS).fetchall()}
-    summary, batch, seen = Summary(), _Batch(feeds=feed_inserts(mods, "_batch_events")), 0
+    summary, batch, seen = Summary(), _Batch(), 0
     heads = {m: h for m, (h, _) in known.items()}
     # One checkpoint at the end instead of one every few batches (each rewrites the WAL
     # into compressed row groups): measured 3x cheaper commits on a 100k-event batch.
     threshold = con.execute("SELECT current_setting('checkpoint_threshold')").fetchone()[0]  # type: ignore[index]
     con.execute("SET checkpoint_threshold = '16GB'")
     try:
-        for done, c in enumerate(_checked(files, codec_for, audit, heads, jobs or os.cpu_count() or 1,
-                                          start_method), 1):
-            seen += c.events
-            if progress:
-                progress(done, len(files), seen)
-            if _admit(c, known, summary):
-                batch.add(c)
-                if batch.events >= batch_events:
-                    batch.flush(con, summary)
-        batch.flush(con, summary)
+        with _Loader(con, feed_inserts(mods, "_batch_events"), loaders) as loader:
+            for done, c in enumerate(_checked(files, codec_for, audit, heads, jobs or os.cpu_count() or 1,
+                                              start_method), 1):
+                seen += c.events
+                if progress:
+                    progress(done, len(files), seen)
+                if _admit(c, known, summary):
+                    batch.add(c)
+                    if batch.events >= batch_events and done < len(files):
+                        loader.submit(batch, summary)
+                        batch = _Batch()
+            loader.finish(batch, summary)
     finally:
         con.execute("SET checkpoint_threshold = $t", {"t": threshold})
     con.execute("CHECKPOINT")
@@ -415,12 +431,14 @@ def _json(rows: list[dict[str, Any]]) -> str:
     return msgspec.json.encode(rows).decode()
 
 
+_ROW_GROUP = 122_880
+"""DuckDB's rows per row group."""
+
+
 @dataclass
 class _Batch:
     """Logs waiting to be loaded together in one transaction."""
 
-    feeds: list[str] = field(default_factory=list)
-    """The feeds' INSERTs over ``_batch_events`` (this batch's events)."""
     items: list[Checked] = field(default_factory=list)
     events: int = 0
 
@@ -428,15 +446,20 @@ class _Batch:
         self.items.append(c)
         self.events += c.events
 
-    def flush(self, con: "duckdb.DuckDBPyConnection", summary: Summary) -> None:
-        if not self.items:
-            return
+    def load(self, con: "duckdb.DuckDBPyConnection", feeds: list[str]) -> None:
+        """One transaction: the events, the matches, the findings and the feeds' rows."""
         con.execute("BEGIN TRANSACTION")
         try:
-            good = self._load(con, summary)
-            con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in good])})
-            con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in good for f in c.findings])})
-            for sql in self.feeds:
+            con.execute(_PARSE_BATCH, {
+                "matches": [c.match for c in self.items],
+                "columns": [c.columns.decode() for c in self.items],
+                "contents": [c.data.decode() for c in self.items],
+            })
+            con.execute(_BATCH_EVENTS)
+            con.execute(_INSERT_LINES)
+            con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})
+            con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in self.items for f in c.findings])})
+            for sql in feeds:
                 con.execute(sql)
             con.execute("DROP VIEW _batch_events")
             con.execute("DROP TABLE _batch")
@@ -444,27 +467,80 @@ class _Batch:
         except BaseException:
             con.execute("ROLLBACK")
             raise
-        for c in good:
+
+    def split(self, parts: int) -> list["_Batch"]:
+        """This batch in up to ``parts`` batches of whole matches, none under a row group of events
+        (DuckDB writes a smaller append to its WAL first, and copies it again at the checkpoint)."""
+        parts = max(1, min(parts, self.events // _ROW_GROUP))
+        out = [_Batch() for _ in range(parts)]
+        for c in self.items:
+            min(out, key=lambda b: b.events).add(c)
+        return [b for b in out if b.items]
+
+    def count(self, summary: Summary) -> None:
+        for c in self.items:
             summary.matches += 1
             summary.events += c.events
             for sev, n in c.counts.items():
                 summary.findings[sev] = summary.findings.get(sev, 0) + n
-        self.items, self.events = [], 0
 
-    def _load(self, con: "duckdb.DuckDBPyConnection", summary: Summary) -> list[Checked]:
-        con.execute(_STAGE)
-        stage = [{"path": c.path, "match": c.match, "n": c.events, "head": c.head, "digest": c.digest}
-                 for c in self.items]
-        con.execute("INSERT INTO _stage SELECT unnest(from_json($rows, '[{\"path\":\"VARCHAR\",\"match\":\"VARCHAR\","
-                    "\"n\":\"BIGINT\",\"head\":\"VARCHAR\",\"digest\":\"VARCHAR\"}]'), recursive := true)",
-                    {"rows": _json(stage)})
-        con.execute(_PARSE_BATCH, {"files": [c.path for c in self.items]})
-        changed = {m: (p, want) for p, m, want in con.execute(_CHANGED).fetchall()}
-        for m, (p, want) in changed.items():
-            summary.refused.append((p, f"the file changed while it was ingested (its sha256 was {want} when verified)"))
-        con.execute(_BATCH_EVENTS)
-        con.execute(_INSERT_LINES)
-        return [c for c in self.items if c.match not in changed]
+
+class _Loader:
+    """Loads batches on ``threads`` connections at once, while the workers go on.
+
+    One connection's load is mostly single-threaded in DuckDB (one row source per
+    statement); two at a time keep both cores busy when the workers are done or
+    waiting. Each batch is its own transaction; appends from several connections
+    never conflict, and a match id is admitted into one batch only. At most
+    ``threads`` batches are in flight: the next submit waits for the oldest.
+    """
+
+    def __init__(self, con: "duckdb.DuckDBPyConnection", feeds: list[str], threads: int) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+        from queue import SimpleQueue
+
+        self.feeds, self.threads = feeds, max(1, threads)
+        self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="kifu-load")
+        self.cursors: SimpleQueue[duckdb.DuckDBPyConnection] = SimpleQueue()
+        for _ in range(self.threads):
+            cur = con.cursor()
+            cur.execute("SET TimeZone = 'UTC'")
+            self.cursors.put(cur)
+        self.pending: list[tuple[Any, _Batch]] = []
+
+    def _load(self, batch: _Batch) -> None:
+        cur = self.cursors.get()
+        try:
+            batch.load(cur, self.feeds)
+        finally:
+            self.cursors.put(cur)
+
+    def submit(self, batch: _Batch, summary: Summary) -> None:
+        if batch.items:
+            self.pending.append((self.pool.submit(self._load, batch), batch))
+        self._wait(summary, self.threads - 1)
+
+    def finish(self, batch: _Batch, summary: Summary) -> None:
+        """Load the last batch, in parts on every connection (nothing else is left to overlap with)."""
+        for part in batch.split(self.threads):
+            self.pending.append((self.pool.submit(self._load, part), part))
+        self._wait(summary, 0)
+
+    def _wait(self, summary: Summary, left: int) -> None:
+        while len(self.pending) > left:
+            future, done = self.pending.pop(0)
+            future.result()
+            done.count(summary)
+
+    def __enter__(self) -> "_Loader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.shutdown(wait=True)
+        for future, _ in self.pending:
+            future.exception()
+        while not self.cursors.empty():
+            self.cursors.get().close()
 
 
 # --- reading -------------------------------------------------------------------------
