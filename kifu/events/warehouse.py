@@ -176,7 +176,8 @@ def _finding_row(match: str, f: Any) -> dict[str, Any]:
     }
 
 
-def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict[str, str] | None = None) -> Checked:
+def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict[str, str] | None = None,
+                *, digest: bool = True) -> Checked:
     """Verify and audit one log file; never raises for a bad log (the result names the reason).
 
     The file is read once: the digest is of the very bytes verified, which DuckDB
@@ -186,12 +187,16 @@ def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict
         data = Path(path).read_bytes()
     except OSError as exc:
         return Checked(path, error=str(KifuError(f"cannot read: {exc.strerror}", where=path)))
-    return check_bytes(data, path, codec_for, audit, known)
+    return check_bytes(data, path, codec_for, audit, known, digest=digest)
 
 
 def check_bytes(data: bytes, path: str, codec_for: CodecFor, audit: Audit | None,
-                known: dict[str, str] | None = None) -> Checked:
-    """``check_match`` of a log already in memory (an object fetched from storage); ``path`` names it."""
+                known: dict[str, str] | None = None, *, digest: bool = True) -> Checked:
+    """``check_match`` of a log already in memory (an object fetched from storage); ``path`` names it.
+
+    ``digest=False`` leaves ``Checked.digest`` empty: ``ingest`` loads the bytes it is handed
+    and never needs it (an engine that reads the files again does).
+    """
     try:
         events, hashes = logfile.verify_bytes(data, codec_for, where=path)
     except KifuError as exc:
@@ -199,7 +204,7 @@ def check_bytes(data: bytes, path: str, codec_for: CodecFor, audit: Audit | None
     head = hashes[-1]
     types = _types(events)
     row = _match_row(path, events, types, head)
-    out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest(),
+    out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest() if digest else "",
                   events=len(events), row=row)
     stored = (known or {}).get(out.match)
     if stored == head:
@@ -252,7 +257,7 @@ def _init_worker(codec_for: CodecFor, audit: Audit | None, known: dict[str, str]
 
 
 def _work(path: str) -> Checked:
-    return check_match(path, _WORKER["codec_for"], _WORKER["audit"], _WORKER["known"])
+    return check_match(path, _WORKER["codec_for"], _WORKER["audit"], _WORKER["known"], digest=False)
 
 
 def _checked(files: list[str], codec_for: CodecFor, audit: Audit | None, known: dict[str, str],
@@ -260,7 +265,7 @@ def _checked(files: list[str], codec_for: CodecFor, audit: Audit | None, known: 
     """Per-match results in file order, over a process pool when it pays."""
     if jobs <= 1 or len(files) < 4:
         for path in files:
-            yield check_match(path, codec_for, audit, known)
+            yield check_match(path, codec_for, audit, known, digest=False)
         return
     ctx = get_context(start_method)
     if start_method == "forkserver":

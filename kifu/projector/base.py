@@ -109,11 +109,26 @@ def log_apply(state: LogState, event: Event) -> LogState:
 
 def _later(at: str, last_at: str | None) -> bool:
     """True if ``at`` is readable and not earlier than ``last_at`` (an unset last counts as earliest)."""
+    if (last_at is not None and len(at) == 20 == len(last_at) and at[19] == "Z" == last_at[19]
+            and at[10] == "T" == last_at[10]):
+        # Both "YYYY-MM-DDTHH:MM:SSZ": as text they sort as the times do, and ``last_at``
+        # was read when it became the last; only ``at`` must still prove it is a time.
+        # (A live log's times are unique, so parse_time's cache would only miss here.)
+        if at < last_at:
+            return False
+        try:
+            _FROM_ISO(at)
+        except ValueError:
+            return False
+        return True
     t = parse_time(at)
     if t is None:
         return False
     last = parse_time(last_at)
     return last is None or t >= last
+
+
+_FROM_ISO = datetime.fromisoformat
 
 
 def _counted(state: LogState, event: Event, cls: type) -> LogState:
