@@ -368,3 +368,37 @@ def test_a_warehouse_with_the_former_time_text_column_still_loads(tmp_path: Path
         (1, "2026-10-05T09:00:00Z"), (2, "2026-10-05T09:01:00Z")]
     assert wh.match_lines(con, "m") == log.read_bytes()
     con.close()
+
+
+def test_handed_over_columns_match_the_lines(corpus: Path, tmp_path: Path) -> None:
+    """The envelope columns the workers send agree with what SQL reads from each stored line,
+    for every event of every fixture (all games, imported logs with `src`, Japanese text)."""
+    con = wh.connect(tmp_path / "w.duckdb")
+    summary = wh.ingest(con, [corpus], registry.codec_for, registry.audit, jobs=2)
+    assert summary.events > 10_000
+    bad = con.execute("""
+        SELECT match, seq FROM event_lines
+        WHERE type IS DISTINCT FROM line->>'$.type'
+           OR actor IS DISTINCT FROM line->>'$.by'
+           OR src::VARCHAR IS DISTINCT FROM (line->'$.src')::VARCHAR
+           OR seq IS DISTINCT FROM (line->>'$.seq')::BIGINT
+           OR time IS DISTINCT FROM (CASE WHEN regexp_matches(line->>'$.at', '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$')
+                                          THEN TRY_CAST(line->>'$.at' AS TIMESTAMPTZ) END)
+        LIMIT 5""").fetchall()
+    assert bad == []
+    assert con.execute("SELECT count(*) FROM event_lines WHERE src IS NOT NULL").fetchone()[0] > 100
+    assert con.execute("SELECT count(*) FROM event_lines WHERE line LIKE '%ガン%'").fetchone()[0] > 0
+    con.close()
+
+
+def test_a_crlf_log_loads_its_lines_without_the_cr(tmp_path: Path) -> None:
+    log = write_log(tmp_path / "crlf.jsonl", "crlf", ["一", "two"])
+    lf = log.read_bytes()
+    log.write_bytes(lf.replace(b"\n", b"\r\n"))
+    con = wh.connect(tmp_path / "w.duckdb")
+    summary = wh.ingest(con, [log], registry.codec_for, registry.audit, jobs=1)
+    assert summary.matches == 1 and not summary.refused
+    assert wh.match_lines(con, "crlf") == lf
+    assert con.execute("SELECT list(type ORDER BY seq) FROM events").fetchone()[0] == [
+        "match.start", "note", "note", "random", "match.end"]
+    con.close()
