@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 import msgspec
 
 from . import logfile
-from .base import Event, KifuError, MatchEnded, MatchStarted
+from .base import Event, KifuError, MatchEnded, MatchStarted, event_type
 from .codec import Codec
 from .views import MODULES, digest, feed_inserts, statements
 
@@ -151,7 +151,7 @@ class Checked:
     """The envelope columns of every event as one JSON document (``_columns``), with ``data``."""
 
 
-_END: str = MatchEnded.__struct_config__.tag  # type: ignore[attr-defined]
+_END = event_type(MatchEnded)
 
 
 def _match_row(path: str, events: list[Event], types: list[str], head: str) -> dict[str, Any]:
@@ -181,8 +181,7 @@ def check_match(path: str, codec_for: CodecFor, audit: Audit | None, known: dict
                 *, digest: bool = True) -> Checked:
     """Verify and audit one log file; never raises for a bad log (the result names the reason).
 
-    The file is read once: the digest is of the very bytes verified, which DuckDB
-    must find again when it loads the file.
+    The file is read once: the bytes verified are the bytes loaded (and digested).
     """
     try:
         data = Path(path).read_bytes()
@@ -226,7 +225,7 @@ class _Tags(dict[type, str]):
     """Event class -> its ``type`` tag, filled on first sight (``map(_TAGS.__getitem__, …)`` runs in C)."""
 
     def __missing__(self, cls: type) -> str:
-        tag = self[cls] = cls.__struct_config__.tag  # type: ignore[attr-defined]
+        tag = self[cls] = event_type(cls)
         return tag
 
 
@@ -534,8 +533,7 @@ class _Loader:
             self.cursors.put(cur)
 
     def submit(self, batch: _Batch, summary: Summary) -> None:
-        if batch.items:
-            self.pending.append((self.pool.submit(self._load, batch), batch))
+        self.pending.append((self.pool.submit(self._load, batch), batch))
         self._wait(summary, self.threads - 1)
 
     def finish(self, batch: _Batch, summary: Summary) -> None:
