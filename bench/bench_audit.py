@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kifu.auditor import registry
 from kifu.events import logfile
-from kifu.sim import gunandgun
+from kifu.games.gunandgun import sim as gunandgun
 
 
 def _median_us(run, n: int, repeat: int) -> float:
@@ -28,7 +28,7 @@ def _median_us(run, n: int, repeat: int) -> float:
 
 
 def generic(path: Path, repeat: int) -> None:
-    events = logfile.load(path, registry.codec_for).events[:200_000]
+    events = logfile.load(path).events[:200_000]
     us = _median_us(lambda: registry.audit(events), len(events), repeat)
     print(f"generic {path.name}: {len(events)} events, audit {us:.2f} us/event")
 

@@ -32,12 +32,15 @@ sys.path.insert(0, str(ROOT))
 import msgspec  # noqa: E402
 
 from kifu.auditor import registry  # noqa: E402
-from kifu.events import logfile  # noqa: E402
+from kifu.events import (
+    games,
+    logfile,  # noqa: E402
+)
 from kifu.events.codec import encode, line_hash  # noqa: E402
 from kifu.projector.base import Replay, frames  # noqa: E402
 
 OUT = HERE / "out"
-CODEC = registry.codec_for("generic")
+CODEC = games.codec("generic")
 GENERIC = registry.game("generic")
 PLAYERS = ("aoi", "ren")
 
@@ -166,13 +169,13 @@ def paired_ratio(fn: Callable[[], Any], data: bytes, runs: int) -> tuple[float, 
 
 
 def bench_read(t: Table, path: Path, data: bytes, n: int, runs: int) -> None:
-    took, ratio = paired_ratio(lambda: logfile.verify(path, registry.codec_for), data, runs)
+    took, ratio = paired_ratio(lambda: logfile.verify(path), data, runs)
     t.row("read+decode+verify (logfile.verify)", rate(n, took))
     t.row("  ratio to the floor (paired runs)", f"{ratio:.0%}", "≥ 40%", ratio >= 0.40)
 
 
 def bench_replay(t: Table, path: Path, data: bytes, n: int, runs: int) -> None:
-    events = logfile.load(path, registry.codec_for).events
+    events = logfile.load(path).events
     options = registry.options(GENERIC, events[0])
 
     def replay() -> None:
@@ -195,7 +198,7 @@ def state_at_latency(replay: Replay[Any], seqs: list[int]) -> float:
 
 
 def bench_state_at(t: Table, path: Path, samples: int) -> None:
-    events = logfile.load(path, registry.codec_for).events
+    events = logfile.load(path).events
     options = registry.options(GENERIC, events[0])
     replay = Replay(GENERIC.projection, events, options)
     first = median_time(lambda: replay.state_at(len(events)), 1)
@@ -243,7 +246,7 @@ def peer_rebuild(events: list[dict[str, Any]], runs: int) -> float | None:
 def bench_peer(t: Table, runs: int, samples: int) -> None:
     path = OUT / "peer.jsonl"
     write_corpus(path, 2000)
-    events = logfile.load(path, registry.codec_for).events
+    events = logfile.load(path).events
     replay = Replay(GENERIC.projection, events, registry.options(GENERIC, events[0]))
     cold = median_time(lambda: Replay(GENERIC.projection, events, {}).state_at(2000), runs)
     replay.state_at(1)

@@ -112,7 +112,7 @@ def time_import(src: Path, runs: int) -> tuple[float, importers.ImportReport]:
         out = OUT / f"{src.stem}.{i}.jsonl"
         out.unlink(missing_ok=True)
         t0 = time.perf_counter()
-        report = importers.import_file(src, out, registry.codec_for)
+        report = importers.import_file(src, out)
         times.append(time.perf_counter() - t0)
         out.unlink()
     assert report is not None

@@ -29,8 +29,8 @@ import msgspec
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kifu import warehouse as wh  # noqa: E402
 from kifu.auditor import registry  # noqa: E402
-from kifu.events import warehouse as wh  # noqa: E402
 from kifu.events.base import MatchEnded, MatchStarted, Note, Player, RandomRolled  # noqa: E402
 from kifu.events.codec import encode, line_hash  # noqa: E402
 
@@ -94,7 +94,7 @@ def time_ingest(corpus: Path, audit: bool, jobs: int | None, start: str,
     db = _fresh(name)
     con = wh.connect(db)
     t = time.perf_counter()
-    summary = wh.ingest(con, [corpus], registry.codec_for, registry.audit if audit else None, jobs=jobs,
+    summary = wh.ingest(con, [corpus], registry.audit if audit else None, jobs=jobs,
                         start_method=start)
     elapsed = time.perf_counter() - t
     con.close()
@@ -118,7 +118,7 @@ def time_read_json(corpus: Path) -> tuple[float, int]:
 def time_fairness(db: str) -> float:
     # Imported here, as the CLI does: scipy (numpy) loaded in the ingesting process or its
     # workers slowed the ingest by an eighth (measured), and `kifu ingest` never loads it.
-    from kifu.events import stats
+    from kifu.warehouse import stats
 
     con = wh.connect(db, read_only=True)
     t = time.perf_counter()

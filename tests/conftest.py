@@ -55,3 +55,48 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=200, deadline=None)
 settings.load_profile("ci")
+
+
+@pytest.fixture
+def install_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Add a game from source files, the way docs/hacking.md says: its folder plus one registry line.
+
+    ``install_game("toy", {"events.py": ..., "game.py": ...})`` writes the folder
+    ``<tmp>/games/toy/`` and puts it where ``kifu.games`` looks (its package path), then
+    appends ``"toy"`` to ``kifu.games.GAMES`` for the test's duration.
+    """
+    import importlib
+
+    import kifu.games
+    from kifu.auditor import registry
+    from kifu.events import games
+    from kifu.warehouse import views
+
+    root = tmp_path / "games"
+    installed: list[str] = []
+
+    def caches() -> None:
+        for cached in (games.codec, registry.game, registry.engine, views.modules):
+            cached.cache_clear()
+        importlib.invalidate_caches()
+
+    def install(game_id: str, files: dict[str, str]) -> Path:
+        folder = root / game_id
+        folder.mkdir(parents=True)
+        (folder / "__init__.py").write_text(f'"""{game_id}: a game installed by a test."""\n', encoding="utf-8")
+        for name, text in files.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text, encoding="utf-8")
+        if str(root) not in kifu.games.__path__:
+            monkeypatch.setattr(kifu.games, "__path__", [*kifu.games.__path__, str(root)])
+        monkeypatch.setattr(kifu.games, "GAMES", (*kifu.games.GAMES, game_id))
+        installed.append(game_id)
+        caches()
+        return folder
+
+    yield install
+    for game_id in installed:
+        for name in [m for m in sys.modules if m == f"kifu.games.{game_id}" or m.startswith(f"kifu.games.{game_id}.")]:
+            del sys.modules[name]
+    monkeypatch.undo()
+    caches()

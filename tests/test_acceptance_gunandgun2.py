@@ -26,7 +26,7 @@ CASES = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
 def test_case_gets_the_seeds_ruling(name: str) -> None:
     case = CASES[name]
     assert "refused_when_written" not in case, case["refused_when_written"]
-    log = logfile.load(HERE / name, registry.codec_for)
+    log = logfile.load(HERE / name)
     findings = registry.audit(log.events, strict=True)
     got = Counter((f.code, f.seq) for f in findings if f.severity != "info")
     want = Counter((w["code"], w["seq"]) for w in case["expected"])

@@ -20,8 +20,8 @@ from typing import Any
 
 import msgspec
 import pytest
-
 from conftest import FIXTURES, ROOT, run_cli
+
 from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events.base import event_type
@@ -65,7 +65,7 @@ def _plain(value: Any) -> Any:
 
 
 def _events(path: Path) -> list[dict[str, Any]]:
-    return [{**_plain(e), "type": event_type(type(e))} for e in logfile.load(path, registry.codec_for).events]
+    return [{**_plain(e), "type": event_type(type(e))} for e in logfile.load(path).events]
 
 
 def _kind(event: dict[str, Any]) -> str:

@@ -24,7 +24,7 @@ CASES = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_case_gets_the_seed_ruling(name: str) -> None:
-    log = logfile.load(HERE / name, registry.codec_for)
+    log = logfile.load(HERE / name)
     findings = registry.audit(log.events, strict=True)
     got = Counter((f.code, f.seq) for f in findings if f.severity != "info")
     want = Counter((w["code"], w["seq"]) for w in CASES[name]["findings"])

@@ -26,7 +26,7 @@ CASES = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_match_gets_the_seed_ruling(name: str) -> None:
-    log = logfile.load(HERE / name, registry.codec_for)
+    log = logfile.load(HERE / name)
     findings = registry.audit(log.events, strict=True)
     got = Counter((f.code, f.seq) for f in findings if f.severity != "info")
     want = Counter((w["code"], w["seq"]) for w in CASES[name]["findings"])
@@ -54,8 +54,8 @@ def _cards(side) -> int:
 @pytest.mark.parametrize("name", sorted(n for n, c in CASES.items() if not c["findings"]))
 def test_state_keeps_every_card_of_a_clean_match(name: str) -> None:
     """What `kifu state` shows a judge adds up to the deck size for both players after every event."""
-    log = logfile.load(HERE / name, registry.codec_for)
-    g = registry.GAMES["weiss"]
+    log = logfile.load(HERE / name)
+    g = registry.game("weiss")
     for frame in frames(g.projection, log.events, registry.options(g, log.events[0])):
         if frame.seq > 1:
             assert {p: _cards(s) for p, s in frame.game.sides.items()} == {"aoi": 50, "ren": 50}, frame.seq

@@ -26,7 +26,7 @@ CASES = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
 
 
 def _audit(name: str) -> list:
-    log = logfile.load(HERE / name, registry.codec_for)
+    log = logfile.load(HERE / name)
     return registry.audit(log.events, strict=True)
 
 

@@ -9,9 +9,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-
 from conftest import FIXTURES, ROOT
 
 TABLE = FIXTURES / "core" / "table.jsonl"
@@ -91,14 +91,22 @@ def test_append_of_an_invalid_event_names_the_field_and_writes_nothing(kifu, tmp
 
 
 def _commands() -> list[str]:
+    """Every command as typed, subcommands included (``stats fairness``)."""
+    import typer.main
+
     from kifu.cli import app
 
-    return sorted(c.name or c.callback.__name__ for c in app.registered_commands)
+    def walk(cmd: Any, prefix: str) -> list[str]:
+        if hasattr(cmd, "commands"):
+            return [n for name, sub in cmd.commands.items() for n in walk(sub, f"{prefix} {name}".strip())]
+        return [prefix]
+
+    return sorted(walk(typer.main.get_command(app), ""))
 
 
 @pytest.mark.parametrize("command", _commands())
 def test_every_command_help_has_an_example(kifu, command: str) -> None:
-    r = kifu(command, "--help")
+    r = kifu(*command.split(), "--help")
     assert r.code == 0, r.err
     assert "Example" in r.out, r.out
 

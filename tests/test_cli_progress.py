@@ -15,10 +15,11 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, Run, run_cli
+
 from kifu import cli
 from kifu.auditor import registry
+from kifu.cli import progress
 from kifu.events import logfile
 
 TABLE = FIXTURES / "core" / "table.jsonl"
@@ -52,20 +53,19 @@ def run_tty(*args: object, stdout_tty: bool = False) -> tuple[Run, str]:
 @pytest.fixture
 def every_log_is_long(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the fixtures count as long work, so the bar shows for them."""
-    monkeypatch.setattr(cli, "_BIG_LOGS", 0)
-    monkeypatch.setattr(cli, "_BIG_SOURCE", 0)
-    monkeypatch.setattr(cli, "_MANY", 1)
+    monkeypatch.setattr(progress, "BIG_LOGS", 0)
+    monkeypatch.setattr(progress, "BIG_SOURCE", 0)
+    monkeypatch.setattr(progress, "MANY", 1)
 
 
 @pytest.fixture(scope="module")
 def big_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A log past the real threshold (4 MiB), written with the library so the chain is valid."""
     path = tmp_path_factory.mktemp("big") / "big.jsonl"
-    logfile.create(path, {"game": "generic", "match": "big", "players": [{"id": "a", "name": "A"}]},
-                   registry.codec_for)
+    logfile.create(path, {"game": "generic", "match": "big", "players": [{"id": "a", "name": "A"}]})
     note = {"type": "note", "by": "a", "text": "手札を引いた / drew a card " * 6}
-    with logfile.Writer(path, registry.codec_for, durable=False) as w:
-        while w.size < cli._BIG_LOGS + (256 << 10):
+    with logfile.Writer(path, durable=False) as w:
+        while w.size < progress.BIG_LOGS + (256 << 10):
             w.append(note)
     return path
 
@@ -85,7 +85,7 @@ def test_no_bar_when_stderr_is_not_a_terminal(args: tuple[object, ...]) -> None:
 def test_no_bar_for_small_work_even_on_a_terminal() -> None:
     run, _ = run_tty("verify", TABLE, DISPUTE)
     assert run.code == 0 and run.err == ""
-    with redirect_stderr(Tty()), cli._progress(10, "x", small=11) as bar:
+    with redirect_stderr(Tty()), progress.progress(10, "x", small=11) as bar:
         assert not bar.live
 
 
@@ -195,9 +195,9 @@ def test_ingest_shares_the_bar(tmp_path: Path) -> None:
 
 
 def test_counted_list_reports_each_block_and_the_end(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_BLOCK", 4)
+    monkeypatch.setattr(progress, "BLOCK", 4)
     ticks: list[int] = []
-    items = cli._Counted(range(10), ticks.append)
+    items = progress._Counted(range(10), ticks.append)
     assert list(items) == list(range(10)) and items[3] == 3 and len(items) == 10
     assert ticks == [0, 4, 8, 10]
 
@@ -211,7 +211,7 @@ def test_verify_json_is_one_object_per_log() -> None:
     rows = json.loads(run.out)
     assert [r["path"] for r in rows] == [str(TABLE), str(DISPUTE)]
     for row, path in zip(rows, (TABLE, DISPUTE), strict=True):
-        head = logfile.verify(path, registry.codec_for)
+        head = logfile.verify(path)
         assert row == {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None}
 
 
@@ -234,7 +234,7 @@ def test_verify_json_names_each_broken_log_and_goes_on(tmp_path: Path, lang: str
 
 
 def test_verify_json_checks_the_expected_head() -> None:
-    head = logfile.verify(TABLE, registry.codec_for)
+    head = logfile.verify(TABLE)
     good = json.loads(run_cli("verify", TABLE, "-f", "json", "--expect-head", head.hash[:12]).out)
     assert good[0]["ok"] is True
     run = run_cli("verify", TABLE, "-f", "json", "--expect-head", "0" * 12, "--lang", "en")
@@ -243,7 +243,7 @@ def test_verify_json_checks_the_expected_head() -> None:
 
 @pytest.mark.usefixtures("every_log_is_long")
 def test_verify_with_a_bar_checks_the_expected_head_the_same_way() -> None:
-    head = logfile.verify(TABLE, registry.codec_for)
+    head = logfile.verify(TABLE)
     for slip, code in ((head.hash[:12], 0), ("0" * 12, 2), (head.hash[:6], 2), ("xyz", 2)):
         plain = run_cli("verify", TABLE, "--expect-head", slip, "--lang", "en")
         run, _ = run_tty("verify", TABLE, "--expect-head", slip, "--lang", "en")

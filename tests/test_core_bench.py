@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from kifu.events import logfile
 
 
@@ -27,7 +27,7 @@ def test_bench_corpus_is_a_valid_deterministic_log(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     assert bench.write_corpus(a, 300) == bench.write_corpus(b, 300)
     assert logfile.verify(a).seq == 300
-    kinds = {r.event.__struct_config__.tag for r in logfile.iter_records(a)}
+    kinds = {e.__struct_config__.tag for e in logfile.stream(a)}
     assert kinds == {"match.start", "note", "random"}
 
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
 from conftest import FIXTURES, ROOT
+
 from kifu.auditor import registry
-from kifu.events import logfile
+from kifu.events import games, logfile
 from kifu.events.base import KifuError, StaleAppend, TornTail
 from kifu.events.codec import encode, line_hash
 
@@ -65,7 +65,7 @@ def _fixture_logs() -> list[Path]:
 
 @pytest.mark.parametrize("path", _fixture_logs(), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_every_fixture_log_verifies(path: Path) -> None:
-    head = logfile.verify(path, registry.codec_for)
+    head = logfile.verify(path)
     assert head.seq == len(lines_of(path.read_bytes()))
 
 
@@ -235,7 +235,7 @@ def test_repair_never_cuts_a_complete_line(kifu, tmp_path: Path) -> None:
 
 def _next_line(log: Path) -> bytes:
     head = logfile.verify(log)
-    event = logfile._GENERIC.convert({"type": "note", "text": "in flight", "seq": head.seq + 1, "prev": head.hash})
+    event = games.codec("generic").convert({"type": "note", "text": "in flight", "seq": head.seq + 1, "prev": head.hash})
     return encode(event) + b"\n"
 
 
@@ -247,8 +247,8 @@ def test_every_crash_point_leaves_old_log_or_torn_tail(tmp_path: Path) -> None:
         log.write_bytes(old + line[:cut])
         seen = []
         try:
-            for rec in logfile.iter_records(log):
-                seen.append(rec.raw)
+            for event in logfile.stream(log):
+                seen.append(encode(event))
         except TornTail as exc:
             assert 0 < cut < len(line) and exc.offset == len(old), cut
         else:
@@ -258,7 +258,7 @@ def test_every_crash_point_leaves_old_log_or_torn_tail(tmp_path: Path) -> None:
 
 CRASHER = """
 import os, sys
-from kifu.events import logfile
+from kifu.events import games, logfile
 real = os.write
 def write_half_and_die(fd, data):
     real(fd, data[: len(data) // 2])
@@ -341,8 +341,8 @@ def test_readers_see_exactly_the_trustworthy_prefix(tmp_path: Path, name: str) -
     log.write_bytes(mutate(lines))
     seen: list[int] = []
     with pytest.raises(KifuError) as caught:
-        for rec in logfile.iter_records(log):
-            seen.append(rec.event.seq)
+        for event in logfile.stream(log):
+            seen.append(event.seq)
     bad = caught.value.seq
     assert f"seq {bad}" == where
     # Exactly the events before the named seq: an edited line is caught only

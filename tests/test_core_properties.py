@@ -13,15 +13,16 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kifu.auditor import registry
-from kifu.events import logfile
+from kifu.events import games, logfile
 from kifu.events.base import KifuError, MatchStarted
 from kifu.events.codec import encode, line_hash
 from kifu.projector.base import Replay
 
-CODEC = registry.codec_for("generic")
+CODEC = games.codec("generic")
 GENERIC = registry.game("generic")
 PLAYER_IDS = ("aoi", "ren", "kai")
 
@@ -153,7 +154,7 @@ def test_a_mutated_chain_always_fails_verify(scratch: Path, log, how: str, data:
     _, lines = log
     original = b"".join(line + b"\n" for line in lines)
     scratch.write_bytes(original)
-    head = logfile.verify(scratch, registry.codec_for)
+    head = logfile.verify(scratch)
     assert head.hash == line_hash(lines[-1])
     mutated = {
         "flip": lambda: _flip(original, data.draw),
@@ -162,7 +163,7 @@ def test_a_mutated_chain_always_fails_verify(scratch: Path, log, how: str, data:
     }[how]()
     scratch.write_bytes(mutated)
     with pytest.raises(KifuError) as caught:
-        logfile.verify(scratch, registry.codec_for, expect_head=head.hash)
+        logfile.verify(scratch, expect_head=head.hash)
     err = caught.value
     assert err.seq is not None or err.offset is not None, str(err)
     assert str(scratch) in str(err)

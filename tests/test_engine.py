@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import FIXTURES
+
 from kifu.auditor import registry
 from kifu.auditor.base import Doc, Engine, Hit, Rule, Severity, Text
 from kifu.events import logfile
@@ -27,7 +27,7 @@ def _boom(s):
 
 
 def test_a_raising_rule_is_reported_and_the_others_keep_their_findings():
-    log = logfile.load(FIXTURES / "core" / "table.jsonl", registry.codec_for)
+    log = logfile.load(FIXTURES / "core" / "table.jsonl")
     g = registry.game("generic")
     engine = Engine(g.projection, (_rule("KIFU-LOG-901", _flag), _rule("KIFU-LOG-902", _boom)))
     findings = engine.run(log.events, {})

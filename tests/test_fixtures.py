@@ -18,8 +18,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES
+
 from kifu.auditor import registry
 from kifu.auditor.base import Engine
 from kifu.events import logfile
@@ -39,7 +39,7 @@ def _cases() -> list[tuple[Path, str]]:
 
 
 def _load(path: Path):
-    return logfile.load(path, registry.codec_for)
+    return logfile.load(path)
 
 
 def _split(spec):

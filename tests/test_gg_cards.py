@@ -1,4 +1,4 @@
-"""The ガンナガン card catalogue (kifu/events/cards/gunandgun.json): counts, decks, seed rulings, loader.
+"""The ガンナガン card catalogue (kifu/games/gunandgun/cards.json): counts, decks, seed rulings, loader.
 
 Seed 000 (shared/seeds/000_bcb755c8f159f990.txt) fixes which numbers the coin-toss
 variant replaces; the reference (shared/reference/gunandgun.md §2.1-2.2) gives the rest.
@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kifu.events.base import KifuError, MatchStarted, Player
-from kifu.events.cards import gunandgun as gg
-from kifu.events.cards.gunandgun import CatalogueError, Gun, Gunner, HitRow
+from kifu.games.gunandgun import cards as gg
+from kifu.games.gunandgun.cards import CatalogueError, Gun, Gunner, HitRow
 
 CAT = gg.load()
 
@@ -33,7 +33,7 @@ TIMINGS = {
 
 
 def _raw() -> dict:
-    return json.loads(resources.files("kifu.events.cards").joinpath("gunandgun.json").read_text("utf-8"))
+    return json.loads(resources.files("kifu.games.gunandgun").joinpath("cards.json").read_text("utf-8"))
 
 
 def _nums(card: str) -> list[tuple[int, str, bool]]:

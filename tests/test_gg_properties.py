@@ -7,12 +7,14 @@ import copy
 import random
 from typing import Any
 
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from kifu.auditor import registry
-from kifu.projector import gunandgun as proj
+from kifu.games.gunandgun import projection as proj
+from kifu.games.gunandgun.sim import simulate
+from kifu.games.gunandgun.sim import to_events as chain
 from kifu.projector.base import Replay
-from kifu.sim.gunandgun import simulate, to_events as chain
 
 
 def findings(payloads):

@@ -35,6 +35,6 @@ def test_every_message_of_a_long_export_has_its_own_location(kifu, tmp_path):
     out = tmp_path / "big.jsonl"
     r = kifu("import", src, "-o", out)
     assert r.code == 0, r.err
-    locs = [e.src.loc for e in logfile.load(out, registry.codec_for).events[1:]]
+    locs = [e.src.loc for e in logfile.load(out).events[1:]]
     assert len(locs) == n and len(set(locs)) == n
     assert locs[0].startswith("line ") and locs[-1] == f"p[{n}]"

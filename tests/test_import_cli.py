@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import msgspec
-
 from conftest import FIXTURES, run_cli
+
 from kifu.auditor import registry
 from kifu.events import logfile
 
@@ -39,7 +39,7 @@ def test_players_match_and_report(tmp_path: Path) -> None:
     run = run_cli("import", CLASSIC, "-o", out, "--match", "R1-T3", "-p", "a=ミナト", "-p", "b=ユキ",
                   "--report", rep, "--lang", "ja")
     assert run.code == 0, run.err
-    log = logfile.load(out, registry.codec_for)
+    log = logfile.load(out)
     assert log.start.match == "R1-T3"
     assert [(p.id, p.name) for p in log.start.players] == [("a", "ミナト"), ("b", "ユキ")]
     kp = [e for e in log.events if e.src and e.src.text and e.src.text.startswith("複数行")]
@@ -56,7 +56,7 @@ def test_match_id_is_derived_from_the_source(tmp_path: Path) -> None:
     shutil.copy(CLASSIC, copy)
     b = run_cli("import", copy, "-o", tmp_path / "b.jsonl")
     assert a.code == b.code == 0
-    ids = [logfile.load(tmp_path / n, registry.codec_for).start.match for n in ("a.jsonl", "b.jsonl")]
+    ids = [logfile.load(tmp_path / n).start.match for n in ("a.jsonl", "b.jsonl")]
     assert ids[0] == ids[1] and ids[0].startswith("ccfolia-")
 
 

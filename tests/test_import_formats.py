@@ -11,8 +11,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
-
 from conftest import FIXTURES, run_cli
+
 from kifu.auditor import registry
 from kifu.events import importers, logfile
 from kifu.events.base import RandomRolled
@@ -31,7 +31,7 @@ def _import(rel: str, tmp: Path, *extra: str):
 
 
 def _events(path: Path):
-    return logfile.load(path, registry.codec_for).events
+    return logfile.load(path).events
 
 
 def test_expected_covers_every_fixture() -> None:
@@ -44,14 +44,14 @@ def test_expected_covers_every_fixture() -> None:
 @pytest.mark.parametrize("rel", GOOD)
 def test_import_counts(rel: str, tmp_path: Path) -> None:
     want = EXPECTED[rel]
-    report = importers.import_file(IMPORTS / rel, tmp_path / "o.jsonl", registry.codec_for,
+    report = importers.import_file(IMPORTS / rel, tmp_path / "o.jsonl",
                                    map_text=GENERIC_MAP.read_text(encoding="utf-8"), map_name="generic.toml")
     got = {"format": report.format, "messages": report.messages, "events": report.events,
            "game": report.game_events, "random": report.random, "notes": report.notes, "secret": report.secret,
            "hidden": report.hidden, "unreadable": len(report.unreadable), "unmapped": len(report.unmapped),
            "failed": len(report.failed), "edited": len(report.edited)}
     assert got == want
-    assert logfile.verify(tmp_path / "o.jsonl", registry.codec_for).hash == report.head
+    assert logfile.verify(tmp_path / "o.jsonl").hash == report.head
 
 
 @pytest.mark.parametrize("rel", GOOD)

@@ -11,10 +11,10 @@ import importlib.util
 from pathlib import Path
 
 import msgspec
+from conftest import FIXTURES
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
 from kifu.auditor import registry
 from kifu.events import importers, logfile
 from kifu.events.base import KifuError
@@ -33,11 +33,11 @@ def _import_bytes(tmp: Path, name: str, data: bytes) -> None:
     if out.exists():
         out.unlink()
     try:
-        report = importers.import_file(src, out, registry.codec_for)
+        report = importers.import_file(src, out)
     except KifuError:
         assert not out.exists()
         return
-    assert logfile.verify(out, registry.codec_for).hash == report.head
+    assert logfile.verify(out).hash == report.head
 
 
 @given(which=st.sampled_from(GOOD), cut=st.floats(0, 1))

@@ -13,10 +13,10 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import FIXTURES, run_cli
+
 from kifu.auditor import registry
-from kifu.events import importers, logfile
+from kifu.events import games, importers, logfile
 from kifu.events.base import JudgeRuling, Note, RandomRolled
 from kifu.events.importers import mapping
 
@@ -51,8 +51,8 @@ def test_export_imports_to_the_golden_log_with_the_expected_counts(rel: str, tmp
 
 @pytest.mark.parametrize("rel", sorted(EXPECTED))
 def test_imported_log_verifies_and_audits_with_the_expected_findings(rel: str) -> None:
-    log = logfile.load(GAMES / (rel + ".kifu.jsonl"), registry.codec_for)
-    assert logfile.verify(GAMES / (rel + ".kifu.jsonl"), registry.codec_for) is not None
+    log = logfile.load(GAMES / (rel + ".kifu.jsonl"))
+    assert logfile.verify(GAMES / (rel + ".kifu.jsonl")) is not None
     found = [[f.code, f.seq] for f in registry.audit(log.events) if f.severity in ("error", "warning")]
     assert found == EXPECTED[rel]["findings"]
 
@@ -60,7 +60,7 @@ def test_imported_log_verifies_and_audits_with_the_expected_findings(rel: str) -
 @pytest.mark.parametrize("rel", sorted(EXPECTED))
 def test_every_message_is_kept_in_an_event(rel: str) -> None:
     src, _ = importers.read_source(GAMES / rel)
-    log = logfile.load(GAMES / (rel + ".kifu.jsonl"), registry.codec_for)
+    log = logfile.load(GAMES / (rel + ".kifu.jsonl"))
     kept = {e.src.loc for e in log.events[1:] if e.src is not None}
     assert kept == {m.loc for m in src.messages}
     assert all(e.src is not None for e in log.events[1:])
@@ -74,7 +74,7 @@ def test_same_export_imported_twice_gives_the_same_head(rel: str, tmp_path: Path
 
 
 def _events(rel: str):
-    return logfile.load(GAMES / (rel + ".kifu.jsonl"), registry.codec_for).events
+    return logfile.load(GAMES / (rel + ".kifu.jsonl")).events
 
 
 def test_edited_messages_are_marked_in_their_events() -> None:
@@ -121,7 +121,7 @@ def _converted(game: str, lines: list[tuple[str, str]]):
 
     src = Source("ccfolia", "t.html", messages=[Message(loc=f"line {i}", text=t, speaker=s)
                                                 for i, (s, t) in enumerate(lines, 1)])
-    codec = registry.codec_for(game)
+    codec = games.codec(game)
     maps = mapping.load((MAPS / f"{game}.toml").read_text(encoding="utf-8"), f"{game}.toml", codec)
     built = importers.build(src, b"x", codec, game, maps, players=(("a", "A"), ("b", "B")))
     return built.events, built.report
@@ -150,7 +150,7 @@ def test_a_wrong_word_stays_a_note_naming_the_field() -> None:
 
 @pytest.mark.parametrize("game", ["gunandgun", "worldtrigger", "mtg", "weiss"])
 def test_every_command_of_a_game_map_is_documented(game: str) -> None:
-    codec = registry.codec_for(game)
+    codec = games.codec(game)
     maps = mapping.load((MAPS / f"{game}.toml").read_text(encoding="utf-8"), f"{game}.toml", codec)
     docs = DOCS.read_text(encoding="utf-8")
     section = docs[docs.index(f"<!-- map:{game} -->"):docs.index(f"<!-- /map:{game} -->")]
@@ -163,9 +163,9 @@ def test_rule_options_go_into_match_start(tmp_path: Path) -> None:
     run = run_cli("import", GAMES / "mtg/cockatrice.log", "-o", out, "--game", "mtg", "--map", MAPS / "mtg.toml",
                   "-p", "a=Aoi", "-p", "b=Ren", "-r", "thumbs_stack=add", "--lang", "en")
     assert run.code == 0, run.err
-    start = logfile.load(out, registry.codec_for).events[0]
+    start = logfile.load(out).events[0]
     assert start.rules == {"thumbs_stack": "add"}
-    assert [f.code for f in registry.audit(logfile.load(out, registry.codec_for).events)
+    assert [f.code for f in registry.audit(logfile.load(out).events)
             if f.severity == "error"] == []
 
 

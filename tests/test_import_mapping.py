@@ -1,52 +1,67 @@
 """The chat notation and mapping files: commands, rolls and patterns become validated events.
 
 A tiny game that exists only in this test (``tinytest``, events ``tt.plot`` and
-``tt.toss``) stands in for the real games until they merge.
+``tt.toss``), installed the way docs/hacking.md adds a game: its folder and one line.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Literal
 
 import msgspec
 import pytest
-from msgspec import Meta
-
 from conftest import FIXTURES, run_cli
+
 from kifu.auditor import registry
-from kifu.auditor.base import Game, Text
+from kifu.auditor.base import Game
 from kifu.events import logfile
-from kifu.events.base import Event, JudgeRuling, MatchEnded, Note, RandomRolled
+from kifu.events.base import JudgeRuling, MatchEnded, Note, RandomRolled
 from kifu.events.importers import mapping
-from kifu.projector import generic as generic_projection
 
 GENERIC_MAP = FIXTURES / "imports" / "maps" / "generic.toml"
 
 
+TINY_EVENTS = '''"""The events of a game that exists only in this test."""
+
+from typing import Annotated, Literal
+
+from msgspec import Meta
+
+from kifu.events.base import Event
+
+
 class Plotted(Event, tag="tt.plot", kw_only=True):
-    """A plot typed in chat (test-only game)."""
+    \"\"\"A plot typed in chat (test-only game).\"\"\"
 
     player: str
-    """Who plotted."""
+    \"\"\"Who plotted.\"\"\"
     start: Annotated[int, Meta(ge=0, le=9)]
-    """Square moved from."""
+    \"\"\"Square moved from.\"\"\"
     end: Annotated[int, Meta(ge=0, le=9)]
-    """Square moved to."""
+    \"\"\"Square moved to.\"\"\"
 
 
 class Tossed(Event, tag="tt.toss", kw_only=True):
-    """A coin toss for an activation (test-only game)."""
+    \"\"\"A coin toss for an activation (test-only game).\"\"\"
 
     activation: str
-    """The activation it decides."""
+    \"\"\"The activation it decides.\"\"\"
     facing: Literal["self", "opponent"]
-    """Which way the coin faced."""
+    \"\"\"Which way the coin faced.\"\"\"
 
 
-TINY = Game(id="tinytest", prefix="tt", code="KIFU", title=Text(ja="テスト", en="test"), seed="",
-            events=(Plotted, Tossed), projection=generic_projection, rules=())  # type: ignore[arg-type]
+EVENTS = (Plotted, Tossed)
+'''
+
+TINY_GAME = '''from kifu.auditor.base import Game, Text
+from kifu.games.generic import projection
+
+from .events import EVENTS
+
+GAME = Game(id="tinytest", prefix="tt", code="KIFU", title=Text(ja="テスト", en="test"), seed="",
+            events=EVENTS, projection=projection, rules=())
+'''
 
 TINY_MAP = """
 game = "tinytest"
@@ -74,11 +89,9 @@ events = [
 
 
 @pytest.fixture
-def tiny(monkeypatch: pytest.MonkeyPatch):
-    registry.codec_for.cache_clear()
-    monkeypatch.setitem(registry.GAMES, "tinytest", TINY)
-    yield TINY
-    registry.codec_for.cache_clear()
+def tiny(install_game):
+    install_game("tinytest", {"events.py": TINY_EVENTS, "game.py": TINY_GAME})
+    return registry.game("tinytest")
 
 
 def _ccfolia_json(tmp: Path, texts: list[tuple[str, str, str | None]]) -> Path:
@@ -116,7 +129,7 @@ def test_generic_map_commands_and_patterns(tmp_path: Path) -> None:
     out = tmp_path / "m.jsonl"
     run = run_cli("import", src, "-o", out, "--map", GENERIC_MAP, "--lang", "en")
     assert run.code == 0, run.err
-    e = logfile.load(out, registry.codec_for).events
+    e = logfile.load(out).events
     assert isinstance(e[1], RandomRolled) and (e[1].kind, e[1].values, e[1].purpose) == ("coin", [2], "toss")
     assert isinstance(e[2], JudgeRuling) and (e[2].by, e[2].about, e[2].text) == ("judge", [2], "トスは有効")
     assert isinstance(e[3], MatchEnded) and (e[3].winner, e[3].reason, e[3].by) == ("p1", "concede", "p2")
@@ -142,7 +155,7 @@ def test_mapping_to_a_game_validates_against_its_codec(tmp_path: Path, tiny: Gam
     run = run_cli("import", src, "-o", out, "--game", "tinytest", "--map", mp, "--lang", "en", "--report",
                   tmp_path / "r.json")
     assert run.code == 0, run.err
-    events = logfile.load(out, registry.codec_for).events
+    events = logfile.load(out).events
     kinds = [type(e).__name__ for e in events[1:]]
     assert kinds == ["Plotted", "Plotted", "Tossed", "Note", "Note", "Note", "RandomRolled", "Tossed", "Note"]
     assert (events[1].player, events[1].start, events[1].end) == ("p1", 1, 4)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kifu.auditor import registry
 from kifu.cli import main
+from kifu.events import games
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "games" / "mtg.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -20,7 +21,7 @@ def _example_lines() -> list[dict]:
 
 
 def test_every_event_type_has_an_example_that_decodes() -> None:
-    codec = registry.codec_for("mtg")
+    codec = games.codec("mtg")
     seen = set()
     for i, obj in enumerate(_example_lines(), start=2):
         event = codec.convert({**obj, "seq": i, "prev": "0" * 64}, where=str(DOC), line=i)
@@ -63,7 +64,7 @@ def _rejoin(words: list[str]) -> list[str]:
 
 def test_payoff_tables_match_the_catalogue() -> None:
     """The "Payoffs the auditor compares" tables name every kind the auditor totals, card by card."""
-    from kifu.events.cards.mtg import builtin
+    from kifu.games.mtg.cards import builtin
 
     table = TEXT.split("## Payoffs the auditor compares", 1)[1].split("\n## ", 1)[0]
     rows = {line.split("|")[1].strip(): line for line in table.splitlines() if line.startswith("| ")}

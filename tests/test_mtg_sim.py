@@ -5,20 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import assume, given, strategies as st
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from kifu.auditor import registry
+from kifu.events import games
 from kifu.events.codec import encode, line_hash
-from kifu.projector import mtg as projection
+from kifu.games.mtg import projection
+from kifu.games.mtg.sim import legal_match
 from kifu.projector.base import Replay
-from kifu.sim.mtg import legal_match
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 def chain(bodies: list[dict[str, Any]]) -> list[Any]:
     """Events with seq and a valid prev, built through the mtg codec (so the decoder's checks apply)."""
-    codec = registry.codec_for("mtg")
+    codec = games.codec("mtg")
     out: list[Any] = []
     prev = None
     for seq, body in enumerate(bodies, 1):

@@ -1,4 +1,4 @@
-"""The match page (`kifu report`, kifu/auditor/page/) and the charted series (kifu/projector/series.py).
+"""The match page (`kifu report`, kifu/auditor/page/) and the charted series (each game's charts.py).
 
 The page must be well-formed HTML, name every finding and link it to its events'
 timeline rows (and back), escape everything the log says, draw each game's
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-
 from conftest import FIXTURES, run_cli
+
 from kifu.auditor import page, registry
 from kifu.auditor.page import charts
 from kifu.events import logfile
@@ -71,7 +71,7 @@ def report(log: Path, out: Path, lang: str = "en") -> tuple[int, str, lxml.html.
 
 
 def findings_of(log: Path):
-    lg = logfile.load(log, registry.codec_for)
+    lg = logfile.load(log)
     return lg, registry.audit(lg.events)
 
 
@@ -133,10 +133,10 @@ def test_charts_exist_for_each_game(name: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", MATCHES)
 def test_series_keys_name_listed_metrics_and_players(name: str) -> None:
-    lg = logfile.load(FIXTURES / name, registry.codec_for)
+    lg = logfile.load(FIXTURES / name)
     g = registry.game(lg.start.game)
-    table = series.table(g.id, frames(g.projection, lg.events, registry.options(g, lg.start)))
-    metrics = {m.name for m in series.METRICS[g.id]}
+    table = series.table(g.charts, frames(g.projection, lg.events, registry.options(g, lg.start)))
+    metrics = {m.name for m in g.charts.metrics}
     players = {p.id for p in lg.start.players}
     seen = {series.split(k) for _, values in table for k in values}
     assert {m for m, _ in seen} == metrics
@@ -145,20 +145,20 @@ def test_series_keys_name_listed_metrics_and_players(name: str) -> None:
 
 def test_series_follow_the_state() -> None:
     """The dispute's life points are the projection's: p2 takes 4 at seq 10 and ends at 21."""
-    lg = logfile.load(FIXTURES / "gunandgun/dispute.jsonl", registry.codec_for)
+    lg = logfile.load(FIXTURES / "gunandgun/dispute.jsonl")
     g = registry.game("gunandgun")
-    table = dict(series.table("gunandgun", frames(g.projection, lg.events, registry.options(g, lg.start))))
+    table = dict(series.table(g.charts, frames(g.projection, lg.events, registry.options(g, lg.start))))
     assert table[9]["life:p2"] - table[10]["life:p2"] == 4
     assert table[max(table)]["life:p2"] == 21
 
 
 def test_unknown_game_charts_nothing(tmp_path: Path) -> None:
     log = tmp_path / "g.jsonl"
-    logfile.create(log, {"game": "generic", "match": "m", "players": [{"id": "a", "name": "A"}]}, registry.codec_for)
-    logfile.append(log, {"type": "random", "by": "a", "kind": "die", "sides": 6, "values": [3]}, registry.codec_for)
-    lg = logfile.load(log, registry.codec_for)
+    logfile.create(log, {"game": "generic", "match": "m", "players": [{"id": "a", "name": "A"}]})
+    logfile.append(log, {"type": "random", "by": "a", "kind": "die", "sides": 6, "values": [3]})
+    lg = logfile.load(log)
     replay = list(frames(registry.game("generic").projection, lg.events, {}))
-    assert series.values("generic", replay[-1]) == {}
+    assert registry.game("generic").charts.values(replay[-1]) == {}
     text = page.render(lg.events, replay, [], "en")
     assert "<svg" not in text and page.LABELS["en"]["no_charts"] in text
 
@@ -170,10 +170,10 @@ HOSTILE_BY = '"><img src=x onerror=alert(1)>'
 def hostile_log(path: Path) -> Path:
     start = {"game": "gunandgun", "match": 'm"<b>', "title": "</title><script>alert(1)</script>",
              "players": [{"id": "p1", "name": "Tom & Jerry"}, {"id": "p2", "name": "<i>Ren</i>"}]}
-    logfile.create(path, start, registry.codec_for)
+    logfile.create(path, start)
     for event in ({"type": "note", "by": "p1", "text": HOSTILE_NOTE},
                   {"type": "note", "by": HOSTILE_BY, "text": "by names nobody: KIFU-LOG-002"}):
-        logfile.append(path, event, registry.codec_for)
+        logfile.append(path, event)
     return path
 
 

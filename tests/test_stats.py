@@ -11,10 +11,11 @@ from types import ModuleType
 import pytest
 from scipy import stats as sps
 
+from kifu import warehouse as wh
 from kifu.auditor import registry
-from kifu.events import logfile, stats
-from kifu.events import warehouse as wh
-from kifu.events.views import generic
+from kifu.events import logfile
+from kifu.games.generic import views as generic
+from kifu.warehouse import stats
 
 FAIR, BIASED = 50, "p50"
 
@@ -50,7 +51,7 @@ def coin_corpus(tmp_path_factory) -> Path:
 def coin_db(coin_corpus: Path, tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("db") / "w.duckdb"
     con = wh.connect(db)
-    summary = wh.ingest(con, [coin_corpus], registry.codec_for, registry.audit, jobs=1)
+    summary = wh.ingest(con, [coin_corpus], registry.audit, jobs=1)
     con.close()
     assert summary.matches == FAIR + 1 and not summary.refused
     return db
@@ -109,7 +110,7 @@ def test_runs_and_dice_against_their_distributions(tmp_path: Path) -> None:
                     "values": rng.choices(range(1, 7), weights, k=2)} for _ in range(120)]
         write_match(tmp_path / f"{p}.jsonl", p, [p], events)
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [tmp_path], registry.codec_for, registry.audit, jobs=1, modules=(generic, RUNS_FEED))
+    wh.ingest(con, [tmp_path], registry.audit, jobs=1, views=(generic, RUNS_FEED))
     rows = stats.fairness(con, alpha=0.01)
     con.close()
     runs = [r for r in rows if r.test == "runs"]
@@ -163,7 +164,7 @@ def test_rule_rates_count_matches_not_findings(tmp_path: Path) -> None:
         events = [coin("z" if i < 3 else "a", 1), coin("z" if i == 0 else "a", 2)]
         write_match(tmp_path / f"m{i}.jsonl", f"m{i}", ["a"], events)
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [tmp_path], registry.codec_for, registry.audit, jobs=1)
+    wh.ingest(con, [tmp_path], registry.audit, jobs=1)
     columns, rows = stats.rule_rates(con)
     con.close()
     row = dict(zip(columns, rows[0]))

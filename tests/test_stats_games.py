@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 from scipy import stats as sps
-
-from kifu.auditor import registry
-from kifu.events import logfile, stats
-from kifu.events import warehouse as wh
 from test_views import build_corpus
+
+from kifu import warehouse as wh
+from kifu.auditor import registry
+from kifu.events import logfile
+from kifu.warehouse import stats
 
 
 def _tag(e: Any) -> str:
@@ -33,15 +34,15 @@ def corpus(tmp_path_factory) -> tuple[Path, dict[str, list[Any]]]:
     rng = random.Random(7)
     logs = {}
     for path in sorted(root.rglob("*.jsonl")):
-        log = logfile.load(path, registry.codec_for)
+        log = logfile.load(path)
         if not any(_tag(e) == "match.end" for e in log.events):
-            with logfile.Writer(path, registry.codec_for, durable=False) as w:
+            with logfile.Writer(path, durable=False) as w:
                 w.append({"type": "match.end", "winner": rng.choice(log.start.players).id, "reason": "time"})
-            log = logfile.load(path, registry.codec_for)
+            log = logfile.load(path)
         logs[log.start.match] = log.events
     db = tmp / "w.duckdb"
     con = wh.connect(db)
-    assert not wh.ingest(con, [root], registry.codec_for, registry.audit, jobs=1).refused
+    assert not wh.ingest(con, [root], registry.audit, jobs=1).refused
     con.close()
     return db, logs
 

@@ -15,13 +15,16 @@ from typing import Any
 import msgspec
 import pytest
 
+from kifu import warehouse as wh
 from kifu.auditor import registry
-from kifu.auditor.weiss.damage import expected_damage
 from kifu.events import logfile
-from kifu.events import warehouse as wh
-from kifu.projector import weiss as ws_projection
+from kifu.games.gunandgun import sim as gg_sim
+from kifu.games.mtg import sim as mtg_sim
+from kifu.games.weiss import projection as ws_projection
+from kifu.games.weiss import sim as ws_sim
+from kifu.games.weiss.rules.damage import expected_damage
+from kifu.games.worldtrigger import sim as wt_sim
 from kifu.projector.base import frames
-from kifu.sim import gunandgun as gg_sim, mtg as mtg_sim, weiss as ws_sim, worldtrigger as wt_sim
 
 GG_SEEDS, MTG_SEEDS, WT_SEEDS, WS_SEEDS = range(12), range(8), range(6), range(6)
 
@@ -29,8 +32,8 @@ GG_SEEDS, MTG_SEEDS, WT_SEEDS, WS_SEEDS = range(12), range(8), range(6), range(6
 def _write(path: Path, bodies: list[dict[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     start = {k: v for k, v in bodies[0].items() if k not in ("type", "seq", "prev")}
-    logfile.create(path, start, registry.codec_for)
-    with logfile.Writer(path, registry.codec_for, durable=False) as w:
+    logfile.create(path, start)
+    with logfile.Writer(path, durable=False) as w:
         for b in bodies[1:]:
             w.append({k: v for k, v in b.items() if k not in ("seq", "prev")})
 
@@ -53,7 +56,7 @@ def ingested(tmp: Path) -> Path:
     corpus = build_corpus(tmp / "logs")
     db = tmp / "w.duckdb"
     con = wh.connect(db)
-    summary = wh.ingest(con, [corpus], registry.codec_for, registry.audit, jobs=1)
+    summary = wh.ingest(con, [corpus], registry.audit, jobs=1)
     con.close()
     assert not summary.refused, summary.refused
     return db
@@ -69,7 +72,7 @@ def events(db: Path) -> dict[str, list[Any]]:
     """Every stored match's events, decoded again from the log files."""
     out = {}
     for path in sorted((db.parent / "logs").rglob("*.jsonl")):
-        log = logfile.load(path, registry.codec_for)
+        log = logfile.load(path)
         out[log.start.match] = log.events
     return out
 
@@ -293,8 +296,9 @@ def test_first_players_per_game(db: Path, events) -> None:
 
 def test_every_view_is_documented() -> None:
     from conftest import ROOT
-    from kifu.events.views import MODULES
+
+    from kifu.warehouse.views import modules
 
     text = (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
-    names = [name for m in MODULES for name in getattr(m, "VIEWS", {})] + ["first_players"]
+    names = [name for m in modules() for name in getattr(m, "VIEWS", {})] + ["first_players"]
     assert [n for n in names if f"`{n}`" not in text] == []

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import duckdb
 import pytest
-
 from conftest import FIXTURES, ROOT
+
+from kifu import warehouse as wh
 from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events.base import KifuError
-from kifu.events import warehouse as wh
-from kifu.events.views import feed_inserts
+from kifu.warehouse.views import feed_inserts
 
 PLAYERS = [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]
 TABLES = {
@@ -135,7 +135,7 @@ def test_file_changed_between_verify_and_load_does_not_get_in(tmp_path: Path) ->
         return registry.audit(events)
 
     con = wh.connect(tmp_path / "w.duckdb")
-    summary = wh.ingest(con, [log], registry.codec_for, audit_then_tamper, jobs=1)
+    summary = wh.ingest(con, [log], audit_then_tamper, jobs=1)
     assert summary.matches == 1 and not summary.refused
     assert wh.match_lines(con, "race") == verified != log.read_bytes()
     con.close()
@@ -144,14 +144,14 @@ def test_file_changed_between_verify_and_load_does_not_get_in(tmp_path: Path) ->
 def _core(path: Path) -> tuple[str | None, str | None]:
     """(head, None) if the streaming core reader accepts the log, else (None, its error as printed)."""
     try:
-        return logfile.verify(path, registry.codec_for).hash, None
+        return logfile.verify(path).hash, None
     except KifuError as exc:
         return None, f"{type(exc).__name__}: {exc}"
 
 
 def _in_memory(path: Path) -> tuple[str | None, str | None]:
     try:
-        return logfile.verify_bytes(path.read_bytes(), registry.codec_for, where=str(path)).hashes[-1], None
+        return logfile.verify_bytes(path.read_bytes(), where=str(path)).head.hash, None
     except KifuError as exc:
         return None, f"{type(exc).__name__}: {exc}"
 
@@ -266,7 +266,7 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
     import re
     from types import ModuleType
 
-    from kifu.events.views import generic
+    from kifu.games.generic import views as generic
 
     text = (ROOT / "docs" / "sql.md").read_text(encoding="utf-8")
     source = re.search(r"```python\n(.*?)```", text, re.S).group(1)
@@ -274,7 +274,7 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
     exec(compile(source, "docs/sql.md", "exec"), gg.__dict__)
     log = write_log(tmp_path / "m.jsonl", "m", ["x"])
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [log], registry.codec_for, None, jobs=1, modules=(generic, gg))
+    wh.ingest(con, [log], None, jobs=1, views=(generic, gg))
     # Stand-in rows with gg.toss's real fields go through the refresh path.
     con.execute("CREATE TEMP VIEW tosses AS SELECT * FROM (VALUES "
                 "('m', 3, '{\"act\":\"act1\",\"player\":\"a\",\"facing\":\"self\"}'), "
@@ -296,11 +296,11 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
 def test_feeds_are_recomputed_when_their_sql_changes(tmp_path: Path) -> None:
     from types import ModuleType
 
-    from kifu.events.views import generic
+    from kifu.games.generic import views as generic
 
     log = write_log(tmp_path / "m.jsonl", "m", ["x"])
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [log], registry.codec_for, None, jobs=1)
+    wh.ingest(con, [log], None, jobs=1)
     assert con.execute("SELECT count(*) FROM runs").fetchone() == (0,)
     notes = ModuleType("note_runs")
     notes.RUNS = "SELECT 'generic' AS game, match, seq, actor AS player, 0 AS n FROM {events} WHERE type = 'note'"
@@ -310,7 +310,8 @@ def test_feeds_are_recomputed_when_their_sql_changes(tmp_path: Path) -> None:
     con.close()
 
 
-from hypothesis import given, strategies as st  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st
 
 
 @given(data=st.data())
@@ -343,7 +344,7 @@ def test_match_times_are_the_earliest_and_latest_event_times(tmp_path: Path) -> 
                    "2026-10-05 08:59:00Z", None):
             w.append({"type": "note", "by": "a", "text": "t", **({"at": at} if at else {})})
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [log], registry.codec_for, registry.audit, jobs=1)
+    wh.ingest(con, [log], registry.audit, jobs=1)
     got = con.execute("SELECT first_at::VARCHAR, last_at::VARCHAR FROM matches").fetchone()
     assert got == ("2026-10-05 08:59:00+00", "2026-10-05 09:30:00+00")
     assert got == con.execute("SELECT min(time)::VARCHAR, max(time)::VARCHAR FROM events").fetchone()
@@ -363,7 +364,7 @@ def test_a_warehouse_with_the_former_time_text_column_still_loads(tmp_path: Path
     con.close()
     log = write_log(tmp_path / "m.jsonl", "m", ["x"])
     con = wh.connect(db)
-    assert wh.ingest(con, [log], registry.codec_for, None, jobs=1).matches == 1
+    assert wh.ingest(con, [log], None, jobs=1).matches == 1
     assert con.execute("SELECT seq, time_text FROM events WHERE match = 'm' AND seq <= 2 ORDER BY seq").fetchall() == [
         (1, "2026-10-05T09:00:00Z"), (2, "2026-10-05T09:01:00Z")]
     assert wh.match_lines(con, "m") == log.read_bytes()
@@ -374,7 +375,7 @@ def test_handed_over_columns_match_the_lines(corpus: Path, tmp_path: Path) -> No
     """The envelope columns the workers send agree with what SQL reads from each stored line,
     for every event of every fixture (all games, imported logs with `src`, Japanese text)."""
     con = wh.connect(tmp_path / "w.duckdb")
-    summary = wh.ingest(con, [corpus], registry.codec_for, registry.audit, jobs=2)
+    summary = wh.ingest(con, [corpus], registry.audit, jobs=2)
     assert summary.events > 10_000
     bad = con.execute("""
         SELECT match, seq FROM event_lines
@@ -396,7 +397,7 @@ def test_a_crlf_log_loads_its_lines_without_the_cr(tmp_path: Path) -> None:
     lf = log.read_bytes()
     log.write_bytes(lf.replace(b"\n", b"\r\n"))
     con = wh.connect(tmp_path / "w.duckdb")
-    summary = wh.ingest(con, [log], registry.codec_for, registry.audit, jobs=1)
+    summary = wh.ingest(con, [log], registry.audit, jobs=1)
     assert summary.matches == 1 and not summary.refused
     assert wh.match_lines(con, "crlf") == lf
     assert con.execute("SELECT list(type ORDER BY seq) FROM events").fetchone()[0] == [

@@ -11,16 +11,16 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from kifu.auditor import registry
-from kifu.events import logfile
+from kifu.events import games, logfile
 from kifu.events.base import ChainBroken, KifuError
 from kifu.events.codec import encode
-from kifu.events.weiss import PhaseEnded, PhaseStarted, StepStarted
-from kifu.projector import weiss as projection
+from kifu.games.weiss import projection
+from kifu.games.weiss.events import PhaseEnded, PhaseStarted, StepStarted
+from kifu.games.weiss.sim import play_match
 from kifu.projector.base import Replay
-from kifu.sim.weiss import play_match
 
 FLOW = (PhaseStarted, PhaseEnded, StepStarted)
-CODEC = registry.codec_for("weiss")
+CODEC = games.codec("weiss")
 SEEDS = st.integers(min_value=0, max_value=100_000)
 TURNS = st.integers(min_value=2, max_value=6)
 
@@ -113,18 +113,18 @@ def test_a_mutated_chain_fails_verify():
     events = play_match(11, 2)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "m.jsonl"
-        logfile.create(path, msgspec.to_builtins(events[0]), registry.codec_for)
-        with logfile.Writer(path, registry.codec_for, durable=False) as w:
+        logfile.create(path, msgspec.to_builtins(events[0]))
+        with logfile.Writer(path, durable=False) as w:
             for e in events[1:]:
                 obj = msgspec.to_builtins(e)
                 del obj["seq"], obj["prev"]
                 w.append(obj)
-        logfile.verify(path, registry.codec_for)
+        logfile.verify(path)
         lines = path.read_bytes().split(b"\n")
         lines[20] = lines[20][:-1] + b" }"  # same JSON, other bytes: the next line's prev no longer matches
         path.write_bytes(b"\n".join(lines))
         with pytest.raises((ChainBroken, KifuError)):
-            logfile.verify(path, registry.codec_for)
+            logfile.verify(path)
 
 
 def _other(player):

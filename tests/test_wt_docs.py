@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from kifu.auditor import registry
-from kifu.auditor.worldtrigger import GAME
+from kifu.events import games
 from kifu.events.base import event_type
+from kifu.games.worldtrigger.game import GAME
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "games" / "worldtrigger.md").read_text(encoding="utf-8")
 LINES = [ln for ln in re.findall(r"^\{.*\}$", DOC, flags=re.M) if '"type":' in ln]
@@ -26,7 +27,7 @@ def test_example_line_decodes(line: str) -> None:
     obj = json.loads(line)
     if obj["prev"] == "…":
         obj["prev"] = HASH
-    registry.codec_for("worldtrigger").convert(obj, where="docs", line=obj["seq"])
+    games.codec("worldtrigger").convert(obj, where="docs", line=obj["seq"])
 
 
 def test_every_event_has_an_example_line() -> None:

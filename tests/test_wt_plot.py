@@ -10,10 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kifu.auditor import registry
-from kifu.auditor.worldtrigger import turn
 from kifu.auditor.base import Engine
+from kifu.events import games
 from kifu.events.base import MatchStarted
-from kifu.projector import worldtrigger as proj
+from kifu.games.worldtrigger import projection as proj
+from kifu.games.worldtrigger.rules import turn
 
 SEED_SHEET = ["move", "move", "shooting", "shooting", "close", "close"]
 ALL_PLOTS = list(itertools.product(range(1, 7), repeat=4))
@@ -49,7 +50,7 @@ def test_every_plot_of_a_sheet_gives_the_unblocked_faces(sheet: list[str]) -> No
 
 
 def _events(sheet: list[str], attack: list[int], defence: list[int], tags: list[str]):
-    codec = registry.codec_for("worldtrigger")
+    codec = games.codec("worldtrigger")
     raw = [
         {"type": "match.start", "format": "kifu/1", "game": "worldtrigger", "match": "p",
          "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]},

@@ -7,11 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kifu.auditor import registry
+from kifu.events import games
 from kifu.events.codec import encode
+from kifu.games.worldtrigger import sim
 from kifu.projector.base import Replay
-from kifu.sim import worldtrigger as sim
 
-CODEC = registry.codec_for("worldtrigger")
+CODEC = games.codec("worldtrigger")
 GAME = registry.game("worldtrigger")
 
 
@@ -63,9 +64,10 @@ def test_auditor_never_raises_on_a_mutilated_match(seed: int, data) -> None:
 
 def test_projection_of_the_clean_match_names_the_winner_and_state() -> None:
     from conftest import FIXTURES
+
     from kifu.events import logfile
 
-    log = logfile.load(FIXTURES / "worldtrigger/match-clean.jsonl", registry.codec_for)
+    log = logfile.load(FIXTURES / "worldtrigger/match-clean.jsonl")
     final = Replay(GAME.projection, log.events, registry.options(GAME, log.start)).state_at(log.head.seq)
     end = log.events[-1]
     assert final.game.winner == end.winner == final.log.winner

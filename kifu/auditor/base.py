@@ -17,7 +17,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import msgspec
 
 from ..events.base import Event, MatchStarted, event_type
-from ..projector.base import Dispatch, Frame, Projection, first_frame, log_apply
+from ..projector.base import Frame, Projection, transitions
+from ..projector.series import NONE as NO_CHARTS
+from ..projector.series import Charts
 
 CODE = re.compile(r"^(GG|MTG|WT|WS|KIFU)-[A-Z]{2,8}-\d{3}$")
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -232,17 +234,11 @@ class Engine:
                 for cls in r.on:
                     self._by_type.setdefault(cls, []).append(r)
         self._finishers = [r for r in self.rules if r.finish is not None]
-        self._watching: dict[type[Event], list[Rule]] = {}
         self._checks: dict[type[Event], tuple[tuple[Callable[[Step], Any], Rule], ...]] = {}
 
-    def _watchers(self, cls: type[Event]) -> list[Rule]:
-        rules = self._watching.get(cls)
-        if rules is None:
-            rules = self._watching[cls] = self._all + self._by_type.get(cls, [])
-        return rules
-
     def _checks_of(self, cls: type[Event]) -> tuple[tuple[Callable[[Step], Any], Rule], ...]:
-        pairs = self._checks[cls] = tuple((r.check, r) for r in self._watchers(cls))  # type: ignore[misc]
+        """(check, rule) of every rule watching ``cls``, worked out once per event class."""
+        pairs = self._checks[cls] = tuple((r.check, r) for r in self._all + self._by_type.get(cls, []))  # type: ignore[misc]
         return pairs
 
     def run(
@@ -257,25 +253,15 @@ class Engine:
         it = iter(events)
         start = next(it)
         assert isinstance(start, MatchStarted)
-        frame = first_frame(self.projection, start, options)
-        self._visit(Step(start, frame, frame, options, start, catalogue), findings, strict)
-        last_seq = start.seq
-        # The hot loop, with ``step`` and ``Dispatch`` inlined: per event one Frame, one
-        # Step, and each watching rule's check; nothing else is allocated on a clean event.
-        game_apply = self.projection.apply
-        # Only a plain Dispatch is inlined: a subclass may override __call__ (worldtrigger does).
-        handlers = game_apply.handlers if type(game_apply) is Dispatch else None
-        checks, checks_of, visit = self._checks, self._checks_of, self._visit
-        for event in it:
-            cls = type(event)
-            if handlers is None:
-                game = game_apply(frame.game, event)
-            else:
-                handler = handlers.get(cls)
-                game = frame.game if handler is None else handler(frame.game, event)
-            after = Frame(event.seq, log_apply(frame.log, event), game)
-            s = Step(event, frame, after, options, start, catalogue)
-            pairs = checks.get(cls) or checks_of(cls)
+        checks, checks_of = self._checks, self._checks_of
+        frame = None
+        # The projector's fold gives each event with the frames before and after it; each rule
+        # watching the event's class sees one Step. Nothing else is allocated on a clean event.
+        for event, before, frame in transitions(self.projection, start, it, options):
+            s = Step(event, before, frame, options, start, catalogue)
+            pairs = checks.get(type(event))
+            if pairs is None:
+                pairs = checks_of(type(event))
             mark = len(findings)
             try:
                 for check, r in pairs:
@@ -285,27 +271,14 @@ class Engine:
                             findings.append(r.finding(hit))
             except Exception:  # redone rule by rule (rules are pure), the failing one reported
                 del findings[mark:]
-                visit(s, findings, strict)
-            frame, last_seq = after, event.seq
-        end = End(frame, options, start, last_seq, catalogue)
+                for _, r in pairs:
+                    self._collect(r, r.check, s, event.seq, findings, strict)  # type: ignore[arg-type]
+        assert frame is not None
+        end = End(frame, options, start, frame.seq, catalogue)
         for r in self._finishers:
-            self._collect(r, r.finish, end, last_seq, findings, strict)  # type: ignore[arg-type]
+            self._collect(r, r.finish, end, frame.seq, findings, strict)  # type: ignore[arg-type]
         findings.sort(key=Finding.sort_key)
         return findings
-
-    def _visit(self, s: Step, out: list[Finding], strict: bool) -> None:
-        # One try around all the rules of this event. Only when one raises are they run again
-        # one by one (rules are pure, so this is safe), so the failing rule is reported and
-        # the others' findings are kept.
-        mark = len(out)
-        try:
-            for r in self._watchers(type(s.event)):
-                for hit in r.check(s) or ():  # type: ignore[misc]
-                    out.append(r.finding(hit))
-        except Exception:
-            del out[mark:]
-            for r in self._watchers(type(s.event)):
-                self._collect(r, r.check, s, s.event.seq, out, strict)  # type: ignore[arg-type]
 
     @staticmethod
     def _collect(r: Rule, fn: Callable[[Any], Iterable[Hit]], arg: Any, seq: int, out: list[Finding], strict: bool) -> None:
@@ -341,4 +314,6 @@ class Game:
     rules: tuple[Rule, ...]
     options: tuple[Option, ...] = ()
     catalogue: Callable[[MatchStarted], Any] | None = None
-    """Builds the card catalogue a match uses (built-in data plus the log's own)."""
+    """Builds the card catalogue a match uses (built-in data plus the log's own): ``events.catalogue``."""
+    charts: Charts = NO_CHARTS
+    """What the match page charts (the game's ``charts`` module)."""

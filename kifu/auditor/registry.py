@@ -1,9 +1,10 @@
-"""The one explicit registry: game id -> events, projection and rulebook.
+"""The auditor's view of the games: game id -> its ``Game`` (projection, rulebook, options).
 
-To add a game, write ``events/<game>.py``, ``projector/<game>.py`` and
-``auditor/<game>.py`` (which builds a ``Game``), then add it to ``_BUILT_IN``
-below. The registry checks itself once at import: unique rule codes of the
-right form, kebab-case names, and event types inside the game's namespace.
+The games are the one list ``kifu.games.GAMES``; each declares its ``GAME`` in
+``kifu/games/<id>/game.py``, imported the first time something asks for it (a
+command that audits one game loads no other). A game is checked once, when it
+is first loaded: rule codes of the right form and prefix, kebab-case names, event
+types inside the game's namespace, declared with the envelope first.
 """
 
 from __future__ import annotations
@@ -13,42 +14,34 @@ from typing import Any, Iterable
 
 import msgspec
 
+import kifu.games
+from kifu.games import part
+
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
-from ..events.codec import Codec
-from . import generic, gunandgun, log, mtg, weiss, worldtrigger
+from . import log
 from .base import CODE, INTERNAL, NAME, Engine, Finding, Game, Rule, resolve_options
 
-_BUILT_IN: tuple[Game, ...] = (
-    generic.GAME,
-    gunandgun.GAME,
-    mtg.GAME,
-    worldtrigger.GAME,
-    weiss.GAME,
-)
-
-GAMES: dict[str, Game] = {g.id: g for g in _BUILT_IN}
-
-
-def game(game_id: str) -> Game:
-    """The game registered under ``game_id`` (KeyError if none)."""
-    return GAMES[game_id]
+__all__ = ["all_rules", "audit", "engine", "find_rule", "game", "games", "known", "options", "rules_of"]
 
 
 @lru_cache(maxsize=None)
-def codec_for(game_id: str) -> Codec:
-    """The codec of a game's tagged union (KeyError for an unknown game)."""
-    g = GAMES[game_id]
-    return Codec(g.events, _catalogue_check(g) if g.catalogue else None)
+def game(game_id: str) -> Game:
+    """The game registered under ``game_id`` (KeyError if none), checked on first use."""
+    g: Game = part(game_id, "game").GAME
+    if g.id != game_id:
+        raise AssertionError(f"kifu.games.{game_id}.game declares the game {g.id!r}")
+    _validate(g)
+    return g
 
 
-def _catalogue_check(g: Game) -> Any:
-    """A match.start check that builds the game's catalogue, so a bad one fails `verify` too."""
+def games() -> list[Game]:
+    """Every game, in the order of ``kifu.games.GAMES``."""
+    return [game(g) for g in kifu.games.GAMES]
 
-    def check(start: Event) -> None:
-        if isinstance(start, MatchStarted) and start.catalogue is not None:
-            g.catalogue(start)  # type: ignore[misc]
 
-    return check
+def known(game_id: str) -> bool:
+    """True if ``game_id`` is a registered game."""
+    return game_id in kifu.games.GAMES
 
 
 def rules_of(g: Game) -> tuple[Rule, ...]:
@@ -57,11 +50,13 @@ def rules_of(g: Game) -> tuple[Rule, ...]:
 
 
 def all_rules() -> list[Rule]:
-    """Every rule of every game, each once, sorted by code."""
+    """Every rule of every game, each once, sorted by code; a code used twice is refused."""
     seen: dict[str, Rule] = {}
-    for g in GAMES.values():
+    for g in games():
         for r in rules_of(g):
-            seen.setdefault(r.code, r)
+            owner = seen.setdefault(r.code, r)
+            if owner.name != r.name:
+                raise AssertionError(f"rule code {r.code} used twice ({owner.name}, {r.name})")
     seen[INTERNAL.code] = INTERNAL
     return sorted(seen.values(), key=lambda r: r.code)
 
@@ -76,7 +71,7 @@ def find_rule(code: str) -> Rule:
 
 @lru_cache(maxsize=None)
 def engine(game_id: str) -> Engine:
-    g = GAMES[game_id]
+    g = game(game_id)
     return Engine(g.projection, rules_of(g))
 
 
@@ -88,7 +83,7 @@ def audit(events: list[Event], strict: bool = False) -> list[Finding]:
     """Audit one verified match (its events from match.start on)."""
     start = events[0]
     assert isinstance(start, MatchStarted)
-    g = GAMES[start.game]
+    g = game(start.game)
     catalogue = g.catalogue(start) if g.catalogue else None
     return engine(g.id).run(events, options(g, start), catalogue, strict=strict)
 
@@ -97,29 +92,29 @@ ENVELOPE = ("seq", "prev", "at", "by", "src")
 _ENVELOPE_TYPES = [f.type for f in msgspec.structs.fields(Event)]
 
 
-def _validate(games: Iterable[Game]) -> None:
+def _validate(g: Game) -> None:
     codes: dict[str, str] = {}
+    for r in rules_of(g):
+        if not CODE.match(r.code):
+            raise AssertionError(f"{g.id}: bad rule code {r.code!r}")
+        if not NAME.match(r.name):
+            raise AssertionError(f"{r.code}: rule name {r.name!r} is not kebab-case")
+        if r.code.split("-")[0] not in (g.code, "KIFU"):
+            raise AssertionError(f"{r.code}: code prefix does not belong to game {g.id}")
+        owner = codes.setdefault(r.code, r.name)
+        if owner != r.name:
+            raise AssertionError(f"rule code {r.code} used twice ({owner}, {r.name})")
+    _validate_events(g.id, g.prefix, g.events)
+
+
+def _validate_events(game_id: str, prefix: str, events: Iterable[type[Event]]) -> None:
     shared = {event_type(t) for t in SHARED_EVENTS}
-    for g in games:
-        for r in rules_of(g):
-            if not CODE.match(r.code):
-                raise AssertionError(f"{g.id}: bad rule code {r.code!r}")
-            if not NAME.match(r.name):
-                raise AssertionError(f"{r.code}: rule name {r.name!r} is not kebab-case")
-            if r.code.split("-")[0] not in (g.code, "KIFU"):
-                raise AssertionError(f"{r.code}: code prefix does not belong to game {g.id}")
-            owner = codes.setdefault(r.code, r.name)
-            if owner != r.name:
-                raise AssertionError(f"rule code {r.code} used twice ({owner}, {r.name})")
-        for t in g.events:
-            tag = event_type(t)
-            fields = msgspec.structs.fields(t)
-            if [f.name for f in fields][: len(ENVELOPE)] != list(ENVELOPE):
-                raise AssertionError(f"{tag}: declare it with kw_only=True so the envelope comes first")
-            if [f.type for f in fields][: len(ENVELOPE)] != _ENVELOPE_TYPES:
-                raise AssertionError(f"{tag}: a field redefines an envelope member ({', '.join(ENVELOPE)})")
-            if tag in shared or not tag.startswith(g.prefix + "."):
-                raise AssertionError(f"{g.id}: event type {tag!r} is outside namespace {g.prefix}.")
-
-
-_validate(GAMES.values())
+    for t in events:
+        tag = event_type(t)
+        fields = msgspec.structs.fields(t)
+        if [f.name for f in fields][: len(ENVELOPE)] != list(ENVELOPE):
+            raise AssertionError(f"{tag}: declare it with kw_only=True so the envelope comes first")
+        if [f.type for f in fields][: len(ENVELOPE)] != _ENVELOPE_TYPES:
+            raise AssertionError(f"{tag}: a field redefines an envelope member ({', '.join(ENVELOPE)})")
+        if tag in shared or not tag.startswith(prefix + "."):
+            raise AssertionError(f"{game_id}: event type {tag!r} is outside namespace {prefix}.")

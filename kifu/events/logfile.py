@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 
 import msgspec
 
+from . import games
 from .base import (
     FORMAT,
     ChainBroken,
@@ -32,28 +33,10 @@ from .base import (
 )
 from .codec import Codec, encode, line_hash, malformed
 
-CodecFor = Callable[[str], Codec]
-"""Looks up the codec of a game id (the auditor's registry provides one)."""
-
 _CHUNK = 1 << 20
-_GENERIC = Codec()
 
-
-def _generic(game: str) -> Codec:
-    return _GENERIC
-
-
-class Record(NamedTuple):
-    """One verified line of a log."""
-
-    line: int
-    """1-based line number (equal to the event's seq in a valid log)."""
-    offset: int
-    """Byte offset of the line's first byte."""
-    raw: bytes
-    """The exact stored bytes, without the terminator."""
-    event: Event
-    """The decoded event."""
+_PREV = operator.attrgetter("prev")
+_SEQ = operator.attrgetter("seq")
 
 
 class Head(NamedTuple):
@@ -69,35 +52,8 @@ class Log:
 
     path: str
     start: MatchStarted
-    records: list[Record] = field(default_factory=list)
-
-    @property
-    def events(self) -> list[Event]:
-        return [r.event for r in self.records]
-
-    @property
-    def head(self) -> Head:
-        last = self.records[-1]
-        return Head(last.event.seq, line_hash(last.raw))
-
-
-def _line_batches(fh: Any) -> Iterator[tuple[int, list[bytes], bool]]:
-    """Yield (offset of the first line, lines, terminated) per chunk read, streaming.
-
-    Whole batches rather than single lines: a generator step per line cost
-    more than hashing it. Only the very last batch can be unterminated (a
-    torn tail), and it then holds that one line.
-    """
-    offset = 0
-    rest = b""
-    while chunk := fh.read(_CHUNK):
-        parts = (rest + chunk).split(b"\n")
-        rest = parts.pop()
-        if parts:
-            yield offset, parts, True
-            offset += sum(map(len, parts)) + len(parts)
-    if rest:
-        yield offset, [rest], False
+    events: list[Event] = field(default_factory=list)
+    head: Head = Head(0, "")
 
 
 def _decode_start(raw: bytes, where: str) -> str:
@@ -120,101 +76,154 @@ def _decode_start(raw: bytes, where: str) -> str:
     return obj["game"]
 
 
-def _codec_of_start(raw: bytes, where: str, codec_for: CodecFor) -> Codec:
+def _codec_of_start(raw: bytes, where: str) -> Codec:
     game = _decode_start(raw, where)
     try:
-        return codec_for(game)
+        return games.codec(game)
     except KeyError:
         raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
 
 
-Progress = Callable[[int], None]
-"""Told the byte offset reached, once per block read (about 1 MiB): for progress bars."""
+class Verifier:
+    """The one place where the lines of a log are checked, whoever reads them.
 
+    Fed a log's bytes in order, a block of whole lines at a time, it checks each
+    line's envelope and fields against the game's schema (the game named by line 1,
+    looked up in the game table), its seq, its place in the hash chain, the game's
+    own check of ``match.start`` (the catalogue a log brings), and at the end a torn
+    last line or an empty log. The streaming reader feeds it 1 MiB blocks, the bulk
+    reader one block: both give the same verdict and the same message for the same
+    bytes.
 
-def iter_records(
-    path: str | os.PathLike[str], codec_for: CodecFor | None = None, progress: Progress | None = None
-) -> Iterator[Record]:
-    """Stream the verified records of a log.
-
-    Raises MalformedEvent for a line that does not decode, ChainBroken for a seq
-    or ``prev`` that does not follow, TornTail for an unterminated last line, each
-    naming the file, line, seq or byte offset. Events before the problem are
-    yielded first: a reader sees exactly the trustworthy prefix.
+    A line is only *confirmed* once the next line's ``prev`` has vouched for its
+    bytes (the last line, at the end): an edited line is caught by its successor,
+    and a streaming reader must never have been handed it. ``block`` and ``finish``
+    return the events confirmed so far and the first error, if any; the caller hands
+    out the events, then raises the error.
     """
-    where = str(path)
-    try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise KifuError(f"cannot read: {exc.strerror}", where=where) from None
-    with fh:
-        yield from _verified(fh, where, codec_for or _generic, progress)
 
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.codec: Codec | None = None
+        self._decode: Callable[[bytes], Event] | None = None
+        self.line = 0
+        """Lines verified so far (the seq of the last one)."""
+        self.prev: str | None = None
+        """Hash of the last verified line: the head."""
+        self._pending: Event | None = None
 
-def _verified(fh: Any, where: str, codec_for: CodecFor, progress: Progress | None = None) -> Iterator[Record]:
-    # The hot loop of every read (bench/bench_core.py), kept in one frame:
-    # names are bound locally and the full link check (_check_link) runs only
-    # when the cheap comparison fails.
-    # Each record is yielded one line late, once the next line's prev has
-    # confirmed its bytes (the last one at the end of the file): an edited line
-    # is caught only by its successor, and a streaming reader must never have
-    # been handed it. An error about the next line itself lets it through.
-    codec: Codec | None = None
-    decode: Callable[[bytes], Event] = _GENERIC.decode_raw
-    sha256 = hashlib.sha256
-    new_record = tuple.__new__  # Record(...) runs a Python-level __new__: twice the cost
-    prev: str | None = None
-    pending: Record | None = None
-    lineno = 0
-    try:
-        for offset, batch, terminated in _line_batches(fh):
-            if progress is not None:  # once per block, outside the per-line loop
-                progress(offset)
-            if not terminated:
-                raise TornTail(
-                    f"the last line ({len(batch[0])} bytes) has no terminator: a write was cut off; "
-                    "`kifu repair` cuts it off and keeps a copy",
-                    where=where, line=lineno + 1, offset=offset, seq=lineno + 1,
-                )
-            for raw in batch:
-                lineno += 1
-                following = offset + len(raw) + 1
-                if raw[-1:] == b"\r":
-                    raw = raw[:-1]
+    @property
+    def head(self) -> Head:
+        return Head(self.line, self.prev or "")
+
+    def block(self, data: bytes, offset: int) -> tuple[list[Event], KifuError | None]:
+        """Verify ``data``, whole lines each ending in ``\\n``, found at byte ``offset`` of the log."""
+        lines = data.split(b"\n")
+        lines.pop()  # data ends with a terminator: the piece after it is empty
+        if not lines:
+            return [], None
+        if b"\r" in data:  # a CRLF file: the CR belongs to the terminator
+            lines = [ln[:-1] if ln[-1:] == b"\r" else ln for ln in lines]
+        events = self._bulk(lines)
+        if events is None:
+            events, error = self._line_by_line(lines, data, offset)
+        else:
+            error = None
+        return self._confirm(events, error)
+
+    def finish(self, tail: bytes, offset: int) -> tuple[list[Event], KifuError | None]:
+        """The end of the log: ``tail`` is what follows the last terminator (empty in a whole log)."""
+        if tail:
+            error: KifuError = TornTail(
+                f"the last line ({len(tail)} bytes) has no terminator: a write was cut off; "
+                "`kifu repair` cuts it off and keeps a copy",
+                where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1,
+            )
+            return self._confirm([], error)
+        if self._pending is None:
+            return [], MalformedEvent("empty log: no match.start", where=self.where, line=1)
+        last, self._pending = self._pending, None
+        return [last], None
+
+    def _confirm(self, events: list[Event], error: KifuError | None) -> tuple[list[Event], KifuError | None]:
+        """Each event but the last is confirmed by its successor; the last waits (see the class)."""
+        if self._pending is not None:
+            events.insert(0, self._pending)
+            self._pending = None
+        if error is not None:
+            # The line before the bad one is confirmed unless the error is that it was edited.
+            if events and isinstance(error, ChainBroken) and error.seq == events[-1].seq:
+                events.pop()
+            return events, error
+        if events:
+            self._pending = events.pop()
+        return events, None
+
+    def _bulk(self, lines: list[bytes]) -> list[Event] | None:
+        """The events of lines that are all clean, in a few C-level passes; None at the first doubt."""
+        try:
+            if self.codec is None:
+                self.codec = _codec_of_start(lines[0], self.where)
+                self._decode = self.codec.decode_raw
+            events = list(map(self._decode, lines))  # type: ignore[arg-type]
+        except (msgspec.DecodeError, KifuError):
+            return None
+        first = self.line + 1
+        sha256 = hashlib.sha256
+        hashes = [sha256(ln).hexdigest() for ln in lines]
+        # map() over C-level getters: a Python-level loop here cost as much as the hashing.
+        if list(map(_SEQ, events)) != list(range(first, first + len(events))):
+            return None
+        prevs = list(map(_PREV, events))
+        if prevs[0] != self.prev or prevs[1:] != hashes[:-1]:
+            return None
+        if any(issubclass(t, MatchStarted) for t in set(map(type, events if first > 1 else events[1:]))):
+            return None
+        if first == 1:
+            if not isinstance(events[0], MatchStarted):
+                return None
+            try:
+                self._check_start(events[0])
+            except KifuError:
+                return None
+        self.line += len(events)
+        self.prev = hashes[-1]
+        return events
+
+    def _line_by_line(self, lines: list[bytes], data: bytes, offset: int) -> tuple[list[Event], KifuError]:
+        """The events before the first bad line, and that line's error (the exact one)."""
+        events: list[Event] = []
+        pos = offset
+        try:
+            for raw in lines:
+                lineno = self.line + 1
                 try:
-                    if codec is None:
-                        codec = _codec_of_start(raw, where, codec_for)
-                        decode = codec.decode_raw
-                    event = decode(raw)
+                    if self.codec is None:
+                        self.codec = _codec_of_start(raw, self.where)
+                        self._decode = self.codec.decode_raw
+                    event = self._decode(raw)  # type: ignore[misc]
                 except (msgspec.DecodeError, MalformedEvent) as exc:
-                    raise _bad_line(exc, raw, where, lineno, offset) from None
-                if lineno == 1 or event.seq != lineno or event.prev != prev or isinstance(event, MatchStarted):
-                    _check_link(event, lineno, prev, where)
-                    if lineno == 1 and codec.check_start is not None:
-                        _check_start(codec, event, where)
-                prev = sha256(raw).hexdigest()
-                if pending is not None:
-                    yield pending
-                pending = new_record(Record, (lineno, offset, raw, event))
-                offset = following
-    except KifuError as exc:
-        if pending is not None and not (isinstance(exc, ChainBroken) and exc.seq == pending.line):
-            yield pending
-        raise
-    if pending is None:
-        raise MalformedEvent("empty log: no match.start", where=where, line=1)
-    if progress is not None:
-        progress(fh.tell())
-    yield pending
+                    raise _bad_line(exc, raw, self.where, lineno, pos) from None
+                _check_link(event, lineno, self.prev, self.where)
+                if lineno == 1:
+                    self._check_start(event)
+                self.line, self.prev = lineno, hashlib.sha256(raw).hexdigest()
+                events.append(event)
+                pos = data.index(b"\n", pos - offset) + 1 + offset
+        except KifuError as exc:
+            return events, exc
+        raise AssertionError("a block that failed in bulk verified line by line")  # pragma: no cover
 
-
-def _check_start(codec: Codec, start: Event, where: str) -> None:
-    """The game's own check of match.start (its catalogue), located at line 1."""
-    try:
-        codec.check_start(start)  # type: ignore[misc]
-    except KifuError as exc:
-        exc.where, exc.line = where, 1
-        raise
+    def _check_start(self, start: Event) -> None:
+        """The game's own check of match.start (its catalogue), located at line 1."""
+        assert self.codec is not None
+        if self.codec.check_start is None:
+            return
+        try:
+            self.codec.check_start(start)
+        except KifuError as exc:
+            exc.where, exc.line = self.where, 1
+            raise
 
 
 def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) -> MalformedEvent:
@@ -253,17 +262,75 @@ def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None
         )
 
 
-def load(path: str | os.PathLike[str], codec_for: CodecFor | None = None, progress: Progress | None = None) -> Log:
+Progress = Callable[[int], None]
+"""Told the byte offset reached, once per block read (about 1 MiB): for progress bars."""
+
+
+def stream(path: str | os.PathLike[str], progress: Progress | None = None) -> Iterator[Event]:
+    """Stream the verified events of a log, reading it in 1 MiB blocks.
+
+    Raises MalformedEvent for a line that does not decode, ChainBroken for a seq
+    or ``prev`` that does not follow, TornTail for an unterminated last line, each
+    naming the file, line, seq or byte offset. Events before the problem are
+    yielded first: a reader sees exactly the trustworthy prefix. The generator's
+    ``head`` is known once it is exhausted: use ``Reader`` to keep it.
+    """
+    return Reader(path, progress).events()
+
+
+class Reader:
+    """One pass over a log file through the Verifier; ``head`` is the log's once ``events()`` is done."""
+
+    def __init__(self, path: str | os.PathLike[str], progress: Progress | None = None) -> None:
+        self.where = str(path)
+        self.path = path
+        self.progress = progress
+        self.verifier = Verifier(self.where)
+
+    @property
+    def head(self) -> Head:
+        return self.verifier.head
+
+    def events(self) -> Iterator[Event]:
+        try:
+            fh = open(self.path, "rb")
+        except OSError as exc:
+            raise KifuError(f"cannot read: {exc.strerror}", where=self.where) from None
+        verifier, progress = self.verifier, self.progress
+        with fh:
+            offset, rest = 0, b""
+            while chunk := fh.read(_CHUNK):
+                if progress is not None:
+                    progress(offset)
+                cut = chunk.rfind(b"\n")
+                if cut < 0:
+                    rest += chunk
+                    continue
+                data, rest = rest + chunk[: cut + 1], chunk[cut + 1:]
+                events, error = verifier.block(data, offset)
+                yield from events
+                if error is not None:
+                    raise error
+                offset += len(data)
+            events, error = verifier.finish(rest, offset)
+            yield from events
+            if error is not None:
+                raise error
+            if progress is not None:
+                progress(offset + len(rest))
+
+
+def load(path: str | os.PathLike[str], progress: Progress | None = None) -> Log:
     """Read and verify a whole log."""
-    records = list(iter_records(path, codec_for, progress))
-    start = records[0].event
+    reader = Reader(path, progress)
+    events = list(reader.events())
+    start = events[0]
     assert isinstance(start, MatchStarted)
-    return Log(str(path), start, records)
+    return Log(str(path), start, events, reader.head)
 
 
 def verify(
     path: str | os.PathLike[str],
-    codec_for: CodecFor | None = None,
     expect_head: str | None = None,
     progress: Progress | None = None,
 ) -> Head:
@@ -278,14 +345,12 @@ def verify(
     if want is not None and (len(want) < 12 or any(c not in "0123456789abcdef" for c in want)):
         raise KifuError("--expect-head needs at least 12 hex digits", where=str(path))
     seen_at: int | None = None
-    last: Record | None = None
-    for rec in iter_records(path, codec_for, progress):
-        last = rec
+    reader = Reader(path, progress)
+    for event in reader.events():
         # A verified prev is the hash of the line before: no need to hash twice.
-        if want is not None and seen_at is None and rec.event.prev is not None and rec.event.prev.startswith(want):
-            seen_at = rec.event.seq - 1
-    assert last is not None
-    head = Head(last.event.seq, line_hash(last.raw))
+        if want is not None and seen_at is None and event.prev is not None and event.prev.startswith(want):
+            seen_at = event.seq - 1
+    head = reader.head
     if want is not None and not head.hash.startswith(want):
         if seen_at is not None:
             raise HeadMismatch(
@@ -318,7 +383,6 @@ def _fsync_dir(path: Path) -> None:
 def create(
     path: str | os.PathLike[str],
     start: MatchStarted | dict[str, Any],
-    codec_for: CodecFor | None = None,
 ) -> Event:
     """Create a new log holding its ``match.start``; refuse to overwrite one."""
     where = str(path)
@@ -326,10 +390,16 @@ def create(
     obj.update(type="match.start", seq=1, prev=None)
     obj.setdefault("format", FORMAT)
     game = obj.get("game")
-    codec = (codec_for or _generic)(game) if isinstance(game, str) else _GENERIC
+    if not isinstance(game, str):
+        raise MalformedEvent("match.start names no game", where=where, line=1, field="game")
+    codec = games.require(game, where=where, line=1, field="game")
     event = codec.convert(obj, where=where, line=1)
     if codec.check_start is not None:
-        _check_start(codec, event, where)
+        try:
+            codec.check_start(event)
+        except KifuError as exc:
+            exc.where, exc.line = where, 1
+            raise
     line = encode(event) + b"\n"
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -366,15 +436,14 @@ class Writer:
     """
 
     def __init__(
-        self, path: str | os.PathLike[str], codec_for: CodecFor | None = None, *, durable: bool = True
+        self, path: str | os.PathLike[str], *, durable: bool = True
     ) -> None:
         self.path = str(path)
         self.durable = durable
-        self._codec_for = codec_for or _generic
         self._fd = -1
         self.head: Head = Head(0, "")
         self.size = 0
-        self.codec: Codec = _GENERIC
+        self.codec: Codec | None = None
 
     def __enter__(self) -> "Writer":
         try:
@@ -397,11 +466,7 @@ class Writer:
         if self.size == 0:
             raise MalformedEvent("empty log: no match.start", where=self.path, line=1)
         first = self._read_first_line()
-        game = _decode_start(first, self.path)
-        try:
-            self.codec = self._codec_for(game)
-        except KeyError:
-            raise MalformedEvent(f"unknown game {game!r}", where=self.path, line=1, field="game") from None
+        self.codec = _codec_of_start(first, self.path)
         last, offset = self._read_last_line()
         try:
             seq = msgspec.json.decode(last).get("seq")
@@ -466,6 +531,7 @@ class Writer:
         if obj.get("type") == "match.start":
             raise MalformedEvent("a log has exactly one match.start", where=self.path, seq=seq, field="type")
         obj["seq"], obj["prev"] = seq, self.head.hash
+        assert self.codec is not None  # set by __enter__
         new = self.codec.convert(obj, where=self.path, seq=seq)
         line = encode(new)
         _write_all(self._fd, line + b"\n", self.size, self.path)
@@ -479,12 +545,11 @@ class Writer:
 def append(
     path: str | os.PathLike[str],
     event: Event | dict[str, Any],
-    codec_for: CodecFor | None = None,
     *,
     expect_seq: int | None = None,
 ) -> Event:
     """Append one event durably (see Writer.append)."""
-    with Writer(path, codec_for) as writer:
+    with Writer(path) as writer:
         return writer.append(event, expect_seq)
 
 
@@ -520,93 +585,23 @@ def repair(path: str | os.PathLike[str]) -> tuple[int, str] | None:
 # --- whole logs in memory ------------------------------------------------------
 
 
-_PREV = operator.attrgetter("prev")
-_SEQ = operator.attrgetter("seq")
-
-
 class Verified(NamedTuple):
-    """A log verified from its bytes: every event, and the chain hash of every line."""
+    """A log verified from its bytes: every event and its head."""
 
     events: list[Event]
     """The decoded events, seq 1 first."""
-    hashes: list[str]
-    """SHA-256 of each stored line without its terminator; ``hashes[-1]`` is the head."""
+    head: Head
+    """The last seq and the hash of the last line."""
 
 
-def verify_bytes(data: bytes, codec_for: CodecFor | None = None, where: str = "<bytes>") -> Verified:
-    """Verify a whole log held in memory, with the checks of ``iter_records``.
-
-    For the same bytes it accepts exactly what ``iter_records`` accepts and raises
-    what it raises (class, message, line, seq, offset), so a reader of many whole
-    files (the warehouse) needs no second opinion. A clean log takes a few bulk
-    passes (decode every line, hash every line, compare the links as lists);
-    only when one of them fails does the line-by-line loop run, to name the
-    first problem exactly as the streaming reader would.
-    """
-    codec_for = codec_for or _generic
-    lines = data.split(b"\n")
-    tail = lines.pop()
-    if b"\r" in data:
-        lines = [ln[:-1] if ln[-1:] == b"\r" else ln for ln in lines]
-    fast = _bulk_verified(lines, codec_for, where) if lines and not tail else None
-    if fast is not None:
-        return fast
-    return _verified_lines(data, lines, tail, codec_for, where)
-
-
-def _bulk_verified(lines: list[bytes], codec_for: CodecFor, where: str) -> Verified | None:
-    """The events and hashes of a clean log; None at the first doubt."""
-    try:
-        decode = _codec_of_start(lines[0], where, codec_for).decode_raw
-        events = list(map(decode, lines))
-    except (msgspec.DecodeError, KifuError):
-        return None
-    sha256 = hashlib.sha256
-    hashes = [sha256(ln).hexdigest() for ln in lines]
-    first = events[0]
-    if not isinstance(first, MatchStarted) or first.seq != 1 or first.prev is not None:
-        return None
-    # map() over C-level getters: a Python-level loop here cost as much as the hashing.
-    rest = events[1:]
-    if list(map(_PREV, rest)) != hashes[:-1] or list(map(_SEQ, events)) != list(range(1, len(events) + 1)):
-        return None
-    if any(issubclass(t, MatchStarted) for t in set(map(type, rest))):
-        return None
-    return Verified(events, hashes)
-
-
-def _verified_lines(data: bytes, lines: list[bytes], tail: bytes, codec_for: CodecFor, where: str) -> Verified:
-    """Line by line, raising the error ``_verified`` raises for the same lines."""
-    decode: Callable[[bytes], Event] = _GENERIC.decode_raw
-    events: list[Event] = []
-    hashes: list[str] = []
-    prev: str | None = None
-    for lineno, raw in enumerate(lines, 1):
-        try:
-            if lineno == 1:
-                decode = _codec_of_start(raw, where, codec_for).decode_raw
-            event = decode(raw)
-        except (msgspec.DecodeError, MalformedEvent) as exc:
-            raise _bad_line(exc, raw, where, lineno, _offset(data, lineno)) from None
-        if lineno == 1 or event.seq != lineno or event.prev != prev or isinstance(event, MatchStarted):
-            _check_link(event, lineno, prev, where)
-        prev = hashlib.sha256(raw).hexdigest()
-        events.append(event)
-        hashes.append(prev)
-    if tail:
-        raise TornTail(
-            f"the last line ({len(tail)} bytes) has no terminator: a write was cut off; "
-            "`kifu repair` cuts it off and keeps a copy",
-            where=where, line=len(lines) + 1, offset=len(data) - len(tail), seq=len(lines) + 1,
-        )
-    if not events:
-        raise MalformedEvent("empty log: no match.start", where=where, line=1)
-    return Verified(events, hashes)
-
-
-def _offset(data: bytes, lineno: int) -> int:
-    """Byte offset of line ``lineno`` (1-based) as stored; only computed for an error."""
-    pos = 0
-    for _ in range(lineno - 1):
-        pos = data.index(b"\n", pos) + 1
-    return pos
+def verify_bytes(data: bytes, where: str = "<bytes>") -> Verified:
+    """Verify a whole log held in memory: the Verifier over one block, as ``stream`` reads a file."""
+    verifier = Verifier(where)
+    cut = data.rfind(b"\n") + 1
+    events, error = verifier.block(data[:cut], 0)
+    if error is None:
+        last, error = verifier.finish(data[cut:], cut)
+        events += last
+    if error is not None:
+        raise error
+    return Verified(events, verifier.head)

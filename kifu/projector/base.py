@@ -9,9 +9,19 @@ Nothing here does I/O.
 from __future__ import annotations
 
 import bisect
-from functools import lru_cache
 from datetime import datetime
-from typing import Any, Callable, Generic, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar
+from functools import lru_cache
+from typing import (
+    Any,
+    Callable,
+    Generic,
+    Iterable,
+    Iterator,
+    Mapping,
+    Protocol,
+    Sequence,
+    TypeVar,
+)
 
 import msgspec
 
@@ -162,9 +172,30 @@ def first_frame(projection: Projection[S], start: MatchStarted, options: Mapping
     return Frame(1, log_initial(start), projection.initial(start, options))
 
 
+def advance(projection: Projection[S], frame: Frame[S], events: Iterable[Event]) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
+    """The fold, from ``frame`` on: (event, frame before it, frame after it) for each event.
+
+    The one place a game's ``apply`` and the log's part are folded together: replays,
+    time travel and the auditor's engine all step through here.
+    """
+    apply = projection.apply
+    for event in events:
+        after = Frame(event.seq, log_apply(frame.log, event), apply(frame.game, event))
+        yield event, frame, after
+        frame = after
+
+
+def transitions(projection: Projection[S], start: MatchStarted, rest: Iterable[Event],
+                options: Mapping[str, Any]) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
+    """A whole match folded: match.start (whose frame before is its frame after), then ``advance``."""
+    frame = first_frame(projection, start, options)
+    yield start, frame, frame
+    yield from advance(projection, frame, rest)
+
+
 def step(projection: Projection[S], frame: Frame[S], event: Event) -> Frame[S]:
     """The frame after ``event``."""
-    return Frame(event.seq, log_apply(frame.log, event), projection.apply(frame.game, event))
+    return next(advance(projection, frame, (event,)))[2]
 
 
 def frames(projection: Projection[S], events: Iterable[Event], options: Mapping[str, Any]) -> Iterator[Frame[S]]:
@@ -173,11 +204,8 @@ def frames(projection: Projection[S], events: Iterable[Event], options: Mapping[
     start = next(it)
     if not isinstance(start, MatchStarted):
         raise ValueError("a replay starts at match.start")
-    frame = first_frame(projection, start, options)
-    yield frame
-    for event in it:
-        frame = step(projection, frame, event)
-        yield frame
+    for _, _, after in transitions(projection, start, it, options):
+        yield after
 
 
 class Replay(Generic[S]):
@@ -218,8 +246,8 @@ class Replay(Generic[S]):
             self._build()
         i = bisect.bisect_right(self._snap_seqs, seq) - 1
         frame = self._snaps[i]
-        for event in self.events[frame.seq : seq]:
-            frame = step(self.projection, frame, event)
+        for _, _, frame in advance(self.projection, frame, self.events[frame.seq : seq]):
+            pass
         return frame
 
     def replay_from_start(self, seq: int) -> Frame[S]:

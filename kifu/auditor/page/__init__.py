@@ -68,11 +68,13 @@ def render(
 
 
 def _context(events: Sequence[Event], frames: Sequence[Frame[Any]], lang: str) -> Context:
-    from .. import registry  # the registry imports every game; only the page needs all of them
+    from .. import (
+        registry,  # the registry imports every game; only the page needs all of them
+    )
 
     start = events[0]
     assert isinstance(start, MatchStarted)
-    game = registry.GAMES.get(start.game)
+    game = registry.game(start.game) if registry.known(start.game) else None
     rules = {r.code: r for r in (registry.rules_of(game) if game else registry.all_rules())}
     ids = [p.id for p in start.players]
     return Context(
@@ -83,7 +85,8 @@ def _context(events: Sequence[Event], frames: Sequence[Frame[Any]], lang: str) -
         options=resolve_options(game.options, start.rules) if game else {},
         names={p.id: p.name for p in start.players},
         colours={pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(ids)},
-        table=series.table(start.game, frames),
+        metrics=game.charts.metrics if game else (),
+        table=series.table(game.charts, frames) if game else [],
         last_seq=events[-1].seq,
         rulings=tuple(e for e in events if isinstance(e, JudgeRuling)),
     )

@@ -17,8 +17,7 @@ ML, MR, MT, MB = 40, 12, 12, 26
 
 
 def charts_section(ctx: Context, findings: Sequence[Finding]) -> str:
-    metrics = series.METRICS.get(ctx.start.game, ())
-    charts = [_chart(ctx, m, findings) for m in metrics]
+    charts = [_chart(ctx, m, findings) for m in ctx.metrics]
     charts = [c for c in charts if c]
     if not charts:
         return f"<h2>{esc(ctx.t('charts'))}</h2><p>{esc(ctx.t('no_charts'))}</p>"

@@ -39,6 +39,8 @@ class Context:
     options: Mapping[str, Any]
     names: Mapping[str, str]
     colours: Mapping[str, str]
+    metrics: tuple[series.Metric, ...]
+    """The game's charts, in drawing order."""
     table: list[tuple[int, series.Values]]
     last_seq: int
     rulings: tuple[JudgeRuling, ...]
@@ -72,7 +74,7 @@ def num(v: float) -> str:
 
 def metric_label(ctx: Context, name: str) -> str:
     """The label of a game's metric in the page's language (the name itself if the game has no such metric)."""
-    for m in series.METRICS.get(ctx.start.game, ()):
+    for m in ctx.metrics:
         if m.name == name:
             return m.ja if ctx.lang == "ja" else m.en
     return name

@@ -10,7 +10,16 @@ import msgspec
 from ...events.base import Event, JudgeRuling, event_type
 from ...projector import series
 from ..base import Finding
-from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain, seq_links
+from .common import (
+    SEVERITIES,
+    Context,
+    esc,
+    labelled_table,
+    metric_label,
+    num,
+    plain,
+    seq_links,
+)
 
 ENVELOPE = ("type", "seq", "prev", "at", "by", "src")
 

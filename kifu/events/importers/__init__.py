@@ -17,11 +17,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .. import games
 from ..base import KifuError
 from ..codec import Codec
-from ..logfile import CodecFor, Writer, create
+from ..logfile import Writer, create
 from . import arena, ccfolia, cockatrice, discord, udonarium
-from .common import MAX_INPUT, ImportFailed, ImportReport, Located, Message, Source, as_utf8
+from .common import (
+    MAX_INPUT,
+    ImportFailed,
+    ImportReport,
+    Located,
+    Message,
+    Source,
+    as_utf8,
+)
 from .convert import Converter
 from .mapping import EMPTY, MapFile, MappingError, PlayerBook
 from .mapping import load as load_mapping
@@ -171,11 +180,11 @@ def build(
     return Imported(start, events, report)
 
 
-def write(out: str | os.PathLike[str], imported: Imported, codec_for: CodecFor) -> ImportReport:
+def write(out: str | os.PathLike[str], imported: Imported) -> ImportReport:
     """Create the log at ``out`` (never overwriting) and append every event; all or nothing."""
-    create(out, imported.start, codec_for)
+    create(out, imported.start)
     try:
-        with Writer(out, codec_for, durable=False) as w:
+        with Writer(out, durable=False) as w:
             for e in imported.events:
                 w.append(e)
             imported.report.head = w.head.hash
@@ -197,7 +206,6 @@ def _fsync(path: str | os.PathLike[str]) -> None:
 def import_file(
     path: str | os.PathLike[str],
     out: str | os.PathLike[str],
-    codec_for: CodecFor,
     *,
     fmt: str = "auto",
     game: str = "generic",
@@ -217,7 +225,7 @@ def import_file(
     if os.path.lexists(out):
         raise KifuError("already exists; a log is never overwritten", where=str(out))
     stage = progress or (lambda _name, items: items)
-    codec = codec_for(game)
+    codec = games.require(game, field="game")
     maps = load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
     if maps.game and maps.game != game:
         raise MappingError(f"written for game {maps.game!r}, not {game!r}", where=map_name)
@@ -226,4 +234,4 @@ def import_file(
     src.messages = stage("convert", src.messages)
     imported = build(src, data, codec, game, maps, match, players, rules)
     imported.events = stage("write", imported.events)
-    return write(out, imported, codec_for)
+    return write(out, imported)

@@ -18,7 +18,16 @@ import lxml.html
 import msgspec
 
 from . import bcdice
-from .common import ImportFailed, Message, Source, as_utf8, declared_charset, decode_text, epoch_ms, iso_time
+from .common import (
+    ImportFailed,
+    Message,
+    Source,
+    as_utf8,
+    declared_charset,
+    decode_text,
+    epoch_ms,
+    iso_time,
+)
 
 TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
 """CCFOLIA's built-in tab keys and their displayed names."""

@@ -1304,11 +1304,11 @@ def write(k: Case) -> dict[str, Any]:
                              "players": [{"id": A, "name": "Aoi"}, {"id": B, "name": "Ren"}], "title": k.about}
     if k.rules:
         start["rules"] = k.rules
-    logfile.create(path, start, registry.codec_for)
+    logfile.create(path, start)
     refused = []
     for ev in k.events:
         try:
-            logfile.append(path, ev, registry.codec_for)
+            logfile.append(path, ev)
         except KifuError as exc:
             refused.append(str(exc))
             _raw_append(path, ev)

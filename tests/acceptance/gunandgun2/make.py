@@ -23,10 +23,11 @@ sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE))
 sys.dont_write_bytecode = True
 
+from table import A, B, Table, n_of  # noqa: E402
+
 from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 from kifu.events.base import KifuError  # noqa: E402
-from table import A, B, Table, n_of  # noqa: E402
 
 CASES: list[Callable[[], Table]] = []
 
@@ -1553,11 +1554,11 @@ def write(t: Table) -> dict[str, Any]:
                              "players": [{"id": A, "name": "Aoi"}, {"id": B, "name": "Ren"}], "title": t.about}
     if t.rules:
         start["rules"] = t.rules
-    logfile.create(path, start, registry.codec_for)
+    logfile.create(path, start)
     refused = []
     for ev in t.events:
         try:
-            logfile.append(path, ev, registry.codec_for)
+            logfile.append(path, ev)
         except KifuError as exc:
             refused.append(str(exc))
             _raw_append(path, ev)

@@ -36,7 +36,7 @@ class Table:
         start = {"game": "mtg", "match": f"acc-{name}", "at": self._at(),
                  "players": [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}],
                  "rules": rules or {}}
-        logfile.create(self.path, start, registry.codec_for)
+        logfile.create(self.path, start)
 
     def _at(self) -> str:
         return (_T0 + timedelta(seconds=15 * self.seq)).isoformat()
@@ -48,7 +48,7 @@ class Table:
         if by is not None:
             event["by"] = by
         try:
-            logfile.append(self.path, event, registry.codec_for)
+            logfile.append(self.path, event)
         except KifuError:
             # kifu refused the line: write it as any client following docs/format.md would, so the
             # acceptance test sees the rejection when it reads the log

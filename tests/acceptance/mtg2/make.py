@@ -47,7 +47,7 @@ class Table:
                  "title": "FNM round 3, table 7"}
         if rules:
             start["rules"] = rules
-        logfile.create(self.path, start, registry.codec_for)
+        logfile.create(self.path, start)
 
     def _at(self) -> str:
         return (_T0 + timedelta(seconds=20 * self.seq)).isoformat()
@@ -59,7 +59,7 @@ class Table:
         if by is not None:
             event["by"] = by
         try:
-            logfile.append(self.path, event, registry.codec_for)
+            logfile.append(self.path, event)
         except KifuError:
             # kifu refused a line the docs allow: write it as a client following docs/format.md
             # would, so the acceptance test fails on reading it

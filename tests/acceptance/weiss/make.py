@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
 from kifu.auditor import registry  # noqa: E402
-from kifu.events.base import KifuError  # noqa: E402
 from kifu.events import logfile  # noqa: E402
+from kifu.events.base import KifuError  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 P1, P2 = "p1", "p2"
@@ -80,11 +80,11 @@ def write(log: Log) -> list[str]:
     """Write one case; return the refusals (line, message) kifu gave while appending."""
     path = HERE / f"{log.name}.jsonl"
     path.unlink(missing_ok=True)
-    logfile.create(path, log.events[0], registry.codec_for)
+    logfile.create(path, log.events[0])
     refused = []
     for i, event in enumerate(log.events[1:], start=2):
         try:
-            logfile.append(path, event, registry.codec_for)
+            logfile.append(path, event)
         except KifuError as exc:
             refused.append(f"{log.name}: line {i}: {exc}")
             _raw_append(path, event)

@@ -23,11 +23,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path[:0] = [str(ROOT), str(HERE)]
 
+from matches import match_a, match_b, match_c  # noqa: E402
+from table import JudgeCalled, Table  # noqa: E402
+
 from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 from kifu.events.base import KifuError  # noqa: E402
-from matches import match_a, match_b, match_c  # noqa: E402
-from table import JudgeCalled, Table  # noqa: E402
 
 Match = Callable[[Table], None]
 
@@ -114,11 +115,11 @@ def write(t: Table) -> list[str]:
     path = HERE / f"{t.name}.jsonl"
     path.unlink(missing_ok=True)
     start = {k: v for k, v in t.events[0].items() if k != "type"}
-    logfile.create(path, {"type": "match.start", **start}, registry.codec_for)
+    logfile.create(path, {"type": "match.start", **start})
     refused = []
     for i, event in enumerate(t.events[1:], start=2):
         try:
-            logfile.append(path, event, registry.codec_for)
+            logfile.append(path, event)
         except KifuError as exc:
             refused.append(f"{t.name}: line {i}: {exc}")
             _raw_append(path, event)

@@ -18,17 +18,18 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE))
 
+from table import C, M, S, Table  # noqa: E402
+
 from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 from kifu.events.base import KifuError  # noqa: E402
-from table import C, M, S, Table  # noqa: E402
 
 MIXED = [M, M, S, S, C, C]
 """The seed's example sheet (■5): 1,2 移動, 3,4 射撃戦, 5,6 近距離戦."""
@@ -616,9 +617,9 @@ def write(t: Table) -> dict[str, object]:
     path = HERE / f"{t.name}.jsonl"
     path.unlink(missing_ok=True)
     start, events = t.lines()
-    logfile.create(path, start, registry.codec_for)
+    logfile.create(path, start)
     refused = None
-    with logfile.Writer(path, registry.codec_for) as w:
+    with logfile.Writer(path) as w:
         for ev in events:
             try:
                 w.append(ev)

@@ -7,7 +7,7 @@ when a clean match's script would break the seed, which keeps the acceptance
 cases honest. Faults are written with ``Table.raw``, bypassing that check.
 
 Costs, ranges and damage come from the EXAMPLE catalogue the docs point at
-(kifu/events/cards/worldtrigger.json); a table with its own triggers would put
+(kifu/games/worldtrigger/cards.json); a table with its own triggers would put
 them in ``match.start.catalogue``.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[3]
-CATALOGUE = json.loads((ROOT / "kifu/events/cards/worldtrigger.json").read_text(encoding="utf-8"))["triggers"]
+CATALOGUE = json.loads((ROOT / "kifu/games/worldtrigger/cards.json").read_text(encoding="utf-8"))["triggers"]
 M, S, C = "move", "shooting", "close"
 JST = timezone(timedelta(hours=9))
 T0 = datetime(2026, 11, 21, 13, 0, 0, tzinfo=JST)

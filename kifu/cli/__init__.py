@@ -1,0 +1,89 @@
+"""kifu's command line: parsing, printing and exit codes; no game logic.
+
+One module per command group, each a small typer app merged into ``app``:
+``log`` (new, append, verify, repair, show, state, schema), ``audit`` (audit,
+report, rules), ``imports`` (import) and ``warehouse`` (ingest, sql, stats,
+export). What they share (options declared once, messages, printing) is in
+``common``, the progress bars in ``progress``.
+
+Exit codes (DESIGN.md contract 5): 0 clean, 1 findings of error severity,
+2 a usage error or a log that cannot be trusted (one line on stderr, never a
+traceback). Commands that do not touch DuckDB never import it.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated, Optional, Sequence
+
+import typer
+
+from kifu.events.base import KifuError
+
+from . import audit, imports, log, warehouse
+from .common import Lang, default_lang
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
+)
+for group in (log, audit, imports, warehouse):
+    app.add_typer(group.app)
+
+
+def _version(value: bool) -> None:
+    if value:
+        try:
+            typer.echo(f"kifu {version('kifu')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("kifu (not installed)")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[Optional[bool], typer.Option("--version", help="Print kifu's version and exit.",
+                                                         callback=_version, is_eager=True)] = None,
+) -> None:
+    """kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games."""
+
+
+def _argv_lang(argv: Sequence[str] | None) -> Lang:
+    """The --lang of a command line that stopped with an error (else the default)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for i, arg in enumerate(args):
+        value = arg.split("=", 1)[1] if arg.startswith("--lang=") else (
+            args[i + 1] if arg == "--lang" and i + 1 < len(args) else None)
+        if value in ("ja", "en"):
+            return Lang(value)
+    return default_lang()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point: run the app; a KifuError becomes one line on stderr and exit 2.
+
+    Usage errors are typer's own (exit 2); the app raises SystemExit with the
+    command's exit code, which propagates.
+    """
+    try:
+        app(args=list(argv) if argv is not None else None, prog_name="kifu")
+    except KifuError as exc:
+        typer.echo(f"kifu: error: {exc.render(_argv_lang(argv).value)}", err=True)
+        return 2
+    except KeyboardInterrupt:
+        typer.echo("kifu: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except OSError as exc:
+        typer.echo(f"kifu: error: {exc.filename or ''}: {exc.strerror}", err=True)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""What every command group shares: options declared once, messages, printing, failing.
+
+Exit codes (DESIGN.md contract 5): 0 clean, 1 findings of error severity, 2 a usage
+error or a log that cannot be trusted (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Iterable, NoReturn, Optional, Sequence
+
+import msgspec
+import typer
+
+import kifu.games
+from kifu.games import GAMES
+
+from .messages import MESSAGES
+
+
+class Lang(str, Enum):
+    ja = "ja"
+    en = "en"
+
+
+class DataFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    md = "md"
+
+
+class ReportFormat(str, Enum):
+    text = "text"
+    json = "json"
+    md = "md"
+    html = "html"
+
+
+def default_lang() -> Lang:
+    env = os.environ.get("KIFU_LANG") or os.environ.get("LANG", "")
+    return Lang.ja if env.startswith("ja") else Lang.en
+
+
+def lang_of(lang: Lang | None) -> Lang:
+    """The --lang given, else the environment's."""
+    return lang if lang is not None else default_lang()
+
+
+def msg(key: str, lang: Lang | str | None, **kw: Any) -> str:
+    code = lang_of(lang).value if lang is None or isinstance(lang, Lang) else lang
+    return MESSAGES[key][code].format(**kw)
+
+
+def fail(text: str) -> NoReturn:
+    """One clear line on stderr, exit 2."""
+    typer.echo(f"kifu: error: {text}", err=True)
+    raise typer.Exit(2)
+
+
+def _known_game(ctx: typer.Context, value: Optional[str]) -> Optional[str]:
+    """--game names a game kifu knows (one check, for every command that takes it)."""
+    if value is not None and value not in kifu.games.GAMES:
+        lang = ctx.params.get("lang")
+        fail(msg("unknown_game", lang, game=value, known=", ".join(kifu.games.GAMES)))
+    return value
+
+
+def _game_option(help: str) -> Any:
+    return typer.Option("--game", "-g", help=help, callback=_known_game, is_eager=False)
+
+
+LangOpt = Annotated[Optional[Lang], typer.Option("--lang", help="Language of messages: ja or en (default: KIFU_LANG or LANG).",
+                                                 show_default=False, is_eager=True)]
+FormatOpt = Annotated[DataFormat, typer.Option("--format", "-f", help="Output format.")]
+LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
+GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
+GameFilter = Annotated[Optional[str], _game_option("Only this game's matches (or rules).")]
+DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
+                                               help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
+RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value (into "
+                                                                         "match.start.rules); repeat.")]
+
+
+# --- output ----------------------------------------------------------------------
+
+
+def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None) -> None:
+    """Print rows as a table, CSV, JSON (a list of objects) or Markdown."""
+    rows = [list(r) for r in rows]
+    if fmt is DataFormat.json:
+        data = [dict(zip(columns, r)) for r in rows]
+        typer.echo(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
+    elif fmt is DataFormat.csv:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(columns)
+        w.writerows(rows)
+        typer.echo(buf.getvalue(), nl=False)
+    elif fmt is DataFormat.md:
+        esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+        typer.echo("| " + " | ".join(columns) + " |")
+        typer.echo("|" + "---|" * len(columns))
+        for r in rows:
+            typer.echo("| " + " | ".join(esc(v) for v in r) + " |")
+    else:
+        from rich.console import Console
+        from rich.markup import escape
+        from rich.table import Table
+
+        # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup.
+        table = Table(title=escape(title) if title else None, show_lines=False)
+        for c in columns:
+            table.add_column(escape(c), overflow="fold")
+        for r in rows:
+            table.add_row(*("" if v is None else escape(str(v)) for v in r))
+        Console(width=max(100, _term_width())).print(table)
+
+
+def _term_width() -> int:
+    try:
+        return os.get_terminal_size().columns
+    except OSError:
+        return 160
+
+
+def print_json(value: Any) -> None:
+    typer.echo(msgspec.json.format(msgspec.json.encode(value), indent=2).decode())
+
+
+# --- parsing key=value input ---------------------------------------------------------
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return msgspec.json.decode(text)
+    except msgspec.DecodeError:
+        return text
+
+
+def pairs(items: Sequence[str], lang: Lang | None) -> dict[str, Any]:
+    """``key=value`` items as a mapping; a value that reads as JSON is taken as JSON."""
+    out: dict[str, Any] = {}
+    for pair in items:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            fail(msg("bad_pair", lang, pair=pair))
+        out[key] = _parse_value(value)
+    return out
+
+
+def players(items: Sequence[str], lang: Lang | None, *, names_required: bool = False) -> list[tuple[str, str]]:
+    """``id=Name`` items as (id, name) pairs."""
+    out = []
+    for p in items:
+        pid, sep, name = p.partition("=")
+        if not sep or not pid or (names_required and not name):
+            fail(msg("bad_pair", lang, pair=p))
+        out.append((pid, name))
+    return out

@@ -1,0 +1,108 @@
+"""The import command: a chat or client export from online play into a new log."""
+
+from __future__ import annotations
+
+import os
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Callable, Optional
+
+import msgspec
+import typer
+
+from . import progress as bars
+from .common import GameOpt, Lang, LangOpt, RuleOpt, fail, msg, pairs, players
+from .progress import Bar
+
+app = typer.Typer()
+PANEL = "Importing online play"
+
+
+class ImportFrom(str, Enum):
+    auto = "auto"
+    ccfolia = "ccfolia"
+    udonarium = "udonarium"
+    discord = "discord"
+    cockatrice = "cockatrice"
+    arena = "arena"
+
+
+@app.command("import", rich_help_panel=PANEL)
+def import_(
+    source: Annotated[Path, typer.Argument(help="The export: CCFOLIA .html/.json, Udonarium .xml/.zip, "
+                                                "Discord .json/.txt, Cockatrice log, Arena Player.log.",
+                                           show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The new log to write (never overwritten).",
+                                         show_default=False)],
+    from_: Annotated[ImportFrom, typer.Option("--from", help="The source format; auto detects it.")] = ImportFrom.auto,
+    game: GameOpt = "generic",
+    map_: Annotated[Optional[Path], typer.Option("--map", help="Mapping file (TOML): commands and rolls to game events.")] = None,
+    match: Annotated[Optional[str], typer.Option("--match", "-m", help="Match id (default: from the source).")] = None,
+    player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="Player as id=Name (Name as the source "
+                                                                            "shows it); repeat. Default: every speaker.")] = None,
+    report_: Annotated[Optional[Path], typer.Option("--report", help="Also write the import report as JSON here.")] = None,
+    rule: RuleOpt = None,
+    lang: LangOpt = None,
+) -> None:
+    """Import a chat or client log from online play into a new kifu/1 log.
+
+    Every message becomes an event: rolls become `random` events, commands in
+    the chat notation become game events through --map, everything else a note.
+    The report (stderr) counts them and lists what could not be read.
+
+    Example: kifu import room.html -o m1.jsonl --game gunandgun --map gg.toml -p a=ミナト -p b=ユキ
+    """
+    rules = pairs(rule or [], lang)
+    from kifu.events import importers
+
+    if os.path.lexists(output):
+        fail(msg("import_exists", lang, path=output))
+    given = players(player or [], lang, names_required=True)
+    map_text = None
+    if map_ is not None:
+        try:
+            map_text = map_.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(msg("import_map_unreadable", lang, path=map_, reason=getattr(exc, "strerror", None) or exc))
+    with bars.progress(bars.size(source), msg("progress_source", lang), bars.BIG_SOURCE) as bar:
+        rep = importers.import_file(source, output, fmt=from_.value, game=game,
+                                    map_text=map_text, map_name=str(map_ or ""), match=match,
+                                    players=given, rules=rules, progress=_import_stages(bar, lang))
+    for line in _import_lines(rep, output, lang):
+        typer.echo(line, err=True)
+    if report_ is not None:
+        report_.write_bytes(msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
+
+
+def _import_stages(bar: Bar, lang: Lang | None) -> Callable[[str, list[Any] | None], Any] | None:
+    """The importer's stages on the bar: reading pulses (the readers parse the export at
+    once), converting counts messages, writing counts events."""
+    if not bar.live:
+        return None
+    labels = {"read": "progress_source", "convert": "progress_convert", "write": "progress_write"}
+
+    def stage(name: str, items: list[Any] | None) -> Any:
+        bar.phase(msg(labels[name], lang), None if items is None else len(items))
+        return items if items is None else bar.counted(items, 0, len(items))
+
+    return stage
+
+
+def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
+    lines = [msg("import_done", lang, path=output, format=rep.format, messages=rep.messages, events=rep.events,
+                 game=rep.game_events, random=rep.random, notes=rep.notes, head=rep.head),
+             msg("import_players", lang, players=", ".join(rep.players) or "-", match=rep.match)]
+    if rep.secret or rep.hidden:
+        lines.append(msg("import_secret", lang, secret=rep.secret, hidden=rep.hidden))
+    for key, items in (("import_unreadable", rep.unreadable), ("import_unmapped", rep.unmapped),
+                       ("import_failed", rep.failed)):
+        lines.extend(msg(key, lang, loc=i.loc, what=i.what) for i in items)
+    if rep.edited:
+        lines.append(msg("import_edited", lang, count=len(rep.edited), locs=", ".join(rep.edited[:10])))
+    if rep.unattributed:
+        names = ", ".join(f"{n} ({c})" for n, c in rep.unattributed.items())
+        lines.append(msg("import_unattributed", lang, names=names))
+    if rep.skipped_lines:
+        lines.append(msg("import_skipped", lang, count=rep.skipped_lines))
+    lines.extend(msg("import_remark", lang, text=r) for r in rep.remarks)
+    return lines

@@ -1,0 +1,266 @@
+"""Commands on one match log: new, append, verify, repair, show, state, schema."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, Iterable, Optional
+
+import msgspec
+import typer
+
+from kifu.events import logfile
+from kifu.events.base import KifuError
+
+from .common import (
+    DataFormat,
+    FormatOpt,
+    GameOpt,
+    Lang,
+    LangOpt,
+    LogArg,
+    RuleOpt,
+    fail,
+    lang_of,
+    msg,
+    pairs,
+    players,
+    print_json,
+    print_rows,
+)
+from .progress import Bar, log_note, logs_progress, verify_log
+
+app = typer.Typer()
+PANEL = "Match logs"
+
+
+@app.command(rich_help_panel=PANEL)
+def new(
+    log: LogArg,
+    game: GameOpt,
+    match: Annotated[str, typer.Option("--match", "-m", help="Match id.")],
+    player: Annotated[list[str], typer.Option("--player", "-p", help="Player as id=Name; repeat per player.")],
+    rule: RuleOpt = None,
+    title: Annotated[Optional[str], typer.Option(help="Tournament, round or table.")] = None,
+    at: Annotated[Optional[str], typer.Option(help="RFC 3339 start time.")] = None,
+    catalogue: Annotated[Optional[Path], typer.Option(help="A JSON file: the cards or triggers this table plays with.")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Create a new match log holding its match.start.
+
+    --catalogue puts the table's own cards (in the game's catalogue shape,
+    docs/games/) into match.start; it is checked like the built-in one.
+
+    Example: kifu new m1.jsonl -g gunandgun -m R1-T3 -p a=Aoi -p b=Ren -r cost_payment=hand
+    """
+    start: dict[str, Any] = {"game": game, "match": match, "rules": pairs(rule or [], lang),
+                             "players": [{"id": pid, "name": name} for pid, name in players(player, lang)]}
+    if title:
+        start["title"] = title
+    if at:
+        start["at"] = at
+    if catalogue is not None:
+        try:
+            start["catalogue"] = msgspec.json.decode(catalogue.read_bytes())
+        except (OSError, msgspec.DecodeError) as exc:
+            fail(f"{catalogue}: {getattr(exc, 'strerror', None) or exc}")
+    logfile.create(log, start)
+    head = logfile.verify(log)
+    typer.echo(msg("created", lang, path=log, head=head.hash))
+
+
+@app.command(rich_help_panel=PANEL)
+def append(
+    log: LogArg,
+    items: Annotated[Optional[list[str]], typer.Argument(help="The event as key=value pairs (values may be JSON).")] = None,
+    json_: Annotated[Optional[str], typer.Option("--json", help="The event as a JSON object; '-' reads stdin.")] = None,
+    expect_seq: Annotated[Optional[int], typer.Option(help="Refuse unless this is the next seq (optimistic concurrency).")] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Append one event; seq and prev are filled in under the file lock.
+
+    Examples:
+      kifu append m1.jsonl type=note by=a text="shuffled"
+      kifu append m1.jsonl --json '{"type":"note","text":"hi"}' --expect-seq 7
+      echo '{"type":"note","text":"hi"}' | kifu append m1.jsonl
+    """
+    if json_ is not None:
+        text = sys.stdin.read() if json_ == "-" else json_
+    elif items:
+        text = None
+    elif not sys.stdin.isatty():
+        text = sys.stdin.read()
+    else:
+        fail(msg("no_event", lang))
+    if text is not None:
+        try:
+            obj = msgspec.json.decode(text.strip().encode())
+        except msgspec.DecodeError as exc:
+            fail(f"--json: not JSON ({exc})")
+        if not isinstance(obj, dict):
+            fail("--json: the event must be a JSON object")
+        obj.update(pairs(items or [], lang))
+    else:
+        obj = pairs(items or [], lang)
+    event = logfile.append(log, obj, expect_seq=expect_seq)
+    from kifu.events.codec import encode, line_hash
+
+    typer.echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
+
+
+class VerifyFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command(rich_help_panel=PANEL)
+def verify(
+    logs: Annotated[list[Path], typer.Argument(help="Match logs to verify.", show_default=False)],
+    expect_head: Annotated[Optional[str], typer.Option(help="Head hash from the match slip (≥ 12 hex digits).")] = None,
+    fmt: Annotated[VerifyFormat, typer.Option("--format", "-f", help="text, or json: one object per log "
+                                              "(path, seq, head, ok, error).")] = VerifyFormat.text,
+    lang: LangOpt = None,
+) -> None:
+    """Verify each log's hash chain and schema, and print its head (last seq and hash).
+
+    Any edited, inserted, deleted or reordered event is named by seq; with
+    --expect-head a truncated log is detected too. Text stops at the first log
+    that fails; -f json verifies every log and reports each (a failed one with
+    ok false and the error line, also on stderr). Exit 2 if any log failed.
+
+    \b
+    Examples:
+      kifu verify m1.jsonl --expect-head 3f9a0c…
+      kifu verify matches/*.jsonl -f json
+    """
+    progress, sizes = logs_progress(logs, 1, msg("progress_verify", lang))
+    rows: list[dict[str, Any]] = []
+    with progress as bar:
+        start = 0
+        for i, (path, size) in enumerate(zip(logs, sizes, strict=True)):
+            bar.update(start, note=log_note(i, logs, lang))
+            if fmt is VerifyFormat.json:
+                rows.append(_verify_row(path, expect_head, bar, start, lang))
+            else:
+                head = verify_log(path, expect_head, bar, start)
+                bar.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
+            start += size
+    if fmt is VerifyFormat.json:
+        print_json(rows)
+        raise typer.Exit(0 if all(r["ok"] for r in rows) else 2)
+
+
+def _verify_row(path: Path, expect_head: Optional[str], bar: Bar, start: float, lang: Lang | None) -> dict[str, Any]:
+    """One log's verdict for `verify -f json`; a failure is a row (and a line on stderr), not the end."""
+    try:
+        head = verify_log(path, expect_head, bar, start)
+    except KifuError as exc:
+        error = exc.located(str(path)).render(lang_of(lang).value)
+        bar.warn(f"kifu: error: {error}")
+        return {"path": str(path), "seq": None, "head": None, "ok": False, "error": error}
+    return {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None}
+
+
+@app.command(rich_help_panel=PANEL)
+def repair(log: LogArg, lang: LangOpt = None) -> None:
+    """Cut off a torn last line (a write cut short by a crash), keeping a copy first.
+
+    Only an unterminated last line is cut; a complete line that fails to verify
+    is evidence and is never removed.
+
+    Example: kifu repair m1.jsonl
+    """
+    result = logfile.repair(log)
+    if result is None:
+        typer.echo(msg("nothing_to_repair", lang, path=log))
+    else:
+        typer.echo(msg("repaired", lang, path=log, cut=result[0], copy=result[1]))
+
+
+@app.command(rich_help_panel=PANEL)
+def show(
+    log: LogArg,
+    fmt: FormatOpt = DataFormat.table,
+    since: Annotated[int, typer.Option(help="First seq to show.")] = 1,
+    until: Annotated[Optional[int], typer.Option(help="Last seq to show.")] = None,
+) -> None:
+    """Print the timeline of a log: seq, time, who, type and the event's fields.
+
+    Example: kifu show m1.jsonl --since 10 --until 40 -f md
+    """
+    from kifu.auditor.report import event_detail
+    from kifu.events.base import event_type
+
+    rows = [
+        (e.seq, e.at, e.by, event_type(type(e)), event_detail(e))
+        for e in logfile.load(log).events
+        if e.seq >= since and (until is None or e.seq <= until)
+    ]
+    print_rows(["seq", "at", "by", "type", "detail"], rows, fmt, title=str(log))
+
+
+@app.command(rich_help_panel=PANEL)
+def state(
+    log: LogArg,
+    at: Annotated[Optional[int], typer.Option("--at", help="Show the state after this seq (default: the last).")] = None,
+    path: Annotated[Optional[str], typer.Option("--path", help="Only this part, dot-separated (game.players.p1).")] = None,
+    flat: Annotated[bool, typer.Option("--flat", help="One `path = value` line per leaf, easy to grep and diff.")] = False,
+    lang: LangOpt = None,
+) -> None:
+    """Print the projected state after an event, as JSON (time travel).
+
+    Examples:
+      kifu state m1.jsonl --at 42
+      kifu state m1.jsonl --at 42 --path game.players.p1
+      kifu state m1.jsonl --at 41 --flat > before.txt; kifu state m1.jsonl --at 42 --flat | diff before.txt -
+    """
+    from kifu.auditor import registry
+    from kifu.projector.base import Replay
+
+    lg = logfile.load(log)
+    g = registry.game(lg.start.game)
+    last = lg.head.seq
+    seq = last if at is None else at
+    if not 1 <= seq <= last:
+        fail(msg("seq_range", lang, seq=seq, last=last))
+    frame = Replay(g.projection, lg.events, registry.options(g, lg.start)).state_at(seq)
+    tree = msgspec.to_builtins(frame)
+    for key in path.split(".") if path else ():
+        if isinstance(tree, dict) and key in tree:
+            tree = tree[key]
+        elif isinstance(tree, (list, tuple)) and key.lstrip("-").isdigit() and -len(tree) <= int(key) < len(tree):
+            tree = tree[int(key)]
+        else:
+            known = ", ".join(map(str, tree)) if isinstance(tree, dict) else (
+                f"0..{len(tree) - 1}" if isinstance(tree, (list, tuple)) else "-")
+            fail(msg("no_path", lang, path=path, part=key, known=known))
+    if flat:
+        for leaf, value in _leaves(tree, path or ""):
+            typer.echo(f"{leaf} = {msgspec.json.encode(value).decode()}")
+    else:
+        print_json(tree)
+
+
+def _leaves(tree: Any, prefix: str) -> Iterable[tuple[str, Any]]:
+    items = list(tree.items() if isinstance(tree, dict) else enumerate(tree) if isinstance(tree, (list, tuple)) else ())
+    if not items:
+        yield prefix or ".", tree
+        return
+    for key, value in items:
+        yield from _leaves(value, f"{prefix}.{key}" if prefix else str(key))
+
+
+@app.command(rich_help_panel=PANEL)
+def schema(
+    game: GameOpt = "generic",
+    lang: LangOpt = None,
+) -> None:
+    """Print the JSON Schema of one line of a game's log, generated from the event structs.
+
+    Example: kifu schema -g gunandgun > gg.schema.json
+    """
+    from kifu.events import games
+    from kifu.events.schema import schema as described
+
+    print_json(described(games.codec(game)))

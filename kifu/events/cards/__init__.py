@@ -1,1 +1,0 @@
-"""Card catalogues as data: facts only (names, numbers, kinds, costs, limits), in our own words."""

@@ -1,0 +1,19 @@
+"""The ``generic`` game: no game rules, only the log-level KIFU rules."""
+
+from __future__ import annotations
+
+from kifu.auditor.base import Game, Text
+
+from . import projection
+from .events import EVENTS
+
+GAME = Game(
+    id="generic",
+    prefix="",
+    code="KIFU",
+    title=Text(ja="汎用 (チャット・ダイス)", en="generic (chat and dice)"),
+    seed="",
+    events=EVENTS,
+    projection=projection,  # type: ignore[arg-type]
+    rules=(),
+)

@@ -1,0 +1,1 @@
+"""ガンナガン (Gun and Gun) played with the coin-toss variant."""

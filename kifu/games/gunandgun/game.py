@@ -1,0 +1,25 @@
+"""ガンナガン (Gun and Gun) with the coin-toss variant, as the auditor, the page and the CLI see it."""
+
+from __future__ import annotations
+
+from kifu.auditor.base import Game, Text
+
+from . import projection
+from .charts import CHARTS
+from .events import EVENTS, catalogue
+from .rules import RULES
+from .rules.options import OPTIONS
+
+GAME = Game(
+    id="gunandgun",
+    prefix="gg",
+    code="GG",
+    title=Text(ja="ガンナガン (コイントス・バリアント)", en="Gun and Gun (coin-toss variant)"),
+    seed="000_bcb755c8f159f990.txt",
+    events=EVENTS,
+    projection=projection,  # type: ignore[arg-type]
+    rules=RULES,
+    options=OPTIONS,
+    catalogue=catalogue,
+    charts=CHARTS,
+)

@@ -1,0 +1,19 @@
+"""ガンナガン (Gun and Gun) with the coin-toss variant: the GG rulebook.
+
+Rule sources: the coin-toss variant's rules page and its rulings, and the base game's
+rules. One module per area: toss (the sequence, N and timing), numbers (N in the
+effect), costs, limits, loads, shots, responses, cards (card kinds), setup (setup, turn
+flow, end of game); options.py holds the documented house-ruling options.
+"""
+
+from __future__ import annotations
+
+from kifu.auditor.base import Rule
+
+from . import cards, costs, limits, loads, numbers, responses, setup, shots, toss
+from .docs_ja import with_japanese
+
+RULES: tuple[Rule, ...] = tuple(with_japanese(r) for r in (
+    toss.RULES + numbers.RULES + costs.RULES + limits.RULES + loads.RULES + shots.RULES + responses.RULES
+    + cards.RULES + setup.RULES
+))

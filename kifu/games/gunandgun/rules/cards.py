@@ -1,0 +1,56 @@
+"""ガンナガン: each card is used as the kind it is (base game).
+
+Sources: reference gunandgun.md §1.3 ① (card use: activate an action or a function, set a
+response), §1.8 (card kinds); seed 000 §カード処理ごとのトス実行タイミング (each kind tosses at its
+own timing, so a card recorded as the wrong kind would toss at the wrong time).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+
+from .. import events as ev
+from .. import projection as proj
+from .facts import cat, game
+
+KIND_JA = {"action": "【行動】", "function": "【機能】", "response": "【対応】", "bullet": "【銃弾】"}
+
+
+def _claimed(e: object) -> tuple[str | None, str | None]:
+    if isinstance(e, ev.CardPlayed):
+        return e.card, e.kind
+    if isinstance(e, ev.BulletFired):
+        return e.card, "bullet"
+    if isinstance(e, ev.TossGroupOpened) and e.kind == "function":
+        return e.card, "function"
+    return None, None
+
+
+@rule(
+    code="GG-CARD-001", name="card-used-as-its-kind", severity=Severity.ERROR,
+    citation="reference gunandgun.md §1.3 ①, §1.8 / seed 000 §カード処理ごとのトス実行タイミング",
+    title=Text(ja="カードはその種類として使う", en="a card is used as the kind it is"),
+    message=Text(ja="{card} は{kind_ja}のカードですが、{used_ja}として記録されています",
+                 en="{card} is a {kind} card but is recorded as a {used}"),
+    on=(ev.CardPlayed, ev.BulletFired, ev.TossGroupOpened),
+    doc=Doc(checks="`gg.play` names an action, function or response card with its own kind; `gg.bullet` names a "
+                   "bullet; a function toss group names a function card. Unknown cards cannot be decided (info).",
+            why="The kind decides when the card tosses (action at activation, bullet at the shot, function at the "
+                "turn start, response at the declaration) and where it goes.",
+            bad="play 緊急回避 kind=action", good="play 緊急回避 kind=response"),
+)
+def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
+    card, used = _claimed(s.event)
+    if card is None:
+        return
+    f = proj.find_card(cat(game(s.before)), card)
+    if f is None:
+        yield Hit(s.event.seq, {"reason": f"{card} is not in the card catalogue"}, undecided=True)
+    elif f.kind != used:
+        yield Hit(s.event.seq, {"card": card, "kind": f.kind, "kind_ja": KIND_JA[f.kind], "used": used,
+                                "used_ja": KIND_JA.get(used or "", used)})
+
+
+RULES = (card_used_as_its_kind,)

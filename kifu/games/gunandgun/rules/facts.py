@@ -1,0 +1,182 @@
+"""ガンナガン (seed 000 coin-toss variant): shared helpers for the rule modules.
+
+Card facts come from the catalogue (kifu/events/cards/gunandgun.py); the helpers
+turn an activation of the projection into what its card says, and compute N-based
+values the way seed 000 §基本ルール and §ルール適用の例外 describe.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from kifu.auditor.base import Hit
+
+from .. import projection as proj
+from ..projection import Activation, State
+
+CARD_KINDS = ("action", "function", "response", "bullet", "group-function")
+SKILL_KINDS = ("skill", "group-continuous")
+
+
+def game(frame: Any) -> State:
+    return frame.game
+
+
+def cat(state: State) -> Any:
+    return proj.catalogue(state.ckey)
+
+
+def player_gun(state: State, player: str, gun: str | None) -> proj.Gun | None:
+    """The player's gun named ``gun``; None when the log has not set that player up (it started mid-game)."""
+    p = state.players.get(player)
+    return proj.gun_of(state, p, gun) if p else None
+
+
+# The rules of one event ask about the same activation one after another (N, cap, cost,
+# threshold): the last answer is kept, keyed by the identity of the frozen state and activation
+# (held here, so the identities cannot be reused while they are compared).
+_LAST_FACTS: list[Any] = [None, None, None, None]
+
+
+def facts_of(state: State, a: Activation, card: str | None = None) -> Any:
+    """The card or skill an activation (or one skill of a continuous group) uses; None if unknown."""
+    last = _LAST_FACTS
+    if last[0] is state and last[1] is a and last[2] == card:
+        return last[3]
+    found = _facts_of(state, a, card)
+    last[:] = (state, a, card, found)
+    return found
+
+
+def _facts_of(state: State, a: Activation, card: str | None) -> Any:
+    key = card or a.card
+    if key is None and a.kind == "group-continuous" and a.player in state.players:
+        key = state.players[a.player].skill  # one skill per player: the group's skill is the chosen one
+    if a.kind in CARD_KINDS:
+        return proj.find_card(cat(state), key)
+    if a.kind in SKILL_KINDS:
+        return proj.find_skill(cat(state), key)
+    return None
+
+
+def numbers(facts: Any) -> list[Any]:
+    return list(getattr(facts, "numbers", []) or [])
+
+
+def expected_values(facts: Any, n: int) -> list[int]:
+    """Each number of the effect as the variant applies it: N where replaceable, else as printed."""
+    return [n if x.replaceable else x.value for x in numbers(facts)]
+
+
+def value_of(facts: Any, n: int, role: str) -> int | None:
+    """Total of the effect's numbers of one role under N (None when the card has none)."""
+    vals = [n if x.replaceable else x.value for x in numbers(facts) if x.role == role]
+    return sum(vals) if vals else None
+
+
+def is_pure_load(facts: Any) -> bool:
+    """A load effect: every replaceable number counts cards loaded (seed 000 multi-gun clause)."""
+    rep = [x for x in numbers(facts) if x.replaceable]
+    return bool(rep) and all(x.role == "load" for x in rep)
+
+
+def load_cap(state: State, a: Activation) -> int | None:
+    """Room of the gun with the most room left: a load effect's toss stops there (seed 000 §ルール適用の例外)."""
+    if a.kind not in CARD_KINDS + SKILL_KINDS or not is_pure_load(facts_of(state, a)):
+        return None
+    return a.room  # measured when the activation opened and again at its first toss
+
+
+def sequence_over(state: State, a: Activation, options: Any = None) -> bool:
+    """The toss sequence has ended: an opponent-facing toss, or N reached the load cap.
+
+    Reaching the cap ends it unless option ``load_toss_end`` is ``opponent`` (seed 000's
+    "原則として相手側が出るまでトスを続ける" read strictly).
+    """
+    cap = load_cap(state, a)
+    at_cap = cap is not None and a.n >= cap
+    return a.ended or (at_cap and (options or {}).get("load_toss_end") != "opponent")
+
+
+def n_choices(state: State, a: Activation, options: Any = None) -> tuple[int, ...]:
+    """The N a resolution may record: the capped N, and (unless option ``load_toss_end`` is ``cap``) the full count.
+
+    A table that tossed on past a load effect's cap (the seed's 原則) may write the N it tossed
+    (FAQ: トスで8になった) or the N that applies; both load the same cards.
+    """
+    n = effective_n(state, a)
+    if (options or {}).get("load_toss_end", "cap-or-opponent") == "cap":
+        return (n,)
+    return (n, a.n)
+
+
+def selects_alternative(facts: Any) -> bool:
+    """The threshold picks between two HIT numbers (起死回生) instead of gating the whole effect."""
+    return any(x.role == "hit" and "instead" in (x.note or "") for x in numbers(facts))
+
+
+def expected_cost(state: State, a: Activation, options: Any) -> tuple[str, int] | None:
+    """(currency, amount) of the printed cost, never scaled by N; None when unknown or X.
+
+    A skill is paid in voltage; a deck card's COST in hand cards or voltage per the
+    ``cost_payment`` option (reference §1.7, open question 1).
+    """
+    f = facts_of(state, a)
+    if f is None:
+        return None
+    if a.kind == "skill":
+        return None if f.cost is None else ("voltage", f.cost)
+    if a.kind in ("action", "function", "response"):
+        return (options.get("cost_payment", "hand"), f.cost)
+    return None
+
+
+def opponent(state: State, pid: str) -> str | None:
+    return next((o for o in state.order if o != pid), None)
+
+
+def unknown(seq: int, what: str, seqs: Iterable[int] = ()) -> Hit:
+    """An info finding: the rule cannot decide without the card's facts."""
+    return Hit(seq, {"reason": what}, seqs=tuple(seqs), undecided=True)
+
+
+def effective_n(state: State, a: Activation) -> int:
+    """N as the variant counts it: tosses facing the tosser, stopped at a load effect's cap."""
+    cap = load_cap(state, a)
+    return a.n if cap is None else min(a.n, cap)
+
+
+def _auto_measure(state: State, a: Activation, condition: str) -> tuple[int, str] | None:
+    """What the card's condition compares, read from the state (None when the log must say)."""
+    shot = state.shots.get(a.shot or "")
+    if "incoming HIT" in condition and shot is not None:
+        from .shots import current_hit
+
+        hit = current_hit(state, shot)
+        return (hit, "ge") if hit is not None else None
+    if "load count" in condition and shot is not None:
+        return shot.loads, "ge"
+    if "your life <=" in condition and a.player in state.players:
+        return state.players[a.player].life, "le"
+    return None
+
+
+def threshold(state: State, a: Activation, e: Any) -> tuple[int, int, str, bool] | None:
+    """(measured, threshold under N, cmp, holds) of a resolution, or None when the card has no threshold.
+
+    ``measured`` is the log's when recorded; otherwise the incoming HIT of the answered shot, the
+    firing gun's load count, or the owner's life, as the card's condition says.
+    """
+    f = facts_of(state, a, getattr(e, "card", None))
+    nums = [x for x in numbers(f) if x.role == "threshold"]
+    if not nums:
+        return None
+    thr = e.n if nums[0].replaceable else nums[0].value
+    if e.measured is not None:
+        measured, cmp = e.measured, e.cmp
+    else:
+        auto = _auto_measure(state, a, getattr(f, "condition", "") or "")
+        if auto is None:
+            return None
+        measured, cmp = auto
+    return measured, thr, cmp, (measured >= thr if cmp == "ge" else measured <= thr)

@@ -1,0 +1,307 @@
+"""ガンナガン (seed 000 coin-toss variant): the toss sequence, N, and when to toss.
+
+Sources: seed 000 §概要, §基本ルール 2, §ルール適用の例外, §カード処理ごとのトス実行タイミング, FAQ.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+
+from .. import events as ev
+from .. import projection as proj
+from .facts import (
+    effective_n,
+    expected_cost,
+    facts_of,
+    game,
+    load_cap,
+    n_choices,
+    numbers,
+    sequence_over,
+)
+
+CURRENCY_JA = {"hand": "手札", "voltage": "ボルテージ", "additional": "追加コスト"}
+TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
+
+
+@rule(
+    code="GG-TOSS-001", name="cost-paid-before-toss", severity=Severity.ERROR,
+    citation="seed 000 §ルール適用の例外 (各種コストは先払い) / FAQ コストは返ってきますか",
+    title=Text(ja="コストはトスの前に支払う", en="the cost is paid before the toss"),
+    message=Text(ja="seq {seq} のトス ({card}, {act}) がコスト ({cost_ja}) の支払いより前です",
+                 en="the toss at seq {seq} for {card} ({act}) came before its cost ({cost}) was paid"),
+    on=(ev.CoinTossed, ev.CostPaid), options=("cost_payment",),
+    doc=Doc(checks="A toss of an activation whose card or skill has a COST or voltage cost comes after that cost "
+                   "is paid; a cost recorded after the activation's first toss is flagged too.",
+            why="The variant makes costs prepaid: pay first, then toss. N never changes what was paid.",
+            bad='play 計略 (a1); toss a1 self; cost a1 hand 1', good='play 計略 (a1); cost a1 hand 1; toss a1 self'),
+)
+def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
+    st = game(s.before)
+    a = st.acts.get(s.event.act)
+    if a is None or a.kind in ("gunner", "gun") or isinstance(s.event, ev.CostPaid) and s.event.kind == "additional":
+        return
+    if a.cost_seq is not None or isinstance(s.event, ev.CoinTossed) == bool(a.tosses):
+        return  # paid already, a later toss, or a cost before any toss: nothing to compare
+    cost = expected_cost(st, a, s.options)
+    if isinstance(s.event, ev.CoinTossed):
+        if cost is not None and cost[1] > 0:
+            yield Hit(s.event.seq, {"seq": s.event.seq, "card": a.card, "act": a.id, "cost": f"{cost[1]} {cost[0]}",
+                                    "cost_ja": f"{CURRENCY_JA[cost[0]]} {cost[1]} 枚"}, (a.seq,))
+    elif cost is None or cost[1] == 0:
+        yield Hit(s.event.seq, {"seq": a.toss_seqs[0], "card": a.card, "act": a.id, "cost": s.event.n,
+                                "cost_ja": f"{CURRENCY_JA.get(s.event.kind, s.event.kind)} {s.event.n} 枚"}, a.toss_seqs[:1])
+
+
+@rule(
+    code="GG-TOSS-002", name="no-toss-after-sequence-ends", severity=Severity.ERROR,
+    citation="seed 000 §概要 2 (相手を向いた時点で終了) / §ルール適用の例外 (装填効果: 装填上限に達したら止まる)",
+    title=Text(ja="トスの終了後にトスしてはならない", en="nothing is tossed after the toss sequence ends"),
+    message=Text(ja="{act} ({card}) のトス列は seq {ended} で終わっています ({why}) が seq {seq} でまたトスしました",
+                 en="the toss sequence of {act} ({card}) ended at seq {ended} ({why}), yet seq {seq} tossed again"),
+    on=(ev.CoinTossed,), options=("load_toss_end",),
+    doc=Doc(checks="No toss of an activation follows its first opponent-facing toss or its resolution; with option "
+                   "`load_toss_end: cap`, nor a toss after N reached the room of the gun with the most room left "
+                   "(load effects). By default a table may toss on until the coin faces the opponent.",
+            why="N counts the tosses facing you before the first facing the opponent; that toss ends the sequence. "
+                "A load effect is processed against the gun with the most room; whether the tossing itself stops "
+                "there or goes on to the opponent side (the seed's 原則, FAQ トスで8) is the option's choice.",
+            bad="toss a1 self; toss a1 opponent; toss a1 self", good="toss a1 self; toss a1 self; toss a1 opponent"),
+)
+def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
+    st = game(s.before)
+    a = st.acts.get(s.event.act)
+    if a is None:
+        return
+    if a.resolved is not None:
+        why, ended = "resolved", a.resolved
+    elif a.ended:
+        why, ended = "opponent", a.toss_seqs[a.tosses.index("opponent")]
+    elif s.options.get("load_toss_end") == "cap" and sequence_over(st, a) and load_cap(st, a):
+        # with every gun already full (cap 0) a toss is pointless but harmless: N changes nothing
+        why, ended = f"load cap {load_cap(st, a)}", a.toss_seqs[-1] if a.toss_seqs else a.seq
+    else:
+        return
+    yield Hit(s.event.seq, {"act": a.id, "card": a.card, "ended": ended, "why": why, "seq": s.event.seq}, (ended,))
+
+
+@rule(
+    code="GG-TOSS-003", name="n-counts-self-before-first-opponent", severity=Severity.ERROR,
+    citation="seed 000 §概要 1-3 / §基本ルール 2",
+    title=Text(ja="N は相手側が出るまでに自分側が出た回数", en="N is the tosses facing you before the first facing the opponent"),
+    message=Text(ja="{act} ({card}) は N={claimed} で処理されましたが、トス {tosses} の N は {n} です",
+                 en="{act} ({card}) resolved with N={claimed}, but its tosses {tosses} give N={n}"),
+    on=(ev.EffectResolved,), options=("load_toss_end",),
+    doc=Doc(checks="The N an activation resolves with equals the number of its tosses facing the tosser before the "
+                   "first toss facing the opponent. For a load effect tossed past its cap (the room of the gun with "
+                   "the most room) either the full count or the capped N may be written (not under "
+                   "`load_toss_end: cap`).",
+            why="That count is what replaces the card's numbers.",
+            bad="toss self, self, opponent; resolve n=3", good="toss self, self, opponent; resolve n=2"),
+)
+def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
+    st = game(s.before)
+    a = st.acts.get(s.event.act)
+    if a is not None and a.kind not in ("gunner", "gun") and s.event.n not in n_choices(st, a, s.options):
+        yield Hit(s.event.seq, {"act": a.id, "card": a.card, "claimed": s.event.n, "n": effective_n(st, a),
+                                "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "-"},
+                  a.toss_seqs)
+
+
+@rule(
+    code="GG-TOSS-004", name="toss-sequence-finished-before-resolve", severity=Severity.ERROR,
+    citation="seed 000 §概要 2 (相手を向くまでトスを続ける)",
+    title=Text(ja="相手側が出るまでトスしてから処理する", en="toss until the coin faces the opponent before resolving"),
+    message=Text(ja="{act} ({card}) はトス列が終わる前 ({tosses}) に処理されました",
+                 en="{act} ({card}) resolved before its toss sequence ended ({tosses})"),
+    on=(ev.EffectResolved,), options=("load_toss_end",),
+    doc=Doc(checks="An activation resolves only after a toss facing the opponent, or (load effects, unless "
+                   "`load_toss_end: opponent`) once N reached the room of the gun with the most room left. A card "
+                   "with no replaceable number may resolve without any toss.",
+            why="Stopping early while the coin still faces you would let a player pick N.",
+            bad="toss a1 self; resolve a1 n=1", good="toss a1 self; toss a1 opponent; resolve a1 n=1"),
+)
+def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
+    st = game(s.before)
+    a = st.acts.get(s.event.act)
+    if a is None or a.kind in ("gunner", "gun") or a.resolved is not None:
+        return
+    if a.kind == "function" and not a.tosses:
+        return  # a function played this turn has no toss of its own (GG-TOSS-008 judges it)
+    f = facts_of(st, a, getattr(s.event, "card", None))
+    if not a.tosses and f is not None and not any(x.replaceable for x in numbers(f)):
+        return  # nothing for N to replace (バラージ, ステルスバレット): a table need not toss
+    if not sequence_over(st, a, s.options):
+        yield Hit(s.event.seq, {"act": a.id, "card": a.card,
+                                "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "no toss"},
+                  a.toss_seqs)
+
+
+WHY_JA = {
+    "the toss names no activation": "どの発動にも結び付いていないトスです",
+    "a response tosses when declared, not when set": "【対応】はセット時ではなく対応宣言時にトスします",
+    "a function tosses at its owner's turn start, not when played": "【機能】は発動時ではなく自分のターン開始時にトスします",
+    "a bullet tosses at the shot declaration": "【銃弾】は射撃宣言時 (対応・ダメージの前) にトスします",
+    "a turn toss group tosses at that turn's start, before the main phase": "ターン開始時のトスはそのターンのメインフェイズ前に行います",
+    "a turn toss group opens at the owner's turn start": "【機能】・継続技能のトスは自分のターン開始時に行います",
+    "resolves without a turn-start toss (it was played this turn)": "ターン開始時のトスなしで処理されました (このターンに発動したカード)",
+}
+
+
+def _timing_problem(s: Step) -> str | None:
+    st = game(s.before)
+    a = st.acts.get(s.event.act)
+    if a is None:
+        return "the toss names no activation"
+    if a.kind == "response" and a.declared is None:
+        return "a response tosses when declared, not when set"
+    if a.kind == "function":
+        on_play = s.options.get("function_first_toss") == "on-play"
+        if not on_play or a.turn != st.turn or a.resolved is not None:
+            return "a function tosses at its owner's turn start, not when played"
+    if a.kind == "bullet":
+        shot = st.shots.get(a.shot or "")
+        if shot is None or shot.damage is not None or any(m[0] in ("response", "replace") for m in shot.mods):
+            return "a bullet tosses at the shot declaration"
+    if a.kind.startswith("group-") and (a.turn != st.turn or (st.phase != "start" and a.phase == "start")):
+        return "a turn toss group tosses at that turn's start, before the main phase"
+    return None
+
+
+@rule(
+    code="GG-TOSS-005", name="toss-at-the-kinds-timing", severity=Severity.ERROR,
+    citation=TIMING, options=("function_first_toss",),
+    title=Text(ja="カードの種類ごとのタイミングでトスする", en="each kind of card tosses at its own timing"),
+    message=Text(ja="seq {seq} のトス/トス群 ({act}, {card}) はタイミングが違います: {why_ja}",
+                 en="the toss or toss group at seq {seq} ({act}, {card}) is at the wrong time: {why}"),
+    on=(ev.CoinTossed, ev.TossGroupOpened),
+    doc=Doc(checks="Actions toss when activated; bullets at the shot declaration (before responses and damage); "
+                   "responses when declared (not when set); functions and continuous skills in a turn toss group "
+                   "opened at the owner's turn start, before the main phase. A toss sequence is judged by its "
+                   "first toss (one finding per mistimed sequence).",
+            why="The seed fixes when each kind tosses; tossing at another time changes which N applies.",
+            bad="turn b; play リロード・サポーター (a3); toss a3 self", good="turn a; group g1 リロード・サポーター; toss g1 self"),
+)
+def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
+    st = game(s.before)
+    e = s.event
+    if isinstance(e, ev.TossGroupOpened):
+        if st.turn and (st.phase != "start" or st.active != e.player):
+            why = "a turn toss group opens at the owner's turn start"
+            yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or "継続技能", "why": why, "why_ja": WHY_JA[why]})
+        return
+    a = st.acts.get(e.act)
+    if a is not None and a.tosses:
+        return  # the sequence is judged by its first toss: one finding per mistimed sequence
+    why = _timing_problem(s)
+    if why is not None:
+        yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": a.card if a else None, "why": why,
+                          "why_ja": WHY_JA.get(why, why)}, (a.seq,) if a else ())
+
+
+@rule(
+    code="GG-TOSS-006", name="tosser-owns-the-activation", severity=Severity.ERROR,
+    citation="seed 000 §概要 1 (自分を向いた回数)",
+    title=Text(ja="トスするのは発動した本人", en="the activation's owner tosses"),
+    message=Text(ja="{act} ({card}) は {owner} のものですが {tosser} がトスしました",
+                 en="{act} ({card}) belongs to {owner}, but {tosser} tossed"),
+    on=(ev.CoinTossed,),
+    doc=Doc(checks="Every toss of an activation is made by the player who owns it.",
+            why="“Facing you” is defined from the tosser; the opponent's toss would invert N.",
+            bad="play 計略 by a (a1); toss a1 by b", good="play 計略 by a (a1); toss a1 by a"),
+)
+def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
+    a = game(s.before).acts.get(s.event.act)
+    if a is not None and a.player != s.event.player:
+        yield Hit(s.event.seq, {"act": a.id, "card": a.card, "owner": a.player, "tosser": s.event.player}, (a.seq,))
+
+
+@rule(
+    code="GG-TOSS-007", name="one-toss-per-function-kind-per-turn", severity=Severity.ERROR,
+    citation=TIMING + " (同じ種類は一度のトス; 継続技能はターン開始時に1回) / FAQ 【機能】まとめて処理, 継続技能",
+    title=Text(ja="【機能】は種類ごとに1回、継続技能は全部で1回トスする",
+               en="one toss per kind of function card, one for all continuous skills, each turn"),
+    message=Text(ja="{player} はこのターン既に {card} のトス群を開いています (seq {seq})",
+                 en="{player} already opened a toss group for {card} this turn (seq {seq})"),
+    on=(ev.TossGroupOpened,),
+    doc=Doc(checks="At a turn start a player opens at most one toss group per function card name, and at most one "
+                   "for all continuous skills; its N applies to every copy in play.",
+            why="Copies of the same function share one N; every continuous skill shares the one turn-start toss.",
+            bad="group g1 リロード・サポーター; group g2 リロード・サポーター", good="group g1 リロード・サポーター copies=2"),
+)
+def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
+    st = game(s.before)
+    e = s.event
+    p = st.players.get(e.player)
+    card = proj.canon(st, e.card)
+    key = card if e.kind == "function" and card else "*"
+    if p is None:
+        return
+    if key in p.groups:
+        prev = st.acts.get(p.group_of.get(key, ""))
+        yield Hit(e.seq, {"player": e.player, "card": e.card or "継続技能", "seq": prev.seq if prev else "?"},
+                  (prev.seq,) if prev else ())
+
+
+@rule(
+    code="GG-TOSS-008", name="function-uses-its-kinds-turn-toss", severity=Severity.ERROR,
+    citation=TIMING + " (【機能】自分のターン開始時に都度トス; 種類ごとに個別)", options=("function_first_toss",),
+    title=Text(ja="【機能】の効果はその種類のターン開始時のトスの N を使う",
+               en="a function's effect uses the N of its own kind's turn-start toss"),
+    message=Text(ja="{card} の効果 (seq {seq}): {why_ja}", en="the effect of {card} at seq {seq}: {why}"),
+    on=(ev.EffectResolved,),
+    doc=Doc(checks="A function card's effect resolves under a turn toss group of the same card name, opened at the "
+                   "owner's latest turn start; under the next-turn-start option a function just played has no N yet.",
+            why="Different function cards toss separately; one N applies to every copy of one card, for that "
+                "turn's effects including turn-end ones (リロード・サポーター).",
+            bad="group g1 オート・カノン; resolve g1 card=リロード・サポーター",
+            good="group g1 リロード・サポーター; … turn end: resolve g1 card=リロード・サポーター"),
+)
+def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
+    st = game(s.before)
+    e = s.event
+    a = st.acts.get(e.act)
+    if a is None:
+        return
+    card = proj.canon(st, e.card) or a.card
+    why = why_ja = None
+    if a.kind == "function" and not a.tosses and s.options.get("function_first_toss") != "on-play":
+        why = "resolves without a turn-start toss (it was played this turn)"
+        why_ja = WHY_JA[why]
+    elif a.kind == "group-function" and e.card and card != a.card:
+        why = f"uses the toss group of {a.card}; different function cards toss separately"
+        why_ja = f"{a.card} のトスを使っています。種類の違う【機能】は個別にトスします"
+    elif a.kind == "group-function" and st.active == a.player and a.turn != st.turn:
+        why = f"uses the toss of turn {a.turn}, not this turn's start"
+        why_ja = f"このターンではなくターン {a.turn} のトスを使っています"
+    if why:
+        yield Hit(e.seq, {"card": card, "seq": e.seq, "why": why, "why_ja": why_ja}, (a.seq,))
+
+
+@rule(
+    code="GG-TOSS-009", name="gunner-and-gun-effects-not-tossed", severity=Severity.ERROR,
+    citation="seed 000 §ルール適用の例外 (銃士効果や機銃の固有効果には適用されない)",
+    title=Text(ja="銃士効果・機銃の固有効果はトスしない", en="gunner effects and gun effects are not tossed"),
+    message=Text(ja="{name} の{source}効果 ({act}) にトスや N を使っています (seq {seq})",
+                 en="the {source} effect of {name} ({act}) was tossed or given an N (seq {seq})"),
+    on=(ev.CoinTossed, ev.EffectResolved),
+    doc=Doc(checks="No toss is tied to a gunner effect or a gun's inherent effect, and they resolve with their "
+                   "printed numbers (n=0 recorded, no toss).",
+            why="The variant replaces numbers on deck cards and skills only.",
+            bad="ability x1 gun キヨヒメ; toss x1 self", good="ability x1 gun キヨヒメ; burn +1 (x1)"),
+)
+def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
+    a = game(s.before).acts.get(s.event.act)
+    if a is None or a.kind not in ("gunner", "gun"):
+        return
+    if isinstance(s.event, ev.CoinTossed) or s.event.n != 0:
+        yield Hit(s.event.seq, {"name": a.card, "source": a.kind, "act": a.id, "seq": s.event.seq}, (a.seq,))
+
+
+RULES = (
+    cost_paid_before_toss, no_toss_after_sequence_ends, n_counts_self_before_first_opponent,
+    toss_sequence_finished_before_resolve, toss_at_the_kinds_timing, tosser_owns_the_activation,
+    one_toss_per_function_kind_per_turn, function_uses_its_kinds_turn_toss, gunner_and_gun_effects_not_tossed,
+)

@@ -1,0 +1,1 @@
+"""Magic: The Gathering coin flips (Comprehensive Rules 705)."""

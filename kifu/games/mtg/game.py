@@ -1,0 +1,25 @@
+"""Magic: The Gathering coin flips (CR 705), as the auditor, the page and the CLI see it."""
+
+from __future__ import annotations
+
+from kifu.auditor.base import Game, Text
+
+from . import projection
+from .charts import CHARTS
+from .events import EVENTS, catalogue
+from .rules import RULES
+from .rules.common import OPTIONS
+
+GAME = Game(
+    id="mtg",
+    prefix="mtg",
+    code="MTG",
+    title=Text(ja="マジック:ザ・ギャザリング (コイン投げ, 総合ルール 705)", en="Magic: The Gathering coin flips (CR 705)"),
+    seed="001_a9773e9e4e2d9798.txt",
+    events=EVENTS,
+    projection=projection,  # type: ignore[arg-type]
+    rules=RULES,
+    options=OPTIONS,
+    catalogue=catalogue,
+    charts=CHARTS,
+)

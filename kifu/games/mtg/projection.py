@@ -1,0 +1,539 @@
+"""Magic coin flips (CR 705, seed 001): the state of a match's flips after any event.
+
+Per flip instruction the state keeps its coins grouped by replaced flip (or by
+round, for Mana Clash), the calls, the kept coin under Krark's Thumb, the
+recorded outcomes, the stop/continue choices and the payoffs, plus the
+watchers and modifiers in play. The fold is total: whatever the log records is
+kept, legal or not; the helpers at the end derive what the rules compare
+(kept coin, true outcome, counted wins). No I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import msgspec
+from msgspec.structs import replace
+
+from kifu.events.base import MatchStarted
+from kifu.projector.base import Dispatch
+
+from .cards import Card, builtin, for_match
+from .events import (
+    ChoiceMade,
+    CoinCalled,
+    CoinKept,
+    CoinLanded,
+    FlipDecided,
+    FlipInstructed,
+    HeadsNamed,
+    PayoffApplied,
+    PermanentEntered,
+    PermanentLeft,
+    RandomiserAgreed,
+    TurnBegan,
+)
+
+
+class Permanent(msgspec.Struct, frozen=True, kw_only=True):
+    """A watcher or modifier on the battlefield."""
+
+    permanent: str
+    card: str
+    controller: str
+    seq: int
+    """Seq of its ``mtg.enters``."""
+
+
+class Randomiser(msgspec.Struct, frozen=True, kw_only=True):
+    """The coin or substitute in use (705.1)."""
+
+    randomiser: str
+    kind: str = "coin"
+    sides: int = 2
+    clear: bool = True
+    heads: str | None = None
+    agreed: tuple[str, ...] = ()
+    seq: int = 0
+    """Seq of its ``mtg.randomiser``; 0 for the implicit ordinary coin."""
+
+
+class Coin(msgspec.Struct, frozen=True, kw_only=True):
+    """One coin (die roll, card pick) as it landed."""
+
+    seq: int
+    """Seq of its ``mtg.coin``."""
+    player: str
+    """Who flipped it."""
+    result: str
+    """``heads`` or ``tails`` (for a die, the side its face reads as)."""
+    face: int | None = None
+    """The die face, or which of two face-down cards was picked, when recorded."""
+    randomiser: str = "coin"
+    """The coin or substitute it was flipped with (``mtg.randomiser``)."""
+
+
+class Mark(msgspec.Struct, frozen=True, kw_only=True):
+    """A call, keep, outcome or choice: who, what, when."""
+
+    seq: int
+    """Seq of the event."""
+    player: str
+    """Who called, kept, won or lost, or chose."""
+    value: Any
+    """A call's side (``heads``/``tails``); a keep's coin (1-based among that player's coins of the flip);
+    an outcome (``won``/``lost``); a choice (``continue``/``stop``)."""
+
+
+class Group(msgspec.Struct, frozen=True, kw_only=True):
+    """One flip the card asks for (``group`` in the log): its coins (two or more under Krark's Thumb), or
+    one Mana Clash round."""
+
+    group: int
+    """The flip's number within the instruction (1, 2, 3 …), as the log's ``group``."""
+    coins: tuple[Coin, ...] = ()
+    """Every coin of this flip, ignored Thumb coins included, in log order."""
+    calls: tuple[Mark, ...] = ()
+    """Every call recorded, by anyone (only the flipper's counts: see ``call``)."""
+    keeps: tuple[Mark, ...] = ()
+    """Krark's Thumb keeps; value: the 1-based index of the kept coin among that player's coins."""
+    outcomes: tuple[Mark, ...] = ()
+    """Won/lost as the table recorded them (compare ``outcome``, the rules' verdict)."""
+    choices: tuple[Mark, ...] = ()
+    """Stop/continue decisions made after this flip."""
+    thumbs: dict[str, int] = {}
+    """Krark's Thumbs each flipping player controlled when their first coin landed."""
+    kept: dict[str, str] = {}
+    """Each flipping player's kept side, once it is decided (the only coin, or the kept one)."""
+    first_seq: int = 0
+    """Seq of the first event about this group."""
+    call: str | None = None
+    """The flipper's call that counts (option ``call_counts``); None before it is made."""
+    outcome: str | None = None
+    """The flipper's ``won``/``lost`` as the rules decide it: the call against the kept coin (705.2), or
+    ``won`` under a stated result (705.3); the recorded outcome only when that cannot be decided. None for a
+    heads/tails-only flip, which nobody wins or loses."""
+
+
+class Payoff(msgspec.Struct, frozen=True, kw_only=True):
+    """One recorded ``mtg.payoff``."""
+
+    seq: int
+    """Seq of the event."""
+    kind: str
+    """What it paid (``damage``, ``draw``, ``luck-counter`` …)."""
+    amount: int
+    """How much."""
+    player: str | None = None
+    """Who it went to, when recorded."""
+    permanent: str | None = None
+    """The watcher whose trigger it is; None for the card's own effect."""
+    group: int | None = None
+    """The flip it pays for, when recorded (Game of Chaos, Mana Clash rounds)."""
+
+
+class Instruction(msgspec.Struct, frozen=True, kw_only=True):
+    """One ``mtg.flip`` and everything recorded about it since."""
+
+    flip: str
+    """The instruction's id, as the log's ``flip``."""
+    seq: int
+    """Seq of its ``mtg.flip``."""
+    card: str
+    """The source card."""
+    controller: str
+    """Controller of the source."""
+    flipper: str
+    """The player the effect tells to flip: the only one who calls, wins or loses (705.2)."""
+    coins: int = 1
+    """Flips asked for when the card does not fix the number (``mtg.flip.coins``; Rakdos)."""
+    chosen: int | None = None
+    """The number chosen (Yusri, Squee's Revenge)."""
+    kind: str | None = None
+    """``called`` or ``heads-tails``; None when neither the catalogue nor the log says."""
+    sequence: str | None = None
+    """How the flips go on: ``fixed``, ``until-lose``, ``until-lose-or-stop``, ``capped``, ``chosen``,
+    ``repeat``, ``until-both-heads``."""
+    flippers: str = "flipper"
+    """``flipper``, or ``each-player`` when every player flips each round (Mana Clash)."""
+    known: bool = False
+    """True when the card is in the catalogue."""
+    turn: int = 0
+    """The turn it began in."""
+    call_counts: str = "last-before-result"
+    """Option ``call_counts`` as resolved for the match: which of the flipper's calls is the call."""
+    stated: bool = False
+    """True when Edgar's stated result (705.3) applies to this instruction (see ``stated_group``)."""
+    watchers: tuple[Permanent, ...] = ()
+    """Watchers in play when the instruction began."""
+    groups: dict[int, Group] = {}
+    """The flips of this instruction by number (the log's ``group``)."""
+    payoffs: tuple[Payoff, ...] = ()
+    """Every payoff recorded for it, the card's own and its watchers' triggers."""
+    wins: int = 0
+    """Flips the flipper won, as the rules decide (``Group.outcome``), among the flips the effect made."""
+    losses: int = 0
+    """Flips the flipper lost, likewise."""
+    made: int = 0
+    """Flips the effect made: recorded flips up to the end of the effect (the first kept loss of an until-lose
+    card, a stop, the number chosen, Mana Clash's all-heads round); any later flip wins nothing."""
+    last_seq: int = 0
+    """Seq of the latest event about this instruction."""
+    reused_at: int | None = None
+    """Seq of the ``mtg.flip`` that reused this instruction's id (it is then kept as ``<id>@<seq>``)."""
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    """Every flip of the match so far, and what is in play."""
+
+    turn: int = 0
+    """The current turn (``mtg.turn``), 0 before the first."""
+    active: str | None = None
+    """The active player of that turn."""
+    players: tuple[str, ...] = ()
+    """Player ids in seat order."""
+    permanents: dict[str, Permanent] = {}
+    """Watchers and modifiers in play, by the log's permanent id."""
+    randomisers: dict[str, Randomiser] = {}
+    """The ordinary coin (``coin``) and every substitute declared (705.1)."""
+    flips: dict[str, Instruction] = {}
+    """Every flip instruction so far, by id; an instruction whose id was reused later is kept as
+    ``<id>@<seq of its mtg.flip>``."""
+    edgar_used: tuple[tuple[int, str], ...] = ()
+    """(turn, player) pairs whose first flip of the turn already used Edgar."""
+    wins: dict[str, int] = {}
+    """Won flips per player as the rules decide them (call against kept coin, 705.2), whether or not the table
+    wrote an ``mtg.outcome``; flips made after an effect was over are not counted."""
+    losses: dict[str, int] = {}
+    """Lost flips per player, likewise."""
+    orphans: tuple[int, ...] = ()
+    """Seqs of events naming a flip id that no ``mtg.flip`` introduced."""
+    stated_results: bool = True
+    """Option ``stated_results`` (705.3, Edgar) as resolved for this match."""
+    call_counts: str = "last-before-result"
+    """Option ``call_counts``: the flipper's last call before the result, or the first call made."""
+    custom: dict[str, Card] = {}
+    """Cards the match's own catalogue adds (match.start.catalogue)."""
+
+
+def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
+    try:
+        custom = {} if not start.catalogue else dict(for_match(start.catalogue).cards)
+    except msgspec.ValidationError:
+        custom = {}  # the projection stays total; the audit reports the catalogue as malformed
+    return State(
+        players=tuple(p.id for p in start.players),
+        stated_results=bool(options.get("stated_results", True)),
+        call_counts=str(options.get("call_counts", "last-before-result")),
+        randomisers={"coin": Randomiser(randomiser="coin")},
+        custom={k: v for k, v in custom.items() if k not in builtin().cards or builtin().cards[k] != v},
+    )
+
+
+def card_of(state: State, name: str) -> Card | None:
+    """The catalogue facts of a card (the match's own cards first)."""
+    key = name.strip().lower()
+    return state.custom.get(key) or builtin().get(key)
+
+
+apply: Dispatch[State] = Dispatch()
+
+
+@apply.on(TurnBegan)
+def _turn(state: State, e: TurnBegan) -> State:
+    return replace(state, turn=e.turn, active=e.player)
+
+
+@apply.on(PermanentEntered)
+def _enters(state: State, e: PermanentEntered) -> State:
+    p = Permanent(permanent=e.permanent, card=e.card, controller=e.controller, seq=e.seq)
+    return replace(state, permanents={**state.permanents, e.permanent: p})
+
+
+@apply.on(PermanentLeft)
+def _leaves(state: State, e: PermanentLeft) -> State:
+    return replace(state, permanents={k: v for k, v in state.permanents.items() if k != e.permanent})
+
+
+@apply.on(RandomiserAgreed)
+def _randomiser(state: State, e: RandomiserAgreed) -> State:
+    r = Randomiser(randomiser=e.randomiser, kind=e.kind, sides=e.sides, clear=e.clear, heads=e.heads,
+                   agreed=tuple(e.agreed), seq=e.seq)
+    return replace(state, randomisers={**state.randomisers, e.randomiser: r})
+
+
+@apply.on(HeadsNamed)
+def _heads(state: State, e: HeadsNamed) -> State:
+    old = state.randomisers.get(e.randomiser) or Randomiser(randomiser=e.randomiser)
+    new = replace(old, heads=e.heads, agreed=tuple(dict.fromkeys(old.agreed + tuple(e.agreed))))
+    return replace(state, randomisers={**state.randomisers, e.randomiser: new})
+
+
+def controls(state: State, player: str, modifier: str) -> int:
+    """How many permanents with this modifier (``thumb``, ``edgar``) the player controls."""
+    n = 0
+    for p in state.permanents.values():
+        card = card_of(state, p.card)
+        n += p.controller == player and card is not None and card.modifier == modifier
+    return n
+
+
+def _watchers(state: State) -> tuple[Permanent, ...]:
+    out = []
+    for p in state.permanents.values():
+        card = card_of(state, p.card)
+        if card is not None and card.watch is not None:
+            out.append(p)
+    return tuple(out)
+
+
+def _edgar_applies(state: State, flipper: str) -> bool:
+    return (state.stated_results and controls(state, flipper, "edgar") > 0
+            and (state.turn, flipper) not in state.edgar_used)
+
+
+@apply.on(FlipInstructed)
+def _flip(state: State, e: FlipInstructed) -> State:
+    if e.flip in state.flips:
+        state = _retire(state, e.flip, e.seq)
+    card = card_of(state, e.card)
+    stated = _edgar_applies(state, e.flipper)
+    ins = Instruction(
+        flip=e.flip, seq=e.seq, card=e.card, controller=e.controller or e.flipper, flipper=e.flipper,
+        coins=e.coins, chosen=e.chosen, turn=state.turn, stated=stated, call_counts=state.call_counts, watchers=_watchers(state),
+        kind=card.call if card and card.call else e.kind,
+        sequence=card.sequence if card and card.sequence else e.sequence,
+        flippers=card.flippers if card else "flipper", known=card is not None, last_seq=e.seq,
+    )
+    used = state.edgar_used + (((state.turn, e.flipper),) if stated else ())
+    return replace(state, flips={**state.flips, e.flip: ins}, edgar_used=used)
+
+
+def _retire(state: State, flip: str, seq: int) -> State:
+    """A reused id (MTG-FLIP-002) starts a new instruction: later events name the newest one, and the earlier
+    one is kept, whole, as ``<id>@<its seq>``, so one reused id is one finding, not a cascade of re-flips."""
+    old = state.flips[flip]
+    key = f"{flip}@{old.seq}"
+    flips = {k: v for k, v in state.flips.items() if k != flip}
+    return replace(state, flips={**flips, key: replace(old, flip=key, reused_at=seq)})
+
+
+def _put(state: State, ins: Instruction) -> State:
+    ins = _scored(ins)
+    old = state.flips.get(ins.flip)
+    wins, losses = dict(state.wins), dict(state.losses)
+    for tally, before, after in ((wins, old.wins if old else 0, ins.wins),
+                                 (losses, old.losses if old else 0, ins.losses)):
+        n = tally.get(ins.flipper, 0) - before + after
+        if n:
+            tally[ins.flipper] = n
+        else:
+            tally.pop(ins.flipper, None)
+    return replace(state, flips={**state.flips, ins.flip: ins}, wins=wins, losses=losses)
+
+
+def _scored(ins: Instruction) -> Instruction:
+    results = counted(ins)
+    return replace(ins, made=len(results), wins=sum(o == "won" for _, o in results),
+                   losses=sum(o == "lost" for _, o in results))
+
+
+def _orphan(state: State, seq: int) -> State:
+    return replace(state, orphans=state.orphans + (seq,))
+
+
+def _group(ins: Instruction, n: int, seq: int) -> Group:
+    return ins.groups.get(n) or Group(group=n, first_seq=seq)
+
+
+def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
+    ins = state.flips.get(flip)
+    if ins is None:
+        return _orphan(state, seq)
+    g = _group(ins, n, seq)
+    g = replace(g, **{k: getattr(g, k) + (v,) for k, v in add.items()})
+    g = replace(g, kept=_kept_sides(g))
+    g = _judged(ins, g)
+    return _put(state, replace(ins, groups={**ins.groups, n: g}, last_seq=seq))
+
+
+def _judged(ins: Instruction, g: Group) -> Group:
+    call = the_call(ins, g)
+    return replace(g, call=call.value if call else None, outcome=true_outcome(ins, g))
+
+
+def _kept_sides(g: Group) -> dict[str, str]:
+    out = {}
+    for who in dict.fromkeys(c.player for c in g.coins):
+        coin = kept_coin(g, who)
+        if coin is not None:
+            out[who] = coin.result
+    return out
+
+
+@apply.on(CoinCalled)
+def _call(state: State, e: CoinCalled) -> State:
+    return _with_group(state, e.flip, e.group, e.seq, calls=Mark(seq=e.seq, player=e.player, value=e.side))
+
+
+@apply.on(CoinLanded)
+def _coin(state: State, e: CoinLanded) -> State:
+    ins = state.flips.get(e.flip)
+    if ins is None:
+        return _orphan(state, e.seq)
+    who = e.player or ins.flipper
+    coin = Coin(seq=e.seq, player=who, result=e.result, face=e.face, randomiser=e.randomiser)
+    state = _with_group(state, e.flip, e.group, e.seq, coins=coin)
+    return _note_thumbs(state, e.flip, e.group, who)
+
+
+def _note_thumbs(state: State, flip: str, n: int, who: str) -> State:
+    ins = state.flips[flip]
+    g = ins.groups[n]
+    if who in g.thumbs:
+        return state
+    g = replace(g, thumbs={**g.thumbs, who: controls(state, who, "thumb")})
+    return _put(state, replace(ins, groups={**ins.groups, n: g}))
+
+
+@apply.on(CoinKept)
+def _keep(state: State, e: CoinKept) -> State:
+    return _with_group(state, e.flip, e.group, e.seq, keeps=Mark(seq=e.seq, player=e.player, value=e.coin))
+
+
+@apply.on(FlipDecided)
+def _outcome(state: State, e: FlipDecided) -> State:
+    return _with_group(state, e.flip, e.group, e.seq, outcomes=Mark(seq=e.seq, player=e.player, value=e.outcome))
+
+
+@apply.on(ChoiceMade)
+def _choice(state: State, e: ChoiceMade) -> State:
+    return _with_group(state, e.flip, e.group, e.seq, choices=Mark(seq=e.seq, player=e.player, value=e.choice))
+
+
+@apply.on(PayoffApplied)
+def _payoff(state: State, e: PayoffApplied) -> State:
+    ins = state.flips.get(e.flip)
+    if ins is None:
+        return _orphan(state, e.seq)
+    p = Payoff(seq=e.seq, kind=e.kind, amount=e.amount, player=e.player, permanent=e.permanent, group=e.group)
+    return _put(state, replace(ins, payoffs=ins.payoffs + (p,), last_seq=e.seq))
+
+
+# --- derived values the rules compare ------------------------------------------------
+
+
+def groups_in_order(ins: Instruction) -> list[Group]:
+    return [ins.groups[n] for n in sorted(ins.groups)]
+
+
+def coins_of(g: Group, player: str) -> tuple[Coin, ...]:
+    return tuple(c for c in g.coins if c.player == player)
+
+
+def kept_coin(g: Group, player: str) -> Coin | None:
+    """The coin that counts: the kept one, or the only one (or the first of coins that all agree, where
+    the choice cannot change anything); None if undecided."""
+    mine = coins_of(g, player)
+    keeps = [k for k in g.keeps if k.player == player]
+    if keeps:
+        i = keeps[0].value
+        return mine[i - 1] if 1 <= i <= len(mine) else None
+    return mine[0] if mine and len({c.result for c in mine}) == 1 else None
+
+
+def ignored_coins(g: Group, player: str) -> tuple[Coin, ...]:
+    kept = kept_coin(g, player)
+    return tuple(c for c in coins_of(g, player) if kept is not None and c.seq != kept.seq)
+
+
+def the_call(ins: Instruction, g: Group) -> Mark | None:
+    """The flipper's call that counts for flip ``g`` (705.2: only the flipper calls). A call may be changed
+    until the coin lands (seed 001 allows calling before the toss), so by default the last call before the
+    flipper's first coin counts; a call made only after the result is still the call (MTG-CALL-004 judges
+    its timing). Option ``call_counts: first`` holds the flipper to the first call."""
+    mine = [c for c in g.calls if c.player == ins.flipper]
+    if not mine:
+        return None
+    landed = coins_of(g, ins.flipper)
+    before = [c for c in mine if not landed or c.seq < landed[0].seq]
+    if ins.call_counts == "first" or not before:
+        return mine[0]
+    return before[-1]
+
+
+ONE_AT_A_TIME = ("until-lose", "until-lose-or-stop", "capped", "repeat", "until-both-heads")
+
+
+def stated_group(ins: Instruction, n: int) -> bool:
+    """Whether Edgar's stated result covers flip ``n``: every coin flipped at once, but of a one-at-a-time
+    sequence only the first flip (the later ones are not the first time that turn)."""
+    return ins.stated and (n == 1 or ins.sequence not in ONE_AT_A_TIME)
+
+
+def true_outcome(ins: Instruction, g: Group) -> str | None:
+    """Won or lost as the rules decide it: 705.3 stated win, else call vs kept coin, else as recorded."""
+    if stated_group(ins, g.group):
+        return "won"
+    if ins.kind != "called":
+        return None
+    kept, call = kept_coin(g, ins.flipper), the_call(ins, g)
+    if kept is not None and call is not None:
+        return "won" if call.value == kept.result else "lost"
+    mine = [o for o in g.outcomes if o.player == ins.flipper]
+    return mine[0].value if mine else None
+
+
+UNTIL_A_LOSS = ("until-lose", "until-lose-or-stop", "capped")
+
+
+def _last_flip_made(ins: Instruction, g: Group, made: int) -> bool:
+    """Whether the effect makes no flip after ``g`` (the ``made``-th): a kept loss of an until-lose card, a
+    stop, the chosen number reached, or Mana Clash's all-heads round."""
+    if ins.sequence in UNTIL_A_LOSS and true_outcome(ins, g) == "lost":
+        return True
+    if ins.sequence in ("until-lose-or-stop", "repeat") and any(c.value == "stop" for c in g.choices):
+        return True
+    if ins.sequence in ("capped", "chosen") and ins.chosen is not None and made >= ins.chosen:
+        return True
+    if ins.sequence == "until-both-heads":
+        kept = [kept_coin(g, who) for who in dict.fromkeys(c.player for c in g.coins)]
+        return len(kept) > 1 and all(k is not None and k.result == "heads" for k in kept)
+    return False
+
+
+def effective_groups(ins: Instruction) -> list[Group]:
+    """The flips the effect actually made, in order. A flip recorded after the effect was over (after the
+    first kept loss of an until-lose card, after a stop, past the number chosen, after Mana Clash's
+    all-heads round) is a violation of its own (MTG-SEQ-001/003/004/007), not a result: it wins, loses and
+    pays nothing, so one extra coin gives one finding rather than a cascade of payoff findings."""
+    out: list[Group] = []
+    for g in groups_in_order(ins):
+        out.append(g)
+        if _last_flip_made(ins, g, len(out)):
+            break
+    return out
+
+
+def counted(ins: Instruction) -> list[tuple[Group, str | None]]:
+    """Each flip the effect made (see ``effective_groups``) with its true outcome, in order."""
+    return [(g, true_outcome(ins, g)) for g in effective_groups(ins)]
+
+
+def kept_wins(ins: Instruction) -> int:
+    return sum(1 for _, o in counted(ins) if o == "won")
+
+
+def kept_losses(ins: Instruction) -> int:
+    return sum(1 for _, o in counted(ins) if o == "lost")
+
+
+def kept_sides(ins: Instruction, side: str) -> int:
+    """Kept coins showing ``side``, over every flipping player (heads/tails-only cards)."""
+    n = 0
+    for g in effective_groups(ins):
+        for who in dict.fromkeys(c.player for c in g.coins):
+            kept = kept_coin(g, who)
+            stated = stated_group(ins, g.group) and who == ins.flipper
+            n += kept is not None and (("heads" if stated else kept.result) == side)
+    return n

@@ -1,0 +1,1 @@
+"""Weiss Schwarz (ヴァイスシュヴァルツ): the turn flow."""

@@ -1,0 +1,24 @@
+"""Weiss Schwarz's turn flow, as the auditor, the page and the CLI see it."""
+
+from __future__ import annotations
+
+from kifu.auditor.base import Game, Text
+
+from . import projection
+from .charts import CHARTS
+from .events import EVENTS
+from .rules import RULES
+from .rules.common import OPTIONS
+
+GAME = Game(
+    id="weiss",
+    prefix="ws",
+    code="WS",
+    title=Text(ja="ヴァイスシュヴァルツ (ターンの流れ)", en="Weiss Schwarz (turn flow)"),
+    seed="003_6ef41692d6c94716.txt",
+    events=EVENTS,
+    projection=projection,  # type: ignore[arg-type]
+    rules=RULES,
+    options=OPTIONS,
+    charts=CHARTS,
+)

@@ -1,0 +1,105 @@
+"""Weiss Schwarz battle step: the powers a battle compares, checked against the stage.
+
+Source: seed 003 §アタックフェイズ E.3–4 (パワーの比較に入る、比較し低いほうをリバースする);
+docs/games/weiss.md: a character's power is its printed power (``ws.play.chara``,
+``ws.board``) plus ``ws.modify`` and the ``ws.counter`` played for it this turn.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+
+from .. import events as ev
+from ..projection import Slot, State
+from .attack import expected_reversed, reversal
+from .common import BATTLE_TIE, ROLE_JA, facing, game, option
+
+BTL = "seed 003 §アタックフェイズ E"
+
+
+def _fighters(state: State) -> tuple[Slot, Slot] | None:
+    """The attacker and the defender on the stage, when both are there and their printed power is known."""
+    pair = facing(state) if state.known else None
+    if pair is None or not (pair[0].power and pair[1].power):
+        return None  # a power of 0 is a character whose printed power the log never gave
+    return pair
+
+
+@rule(
+    code="WS-BTL-003",
+    name="battle-counts-the-recorded-counters-and-modifiers",
+    severity=Severity.ERROR,
+    citation=f"{BTL}.3–4 (パワーの比較); reference B1 #6 (counter), B6 #10, #12",
+    title=Text(ja="バトルは記録されたカウンターと修整を含めて比べる",
+               en="a battle counts the counters and modifiers the log recorded"),
+    message=Text(
+        ja="バトルの記録は {attacker_power} 対 {defender_power} で、このターンに記録された修整 ({left_out}) が"
+           "抜けている: 含めると {stage_attacker} 対 {stage_defender} でリバースは {expected}、記録は {recorded}",
+        en="the battle records {attacker_power} against {defender_power}, leaving out what the log recorded this "
+           "turn ({left_out}): with it, {stage_attacker} against {stage_defender}, so {expected} is reversed; the log "
+           "has {recorded}",
+    ),
+    on=(ev.BattleResolved,),
+    options=("battle_tie",),
+    doc=Doc(
+        checks=Text(
+            ja="`ws.battle` のパワーが、あるキャラについて印刷パワーのままで、このターンに記録された修整 "
+               "(`ws.modify`、防御側への `ws.counter` の `power`) を含めていないとき、含めた値でリバースする"
+               "キャラが記録と同じであること。記録のパワーが印刷パワーでも修整後でもないとき (ログにない"
+               "【永】能力など) は判断しない。",
+            en="When `ws.battle` gives a character its printed power, leaving out the modifiers the log recorded "
+               "this turn (`ws.modify`, the `power` of a `ws.counter` for the defender), the reversal is the one "
+               "those powers give. A recorded power that is neither the printed nor the modified one (a continuous "
+               "ability the log does not record) is not judged.",
+        ),
+        why=Text(
+            ja="seed 003 E.3–4 はその時の両キャラのパワーを比べる。よくある争いは、カウンター (助太刀) や"
+               "クライマックスの +パワーを比較に入れ忘れること。その修整がログに記録されていれば証拠がある。",
+            en="Seed 003 E.3–4 compares the two characters' powers at that moment. The usual dispute is a backup or "
+               "a climax's +power left out of the comparison; when the log records that change, the evidence is "
+               "there.",
+        ),
+        bad=Text(
+            ja="防御側 3000 に ws.counter power=1500; ws.battle attacker_power=4000 defender_power=3000 "
+               "reversed=[defender]",
+            en="defender 3000 gets ws.counter power=1500; ws.battle attacker_power=4000 defender_power=3000 "
+               "reversed=[defender]",
+        ),
+        good=Text(
+            ja="防御側 3000 に ws.counter power=1500; ws.battle attacker_power=4000 defender_power=4500 "
+               "reversed=[attacker]",
+            en="defender 3000 gets ws.counter power=1500; ws.battle attacker_power=4000 defender_power=4500 "
+               "reversed=[attacker]",
+        ),
+    ),
+)
+def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
+    e = s.event
+    assert isinstance(e, ev.BattleResolved)
+    before = game(s.before)
+    fighters = _fighters(before)
+    if fighters is None:
+        return
+    pairs = tuple(zip(("attacker", "defender"), fighters, (e.attacker_power, e.defender_power)))
+    if any(recorded not in (slot.power, slot.power_now) for _, slot, recorded in pairs):
+        return  # a power the log cannot explain: some effect it did not record
+    left_out = [(who, f"{slot.card} {slot.power_mod:+d}") for who, slot, recorded in pairs
+                if slot.power_mod and recorded == slot.power]
+    if not left_out:
+        return
+    attacker, defender = fighters
+    want = expected_reversed(attacker.power_now, defender.power_now, str(option(s.options, BATTLE_TIE)))
+    if sorted(set(e.reversed)) == want:
+        return
+    yield Hit(e.seq, {
+        "attacker_power": e.attacker_power, "defender_power": e.defender_power,
+        "left_out": Text(ja=", ".join(f"{ROLE_JA[who]} {mod}" for who, mod in left_out),
+                         en=", ".join(f"{who} {mod}" for who, mod in left_out)),
+        "stage_attacker": attacker.power_now, "stage_defender": defender.power_now,
+        "expected": reversal(want), "recorded": reversal(e.reversed),
+    }, seqs=(before.attack.seq,) if before.attack else ())
+
+
+RULES = (battle_counts_recorded_modifiers,)

@@ -1,0 +1,188 @@
+"""Weiss Schwarz: shared option declarations and small helpers for the rulebook.
+
+Source: seed 003 (WSターンの流れ); the options are the reference's Part B items
+marked [to verify], each with the default the seed or the reference suggests.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from kifu.auditor.base import Hit, Option, Step, Text
+from kifu.events.base import Event, event_type
+from kifu.projector.base import Frame
+
+from .. import events as ev
+from ..projection import Pending, Slot, State
+
+SEED = "seed 003"
+
+HAND_LIMIT = Option(
+    name="hand_limit",
+    default=7,
+    doc=Text(
+        ja="エンドフェイズで超えてはいけない手札の規定枚数 (参考資料 B1/B6 #17 [要確認])",
+        en="the hand size the end phase discards down to (reference B1, B6 #17 [to verify])",
+    ),
+    citation="seed 003 §エンドフェイズ 3 (規定枚数); reference B1 (7)",
+)
+BATTLE_TIE = Option(
+    name="battle_tie",
+    default="both",
+    choices=("both", "neither"),
+    doc=Text(
+        ja="パワーが同じときにリバースするキャラ: both (両方) か neither (どちらも) (参考資料 B1 [要確認])",
+        en="which characters a tie in power reverses: both, or neither (reference B1 [to verify])",
+    ),
+    citation="seed 003 §アタックフェイズ E.4; reference B1, B6 #12",
+)
+ENCORE_SAME_SLOT = Option(
+    name="encore_rested_same_slot",
+    default=True,
+    choices=(True, False),
+    doc=Text(
+        ja="アンコールしたキャラは元の枠にレストで戻る (参考資料 B1 [要確認])",
+        en="an encored character returns rested to the slot it left (reference B1 [to verify])",
+    ),
+    citation="reference B1 (encore step), B6 #16",
+)
+END_ORDER = Option(
+    name="end_phase_order",
+    default="seed",
+    choices=("seed", "any"),
+    doc=Text(
+        ja="seed: エンドフェイズは手札の破棄の後にクライマックスを控室へ (種の 3→4 の順); any: 順不同 (参考資料 B1 [要確認])",
+        en="seed: the hand-limit discard comes before the climax leaves (seed items 3 then 4); any: either order "
+           "(reference B1 [to verify])",
+    ),
+    citation="seed 003 §エンドフェイズ 3–4",
+)
+COUNTER_BY = Option(
+    name="counter_by",
+    default="defender",
+    choices=("defender", "turn-player", "either"),
+    doc=Text(
+        ja="カウンターを使えるプレイヤー: 種の C.3 は「甲」と書くが、公式ルールと issue 6 では防御側 (既定 defender)",
+        en="who may counter: seed 003 C.3 writes 甲 (the turn player), the official rules and issue 6 say the "
+           "defender (default)",
+    ),
+    citation="seed 003 §アタックフェイズ C.3; reference B1 #6, B6 #10",
+)
+SIDE_ATTACK_LEVEL = Option(
+    name="side_attack_level",
+    default="defender",
+    choices=("defender", "attacker"),
+    doc=Text(
+        ja="サイドアタックでソウルから引くレベル: defender (正面の相手キャラ、既定、issue 6 と参考資料 B1) か attacker "
+           "(種の A.3 の字句どおり「攻撃するキャラのレベル」)",
+        en="whose level a side attack subtracts from the soul: defender (the opposing character; default, issue 6 "
+           "and reference B1) or attacker (seed 003 A.3 read literally: 攻撃するキャラのレベル)",
+    ),
+    citation="seed 003 §アタックフェイズ A.3 (サイドアタック); reference B1 #6, B6 #8",
+)
+DECK_SIZE = Option(
+    name="deck_size",
+    default=50,
+    doc=Text(ja="各プレイヤーのデッキ枚数", en="cards in each player's deck at the start"),
+    citation="reference B6 #19 (deck = 50)",
+)
+
+OPTIONS: tuple[Option, ...] = (
+    HAND_LIMIT, BATTLE_TIE, ENCORE_SAME_SLOT, END_ORDER, COUNTER_BY, SIDE_ATTACK_LEVEL, DECK_SIZE,
+)
+
+
+def option(options: Mapping[str, Any], declared: Option) -> Any:
+    """The match's value of a declared option; its documented default when a caller passes no value."""
+    return options.get(declared.name, declared.default)
+
+
+def game(frame: Frame[Any]) -> State:
+    """The Weiss part of a frame."""
+    return frame.game  # type: ignore[no-any-return]
+
+
+def tag(event: Event) -> str:
+    return event_type(type(event))
+
+
+def is_game_event(event: Event) -> bool:
+    """A ``ws.*`` event (not a note, ruling or match event)."""
+    return tag(event).startswith("ws.")
+
+
+CLOSERS = (ev.PhaseEnded, ev.PhaseStarted, ev.TurnStarted)
+"""Events that can end the phase in progress: its ``ws.phase.end``, or (when that is left out) the next
+phase or turn."""
+
+
+def closed_phase(s: Step) -> str | None:
+    """The phase this event ends, or None (a ``ws.phase.end`` of another phase is WS-FLOW-001's finding)."""
+    before = s.before.game
+    if not before.phase_open:
+        return None
+    if isinstance(s.event, ev.PhaseEnded):
+        return before.phase if s.event.phase == before.phase else None
+    if isinstance(s.event, (ev.PhaseStarted, ev.TurnStarted)):
+        return before.phase  # type: ignore[no-any-return]
+    return None
+
+
+UNKNOWN_BOARD = Text(
+    ja="ログが ws.board なしで試合の途中から始まっているので、この置場の中身がわかりません",
+    en="the log starts mid-match without ws.board, so this zone is not known",
+)
+UNKNOWN_HAND = Text(
+    ja="最初の手札 (ws.draw reason=setup) も ws.board も記録されていないので、手札と山札の枚数がわかりません",
+    en="no opening hand (ws.draw reason=setup) or ws.board was recorded, so the hand and deck are not known",
+)
+
+PHASE_JA = {
+    "stand": "スタンドフェイズ", "draw": "ドローフェイズ", "clock": "クロックフェイズ", "main": "メインフェイズ",
+    "climax": "クライマックスフェイズ", "attack": "アタックフェイズ", "end": "エンドフェイズ",
+}
+STEP_JA = {
+    "declare": "アタック宣言ステップ", "trigger": "トリガーステップ", "counter": "カウンターステップ",
+    "damage": "ダメージステップ", "battle": "バトルステップ", "encore": "アンコールステップ",
+}
+"""Seed 003's own names for the phases and steps, so a Japanese message names them as the seed does."""
+KIND_JA = {"front": "フロント", "side": "サイド", "direct": "ダイレクト"}
+STATE_JA = {"stand": "スタンド", "rest": "レスト", "reverse": "リバース"}
+ROLE_JA = {"attacker": "攻撃側", "defender": "防御側"}
+
+
+def facing(state: State) -> tuple[Slot, Slot] | None:
+    """The attacking character and the one facing it in its column, while both are on the stage; else None."""
+    a = state.attack
+    if a is None:
+        return None
+    attacker = state.side(a.player).stage.get(a.slot)
+    defender = state.side(a.defender).stage.get(a.slot)
+    return None if attacker is None or defender is None else (attacker, defender)
+
+
+def phase_ja(phase: str | None) -> str:
+    return PHASE_JA.get(phase or "", "フェイズの外" if phase is None else f"フェイズ {phase}")
+
+
+def step_ja(step: str | None) -> str:
+    return STEP_JA.get(step or "", "ステップの外" if step is None else f"ステップ {step}")
+
+
+def pending_hit(seq: int, pending: Sequence[Pending], key: str, **evidence: Any) -> Hit:
+    """A hit that names waiting abilities under ``key`` and cites the seqs that triggered them."""
+    return Hit(seq, {**evidence, key: ", ".join(p.ability for p in pending)}, tuple(p.seq for p in pending))
+
+
+def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Hit:
+    """An info finding: the rule cannot judge this event from what the log records."""
+    return Hit(seq, {"reason": reason}, seqs, undecided=True)
+
+
+def if_known(hit: Hit, known: bool, reason: Text) -> Hit:
+    """The hit when the log shows the zone it judged; else the info finding that the rule cannot decide.
+
+    A log that starts mid-match (or without the opening hand) counts a zone from an
+    unknown start, so what looks like a violation may only be the missing start.
+    """
+    return hit if known else undecided(hit.seq, reason)

@@ -1,0 +1,491 @@
+"""Weiss Schwarz turn flow: phase and step order, who acts where, and the check timing.
+
+Source: seed 003 (WSターンの流れ): the phases, the attack-phase steps A–F and the
+check timing (items 1–4 at the top of the seed); reference B1, B2 and B6 #1, #15.
+The order is declared as data (``PHASES``, ``STEP_NEXT``, ``ACTION_PLACE``) and one
+generic check reads it, as boardgame.io declares phases.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.events.base import Event
+
+from .. import events as ev
+from ..projection import State, rule_actions
+from .common import CLOSERS, closed_phase, game, pending_hit, phase_ja, step_ja, tag
+
+PHASES = ev.PHASES
+
+STEP_NEXT: dict[tuple[str | None, str], tuple[str, ...]] = {
+    (None, "-"): ("declare",),
+    ("declare", "attack"): ("trigger",),
+    ("declare", "-"): ("encore",),
+    ("trigger", "front"): ("counter",),
+    ("trigger", "direct"): ("damage",),
+    ("trigger", "side"): ("damage",),
+    ("counter", "front"): ("damage",),
+    ("counter", "direct"): ("damage",),
+    ("counter", "side"): ("damage",),
+    ("damage", "front"): ("battle",),
+    ("damage", "direct"): ("declare",),
+    ("damage", "side"): ("declare",),
+    ("battle", "front"): ("declare",),
+}
+"""(current step, attack kind or ``attack``/``-``) -> the steps that may come next (seed 003 A.3, B.7, D.5, E.8).
+
+A counter step after a direct or side attack is left to WS-ATK-005, which names
+that rule; from it the flow goes on to the damage step as usual.
+"""
+
+OWNED_ELSEWHERE = {"counter"}
+
+ACTION_PLACE: dict[type[Event], tuple[str, str | None]] = {
+    ev.Stood: ("stand", None),
+    ev.Clocked: ("clock", None),
+    ev.CharacterPlayed: ("main", None),
+    ev.EventPlayed: ("main", None),
+    ev.ActPlayed: ("main", None),
+    ev.SlotsSwapped: ("main", None),
+    ev.ClimaxPlayed: ("climax", None),
+    ev.AttackDeclared: ("attack", "declare"),
+    ev.TriggerRevealed: ("attack", "trigger"),
+    ev.BattleResolved: ("attack", "battle"),
+    ev.ClimaxLeft: ("end", None),
+}
+"""Turn-player actions and automatic steps -> (phase, step) where seed 003 places them."""
+
+DRAW_PLACE = {"draw-phase": "draw", "clock": "clock"}
+DISCARD_PLACE = {"hand-limit": "end"}
+
+
+def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
+    if not done:
+        return ("stand",)
+    # judged from the furthest phase reached, so one phase recorded out of order is one finding,
+    # not a second one at the phase that rightly comes next
+    furthest = max(done, key=PHASES.index)
+    if furthest == "end":
+        return ("end",)
+    return (PHASES[PHASES.index(furthest) + 1],)
+
+
+@rule(
+    code="WS-FLOW-001",
+    name="phases-follow-the-turn-order",
+    severity=Severity.ERROR,
+    citation="seed 003 (スタンド→ドロー→クロック→メイン→クライマックス→アタック→エンド); reference B1, B6 #1",
+    title=Text(ja="フェイズの順番", en="phases come in the turn's order"),
+    message=Text(
+        ja="{found} が記録されましたが、来るべきは {expected} です ({detail})",
+        en="{found} is recorded, but the next must be {expected} ({detail})",
+    ),
+    on=(ev.PhaseStarted, ev.PhaseEnded),
+    doc=Doc(
+        checks=Text(
+            ja="各 `ws.phase` が、スタンド → ドロー → クロック → メイン → クライマックス → アタック → エンド "
+               "の次のフェイズで、ターンの中にあること。各 `ws.phase.end` は進行中のフェイズを挙げること "
+               "(省いてもよい: 次のフェイズやターンがそのフェイズを終わらせる)。"
+               "もう一度行えるのはエンドフェイズだけ。",
+            en="Each `ws.phase` is the next phase of Stand → Draw → Clock → Main → Climax → Attack → End, inside a "
+               "turn; each `ws.phase.end` names the phase in progress (it may be left out: the next phase or turn "
+               "ends the phase). Only the end phase may be done again.",
+        ),
+        why=Text(
+            ja="seed 003 はフェイズを決まった順に並べている。エンドフェイズは何か残っている間は繰り返す "
+               "(エンドフェイズ 6)。",
+            en="Seed 003 lists the phases in a fixed order; the end phase repeats while anything is left "
+               "(エンドフェイズ 6).",
+        ),
+        bad="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase clock",
+        good="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase draw",
+    ),
+)
+def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    if isinstance(s.event, ev.PhaseEnded):
+        if not before.phase_open or before.phase != s.event.phase:
+            current = before.phase if before.phase_open else "none"
+            yield Hit(s.event.seq, {"found": f"ws.phase.end {s.event.phase}",
+                                    "expected": f"ws.phase.end {current}",
+                                    "detail": Text(ja="そのフェイズは進行中ではありません",
+                                                   en="that phase is not in progress")})
+        return
+    assert isinstance(s.event, ev.PhaseStarted)
+    expected = _next_phase(before.phases_done)
+    if before.partial_turn and not before.phases_done:
+        return  # an excerpt may begin its first turn at any phase
+    detail = None
+    if before.turn_player is None:
+        detail = Text(ja="ターンが始まっていません", en="no turn has started")
+    elif s.event.phase not in expected:
+        detail = Text(ja="順番が違います", en="out of order")
+    if detail:
+        yield Hit(s.event.seq, {"found": f"ws.phase {s.event.phase}", "expected": "ws.phase " + "/".join(expected),
+                                "detail": detail})
+
+
+def _step_key(state: State) -> tuple[str | None, str]:
+    if state.step == "declare":
+        return ("declare", "attack" if state.attack is not None else "-")
+    if state.step is None:
+        return (None, "-")
+    return (state.step, state.attack.kind if state.attack else "-")
+
+
+@rule(
+    code="WS-FLOW-002",
+    name="attack-steps-follow-the-seed",
+    severity=Severity.ERROR,
+    citation="seed 003 §アタックフェイズ A–F (A.3, B.7, D.5, E.8); reference B1 #6",
+    title=Text(ja="アタックフェイズのステップの順番", en="attack-phase steps come in order"),
+    message=Text(
+        ja="{found} が {current} の後に来ましたが、来るべきは {expected} です",
+        en="{found} came after {current}, but the next must be {expected}",
+    ),
+    on=(ev.StepStarted,) + CLOSERS,
+    doc=Doc(
+        checks=Text(
+            ja="アタックフェイズの中では: アタック宣言 → トリガー → (フロントアタックならカウンター) → ダメージ → "
+               "(フロントアタックならバトル) → 再びアタック宣言。アタックのないアタック宣言ステップはアンコールステッ"
+               "プへ進み、アンコールステップの後でアタックフェイズが終わること。"
+               "アタックフェイズの外のステップはエラー。",
+            en="Inside the attack phase: declare → trigger → (counter on a front attack) → damage → (battle on a "
+               "front attack) → declare again; a declare step with no attack goes to the encore step, and the attack "
+               "phase ends after the encore step. Steps outside the attack phase are errors.",
+        ),
+        why=Text(
+            ja="seed 003 は、各ステップの次をアタックの種類ごとに定め (B.7、D.5)、"
+               "アタックの終了をアンコールステップへ送っている (A)。",
+            en="Seed 003 gives each step's successor by attack kind (B.7, D.5) and sends the end of attacks to the "
+               "encore step (A).",
+        ),
+        bad=Text(
+            ja="ws.attack front; ws.step trigger; ws.step damage (カウンターステップがない)",
+            en="ws.attack front; ws.step trigger; ws.step damage (no counter step)",
+        ),
+        good="ws.attack front; ws.step trigger; ws.step counter; ws.step damage; ws.step battle",
+    ),
+)
+def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    current = _step_key(before)
+    if not isinstance(s.event, ev.StepStarted):
+        if closed_phase(s) == "attack" and before.step != "encore":
+            yield Hit(s.event.seq, {"found": Text(ja="アタックフェイズの終わり", en="the end of the attack phase"),
+                                    "current": before.step or Text(ja="フェイズの始まり", en="its start"),
+                                    "expected": "/".join(STEP_NEXT.get(current, ("encore",)))})
+        return
+    assert isinstance(s.event, ev.StepStarted)
+    if before.phase != "attack" or not before.phase_open:
+        yield Hit(s.event.seq, {"found": s.event.step,
+                                "current": Text(ja=phase_ja(before.phase), en=f"phase {before.phase}"),
+                                "expected": Text(ja=phase_ja("attack"), en="attack phase")})
+        return
+    allowed = STEP_NEXT.get(current, ())
+    if s.event.step not in allowed and s.event.step not in OWNED_ELSEWHERE:
+        yield Hit(s.event.seq, {"found": s.event.step,
+                                "current": current[0] or Text(ja="フェイズの始まり", en="the phase start"),
+                                "expected": "/".join(allowed) or Text(ja="フェイズの終わり", en="the end of the phase")})
+
+
+AUTOMATIC = (ev.BattleResolved, ev.DamageDealt)
+"""Automatic steps: their place is checked, not who did them (a damage names the damaged player)."""
+
+
+def _place_of(event: Event) -> tuple[str, str | None] | None:
+    if isinstance(event, ev.DamageDealt):
+        return ("attack", "damage") if event.source == "attack" else None
+    if isinstance(event, ev.Drew):
+        phase = DRAW_PLACE.get(event.reason)
+        return (phase, None) if phase else None
+    if isinstance(event, ev.Discarded):
+        phase = DISCARD_PLACE.get(event.reason)
+        return (phase, None) if phase else None
+    if isinstance(event, ev.SlotsSwapped) and event.effect:
+        return None  # an ability's move, not 甲's main-phase 入替
+    return ACTION_PLACE.get(type(event))
+
+
+@rule(
+    code="WS-FLOW-003",
+    name="actions-happen-in-their-phase-by-the-turn-player",
+    severity=Severity.ERROR,
+    citation="seed 003 (each phase's item 3; 甲 acts); reference B6 #1, #6",
+    title=Text(ja="行動はそのフェイズでターンプレイヤーが行う", en="each action happens in its phase, by the turn player"),
+    message=Text(
+        ja="{type} ({player}) は {where} に記録されていますが、{allowed} でターンプレイヤー {turn_player} だけが行えます{hint_ja}",
+        en="{type} by {player} is recorded {where}, but only the turn player {turn_player} may do it in {allowed}"
+           "{hint_en}",
+    ),
+    on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded, ev.DamageDealt),
+    doc=Doc(
+        checks=Text(
+            ja="スタンド、ドローフェイズのドロー、クロックとそのドロー、プレイ、起動能力、枠の入替、クライマックス、"
+               "アタック宣言、トリガーの公開、アタックのダメージ、バトル、クライマックスを控室に置くことが、seed 003 "
+               "の挙げるフェイズ (とステップ) で行われ、プレイヤーの行動はターンプレイヤーが行うこと。"
+               "能力による移動 (`ws.swap` の `effect: true`) と効果のドロー・ダメージはどのフェイズでもよい。",
+            en="Stand, the draw-phase draw, the clock and its draws, plays, ACT abilities, slot swaps, the climax, "
+               "attack declaration, trigger reveal, attack damage, battle and the climax leaving happen in the phase "
+               "(and step) seed 003 names, and the player actions belong to the turn player. An ability's move "
+               "(`ws.swap` with `effect: true`) and an effect's draw or damage may happen in any phase.",
+        ),
+        why=Text(
+            ja="seed 003 はこれらをそれぞれ 1 つのフェイズでだけ甲に行わせる。メインフェイズのクライマックスや、"
+               "相手のターンのプレイはターンの流れにない。",
+            en="Seed 003 gives each of them to 甲 in one phase only; a climax in the main phase or a play on the "
+               "opponent's turn is not in the turn flow.",
+        ),
+        bad=Text(
+            ja="ws.phase main; ws.climax (メインフェイズにクライマックスを置いた)",
+            en="ws.phase main; ws.climax (climax played in the main phase)",
+        ),
+        good="ws.phase climax; ws.climax",
+    ),
+)
+def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
+    place = _place_of(s.event)
+    if place is None:
+        return
+    before = game(s.before)
+    phase, step = place
+    where_ok = before.phase == phase and before.phase_open and (step is None or before.step == step)
+    who = before.turn_player if isinstance(s.event, AUTOMATIC) else getattr(s.event, "player", None)
+    if where_ok and who == before.turn_player:
+        return
+    where = Text(ja=phase_ja(before.phase) + (f"の{step_ja(before.step)}" if before.step else ""),
+                 en=f"in phase {before.phase or '-'}" + (f", step {before.step}" if before.step else ""))
+    allowed = Text(ja=phase_ja(phase) + (f"の{step_ja(step)}" if step else ""), en=phase + (f"/{step}" if step else ""))
+    yield Hit(s.event.seq, {"type": tag(s.event), "player": who, "where": where, "allowed": allowed,
+                            "turn_player": before.turn_player, **_hint(s.event, before)})
+
+
+def _hint(e: Event, state: State) -> dict[str, str]:
+    """Seed C.3 calls the counter an ACT (起動能力), so a writer may record it as ``ws.act``: say where it goes."""
+    if isinstance(e, ev.ActPlayed) and state.step == "counter":
+        return {"hint_ja": " (カウンターステップの【カウンター】は ws.counter で記録します)",
+                "hint_en": " (a counter-step counter ACT is recorded as ws.counter)"}
+    return {"hint_ja": "", "hint_en": ""}
+
+
+@rule(
+    code="WS-FLOW-004",
+    name="a-turn-starts-after-the-end-phase-and-alternates",
+    severity=Severity.ERROR,
+    citation="seed 003 §エンドフェイズ 6 (フェイズ終了); reference B1",
+    title=Text(ja="ターンはエンドフェイズの後に交代で始まる", en="a turn starts after the end phase, players alternating"),
+    message=Text(
+        ja="ターン {number} ({player}) の開始: {detail}",
+        en="turn {number} ({player}) starts, but {detail}",
+    ),
+    on=(ev.TurnStarted,),
+    doc=Doc(
+        checks=Text(
+            ja="`ws.turn` が前のターンのエンドフェイズの後にあり、もう一方のプレイヤーと次の番号を挙げていること "
+               "(ログは試合の途中から始まることがあるので、ログ最初の `ws.turn` の番号は問わない)。",
+            en="A `ws.turn` comes after the previous turn's end phase, names the other player and the next number "
+               "(the first `ws.turn` of a log may have any number: a log may start mid-match).",
+        ),
+        why=Text(
+            ja="エンドフェイズはターンの最後のフェイズ (seed 003)。ターンは相手に移る。",
+            en="The end phase is the last phase of a turn (seed 003); turns pass to the opponent.",
+        ),
+        bad=Text(
+            ja="… ws.phase attack; ws.turn (エンドフェイズがない)",
+            en="… ws.phase attack; ws.turn (no end phase)",
+        ),
+        good="… ws.phase end; ws.phase.end end; ws.turn",
+    ),
+)
+def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    e = s.event
+    assert isinstance(e, ev.TurnStarted)
+    problems: list[Text] = []
+    if before.turn_player is not None:
+        if before.phase != "end":
+            problems.append(Text(ja=f"ターン {before.turn} がエンドフェイズまで進んでいません",
+                                 en=f"turn {before.turn} has not reached its end phase"))
+        if e.player == before.turn_player:
+            problems.append(Text(ja=f"{e.player} はターン {before.turn} も行いました",
+                                 en=f"{e.player} also took turn {before.turn}"))
+    if before.turn_player is not None and e.number != before.turn + 1:
+        problems.append(Text(ja=f"次のターン番号は {before.turn + 1} です",
+                             en=f"the next turn number is {before.turn + 1}"))
+    if problems:
+        yield Hit(e.seq, {"number": e.number, "player": e.player,
+                          "detail": Text(ja="、".join(p.ja for p in problems), en="; ".join(p.en for p in problems))})
+
+
+# --- check timing -------------------------------------------------------------
+
+CHECK_CITE = "seed 003 (チェックタイミング 1–4); CR 4.4.2, 8.5.1.2 per reference B2"
+
+
+@rule(
+    code="WS-CHK-001",
+    name="rule-actions-come-before-abilities",
+    severity=Severity.ERROR,
+    citation=CHECK_CITE,
+    title=Text(ja="ルール処理が先", en="rule actions come before pending abilities"),
+    message=Text(
+        ja="{player} の能力 {ability} が解決されましたが、ルール処理 {due} がまだです",
+        en="{player}'s ability {ability} resolved while the rule action {due} was still due",
+    ),
+    on=(ev.AbilityResolved,),
+    doc=Doc(
+        checks=Text(
+            ja="ルール処理が必要な間 (レベルアップ: クロック 7 枚以上、リフレッシュ: 山札 0 枚、敗北: レベル 4 "
+               "か山札と控室が空)、処理待機中の能力を解決しないこと。",
+            en="No pending ability resolves while a rule action is due: level-up (clock ≥ 7), refresh (deck 0), or a "
+               "loss (level 4, deck and waiting room empty).",
+        ),
+        why=Text(
+            ja="チェックタイミングの 1: WS の基礎ルールの処理を先に行い、ルール処理が終わらない限りチェックタイミング"
+               "は先へ進まない。CR 4.4.2。",
+            en="Check timing item 1: the basic rule processing happens first and the check timing does not go on "
+               "until it is done; CR 4.4.2.",
+        ),
+        bad=Text(
+            ja="ダメージでクロックが 7 枚目になる; ws.check; ws.resolve",
+            en="damage puts the 7th card in the clock; ws.check; ws.resolve",
+        ),
+        good=Text(
+            ja="ダメージでクロックが 7 枚目になる; ws.levelup; ws.check; ws.resolve",
+            en="damage puts the 7th card in the clock; ws.levelup; ws.check; ws.resolve",
+        ),
+    ),
+)
+def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, ev.AbilityResolved)
+    due = rule_actions(game(s.before))
+    if due:
+        yield Hit(s.event.seq, {"player": s.event.player, "ability": s.event.ability, "due": ", ".join(sorted(due))})
+
+
+@rule(
+    code="WS-CHK-002",
+    name="turn-player-abilities-resolve-first",
+    severity=Severity.ERROR,
+    citation=CHECK_CITE,
+    title=Text(ja="ターンプレイヤーの待機能力が先", en="the turn player's pending abilities resolve first"),
+    message=Text(
+        ja="非ターンプレイヤー {player} の {ability} が解決されましたが、ターンプレイヤーの {waiting} が待機中です",
+        en="the non-turn player {player}'s {ability} resolved while the turn player's {waiting} was pending",
+    ),
+    on=(ev.AbilityResolved,),
+    doc=Doc(
+        checks=Text(
+            ja="非ターンプレイヤーの能力は、ターンプレイヤーに処理待機中の能力がないときにだけ解決すること。",
+            en="A non-turn player's ability resolves only when the turn player has nothing pending.",
+        ),
+        why=Text(
+            ja="チェックタイミングの 2 と 3: まず甲が処理待機中の効果を 1 つずつ実行し、その後に乙が実行する。CR "
+               "8.5.1.2。",
+            en="Check timing items 2 and 3: 甲 resolves its pending effects one at a time first, then 乙; CR 8.5.1.2.",
+        ),
+        bad=Text(
+            ja="ws.auto a1 (ターンプレイヤー); ws.auto b1 (相手); ws.check; ws.resolve b1",
+            en="ws.auto a1 (turn player); ws.auto b1 (other); ws.check; ws.resolve b1",
+        ),
+        good="ws.auto a1; ws.auto b1; ws.check; ws.resolve a1; ws.resolve b1",
+    ),
+)
+def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    assert isinstance(s.event, ev.AbilityResolved)
+    if s.event.player == before.turn_player:
+        return
+    waiting = [p for p in before.pending if p.player == before.turn_player]
+    if waiting:
+        yield pending_hit(s.event.seq, waiting, "waiting", player=s.event.player, ability=s.event.ability)
+
+
+@rule(
+    code="WS-CHK-003",
+    name="abilities-resolve-one-at-a-time-in-a-check-timing",
+    severity=Severity.ERROR,
+    citation=CHECK_CITE,
+    title=Text(ja="待機中の能力はチェックタイミングで一つずつ解決", en="pending abilities resolve one at a time in a check timing"),
+    message=Text(ja="能力 {ability} の解決: {detail}", en="ability {ability} resolved, but {detail}"),
+    on=(ev.AbilityResolved,),
+    doc=Doc(
+        checks=Text(
+            ja="各 `ws.resolve` が、そのプレイヤーの処理待機中の能力 1 つを挙げ、"
+               "チェックタイミングの中で行われること。",
+            en="Each `ws.resolve` names one pending ability of that player and happens inside a check timing.",
+        ),
+        why=Text(
+            ja="seed 003: 自動能力は処理待機し、チェックタイミングで 1 つずつプレイされる。",
+            en="Seed 003: automatic abilities wait (処理待機) and are played one at a time at a check timing.",
+        ),
+        bad=Text(
+            ja="ws.auto a1; ws.resolve a1 (ws.check がない)",
+            en="ws.auto a1; ws.resolve a1 (no ws.check)",
+        ),
+        good="ws.auto a1; ws.check; ws.resolve a1; ws.check.end",
+    ),
+)
+def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    e = s.event
+    assert isinstance(e, ev.AbilityResolved)
+    if before.check is None:
+        yield Hit(e.seq, {"ability": e.ability, "detail": Text(ja="チェックタイミングの外です",
+                                                               en="no check timing is open")})
+    elif not any(p.ability == e.ability and p.player == e.player for p in before.pending):
+        yield Hit(e.seq, {"ability": e.ability, "detail": Text(ja=f"{e.player} のその能力は処理待機中ではありません",
+                                                               en=f"no such ability of {e.player} is pending")})
+
+
+@rule(
+    code="WS-CHK-004",
+    name="check-timing-ends-with-nothing-pending",
+    severity=Severity.ERROR,
+    citation=CHECK_CITE,
+    title=Text(ja="待機能力を残してチェックタイミングを終えない", en="a check timing ends only when nothing is pending"),
+    message=Text(
+        ja="{what} の時点で能力 {pending} が待機中です",
+        en="abilities {pending} are still pending at {what}",
+    ),
+    on=(ev.CheckTimingEnded, ev.StepStarted) + CLOSERS,
+    doc=Doc(
+        checks=Text(
+            ja="チェックタイミング、フェイズ (エンドフェイズ以外。WS-END-003 参照)、ステップは、"
+               "処理待機中の自動能力がないときにだけ終わること。",
+            en="A check timing, a phase (other than the end phase, see WS-END-003) or a step ends only when no "
+               "automatic ability is pending.",
+        ),
+        why=Text(
+            ja="チェックタイミングの 2〜4: 能力を 1 つ実行するたびに 1 へ戻り、"
+               "両プレイヤーとも処理待機中のものがなくなったときだけ終了する (4)。",
+            en="Check timing items 2–4: it returns to item 1 after each ability and ends (item 4) only when both "
+               "players have nothing left to resolve.",
+        ),
+        bad="ws.auto a1; ws.check; ws.check.end",
+        good="ws.auto a1; ws.check; ws.resolve a1; ws.check.end",
+    ),
+)
+def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:
+    before = game(s.before)
+    if not before.pending:
+        return
+    closing = closed_phase(s)
+    if isinstance(s.event, CLOSERS) and closing in (None, "end"):
+        return
+    what = tag(s.event) + (f" {getattr(s.event, 'phase', getattr(s.event, 'step', ''))}".rstrip())
+    yield pending_hit(s.event.seq, before.pending, "pending", what=what)
+
+
+RULES = (
+    phases_follow_the_turn_order,
+    attack_steps_follow_the_seed,
+    actions_happen_in_their_phase,
+    a_turn_starts_after_the_end_phase,
+    rule_actions_come_before_abilities,
+    turn_player_abilities_resolve_first,
+    abilities_resolve_in_check_timing,
+    check_timing_ends_with_nothing_pending,
+)

@@ -1,1 +1,0 @@
-"""Seeded generators of legal match logs, for property tests, fixtures and benchmarks."""

@@ -1,0 +1,483 @@
+"""Ingest: verified and audited match logs of every game into the warehouse.
+
+``ingest`` verifies each log (the log layer's one verifier: schema, hash chain, the
+game's match.start), audits it with the auditor's registry, and loads it in bulk: Python workers, one match at a time over a process pool, return the
+per-match facts, the very bytes they verified and the envelope columns they
+already decoded (type, time, author, source; one small JSON document per match).
+DuckDB splits the bytes into lines and parses the small documents, never the
+lines themselves: what it stores is, by construction, what was verified, and
+no file is read twice. A log that cannot be trusted is refused with its reason and
+the others are loaded. Tables, views and their columns are documented in docs/sql.md.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from operator import attrgetter
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+
+import msgspec
+
+from kifu.auditor import registry
+from kifu.events import logfile
+from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
+
+from .store import _EVENTS_VIEW, create_schema
+from .views import feed_inserts, modules
+
+if TYPE_CHECKING:
+    import duckdb
+
+Audit = Callable[[list[Event]], Sequence[Any]]
+"""Audits one verified match; returns Findings (msgspec Structs). ``registry.audit`` unless a test says otherwise."""
+
+# The batch's events, parsed once; the feeds then read only these (``_batch_events``).
+# $contents are the verified files, $columns one JSON document per match with the
+# envelope columns the worker decoded (``_columns``), zipped with the lines by position.
+# A file ends with a newline, so its last split piece is empty and has no seq.
+# A time counts only with its UTC offset (KIFU-LOG-004): a naive one would silently become UTC.
+_PARSE_BATCH = """
+CREATE OR REPLACE TEMP TABLE _batch AS
+WITH f AS (SELECT unnest($matches) AS match, unnest($columns) AS cols, unnest($contents) AS content),
+p AS (SELECT match, content,
+             from_json(cols, '{"type": ["VARCHAR"], "at": ["VARCHAR"], "by": ["VARCHAR"], "src": ["JSON"]}') AS c
+      FROM f),
+l AS (SELECT match, unnest(string_split(content, chr(10))) AS raw, generate_subscripts(c.type, 1) AS seq,
+             unnest(c.type) AS type, unnest(c."at") AS at_text, unnest(c.by) AS actor, unnest(c.src) AS src
+      FROM p)
+SELECT match, seq, type,
+       CASE WHEN regexp_matches(at_text, '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(at_text AS TIMESTAMPTZ) END
+           AS time,
+       actor, src, CASE WHEN suffix(raw, chr(13)) THEN left(raw, length(raw) - 1) ELSE raw END AS line
+FROM l WHERE seq IS NOT NULL
+"""
+
+_BATCH_EVENTS = "CREATE OR REPLACE TEMP VIEW _batch_events AS " + _EVENTS_VIEW.format(table="_batch")
+
+_INSERT_LINES = "INSERT INTO event_lines (match, seq, type, time, actor, src, line) SELECT * FROM _batch"
+"""By name: a warehouse made before time_text was dropped from the table still loads."""
+
+_MATCH_ROW = (
+    '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR"}],'
+    '"rules":"JSON","events":"BIGINT","head":"VARCHAR",'
+    '"ended_seq":"BIGINT","winner":"VARCHAR","end_reason":"VARCHAR","source":"VARCHAR"}]'
+)
+# first_at/last_at are the earliest and latest ``time`` of the match's events: the same
+# reading of ``at`` as the events table's (an offset is required).
+_INSERT_MATCHES = f"""
+INSERT INTO matches
+SELECT r.match, r.game, r.title, r.players, r.rules, t.first_at, t.last_at, r.events, r.head,
+       r.ended_seq, r.winner, r.end_reason, r.source
+FROM (SELECT unnest(from_json($rows, '{_MATCH_ROW}')) AS r)
+JOIN (SELECT match, min(time) AS first_at, max(time) AS last_at FROM _batch GROUP BY match) t ON t.match = r.match
+"""
+
+_FINDING_ROW = (
+    '[{"match":"VARCHAR","code":"VARCHAR","name":"VARCHAR","severity":"VARCHAR","seq":"BIGINT",'
+    '"seqs":["BIGINT"],"citation":"VARCHAR","message_en":"VARCHAR","message_ja":"VARCHAR","evidence":"JSON"}]'
+)
+_INSERT_FINDINGS = f"INSERT INTO findings SELECT unnest(from_json($rows, '{_FINDING_ROW}'), recursive := true)"
+
+_KNOWN_HEADS = "SELECT match, head, source FROM matches"
+
+
+# --- per match (runs in the worker processes) -----------------------------------
+
+
+@dataclass
+class Checked:
+    """What a worker learnt about one log: either the match's facts or why it was refused."""
+
+    path: str
+    error: str | None = None
+    match: str = ""
+    head: str = ""
+    digest: str = ""
+    """SHA-256 of the whole file as verified (an engine that reads the file again joins on it)."""
+    events: int = 0
+    row: dict[str, Any] = field(default_factory=dict)
+    """The ``matches`` row, as JSON-ready values."""
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    """Findings by severity."""
+    skipped_audit: bool = False
+    """True when the warehouse already holds this exact log (same head): nothing to redo."""
+    extends: int | None = None
+    """The seq whose hash is the stored head, when this log is the stored one with events appended."""
+    data: bytes = b""
+    """The verified bytes, for the warehouse to load (empty when there is nothing to load)."""
+    columns: bytes = b""
+    """The envelope columns of every event as one JSON document (``_columns``), with ``data``."""
+
+
+_END = event_type(MatchEnded)
+
+
+def _match_row(path: str, events: list[Event], types: list[str], head: str) -> dict[str, Any]:
+    """The ``matches`` row but its times (the load takes them from the events' ``time``)."""
+    start = events[0]
+    assert isinstance(start, MatchStarted)
+    end = events[types.index(_END)] if _END in types else None
+    assert end is None or isinstance(end, MatchEnded)
+    return {
+        "match": start.match, "game": start.game, "title": start.title,
+        "players": [{"id": p.id, "name": p.name} for p in start.players],
+        "rules": msgspec.json.encode(start.rules).decode(), "events": len(events), "head": head,
+        "ended_seq": end.seq if end else None, "winner": end.winner if end else None,
+        "end_reason": end.reason if end else None, "source": path,
+    }
+
+
+def _finding_row(match: str, f: Any) -> dict[str, Any]:
+    return {
+        "match": match, "code": f.code, "name": f.name, "severity": f.severity, "seq": f.seq,
+        "seqs": list(f.seqs), "citation": f.citation, "message_en": f.message.en, "message_ja": f.message.ja,
+        "evidence": msgspec.json.encode(f.evidence).decode(),
+    }
+
+
+def check_match(path: str, audit: Audit | None = registry.audit, known: dict[str, str] | None = None,
+                *, digest: bool = True) -> Checked:
+    """Verify and audit one log file; never raises for a bad log (the result names the reason).
+
+    The file is read once: the bytes verified are the bytes loaded (and digested).
+    """
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        return Checked(path, error=str(KifuError(f"cannot read: {exc.strerror}", where=path)))
+    return check_bytes(data, path, audit, known, digest=digest)
+
+
+def check_bytes(data: bytes, path: str, audit: Audit | None = registry.audit,
+                known: dict[str, str] | None = None, *, digest: bool = True) -> Checked:
+    """``check_match`` of a log already in memory (an object fetched from storage); ``path`` names it.
+
+    ``digest=False`` leaves ``Checked.digest`` empty: ``ingest`` loads the bytes it is handed
+    and never needs it (an engine that reads the files again does).
+    """
+    try:
+        events, (_, head) = logfile.verify_bytes(data, where=path)
+    except KifuError as exc:
+        return Checked(path, error=str(exc.located(path)))
+    except RecursionError:  # nesting msgspec refused to follow (issue 20 bounds it earlier)
+        return Checked(path, error=str(KifuError("nesting too deep to read", where=path)))
+    types = _types(events)
+    row = _match_row(path, events, types, head)
+    out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest() if digest else "",
+                  events=len(events), row=row)
+    stored = (known or {}).get(out.match)
+    if stored == head:
+        out.skipped_audit = True
+        return out
+    if stored is not None:
+        # A verified prev is the hash of the line before it: the stored head is an earlier line of
+        # this log when some event's prev names it.
+        extends = next((e.seq - 1 for e in events if e.prev == stored), None)
+        if extends is not None:
+            out.extends = extends
+            return out
+    if audit is not None:
+        for f in audit(events):
+            out.findings.append(_finding_row(out.match, f))
+            out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
+    out.data, out.columns = data, _columns(events, types)
+    return out
+
+
+class _Tags(dict[type, str]):
+    """Event class -> its ``type`` tag, filled on first sight (``map(_TAGS.__getitem__, …)`` runs in C)."""
+
+    def __missing__(self, cls: type) -> str:
+        tag = self[cls] = event_type(cls)
+        return tag
+
+
+_TAGS = _Tags()
+_AT, _BY, _SRC = attrgetter("at"), attrgetter("by"), attrgetter("src")
+
+
+def _types(events: list[Event]) -> list[str]:
+    return list(map(_TAGS.__getitem__, map(type, events)))
+
+
+def _columns(events: list[Event], types: list[str]) -> bytes:
+    """The envelope columns DuckDB would otherwise parse out of every line, in one document.
+
+    The worker has decoded every event already; handing over these few values costs
+    it a fraction of what DuckDB's JSON parse of each whole line cost the (single)
+    loading process. ``src`` is re-encoded from the decoded struct: the same JSON value.
+    """
+    return msgspec.json.encode({
+        "type": types, "at": list(map(_AT, events)), "by": list(map(_BY, events)), "src": list(map(_SRC, events)),
+    })
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(audit: Audit | None, known: dict[str, str]) -> None:
+    _WORKER.update(audit=audit, known=known)
+    # A match's events, frames and steps are freed by their reference counts (they make no
+    # cycles); the cyclic collector running every 700 new objects was 6% of a worker's time.
+    gc.set_threshold(50_000, *gc.get_threshold()[1:])
+
+
+def _work(path: str) -> Checked:
+    return check_match(path, _WORKER["audit"], _WORKER["known"], digest=False)
+
+
+def _checked(files: list[str], audit: Audit | None, known: dict[str, str],
+             jobs: int, start_method: str) -> Iterator[Checked]:
+    """Per-match results in file order, over a process pool when it pays."""
+    if jobs <= 1 or len(files) < 4:
+        for path in files:
+            yield check_match(path, audit, known, digest=False)
+        return
+    ctx = get_context(start_method)
+    if start_method == "forkserver":
+        # The server imports kifu once; each worker forked from it then starts at once. "__main__"
+        # too: else every worker runs the main script again (the `kifu` console script imports the
+        # whole CLI; a script that imports scipy at the top cost each worker half a second).
+        ctx.set_forkserver_preload(["__main__", __name__, getattr(audit, "__module__", __name__)])
+    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker,
+                             initargs=(audit, known)) as pool:
+        yield from pool.map(_work, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
+
+
+# --- the database ----------------------------------------------------------------
+
+
+def log_paths(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """Files as given and ``*.jsonl`` under folders (recursively), absolute, sorted, once each."""
+    out: dict[str, None] = {}
+    for p in map(Path, paths):
+        found = sorted(p.rglob("*.jsonl")) if p.is_dir() else [p]
+        for f in found:
+            out.setdefault(str(f.resolve()), None)
+    return list(out)
+
+
+@dataclass
+class Summary:
+    """What an ingest did."""
+
+    matches: int = 0
+    """Matches stored by this run."""
+    unchanged: int = 0
+    """Logs the warehouse already held, byte for byte (same match id and head)."""
+    events: int = 0
+    """Events stored by this run."""
+    findings: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    """(path, reason) for each log not stored: untrustworthy, or a fork of a stored match."""
+
+
+Progress = Callable[[int, int, int], None]
+"""Called after each log with (logs done, logs in all, events seen so far)."""
+
+
+def ingest(
+    con: "duckdb.DuckDBPyConnection",
+    paths: Iterable[str | os.PathLike[str]],
+    audit: Audit | None = registry.audit,
+    *,
+    jobs: int | None = None,
+    views: Iterable[ModuleType] | None = None,
+    progress: Progress | None = None,
+    batch_events: int = 250_000,
+    start_method: str = "forkserver",
+    loaders: int = 2,
+) -> Summary:
+    """Verify, audit and load match logs; see the module docstring.
+
+    ``audit`` runs in the worker processes, so it must be a module-level function
+    (picklable by name), as ``registry.audit`` is; ``audit=None`` loads without
+    findings (benchmarks). ``views`` are the games' view modules (every game's by default).
+
+    ``start_method`` of the worker processes: ``forkserver`` by default because
+    DuckDB's threads already run in this process and forking a threaded process
+    is unsafe; the server preloads kifu so workers start as fast as forks.
+    """
+    files, mods = log_paths(paths), tuple(modules() if views is None else views)
+    create_schema(con, mods)
+    known = {m: (h, src) for m, h, src in con.execute(_KNOWN_HEADS).fetchall()}
+    summary, batch, seen = Summary(), _Batch(), 0
+    heads = {m: h for m, (h, _) in known.items()}
+    # One checkpoint at the end instead of one every few batches (each rewrites the WAL
+    # into compressed row groups): measured 3x cheaper commits on a 100k-event batch.
+    # No vacuum at that checkpoint: it merged each batch's last, partly filled row group
+    # into full ones, rewriting their lines: 2.0 s of a 5M-event ingest's 19.8, all of it
+    # at the end. A partly filled row group per batch costs a scan nothing measurable.
+    # One thread per loading connection: the workers keep the other cores busy, and
+    # DuckDB's own pool only added CPU (2.5% more events/s without it, medians of 4).
+    saved = dict(con.execute("SELECT name, value FROM duckdb_settings() "
+                             "WHERE name IN ('checkpoint_threshold', 'max_vacuum_tasks', 'threads')").fetchall())
+    con.execute("SET checkpoint_threshold = '16GB'")
+    con.execute("SET max_vacuum_tasks = 0")
+    con.execute("SET threads = 1")
+    try:
+        with _Loader(con, feed_inserts(mods, "_batch_events"), loaders) as loader:
+            for done, c in enumerate(_checked(files, audit, heads, jobs or os.cpu_count() or 1,
+                                              start_method), 1):
+                seen += c.events
+                if progress:
+                    progress(done, len(files), seen)
+                if _admit(c, known, summary):
+                    batch.add(c)
+                    if batch.events >= batch_events and done < len(files):
+                        loader.submit(batch, summary)
+                        batch = _Batch()
+            loader.finish(batch, summary)
+        con.execute("CHECKPOINT")
+    finally:
+        for name, value in saved.items():
+            con.execute(f"SET {name} = $v", {"v": value})
+    return summary
+
+
+def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> bool:
+    """True if the log is new; records unchanged logs, refusals and forks."""
+    if c.error is not None:
+        summary.refused.append((c.path, c.error))
+        return False
+    prior = known.get(c.match)
+    if prior is None:
+        known[c.match] = (c.head, c.path)
+        return True
+    if prior[0] == c.head:
+        summary.unchanged += 1
+    elif c.extends is not None:
+        summary.refused.append((c.path, (
+            f"match {c.match!r} is stored up to seq {c.extends} (head {prior[0]}, from {prior[1]}); this log "
+            f"goes on to seq {c.events} (head {c.head}): events were appended after it was ingested; "
+            "stored matches are never replaced: ingest into a fresh warehouse")))
+    else:
+        summary.refused.append((c.path, (
+            f"fork: match {c.match!r} is already stored with head {prior[0]} (from {prior[1]}); "
+            f"this log's head is {c.head}; a log is never replaced")))
+    return False
+
+
+def _json(rows: list[dict[str, Any]]) -> str:
+    return msgspec.json.encode(rows).decode()
+
+
+_ROW_GROUP = 122_880
+"""DuckDB's rows per row group."""
+
+
+@dataclass
+class _Batch:
+    """Logs waiting to be loaded together in one transaction."""
+
+    items: list[Checked] = field(default_factory=list)
+    events: int = 0
+
+    def add(self, c: Checked) -> None:
+        self.items.append(c)
+        self.events += c.events
+
+    def load(self, con: "duckdb.DuckDBPyConnection", feeds: list[str]) -> None:
+        """One transaction: the events, the matches, the findings and the feeds' rows."""
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(_PARSE_BATCH, {
+                "matches": [c.match for c in self.items],
+                "columns": [c.columns.decode() for c in self.items],
+                "contents": [c.data.decode() for c in self.items],
+            })
+            con.execute(_BATCH_EVENTS)
+            con.execute(_INSERT_LINES)
+            con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})
+            con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in self.items for f in c.findings])})
+            for sql in feeds:
+                con.execute(sql)
+            con.execute("DROP VIEW _batch_events")
+            con.execute("DROP TABLE _batch")
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+
+    def split(self, parts: int) -> list["_Batch"]:
+        """This batch in up to ``parts`` batches of whole matches, none under a row group of events
+        (DuckDB writes a smaller append to its WAL first, and copies it again at the checkpoint)."""
+        parts = max(1, min(parts, self.events // _ROW_GROUP))
+        out = [_Batch() for _ in range(parts)]
+        for c in self.items:
+            min(out, key=lambda b: b.events).add(c)
+        return [b for b in out if b.items]
+
+    def count(self, summary: Summary) -> None:
+        for c in self.items:
+            summary.matches += 1
+            summary.events += c.events
+            for sev, n in c.counts.items():
+                summary.findings[sev] = summary.findings.get(sev, 0) + n
+
+
+class _Loader:
+    """Loads batches on ``threads`` connections at once, while the workers go on.
+
+    One connection's load is mostly single-threaded in DuckDB (one row source per
+    statement); two at a time keep both cores busy when the workers are done or
+    waiting. Each batch is its own transaction; appends from several connections
+    never conflict, and a match id is admitted into one batch only. At most
+    ``threads`` batches are in flight: the next submit waits for the oldest.
+    """
+
+    def __init__(self, con: "duckdb.DuckDBPyConnection", feeds: list[str], threads: int) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+        from queue import SimpleQueue
+
+        self.feeds, self.threads = feeds, max(1, threads)
+        self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="kifu-load")
+        self.cursors: SimpleQueue[duckdb.DuckDBPyConnection] = SimpleQueue()
+        for _ in range(self.threads):
+            cur = con.cursor()
+            cur.execute("SET TimeZone = 'UTC'")
+            self.cursors.put(cur)
+        self.pending: list[tuple[Any, _Batch]] = []
+
+    def _load(self, batch: _Batch) -> None:
+        cur = self.cursors.get()
+        try:
+            batch.load(cur, self.feeds)
+        finally:
+            self.cursors.put(cur)
+
+    def submit(self, batch: _Batch, summary: Summary) -> None:
+        self.pending.append((self.pool.submit(self._load, batch), batch))
+        self._wait(summary, self.threads - 1)
+
+    def finish(self, batch: _Batch, summary: Summary) -> None:
+        """Load the last batch, in parts on every connection (nothing else is left to overlap with)."""
+        for part in batch.split(self.threads):
+            self.pending.append((self.pool.submit(self._load, part), part))
+        self._wait(summary, 0)
+
+    def _wait(self, summary: Summary, left: int) -> None:
+        while len(self.pending) > left:
+            future, done = self.pending.pop(0)
+            future.result()
+            done.count(summary)
+
+    def __enter__(self) -> "_Loader":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.pool.shutdown(wait=True)
+        for future, _ in self.pending:
+            future.exception()
+        while not self.cursors.empty():
+            self.cursors.get().close()
+
+

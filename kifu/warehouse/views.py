@@ -1,0 +1,95 @@
+"""Warehouse views: each game's ``views`` module, and the feeds they fill (docs/sql.md, "Adding a game's views").
+
+A game's ``kifu/games/<id>/views.py`` declares SQL only, as data:
+
+* ``VIEWS: dict[str, str]``: view name -> SELECT over ``events``/``matches``;
+* ``RANDOMNESS: str | None``: a SELECT over ``{events}`` with exactly the columns of
+  ``RANDOMNESS_COLUMNS``, one row per random outcome the game's events record;
+* ``FIRST_PLAYER: str | None``: a SELECT over ``events`` with the columns of
+  ``FIRST_COLUMNS``: who played first in each match, as the game defines it;
+  the view ``first_players`` unites them (``kifu stats first``);
+* ``RUNS: str | None``: a SELECT over ``{events}`` with the columns of
+  ``RUNS_COLUMNS``, one row per run-length outcome (ガンナガン's N: tosses facing
+  the tosser before the first facing the opponent), tested against
+  Geometric(1/2) by ``kifu stats fairness``.
+
+The feeds are materialized: ``kifu ingest`` runs each feed over the batch it
+loads (``{events}`` is then the batch's events, whole matches) and appends to the
+tables ``random_outcomes`` and ``run_lengths``; ``randomness`` and ``runs`` are
+views over them. Parsing millions of JSON lines once at ingest keeps the
+fairness query fast. A feed whose text changed is re-run over every stored
+event (``refresh``), so the tables never disagree with the SQL that defines them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from types import ModuleType
+from typing import Iterable
+
+import kifu.games
+from kifu.games import has_part, part
+
+
+@lru_cache(maxsize=1)
+def modules() -> tuple[ModuleType, ...]:
+    """Every game's ``views`` module, in the order of ``kifu.games.GAMES`` (a game may have none)."""
+    return tuple(part(g, "views") for g in kifu.games.GAMES if has_part(g, "views"))
+
+RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret")
+"""One random outcome: ``idx`` numbers the dice of one event from 1; ``value`` is 1-based."""
+
+RUNS_COLUMNS = ("game", "match", "seq", "player", "n")
+"""One run: ``n`` ≥ 0 outcomes facing the player before the first facing the opponent."""
+
+TABLES = (
+    """CREATE TABLE IF NOT EXISTS random_outcomes (
+        game VARCHAR, match VARCHAR, seq BIGINT, idx INTEGER, player VARCHAR, kind VARCHAR,
+        sides INTEGER, value INTEGER, purpose VARCHAR, secret BOOLEAN)""",
+    """CREATE TABLE IF NOT EXISTS run_lengths (
+        game VARCHAR, match VARCHAR, seq BIGINT, player VARCHAR, n INTEGER)""",
+    "CREATE TABLE IF NOT EXISTS feed_versions (feed VARCHAR PRIMARY KEY, digest VARCHAR)",
+    "CREATE OR REPLACE VIEW randomness AS SELECT * FROM random_outcomes",
+    "CREATE OR REPLACE VIEW runs AS SELECT * FROM run_lengths",
+)
+
+FEEDS = {"RANDOMNESS": ("random_outcomes", RANDOMNESS_COLUMNS), "RUNS": ("run_lengths", RUNS_COLUMNS)}
+"""Feed attribute -> (table it fills, its columns)."""
+
+
+FIRST_COLUMNS = ("game", "match", "player")
+"""Who played first in a match, as each game defines it (``FIRST_PLAYER``)."""
+
+
+def statements(mods: Iterable[ModuleType] | None = None) -> list[str]:
+    """CREATE statements for the feed tables, every module's views and ``first_players``."""
+    mods = tuple(modules() if mods is None else mods)
+    views = [f"CREATE OR REPLACE VIEW {name} AS {sql}" for m in mods for name, sql in getattr(m, "VIEWS", {}).items()]
+    return list(TABLES) + views + [first_players(mods)]
+
+
+def first_players(modules: Iterable[ModuleType]) -> str:
+    """The view ``first_players``: every module's ``FIRST_PLAYER`` (a SELECT over ``events``), united."""
+    cols = ", ".join(FIRST_COLUMNS)
+    parts = [f"SELECT {cols} FROM ({m.FIRST_PLAYER})" for m in modules if getattr(m, "FIRST_PLAYER", None)]
+    empty = "SELECT NULL::VARCHAR AS game, NULL::VARCHAR AS match, NULL::VARCHAR AS player WHERE false"
+    return "CREATE OR REPLACE VIEW first_players AS " + " UNION ALL ".join(parts or [empty])
+
+
+def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:
+    """INSERTs that run every module's feeds over the table or view named ``events``."""
+    out = []
+    for m in modules:
+        for attr, (table, cols) in FEEDS.items():
+            sql = getattr(m, attr, None)
+            if sql:
+                out.append(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {', '.join(cols)} "
+                           f"FROM ({sql.replace('{events}', events)})")
+    return out
+
+
+def digest(modules: Iterable[ModuleType]) -> str:
+    """Fingerprint of every feed's SQL: stored with the tables, compared at each ingest."""
+    text = "\n".join(f"{m.__name__}.{attr}:{getattr(m, attr, None) or ''}" for m in modules for attr in FEEDS)
+    return hashlib.sha256(text.encode()).hexdigest()
