@@ -37,8 +37,9 @@ def ingest(
 
     A log that does not verify, or a different log for a match already stored
     (a fork, shown with both heads), is refused and reported; the others are
-    loaded. Loading the same log again changes nothing. Exit 2 if any log was
-    refused, else 0.
+    loaded. Loading the same log again changes nothing. Exit 0 when every log
+    was taken (stored, or already stored unchanged), 1 when some were refused,
+    2 when none could be.
 
     Example: kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
     """
@@ -59,7 +60,10 @@ def ingest(
         typer.echo(msg("refused", lang, path=path, reason=reason), err=True)
     typer.echo(msg("ingested", lang, matches=summary.matches, events=summary.events, unchanged=summary.unchanged,
                    refused=len(summary.refused), db=wh.db_path(db), **summary.findings))
-    raise typer.Exit(2 if summary.refused else 0)
+    # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.
+    if not summary.refused:
+        raise typer.Exit(0)
+    raise typer.Exit(2 if len(summary.refused) == len(files) else 1)
 
 
 def _sql_params(extra: Sequence[str], lang: Lang | None) -> dict[str, str]:

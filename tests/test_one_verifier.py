@@ -1,0 +1,173 @@
+"""One verifier: every reader of a log gives the same verdict and the same message.
+
+The readers are the streaming reader (``kifu verify``, ``audit``, ``show`` …, in 1 MiB
+blocks), the whole-log reader the warehouse uses (``verify_bytes``), ``kifu ingest``
+and ``kifu verify -f json``. Each is fed every tampered and malformed log below,
+including logs long enough to cross a block of the streaming reader, and must name
+the same file, line, seq, field and reason.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable
+
+import msgspec
+import pytest
+
+from conftest import FIXTURES
+from kifu import warehouse as wh
+from kifu.events import logfile
+from kifu.events.base import KifuError
+from kifu.events.codec import encode, line_hash
+
+Mutate = Callable[[list[bytes]], bytes]
+
+
+def _log(n: int, text: str = "shuffled") -> list[bytes]:
+    """The lines of a valid generic log of ``n`` events, built with the codec (no file)."""
+    from kifu.events import games
+
+    codec = games.codec("generic")
+    start = {"type": "match.start", "format": "kifu/1", "game": "generic", "match": "m",
+             "players": [{"id": "a", "name": "A"}], "seq": 1, "prev": None}
+    lines = [encode(codec.convert(start))]
+    for seq in range(2, n + 1):
+        e = codec.convert({"type": "note", "by": "a", "text": text, "seq": seq, "prev": line_hash(lines[-1])})
+        lines.append(encode(e))
+    return lines
+
+
+def _join(lines: list[bytes]) -> bytes:
+    return b"".join(ln + b"\n" for ln in lines)
+
+
+def _edit(lines: list[bytes], i: int, old: bytes, new: bytes) -> list[bytes]:
+    out = list(lines)
+    out[i] = out[i].replace(old, new, 1)
+    return out
+
+
+def _rechained(lines: list[bytes]) -> list[bytes]:
+    """The lines with every prev recomputed (a forger who fixes the chain but not the seqs)."""
+    out = []
+    for ln in lines:
+        obj = msgspec.json.decode(ln)
+        obj["prev"] = line_hash(out[-1]) if out else None
+        out.append(msgspec.json.encode(obj))
+    return out
+
+
+def _gg_start(catalogue: dict) -> bytes:
+    return json.dumps({"type": "match.start", "seq": 1, "prev": None, "format": "kifu/1", "game": "gunandgun",
+                       "match": "bad-cat", "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+                       "catalogue": catalogue}, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+SHORT = _log(8)
+LONG = _log(12_000, text="x" * 90)  # about 1.3 MiB: the streaming reader reads it in two blocks
+MIDDLE = 9_000  # a line in the second block
+
+CASES: dict[str, bytes] = {
+    "byte-changed": _join(_edit(SHORT, 4, b"shuffled", b"shuffleD")),
+    "line-deleted": _join(SHORT[:5] + SHORT[6:]),
+    "lines-swapped": _join(SHORT[:4] + [SHORT[5], SHORT[4]] + SHORT[6:]),
+    "line-duplicated": _join(SHORT[:5] + [SHORT[4]] + SHORT[5:]),
+    "seqs-renumbered": _join(_rechained(SHORT[:3] + SHORT[4:])),
+    "torn-tail": _join(SHORT)[:-9],
+    "empty": b"",
+    "only-a-newline": b"\n",
+    "blank-line": _join(SHORT[:3] + [b""] + SHORT[3:]),
+    "not-json": _join(SHORT[:3] + [b"{not json"] + SHORT[4:]),
+    "unknown-field": _join(_edit(SHORT, 2, b'"text"', b'"zz":1,"text"')),
+    "unknown-type": _join(_edit(SHORT, 2, b'"type":"note"', b'"type":"nope"')),
+    "first-not-start": _join(SHORT[1:]),
+    "second-start": _join(SHORT[:3] + [SHORT[0]] + SHORT[3:]),
+    "unknown-game": _join(_rechained([SHORT[0].replace(b'"generic"', b'"chess"')] + SHORT[1:])),
+    "bad-format": _join(_rechained([SHORT[0].replace(b'"kifu/1"', b'"kifu/9"')] + SHORT[1:])),
+    "bad-catalogue": _join([_gg_start({"cards": [{"id": "zz", "name": "X", "kind": "bullet", "copies": {"nogun": 1}}]})]),
+    "catalogue-wrong-shape": _join([_gg_start({"guns": "not a list"})]),
+    "crlf": b"".join(ln + b"\r\n" for ln in SHORT),
+    "long-byte-changed": _join(_edit(LONG, MIDDLE, b"xxxx", b"xxxy")),
+    "long-torn-tail": _join(LONG)[:-20],
+    "long-line-deleted": _join(LONG[:MIDDLE] + LONG[MIDDLE + 1:]),
+    "long-clean": _join(LONG),
+    "clean": _join(SHORT),
+}
+
+
+def _streamed(path: Path) -> tuple[str | None, int]:
+    seen = 0
+    try:
+        for _ in logfile.stream(path):
+            seen += 1
+    except KifuError as exc:
+        return str(exc), seen
+    return None, seen
+
+
+def _bulk(path: Path) -> str | None:
+    try:
+        logfile.verify_bytes(path.read_bytes(), where=str(path))
+    except KifuError as exc:
+        return str(exc)
+    return None
+
+
+def _checked(path: Path) -> str | None:
+    return wh.check_bytes(path.read_bytes(), str(path), audit=None).error
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_reader_gives_the_same_verdict(tmp_path: Path, name: str, kifu) -> None:
+    path = tmp_path / f"{name}.jsonl"
+    path.write_bytes(CASES[name])
+    streamed, seen = _streamed(path)
+    assert _bulk(path) == streamed
+    assert _checked(path) == streamed
+    r = kifu("verify", path, "-f", "json", "--lang", "en")
+    row = json.loads(r.out)[0]
+    assert row["error"] == streamed and row["ok"] == (streamed is None)
+    if name.startswith("clean") or name in ("crlf", "long-clean"):
+        assert streamed is None
+    else:
+        assert streamed is not None and str(path) in streamed, streamed
+
+
+@pytest.mark.parametrize("name", ["byte-changed", "line-deleted", "lines-swapped", "long-byte-changed", "long-line-deleted"])
+def test_a_streaming_reader_is_handed_only_the_lines_before_the_edit(tmp_path: Path, name: str) -> None:
+    """An edited line is caught by its successor: no reader may have been handed it."""
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(CASES[name])
+    error, seen = _streamed(path)
+    assert error is not None
+    bad = int(error.split("seq ")[1].split(":")[0].split()[0])
+    assert seen == bad - 1, (error, seen)
+
+
+def test_ingest_loads_every_good_log_and_names_the_bad_ones(tmp_path: Path, kifu) -> None:
+    """A folder with a log whose catalogue is bad and the bundled dispute: the dispute is loaded."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "bad-catalogue.jsonl").write_bytes(CASES["bad-catalogue"])
+    (folder / "torn.jsonl").write_bytes(CASES["torn-tail"])
+    (folder / "dispute.jsonl").write_bytes((FIXTURES / "gunandgun" / "dispute.jsonl").read_bytes())
+    db = tmp_path / "w.duckdb"
+    r = kifu("ingest", folder, "--db", db, "--jobs", "1", "--lang", "en")
+    assert r.code == 1, r.err  # some logs refused, some loaded
+    refused = [ln for ln in r.err.splitlines() if ln.startswith("refused: ")]
+    assert len(refused) == 2
+    assert any("bad-catalogue.jsonl:1" in ln and "catalogue" in ln for ln in refused), refused
+    assert any("torn.jsonl" in ln and "no terminator" in ln for ln in refused), refused
+    assert "ingested 1 new matches" in r.out
+    out = kifu("sql", "SELECT match FROM matches", "--db", db, "-f", "csv")
+    assert out.out.splitlines() == ["match", "R3-T7"]
+
+
+def test_ingest_of_nothing_readable_exits_2(tmp_path: Path, kifu) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "torn.jsonl").write_bytes(CASES["torn-tail"])
+    r = kifu("ingest", folder, "--db", tmp_path / "w.duckdb", "--jobs", "1")
+    assert r.code == 2 and "refused" in r.err
