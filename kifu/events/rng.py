@@ -173,7 +173,7 @@ def _check_hex(value: str, field: str) -> None:
         raise RngError(f"{field} must be {2 * SECRET_BYTES} lower-case hex digits", field=field)
 
 
-def _check_digits(body: str) -> str:
+def check_digits(body: str) -> str:
     """The check of a token: the first 6 hex digits of SHA-256 of the token without its check."""
     return hashlib.sha256(body.encode("ascii")).hexdigest()[:CHECK_LENGTH]
 
@@ -223,7 +223,7 @@ class Commitment(_Token, frozen=True, kw_only=True):
     def format(self) -> str:
         """``kifu:c1:<id>:<digest>:<check>``."""
         body = f"{PREFIX}c1:{self.id}:{self.digest}"
-        return f"{body}:{_check_digits(body)}"
+        return f"{body}:{check_digits(body)}"
 
 
 class Nonce(_Token, frozen=True, kw_only=True):
@@ -282,7 +282,7 @@ class Reveal(_Token, frozen=True, kw_only=True):
 
     def format(self) -> str:
         """``kifu:r1:<id>:<secret>:<check>:<nonce>``: the nonce last, like in a nonce token."""
-        check = _check_digits(f"{PREFIX}r1:{self.id}:{self.secret}:{self.nonce}")
+        check = check_digits(f"{PREFIX}r1:{self.id}:{self.secret}:{self.nonce}")
         return f"{PREFIX}r1:{self.id}:{self.secret}:{check}:{self.nonce}"
 
 
@@ -480,7 +480,7 @@ def _read_commit(r: _Reader) -> Commitment:
     r.colon("digest")
     check = r.fixed(CHECK_LENGTH, _HEX, "check")
     r.end()
-    if check != _check_digits(f"{PREFIX}c1:{id}:{digest}"):
+    if check != check_digits(f"{PREFIX}c1:{id}:{digest}"):
         raise _Stop("check digits do not match: the token was changed on the way")
     return Commitment(id=id, digest=digest)
 
@@ -499,7 +499,7 @@ def _read_reveal(r: _Reader) -> Reveal:
     check = r.fixed(CHECK_LENGTH, _HEX, "check")
     r.colon("check")
     nonce = r.nonce()
-    if check != _check_digits(f"{PREFIX}r1:{id}:{secret}:{nonce}"):
+    if check != check_digits(f"{PREFIX}r1:{id}:{secret}:{nonce}"):
         raise _Stop("check digits do not match: the token was changed on the way")
     return Reveal(id=id, secret=secret, nonce=nonce)
 
