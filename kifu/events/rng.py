@@ -427,10 +427,13 @@ class _Reader:
         self.at += n
         return value
 
-    def colon(self, after: str) -> None:
+    def field(self, n: int, allowed: frozenset[str], what: str) -> str:
+        """A fixed-length field and the colon after it."""
+        value = self.fixed(n, allowed, what)
         if self.text[self.at : self.at + 1] != ":":
-            raise _Stop(f"expected ':' after the {after}")
+            raise _Stop(f"expected ':' after the {what}")
         self.at += 1
+        return value
 
     def _joined(self) -> bool:
         """True when the next character continues a word: a letter or digit with no whitespace before it."""
@@ -474,34 +477,31 @@ def _read(text: str, gaps: list[bool], start: int) -> Token | Refused | None:
 
 
 def _read_commit(r: _Reader) -> Commitment:
-    id = r.fixed(ID_LENGTH, _ID_CHARS, "id")
-    r.colon("id")
-    digest = r.fixed(2 * SECRET_BYTES, _HEX, "digest")
-    r.colon("digest")
+    id = r.field(ID_LENGTH, _ID_CHARS, "id")
+    digest = r.field(2 * SECRET_BYTES, _HEX, "digest")
     check = r.fixed(CHECK_LENGTH, _HEX, "check")
     r.end()
-    if check != check_digits(f"{PREFIX}c1:{id}:{digest}"):
-        raise _Stop("check digits do not match: the token was changed on the way")
+    _expect_check(check, f"{PREFIX}c1:{id}:{digest}")
     return Commitment(id=id, digest=digest)
 
 
 def _read_nonce(r: _Reader) -> Nonce:
-    id = r.fixed(ID_LENGTH, _ID_CHARS, "id")
-    r.colon("id")
+    id = r.field(ID_LENGTH, _ID_CHARS, "id")
     return Nonce(id=id, text=r.nonce())
 
 
 def _read_reveal(r: _Reader) -> Reveal:
-    id = r.fixed(ID_LENGTH, _ID_CHARS, "id")
-    r.colon("id")
-    secret = r.fixed(2 * SECRET_BYTES, _HEX, "secret")
-    r.colon("secret")
-    check = r.fixed(CHECK_LENGTH, _HEX, "check")
-    r.colon("check")
+    id = r.field(ID_LENGTH, _ID_CHARS, "id")
+    secret = r.field(2 * SECRET_BYTES, _HEX, "secret")
+    check = r.field(CHECK_LENGTH, _HEX, "check")
     nonce = r.nonce()
-    if check != check_digits(f"{PREFIX}r1:{id}:{secret}:{nonce}"):
-        raise _Stop("check digits do not match: the token was changed on the way")
+    _expect_check(check, f"{PREFIX}r1:{id}:{secret}:{nonce}")
     return Reveal(id=id, secret=secret, nonce=nonce)
+
+
+def _expect_check(check: str, body: str) -> None:
+    if check != check_digits(body):
+        raise _Stop("check digits do not match: the token was changed on the way")
 
 
 _FIELDS = {"c": _read_commit, "n": _read_nonce, "r": _read_reveal}
