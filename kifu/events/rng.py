@@ -1,0 +1,535 @@
+"""Coin tosses and die rolls that both players can verify: commit, nonce, reveal (issue 18).
+
+The roller commits to a secret, the opponent answers with a nonce, the roller
+reveals the secret; every outcome is HMAC-SHA256 of the secret over the
+commitment id, the nonce and the outcome's index, turned into a face by
+rejection sampling. ``docs/randomness.md`` specifies every byte and publishes
+test vectors; this module is that specification in code.
+
+Pure: no files, clock, environment or printing. The only randomness is
+``new_secret``; the secret store that keeps secrets until they are revealed is
+``rng_store``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import secrets
+import unicodedata
+from typing import ClassVar, Iterator, Sequence, TypeVar, Union
+
+import msgspec
+
+from .base import KifuError
+
+VERSION = "kifu-rng-v1"
+"""Domain-separation label of this construction; a change to any byte below gets a new one."""
+SECRET_BYTES = 32
+"""Length of a secret in bytes."""
+ID_LENGTH = 8
+"""Characters in a commitment id (40 bits)."""
+CHECK_LENGTH = 6
+"""Hex digits of a token's check (24 bits)."""
+NONCE_MIN, NONCE_MAX = 4, 64
+"""Bounds on a nonce's length in characters."""
+GENERATED_NONCE_LENGTH = 20
+"""Characters in a nonce that ``new_nonce`` makes (100 bits)."""
+WORD_BITS = 32
+"""Width of the words that rejection sampling draws from."""
+MAX_SIDES = 1 << WORD_BITS
+"""The most faces a die may have."""
+HEADS, TAILS = 1, 2
+"""A coin is a 2-sided die: face 1 is heads (表), face 2 is tails (裏), as in kifu's ``random`` event."""
+
+ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+"""Crockford's base32 in lower case: no i, l, o or u, so an id read aloud or retyped is not misread."""
+_ID_CHARS = frozenset(ALPHABET)
+_HEX = frozenset("0123456789abcdef")
+_NONCE_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
+
+PREFIX = "kifu:"
+"""Every token starts with this (after folding, see ``scan``)."""
+_COMMIT_LABEL = f"{VERSION}:commit:".encode("ascii")
+_LONGEST_TOKEN = len("kifu:r1:") + ID_LENGTH + 1 + 2 * SECRET_BYTES + 1 + CHECK_LENGTH + 1 + NONCE_MAX
+
+
+class RngError(KifuError):
+    """A secret, nonce, token or outcome request that cannot be used; ``field`` names the part."""
+
+
+# --- the construction ----------------------------------------------------------------------------
+
+
+def new_secret() -> bytes:
+    """32 fresh bytes from the operating system's CSPRNG: the only randomness of this module."""
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+def commitment_digest(secret: bytes) -> str:
+    """SHA-256 of ``kifu-rng-v1:commit:`` followed by the 32 secret bytes, in lower-case hex."""
+    _check_secret(secret)
+    return hashlib.sha256(_COMMIT_LABEL + secret).hexdigest()
+
+
+def commitment_id(digest: str) -> str:
+    """The id of a commitment: its digest's first 40 bits in base32 (8 characters of ``ALPHABET``).
+
+    Derived rather than drawn, so that anyone can check that an id belongs to its
+    commitment, a mangled commit token fails that check, and the test vectors
+    need nothing but a secret.
+    """
+    return _base32(bytes.fromhex(digest), ID_LENGTH)
+
+
+def _base32(data: bytes, length: int) -> str:
+    """The first ``length`` base32 characters of ``data``: 5 bits each, most significant first."""
+    bits = 8 * len(data)
+    n = int.from_bytes(data, "big")
+    return "".join(ALPHABET[(n >> (bits - 5 * (i + 1))) & 31] for i in range(length))
+
+
+def accept_limit(sides: int, bits: int = WORD_BITS) -> int:
+    """The largest multiple of ``sides`` that is at most 2**bits: words below it are kept."""
+    return (1 << bits) - (1 << bits) % sides
+
+
+def face(word: int, sides: int, bits: int = WORD_BITS) -> int | None:
+    """The face (1 … sides) a word gives, or None when the word is rejected.
+
+    A kept word is uniform on [0, accept_limit), a whole number of runs of
+    ``sides``, so ``word % sides`` hits every face equally often. ``bits`` is a
+    parameter so that tests can count that exhaustively on small words.
+    """
+    return word % sides + 1 if word < accept_limit(sides, bits) else None
+
+
+def _words(secret: bytes, id: str, nonce: str, index: int) -> Iterator[int]:
+    """The words of outcome ``index``: blocks 0, 1, 2 … each split into eight big-endian 32-bit words."""
+    for block in itertools.count():
+        message = f"{VERSION}:outcome:{id}:{nonce}:{index}:{block}".encode("ascii")
+        digest = hmac.digest(secret, message, "sha256")
+        for at in range(0, 32, 4):
+            yield int.from_bytes(digest[at : at + 4], "big")
+
+
+def outcome(secret: bytes, nonce: str, index: int, sides: int) -> int:
+    """Outcome ``index`` (0, 1, 2 …) of the stream that ``secret`` and ``nonce`` fix: a face 1 … sides.
+
+    Each index has its own words, so an outcome depends on its own index and
+    sides only: an event names (commitment, index) and is checked on its own.
+    The loop ends with probability 1; even for the worst die (2**31 + 1 sides)
+    each word is kept with probability above 1/2.
+    """
+    _check_nonce(nonce)
+    _check_sides(sides)
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise RngError(f"an outcome index must be a whole number from 0, not {index!r}", field="index")
+    id = commitment_id(commitment_digest(secret))
+    for word in _words(secret, id, nonce, index):
+        kept = face(word, sides)
+        if kept is not None:
+            return kept
+    raise AssertionError("unreachable: _words never ends")
+
+
+def outcomes(secret: bytes, nonce: str, sides: Sequence[int], start: int = 0) -> list[int]:
+    """Outcomes ``start``, ``start + 1`` … of a mixed stream: the i-th has ``sides[i]`` faces."""
+    return [outcome(secret, nonce, start + i, s) for i, s in enumerate(sides)]
+
+
+def faces(secret: bytes, nonce: str, sides: int, start: int = 0) -> Iterator[int]:
+    """Outcomes ``start``, ``start + 1`` … all with ``sides`` faces, without end (toss until …)."""
+    return (outcome(secret, nonce, i, sides) for i in itertools.count(start))
+
+
+def _check_secret(secret: bytes) -> None:
+    if not isinstance(secret, bytes) or len(secret) != SECRET_BYTES:
+        raise RngError(f"a secret must be exactly {SECRET_BYTES} bytes", field="secret")
+
+
+def _check_sides(sides: int) -> None:
+    if isinstance(sides, bool) or not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
+        raise RngError(f"a die must have 2 to 2**32 sides, not {sides!r}", field="sides")
+
+
+def _check_nonce(nonce: str) -> None:
+    if not isinstance(nonce, str) or not NONCE_MIN <= len(nonce) <= NONCE_MAX:
+        n = len(nonce) if isinstance(nonce, str) else 0
+        raise RngError(f"a nonce must be {NONCE_MIN} to {NONCE_MAX} letters or digits, found {n} characters",
+                       field="nonce")
+    if not set(nonce) <= _NONCE_CHARS:
+        raise RngError("a nonce must be letters a-z and digits 0-9 only (any case or width as typed)", field="nonce")
+
+
+def _check_id(id: str) -> None:
+    if not isinstance(id, str) or len(id) != ID_LENGTH or not set(id) <= _ID_CHARS:
+        raise RngError(f"an id must be {ID_LENGTH} characters of 0-9 and a-z without i, l, o, u", field="id")
+
+
+def _check_hex(value: str, field: str) -> None:
+    if not isinstance(value, str) or len(value) != 2 * SECRET_BYTES or not set(value) <= _HEX:
+        raise RngError(f"{field} must be {2 * SECRET_BYTES} lower-case hex digits", field=field)
+
+
+def check_digits(body: str) -> str:
+    """The check of a token: the first 6 hex digits of SHA-256 of the token without its check."""
+    return hashlib.sha256(body.encode("ascii")).hexdigest()[:CHECK_LENGTH]
+
+
+# --- the three messages ----------------------------------------------------------------------------
+
+T = TypeVar("T", bound="_Token")
+
+
+class _Token(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What the three tokens share: a kind tag and the id of the commitment they belong to."""
+
+    kind: ClassVar[str]
+    """The token's tag after ``kifu:``: ``c1``, ``n1`` or ``r1`` (kind letter, protocol version)."""
+
+    id: str
+    """The commitment's id: 8 characters of ``ALPHABET``, derived from the commitment (``commitment_id``)."""
+
+    @classmethod
+    def parse(cls: type[T], text: str) -> T:
+        """The one token of this kind in ``text`` (a chat message, a pasted line); RngError if none or several."""
+        found = scan(text)
+        mine = list(dict.fromkeys(t for t in found if isinstance(t, cls)))
+        if len(mine) == 1:
+            return mine[0]
+        if mine:
+            raise RngError(f"{len(mine)} different kifu:{cls.kind} tokens in the text; give one", field="token")
+        refused = [r for r in found if isinstance(r, Refused) and r.kind == cls.kind]
+        if refused:
+            raise RngError(f"kifu:{cls.kind} token refused: {refused[0].reason}", field="token")
+        raise RngError(f"no kifu:{cls.kind} token in the text", field="token")
+
+
+class Commitment(_Token, frozen=True, kw_only=True):
+    """The roller's first message: the SHA-256 of a secret the roller will reveal after the nonce."""
+
+    kind: ClassVar[str] = "c1"
+    digest: str
+    """``commitment_digest(secret)``: 64 lower-case hex digits."""
+
+    def __post_init__(self) -> None:
+        _check_id(self.id)
+        _check_hex(self.digest, "digest")
+        if commitment_id(self.digest) != self.id:
+            raise RngError(f"id {self.id} is not the id of this commitment", field="id")
+
+    def format(self) -> str:
+        """``kifu:c1:<id>:<digest>:<check>``."""
+        body = f"{PREFIX}c1:{self.id}:{self.digest}"
+        return f"{body}:{check_digits(body)}"
+
+
+class Nonce(_Token, frozen=True, kw_only=True):
+    """The opponent's answer: text of their choosing that the roller could not know when committing."""
+
+    kind: ClassVar[str] = "n1"
+    text: str
+    """The nonce: 4 to 64 characters a-z and 0-9 (typed in any case or width, normalised by ``normalise_nonce``)."""
+
+    def __post_init__(self) -> None:
+        _check_id(self.id)
+        _check_nonce(self.text)
+
+    def format(self) -> str:
+        """``kifu:n1:<id>:<nonce>``: no check, so an opponent without kifu can type it by hand."""
+        return f"{PREFIX}n1:{self.id}:{self.text}"
+
+
+class Reveal(_Token, frozen=True, kw_only=True):
+    """The roller's last message: the secret and the nonce it was combined with, hence every outcome."""
+
+    kind: ClassVar[str] = "r1"
+    secret: str
+    """The 32-byte secret in lower-case hex (64 digits)."""
+    nonce: str
+    """The nonce the outcomes were derived with, echoed so that the opponent sees theirs was used."""
+
+    def __post_init__(self) -> None:
+        _check_id(self.id)
+        _check_hex(self.secret, "secret")
+        _check_nonce(self.nonce)
+        if commitment_id(commitment_digest(self.secret_bytes)) != self.id:
+            raise RngError(f"id {self.id} is not the id of this secret's commitment", field="id")
+
+    @property
+    def secret_bytes(self) -> bytes:
+        """The secret as the 32 bytes the construction takes."""
+        return parse_secret(self.secret)
+
+    def commitment(self) -> Commitment:
+        """The commitment this secret answers."""
+        digest = commitment_digest(self.secret_bytes)
+        return Commitment(id=self.id, digest=digest)
+
+    def outcome(self, index: int, sides: int) -> int:
+        """Outcome ``index`` with ``sides`` faces (see the module function ``outcome``)."""
+        return outcome(self.secret_bytes, self.nonce, index, sides)
+
+    def outcomes(self, sides: Sequence[int], start: int = 0) -> list[int]:
+        """Outcomes ``start`` … of a mixed stream (see the module function ``outcomes``)."""
+        return outcomes(self.secret_bytes, self.nonce, sides, start)
+
+    def faces(self, sides: int, start: int = 0) -> Iterator[int]:
+        """Outcomes ``start`` … all with ``sides`` faces, without end."""
+        return faces(self.secret_bytes, self.nonce, sides, start)
+
+    def format(self) -> str:
+        """``kifu:r1:<id>:<secret>:<check>:<nonce>``: the nonce last, like in a nonce token."""
+        check = check_digits(f"{PREFIX}r1:{self.id}:{self.secret}:{self.nonce}")
+        return f"{PREFIX}r1:{self.id}:{self.secret}:{check}:{self.nonce}"
+
+
+Token = Union[Commitment, Nonce, Reveal]
+"""Any of the three messages."""
+
+
+def parse_secret(text: str) -> bytes:
+    """A secret written as 64 lower-case hex digits (a reveal, the secret store) as its 32 bytes."""
+    _check_hex(text, "secret")
+    return bytes.fromhex(text)
+
+
+def commit(secret: bytes) -> Commitment:
+    """The commitment to ``secret``."""
+    digest = commitment_digest(secret)
+    return Commitment(id=commitment_id(digest), digest=digest)
+
+
+def reveal(secret: bytes, nonce: Nonce) -> Reveal:
+    """The reveal of ``secret`` for the answer ``nonce``."""
+    return Reveal(id=nonce.id, secret=secret.hex(), nonce=nonce.text)
+
+
+def new_nonce(id: str) -> Nonce:
+    """A fresh nonce for commitment ``id``: 20 base32 characters (100 bits) from ``new_secret``."""
+    return Nonce(id=id, text=_base32(new_secret(), GENERATED_NONCE_LENGTH))
+
+
+def normalise_nonce(text: str) -> str:
+    """A nonce as typed (``ＮＥＫＯ１２３``, `` neko123 ``) in its canonical form (``neko123``), or RngError."""
+    folded, gaps = _fold(text)
+    if any(gaps[1:]):
+        # In a token whitespace ends a nonce; a bare nonce with a space inside is a mistake to show, not guess.
+        raise RngError("a nonce has no whitespace inside", field="nonce")
+    _check_nonce(folded)
+    return folded
+
+
+def normalise_id(text: str) -> str:
+    """An id as typed: folded like a token, and Crockford's look-alikes read as digits (i, l → 1; o → 0)."""
+    folded, _ = _fold(text)
+    folded = folded.translate(str.maketrans("ilo", "110"))
+    _check_id(folded)
+    return folded
+
+
+# --- verification ---------------------------------------------------------------------------------
+
+
+class Problem(msgspec.Struct, frozen=True, kw_only=True):
+    """Why a commit, a nonce and a reveal do not make one verified toss."""
+
+    code: str
+    """Kebab-case reason: ``nonce-names-another-commitment``, ``reveal-names-another-commitment``,
+    ``secret-does-not-match-commitment`` or ``reveal-uses-another-nonce``."""
+    message: str
+    """One line in English naming the values compared."""
+
+
+def verify_reveal(commit: Commitment, reveal: Reveal) -> bool:
+    """True when ``reveal`` opens ``commit``: the same id and a secret that hashes to the digest."""
+    return reveal.id == commit.id and commitment_digest(reveal.secret_bytes) == commit.digest
+
+
+def problem(commit: Commitment, nonce: Nonce, reveal: Reveal) -> Problem | None:
+    """The first reason the three messages are not one toss, or None when the reveal's outcomes stand."""
+    if nonce.id != commit.id:
+        return Problem(code="nonce-names-another-commitment",
+                       message=f"the nonce answers commitment {nonce.id}, not {commit.id}")
+    if reveal.id != commit.id:
+        return Problem(code="reveal-names-another-commitment",
+                       message=f"the reveal opens commitment {reveal.id}, not {commit.id}")
+    if not verify_reveal(commit, reveal):
+        return Problem(code="secret-does-not-match-commitment",
+                       message=f"the revealed secret hashes to {commitment_digest(reveal.secret_bytes)}, "
+                               f"not to the committed {commit.digest}")
+    if reveal.nonce != nonce.text:
+        return Problem(code="reveal-uses-another-nonce",
+                       message=f"the reveal uses nonce {reveal.nonce!r}, the opponent sent {nonce.text!r}")
+    return None
+
+
+def settle(commit: Commitment, nonce: Nonce, reveal: Reveal) -> Reveal:
+    """The reveal, once checked against its commit and nonce: its ``outcome``/``outcomes``/``faces``
+    are then the verified stream. RngError naming the problem otherwise."""
+    found = problem(commit, nonce, reveal)
+    if found is not None:
+        raise RngError(found.message, field=found.code)
+    return reveal
+
+
+# --- finding tokens in chat text ----------------------------------------------------------------------
+
+
+class Refused(msgspec.Struct, frozen=True, kw_only=True):
+    """Text that starts like a token but is not a valid one: mangled on the way, or mistyped."""
+
+    kind: str
+    """The tag it started with: ``c1``, ``n1``, ``r1``, or another version (``c2``) this kifu does not read."""
+    reason: str
+    """What is wrong, in one line of English."""
+    text: str
+    """The folded text from ``kifu:`` on, as long as the longest token at most and up to the next ``kifu:``."""
+
+
+class _Stop(Exception):
+    """Reading a token stopped: ``reason`` says why (becomes a Refused)."""
+
+
+def _fold(text: str) -> tuple[str, list[bool]]:
+    """``text`` as tokens are read: NFKC, format characters (zero-width, bidi marks) dropped,
+    A-Z lowered, whitespace removed. ``gaps[i]`` is True when whitespace stood before character i."""
+    return _fold_normalised(unicodedata.normalize("NFKC", text))
+
+
+def _fold_normalised(text: str) -> tuple[str, list[bool]]:
+    chars: list[str] = []
+    gaps: list[bool] = []
+    gap = False
+    for ch in text:
+        if ch.isspace():
+            gap = True
+        elif unicodedata.category(ch) != "Cf":
+            chars.append(ch.lower() if "A" <= ch <= "Z" else ch)
+            gaps.append(gap)
+            gap = False
+    return "".join(chars), gaps
+
+
+class _Reader:
+    """A cursor over folded text, reading one token's fields; raises _Stop on the first fault."""
+
+    def __init__(self, text: str, gaps: list[bool], at: int) -> None:
+        self.text, self.gaps, self.at = text, gaps, at
+
+    def fixed(self, n: int, allowed: frozenset[str], what: str) -> str:
+        """The next ``n`` characters, all from ``allowed`` (whitespace between them was already dropped)."""
+        value = self.text[self.at : self.at + n]
+        if len(value) != n or not set(value) <= allowed:
+            raise _Stop(f"{what}: expected {n} {'hex digits' if allowed is _HEX else 'characters of ' + ALPHABET}")
+        self.at += n
+        return value
+
+    def field(self, n: int, allowed: frozenset[str], what: str) -> str:
+        """A fixed-length field and the colon after it."""
+        value = self.fixed(n, allowed, what)
+        if self.text[self.at : self.at + 1] != ":":
+            raise _Stop(f"expected ':' after the {what}")
+        self.at += 1
+        return value
+
+    def _joined(self) -> bool:
+        """True when the next character continues a word: a letter or digit with no whitespace before it."""
+        return self.at < len(self.text) and self.text[self.at] in _NONCE_CHARS and not self.gaps[self.at]
+
+    def nonce(self) -> str:
+        """A nonce: letters and digits up to whitespace or any other character (a nonce ends its token)."""
+        begin = self.at
+        if self.at < len(self.text) and self.text[self.at] in _NONCE_CHARS:
+            self.at += 1
+            while self._joined() and self.at - begin <= NONCE_MAX:
+                self.at += 1
+        value = self.text[begin : self.at]
+        if len(value) > NONCE_MAX:
+            raise _Stop(f"nonce: longer than {NONCE_MAX} letters or digits")
+        if len(value) < NONCE_MIN:
+            raise _Stop(f"nonce: expected {NONCE_MIN} to {NONCE_MAX} letters a-z or digits 0-9, found {len(value)}")
+        return value
+
+    def end(self) -> None:
+        if self._joined():
+            raise _Stop("the token runs on after its check digits")
+
+
+def _read(text: str, gaps: list[bool], start: int) -> Token | Refused | None:
+    """The token whose ``kifu:`` begins at ``start``; None when what follows is no token tag."""
+    tag = text[start + len(PREFIX) : start + len(PREFIX) + 3]
+    if len(tag) != 3 or tag[0] not in "cnr" or tag[1] not in "0123456789" or tag[2] != ":":
+        return None
+    kind = tag[:2]
+    reader = _Reader(text, gaps, start + len(PREFIX) + 3)
+    try:
+        if kind[1] != "1":
+            raise _Stop(f"protocol version {kind} is not one this kifu reads ({kind[0]}1)")
+        return _FIELDS[kind[0]](reader)
+    except (_Stop, RngError) as stop:
+        reason = stop.message if isinstance(stop, RngError) else str(stop)
+        shown = text[start : start + _LONGEST_TOKEN]
+        after = shown.find(PREFIX, 1)
+        return Refused(kind=kind, reason=reason, text=shown if after == -1 else shown[:after])
+
+
+def _read_commit(r: _Reader) -> Commitment:
+    id = r.field(ID_LENGTH, _ID_CHARS, "id")
+    digest = r.field(2 * SECRET_BYTES, _HEX, "digest")
+    check = r.fixed(CHECK_LENGTH, _HEX, "check")
+    r.end()
+    _expect_check(check, f"{PREFIX}c1:{id}:{digest}")
+    return Commitment(id=id, digest=digest)
+
+
+def _read_nonce(r: _Reader) -> Nonce:
+    id = r.field(ID_LENGTH, _ID_CHARS, "id")
+    return Nonce(id=id, text=r.nonce())
+
+
+def _read_reveal(r: _Reader) -> Reveal:
+    id = r.field(ID_LENGTH, _ID_CHARS, "id")
+    secret = r.field(2 * SECRET_BYTES, _HEX, "secret")
+    check = r.field(CHECK_LENGTH, _HEX, "check")
+    nonce = r.nonce()
+    _expect_check(check, f"{PREFIX}r1:{id}:{secret}:{nonce}")
+    return Reveal(id=id, secret=secret, nonce=nonce)
+
+
+def _expect_check(check: str, body: str) -> None:
+    if check != check_digits(body):
+        raise _Stop("check digits do not match: the token was changed on the way")
+
+
+_FIELDS = {"c": _read_commit, "n": _read_nonce, "r": _read_reveal}
+
+
+def scan(text: str) -> list[Token | Refused]:
+    """Every token in a chat message, in order, and every text that starts like one but is refused.
+
+    Reads through what chats do to a line: full-width forms (NFKC), zero-width
+    and bidi characters, upper case, whitespace or line breaks inserted anywhere
+    (except inside a nonce, which whitespace ends), mentions, quotes, markdown
+    and other text around the token. Never raises; linear in the text's length
+    (each ``kifu:`` reads at most one token's length).
+    """
+    normalised = unicodedata.normalize("NFKC", text)
+    if ":" not in normalised:
+        return []  # every token has a colon: most chat messages skip the per-character fold
+    folded, gaps = _fold_normalised(normalised)
+    found: list[Token | Refused] = []
+    start = folded.find(PREFIX)
+    while start != -1:
+        item = _read(folded, gaps, start)
+        if item is not None:
+            found.append(item)
+        start = folded.find(PREFIX, start + 1)
+    return found
+
+
+def find_tokens(text: str) -> list[Token]:
+    """Every valid token in a chat message, in order (see ``scan``)."""
+    return [t for t in scan(text) if not isinstance(t, Refused)]
