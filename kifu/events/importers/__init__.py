@@ -54,10 +54,12 @@ def detect(data: bytes, file: str) -> str:
         return "udonarium"
     if b"ccfolia" in low or b"<p style" in low or b'class="message' in low or low.startswith((b"<!doctype html", b"<html")):
         return "ccfolia"
-    # Before the Discord heuristics: a Japanese player's chat line in a Cockatrice log may hold ＞ and (.
+    if b"guild:" in low and b"channel:" in low:
+        return "discord"  # DiscordChatExporter's TXT banner
+    # Before the bot-post heuristic: a Japanese player's chat line in a Cockatrice log may hold ＞ and (.
     if cockatrice.looks_like(_head_text(head)):
         return "cockatrice"
-    if "＞".encode() in head and b"(" in head or b"guild:" in low and b"channel:" in low:
+    if "＞".encode() in head and b"(" in head:
         return "discord"
     if re.match(rb"\[[^\]\n]{4,40}\] \S", head):
         return "discord"  # DiscordChatExporter TXT without its banner: "[time] Author" headers
