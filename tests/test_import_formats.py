@@ -25,6 +25,7 @@ BAD = sorted(k for k, v in EXPECTED.items() if "error" in v)
 
 
 def _import(rel: str, tmp: Path, *extra: str):
+    tmp.mkdir(parents=True, exist_ok=True)
     out = tmp / "out.jsonl"
     run = run_cli("import", IMPORTS / rel, "-o", out, "--map", GENERIC_MAP, "--lang", "en", *extra)
     return run, out
@@ -181,3 +182,122 @@ def test_arena_match_seats_die_roll_and_coin_flip(tmp_path: Path) -> None:
         ("p1", [4], "play-draw"), ("p2", [17], "play-draw"), ("p1", [], "card-coin-flip")]
     assert msgspec.json.decode(rolls[2].src.text)["type"] == ["AnnotationType_CoinFlip"]
     assert type(events[-1]).__name__ == "MatchEnded" and events[-1].winner == "p2"
+
+
+# --- real export shapes (issue 12, item 3) -----------------------------------------------
+
+
+def test_udonarium_fly_room_reads_its_results_under_the_name_rolled_as(tmp_path: Path) -> None:
+    rolls = _randoms("udonarium/fly-room.xml", tmp_path)
+    assert [(r.by, r.expr, r.values, r.secret) for r in rolls] == [
+        ("p2", "2D6", [3, 5], False), ("p3", "2D20KH1", [15, 3], False), ("p3", "1D6", [4], False),
+        ("p3", "1D6", [2], False), ("p2", "choice[表,裏]", [2], False),
+        ("p4", "1D100", [37], False),  # the GM's peer, rolling as 門番ゴルド: not credited to "GM"
+        ("p1", "1D6", [5], True), ("p2", "1D6", [4], False), ("p3", "1D6", [3], False)]
+    events = _events(tmp_path / "out.jsonl")
+    assert [(p.id, p.name) for p in events[0].players] == [("p1", "GM"), ("p2", "アオイ"), ("p3", "レン"),
+                                                           ("p4", "門番ゴルド")]
+    # lastUpdate="0" on every message is no edit; the one with a time is.
+    assert [e.src.text for e in events[1:] if e.src.edited] == ["!act a1 計略（打ち間違いを直した）"]
+    assert [e.by for e in events if e.src and "起動した" in (e.src.text or "")] == ["system"]  # an operation log
+
+
+def test_udonarium_fly_result_form_is_read_back_in_bcdice_form() -> None:
+    from kifu.events.importers.udonarium import fly_result
+
+    assert fly_result("🎲2D20KH1 → 15[15,~~~3~~~] → 15") == "(2D20KH1) ＞ 15[15,3] ＞ 15"
+    assert fly_result("🎲1D6 → 4 #1\n🎲1D6 → 2 #2") == "#1 (1D6) ＞ 4\n#2 (1D6) ＞ 2"
+    assert fly_result("🎲3R6[5] → ###6###,2,5 → 成功数1") == "(3R6[5]) ＞ 6,2,5 ＞ 成功数1"
+    assert fly_result("C(3+4) → 7") == "C(3+4) ＞ 7"
+    assert fly_result("(1D6) ＞ 3") is None and fly_result("矢印 → だけの雑談") is not None
+    assert fly_result("ただの雑談") is None
+
+
+def test_udonarium_result_says_system_and_command_for_the_bcdice_reader() -> None:
+    src, _ = importers.read_source(IMPORTS / "udonarium/fly-room.xml")
+    answers = {m.text: (m.game_system, m.command) for m in src.messages if m.command is not None}
+    assert answers["🎲1D100 → 37"] == ("ChaosFlare", "1d100 敵の行動")
+    assert answers["🎲1D6 → 4\n森の小道"] == ("DiceBot", "行き先表")  # a table result: the system the table was rolled under
+    assert answers["(1D6) ＞ 3"] == ("DiceBot", "1d6 (旧形式)")
+
+
+def test_ccfolia_secret_only_from_the_s_prefix_or_the_source(tmp_path: Path) -> None:
+    run, out = _import("ccfolia/classic-secret.html", tmp_path)
+    events = {e.src.text.split()[0]: e for e in _events(out)[1:]}
+    opened, unopened, again, plain = events["S1D100<=50"], events["SCCB<=60"], events["sx2"], events["1D6"]
+    assert (opened.secret, opened.values) == (True, [23])
+    assert (unopened.secret, unopened.values, type(unopened).__name__) == (True, [], "RandomRolled")
+    assert again.secret and not plain.secret
+    # BCDice answered nothing (a command of a system the room does not use): chat, not a hidden roll.
+    assert [type(events[w]).__name__ for w in ("CC<=50", "ST")] == ["Note", "Note"]
+    json_rolls = _randoms("ccfolia/new-format.json", tmp_path / "j")
+    assert [r.secret for r in json_rolls] == [False, False]
+    src, _ = importers.read_source(IMPORTS / "ccfolia/new-format.json")
+    assert [m.secret for m in src.messages] == [False, False, False, False, True, False, False]
+
+
+def test_ccfolia_new_format_hands_the_command_over_and_reports_what_it_cannot_read(tmp_path: Path) -> None:
+    for rel in ("ccfolia/new-format.html", "ccfolia/new-format.json"):
+        src, _ = importers.read_source(IMPORTS / rel)
+        cc = [m for m in src.messages if m.result and "ボーナス・ペナルティダイス" in m.result]
+        assert [m.command for m in cc] == ["CC<=70 【聞き耳】", "CC(1)<=40 【図書館】", "SCC<=50 【目星】 KPだけが見る"]
+        assert [m.system for m in src.messages].count(True) == 1  # the client's own "HP : 10 → 9"
+        report = importers.import_file(IMPORTS / rel, tmp_path / (Path(rel).suffix + ".jsonl"), registry.codec_for)
+        # Every result is read or reported: the CC results wait for the BCDice reader, named in the report.
+        assert sorted(u.what for u in report.unreadable) == sorted(f"result not in BCDice form: {m.result!r}" for m in cc)
+
+
+def test_ccfolia_json_with_a_key_twice_is_refused_in_one_line(tmp_path: Path) -> None:
+    doc = '{"guild": {"name": "g"}, "messages": [], "channel": {"name": "c"}, "messages": []}'
+    (tmp_path / "twice.json").write_text(doc, encoding="utf-8")
+    run = run_cli("import", tmp_path / "twice.json", "-o", tmp_path / "o.jsonl")
+    assert run.code == 2 and run.err.count("\n") == 1
+    assert run.err.startswith("kifu: error: twice.json: JSON object has the key 'messages' twice")
+
+
+def test_cockatrice_japanese_client_is_known_by_its_lines(tmp_path: Path) -> None:
+    data = (IMPORTS / "cockatrice/ja-client.txt").read_bytes()
+    assert importers.detect(data, "ja-client.txt") == "cockatrice"
+    assert importers.detect((IMPORTS / "cockatrice/game.log").read_bytes(), "game.log") == "cockatrice"
+    assert importers.detect((IMPORTS / "discord/paste.txt").read_bytes(), "paste.txt") == "discord"
+    rolls = _randoms("cockatrice/ja-client.txt", tmp_path)
+    assert [(r.by, r.kind, r.sides, r.values) for r in rolls] == [
+        ("p1", "coin", 2, [2]), ("p2", "coin", 2, [1]), ("p2", "coin", 2, [1, 1, 2]), ("p2", "die", 20, [14]),
+        ("p1", "die", 6, [4]), ("p1", "die", 6, [3, 4, 5])]
+    notes = [e for e in _events(tmp_path / "out.jsonl") if type(e).__name__ == "Note"]
+    assert [(e.by, e.text) for e in notes if e.by != "system"][:2] == [
+        ("p1", "よろしくお願いします＞＜ (先攻です)"), ("p1", "がんばります")]  # the second line has no name
+
+
+def test_discord_reads_a_message_id_once(tmp_path: Path) -> None:
+    run, out = _import("discord/duplicates.json", tmp_path)
+    assert run.code == 0, run.err
+    locs = [e.src.loc for e in _events(out)[1:]]
+    ids = [loc.split()[1] for loc in locs if loc.startswith("message ") and not loc.endswith("(again)")]
+    assert len(set(ids)) == 10
+    again = [e for e in _events(out)[1:] if e.src.loc.endswith("(again)")]
+    assert [type(e).__name__ for e in again] == ["Note"] and "さらに修正" in again[0].src.text
+    assert "3 message id(s) appear more than once and are read once" in run.err
+    assert len(_randoms("discord/duplicates.json", tmp_path / "r")) == len(_randoms("discord/export.json", tmp_path / "e"))
+
+
+def _grep_lines(rel: str) -> list[str]:
+    """The file's lines as ``grep -n`` numbers them (LF only; a CR before it is part of CRLF)."""
+    # Bytes, not read_text: text mode would turn every lone CR into a line break of its own.
+    return [line.removesuffix("\r") for line in (IMPORTS / rel).read_bytes().decode("utf-8").split("\n")]
+
+
+def test_line_numbers_are_the_ones_grep_shows(tmp_path: Path) -> None:
+    def located(rel: str, sub: str) -> list[int]:
+        out = tmp_path / sub
+        assert run_cli("import", IMPORTS / rel, "-o", out).code == 0
+        return [int(e.src.loc.split()[1]) for e in _events(out)[1:] if e.src.loc.startswith("line ")]
+
+    plain, with_cr = located("arena/Player.log", "a.jsonl"), located("arena/cr-only.log", "b.jsonl")
+    assert with_cr == [n + 1 for n in plain]  # one line inserted; the lone CRs break no line
+    grep = _grep_lines("arena/cr-only.log")
+    assert all(grep[n - 1].lstrip().startswith("{") for n in with_cr)
+    cockatrice = _grep_lines("cockatrice/ja-client.txt")
+    for e in _events(_import("cockatrice/ja-client.txt", tmp_path / "c")[1]):
+        if e.src is not None:
+            assert cockatrice[int(e.src.loc.split()[1]) - 1] == e.src.text

@@ -23,7 +23,8 @@ from kifu.events.importers import bcdice, mapping
 IMPORTS = FIXTURES / "imports"
 GOOD = [IMPORTS / p for p in ("ccfolia/classic.html", "ccfolia/new.html", "ccfolia/log.json", "udonarium/chat.xml",
                               "udonarium/ルームデータ_2025-03-01_1102.zip", "discord/export.json", "discord/export.txt",
-                              "cockatrice/game.log", "arena/Player.log")]
+                              "cockatrice/game.log", "arena/Player.log", "udonarium/fly-room.xml",
+                              "ccfolia/new-format.json", "cockatrice/ja-client.txt", "discord/duplicates.json")]
 
 
 def _import_bytes(tmp: Path, name: str, data: bytes) -> None:

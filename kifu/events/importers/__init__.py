@@ -63,13 +63,26 @@ def detect(data: bytes, file: str) -> str:
         return "udonarium"
     if b"ccfolia" in low or b"<p style" in low or b'class="message' in low or low.startswith((b"<!doctype html", b"<html")):
         return "ccfolia"
-    if "＞".encode() in head and b"(" in head or b"guild:" in low and b"channel:" in low:
-        return "discord"
-    if any(m.encode() in low for m in cockatrice.MARKERS):
+    if b"guild:" in low and b"channel:" in low:
+        return "discord"  # DiscordChatExporter's TXT banner
+    # Before the bot-post heuristic: a Japanese player's chat line in a Cockatrice log may hold ＞ and (.
+    if cockatrice.looks_like(_head_text(head)):
         return "cockatrice"
+    if "＞".encode() in head and b"(" in head:
+        return "discord"
     if re.match(rb"\[[^\]\n]{4,40}\] \S", head):
         return "discord"  # DiscordChatExporter TXT without its banner: "[time] Author" headers
     raise ImportFailed("cannot tell the format of this file; pass --from", where=file)
+
+
+def _head_text(head: bytes) -> str:
+    """The first bytes as text for sniffing: UTF-8 (a character cut at the end dropped), else CP932."""
+    try:
+        return head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(head) - 3:
+            return head[: exc.start].decode("utf-8", "replace")
+        return head.decode("cp932", "replace")
 
 
 _SIGNATURES = (

@@ -8,7 +8,8 @@ spread over several lines. Read here: ``matchGameRoomStateChangedEvent`` (match 
 detail keys are not documented anywhere we could check, so each flip keeps the
 whole raw annotation as its ``src.text`` and ``result``, with no values. The
 rest of the log (Unity noise, game state diffs) is not match testimony: it is
-counted in the import report, not copied.
+counted in the import report, not copied. Line numbers count LF only, as ``grep -n``
+does (a lone CR inside a Unity line is no line break).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Iterator
 
 import msgspec
 
-from .common import ImportFailed, Message, Source, decode_text
+from .common import ImportFailed, Message, Source, decode_text, lines
 
 DIE_SIDES = 20
 """Faces of Arena's play/draw die (the values seen are 1–20); an assumption, see docs/importers.md."""
@@ -34,7 +35,7 @@ def read(data: bytes, file: str) -> Source:
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")
     state = _State(src)
-    for n, payload, raw in _payloads(text.splitlines(), src):
+    for n, payload, raw in _payloads(lines(text), src):  # numbered as grep -n numbers them: LF only
         if payload is None:
             src.messages.append(Message(loc=f"line {n}", text=raw[:2000], unreadable="JSON payload cut off or invalid"))
         else:

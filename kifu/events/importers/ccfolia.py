@@ -5,7 +5,11 @@ fixtures, nununu-tatata/log-checker). Classic HTML has one ``<p>`` per message w
 spans [tab], speaker, body (the BCDice result follows the typed command in the
 body) and no times. The new HTML has ``article.message`` with ``time@datetime``, a
 ``.roll-result`` span and an ``.edited`` marker. JSON has ``messages[]`` with
-``createdAt`` in seconds or milliseconds and ``extend.roll.result``.
+``createdAt`` in seconds or milliseconds and ``extend.roll.result`` (``secret`` when the roll
+was a secret one); a JSON object naming a key twice is refused. Neither HTML export marks
+a secret roll: a message is secret when its command carries BCDice's ``S`` prefix
+(``S1D100``, ``SCC<=50``), and a command that shows no result is a hidden roll only then;
+any other command with no result (one BCDice did not recognise, an error) stays chat.
 HTML is parsed with lxml's forgiving HTML parser, never with regexes over markup.
 """
 
@@ -24,9 +28,11 @@ from .common import (
     Source,
     as_utf8,
     declared_charset,
+    decode_json,
     decode_text,
     epoch_ms,
     iso_time,
+    secret_command,
 )
 
 TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
@@ -54,13 +60,13 @@ def read_html(data: bytes, file: str) -> Source:
         src.notes.append(f"decoded as {enc}")
     if articles:
         src.title = _text(doc.find(".//title"))
-        src.messages = [_hidden(_article(a, i)) for i, a in enumerate(articles, 1)]
+        src.messages = [_secrecy(_article(a, i)) for i, a in enumerate(articles, 1)]
     else:
         paragraphs = doc.xpath("//body//p")
         if not paragraphs or not _classic(doc, paragraphs):
             raise ImportFailed("no CCFOLIA messages (<p> with tab, speaker and body spans, or <article class=message>)"
                                " found: not a CCFOLIA log", where=file)
-        src.messages = [_hidden(_paragraph(p, i)) for i, p in enumerate(paragraphs, 1)]
+        src.messages = [_secrecy(_paragraph(p, i)) for i, p in enumerate(paragraphs, 1)]
     if b"</html>" not in data[-512:].lower():
         src.notes.append("the file does not end with </html>: it may be truncated")
     return src
@@ -76,11 +82,19 @@ def _classic(doc: Any, paragraphs: list[Any]) -> bool:
     return title == "ccfolia - logs" or any(len(p.findall("span")) >= 2 for p in paragraphs)
 
 
-def _hidden(msg: Message) -> Message:
-    """A dice command with no result shown is a roll kept hidden (an unopened secret roll)."""
-    if msg.result is None and bcdice.SEP not in msg.text and not msg.unreadable and not msg.system and (
-        bcdice.looks_like_command(msg.text) or bcdice.is_hidden_marker(msg.text)
-    ):
+def _secrecy(msg: Message) -> Message:
+    """Mark a secret roll, and a hidden one: a secret command (or the client's placeholder) with no result shown.
+
+    BCDice answers nothing for a command the room's system does not know (``CC<=50`` in a
+    room without Call of Cthulhu), and the exports then show the command alone: that is
+    chat, not a secret. Only the ``S`` prefix, or the source's own flag, makes a roll secret.
+    """
+    if msg.unreadable or msg.system:
+        return msg
+    said = msg.command if msg.command is not None else msg.text
+    msg.secret = msg.secret or secret_command(said)
+    shown = msg.result is not None or bcdice.SEP in msg.text
+    if not shown and (msg.secret or bcdice.is_hidden_marker(msg.text)):
         msg.hidden_roll = msg.secret = True
     return msg
 
@@ -139,7 +153,11 @@ def _article(a: Any, index: int) -> Message:
         at=iso_time(str(time[0])) if time else None,
         result=_body(roll) if roll is not None else None,
         edited=_first_el(a, "edited") is not None,
+        # The client's own lines (a status change "HP : 10 → 9") are <article class="message system">.
+        system="system" in (a.get("class") or "").split(),
     )
+    if msg.result is not None:
+        msg.command = msg.text
     if body is None:
         msg.unreadable = "article has no .message-text"
     elif time and msg.at is None:
@@ -159,16 +177,13 @@ def _first(el: Any, cls: str) -> str | None:
 
 def read_json(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file)
-    try:
-        doc = msgspec.json.decode(text.encode())
-    except msgspec.DecodeError as exc:
-        raise ImportFailed(f"not valid JSON ({exc}); the file may be truncated", where=file) from None
+    doc = decode_json(text, file)
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         raise ImportFailed("a CCFOLIA JSON log needs a top-level \"messages\" list", where=file)
     src = Source("ccfolia", file, title=doc.get("title") if isinstance(doc.get("title"), str) else None)
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")  # re-saved by an editor: the judge should know the bytes were guessed
-    src.messages = [_hidden(_json_message(i, m)) for i, m in enumerate(doc["messages"])]
+    src.messages = [_secrecy(_json_message(i, m)) for i, m in enumerate(doc["messages"])]
     return src
 
 
@@ -194,10 +209,12 @@ def _json_message(i: int, m: Any) -> Message:
         at=epoch_ms(m.get("createdAt")),
         system=m.get("type") == "system",
         result=result if isinstance(result, str) else None,
-        secret=bool(roll.get("secret")) if isinstance(roll, dict) else False,
+        secret=roll.get("secret") is True if isinstance(roll, dict) else False,
     )
     if not isinstance(m.get("text"), str):
         msg.text = msgspec.json.encode(m).decode()
         msg.unreadable = "message has no text"
         msg.result, msg.rolls = None, []  # the object's dump is evidence, not a roll to read
+    elif msg.result is not None:
+        msg.command = msg.text
     return msg

@@ -1,33 +1,100 @@
-"""Cockatrice game message logs (MTG): coin flips and dice, one message per line.
+"""Cockatrice game message logs (MTG): coin flips and dice, one message per line, English or Japanese client.
 
-Source: ../shared/reference/online-logs.md §6a (Cockatrice messagelogwidget.cpp,
-``MessageLogWidget::logRollDie``). A coin is a 2-sided die: 1 = Heads, 2 = Tails.
-Lines may carry the widget's ``<font>`` markup, which is removed with an HTML
-parser (BeautifulSoup, stdlib backend), never with a regex. The multi-coin line
-gives only counts, so its values are listed heads first: the log does not keep
-the order of the coins. English client strings only; a line no pattern reads is
-kept as a note.
+Source: ../shared/reference/online-logs.md §6a and Cockatrice itself
+(``cockatrice/src/game_graphics/log/message_log_widget.cpp``: ``logRollDie``,
+``logGameStart``, ``logJoin`` …; ``chat_view.cpp``: ``[hh:mm:ss] `` before a server
+line, ``name: text`` for chat, four spaces instead of the name when the same
+player speaks again). A coin is a 2-sided die: 1 = Heads, 2 = Tails. The client
+translates its lines (``cockatrice/translations/cockatrice_ja.ts``), so each line is
+tried against every client language known here; the coin side words and the
+``(1)``/``(2)`` the client adds after them are what is read. Lines may carry the
+widget's ``<font>`` markup, which is removed with an HTML parser (BeautifulSoup,
+stdlib backend), never with a regex. The multi-coin line gives only counts, so
+its values are listed heads first: the log does not keep the order of the coins.
+A line no pattern reads is kept as a note; line numbers count LF only, as
+``grep -n`` does.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from bs4 import BeautifulSoup
 
-from .common import ImportFailed, Message, Source, decode_text
+from .common import ImportFailed, Message, Source, decode_text, lines
 
+# Each pattern is matched from the start of a line and ends at its end; the name is the only
+# open-ended part, and what follows it starts with fixed text, so a failed line costs one pass.
 _WHO = r"(?P<who>\S(?:.*?\S)?)"
 _STAMP = re.compile(r"^\[(?P<t>\d{1,2}:\d{2}(?::\d{2})?)\]\s*")
-_ONE_COIN = re.compile(_WHO + r" flip(?:s|ped) a coin\. It land(?:s|ed) (?:as|on) (?P<side>Heads|Tails)(?: \((?P<n>[12])\))?\.?$",
-                       re.I)
-_COINS = re.compile(_WHO + r" flips (?P<n>\d+) coins\. There (?:are|is) (?P<h>\d+) heads? and (?P<t>\d+) tails?\.?$", re.I)
-_ONE_DIE = re.compile(_WHO + r" rolls a (?P<v>\d+) with a (?P<s>\d+)-sided die\.?$", re.I)
-_DICE = re.compile(_WHO + r" rolls an? (?P<s>\d+)-sided dic?e (?P<k>\d+) times?: (?P<vals>\d+(?:,\s*\d+)*)\.?$", re.I)
 _CHAT = re.compile(r"^(?P<who>[^:\s][^:]{0,39}):\s(?P<text>.*)$")
-MARKERS = ("flipped a coin", "flips ", "-sided di", "rolls a")
-"""Phrases that identify a Cockatrice log when sniffing the format."""
+_ICON = "\ufffc"
+"""What a copy of the log keeps of the user-level icon Cockatrice draws before a chat name."""
+_AGAIN = "    "
+"""The client writes four spaces instead of the name when the same player speaks again."""
+
+
+@dataclass(frozen=True)
+class Client:
+    """The lines one client language writes for dice, coins and the game's own events."""
+
+    lang: str
+    """Language of the client (the translation file's suffix)."""
+    heads: str
+    """The word for Heads (1)."""
+    one_coin: re.Pattern[str]
+    """One coin: groups who, side, n (the 1/2 after the side, when the client wrote it)."""
+    coins: re.Pattern[str]
+    """Several coins: who, n, h (heads), t (tails)."""
+    one_die: re.Pattern[str]
+    """One die: who, v (value), s (sides)."""
+    dice: re.Pattern[str]
+    """Several dice: who, s, k (count), vals ("3, 4, 5")."""
+    started: str
+    """The line that opens the game."""
+    ends: tuple[str, ...]
+    """How the game's lines about a player end (joined, ready, conceded): after the name, fixed text."""
+    left: re.Pattern[str]
+    """The end of the line of a player who left, with the reason in brackets (searched for)."""
+    hints: tuple[str, ...]
+    """Phrases of a coin or die line: a line with one that no pattern reads is reported."""
+
+
+CLIENTS = (
+    Client(
+        lang="en",
+        heads="heads",
+        one_coin=re.compile(_WHO + r" flip(?:s|ped) a coin\. It land(?:s|ed) (?:as|on) (?P<side>Heads|Tails)"
+                            r"(?: \((?P<n>[12])\))?\.?$", re.I),
+        coins=re.compile(_WHO + r" flips (?P<n>\d+) coins\. There (?:are|is) (?P<h>\d+) heads? and (?P<t>\d+) tails?\.?$",
+                         re.I),
+        one_die=re.compile(_WHO + r" rolls a (?P<v>\d+) with a (?P<s>\d+)-sided die\.?$", re.I),
+        dice=re.compile(_WHO + r" rolls an? (?P<s>\d+)-sided dic?e (?P<k>\d+) times?: (?P<vals>\d+(?:, ?\d+)*)\.?$",
+                        re.I),
+        started="The game has started.",
+        ends=(" has joined the game.", " is ready to start the game.", " has conceded the game."),
+        left=re.compile(r" has left the game \([^()]*\)\.$"),
+        hints=("flipped a coin", "flips ", "-sided di", "rolls a"),
+    ),
+    # cockatrice_ja.ts: some releases write the name without a space before は, and one
+    # older translation of the die line reads 「%1は%3面ダイスを使用して%2を割り振ります.」.
+    Client(
+        lang="ja",
+        heads="表",
+        one_coin=re.compile(_WHO + r" ?はコインを投げた。結果は……【(?P<side>表|裏)(?: \((?P<n>[12])\))?】だ！$"),
+        coins=re.compile(_WHO + r" ?は(?P<n>\d+)枚のコインを投げた。表が【(?P<h>\d+)】枚、裏が【(?P<t>\d+)】枚出た。$"),
+        one_die=re.compile(_WHO + r" ?は(?:(?P<s>\d+)面ダイスをふり、【(?P<v>\d+)】を出した。"
+                           r"|(?P<s2>\d+)面ダイスを使用して(?P<v2>\d+)を割り振ります[.。])$"),
+        dice=re.compile(_WHO + r" ?は(?P<s>\d+)面体サイコロを(?P<k>\d+)個振り、それぞれ【(?P<vals>\d+(?:, ?\d+)*)】を出した。$"),
+        started="◇◇ゲーム開始！◇◇",
+        ends=("がゲームに参加した。", "はゲーム開始の準備が完了した！！", "が投了した！！！"),
+        left=re.compile(r"はゲームから離脱した（[^（）]*）。$"),
+        hints=("コインを投げた", "面ダイス", "面体サイコロ"),
+    ),
+)
+"""Every client language read, English first (the untranslated client)."""
 
 
 def read(data: bytes, file: str) -> Source:
@@ -35,12 +102,29 @@ def read(data: bytes, file: str) -> Source:
     src = Source("cockatrice", file)
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")
-    for n, raw in enumerate(text.splitlines(), 1):
+    speaker: str | None = None
+    for n, raw in enumerate(lines(text), 1):
         if raw.strip():
-            src.messages.append(line_message(n, raw))
+            msg = line_message(n, raw, speaker)
+            speaker = msg.speaker if msg.said is not None else None
+            src.messages.append(msg)
     if not src.messages:
         raise ImportFailed("empty Cockatrice log", where=file)
     return src
+
+
+def looks_like(head: str) -> bool:
+    """True when some line of the text is a Cockatrice line: a coin, die or game line of a known client, or the widget's markup.
+
+    This is how ``--from auto`` knows the log whatever language the client spoke.
+    """
+    for raw in lines(head)[:500]:
+        if "<font" in raw and ('class="blue"' in raw or 'color="blue"' in raw):
+            return True
+        body = _body(_plain(raw))
+        if any(read_line(body) for read_line in _READERS) or _game_line(body):
+            return True
+    return False
 
 
 def _plain(raw: str) -> str:
@@ -49,43 +133,82 @@ def _plain(raw: str) -> str:
     return BeautifulSoup(raw, "html.parser").get_text().strip()
 
 
-def line_message(n: int, raw: str) -> Message:
-    plain = _plain(raw)
+def _body(plain: str) -> str:
     stamp = _STAMP.match(plain)
-    body = plain[stamp.end():] if stamp else plain
+    return plain[stamp.end():] if stamp else plain
+
+
+def line_message(n: int, raw: str, speaker: str | None = None) -> Message:
+    """One line; ``speaker`` is who said the chat line before it (a line that starts with the client's
+    four spaces instead of a name is theirs)."""
+    body = _body(_plain(raw))
     msg = Message(loc=f"line {n}", text=raw.rstrip("\r\n"))
-    for pattern, build in ((_ONE_COIN, _one_coin), (_COINS, _coins), (_ONE_DIE, _one_die), (_DICE, _dice)):
-        m = pattern.match(body)
-        if m:
-            msg.speaker, msg.randoms = m.group("who"), [build(m, body)]
+    for read_line in _READERS:
+        found = read_line(body)
+        if found is not None:
+            msg.speaker, msg.randoms = found
             return msg
-    chat = _CHAT.match(body)
+    msg.rolls = []
+    if _game_line(body):
+        msg.system = True
+        return msg
+    chat = _CHAT.match(body.lstrip(_ICON + " "))
     if chat:
         msg.speaker, msg.said = chat.group("who"), chat.group("text")
-    if any(m in body for m in MARKERS[:3]):
+    elif speaker is not None and raw.startswith(_AGAIN):
+        msg.speaker, msg.said = speaker, body
+    if any(h in body for c in CLIENTS for h in c.hints):
         msg.unreadable = "reads like a coin or die line but matches no known form"
-    msg.rolls = []
     return msg
+
+
+def _game_line(body: str) -> bool:
+    """A line the game writes about itself or a player (started, joined, ready, conceded, left)."""
+    return any(body == c.started or any(body.endswith(e) and len(body) > len(e) for e in c.ends)
+               or c.left.search(body) for c in CLIENTS)
 
 
 def _random(kind: str, sides: int, values: list[int], body: str) -> dict[str, Any]:
     return {"type": "random", "kind": kind, "sides": sides, "values": values, "result": body}
 
 
-def _one_coin(m: re.Match[str], body: str) -> dict[str, Any]:
-    side = 1 if m.group("side").lower() == "heads" else 2
+def _reader(pick: Callable[[Client], re.Pattern[str]],
+            build: Callable[[re.Match[str], str, Client], dict[str, Any]]) -> Callable[[str], Any]:
+    """A line reader trying one kind of line in every client language: (who, [random]) or None."""
+    def read_line(body: str) -> tuple[str, list[dict[str, Any]]] | None:
+        for client in CLIENTS:
+            m = pick(client).match(body)
+            if m:
+                return m.group("who"), [build(m, body, client)]
+        return None
+    return read_line
+
+
+def _one_coin(m: re.Match[str], body: str, client: Client) -> dict[str, Any]:
+    side = 1 if m.group("side").lower() == client.heads else 2
     value = int(m.group("n")) if m.group("n") else side
     # "Heads (2)" contradicts itself; keep the number the client rolled and say so in the result.
     return _random("coin", 2, [value], body if value == side else f"{body} [side and number disagree]")
 
 
-def _coins(m: re.Match[str], body: str) -> dict[str, Any]:
+def _coins(m: re.Match[str], body: str, client: Client) -> dict[str, Any]:
     return _random("coin", 2, [1] * int(m.group("h")) + [2] * int(m.group("t")), body)
 
 
-def _one_die(m: re.Match[str], body: str) -> dict[str, Any]:
-    return _random("die", int(m.group("s")), [int(m.group("v"))], body)
+def _one_die(m: re.Match[str], body: str, client: Client) -> dict[str, Any]:
+    named = m.groupdict()
+    sides, value = named["s"] or named.get("s2"), named["v"] or named.get("v2")
+    return _random("die", int(sides), [int(value)], body)
 
 
-def _dice(m: re.Match[str], body: str) -> dict[str, Any]:
-    return _random("die", int(m.group("s")), [int(v) for v in re.split(r",\s*", m.group("vals"))], body)
+def _dice(m: re.Match[str], body: str, client: Client) -> dict[str, Any]:
+    return _random("die", int(m.group("s")), [int(v) for v in m.group("vals").split(",")], body)
+
+
+_READERS = (
+    _reader(lambda c: c.one_coin, _one_coin),
+    _reader(lambda c: c.coins, _coins),
+    _reader(lambda c: c.one_die, _one_die),
+    _reader(lambda c: c.dice, _dice),
+)
+"""The four kinds of Cockatrice roll line, each tried in every client language."""

@@ -9,7 +9,9 @@ fetches or writes anything.
 from __future__ import annotations
 
 import codecs
+import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -63,6 +65,12 @@ class Message:
     """A roll whose result the source does not show (an unopened secret roll)."""
     said: str | None = None
     """What the speaker typed, when ``text`` also holds the speaker's name (a Cockatrice chat line)."""
+    game_system: str | None = None
+    """The BCDice game system id the source names for this roll (Udonarium's ``<system> : <name>``,
+    the tag of the typed message), for reading system-specific results; None when the source does not say."""
+    command: str | None = None
+    """What the roller typed, when the source keeps it apart from the result: the message a Udonarium
+    result answers, the text beside a CCFOLIA JSON or new-HTML result."""
 
 
 @dataclass
@@ -140,6 +148,68 @@ def declared_charset(head: bytes) -> str | None:
     m = re.search(rb"""charset\s*=\s*["']?([A-Za-z0-9_\-]+)""", head[:4096], re.I) or re.search(
         rb"""<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_\-]+)""", head[:4096], re.I)
     return m.group(1).decode("ascii") if m else None
+
+
+def lines(text: str) -> list[str]:
+    """The lines of a text as ``grep -n`` numbers them: split at LF only, a CR before it dropped.
+
+    ``str.splitlines`` also breaks at a lone CR, form feed, U+2028 and others, so a
+    line number built from it would point a reader of the file at the wrong line.
+    """
+    parts = text.split("\n")
+    if parts and parts[-1] == "":
+        parts.pop()  # the newline that ends the last line starts no line of its own
+    return [p[:-1] if p.endswith("\r") else p for p in parts]
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object names the same key twice."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _DuplicateKey(key)
+        obj[key] = value
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode_json(text: str, where: str) -> Any:
+    """Decode a JSON export, refusing a key that appears twice in one object.
+
+    Decoders keep the last of two equal keys, so a second ``"messages"`` list would
+    silently replace the first: an export that says two things is refused instead.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _DuplicateKey as exc:
+        raise ImportFailed(f"JSON object has the key {exc.args[0]!r} twice: refused (which one is the export?)",
+                           where=where) from None
+    except json.JSONDecodeError as exc:
+        raise ImportFailed(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); the file may be "
+                           "truncated", where=where) from None
+    except ValueError as exc:
+        raise ImportFailed(f"not valid JSON ({exc}); the file may be truncated", where=where) from None
+
+
+# BCDice reads a leading S as "secret" only when what follows is a command of the game system, which a log
+# that does not name the system cannot check (ShinobiGami's ST and Chill's SR7 are commands of their own).
+# So only what every system shares is trusted: BCDice's common commands (dice, barabara, reroll and upper
+# dice, calculation, choice, repeat) and the Call of Cthulhu checks (CC, CCB, CBR, RES and their B forms).
+# Each alternative starts with a fixed character class and has no nested quantifier: linear on any text.
+_SECRET_COMMAND = re.compile(
+    r"S(?:(?:X|REP|REPEAT)\d+\s|\d*D\d|\d+[BRU]\d|C\(|CHOICE|(?:CC|CCB|CBR|CBRB|RES|RESB)(?:\(|<|>|=|\d))")
+
+
+def secret_command(text: str) -> bool:
+    """True when a message starts with a dice command carrying BCDice's secret prefix (``S1D100``, ``SCC<=50``)."""
+    head = unicodedata.normalize("NFKC", text[:64]).lstrip().upper()
+    return bool(_SECRET_COMMAND.match(head))
 
 
 def epoch_ms(value: Any) -> str | None:

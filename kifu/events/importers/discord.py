@@ -10,7 +10,10 @@ DiscordChatExporter JSON gives ``messages[]`` with ``id``, ``timestamp``,
 ``timestampEdited``, ``content``, ``author{id,name,nickname,isBot}``, ``embeds[]``.
 The plain text is DiscordChatExporter's TXT (``[date] Author`` headers) or a bare
 paste of bot posts separated by blank lines; its local times carry no zone, so
-they are kept in the text but not used as ``at``.
+they are kept in the text but not used as ``at``. A message id that appears twice (two
+exports joined, an export resumed over its own end) is read once; a second copy that
+differs from the first is kept as an unread note and reported. Line numbers count LF
+only, as ``grep -n`` does.
 """
 
 from __future__ import annotations
@@ -20,13 +23,18 @@ from typing import Any
 
 import msgspec
 
-from .common import ImportFailed, Message, Source, as_utf8, decode_text, iso_time
+from .common import ImportFailed, Message, Source, as_utf8, decode_json, decode_text, iso_time, lines
 
-_ROLLER = re.compile(r"^\s*[＞>]\s*(?P<name>\S.*?)\s*$")
-_TXT_HEADER = re.compile(r"^\[(?P<time>[^\]]{4,40})\]\s+(?P<author>.+?)\s*$")
+# Every pattern here is linear on any line: no two neighbouring quantifiers can match the same
+# characters, and trailing spaces are stripped in code (a lazy ".+?\s*$" is quadratic on a long run of spaces).
+_ROLLER = re.compile(r"^\s*[＞>]\s*(?P<name>\S.*)$")
+_TXT_HEADER = re.compile(r"^\[(?P<time>[^\]]{4,40})\]\s+(?P<author>\S.*)$")
 _SECRET = re.compile(r"\[Secret Dice\]", re.I)
 _RULE = re.compile(r"^={10,}\s*$")
 _TXT_PART = re.compile(r"^\{(?:Attachments|Embed|Reactions|Stickers|Components)\}\s*$")
+_REPEAT_HEAD = re.compile(r"#\d+")
+_SYSTEM_ID = re.compile(r"[A-Za-z][\w.]*(?::[A-Za-z][\w.]*)?\s*:\s*")
+"""A bot's system id before a result (``DiceBot: (1D2) ＞ 1``, ``Cthulhu7th:Korean: …``)."""
 
 
 def read(data: bytes, file: str) -> Source:
@@ -40,10 +48,7 @@ def read(data: bytes, file: str) -> Source:
 
 def read_json(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file)
-    try:
-        doc = msgspec.json.decode(text.encode())
-    except msgspec.DecodeError as exc:
-        raise ImportFailed(f"not valid JSON ({exc}); the file may be truncated", where=file) from None
+    doc = decode_json(text, file)
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
         raise ImportFailed("a DiscordChatExporter JSON needs a top-level \"messages\" list", where=file)
     channel = doc.get("channel", {}).get("name") if isinstance(doc.get("channel"), dict) else None
@@ -51,11 +56,49 @@ def read_json(data: bytes, file: str) -> Source:
     src = Source("discord", file, title=" / ".join(x for x in (guild, channel) if isinstance(x, str)) or None)
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")
-    src.messages = [_json_message(i, m, channel) for i, m in enumerate(doc["messages"])]
-    _name_embed_rollers(src.messages, doc["messages"])
-    _key_post_rollers(src.messages, doc["messages"])
-    _continue_posts(src.messages, [_author_id(r) for r in doc["messages"]])
+    kept, again, repeated = _once(doc["messages"])
+    raw = [m for _, m in kept]
+    src.messages = [_json_message(i, m, channel) for i, m in kept]
+    _name_embed_rollers(src.messages, raw)
+    _key_post_rollers(src.messages, raw)
+    _continue_posts(src.messages, [_author_id(r) for r in raw])
+    for k, first in again.items():
+        _unread_copy(src.messages[k], first)
+    if repeated:
+        src.notes.append(f"{len(repeated)} message id(s) appear more than once and are read once: "
+                         + ", ".join(repeated[:10]) + (" …" if len(repeated) > 10 else ""))
     return src
+
+
+def _once(messages: list[Any]) -> tuple[list[tuple[int, Any]], dict[int, str], list[str]]:
+    """Each message id once: (index, message) kept, the kept copies that differ from an earlier one, the ids seen again.
+
+    An identical copy is dropped. A copy with other content (an edit between two joined
+    exports) is kept, by its index, to become a note: which copy is right is for a person to say.
+    """
+    kept: list[tuple[int, Any]] = []
+    first: dict[str, tuple[str, Any]] = {}
+    again: dict[int, str] = {}
+    repeated: dict[str, None] = {}
+    for i, m in enumerate(messages):
+        mid = str(m["id"]) if isinstance(m, dict) and isinstance(m.get("id"), (str, int)) else None
+        if mid is None or mid not in first:
+            if mid is not None:
+                first[mid] = (f"message {mid}", m)
+            kept.append((i, m))
+            continue
+        repeated.setdefault(mid, None)
+        if m != first[mid][1]:
+            again[len(kept)] = first[mid][0]
+            kept.append((i, m))
+    return kept, again, list(repeated)
+
+
+def _unread_copy(msg: Message, first: str) -> None:
+    """A later copy of a message id with other content: a note that says so, nothing read from it."""
+    msg.loc = f"{msg.loc} (again)"
+    msg.unreadable = f"this message id was already read at {first!r} with other content; this copy is not read"
+    msg.rolls, msg.randoms, msg.hidden_roll, msg.said = [], None, False, None
 
 
 def _author_id(raw: Any) -> str | None:
@@ -82,8 +125,17 @@ def _continue_posts(messages: list[Message], authors: list[str | None]) -> None:
 
 
 def _only_results(text: str) -> bool:
-    lines = [line for line in text.splitlines() if line.strip()]
-    return bool(lines) and all(re.match(r"^\s*(#\d+\s*$|[A-Za-z][\w.:]*\s*:\s*\S*\(|\(|\[ERROR\])", line) for line in lines)
+    said = [line.strip() for line in lines(text) if line.strip()]
+    return bool(said) and all(_result_line(line) for line in said)
+
+
+def _result_line(line: str) -> bool:
+    """A line of a bot's result post: ``#2``, ``(2D6) ＞ 7``, ``DiceBot: (2D6) ＞ 7``, ``[ERROR]…``."""
+    if _REPEAT_HEAD.fullmatch(line) or line.startswith(("(", "[ERROR]")):
+        return True
+    system = _SYSTEM_ID.match(line)
+    rest = line[system.end():] if system else ""
+    return bool(rest) and "(" in rest.split(maxsplit=1)[0]
 
 
 _MENTION = re.compile(r"^<@!?(?P<id>\d+)>$")
@@ -186,7 +238,7 @@ def _bot_post(msg: Message, user: tuple[str | None, str | None]) -> None:
     first = msg.text.split("\n", 1)[0]
     roller = _ROLLER.match(first)
     if roller:
-        msg.speaker, msg.speaker_key = roller.group("name"), None
+        msg.speaker, msg.speaker_key = roller.group("name").rstrip(), None
     elif user[0]:
         msg.speaker, msg.speaker_key = user
     else:
@@ -203,8 +255,8 @@ def read_text(data: bytes, file: str) -> Source:
     src = Source("discord", file)
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")
-    lines = text.splitlines()
-    blocks = _txt_blocks(lines) if any(_TXT_HEADER.match(line) for line in lines[:200]) else _paste_blocks(lines)
+    numbered = lines(text)
+    blocks = _txt_blocks(numbered) if any(_TXT_HEADER.match(line) for line in numbered[:200]) else _paste_blocks(numbered)
     src.messages = [_text_message(start, author, body) for start, author, body in blocks]
     _continue_posts(src.messages, [author for _, author, _ in blocks])
     if not src.messages:
@@ -212,14 +264,14 @@ def read_text(data: bytes, file: str) -> Source:
     return src
 
 
-def _txt_blocks(lines: list[str]) -> list[tuple[int, str | None, list[str]]]:
+def _txt_blocks(rows: list[str]) -> list[tuple[int, str | None, list[str]]]:
     """DiscordChatExporter TXT: ``[time] Author`` then the content until the next header."""
     blocks: list[tuple[int, str | None, list[str]]] = []
-    for n, line in enumerate(lines, 1):
+    for n, line in enumerate(rows, 1):
         head = _TXT_HEADER.match(line)
-        after_blank = n == 1 or not lines[n - 2].strip()
+        after_blank = n == 1 or not rows[n - 2].strip()
         if head and after_blank:
-            blocks.append((n, head.group("author"), []))
+            blocks.append((n, head.group("author").rstrip(), []))
         elif _RULE.match(line) and after_blank:
             blocks.append((n, None, [line]))  # the exporter's footer ("Exported N message(s)") is no one's message
         elif blocks:
@@ -229,10 +281,10 @@ def _txt_blocks(lines: list[str]) -> list[tuple[int, str | None, list[str]]]:
     return [(n, a, _trim(body)) for n, a, body in blocks]
 
 
-def _paste_blocks(lines: list[str]) -> list[tuple[int, str | None, list[str]]]:
+def _paste_blocks(rows: list[str]) -> list[tuple[int, str | None, list[str]]]:
     """A bare paste: a new post starts at each ``＞name`` line; other lines stay with the post."""
     blocks: list[tuple[int, str | None, list[str]]] = []
-    for n, line in enumerate(lines, 1):
+    for n, line in enumerate(rows, 1):
         if _ROLLER.match(line) and not line.lstrip().startswith(">") or not blocks:
             if line.strip() or blocks:
                 blocks.append((n, None, [line]))
