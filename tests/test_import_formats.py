@@ -13,7 +13,6 @@ import msgspec
 import pytest
 from conftest import FIXTURES, run_cli
 
-from kifu.auditor import registry
 from kifu.events import importers, logfile
 from kifu.events.base import RandomRolled
 
@@ -242,7 +241,7 @@ def test_ccfolia_new_format_hands_the_command_over_and_reports_what_it_cannot_re
         cc = [m for m in src.messages if m.result and "ボーナス・ペナルティダイス" in m.result]
         assert [m.command for m in cc] == ["CC<=70 【聞き耳】", "CC(1)<=40 【図書館】", "SCC<=50 【目星】 KPだけが見る"]
         assert [m.system for m in src.messages].count(True) == 1  # the client's own "HP : 10 → 9"
-        report = importers.import_file(IMPORTS / rel, tmp_path / (Path(rel).suffix + ".jsonl"), registry.codec_for)
+        report = importers.import_file(IMPORTS / rel, tmp_path / (Path(rel).suffix + ".jsonl"))
         # Every result is read or reported: the CC results wait for the BCDice reader, named in the report.
         assert sorted(u.what for u in report.unreadable) == sorted(f"result not in BCDice form: {m.result!r}" for m in cc)
 
