@@ -17,9 +17,8 @@ import msgspec
 import typer
 
 import kifu.games
+from kifu.events import i18n
 from kifu.games import GAMES
-
-from .messages import MESSAGES
 
 
 class Lang(str, Enum):
@@ -52,8 +51,9 @@ def lang_of(lang: Lang | None) -> Lang:
 
 
 def msg(key: str, lang: Lang | str | None, **kw: Any) -> str:
+    """The command line's message ``cli.<key>`` from the catalogue, in ``lang``."""
     code = lang_of(lang).value if lang is None or isinstance(lang, Lang) else lang
-    return MESSAGES[key][code].format(**kw)
+    return i18n.text(f"cli.{key}", code, **kw)
 
 
 def fail(text: str) -> NoReturn:

@@ -32,6 +32,7 @@ from .base import (
     TornTail,
 )
 from .codec import Codec, encode, line_hash, malformed
+from .i18n import Msg
 
 _CHUNK = 1 << 20
 
@@ -61,18 +62,18 @@ def _decode_start(raw: bytes, where: str) -> str:
     try:
         obj = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
-        raise MalformedEvent(f"not JSON ({exc})", where=where, line=1) from None
+        raise MalformedEvent(Msg("log.not_json", detail=str(exc)), where=where, line=1) from None
     if not isinstance(obj, dict) or obj.get("type") != "match.start":
         found = obj.get("type") if isinstance(obj, dict) else type(obj).__name__
         raise MalformedEvent(
-            f"the first event must be match.start, found {found!r}", where=where, line=1, field="type"
+            Msg("log.first_not_start", found=repr(found)), where=where, line=1, field="type"
         )
     if obj.get("format") != FORMAT:
         raise MalformedEvent(
-            f"unsupported format {obj.get('format')!r}, expected {FORMAT!r}", where=where, line=1, field="format"
+            Msg("log.bad_format", found=repr(obj.get("format")), expected=repr(FORMAT)), where=where, line=1, field="format"
         )
     if not isinstance(obj.get("game"), str):
-        raise MalformedEvent("match.start names no game", where=where, line=1, field="game")
+        raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
     return obj["game"]
 
 
@@ -81,7 +82,7 @@ def _codec_of_start(raw: bytes, where: str) -> Codec:
     try:
         return games.codec(game)
     except KeyError:
-        raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
+        raise MalformedEvent(Msg("log.unknown_game", game=repr(game)), where=where, line=1, field="game") from None
 
 
 class Verifier:
@@ -135,13 +136,12 @@ class Verifier:
         """The end of the log: ``tail`` is what follows the last terminator (empty in a whole log)."""
         if tail:
             error: KifuError = TornTail(
-                f"the last line ({len(tail)} bytes) has no terminator: a write was cut off; "
-                "`kifu repair` cuts it off and keeps a copy",
+                Msg("log.torn_tail", bytes=len(tail)),
                 where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1,
             )
             return self._confirm([], error)
         if self._pending is None:
-            return [], MalformedEvent("empty log: no match.start", where=self.where, line=1)
+            return [], MalformedEvent(Msg("log.empty"), where=self.where, line=1)
         last, self._pending = self._pending, None
         return [last], None
 
@@ -229,7 +229,7 @@ class Verifier:
 def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) -> MalformedEvent:
     """The error for a line that does not decode, naming its seq."""
     if not raw.strip():
-        return MalformedEvent("empty line", where=where, line=lineno, offset=offset, seq=lineno)
+        return MalformedEvent(Msg("log.empty_line"), where=where, line=lineno, offset=offset, seq=lineno)
     err = exc if isinstance(exc, MalformedEvent) else malformed(exc, raw, where=where, line=lineno)
     # Every line before this one verified with seq == line, so this line
     # stands where seq `lineno` belongs: name it even when the line is too
@@ -241,23 +241,20 @@ def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) 
 
 def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None:
     if event.seq != lineno:
-        if event.seq > lineno:
-            why = f"event {lineno} is missing, or lines were reordered"
-        else:
-            why = "a line was inserted, duplicated or moved here"
-        raise ChainBroken(f"expected seq {lineno}, found seq {event.seq}: {why}", where=where, line=lineno, seq=lineno)
+        found = (Msg("log.seq_missing", expected=lineno, found=event.seq) if event.seq > lineno
+                 else Msg("log.seq_inserted", expected=lineno, found=event.seq))
+        raise ChainBroken(found, where=where, line=lineno, seq=lineno)
     if lineno == 1:
         if event.prev is not None:
-            raise ChainBroken("prev of seq 1 must be null", where=where, line=1, seq=1, field="prev")
+            raise ChainBroken(Msg("log.first_prev"), where=where, line=1, seq=1, field="prev")
         if not isinstance(event, MatchStarted):
-            raise MalformedEvent("the first event must be match.start", where=where, line=1, field="type")
+            raise MalformedEvent(Msg("log.first_must_be_start"), where=where, line=1, field="type")
         return
     if isinstance(event, MatchStarted):
-        raise MalformedEvent("a second match.start", where=where, line=lineno, seq=lineno, field="type")
+        raise MalformedEvent(Msg("log.second_start"), where=where, line=lineno, seq=lineno, field="type")
     if event.prev != prev:
         raise ChainBroken(
-            f"seq {lineno - 1} does not match the hash that seq {lineno} records in prev: "
-            f"seq {lineno - 1} was edited (or seq {lineno}'s prev was)",
+            Msg("log.edited", edited=lineno - 1, next=lineno),
             where=where, line=lineno - 1, seq=lineno - 1,
         )
 
@@ -295,7 +292,7 @@ class Reader:
         try:
             fh = open(self.path, "rb")
         except OSError as exc:
-            raise KifuError(f"cannot read: {exc.strerror}", where=self.where) from None
+            raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=self.where) from None
         verifier, progress = self.verifier, self.progress
         with fh:
             offset, rest = 0, b""
@@ -343,7 +340,7 @@ def verify(
     """
     want = expect_head.lower() if expect_head else None
     if want is not None and (len(want) < 12 or any(c not in "0123456789abcdef" for c in want)):
-        raise KifuError("--expect-head needs at least 12 hex digits", where=str(path))
+        raise KifuError(Msg("log.expect_head_digits"), where=str(path))
     seen_at: int | None = None
     reader = Reader(path, progress)
     for event in reader.events():
@@ -354,13 +351,11 @@ def verify(
     if want is not None and not head.hash.startswith(want):
         if seen_at is not None:
             raise HeadMismatch(
-                f"the expected head is seq {seen_at}; the log goes on to seq {head.seq} "
-                "(events were appended after the slip was written)",
+                Msg("log.appended_after_slip", expected=seen_at, last=head.seq),
                 where=str(path), seq=seen_at,
             )
         raise HeadMismatch(
-            f"head is seq {head.seq} {head.hash}, not the expected {want}: "
-            f"events after seq {head.seq} were cut off, or the log was changed",
+            Msg("log.head_mismatch", seq=head.seq, hash=head.hash, expected=want),
             where=str(path), seq=head.seq,
         )
     return head
@@ -391,7 +386,7 @@ def create(
     obj.setdefault("format", FORMAT)
     game = obj.get("game")
     if not isinstance(game, str):
-        raise MalformedEvent("match.start names no game", where=where, line=1, field="game")
+        raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
     codec = games.require(game, where=where, line=1, field="game")
     event = codec.convert(obj, where=where, line=1)
     if codec.check_start is not None:
@@ -404,9 +399,9 @@ def create(
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     except FileExistsError:
-        raise KifuError("already exists; a log is never overwritten", where=where) from None
+        raise KifuError(Msg("log.exists"), where=where) from None
     except OSError as exc:
-        raise KifuError(f"cannot create: {exc.strerror}", where=where) from None
+        raise KifuError(Msg("io.cannot_create", reason=exc.strerror), where=where) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         _write_all(fd, line, 0, where)
@@ -425,7 +420,7 @@ def _write_all(fd: int, data: bytes, size_before: int, where: str) -> None:
             written += os.write(fd, data[written:])
     except OSError as exc:
         os.ftruncate(fd, size_before)
-        raise KifuError(f"append failed, nothing written: {exc.strerror}", where=where) from None
+        raise KifuError(Msg("log.append_failed", reason=exc.strerror), where=where) from None
 
 
 class Writer:
@@ -449,7 +444,7 @@ class Writer:
         try:
             self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         except OSError as exc:
-            raise KifuError(f"cannot open for append: {exc.strerror}", where=self.path) from None
+            raise KifuError(Msg("io.cannot_open_append", reason=exc.strerror), where=self.path) from None
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX)
             self._read_head()
@@ -464,7 +459,7 @@ class Writer:
     def _read_head(self) -> None:
         self.size = os.fstat(self._fd).st_size
         if self.size == 0:
-            raise MalformedEvent("empty log: no match.start", where=self.path, line=1)
+            raise MalformedEvent(Msg("log.empty"), where=self.path, line=1)
         first = self._read_first_line()
         self.codec = _codec_of_start(first, self.path)
         last, offset = self._read_last_line()
@@ -473,7 +468,7 @@ class Writer:
         except (msgspec.DecodeError, AttributeError):
             seq = None
         if not isinstance(seq, int):
-            raise MalformedEvent("the last line has no integer seq", where=self.path, offset=offset, field="seq")
+            raise MalformedEvent(Msg("log.last_no_seq"), where=self.path, offset=offset, field="seq")
         self.head = Head(seq, line_hash(last))
 
     def _read_first_line(self) -> bytes:
@@ -491,8 +486,7 @@ class Writer:
         if tail != b"\n":
             start = self._line_start(end)
             raise TornTail(
-                f"the last line ({end - start} bytes) has no terminator: a write was cut off; "
-                "run `kifu repair` before appending",
+                Msg("log.torn_tail_append", bytes=end - start),
                 where=self.path, offset=start,
             )
         start = self._line_start(end - 1)
@@ -523,13 +517,13 @@ class Writer:
         for want in (expect_seq, claimed):
             if want is not None and want != seq:
                 raise StaleAppend(
-                    f"expected to write seq {want}, but the next seq is {seq}: the log changed; read it again",
+                    Msg("log.stale", claimed=want, next=seq),
                     where=self.path, seq=want,
                 )
         if claimed_prev is not None and claimed_prev != self.head.hash:
-            raise StaleAppend("prev is not the hash of the last line", where=self.path, seq=seq, field="prev")
+            raise StaleAppend(Msg("log.stale_prev"), where=self.path, seq=seq, field="prev")
         if obj.get("type") == "match.start":
-            raise MalformedEvent("a log has exactly one match.start", where=self.path, seq=seq, field="type")
+            raise MalformedEvent(Msg("log.one_start"), where=self.path, seq=seq, field="type")
         obj["seq"], obj["prev"] = seq, self.head.hash
         assert self.codec is not None  # set by __enter__
         new = self.codec.convert(obj, where=self.path, seq=seq)
@@ -564,7 +558,7 @@ def repair(path: str | os.PathLike[str]) -> tuple[int, str] | None:
     try:
         fd = os.open(path, os.O_RDWR)
     except OSError as exc:
-        raise KifuError(f"cannot open: {exc.strerror}", where=where) from None
+        raise KifuError(Msg("io.cannot_open", reason=exc.strerror), where=where) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size

@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Iterable
 
 from kifu.events.base import KifuError
+from kifu.events.i18n import Msg
 
 from .views import digest, feed_inserts, modules, statements
 
@@ -64,12 +65,12 @@ def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False
 
     path = db_path(db)
     if read_only and not Path(path).is_file():
-        raise KifuError(f"no warehouse here; run `kifu ingest` first (or pass --db / set {ENV_DB})", where=path)
+        raise KifuError(Msg("warehouse.missing", env=ENV_DB), where=path)
     config = {"enable_external_access": False} if sandbox else {}
     try:
         con = duckdb.connect(path, read_only=read_only, config=config)
     except duckdb.Error as exc:
-        raise KifuError(f"cannot open the warehouse: {exc}", where=path) from None
+        raise KifuError(Msg("warehouse.cannot_open", detail=str(exc)), where=path) from None
     # Months of the Parquet partitions and printed times must not depend on the machine's zone.
     con.execute("SET TimeZone = 'UTC'")
     # DuckDB's own progress bar would land in the middle of `kifu sql` output.
@@ -112,12 +113,12 @@ def check_read_only(sql: str) -> None:
     try:
         stmts = duckdb.extract_statements(sql)
     except duckdb.Error as exc:
-        raise KifuError(f"SQL does not parse: {_first_line(exc)}") from None
+        raise KifuError(Msg("sql.parse", detail=_first_line(exc))) from None
     if len(stmts) != 1:
-        raise KifuError(f"give exactly one statement (found {len(stmts)})")
+        raise KifuError(Msg("sql.one_statement", count=len(stmts)))
     kind = stmts[0].type.name
     if kind not in READ_ONLY_TYPES:
-        raise KifuError(f"only SELECT is allowed here; this is a {kind} statement, refused")
+        raise KifuError(Msg("sql.read_only", kind=kind))
 
 
 def _first_line(exc: BaseException) -> str:
@@ -134,7 +135,7 @@ def query(con: "duckdb.DuckDBPyConnection", sql: str, params: dict[str, str] | N
         cur = con.execute(sql, params or None)
         rows = cur.fetchall()
     except duckdb.Error as exc:
-        raise KifuError(f"SQL: {_first_line(exc)}") from None
+        raise KifuError(Msg("sql.error", detail=_first_line(exc))) from None
     return [d[0] for d in cur.description or ()], rows
 
 
@@ -142,7 +143,7 @@ def match_lines(con: "duckdb.DuckDBPyConnection", match: str) -> bytes:
     """A stored match as its original log, byte for byte (it verifies with `kifu verify`)."""
     rows = con.execute("SELECT line FROM event_lines WHERE match = $match ORDER BY seq", {"match": match}).fetchall()
     if not rows:
-        raise KifuError(f"no match {match!r} in the warehouse")
+        raise KifuError(Msg("warehouse.no_match", match=repr(match)))
     return b"".join(r[0].encode("utf-8") + b"\n" for r in rows)
 
 
@@ -168,6 +169,6 @@ def export_parquet(con: "duckdb.DuckDBPyConnection", out: str | os.PathLike[str]
             con.execute(f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
                         "OVERWRITE_OR_IGNORE true, FILENAME_PATTERN 'part-{i}')", {"target": target})
         except duckdb.Error as exc:
-            raise KifuError(f"export: {_first_line(exc)}", where=target) from None
+            raise KifuError(Msg("warehouse.export_failed", detail=_first_line(exc)), where=target) from None
         written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
     return written

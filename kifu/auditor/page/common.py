@@ -8,10 +8,10 @@ from typing import Any, Iterable, Mapping
 
 import msgspec
 
+from ...events import i18n
 from ...events.base import JudgeRuling, MatchStarted
 from ...projector import series
 from ..base import Game, Rule
-from .labels import LABELS
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -46,8 +46,7 @@ class Context:
     rulings: tuple[JudgeRuling, ...]
 
     def t(self, key: str, **kw: Any) -> str:
-        text = LABELS.get(self.lang, LABELS["en"])[key]
-        return text.format(**kw) if kw else text
+        return i18n.text(f"page.{key}", self.lang, **kw)
 
     def who(self, pid: str | None) -> str:
         if pid in ("judge", "system"):
@@ -74,7 +73,6 @@ def num(v: float) -> str:
 
 def metric_label(ctx: Context, name: str) -> str:
     """The label of a game's metric in the page's language (the name itself if the game has no such metric)."""
-    for m in ctx.metrics:
-        if m.name == name:
-            return m.ja if ctx.lang == "ja" else m.en
+    if any(m.name == name for m in ctx.metrics):
+        return i18n.text(f"chart.{name}", ctx.lang)
     return name

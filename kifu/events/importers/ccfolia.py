@@ -21,6 +21,7 @@ from typing import Any
 import lxml.html
 import msgspec
 
+from ..i18n import Msg
 from . import bcdice
 from .common import (
     ImportFailed,
@@ -53,7 +54,7 @@ def read_html(data: bytes, file: str) -> Source:
     try:
         doc = lxml.html.document_fromstring(text)
     except (ValueError, lxml.etree.ParserError) as exc:
-        raise ImportFailed(f"not an HTML page ({exc})", where=file) from None
+        raise ImportFailed(Msg("import.not_html", detail=str(exc)), where=file) from None
     articles = doc.xpath("//article[contains(concat(' ', normalize-space(@class), ' '), ' message ')]")
     src = Source("ccfolia", file)
     if enc != "utf-8":
@@ -64,8 +65,7 @@ def read_html(data: bytes, file: str) -> Source:
     else:
         paragraphs = doc.xpath("//body//p")
         if not paragraphs or not _classic(doc, paragraphs):
-            raise ImportFailed("no CCFOLIA messages (<p> with tab, speaker and body spans, or <article class=message>)"
-                               " found: not a CCFOLIA log", where=file)
+            raise ImportFailed(Msg("import.ccfolia_none"), where=file)
         src.messages = [_secrecy(_paragraph(p, i)) for i, p in enumerate(paragraphs, 1)]
     if b"</html>" not in data[-512:].lower():
         src.notes.append("the file does not end with </html>: it may be truncated")
@@ -179,7 +179,7 @@ def read_json(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file)
     doc = decode_json(text, file)
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
-        raise ImportFailed("a CCFOLIA JSON log needs a top-level \"messages\" list", where=file)
+        raise ImportFailed(Msg("import.ccfolia_json_messages"), where=file)
     src = Source("ccfolia", file, title=doc.get("title") if isinstance(doc.get("title"), str) else None)
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")  # re-saved by an editor: the judge should know the bytes were guessed

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from ..base import KifuError
+from ..i18n import Msg
 from .bcdice import Roll
 
 MAX_INPUT = 512 * 1024 * 1024
@@ -106,14 +107,14 @@ def decode_text(data: bytes, where: str, declared: str | None = None) -> tuple[s
     if wide is not None:
         return wide, "utf-16"
     if b"\x00" in data[:65536]:
-        raise ImportFailed("binary data, not a text export", where=where, offset=data.index(b"\x00"))
+        raise ImportFailed(Msg("import.binary"), where=where, offset=data.index(b"\x00"))
     tried = ["utf-8"] + ([declared] if declared and declared.lower() not in ("utf-8", "utf8") else []) + ["cp932"]
     for enc in tried:
         try:
             return data.decode(_codec_name(enc)), enc
         except (UnicodeDecodeError, LookupError):
             continue
-    raise ImportFailed("cannot decode as UTF-8 or Shift_JIS: not a text export", where=where)
+    raise ImportFailed(Msg("import.undecodable"), where=where)
 
 
 def utf16(data: bytes) -> str | None:
@@ -188,13 +189,12 @@ def decode_json(text: str, where: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except _DuplicateKey as exc:
-        raise ImportFailed(f"JSON object has the key {exc.args[0]!r} twice: refused (which one is the export?)",
-                           where=where) from None
+        raise ImportFailed(Msg("import.json_duplicate_key", key=repr(exc.args[0])), where=where) from None
     except json.JSONDecodeError as exc:
-        raise ImportFailed(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); the file may be "
-                           "truncated", where=where) from None
+        raise ImportFailed(Msg("import.json_invalid_at", detail=exc.msg, line=exc.lineno, column=exc.colno),
+                           where=where) from None
     except ValueError as exc:
-        raise ImportFailed(f"not valid JSON ({exc}); the file may be truncated", where=where) from None
+        raise ImportFailed(Msg("import.json_invalid", detail=str(exc)), where=where) from None
 
 
 # BCDice reads a leading S as "secret" only when what follows is a command of the game system, which a log
