@@ -63,6 +63,10 @@ class Message:
     """A roll whose result the source does not show (an unopened secret roll)."""
     said: str | None = None
     """What the speaker typed, when ``text`` also holds the speaker's name (a Cockatrice chat line)."""
+    game_system: str | None = None
+    """The BCDice game system id the source records (Udonarium's ``Cthulhu7th : ソラ``), if any."""
+    from_bot: bool = False
+    """The text is a dice bot's answer: whatever of it kifu cannot read is reported."""
 
 
 @dataclass
@@ -211,6 +215,9 @@ class ImportReport(msgspec.Struct, kw_only=True):
     """Source lines that are not messages (Arena log noise), counted, not copied."""
     unreadable: list[Located] = []
     """Messages or parts that could not be read; each is kept as a note."""
+    unordered: list[Located] = []
+    """Rolls BCDice shows sorted (``5D10KH3``, a sorting system's ``3D6``): the faces are recorded
+    as shown, right as a set, but the order they were rolled in is not known."""
     unmapped: list[Located] = []
     """``!commands`` the mapping does not know; each is kept as a note."""
     failed: list[Located] = []

@@ -113,10 +113,19 @@ def _chat(c: Any, tab: Any, ti: int, ci: int, names: dict[str, str]) -> Message:
         secret="secret" in tag or bool(c.get("to")),
         system=(c.get("from") or "").startswith("System") and not dicebot,
         edited=bool(c.get("lastUpdate")),  # forks that allow editing stamp the edit time here
+        # The game system picks BCDice's grammar: a result names it ("Cthulhu7th : ソラ"), a player's line tags it.
+        game_system=_system_of(c.get("name") or "") if dicebot else (tag[0] if tag else None),
+        from_bot=dicebot,
     )
     if not dicebot and "system" not in tag:
         msg.rolls = []  # a player's own message is the typed command; its result is the next element
     return msg
+
+
+def _system_of(name: str) -> str | None:
+    """``Cthulhu7th : ソラ (Secret)`` → ``Cthulhu7th``."""
+    system, sep, _ = name.partition(" : ")
+    return system.strip() or None if sep else None
 
 
 def _after_colon(name: str) -> str | None:

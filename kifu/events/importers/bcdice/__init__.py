@@ -1,0 +1,121 @@
+"""BCDice result strings, as CCFOLIA, Udonarium and the Discord bots copy them into chat.
+
+Source: bcdice/BCDice at commit 98145305 (``lib/bcdice/base.rb``, ``common_command/``,
+``game_system/``) and its test data, ../shared/reference/online-logs.md §3. A result
+reads ``(<echo>) ＞ <step> ＞ … ＞ <last>``: the echo is the normalised command, the
+steps show the dice in a form that depends on the command (``8[5,3]``, ``3,4``,
+``5,2,11[6,5]``, ``4,3 + 3,5``, ``92, 52``, ``35``), the last step is the total or
+an outcome word. Repeats come as ``#n`` blocks. A secret roll looks exactly like a
+public one; only a client marker or the typed ``S`` prefix tells.
+
+The reader is right or says so: every face it returns is proved by the text and
+the command (count, range, sums, the reroll queue, the D66 digit order); where the
+text does not prove the dice (a table shows only the total of 2D6, an unknown
+system's command) the roll carries a ``problem`` and no faces, and the importer
+reports it. Modules: ``text`` cuts messages into blocks, ``common`` reads BCDice's
+common commands, ``systems`` the forms of particular game systems, ``settings``
+says which systems sort their dice.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from . import common, systems
+from .roll import Roll, make
+from .settings import settings
+from .text import SEP, Block, blocks
+
+__all__ = ["SEP", "Roll", "dice_of_command", "is_hidden_marker", "looks_like_command", "normalise", "parse",
+           "typed_secret"]
+
+_HIDDEN = ("シークレットダイス", "[Secret Dice]", "秘密ダイス")
+_DICE = re.compile(r"(?<!\d)(\d*)[DU](\d+)", re.I)  # starts only where a number starts: linear
+# The first word of a typed roll: dice, a choice, or a system check such as CCB<=50 or RES(10-5).
+_COMMAND_HEAD = re.compile(r"s?(?:x\d+|rep\d+)?(?:\d*[du]\d+|choice[\[(]|[a-z]{1,6}(?:(?:<=|>=|<|>)\d|\(\d))", re.I)
+_REPEAT_WORD = re.compile(r"(?:x|rep|repeat)\d+", re.I)
+# After a secret "S": what a command can start with (dice, a choice, a repeat, letters then an operand).
+_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|[A-Z]+[\d<>=(\[@#$+\-]", re.I)
+
+
+def normalise(text: str) -> str:
+    """Half-width, no spaces, upper-case: how two spellings of a command are compared."""
+    return "".join(unicodedata.normalize("NFKC", text).split()).upper()
+
+
+def parse(text: str, system: str | None = None) -> tuple[str, list[Roll]]:
+    """Every BCDice result in a message: (the text before the first one, the rolls).
+
+    ``system`` is the game system id the source records (Udonarium's tag); a bot's
+    ``Cthulhu7th:`` prefix names it too. Blocks that are not BCDice's own form and
+    that no reader takes stay text (a chat line with a ``＞`` in it).
+    """
+    whole = systems.read_message(text, system)
+    if whole is not None:
+        return whole
+    lead, found = blocks(text)
+    rolls: list[Roll] = []
+    for b in found:
+        roll = read_block(b, b.system or system)
+        if roll.kind == "other" and roll.problem and not roll.certain:
+            if not rolls:
+                lead.append(b.text)
+            continue
+        rolls.append(roll)
+    return " ".join(lead), rolls
+
+
+def read_block(block: Block, system: str | None) -> Roll:
+    """One block read by its system's reader, else as a common command, else unread with a reason."""
+    st = settings(system)
+    roll = systems.read(block, system, st) or common.read(block, st)
+    if roll is None:
+        certain = block.echo is not None and (block.echo.isascii() and " " not in block.echo.strip())
+        roll = make(block, "other", problem="a result form kifu does not know", certain=certain)
+    return roll
+
+
+def typed_secret(command: str, echo: str | None = None) -> bool:
+    """True when the typed command has BCDice's secret prefix (``S1D6``, ``Schoice[…]``, ``x3 S2D6``).
+
+    A leading S is the prefix when the rest is a command: the echo tells where it can
+    (``SSG`` echoed ``SG@12#2``; ``SG`` echoed the same is no secret), else the rest
+    must start like one (dice, a choice, letters followed by an operand).
+    """
+    words = unicodedata.normalize("NFKC", command).split()
+    if len(words) > 1 and _REPEAT_WORD.fullmatch(words[0]):
+        words = words[1:]  # "x5 s1D6": the repeated command carries the S
+    c = words[0].upper() if words else ""
+    if len(c) < 2 or c[0] != "S":
+        return False
+    if echo:
+        e = normalise(echo).lstrip("0123456789")
+        letters = re.match(r"[A-Z]+", e)
+        if letters and len(letters.group()) > 1:
+            if c.startswith(letters.group()):
+                return False
+            if c[1:].startswith(letters.group()):
+                return True
+    return bool(_AFTER_S.match(c[1:]))
+
+
+def looks_like_command(text: str) -> bool:
+    """True when a message starts with a dice command."""
+    first = unicodedata.normalize("NFKC", text).strip().split(maxsplit=1)
+    return bool(first) and bool(_COMMAND_HEAD.fullmatch(first[0]) or _COMMAND_HEAD.match(first[0]))
+
+
+def is_hidden_marker(text: str) -> bool:
+    """True for the placeholder a client shows for an unopened secret roll."""
+    return any(m in text for m in _HIDDEN)
+
+
+def dice_of_command(command: str) -> tuple[str, int]:
+    """(kind, sides) of a typed command whose result is hidden: ``('die', 6)`` for ``S2D6``."""
+    c = unicodedata.normalize("NFKC", command).strip().split(maxsplit=1)[0] if command.strip() else ""
+    m = re.search(r"choice\[(.*)\]", c, re.I)
+    if m:
+        return "choice", len(m.group(1).split(","))
+    d = _DICE.search(c)
+    return ("die", int(d.group(2))) if d else ("die", 0)
