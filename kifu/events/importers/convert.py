@@ -98,10 +98,10 @@ class Converter:
         if msg.rolls is not None:
             rolls, lead = msg.rolls, ""
         elif msg.result is not None:
-            _, rolls = bcdice.parse(msg.result, msg.game_system)
+            _, rolls = bcdice.parse(msg.result, msg.game_system, bot=True)
             lead = msg.text
         else:
-            lead, rolls = bcdice.parse(msg.text, msg.game_system)
+            lead, rolls = bcdice.parse(msg.text, msg.game_system, bot=msg.from_bot)
         if not rolls and msg.hidden_roll:
             return [self.hidden(msg)]
         # A bot's answer (or a result the source keeps apart) is a result for sure: whatever

@@ -44,12 +44,13 @@ def normalise(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split()).upper()
 
 
-def parse(text: str, system: str | None = None) -> tuple[str, list[Roll]]:
+def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str, list[Roll]]:
     """Every BCDice result in a message: (the text before the first one, the rolls).
 
     ``system`` is the game system id the source records (Udonarium's tag); a bot's
     ``Cthulhu7th:`` prefix names it too. Blocks that are not BCDice's own form and
-    that no reader takes stay text (a chat line with a ``＞`` in it).
+    that no reader takes stay text (a chat line with a ``＞`` in it), except in a
+    bot's answer (``bot``), where every block is a result and comes back, read or not.
     """
     whole = systems.read_message(text, system)
     if whole is not None:
@@ -58,7 +59,7 @@ def parse(text: str, system: str | None = None) -> tuple[str, list[Roll]]:
     rolls: list[Roll] = []
     for b in found:
         roll = read_block(b, b.system or system)
-        if roll.kind == "other" and roll.problem and not roll.certain:
+        if roll.kind == "other" and roll.problem and not roll.certain and not bot:
             if not rolls:
                 lead.append(b.text)
             continue
