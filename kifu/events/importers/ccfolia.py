@@ -69,8 +69,10 @@ def _classic(doc: Any, paragraphs: list[Any]) -> bool:
 
 def _hidden(msg: Message) -> Message:
     """A dice command with no result shown is a roll kept hidden (an unopened secret roll)."""
+    # Only an S-prefixed command is hidden: a plain command with no result is BCDice's error text or
+    # a command BCDice did not take, which nobody hid (issue 12).
     if msg.result is None and bcdice.SEP not in msg.text and not msg.unreadable and not msg.system and (
-        bcdice.looks_like_command(msg.text) or bcdice.is_hidden_marker(msg.text)
+        bcdice.typed_secret(msg.text) or bcdice.is_hidden_marker(msg.text)
     ):
         msg.hidden_roll = msg.secret = True
     return msg

@@ -110,18 +110,26 @@ class Converter:
         answer = msg.result if msg.result is not None else msg.text
         if not rolls and bot and answer.strip():
             self.report.unreadable.append(Located(msg.loc, f"result not in a BCDice form kifu reads: {_short(answer)}"))
+        flagged = not rolls and msg.rolls is None and not bot and bcdice.maybe_result(msg.text)
+        if flagged:
+            self.report.unreadable.append(Located(msg.loc, f"may be a BCDice result kifu cannot read: {_short(msg.text)}"))
         unread = [r for r in rolls if r.problem and (bot or r.certain)]
         for roll in unread:
             self.report.unreadable.append(Located(msg.loc, f"{roll.problem}: {_short(roll.text)}"))
+        for roll in rolls:
+            if not roll.ordered and not unread:
+                self.report.unordered.append(Located(msg.loc, _short(roll.text)))
+        # The typed S prefix counts where the command and its result share one message (CCFOLIA's
+        # classic page); a source that keeps the result apart or tags it says secret itself.
+        shared = msg.result is None and not msg.from_bot
+        secret = msg.secret or (shared and bool(rolls or unread or flagged) and
+                                bcdice.typed_secret(lead, next((r.echo for r in rolls or unread), None)))
+        msg.secret = secret  # so the note of an unread secret result is secret too
+        typed = lead.split(maxsplit=1)[0] if lead.strip() else ""
         if unread:
             # All of a message's dice or none: whether a die is shown can depend on its face
             # (a 6 that explodes), so keeping the readable rest could bias the statistics.
-            rolls = []
-        for roll in rolls:
-            if not roll.ordered:
-                self.report.unordered.append(Located(msg.loc, _short(roll.text)))
-        secret = msg.secret or bcdice.typed_secret(lead, next((r.echo for r in rolls), None))
-        typed = lead.split(maxsplit=1)[0] if lead.strip() else ""
+            return []
         return [r for roll in rolls for r in self.from_roll(roll, typed, secret, msg)]
 
     def hidden(self, msg: Message) -> dict[str, Any]:

@@ -27,16 +27,18 @@ from .roll import Roll, make
 from .settings import settings
 from .text import SEP, Block, blocks
 
-__all__ = ["SEP", "Roll", "dice_of_command", "is_hidden_marker", "looks_like_command", "normalise", "parse",
-           "typed_secret"]
+__all__ = ["SEP", "Roll", "dice_of_command", "is_hidden_marker", "looks_like_command", "maybe_result", "normalise",
+           "parse", "typed_secret"]
 
 _HIDDEN = ("シークレットダイス", "[Secret Dice]", "秘密ダイス")
 _DICE = re.compile(r"(?<!\d)(\d*)[DU](\d+)", re.I)  # starts only where a number starts: linear
 # The first word of a typed roll: dice, a choice, or a system check such as CCB<=50 or RES(10-5).
 _COMMAND_HEAD = re.compile(r"s?(?:x\d+|rep\d+)?(?:\d*[du]\d+|choice[\[(]|[a-z]{1,6}(?:(?:<=|>=|<|>)\d|\(\d))", re.I)
 _REPEAT_WORD = re.compile(r"(?:x|rep|repeat)\d+", re.I)
-# After a secret "S": what a command can start with (dice, a choice, a repeat, letters then an operand).
-_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|[A-Z]+[\d<>=(\[@#$+\-]", re.I)
+# After a secret "S", without an echo that settles it: one of BCDice's common commands (dice,
+# D66, choice, repeat, B/R/U/tally dice, calc) or Cthulhu's checks, the secret rolls players make
+# most. Anything else may be a system command that itself starts with S (Satasupe's SR7).
+_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C\(|(?:CCB?|RESB?|CBRB?)(?:\(|<|$)", re.I)
 
 
 def normalise(text: str) -> str:
@@ -75,6 +77,33 @@ def read_block(block: Block, system: str | None) -> Roll:
         certain = block.echo is not None and (block.echo.isascii() and " " not in block.echo.strip())
         roll = make(block, "other", problem="a result form kifu does not know", certain=certain)
     return roll
+
+
+_COMMAND_WORD = re.compile(r"[A-Za-z0-9(\-][\x21-\x7e]*")
+_FACE_LIST = re.compile(r"\[\d+,\d")
+
+
+def maybe_result(text: str) -> bool:
+    """A player's line that may hold a BCDice answer kifu could not read: an ASCII first word
+    (a command) followed by a ``＞``; or a first word with a digit, three or more capitals, or
+    a capital and a number after it.
+
+    CCFOLIA's classic page puts the answer after the typed command with nothing to mark it,
+    and systems print answers in forms of their own (``TAGT タグ決定表:53:…``); such a line
+    is reported so that nothing is lost silently, at the price of flagging an odd chat line.
+    """
+    words = unicodedata.normalize("NFKC", text).split(maxsplit=1)
+    if len(words) < 2:
+        return False
+    first, rest = words
+    if SEP in text and any(c.isascii() and c.isalnum() for c in first):
+        return True  # "∞D66 (∞D66) ＞ …", "D[火災]/2 D[火災]/2 ＞ …": a command with a symbol of its own
+    if not _COMMAND_WORD.fullmatch(first) or (_REPEAT_WORD.fullmatch(first) and len(rest.split()) == 1):
+        return False  # "x2 2d6" is a repeat typed without its answer (a Discord user's line)
+    if any(c.isdigit() for c in first) or "->" in rest or "=>" in rest or _FACE_LIST.search(rest):
+        return True
+    capitals = any(c.isupper() for c in first)
+    return capitals and ((len(first) >= 3 and first.isupper()) or any(c.isdigit() for c in rest))
 
 
 def typed_secret(command: str, echo: str | None = None) -> bool:

@@ -32,9 +32,8 @@ _VOLLEY = re.compile(r"\d+(?:回目|번째|次): ?＞ ")
 
 def read_message(text: str, system: str | None) -> tuple[str, list[Roll]] | None:
     """Results that span lines of one message (Cthulhu 7th's ``FAR``), else None."""
-    head, nl, rest = text.partition("\n")
-    bonus = _BONUS.search(head) if nl else None
-    if bonus is None or not _VOLLEY.search(rest):
+    first = _VOLLEY.search(text)
+    if first is None or _BONUS.search(text, 0, first.start()) is None:
         return None
     return _full_auto(text)
 
@@ -147,8 +146,7 @@ roll, ``1D6(=>1)`` in its text), so its value is not read as a face."""
 
 
 def table_dice(system: str | None, name: str) -> str | None:
-    """The dice a vetted table rolls (``1D6``, ``2D6``, ``D66``, ``D66S`` = sorted); without a
-    system, only when no system at all has another table of this name."""
+    """The dice a vetted table of the recorded system rolls (``1D6``, ``2D6``, ``D66``, ``D66S`` = sorted)."""
     tables = _tables()
     fam = family(system)
     if fam:
@@ -157,9 +155,9 @@ def table_dice(system: str | None, name: str) -> str | None:
                 return tables[fam][name] if fam in VETTED else None
             fam = _PARENT.get(fam)
         return None
-    owners = [f for f, t in tables.items() if name in t]
-    kinds = {tables[f][name] for f in owners}
-    return kinds.pop() if len(kinds) == 1 and all(f in VETTED for f in owners) else None
+    # Without a system a name proves nothing: another system may have a table of that name
+    # that no definition here lists (KemonoNoMori's 인간 부위표 is 1D12, not a D66).
+    return None
 
 
 _TABLE_FACES = re.compile(r"(-?\d+)?\[(\d+(?:,\d+)*)\]")
