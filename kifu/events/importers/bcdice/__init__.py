@@ -54,7 +54,10 @@ def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str,
     that no reader takes stay text (a chat line with a ``＞`` in it), except in a
     bot's answer (``bot``), where every block is a result and comes back, read or not.
     """
-    whole = systems.read_message(text, system)
+    try:
+        whole = systems.read_message(text, system)
+    except ValueError:
+        whole = None  # a number too long for int(): read block by block, where it is reported
     if whole is not None:
         return whole
     lead, found = blocks(text)
@@ -72,7 +75,11 @@ def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str,
 def read_block(block: Block, system: str | None) -> Roll:
     """One block read by its system's reader, else as a common command, else unread with a reason."""
     st = settings(system)
-    roll = systems.read(block, system, st) or common.read(block, st)
+    try:
+        roll = systems.read(block, system, st) or common.read(block, st)
+    except ValueError:
+        # int() refuses numbers of more than 4,300 digits (a hostile line); no die has such a face
+        return make(block, "other", problem="a number too long to be a face", certain=True)
     if roll is None:
         certain = block.echo is not None and (block.echo.isascii() and " " not in block.echo.strip())
         roll = make(block, "other", problem="a result form kifu does not know", certain=certain)

@@ -27,7 +27,7 @@ _CC_ECHO = re.compile(r"1D100(?:<=-?\d+)?", re.I)
 _BROKEN = re.compile(r"(?:故障ナンバー|고장넘버|故障值|故障値)\[-?\d+\]")
 _CBR_ECHO = re.compile(r"1d100<=-?\d+,-?\d+", re.I)
 _CBR_STEP = re.compile(r"(\d+)\[[^\[\]]*\]")
-_VOLLEY = re.compile(r"\d+(?:回目|번째|次): ?＞ ")
+_VOLLEY = re.compile(r"(?<!\d)\d{1,4}(?:回目|번째|次): ?＞ ")  # starts where a number starts: linear
 
 
 def read_message(text: str, system: str | None) -> tuple[str, list[Roll]] | None:

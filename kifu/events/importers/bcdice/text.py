@@ -142,11 +142,12 @@ def _repeat_marks(line: str) -> list[tuple[int | None, str]]:
     out: list[tuple[int | None, str]] = []
     cur_n: int | None = None
     start = 0
+    last_sep = line.rfind(SEP)  # a mark with no ＞ after it starts no result (checked in O(1), not by a scan)
     i = line.find("#")
     while i >= 0:
         if i == 0 or line[i - 1] == " ":
-            m = _REPEAT.match(line, i + 0)
-            if m and SEP in line[m.end():]:
+            m = _REPEAT.match(line, i)
+            if m and last_sep >= m.end():
                 piece = line[start:i]
                 if piece.strip() or cur_n is not None:
                     out.append((cur_n, piece))
