@@ -25,7 +25,7 @@ import unicodedata
 from . import common, systems
 from .roll import Roll, make
 from .settings import settings
-from .text import SEP, Block, blocks
+from .text import FLY_SEP, SEP, Block, blocks
 
 __all__ = ["SEP", "Roll", "dice_of_command", "is_hidden_marker", "looks_like_command", "maybe_result", "normalise",
            "parse", "typed_secret"]
@@ -34,6 +34,7 @@ _HIDDEN = ("シークレットダイス", "[Secret Dice]", "秘密ダイス")
 _DICE = re.compile(r"(?<!\d)(\d*)[DU](\d+)", re.I)  # starts only where a number starts: linear
 # The first word of a typed roll: dice, a choice, or a system check such as CCB<=50 or RES(10-5).
 _COMMAND_HEAD = re.compile(r"s?(?:x\d+|rep\d+)?(?:\d*[du]\d+|choice[\[(]|[a-z]{1,6}(?:(?:<=|>=|<|>)\d|\(\d))", re.I)
+_MAY_START_SECRET = frozenset("sSｓＳxXｘＸrRｒＲ")
 _REPEAT_WORD = re.compile(r"(?:x|rep|repeat)\d+", re.I)
 # After a secret "S", without an echo that settles it: one of BCDice's common commands (dice,
 # D66, choice, repeat, B/R/U/tally dice, calc) or Cthulhu's checks, the secret rolls players make
@@ -54,6 +55,8 @@ def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str,
     that no reader takes stay text (a chat line with a ``＞`` in it), except in a
     bot's answer (``bot``), where every block is a result and comes back, read or not.
     """
+    if SEP not in text and FLY_SEP not in text:
+        return text.strip(), []  # the common case of a chat line: no result can be in it
     try:
         whole = systems.read_message(text, system)
     except ValueError:
@@ -99,6 +102,9 @@ def maybe_result(text: str) -> bool:
     and systems print answers in forms of their own (``TAGT タグ決定表:53:…``); such a line
     is reported so that nothing is lost silently, at the price of flagging an odd chat line.
     """
+    head = text.lstrip()[:1]
+    if not head or not (head.isascii() or "\uff01" <= head <= "\uff5e" or head == "∞"):
+        return False  # a chat line starting with Japanese text: no command word (the common case, kept cheap)
     words = unicodedata.normalize("NFKC", text).split(maxsplit=1)
     if len(words) < 2:
         return False
@@ -120,6 +126,8 @@ def typed_secret(command: str, echo: str | None = None) -> bool:
     (``SSG`` echoed ``SG@12#2``; ``SG`` echoed the same is no secret), else the rest
     must start like one (dice, a choice, letters followed by an operand).
     """
+    if command.lstrip()[:1] not in _MAY_START_SECRET:
+        return False  # the common case: no S (nor a repeat word carrying one) in front
     words = unicodedata.normalize("NFKC", command).split()
     if len(words) > 1 and _REPEAT_WORD.fullmatch(words[0]):
         words = words[1:]  # "x5 s1D6": the repeated command carries the S

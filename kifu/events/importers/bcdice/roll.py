@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from .text import Block
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(msgspec.Struct, frozen=True, kw_only=True):
     """One BCDice result: a dice roll, a choice, or a result with no faces to record."""
 
     echo: str
@@ -42,8 +42,6 @@ class Roll:
     """Why the faces of this result could not be read; None when nothing is missing."""
     certain: bool = False
     """The text is BCDice's own form (so a problem is reported even in a player's message)."""
-    system: str | None = field(default=None, compare=False)
-    """The game system id the reading used, if one was known."""
 
     @property
     def sides(self) -> int:

@@ -32,6 +32,8 @@ _VOLLEY = re.compile(r"(?<!\d)\d{1,4}(?:回目|번째|次): ?＞ ")  # starts wh
 
 def read_message(text: str, system: str | None) -> tuple[str, list[Roll]] | None:
     """Results that span lines of one message (Cthulhu 7th's ``FAR``), else None."""
+    if "]" not in text or ("回目" not in text and "번째" not in text and "次" not in text):
+        return None  # no volley line: the cheap test first, the search only where one may be
     first = _VOLLEY.search(text)
     if first is None or _BONUS.search(text, 0, first.start()) is None:
         return None
@@ -62,15 +64,19 @@ _HIDDEN_CHECKS = {
 
 def read(block: Block, system: str | None, st: Settings) -> Roll | None:
     """The system form of this block, read; None when no system form applies."""
-    for reader in _OWN:
-        roll = reader(block)
-        if roll is not None:
-            return roll
+    upper = (block.echo or "").upper()
+    if _ANY_MARK.search(upper) or _ANY_MARK.search(block.head):
+        for marks, reader in _OWN:
+            # each reader only where its command's letters are (a plain 2D6 tries none of them)
+            if any(m in upper or m in block.head for m in marks):
+                roll = reader(block)
+                if roll is not None:
+                    return roll
     if block.echo is None:
         return None
     if block.name and block.name not in ("c", "C"):
         return table(block, system, st)
-    for owner, echo in _HIDDEN_CHECKS.items():
+    for owner, echo in _HIDDEN_CHECKS.items() if "1D20" in upper else ():
         if system in (None, owner) and echo.fullmatch(block.echo) and len(block.steps) > 1:
             return make(block, "other", problem=f"{owner} rolls a die this result does not show", certain=True)
     if block.suffix:
@@ -421,6 +427,8 @@ def satasupe(block: Block) -> Roll | None:
     return make(block, "die", dice=tuple(dice), certain=True)
 
 
-_OWN = (double_cross, sword_world_rating, sword_world_critical, sword_world_pair, emoklore, shinobigami, log_horizon,
-        satasupe)
+_OWN = ((("DX",), double_cross), (("KeyNo.",), sword_world_rating), (("@",), sword_world_critical),
+        (("DRU[", "BIB["), sword_world_pair), (("DM", "DA"), emoklore), (("SG",), shinobigami),
+        (("LH", "*5"), log_horizon), (("【難易度",), satasupe))
 """Forms no other system prints the same way: tried whatever the system (a CCFOLIA log names none)."""
+_ANY_MARK = re.compile("|".join(re.escape(m) for marks, _ in _OWN for m in marks))

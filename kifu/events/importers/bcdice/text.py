@@ -15,7 +15,8 @@ one stack pass, and steps are split in one pass.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 SEP = "＞"
 """BCDice's step separator: U+FF1E FULLWIDTH GREATER-THAN SIGN."""
@@ -28,10 +29,11 @@ FLY_DIE = "🎲"
 _REPEAT = re.compile(r"#(\d{1,3})(?:\s|$)")
 _SYSTEM_PREFIX = re.compile(r"([A-Za-z][A-Za-z0-9_.]{0,40}) ?: (?=\S)")
 _OPEN, _CLOSE = "([（【「", ")]）】」"
+_BRACKET = re.compile("[" + re.escape(_OPEN + _CLOSE) + "]")
+_PAREN = re.compile(r"[()]")
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(msgspec.Struct, frozen=True, kw_only=True):
     """One BCDice result as it stands in a message, cut into its parts."""
 
     lead: str
@@ -78,6 +80,8 @@ def from_fly(line: str) -> str:
 
 def split_steps(rest: str) -> tuple[str, ...]:
     """Split on ``＞`` outside brackets, so table text like ``(1D10＞8ラウンド)`` stays whole."""
+    if not _BRACKET.search(rest):
+        return tuple(part.strip() for part in rest.split(SEP))  # no brackets: a plain split (the common case)
     steps, depth, start = [], 0, 0
     for i, ch in enumerate(rest):
         if ch in _OPEN:
@@ -95,11 +99,11 @@ def _matches(head: str) -> dict[int, int]:
     """Position of each ``(`` → position of its ``)``, in one stack pass (ASCII parentheses only)."""
     stack: list[int] = []
     out: dict[int, int] = {}
-    for i, ch in enumerate(head):
-        if ch == "(":
-            stack.append(i)
-        elif ch == ")" and stack:
-            out[stack.pop()] = i
+    for m in _PAREN.finditer(head):  # only the parentheses are visited, not every character
+        if m.group() == "(":
+            stack.append(m.start())
+        elif stack:
+            out[stack.pop()] = m.start()
     return out
 
 
