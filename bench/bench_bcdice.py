@@ -40,6 +40,11 @@ Definitions (also in docs/importers.md, "BCDice results"):
 * **unread, silent**: BCDice rolled dice, kifu recorded none and reported nothing.
 * **secret errors**: an event of the answer whose ``secret`` differs from the case's, or
   a "hidden roll" made of a case whose answer is shown.
+* ``(uno)`` counts the read-right cases compared as a multiset; ``(tot)`` the reported
+  cases where BCDice showed only the total of several dice (a 2D6 table: no reader can
+  know the faces) and the report says so correctly (n dice of s sides adding up to the
+  total, checked against ``rands``). They stay "reported"; a second figure adds them
+  to the right ones, for information.
 
 Targets (issue 12): 0 wrong and 0 silent over the whole corpus; >= 95 % read right over
 the common systems (COMMON below). The figure for all systems is reported, not judged.
@@ -95,12 +100,15 @@ class Tally:
     kinds: Counter[str] = field(default_factory=Counter)
     unordered: int = 0
     secret: int = 0
+    total_only: int = 0
+    """Reported cases where BCDice showed only a total of several dice (checked against ``rands``)."""
 
     def add(self, other: "Tally") -> None:
         self.n += other.n
         self.kinds.update(other.kinds)
         self.unordered += other.unordered
         self.secret += other.secret
+        self.total_only += other.total_only
 
     def rate(self) -> float:
         return self.kinds["right"] / self.n if self.n else 1.0
@@ -162,6 +170,20 @@ def real_die(sides: int, value: int) -> tuple[int, int]:
     return (sides, 10) if sides == 10 and value == 0 else (sides, value)
 
 
+_TOTAL_ONLY = re.compile(r"\((\d+)D(\d+)\): only the total (-?\d+) is shown")
+
+
+def total_only(case: Case, reasons: list[str]) -> bool:
+    """The report says BCDice showed only the total of nDs, and ``rands`` agree (n dice of s sides, that sum)."""
+    for why in reasons:
+        m = _TOTAL_ONLY.search(why)
+        if m:
+            n, s, total = (int(g) for g in m.groups())
+            return len(case.rands) == n and all(sides == s for sides, _ in case.rands) and \
+                sum(v for _, v in case.rands) == total
+    return False
+
+
 def judge(case: Case, events: list[dict[str, Any]], unreadable: bool, unordered: bool) -> str:
     rands = [real_die(s, v) for s, v in case.rands]
     dice_events = [[(e["sides"], v) for v in e["values"]] for e in events if e["type"] == "random"]
@@ -214,6 +236,8 @@ def run(path: Path, carrier: str, codec: Any, tmp: Path) -> tuple[Tally, list[tu
             tally.unordered += 1
             kind = "right"
         tally.kinds[kind] += 1
+        if kind == "reported" and total_only(case, [u.what for u in imported.report.unreadable if u.loc == loc]):
+            tally.total_only += 1
         if secret_error(case, events):
             tally.secret += 1
             notes.append(("secret", case, _describe(events, imported.report, loc)))
@@ -234,11 +258,12 @@ def _describe(events: list[dict[str, Any]], report: Any, loc: str) -> str:
 def line(label: str, t: Tally) -> str:
     k = t.kinds
     return (f"{label:32s} {t.n:6d} {k['right']:6d} {t.unordered:6d} {k['wrong']:6d} {k['reported']:6d} "
-            f"{k['silent']:6d} {t.secret:6d} {100 * t.rate():7.1f}%")
+            f"{t.total_only:6d} {k['silent']:6d} {t.secret:6d} {100 * t.rate():7.1f}%")
 
 
 def header() -> str:
-    return f"{'system':32s} {'cases':>6s} {'right':>6s} {'(uno)':>6s} {'wrong':>6s} {'report':>6s} {'silent':>6s} {'secret':>6s} {'right%':>8s}"
+    return (f"{'system':32s} {'cases':>6s} {'right':>6s} {'(uno)':>6s} {'wrong':>6s} {'report':>6s} {'(tot)':>6s} "
+            f"{'silent':>6s} {'secret':>6s} {'right%':>8s}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -286,7 +311,9 @@ def main(argv: list[str] | None = None) -> int:
                       ("silent misses, all systems", every.kinds["silent"], "= 0", every.kinds["silent"] == 0),
                       ("read right, common systems", f"{100 * common.rate():.1f}%", f">= {100 * TARGET_RIGHT:.0f}%",
                        common.rate() >= TARGET_RIGHT),
-                      ("secret errors, all systems", every.secret, "(reported)", None)]
+                      ("secret errors, all systems", every.secret, "(reported)", None),
+                      ("right or only a total shown, common", f"{100 * (common.kinds['right'] + common.total_only) / max(common.n, 1):.1f}%",
+                       "(info)", None)]
             for label, value, target, passed in checks:
                 verdict = "" if passed is None else "PASS" if passed else "MISS"
                 ok = ok and passed is not False

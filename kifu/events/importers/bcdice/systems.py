@@ -151,10 +151,22 @@ table printed like a plain one may roll more than it shows (a custom table class
 roll, ``1D6(=>1)`` in its text), so its value is not read as a face."""
 
 
+# Tables a system rolls with its own code rather than a table class (so make_tables.py cannot
+# see them), read from that code: Cthulhu7th.rb rolls PH and MA with roll_once(100), FCL and
+# FCM with roll_once(8), BMR and BMS with roll_once(10) (their duration die is in the text).
+_OWN_TABLES = {
+    "Cthulhu7th": {"恐怖症表": "1D100", "マニア表": "1D100", "キャスティング・ロール失敗(小)表": "1D8",
+                   "キャスティング・ロール失敗(大)表": "1D8", "狂気の発作（リアルタイム）": "1D10",
+                   "狂気の発作（サマリー）": "1D10"},
+}
+
+
 def table_dice(system: str | None, name: str) -> str | None:
     """The dice a vetted table of the recorded system rolls (``1D6``, ``2D6``, ``D66``, ``D66S`` = sorted)."""
     tables = _tables()
     fam = family(system)
+    if fam in _OWN_TABLES and name in _OWN_TABLES[fam]:
+        return _OWN_TABLES[fam][name]
     if fam:
         while fam:
             if name in tables.get(fam, {}):
