@@ -26,6 +26,7 @@ _BONUS = re.compile(r"(?:ボーナス・ペナルティダイス|보너스, 패�
 _CC_ECHO = re.compile(r"1D100(?:<=-?\d+)?", re.I)
 _BROKEN = re.compile(r"(?:故障ナンバー|고장넘버|故障值|故障値)\[-?\d+\]")
 _CBR_ECHO = re.compile(r"1d100<=-?\d+,-?\d+", re.I)
+_RES_ECHO = re.compile(r"1d100<=-?\d+")  # lower-case d: Cthulhu's RES/RESB echo
 _CBR_STEP = re.compile(r"(\d+)\[[^\[\]]*\]")
 _VOLLEY = re.compile(r"(?<!\d)\d{1,4}(?:回目|번째|次): ?＞ ")  # starts where a number starts: linear
 
@@ -74,6 +75,8 @@ def read(block: Block, system: str | None, st: Settings) -> Roll | None:
                     return roll
     if block.echo is None:
         return None
+    if family(system) == "DoubleCross" and block.name == "感情表":
+        return _emotion(block)
     if block.name and block.name not in ("c", "C"):
         return table(block, system, st)
     for owner, echo in _HIDDEN_CHECKS.items() if "1D20" in upper else ():
@@ -85,6 +88,8 @@ def read(block: Block, system: str | None, st: Settings) -> Roll | None:
         if _BROKEN.fullmatch(block.suffix) and _CC_ECHO.fullmatch(block.echo):
             return _d100(block)
         return None
+    if _RES_ECHO.fullmatch(block.echo) and block.steps in (("自動成功",), ("自動失敗",)) and not block.name:
+        return make(block, "other", certain=True)  # Cthulhu.rb: RES beyond 100 or 0 rolls nothing
     if _CBR_ECHO.fullmatch(block.echo) and not block.name:
         m = _CBR_STEP.fullmatch(block.steps[0]) if block.steps else None
         if m and 1 <= int(m.group(1)) <= 100:
@@ -92,6 +97,18 @@ def read(block: Block, system: str | None, st: Settings) -> Roll | None:
         return make(block, "other", certain=True) if block.steps and not is_int(block.steps[0]) and not m else \
             make(block, "other", problem="d100 not shown", certain=True)
     return None
+
+
+def _emotion(block: Block) -> Roll:
+    """``感情表(51-33) ＞ 遺志 - ○劣等感``: a d100 for each side, then a d2 for the ○ (1 = the first)
+    (DoubleCross.rb ``roll_emotion_table``)."""
+    m = re.fullmatch(r"(\d{1,3})-(\d{1,3})", block.echo or "")
+    sides = block.steps[0].split(" - ") if len(block.steps) == 1 else []
+    marked = [part.startswith("○") for part in sides]
+    if not m or len(sides) != 2 or marked.count(True) != 1 or not all(1 <= int(v) <= 100 for v in m.groups()):
+        return make(block, "other", problem="emotion table not in its form", certain=True)
+    return make(block, "die", dice=((100, int(m.group(1))), (100, int(m.group(2))), (2, 1 if marked[0] else 2)),
+                certain=True)
 
 
 def _d100(block: Block) -> Roll:
@@ -257,6 +274,8 @@ def double_cross(block: Block) -> Roll | None:
     mod = m.group(3) or ""
     if mod and body.endswith(mod):
         body = body[: -len(mod)]
+    if not any("[" in step for step in block.steps):
+        return make(block, "other", certain=True)  # "(0DX2) ＞ 自動失敗", an error text: nothing rolled
     rounds = body.split("+")
     dice, want = [], count
     for r in rounds:
