@@ -55,14 +55,14 @@ def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str,
     that no reader takes stay text (a chat line with a ``＞`` in it), except in a
     bot's answer (``bot``), where every block is a result and comes back, read or not.
     """
-    if SEP not in text and FLY_SEP not in text:
-        return text.strip(), []  # the common case of a chat line: no result can be in it
     try:
         whole = systems.read_message(text, system)
     except ValueError:
         whole = None  # a number too long for int(): read block by block, where it is reported
     if whole is not None:
         return whole
+    if SEP not in text and FLY_SEP not in text:
+        return text.strip(), []  # the common case of a chat line: no result can be in it
     lead, found = blocks(text)
     rolls: list[Roll] = []
     for b in found:

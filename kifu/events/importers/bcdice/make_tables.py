@@ -4,7 +4,8 @@
 
 A table result shows only its value (``シーン表(7) ＞ …``); which dice gave it (1D6? 2D6?
 D66?) is in the table's definition: ``DiceTable::Table.new("感情表", "1D6", …)``,
-``D66Table.new("…", D66SortType::ASC, …)``, ``RangeTable.new("…", "1D100", …)`` in
+``D66Table.new("…", D66SortType::ASC, …)``, ``D66GridTable.new("…", …)`` (the first die
+picks the row: tens digit as rolled), ``RangeTable.new("…", "1D100", …)`` in
 ``lib/bcdice/game_system/*.rb``, or ``name:`` with ``type:``/``d66_sort_type:`` in
 ``i18n/<System>/*.yml``. Only those explicit definitions are taken; a table built any
 other way is absent, and its results stay unread (reported). The output maps
@@ -30,8 +31,11 @@ _RUBY = [
 ]
 
 
+_GRID = re.compile(r"(?:DiceTable::|(?<![\w:]))D66GridTable\.new\(\s*" + _Q)  # rows by the first die: never sorted
+
+
 def ruby_tables(text: str) -> list[tuple[str, str]]:
-    out = []
+    out = [(m.group(1), "D66") for m in _GRID.finditer(text)]
     for m in _RUBY[0].finditer(text):
         out.append((m.group(1), m.group(2).upper()))
     for m in _RUBY[1].finditer(text):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .common import d66_pair, is_int
 from .roll import Roll, make
-from .settings import Settings
+from .settings import UNKNOWN, Settings
 from .text import Block
 
 # Cthulhu 7th's bonus/penalty suffix in the Japanese, Korean and Chinese (Traditional) systems.
@@ -31,8 +31,30 @@ _CBR_STEP = re.compile(r"(\d+)\[[^\[\]]*\]")
 _VOLLEY = re.compile(r"(?<!\d)\d{1,4}(?:回目|번째|次): ?＞ ")  # starts where a number starts: linear
 
 
+_COLON = re.compile(r"([^:\n]{1,60}):(-?\d{1,3}):")
+
+
+def _colon_tables(text: str, system: str) -> tuple[str, list[Roll]] | None:
+    """Satasupe prints tables as ``タグ決定表:53:ヒマツブシ(イ)`` (Satasupe.rb), one per line."""
+    rolls = []
+    for line in text.splitlines():
+        m = _COLON.match(line.strip())
+        if not m:
+            continue
+        name, value = m.group(1), m.group(2)
+        block = Block(lead="", text=line.strip(), name=name, echo=value, suffix="", head=m.group(0), steps=(line[m.end():],))
+        rolls.append(table(block, system, UNKNOWN) or make(block, "other", problem=f"table {name!r}: dice not known",
+                                                          certain=True))
+    return ("", rolls) if rolls else None
+
+
 def read_message(text: str, system: str | None) -> tuple[str, list[Roll]] | None:
-    """Results that span lines of one message (Cthulhu 7th's ``FAR``), else None."""
+    """Results that span lines of one message (Cthulhu 7th's ``FAR``) or print no ``＞``
+    (Satasupe's tables), else None."""
+    if system and family(system) == "Satasupe" and ":" in text:
+        found = _colon_tables(text, system)
+        if found:
+            return found
     if "]" not in text or ("回目" not in text and "번째" not in text and "次" not in text):
         return None  # no volley line: the cheap test first, the search only where one may be
     first = _VOLLEY.search(text)
