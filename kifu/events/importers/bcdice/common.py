@@ -34,6 +34,7 @@ _BARABARA = re.compile(rf"(?P<dice>\d+B\d+(?:\+\d+B\d+)*)(?:{_TARGET})?", re.I)
 _REROLL = re.compile(rf"(?P<dice>\d+R\d+(?:\+\d+R\d+)*)\[(?P<rop>{_CMP})?(?P<th>\d+)\](?:{_TARGET})?", re.I)
 _UPPER = re.compile(rf"(?P<dice>\d+U\d+(?:\+\d+U\d+)*)\[(?P<th>\d+)\](?P<mod>[+-]\d+)?(?:{_TARGET})?", re.I)
 _TERM = re.compile(r"(\d+)[BRU](\d+)", re.I)
+_REROLL_HEAD = re.compile(rf"\d+R\d+(?:\+\d+R\d+)*(?:\[(?:{_CMP})?\d+\])?(?:{_CMP}-?\d+)?", re.I)
 _ADD_TOKEN = re.compile(r"(?P<dice>(?P<n>\d+)[Dd](?P<s>\d+)(?:(?P<f>[KDkd][HLhl])(?P<k>\d+))?)|\d+|[-+*/()]|[URFC]")
 _OUT_TOKEN = re.compile(r"(?P<group>(?P<t>\d+)\[(?P<faces>[\d,]*)\])|\d+|[-+*/()]|[URFC]")
 _CHOICE = re.compile(r"choice(\d*)([\[( ])", re.I)
@@ -92,6 +93,9 @@ def d66_order_known(pair: tuple[int, int], sorted_: bool | None, suffix: str = "
 def read(block: Block, st: Settings) -> Roll | None:
     """The common command this block's echo names, read; None if it names none of them."""
     if block.echo is None:
+        # "2R6 ＞ 条件が間違っています。…": reroll_dice/node.rb refuses the condition before rolling
+        if block.steps and block.steps[0].startswith("条件が間違っています") and _REROLL_HEAD.fullmatch(block.head):
+            return make(block, "other", certain=True)
         return None
     if block.name:
         return calc(block) if block.name in ("c", "C") else table(block)
@@ -403,7 +407,7 @@ def _kept(faces: list[int], keep: str | None, n: int) -> list[int] | None:
     if faces != sorted(faces):
         return None
     k = keep.upper()
-    return {"KH": faces[len(faces) - n:] if n else [], "KL": faces[:n], "DH": faces[: max(0, len(faces) - n)],
+    return {"KH": faces[max(0, len(faces) - n):] if n else [], "KL": faces[:n], "DH": faces[: max(0, len(faces) - n)],
             "DL": faces[n:]}[k]
 
 

@@ -48,9 +48,25 @@ def _colon_tables(text: str, system: str) -> tuple[str, list[Roll]] | None:
     return ("", rolls) if rolls else None
 
 
+_GROWTH = re.compile(r"\[([1-6]),([1-6])\]->\([^()]*\)")
+
+
+def _growth(text: str) -> tuple[str, list[Roll]] | None:
+    """SwordWorld 2.x ``gr3``: ``[1,2]->(器用度 or 敏捷度) | [6,5]->(…)``, a 2D6 per growth (SwordWorld2_0.rb)."""
+    parts = text.strip().split(" | ")
+    found = [_GROWTH.fullmatch(p) for p in parts]
+    if not all(found):
+        return None
+    block = Block(lead="", text=text.strip(), name="", echo=None, suffix="", head="", steps=())
+    dice = tuple((6, int(v)) for m in found if m for v in m.groups())
+    return "", [make(block, "die", dice=dice, certain=True)]
+
+
 def read_message(text: str, system: str | None) -> tuple[str, list[Roll]] | None:
     """Results that span lines of one message (Cthulhu 7th's ``FAR``) or print no ``＞``
     (Satasupe's tables), else None."""
+    if system and family(system).startswith("SwordWorld2") and "]->(" in text:
+        return _growth(text)
     if system and family(system) == "Satasupe" and ":" in text:
         found = _colon_tables(text, system)
         if found:
