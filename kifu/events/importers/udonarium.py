@@ -125,7 +125,7 @@ def _chat(c: Any, tab: Any, ti: int, ci: int, names: dict[str, str]) -> Message:
 def _system_of(name: str) -> str | None:
     """``Cthulhu7th : ソラ (Secret)`` → ``Cthulhu7th``."""
     system, sep, _ = name.partition(" : ")
-    return system.strip() or None if sep else None
+    return (system.strip() or None) if sep else None
 
 
 def _after_colon(name: str) -> str | None:

@@ -71,7 +71,8 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
 def _int(text: str) -> int | None:
     t = text.strip()
     body = t[1:] if t[:1] == "-" else t
-    return int(t) if body.isdigit() and body.isascii() else None
+    # 18 digits at most: int() refuses thousands of digits, and no total is that long
+    return int(t) if body.isdigit() and body.isascii() and len(body) <= 18 else None
 
 
 def make(block: Block, kind: str, **fields: Any) -> Roll:
