@@ -33,7 +33,6 @@ from .common import (
     decode_text,
     epoch_ms,
     iso_time,
-    secret_command,
 )
 
 TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
@@ -92,7 +91,7 @@ def _secrecy(msg: Message) -> Message:
     if msg.unreadable or msg.system:
         return msg
     said = msg.command if msg.command is not None else msg.text
-    msg.secret = msg.secret or secret_command(said)
+    msg.secret = msg.secret or bcdice.typed_secret(said)
     shown = msg.result is not None or bcdice.SEP in msg.text
     if not shown and (msg.secret or bcdice.is_hidden_marker(msg.text)):
         msg.hidden_roll = msg.secret = True
@@ -158,6 +157,8 @@ def _article(a: Any, index: int) -> Message:
     )
     if msg.result is not None:
         msg.command = msg.text
+    else:
+        msg.rolls = []  # this export keeps a result in its own element: a line without one holds no roll
     if body is None:
         msg.unreadable = "article has no .message-text"
     elif time and msg.at is None:
@@ -217,4 +218,6 @@ def _json_message(i: int, m: Any) -> Message:
         msg.result, msg.rolls = None, []  # the object's dump is evidence, not a roll to read
     elif msg.result is not None:
         msg.command = msg.text
+    else:
+        msg.rolls = []  # the JSON keeps a result in extend.roll: a message without one holds no roll
     return msg

@@ -11,7 +11,6 @@ from __future__ import annotations
 import codecs
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -72,6 +71,8 @@ class Message:
     command: str | None = None
     """What the roller typed, when the source keeps it apart from the result: the message a Udonarium
     result answers, the text beside a CCFOLIA JSON or new-HTML result."""
+    from_bot: bool = False
+    """The text is a dice bot's answer: whatever of it kifu cannot read is reported."""
 
 
 @dataclass
@@ -197,21 +198,6 @@ def decode_json(text: str, where: str) -> Any:
         raise ImportFailed(Msg("import.json_invalid", detail=str(exc)), where=where) from None
 
 
-# BCDice reads a leading S as "secret" only when what follows is a command of the game system, which a log
-# that does not name the system cannot check (ShinobiGami's ST and Chill's SR7 are commands of their own).
-# So only what every system shares is trusted: BCDice's common commands (dice, barabara, reroll and upper
-# dice, calculation, choice, repeat) and the Call of Cthulhu checks (CC, CCB, CBR, RES and their B forms).
-# Each alternative starts with a fixed character class and has no nested quantifier: linear on any text.
-_SECRET_COMMAND = re.compile(
-    r"S(?:(?:X|REP|REPEAT)\d+\s|\d*D\d|\d+[BRU]\d|C\(|CHOICE|(?:CC|CCB|CBR|CBRB|RES|RESB)(?:\(|<|>|=|\d))")
-
-
-def secret_command(text: str) -> bool:
-    """True when a message starts with a dice command carrying BCDice's secret prefix (``S1D100``, ``SCC<=50``)."""
-    head = unicodedata.normalize("NFKC", text[:64]).lstrip().upper()
-    return bool(_SECRET_COMMAND.match(head))
-
-
 def epoch_ms(value: Any) -> str | None:
     """RFC 3339 UTC with milliseconds from epoch seconds or milliseconds (< 1e12 means seconds)."""
     if isinstance(value, dict) and "seconds" in value:  # a Firestore timestamp object
@@ -281,6 +267,9 @@ class ImportReport(msgspec.Struct, kw_only=True):
     """Source lines that are not messages (Arena log noise), counted, not copied."""
     unreadable: list[Located] = []
     """Messages or parts that could not be read; each is kept as a note."""
+    unordered: list[Located] = []
+    """Rolls BCDice shows sorted (``5D10KH3``, a sorting system's ``3D6``): the faces are recorded
+    as shown, right as a set, but the order they were rolled in is not known."""
     unmapped: list[Located] = []
     """``!commands`` the mapping does not know; each is kept as a note."""
     failed: list[Located] = []

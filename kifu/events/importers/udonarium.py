@@ -168,9 +168,10 @@ class _ChatReader:
         msg.speaker = who or (asked.speaker if asked else None)
         msg.command = asked.text if asked else None
         msg.game_system = label if label and c.get("from") != TABLE_SENDER else asked.game_system if asked else None
+        msg.from_bot = True
         shown = fly_result(msg.text)
         if shown is not None:
-            msg.rolls = bcdice.parse(shown)[1]
+            msg.rolls = bcdice.parse(shown, msg.game_system, bot=True)[1]
             if not msg.rolls:
                 msg.unreadable = f"Udonarium_fly result with no dice in BCDice form: {msg.text!r}"
 
