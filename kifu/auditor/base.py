@@ -23,7 +23,8 @@ from ..projector.base import Frame, Projection, transitions
 from ..projector.series import NONE as NO_CHARTS
 from ..projector.series import Charts
 
-CODE = re.compile(r"^(GG|MTG|WT|WS|KIFU)-[A-Z]{2,8}-\d{3}$")
+CODE = re.compile(r"^[A-Z]{2,6}-[A-Z]{2,8}-\d{3}$")
+"""A rule code: the game's prefix (or KIFU), an area, a number. The registry checks the prefix is the game's."""
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
