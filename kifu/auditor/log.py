@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from ..events.base import JudgeRuling, MatchEnded, MatchStarted, Note
-from ..projector.base import parse_time
+from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note
+from ..projector.base import RECORDER_OR_JUDGE, parse_time, void_verdicts
 from .base import Doc, Hit, Option, Rule, Severity, Step, Text, rule
 
 CITE = "kifu DESIGN.md, contract 1 (log format)"
-JUDGE_OR_SYSTEM = ("judge", "system")
+VOID_CITE = "kifu docs/format.md, Voids (log.void)"
+ROLES = ("judge", "system", "recorder")
+"""`by` values that name a role at the table rather than a player."""
 
 
 @rule(
@@ -27,9 +29,9 @@ JUDGE_OR_SYSTEM = ("judge", "system")
     ),
     doc=Doc(
         checks=Text(
-            ja="`match.end` の後にゲームのイベントがないこと。メモ (note) とジャッジの裁定 (judge.ruling) "
-               "は後にあってよい。",
-            en="No game event follows `match.end`; notes and judge rulings may.",
+            ja="`match.end` の後にゲームのイベントがないこと。メモ (note)、ジャッジの裁定 (judge.ruling)、"
+               "記録の取り消し (log.void) は後にあってよい。",
+            en="No game event follows `match.end`; notes, judge rulings and voids (log.void) may.",
         ),
         why=Text(
             ja="試合が終わったら、その試合では何も起こらない。後からのプレイは記録の誤りか、書き換えである。",
@@ -48,7 +50,7 @@ JUDGE_OR_SYSTEM = ("judge", "system")
 def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
     # Watches every event, so a plain return instead of a generator (the engine takes None).
     ended = s.before.log.ended
-    if ended is not None and not isinstance(s.event, (Note, JudgeRuling, MatchEnded)):
+    if ended is not None and not isinstance(s.event, (Note, JudgeRuling, MatchEnded, LogVoided)):
         return (Hit(s.event.seq, {"type": type(s.event).__struct_config__.tag, "ended": ended}, (ended,)),)
     return None
 
@@ -60,13 +62,13 @@ def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
     citation=CITE,
     title=Text(ja="by が参加者ではない", en="`by` names nobody in the match"),
     message=Text(
-        ja="by={by} は match.start の参加者 ({players}) でも judge/system でもありません",
-        en="by={by} is neither a player of match.start ({players}) nor judge/system",
+        ja="by={by} は match.start の参加者 ({players}) でも judge/system/recorder でもありません",
+        en="by={by} is neither a player of match.start ({players}) nor judge/system/recorder",
     ),
     doc=Doc(
         checks=Text(
-            ja="`by` があるなら、`match.start` の参加者 id、`judge`、`system` のいずれかであること。",
-            en="`by`, when present, is a player id from `match.start`, `judge` or `system`.",
+            ja="`by` があるなら、`match.start` の参加者 id、`judge`、`system`、`recorder` (記録係) のいずれかであること。",
+            en="`by`, when present, is a player id from `match.start`, `judge`, `system` or `recorder`.",
         ),
         why=Text(
             ja="どの行動も、試合の誰が行ったのかが分からなければならない。",
@@ -84,7 +86,7 @@ def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
 )
 def by_names_a_player(s: Step) -> tuple[Hit, ...] | None:
     by = s.event.by
-    if by is not None and by not in JUDGE_OR_SYSTEM and by not in s.after.log.players:
+    if by is not None and by not in ROLES and by not in s.after.log.players:
         return (Hit(s.event.seq, {"by": by, "players": ", ".join(s.after.log.players)}),)
     return None
 
@@ -232,8 +234,8 @@ def match_ends_once(s: Step) -> Iterable[Hit]:
     on=(MatchStarted,),
     doc=Doc(
         checks=Text(
-            ja="`match.start` の参加者 id が互いに異なり、`judge` でも `system` でもないこと。",
-            en="Player ids in `match.start` are distinct and are not `judge` or `system`.",
+            ja="`match.start` の参加者 id が互いに異なり、`judge`、`system`、`recorder` のいずれでもないこと。",
+            en="Player ids in `match.start` are distinct and are not `judge`, `system` or `recorder`.",
         ),
         why=Text(
             ja="`by` やプレイヤーを表すすべての項目は id でプレイヤーを指す。重複すると誰のことか分からなくなる。",
@@ -244,7 +246,7 @@ def match_ends_once(s: Step) -> Iterable[Hit]:
     ),
 )
 def player_ids_unique(s: Step) -> Iterable[Hit]:
-    seen: set[str] = set(JUDGE_OR_SYSTEM)
+    seen: set[str] = set(ROLES)
     assert isinstance(s.event, MatchStarted)
     for p in s.event.players:
         if p.id in seen:
@@ -292,6 +294,175 @@ def options_rule(declared: Sequence[Option]) -> Rule:
     )
 
 
+# --- voids (log.void): what a void may take back is decided once, by the projector's
+# ``void_verdicts``; each rule below reports one reason a seq was not taken back.
+
+
+def _refused(s: Step, problem: str) -> list[int]:
+    assert isinstance(s.event, LogVoided)
+    return [v.seq for v in void_verdicts(s.event, s.before.log) if v.problem == problem]
+
+
+@rule(
+    code="KIFU-LOG-009",
+    name="void-by-recorder-or-judge",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    title=Text(ja="記録係でもジャッジでもない者の取り消し", en="a void by someone other than a recorder or the judge"),
+    message=Text(
+        ja="log.void の by={by} は recorder でも judge でもありません: seq {seqs} は取り消されず、記録どおり残ります",
+        en="log.void by={by} is by neither a recorder nor the judge: seq {seqs} stay as recorded",
+    ),
+    on=(LogVoided,),
+    doc=Doc(
+        checks=Text(
+            ja="`log.void` の `by` が `recorder` (記録係) か `judge` であること。ほかの者の取り消しは何も取り消さない。",
+            en="A `log.void` is `by` a `recorder` or the `judge`; anyone else's takes nothing back.",
+        ),
+        why=Text(
+            ja="取り消しは記録の誤りを直すためのもの。プレイヤーが自分のプレイを取り消せば、それは記録の修正ではなくプレイのやり直しになる。",
+            en="A void mends a recording mistake; a player taking back their own play would be replaying it, not mending the record.",
+        ),
+        bad='{"seq":12,"type":"log.void","by":"a","about":[11],"reason":"mistake"}',
+        good='{"seq":12,"type":"log.void","by":"recorder","about":[11],"reason":"typed a1 for a2"}',
+    ),
+)
+def void_by_recorder_or_judge(s: Step) -> Iterable[Hit]:
+    if s.event.by not in RECORDER_OR_JUDGE:
+        seqs = _refused(s, "by")
+        yield Hit(s.event.seq, {"by": s.event.by or "-", "seqs": ", ".join(map(str, seqs))},
+                  tuple(x for x in seqs if 1 <= x < s.event.seq))
+
+
+@rule(
+    code="KIFU-LOG-010",
+    name="void-names-earlier-events",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    title=Text(ja="取り消しが存在しない seq を指している", en="a void names a seq that does not exist"),
+    message=Text(
+        ja="log.void が seq {missing} を指していますが、その時点で存在する seq は 1–{last} です",
+        en="log.void names seq {missing}, but only seqs 1–{last} exist at that point",
+    ),
+    on=(LogVoided,),
+    doc=Doc(
+        checks=Text(
+            ja="`log.void` の `about` の seq がすべて、その取り消しより前のイベントを指していること。",
+            en="Every seq in a `log.void`'s `about` names an event before the void.",
+        ),
+        why=Text(
+            ja="取り消せるのは記録済みのイベントだけ。まだない seq の取り消しは、打ち間違いか、後で書かれる行を前もって消す試みである。",
+            en="Only recorded events can be taken back; a void of a seq yet to come is a typo, or an attempt to cancel a line before it is written.",
+        ),
+        bad='{"seq":12,"type":"log.void","by":"recorder","about":[12],"reason":"undo"}',
+        good='{"seq":12,"type":"log.void","by":"recorder","about":[11],"reason":"undo"}',
+    ),
+)
+def void_names_earlier_events(s: Step) -> Iterable[Hit]:
+    for seq in _refused(s, "not-earlier"):
+        yield Hit(s.event.seq, {"missing": seq, "last": s.event.seq - 1})
+
+
+@rule(
+    code="KIFU-LOG-011",
+    name="match-start-is-never-voided",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    title=Text(ja="match.start の取り消し", en="a void of match.start"),
+    message=Text(
+        ja="log.void が match.start (seq 1) を取り消そうとしています: 試合の始まりは取り消せません",
+        en="log.void names match.start (seq 1): the start of the match cannot be taken back",
+    ),
+    on=(LogVoided,),
+    doc=Doc(
+        checks=Text(ja="`log.void` が seq 1 (`match.start`) を指さないこと。",
+                    en="A `log.void` does not name seq 1 (`match.start`)."),
+        why=Text(
+            ja="試合、ゲーム、参加者を決めるのは match.start であり、ログはそれなしに成り立たない。"
+               "誤った match.start は新しいログで記録し直す。",
+            en="match.start names the match, the game and the players; a log means nothing without it. "
+               "A wrong match.start is mended by recording a new log.",
+        ),
+        bad='{"seq":3,"type":"log.void","by":"recorder","about":[1],"reason":"wrong players"}',
+        good='{"seq":3,"type":"log.void","by":"recorder","about":[2],"reason":"typo"}',
+    ),
+)
+def match_start_is_never_voided(s: Step) -> Iterable[Hit]:
+    for _ in _refused(s, "match-start"):
+        yield Hit(s.event.seq, {}, (1,))
+
+
+@rule(
+    code="KIFU-LOG-012",
+    name="void-is-never-voided",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    title=Text(ja="取り消しの取り消し", en="a void of a void"),
+    message=Text(
+        ja="seq {target} は取り消し (log.void) そのものです: 取り消しは取り消せません。誤って取り消した行は記録し直します",
+        en="seq {target} is itself a void (log.void) and cannot be voided: record the events it took back again",
+    ),
+    on=(LogVoided,),
+    doc=Doc(
+        checks=Text(ja="`log.void` が別の `log.void` を指さないこと。",
+                    en="A `log.void` does not name another `log.void`."),
+        why=Text(
+            ja="取り消しの取り消しを認めると、あるイベントが起きたかどうかが取り消しの連鎖を数えないと分からなくなる。"
+               "誤って取り消した行は、もう一度記録すればよい。",
+            en="If voids could be voided, whether an event happened would depend on counting a chain of voids. "
+               "A line voided by mistake is simply recorded again.",
+        ),
+        bad='{"seq":13,"type":"log.void","by":"recorder","about":[12],"reason":"undo the undo"}',
+        good=Text(
+            ja='{"seq":13,"type":"gg.toss",...}   (seq 12 で取り消した行を記録し直す)',
+            en='{"seq":13,"type":"gg.toss",...}   (the line voided at seq 12, recorded again)',
+        ),
+    ),
+)
+def void_is_never_voided(s: Step) -> Iterable[Hit]:
+    for seq in _refused(s, "void"):
+        yield Hit(s.event.seq, {"target": seq}, (seq,))
+
+
+@rule(
+    code="KIFU-LOG-013",
+    name="ruled-event-is-never-voided",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    title=Text(ja="裁定のあったイベントの取り消し", en="a void of an event a judge has ruled on"),
+    message=Text(
+        ja="seq {target} については seq {ruling} でジャッジが裁定しています: 裁定の後では取り消せません",
+        en="the judge ruled on seq {target} at seq {ruling}: it cannot be voided after the ruling",
+    ),
+    on=(LogVoided,),
+    doc=Doc(
+        checks=Text(
+            ja="`log.void` が、それより前の (取り消されていない) `judge.ruling` の `about` にある seq を指さないこと。",
+            en="A `log.void` does not name a seq in the `about` of an earlier `judge.ruling` that stands (was not itself voided).",
+        ),
+        why=Text(
+            ja="裁定は記録されたとおりの出来事について下される。その後で出来事を取り消すと、裁定が宙に浮き、"
+               "争いのあった記録が消えてしまう。裁定の誤りはジャッジが裁定を取り消すか、新しい裁定で直す。",
+            en="A ruling judges the events as recorded; voiding them afterwards would leave the ruling hanging and "
+               "erase the disputed record. A wrong ruling is voided by the judge, or superseded by a new ruling.",
+        ),
+        bad=Text(
+            ja='{"seq":9,"type":"judge.ruling","about":[7],...} の後に {"seq":10,"type":"log.void","about":[7],...}',
+            en='{"seq":9,"type":"judge.ruling","about":[7],...} then {"seq":10,"type":"log.void","about":[7],...}',
+        ),
+        good=Text(
+            ja='{"seq":8,"type":"log.void","about":[7],...} の後に {"seq":9,"type":"judge.ruling","about":[8],...}',
+            en='{"seq":8,"type":"log.void","about":[7],...} then {"seq":9,"type":"judge.ruling","about":[8],...}',
+        ),
+    ),
+)
+def ruled_event_is_never_voided(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, LogVoided)
+    for v in void_verdicts(s.event, s.before.log):
+        if v.problem == "ruled":
+            yield Hit(s.event.seq, {"target": v.seq, "ruling": v.ruling}, (v.seq, v.ruling or v.seq))
+
+
 RULES: tuple[Rule, ...] = (
     nothing_after_match_end,
     by_names_a_player,
@@ -300,4 +471,9 @@ RULES: tuple[Rule, ...] = (
     ruling_names_earlier_events,
     match_ends_once,
     player_ids_unique,
+    void_by_recorder_or_judge,
+    void_names_earlier_events,
+    match_start_is_never_voided,
+    void_is_never_voided,
+    ruled_event_is_never_voided,
 )
