@@ -239,11 +239,12 @@ def voided_in(events: Iterable[Event]) -> dict[int, int]:
     A pass over the events before the fold, since a void comes after what it voids; a log
     with no void costs one C-level scan of the event types.
     """
-    events = events if isinstance(events, Sequence) else list(events)
-    if LogVoided not in set(map(type, events)):
+    # list.__iter__: a list that counts its iterations (a progress bar's) must not count this pass.
+    events = list(events) if not isinstance(events, list) else events
+    if LogVoided not in set(map(type, list.__iter__(events))):
         return {}
     state = LogState()
-    for e in events:
+    for e in list.__iter__(events):
         cls = type(e)
         if cls is JudgeRuling or cls is LogVoided:
             state = _book(state, e, cls)
