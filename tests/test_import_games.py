@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, game_map, run_cli
 
 from kifu.auditor import registry
 from kifu.events import games, importers, logfile
@@ -22,7 +22,6 @@ from kifu.events.importers import mapping
 
 IMPORTS = FIXTURES / "imports"
 GAMES = IMPORTS / "games"
-MAPS = IMPORTS / "maps"
 EXPECTED = json.loads((GAMES / "expected.json").read_text(encoding="utf-8"))
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "importers.md"
 
@@ -31,7 +30,7 @@ def _import(rel: str, tmp: Path, name: str = "out.jsonl"):
     spec = EXPECTED[rel]
     out = tmp / name
     players = [a for p in spec["players"] for a in ("-p", p)]
-    run = run_cli("import", GAMES / rel, "-o", out, "--game", spec["game"], "--map", MAPS / f"{spec['game']}.toml",
+    run = run_cli("import", GAMES / rel, "-o", out, "--game", spec["game"], "--map", game_map(spec["game"]),
                   "--report", tmp / f"{name}.report.json", "--lang", "en", *players)
     assert run.code == 0, run.err
     return out, json.loads((tmp / f"{name}.report.json").read_text(encoding="utf-8"))
@@ -122,7 +121,7 @@ def _converted(game: str, lines: list[tuple[str, str]]):
     src = Source("ccfolia", "t.html", messages=[Message(loc=f"line {i}", text=t, speaker=s)
                                                 for i, (s, t) in enumerate(lines, 1)])
     codec = games.codec(game)
-    maps = mapping.load((MAPS / f"{game}.toml").read_text(encoding="utf-8"), f"{game}.toml", codec)
+    maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)
     built = importers.build(src, b"x", codec, game, maps, players=(("a", "A"), ("b", "B")))
     return built.events, built.report
 
@@ -151,7 +150,7 @@ def test_a_wrong_word_stays_a_note_naming_the_field() -> None:
 @pytest.mark.parametrize("game", ["gunandgun", "worldtrigger", "mtg", "weiss"])
 def test_every_command_of_a_game_map_is_documented(game: str) -> None:
     codec = games.codec(game)
-    maps = mapping.load((MAPS / f"{game}.toml").read_text(encoding="utf-8"), f"{game}.toml", codec)
+    maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)
     docs = DOCS.read_text(encoding="utf-8")
     section = docs[docs.index(f"<!-- map:{game} -->"):docs.index(f"<!-- /map:{game} -->")]
     missing = [n for n in maps.commands if not re.search(rf"`!?{re.escape(n)}[ `]", section)]
@@ -160,7 +159,7 @@ def test_every_command_of_a_game_map_is_documented(game: str) -> None:
 
 def test_rule_options_go_into_match_start(tmp_path: Path) -> None:
     out = tmp_path / "m.jsonl"
-    run = run_cli("import", GAMES / "mtg/cockatrice.log", "-o", out, "--game", "mtg", "--map", MAPS / "mtg.toml",
+    run = run_cli("import", GAMES / "mtg/cockatrice.log", "-o", out, "--game", "mtg", "--map", game_map("mtg"),
                   "-p", "a=Aoi", "-p", "b=Ren", "-r", "thumbs_stack=add", "--lang", "en")
     assert run.code == 0, run.err
     start = logfile.load(out).events[0]

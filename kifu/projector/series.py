@@ -3,7 +3,8 @@
 Used by the match page (kifu/auditor/page/) to draw the state over time. A game's
 ``Charts`` names its metrics, in the order a page draws them, with their ja and en
 labels, and a function from a Frame to the values after that event. A game with
-no charts draws nothing.
+no charts draws nothing. Its ``board`` gives the key figures a table watches while
+recording (``kifu record``): per player and for the table, a few labelled values.
 
 A series key is ``metric:player`` for a per-player number and ``metric`` for a
 number of the whole table. Nothing here does I/O.
@@ -30,13 +31,33 @@ class Metric(NamedTuple):
     """English label."""
 
 
+class Figure(NamedTuple):
+    """One key figure of the state, as the recording screen shows it."""
+
+    ja: str
+    """Japanese label."""
+    en: str
+    """English label."""
+    value: Any
+    """A number or a short text (``ダタラ 2``)."""
+
+    def label(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+Board = list[tuple[str | None, tuple[Figure, ...]]]
+"""(player id, or None for the whole table; that row's figures), in seat order, the table last."""
+
+
 class Charts(NamedTuple):
-    """What a game charts: its metrics and the values after a frame."""
+    """What a game charts: its metrics and the values after a frame; and its key figures."""
 
     metrics: tuple[Metric, ...] = ()
     """The charts, in drawing order."""
     values: SeriesFn = lambda frame: {}
     """Frame -> the values worth charting after that event."""
+    board: Callable[[Frame[Any]], Board] = lambda frame: []
+    """Frame -> the key figures a table watches while it records."""
 
 
 NONE = Charts()

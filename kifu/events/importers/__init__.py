@@ -14,8 +14,11 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
+
+import kifu.games
 
 from .. import games
 from ..base import KifuError
@@ -36,7 +39,7 @@ from .mapping import EMPTY, MapFile, MappingError, PlayerBook
 from .mapping import load as load_mapping
 
 __all__ = ["FORMATS", "ImportFailed", "ImportReport", "Imported", "Located", "MappingError", "Message",
-           "Source", "build", "detect", "import_file", "load_mapping", "read_source", "write"]
+           "Source", "build", "detect", "game_map", "import_file", "load_mapping", "map_source", "read_source", "write"]
 
 Reader = Callable[[bytes, str], Source]
 FORMATS: dict[str, Reader] = {
@@ -47,6 +50,19 @@ FORMATS: dict[str, Reader] = {
     "arena": arena.read,
 }
 """Format name → reader, as ``--from`` names them."""
+
+
+def map_source(game_id: str) -> tuple[str, str] | None:
+    """A game's own mapping file as (text, name), if it ships one (``kifu/games/<id>/mapping.toml``)."""
+    text = kifu.games.data(game_id, "mapping.toml")
+    return None if text is None else (text, f"kifu/games/{game_id}/mapping.toml")
+
+
+@lru_cache(maxsize=None)
+def game_map(game_id: str) -> MapFile:
+    """A game's own mapping, loaded and checked once; EMPTY for a game that ships none."""
+    found = map_source(game_id)
+    return EMPTY if found is None else load_mapping(found[0], found[1], games.codec(game_id))
 
 
 def detect(data: bytes, file: str) -> str:

@@ -1,11 +1,12 @@
-"""Magic coin flips: flips won and lost by each player. Drawn by the match page."""
+"""Magic coin flips: flips won and lost by each player, drawn by the match page; with the counters
+flips paid and the flip in progress on the recording screen."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kifu.projector.base import Frame
-from kifu.projector.series import Charts, Metric, Values, per_player
+from kifu.projector.series import Board, Charts, Figure, Metric, Values, per_player
 
 
 def values(frame: Frame[Any]) -> Values:
@@ -18,5 +19,25 @@ def values(frame: Frame[Any]) -> Values:
     }
 
 
+COUNTERS = ("luck-counter", "counter")
+"""Payoff kinds that put counters on a permanent."""
+
+
+def board(frame: Frame[Any]) -> Board:
+    state = frame.game
+    counters: dict[str, int] = {}
+    for flip in state.flips.values():
+        for p in flip.payoffs:
+            if p.kind in COUNTERS and p.player:
+                counters[p.player] = counters.get(p.player, 0) + p.amount
+    rows: Board = [(pid, (Figure("勝ち", "won", state.wins.get(pid, 0)), Figure("負け", "lost", state.losses.get(pid, 0)),
+                          Figure("カウンター", "counters", counters.get(pid, 0))))
+                   for pid in state.players]
+    last = max(state.flips.values(), key=lambda f: f.seq, default=None)
+    rows.append((None, (Figure("ターン", "turn", state.turn), Figure("フリップ", "flips", len(state.flips)),
+                        Figure("直近", "latest", "-" if last is None else f"{last.flip} {last.card}"))))
+    return rows
+
+
 CHARTS = Charts((Metric("wins", "フリップに勝った回数", "Flips won"),
-                 Metric("losses", "フリップに負けた回数", "Flips lost")), values)
+                 Metric("losses", "フリップに負けた回数", "Flips lost")), values, board)

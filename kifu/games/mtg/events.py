@@ -225,3 +225,8 @@ def catalogue(start: MatchStarted) -> Any:
     except msgspec.ValidationError as exc:
         raise MalformedEvent(f"the match's card catalogue does not fit the mtg shape: {exc}",
                              line=1, seq=1, field="catalogue") from None
+
+
+def names(cat: Any) -> list[str]:
+    """The card names a table types, English and Japanese where known: for completion."""
+    return [c.name for c in cat.cards.values()] + [c.ja for c in cat.cards.values() if c.ja]

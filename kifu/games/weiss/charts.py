@@ -1,11 +1,12 @@
-"""Weiss Schwarz: each side's level, clock and stock. Drawn by the match page."""
+"""Weiss Schwarz: each side's level, clock and stock, drawn by the match page; with the hand and
+deck on the recording screen."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kifu.projector.base import Frame
-from kifu.projector.series import Charts, Metric, Values, per_player
+from kifu.projector.series import Board, Charts, Figure, Metric, Values, per_player
 
 
 def values(frame: Frame[Any]) -> Values:
@@ -17,5 +18,16 @@ def values(frame: Frame[Any]) -> Values:
     }
 
 
+def board(frame: Frame[Any]) -> Board:
+    state = frame.game
+    rows: Board = [(pid, (Figure("レベル", "level", len(s.level)), Figure("クロック", "clock", len(s.clock)),
+                          Figure("ストック", "stock", s.stock), Figure("手札", "hand", s.hand),
+                          Figure("山札", "deck", s.deck)))
+                   for pid, s in state.sides.items()]
+    rows.append((None, (Figure("ターン", "turn", state.turn), Figure("手番", "active", state.turn_player or "-"),
+                        Figure("フェイズ", "phase", "/".join(x for x in (state.phase, state.step) if x) or "-"))))
+    return rows
+
+
 CHARTS = Charts((Metric("level", "レベル", "Level"), Metric("clock", "クロック", "Clock"),
-                 Metric("stock", "ストック", "Stock")), values)
+                 Metric("stock", "ストック", "Stock")), values, board)
