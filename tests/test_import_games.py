@@ -1,7 +1,7 @@
 """From chat to game events: each game's mapping file on a realistic export, imported, verified and audited.
 
 The exports (``fixtures/imports/games/``, written by ``fixtures/imports/make_games.py``)
-mix table talk, BCDice rolls and the chat notation of docs/importers.md;
+mix table talk, BCDice rolls and the chat notation of docs/notation.md;
 ``games/expected.json`` gives the import counts and the audit's error and warning
 findings (one dispute each, settled by a judge's ``!ruling`` in chat).
 """
@@ -23,7 +23,7 @@ from kifu.events.importers import mapping
 IMPORTS = FIXTURES / "imports"
 GAMES = IMPORTS / "games"
 EXPECTED = json.loads((GAMES / "expected.json").read_text(encoding="utf-8"))
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "importers.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
 
 
 def _import(rel: str, tmp: Path, name: str = "out.jsonl"):

@@ -80,6 +80,7 @@ FormatOpt = Annotated[DataFormat, typer.Option("--format", "-f", help="Output fo
 LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
 GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
 GameFilter = Annotated[Optional[str], _game_option("Only this game's matches (or rules).")]
+NewGameOpt = Annotated[Optional[str], _game_option(f"Game id of a new log: {', '.join(GAMES)}.")]
 DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
                                                help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value (into "

@@ -141,7 +141,7 @@ class Table:
                            speaker=speaker)
         # What an import keeps as a note and reports (a value missing or of the wrong kind, a
         # result it cannot read) is refused at the table: the recorder fixes the line instead.
-        problems = [p.what for p in rep.failed + rep.unreadable]
+        problems = [_plain_problem(p.what) for p in rep.failed + rep.unreadable]
         if problems:
             return Reading(text, error="; ".join(problems), speaker=speaker)
         events = tuple({k: v for k, v in e.items() if k != "src"} for e in made)
@@ -255,6 +255,16 @@ def _matching(words: list[str], typed: str) -> list[str]:
     return sorted(starts, key=len) + inside
 
 
+_ENTRY_LABEL = re.compile(r"^\[\[\w+\]\] #\d+: ")
+_CHECK_SEQ = re.compile(r"\bseq \d+: ")
+
+
+def _plain_problem(what: str) -> str:
+    """An import report's reason as the table reads it: without the mapping entry's number and the
+    placeholder seq the converter checks events at (neither means anything to the recorder)."""
+    return _CHECK_SEQ.sub("", _ENTRY_LABEL.sub("", what), count=1)
+
+
 def _void(about: list[int], reason: str, by: str | None, at: str | None) -> dict[str, Any]:
     e: dict[str, Any] = {"type": "log.void", "about": list(dict.fromkeys(about)), "reason": reason}
     if by is not None:
@@ -269,8 +279,9 @@ def _is_void(reading: Reading) -> bool:
 
 
 def describe(event: dict[str, Any]) -> str:
-    """One event as the preview shows it: its type, then its fields (``gg.toss act=a1 facing=self``)."""
-    fields = " ".join(f"{k}={_plain(v)}" for k, v in event.items() if k not in ("type", "seq", "prev", "at", "src"))
+    """One event as the preview shows it: its type, then its fields (``gg.toss act=a1 facing=self``); the
+    envelope (who, when) is shown apart."""
+    fields = " ".join(f"{k}={_plain(v)}" for k, v in event.items() if k not in ("type", "seq", "prev", "at", "by", "src"))
     return f"{event.get('type')} {fields}".strip()
 
 

@@ -1,0 +1,153 @@
+"""A log being recorded at a table: its live audit, its notation and its appends (no UI).
+
+The terminal app (``app.py``) and the line-by-line mode (``__init__.py``) both drive a
+``Recording``: ``preview`` says what a typed line would append, ``enter`` appends it
+durably under the log's lock (the ``Writer`` of ``kifu append``) and feeds each new event
+to the auditor's live ``Session``, which answers with the findings it added or removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+from kifu.auditor import registry
+from kifu.auditor.base import Delta, Finding
+from kifu.auditor.report import event_detail
+from kifu.events import games, importers, logfile
+from kifu.events.base import Event, KifuError, LogVoided, MatchStarted, event_type
+from kifu.events.games import events_module
+from kifu.events.logfile import Head
+from kifu.events.notation import Reading, Table
+from kifu.projector.series import Board
+
+if TYPE_CHECKING:
+    from .slip import Slip
+
+
+def local_now() -> str:
+    """The time now, RFC 3339 with the machine's offset, to the second."""
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+@dataclass
+class Entered:
+    """What entering one line did."""
+
+    reading: Reading
+    """The line as read (its error, if it was refused)."""
+    events: list[Event] = field(default_factory=list)
+    """The events appended, as written."""
+    added: list[Finding] = field(default_factory=list)
+    """Findings the new events brought, sorted."""
+    removed: list[Finding] = field(default_factory=list)
+    """Findings that went away (the events a void took back)."""
+    synced: int = 0
+    """Events someone else appended meanwhile, read in first."""
+
+    @property
+    def error(self) -> str | None:
+        return self.reading.error
+
+
+class Recording:
+    """One log at the table: verified once on opening, then kept in step with every append."""
+
+    def __init__(self, path: str | Path, clock: Callable[[], str | None] = local_now) -> None:
+        self.path = Path(path)
+        self.clock = clock
+        log = logfile.load(self.path)
+        self.start: MatchStarted = log.start
+        self.game = registry.game(log.start.game)
+        self.head: Head = log.head
+        self.session = registry.engine(self.game.id).session(
+            log.start, registry.options(self.game, log.start),
+            self.game.catalogue(log.start) if self.game.catalogue else None)
+        self.session.extend(log.events[1:])
+        module = events_module(self.game.id)
+        catalogue = self.session.catalogue
+        names = module.names(catalogue) if catalogue is not None and hasattr(module, "names") else []
+        self.table = Table(log.start, games.codec(self.game.id), importers.game_map(self.game.id), names)
+        for e in log.events[1:]:
+            if not isinstance(e, LogVoided) and e.seq not in self.session.voided:
+                self.table.recorded(e.seq, f"{event_type(type(e))} {event_detail(e)}")
+
+    @classmethod
+    def create(cls, path: str | Path, start: dict[str, Any], clock: Callable[[], str | None] = local_now) -> "Recording":
+        """A new log holding ``start`` (its ``at`` from the clock unless given), opened for recording."""
+        at = start.get("at") or clock()
+        logfile.create(path, {**start, "at": at} if at else start)
+        return cls(path, clock)
+
+    # --- reading and entering lines ---------------------------------------------------------
+
+    @property
+    def events(self) -> list[Event]:
+        return self.session.events
+
+    def preview(self, text: str) -> Reading:
+        """What ``text`` would append now (nothing is written)."""
+        return self.table.read(text, self.head.seq + 1, self.clock(), self.session.voided)
+
+    def enter(self, text: str) -> Entered:
+        """Append what ``text`` means, durably, and audit each new event as it is written."""
+        with logfile.Writer(self.path) as writer:
+            synced = self._sync(writer.head)
+            reading = self.preview(text)
+            if reading.error is not None or not reading.events:
+                if reading.error is None:
+                    self.table.commit(reading, ())
+                return Entered(reading, synced=synced)
+            written = [writer.append(e, expect_seq=writer.head.seq + 1) for e in reading.events]
+            self.head = writer.head
+        added: list[Finding] = []
+        removed: list[Finding] = []
+        for event in written:
+            delta: Delta = self.session.feed(event)
+            added += delta.added
+            removed += delta.removed
+        self.table.commit(reading, [e.seq for e in written])
+        return Entered(reading, written, added, removed, synced)
+
+    def undo(self) -> Entered:
+        return self.enter("!undo")
+
+    def _sync(self, head: Head) -> int:
+        """Read in what another writer appended since our head (``kifu append`` from another device)."""
+        if head == self.head:
+            return 0
+        log = logfile.load(self.path)
+        mine = self.head.seq
+        if len(log.events) <= mine or log.events[mine].prev != self.head.hash:
+            raise KifuError("the log changed under the recording (it no longer continues our last line); "
+                            "start kifu record again", where=str(self.path))
+        new = log.events[mine:]
+        for event in new:
+            self.session.feed(event)
+            self.table.recorded(event.seq, f"{event_type(type(event))} {event_detail(event)}")
+        self.head = log.head
+        return len(new)
+
+    # --- what the screen shows -----------------------------------------------------------
+
+    def board(self) -> Board:
+        return self.game.charts.board(self.session.frame)
+
+    def findings(self) -> list[Finding]:
+        """The live findings (end-of-match rules only at the slip)."""
+        return self.session.findings()
+
+    def result(self) -> tuple[int | None, str | None]:
+        """(seq of the match.end, winner) as the log stands, voids honoured."""
+        log = self.session.frame.log
+        return log.ended, log.winner
+
+    def slip(self) -> "Slip":
+        """The match slip as the log stands: every finding, end-of-match rules included."""
+        from .slip import build
+
+        ended, _ = self.result()
+        return build(self.start, self.head, self.session.finish(), self.events, ended, len(self.session.voided),
+                     self.path.name)
