@@ -147,7 +147,7 @@ def test_a_wrong_word_stays_a_note_naming_the_field() -> None:
     assert "kind" in rep.failed[0].what
 
 
-@pytest.mark.parametrize("game", ["gunandgun", "worldtrigger", "mtg", "weiss"])
+@pytest.mark.parametrize("game", ["gunandgun", "worldtrigger", "mtg", "weiss", "generic"])
 def test_every_command_of_a_game_map_is_documented(game: str) -> None:
     codec = games.codec(game)
     maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)

@@ -135,7 +135,8 @@ class Table:
             conv.memory = memory
         rep = conv.report
         entry = find_command(self.maps, cmd) if cmd is not None else None
-        if cmd is not None and cmd.bang and entry is None:
+        only_notes = all(e.get("type") == "note" for e in made)
+        if cmd is not None and cmd.bang and entry is None and only_notes and not rep.failed:
             known = ", ".join(sorted(self.maps.commands)[:12])
             return Reading(text, error=f"!{cmd.name} is not a command of {self.start.game} (known: {known} …)",
                            speaker=speaker)
