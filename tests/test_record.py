@@ -41,7 +41,7 @@ def _codes(findings: Any) -> set[tuple[str, int]]:
 
 
 def test_typing_an_activation_shows_the_toss_before_cost_live_and_an_undo_takes_it_away(tmp_path: Path) -> None:
-    from kifu.cli.record.app import make_app
+    from kifu.cli.record.tui import make_app
 
     log = tmp_path / "m.jsonl"
     rec = _recording(log)
@@ -82,7 +82,7 @@ def test_typing_an_activation_shows_the_toss_before_cost_live_and_an_undo_takes_
 
 
 def test_tab_completes_commands_cards_and_words_of_the_command(tmp_path: Path) -> None:
-    from kifu.cli.record.app import make_app
+    from kifu.cli.record.tui import make_app
 
     rec = _recording(tmp_path / "m.jsonl")
     app = make_app(rec, "ja")
@@ -108,7 +108,7 @@ def test_tab_completes_commands_cards_and_words_of_the_command(tmp_path: Path) -
 
 
 def test_a_refused_line_stays_in_the_input_with_the_reason(tmp_path: Path) -> None:
-    from kifu.cli.record.app import make_app
+    from kifu.cli.record.tui import make_app
 
     rec = _recording(tmp_path / "m.jsonl")
     app = make_app(rec, "en")

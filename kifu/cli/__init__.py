@@ -14,7 +14,6 @@ traceback). Commands that do not touch DuckDB never import it.
 from __future__ import annotations
 
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Optional, Sequence
 
 import typer
@@ -37,6 +36,8 @@ for group in (log, record, audit, imports, warehouse):
 
 def _version(value: bool) -> None:
     if value:
+        from importlib.metadata import PackageNotFoundError, version  # 30 ms: only for --version
+
         try:
             typer.echo(f"kifu {version('kifu')}")
         except PackageNotFoundError:  # run from a source tree that was never installed

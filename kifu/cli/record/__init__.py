@@ -1,6 +1,6 @@
 """Recording at the table: ``kifu record`` (the terminal app, or line by line from a pipe) and ``kifu slip``.
 
-The app (``app.py``) and QR codes (``slip.py``, segno) are imported only by these
+The app (``tui.py``) and QR codes (``slip.py``, segno) are imported only by these
 commands: every other command starts without Textual.
 """
 
@@ -62,13 +62,13 @@ def record(
       kifu record m1.jsonl --lang ja
       printf '!act a1 計略\\n!cost a1 手札 1\\n' | kifu record m1.jsonl
     """
-    from .recording import Recording, local_now
+    from .recording import local_now
 
     code = lang_of(lang).value
     clock = local_now if time else (lambda: None)
     rec = _open(log, game, match, player, rule, title, clock, lang)
     if sys.stdin.isatty() and sys.stdout.isatty():
-        from .app import run
+        from .tui import run  # Textual: only here
 
         run(rec, code)
         _print_slip(rec, code)

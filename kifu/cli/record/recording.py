@@ -1,6 +1,6 @@
 """A log being recorded at a table: its live audit, its notation and its appends (no UI).
 
-The terminal app (``app.py``) and the line-by-line mode (``__init__.py``) both drive a
+The terminal app (``tui.py``) and the line-by-line mode (``__init__.py``) both drive a
 ``Recording``: ``preview`` says what a typed line would append, ``enter`` appends it
 durably under the log's lock (the ``Writer`` of ``kifu append``) and feeds each new event
 to the auditor's live ``Session``, which answers with the findings it added or removed.
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from kifu.auditor import registry
-from kifu.auditor.base import Delta, Finding
+from kifu.auditor.base import Delta, Finding, Session
 from kifu.auditor.report import event_detail
 from kifu.events import games, importers, logfile
 from kifu.events.base import Event, KifuError, LogVoided, MatchStarted, event_type
@@ -58,21 +58,36 @@ class Recording:
     def __init__(self, path: str | Path, clock: Callable[[], str | None] = local_now) -> None:
         self.path = Path(path)
         self.clock = clock
-        log = logfile.load(self.path)
-        self.start: MatchStarted = log.start
-        self.game = registry.game(log.start.game)
-        self.head: Head = log.head
-        self.session = registry.engine(self.game.id).session(
-            log.start, registry.options(self.game, log.start),
-            self.game.catalogue(log.start) if self.game.catalogue else None)
-        self.session.extend(log.events[1:])
+        self._log = logfile.load(self.path)
+        self.start: MatchStarted = self._log.start
+        self.game = registry.game(self.start.game)
+        self.head: Head = self._log.head
+        self.catalogue = self.game.catalogue(self.start) if self.game.catalogue else None
         module = events_module(self.game.id)
-        catalogue = self.session.catalogue
-        names = module.names(catalogue) if catalogue is not None and hasattr(module, "names") else []
-        self.table = Table(log.start, games.codec(self.game.id), importers.game_map(self.game.id), names)
-        for e in log.events[1:]:
-            if not isinstance(e, LogVoided) and e.seq not in self.session.voided:
-                self.table.recorded(e.seq, f"{event_type(type(e))} {event_detail(e)}")
+        names = module.names(self.catalogue) if self.catalogue is not None and hasattr(module, "names") else []
+        self.table = Table(self.start, games.codec(self.game.id), importers.game_map(self.game.id), names)
+        self._session: Session | None = None
+
+    @property
+    def ready(self) -> bool:
+        """True once the log recorded so far has been folded and audited (``session``)."""
+        return self._session is not None
+
+    @property
+    def session(self) -> Session:
+        """The live audit, the log so far folded into it on first use (the app draws its first
+        screen before: a long log takes a moment)."""
+        if self._session is None:
+            log, self._log = self._log, None
+            assert log is not None
+            session = registry.engine(self.game.id).session(self.start, registry.options(self.game, self.start),
+                                                             self.catalogue)
+            session.extend(log.events[1:])
+            for e in log.events[1:]:
+                if not isinstance(e, LogVoided) and e.seq not in session.voided:
+                    self.table.recorded(e.seq, f"{event_type(type(e))} {event_detail(e)}")
+            self._session = session
+        return self._session
 
     @classmethod
     def create(cls, path: str | Path, start: dict[str, Any], clock: Callable[[], str | None] = local_now) -> "Recording":

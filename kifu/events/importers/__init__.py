@@ -11,6 +11,7 @@ Nothing is executed, fetched or written anywhere but the new log.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import re
 from dataclasses import dataclass
@@ -24,7 +25,6 @@ from .. import games
 from ..base import KifuError
 from ..codec import Codec
 from ..logfile import Writer, create
-from . import arena, ccfolia, cockatrice, discord, udonarium
 from .common import (
     MAX_INPUT,
     ImportFailed,
@@ -42,13 +42,21 @@ __all__ = ["FORMATS", "ImportFailed", "ImportReport", "Imported", "Located", "Ma
            "Source", "build", "detect", "game_map", "import_file", "load_mapping", "map_source", "read_source", "write"]
 
 Reader = Callable[[bytes, str], Source]
-FORMATS: dict[str, Reader] = {
-    "ccfolia": ccfolia.read,
-    "udonarium": udonarium.read,
-    "discord": discord.read,
-    "cockatrice": cockatrice.read,
-    "arena": arena.read,
-}
+
+
+def _reader(name: str) -> Reader:
+    """A format's ``read``, its module imported on first use: the readers pull in lxml and
+    BeautifulSoup, which ``kifu record`` (the notation, the converter) never needs."""
+
+    def read(data: bytes, where: str) -> Source:
+        module: Any = importlib.import_module(f"{__name__}.{name}")
+        return module.read(data, where)
+
+    read.__qualname__ = read.__name__ = f"{name}.read"
+    return read
+
+
+FORMATS: dict[str, Reader] = {name: _reader(name) for name in ("ccfolia", "udonarium", "discord", "cockatrice", "arena")}
 """Format name → reader, as ``--from`` names them."""
 
 
@@ -82,6 +90,8 @@ def detect(data: bytes, file: str) -> str:
     if b"guild:" in low and b"channel:" in low:
         return "discord"  # DiscordChatExporter's TXT banner
     # Before the bot-post heuristic: a Japanese player's chat line in a Cockatrice log may hold ＞ and (.
+    from . import cockatrice
+
     if cockatrice.looks_like(_head_text(head)):
         return "cockatrice"
     if "＞".encode() in head and b"(" in head:

@@ -96,7 +96,11 @@ class RecordApp(App[None]):
         self.query_one("#board").border_title = word("record_state", self.lang)
         self.query_one("#timeline").border_title = word("record_timeline", self.lang)
         self.query_one("#line", Input).focus()
-        self.refresh_all()
+        self.query_one("#header", Static).update(self.header_text())
+        self.query_one("#line", Input).border_title = self.speaker_label()
+        # The match and its head are on screen at once; the log recorded so far is folded and
+        # audited right after the first frame (a long log takes a moment).
+        self.call_after_refresh(self.refresh_all)
 
     def refresh_all(self) -> None:
         self.query_one("#header", Static).update(self.header_text())
