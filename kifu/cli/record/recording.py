@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from kifu.auditor import registry
-from kifu.auditor.base import Delta, Finding, Session
-from kifu.auditor.report import event_detail
-from kifu.events import games, importers, logfile
+from kifu.events import logfile
 from kifu.events.base import Event, KifuError, LogVoided, MatchStarted, event_type
-from kifu.events.games import events_module
 from kifu.events.logfile import Head
-from kifu.events.notation import Reading, Table
-from kifu.projector.series import Board
 
+# The rulebook, the notation and the mapping are imported when first used: the app puts the
+# match and its head on screen before it needs them (a start measured in bench_record.py).
 if TYPE_CHECKING:
+    from kifu.auditor.base import Finding, Game, Session
+    from kifu.events.notation import Reading, Table
+    from kifu.projector.series import Board
+
     from .slip import Slip
 
 
@@ -58,15 +59,30 @@ class Recording:
     def __init__(self, path: str | Path, clock: Callable[[], str | None] = local_now) -> None:
         self.path = Path(path)
         self.clock = clock
-        self._log = logfile.load(self.path)
+        self._log: logfile.Log | None = logfile.load(self.path)
         self.start: MatchStarted = self._log.start
-        self.game = registry.game(self.start.game)
         self.head: Head = self._log.head
-        self.catalogue = self.game.catalogue(self.start) if self.game.catalogue else None
-        module = events_module(self.game.id)
-        names = module.names(self.catalogue) if self.catalogue is not None and hasattr(module, "names") else []
-        self.table = Table(self.start, games.codec(self.game.id), importers.game_map(self.game.id), names)
         self._session: Session | None = None
+
+    @cached_property
+    def game(self) -> Game:
+        from kifu.auditor import registry
+
+        return registry.game(self.start.game)
+
+    @cached_property
+    def catalogue(self) -> Any:
+        return self.game.catalogue(self.start) if self.game.catalogue else None
+
+    @cached_property
+    def table(self) -> Table:
+        """The notation of this match: the game's mapping, its players, its catalogue's names."""
+        from kifu.events import games, importers
+        from kifu.events.notation import Table
+
+        module = games.events_module(self.game.id)
+        names = module.names(self.catalogue) if self.catalogue is not None and hasattr(module, "names") else []
+        return Table(self.start, games.codec(self.game.id), importers.game_map(self.game.id), names)
 
     @property
     def ready(self) -> bool:
@@ -78,6 +94,8 @@ class Recording:
         """The live audit, the log so far folded into it on first use (the app draws its first
         screen before: a long log takes a moment)."""
         if self._session is None:
+            from kifu.auditor import registry
+
             log, self._log = self._log, None
             assert log is not None
             session = registry.engine(self.game.id).session(self.start, registry.options(self.game, self.start),
@@ -85,7 +103,7 @@ class Recording:
             session.extend(log.events[1:])
             for e in log.events[1:]:
                 if not isinstance(e, LogVoided) and e.seq not in session.voided:
-                    self.table.recorded(e.seq, f"{event_type(type(e))} {event_detail(e)}")
+                    self.table.recorded(e.seq, _line_of(e))
             self._session = session
         return self._session
 
@@ -120,7 +138,7 @@ class Recording:
         added: list[Finding] = []
         removed: list[Finding] = []
         for event in written:
-            delta: Delta = self.session.feed(event)
+            delta = self.session.feed(event)
             added += delta.added
             removed += delta.removed
         self.table.commit(reading, [e.seq for e in written])
@@ -141,7 +159,7 @@ class Recording:
         new = log.events[mine:]
         for event in new:
             self.session.feed(event)
-            self.table.recorded(event.seq, f"{event_type(type(event))} {event_detail(event)}")
+            self.table.recorded(event.seq, _line_of(event))
         self.head = log.head
         return len(new)
 
@@ -166,3 +184,10 @@ class Recording:
         ended, _ = self.result()
         return build(self.start, self.head, self.session.finish(), self.events, ended, len(self.session.voided),
                      self.path.name)
+
+
+def _line_of(event: Event) -> str:
+    """An event recorded before this session, as ``!undo`` names it in its reason."""
+    from kifu.auditor.report import event_detail
+
+    return f"{event_type(type(event))} {event_detail(event)}"

@@ -133,11 +133,16 @@ def qr_styled(head: str) -> Any:
 
 def as_text(slip: Slip, lang: str, qr: bool = True) -> str:
     """The slip to print or keep with the score sheet: plain text, the QR code in block characters."""
-    width = max(len(label) for label, _ in slip.lines(lang))
+    from rich.cells import cell_len  # Japanese labels are two cells a character wide
+
+    def pad(label: str) -> str:
+        return label + " " * (width - cell_len(label))
+
+    width = max(cell_len(label) for label, _ in slip.lines(lang) + [(word("check", lang), "")])
     out = [word("title", lang), ""]
-    out += [f"{label.ljust(width)}  {value}" for label, value in slip.lines(lang)]
+    out += [f"{pad(label)}  {value}" for label, value in slip.lines(lang)]
     out += [" " * width + "  " + part for part in slip.grouped_head()]
-    out += [f"{word('check', lang).ljust(width)}  {slip.check()}"]
+    out += [f"{pad(word('check', lang))}  {slip.check()}"]
     if qr:
         out += [""] + qr_text(slip.head.hash)
         out += ["", f"{word('sign', lang)}: ______________________   ______________________"]

@@ -21,13 +21,10 @@ from textual.containers import Horizontal
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
-from kifu.auditor.report import void_note
 from kifu.events.base import KifuError, LogVoided, event_type
-from kifu.events.notation import describe
 
 from ..messages import MESSAGES
 from .recording import Entered, Recording
-from .slip import as_svg, as_text, qr_styled
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 TIMELINE = 40
@@ -97,7 +94,6 @@ class RecordApp(App[None]):
         self.query_one("#timeline").border_title = word("record_timeline", self.lang)
         self.query_one("#line", Input).focus()
         self.query_one("#header", Static).update(self.header_text())
-        self.query_one("#line", Input).border_title = self.speaker_label()
         # The match and its head are on screen at once; the log recorded so far is folded and
         # audited right after the first frame (a long log takes a moment).
         self.call_after_refresh(self.refresh_all)
@@ -137,6 +133,9 @@ class RecordApp(App[None]):
         return t
 
     def timeline_text(self) -> Text:
+        from kifu.auditor.report import void_note
+        from kifu.events.notation import describe
+
         events = self.rec.events[-TIMELINE:]
         flagged = {s for f in self.rec.findings() for s in f.seqs}
         voided = self.rec.session.voided
@@ -176,14 +175,16 @@ class RecordApp(App[None]):
         panel.update(t)
 
     def show_preview(self, value: str) -> None:
+        from kifu.events.notation import describe
+
         panel = self.query_one("#preview", Static)
         if not value.strip():
             panel.update(self.last_text())
             return
         reading = self.rec.preview(value)
         t = Text()
-        if reading.error:
-            t.append(word("record_refused", self.lang, error=reading.error), style="bold red")
+        if reading.error:  # while typing: a warning; refused on Enter (then red, see last_text)
+            t.append(word("record_refused", self.lang, error=reading.error), style="yellow")
         elif reading.events:
             t.append(f"{word('record_will_append', self.lang)}: ", style="bold")
             seq = self.rec.head.seq
@@ -301,6 +302,8 @@ class SlipScreen(ModalScreen[None]):
         return t
 
     def qr(self) -> Text:
+        from .slip import qr_styled
+
         return qr_styled(self.slip.head.hash)
 
     def action_save(self) -> None:
@@ -311,6 +314,8 @@ class SlipScreen(ModalScreen[None]):
 
 def save_slip(rec: Recording, lang: str) -> tuple[Path, Path]:
     """Write LOG.slip.svg and LOG.slip.txt beside the log."""
+    from .slip import as_svg, as_text
+
     slip = rec.slip()
     svg, txt = rec.path.with_suffix(".slip.svg"), rec.path.with_suffix(".slip.txt")
     svg.write_text(as_svg(slip, lang), encoding="utf-8")
