@@ -69,7 +69,7 @@ def test_typing_an_activation_shows_the_toss_before_cost_live_and_an_undo_takes_
                 await pilot.press("enter")
             await pilot.pause()
             assert rec.findings() == [] and "no findings" in panel("#findings")
-            assert rec.head.hash[:24] in panel("#header")
+            assert rec.head.hash[:20] in panel("#header")
             await pilot.press("ctrl+s")  # the slip
             await pilot.pause()
             shown = str(app.screen.query_one("#slip-text").content)
@@ -107,7 +107,7 @@ def test_tab_completes_commands_cards_and_words_of_the_command(tmp_path: Path) -
     asyncio.run(play())
 
 
-def test_a_refused_line_stays_in_the_input_with_the_reason(tmp_path: Path) -> None:
+def test_a_refused_line_is_shown_with_the_reason_and_up_brings_it_back(tmp_path: Path) -> None:
     from kifu.cli.record.tui import make_app
 
     rec = _recording(tmp_path / "m.jsonl")
@@ -120,7 +120,12 @@ def test_a_refused_line_stays_in_the_input_with_the_reason(tmp_path: Path) -> No
             assert "cannot record" in str(app.query_one("#preview").content)
             await pilot.press("enter")
             await pilot.pause()
-            assert app.query_one("#line").value == "!toss a1 sideways" and rec.head.seq == 1
+            # Cleared, so the next line typed (a script types on) is not glued to the refused one.
+            assert app.query_one("#line").value == "" and rec.head.seq == 1
+            assert "Invalid enum value 'sideways'" in str(app.query_one("#preview").content)
+            app.query_one("#line").value = "hello"
+            await pilot.press("enter", "up", "up")
+            assert app.query_one("#line").value == "!toss a1 sideways" and rec.head.seq == 2
 
     asyncio.run(play())
 

@@ -32,7 +32,7 @@ TIMELINE = 40
 
 CSS = """
 Screen { layout: vertical; }
-#header { height: 1; background: $primary; color: $text; padding: 0 1; }
+#header { height: 1; background: $primary; color: $text; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
 #main { height: 1fr; min-height: 6; }
 #board { width: 40; border: round $secondary; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
 #timeline { width: 1fr; border: round $secondary; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
@@ -76,6 +76,9 @@ class RecordApp(App[None]):
         """What the last Enter did, shown until the next keystroke."""
         self._cycle: tuple[str, list[str], int] | None = None
         self._head = ""
+        self.history: list[str] = []
+        """Every line entered, refused ones included (↑ recalls them)."""
+        self._back = 0
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -107,13 +110,14 @@ class RecordApp(App[None]):
         self.query_one("#line", Input).border_title = self.speaker_label()
 
     def header_text(self) -> Text:
+        # The head first: a long match id is what gets cut at 80 columns, never the head.
         start, head = self.rec.start, self.rec.head
         t = Text()
-        t.append(f"kifu {word('record_title', self.lang)} ", style="bold")
-        t.append(f"{start.game} {start.match}  ")
+        t.append(f"kifu {word('record_title', self.lang)}  ", style="bold")
         t.append(f"seq {head.seq}  ", style="bold")
         t.append("head ")
-        t.append(head.hash[:24], style="bold")
+        t.append(head.hash[:20], style="bold")
+        t.append(f"  {start.game}  {start.match}")
         return t
 
     def speaker_label(self) -> str:
@@ -205,6 +209,7 @@ class RecordApp(App[None]):
             return t
         if last.error:
             t.append(word("record_refused", self.lang, error=last.error), style="bold red")
+            t.append("\n" + word("record_recall", self.lang, line=last.reading.text), style="dim")
             return t
         if last.events:
             seqs = ", ".join(str(e.seq) for e in last.events)
@@ -229,20 +234,33 @@ class RecordApp(App[None]):
         self.enter(event.value)
 
     def enter(self, text: str) -> Entered | None:
-        """Record one line (what Enter does); the input keeps a refused line for fixing."""
+        """Record one line (what Enter does). The input is cleared either way, so lines typed
+        fast (or sent by a script) never run into a refused one; ↑ brings a line back to fix."""
         if not text.strip():
             return None
         line = self.query_one("#line", Input)
+        self.history.append(text)
+        self._back = len(self.history)
         try:
             self.last = self.rec.enter(text)
         except KifuError as exc:
+            self.last = None
+            line.value = ""
             self.query_one("#preview", Static).update(Text(word("record_error", self.lang, error=exc.render(self.lang)),
                                                            style="bold red"))
             return None
-        if self.last.error is None:
-            line.value = ""
+        line.value = ""
         self.refresh_all()
         return self.last
+
+    def action_back(self, step: int) -> None:
+        """↑ / ↓: the lines entered before (a refused one to fix)."""
+        if not self.history:
+            return
+        self._back = max(0, min(len(self.history), self._back + step))
+        line = self.query_one("#line", Input)
+        line.value = self.history[self._back] if self._back < len(self.history) else ""
+        line.cursor_position = len(line.value)
 
     def action_undo(self) -> None:
         self.enter("!undo")
@@ -331,6 +349,7 @@ KEYS = (("tab", "complete", "record_key_complete"), ("ctrl+z", "undo", "record_k
 def make_app(rec: Recording, lang: str) -> RecordApp:
     """The app for one log, its keys labelled in ``lang`` (Textual reads bindings from the class)."""
     bindings = [Binding(key, action, word(label, lang), priority=True) for key, action, label in KEYS]
+    bindings += [Binding("up", "back(-1)", show=False), Binding("down", "back(1)", show=False)]
     return type("RecordApp", (RecordApp,), {"BINDINGS": bindings})(rec, lang)
 
 
