@@ -61,10 +61,9 @@ def session_of(events: list[Any]) -> Any:
     return registry.engine(g.id).session(start, registry.options(g, start), g.catalogue(start) if g.catalogue else None)
 
 
-def feed_times(events: list[Any]) -> list[float]:
-    """Seconds each ``Session.feed`` took, fed one event at a time from match.start on."""
+def feed_times(events: list[Any], clock: Any = time.perf_counter) -> list[float]:
+    """Seconds each ``Session.feed`` took (``clock``: wall by default), fed one event at a time."""
     s = session_of(events)
-    clock = time.perf_counter
     out = []
     for e in events[1:]:
         t = clock()
@@ -73,15 +72,21 @@ def feed_times(events: list[Any]) -> list[float]:
     return out
 
 
+def _p99(times: list[float]) -> float:
+    return sorted(times)[int(len(times) * 0.99)]
+
+
 def bench_feed(events: list[Any], runs: int) -> None:
-    medians, p99s = [], []
+    medians, p99s, cpu99s = [], [], []
     for _ in range(runs):
-        times = sorted(feed_times(events))
+        times = feed_times(events)
         medians.append(statistics.median(times))
-        p99s.append(times[int(len(times) * 0.99)])
+        p99s.append(_p99(times))
+        cpu99s.append(_p99(feed_times(events, time.thread_time)))
     med = statistics.median(medians) * 1e3
     row(f"check one appended event, {len(events)}-event match (median)", f"{med:.3f} ms", "≤ 1 ms", med <= 1.0)
     row("  99th percentile", f"{statistics.median(p99s) * 1e3:.3f} ms")
+    row("  99th percentile, CPU time of the call", f"{statistics.median(cpu99s) * 1e3:.3f} ms")
     last = statistics.median([feed_times(events)[-1] for _ in range(runs)]) * 1e3
     row("  the 2,000th event", f"{last:.3f} ms")
 

@@ -48,11 +48,15 @@ _TABLE: list[tuple[str, str]] = [
     (r"expected to write seq (?P<a>\d+), but the next seq is (?P<b>\d+): the log changed; read it again",
      "seq {a} を書き込むつもりでしたが、次の seq は {b} です: ログが変わりました。読み直してください"),
     (r"prev is not the hash of the last line", "prev が最終行のハッシュではありません"),
+    # kifu record (kifu/cli/record/recording.py)
+    (r"the log changed under the recording \(it no longer continues our last line\); start kifu record again",
+     "記録中にログが変わりました (記録した最後の行に続いていません)。kifu record をやり直してください"),
     # msgspec's validation messages (kifu/events/codec.py)
     (r"unknown event type (?P<t>.*)", "不明なイベント種別 {t} です"),
     (r"Object contains unknown field `(?P<f>[^`]*)`", "不明なフィールド `{f}` があります"),
     (r"Object missing required field `(?P<f>[^`]*)`", "必須フィールド `{f}` がありません"),
     (r"Expected `(?P<e>[^`]*)`, got `(?P<g>[^`]*)`", "`{e}` が必要ですが `{g}` でした"),
+    (r"Expected `(?P<e>[^`]*)` of length (?P<op>[<>]=?) (?P<n>\S+)", "長さ {op} {n} の `{e}` が必要です"),
     (r"Expected `(?P<e>[^`]*)` (?P<op>[<>]=?) (?P<n>\S+)", "`{e}` で {op} {n} が必要です"),
     (r"Invalid value (?P<v>.*)", "許されない値 {v} です"),
 ]
