@@ -312,3 +312,13 @@ def test_completion_offers_commands_speakers_players_and_catalogue_names() -> No
     assert t.complete("b: !turne") == ("b: ", ["!turnend"])
     assert t.complete("!first ユ")[1][0] == "ユキ"
     assert "重量" in t.complete("!first ユキ ")[1]
+
+
+def test_an_undo_the_audit_refuses_leaves_the_line_to_undo_again(tmp_path: Path) -> None:
+    rec = _recording(tmp_path / "m.jsonl", {"game": "generic", "match": "g1", "players": PLAYERS})
+    rec.enter("hello")
+    refused = rec.enter("a: !undo")  # a player's void takes nothing back
+    assert [f.code for f in refused.added] == ["KIFU-LOG-009"] and rec.session.voided == {}
+    done = rec.enter("!undo")
+    assert done.events[0].about == [2] and done.events[0].by == "recorder" and rec.session.voided == {2: 4}
+    assert rec.enter("!undo").error == "nothing to undo: every line recorded is voided already"

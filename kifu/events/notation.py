@@ -28,7 +28,7 @@ from .base import MatchStarted
 from .codec import Codec
 from .importers.common import ImportReport, Message, Source
 from .importers.convert import Converter
-from .importers.mapping import BANGS, MapFile, PlayerBook, find_command, parse_command
+from .importers.mapping import BANGS, Command, MapFile, PlayerBook, find_command, parse_command
 
 ROLES = {"judge": "judge", "ジャッジ": "judge", "審判": "judge", "recorder": "recorder", "記録係": "recorder"}
 """Speaker prefixes that name a role at the table, not a player (for their line only)."""
@@ -93,7 +93,7 @@ class Table:
         """The lines recorded with ``commit`` (or ``recorded``), oldest first."""
         report = ImportReport(file="<table>", format="table", game=start.game, match=start.match)
         self._conv = _TableConverter(Source("table", "<table>"), maps, codec, self.book, report)
-        self._words = _vocabulary(start, maps, vocabulary)
+        self._words = _vocabulary(maps, vocabulary)
 
     # --- reading a line ------------------------------------------------------------------
 
@@ -102,9 +102,7 @@ class Table:
         who, said, explicit = self._speaker(text)
         speaker = who if explicit and who not in ROLES.values() else self.speaker
         if not said.strip():
-            if explicit:
-                return Reading(text, speaker=speaker)
-            return Reading(text, speaker=self.speaker)
+            return Reading(text, speaker=speaker)  # only a speaker, or nothing
         cmd = parse_command(said)
         if cmd is not None and cmd.bang and cmd.name in TABLE_COMMANDS:
             by = who if explicit else "recorder"
@@ -123,7 +121,7 @@ class Table:
         return self.speaker, text, False
 
     def _mapped(self, text: str, said: str, who: str | None, next_seq: int, at: str | None,
-                speaker: str | None, cmd: Any) -> Reading:
+                speaker: str | None, cmd: Command | None) -> Reading:
         conv = self._conv
         memory = dict(conv.memory)
         conv.report = ImportReport(file="<table>", format="table", game=self.start.game, match=self.start.match)
@@ -156,7 +154,7 @@ class Table:
         if name == "undo":
             i = self._last_line(voided)
             if i is None:
-                return Reading(text, error="nothing to undo: no line recorded in this session is left", speaker=speaker)
+                return Reading(text, error="nothing to undo: every line recorded is voided already", speaker=speaker)
             about = [s for s in self.lines[i].seqs if s not in voided]
             reason = " ".join(args) or f"undo: {self.lines[i].text.strip()}"
             return Reading(text, events=(_void(about, reason, by, at),), speaker=speaker, undo=i)
@@ -180,12 +178,17 @@ class Table:
 
     # --- keeping what was recorded --------------------------------------------------------
 
-    def commit(self, reading: Reading, seqs: Sequence[int]) -> None:
-        """``reading`` was appended as ``seqs``: keep its speaker, memory and line (for undo)."""
+    def commit(self, reading: Reading, seqs: Sequence[int], taken: bool = True) -> None:
+        """``reading`` was appended as ``seqs``: keep its speaker, memory and line (for undo).
+
+        ``taken`` is False for an undo whose void took nothing back (the audit refused it):
+        the line stays, as does what the mapping remembers after it.
+        """
         self.speaker = reading.speaker
         if reading.undo is not None:
-            line = self.lines.pop(reading.undo)
-            self._conv.memory = line.memory_before
+            if taken:
+                line = self.lines.pop(reading.undo)
+                self._conv.memory = line.memory_before
             return
         if reading.memory is not None:
             before = dict(self._conv.memory)
@@ -240,7 +243,8 @@ def entry_words(entry: Any) -> Iterable[str]:
                 yield v
 
 
-def _vocabulary(start: MatchStarted, maps: MapFile, extra: Iterable[str]) -> list[str]:
+def _vocabulary(maps: MapFile, extra: Iterable[str]) -> list[str]:
+    """Catalogue names and every word the mapping translates: what an argument may be."""
     words = list(extra)
     for e in maps.commands.values():
         words.extend(entry_words(e))

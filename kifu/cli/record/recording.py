@@ -141,7 +141,9 @@ class Recording:
             delta = self.session.feed(event)
             added += delta.added
             removed += delta.removed
-        self.table.commit(reading, [e.seq for e in written])
+        voided = self.session.voided
+        taken = any(e.seq in voided.values() for e in written)
+        self.table.commit(reading, [e.seq for e in written], taken)
         return Entered(reading, written, added, removed, synced)
 
     def undo(self) -> Entered:
