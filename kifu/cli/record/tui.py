@@ -74,8 +74,8 @@ class RecordApp(App[None]):
         self.lang = lang
         self.last: Entered | None = None
         """What the last Enter did, shown until the next keystroke."""
-        self._cycle: tuple[str, list[str], int] | None = None
-        self._head = ""
+        self._cycle: tuple[str, str, list[str], int] | None = None
+        """After Tab: (the value it left, the text before the word, the candidates, which one)."""
         self.history: list[str] = []
         """Every line entered, refused ones included (↑ recalls them)."""
         self._back = 0
@@ -275,17 +275,16 @@ class RecordApp(App[None]):
 
     def action_complete(self) -> None:
         line = self.query_one("#line", Input)
-        if self._cycle is not None and line.value == self._cycle[0]:
-            _, words, i = self._cycle
-            head = self._head
+        if self._cycle is not None and line.value == self._cycle[0]:  # Tab again: the next candidate
+            _, head, words, i = self._cycle
             i = (i + 1) % len(words)
         else:
             head, words = self.rec.table.complete(line.value)
             if not words:
                 return
-            self._head, i = head, 0
-        value = head + words[i] + ("" if words[i].endswith(":") and len(words) > 1 else " ")
-        self._cycle = (value, words, i)
+            i = 0
+        value = head + words[i] + " "
+        self._cycle = (value, head, words, i)
         line.value = value
         line.cursor_position = len(value)
 
