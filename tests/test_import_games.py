@@ -181,3 +181,14 @@ def test_a_gg_cost_paid_late_is_kept_as_typed_and_found_by_the_audit() -> None:
     events = _events("gunandgun/卓A_コイントス版.html")
     a4 = [e.__struct_config__.tag for e in events if getattr(e, "act", None) == "a4"]
     assert a4 == ["gg.play", "gg.toss", "gg.toss", "gg.cost", "gg.resolve", "gg.draw"]
+
+
+def test_map_names_a_game_for_the_mapping_it_ships(tmp_path: Path) -> None:
+    src = GAMES / "mtg/cockatrice.log"
+    by_path, by_id = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    args = ("--game", "mtg", "-p", "a=Aoi", "-p", "b=Ren", "--lang", "en")
+    assert run_cli("import", src, "-o", by_path, "--map", game_map("mtg"), *args).code == 0
+    assert run_cli("import", src, "-o", by_id, "--map", "mtg", *args).code == 0
+    assert by_path.read_bytes() == by_id.read_bytes()
+    missing = run_cli("import", src, "-o", tmp_path / "c.jsonl", "--map", "no-such.toml", *args)
+    assert missing.code == 2 and "no-such.toml: cannot read the mapping" in missing.err
