@@ -26,8 +26,10 @@ CATALOGUES = sorted(ROOT.glob("kifu/locale/*.json")) + sorted(ROOT.glob("kifu/ga
 def _calls() -> set[str]:
     """Message ids the code names literally."""
     found: set[str] = set()
-    prefixes = {"Msg": "", "of": "", "text": "", "msg": "cli.", "t": "page.", "label": "report."}
+    prefixes = {"Msg": "", "of": "", "text": "", "msg": "cli.", "t": "page.", "label": "report.", "Figure": "board."}
     for path in (ROOT / "kifu").rglob("*.py"):
+        # ``word(…)`` is the recording screen's ``cli.…`` and the slip's ``slip.…``
+        prefixes["word"] = "slip." if path.name == "slip.py" else "cli."
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue

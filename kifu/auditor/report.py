@@ -8,7 +8,8 @@ from typing import Any, Iterable, Sequence
 import msgspec
 
 from ..events import i18n
-from ..events.base import Event, event_type
+from ..events.base import Event, LogVoided, event_type
+from ..projector.base import voided_in
 from .base import Finding, Rule
 
 
@@ -31,22 +32,49 @@ def summary(findings: Sequence[Finding], lang: str) -> str:
     return ", ".join(f"{label(k, lang)} {v}" for k, v in c.items() if v)
 
 
-def as_text(findings: Sequence[Finding], lang: str, where: str = "") -> str:
+def voids(events: Sequence[Event]) -> dict[int, LogVoided]:
+    """Seq of each event a log.void took back -> that void (none in most logs)."""
+    taken = voided_in(events)
+    if not taken:
+        return {}
+    by_seq = {e.seq: e for e in events if isinstance(e, LogVoided)}
+    return {seq: by_seq[v] for seq, v in sorted(taken.items())}
+
+
+def void_note(void: LogVoided, lang: str) -> str:
+    """Why an event is struck through: which void took it back, who, and the reason."""
+    return i18n.text("report.voided", lang, seq=void.seq, by=void.by, reason=void.reason)
+
+
+def _voided_lines(events: Sequence[Event], lang: str, where: str, struck: str) -> list[str]:
+    by_seq = {e.seq: e for e in events}
+    return [f"{where}{struck}seq {seq} {event_type(type(by_seq[seq]))} {event_detail(by_seq[seq])}{struck}  "
+            f"({void_note(v, lang)})" for seq, v in voids(events).items()]
+
+
+def as_text(findings: Sequence[Finding], lang: str, where: str = "", events: Sequence[Event] = ()) -> str:
+    """Findings one per line, the summary, then the events voids took back, struck through (``~~…~~``)."""
     lines = []
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
         lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}  ({f.citation})")
     lines.append(f"{where}{summary(findings, lang)}")
+    gone = _voided_lines(events, lang, where, "~~")
+    if gone:
+        lines.append(f"{where}{label('voided_events', lang)}:")
+        lines.extend(gone)
     return "\n".join(lines)
 
 
-def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None) -> str:
+def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None,
+            events: Sequence[Event] = ()) -> str:
     items = []
     for f in findings:
         d = msgspec.to_builtins(f)
         d["message"] = f.message.get(lang)
         items.append(d)
-    doc = {**(meta or {}), "counts": counts(findings), "findings": items}
+    gone = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, v in voids(events).items()]
+    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "voided": gone}
     return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode()
 
 
@@ -54,7 +82,7 @@ def _md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def as_markdown(findings: Sequence[Finding], lang: str, title: str = "") -> str:
+def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", events: Sequence[Event] = ()) -> str:
     out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
     if findings:
         out.append(f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
@@ -63,6 +91,10 @@ def as_markdown(findings: Sequence[Finding], lang: str, title: str = "") -> str:
         for f in findings:
             out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
                        f"{_md_cell(f.message.get(lang))} | {_md_cell(f.citation)} |")
+    gone = _voided_lines(events, lang, "", "~~")
+    if gone:
+        out.extend([""] * (out[-1] != "") + [f"## {label('voided_events', lang)}", ""])
+        out.extend(f"* {_md_cell(line)}" for line in gone)
     return "\n".join(out) + "\n"
 
 
@@ -81,14 +113,18 @@ def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, tit
     for f in findings:
         for s in f.seqs:
             flagged.setdefault(s, []).append(f)
+    gone = voids(events)
     rows = []
     for e in events:
         fs = flagged.get(e.seq, [])
-        cls = fs[0].severity if fs else ""
+        cls = "voided" if e.seq in gone else fs[0].severity if fs else ""
         notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {esc(f.message.get(lang))}</div>' for f in fs)
+        detail = f"<code>{esc(event_detail(e))}</code>"
+        if e.seq in gone:
+            detail = f'<del>{detail}</del><div class="f">{esc(void_note(gone[e.seq], lang))}</div>'
         rows.append(
             f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{esc(e.at or "")}</td><td>{esc(e.by or "")}</td>'
-            f"<td>{esc(event_type(type(e)))}</td><td><code>{esc(event_detail(e))}</code>{notes}</td></tr>"
+            f"<td>{esc(event_type(type(e)))}</td><td>{detail}{notes}</td></tr>"
         )
     items = "".join(
         f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
@@ -101,7 +137,7 @@ def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, tit
 <style>
 body{{font-family:system-ui,sans-serif;margin:2em;}} table{{border-collapse:collapse;width:100%;}}
 td,th{{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top;font-size:13px;}}
-tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}}
+tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}} tr.voided{{color:#888;}}
 li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}}
 code{{white-space:pre-wrap;word-break:break-all;}}
 </style></head><body>

@@ -65,14 +65,14 @@ def audit(
             if fmt is ReportFormat.json:
                 meta = {"log": str(path), "game": lg.start.game, "match": lg.start.match,
                         "head": lg.head.hash, "events": lg.head.seq}
-                out.append(report.as_json(findings, code, meta))
+                out.append(report.as_json(findings, code, meta, lg.events))
             elif fmt is ReportFormat.md:
-                out.append(report.as_markdown(findings, code, title))
+                out.append(report.as_markdown(findings, code, title, lg.events))
             elif fmt is ReportFormat.html:
                 out.append(report.as_html(findings, lg.events, code, title))
             else:
                 prefix = f"{path}: " if len(logs) > 1 else ""
-                out.append(report.as_text(findings, code, prefix))
+                out.append(report.as_text(findings, code, prefix, lg.events))
             if output is None:
                 bar.echo(out.pop())
     if output is not None:

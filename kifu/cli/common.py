@@ -11,7 +11,7 @@ import io
 import os
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Iterable, NoReturn, Optional, Sequence
+from typing import Annotated, Any, Collection, Iterable, NoReturn, Optional, Sequence
 
 import msgspec
 import typer
@@ -80,6 +80,7 @@ FormatOpt = Annotated[DataFormat, typer.Option("--format", "-f", help="Output fo
 LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
 GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
 GameFilter = Annotated[Optional[str], _game_option("Only this game's matches (or rules).")]
+NewGameOpt = Annotated[Optional[str], _game_option(f"Game id of a new log: {', '.join(GAMES)}.")]
 DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
                                                help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value (into "
@@ -89,8 +90,13 @@ RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule
 # --- output ----------------------------------------------------------------------
 
 
-def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None) -> None:
-    """Print rows as a table, CSV, JSON (a list of objects) or Markdown."""
+def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None,
+               struck: Collection[int] = ()) -> None:
+    """Print rows as a table, CSV, JSON (a list of objects) or Markdown.
+
+    Rows whose index is in ``struck`` (events a void took back) are struck through in a
+    table and in Markdown; CSV and JSON carry the reason in a column of their own.
+    """
     rows = [list(r) for r in rows]
     if fmt is DataFormat.json:
         data = [dict(zip(columns, r)) for r in rows]
@@ -105,8 +111,11 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
         esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
         typer.echo("| " + " | ".join(columns) + " |")
         typer.echo("|" + "---|" * len(columns))
-        for r in rows:
-            typer.echo("| " + " | ".join(esc(v) for v in r) + " |")
+        for i, r in enumerate(rows):
+            cells = [esc(v) for v in r]
+            if i in struck:
+                cells = [f"~~{c}~~" if c and k < len(cells) - 1 else c for k, c in enumerate(cells)]
+            typer.echo("| " + " | ".join(cells) + " |")
     else:
         from rich.console import Console
         from rich.markup import escape
@@ -116,8 +125,8 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
         table = Table(title=escape(title) if title else None, show_lines=False)
         for c in columns:
             table.add_column(escape(c), overflow="fold")
-        for r in rows:
-            table.add_row(*("" if v is None else escape(str(v)) for v in r))
+        for i, r in enumerate(rows):
+            table.add_row(*("" if v is None else escape(str(v)) for v in r), style="strike dim" if i in struck else None)
         Console(width=max(100, _term_width())).print(table)
 
 

@@ -184,20 +184,28 @@ def show(
     fmt: FormatOpt = DataFormat.table,
     since: Annotated[int, typer.Option(help="First seq to show.")] = 1,
     until: Annotated[Optional[int], typer.Option(help="Last seq to show.")] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Print the timeline of a log: seq, time, who, type and the event's fields.
 
+    An event a log.void took back (a recording mistake) is struck through, and the
+    `voided` column says which void, who and why.
+
     Example: kifu show m1.jsonl --since 10 --until 40 -f md
     """
-    from kifu.auditor.report import event_detail
+    from kifu.auditor.report import event_detail, void_note, voids
     from kifu.events.base import event_type
 
+    events = logfile.load(log).events
+    gone = voids(events)
+    code = lang_of(lang).value
     rows = [
-        (e.seq, e.at, e.by, event_type(type(e)), event_detail(e))
-        for e in logfile.load(log).events
+        (e.seq, e.at, e.by, event_type(type(e)), event_detail(e), void_note(gone[e.seq], code) if e.seq in gone else None)
+        for e in events
         if e.seq >= since and (until is None or e.seq <= until)
     ]
-    print_rows(["seq", "at", "by", "type", "detail"], rows, fmt, title=str(log))
+    struck = {i for i, r in enumerate(rows) if r[-1] is not None}
+    print_rows(["seq", "at", "by", "type", "detail", "voided"], rows, fmt, title=str(log), struck=struck)
 
 
 @app.command(rich_help_panel=PANEL)

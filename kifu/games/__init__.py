@@ -12,6 +12,8 @@ module         layer     what it declares
 ``game.py``    auditor   ``GAME``: the game as the auditor, the page and the CLI see it
 ``views.py``   warehouse its SQL views and random-outcome feeds (optional)
 ``sim.py``     tools     a seeded generator of legal matches (optional)
+``mapping``    events    ``mapping.toml``: its chat notation, for ``kifu record`` and
+                         ``kifu import --map <id>`` (docs/notation.md)
 ============== ========= ==============================================================
 
 Each layer looks a game up by id in ``GAMES`` below and imports only the module it
@@ -45,3 +47,13 @@ def part(game_id: str, name: str) -> ModuleType:
 def has_part(game_id: str, name: str) -> bool:
     """True if a known game declares the optional module ``name`` (``views``, ``sim``)."""
     return importlib.util.find_spec(f"{__name__}.{game_id}.{name}") is not None
+
+
+def data(game_id: str, name: str) -> str | None:
+    """The text of a data file in a known game's folder (``data("mtg", "mapping.toml")``), or None."""
+    from importlib.resources import files
+
+    if game_id not in GAMES:
+        return None
+    res = files(f"{__name__}.{game_id}").joinpath(name)
+    return res.read_text(encoding="utf-8") if res.is_file() else None

@@ -24,6 +24,7 @@ from ...events.base import Event, JudgeRuling, MatchStarted
 from ...projector import series
 from ...projector.base import Frame
 from ..base import Finding, resolve_options
+from ..report import voids as report_voids
 from .charts import charts_section
 from .common import Context, esc
 from .findings import findings_section
@@ -89,4 +90,5 @@ def _context(events: Sequence[Event], frames: Sequence[Frame[Any]], lang: str) -
         table=series.table(game.charts, frames) if game else [],
         last_seq=events[-1].seq,
         rulings=tuple(e for e in events if isinstance(e, JudgeRuling)),
+        voids=report_voids(events),
     )

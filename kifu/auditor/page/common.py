@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping
 import msgspec
 
 from ...events import i18n
-from ...events.base import JudgeRuling, MatchStarted
+from ...events.base import JudgeRuling, LogVoided, MatchStarted
 from ...projector import series
 from ..base import Game, Rule
 
@@ -44,12 +44,14 @@ class Context:
     table: list[tuple[int, series.Values]]
     last_seq: int
     rulings: tuple[JudgeRuling, ...]
+    voids: Mapping[int, LogVoided]
+    """Seq of each event a void took back -> that void."""
 
     def t(self, key: str, **kw: Any) -> str:
         return i18n.text(f"page.{key}", self.lang, **kw)
 
     def who(self, pid: str | None) -> str:
-        if pid in ("judge", "system"):
+        if pid in ("judge", "system", "recorder"):
             return self.t(pid)
         return self.names.get(pid or "", pid or "")
 

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 import msgspec
 
-from ...events.base import Event, JudgeRuling, event_type
+from ...events.base import Event, JudgeRuling, LogVoided, event_type
 from ...projector import series
 from ..base import Finding
 from .common import (
@@ -79,11 +79,17 @@ def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change:
         f'<a class="flag {esc(f.severity)}" href="#f-{i}">▲ {esc(f.code)} {esc(f.message.get(ctx.lang))}</a>'
         for i, f in flags
     )
+    void = ctx.voids.get(e.seq)
+    struck = (lambda html: f"<del>{html}</del>") if void is not None else (lambda html: html)
+    if void is not None:  # never happened: struck through, with who took it back and why
+        sev, change = "voided", ""
+        notes = (f'<span class="void">{esc(ctx.t("voided", seq=void.seq, by=ctx.who(void.by), reason=void.reason))}'
+                 f"</span>{notes}")
     return (
         f'<tr id="seq-{e.seq}" class="{sev}"><td><a href="#seq-{e.seq}">{e.seq}</a></td>'
         + (f'<td class="t" title="{esc(e.at)}">{esc(_clock(e.at))}</td>' if timed else "")
-        + f'<td class="who">{esc(ctx.who(e.by))}</td>'
-        f'<td class="ty">{esc(event_type(type(e)))}</td><td>{_detail(e)}{notes}</td>'
+        + f'<td class="who">{struck(esc(ctx.who(e.by)))}</td>'
+        f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td>{struck(_detail(e))}{notes}</td>'
         f'<td class="chg">{change}</td></tr>'
     )
 
@@ -104,6 +110,6 @@ def _detail(e: Event) -> str:
 
 def _value(e: Event, k: str, v: Any) -> str:
     # A ruling's subject events are links: the judge's reasoning is one click from the play.
-    if isinstance(e, JudgeRuling) and k == "about":
+    if isinstance(e, (JudgeRuling, LogVoided)) and k == "about":
         return seq_links(e.about)
     return esc(plain(v))

@@ -331,3 +331,9 @@ def catalogue(start: MatchStarted) -> Any:
     that brings a bad one fails ``kifu verify`` like any other malformed line.
     """
     return cards.for_match(start)
+
+
+def names(cat: Any) -> list[str]:
+    """The names a table types (cards, guns by full and short name, gunners, skills): for completion."""
+    return ([c.name for c in cat.cards] + [g.name for g in cat.guns] + [g.short_name for g in cat.guns]
+            + [g.name for g in cat.gunners] + [s.name for s in cat.skills])
