@@ -51,10 +51,8 @@ def deck_verdict(st: proj.State, pid: str, card: str, deck: str | None = None) -
     if facts is not None and any(gid in facts.copies for _, gid, _, _ in decks):
         return None
     names = ", ".join(d[0] for d in decks)
-    if all(complete for *_, complete in decks):
-        return "missing", names
     if facts is None:
-        return "unknown", f"{card} is not in the card catalogue and the deck of {names} is not fully listed"
+        return "unknown", f"{card} is not in the card catalogue"
     if any(gid is None for _, gid, _, _ in decks):
         return "unknown", f"a gun of {names} is not in the card catalogue, so its deck is unknown"
     return "missing", names  # a known card lists every deck it is in: an unlisted remainder holds none of it
