@@ -2,7 +2,7 @@
 
 One module per command group, each a small typer app merged into ``app``:
 ``log`` (new, append, verify, repair, show, state, schema), ``audit`` (audit,
-report, rules), ``imports`` (import) and ``warehouse`` (ingest, sql, stats,
+report, rules), ``cards`` (a game's card catalogue), ``imports`` (import) and ``warehouse`` (ingest, sql, stats,
 export). What they share (options declared once, messages, printing) is in
 ``common``, the progress bars in ``progress``.
 
@@ -21,7 +21,7 @@ import typer
 
 from kifu.events.base import KifuError
 
-from . import audit, imports, log, warehouse
+from . import audit, cards, imports, log, warehouse
 from .common import Lang, default_lang
 
 app = typer.Typer(
@@ -31,7 +31,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
 )
-for group in (log, audit, imports, warehouse):
+for group in (log, audit, cards, imports, warehouse):
     app.add_typer(group.app)
 
 
