@@ -637,16 +637,25 @@ def _discarded(state: State, e: ev.CardsDiscarded) -> State:
         g = _gun(state, p, e.gun)
         field = "loads" if e.zone == "load" else "deck"
         ch["guns"] = {**p.guns, g.name: replace(g, **{field: max(0, getattr(g, field) - e.n)})}
-    elif e.zone == "function" and canon(state, e.card) in p.functions:
-        fs = list(p.functions)
-        fs.remove(canon(state, e.card))
-        ch["functions"] = tuple(fs)
-    elif e.zone == "set":
-        gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == canon(state, e.card)), None)
-        ch["set"] = tuple(x for x in p.set if x != gone)
-        if gone is None:  # already moved to the discard when it resolved
+    elif e.zone in ("function", "set"):
+        left = _out_of_play(state, p, e.zone, e.card)
+        ch.update(left)
+        if e.zone == "set" and left["set"] == p.set:  # already moved to the discard when it resolved
             ch["discard"] = p.discard
     return _effect(_put(state, p, **ch), e.act, "discard", e.n)
+
+
+def _out_of_play(state: State, p: Player, zone: str, card: str | None) -> dict[str, Any]:
+    """One copy of a function, or one set response, leaving play: the changes to the player."""
+    name = canon(state, card)
+    if zone == "function":
+        if name not in p.functions:
+            return {}
+        fs = list(p.functions)
+        fs.remove(name)
+        return {"functions": tuple(fs)}
+    gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == name), None)
+    return {"set": tuple(x for x in p.set if x != gone)}
 
 
 @apply.on(ev.CardsMoved)
@@ -663,13 +672,8 @@ def _moved(state: State, e: ev.CardsMoved) -> State:
             guns[g.name] = replace(g, deck=max(0, g.deck - n))
         else:
             guns[g.name] = replace(g, loads=max(0, g.loads - n), up=g.up[: max(0, g.loads - n)])
-    elif e.zone == "function" and canon(state, e.card) in p.functions:
-        fs = list(p.functions)
-        fs.remove(canon(state, e.card))
-        ch["functions"] = tuple(fs)
-    elif e.zone == "set":
-        gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == canon(state, e.card)), None)
-        ch["set"] = tuple(x for x in p.set if x != gone)
+    elif e.zone in ("function", "set"):
+        ch.update(_out_of_play(state, p, e.zone, e.card))
     if e.to == "deck" and e.gun:
         g = gun_of(state, p, e.gun)
         if g is not None:
