@@ -20,9 +20,8 @@ from typing import Any
 
 import msgspec
 import pytest
-from conftest import FIXTURES, ROOT, game_map, run_cli
+from conftest import ROOT, game_map, run_cli
 
-from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events.base import event_type
 

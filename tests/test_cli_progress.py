@@ -18,7 +18,6 @@ import pytest
 from conftest import FIXTURES, Run, game_map, run_cli
 
 from kifu import cli
-from kifu.auditor import registry
 from kifu.cli import progress
 from kifu.events import logfile
 

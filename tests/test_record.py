@@ -148,7 +148,6 @@ def test_a_chat_export_typed_line_by_line_gives_the_imported_events_and_findings
     start = {k: v for k, v in msgspec.to_builtins(imported.start).items() if k not in ("type", "seq", "prev", "at")}
     rec = _recording(tmp_path / "m.jsonl", start)
     said: set[str] = set()
-    kept = []
     roles = {"system": "recorder", None: "judge"}  # the client's own lines, and the judge (no player)
     for e in imported.events[1:]:
         if e.src is None or e.src.loc in said:

@@ -7,6 +7,7 @@ module         layer     what it declares
 ============== ========= ==============================================================
 ``events.py``  events    ``EVENTS`` (its event structs) and ``catalogue(start)``, if it has cards
 ``cards.py``   events    its card catalogue (data in ``cards.json``), if it has one
+``listing.py`` events    what ``kifu cards`` shows of it: ``listing``, ``describe``, ``forms``
 ``projection`` projector ``State``, ``initial(start, options)`` and ``apply(state, event)``
 ``rules/``     auditor   its rules, by area, and ``options.py``
 ``game.py``    auditor   ``GAME``: the game as the auditor, the page and the CLI see it

@@ -1,7 +1,7 @@
 """Projection of the World Trigger 1v1 dice game (seed 002): trion, distance, sets, tags, chains.
 
 Total: every well-formed event changes the state as recorded, legal or not;
-the auditor (``kifu/auditor/worldtrigger.py``) judges. Payments written in an
+the auditor (``kifu/games/worldtrigger/rules/``) judges. Payments written in an
 event (reveal trion, effect trion and tags, the move tag) are taken here; a
 tag that is not in hand is simply not removed.
 
