@@ -111,7 +111,7 @@ def per_event_us(run: Callable[[], Any], n: int, runs: int) -> float:
 
 def length_logs(game: str, length: int, total: int) -> list[Path]:
     """Matches of about ``length`` events (cut from longer ones), ``total`` events in all; [] if none is that long."""
-    turns = {"mtg": max(2, length // 45)}.get(game)
+    turns = {"mtg": length // 40 + 2}.get(game)
     out, have, seed = [], 0, 0
     while have < total and seed < 400:
         bodies = sims.PLAY[game](seed, turns if turns else sims.TURNS[game] * 3)
