@@ -9,6 +9,7 @@ types inside the game's namespace, declared with the envelope first.
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 from typing import Any, Iterable
 
@@ -79,13 +80,19 @@ def options(g: Game, start: MatchStarted) -> dict[str, Any]:
     return resolve_options(g.options, start.rules)
 
 
-def audit(events: list[Event], strict: bool = False) -> list[Finding]:
-    """Audit one verified match (its events from match.start on)."""
-    start = events[0]
+def audit(events: Iterable[Event], strict: bool = False) -> list[Finding]:
+    """Audit one verified match (its events from match.start on).
+
+    ``events`` may be a list or a stream (``logfile.stream``): the engine holds no
+    event past its step, so a stream is audited in memory that does not grow with
+    the log. An error the stream raises (a line that does not verify) goes through.
+    """
+    it = iter(events)
+    start = next(it)
     assert isinstance(start, MatchStarted)
     g = game(start.game)
     catalogue = g.catalogue(start) if g.catalogue else None
-    return engine(g.id).run(events, options(g, start), catalogue, strict=strict)
+    return engine(g.id).run(itertools.chain((start,), it), options(g, start), catalogue, strict=strict)
 
 
 ENVELOPE = ("seq", "prev", "at", "by", "src")

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Iterable, NoReturn, Optional, Sequence
+from typing import Annotated, Any, Iterable, Iterator, NoReturn, Optional, Sequence
 
 import msgspec
 import typer
@@ -89,18 +90,26 @@ RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule
 # --- output ----------------------------------------------------------------------
 
 
+TABLE_ROWS = 1000
+"""Rows per drawn table: a longer output (``kifu show`` of a big log) is drawn as one table per block of
+rows, so it streams in memory that does not grow with it (a table's widths need all of its rows)."""
+
+
 def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None) -> None:
-    """Print rows as a table, CSV, JSON (a list of objects) or Markdown."""
-    rows = [list(r) for r in rows]
+    """Print rows as a table, CSV, JSON (a list of objects) or Markdown, as they come."""
     if fmt is DataFormat.json:
-        data = [dict(zip(columns, r)) for r in rows]
-        typer.echo(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
+        _print_json_rows(columns, rows)
     elif fmt is DataFormat.csv:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(columns)
-        w.writerows(rows)
-        typer.echo(buf.getvalue(), nl=False)
+        for block in _blocks(rows, TABLE_ROWS):
+            w.writerows(block)
+            typer.echo(buf.getvalue(), nl=False)
+            buf.seek(0)
+            buf.truncate()
+        if buf.getvalue():
+            typer.echo(buf.getvalue(), nl=False)
     elif fmt is DataFormat.md:
         esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
         typer.echo("| " + " | ".join(columns) + " |")
@@ -112,13 +121,36 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
         from rich.markup import escape
         from rich.table import Table
 
-        # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup.
-        table = Table(title=escape(title) if title else None, show_lines=False)
-        for c in columns:
-            table.add_column(escape(c), overflow="fold")
-        for r in rows:
-            table.add_row(*("" if v is None else escape(str(v)) for v in r))
-        Console(width=max(100, _term_width())).print(table)
+        console = Console(width=max(100, _term_width()))
+        for i, block in enumerate(_blocks(rows, TABLE_ROWS)):
+            # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup.
+            table = Table(title=escape(title) if title and i == 0 else None, show_lines=False)
+            for c in columns:
+                table.add_column(escape(c), overflow="fold")
+            for r in block:
+                table.add_row(*("" if v is None else escape(str(v)) for v in r))
+            console.print(table)
+
+
+def _blocks(rows: Iterable[Sequence[Any]], size: int) -> Iterator[list[Sequence[Any]]]:
+    """``rows`` in lists of ``size``; one empty list when there are none (a table still shows its head)."""
+    it = iter(rows)
+    block = list(itertools.islice(it, size))
+    yield block
+    while len(block) == size:
+        block = list(itertools.islice(it, size))
+        if block:
+            yield block
+
+
+def _print_json_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """A JSON list of objects, one object at a time, as ``print_json`` would lay out the whole list."""
+    first = True
+    for r in rows:
+        item = msgspec.json.format(msgspec.json.encode(dict(zip(columns, r))), indent=2).decode()
+        typer.echo(("[\n" if first else ",\n") + "\n".join("  " + line for line in item.split("\n")), nl=False)
+        first = False
+    typer.echo("[]" if first else "\n]")
 
 
 def _term_width() -> int:

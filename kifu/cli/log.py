@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from enum import Enum
 from pathlib import Path
@@ -11,7 +12,7 @@ import msgspec
 import typer
 
 from kifu.events import logfile
-from kifu.events.base import KifuError
+from kifu.events.base import KifuError, MatchStarted
 
 from .common import (
     DataFormat,
@@ -192,11 +193,13 @@ def show(
     from kifu.auditor.report import event_detail
     from kifu.events.base import event_type
 
-    rows = [
+    # Streamed: rows are printed as the log is read. The whole log is still read, so a line
+    # after --until that does not verify fails the command as it always did (exit 2).
+    rows = (
         (e.seq, e.at, e.by, event_type(type(e)), event_detail(e))
-        for e in logfile.load(log).events
+        for e in logfile.stream(log)
         if e.seq >= since and (until is None or e.seq <= until)
-    ]
+    )
     print_rows(["seq", "at", "by", "type", "detail"], rows, fmt, title=str(log))
 
 
@@ -215,16 +218,9 @@ def state(
       kifu state m1.jsonl --at 42 --path game.players.p1
       kifu state m1.jsonl --at 41 --flat > before.txt; kifu state m1.jsonl --at 42 --flat | diff before.txt -
     """
-    from kifu.auditor import registry
-    from kifu.projector.base import Replay
-
-    lg = logfile.load(log)
-    g = registry.game(lg.start.game)
-    last = lg.head.seq
-    seq = last if at is None else at
-    if not 1 <= seq <= last:
-        fail(msg("seq_range", lang, seq=seq, last=last))
-    frame = Replay(g.projection, lg.events, registry.options(g, lg.start)).state_at(seq)
+    frame, last = _frame_at(log, at)
+    if frame is None:
+        fail(msg("seq_range", lang, seq=at, last=last))
     tree = msgspec.to_builtins(frame)
     for key in path.split(".") if path else ():
         if isinstance(tree, dict) and key in tree:
@@ -240,6 +236,34 @@ def state(
             typer.echo(f"{leaf} = {msgspec.json.encode(value).decode()}")
     else:
         print_json(tree)
+
+
+def _frame_at(log: Path, at: Optional[int]) -> tuple[Any, int]:
+    """(the frame after event ``at``, or after the last event; the last seq) in one streaming pass.
+
+    The fold stops at ``at``; the rest of the log is still read and verified (a log that
+    cannot be trusted gives no state), but nothing of it is kept. The frame is None if
+    ``at`` is outside the log.
+    """
+    from kifu.auditor import registry
+    from kifu.projector.base import frames
+
+    reader = logfile.Reader(log)
+    events = reader.events()
+    start = next(events)
+    assert isinstance(start, MatchStarted)  # the Verifier refuses any other first line
+    g = registry.game(start.game)
+    frame = None
+    if at is None or at >= 1:
+        for frame in frames(g.projection, itertools.chain((start,), events), registry.options(g, start)):
+            if frame.seq == at:
+                break
+    for _ in events:  # the rest is verified, not folded
+        pass
+    last = reader.head.seq
+    if at is not None and not 1 <= at <= last:
+        return None, last
+    return frame, last
 
 
 def _leaves(tree: Any, prefix: str) -> Iterable[tuple[str, Any]]:
