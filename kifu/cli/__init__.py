@@ -14,7 +14,6 @@ traceback). Commands that do not touch DuckDB never import it.
 from __future__ import annotations
 
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Optional, Sequence
 
 import typer
@@ -37,6 +36,9 @@ for group in (log, audit, imports, warehouse):
 
 def _version(value: bool) -> None:
     if value:
+        # importlib.metadata costs more to import than most commands take to run: only --version pays it.
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
             typer.echo(f"kifu {version('kifu')}")
         except PackageNotFoundError:  # run from a source tree that was never installed

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import Annotated, NamedTuple, Optional
+from typing import TYPE_CHECKING, Annotated, NamedTuple, Optional
 
 import typer
 
 from kifu.events import logfile
-from kifu.auditor.base import Finding
 from kifu.events.base import KifuError, MatchStarted
 
 from .common import (
@@ -25,6 +24,9 @@ from .common import (
     print_rows,
 )
 from .progress import Bar, log_note, logs_progress, starts
+
+if TYPE_CHECKING:
+    from kifu.auditor.base import Finding
 
 app = typer.Typer()
 PANEL = "Judging"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import string
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 import msgspec
@@ -59,13 +59,18 @@ def _msg(key: str, params: dict[str, Any]) -> Msg:
     return Msg(key, **params)
 
 
-def _sources() -> Iterator[tuple[str, Any]]:
-    """(owner, package files) of every catalogue: the core's, then each game's that has one."""
+def _sources() -> Iterator[tuple[str, Path]]:
+    """(owner, folder) of every catalogue: the core's, then each game's that has one.
+
+    The folders are found beside the modules (kifu is installed as files): importing
+    ``importlib.resources`` would cost every command more than reading the files does.
+    """
     import kifu.games
 
-    yield "kifu", resources.files("kifu") / "locale"
+    games = Path(kifu.games.__file__).parent
+    yield "kifu", games.parent / "locale"
     for game_id in kifu.games.GAMES:
-        yield game_id, resources.files(f"kifu.games.{game_id}") / "locale"
+        yield game_id, games / game_id / "locale"
 
 
 @lru_cache(maxsize=None)

@@ -12,7 +12,6 @@ import fcntl
 import hashlib
 import operator
 import os
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, NamedTuple
@@ -564,6 +563,8 @@ def repair(path: str | os.PathLike[str]) -> tuple[int, str] | None:
         size = os.fstat(fd).st_size
         if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
             return None
+        import shutil  # only a repair copies a file: the readers do not pay for importing it
+
         writer = Writer(path)
         writer._fd, writer.size = fd, size
         cut_at = writer._line_start(size)
