@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
+
 from kifu.auditor import registry
 from kifu.events import i18n
 

@@ -8,8 +8,8 @@ step in size must stay within a generous multiple (FACTOR) of ten times the time
 
 from __future__ import annotations
 
-import html
 import gc
+import html
 import time
 from pathlib import Path
 from typing import Callable

@@ -15,7 +15,7 @@ import functools
 import re
 import string
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Container, Iterable, Mapping, NamedTuple, Sequence
 
 import msgspec
 
@@ -276,11 +276,19 @@ class Engine:
         options: Mapping[str, Any],
         catalogue: Any = None,
         strict: bool = False,
+        voided: Container[int] | None = None,
     ) -> list[Finding]:
-        """All findings of one match, sorted by (seq, code)."""
+        """All findings of one match, sorted by (seq, code).
+
+        ``voided`` are the seqs log.voids took back (``voided_in``); a stream of events (a
+        file read as it is audited) must say them, since its voids come after what they
+        void; for a sequence they are worked out here.
+        """
         findings: list[Finding] = []
-        events = events if isinstance(events, Sequence) else list(events)
-        skip = voided_in(events) or NONE_VOIDED
+        if voided is None:
+            events = events if isinstance(events, Sequence) else list(events)
+            voided = voided_in(events)
+        skip = voided or NONE_VOIDED
         it = iter(events)
         start = next(it)
         assert isinstance(start, MatchStarted)

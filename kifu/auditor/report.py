@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -32,13 +32,22 @@ def summary(findings: Sequence[Finding], lang: str) -> str:
     return ", ".join(f"{label(k, lang)} {v}" for k, v in c.items() if v)
 
 
-def voids(events: Sequence[Event]) -> dict[int, LogVoided]:
-    """Seq of each event a log.void took back -> that void (none in most logs)."""
-    taken = voided_in(events)
+Voided = Mapping[int, tuple[LogVoided, Event]]
+"""Seq of each event a log.void took back -> (that void, the event taken back): none in most logs."""
+
+
+def voided(events: Sequence[Event]) -> Voided:
+    """The events voids took back in a log held whole (a streamed log: ``collect_voided`` over two passes)."""
+    return collect_voided(voided_in(events), events)
+
+
+def collect_voided(taken: Mapping[int, int], events: Iterable[Event]) -> Voided:
+    """``taken`` (seq -> the void's seq, from ``voided_in``) with the two events of each, from one pass."""
     if not taken:
         return {}
-    by_seq = {e.seq: e for e in events if isinstance(e, LogVoided)}
-    return {seq: by_seq[v] for seq, v in sorted(taken.items())}
+    wanted = set(taken) | set(taken.values())
+    found = {e.seq: e for e in events if e.seq in wanted}
+    return {seq: (found[v], found[seq]) for seq, v in sorted(taken.items())}  # type: ignore[misc]
 
 
 def void_note(void: LogVoided, lang: str) -> str:
@@ -46,35 +55,33 @@ def void_note(void: LogVoided, lang: str) -> str:
     return i18n.text("report.voided", lang, seq=void.seq, by=void.by, reason=void.reason)
 
 
-def _voided_lines(events: Sequence[Event], lang: str, where: str, struck: str) -> list[str]:
-    by_seq = {e.seq: e for e in events}
-    return [f"{where}{struck}seq {seq} {event_type(type(by_seq[seq]))} {event_detail(by_seq[seq])}{struck}  "
-            f"({void_note(v, lang)})" for seq, v in voids(events).items()]
+def _voided_lines(gone: Voided, lang: str, where: str, struck: str) -> list[str]:
+    return [f"{where}{struck}seq {seq} {event_type(type(e))} {event_detail(e)}{struck}  ({void_note(v, lang)})"
+            for seq, (v, e) in gone.items()]
 
 
-def as_text(findings: Sequence[Finding], lang: str, where: str = "", events: Sequence[Event] = ()) -> str:
+def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voided = {}) -> str:
     """Findings one per line, the summary, then the events voids took back, struck through (``~~…~~``)."""
     lines = []
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
         lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}  ({f.citation})")
     lines.append(f"{where}{summary(findings, lang)}")
-    gone = _voided_lines(events, lang, where, "~~")
-    if gone:
+    struck = _voided_lines(gone, lang, where, "~~")
+    if struck:
         lines.append(f"{where}{label('voided_events', lang)}:")
-        lines.extend(gone)
+        lines.extend(struck)
     return "\n".join(lines)
 
 
-def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None,
-            events: Sequence[Event] = ()) -> str:
+def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None, gone: Voided = {}) -> str:
     items = []
     for f in findings:
         d = msgspec.to_builtins(f)
         d["message"] = f.message.get(lang)
         items.append(d)
-    gone = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, v in voids(events).items()]
-    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "voided": gone}
+    taken = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, (v, _) in gone.items()]
+    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "voided": taken}
     return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode()
 
 
@@ -82,7 +89,7 @@ def _md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", events: Sequence[Event] = ()) -> str:
+def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: Voided = {}) -> str:
     out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
     if findings:
         out.append(f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
@@ -91,10 +98,10 @@ def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", events:
         for f in findings:
             out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
                        f"{_md_cell(f.message.get(lang))} | {_md_cell(f.citation)} |")
-    gone = _voided_lines(events, lang, "", "~~")
-    if gone:
+    struck = _voided_lines(gone, lang, "", "~~")
+    if struck:
         out.extend([""] * (out[-1] != "") + [f"## {label('voided_events', lang)}", ""])
-        out.extend(f"* {_md_cell(line)}" for line in gone)
+        out.extend(f"* {_md_cell(line)}" for line in struck)
     return "\n".join(out) + "\n"
 
 
@@ -106,14 +113,13 @@ def event_detail(event: Event) -> str:
     return msgspec.json.encode(d).decode()
 
 
-def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, title: str) -> str:
+def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, title: str, gone: Voided = {}) -> str:
     """A self-contained page: findings on top, the timeline with flagged events below."""
     esc = html.escape
     flagged: dict[int, list[Finding]] = {}
     for f in findings:
         for s in f.seqs:
             flagged.setdefault(s, []).append(f)
-    gone = voids(events)
     rows = []
     for e in events:
         fs = flagged.get(e.seq, [])
@@ -121,7 +127,7 @@ def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, tit
         notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {esc(f.message.get(lang))}</div>' for f in fs)
         detail = f"<code>{esc(event_detail(e))}</code>"
         if e.seq in gone:
-            detail = f'<del>{detail}</del><div class="f">{esc(void_note(gone[e.seq], lang))}</div>'
+            detail = f'<del>{detail}</del><div class="f">{esc(void_note(gone[e.seq][0], lang))}</div>'
         rows.append(
             f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{esc(e.at or "")}</td><td>{esc(e.by or "")}</td>'
             f"<td>{esc(event_type(type(e)))}</td><td>{detail}{notes}</td></tr>"

@@ -37,7 +37,8 @@ for group in (log, record, audit, cards, imports, warehouse):
 
 def _version(value: bool) -> None:
     if value:
-        from importlib.metadata import PackageNotFoundError, version  # 30 ms: only for --version
+        # importlib.metadata costs more to import than most commands take to run: only --version pays it.
+        from importlib.metadata import PackageNotFoundError, version
 
         try:
             typer.echo(f"kifu {version('kifu')}")

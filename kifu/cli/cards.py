@@ -14,7 +14,17 @@ import typer
 import kifu.games
 from kifu.events.cardview import Entry, closest
 
-from .common import DataFormat, FormatOpt, GameOpt, LangOpt, fail, lang_of, msg, print_json, print_rows
+from .common import (
+    DataFormat,
+    FormatOpt,
+    GameOpt,
+    LangOpt,
+    fail,
+    lang_of,
+    msg,
+    print_json,
+    print_rows,
+)
 
 app = typer.Typer()
 

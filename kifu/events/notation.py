@@ -28,7 +28,14 @@ from .base import MatchStarted
 from .codec import Codec
 from .importers.common import ImportReport, Message, Source
 from .importers.convert import Converter
-from .importers.mapping import BANGS, Command, MapFile, PlayerBook, find_command, parse_command
+from .importers.mapping import (
+    BANGS,
+    Command,
+    MapFile,
+    PlayerBook,
+    find_command,
+    parse_command,
+)
 
 ROLES = {"judge": "judge", "ジャッジ": "judge", "審判": "judge", "recorder": "recorder", "記録係": "recorder"}
 """Speaker prefixes that name a role at the table, not a player (for their line only)."""

@@ -27,7 +27,10 @@ import msgspec
 
 from . import rng
 from .codec import field_error
-from .logfile import _fsync_dir, _write_all  # the log's all-or-nothing append and its directory fsync
+from .logfile import (  # the log's all-or-nothing append and its directory fsync
+    _fsync_dir,
+    _write_all,
+)
 
 FILE_NAME = "secrets.jsonl"
 """The store's file name inside its directory."""

@@ -242,15 +242,18 @@ def log_skip(state: LogState, event: Event) -> LogState:
 def voided_in(events: Iterable[Event]) -> dict[int, int]:
     """Seq -> the log.void that takes it back, for a whole log (the fold's pass-over list).
 
-    A pass over the events before the fold, since a void comes after what it voids; a log
-    with no void costs one C-level scan of the event types.
+    A pass over the events before the fold, since a void comes after what it voids: over
+    a log held whole, one C-level scan of the event types when it has no void; over a
+    stream (a first pass over a file), one look at each event, nothing kept but the
+    rulings and voids.
     """
-    # list.__iter__: a list that counts its iterations (a progress bar's) must not count this pass.
-    events = list(events) if not isinstance(events, list) else events
-    if LogVoided not in set(map(type, list.__iter__(events))):
-        return {}
+    if isinstance(events, list):
+        # list.__iter__: a list that counts its iterations (a progress bar's) must not count this pass.
+        if LogVoided not in set(map(type, list.__iter__(events))):
+            return {}
+        events = list.__iter__(events)
     state = LogState()
-    for e in list.__iter__(events):
+    for e in events:
         cls = type(e)
         if cls is JudgeRuling or cls is LogVoided:
             state = _book(state, e, cls)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 import msgspec
 
 from ...events import i18n
-from ...events.base import JudgeRuling, LogVoided, MatchStarted
+from ...events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted
 from ...projector import series
 from ..base import Game, Rule
 
@@ -44,7 +44,13 @@ class Context:
     table: list[tuple[int, series.Values]]
     last_seq: int
     rulings: tuple[JudgeRuling, ...]
-    voids: Mapping[int, LogVoided]
+    end: MatchEnded | None = None
+    """The first match.end, if any."""
+    by_seq: Mapping[int, str | None] = field(default_factory=dict)
+    """Who acted at each event a finding is reported at."""
+    timed: bool = False
+    """Some event carries a time (a log with none gets no time column)."""
+    voids: Mapping[int, LogVoided] = field(default_factory=dict)
     """Seq of each event a void took back -> that void."""
 
     def t(self, key: str, **kw: Any) -> str:

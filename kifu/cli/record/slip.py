@@ -18,6 +18,7 @@ from kifu.events import i18n
 from kifu.events.base import Event, MatchEnded, MatchStarted
 from kifu.events.logfile import Head
 
+
 def word(key: str, lang: str, **kw: Any) -> str:
     """The slip's word ``slip.<key>`` in ``lang``."""
     return i18n.text(f"slip.{key}", lang, **kw)
