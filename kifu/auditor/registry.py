@@ -18,7 +18,7 @@ import kifu.games
 from kifu.games import part
 
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
-from . import log
+from . import log, rng
 from .base import CODE, INTERNAL, NAME, Engine, Finding, Game, Rule, resolve_options
 
 __all__ = ["all_rules", "audit", "engine", "find_rule", "game", "games", "known", "options", "rules_of"]
@@ -45,8 +45,8 @@ def known(game_id: str) -> bool:
 
 
 def rules_of(g: Game) -> tuple[Rule, ...]:
-    """Every rule that runs on a match of ``g``: the log rules, then the game's."""
-    return log.RULES + (log.options_rule(g.options),) + g.rules
+    """Every rule that runs on a match of ``g``: the log rules, the verifiable-randomness rules, then the game's."""
+    return log.RULES + (log.options_rule(g.options),) + rng.RULES + (rng.claim_rule(SHARED_EVENTS + g.events),) + g.rules
 
 
 def all_rules() -> list[Rule]:

@@ -26,7 +26,7 @@ from typing import (
 
 import msgspec
 
-from ..events.base import Event, JudgeRuling, MatchEnded, MatchStarted, Note
+from ..events.base import RNG_EVENTS, Event, JudgeRuling, MatchEnded, MatchStarted, Note
 
 S = TypeVar("S")
 
@@ -99,6 +99,10 @@ class LogState(msgspec.Struct, frozen=True, kw_only=True):
     """How many judge.ruling events so far."""
     notes: int = 0
     """How many notes so far."""
+    rng: tuple[Event, ...] = ()
+    """The verifiable-randomness events so far, in order: every ``rng.commit``, ``rng.nonce`` and
+    ``rng.reveal``, and every event that names a commitment in its ``rng`` field (what the KIFU-RNG
+    rules judge; docs/randomness.md)."""
 
 
 def log_initial(start: MatchStarted) -> LogState:
@@ -112,8 +116,11 @@ _REPLACE = msgspec.structs.replace
 def log_apply(state: LogState, event: Event) -> LogState:
     at, seq = event.at, event.seq
     cls = type(event)
-    if cls in _COUNTED:
-        return _counted(state, event, cls)
+    special = _SPECIAL.get(cls, _UNSEEN)
+    if special is _UNSEEN:
+        special = _classify(cls)
+    if special is not None:
+        return special(state, event, cls)
     if at is None:  # most events of a live log: only the seq moves
         return _REPLACE(state, seq=seq)
     # Every event of an imported log carries ``at``: the common case is one parse (none when
@@ -121,6 +128,19 @@ def log_apply(state: LogState, event: Event) -> LogState:
     if at == state.last_at or _later(at, state.last_at):
         return _REPLACE(state, seq=seq, last_at=at, last_at_seq=seq)
     return _REPLACE(state, seq=seq)
+
+
+def in_ledger(event: Event) -> bool:
+    """True for an event ``LogState.rng`` keeps: a commit, nonce or reveal, or one that names a commitment."""
+    return type(event) in RNG_EVENTS or getattr(event, "rng", None) is not None
+
+
+def _rng(state: LogState, event: Event, cls: type) -> LogState:
+    if cls in RNG_EVENTS or event.rng is not None:  # type: ignore[attr-defined]
+        state = _REPLACE(state, rng=state.rng + (event,))
+    if event.at is not None and (event.at == state.last_at or _later(event.at, state.last_at)):
+        return _REPLACE(state, seq=event.seq, last_at=event.at, last_at_seq=event.seq)
+    return _REPLACE(state, seq=event.seq)
 
 
 def _later(at: str, last_at: str | None) -> bool:
@@ -164,6 +184,17 @@ def _counted(state: LogState, event: Event, cls: type) -> LogState:
 
 
 _COUNTED = frozenset({MatchEnded, JudgeRuling, Note})
+_UNSEEN = object()
+_SPECIAL: dict[type, Callable[[LogState, Event, type], LogState] | None] = {
+    **{cls: _counted for cls in _COUNTED}, **{cls: _rng for cls in RNG_EVENTS},
+}
+"""Event class -> its log-level step, None for the plain ones (only seq and time move); filled on first sight."""
+
+
+def _classify(cls: type) -> Callable[[LogState, Event, type], LogState] | None:
+    """The log-level step of an event class not seen before: ``_rng`` when it has an ``rng`` field."""
+    step = _SPECIAL[cls] = _rng if "rng" in getattr(cls, "__struct_fields__", ()) else None
+    return step
 
 
 class Frame(msgspec.Struct, Generic[S], frozen=True):
