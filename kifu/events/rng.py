@@ -546,8 +546,8 @@ def read_chat(text: str) -> list[Found]:
     Never raises; linear in the text's length.
     """
     normalised = unicodedata.normalize("NFKC", text)
-    if ":" not in normalised:
-        return []  # every token has a colon: most chat messages skip the per-character fold
+    if not _may_hold_token(normalised):
+        return []  # most chat messages skip the per-character fold
     folded, gaps = _fold_normalised(normalised)
     found: list[Found] = []
     start = folded.find(PREFIX)
@@ -559,6 +559,12 @@ def read_chat(text: str) -> list[Found]:
             found.append(Found(token=token, fields=reader.got, claims=claims))
         start = folded.find(PREFIX, start + 1)
     return found
+
+
+def _may_hold_token(normalised: str) -> bool:
+    """False when an NFKC text cannot hold ``kifu:``: folding only drops characters and lowers A-Z."""
+    low = normalised.lower()
+    return ":" in low and "k" in low and "f" in low and "u" in low
 
 
 ARROWS = ("→", "->", "=>", "⇒")
