@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import typer
 
 from kifu.events import logfile
+from kifu.events.base import Event
 
 from .common import Lang, msg
 
@@ -167,10 +168,11 @@ def read_log(path: Path, bar: Bar, start: float) -> logfile.Log:
     return logfile.load(path, tick)
 
 
-def verify_log(path: Path, expect_head: Optional[str], bar: Bar, start: float) -> logfile.Head:
-    """``logfile.verify``, moving the bar by the bytes read."""
+def verify_log(path: Path, expect_head: Optional[str], bar: Bar, start: float,
+               each: Callable[[Event], None] | None = None) -> logfile.Head:
+    """``logfile.verify``, moving the bar by the bytes read (``each`` is shown every event)."""
     tick = (lambda offset: bar.update(start + offset)) if bar.live else None
-    return logfile.verify(path, expect_head, tick)
+    return logfile.verify(path, expect_head, tick, each)
 
 
 def log_note(i: int, logs: Sequence[Path], lang: Lang | None) -> str:

@@ -330,13 +330,15 @@ def verify(
     path: str | os.PathLike[str],
     expect_head: str | None = None,
     progress: Progress | None = None,
+    each: Callable[[Event], None] | None = None,
 ) -> Head:
     """Verify a log and return its head; with ``expect_head`` also detect truncation.
 
     ``expect_head`` is the head hash written on a match slip (a prefix of at least
     12 hex digits is enough). If the log's head differs, the log was cut off or
     changed, unless the slip's head is an earlier line (events were appended after
-    the slip was written), which is reported as such.
+    the slip was written), which is reported as such. ``each`` is shown every
+    verified event as it goes by (``kifu verify`` counts random outcomes with it).
     """
     want = expect_head.lower() if expect_head else None
     if want is not None and (len(want) < 12 or any(c not in "0123456789abcdef" for c in want)):
@@ -347,6 +349,8 @@ def verify(
         # A verified prev is the hash of the line before: no need to hash twice.
         if want is not None and seen_at is None and event.prev is not None and event.prev.startswith(want):
             seen_at = event.seq - 1
+        if each is not None:
+            each(event)
     head = reader.head
     if want is not None and not head.hash.startswith(want):
         if seen_at is not None:

@@ -612,6 +612,29 @@ def _claims(text: str, at: int) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
+def draw(reveal: Reveal, sides: Sequence[int], until: int | None = None, limit: int = _MAX_CLAIMS) -> list[tuple[int, int]]:
+    """Outcomes 0, 1 … of ``reveal`` as (sides, face): one per entry of ``sides``; with ``until``, one die
+    (``sides[0]``) rolled again and again up to and including the first ``until`` face (at most ``limit``)."""
+    if until is None:
+        return list(zip(sides, reveal.outcomes(sides)))
+    if len(sides) != 1 or not 1 <= until <= sides[0]:
+        raise RngError(f"rolling until a face needs one die and a face of it, not {list(sides)} until {until}",
+                       field="until")
+    out = []
+    for face in itertools.islice(reveal.faces(sides[0]), limit):
+        out.append((sides[0], face))
+        if face == until:
+            break
+    return out
+
+
+def format_claims(outcomes: Sequence[tuple[int, int]], lang: str = "ja") -> str:
+    """The outcomes as a reveal posts them after its token: ``→ 裏 表`` (coins), ``→ d6=4 d20=13``."""
+    words = {HEADS: "表", TAILS: "裏"} if lang == "ja" else {HEADS: "heads", TAILS: "tails"}
+    return "→ " + " ".join(words[face] if sides == 2 and face in words else f"d{sides}={face}"
+                           for sides, face in outcomes)
+
+
 def _number(text: str, at: int) -> tuple[int | None, int]:
     """The decimal number at ``at`` (at most 10 digits) and where it ends; None when there is none."""
     end = at

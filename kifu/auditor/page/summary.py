@@ -8,6 +8,7 @@ from ...events.base import Event, MatchEnded
 from ...projector import series
 from ..base import Finding
 from ..report import counts
+from ..rng import tally
 from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain
 
 
@@ -40,8 +41,17 @@ def _verdict(ctx: Context, events: Sequence[Event], findings: Sequence[Finding])
     return (
         f'<div class="card verdict {esc(worst or "clean")}"><p class="note">{esc(ctx.t("verdict"))}</p>'
         f'<p class="big">{esc(ctx.t(headline, **c))}</p><p>{esc(ctx.t("counts", **c))}</p>'
-        f"<p><b>{esc(ctx.t('result'))}</b>: {_result(ctx, events)}</p></div>"
+        f"<p><b>{esc(ctx.t('result'))}</b>: {_result(ctx, events)}</p>{_randomness(ctx, events)}</div>"
     )
+
+
+def _randomness(ctx: Context, events: Sequence[Event]) -> str:
+    """How many random outcomes the match records and how many of them are verifiable (docs/randomness.md)."""
+    t = tally(events)
+    if not t.outcomes and not t.ledger:
+        return ""
+    return (f"<p><b>{esc(ctx.t('random'))}</b>: "
+            f"{esc(ctx.t('random_outcomes', outcomes=t.outcomes, verifiable=t.verifiable))}</p>")
 
 
 def _count(ctx: Context, severity: str, n: int) -> str:
