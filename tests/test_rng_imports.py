@@ -129,3 +129,32 @@ def test_text_that_is_no_token_imports_as_before() -> None:
     imported = _build([("Aoi", "kifu: a great tool → 表"), ("Ren", "見て: https://example.com/kifu:c1")])
     assert [e["type"] for e in imported.events] == ["note", "note"]
     assert imported.report.rng == 0
+
+
+def _doc_chat(heading: str) -> list[tuple[str, str]]:
+    """The chat lines of one example of docs/randomness.md as (speaker, text)."""
+    text = (FIXTURES.parent / "docs" / "randomness.md").read_text(encoding="utf-8")
+    block = text.split(heading, 1)[1].split("```", 2)[1]
+    rows = []
+    for line in block.strip().splitlines():
+        line = line.removeprefix("[main] ")
+        who, _, said = line.partition(" : ") if " : " in line else line.partition(": ")
+        rows.append((who.strip(), said))
+    return rows
+
+
+@pytest.mark.parametrize("heading,players", [("### In a CCFOLIA room", [("a", "ミナト"), ("b", "ユキ")]),
+                                             ("### On Discord", [("a", "Aoi"), ("b", "Ren")])])
+def test_the_documented_chats_import_to_a_clean_verifiable_toss(heading: str, players, tmp_path: Path) -> None:
+    rows = _doc_chat(heading)
+    src = Source(format="test", file="doc.txt",
+                 messages=[Message(loc=f"line {i}", text=t, speaker=w) for i, (w, t) in enumerate(rows, 1)])
+    imported = importers.build(src, b"doc", games.codec("generic"), players=players)
+    out = tmp_path / "doc.jsonl"
+    importers.write(out, imported)
+    events = logfile.load(out).events
+    assert registry.audit(events) == []
+    from kifu.auditor.rng import tally
+
+    t = tally(events)
+    assert t.outcomes == t.verifiable > 0
