@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from ..events import rng as protocol
-from ..events.base import RNG_EVENTS, Event, MatchStarted, RngCommitted, RngNonced, RngRevealed, event_type
-from ..projector.base import in_ledger
+from ..events.base import (RNG_EVENTS, Event, MatchStarted, RandomRolled, RngCommitted, RngNonced, RngRevealed,
+                           event_type)
 from .base import VERIFIED_RANDOM, End, Hit, Rule, Severity, Step, Text, end_rule
 
 CITE = "kifu docs/randomness.md, \"What the audit checks\""
@@ -236,7 +236,7 @@ def _settled(r: _Round) -> bool:
 def _outcomes(r: _Round, out: list[Problem]) -> tuple[set[int], int]:
     """The findings of a settled round's recorded outcomes; the seqs recorded right and their outcome count."""
     assert r.reveal is not None
-    secret, nonce = bytes.fromhex(r.reveal.secret), r.reveal.nonce
+    derive = protocol.stream(bytes.fromhex(r.reveal.secret), r.reveal.nonce)
     good: set[int] = set()
     count = 0
     expected = 0
@@ -250,7 +250,7 @@ def _outcomes(r: _Round, out: list[Problem]) -> tuple[set[int], int]:
             out.append(Problem("KIFU-RNG-010", Hit(e.seq, {**base, "index": index, "expected": expected}, seqs)))
             fine = False
         for k, (sides, face) in enumerate(recorded):
-            derived = protocol.outcome(secret, nonce, index + k, sides) if 2 <= sides <= protocol.MAX_SIDES else None
+            derived = derive(index + k, sides) if 2 <= sides <= protocol.MAX_SIDES else None
             if face != derived:
                 out.append(Problem("KIFU-RNG-009", Hit(e.seq, {**base, "index": index + k, "sides": sides,
                                                                "face": face, "derived": derived or "-"}, seqs)))
@@ -267,21 +267,28 @@ def _open_together(rounds: list[_Round], out: list[Problem]) -> set[int]:
     """KIFU-RNG-005: a commitment answered while the same roller had another answered and not yet revealed.
 
     Only rounds that are both revealed in the end: a commitment never revealed is
-    abandoned (KIFU-RNG-008), which already says what went wrong. Returns the rounds hit.
+    abandoned (KIFU-RNG-008), which already says what went wrong. One sweep in seq
+    order over the nonces and reveals. Returns the rounds hit (by ``id()``).
     """
     proper = [r for r in rounds if r.before is None and r.commit is not None and r.nonce is not None
               and r.reveal is not None and r.commit.seq < r.nonce.seq < r.reveal.seq and r.roller is not None]
+    steps = sorted([(r.nonce.seq, 1, r) for r in proper] + [(r.reveal.seq, 0, r) for r in proper],  # type: ignore[union-attr]
+                   key=lambda step: step[0])
+    waiting: dict[str | None, list[_Round]] = {}
     hit: set[int] = set()
-    for b in proper:
-        assert b.nonce is not None
-        other = next((a for a in proper if a is not b and a.roller == b.roller
-                      and a.nonce.seq < b.nonce.seq < a.reveal.seq), None)  # type: ignore[union-attr]
-        if other is not None:
+    for _, answered, b in steps:
+        mine = waiting.setdefault(b.roller, [])
+        if not answered:
+            mine.remove(b)
+            continue
+        if mine:
+            other = mine[-1]
             seqs = tuple(sorted(set(b.seqs()) | set(other.seqs())))
-            out.append(Problem("KIFU-RNG-005", Hit(b.nonce.seq, {
+            out.append(Problem("KIFU-RNG-005", Hit(b.nonce.seq, {  # type: ignore[union-attr]
                 "id": b.id, "other": other.id, "other_seq": other.nonce.seq,  # type: ignore[union-attr]
                 "roller": (b.roller or "?").lstrip("@")}, seqs)))
             hit |= {id(b), id(other)}
+        mine.append(b)
     return hit
 
 
@@ -330,7 +337,7 @@ def _analysis(end: End) -> Analysis:
 
 
 class Tally:
-    """Random outcomes of a match and how many are verifiable, counted as its events go by (``add``)."""
+    """Random outcomes of a match and how many are verifiable, counted as its events go by (``add_all``)."""
 
     def __init__(self) -> None:
         self.outcomes = 0
@@ -339,17 +346,30 @@ class Tally:
         self.ledger: list[Event] = []
         self._kinds: dict[type, tuple[bool, bool]] = {}
 
-    def add(self, event: Event) -> None:
-        cls = type(event)
+    def add_all(self, events: Sequence[Event]) -> None:
+        """Count a block of events: its classes are found in C, then only events of the classes that
+        record outcomes or can name a commitment are looked at (``kifu verify`` stays as fast)."""
+        wanted = {cls for cls in set(map(type, events)) if any(self._kind(cls)) or cls is MatchStarted}
+        if not wanted:
+            return
+        kinds = self._kinds
+        for e in events:
+            cls = type(e)
+            if cls not in wanted:
+                continue
+            random, ledger = kinds[cls]
+            if random:
+                self.outcomes += len(e.values) if cls is RandomRolled else len(e.outcomes())  # type: ignore[attr-defined]
+            if ledger and (cls in RNG_EVENTS or e.rng is not None):  # type: ignore[attr-defined]  (as LogState.rng)
+                self.ledger.append(e)
+            elif cls is MatchStarted:
+                self.players = tuple(p.id for p in e.players)  # type: ignore[attr-defined]
+
+    def _kind(self, cls: type) -> tuple[bool, bool]:
         kind = self._kinds.get(cls)
         if kind is None:
             kind = self._kinds[cls] = (cls.random, cls in RNG_EVENTS or "rng" in cls.__struct_fields__)
-        if kind[0]:
-            self.outcomes += len(event.outcomes())
-        if kind[1] and in_ledger(event):
-            self.ledger.append(event)
-        elif cls is MatchStarted:
-            self.players = tuple(p.id for p in event.players)  # type: ignore[attr-defined]
+        return kind
 
     @property
     def verifiable(self) -> int:
@@ -357,11 +377,10 @@ class Tally:
         return analyse(self.ledger, self.players).verifiable
 
 
-def tally(events: Iterable[Event]) -> Tally:
+def tally(events: Sequence[Event]) -> Tally:
     """The random outcomes of a match's events and how many are verifiable."""
     t = Tally()
-    for e in events:
-        t.add(e)
+    t.add_all(events)
     return t
 
 

@@ -172,7 +172,7 @@ def verify(
                 rows.append(_verify_row(path, expect_head, bar, start, lang))
             else:
                 tally = Tally()
-                head = verify_log(path, expect_head, bar, start, tally.add)
+                head = verify_log(path, expect_head, bar, start, tally.add_all)
                 bar.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
                 if tally.outcomes or tally.ledger:
                     bar.echo(msg("verified_random", lang, path=path, outcomes=tally.outcomes,
@@ -189,7 +189,7 @@ def _verify_row(path: Path, expect_head: Optional[str], bar: Bar, start: float, 
 
     tally = Tally()
     try:
-        head = verify_log(path, expect_head, bar, start, tally.add)
+        head = verify_log(path, expect_head, bar, start, tally.add_all)
     except KifuError as exc:
         error = exc.located(str(path)).render(lang_of(lang).value)
         bar.warn(f"kifu: error: {error}")

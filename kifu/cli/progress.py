@@ -169,8 +169,8 @@ def read_log(path: Path, bar: Bar, start: float) -> logfile.Log:
 
 
 def verify_log(path: Path, expect_head: Optional[str], bar: Bar, start: float,
-               each: Callable[[Event], None] | None = None) -> logfile.Head:
-    """``logfile.verify``, moving the bar by the bytes read (``each`` is shown every event)."""
+               each: Callable[[list[Event]], None] | None = None) -> logfile.Head:
+    """``logfile.verify``, moving the bar by the bytes read (``each`` is shown each block of events)."""
     tick = (lambda offset: bar.update(start + offset)) if bar.live else None
     return logfile.verify(path, expect_head, tick, each)
 

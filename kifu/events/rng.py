@@ -18,7 +18,7 @@ import hmac
 import itertools
 import secrets
 import unicodedata
-from typing import ClassVar, Iterator, Sequence, TypeVar, Union
+from typing import Callable, ClassVar, Iterator, Sequence, TypeVar, Union
 
 import msgspec
 
@@ -132,6 +132,22 @@ def outcome(secret: bytes, nonce: str, index: int, sides: int) -> int:
         if kept is not None:
             return kept
     raise AssertionError("unreachable: _words never ends")
+
+
+def stream(secret: bytes, nonce: str) -> Callable[[int, int], int]:
+    """``outcome(secret, nonce, index, sides)`` as a function of (index, sides), with the id worked out once."""
+    _check_nonce(nonce)
+    id = commitment_id(commitment_digest(secret))
+
+    def outcome_at(index: int, sides: int) -> int:
+        _check_sides(sides)
+        for word in _words(secret, id, nonce, index):
+            kept = face(word, sides)
+            if kept is not None:
+                return kept
+        raise AssertionError("unreachable: _words never ends")
+
+    return outcome_at
 
 
 def outcomes(secret: bytes, nonce: str, sides: Sequence[int], start: int = 0) -> list[int]:

@@ -130,11 +130,6 @@ def log_apply(state: LogState, event: Event) -> LogState:
     return _REPLACE(state, seq=seq)
 
 
-def in_ledger(event: Event) -> bool:
-    """True for an event ``LogState.rng`` keeps: a commit, nonce or reveal, or one that names a commitment."""
-    return type(event) in RNG_EVENTS or getattr(event, "rng", None) is not None
-
-
 def _rng(state: LogState, event: Event, cls: type) -> LogState:
     if cls in RNG_EVENTS or event.rng is not None:  # type: ignore[attr-defined]
         state = _REPLACE(state, rng=state.rng + (event,))

@@ -33,6 +33,10 @@ class Read:
     """The outcomes a reveal posted, as ``random`` templates (one per run of dice of one size)."""
 
 
+_NOTHING = Read()
+"""What a message without tokens makes (shared: callers only read it)."""
+
+
 class Tokens:
     """Reads the tokens of a chat's messages in order, remembering who posted each (to tell quotes)."""
 
@@ -42,10 +46,13 @@ class Tokens:
         """Each token as first read (canonical text) -> who posted it."""
 
     def read(self, msg: Message, base: dict[str, Any]) -> Read:
+        found_all = rng.read_chat(msg.text)
+        if not found_all:
+            return _NOTHING  # most messages: read once, nothing to make
         out = Read()
         who = base.get("by") or (f"@{msg.speaker}" if msg.speaker else None)
         seen: set[str] = set()
-        for found in rng.read_chat(msg.text):
+        for found in found_all:
             made = _event(found)
             if made is None:
                 if isinstance(found.token, rng.Refused):  # unreadable even as written: nothing to record
