@@ -217,3 +217,18 @@ def test_the_projection_keeps_only_the_ledger() -> None:
     g = registry.game("generic")
     *_, last = frames(g.projection, decoded, {})
     assert [e.seq for e in last.log.rng] == [3, 4, 5, 6]
+
+
+def test_a_commit_posted_again_before_any_answer_is_a_repost_not_a_second_use() -> None:
+    toss = Toss(0, "a", [2], "nonce0000")
+    events = [toss.commit(), *toss.events()]
+    _, findings = _audit(events)
+    assert findings == []
+
+
+def test_an_answered_commitment_used_again_is_one_finding() -> None:
+    """Committed, answered, then committed again for a new nonce without a reveal: a reuse, not also abandoned."""
+    first = Toss(0, "a", [2], "nonce0000")
+    again = Toss(0, "a", [2], "nonce0001")
+    _, findings = _audit([first.commit(), first.answer(), *again.events()])
+    assert [(f.code, f.seq) for f in findings] == [("KIFU-RNG-001", 4)]

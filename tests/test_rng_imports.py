@@ -158,3 +158,35 @@ def test_the_documented_chats_import_to_a_clean_verifiable_toss(heading: str, pl
 
     t = tally(events)
     assert t.outcomes == t.verifiable > 0
+
+
+MAPS = FIXTURES / "imports" / "maps"
+
+
+@pytest.mark.parametrize("game,before,roll,tag", [
+    ("gunandgun", ["!act a1 計略"], "--roll coin --until 2", "gg.toss"),
+    ("mtg", ['!flip "Krark\'s Thumb" 2'], "--roll 2coins", "mtg.coin"),
+    ("worldtrigger", [], "--roll d6", "wt.init.roll"),
+])
+def test_the_shipped_mappings_tie_posted_outcomes_to_the_games_tosses(game, before, roll, tag) -> None:
+    """fixtures/imports/maps/<game>.toml: the outcomes a reveal posts become the game's own events, each naming
+    its outcome of the commitment; the KIFU-RNG rules find nothing to say."""
+    sides = {"--roll coin --until 2": None, "--roll 2coins": [2, 2], "--roll d6": [6]}[roll]
+    drawn = rng.draw(REVEAL, [2], until=2) if sides is None else rng.draw(REVEAL, sides)
+    rows = [("Aoi", text) for text in before] + [
+        ("Aoi", COMMIT.format()), ("Ren", NONCE.format()), ("Aoi", f"{REVEAL.format()} {rng.format_claims(drawn)}")]
+    imported = _build(rows, game=game, map_text=(MAPS / f"{game}.toml").read_text(encoding="utf-8"))
+    tied = [e for e in imported.events if e["type"] == tag]
+    assert [e["rng"].get("index", 0) for e in tied] == list(range(len(drawn)))
+    assert all(e["rng"]["commit"] == COMMIT.id for e in tied)
+    decoded = [games.codec(game).convert({**e, "seq": i, "prev": None})
+               for i, e in enumerate([{**imported.start, "type": "match.start", "format": "kifu/1"}, *imported.events], 1)]
+    findings = registry.audit(decoded)
+    assert not [f for f in findings if f.code.startswith("KIFU-RNG")], [(f.code, f.message.en) for f in findings]
+
+
+def test_a_verified_roll_entry_leaves_a_dice_bots_roll_alone() -> None:
+    imported = _build([("Aoi", "1D6 (1D6) ＞ 4"), ("Aoi", "2D6 (2D6) ＞ 7[3,4] ＞ 7")], game="worldtrigger",
+                      map_text=(MAPS / "worldtrigger.toml").read_text(encoding="utf-8"))
+    assert [e["type"] for e in imported.events] == ["wt.init.roll", "random"]
+    assert "rng" not in imported.events[0]

@@ -47,8 +47,11 @@ class _Round:
     """The reveal names another id: taken as this open commitment's reveal (it cannot be both)."""
     late: RngNonced | None = None
     """A nonce posted after the reveal, repeating the nonce the reveal already used."""
-    others: list[RngNonced] = field(default_factory=list)
-    """Further nonces for the same round (only the first answers the commitment)."""
+    others: list[Event] = field(default_factory=list)
+    """Further nonces for the same round (only the first answers the commitment), and the commit posted
+    again before anything answered it (a repost, not a second use)."""
+    reused: bool = False
+    """A later round uses this commitment again (that round's finding says so)."""
 
     @property
     def first(self) -> Event:
@@ -118,6 +121,8 @@ def _rounds(ledger: Sequence[Event]) -> list[_Round]:
 
     def new(id: str, before: _Round | None = None) -> _Round:
         r = _Round(id=id, before=before)
+        if before is not None:
+            before.reused = True
         by_id.setdefault(id, []).append(r)
         order.append(r)
         return r
@@ -129,6 +134,8 @@ def _rounds(ledger: Sequence[Event]) -> list[_Round]:
         if isinstance(e, RngCommitted):
             if cur is not None and cur.commit is None and cur.reveal is None and cur.before is None:
                 cur.commit = e  # the nonce came first (a finding, but the same round)
+            elif cur is not None and cur.nonce is None and cur.reveal is None and cur.commit is not None:
+                cur.others.append(e)  # posted again before anyone answered it: nothing was fixed yet
             else:
                 new(e.id, cur).commit = e
         elif isinstance(e, RngNonced):
@@ -199,7 +206,7 @@ def _judge(r: _Round, players: Sequence[str], out: list[Problem]) -> bool:
     if r.nonce is not None and (r.nonce.by not in players or (roller is not None and _party(r.nonce) == roller)):
         add("KIFU-RNG-003", r.nonce, who=_who(r.nonce), roller=(roller or "?").lstrip("@"))
     if r.reveal is None:
-        if r.commit is not None and r.before is None:
+        if r.commit is not None and r.before is None and not r.reused:
             detail = (Text.of("rng.abandoned", id=r.id, nonce=r.nonce.seq) if r.nonce is not None
                       else Text.of("rng.never_answered", id=r.id))
             add("KIFU-RNG-008", r.commit, detail=detail)
