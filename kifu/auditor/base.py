@@ -93,7 +93,7 @@ VERIFIED_RANDOM = Option(name="verified_random", default=False, choices=(False, 
 """The match claims verifiable randomness: every random outcome names its commitment (KIFU-RNG-012)."""
 
 CORE_OPTIONS: tuple[Option, ...] = (VERIFIED_RANDOM,)
-"""Options every game accepts, after its own (``Game.options`` includes them)."""
+"""Options every game accepts besides its own ``Game.options`` (``registry.options_of`` joins them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,11 +342,6 @@ class Game:
     """Builds the card catalogue a match uses (built-in data plus the log's own): ``events.catalogue``."""
     charts: Charts = NO_CHARTS
     """What the match page charts (the game's ``charts`` module)."""
-
-    def __post_init__(self) -> None:
-        # Every game accepts the core's options; a game declares only its own.
-        missing = tuple(o for o in CORE_OPTIONS if o.name not in {m.name for m in self.options})
-        object.__setattr__(self, "options", tuple(self.options) + missing)
 
     @property
     def title(self) -> Text:

@@ -23,7 +23,7 @@ from ...events import i18n
 from ...events.base import Event, JudgeRuling, MatchStarted
 from ...projector import series
 from ...projector.base import Frame
-from ..base import Finding, resolve_options
+from ..base import Finding
 from .charts import charts_section
 from .common import Context, esc
 from .findings import findings_section
@@ -82,7 +82,7 @@ def _context(events: Sequence[Event], frames: Sequence[Frame[Any]], lang: str) -
         start=start,
         game=game,
         rules=rules,
-        options=resolve_options(game.options, start.rules) if game else {},
+        options=registry.options(game, start) if game else {},
         names={p.id: p.name for p in start.players},
         colours={pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(ids)},
         metrics=game.charts.metrics if game else (),

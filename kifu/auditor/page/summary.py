@@ -6,7 +6,7 @@ from typing import Sequence
 
 from ...events.base import Event, MatchEnded
 from ...projector import series
-from ..base import Finding
+from ..base import CORE_OPTIONS, Finding
 from ..report import counts
 from ..rng import tally
 from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain
@@ -93,10 +93,10 @@ def _player_row(ctx: Context, pid: str, final: series.Values, flagged: int) -> s
 
 
 def _options(ctx: Context) -> str:
-    if ctx.game is None or not ctx.game.options:
+    if ctx.game is None:
         return ""
     rows = []
-    for o in ctx.game.options:
+    for o in ctx.game.options + CORE_OPTIONS:
         value = ctx.options.get(o.name, o.default)
         where = ctx.t("set_in_log") if o.name in ctx.start.rules else ctx.t("default")
         rows.append(f'<tr><td><code>{esc(o.name)}</code></td><td><b>{esc(plain(value))}</b> '
