@@ -109,6 +109,9 @@ def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
              msg("import_players", lang, players=", ".join(rep.players) or "-", match=rep.match)]
     if rep.secret or rep.hidden:
         lines.append(msg("import_secret", lang, secret=rep.secret, hidden=rep.hidden))
+    if rep.rng or rep.rng_quotes:
+        lines.append(msg("import_rng", lang, tokens=rep.rng, quotes=rep.rng_quotes))
+    lines.extend(msg("import_refused", lang, loc=i.loc, what=i.what) for i in rep.refused)
     for key, items in (("import_unreadable", rep.unreadable), ("import_unmapped", rep.unmapped),
                        ("import_failed", rep.failed)):
         lines.extend(msg(key, lang, loc=i.loc, what=i.what) for i in items)

@@ -266,6 +266,12 @@ class ImportReport(msgspec.Struct, kw_only=True):
     """Events marked secret."""
     hidden: int = 0
     """Rolls whose result the source does not show (secret rolls not yet opened)."""
+    rng: int = 0
+    """kifu toss tokens read into ``rng.commit``, ``rng.nonce`` and ``rng.reveal`` events."""
+    rng_quotes: int = 0
+    """Tokens that repeat one another speaker posted earlier (a reply citing it): no event of their own."""
+    refused: list[Located] = []
+    """Tokens a chat changed on the way (check digits or id do not hold), recorded as they read for the audit."""
     skipped_lines: int = 0
     """Source lines that are not messages (Arena log noise), counted, not copied."""
     unreadable: list[Located] = []

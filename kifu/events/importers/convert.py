@@ -18,6 +18,7 @@ from . import bcdice, mapping
 from .bcdice import Roll
 from .common import ImportReport, Located, Message, Source
 from .mapping import MapFile, PlayerBook, Unfilled
+from .tokens import Tokens
 
 
 class Converter:
@@ -29,6 +30,8 @@ class Converter:
         """Values of the last message each remembering entry matched, by name (``{plot.d1}``)."""
         self.written = 1
         """Events made so far, match.start included: the next event's seq is one more."""
+        self.tokens = Tokens(report)
+        """kifu's verifiable-toss tokens (docs/randomness.md), read in every message."""
 
     def events(self) -> Iterable[dict[str, Any]]:
         for msg in self.src.messages:
@@ -46,7 +49,11 @@ class Converter:
         values = {"by": by, "speaker": msg.speaker, "text": msg.text, "channel": msg.channel,
                   "secret": msg.secret, "at": msg.at, "seq": self.written + 1}
         out = [self.shared(e, base) for e in msg.events or []]
-        randoms = self.randoms(msg)
+        verified = self.tokens.read(msg, base)
+        out.extend(verified.events)
+        # A message that carries kifu tokens is a verifiable toss, not a dice bot's line: its arrow and
+        # numbers are the outcomes it posts (docs/randomness.md), not a BCDice result to read.
+        randoms = verified.randoms if verified.events else self.randoms(msg)
         if msg.unreadable:
             self.report.unreadable.append(Located(msg.loc, msg.unreadable))
         for r in randoms:
@@ -165,7 +172,7 @@ class Converter:
         return [self.validated(self.random_event(r, base, msg), msg) or self.note(msg, base)]
 
     def random_event(self, r: dict[str, Any], base: dict[str, Any], msg: Message) -> dict[str, Any]:
-        keep = ("type", "kind", "sides", "values", "expr", "result", "secret", "purpose")
+        keep = ("type", "kind", "sides", "values", "expr", "result", "secret", "purpose", "rng")
         e = {k: r[k] for k in keep if r.get(k) is not None and r.get(k) is not False}
         return _with_roller({**base, **e}, msg)
 
@@ -242,7 +249,11 @@ class Converter:
         if not isinstance(seq, list) or not seq:
             self.report.failed.append(Located(msg.loc, f"[[{entry.kind}]] #{entry.index}: no list {{{entry.each}}}"))
             return []
-        return [dict(values, item=x, index=i) for i, x in enumerate(seq, 1)]
+        ref = values.get("rng")
+        # A verified roll's outcomes one per event: the i-th item is outcome rng.index + i - 1.
+        return [dict(values, item=x, index=i, **({"rng": {**ref, "index": ref.get("index", 0) + i - 1}}
+                                                 if isinstance(ref, dict) else {}))
+                for i, x in enumerate(seq, 1)]
 
     def recalled(self) -> dict[str, Any]:
         """Remembered values as ``name.key`` for the templates."""
@@ -269,9 +280,9 @@ class Converter:
             self.report.notes += 1
         elif kind == "random":
             self.report.random += 1
-        else:
+        elif not kind.startswith("rng."):  # counted as tokens (ImportReport.rng)
             self.report.game_events += 1
-        if e.get("secret"):
+        if e.get("secret") is True:  # an rng.reveal's ``secret`` is the revealed key, not a hidden message
             self.report.secret += 1
 
 
