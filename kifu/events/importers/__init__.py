@@ -175,8 +175,17 @@ def build(
     match: str | None = None,
     players: Sequence[tuple[str, str]] = (),
     rules: dict[str, Any] | None = None,
+    system: str | None = None,
 ) -> Imported:
-    """Turn a read source into match.start and events; nothing is written."""
+    """Turn a read source into match.start and events; nothing is written.
+
+    ``system`` is the BCDice game system id (``Cthulhu7th``) of messages whose source records
+    none (CCFOLIA): their system's tables and forms are then read as that system's.
+    """
+    if system:
+        for m in src.messages:
+            if m.game_system is None:
+                m.game_system = system
     book, plist = players_of(src, players)
     match_id = match or src.match or f"{src.format}-{hashlib.sha256(data).hexdigest()[:16]}"
     report = ImportReport(file=src.file, format=src.format, game=game, match=match_id,
@@ -229,8 +238,10 @@ def import_file(
     players: Sequence[tuple[str, str]] = (),
     rules: dict[str, Any] | None = None,
     progress: Callable[[str, list[Any] | None], Any] | None = None,
+    system: str | None = None,
 ) -> ImportReport:
-    """Read ``path``, map it for ``game`` and write a new log at ``out``; ``rules`` go into match.start.
+    """Read ``path``, map it for ``game`` and write a new log at ``out``; ``rules`` go into match.start;
+    ``system`` is the BCDice game system of rolls whose source names none (see ``build``).
 
     ``progress(stage, items)`` is told each stage (``read``, with no items; ``convert``, with
     the messages; ``write``, with the events) and returns the list to go on with, so a
@@ -246,6 +257,6 @@ def import_file(
     stage("read", None)
     src, data = read_source(path, fmt)
     src.messages = stage("convert", src.messages)
-    imported = build(src, data, codec, game, maps, match, players, rules)
+    imported = build(src, data, codec, game, maps, match, players, rules, system)
     imported.events = stage("write", imported.events)
     return write(out, imported)

@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from . import common, systems
+from . import common, errors, systems
 from .roll import Roll, make
 from .settings import settings
-from .text import FLY_SEP, SEP, Block, blocks
+from .text import FLY_SEP, SEP, Block, blocks, typed_command
 
 __all__ = ["SEP", "Roll", "dice_of_command", "is_hidden_marker", "looks_like_command", "maybe_result", "normalise",
            "parse", "typed_secret"]
@@ -47,26 +47,38 @@ def normalise(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split()).upper()
 
 
-def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str, list[Roll]]:
+def parse(text: str, system: str | None = None, bot: bool = False,
+          command: str | None = None) -> tuple[str, list[Roll]]:
     """Every BCDice result in a message: (the text before the first one, the rolls).
 
     ``system`` is the game system id the source records (Udonarium's tag); a bot's
-    ``Cthulhu7th:`` prefix names it too. Blocks that are not BCDice's own form and
-    that no reader takes stay text (a chat line with a ``＞`` in it), except in a
-    bot's answer (``bot``), where every block is a result and comes back, read or not.
+    ``Cthulhu7th:`` prefix names it too. ``command`` is what the roller typed where the
+    source keeps it apart (the message a Udonarium result answers, CCFOLIA JSON's text);
+    else the text before the result on its line is taken for it (CCFOLIA's classic page).
+    Some answers depend on it: LogHorizon's ``PCT1$5`` prints a die it did not roll.
+    Blocks that are not BCDice's own form and that no reader takes stay text (a chat
+    line with a ``＞`` in it), except in a bot's answer (``bot``), where every block is a
+    result and comes back, read or not.
     """
+    typed = typed_command(command) if command is not None else None
     try:
-        whole = systems.read_message(text, system)
+        whole = systems.read_message(text, system, typed)
     except ValueError:
         whole = None  # a number too long for int(): read block by block, where it is reported
     if whole is not None:
         return whole
+    lead = errors.nothing_rolled(text, systems.family(system)) if bot or text[:1].isascii() else None
+    if lead is not None:
+        block = Block(lead=lead, text=text.strip()[len(lead):].strip(), name="", echo=None, suffix="", head="", steps=())
+        return lead, [make(block, "other", certain=True)]  # an error text: BCDice rolled nothing
     if SEP not in text and FLY_SEP not in text:
         return text.strip(), []  # the common case of a chat line: no result can be in it
     lead, found = blocks(text)
+    if typed is None and found and found[0].lead:
+        typed = typed_command(found[0].lead)
     rolls: list[Roll] = []
     for b in found:
-        roll = read_block(b, b.system or system)
+        roll = read_block(b, b.system or system, typed)
         if roll.kind == "other" and roll.problem and not roll.certain and not bot:
             if not rolls:
                 lead.append(b.text)
@@ -75,11 +87,11 @@ def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str,
     return " ".join(lead), rolls
 
 
-def read_block(block: Block, system: str | None) -> Roll:
+def read_block(block: Block, system: str | None, typed: str | None = None) -> Roll:
     """One block read by its system's reader, else as a common command, else unread with a reason."""
     st = settings(system)
     try:
-        roll = systems.read(block, system, st) or common.read(block, st)
+        roll = systems.read(block, system, st, typed) or common.read(block, st)
     except ValueError:
         # int() refuses numbers of more than 4,300 digits (a hostile line); no die has such a face
         return make(block, "other", problem="a number too long to be a face", certain=True)

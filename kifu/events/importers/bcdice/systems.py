@@ -16,10 +16,12 @@ import json
 import re
 from pathlib import Path
 
+from . import log_horizon as lh
+from . import skills
 from .common import d66_pair, is_int
-from .roll import Roll, make
+from .roll import Dice, Roll, make
 from .settings import UNKNOWN, Settings
-from .text import Block
+from .text import Block, widen
 
 # Cthulhu 7th's bonus/penalty suffix in the Japanese, Korean and Chinese (Traditional) systems.
 _BONUS = re.compile(r"(?:ボーナス・ペナルティダイス|보너스, 패널티 주사위|獎勵、懲罰骰値)\[(-?\d+)\]")
@@ -34,7 +36,7 @@ _VOLLEY = re.compile(r"(?<!\d)\d{1,4}(?:回目|번째|次): ?＞ ")  # starts wh
 _COLON = re.compile(r"([^:\n]{1,60}):(-?\d{1,3}):")
 
 
-def _colon_tables(text: str, system: str) -> tuple[str, list[Roll]] | None:
+def _colon_tables(text: str, system: str, typed: str | None) -> tuple[str, list[Roll]] | None:
     """Satasupe prints tables as ``タグ決定表:53:ヒマツブシ(イ)`` (Satasupe.rb), one per line."""
     rolls = []
     for line in text.splitlines():
@@ -43,7 +45,7 @@ def _colon_tables(text: str, system: str) -> tuple[str, list[Roll]] | None:
             continue
         name, value = m.group(1), m.group(2)
         block = Block(lead="", text=line.strip(), name=name, echo=value, suffix="", head=m.group(0), steps=(line[m.end():],))
-        rolls.append(table(block, system, UNKNOWN) or make(block, "other", problem=f"table {name!r}: dice not known",
+        rolls.append(table(block, system, UNKNOWN, typed) or make(block, "other", problem=f"table {name!r}: dice not known",
                                                           certain=True))
     return ("", rolls) if rolls else None
 
@@ -62,13 +64,15 @@ def _growth(text: str) -> tuple[str, list[Roll]] | None:
     return "", [make(block, "die", dice=dice, certain=True)]
 
 
-def read_message(text: str, system: str | None) -> tuple[str, list[Roll]] | None:
+def read_message(text: str, system: str | None, typed: str | None = None) -> tuple[str, list[Roll]] | None:
     """Results that span lines of one message (Cthulhu 7th's ``FAR``) or print no ``＞``
     (Satasupe's tables), else None."""
     if system and family(system).startswith("SwordWorld2") and "]->(" in text:
         return _growth(text)
+    if system and family(system) == "LogHorizon" and lh.EXPLORATION in text:
+        return lh.read_message(text)
     if system and family(system) == "Satasupe" and ":" in text:
-        found = _colon_tables(text, system)
+        found = _colon_tables(text, system, typed)
         if found:
             return found
     if "]" not in text or ("回目" not in text and "번째" not in text and "次" not in text):
@@ -101,7 +105,7 @@ _HIDDEN_CHECKS = {
 }
 
 
-def read(block: Block, system: str | None, st: Settings) -> Roll | None:
+def read(block: Block, system: str | None, st: Settings, typed: str | None = None) -> Roll | None:
     """The system form of this block, read; None when no system form applies."""
     upper = (block.echo or "").upper()
     if _ANY_MARK.search(upper) or _ANY_MARK.search(block.head):
@@ -111,12 +115,22 @@ def read(block: Block, system: str | None, st: Settings) -> Roll | None:
                 roll = reader(block)
                 if roll is not None:
                     return roll
+    fam = family(system)
+    if fam == "LogHorizon":
+        roll = lh.read(widen(block, lh.known), typed)
+        if roll is not None:
+            return roll
+    if fam in skills.SYSTEMS:
+        wide = widen(block, skills.known)
+        roll = skills.read(wide) or (skills.bad_end(wide) if fam == "Insane" else None)
+        if roll is not None:
+            return roll
     if block.echo is None:
         return None
-    if family(system) == "DoubleCross" and block.name == "感情表":
+    if fam == "DoubleCross" and block.name == "感情表":
         return _emotion(block)
     if block.name and block.name not in ("c", "C"):
-        return table(block, system, st)
+        return table(widen(block, lambda name: table_dice(system, name) is not None), system, st, typed)
     for owner, echo in _HIDDEN_CHECKS.items() if "1D20" in upper else ():
         if system in (None, owner) and echo.fullmatch(block.echo) and len(block.steps) > 1:
             return make(block, "other", problem=f"{owner} rolls a die this result does not show", certain=True)
@@ -236,7 +250,7 @@ def table_dice(system: str | None, name: str) -> str | None:
 _TABLE_FACES = re.compile(r"(-?\d+)?\[(\d+(?:,\d+)*)\]")
 
 
-def table(block: Block, system: str | None, st: Settings) -> Roll | None:
+def table(block: Block, system: str | None, st: Settings, typed: str | None = None) -> Roll | None:
     """``シーン表(7) ＞ …``, ``体力消耗表(6[6]) ＞ …``: the table's dice from its definition."""
     kind = table_dice(system, block.name)
     if kind is None:
@@ -247,7 +261,7 @@ def table(block: Block, system: str | None, st: Settings) -> Roll | None:
     inner = _inner_dice(block.steps[0])
     if inner is None:
         return make(block, "other", problem=f"table {block.name!r} rolled dice its text does not show", certain=True)
-    roll = _table_value(block, kind)
+    roll = _table_value(block, kind, family(system), typed)
     if inner and roll.kind == "die":
         return make(block, "die", dice=roll.dice + inner, ordered=roll.ordered, certain=True)
     return roll
@@ -267,7 +281,7 @@ def _inner_dice(text: str) -> tuple[tuple[int, int], ...] | None:
     return tuple(out)
 
 
-def _table_value(block: Block, kind: str) -> Roll:
+def _table_value(block: Block, kind: str, fam: str | None, typed: str | None) -> Roll:
     echo = block.echo or ""
     m = re.fullmatch(r"(\d+)D(\d+)", kind)
     shown = _TABLE_FACES.fullmatch(echo)
@@ -280,19 +294,43 @@ def _table_value(block: Block, kind: str) -> Roll:
     if not is_int(echo):
         return make(block, "other", problem=f"table {block.name!r} ({kind}): value {echo!r} not read", certain=True)
     value = int(echo)
+    if fam == "Satasupe":
+        shift = _satasupe_shift(typed)
+        if shift is None:
+            return make(block, "other", problem=f"table {block.name!r}: the command, which may shift or set its value, "
+                                                "is not known", certain=True)
+        if shift == "=":
+            return make(block, "other", certain=True)  # "CrimeIET=5" (Satasupe.rb getTableIndex): nothing rolled
+        if m and shift and value in (int(m.group(1)), int(m.group(1)) * int(m.group(2))):
+            return make(block, "other", problem=f"table {block.name!r}: {value} may be cut to the table's range "
+                                                f"after {shift:+d}", certain=True)
+        value -= shift
     if kind.startswith("D66"):
         pair = d66_pair(value)
         if pair is None:
             return make(block, "other", problem=f"table {block.name!r} (D66): {value} is no D66 value", certain=True)
         return make(block, "die", dice=((6, pair[0]), (6, pair[1])),
                     ordered=pair[0] == pair[1] or kind == "D66", certain=True)
-    if m and m.group(1) == "1":
-        sides = int(m.group(2))
-        if 1 <= value <= sides:
-            return make(block, "die", dice=((sides, value),), certain=True)
-        return make(block, "other", problem=f"table {block.name!r} (1D{sides}): {value} is no face", certain=True)
-    return make(block, "other", problem=f"table {block.name!r} ({kind}): only the total {value} is shown",
-                certain=True)
+    if m:
+        dice = Dice()
+        if dice.total(int(m.group(1)), int(m.group(2)), value):
+            return make(block, "die", **dice.fields(), certain=True)
+        return make(block, "other", problem=f"table {block.name!r} ({kind}): {value} is no value of {kind}", certain=True)
+    return make(block, "other", problem=f"table {block.name!r} ({kind}): value {value} not read", certain=True)
+
+
+_SATASUPE_CMD = re.compile(r"[A-Z]+\d*(?:([+=-])(\d+))?")
+
+
+def _satasupe_shift(typed: str | None) -> int | str | None:
+    """What a Satasupe table command does to its 2D6 (Satasupe.rb ``getTableIndex``): ``0`` or the
+    ``+n``/``-n`` added, ``"="`` when ``=n`` sets the value without a roll; None when not known."""
+    m = _SATASUPE_CMD.match(typed or "")
+    if not m:
+        return None
+    if m.group(1) == "=":
+        return "="
+    return int(m.group(2)) * (-1 if m.group(1) == "-" else 1) if m.group(1) else 0
 
 
 # --- systems' own commands --------------------------------------------------------------
