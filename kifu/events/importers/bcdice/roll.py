@@ -146,5 +146,11 @@ class Dice:
             self.totals.append((len(self.dice), count, sides, value))
         return True
 
+    def add(self, roll: Roll) -> None:
+        """Every die and sum of another result, after those already here."""
+        shift = len(self.dice)
+        self.totals.extend((at + shift, count, sides, value) for at, count, sides, value in roll.totals)
+        self.dice.extend(roll.dice)
+
     def fields(self) -> dict[str, Any]:
         return {"dice": tuple(self.dice), "totals": tuple(self.totals)}

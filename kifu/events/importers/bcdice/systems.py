@@ -16,6 +16,8 @@ import json
 import re
 from pathlib import Path
 
+import msgspec
+
 from . import log_horizon as lh
 from . import skills
 from .common import d66_pair, is_int
@@ -37,17 +39,50 @@ _COLON = re.compile(r"([^:\n]{1,60}):(-?\d{1,3}):")
 
 
 def _colon_tables(text: str, system: str, typed: str | None) -> tuple[str, list[Roll]] | None:
-    """Satasupe prints tables as ``タグ決定表:53:ヒマツブシ(イ)`` (Satasupe.rb), one per line."""
-    rolls = []
-    for line in text.splitlines():
-        m = _COLON.match(line.strip())
+    """Satasupe prints tables as ``タグ決定表:53:ヒマツブシ(イ)`` and ``NPC表:青年(26歳):…`` (Satasupe.rb),
+    one per line; CCFOLIA's classic page puts the typed command before the first."""
+    rolls, lead = [], ""
+    for n, raw in enumerate(text.splitlines()):
+        line = raw.strip()
+        if n == 0 and " " in line.split(":", 1)[0]:
+            lead, line = line.split(" ", 1)  # the command typed before the answer
+            typed = typed if typed is not None else lead.upper()
+        npc = _npc(line)
+        if npc is not None:
+            rolls.append(npc)
+            continue
+        m = _COLON.match(line)
         if not m:
             continue
         name, value = m.group(1), m.group(2)
-        block = Block(lead="", text=line.strip(), name=name, echo=value, suffix="", head=m.group(0), steps=(line[m.end():],))
+        block = Block(lead="", text=line, name=name, echo=value, suffix="", head=m.group(0), steps=(line[m.end():],))
         rolls.append(table(block, system, UNKNOWN, typed) or make(block, "other", problem=f"table {name!r}: dice not known",
                                                           certain=True))
-    return ("", rolls) if rolls else None
+    return (lead, rolls) if rolls else None
+
+
+# Satasupe's NPC table (satasupe/tables.rb): an age band (d6; its age is a base plus n d6),
+# a liking (d6) and an age liked (d3), each shown by its entry.
+_NPC_AGES = {"幼年": (6, 2), "少年": (10, 2), "青年": (15, 3), "中年": (25, 4), "壮年": (40, 5), "老年": (60, 6)}
+_NPC_MOODS = ("ダークな", "お金持ちな", "美形な", "知的な", "ワイルドな", "バランスがとれてる")
+_NPC_LIKED = ("年下が好き。", "同い年が好き。", "年上が好き。")
+_NPC = re.compile(r"NPC表:(..)\((\d+)歳\):(.+?)(年下が好き。|同い年が好き。|年上が好き。)")
+
+
+def _npc(line: str) -> Roll | None:
+    m = _NPC.fullmatch(line)
+    if not m:
+        return None
+    block = Block(lead="", text=line, name="NPC表", echo=None, suffix="", head="NPC表", steps=(line[4:],))
+    band, age, mood, liked = m.groups()
+    dice = Dice()
+    base, count = _NPC_AGES.get(band, (0, 0))
+    ok = count > 0 and mood in _NPC_MOODS and dice.face(6, list(_NPC_AGES).index(band) + 1) and \
+        dice.total(count, 6, int(age) - base) and dice.face(6, _NPC_MOODS.index(mood) + 1) and \
+        dice.face(3, _NPC_LIKED.index(liked) + 1)
+    if not ok:
+        return make(block, "other", problem="NPC表: entries that are not its dice", certain=True)
+    return make(block, "die", **dice.fields(), certain=True)
 
 
 _GROWTH = re.compile(r"\[([1-6]),([1-6])\]->\([^()]*\)")
@@ -118,6 +153,14 @@ def read(block: Block, system: str | None, st: Settings, typed: str | None = Non
     fam = family(system)
     if fam == "LogHorizon":
         roll = lh.read(widen(block, lh.known), typed)
+        if roll is not None:
+            return roll
+    if fam == "Kamigakari":
+        roll = kamigakari_material(widen(block, _MATERIAL.__contains__))
+        if roll is not None:
+            return roll
+    if fam == "Insane":
+        roll = insane_numbering(block)
         if roll is not None:
             return roll
     if fam in skills.SYSTEMS:
@@ -222,11 +265,16 @@ roll, ``1D6(=>1)`` in its text), so its value is not read as a face."""
 
 # Tables a system rolls with its own code rather than a table class (so make_tables.py cannot
 # see them), read from that code: Cthulhu7th.rb rolls PH and MA with roll_once(100), FCL and
-# FCM with roll_once(8), BMR and BMS with roll_once(10) (their duration die is in the text).
+# FCM with roll_once(8), BMR and BMS with roll_once(10) (their duration die is in the text);
+# SwordWorld2_5.rb builds ABT and AABT from i18n as a D66GridTable (the value is the first die,
+# then the second: never sorted) and, for ABT's 14 and 25, a D66ParityTable on a line of its own.
 _OWN_TABLES = {
     "Cthulhu7th": {"恐怖症表": "1D100", "マニア表": "1D100", "キャスティング・ロール失敗(小)表": "1D8",
                    "キャスティング・ロール失敗(大)表": "1D8", "狂気の発作（リアルタイム）": "1D10",
                    "狂気の発作（サマリー）": "1D10"},
+    "SwordWorld2_5": {"アビスカース表": "D66", "追加アビスカース表": "D66", "アビスカース分類決定表": "D66",
+                      "アビスカース属性決定表": "D66", "奈落诅咒表": "D66", "奈落诅咒分类决定表": "D66",
+                      "奈落诅咒属性决定表": "D66"},
 }
 
 
@@ -251,20 +299,39 @@ _TABLE_FACES = re.compile(r"(-?\d+)?\[(\d+(?:,\d+)*)\]")
 
 
 def table(block: Block, system: str | None, st: Settings, typed: str | None = None) -> Roll | None:
-    """``シーン表(7) ＞ …``, ``体力消耗表(6[6]) ＞ …``: the table's dice from its definition."""
+    """``シーン表(7) ＞ …``, ``体力消耗表(6[6]) ＞ …``: the table's dice from its definition.
+
+    A chained table (ShinobiGami's ``異形表(2) ＞ … ＞ 妖魔忍法表B(4) ＞ …``, a ``ChainTable``)
+    shows each table it went on to as a step ``name(value)`` followed by that table's entry;
+    each must be a table of the system, or nothing is read."""
     kind = table_dice(system, block.name)
     if kind is None:
         return None
-    if len(block.steps) != 1:
-        # "異形表(2) ＞ … ＞ 妖魔忍法表・凶身(5) ＞ …": a chained table rolled again; its dice are not all shown
-        return make(block, "other", problem=f"table {block.name!r} rolled further tables", certain=True)
-    inner = _inner_dice(block.steps[0])
-    if inner is None:
-        return make(block, "other", problem=f"table {block.name!r} rolled dice its text does not show", certain=True)
-    roll = _table_value(block, kind, family(system), typed)
-    if inner and roll.kind == "die":
-        return make(block, "die", dice=roll.dice + inner, ordered=roll.ordered, certain=True)
-    return roll
+    parts = [(block, kind)]
+    for k in range(1, len(block.steps), 2):
+        link = _LINK.fullmatch(block.steps[k])
+        link_kind = table_dice(system, link.group(1)) if link else None
+        if link is None or link_kind is None or k + 1 >= len(block.steps):
+            return make(block, "other", problem=f"table {block.name!r} rolled further tables", certain=True)
+        parts.append((Block(lead="", text=block.steps[k], name=link.group(1), echo=link.group(2), suffix="",
+                            head=block.steps[k], steps=block.steps[k + 1: k + 2]), link_kind))
+    dice = Dice()
+    ordered = True
+    for part, part_kind in parts:
+        inner = _inner_dice(part.steps[0] if part.steps else "")
+        if inner is None:
+            return make(block, "other", problem=f"table {part.name!r} rolled dice its text does not show", certain=True)
+        roll = _table_value(part, part_kind, family(system), typed)
+        if roll.kind != "die":
+            return roll if len(parts) == 1 else make(block, "other", problem=roll.problem, certain=True)
+        dice.add(roll)
+        for sides, face in inner:
+            dice.face(sides, face)
+        ordered = ordered and roll.ordered
+    return make(block, "die", **dice.fields(), ordered=ordered, certain=True)
+
+
+_LINK = re.compile(r"(\S+)\((\d+)\)")
 
 
 _INNER = re.compile(r"(\d+)D(\d+)(?:＞|\(=>)(\d+)")
@@ -515,14 +582,29 @@ def log_horizon(block: Block) -> Roll | None:
     return make(block, "die", dice=tuple((6, f) for f in faces), certain=True)
 
 
-_SATA_HEAD = re.compile(r"【難易度\d+、ファンブル率\d+、必殺[^】]*】")
-_SATA_ROUND = re.compile(r"([01])\[([1-6]),([1-6])\]")
+_SATA_HEAD = re.compile(r"【難易度\d+、ファンブル率\d+、必殺([^】]*)】")
+_SATA_ROUND = re.compile(r"([01])\[([1-6]),([1-6])\](『必殺！』)?")
+_SATA_NOTICE = re.compile(r"【\d+R>=\d+[^】]*】")
+_SATA_NOTICES = ("あらゆる難易度は5未満にはならないため、難易度は5になる！", "難易度が12を超えたため、超過分、ファンブル率が上昇！")
+
+
+def _after_command(block: Block, at: int) -> bool:
+    """The result starts at ``at`` of the head, after nothing or one word (the command CCFOLIA's
+    classic page prints before it)."""
+    return " " not in block.head[:at].strip()
 
 
 def satasupe(block: Block) -> Roll | None:
-    """``【難易度7、ファンブル率1、必殺なし】 ＞ 1[5,6]+0[3,3] ＞ 成功度1``: one 2D6 per round, as rolled."""
-    if not _SATA_HEAD.search(block.head) or not block.steps:
+    """``【難易度7、ファンブル率1、必殺10】 ＞ 1[5,6]『必殺！』+0[3,3] ＞ 成功度1``: one 2D6 per round,
+    as rolled, marked where it reached the critical value (Satasupe.rb ``check_roll_loop``);
+    ``【5R>=3】 ＞ あらゆる難易度は…`` is a notice on its own line, no roll."""
+    notice = _SATA_NOTICE.search(block.head)
+    if notice and _after_command(block, notice.start()) and block.steps and block.steps[0] in _SATA_NOTICES:
+        return make(block, "other", certain=True)
+    head = _SATA_HEAD.search(block.head)
+    if not head or not block.steps:
         return None
+    critical = int(head.group(1)) if head.group(1).isdigit() else 13
     rounds = block.steps[0].split("+")
     dice = []
     for r in rounds:
@@ -530,12 +612,88 @@ def satasupe(block: Block) -> Roll | None:
         if not m:
             return make(block, "other", certain=True) if "ファンブル率" in block.steps[0] else \
                 make(block, "other", problem="rounds not in the form n[a,b]", certain=True)
-        dice += [(6, int(m.group(2))), (6, int(m.group(3)))]
+        a, b = int(m.group(2)), int(m.group(3))
+        if bool(m.group(4)) != (a + b >= critical):
+            return make(block, "other", problem="a critical mark that does not follow the dice", certain=True)
+        dice += [(6, a), (6, b)]
     return make(block, "die", dice=tuple(dice), certain=True)
+
+
+_MATERIAL = frozenset({"獲得素材チャート", "획득 소재 차트"})  # i18n/Kamigakari/{ja_jp,ko_kr}.yml MT.name
+_NUMBERS = re.compile(r"\d+(?:,\d+)*")
+
+
+def kamigakari_material(block: Block) -> Roll | None:
+    """``獲得素材チャート(63,6,1,16) ＞ …`` (Kamigakari.rb ``MT``): every value it rolled, in order.
+
+    A D66 (the material, tens die first), a d6 (common below 6, rare at 6); common: a
+    D66 (the effect) and, when that effect has a power, a d6; rare: a d6 (the effect)
+    and, for the effects 1–5 (an attribute given or halved), a D66. Its D66 are never sorted.
+    """
+    if block.name not in _MATERIAL or not _NUMBERS.fullmatch(block.echo or ""):
+        return None
+    values = (block.echo or "").split(",")
+    dice, ok = Dice(), 3 <= len(values) <= 4
+
+    def d66(v: str) -> bool:
+        return len(v) == 2 and dice.face(6, int(v[0])) and dice.face(6, int(v[1]))
+
+    def d6(v: str) -> bool:
+        return len(v) == 1 and dice.face(6, int(v))
+
+    if ok:
+        kind = values[1]
+        ok = d66(values[0]) and d6(kind)
+        if ok and kind != "6":
+            ok = d66(values[2]) and (len(values) == 3 or d6(values[3]))
+        elif ok:
+            ok = d6(values[2]) and (len(values) == 4) == (values[2] != "6") and (len(values) == 3 or d66(values[3]))
+    if not ok:
+        return make(block, "other", problem=f"{block.name}: {block.echo} is not the chart's dice", certain=True)
+    return make(block, "die", **dice.fields(), certain=True)
+
+
+_NUMBERING = "暫定整理番号作成"  # i18n/Insane/ja_jp.yml IRN.name
+
+
+def insane_numbering(block: Block) -> Roll | None:
+    """``暫定整理番号作成(5,15,36,25,46) ＞ 5TKX`` (Insane.rb ``IRN``): a d6 that sets how many D66
+    follow (1–4: n+5, 5: 4, 6: 3), each D66 shown sorted ascending."""
+    if block.name != _NUMBERING or not _NUMBERS.fullmatch(block.echo or ""):
+        return None
+    first, *rest = (block.echo or "").split(",")
+    dice = Dice()
+    ok = len(first) == 1 and dice.face(6, int(first)) and len(rest) == {5: 4, 6: 3}.get(int(first), int(first) + 5)
+    for v in rest if ok else ():
+        ok = ok and len(v) == 2 and v[0] <= v[1] and dice.face(6, int(v[0])) and dice.face(6, int(v[1]))
+    if not ok:
+        return make(block, "other", problem=f"{_NUMBERING}: {block.echo} is not its dice", certain=True)
+    return make(block, "die", **dice.fields(), ordered=all(v[0] == v[1] for v in rest), certain=True)
+
+
+_SEIGOU = re.compile(r"〔性業値〕-?\d+、「修正値」(-?\d+)")
+_SEIGOU_DICE = re.compile(r"ダイス結果：（(\d+)）")
+
+
+def satasupe_seigou(block: Block) -> Roll | None:
+    """``〔性業値〕7、「修正値」0 ＞ ダイス結果：（7） ＞ 7＋（0）＝7 ＞ 「迷」``: the sum of a 2D6 (Satasupe.rb
+    ``check_seigou``; 2 and 12 prove their faces)."""
+    head = _SEIGOU.search(block.head)
+    if not head or head.end() != len(block.head) or not _after_command(block, head.start()):
+        return None
+    block = msgspec.structs.replace(block, lead=block.head[: head.start()].strip(), head=head.group(),
+                                    text=block.text[head.start():])
+    shown = _SEIGOU_DICE.fullmatch(block.steps[0]) if len(block.steps) >= 3 else None
+    dice = Dice()
+    mod = int(head.group(1))
+    if not shown or block.steps[1] != f"{shown.group(1)}＋（{mod}）＝{int(shown.group(1)) + mod}" or \
+            not dice.total(2, 6, int(shown.group(1))):
+        return make(block, "other", problem="the 2D6 of 性業値 not shown", certain=True)
+    return make(block, "die", **dice.fields(), certain=True)
 
 
 _OWN = ((("DX",), double_cross), (("KeyNo.",), sword_world_rating), (("@",), sword_world_critical),
         (("DRU[", "BIB["), sword_world_pair), (("DM", "DA"), emoklore), (("SG",), shinobigami),
-        (("LH", "*5"), log_horizon), (("【難易度",), satasupe))
+        (("LH", "*5"), log_horizon), (("【難易度", "R>="), satasupe), (("〔性業値〕",), satasupe_seigou))
 """Forms no other system prints the same way: tried whatever the system (a CCFOLIA log names none)."""
 _ANY_MARK = re.compile("|".join(re.escape(m) for marks, _ in _OWN for m in marks))
