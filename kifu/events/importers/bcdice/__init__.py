@@ -39,7 +39,9 @@ _REPEAT_WORD = re.compile(r"(?:x|rep|repeat)\d+", re.I)
 # After a secret "S", without an echo that settles it: one of BCDice's common commands (dice,
 # D66, choice, repeat, B/R/U/tally dice, calc) or Cthulhu's checks, the secret rolls players make
 # most. Anything else may be a system command that itself starts with S (Satasupe's SR7).
-_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C\(|(?:CCB?|RESB?|CBRB?)(?:\(|<|$)", re.I)
+_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C[(\d-]|(?:CCB?|RESB?|CBRB?)(?:\(|<|$)", re.I)
+# SwordWorld's rating echoes as "KeyNo.20c[10]": a typed S before its K, HK, OHK or DBK is the prefix.
+_RATING = re.compile(r"S(?:H|OH|DB)?K\d", re.I)
 
 
 def normalise(text: str) -> str:
@@ -146,6 +148,8 @@ def typed_secret(command: str, echo: str | None = None) -> bool:
     c = words[0].upper() if words else ""
     if len(c) < 2 or c[0] != "S":
         return False
+    if echo and "KeyNo." in echo and _RATING.match(c):
+        return True
     if echo:
         e = normalise(echo).lstrip("0123456789")
         letters = re.match(r"[A-Z]+", e)

@@ -57,7 +57,7 @@ def nothing_rolled(text: str, family: str | None) -> str | None:
         pattern: re.Pattern[str] | None = _ALL
     else:
         pattern = _FAMILY.get("SwordWorld" if family.startswith("SwordWorld") else family)
-    words = t.split(" ")
+    words = t.split()
     for k in range(min(_WORDS, len(words) - 1) + 1):
         rest = " ".join(words[k:])
         if _COMMON.fullmatch(rest) or (pattern is not None and pattern.fullmatch(rest)):

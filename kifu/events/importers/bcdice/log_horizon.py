@@ -65,7 +65,7 @@ def read(block: Block, typed: str | None) -> Roll | None:
         if not m or not all(dice.face(6, int(v)) for v in m.group(1).split(",")):
             return make(block, "other", problem=f"{name}: d6 faces not shown", certain=True)
         return make(block, "die", **dice.fields(), certain=True)
-    if block.head in _INSTRUMENT or (name in _INSTRUMENT and echo is not None):
+    if _instrument_head(block.head) or (name in _INSTRUMENT and echo is not None):
         return _instrument(block)
     return None
 
@@ -98,6 +98,11 @@ def _bracketed(block: Block, echo: str) -> Roll:
     if (one and (one.group(1) == "7" or block.name == EXPLORATION)) or _PLAIN.fullmatch(echo):
         return make(block, "other", certain=True)
     return make(block, "other", problem=f"{block.name}: the 2D6 is not shown", certain=True)
+
+
+def _instrument_head(head: str) -> bool:
+    """``楽器種別表`` (``MII1``: no kind rolled), alone or after the command (CCFOLIA's classic page)."""
+    return any(head == n or (head.endswith(" " + n) and " " not in head[: -len(n) - 1]) for n in _INSTRUMENT)
 
 
 def _instrument(block: Block) -> Roll:

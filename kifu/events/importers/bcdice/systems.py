@@ -90,13 +90,16 @@ _GROWTH = re.compile(r"\[([1-6]),([1-6])\]->\([^()]*\)")
 
 def _growth(text: str) -> tuple[str, list[Roll]] | None:
     """SwordWorld 2.x ``gr3``: ``[1,2]->(器用度 or 敏捷度) | [6,5]->(…)``, a 2D6 per growth (SwordWorld2_0.rb)."""
-    parts = text.strip().split(" | ")
+    lead, body = "", text.strip()
+    if not body.startswith("["):  # CCFOLIA's classic page: "gr3 [1,2]->(…) | …"
+        lead, _, body = body.partition(" ")
+    parts = body.split(" | ")
     found = [_GROWTH.fullmatch(p) for p in parts]
     if not all(found):
         return None
-    block = Block(lead="", text=text.strip(), name="", echo=None, suffix="", head="", steps=())
+    block = Block(lead=lead, text=body, name="", echo=None, suffix="", head="", steps=())
     dice = tuple((6, int(v)) for m in found if m for v in m.groups())
-    return "", [make(block, "die", dice=dice, certain=True)]
+    return lead, [make(block, "die", dice=dice, certain=True)]
 
 
 def read_message(text: str, system: str | None, typed: str | None = None) -> tuple[str, list[Roll]] | None:
