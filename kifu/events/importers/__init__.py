@@ -22,7 +22,7 @@ from ..base import KifuError
 from ..codec import Codec
 from ..i18n import Msg
 from ..logfile import Writer, create
-from . import arena, ccfolia, cockatrice, discord, udonarium
+from . import arena, bcdice, ccfolia, cockatrice, discord, udonarium
 from .common import (
     MAX_INPUT,
     ImportFailed,
@@ -128,6 +128,15 @@ def read_source(path: str | os.PathLike[str], fmt: str = "auto") -> tuple[Source
         raise ImportFailed(Msg("import.too_deep"), where=where) from None
 
 
+def game_system(name: str) -> str:
+    """The BCDice game system id ``name`` names (``--system``), spelled as BCDice spells it."""
+    known = bcdice.game_system(name)
+    if known is None:
+        raise KifuError(Msg("import.unknown_system", system=repr(name), close=", ".join(bcdice.close_systems(name)) or "-"),
+                        where="--system")
+    return known
+
+
 @dataclass
 class Imported:
     """An import ready to write: match.start, the events after it, and the report."""
@@ -183,9 +192,10 @@ def build(
     none (CCFOLIA): their system's tables and forms are then read as that system's.
     """
     if system:
+        known = game_system(system)
         for m in src.messages:
             if m.game_system is None:
-                m.game_system = system
+                m.game_system = known
     book, plist = players_of(src, players)
     match_id = match or src.match or f"{src.format}-{hashlib.sha256(data).hexdigest()[:16]}"
     report = ImportReport(file=src.file, format=src.format, game=game, match=match_id,
@@ -251,6 +261,7 @@ def import_file(
         raise KifuError(Msg("log.exists"), where=str(out))
     stage = progress or (lambda _name, items: items)
     codec = games.require(game, field="game")
+    system = game_system(system) if system else None
     maps = load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
     if maps.game and maps.game != game:
         raise MappingError(Msg("import.map_other_game", map_game=repr(maps.game), game=repr(game)), where=map_name)

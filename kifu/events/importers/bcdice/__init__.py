@@ -19,15 +19,18 @@ says which systems sort their dice.
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
 import unicodedata
+from pathlib import Path
 
 from . import common, errors, systems
 from .roll import Roll, make
 from .settings import settings
 from .text import FLY_SEP, SEP, Block, blocks, typed_command
 
-__all__ = ["SEP", "Roll", "dice_of_command", "is_hidden_marker", "looks_like_command", "maybe_result", "normalise",
+__all__ = ["SEP", "Roll", "close_systems", "dice_of_command", "game_system", "is_hidden_marker", "looks_like_command", "maybe_result", "normalise",
            "parse", "typed_secret"]
 
 _HIDDEN = ("シークレットダイス", "[Secret Dice]", "秘密ダイス")
@@ -42,6 +45,26 @@ _REPEAT_WORD = re.compile(r"(?:x|rep|repeat)\d+", re.I)
 _AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C[(\d-]|(?:CCB?|RESB?|CBRB?)(?:\(|<|$)", re.I)
 # SwordWorld's rating echoes as "KeyNo.20c[10]": a typed S before its K, HK, OHK or DBK is the prefix.
 _RATING = re.compile(r"S(?:H|OH|DB)?K\d", re.I)
+
+
+_IDS: dict[str, str] | None = None
+
+
+def game_system(name: str) -> str | None:
+    """The BCDice game system id ``name`` spells (``cthulhu7th`` → ``Cthulhu7th``), or None when
+    BCDice has no such system (``game_systems.json``, written by ``make_tables.py``)."""
+    global _IDS
+    if _IDS is None:
+        ids = json.loads(Path(__file__).with_name("game_systems.json").read_text(encoding="utf-8"))
+        _IDS = {i.casefold(): i for i in ids}
+    return _IDS.get(name.strip().casefold())
+
+
+def close_systems(name: str) -> list[str]:
+    """Game system ids spelled like ``name`` (for an error message)."""
+    game_system("")
+    assert _IDS is not None
+    return [_IDS[k] for k in difflib.get_close_matches(name.strip().casefold(), list(_IDS), n=3, cutoff=0.6)]
 
 
 def normalise(text: str) -> str:

@@ -1,6 +1,7 @@
-"""Write ``tables.json``: which dice each BCDice table rolls, read from a BCDice checkout.
+"""Write ``tables.json`` (which dice each BCDice table rolls) and ``game_systems.json`` (every
+game system id BCDice knows), read from a BCDice checkout.
 
-    python -m kifu.events.importers.bcdice.make_tables PATH/TO/BCDice   # rewrites tables.json
+    python -m kifu.events.importers.bcdice.make_tables PATH/TO/BCDice   # rewrites both
 
 A table result shows only its value (``シーン表(7) ＞ …``); which dice gave it (1D6? 2D6?
 D66?) is in the table's definition: ``DiceTable::Table.new("感情表", "1D6", …)``,
@@ -22,6 +23,8 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).with_name("tables.json")
+IDS = Path(__file__).with_name("game_systems.json")
+_ID = re.compile(r"""^\s*ID = ["']([^"'\n]+)["']""", re.M)
 _Q = r"""["']([^"'\n]+)["']"""
 _RUBY = [
     # Only these classes: a ChainTable or a custom table rolls more than its value shows.
@@ -86,6 +89,11 @@ def main(root: Path) -> None:
             found.setdefault(_family(yml.parent.name), {})[name] = kind
     OUT.write_text(json.dumps(found, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{OUT}: {sum(map(len, found.values()))} tables of {len(found)} systems")
+    # lib/bcdice/game_system/<System>.rb: each defines its id (``ID = 'SwordWorld2.5'``)
+    ids = sorted({m.group(1) for rb in (root / "lib/bcdice/game_system").glob("*.rb")
+                  for m in _ID.finditer(rb.read_text(encoding="utf-8"))})
+    IDS.write_text(json.dumps(ids, indent=0) + "\n", encoding="utf-8")
+    print(f"{IDS}: {len(ids)} game system ids")
 
 
 _LANGUAGES = ("_Korean", "_ChineseTraditional", "_SimplifiedChinese", "_English")
