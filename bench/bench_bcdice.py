@@ -23,28 +23,34 @@ Definitions (also in docs/importers.md, "BCDice results"):
     (``<br>`` between lines), no system recorded, secret only from the typed ``S``;
   - ``ccfolia-json``: a JSON message with ``text`` = the command and ``extend.roll`` =
     ``{result, secret}``.
-* The **recorded dice** of a case are the (sides, value) of every value of every
-  ``random`` event made from the answer's message, in event order (a choice's value is
-  the pick's index among the options left, as BCDice draws it).
-* **read right**: the recorded dice equal ``rands``. Where the report lists the message
-  under ``unordered`` (BCDice printed the faces sorted: keep/drop dice, a sorting system,
-  D66 digits), each event's values are compared as a multiset with the same stretch of
-  ``rands`` (faces right, rolling order not in the text); these are counted apart too.
-  A case where BCDice rolled nothing (``c(1+2)``, an error text) is right when nothing
-  is recorded and nothing reported. ``rands`` from BCDice's tests sometimes feed a d10
-  the value 0 where a real die shows 10 (both read as 0 for a d100's digit): such a 0
-  counts as 10.
-* **wrong faces**: some dice recorded, and they are not the dice BCDice rolled.
-* **unread, reported**: no dice recorded, and the report has an ``unreadable`` entry for
+  CCFOLIA records no game system: both CCFOLIA carriers run twice, as exported and
+  imported with ``--system`` set to the case's system (``build(system=…)``).
+* The **recorded dice** of a case are the ``random`` events made from the answer's
+  message, in event order, laid over ``rands``: a ``die`` or ``choice`` event takes as
+  many rands as it has values (a choice's value is the pick's index among the options
+  left, as BCDice draws it); a ``total`` event (BCDice showed only the sum of some dice)
+  takes ``dice`` rands, all of its sides. Every rand must be taken.
+* **faces read right**: every event is a ``die`` or ``choice`` event equal to its rands;
+  where the report lists the message under ``unordered`` (BCDice printed the faces
+  sorted: keep/drop dice, a sorting system, D66 digits), compared as a multiset (faces
+  right, rolling order not in the text; counted in ``(uno)`` too). A case where BCDice
+  rolled nothing (``c(1+2)``, an error text, a die the command fixed) is right when
+  nothing is recorded and nothing reported. ``rands`` from BCDice's tests sometimes feed
+  a d10 the value 0 where a real die shows 10 (both read as 0 for a d100's digit): such a
+  0 counts as 10.
+* **total read right**: as above, with at least one ``total`` event, equal to the sum of
+  its rands. The faces behind a sum are in no text (``シーン表(8)``); the sum is all any
+  reader can know, and kifu records it, never a face.
+* **read right** (the issue's figure) = faces read right + total read right: kifu
+  recorded everything the text and the command prove about the dice, and it is what
+  BCDice rolled. **faces read right** alone is printed beside it.
+* **wrong faces**: some dice recorded, and they are not the dice BCDice rolled (or a sum
+  that is not theirs).
+* **unread, reported**: nothing recorded, and the report has an ``unreadable`` entry for
   the message (kifu says what it could not read).
 * **unread, silent**: BCDice rolled dice, kifu recorded none and reported nothing.
 * **secret errors**: an event of the answer whose ``secret`` differs from the case's, or
   a "hidden roll" made of a case whose answer is shown.
-* ``(uno)`` counts the read-right cases compared as a multiset; ``(tot)`` the reported
-  cases where BCDice showed only the total of several dice (a 2D6 table: no reader can
-  know the faces) and the report says so correctly (n dice of s sides adding up to the
-  total, checked against ``rands``). They stay "reported"; a second figure adds them
-  to the right ones, for information.
 
 Targets (issue 12): 0 wrong and 0 silent over the whole corpus; >= 95 % read right over
 the common systems (COMMON below). The figure for all systems is reported, not judged.

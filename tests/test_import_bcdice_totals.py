@@ -87,3 +87,15 @@ def test_a_total_is_no_face_in_the_fairness_tests(tmp_path: Path) -> None:
     assert kinds == [("die", 30, 105), ("total", 30, 210)]
     (d6,) = [r for r in rows if r.test == "d6"]
     assert (d6.n, d6.flag) == (30, False)
+
+
+def test_a_table_result_with_nothing_typed(tmp_path: Path) -> None:
+    """A CCFOLIA JSON result whose text is empty: the table is read, its expr is the table itself."""
+    src = tmp_path / "room.json"
+    src.write_text(msgspec.json.encode({"messages": [
+        {"name": "PL", "text": "", "type": "text", "channel": "main", "createdAt": 1_740_000_000_000,
+         "extend": {"roll": {"result": "シーン表(7) ＞ 森の中", "secret": False}}}]}).decode(), encoding="utf-8")
+    out = tmp_path / "m.jsonl"
+    run = run_cli("import", src, "-o", out, "--system", "ShinobiGami")
+    assert run.code == 0, run.err
+    assert _randoms(out) == [("total", 6, 2, [7], "シーン表(7)")]

@@ -147,7 +147,7 @@ class Converter:
         expr = typed if typed and bcdice.normalise(typed).lstrip("S") in (
             bcdice.normalise(roll.echo), bcdice.normalise(roll.echo).lstrip("S")) else roll.echo
         if roll.prefix not in ("", "c", "C"):  # a table echoes its value, which is no command
-            expr = typed or (msg.command or "").split(maxsplit=1)[0] or f"{roll.prefix}({roll.echo})"
+            expr = typed or next(iter((msg.command or "").split()), "") or f"{roll.prefix}({roll.echo})"
         if roll.kind == "choice":
             parts = [("choice", left, None, (index,)) for left, index in roll.picks]
         else:  # runs of faces, and sums of dice BCDice shows only as a sum (kind "total")

@@ -176,7 +176,7 @@ def read(block: Block, system: str | None, st: Settings, typed: str | None = Non
     if fam == "DoubleCross" and block.name == "感情表":
         return _emotion(block)
     if block.name and block.name not in ("c", "C"):
-        return table(widen(block, lambda name: table_dice(system, name) is not None), system, st, typed)
+        return table(widen(block, lambda name: table_named(system, name)), system, st, typed)
     for owner, echo in _HIDDEN_CHECKS.items() if "1D20" in upper else ():
         if system in (None, owner) and echo.fullmatch(block.echo) and len(block.steps) > 1:
             return make(block, "other", problem=f"{owner} rolls a die this result does not show", certain=True)
@@ -261,9 +261,19 @@ def family(system: str | None) -> str | None:
 _PARENT = {"SwordWorld2_5": "SwordWorld2_0"}  # SwordWorld2_5.rb subclasses SwordWorld2_0 and keeps its tables
 
 VETTED = frozenset({"ShinobiGami", "Insane", "SwordWorld2_0", "Satasupe", "LogHorizon", "Kamigakari", "DoubleCross"})
-"""Systems whose table definitions have been checked against BCDice's test results. Elsewhere a
-table printed like a plain one may roll more than it shows (a custom table class, a chained
-roll, ``1D6(=>1)`` in its text), so its value is not read as a face."""
+"""Systems whose table definitions and the code around them have been read against BCDice's source
+and test results: all their tables are read. Elsewhere a table printed like a plain one may roll
+more than it shows (a custom table class, a chained roll, ``1D6(=>1)`` in its text), so only the
+tables ``vetted.json`` lists are read: those BCDice's own tests show printing the whole roll."""
+_VETTED_TABLES: dict[str, frozenset[str]] | None = None
+
+
+def _vetted(fam: str, name: str) -> bool:
+    global _VETTED_TABLES
+    if _VETTED_TABLES is None:
+        raw = json.loads(Path(__file__).with_name("vetted.json").read_text(encoding="utf-8"))
+        _VETTED_TABLES = {f: frozenset(names) for f, names in raw.items()}
+    return fam in VETTED or name in _VETTED_TABLES.get(fam, frozenset())
 
 
 # Tables a system rolls with its own code rather than a table class (so make_tables.py cannot
@@ -281,6 +291,16 @@ _OWN_TABLES = {
 }
 
 
+def table_named(system: str | None, name: str) -> bool:
+    """``name`` is a table the system defines, read or not (so that a longer name is never cut short)."""
+    fam = family(system)
+    while fam:
+        if name in _tables().get(fam, {}) or name in _OWN_TABLES.get(fam, {}):
+            return True
+        fam = _PARENT.get(fam)
+    return False
+
+
 def table_dice(system: str | None, name: str) -> str | None:
     """The dice a vetted table of the recorded system rolls (``1D6``, ``2D6``, ``D66``, ``D66S`` = sorted)."""
     tables = _tables()
@@ -290,7 +310,7 @@ def table_dice(system: str | None, name: str) -> str | None:
     if fam:
         while fam:
             if name in tables.get(fam, {}):
-                return tables[fam][name] if fam in VETTED else None
+                return tables[fam][name] if _vetted(fam, name) else None
             fam = _PARENT.get(fam)
         return None
     # Without a system a name proves nothing: another system may have a table of that name

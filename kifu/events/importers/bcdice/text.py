@@ -228,20 +228,22 @@ def _block(piece: str, repeat: int | None, line: int) -> Block | None:
 
 
 def widen(block: Block, known: Callable[[str], bool], words: int = 6) -> Block:
-    """The block with its table name grown over the words before it when only so is it a name
-    ``known`` knows: ``체력 소모표(1[1])`` is cut at the space as ``소모표``; the whole name is
-    ``체력 소모표``. The block itself when its name is known or no longer name is."""
-    if not block.name or not block.lead or known(block.name):
+    """The block with its table name grown over the words before it to the longest name ``known``
+    knows: ``체력 소모표(1[1])`` is cut at the space as ``소모표``; the whole name is ``체력 소모표``
+    (and ``형사 기벽 결정 표`` is another table than ``기벽 결정 표``). The block itself when no
+    longer name is known."""
+    if not block.name or not block.lead:
         return block
-    lead, end = block.lead, len(block.lead)
+    lead, end, best = block.lead, len(block.lead), None
     for _ in range(words):
         space = lead.rfind(" ", 0, end)
-        name = f"{lead[space + 1:]} {block.name}"
-        if known(name):
-            rest = lead[: max(space, 0)].strip()
-            return msgspec.structs.replace(block, lead=rest, name=name, text=f"{lead[space + 1:]} {block.text}",
-                                           head=f"{lead[space + 1:]} {block.head}")
+        if known(f"{lead[space + 1:]} {block.name}"):
+            best = space
         if space < 0:
             break
         end = space
-    return block
+    if best is None:
+        return block
+    grown = lead[best + 1:]
+    return msgspec.structs.replace(block, lead=lead[: max(best, 0)].strip(), name=f"{grown} {block.name}",
+                                   text=f"{grown} {block.text}", head=f"{grown} {block.head}")
