@@ -37,7 +37,7 @@ _BY_FAMILY = {
     "LogHorizon": (r"[CMIHG]TRS\d*(?:[+-]\d+)*\$? ＞ CRを指定してください",
                    r"[CMIO]TRSE\d*(?:[+-]\d+)*\$? ＞ CRを指定してください"),
 }
-_MARKERS = re.compile("ください|できません|です。|正數。|之間。|입니다\\.|的C值")
+_MARKERS = re.compile("ください|できません|です。|正數。|之間。|입니다\\.|的C值|100以下")
 """A piece of every text above: a line with none of them is no error text (checked first, cheaply)."""
 _COMMON = re.compile("|".join(_ANY))
 _FAMILY = {fam: re.compile("|".join(texts)) for fam, texts in _BY_FAMILY.items()}

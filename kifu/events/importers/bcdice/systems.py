@@ -26,7 +26,8 @@ from .settings import UNKNOWN, Settings
 from .text import Block, widen
 
 # Cthulhu 7th's bonus/penalty suffix in the Japanese, Korean and Chinese (Traditional) systems.
-_BONUS = re.compile(r"(?:ボーナス・ペナルティダイス|보너스, 패널티 주사위|獎勵、懲罰骰値)\[(-?\d+)\]")
+# The Korean FAR prints a space before the bracket (Cthulhu7th_Korean.rb getFullAutoResult).
+_BONUS = re.compile(r"(?:ボーナス・ペナルティダイス|보너스, 패널티 주사위 ?|獎勵・懲罰骰)\[(-?\d+)\]")
 _CC_ECHO = re.compile(r"1D100(?:<=-?\d+)?", re.I)
 _BROKEN = re.compile(r"(?:故障ナンバー|고장넘버|故障值|故障値)\[-?\d+\]")
 _CBR_ECHO = re.compile(r"1d100<=-?\d+,-?\d+", re.I)
@@ -131,6 +132,8 @@ def _full_auto(text: str) -> tuple[str, list[Roll]]:
         if not _VOLLEY.fullmatch(b.head + " ＞ "):
             continue
         dice = _tens_and_ones(b.steps[0]) if b.steps else None
+        if dice and "보너스" in text:
+            dice = dice[-1:] + dice[:-1]  # Cthulhu7th_Korean.rb rolls the ones die first, then the tens dice
         rolls.append(make(b, "die", dice=dice, certain=True) if dice else
                      make(b, "other", problem="volley values not d100 totals of one ones die", certain=True))
     return " ".join(lead), rolls
@@ -284,7 +287,10 @@ def _vetted(fam: str, name: str) -> bool:
 _OWN_TABLES = {
     "Cthulhu7th": {"恐怖症表": "1D100", "マニア表": "1D100", "キャスティング・ロール失敗(小)表": "1D8",
                    "キャスティング・ロール失敗(大)表": "1D8", "狂気の発作（リアルタイム）": "1D10",
-                   "狂気の発作（サマリー）": "1D10"},
+                   "狂気の発作（サマリー）": "1D10",
+                   # Cthulhu7th_ChineseTraditional.rb: the same code, its own names
+                   "恐懼症表": "1D100", "狂熱症表": "1D100", "推骰時施法失敗擲骰表(小)": "1D8",
+                   "推骰時施法失敗擲骰表(大)": "1D8", "瘋狂發作（即時型）": "1D10", "狂氣發作（總結型）": "1D10"},
     "SwordWorld2_5": {"アビスカース表": "D66", "追加アビスカース表": "D66", "アビスカース分類決定表": "D66",
                       "アビスカース属性決定表": "D66", "奈落诅咒表": "D66", "奈落诅咒分类决定表": "D66",
                       "奈落诅咒属性决定表": "D66"},
