@@ -177,3 +177,22 @@ def test_nothing_rolled_is_no_problem() -> None:
 ])
 def test_maybe_result(text: str, flagged: bool) -> None:
     assert bcdice.maybe_result(text) is flagged
+
+
+@pytest.mark.parametrize("text,command,dice,totals", [
+    ("인간 부위표(12) ＞ 머리 부위", "HPT", ((12, 12),), ()),                  # KemonoNoMori's, read whole (not Insane's 부위표)
+    ("都市シーン表(7) ＞ 閑静な住宅街", "CST", (), ((0, 2, 6, 7),)),          # only ShinobiGami prints it
+    ("感情表(51-33) ＞ 遺志 - ○劣等感", "ET", ((100, 51), (100, 33), (2, 2)), ()),  # DoubleCross's pair form
+    ("致命傷表:8:気絶して行動不能。", "FumbleT", (), ((0, 2, 6, 8),)),        # name:value: is Satasupe's form
+    ("獲得素材チャート(63,5,64) ＞ 石状の断片。", "MT",
+     ((6, 6), (6, 3), (6, 5), (6, 6), (6, 4)), ()),                            # Kamigakari's chart
+])
+def test_the_text_tells_the_system(text: str, command: str, dice: tuple, totals: tuple) -> None:
+    """Where the export records no system (CCFOLIA), a name or a form only one system prints tells it."""
+    _, (roll,) = bcdice.parse(text, None, bot=True, command=command)
+    assert (roll.dice, roll.totals, roll.problem) == (dice, totals, None)
+
+
+def test_a_name_systems_print_with_other_dice_tells_nothing() -> None:
+    _, (roll,) = bcdice.parse("シーン表(7) ＞ 森の中", None, bot=True, command="ST")
+    assert roll.kind == "other" and roll.problem

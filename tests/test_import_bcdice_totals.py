@@ -35,12 +35,14 @@ def _randoms(log: Path) -> list[tuple]:
     return [(e.kind, e.sides, e.dice, e.values, e.expr) for e in logfile.load(log).events if type(e).__name__ == "RandomRolled"]
 
 
-def test_without_the_system_the_tables_are_reported(tmp_path: Path) -> None:
+def test_without_the_system_a_name_several_systems_print_is_reported(tmp_path: Path) -> None:
+    """シーン表 is a table of many systems (some roll it otherwise, some are not vouched for): without
+    the system it is reported; the skill table's head only systems sharing one form print, so it is read."""
     out = tmp_path / "m.jsonl"
     run = run_cli("import", _page(tmp_path / "room.html"), "-o", out, "--lang", "en")
     assert run.code == 0, run.err
-    assert _randoms(out) == [("die", 6, None, [3, 5], "2d6")]
-    assert run.err.count("could not read (kept as a note)") == 3
+    assert _randoms(out) == [("die", 6, None, [3, 5], "2d6"), ("die", 6, None, [2], "RTT"), ("total", 6, 2, [7], "RTT")]
+    assert run.err.count("could not read (kept as a note)") == 2
 
 
 def test_with_the_system_sums_and_faces(tmp_path: Path) -> None:

@@ -10,11 +10,13 @@ public one; only a client marker or the typed ``S`` prefix tells.
 
 The reader is right or says so: every face it returns is proved by the text and
 the command (count, range, sums, the reroll queue, the D66 digit order); where the
-text does not prove the dice (a table shows only the total of 2D6, an unknown
-system's command) the roll carries a ``problem`` and no faces, and the importer
+text shows only the sum of several dice (a 2D6 table) it returns the sum, never faces;
+where the text does not prove the dice (an unknown system's command, a die the typed
+command may have fixed) the roll carries a ``problem`` and no faces, and the importer
 reports it. Modules: ``text`` cuts messages into blocks, ``common`` reads BCDice's
-common commands, ``systems`` the forms of particular game systems, ``settings``
-says which systems sort their dice.
+common commands, ``systems`` the forms of particular game systems (``log_horizon``
+and ``skills`` for two families of them), ``errors`` the texts BCDice answers without
+rolling, ``settings`` says which systems sort their dice, ``roll`` holds the result.
 """
 
 from __future__ import annotations
@@ -114,6 +116,8 @@ def parse(text: str, system: str | None = None, bot: bool = False,
 
 def read_block(block: Block, system: str | None, typed: str | None = None) -> Roll:
     """One block read by its system's reader, else as a common command, else unread with a reason."""
+    if system is None and (block.name or block.echo is None):
+        block, system = systems.owner(block)  # a table name only one system prints tells the system
     st = settings(system)
     try:
         roll = systems.read(block, system, st, typed) or common.read(block, st)

@@ -44,6 +44,8 @@ _TWO = re.compile(r"-?\d+\[(\d+),(\d+)\]")
 _PLAIN = re.compile(r"-?\d+")
 _LIST = re.compile(r"\[(\d+(?:,\d+)*)\]")
 _KIND = re.compile(r".*\((\d+)\)")
+NAMES = _CONSUMPTION | _TREASURE | _LISTS | _INSTRUMENT | {EXPLORATION}
+"""Every table name this module reads (``make_tables.py`` finds which systems' source holds each)."""
 _CONSUMPTION_CMD = re.compile(r"(?:P|E|G|C|ES|CS)CT")
 
 

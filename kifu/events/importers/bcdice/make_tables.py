@@ -1,8 +1,9 @@
 """Write ``tables.json`` (which dice each BCDice table rolls), ``vetted.json`` (the tables BCDice's
-own test data shows printing the whole roll) and ``game_systems.json`` (every game system id
-BCDice knows), read from a BCDice checkout.
+own test data shows printing the whole roll), ``names.json`` (table names only one system's
+source holds) and ``game_systems.json`` (every game system id BCDice knows), read from a
+BCDice checkout.
 
-    python -m kifu.events.importers.bcdice.make_tables PATH/TO/BCDice   # rewrites the three
+    python -m kifu.events.importers.bcdice.make_tables PATH/TO/BCDice   # rewrites the four
 
 A table result shows only its value (``シーン表(7) ＞ …``); which dice gave it (1D6? 2D6?
 D66?) is in the table's definition: ``DiceTable::Table.new("感情表", "1D6", …)``,
@@ -23,6 +24,11 @@ read as each table's dice (1Dn: the face; nDm: n dice of m sides adding up to it
 digits, sorted where the table sorts), nothing more and nothing less. A table that appears in
 no test, or in one that rolled dice its answer does not show (a system's own code rolling
 more around the table), is not listed, and kifu reports its results instead of reading them.
+
+``names.json`` maps each table name (of ``tables.json`` or of kifu's own readers) to the system
+families whose files (``lib/bcdice/game_system/<System>*``, ``i18n/<System>/``) hold that text,
+``""`` for BCDice's shared code: a name only one system's source holds tells the system of a
+result whose export records none (CCFOLIA); a name two systems share says nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from pathlib import Path
 OUT = Path(__file__).with_name("tables.json")
 IDS = Path(__file__).with_name("game_systems.json")
 VETTED = Path(__file__).with_name("vetted.json")
+NAMES = Path(__file__).with_name("names.json")
 _ID = re.compile(r"""^\s*ID = ["']([^"'\n]+)["']""", re.M)
 _Q = r"""["']([^"'\n]+)["']"""
 _RUBY = [
@@ -105,11 +112,55 @@ def main(root: Path) -> None:
     vetted = vet(found, root / "test" / "data")
     VETTED.write_text(json.dumps(vetted, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
     print(f"{VETTED}: {sum(map(len, vetted.values()))} tables of {len(vetted)} systems shown whole by BCDice's tests")
+    found_in = owners({n for tables in found.values() for n in tables} | own_names(), sources(root))
+    NAMES.write_text(json.dumps(found_in, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{NAMES}: {sum(len(o) == 1 for o in found_in.values())} of {len(found_in)} names in one system's source only")
     # lib/bcdice/game_system/<System>.rb: each defines its id (``ID = 'SwordWorld2.5'``)
     ids = sorted({m.group(1) for rb in (root / "lib/bcdice/game_system").glob("*.rb")
                   for m in _ID.finditer(rb.read_text(encoding="utf-8"))})
     IDS.write_text(json.dumps(ids, indent=0) + "\n", encoding="utf-8")
     print(f"{IDS}: {len(ids)} game system ids")
+
+
+def sources(root: Path) -> dict[str, str]:
+    """Every system family's source text (its ``.rb`` files and ``i18n`` files); ``""`` holds BCDice's
+    shared code and messages, which any system may print."""
+    out: dict[str, list[str]] = {}
+    game = root / "lib/bcdice/game_system"
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in (".rb", ".yml") or not path.is_file():
+            continue
+        rel = path.relative_to(root).parts
+        if rel[0] == "test":
+            continue
+        if path.parent == game:
+            fam = _family(path.stem)
+        elif game in path.parents:
+            fam = _family(path.relative_to(game).parts[0])
+        elif rel[0] == "i18n" and len(rel) > 2:
+            fam = _family(rel[1])
+        else:
+            fam = ""
+        out.setdefault(fam, []).append(path.read_text(encoding="utf-8"))
+    return {fam: "\n".join(texts) for fam, texts in out.items()}
+
+
+def owners(names: set[str], texts: dict[str, str]) -> dict[str, list[str]]:
+    """Each name with the system families whose source holds its text (``""``: BCDice's shared code),
+    not counting where it is part of a longer name (``都市シーン表`` in ``魔法都市シーン表``)."""
+    out = {}
+    for name in sorted(names):
+        longer = [other for other in names if name in other and other != name]
+        out[name] = sorted(fam for fam, text in texts.items() if name in text and
+                           text.count(name) > sum(text.count(o) * o.count(name) for o in longer))
+    return out
+
+
+def own_names() -> set[str]:
+    """The names kifu's own readers know (tables a system rolls in its own code, skill table heads)."""
+    from . import log_horizon, skills, systems
+    return log_horizon.NAMES | {n for tables in systems._OWN_TABLES.values() for n in tables} | systems.OWN_NAMES | \
+        skills.NAMES
 
 
 def vet(found: dict[str, dict[str, str]], tests: Path) -> dict[str, list[str]]:

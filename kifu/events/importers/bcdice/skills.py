@@ -32,12 +32,24 @@ _FIELD = frozenset({"ランダム分野表", "랜덤 분야표", "個性：分�
 _SKILL = re.compile(r".+分野ランダム特技表|指定特技\(.+\)表|지정특기\(.+\)표|.+領域隨機特技表")
 """``rttn_format`` heads (a field chosen by the command): ``(skill)``."""
 
+NAMES = _BOTH | _FIELD | {"分野ランダム特技表", "指定特技(", "지정특기(", "領域隨機特技表"}
+"""The heads and the fixed part of the field heads (``make_tables.py`` finds which systems' source holds each)."""
+
 _TWO = re.compile(r"(\d+),(\d+)")
 _ONE = re.compile(r"\d+")
 
 
 def known(name: str) -> bool:
     return name in _BOTH or name in _FIELD or bool(_SKILL.fullmatch(name))
+
+
+def text_of(name: str) -> str | None:
+    """The part of a head BCDice's source spells out (``器術分野ランダム特技表`` → ``分野ランダム特技表``)."""
+    if name in _BOTH or name in _FIELD:
+        return name
+    if _SKILL.fullmatch(name):
+        return next((n for n in NAMES if n not in _BOTH and n not in _FIELD and n in name), None)
+    return None
 
 
 def read(block: Block) -> Roll | None:

@@ -4,10 +4,16 @@ Source: bcdice/BCDice ``lib/bcdice/game_system/`` at commit 98145305:
 ``Cthulhu.rb`` (``CC``/``CCB``/``RES``: one d100; ``CBR``: one d100 judged twice;
 ``故障ナンバー``), ``Cthulhu7th.rb`` and ``cthulhu7th/rollable.rb`` (``CC``: one tens
 d10 per bonus or penalty die, then one ones d10, each total shown; ``FAR``: one such
-roll per volley) and their Korean and Chinese versions.
+roll per volley) and their Korean and Chinese versions; ``DoubleCross.rb``,
+``SwordWorld*.rb``, ``Emoklore.rb``, ``ShinobiGami.rb``, ``LogHorizon.rb`` (``LH``,
+``TRS``), ``Satasupe.rb`` (``R``, ``SR``, its tables and NPCs), ``Kamigakari.rb``
+(``MT``), ``Insane.rb`` (``IRN``); the tables of every system through ``tables.json``
+and ``vetted.json`` (``make_tables.py``). LogHorizon's own tables are in
+``log_horizon.py``, the Saikoro Fiction skill tables in ``skills.py``.
 
 A d100 rolled as two d10 is recorded as the two d10 BCDice rolled (sides 10, a 0 read
-as 10), in BCDice's order: every tens die, then the ones die.
+as 10), in BCDice's order: every tens die, then the ones die. A table of several dice
+that prints only its value (``シーン表(8)``, 2D6) is recorded as that sum (``Roll.totals``).
 """
 
 from __future__ import annotations
@@ -37,6 +43,30 @@ _VOLLEY = re.compile(r"(?<!\d)\d{1,4}(?:回目|번째|次): ?＞ ")  # starts wh
 
 
 _COLON = re.compile(r"([^:\n]{1,60}):(-?\d{1,3}):")
+
+
+_COLON_PRINTERS = frozenset({"Satasupe", "RogueLikeHalf"})
+"""The systems whose code prints a table as ``name:value:entry`` (Satasupe.rb, RogueLikeHalf.rb)."""
+
+
+def _colon_owner(text: str) -> str | None:
+    """The system the first ``name:value:`` line tells (CCFOLIA's command before it aside): Satasupe
+    where of the systems printing that form only Satasupe's source holds the table's name."""
+    line = text.lstrip().split("\n", 1)[0]
+    m = _COLON.match(line)
+    if not m:
+        return None
+    if " " in m.group(1):
+        line = line.split(" ", 1)[1]
+        m = _COLON.match(line)
+        if not m:
+            return None
+    owner_of("")  # loads names.json
+    assert _NAMES is not None
+    fams = set(_NAMES.get(m.group(1), ()))
+    if "" not in fams and fams & _COLON_PRINTERS == {"Satasupe"}:
+        return "Satasupe"
+    return "Satasupe" if _NPC.fullmatch(line) else None
 
 
 def _colon_tables(text: str, system: str, typed: str | None) -> tuple[str, list[Roll]] | None:
@@ -105,13 +135,17 @@ def _growth(text: str) -> tuple[str, list[Roll]] | None:
 
 def read_message(text: str, system: str | None, typed: str | None = None) -> tuple[str, list[Roll]] | None:
     """Results that span lines of one message (Cthulhu 7th's ``FAR``) or print no ``＞``
-    (Satasupe's tables), else None."""
-    if system and family(system).startswith("SwordWorld2") and "]->(" in text:
-        return _growth(text)
-    if system and family(system) == "LogHorizon" and lh.EXPLORATION in text:
+    (Satasupe's tables), else None. Where the export records no system, the form or a table
+    name only one system prints tells it (``[1,2]->(…)``: SwordWorld 2.x; ``イースタル探索表``)."""
+    fam = family(system)
+    if "]->(" in text and (fam is None or fam.startswith("SwordWorld2")):
+        found = _growth(text)  # BCDice prints "]->(" in SwordWorld2_0.rb's growth roll only
+        if found or fam:
+            return found
+    if lh.EXPLORATION in text and (fam or owner_of(lh.EXPLORATION)) == "LogHorizon":
         return lh.read_message(text)
-    if system and family(system) == "Satasupe" and ":" in text:
-        found = _colon_tables(text, system, typed)
+    if ":" in text and (fam or _colon_owner(text)) == "Satasupe":
+        found = _colon_tables(text, "Satasupe" if fam is None else system, typed)  # type: ignore[arg-type]
         if found:
             return found
     if "]" not in text or ("回目" not in text and "번째" not in text and "次" not in text):
@@ -169,15 +203,16 @@ def read(block: Block, system: str | None, st: Settings, typed: str | None = Non
         roll = insane_numbering(block)
         if roll is not None:
             return roll
-    if fam in skills.SYSTEMS:
+    if fam in skills.SYSTEMS or (fam is None and block.name):
         wide = widen(block, skills.known)
-        roll = skills.read(wide) or (skills.bad_end(wide) if fam == "Insane" else None)
-        if roll is not None:
-            return roll
+        if fam is not None or sai_fic(wide.name):
+            roll = skills.read(wide) or (skills.bad_end(wide) if fam == "Insane" else None)
+            if roll is not None:
+                return roll
     if block.echo is None:
         return None
-    if fam == "DoubleCross" and block.name == "感情表":
-        return _emotion(block)
+    if block.name == "感情表" and (fam == "DoubleCross" or (fam is None and _EMOTION_FORM.fullmatch(block.echo))):
+        return _emotion(block)  # "感情表(51-33)": BCDice prints a pair so in DoubleCross.rb only
     if block.name and block.name not in ("c", "C"):
         return table(widen(block, lambda name: table_named(system, name)), system, st, typed)
     for owner, echo in _HIDDEN_CHECKS.items() if "1D20" in upper else ():
@@ -198,6 +233,9 @@ def read(block: Block, system: str | None, st: Settings, typed: str | None = Non
         return make(block, "other", certain=True) if block.steps and not is_int(block.steps[0]) and not m else \
             make(block, "other", problem="d100 not shown", certain=True)
     return None
+
+
+_EMOTION_FORM = re.compile(r"\d{1,3}-\d{1,3}")
 
 
 def _emotion(block: Block) -> Roll:
@@ -291,10 +329,62 @@ _OWN_TABLES = {
                    # Cthulhu7th_ChineseTraditional.rb: the same code, its own names
                    "恐懼症表": "1D100", "狂熱症表": "1D100", "推骰時施法失敗擲骰表(小)": "1D8",
                    "推骰時施法失敗擲骰表(大)": "1D8", "瘋狂發作（即時型）": "1D10", "狂氣發作（總結型）": "1D10"},
+    # PulpCthulhu.rb (a Cthulhu7th) rolls the same with roll_once, FCE and IT with roll_once(20)
+    "PulpCthulhu": {"恐怖症表": "1D100", "マニア表": "1D100", "狂気の発作（リアルタイム）": "1D10",
+                    "狂気の発作（サマリー）": "1D10", "キャスティング・ロール失敗表": "1D20", "狂気のタレント表": "1D20"},
     "SwordWorld2_5": {"アビスカース表": "D66", "追加アビスカース表": "D66", "アビスカース分類決定表": "D66",
                       "アビスカース属性決定表": "D66", "奈落诅咒表": "D66", "奈落诅咒分类决定表": "D66",
                       "奈落诅咒属性决定表": "D66"},
 }
+
+
+_NAMES: dict[str, list[str]] | None = None
+
+
+_BY_COMMAND = frozenset({"Satasupe", "LogHorizon"})
+"""Systems whose table values the typed command may shift or set: never taken for another."""
+
+
+def owner_of(name: str) -> str | None:
+    """The system family a table name tells (``names.json``): the one whose BCDice source holds the
+    name, or, where several hold it, the first when every one defines a table of that name read
+    the same way (``都市シーン表``: a 2D6 in MagicaLogia and in ShinobiGami); None otherwise."""
+    global _NAMES
+    if _NAMES is None:
+        _NAMES = json.loads(Path(__file__).with_name("names.json").read_text(encoding="utf-8"))
+    fams = _NAMES.get(name)
+    if not fams or "" in fams:
+        return None  # BCDice's shared code prints it: any system may
+    if len(fams) == 1:
+        return fams[0]
+    if _BY_COMMAND & set(fams):
+        return None
+    kinds = {table_dice(fam, name) for fam in fams}
+    return fams[0] if len(kinds) == 1 and None not in kinds else None
+
+
+def owner(block: Block) -> tuple[Block, str | None]:
+    """Where the export records no system: the system a result's table name tells (a name only one
+    system's source holds, read whole: ``인간 부위표`` is KemonoNoMori's, ``부위표`` anyone's), and
+    the block with that name; (the block, None) when the name tells nothing."""
+    if not block.name:
+        fam = owner_of(block.head) if block.echo is None and len(block.head) < 60 else None
+        return block, fam  # "楽器種別表 ＞ 打楽器１(5) ＞ …": a table printed without a value
+    owner_of("")  # loads names.json
+    assert _NAMES is not None
+    wide = widen(block, _NAMES.__contains__)
+    fam = owner_of(wide.name)
+    return (wide, fam) if fam else (block, None)
+
+
+def sai_fic(name: str) -> bool:
+    """A skill table head that only systems using BCDice's SaiFicSkillTable print (so the form is
+    the same whichever printed it)."""
+    text = skills.text_of(name)
+    owner_of("")
+    assert _NAMES is not None
+    fams = _NAMES.get(text or "")
+    return bool(fams) and set(fams) - {""} <= skills.SYSTEMS
 
 
 def table_named(system: str | None, name: str) -> bool:
@@ -699,6 +789,9 @@ def insane_numbering(block: Block) -> Roll | None:
         return make(block, "other", problem=f"{_NUMBERING}: {block.echo} is not its dice", certain=True)
     return make(block, "die", **dice.fields(), ordered=all(v[0] == v[1] for v in rest), certain=True)
 
+
+OWN_NAMES = _MATERIAL | {_NUMBERING, "バッドエンド表"}
+"""Names this module reads in its own code (``make_tables.py`` finds which systems' source holds each)."""
 
 _SEIGOU = re.compile(r"〔性業値〕-?\d+、「修正値」(-?\d+)")
 _SEIGOU_DICE = re.compile(r"ダイス結果：（(\d+)）")
