@@ -14,9 +14,11 @@ text shows only the sum of several dice (a 2D6 table) it returns the sum, never 
 where the text does not prove the dice (an unknown system's command, a die the typed
 command may have fixed) the roll carries a ``problem`` and no faces, and the importer
 reports it. Modules: ``text`` cuts messages into blocks, ``common`` reads BCDice's
-common commands, ``systems`` the forms of particular game systems (``log_horizon``
-and ``skills`` for two families of them), ``errors`` the texts BCDice answers without
-rolling, ``settings`` says which systems sort their dice, ``roll`` holds the result.
+common commands, ``systems`` picks the reader of a particular game system's form
+(``forms`` for systems' own commands, ``tables`` for tables and which system a table
+name tells, ``log_horizon`` and ``skills`` for two families of them), ``errors`` the
+texts BCDice answers without rolling, ``settings`` says which systems sort their dice,
+``roll`` holds the result; ``make_tables`` writes the data files from a BCDice checkout.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from . import common, errors, systems
+from . import common, errors, systems, tables
 from .roll import Roll, make
 from .settings import settings
 from .text import FLY_SEP, SEP, Block, blocks, typed_command
@@ -94,7 +96,7 @@ def parse(text: str, system: str | None = None, bot: bool = False,
         whole = None  # a number too long for int(): read block by block, where it is reported
     if whole is not None:
         return whole
-    lead = errors.nothing_rolled(text, systems.family(system)) if bot or text[:1].isascii() else None
+    lead = errors.nothing_rolled(text, tables.family(system)) if bot or text[:1].isascii() else None
     if lead is not None:
         block = Block(lead=lead, text=text.strip()[len(lead):].strip(), name="", echo=None, suffix="", head="", steps=())
         return lead, [make(block, "other", certain=True)]  # an error text: BCDice rolled nothing
@@ -117,7 +119,7 @@ def parse(text: str, system: str | None = None, bot: bool = False,
 def read_block(block: Block, system: str | None, typed: str | None = None) -> Roll:
     """One block read by its system's reader, else as a common command, else unread with a reason."""
     if system is None and (block.name or block.echo is None):
-        block, system = systems.owner(block)  # a table name only one system prints tells the system
+        block, system = tables.owner(block)  # a table name only one system prints tells the system
     st = settings(system)
     try:
         roll = systems.read(block, system, st, typed) or common.read(block, st)

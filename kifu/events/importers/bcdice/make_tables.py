@@ -158,9 +158,8 @@ def owners(names: set[str], texts: dict[str, str]) -> dict[str, list[str]]:
 
 def own_names() -> set[str]:
     """The names kifu's own readers know (tables a system rolls in its own code, skill table heads)."""
-    from . import log_horizon, skills, systems
-    return log_horizon.NAMES | {n for tables in systems._OWN_TABLES.values() for n in tables} | systems.OWN_NAMES | \
-        skills.NAMES
+    from . import forms, log_horizon, skills, tables
+    return log_horizon.NAMES | {n for own in tables.OWN_TABLES.values() for n in own} | forms.OWN_NAMES | skills.NAMES
 
 
 def vet(found: dict[str, dict[str, str]], tests: Path) -> dict[str, list[str]]:

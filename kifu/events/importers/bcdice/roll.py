@@ -1,4 +1,4 @@
-"""``Roll``: one BCDice result as read, with every die it proves or the reason it proves none."""
+"""``Roll``: one BCDice result as read, with every die it proves (or the sum it shows) or the reason it proves none."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     steps: tuple[str, ...]
     """The steps after each ``＞``, stripped."""
     kind: str
-    """``die``, ``choice``, or ``other`` (no faces: a calculation, an error, or unreadable)."""
+    """``die`` (faces, sums, or both), ``choice``, or ``other`` (nothing to record: a calculation, an
+    error, or unreadable)."""
     dice: tuple[tuple[int, int], ...] = ()
     """(sides, face) of every die BCDice rolled for this result whose face it shows, in rolling order."""
     totals: tuple[tuple[int, int, int, int], ...] = ()
