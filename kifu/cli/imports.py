@@ -43,6 +43,9 @@ def import_(
                                                                             "shows it); repeat. Default: every speaker.")] = None,
     report_: Annotated[Optional[Path], typer.Option("--report", help="Also write the import report as JSON here.")] = None,
     rule: RuleOpt = None,
+    system: Annotated[Optional[str], typer.Option("--system", help="BCDice game system id (Cthulhu7th, SwordWorld2.5 …) "
+                                                                  "of rolls whose export records none (CCFOLIA).",
+                                                  show_default=False)] = None,
     lang: LangOpt = None,
 ) -> None:
     """Import a chat or client log from online play into a new kifu/1 log.
@@ -54,7 +57,10 @@ def import_(
     --map names a mapping file, or a game id for the notation the game ships
     (docs/notation.md: the same one `kifu record` reads).
 
-    Example: kifu import room.html -o m1.jsonl --game gunandgun --map gunandgun -p a=ミナト -p b=ユキ
+    \b
+    Examples:
+      kifu import room.html -o m1.jsonl --game gunandgun --map gunandgun -p a=ミナト -p b=ユキ
+      kifu import coc-room.html -o s1.jsonl --system Cthulhu7th
     """
     rules = pairs(rule or [], lang)
     from kifu.events import importers
@@ -66,7 +72,7 @@ def import_(
     with bars.progress(bars.size(source), msg("progress_source", lang), bars.BIG_SOURCE) as bar:
         rep = importers.import_file(source, output, fmt=from_.value, game=game,
                                     map_text=map_text, map_name=map_name, match=match,
-                                    players=given, rules=rules, progress=_import_stages(bar, lang))
+                                    players=given, rules=rules, progress=_import_stages(bar, lang), system=system)
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:

@@ -265,12 +265,16 @@ class RandomRolled(Event, tag="random", kw_only=True):
     """A random outcome no game event explains: an imported die roll, a coin, a choice."""
 
     random: ClassVar[bool] = True
-    kind: Literal["coin", "die", "choice"]
-    """``coin`` (2 sides), ``die`` or ``choice`` (one of named options)."""
+    kind: Literal["coin", "die", "choice", "total"]
+    """``coin`` (2 sides), ``die``, ``choice`` (one of named options), or ``total``: the sum of
+    several dice whose faces the source does not show (a BCDice 2D6 table's ``シーン表(8)``)."""
     sides: int
     """Faces of each die or coin; the number of options of a choice."""
     values: list[int]
-    """Each die's face, 1-based; for a choice the 1-based index of the pick."""
+    """Each die's face, 1-based; for a choice the 1-based index of the pick; for a ``total`` one
+    value, the sum."""
+    dice: int | None = None
+    """``total`` only: how many dice of ``sides`` faces were added up (2 for a 2D6 table)."""
     expr: str | None = None
     """The command as typed (``1D2``, ``CHOICE[表,裏]``)."""
     result: str | None = None

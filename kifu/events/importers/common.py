@@ -279,6 +279,9 @@ class ImportReport(msgspec.Struct, kw_only=True):
     unordered: list[Located] = []
     """Rolls BCDice shows sorted (``5D10KH3``, a sorting system's ``3D6``): the faces are recorded
     as shown, right as a set, but the order they were rolled in is not known."""
+    totals: list[Located] = []
+    """Rolls BCDice shows only as the sum of several dice (a 2D6 table's ``シーン表(8)``): the sum is
+    recorded as a ``random`` event of kind ``total``, never as faces."""
     unmapped: list[Located] = []
     """``!commands`` the mapping does not know; each is kept as a note."""
     failed: list[Located] = []

@@ -105,10 +105,10 @@ class Converter:
         if msg.rolls is not None:
             rolls, lead = msg.rolls, ""
         elif msg.result is not None:
-            _, rolls = bcdice.parse(msg.result, msg.game_system, bot=True)
+            _, rolls = bcdice.parse(msg.result, msg.game_system, bot=True, command=msg.text)
             lead = msg.text
         else:
-            lead, rolls = bcdice.parse(msg.text, msg.game_system, bot=msg.from_bot)
+            lead, rolls = bcdice.parse(msg.text, msg.game_system, bot=msg.from_bot, command=msg.command)
         if not rolls and msg.hidden_roll:
             return [self.hidden(msg)]
         # A bot's answer (or a result the source keeps apart) is a result for sure: whatever
@@ -126,6 +126,8 @@ class Converter:
         for roll in rolls:
             if not roll.ordered and not unread:
                 self.report.unordered.append(Located(msg.loc, _short(roll.text)))
+            if roll.totals and not unread:
+                self.report.totals.append(Located(msg.loc, _short(roll.text)))
         # The typed S prefix counts where the command and its result share one message (CCFOLIA's
         # classic page); a source that keeps the result apart or tags it says secret itself.
         shared = msg.result is None and not msg.from_bot
@@ -151,16 +153,18 @@ class Converter:
             return []  # a calculation, an error text, or faces kifu could not prove (reported)
         expr = typed if typed and bcdice.normalise(typed).lstrip("S") in (
             bcdice.normalise(roll.echo), bcdice.normalise(roll.echo).lstrip("S")) else roll.echo
+        if roll.prefix not in ("", "c", "C"):  # a table echoes its value, which is no command
+            expr = typed or next(iter((msg.command or "").split()), "") or f"{roll.prefix}({roll.echo})"
         if roll.kind == "choice":
-            parts = [(left, (index,)) for left, index in roll.picks]
-        else:
-            parts = [(sides, faces) for sides, faces in roll.groups]
+            parts = [("choice", left, None, (index,)) for left, index in roll.picks]
+        else:  # runs of faces, and sums of dice BCDice shows only as a sum (kind "total")
+            parts = [(kind, sides, count if kind == "total" else None, values) for kind, sides, count, values in roll.parts]
         return [{
-            "type": "random", "kind": roll.kind, "sides": sides, "values": list(values), "expr": expr,
+            "type": "random", "kind": kind, "sides": sides, "dice": count, "values": list(values), "expr": expr,
             "result": roll.text, "secret": secret, "echo": roll.echo, "pick": roll.pick,
             "pick_index": roll.picks[0][1] if roll.picks else None,
             "total": roll.total, "outcome": roll.outcome, "repeat": roll.repeat, "options": list(roll.options),
-        } for sides, values in parts]
+        } for kind, sides, count, values in parts]
 
     def mapped_roll(self, msg: Message, r: dict[str, Any], base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
         v = {**values, **r, "value": r["values"][0] if r.get("values") else None}
@@ -172,7 +176,7 @@ class Converter:
         return [self.validated(self.random_event(r, base, msg), msg) or self.note(msg, base)]
 
     def random_event(self, r: dict[str, Any], base: dict[str, Any], msg: Message) -> dict[str, Any]:
-        keep = ("type", "kind", "sides", "values", "expr", "result", "secret", "purpose", "rng")
+        keep = ("type", "kind", "sides", "dice", "values", "expr", "result", "secret", "purpose", "rng")
         e = {k: r[k] for k in keep if r.get(k) is not None and r.get(k) is not False}
         return _with_roller({**base, **e}, msg)
 
