@@ -82,6 +82,14 @@ GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
 GameFilter = Annotated[Optional[str], _game_option("Only this game's matches (or rules).")]
 DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
                                                help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
+PeopleOpt = Annotated[Optional[Path], typer.Option(
+    "--people", envvar="KIFU_PEOPLE", show_default=False,
+    help="Identity file: aliases gathered under one person (default: KIFU_PEOPLE, else people.toml beside "
+         "the warehouse or dataset).")]
+ParquetOpt = Annotated[Optional[Path], typer.Option(
+    "--parquet", show_default=False,
+    help="Query this Parquet dataset (kifu export --parquet, kifu ingest --cluster … --parquet) in place, "
+         "instead of the warehouse file.")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value (into "
                                                                          "match.start.rules); repeat.")]
 
@@ -103,6 +111,8 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
         typer.echo(buf.getvalue(), nl=False)
     elif fmt is DataFormat.md:
         esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+        if title:
+            typer.echo(f"**{esc(title)}**\n")
         typer.echo("| " + " | ".join(columns) + " |")
         typer.echo("|" + "---|" * len(columns))
         for r in rows:
