@@ -328,7 +328,7 @@ def test_verify_bytes_says_what_the_core_reader_says(tmp_path_factory, data) -> 
 
 @pytest.mark.parametrize("path", [("ingest",), ("sql",), ("export",), ("stats", "fairness"), ("stats", "winrate"),
                                   ("stats", "seats"), ("stats", "rules"), ("stats", "builds"), ("stats", "first"),
-                                  ("stats", "zero-n")])
+                                  ("stats", "zero-n"), ("people",)])
 def test_every_warehouse_command_is_documented(kifu, path) -> None:
     r = kifu(*path, "--help")
     assert r.code == 0 and "Example" in r.out, r.out

@@ -65,4 +65,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     'title_people': {'ja': '人 ({people} 人, {seats} 席; 同一人物の判定規則は docs/sql.md「People」)', 'en': 'People ({people} people, {seats} seats; how seats are resolved: docs/sql.md, "People")'},
     'title_merge': {'ja': '人ごとの統合 (名前・キー・規則ごとの席)', 'en': 'How each person was merged (seats per name, key and rule)'},
     'parquet_and_db': {'ja': '--parquet と --db は同時に指定できません', 'en': 'give --parquet or --db, not both'},
+    'cluster_parquet': {'ja': '--cluster と --parquet は一緒に指定してください (クラスタは Parquet データセットに書き込みます)', 'en': 'give --cluster and --parquet together (a cluster writes a Parquet dataset)'},
+    'cluster_db': {'ja': '--cluster は --db に書き込みません (--parquet のデータセットに書き込みます)', 'en': '--cluster does not write --db (it writes the --parquet dataset)'},
 }

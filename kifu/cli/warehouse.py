@@ -30,13 +30,21 @@ PANEL = "Warehouse (many matches)"
 
 @app.command(rich_help_panel=PANEL)
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Match logs, or folders searched for *.jsonl.", show_default=False)],
+    paths: Annotated[list[str], typer.Argument(help="Match logs, or folders searched for *.jsonl; with --cluster "
+                                                    "also object URLs (s3://bucket/prefix/, via fsspec).",
+                                               show_default=False)],
     db: DbOpt = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: every core).")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        "--cluster", help="Run on a Dask cluster: a scheduler address (tcp://scheduler:8786) or local:N (N local "
+                          "worker processes); needs --parquet and the extra kifu[cluster].", show_default=False)] = None,
+    parquet: Annotated[Optional[str], typer.Option(
+        "--parquet", help="With --cluster: the hive-partitioned Parquet dataset to write (a folder, or a URL the "
+                          "workers can write).", show_default=False)] = None,
     people_file: PeopleOpt = None,
     lang: LangOpt = None,
 ) -> None:
-    """Verify, audit and load match logs into the DuckDB warehouse.
+    """Verify, audit and load match logs into the DuckDB warehouse (or, on a cluster, a Parquet dataset).
 
     A log that does not verify, or a different log for a match already stored
     (a fork, shown with both heads), is refused and reported; the others are
@@ -44,30 +52,60 @@ def ingest(
     was taken (stored, or already stored unchanged), 1 when some were refused,
     2 when none could be.
 
-    Example: kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
+    --cluster ADDRESS --parquet OUT runs the same verify and audit on a Dask
+    cluster's workers and writes the warehouse's tables as Parquet
+    (OUT/<table>/game=…/month=…/), which kifu sql and kifu stats read with
+    --parquet OUT (docs/scale.md).
+
+    \b
+    Examples:
+      kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
+      kifu ingest fixtures/ --cluster local:2 --parquet out/
+      kifu ingest s3://league/logs/ --cluster tcp://scheduler:8786 --parquet s3://league/warehouse/
     """
     from kifu import warehouse as wh
 
-    files = wh.log_paths(paths)
-    if not files:
-        fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
-    identity = wh.load_identity(wh.identity_path(wh.db_path(db), people_file))
-    con = wh.connect(db)
-    try:
-        with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
-            summary = wh.ingest(con, files, jobs=jobs, identity=identity,
-                                progress=lambda done, total, ev: bar.update(done, note=msg(
-                                    "progress_ingested", lang, done=done, total=total, events=ev)))
-    finally:
-        con.close()
+    if (cluster is None) != (parquet is None):
+        fail(msg("cluster_parquet", lang))
+    if cluster is not None and db is not None:
+        fail(msg("cluster_db", lang))
+    if cluster is not None:
+        summary, total, where = _ingest_cluster(paths, cluster, parquet or "", lang)
+    else:
+        files = wh.log_paths(paths)
+        if not files:
+            fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
+        identity = wh.load_identity(wh.identity_path(wh.db_path(db), people_file))
+        con = wh.connect(db)
+        try:
+            with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
+                summary = wh.ingest(con, files, jobs=jobs, identity=identity,
+                                    progress=lambda done, total, ev: bar.update(done, note=msg(
+                                        "progress_ingested", lang, done=done, total=total, events=ev)))
+        finally:
+            con.close()
+        total, where = len(files), wh.db_path(db)
     for path, reason in summary.refused:
         typer.echo(msg("refused", lang, path=path, reason=reason), err=True)
     typer.echo(msg("ingested", lang, matches=summary.matches, events=summary.events, unchanged=summary.unchanged,
-                   refused=len(summary.refused), db=wh.db_path(db), **summary.findings))
+                   refused=len(summary.refused), db=where, **summary.findings))
     # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.
     if not summary.refused:
         raise typer.Exit(0)
-    raise typer.Exit(2 if len(summary.refused) == len(files) else 1)
+    raise typer.Exit(2 if len(summary.refused) == total else 1)
+
+
+def _ingest_cluster(paths: list[str], address: str, out: str, lang: Lang | None) -> tuple[Any, int, str]:
+    """`kifu ingest --cluster`: (the summary, logs in all, the dataset written)."""
+    from kifu.warehouse import cluster
+
+    files = cluster.sources(paths)
+    if not files:
+        fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
+    with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
+        summary = cluster.run(address, files, out, progress=lambda done, total, ev: bar.update(done, note=msg(
+            "progress_ingested", lang, done=done, total=total, events=ev)))
+    return summary, len(files), out
 
 
 def _sql_params(extra: Sequence[str], lang: Lang | None) -> dict[str, str]:
@@ -402,7 +440,8 @@ def export(
 
     \b
     Examples:
-      kifu export --parquet out/          (matches, events, findings; DuckDB, Spark or Trino read it)
+      kifu export --parquet out/          (matches, events, findings, random_outcomes, run_lengths;
+                                          DuckDB, Spark or Trino read it; so does kifu sql --parquet out/)
       kifu export --match demo-001 -o demo.jsonl && kifu verify demo.jsonl
     """
     if (parquet is None) == (match is None):
