@@ -81,8 +81,14 @@ def client():
         yield c
 
 
-def _single(corpus: Path, db: Path) -> tuple[wh.Summary, dict[str, list[tuple]]]:
-    con = wh.connect(db)
+PER_WORKER = 3
+"""Chunks per worker: six chunks of the corpus, so that forks fall in one chunk and across chunks."""
+
+
+@pytest.fixture(scope="module")
+def single(corpus: Path, tmp_path_factory) -> tuple[wh.Summary, dict[str, list[tuple]]]:
+    """`kifu ingest` of the corpus on one machine: its summary and every table."""
+    con = wh.connect(tmp_path_factory.mktemp("single") / "w.duckdb")
     summary = wh.ingest(con, [corpus], registry.audit, jobs=2)
     snap = {name: con.execute(sql).fetchall() for name, sql in COMPARE.items()}
     con.close()
@@ -101,11 +107,14 @@ def _files(out: Path) -> dict[str, bytes]:
     return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
-def test_the_cluster_writes_the_rows_one_machine_stores(client, corpus: Path, tmp_path: Path) -> None:
-    one, want = _single(corpus, tmp_path / "w.duckdb")
+def test_the_cluster_writes_the_rows_one_machine_stores(client, corpus: Path, single, tmp_path: Path) -> None:
+    one, want = single
     out = tmp_path / "out"
-    many = cluster.ingest(client, [corpus], out)
-    assert len(cluster.chunks(cluster.sources([corpus]), 2)) > 8  # forks do cross chunks
+    many = cluster.ingest(client, [corpus], out, per_worker=PER_WORKER)
+    files = cluster.sources([corpus])
+    chunk_of = {f: i for i, c in enumerate(cluster.chunks(files, 2, PER_WORKER)) for f in c}
+    assert chunk_of[str(corpus / "generic" / "g01.jsonl")] == chunk_of[str(corpus / "generic" / "g01b.jsonl")]
+    assert chunk_of[str(corpus / "generic" / "g02.jsonl")] != chunk_of[str(corpus / "zz-fork.jsonl")]
     assert (many.matches, many.events, many.unchanged, many.findings) == (one.matches, one.events, one.unchanged,
                                                                           one.findings)
     assert many.refused == one.refused
@@ -122,16 +131,16 @@ def test_the_cluster_writes_the_rows_one_machine_stores(client, corpus: Path, tm
     assert {"month=2026-01", "month=2026-02", "month=2026-03", "month=2026-11"} <= months
     # Again: nothing new, nothing rewritten, byte for byte.
     before = _files(out)
-    again = cluster.ingest(client, [corpus], out)
+    again = cluster.ingest(client, [corpus], out, per_worker=PER_WORKER)
     assert again.matches == 0 and again.unchanged == one.matches + 1 and _files(out) == before
 
 
-def test_an_incremental_run_merges_into_the_partitions(client, corpus: Path, tmp_path: Path) -> None:
-    _, want = _single(corpus, tmp_path / "w.duckdb")
+def test_an_incremental_run_merges_into_the_partitions(client, corpus: Path, single, tmp_path: Path) -> None:
+    _, want = single
     out = tmp_path / "out"
-    first = cluster.ingest(client, [corpus / "generic", corpus / "gg"], out)
+    first = cluster.ingest(client, [corpus / "generic", corpus / "gg"], out, per_worker=PER_WORKER)
     assert first.matches == 4 + 12 and len(first.refused) == 1
-    second = cluster.ingest(client, [corpus], out)
+    second = cluster.ingest(client, [corpus], out, per_worker=PER_WORKER)
     assert any("events were appended after it was ingested" in r for _, r in second.refused)
     got = _dataset(out)
     # The fork g01b was met first this time, in the first run: the rest is the same.
@@ -143,12 +152,12 @@ def test_rows_of_a_run_cut_off_before_its_matches_file_are_dropped(client, corpu
     import duckdb
 
     out = tmp_path / "out"
-    cluster.ingest(client, [corpus / "generic"], out)
+    cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
     # As if the run had stopped after writing the events but before the matches of 2026-02.
     part = out / "matches" / "game=generic" / "month=2026-02" / cluster.PART
     part.unlink()
     part.parent.rmdir()
-    summary = cluster.ingest(client, [corpus / "generic"], out)
+    summary = cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
     assert summary.matches == 1
     con = duckdb.connect()
     n = con.execute("SELECT count(*) FROM read_parquet($f)",
@@ -160,7 +169,7 @@ def test_rows_of_a_run_cut_off_before_its_matches_file_are_dropped(client, corpu
 def test_object_urls_are_read_through_fsspec(client, corpus: Path, tmp_path: Path) -> None:
     url = (corpus / "generic").resolve().as_uri()
     assert cluster.sources([url])[0] == url + "/g01.jsonl"
-    summary = cluster.ingest(client, [url], tmp_path / "out")
+    summary = cluster.ingest(client, [url], tmp_path / "out", per_worker=PER_WORKER)
     assert summary.matches == 4 and summary.refused == [(url + "/g01b.jsonl", summary.refused[0][1])]
     got = _dataset(tmp_path / "out")
     assert {r[-1] for r in got["matches"]} == {f"{url}/g{m:02d}.jsonl" for m in (1, 2, 3, 11)}
