@@ -13,7 +13,9 @@ match audits with its game's rules. Each run times, one right after the other:
 * ``kifu ingest`` on one machine (verify + audit + load into a fresh DuckDB file, every core);
 * ``kifu ingest --cluster local:1 --parquet`` and ``--cluster local:2``: the same verify and
   audit on a local cluster of one, then two worker processes, into a fresh dataset (the
-  cluster is started before the clock starts: a real cluster outlives one ingest).
+  cluster is started before the clock starts: a real cluster outlives one ingest), right
+  after a control: two CPU loops on two processes against one loop, which says how much
+  of two cores the machine gives two processes at that moment (others share it).
 
 Medians over the runs of the rates and of the paired ratios (a ratio compares timings taken
 back to back, so load from other processes hits both sides) are printed with the targets.
@@ -22,6 +24,7 @@ back to back, so load from other processes hits both sides) are printed with the
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import shutil
@@ -130,15 +133,57 @@ def time_ingest(corpus: Path) -> tuple[float, int]:
     return elapsed, summary.events
 
 
-def time_cluster(client: Any, corpus: Path, name: str) -> tuple[float, int]:
+def _cpu() -> float:
+    """CPU seconds (user + system) this process has used."""
+    t = os.times()
+    return t.user + t.system
+
+
+def time_cluster(client: Any, corpus: Path, name: str) -> tuple[float, int, float, float]:
+    """(wall seconds, events, the workers' CPU seconds, the seconds their tasks ran).
+
+    A task's running time over the CPU its worker used says how much of a core the worker got:
+    on a machine shared with other work, two workers may each get half of one.
+    """
+    from distributed import get_task_stream
+
     from kifu.warehouse import cluster
 
     out = _fresh(OUT / name)
+    before = client.run(_cpu)
     t = time.perf_counter()
-    summary = cluster.ingest(client, [corpus], out)
+    with get_task_stream(client=client) as stream:
+        summary = cluster.ingest(client, [corpus], out)
     elapsed = time.perf_counter() - t
+    after = client.run(_cpu)
     assert not summary.refused, summary.refused[:3]
-    return elapsed, summary.events
+    ran = sum(ss["stop"] - ss["start"] for task in stream.data for ss in task["startstops"]
+              if ss["action"] == "compute")
+    return elapsed, summary.events, sum(after[w] - before[w] for w in after), ran
+
+
+def _spin(n: int) -> float:
+    t = time.perf_counter()
+    total = 0
+    for i in range(n):
+        total += i * i
+    return time.perf_counter() - t
+
+
+def parallel_control(n: int = 4_000_000) -> float:
+    """What two processes get on this machine right now: the speedup of two CPU loops on two
+    processes over one loop alone (2.0 on two free cores; less when other work shares them)."""
+    from multiprocessing import get_context
+
+    t = time.perf_counter()
+    _spin(n)
+    one = time.perf_counter() - t
+    with get_context("spawn").Pool(2) as pool:
+        pool.map(_spin, [1000, 1000])  # started before the clock
+        t = time.perf_counter()
+        pool.map(_spin, [n, n])
+        two = time.perf_counter() - t
+    return 2 * one / two
 
 
 def _load() -> str:
@@ -161,11 +206,15 @@ def main() -> None:
     print(f"corpus: {logs:,} logs of {', '.join(GAMES)} under {corpus} (ready in {time.perf_counter() - t:.1f} s)")
     print(f"cores: {os.cpu_count()}, runs: {args.runs}, {_load()}", flush=True)
     rates: dict[str, list[float]] = {k: [] for k in ("read_json", "ingest", "local:1", "local:2")}
-    ratios: dict[str, list[float]] = {"ingest": [], "scaling": []}
+    ratios: dict[str, list[float]] = {"ingest": [], "scaling": [], "control": []}
+    # Per cluster size: the workers' CPU µs per event, the share of the wall time they ran tasks,
+    # and the share of a core they got while running them.
+    cpu: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
     clusters = {}
     for workers in (1, 2):
         t = time.perf_counter()
-        lc = LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0")
+        lc = LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0",
+                          silence_logs=logging.ERROR)
         clusters[workers] = (lc, Client(lc))
         print(f"local cluster of {workers} worker(s) started in {time.perf_counter() - t:.1f} s", flush=True)
     try:
@@ -175,14 +224,17 @@ def main() -> None:
             secs, events = time_ingest(corpus)
             rates["ingest"].append(events / secs)
             ratios["ingest"].append(rates["ingest"][-1] / rates["read_json"][-1])
+            ratios["control"].append(parallel_control())
             for workers in (1, 2):
-                secs, events = time_cluster(clusters[workers][1], corpus, f"dataset-{workers}")
+                secs, events, used, ran = time_cluster(clusters[workers][1], corpus, f"dataset-{workers}")
                 rates[f"local:{workers}"].append(events / secs)
+                cpu[workers].append((used / events * 1e6, ran / (workers * secs), used / ran))
             ratios["scaling"].append(rates["local:2"][-1] / rates["local:1"][-1])
             print(f"run {run + 1}: read_json {rates['read_json'][-1]:,.0f} ev/s; kifu ingest "
                   f"{rates['ingest'][-1]:,.0f} ev/s ({ratios['ingest'][-1]:.0%} of read_json); cluster 1 worker "
                   f"{rates['local:1'][-1]:,.0f} ev/s, 2 workers {rates['local:2'][-1]:,.0f} ev/s "
-                  f"({ratios['scaling'][-1]:.2f}x); {_load()}", flush=True)
+                  f"({ratios['scaling'][-1]:.2f}x; two CPU loops on two processes: {ratios['control'][-1]:.2f}x); "
+                  f"{_load()}", flush=True)
     finally:
         for lc, client in clusters.values():
             client.close()
@@ -197,6 +249,12 @@ def main() -> None:
               f"({r / med(rates['read_json']):.1%} of read_json)")
     print(f"median scaling, 2 workers / 1 worker (paired): {med(ratios['scaling']):.2f}x  "
           f"{_verdict(med(ratios['scaling']), SCALING, 'x')}")
+    print(f"  control: two CPU loops on two processes ran {med(ratios['control']):.2f}x one loop, in the same "
+          "runs (what this machine gave two processes; 2.00x on two free cores)")
+    for workers in (1, 2):
+        us, busy, core = (med(x) for x in zip(*cpu[workers]))
+        print(f"  cluster, {workers} worker(s): {us:.0f} µs of worker CPU per event; the workers ran tasks "
+              f"{busy:.0%} of the time and got {core:.0%} of a core while they did")
     if n < 5_000_000:
         print(f"(the targets are set on a corpus of 5,000,000 events; this one has {n:,})")
 

@@ -185,6 +185,7 @@ def test_kifu_people_help_and_bad_identity_file(kifu, imports_db, tmp_path) -> N
     bad.write_text('names = ["x"]\n', encoding="utf-8")
     r = kifu("stats", "winrate", "--db", db, "--people", bad, "--lang", "ja")
     assert r.code == 2 and len(r.err.strip().splitlines()) == 1 and str(bad) in r.err
+    assert "'names' は表でなければなりません" in r.err
     bad.write_text("[Aoi\n", encoding="utf-8")
     assert kifu("sql", "SELECT 1", "--db", db, "--people", bad).code == 2
 

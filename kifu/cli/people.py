@@ -47,7 +47,7 @@ def people(
     beside the warehouse, or --people / KIFU_PEOPLE) gathers other aliases under
     one person. `via` says which rule took each seat (docs/sql.md, "People").
 
-    \\b
+    \b
     Examples:
       kifu people                      every person: seats, matches, spellings, keys
       kifu people aoi --merge          what was merged into each person matching "aoi"

@@ -34,8 +34,9 @@ import os
 import re
 import tomllib
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -74,6 +75,7 @@ PERSON_OF = "(SELECT match, player, arg_min(person, seat) AS person FROM people 
 """One person per (match, player id): a log that names one id twice (KIFU-LOG-006) keeps its first seat's."""
 
 
+@lru_cache(maxsize=1 << 16)
 def normalise(name: str | None) -> str:
     """A name as compared: NFKC (full-width letters and half-width kana folded), case folded, no spaces."""
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", name or "")).casefold()
@@ -161,12 +163,17 @@ def resolve(seats: Sequence[Seat], identity: Identity = Identity()) -> list[tupl
     """Each seat with its person and the rule that chose it (``COLUMNS``); see the module docstring."""
     keys = [key if key and not _session(key) else None for *_, key in seats]
     names = [normalise(seat[4]) for seat in seats]
-    # Which keys go by each name, so that a name can stand for a keyed person only when it is unambiguous.
+    # Which keys go by each name (and names by each key), so that a name stands for a keyed person
+    # only when it is unambiguous.
     bearers: dict[str, set[str]] = {}
+    spoken: dict[str, set[str]] = {}
     for key, name in zip(keys, names):
-        if key and name:
-            bearers.setdefault(name, set()).add(key)
-    key_person = {k: _key_person(k, names, keys, bearers, identity) for k in dict.fromkeys(k for k in keys if k)}
+        if key:
+            spoken.setdefault(key, set())
+            if name:
+                bearers.setdefault(name, set()).add(key)
+                spoken[key].add(name)
+    key_person = {k: _key_person(k, ns, bearers, identity) for k, ns in spoken.items()}
     # A person is first a group: ("file", heading), ("key", key), ("name", normalised) or ("seat", i).
     groups: list[tuple[str, str]] = []
     via: list[str] = []
@@ -196,14 +203,13 @@ def resolve(seats: Sequence[Seat], identity: Identity = Identity()) -> list[tupl
     return [(*seat, labels[g], v) for seat, g, v in zip(seats, groups, via)]
 
 
-def _key_person(key: str, names: list[str], keys: list[str | None], bearers: dict[str, set[str]],
+def _key_person(key: str, names: set[str], bearers: dict[str, set[str]],
                 identity: Identity) -> tuple[tuple[str, str], str]:
-    """The group of a key the identity file does not list: the file's person when one of the key's
-    names is listed there and no other key goes by that name, else the key's own."""
+    """The group of a key: the identity file's person when it lists the key, or one of the key's
+    names that no other key goes by; else the key's own."""
     if key in identity.keys:
         return ("file", identity.keys[key]), "file-key"
-    listed = {identity.names[n] for n, k in zip(names, keys)
-              if k == key and n in identity.names and bearers.get(n) == {key}}
+    listed = {identity.names[n] for n in names if n in identity.names and bearers.get(n) == {key}}
     if len(listed) == 1:
         return ("file", listed.pop()), "file-name"
     return ("key", key), "key"
@@ -212,10 +218,10 @@ def _key_person(key: str, names: list[str], keys: list[str | None], bearers: dic
 def _labels(seats: Sequence[Seat], groups: list[tuple[str, str]], via: list[str]) -> dict[tuple[str, str], str]:
     """A unique, readable name per person: the heading, else the most used spelling (of a key's own
     seats, for a key); keyed people whose spelling another person also goes by get their key after it."""
-    spellings: dict[tuple[str, str], Counter[str]] = {}
+    spellings: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     for seat, g, v in zip(seats, groups, via):
         if seat[4] and v in ("key", "name"):
-            spellings.setdefault(g, Counter())[seat[4]] += 1
+            spellings[g][seat[4]] += 1
     labels: dict[tuple[str, str], str] = {}
     for g in dict.fromkeys(groups):
         kind, value = g
