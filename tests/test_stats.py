@@ -291,3 +291,9 @@ def test_minimum_n_is_where_an_exact_test_can_first_reject() -> None:
     for alpha in (0.05, 0.01, 0.001):
         n = stats.extreme_min_n(alpha)
         assert sps.binomtest(n, n).pvalue < alpha <= sps.binomtest(n - 1, n - 1).pvalue
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (10, 10), (60, 100), (191, 260)])
+def test_clopper_pearson_is_scipys_exact_interval(k: int, n: int) -> None:
+    want = sps.binomtest(k, n).proportion_ci(0.95, method="exact")
+    assert stats.clopper_pearson(k, n, 0.95) == pytest.approx((want.low, want.high), abs=1e-9)

@@ -23,6 +23,7 @@ import warnings
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Sequence
 
+from scipy import special
 from scipy import stats as sps
 
 if TYPE_CHECKING:
@@ -181,35 +182,34 @@ def coin_test(who: str, k: int, n: int, *, alpha: float = 0.01, level: float = 0
     min_n = extreme_min_n(alpha)
     if n == 0:
         return Fairness("coin", who, 0, min_n, "cohen_h", 0.0, -math.pi, math.pi, None, face1=0)
-    result = sps.binomtest(k, n, 0.5)
-    ci = result.proportion_ci(confidence_level=level, method="exact")
-    return Fairness("coin", who, n, min_n, "cohen_h", cohen_h(k / n, 0.5), cohen_h(ci.low, 0.5),
-                    cohen_h(ci.high, 0.5), float(result.pvalue) if n >= min_n else None, face1=k)
+    low, high = clopper_pearson(k, n, level)
+    p = float(sps.binomtest(k, n, 0.5).pvalue) if n >= min_n else None
+    return Fairness("coin", who, n, min_n, "cohen_h", cohen_h(k / n, 0.5), cohen_h(low, 0.5), cohen_h(high, 0.5), p,
+                    face1=k)
 
 
 def noncentrality(chi2: float, df: int, level: float) -> tuple[float, float, float]:
     """The noncentrality λ of a chi-square statistic: (median-unbiased estimate, interval low, high).
 
-    Each inverts the statistic's CDF in λ: the estimate is the λ under which the observed
-    statistic is the median, so it always lies inside its interval (``chi2`` itself overstates
-    λ: under the null its mean is ``df``, not 0).
+    Each inverts the statistic's CDF in λ (cdflib's ``chndtrinc``): the estimate is the λ under
+    which the observed statistic is the median, so it always lies inside its interval (``chi2``
+    itself overstates λ: under the null its mean is ``df``, not 0).
     """
-    from scipy.optimize import brentq
-
     tail = (1 - level) / 2
-
-    def cdf(lam: float) -> float:
-        return float(sps.chi2.cdf(chi2, df) if lam <= 0 else sps.ncx2.cdf(chi2, df, lam))
+    at_zero = float(sps.chi2.cdf(chi2, df))
 
     def solve(target: float) -> float:
-        if cdf(0.0) <= target:
-            return 0.0
-        hi = max(1.0, chi2)
-        while cdf(hi) > target:
-            hi *= 2
-        return float(brentq(lambda lam: cdf(lam) - target, 0.0, hi, xtol=1e-10))
+        return 0.0 if at_zero <= target else float(special.chndtrinc(chi2, df, target))
 
     return solve(0.5), solve(1 - tail), solve(tail)
+
+
+def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
+    """The exact (Clopper–Pearson) interval of a proportion k/n, from the beta quantiles."""
+    tail = (1 - level) / 2
+    low = float(special.betaincinv(k, n - k + 1, tail)) if k > 0 else 0.0
+    high = float(special.betaincinv(k + 1, n - k, 1 - tail)) if k < n else 1.0
+    return low, high
 
 
 def die_test(who: str, sides: int, faces: Sequence[int], counts: Sequence[int], *, level: float = 0.95) -> Fairness:
@@ -245,8 +245,8 @@ def runs_test(who: str, runs: int, total: int, *, alpha: float = 0.01, level: fl
     dist = sps.nbinom(runs, 0.5)
     p = min(1.0, 2 * min(float(dist.cdf(total)), float(dist.sf(total - 1))))
     tail = (1 - level) / 2
-    stop_low = float(sps.beta.ppf(tail, runs, total + 1))
-    stop_high = float(sps.beta.ppf(1 - tail, runs, total)) if total > 0 else 1.0
+    stop_low = float(special.betaincinv(runs, total + 1, tail))
+    stop_high = float(special.betaincinv(runs, total, 1 - tail)) if total > 0 else 1.0
     share = total / (total + runs)
     return Fairness("runs", who, runs, min_n, "cohen_h", cohen_h(share, 0.5), cohen_h(1 - stop_high, 0.5),
                     cohen_h(1 - stop_low, 0.5), p if runs >= min_n else None, total=total)
