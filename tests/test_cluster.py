@@ -178,11 +178,16 @@ def test_object_urls_are_read_through_fsspec(client, corpus: Path, tmp_path: Pat
     assert sorted(r[-1] for r in got["event_lines"]) == sorted(want)
 
 
-def test_the_command_line(kifu, corpus: Path, tmp_path: Path) -> None:
+def test_the_command_line(kifu, client, corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     r = kifu("ingest", corpus / "generic", "--cluster", "local:2", "--parquet", out)
     assert r.code == 1, r.err  # the fork is refused, the others taken
     assert r.err.startswith("refused: ") and len(r.err.strip().splitlines()) == 1 and f"({out})" in r.out
+    # A running scheduler, by its address: the same dataset.
+    other = tmp_path / "other"
+    r = kifu("ingest", corpus / "generic", "--cluster", client.scheduler.address, "--parquet", other)
+    assert r.code == 1 and "ingested 4 new matches" in r.out
+    assert _dataset(other) == _dataset(out)
     stats = json.loads(kifu("stats", "fairness", "--parquet", out, "-f", "json").out)
     assert {row["person"] for row in stats} == {"Aoi", "Ren"}
     assert json.loads(kifu("stats", "--parquet", out, "winrate", "-f", "json").out)[0]["person"] == "Aoi"

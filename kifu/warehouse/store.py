@@ -84,9 +84,9 @@ PLAYERS_TYPE = 'STRUCT(id VARCHAR, name VARCHAR, "key" VARCHAR)[]'
 # again from its stored match.start line (the log is the truth; nothing else knows the keys).
 _MIGRATE_PLAYERS = (
     f"ALTER TABLE matches ALTER players TYPE {PLAYERS_TYPE}",
-    f"""UPDATE matches SET players = s.players FROM (
+    """UPDATE matches SET players = s.players FROM (
             SELECT match, from_json(json_extract(line, '$.players'),
-                                    '[{{"id": "VARCHAR", "name": "VARCHAR", "key": "VARCHAR"}}]') AS players
+                                    '[{"id": "VARCHAR", "name": "VARCHAR", "key": "VARCHAR"}]') AS players
             FROM event_lines WHERE seq = 1) s
         WHERE s.match = matches.match""",
 )
