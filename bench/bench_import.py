@@ -32,7 +32,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kifu.auditor import registry  # noqa: E402
 from kifu.events import importers  # noqa: E402
 
 OUT = ROOT / "bench" / "out"

@@ -68,7 +68,7 @@ def main() -> int:
     logs = {n: corpus(n) for n in args.sizes}
     print(f"peak RSS (MB) of `kifu COMMAND LOG`, generic corpus, Python {sys.version.split()[0]}, "
           f"load {os.getloadavg()[0]:.1f}")
-    print(f"{'command':<14}" + "".join(f"{n:>12,}" for n in args.sizes) + f"   target at the largest")
+    print(f"{'command':<14}" + "".join(f"{n:>12,}" for n in args.sizes) + "   target at the largest")
     missed = 0
     pages: dict[int, float] = {}
     for name, template in COMMANDS.items():

@@ -61,10 +61,10 @@ def test_fairness_tests_verifiable_outcomes_apart(db: Path) -> None:
     run = run_cli("stats", "fairness", "--db", db, "-f", "json")
     assert run.code == 0, run.err
     rows = json.loads(run.out)
-    coins = {(r["player"], r["verifiable"]): r["n"] for r in rows if r["test"] == "coin"}
+    coins = {(r["person"], r["verifiable"]): r["n"] for r in rows if r["test"] == "coin"}
     con = wh.connect(db, read_only=True)
     want = dict(((p, v), n) for p, v, n in con.execute(
-        "SELECT player, verifiable, count(*) FROM randomness WHERE kind = 'coin' GROUP BY ALL").fetchall())
+        "SELECT person, verifiable, count(*) FROM randomness WHERE kind = 'coin' GROUP BY ALL").fetchall())
     con.close()
     assert coins == want
     assert {v for _, v in coins} == {True, False}

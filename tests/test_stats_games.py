@@ -143,6 +143,7 @@ def test_game_stats_in_every_format(kifu, corpus) -> None:
     csv = kifu("stats", "first", "--db", db, "-f", "csv").out.splitlines()
     assert csv[0] == "game,matches,decided,first_wins,rate,ci_low,ci_high,p" and len(csv) == 5
     md = kifu("stats", "zero-n", "--db", db, "-f", "md").out.splitlines()
-    assert md[0].startswith("| effect | shots |") and len(md) == 5
+    assert md[0] == "**ガンナガン: how often N = 0 decided a shot (Wilson interval 95%)**" and md[1] == ""
+    assert md[2].startswith("| effect | shots |") and len(md) == 7
     table = kifu("stats", "builds", "--by", "triggers", "--db", db).out
-    assert "worldtrigger" in table and "ci_low" in table
+    assert "worldtrigger" in table and "ci_low" in table and "Win rate per triggers" in table

@@ -84,7 +84,7 @@ def test_matches_row_and_findings(kifu, corpus: Path, tmp_path: Path) -> None:
     row = con.execute("SELECT game, players, events, winner, end_reason, first_at::VARCHAR, last_at::VARCHAR, "
                       "head, source FROM matches WHERE match = 'm1'").fetchone()
     head = logfile.verify(corpus / "m1.jsonl").hash
-    assert row == ("generic", PLAYERS, 6, "a", "concede", "2026-10-05 09:00:00+00", "2026-10-05 09:03:00+00",
+    assert row == ("generic", [{**p, "key": None} for p in PLAYERS], 6, "a", "concede", "2026-10-05 09:00:00+00", "2026-10-05 09:03:00+00",
                    head, str((corpus / "m1.jsonl").resolve()))
     found = con.execute("SELECT code, seq, severity FROM findings WHERE match = 'who' ORDER BY seq, code").fetchall()
     con.close()
@@ -328,7 +328,7 @@ def test_verify_bytes_says_what_the_core_reader_says(tmp_path_factory, data) -> 
 
 @pytest.mark.parametrize("path", [("ingest",), ("sql",), ("export",), ("stats", "fairness"), ("stats", "winrate"),
                                   ("stats", "seats"), ("stats", "rules"), ("stats", "builds"), ("stats", "first"),
-                                  ("stats", "zero-n")])
+                                  ("stats", "zero-n"), ("people",)])
 def test_every_warehouse_command_is_documented(kifu, path) -> None:
     r = kifu(*path, "--help")
     assert r.code == 0 and "Example" in r.out, r.out

@@ -93,6 +93,14 @@ GameFilter = Annotated[Optional[str], _game_option("Only this game's matches (or
 NewGameOpt = Annotated[Optional[str], _game_option(f"Game id of a new log: {', '.join(GAMES)}.")]
 DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
                                                help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
+PeopleOpt = Annotated[Optional[Path], typer.Option(
+    "--people", envvar="KIFU_PEOPLE", show_default=False,
+    help="Identity file: aliases gathered under one person (default: KIFU_PEOPLE, else people.toml beside "
+         "the warehouse or dataset).")]
+ParquetOpt = Annotated[Optional[Path], typer.Option(
+    "--parquet", show_default=False,
+    help="Query this Parquet dataset (kifu export --parquet, kifu ingest --cluster … --parquet) in place, "
+         "instead of the warehouse file.")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value (into "
                                                                          "match.start.rules); repeat.")]
 
@@ -127,6 +135,8 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
             typer.echo(buf.getvalue(), nl=False)
     elif fmt is DataFormat.md:
         esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+        if title:
+            typer.echo(f"**{esc(title)}**\n")
         typer.echo("| " + " | ".join(columns) + " |")
         typer.echo("|" + "---|" * len(columns))
         for i, r in enumerate(rows):

@@ -44,6 +44,9 @@ def new(
     game: GameOpt,
     match: Annotated[str, typer.Option("--match", "-m", help="Match id.")],
     player: Annotated[list[str], typer.Option("--player", "-p", help="Player as id=Name; repeat per player.")],
+    key: Annotated[Optional[list[str]], typer.Option(
+        "--key", "-k", help="A player's stable key across matches as id=KEY (a membership or tournament id, "
+                            "such as jcg:12345); repeat per player.")] = None,
     rule: RuleOpt = None,
     title: Annotated[Optional[str], typer.Option(help="Tournament, round or table.")] = None,
     at: Annotated[Optional[str], typer.Option(help="RFC 3339 start time.")] = None,
@@ -55,10 +58,18 @@ def new(
     --catalogue puts the table's own cards (in the game's catalogue shape,
     docs/games/) into match.start; it is checked like the built-in one.
 
-    Example: kifu new m1.jsonl -g gunandgun -m R1-T3 -p a=Aoi -p b=Ren -r cost_payment=hand
+    --key gives a player the stable key that makes the warehouse count their
+    matches as one person's (docs/sql.md, "People").
+
+    Example: kifu new m1.jsonl -g gunandgun -m R1-T3 -p a=Aoi -p b=Ren -k a=jcg:12345 -r cost_payment=hand
     """
+    keys = dict(players(key or [], lang, names_required=True))
+    seated = players(player, lang)
+    for pid in keys.keys() - {pid for pid, _ in seated}:
+        fail(msg("key_no_player", lang, player=pid))
     start: dict[str, Any] = {"game": game, "match": match, "rules": pairs(rule or [], lang),
-                             "players": [{"id": pid, "name": name} for pid, name in players(player, lang)]}
+                             "players": [{"id": pid, "name": name, **({"key": keys[pid]} if pid in keys else {})}
+                                         for pid, name in seated]}
     if title:
         start["title"] = title
     if at:

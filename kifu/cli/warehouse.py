@@ -17,6 +17,8 @@ from .common import (
     GameFilter,
     Lang,
     LangOpt,
+    ParquetOpt,
+    PeopleOpt,
     fail,
     lang_of,
     msg,
@@ -29,12 +31,21 @@ PANEL = "Warehouse (many matches)"
 
 @app.command(rich_help_panel=PANEL)
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Match logs, or folders searched for *.jsonl.", show_default=False)],
+    paths: Annotated[list[str], typer.Argument(help="Match logs, or folders searched for *.jsonl; with --cluster "
+                                                    "also object URLs (s3://bucket/prefix/, via fsspec).",
+                                               show_default=False)],
     db: DbOpt = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: every core).")] = None,
+    cluster: Annotated[Optional[str], typer.Option(
+        "--cluster", help="Run on a Dask cluster: a scheduler address (tcp://scheduler:8786) or local:N (N local "
+                          "worker processes); needs --parquet and the extra kifu[cluster].", show_default=False)] = None,
+    parquet: Annotated[Optional[str], typer.Option(
+        "--parquet", help="With --cluster: the hive-partitioned Parquet dataset to write (a folder, or a URL the "
+                          "workers can write).", show_default=False)] = None,
+    people_file: PeopleOpt = None,
     lang: LangOpt = None,
 ) -> None:
-    """Verify, audit and load match logs into the DuckDB warehouse.
+    """Verify, audit and load match logs into the DuckDB warehouse (or, on a cluster, a Parquet dataset).
 
     A log that does not verify, or a different log for a match already stored
     (a fork, shown with both heads), is refused and reported; the others are
@@ -42,31 +53,62 @@ def ingest(
     was taken (stored, or already stored unchanged), 1 when some were refused,
     2 when none could be.
 
-    Example: kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
+    --cluster ADDRESS --parquet OUT runs the same verify and audit on a Dask
+    cluster's workers and writes the warehouse's tables as Parquet
+    (OUT/<table>/game=…/month=…/), which kifu sql and kifu stats read with
+    --parquet OUT (docs/scale.md).
+
+    \b
+    Examples:
+      kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
+      kifu ingest fixtures/ --cluster local:2 --parquet out/
+      kifu ingest s3://league/logs/ --cluster tcp://scheduler:8786 --parquet s3://league/warehouse/
     """
     from kifu import warehouse as wh
 
-    files = wh.log_paths(paths)
-    if not files:
-        fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
-    con = wh.connect(db)
-    try:
-        with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
-            summary = wh.ingest(con, files, jobs=jobs,
-                                progress=lambda done, total, ev: bar.update(done, note=msg(
-                                    "progress_ingested", lang, done=done, total=total, events=ev)))
-    finally:
-        con.close()
+    if (cluster is None) != (parquet is None):
+        fail(msg("cluster_parquet", lang))
+    if cluster is not None and db is not None:
+        fail(msg("cluster_db", lang))
+    if cluster is not None:
+        summary, total, where = _ingest_cluster(paths, cluster, parquet or "", lang)
+    else:
+        files = wh.log_paths(paths)
+        if not files:
+            fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
+        identity = wh.load_identity(wh.identity_path(wh.db_path(db), people_file))
+        con = wh.connect(db)
+        try:
+            with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
+                summary = wh.ingest(con, files, jobs=jobs, identity=identity,
+                                    progress=lambda done, total, ev: bar.update(done, note=msg(
+                                        "progress_ingested", lang, done=done, total=total, events=ev)))
+        finally:
+            con.close()
+        total, where = len(files), wh.db_path(db)
     code = lang_of(lang).value
     for path, reason in summary.refused:
         shown = reason.render(code)
         typer.echo(msg("refused", lang, path=path, reason=shown), err=True)
     typer.echo(msg("ingested", lang, matches=summary.matches, events=summary.events, unchanged=summary.unchanged,
-                   refused=len(summary.refused), db=wh.db_path(db), **summary.findings))
+                   refused=len(summary.refused), db=where, **summary.findings))
     # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.
     if not summary.refused:
         raise typer.Exit(0)
-    raise typer.Exit(2 if len(summary.refused) == len(files) else 1)
+    raise typer.Exit(2 if len(summary.refused) == total else 1)
+
+
+def _ingest_cluster(paths: list[str], address: str, out: str, lang: Lang | None) -> tuple[Any, int, str]:
+    """`kifu ingest --cluster`: (the summary, logs in all, the dataset written)."""
+    from kifu.warehouse import cluster
+
+    files = cluster.sources(paths)
+    if not files:
+        fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
+    with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
+        summary = cluster.run(address, files, out, progress=lambda done, total, ev: bar.update(done, note=msg(
+            "progress_ingested", lang, done=done, total=total, events=ev)))
+    return summary, len(files), out
 
 
 def _sql_params(extra: Sequence[str], lang: Lang | None) -> dict[str, str]:
@@ -91,10 +133,15 @@ def sql(
                                              "repeated: bound as $NAME (a string: cast it in SQL).",
                                              show_default=False)],
     db: DbOpt = None,
+    parquet: ParquetOpt = None,
+    people_file: PeopleOpt = None,
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,
 ) -> None:
     """Run one read-only SELECT on the warehouse (opened read-only, no file access).
+
+    --parquet DIR queries a Parquet dataset in place instead (the same tables and
+    views; file access limited to DIR).
 
     A statement that writes (INSERT, COPY, ATTACH, CREATE …) is refused, exit 2.
     Parameters follow the statement: -p NAME VALUE (or --param NAME VALUE).
@@ -104,6 +151,7 @@ def sql(
       kifu sql "SELECT game, count(*) FROM matches GROUP BY game"
       kifu sql "SELECT seq, type FROM events WHERE match = $m ORDER BY seq" -p m demo-001 -f csv
       echo "SELECT * FROM randomness WHERE sides = $s::INTEGER" | kifu sql - -p s 6
+      kifu sql "SELECT person, count(*) FROM players GROUP BY ALL" --parquet out/
     """
     from kifu import warehouse as wh
 
@@ -112,7 +160,7 @@ def sql(
     if not text.strip():
         fail(msg("sql_stdin", lang))
     wh.check_read_only(text)
-    con = wh.connect(db, read_only=True, sandbox=True)
+    con = _reader(db, parquet, people_file, lang, sandbox=True)
     try:
         columns, rows = wh.query(con, text, params)
     finally:
@@ -120,7 +168,8 @@ def sql(
     print_rows(columns, rows, fmt)
 
 
-stats_app = typer.Typer(no_args_is_help=True, help="Statistics over the warehouse, with confidence intervals.")
+stats_app = typer.Typer(no_args_is_help=True, help="Statistics over the warehouse (or a Parquet dataset), "
+                        "per person, with confidence intervals.")
 app.add_typer(stats_app, name="stats", rich_help_panel=PANEL)
 
 
@@ -129,87 +178,201 @@ class Correction(str, Enum):
     bh = "bh"
 
 
-def _stats_table(summary: str, db: Optional[Path], fmt: DataFormat, **kw: Any) -> None:
-    """Run one ``kifu.warehouse.stats`` summary on the read-only warehouse and print its rows."""
-    from kifu.warehouse import connect, stats
+class By(str, Enum):
+    person = "person"
+    seat = "seat"
 
-    con = connect(db, read_only=True)
+
+ByOpt = Annotated[By, typer.Option("--by", help="person (seats resolved to people, docs/sql.md \"People\") or "
+                                               "seat (a seat id such as p1 across matches: the old view).")]
+LevelOpt = Annotated[float, typer.Option(help="Confidence level of the intervals.")]
+
+
+@stats_app.callback()
+def _stats(
+    ctx: typer.Context,
+    parquet: ParquetOpt = None,
+) -> None:
+    """Statistics over the warehouse (or a Parquet dataset), per person, with confidence intervals.
+
+    Example: kifu stats fairness --flagged   (or: kifu stats --parquet out/ fairness)
+    """
+    ctx.obj = {"parquet": parquet}
+
+
+def _parquet(ctx: typer.Context, parquet: Optional[Path]) -> Optional[Path]:
+    """The subcommand's --parquet, else the group's (kifu stats --parquet DIR fairness)."""
+    return parquet or (ctx.obj or {}).get("parquet")
+
+
+def _identity(db: Optional[Path], parquet: Optional[Path], people_file: Optional[Path]) -> Any:
+    from kifu import warehouse as wh
+
+    return wh.load_identity(wh.identity_path(parquet or wh.db_path(db), people_file))
+
+
+def _reader(db: Optional[Path], parquet: Optional[Path], people_file: Optional[Path], lang: Lang | None,
+            *, sandbox: bool = False) -> Any:
+    """A read-only connection: the warehouse file (people brought up to date) or a Parquet dataset."""
+    from kifu import warehouse as wh
+
+    if parquet is not None and db is not None:
+        fail(msg("parquet_and_db", lang))
+    identity = _identity(db, parquet, people_file)
+    if parquet is not None:
+        from kifu.warehouse.dataset import open_dataset
+
+        return open_dataset(parquet, identity)
+    return wh.open_read(db, identity, sandbox=sandbox)
+
+
+def _level(level: float) -> str:
+    return f"{level:.0%}"
+
+
+def _stats_table(summary: str, title: str, ctx: typer.Context, db: Optional[Path], parquet: Optional[Path],
+                 people_file: Optional[Path], fmt: DataFormat, lang: Lang | None, **kw: Any) -> None:
+    """Run one ``kifu.warehouse.stats`` summary on the read-only warehouse and print its rows under a title."""
+    from kifu.warehouse import stats
+
+    con = _reader(db, _parquet(ctx, parquet), people_file, lang)
     try:
         columns, rows = getattr(stats, summary)(con, **kw)
     finally:
         con.close()
-    print_rows(columns, rows, fmt)
+    print_rows(columns, rows, fmt, title=title)
 
 
 @stats_app.command("fairness")
 def stats_fairness(
+    ctx: typer.Context,
     db: DbOpt = None,
+    parquet: ParquetOpt = None,
+    people_file: PeopleOpt = None,
     game: GameFilter = None,
+    by: ByOpt = By.person,
     alpha: Annotated[float, typer.Option(help="Flag when the corrected p-value is below this.")] = 0.01,
-    correction: Annotated[Correction, typer.Option(help="Across players: holm (FWER) or bh (FDR).")] = Correction.holm,
+    correction: Annotated[Correction, typer.Option(help="Across people: holm (FWER) or bh (FDR).")] = Correction.holm,
+    level: LevelOpt = 0.95,
     flagged: Annotated[bool, typer.Option("--flagged", help="Only the rows flagged for a judge's look.")] = False,
     fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
 ) -> None:
-    """Each player's recorded randomness against its declared distribution.
+    """Each person's recorded randomness against its declared distribution.
 
-    Coins: exact binomial against 1/2; run lengths N: exact negative binomial
-    against Geometric(1/2); dice: chi-square against uniform. p-values are
-    corrected across players per test; `flag` marks who deserves a judge's look.
+    Coins: exact binomial against 1/2; dice: chi-square against uniform (chi2 on
+    df = sides − 1); run lengths N: exact negative binomial against
+    Geometric(1/2). Each row has n, the effect size with its interval, p, the
+    correction applied across people (p_adj) and a verdict: flag (p_adj below
+    --alpha: worth a judge's look, not proof), or "too few" (n below the test's
+    least n: no p-value). Only outcomes uniform by construction are tested
+    (a D66 as two d6 faces; docs/sql.md). Tables and Markdown print one titled
+    section per test; CSV and JSON one row per test and person with every column.
 
     Example: kifu stats fairness -g gunandgun --correction bh --flagged
     """
-    from kifu.warehouse import connect, stats
+    from kifu.warehouse import stats
 
-    con = connect(db, read_only=True)
+    con = _reader(db, _parquet(ctx, parquet), people_file, lang)
     try:
-        rows = stats.fairness(con, game=game, alpha=alpha, correction=correction.value)
+        rows = stats.fairness(con, game=game, alpha=alpha, correction=correction.value, by=by.value, level=level)
     finally:
         con.close()
     rows = [r for r in rows if r.flag or not flagged]
-    print_rows(stats.FAIRNESS_COLUMNS, [r.as_row() for r in rows], fmt)
+    who = "person" if by is By.person else "player"
+    columns = [who if c == "person" else c for c in stats.FAIRNESS_COLUMNS]
+    if fmt in (DataFormat.json, DataFormat.csv):
+        print_rows(columns, [r.as_row() for r in rows], fmt)
+        return
+    if not rows:
+        typer.echo(msg("no_fairness", lang), err=True)
+    sections: dict[tuple[str, bool | None], list[Any]] = {}
+    for r in rows:
+        sections.setdefault((r.test, r.verifiable), []).append(r)
+    for i, group in enumerate(sections.values()):
+        if i:
+            typer.echo("")
+        print_rows([who if c == "person" else c for c in stats.SECTION_COLUMNS[group[0].kind]],
+                   [_section_row(r, lang) for r in group], fmt, title=_fairness_title(group, by, correction, level, lang))
+
+
+def _section_row(r: Any, lang: Lang | None) -> list[Any]:
+    from kifu.warehouse import stats
+
+    values = r.as_dict()
+    values["p"] = msg("too_few", lang) if r.p is None else values["p"]
+    values["verdict"] = {stats.FLAG: msg("flag", lang), stats.TOO_FEW: f"n < {r.min_n}"}.get(r.verdict, "")
+    return [values[c] for c in stats.SECTION_COLUMNS[r.kind]]
+
+
+def _fairness_title(group: list[Any], by: By, correction: Correction, level: float, lang: Lang | None) -> str:
+    first = group[0]
+    kw = {"by": msg(f"by_{by.value}", lang), "level": _level(level),
+          "correction": msg(f"correction_{correction.value}", lang, m=first.family)}
+    if first.kind == "die":
+        title = msg("title_die", lang, sides=first.df + 1, df=first.df, min_n=first.min_n, **kw)
+    else:
+        title = msg(f"title_{first.kind}", lang, **kw)
+    if first.verifiable is None:  # run lengths pool verifiable and trusted tosses
+        return title
+    return title + msg("outcomes_verifiable" if first.verifiable else "outcomes_trusted", lang)
 
 
 @stats_app.command("winrate")
 def stats_winrate(
+    ctx: typer.Context,
     db: DbOpt = None,
+    parquet: ParquetOpt = None,
+    people_file: PeopleOpt = None,
     game: GameFilter = None,
-    by_game: Annotated[bool, typer.Option("--by-game", help="One row per player and game.")] = False,
-    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    by: ByOpt = By.person,
+    by_game: Annotated[bool, typer.Option("--by-game", help="One row per person and game.")] = False,
+    level: LevelOpt = 0.95,
     fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
 ) -> None:
-    """Win rate per player (decided matches only) with a Wilson confidence interval.
+    """Win rate per person (decided matches only) with a Wilson confidence interval.
 
     Example: kifu stats winrate --by-game -f md
     """
-    _stats_table("winrate", db, fmt, game=game, by_game=by_game, level=level)
+    _stats_table("winrate", msg("title_winrate", lang, by=msg(f"by_{by.value}", lang), level=_level(level)), ctx,
+                 db, parquet, people_file, fmt, lang, game=game, by_game=by_game, by=by.value, level=level)
 
 
 @stats_app.command("seats")
 def stats_seats(
+    ctx: typer.Context,
     db: DbOpt = None,
+    parquet: ParquetOpt = None,
     game: GameFilter = None,
-    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    level: LevelOpt = 0.95,
     fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
 ) -> None:
     """Win rate by seat (seat 1 is listed first in match.start) per game, with Wilson intervals.
 
     Example: kifu stats seats -g weiss
     """
-    _stats_table("seats", db, fmt, game=game, level=level)
+    _stats_table("seats", msg("title_seats", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang,
+                 game=game, level=level)
 
 
 @stats_app.command("rules")
 def stats_rules(
+    ctx: typer.Context,
     db: DbOpt = None,
+    parquet: ParquetOpt = None,
     game: GameFilter = None,
-    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    level: LevelOpt = 0.95,
     fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
 ) -> None:
     """Per rule: the share of matches with at least one finding of it, with Wilson intervals.
 
     Example: kifu stats rules -g gunandgun -f md
     """
-    _stats_table("rule_rates", db, fmt, game=game, level=level)
+    _stats_table("rule_rates", msg("title_rules", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang,
+                 game=game, level=level)
 
 
 class BuildKey(str, Enum):
@@ -220,44 +383,56 @@ class BuildKey(str, Enum):
 
 @stats_app.command("builds")
 def stats_builds(
+    ctx: typer.Context,
     db: DbOpt = None,
+    parquet: ParquetOpt = None,
     by: Annotated[BuildKey, typer.Option("--by", help="gunner or guns (ガンナガン), triggers (World Trigger).")
                   ] = BuildKey.gunner,
-    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    level: LevelOpt = 0.95,
     fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
 ) -> None:
     """Win rate per gunner, gun pair or trigger set, with Wilson intervals; mirror matches counted apart.
 
     Example: kifu stats builds --by guns -f md
     """
-    _stats_table("builds", db, fmt, by=by.value, level=level)
+    _stats_table("builds", msg("title_builds", lang, build=by.value, level=_level(level)), ctx, db, parquet, None,
+                 fmt, lang, by=by.value, level=level)
 
 
 @stats_app.command("first")
 def stats_first(
+    ctx: typer.Context,
     db: DbOpt = None,
+    parquet: ParquetOpt = None,
     game: GameFilter = None,
-    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    level: LevelOpt = 0.95,
     fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
 ) -> None:
     """First-player advantage per game: the first player's win rate, Wilson interval, exact p against 1/2.
 
     Example: kifu stats first -f csv
     """
-    _stats_table("first_player", db, fmt, game=game, level=level)
+    _stats_table("first_player", msg("title_first", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang,
+                 game=game, level=level)
 
 
 @stats_app.command("zero-n")
 def stats_zero_n(
+    ctx: typer.Context,
     db: DbOpt = None,
-    level: Annotated[float, typer.Option(help="Confidence level of the Wilson interval.")] = 0.95,
+    parquet: ParquetOpt = None,
+    level: LevelOpt = 0.95,
     fmt: FormatOpt = DataFormat.table,
+    lang: LangOpt = None,
 ) -> None:
     """ガンナガン: how often N = 0 decided a shot (a special bullet's or a response's N was 0).
 
     Example: kifu stats zero-n -f json
     """
-    _stats_table("zero_n", db, fmt, level=level)
+    _stats_table("zero_n", msg("title_zero_n", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang,
+                 level=level)
 
 
 @app.command(rich_help_panel=PANEL)
@@ -272,7 +447,8 @@ def export(
 
     \b
     Examples:
-      kifu export --parquet out/          (matches, events, findings; DuckDB, Spark or Trino read it)
+      kifu export --parquet out/          (matches, events, findings, random_outcomes, run_lengths;
+                                          DuckDB, Spark or Trino read it; so does kifu sql --parquet out/)
       kifu export --match demo-001 -o demo.jsonl && kifu verify demo.jsonl
     """
     if (parquet is None) == (match is None):

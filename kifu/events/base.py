@@ -148,6 +148,12 @@ class Player(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Short stable id used in ``by`` and in event fields."""
     name: str
     """Display name."""
+    key: str | None = None
+    """A stable key of the person across matches, when one is known: ``namespace:id`` such as
+    ``discord:81234567890123456`` (a Discord user id), ``arena:<user id>``, ``udonarium:<peer id>``
+    or an organiser's membership or tournament id (``jcg:12345``). Importers fill it where the
+    source has one; the warehouse resolves seats to people by it (docs/sql.md, "People").
+    Omitted when unknown, so logs without keys stay byte-identical."""
 
 
 class MatchStarted(Event, tag="match.start", kw_only=True):

@@ -2,11 +2,14 @@
 
 The layer above the auditor: ``ingest`` (verify, audit and load logs), ``store`` (the
 DuckDB file, its tables, read-only queries, exports), ``views`` (each game's views
-and random-outcome feeds) and ``stats`` (statistics over the views). docs/sql.md
+and random-outcome feeds), ``people`` (seats resolved to people) and ``stats``
+(statistics over the views). docs/sql.md
 documents every table, view and column.
 """
 
+from . import people
 from .ingest import Checked, Summary, check_bytes, check_match, ingest, log_paths
+from .people import Identity, identity_path, load_identity
 from .store import (
     DEFAULT_DB,
     ENV_DB,
@@ -18,12 +21,13 @@ from .store import (
     db_path,
     export_parquet,
     match_lines,
+    open_read,
     query,
     refresh_feeds,
 )
 
 __all__ = [
-    "DEFAULT_DB", "ENV_DB", "EXPORTS", "SCHEMA", "Checked", "Summary", "check_bytes", "check_match",
-    "check_read_only", "connect", "create_schema", "db_path", "export_parquet", "ingest", "log_paths",
-    "match_lines", "query", "refresh_feeds",
+    "DEFAULT_DB", "ENV_DB", "EXPORTS", "SCHEMA", "Checked", "Identity", "Summary", "check_bytes", "check_match",
+    "check_read_only", "connect", "create_schema", "db_path", "export_parquet", "identity_path", "ingest",
+    "load_identity", "log_paths", "match_lines", "open_read", "people", "query", "refresh_feeds",
 ]

@@ -30,6 +30,7 @@ from kifu.events import logfile
 from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
 from kifu.events.i18n import Msg
 
+from . import people
 from .store import _EVENTS_VIEW, create_schema
 from .views import feed_inserts, modules
 
@@ -66,7 +67,7 @@ _INSERT_LINES = "INSERT INTO event_lines (match, seq, type, time, actor, src, li
 """By name: a warehouse made before time_text was dropped from the table still loads."""
 
 _MATCH_ROW = (
-    '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR"}],'
+    '[{"match":"VARCHAR","game":"VARCHAR","title":"VARCHAR","players":[{"id":"VARCHAR","name":"VARCHAR","key":"VARCHAR"}],'
     '"rules":"JSON","events":"BIGINT","head":"VARCHAR",'
     '"ended_seq":"BIGINT","winner":"VARCHAR","end_reason":"VARCHAR","source":"VARCHAR"}]'
 )
@@ -129,7 +130,7 @@ def _match_row(path: str, events: list[Event], types: list[str], head: str) -> d
     assert end is None or isinstance(end, MatchEnded)
     return {
         "match": start.match, "game": start.game, "title": start.title,
-        "players": [{"id": p.id, "name": p.name} for p in start.players],
+        "players": [{"id": p.id, "name": p.name, "key": p.key} for p in start.players],
         "rules": msgspec.json.encode(start.rules).decode(), "events": len(events), "head": head,
         "ended_seq": end.seq if end else None, "winner": end.winner if end else None,
         "end_reason": end.reason if end else None, "source": path,
@@ -296,8 +297,12 @@ def ingest(
     batch_events: int = 250_000,
     start_method: str = "forkserver",
     loaders: int = 2,
+    identity: people.Identity | None = None,
 ) -> Summary:
     """Verify, audit and load match logs; see the module docstring.
+
+    ``identity`` is the identity file (``people.toml``) the ``people`` table is recomputed
+    with when matches were stored or the file changed (no file: seats resolve by key and name).
 
     ``audit`` runs in the worker processes, so it must be a module-level function
     (picklable by name), as ``registry.audit`` is; ``audit=None`` loads without
@@ -337,6 +342,9 @@ def ingest(
                         loader.submit(batch, summary)
                         batch = _Batch()
             loader.finish(batch, summary)
+        identity = identity or people.Identity()
+        if summary.matches or people.stored_digest(con) != identity.version:
+            people.refresh(con, identity)
         con.execute("CHECKPOINT")
     finally:
         for name, value in saved.items():

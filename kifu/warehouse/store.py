@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
-from .views import digest, feed_inserts, modules, statements
+from . import people
+from .views import TABLES, digest, feed_inserts, modules, selects
 
 if TYPE_CHECKING:
     import duckdb
@@ -32,7 +33,7 @@ _EVENTS_VIEW = (
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS matches (
         match VARCHAR PRIMARY KEY, game VARCHAR NOT NULL, title VARCHAR,
-        players STRUCT(id VARCHAR, name VARCHAR)[], rules JSON,
+        players STRUCT(id VARCHAR, name VARCHAR, "key" VARCHAR)[], rules JSON,
         first_at TIMESTAMPTZ, last_at TIMESTAMPTZ, events BIGINT NOT NULL, head VARCHAR NOT NULL,
         ended_seq BIGINT, winner VARCHAR, end_reason VARCHAR, source VARCHAR NOT NULL)""",
     # `line` is kept uncompressed: compressing it was most of the load's cost (0.5 s vs
@@ -78,14 +79,47 @@ def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False
     return con
 
 
+PLAYERS_TYPE = 'STRUCT(id VARCHAR, name VARCHAR, "key" VARCHAR)[]'
+
+# A warehouse made before players had a key: the type grows, and each match's players are read
+# again from its stored match.start line (the log is the truth; nothing else knows the keys).
+_MIGRATE_PLAYERS = (
+    f"ALTER TABLE matches ALTER players TYPE {PLAYERS_TYPE}",
+    """UPDATE matches SET players = s.players FROM (
+            SELECT match, from_json(json_extract(line, '$.players'),
+                                    '[{"id": "VARCHAR", "name": "VARCHAR", "key": "VARCHAR"}]') AS players
+            FROM event_lines WHERE seq = 1) s
+        WHERE s.match = matches.match""",
+)
+
+
 def create_schema(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] | None = None) -> None:
     """Tables if missing, every view (re)created, and the feed tables rebuilt if a feed changed."""
     mods = tuple(modules() if mods is None else mods)
-    for sql in SCHEMA + tuple(statements(mods)):
+    for sql in SCHEMA + TABLES + (people.TABLE,):
         con.execute(sql)
+    kind = con.execute("SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
+                       "AND column_name = 'players' AND schema_name = 'main'").fetchone()
+    if kind is not None and "key" not in kind[0].lower():
+        for sql in _MIGRATE_PLAYERS:
+            con.execute(sql)
+    create_views(con, selects(mods))
     stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
     if stored is None or stored[0] != digest(mods):
         refresh_feeds(con, mods)
+
+
+_COLUMNS = "SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND schema_name = 'main'"
+
+
+def create_views(con: "duckdb.DuckDBPyConnection", views: dict[str, str]) -> None:
+    """Each view in order; one that has ``match`` and ``player`` columns gains ``person`` (docs/sql.md, "People")."""
+    for name, sql in views.items():
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
+        cols = {c for (c,) in con.execute(_COLUMNS, {"name": name}).fetchall()}
+        if {"match", "player"} <= cols and "person" not in cols:
+            con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT v.*, p.person FROM ({sql}) v "
+                        f"LEFT JOIN {people.PERSON_OF} p ON p.match = v.match AND p.player = v.player")
 
 
 def refresh_feeds(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] | None = None) -> None:
@@ -101,6 +135,34 @@ def refresh_feeds(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] |
 
 
 # --- reading -------------------------------------------------------------------------
+
+
+def open_read(db: str | os.PathLike[str] | None = None, identity: "people.Identity | None" = None, *,
+              sandbox: bool = False) -> "duckdb.DuckDBPyConnection":
+    """The warehouse opened read-only, its ``people`` table first brought up to date with the
+    identity file (a short read-write open when the file changed since it was computed, or the
+    warehouse predates people)."""
+    import duckdb
+
+    identity = identity or people.Identity()
+    con = connect(db, read_only=True, sandbox=sandbox)
+    if people.stored_digest(con) == identity.version:
+        return con
+    con.close()
+    try:
+        rw = connect(db)
+    except KifuError as exc:
+        raise KifuError(Msg("people.stale_read_only", file=identity.path or "-", detail=exc.message),
+                        where=db_path(db)) from None
+    try:
+        create_schema(rw)
+        people.refresh(rw, identity)
+    except duckdb.Error as exc:
+        raise KifuError(Msg("people.refresh_failed", detail=_first_line(exc)), where=db_path(db)) from None
+    finally:
+        rw.close()
+    return connect(db, read_only=True, sandbox=sandbox)
+
 
 
 READ_ONLY_TYPES = ("SELECT", "EXPLAIN")
@@ -153,6 +215,10 @@ EXPORTS: dict[str, str] = {
                  FROM events e JOIN matches m USING (match)""",
     "findings": """SELECT f.*, m.game, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
                    FROM findings f JOIN matches m USING (match)""",
+    "random_outcomes": """SELECT r.*, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
+                          FROM random_outcomes r JOIN matches m USING (match)""",
+    "run_lengths": """SELECT r.*, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
+                      FROM run_lengths r JOIN matches m USING (match)""",
 }
 """Datasets of `kifu export --parquet`; a match's month is the month (UTC) of its first event."""
 

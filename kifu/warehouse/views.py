@@ -38,8 +38,12 @@ def modules() -> tuple[ModuleType, ...]:
     """Every game's ``views`` module, in the order of ``kifu.games.GAMES`` (a game may have none)."""
     return tuple(part(g, "views") for g in kifu.games.GAMES if has_part(g, "views"))
 
-RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret")
-"""One random outcome: ``idx`` numbers the dice of one event from 1; ``value`` is 1-based."""
+RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret",
+                      "uniform")
+"""One random outcome: ``idx`` numbers the dice of one event from 1; ``value`` is 1-based;
+``uniform`` is true when ``value`` is by construction a uniform draw from 1..``sides`` (a coin's
+face, a die's face, a choice's pick), false for a value derived from several draws (an
+exploding die's sum, a kept die, a sorted D66): ``kifu stats fairness`` tests only uniform rows."""
 
 VERIFIABLE = """
     SELECT f.*, v.seq IS NOT NULL AS verifiable
@@ -59,15 +63,18 @@ RUNS_COLUMNS = ("game", "match", "seq", "player", "n")
 TABLES = (
     """CREATE TABLE IF NOT EXISTS random_outcomes (
         game VARCHAR, match VARCHAR, seq BIGINT, idx INTEGER, player VARCHAR, kind VARCHAR,
-        sides INTEGER, value INTEGER, purpose VARCHAR, secret BOOLEAN, verifiable BOOLEAN)""",
-    # A warehouse made before verifiable outcomes gets the column; the feeds' new digest then refills it.
+        sides INTEGER, value INTEGER, purpose VARCHAR, secret BOOLEAN, uniform BOOLEAN, verifiable BOOLEAN)""",
+    # A warehouse made before `uniform` or verifiable outcomes gains the columns; the feeds' new digest
+    # then refills the table.
+    "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS uniform BOOLEAN",
     "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS verifiable BOOLEAN",
     """CREATE TABLE IF NOT EXISTS run_lengths (
         game VARCHAR, match VARCHAR, seq BIGINT, player VARCHAR, n INTEGER)""",
     "CREATE TABLE IF NOT EXISTS feed_versions (feed VARCHAR PRIMARY KEY, digest VARCHAR)",
-    "CREATE OR REPLACE VIEW randomness AS SELECT * FROM random_outcomes",
-    "CREATE OR REPLACE VIEW runs AS SELECT * FROM run_lengths",
 )
+
+BASE_VIEWS = {"randomness": "SELECT * FROM random_outcomes", "runs": "SELECT * FROM run_lengths"}
+"""The feeds' tables as views (every view with a ``player`` gains ``person``: ``store.create_schema``)."""
 
 FEEDS = {"RANDOMNESS": ("random_outcomes", RANDOMNESS_COLUMNS), "RUNS": ("run_lengths", RUNS_COLUMNS)}
 """Feed attribute -> (table it fills, its columns)."""
@@ -77,19 +84,27 @@ FIRST_COLUMNS = ("game", "match", "player")
 """Who played first in a match, as each game defines it (``FIRST_PLAYER``)."""
 
 
-def statements(mods: Iterable[ModuleType] | None = None) -> list[str]:
-    """CREATE statements for the feed tables, every module's views and ``first_players``."""
+def selects(mods: Iterable[ModuleType] | None = None) -> dict[str, str]:
+    """View name -> its SELECT: the feeds' views, every module's views (in order), ``first_players``."""
     mods = tuple(modules() if mods is None else mods)
-    views = [f"CREATE OR REPLACE VIEW {name} AS {sql}" for m in mods for name, sql in getattr(m, "VIEWS", {}).items()]
-    return list(TABLES) + views + [first_players(mods)]
+    out = dict(BASE_VIEWS)
+    for m in mods:
+        out.update(getattr(m, "VIEWS", {}))
+    out["first_players"] = first_players(mods)
+    return out
+
+
+def statements(mods: Iterable[ModuleType] | None = None) -> list[str]:
+    """CREATE statements for the feed tables, every module's views and ``first_players`` (without ``person``)."""
+    return list(TABLES) + [f"CREATE OR REPLACE VIEW {name} AS {sql}" for name, sql in selects(mods).items()]
 
 
 def first_players(modules: Iterable[ModuleType]) -> str:
-    """The view ``first_players``: every module's ``FIRST_PLAYER`` (a SELECT over ``events``), united."""
+    """The SELECT of ``first_players``: every module's ``FIRST_PLAYER`` (a SELECT over ``events``), united."""
     cols = ", ".join(FIRST_COLUMNS)
     parts = [f"SELECT {cols} FROM ({m.FIRST_PLAYER})" for m in modules if getattr(m, "FIRST_PLAYER", None)]
     empty = "SELECT NULL::VARCHAR AS game, NULL::VARCHAR AS match, NULL::VARCHAR AS player WHERE false"
-    return "CREATE OR REPLACE VIEW first_players AS " + " UNION ALL ".join(parts or [empty])
+    return " UNION ALL ".join(parts or [empty])
 
 
 def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:

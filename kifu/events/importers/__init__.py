@@ -39,7 +39,7 @@ from .convert import Converter
 from .mapping import EMPTY, MapFile, MappingError, PlayerBook
 from .mapping import load as load_mapping
 
-__all__ = ["FORMATS", "ImportFailed", "ImportReport", "Imported", "Located", "MappingError", "Message",
+__all__ = ["FORMATS", "SPEAKER_KEYS", "ImportFailed", "ImportReport", "Imported", "Located", "MappingError", "Message",
            "Source", "build", "detect", "game_map", "import_file", "load_mapping", "map_source", "read_source", "write"]
 
 Reader = Callable[[bytes, str], Source]
@@ -174,11 +174,18 @@ class Imported:
     report: ImportReport
 
 
+SPEAKER_KEYS = {"discord": "discord", "udonarium": "udonarium"}
+"""Formats whose speaker key names one person in every export, with the namespace of the
+person key it becomes: a Discord user id, a Udonarium peer id. Arena's speaker key is a
+seat (``seat1``): its person key comes from ``Source.keys`` (the account's user id)."""
+
+
 def players_of(src: Source, given: Sequence[tuple[str, str]]) -> tuple[PlayerBook, list[dict[str, str]]]:
     """The match's players: ``--player id=Name`` pairs, else the source's seats, else its speakers.
 
     A given Name matches a speaker's display name or the source's stable key
-    (``seat1`` in Arena, a Discord author id, a Udonarium peer id).
+    (``seat1`` in Arena, a Discord author id, a Udonarium peer id). A player gets a
+    ``key`` (a person across matches, docs/format.md) when the source names exactly one.
     """
     book = PlayerBook()
     seats = dict(src.players)
@@ -188,10 +195,41 @@ def players_of(src: Source, given: Sequence[tuple[str, str]]) -> tuple[PlayerBoo
         pairs = [(f"p{i}", name) for i, (_, name) in enumerate(src.players, 1)]
     else:
         pairs = [(f"p{i}", name) for i, name in enumerate(_speakers(src.messages), 1)]
+    spoken = _speaker_keys(src)
+    out = []
     for pid, name in pairs:
         keys = [k for k, n in seats.items() if n == name or k == name]
         book.add(pid, name, *keys)
-    return book, [{"id": pid, "name": seats.get(name, name)} for pid, name in pairs]
+        people = {_person_key(src, k) for k in keys} | spoken.get(name, set())
+        people.discard(None)
+        player = {"id": pid, "name": seats.get(name, name)}
+        if len(people) == 1:
+            player["key"] = people.pop()  # type: ignore[assignment]
+        out.append(player)
+    return book, out
+
+
+def _person_key(src: Source, source_key: str | None) -> str | None:
+    """The person key (``namespace:id``) a source key stands for, if the source's keys name people."""
+    if not source_key:
+        return None
+    if source_key in src.keys:
+        return src.keys[source_key]
+    space = SPEAKER_KEYS.get(src.format)
+    return f"{space}:{source_key}" if space else None
+
+
+def _speaker_keys(src: Source) -> dict[str, set[str | None]]:
+    """Display name or speaker key -> the person keys of the people who spoke under it."""
+    out: dict[str, set[str | None]] = {}
+    for m in src.messages:
+        key = None if m.system else _person_key(src, m.speaker_key)
+        if key is None:
+            continue
+        for word in (m.speaker, m.speaker_key):
+            if word:
+                out.setdefault(word, set()).add(key)
+    return out
 
 
 def _speakers(messages: list[Message]) -> list[str]:

@@ -152,6 +152,12 @@ class _State:
             key = f"seat{p.get('systemSeatId')}"
             if key not in dict(self.src.players) and p.get("playerName"):
                 self.src.players.append((key, str(p["playerName"])))
+            # The account is the person (its user id, else a screen name with its #number); the seat
+            # is only this match's.
+            name = str(p.get("playerName") or "")
+            account = p.get("userId") or (name if re.fullmatch(r".+#\d+", name) else None)
+            if account and key not in self.src.keys:
+                self.src.keys[key] = f"arena:{account}"
         final = info.get("finalMatchResult")
         if isinstance(final, dict) and self.once(("final", final)):
             self.final(n, final, config)

@@ -94,6 +94,9 @@ class Source:
     """A match id the source itself names (Arena)."""
     players: list[tuple[str, str]] = field(default_factory=list)
     """(stable key, display name) of players the source itself names, in seat order."""
+    keys: dict[str, str] = field(default_factory=dict)
+    """Source key -> the person key it stands for, when the source key names a seat rather than a
+    person (Arena: ``seat1`` -> ``arena:<user id>``); see ``importers.SPEAKER_KEYS``."""
     notes: list[str] = field(default_factory=list)
     """Remarks for the import report (encoding used, entries skipped, truncation)."""
     skipped: int = 0

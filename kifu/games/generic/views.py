@@ -23,19 +23,42 @@ VIEWS: dict[str, str] = {
                json_extract_string(line, '$.decision') AS decision
         FROM events WHERE type = 'judge.ruling'""",
     "players": """
-        SELECT m.game, m.match, p.seat, p.player.id AS player, p.player.name AS name,
+        SELECT m.game, m.match, p.seat, p.player.id AS player, p.player.name AS name, p.player."key" AS "key",
                m.winner IS NOT NULL AS decided, m.winner IS NOT DISTINCT FROM p.player.id AS won
         FROM matches m,
              (SELECT unnest(m.players) AS player, generate_subscripts(m.players, 1) AS seat) p""",
 }
 
 # One JSON parse per event (json_transform), not one per field.
+# `uniform` (docs/sql.md, "What the fairness tests read"): a coin, a die or a choice whose command,
+# if the source kept one, is plain dice arithmetic (NdS, NBS, sums, comparisons), a choice, or
+# nothing; a secret-roll S and a repeat prefix (x3, rep3) do not count. Anything else (exploding
+# U dice, rerolls R, keep-highest KH, system checks such as CCB) may record derived values:
+# kept, not tested. A D66 (plain or N, not the sorted D66S) is two d6: its value 35 becomes the
+# faces 3 and 5, so it is tested as d6 faces, never as 66 equal sides.
 RANDOMNESS = """
-    SELECT m.game, r.match, r.seq, r.idx, r.actor AS player, r.kind, r.sides, r.value, r.purpose, r.secret
-    FROM (
-        SELECT match, seq, actor, j.kind, j.sides, j.purpose, coalesce(j.secret, false) AS secret,
-               unnest(j."values") AS value, generate_subscripts(j."values", 1) AS idx
+    WITH r AS (
+        SELECT match, seq, actor, j.kind, j.sides, j.purpose, coalesce(j.secret, false) AS secret, j."values" AS vals,
+               regexp_replace(upper(coalesce(j.expr, '')), '\\s', '', 'g') AS expr
         FROM (SELECT match, seq, actor,
-                     json_transform(line, '{"kind": "VARCHAR", "sides": "INTEGER", "values": ["INTEGER"], "purpose": "VARCHAR", "secret": "BOOLEAN"}') AS j
-              FROM {events} WHERE type = 'random')
-    ) r JOIN matches m USING (match)"""
+                     json_transform(line, '{"kind": "VARCHAR", "sides": "INTEGER", "values": ["INTEGER"], "purpose": "VARCHAR", "secret": "BOOLEAN", "expr": "VARCHAR"}') AS j
+              FROM {events} WHERE type = 'random')),
+    c AS (
+        SELECT *, regexp_replace(expr, '^S?((X|REP)[0-9]+)?', '') AS bare FROM r),
+    d AS (
+        SELECT *, sides = 66 AND regexp_full_match(bare, '([0-9]*D66N?)?')
+                  AND len(list_filter(vals, lambda v: v // 10 NOT BETWEEN 1 AND 6 OR v % 10 NOT BETWEEN 1 AND 6)) = 0 AS d66,
+               kind IN ('coin', 'die', 'choice')
+                  AND (bare = '' OR starts_with(bare, 'CHOICE') OR regexp_full_match(bare, '[-+*/()0-9DB<>=,.]*'))
+                  AS plain
+        FROM c),
+    f AS (
+        SELECT match, seq, actor, kind, purpose, secret, plain, d66,
+               CASE WHEN d66 THEN 6 ELSE sides END AS sides,
+               CASE WHEN d66 THEN flatten(list_transform(vals, lambda v: [v // 10, v % 10])) ELSE vals END AS faces
+        FROM d)
+    SELECT m.game, f.match, f.seq, f.idx, f.actor AS player, f.kind, f.sides, f.value, f.purpose, f.secret,
+           (f.plain AND (f.d66 OR f.sides <> 66) AND f.value BETWEEN 1 AND f.sides) AS uniform
+    FROM (SELECT match, seq, actor, kind, purpose, secret, plain, d66, sides,
+                 unnest(faces) AS value, generate_subscripts(faces, 1) AS idx FROM f) f
+    JOIN matches m USING (match)"""

@@ -77,7 +77,8 @@ VIEWS: dict[str, str] = {
 # A toss is a coin whose face 1 is "facing the tosser" (docs/sql.md); purpose is the activation.
 RANDOMNESS = """
     SELECT 'gunandgun' AS game, match, seq, 1 AS idx, j[1] AS player, 'coin' AS kind, 2 AS sides,
-           CASE j[2] WHEN 'self' THEN 1 ELSE 2 END AS value, j[3] AS purpose, false AS secret
+           CASE j[2] WHEN 'self' THEN 1 ELSE 2 END AS value, j[3] AS purpose, false AS secret,
+           true AS uniform
     FROM (SELECT match, seq, json_extract_string(line, ['$.player', '$.facing', '$.act']) AS j
           FROM {events} WHERE type = 'gg.toss')"""
 

@@ -77,7 +77,8 @@ VIEWS: dict[str, str] = {
 # counts, Thumb-ignored ones too, since each is a physical flip of the same coin.
 RANDOMNESS = """
     SELECT 'mtg' AS game, c.match, c.seq, 1 AS idx, coalesce(c.j[2], f.flipper) AS player, 'coin' AS kind,
-           2 AS sides, CASE c.j[3] WHEN 'heads' THEN 1 ELSE 2 END AS value, f.card AS purpose, false AS secret
+           2 AS sides, CASE c.j[3] WHEN 'heads' THEN 1 ELSE 2 END AS value, f.card AS purpose, false AS secret,
+           true AS uniform
     FROM (SELECT match, seq, json_extract_string(line, ['$.flip', '$.player', '$.result']) AS j
           FROM {events} WHERE type = 'mtg.coin') c
     LEFT JOIN (SELECT match, json_extract_string(line, '$.flip') AS flip,

@@ -53,7 +53,8 @@ VIEWS: dict[str, str] = {
 
 RANDOMNESS = """
     SELECT 'worldtrigger' AS game, match, seq, 1 AS idx, actor AS player, 'die' AS kind, 6 AS sides,
-           json_extract(line, '$.value')::INTEGER AS value, 'initial-distance' AS purpose, false AS secret
+           json_extract(line, '$.value')::INTEGER AS value, 'initial-distance' AS purpose, false AS secret,
+           true AS uniform
     FROM {events} WHERE type = 'wt.init.roll'"""
 
 # Seed 002 ■3 decides the order every turn; "first player" is the first player of turn 1.

@@ -1,0 +1,218 @@
+"""`kifu ingest --cluster … --parquet …` on a local Dask cluster of two worker processes (issue 16, item 3).
+
+The same corpus (every game's simulated matches, imported logs, timed generic logs over
+several months, a tampered log, forks within a chunk and across chunks, a copy, a log with
+events appended) goes through `kifu ingest` on one machine and through the cluster; the
+Parquet dataset, read with `--parquet`, must hold the same rows in every table, byte for
+byte on `line`, and the same refusals.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed", reason="the cluster extra (pip install '.[cluster]') is not installed")
+
+from conftest import FIXTURES  # noqa: E402
+from test_views import build_corpus  # noqa: E402
+
+from kifu import warehouse as wh  # noqa: E402
+from kifu.auditor import registry  # noqa: E402
+from kifu.events import logfile  # noqa: E402
+from kifu.warehouse import cluster  # noqa: E402
+from kifu.warehouse.dataset import open_dataset  # noqa: E402
+
+COMPARE = {
+    "matches": "SELECT * FROM matches ORDER BY match",
+    "event_lines": "SELECT match, seq, type, time, actor, src, line FROM event_lines ORDER BY match, seq",
+    "findings": "SELECT * FROM findings ORDER BY ALL",
+    "random_outcomes": "SELECT * FROM random_outcomes ORDER BY ALL",
+    "run_lengths": "SELECT * FROM run_lengths ORDER BY ALL",
+    "people": "SELECT * FROM people ORDER BY match, seat",
+    "players": "SELECT * FROM players ORDER BY match, seat",
+}
+
+
+def _generic(path: Path, match: str, month: int, faces: list[int]) -> Path:
+    logfile.create(path, {"game": "generic", "match": match, "at": f"2026-{month:02d}-03T09:00:00Z",
+                          "players": [{"id": "a", "name": "Aoi", "key": "jcg:1"}, {"id": "b", "name": "Ren"}]})
+    with logfile.Writer(path, durable=False) as w:
+        for i, f in enumerate(faces):
+            w.append({"type": "random", "by": "ab"[i % 2], "kind": "die", "sides": 6, "values": [f, 7 - f],
+                      "at": f"2026-{month:02d}-03T09:{i + 1:02d}:00Z"})
+        w.append({"type": "match.end", "winner": "a", "reason": "concede"})
+    return path
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    root = build_corpus(tmp_path_factory.mktemp("cluster") / "logs")
+    for rel in ("discord/export.json", "arena/Player.log", "udonarium/chat.xml", "ccfolia/log.json"):
+        shutil.copy(FIXTURES / "imports" / (rel + ".kifu.jsonl"), root / (rel.replace("/", "-") + ".jsonl"))
+    gen = root / "generic"
+    gen.mkdir()
+    for month in (1, 2, 3, 11):
+        _generic(gen / f"g{month:02d}.jsonl", f"g-{month}", month, [(month * k) % 6 + 1 for k in range(9)])
+    # Forks: the same match id, another head, one right after it (same chunk) and one far away.
+    _generic(gen / "g01b.jsonl", "g-1", 1, [6, 6, 6])
+    _generic(root / "zz-fork.jsonl", "g-2", 2, [1, 2])
+    # A copy of a log (same head: taken once), and a log with events appended after a stored one.
+    shutil.copy(gen / "g03.jsonl", root / "zz-copy.jsonl")
+    extended = root / "zz-extended.jsonl"
+    shutil.copy(gen / "g11.jsonl", extended)
+    logfile.append(extended, {"type": "note", "text": "late", "by": "a"})
+    # A tampered log: refused with the verifier's reason.
+    lines = (gen / "g02.jsonl").read_bytes().splitlines(keepends=True)
+    (root / "tampered.jsonl").write_bytes(b"".join(lines[:3]).replace(b'"values":[', b'"values":[1,', 1)
+                                          + b"".join(lines[3:]))
+    return root
+
+
+@pytest.fixture(scope="module")
+def client():
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0") as lc, \
+            Client(lc) as c:
+        yield c
+
+
+PER_WORKER = 3
+"""Chunks per worker: six chunks of the corpus, so that forks fall in one chunk and across chunks."""
+
+
+@pytest.fixture(scope="module")
+def single(corpus: Path, tmp_path_factory) -> tuple[wh.Summary, dict[str, list[tuple]]]:
+    """`kifu ingest` of the corpus on one machine: its summary and every table."""
+    con = wh.connect(tmp_path_factory.mktemp("single") / "w.duckdb")
+    summary = wh.ingest(con, [corpus], registry.audit, jobs=2)
+    snap = {name: con.execute(sql).fetchall() for name, sql in COMPARE.items()}
+    con.close()
+    return summary, snap
+
+
+def _dataset(out: Path) -> dict[str, list[tuple]]:
+    con = open_dataset(out)
+    try:
+        return {name: con.execute(sql).fetchall() for name, sql in COMPARE.items()}
+    finally:
+        con.close()
+
+
+def _files(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_the_cluster_writes_the_rows_one_machine_stores(client, corpus: Path, single, tmp_path: Path) -> None:
+    one, want = single
+    out = tmp_path / "out"
+    many = cluster.ingest(client, [corpus], out, per_worker=PER_WORKER)
+    files = cluster.sources([corpus])
+    chunk_of = {f: i for i, c in enumerate(cluster.chunks(files, 2, PER_WORKER)) for f in c}
+    assert chunk_of[str(corpus / "generic" / "g01.jsonl")] == chunk_of[str(corpus / "generic" / "g01b.jsonl")]
+    assert chunk_of[str(corpus / "generic" / "g02.jsonl")] != chunk_of[str(corpus / "zz-fork.jsonl")]
+    assert (many.matches, many.events, many.unchanged, many.findings) == (one.matches, one.events, one.unchanged,
+                                                                          one.findings)
+    assert [(p, str(r)) for p, r in many.refused] == [(p, str(r)) for p, r in one.refused]
+    reasons = [str(r) for _, r in one.refused]
+    # Within one run a log with events appended is a fork like any other (the stored head is known
+    # only from the runs before): g01b, zz-fork and zz-extended; and the tampered log.
+    assert len(reasons) == 4 and sum(r.startswith("fork: match 'g-") for r in reasons) == 3
+    assert one.unchanged == 1
+    got = _dataset(out)
+    for name in COMPARE:
+        assert got[name] == want[name], name
+    assert len(want["event_lines"]) == one.events and len(want["random_outcomes"]) > 100
+    months = {p.name for p in (out / "matches").glob("game=generic/month=*")}
+    assert {"month=2026-01", "month=2026-02", "month=2026-03", "month=2026-11"} <= months
+    # Again: nothing new, nothing rewritten, byte for byte.
+    before = _files(out)
+    again = cluster.ingest(client, [corpus], out, per_worker=PER_WORKER)
+    assert again.matches == 0 and again.unchanged == one.matches + 1 and _files(out) == before
+
+
+def test_an_incremental_run_merges_into_the_partitions(client, corpus: Path, single, tmp_path: Path) -> None:
+    _, want = single
+    out = tmp_path / "out"
+    first = cluster.ingest(client, [corpus / "generic", corpus / "gg"], out, per_worker=PER_WORKER)
+    assert first.matches == 4 + 12 and len(first.refused) == 1
+    second = cluster.ingest(client, [corpus], out, per_worker=PER_WORKER)
+    assert any("events were appended after it was ingested" in str(r) for _, r in second.refused)
+    got = _dataset(out)
+    # The fork g01b was met first this time, in the first run: the rest is the same.
+    assert got["matches"] == want["matches"] and got["event_lines"] == want["event_lines"]
+    assert got["people"] == want["people"]
+
+
+def test_rows_of_a_run_cut_off_before_its_matches_file_are_dropped(client, corpus: Path, tmp_path: Path) -> None:
+    import duckdb
+
+    out = tmp_path / "out"
+    cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
+    # As if the run had stopped after writing the events but before the matches of 2026-02.
+    part = out / "matches" / "game=generic" / "month=2026-02" / cluster.PART
+    part.unlink()
+    part.parent.rmdir()
+    summary = cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
+    assert summary.matches == 1
+    con = duckdb.connect()
+    n = con.execute("SELECT count(*) FROM read_parquet($f)",
+                    {"f": str(out / "events" / "game=generic" / "month=2026-02" / cluster.PART)}).fetchone()[0]
+    con.close()
+    assert n == len(logfile.load(corpus / "generic" / "g02.jsonl").events)
+
+
+def test_object_urls_are_read_through_fsspec(client, corpus: Path, tmp_path: Path) -> None:
+    url = (corpus / "generic").resolve().as_uri()
+    assert cluster.sources([url])[0] == url + "/g01.jsonl"
+    summary = cluster.ingest(client, [url], tmp_path / "out", per_worker=PER_WORKER)
+    assert summary.matches == 4 and summary.refused == [(url + "/g01b.jsonl", summary.refused[0][1])]
+    got = _dataset(tmp_path / "out")
+    assert {r[-1] for r in got["matches"]} == {f"{url}/g{m:02d}.jsonl" for m in (1, 2, 3, 11)}
+    want = [line for p in sorted((corpus / "generic").glob("g[0-9][0-9].jsonl"))
+            for line in p.read_text(encoding="utf-8").splitlines()]
+    assert sorted(r[-1] for r in got["event_lines"]) == sorted(want)
+
+
+def test_the_command_line(kifu, client, corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    r = kifu("ingest", corpus / "generic", "--cluster", "local:2", "--parquet", out)
+    assert r.code == 1, r.err  # the fork is refused, the others taken
+    assert r.err.startswith("refused: ") and len(r.err.strip().splitlines()) == 1 and f"({out})" in r.out
+    # A running scheduler, by its address: the same dataset.
+    other = tmp_path / "other"
+    r = kifu("ingest", corpus / "generic", "--cluster", client.scheduler.address, "--parquet", other)
+    assert r.code == 1 and "ingested 4 new matches" in r.out
+    assert _dataset(other) == _dataset(out)
+    stats = json.loads(kifu("stats", "fairness", "--parquet", out, "-f", "json").out)
+    assert {row["person"] for row in stats} == {"Aoi", "Ren"}
+    assert json.loads(kifu("stats", "--parquet", out, "winrate", "-f", "json").out)[0]["person"] == "Aoi"
+    assert kifu("ingest", corpus, "--cluster", "local:2").code == 2
+    r = kifu("ingest", corpus, "--parquet", out)
+    assert r.code == 2 and "--cluster" in r.err
+    r = kifu("ingest", corpus, "--cluster", "local:0", "--parquet", out)
+    assert r.code == 2 and r.err.startswith("kifu: error: --cluster local:0")
+
+
+def test_sql_on_a_dataset_is_as_locked_down_as_on_the_warehouse(kifu, corpus: Path, tmp_path: Path) -> None:
+    db, out = tmp_path / "w.duckdb", tmp_path / "out"
+    assert kifu("ingest", corpus / "generic", "--db", db).code == 1
+    assert kifu("export", "--parquet", out, "--db", db).code == 0
+    secret = tmp_path / "secret.csv"
+    secret.write_text("a,b\n1,2\n", encoding="utf-8")
+    for sql in (f"SELECT * FROM read_csv('{secret}')", f"SELECT * FROM read_text('{out}/../secret.csv')",
+                "SELECT * FROM read_text('/etc/passwd')"):
+        r = kifu("sql", sql, "--parquet", out)
+        assert r.code == 2 and "Permission Error" in r.err, (sql, r.err)
+    for sql in (f"COPY (SELECT 1) TO '{out}/x.csv'", f"ATTACH '{out}/x.duckdb'", "SET enable_external_access = true"):
+        assert kifu("sql", sql, "--parquet", out).code == 2
+    assert not (out / "x.csv").exists() and not (out / "x.duckdb").exists()
+    # The export is a dataset too: the same answers from the warehouse and from the files.
+    q = "SELECT person, count(*) AS n FROM randomness GROUP BY ALL ORDER BY ALL"
+    assert kifu("sql", q, "--parquet", out, "-f", "json").out == kifu("sql", q, "--db", db, "-f", "json").out
+    r = kifu("sql", "SELECT 1", "--parquet", tmp_path)
+    assert r.code == 2 and "not a kifu Parquet dataset" in r.err
