@@ -17,6 +17,8 @@ import msgspec
 import typer
 
 import kifu.games
+from kifu.events import limits
+from kifu.events.base import MalformedEvent
 from kifu.games import GAMES
 
 from .messages import MESSAGES
@@ -135,11 +137,14 @@ def print_json(value: Any) -> None:
 # --- parsing key=value input ---------------------------------------------------------
 
 
-def _parse_value(text: str) -> Any:
+def _parse_value(text: str, key: str) -> Any:
+    """A value as JSON when it reads as JSON (held to the limits of docs/format.md), else as the text."""
     try:
-        return msgspec.json.decode(text)
-    except msgspec.DecodeError:
-        return text
+        return limits.decode(text, field=key)
+    except MalformedEvent as exc:
+        if exc.message.startswith("not JSON"):
+            return text
+        raise
 
 
 def pairs(items: Sequence[str], lang: Lang | None) -> dict[str, Any]:
@@ -149,7 +154,7 @@ def pairs(items: Sequence[str], lang: Lang | None) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             fail(msg("bad_pair", lang, pair=pair))
-        out[key] = _parse_value(value)
+        out[key] = _parse_value(value, key)
     return out
 
 

@@ -76,10 +76,10 @@ def import_(
 
 def _import_stages(bar: Bar, lang: Lang | None) -> Callable[[str, list[Any] | None], Any] | None:
     """The importer's stages on the bar: reading pulses (the readers parse the export at
-    once), converting counts messages, writing counts events."""
+    once); then "writing events" counts the messages, each converted and written in turn."""
     if not bar.live:
         return None
-    labels = {"read": "progress_source", "convert": "progress_convert", "write": "progress_write"}
+    labels = {"read": "progress_source", "convert": "progress_write"}
 
     def stage(name: str, items: list[Any] | None) -> Any:
         bar.phase(msg(labels[name], lang), None if items is None else len(items))

@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from .. import limits
 from ..base import KifuError
 from .bcdice import Roll
 
@@ -180,16 +181,23 @@ def _no_constant(name: str) -> Any:
 
 
 def decode_json(text: str, where: str) -> Any:
-    """Decode a JSON export, refusing a key that appears twice in one object.
+    """Decode a JSON export, refusing a key that appears twice in one object or nesting too deep.
 
     Decoders keep the last of two equal keys, so a second ``"messages"`` list would
     silently replace the first: an export that says two things is refused instead.
+    The depth (``limits.MAX_DEPTH``) is measured before the parser recurses.
     """
+    if limits.too_deep(text):
+        problem = limits.scan(text) or limits.Problem("depth", None)
+        raise ImportFailed(problem.message(), where=where, line=limits.line_of(text, problem.offset),
+                           field=problem.field)
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except _DuplicateKey as exc:
+        problem = limits.scan(text)
+        located = {"line": limits.line_of(text, problem.offset), "field": problem.field} if problem else {}
         raise ImportFailed(f"JSON object has the key {exc.args[0]!r} twice: refused (which one is the export?)",
-                           where=where) from None
+                           where=where, **located) from None
     except json.JSONDecodeError as exc:
         raise ImportFailed(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); the file may be "
                            "truncated", where=where) from None

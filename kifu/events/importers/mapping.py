@@ -31,6 +31,7 @@ from typing import Any, Mapping
 
 import msgspec
 
+from .. import limits
 from ..base import KifuError
 from ..codec import Codec
 from .bcdice import normalise
@@ -151,11 +152,26 @@ EMPTY = MapFile()
 
 
 def load(text: str, where: str, codec: Codec) -> MapFile:
-    """Read a mapping file's text and check every template against the game's events."""
+    """Read a mapping file's text and check every template against the game's events.
+
+    The file is held to the limits of docs/format.md: at most ``MAX_MAPPING`` bytes,
+    nested at most ``MAX_DEPTH`` levels (measured before the TOML parser recurses).
+    """
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.MAX_MAPPING:
+        raise MappingError(f"{size:,} bytes is more than the {limits.MAX_MAPPING:,}-byte limit of a mapping file",
+                           where=where)
+    deep = limits.Problem("depth", None).message()
+    if limits.toml_too_deep(text):
+        raise MappingError(deep, where=where)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MappingError(f"not valid TOML ({exc})", where=where) from None
+    except RecursionError:  # nesting the measure above did not see (it reads strings the simple way)
+        raise MappingError(deep, where=where) from None
+    if limits.value_depth(doc) > limits.MAX_DEPTH:  # dotted keys nest without brackets
+        raise MappingError(deep, where=where)
     unknown = set(doc) - {"game", "roll", "command", "pattern", "description"}
     if unknown:
         raise MappingError(f"unknown top-level keys {sorted(unknown)}", where=where)
