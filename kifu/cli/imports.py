@@ -10,6 +10,8 @@ from typing import Annotated, Any, Callable, Optional
 import msgspec
 import typer
 
+from kifu.events import atomic
+
 from . import progress as bars
 from .common import GameOpt, Lang, LangOpt, RuleOpt, fail, msg, pairs, players
 from .progress import Bar
@@ -71,7 +73,7 @@ def import_(
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:
-        report_.write_bytes(msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
+        atomic.write_bytes(report_, msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
 
 
 def _import_stages(bar: Bar, lang: Lang | None) -> Callable[[str, list[Any] | None], Any] | None:

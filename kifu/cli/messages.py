@@ -44,5 +44,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     'export_what': {'ja': '--parquet DIR か --match ID のどちらかを指定してください', 'en': 'give either --parquet DIR or --match ID'},
     'sql_stdin': {'ja': 'SQL が空です', 'en': 'the SQL is empty'},
     'sql_extra': {'ja': '余分な引数: {arg} (パラメータは文の後に -p NAME VALUE)', 'en': 'unexpected argument {arg} (parameters follow the statement: -p NAME VALUE)'},
+    'sql_interrupted': {'ja': '中断しました (Ctrl-C): 文の実行を止めました', 'en': 'interrupted (Ctrl-C): the statement was stopped'},
     'sql_param': {'ja': '-p には NAME と VALUE の二つが必要です', 'en': '-p needs a NAME and a VALUE'},
 }

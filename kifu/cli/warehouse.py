@@ -9,6 +9,8 @@ from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
+from kifu.events.base import KifuError
+
 from . import progress as bars
 from .common import (
     DataFormat,
@@ -17,6 +19,7 @@ from .common import (
     GameFilter,
     Lang,
     LangOpt,
+    WaitOpt,
     fail,
     msg,
     print_rows,
@@ -31,6 +34,7 @@ def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Match logs, or folders searched for *.jsonl.", show_default=False)],
     db: DbOpt = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: every core).")] = None,
+    wait: WaitOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Verify, audit and load match logs into the DuckDB warehouse.
@@ -39,7 +43,9 @@ def ingest(
     (a fork, shown with both heads), is refused and reported; the others are
     loaded. Loading the same log again changes nothing. Exit 0 when every log
     was taken (stored, or already stored unchanged), 1 when some were refused,
-    2 when none could be.
+    2 when none could be. If the disk fills, the batch being loaded is rolled back
+    (one line says so) and running the same ingest again completes it. One process
+    writes the warehouse at a time: a second one waits (--wait) for the first.
 
     Example: kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
     """
@@ -48,14 +54,16 @@ def ingest(
     files = wh.log_paths(paths)
     if not files:
         fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
-    con = wh.connect(db)
+    con = wh.connect(db, wait=wait)
     try:
         with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
             summary = wh.ingest(con, files, jobs=jobs,
                                 progress=lambda done, total, ev: bar.update(done, note=msg(
                                     "progress_ingested", lang, done=done, total=total, events=ev)))
+    except KifuError as exc:
+        raise exc.located(wh.db_path(db)) from None
     finally:
-        con.close()
+        wh.close(con)
     for path, reason in summary.refused:
         typer.echo(msg("refused", lang, path=path, reason=reason), err=True)
     typer.echo(msg("ingested", lang, matches=summary.matches, events=summary.events, unchanged=summary.unchanged,
@@ -89,12 +97,18 @@ def sql(
                                              show_default=False)],
     db: DbOpt = None,
     fmt: FormatOpt = DataFormat.table,
+    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS",
+                                           help="Stop the statement after this long (0: no limit).")
+                       ] = 60.0,
+    wait: WaitOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Run one read-only SELECT on the warehouse (opened read-only, no file access).
 
     A statement that writes (INSERT, COPY, ATTACH, CREATE …) is refused, exit 2.
     Parameters follow the statement: -p NAME VALUE (or --param NAME VALUE).
+    A statement running longer than --timeout (60 s) is stopped, exit 2; Ctrl-C
+    stops it at once, exit 130.
 
     \b
     Examples:
@@ -109,11 +123,14 @@ def sql(
     if not text.strip():
         fail(msg("sql_stdin", lang))
     wh.check_read_only(text)
-    con = wh.connect(db, read_only=True, sandbox=True)
+    con = wh.connect(db, read_only=True, sandbox=True, wait=wait)
     try:
-        columns, rows = wh.query(con, text, params)
+        columns, rows = wh.query(con, text, params, timeout=timeout)
+    except KeyboardInterrupt:
+        typer.echo(f"kifu: {msg('sql_interrupted', lang)}", err=True)
+        raise typer.Exit(130) from None
     finally:
-        con.close()
+        wh.close(con)
     print_rows(columns, rows, fmt)
 
 
@@ -263,6 +280,7 @@ def export(
     match: Annotated[Optional[str], typer.Option("--match", "-m", help="Write this match's log, byte for byte.")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File for --match (default: stdout).")] = None,
     db: DbOpt = None,
+    wait: WaitOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Export the warehouse as Parquet (DIR/<table>/game=…/month=…/), or one match's original log.
@@ -276,14 +294,16 @@ def export(
         fail(msg("export_what", lang))
     from kifu import warehouse as wh
 
-    con = wh.connect(db, read_only=True)
+    con = wh.connect(db, read_only=True, wait=wait)
     try:
         data = wh.match_lines(con, match) if match is not None else None
         written = wh.export_parquet(con, parquet) if parquet is not None else {}
     finally:
         con.close()
     if data is not None and output is not None:
-        output.write_bytes(data)
+        from kifu.events import atomic
+
+        atomic.write_bytes(output, data)
         typer.echo(msg("wrote", lang, path=output), err=True)
     elif data is not None:
         # Bytes, not text: the exported log must verify byte for byte.

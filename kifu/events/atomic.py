@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator
@@ -90,6 +91,14 @@ def written(path: str | os.PathLike[str], *, replace: bool, mode: int = 0o644) -
     """
     if not replace and os.path.lexists(path):
         raise KifuError("already exists; a log is never overwritten", where=str(path))
+    if replace and _special(path):
+        # /dev/stdout, a named pipe: nothing to swap in place; written as it comes.
+        try:
+            with open(path, "wb") as out:
+                yield out
+        except OSError as exc:
+            raise cannot_write(exc, path) from None
+        return
     fd, temp = temp_beside(path, mode)
     try:
         try:
@@ -109,6 +118,14 @@ def written(path: str | os.PathLike[str], *, replace: bool, mode: int = 0o644) -
             os.unlink(temp)
         except FileNotFoundError:
             pass
+
+
+def _special(path: str | os.PathLike[str]) -> bool:
+    """True for an existing target that is no regular file (a device, a pipe)."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes, *, replace: bool = True) -> None:

@@ -76,6 +76,21 @@ _TABLE: list[tuple[str, str]] = [
      "書き込めません: {e}。何も書き込んでいません (空き容量を作ってからやり直してください)"),
     (r"cannot write: (?P<e>.*)", "書き込めません: {e}"),
     (r"cannot create a temporary file beside it", "隣に一時ファイルを作れません"),
+    # the warehouse (kifu/warehouse/store.py, ingest.py)
+    (r"the warehouse could not store the next batch of logs \((?P<r>.*)\): that batch was rolled back, "
+     r"the (?P<n>\d+) matches stored before it are kept; free some space and run the same ingest again "
+     r"\(stored matches are skipped\)",
+     "ウェアハウスに次のログの束を保存できませんでした ({r}): その束は取り消し、それまでに保存した {n} 試合は残しています。"
+     "空き容量を作ってから同じ ingest をもう一度実行してください (保存済みの試合は飛ばします)"),
+    (r"the warehouse is in use by process (?P<p>\d+) \(an ingest\?\); waited (?P<s>\S+) s for it and gave up "
+     r"\(--wait SECONDS, or KIFU_DB_WAIT\)",
+     "ウェアハウスはプロセス {p} が使用中です (ingest 中?)。{s} 秒待ちましたが諦めました (--wait 秒数 または KIFU_DB_WAIT)"),
+    (r"the warehouse is in use by another process \(an ingest\?\); waited (?P<s>\S+) s for it and gave up "
+     r"\(--wait SECONDS, or KIFU_DB_WAIT\)",
+     "ウェアハウスは別のプロセスが使用中です (ingest 中?)。{s} 秒待ちましたが諦めました (--wait 秒数 または KIFU_DB_WAIT)"),
+    (r"the query ran longer than (?P<s>\S+) s and was stopped \(--timeout SECONDS; 0 for no limit\)",
+     "文の実行が {s} 秒を超えたので止めました (--timeout 秒数。0 で無制限)"),
+    (r"export: (?P<e>.*); the previous export is unchanged", "書き出し: {e}。以前の書き出しはそのままです"),
     # msgspec's validation messages (kifu/events/codec.py)
     (r"unknown event type (?P<t>.*)", "不明なイベント種別 {t} です"),
     (r"Object contains unknown field `(?P<f>[^`]*)`", "不明なフィールド `{f}` があります"),

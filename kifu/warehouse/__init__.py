@@ -9,10 +9,13 @@ documents every table, view and column.
 from .ingest import Checked, Summary, check_bytes, check_match, ingest, log_paths
 from .store import (
     DEFAULT_DB,
+    DEFAULT_WAIT,
     ENV_DB,
+    ENV_WAIT,
     EXPORTS,
     SCHEMA,
     check_read_only,
+    close,
     connect,
     create_schema,
     db_path,
@@ -23,7 +26,7 @@ from .store import (
 )
 
 __all__ = [
-    "DEFAULT_DB", "ENV_DB", "EXPORTS", "SCHEMA", "Checked", "Summary", "check_bytes", "check_match",
-    "check_read_only", "connect", "create_schema", "db_path", "export_parquet", "ingest", "log_paths",
+    "DEFAULT_DB", "DEFAULT_WAIT", "ENV_DB", "ENV_WAIT", "EXPORTS", "SCHEMA", "Checked",
+    "Summary", "check_bytes", "check_match", "check_read_only", "close", "connect", "create_schema", "db_path", "export_parquet", "ingest", "log_paths",
     "match_lines", "query", "refresh_feeds",
 ]
