@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import html
 from typing import Any, Iterable, Sequence
 
 import msgspec
 
 from ..events.base import Event, event_type
 from .base import Finding, Rule
+from .markup import CSP, NAME_CAP, TEXT_CAP, esc, isolate
 
 LABELS = {
     "ja": {
@@ -91,8 +91,11 @@ def event_detail(event: Event) -> str:
 
 
 def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, title: str) -> str:
-    """A self-contained page: findings on top, the timeline with flagged events below."""
-    esc = html.escape
+    """A self-contained page: findings on top, the timeline with flagged events below.
+
+    Every string from the log is escaped, isolated and cut as on the match page
+    (kifu/auditor/markup.py); the same Content-Security-Policy forbids scripts.
+    """
     flagged: dict[int, list[Finding]] = {}
     for f in findings:
         for s in f.seqs:
@@ -101,27 +104,32 @@ def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, tit
     for e in events:
         fs = flagged.get(e.seq, [])
         cls = fs[0].severity if fs else ""
-        notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {esc(f.message.get(lang))}</div>' for f in fs)
+        notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {isolate(f.message.get(lang), TEXT_CAP, lang)}'
+                        "</div>" for f in fs)
         rows.append(
-            f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{esc(e.at or "")}</td><td>{esc(e.by or "")}</td>'
-            f"<td>{esc(event_type(type(e)))}</td><td><code>{esc(event_detail(e))}</code>{notes}</td></tr>"
+            f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{isolate(e.at or "", NAME_CAP, lang)}</td>'
+            f"<td>{isolate(e.by or '', NAME_CAP, lang)}</td><td>{esc(event_type(type(e)))}</td>"
+            f"<td><code>{isolate(event_detail(e), TEXT_CAP, lang)}</code>{notes}</td></tr>"
         )
     items = "".join(
         f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
-        f"{esc(f.message.get(lang))} <small>{esc(f.citation)}</small></li>"
+        f"{isolate(f.message.get(lang), TEXT_CAP, lang)} <small>{isolate(f.citation, TEXT_CAP, lang)}</small></li>"
         for f in findings
     )
+    shown = isolate(title, NAME_CAP, lang)
     head = "".join(f"<th>{label(k, lang)}</th>" for k in ("seq", "at", "by", "type", "detail"))
     return f"""<!doctype html>
-<html lang="{esc(lang)}"><head><meta charset="utf-8"><title>{esc(title)}</title>
+<html lang="{esc(lang)}"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">
+<title>{esc(label('title', lang))}: {esc(title[:NAME_CAP])}</title>
 <style>
 body{{font-family:system-ui,sans-serif;margin:2em;}} table{{border-collapse:collapse;width:100%;}}
 td,th{{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top;font-size:13px;}}
 tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}}
 li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}}
-code{{white-space:pre-wrap;word-break:break-all;}}
+code{{white-space:pre-wrap;word-break:break-all;}} .cut{{color:#6b7280;font-size:12px;font-style:italic;}}
 </style></head><body>
-<h1>{esc(label('title', lang))}: {esc(title)}</h1>
+<h1>{esc(label('title', lang))}: {shown}</h1>
 <p>{esc(summary(findings, lang))}</p><ul>{items}</ul>
 <table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>
 </body></html>

@@ -58,12 +58,12 @@ def render(
         timeline_section(ctx, events, findings),
         f"<footer>{esc(ctx.t('footer'))}</footer>",
     ))
-    title = f"{ctx.t('page')}: {ctx.start.match}"
+    title = f"{esc(ctx.t('page'))}: {ctx.attr(ctx.start.match)}"
     return (
         f'<!doctype html>\n<html lang="{esc(ctx.lang)}"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">'
         f'<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
+        f"<title>{title}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
@@ -11,14 +10,13 @@ import msgspec
 from ...events.base import JudgeRuling, MatchStarted
 from ...projector import series
 from ..base import Game, Rule
+from ..markup import NAME_CAP, TEXT_CAP, attribute, esc, isolate
 from .labels import LABELS
 
+__all__ = ["NAME_CAP", "SEVERITIES", "TEXT_CAP", "Context", "esc", "labelled_table", "metric_label", "num", "plain",
+           "seq_links"]
+
 SEVERITIES = ("error", "warning", "info")
-
-
-def esc(value: Any) -> str:
-    """Escape any value for HTML text or a quoted attribute (quotes included)."""
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def plain(value: Any) -> str:
@@ -49,10 +47,27 @@ class Context:
         text = LABELS.get(self.lang, LABELS["en"])[key]
         return text.format(**kw) if kw else text
 
+    def th(self, key: str, **html_values: str) -> str:
+        """A label as HTML, its placeholders filled with HTML already made safe (``user``, ``esc``)."""
+        text = esc(LABELS.get(self.lang, LABELS["en"])[key])
+        return text.format(**html_values) if html_values else text
+
     def who(self, pid: str | None) -> str:
         if pid in ("judge", "system"):
             return self.t(pid)
         return self.names.get(pid or "", pid or "")
+
+    def user(self, value: Any, cap: int = TEXT_CAP) -> str:
+        """A string from the log as page content: escaped, isolated, cut at ``cap`` (kifu/auditor/markup.py)."""
+        return isolate(value, cap, self.lang)
+
+    def name(self, value: Any) -> str:
+        """A name, id, title or path from the log as page content."""
+        return isolate(value, NAME_CAP, self.lang)
+
+    def attr(self, value: Any) -> str:
+        """A string from the log for an attribute or an SVG title."""
+        return attribute(value, NAME_CAP, self.lang)
 
 
 def seq_links(seqs: Iterable[int]) -> str:
