@@ -134,6 +134,8 @@ class Verifier:
 
     def finish(self, tail: bytes, offset: int) -> tuple[list[Event], KifuError | None]:
         """The end of the log: ``tail`` is what follows the last terminator (empty in a whole log)."""
+        if len(tail) > limits.MAX_LINE:  # as the streaming reader, which stops reading there
+            return self.too_long(tail, offset)
         if tail and _lone_cr(tail):
             return self._confirm([], MalformedEvent(
                 LONE_CR, where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1))
