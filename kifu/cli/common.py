@@ -58,6 +58,10 @@ def msg(key: str, lang: Lang | str | None, **kw: Any) -> str:
     return MESSAGES[key][code].format(**kw)
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped a command's work; the message says what was stopped (main prints it, exit 130)."""
+
+
 def fail(text: str) -> NoReturn:
     """One clear line on stderr, exit 2."""
     typer.echo(f"kifu: error: {text}", err=True)

@@ -17,6 +17,7 @@ from .common import (
     DbOpt,
     FormatOpt,
     GameFilter,
+    Interrupted,
     Lang,
     LangOpt,
     WaitOpt,
@@ -127,8 +128,7 @@ def sql(
     try:
         columns, rows = wh.query(con, text, params, timeout=timeout)
     except KeyboardInterrupt:
-        typer.echo(f"kifu: {msg('sql_interrupted', lang)}", err=True)
-        raise typer.Exit(130) from None
+        raise Interrupted(msg("sql_interrupted", lang)) from None
     finally:
         wh.close(con)
     print_rows(columns, rows, fmt)
