@@ -128,16 +128,24 @@ class Codec:
 
     def convert(self, obj: dict[str, Any], **where: Any) -> Event:
         """Build an event from a plain mapping (an appended or imported event)."""
-        if limits.value_depth(obj) > limits.MAX_DEPTH:
-            raise MalformedEvent(limits.Problem("depth", None).message(), **where)
+        # Nesting too deep for the limits is refused by ``line`` before anything is written: a
+        # typed field refuses a list where it wants a value at once, a free-form one (match.start's
+        # rules) takes the value as it is.
         try:
             return msgspec.convert(obj, self.union)
         except msgspec.ValidationError as exc:
-            raise malformed(exc, msgspec.json.encode(obj), **where) from None
+            try:
+                raw: bytes | None = msgspec.json.encode(obj)
+            except RecursionError:
+                raw = None
+            raise malformed(exc, raw, **where) from None
 
     def line(self, event: Event, **where: Any) -> bytes:
         """The canonical line of an event about to be written, held to the limits every reader enforces."""
-        line = encode(event)
+        try:
+            line = encode(event)
+        except RecursionError:
+            raise MalformedEvent(limits.Problem("depth", None).message(), **where) from None
         if len(line) > limits.MAX_LINE:
             raise limits.too_long(**where)
         if type(event) in self.free and limits.too_deep(line):
