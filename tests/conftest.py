@@ -72,14 +72,14 @@ def install_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
     import kifu.games
     from kifu.auditor import registry
-    from kifu.events import games
+    from kifu.events import games, i18n
     from kifu.warehouse import views
 
     root = tmp_path / "games"
     installed: list[str] = []
 
     def caches() -> None:
-        for cached in (games.codec, registry.game, registry.engine, views.modules):
+        for cached in (games.codec, registry.game, registry.engine, views.modules, i18n.catalogue):
             cached.cache_clear()
         importlib.invalidate_caches()
 

@@ -142,17 +142,6 @@ def test_every_seed_ruling_has_a_follow_and_a_break():
         assert "follow.jsonl" in names and "break.jsonl" in names, d
 
 
-def test_fixture_script_is_reproducible(tmp_path):
-    """make.py writes the same bytes again (no clock, seeded randomness)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("gg_make", GG / "make.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    out = tmp_path / "k.jsonl"
-    mod.write(out, mod.RULINGS["action-keiryaku"]()["follow.jsonl"], rel="rulings/action-keiryaku/follow")
-    assert out.read_bytes() == (GG / "rulings/action-keiryaku/follow.jsonl").read_bytes()
-
-
 def test_a_gun_may_be_named_by_id_full_or_short_name():
     log = _start() + [{"type": "gg.load", "player": "p1", "gun": "kiyohime"},
                       {"type": "gg.load", "player": "p1", "gun": "不消焔器 キヨヒメ"}]

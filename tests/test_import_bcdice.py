@@ -36,7 +36,7 @@ CASES = [
     # copy-pasted without the spaces around ＞
     ("(1D2)＞1", "", [("die", 2, (1,), 1, None, None, None)]),
     # mixed dice sizes: one group per size
-    ("(1D6+1D4) ＞ 7[5]+3[3] ＞ 10", "", [("die", 0, (5, 3), 10, None, None, None)]),
+    ("(1D6+1D4) ＞ 5[5]+3[3] ＞ 8", "", [("die", 0, (5, 3), 8, None, None, None)]),
     # Korean outcome words of a _Korean system
     ("(2D6>=7) ＞ 8[4,4] ＞ 8 ＞ 성공", "", [("die", 6, (4, 4), 8, "성공", None, None)]),
     ("先攻後攻をコインで決めます", "先攻後攻をコインで決めます", []),
@@ -53,7 +53,7 @@ def test_parse(text: str, lead: str, want: list[tuple]) -> None:
 
 
 def test_mixed_dice_keep_their_groups() -> None:
-    _, (roll,) = bcdice.parse("(1D6+1D4) ＞ 7[5]+3[3] ＞ 10")
+    _, (roll,) = bcdice.parse("(1D6+1D4) ＞ 5[5]+3[3] ＞ 8")
     assert roll.groups == ((6, (5,)), (4, (3,)))
 
 
@@ -76,3 +76,59 @@ def test_looks_like_command(text: str, hidden: bool) -> None:
 def test_normalise_compares_spellings() -> None:
     assert bcdice.normalise("ＣＨＯＩＣＥ[自分, 相手]") == bcdice.normalise("choice[自分,相手]")
     assert bcdice.normalise("２ｄ６") == "2D6"
+
+
+@pytest.mark.parametrize("typed,echo,secret", [
+    ("SSG>=7", "SG@12#2>=7", True),     # the echo shows the command without its S
+    ("SG>=7", "SG@12#2>=7", False),     # ShinobiGami's SG itself starts with S
+    ("SR7", None, False),               # Satasupe's SR: no common command after the S
+    ("x5 s1D6", None, True),            # a repeat carries the S on its command
+    ("sx5 1D6", None, True),
+    ("SRES(18-11)", "1d100<=85", True),  # Cthulhu's checks, the usual secret rolls
+])
+def test_typed_secret_with_echo(typed: str, echo: str | None, secret: bool) -> None:
+    assert bcdice.typed_secret(typed, echo) is secret
+
+
+@pytest.mark.parametrize("text,dice,ordered", [
+    ("🎲2D6+20 → 5[3,2]+20 → 25", ((6, 3), (6, 2)), True),          # UdonariumWithFly
+    ("🎲5D10KH3 → 21[2,3,5,~~~8~~~,8] → 21", ((10, 2), (10, 3), (10, 5), (10, 8), (10, 8)), False),
+    ("(2D6) → 6[3,3] → 6", ((6, 3), (6, 3)), True),                 # Udonarium before 1.10
+    ("(D66N) ＞ 61", ((6, 6), (6, 1)), True),
+    ("(D66) ＞ 61", ((6, 6), (6, 1)), True),                         # a sort never puts 6 before 1
+    ("(2R6[5]>=5) ＞ 6,1 + 3 ＞ 成功数1", ((6, 6), (6, 1), (6, 3)), True),
+])
+def test_dice_read(text: str, dice: tuple, ordered: bool) -> None:
+    _, (roll,) = bcdice.parse(text)
+    assert (roll.dice, roll.ordered, roll.problem) == (dice, ordered, None)
+
+
+def test_d66_is_two_d6_never_one_66_sided_die() -> None:
+    _, (roll,) = bcdice.parse("(D66) ＞ 35")  # a sorting system may have rolled 5 then 3: order unknown
+    assert roll.dice == ((6, 3), (6, 5)) and not roll.ordered
+
+
+@pytest.mark.parametrize("text,system,why", [
+    ("(1D20<=2) ＞ 13 ＞ 失敗", None, "PhantasmAdventure"),          # its check rolls a hidden d20
+    ("(3B6) ＞ 2,5,6 ＞ 失敗", None, "count"),                        # not the common B command's ending
+    ("(3D6) ＞ 12[3,3,5] ＞ 12", None, "add up"),                     # faces that do not sum
+    ("シーン表(7) ＞ 森の中", "ShinobiGami", "only the total 7"),      # 2D6 table: faces not shown
+    ("シーン表(7) ＞ 森の中", None, "not shown"),                      # no system: which dice is unknown
+])
+def test_not_proved_is_reported(text: str, system: str | None, why: str) -> None:
+    _, (roll,) = bcdice.parse(text, system)
+    assert roll.kind == "other" and not roll.dice and why in (roll.problem or "")
+
+
+def test_nothing_rolled_is_no_problem() -> None:
+    for text in ("(1D10001) ＞ 0", "(500D6) ＞ 0", "c(1+2) ＞ 3"):
+        _, (roll,) = bcdice.parse(text)
+        assert (roll.kind, roll.dice, roll.problem) == ("other", (), None), text
+
+
+@pytest.mark.parametrize("text,flagged", [
+    ("TAGT タグ決定表:53:ヒマツブシ(イ)", True), ("gr [1,2]->(器用度 or 敏捷度)", True),
+    ("sce シーン演出表 ＞ 2：遊び", True), ("了解です 3人で", False), ("OK です", False), ("x2 2d6", False),
+])
+def test_maybe_result(text: str, flagged: bool) -> None:
+    assert bcdice.maybe_result(text) is flagged

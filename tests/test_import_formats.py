@@ -189,7 +189,7 @@ def test_arena_match_seats_die_roll_and_coin_flip(tmp_path: Path) -> None:
 def test_udonarium_fly_room_reads_its_results_under_the_name_rolled_as(tmp_path: Path) -> None:
     rolls = _randoms("udonarium/fly-room.xml", tmp_path)
     assert [(r.by, r.expr, r.values, r.secret) for r in rolls] == [
-        ("p2", "2D6", [3, 5], False), ("p3", "2D20KH1", [15, 3], False), ("p3", "1D6", [4], False),
+        ("p2", "2D6", [3, 5], False), ("p3", "2D20KH1", [3, 15], False), ("p3", "1D6", [4], False),
         ("p3", "1D6", [2], False), ("p2", "choice[表,裏]", [2], False),
         ("p4", "1D100", [37], False),  # the GM's peer, rolling as 門番ゴルド: not credited to "GM"
         ("p1", "1D6", [5], True), ("p2", "1D6", [4], False), ("p3", "1D6", [3], False)]
@@ -204,7 +204,7 @@ def test_udonarium_fly_room_reads_its_results_under_the_name_rolled_as(tmp_path:
 def test_udonarium_fly_result_form_is_read_back_in_bcdice_form() -> None:
     from kifu.events.importers.udonarium import fly_result
 
-    assert fly_result("🎲2D20KH1 → 15[15,~~~3~~~] → 15") == "(2D20KH1) ＞ 15[15,3] ＞ 15"
+    assert fly_result("🎲2D20KH1 → 15[~~~3~~~,15] → 15") == "(2D20KH1) ＞ 15[3,15] ＞ 15"
     assert fly_result("🎲1D6 → 4 #1\n🎲1D6 → 2 #2") == "#1 (1D6) ＞ 4\n#2 (1D6) ＞ 2"
     assert fly_result("🎲3R6[5] → ###6###,2,5 → 成功数1") == "(3R6[5]) ＞ 6,2,5 ＞ 成功数1"
     assert fly_result("C(3+4) → 7") == "C(3+4) ＞ 7"
@@ -230,7 +230,7 @@ def test_ccfolia_secret_only_from_the_s_prefix_or_the_source(tmp_path: Path) -> 
     # BCDice answered nothing (a command of a system the room does not use): chat, not a hidden roll.
     assert [type(events[w]).__name__ for w in ("CC<=50", "ST")] == ["Note", "Note"]
     json_rolls = _randoms("ccfolia/new-format.json", tmp_path / "j")
-    assert [r.secret for r in json_rolls] == [False, False]
+    assert [r.secret for r in json_rolls] == [False, False, False, True, False]
     src, _ = importers.read_source(IMPORTS / "ccfolia/new-format.json")
     assert [m.secret for m in src.messages] == [False, False, False, False, True, False, False]
 
@@ -241,9 +241,13 @@ def test_ccfolia_new_format_hands_the_command_over_and_reports_what_it_cannot_re
         cc = [m for m in src.messages if m.result and "ボーナス・ペナルティダイス" in m.result]
         assert [m.command for m in cc] == ["CC<=70 【聞き耳】", "CC(1)<=40 【図書館】", "SCC<=50 【目星】 KPだけが見る"]
         assert [m.system for m in src.messages].count(True) == 1  # the client's own "HP : 10 → 9"
-        report = importers.import_file(IMPORTS / rel, tmp_path / (Path(rel).suffix + ".jsonl"))
-        # Every result is read or reported: the CC results wait for the BCDice reader, named in the report.
-        assert sorted(u.what for u in report.unreadable) == sorted(f"result not in BCDice form: {m.result!r}" for m in cc)
+        out = tmp_path / (Path(rel).suffix + ".jsonl")
+        report = importers.import_file(IMPORTS / rel, out)
+        # Every CoC 7th result is read: the tens and the ones d10 (a 0 counts as 10), bonus dice included;
+        # the command BCDice did not answer (no system set in the room) is chat, not an unread result.
+        assert report.unreadable == []
+        rolls = [(e.expr, e.sides, e.values) for e in logfile.load(out).events if type(e).__name__ == "RandomRolled"]
+        assert rolls[:2] == [("1D100<=70", 10, [2, 10]), ("1D100<=40", 10, [8, 4, 9])]
 
 
 def test_ccfolia_json_with_a_key_twice_is_refused_in_one_line(tmp_path: Path) -> None:

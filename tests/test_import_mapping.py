@@ -54,13 +54,12 @@ class Tossed(Event, tag="tt.toss", kw_only=True):
 EVENTS = (Plotted, Tossed)
 '''
 
-TINY_GAME = '''from kifu.auditor.base import Game, Text
+TINY_GAME = '''from kifu.auditor.base import Game
 from kifu.games.generic import projection
 
 from .events import EVENTS
 
-GAME = Game(id="tinytest", prefix="tt", code="KIFU", title=Text(ja="テスト", en="test"), seed="",
-            events=EVENTS, projection=projection, rules=())
+GAME = Game(id="tinytest", prefix="tt", code="KIFU", seed="", events=EVENTS, projection=projection, rules=())
 '''
 
 TINY_MAP = """

@@ -17,7 +17,7 @@ from conftest import FIXTURES, run_cli
 
 from kifu.auditor import page, registry
 from kifu.auditor.page import charts
-from kifu.events import logfile
+from kifu.events import i18n, logfile
 from kifu.projector import series
 from kifu.projector.base import frames
 
@@ -160,7 +160,7 @@ def test_unknown_game_charts_nothing(tmp_path: Path) -> None:
     replay = list(frames(registry.game("generic").projection, lg.events, {}))
     assert registry.game("generic").charts.values(replay[-1]) == {}
     text = page.render(lg.events, replay, [], "en")
-    assert "<svg" not in text and page.LABELS["en"]["no_charts"] in text
+    assert "<svg" not in text and i18n.text("page.no_charts", "en") in text
 
 
 HOSTILE_NOTE = '<script>alert("x")</script> & "quoted" \'single\''

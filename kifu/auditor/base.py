@@ -9,6 +9,7 @@ once and shows every rule each step. Nothing here does I/O.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 import string
 from dataclasses import dataclass, field
@@ -16,12 +17,14 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import msgspec
 
+from ..events import i18n
 from ..events.base import Event, MatchStarted, event_type
 from ..projector.base import Frame, Projection, transitions
 from ..projector.series import NONE as NO_CHARTS
 from ..projector.series import Charts
 
-CODE = re.compile(r"^(GG|MTG|WT|WS|KIFU)-[A-Z]{2,8}-\d{3}$")
+CODE = re.compile(r"^[A-Z]{2,6}-[A-Z]{2,8}-\d{3}$")
+"""A rule code: the game's prefix (or KIFU), an area, a number. The registry checks the prefix is the game's."""
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -41,6 +44,11 @@ class Text(msgspec.Struct, frozen=True):
 
     def get(self, lang: str) -> str:
         return self.ja if lang == "ja" else self.en
+
+    @classmethod
+    def of(cls, key: str, **params: Any) -> "Text":
+        """The catalogue's message ``key`` in both languages (kifu/events/i18n.py)."""
+        return cls(ja=i18n.text(key, "ja", **params), en=i18n.text(key, "en", **params))
 
 
 class Doc(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,13 +73,19 @@ class Doc(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Option(msgspec.Struct, frozen=True, kw_only=True):
-    """A documented choice where the seed is ambiguous; set in ``match.start.rules``."""
+    """A documented choice where the seed is ambiguous; set in ``match.start.rules``.
+
+    Its documentation is the catalogue's ``option.<name>``.
+    """
 
     name: str
     default: Any
-    doc: Text
     choices: tuple[Any, ...] | None = None
     citation: str = ""
+
+    @property
+    def doc(self) -> Text:
+        return Text.of(f"option.{self.name}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,23 +151,23 @@ class End:
     catalogue: Any = None
 
 
-UNDECIDED = Text(
-    ja="判定できません: {reason}",
-    en="cannot decide: {reason}",
-)
+UNDECIDED = "finding.undecided"
+"""Catalogue id of the message of a finding whose rule could not decide: "cannot decide: {reason}"."""
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One executable rule with its code, citation and documentation."""
+    """One executable rule with its code, citation and documentation.
+
+    Its words are in the message catalogue under ``rule.<code>.``: ``title``,
+    ``message`` (a template filled from a finding's evidence), and the documentation
+    sections ``checks``, ``why``, ``bad`` and ``good`` (kifu/events/i18n.py).
+    """
 
     code: str
     name: str
     severity: Severity
     citation: str
-    title: Text
-    message: Text
-    doc: Doc
     check: Callable[[Step], Iterable[Hit]] | None = None
     on: tuple[type[Event], ...] | None = None
     """Event classes the check watches; None watches every event."""
@@ -161,8 +175,21 @@ class Rule:
     options: tuple[str, ...] = ()
     """Names of the options this rule's verdict depends on."""
 
+    @property
+    def title(self) -> Text:
+        return Text.of(f"rule.{self.code}.title")
+
+    @functools.cached_property
+    def message(self) -> Text:
+        """The finding's template in both languages (read once: findings are made from it)."""
+        return Text(ja=i18n.template(f"rule.{self.code}.message", "ja"), en=i18n.template(f"rule.{self.code}.message", "en"))
+
+    @property
+    def doc(self) -> Doc:
+        return Doc(**{s: Text.of(f"rule.{self.code}.{s}") for s in ("checks", "why", "bad", "good")})
+
     def finding(self, hit: Hit) -> Finding:
-        message = UNDECIDED if hit.undecided else self.message
+        message = _undecided() if hit.undecided else self.message
         ev = dict(hit.evidence)
         return Finding(
             code=self.code,
@@ -174,6 +201,11 @@ class Rule:
             message=Text(ja=_fill(message.ja, _in(ev, "ja")), en=_fill(message.en, _in(ev, "en"))),
             evidence=ev,
         )
+
+
+@functools.lru_cache(maxsize=1)
+def _undecided() -> Text:
+    return Text(ja=i18n.template(UNDECIDED, "ja"), en=i18n.template(UNDECIDED, "en"))
 
 
 def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Hit]]], Rule]:
@@ -199,20 +231,6 @@ INTERNAL = Rule(
     name="rule-check-does-not-fail",
     severity=Severity.ERROR,
     citation="kifu: DESIGN.md contract 4",
-    title=Text(ja="ルール検査の内部エラー", en="a rule check failed internally"),
-    message=Text(
-        ja="{rule} の検査が例外で止まりました: {error}",
-        en="the check of {rule} stopped with an exception: {error}",
-    ),
-    doc=Doc(
-        checks=Text(ja="ルールの検査が指摘を返さずに例外で止まった。", en="A rule's check raised instead of returning findings."),
-        why=Text(
-            ja="整ったログで監査が止まってはならない。検査の異常終了は kifu の不具合であり、隠さずに指摘する。",
-            en="The audit must never stop on a well-formed log; a crash is a bug in kifu, reported, not hidden.",
-        ),
-        bad=Text(ja="(なし: 異常終了するルール)", en="(none: a crashing rule)"),
-        good=Text(ja="(どのルールも結果を返す)", en="(every rule returns)"),
-    ),
 )
 
 
@@ -306,7 +324,6 @@ class Game:
     """Namespace of its event types (``gg`` for ``gg.toss``)."""
     code: str
     """Prefix of its rule codes (``GG``)."""
-    title: Text
     seed: str
     """The seed document the rulebook implements."""
     events: tuple[type[Event], ...]
@@ -317,3 +334,8 @@ class Game:
     """Builds the card catalogue a match uses (built-in data plus the log's own): ``events.catalogue``."""
     charts: Charts = NO_CHARTS
     """What the match page charts (the game's ``charts`` module)."""
+
+    @property
+    def title(self) -> Text:
+        """The game's name, the catalogue's ``game.<id>.title``."""
+        return Text.of(f"game.{self.id}.title")

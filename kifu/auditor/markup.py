@@ -22,6 +22,8 @@ import html
 import re
 from typing import Any
 
+from ..events import i18n
+
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 """The Content-Security-Policy of every page kifu writes."""
 
@@ -71,6 +73,5 @@ def attribute(value: Any, cap: int = NAME_CAP, lang: str = "en") -> str:
 
 
 def cut_note(full: int, cap: int, lang: str) -> str:
-    if lang == "ja":
-        return f"… ({full:,} 文字のうち {cap:,} 文字を表示)"
-    return f"… ({full:,} characters, shown {cap:,})"
+    """``… (1,048,576 characters, shown 200)`` in ``lang``."""
+    return i18n.text("page.cut", lang, full=f"{full:,}", shown=f"{cap:,}")

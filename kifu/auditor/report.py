@@ -6,31 +6,15 @@ from typing import Any, Iterable, Sequence
 
 import msgspec
 
+from ..events import i18n
 from ..events.base import Event, event_type
 from .base import Finding, Rule
 from .markup import CSP, NAME_CAP, TEXT_CAP, esc, isolate
 
-LABELS = {
-    "ja": {
-        "error": "エラー", "warning": "警告", "info": "情報",
-        "clean": "指摘なし", "findings": "指摘", "seq": "seq", "code": "コード", "severity": "重大度",
-        "message": "内容", "citation": "根拠", "title": "監査結果", "match": "試合", "game": "ゲーム",
-        "type": "種類", "by": "誰", "at": "時刻", "detail": "内容",
-        "checks": "検査内容", "why": "理由", "bad": "違反例", "good": "正しい例", "options": "関係するオプション",
-    },
-    "en": {
-        "error": "error", "warning": "warning", "info": "info",
-        "clean": "no findings", "findings": "findings", "seq": "seq", "code": "code", "severity": "severity",
-        "message": "message", "citation": "citation", "title": "Audit", "match": "match", "game": "game",
-        "type": "type", "by": "by", "at": "at", "detail": "detail",
-        "checks": "What it checks", "why": "Why", "bad": "Violating example", "good": "Clean example",
-        "options": "Options it depends on",
-    },
-}
-
 
 def label(key: str, lang: str) -> str:
-    return LABELS.get(lang, LABELS["en"]).get(key, key)
+    """A word of the plain reports (``report.<key>`` in the catalogue)."""
+    return i18n.text(f"report.{key}", lang)
 
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:

@@ -17,11 +17,9 @@ import msgspec
 import typer
 
 import kifu.games
-from kifu.events import limits
+from kifu.events import i18n, limits
 from kifu.events.base import MalformedEvent
 from kifu.games import GAMES
-
-from .messages import MESSAGES
 
 
 class Lang(str, Enum):
@@ -54,8 +52,9 @@ def lang_of(lang: Lang | None) -> Lang:
 
 
 def msg(key: str, lang: Lang | str | None, **kw: Any) -> str:
+    """The command line's message ``cli.<key>`` from the catalogue, in ``lang``."""
     code = lang_of(lang).value if lang is None or isinstance(lang, Lang) else lang
-    return MESSAGES[key][code].format(**kw)
+    return i18n.text(f"cli.{key}", code, **kw)
 
 
 class Interrupted(Exception):
@@ -150,7 +149,7 @@ def _parse_value(text: str, key: str) -> Any:
     try:
         return limits.decode(text, field=key)
     except MalformedEvent as exc:
-        if exc.message.startswith("not JSON"):
+        if isinstance(exc.message, i18n.Msg) and exc.message.key == "log.not_json":
             return text
         raise
 

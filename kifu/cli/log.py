@@ -12,6 +12,7 @@ import typer
 
 from kifu.events import limits, logfile
 from kifu.events.base import KifuError
+from kifu.events.i18n import Msg
 
 from .common import (
     DataFormat,
@@ -110,11 +111,11 @@ def _read_json(path: Path) -> Any:
     try:
         size = path.stat().st_size
         if size > limits.MAX_LINE:  # it goes into one line of the log
-            raise KifuError(f"{size:,} bytes is more than the {limits.MAX_LINE:,} bytes one event may have",
+            raise KifuError(Msg("limits.event_too_big", size=f"{size:,}", limit=f"{limits.MAX_LINE:,}"),
                             where=str(path))
         data = path.read_bytes()
     except OSError as exc:
-        raise KifuError(f"cannot read: {exc.strerror}", where=str(path)) from None
+        raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=str(path)) from None
     return limits.decode(data, where=str(path))
 
 

@@ -22,6 +22,7 @@ from .common import (
     LangOpt,
     WaitOpt,
     fail,
+    lang_of,
     msg,
     print_rows,
 )
@@ -65,8 +66,10 @@ def ingest(
         raise exc.located(wh.db_path(db)) from None
     finally:
         wh.close(con)
+    code = lang_of(lang).value
     for path, reason in summary.refused:
-        typer.echo(msg("refused", lang, path=path, reason=reason), err=True)
+        shown = reason.render(code)
+        typer.echo(msg("refused", lang, path=path, reason=shown), err=True)
     typer.echo(msg("ingested", lang, matches=summary.matches, events=summary.events, unchanged=summary.unchanged,
                    refused=len(summary.refused), db=wh.db_path(db), **summary.findings))
     # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.

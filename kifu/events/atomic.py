@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator
 
 from .base import KifuError
+from .i18n import Msg
 
 TEMP_MARK = ".tmp-"
 """What every temporary name holds (``.m1.jsonl.tmp-1a2b3c4d``)."""
@@ -51,15 +52,14 @@ def temp_beside(path: str | os.PathLike[str], mode: int = 0o644) -> tuple[int, s
             continue
         except OSError as exc:
             raise cannot_write(exc, path) from None
-    raise KifuError("cannot create a temporary file beside it", where=str(path))  # pragma: no cover
+    raise KifuError(Msg("io.no_temp"), where=str(path))  # pragma: no cover
 
 
 def cannot_write(exc: OSError, path: str | os.PathLike[str]) -> KifuError:
     """One line for a failed write: the file, the system's reason, and that nothing was left half-made."""
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return KifuError(f"cannot write: {exc.strerror}; nothing was written (free some space and run it again)",
-                         where=str(path))
-    return KifuError(f"cannot write: {exc.strerror}", where=str(path))
+        return KifuError(Msg("io.cannot_write_full", reason=exc.strerror), where=str(path))
+    return KifuError(Msg("io.cannot_write", reason=exc.strerror), where=str(path))
 
 
 def link_new(temp: str, path: str | os.PathLike[str]) -> None:
@@ -67,14 +67,14 @@ def link_new(temp: str, path: str | os.PathLike[str]) -> None:
     try:
         os.link(temp, path, follow_symlinks=False)
     except FileExistsError:
-        raise KifuError("already exists; a log is never overwritten", where=str(path)) from None
+        raise KifuError(Msg("log.exists"), where=str(path)) from None
     except OSError as exc:
         if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
             raise
         # A filesystem without hard links (FAT, some network mounts): a rename, after a
         # check that leaves only a short race against another writer of the same name.
         if os.path.lexists(path):
-            raise KifuError("already exists; a log is never overwritten", where=str(path)) from None
+            raise KifuError(Msg("log.exists"), where=str(path)) from None
         os.rename(temp, path)
         return
     os.unlink(temp)
@@ -90,7 +90,7 @@ def written(path: str | os.PathLike[str], *, replace: bool, mode: int = 0o644) -
     file is removed on any failure, Ctrl-C included.
     """
     if not replace and os.path.lexists(path):
-        raise KifuError("already exists; a log is never overwritten", where=str(path))
+        raise KifuError(Msg("log.exists"), where=str(path))
     if replace and _special(path):
         # /dev/stdout, a named pipe: nothing to swap in place; written as it comes.
         try:

@@ -12,19 +12,25 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
+from . import i18n
+from .i18n import Msg
+
 FORMAT = "kifu/1"
 
 
 class KifuError(Exception):
     """A log or an input that cannot be trusted. The CLI prints it as one line, exit 2.
 
-    ``where`` names the file, ``line`` the 1-based line, ``seq`` and ``field`` the
-    event and field when they are known, ``offset`` a byte offset.
+    ``message`` is a catalogue message (``Msg("log.torn_tail", bytes=12)``, rendered
+    in the reader's language) or, for words that come from outside kifu (the operating
+    system, a library), plain text. ``where`` names the file, ``line`` the 1-based
+    line, ``seq`` and ``field`` the event and field when they are known, ``offset`` a
+    byte offset.
     """
 
     def __init__(
         self,
-        message: str,
+        message: "str | Msg",
         *,
         where: str | None = None,
         line: int | None = None,
@@ -32,7 +38,7 @@ class KifuError(Exception):
         field: str | None = None,
         offset: int | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(str(message))
         self.message = message
         self.where = where
         self.line = line
@@ -48,21 +54,19 @@ class KifuError(Exception):
 
     def render(self, lang: str = "en") -> str:
         """One line: file:line, byte offset, seq, field, then the message, in ``lang``."""
-        from .i18n import label, translate
-
         parts = []
         if self.where is not None:
             parts.append(self.where if self.line is None else f"{self.where}:{self.line}")
         elif self.line is not None:
-            parts.append(f"{label('line', lang)} {self.line}")
+            parts.append(i18n.text("where.line", lang, line=self.line))
         if self.offset is not None:
-            parts.append(f"{label('byte', lang)} {self.offset}")
+            parts.append(i18n.text("where.byte", lang, offset=self.offset))
         if self.seq is not None:
             parts.append(f"seq {self.seq}")
         if self.field is not None:
-            parts.append(f"{label('field', lang)} {self.field}")
+            parts.append(i18n.text("where.field", lang, field=self.field))
         head = ": ".join(parts)
-        text = translate(self.message, lang)
+        text = i18n.render(self.message, lang)
         return f"{head}: {text}" if head else text
 
     def __str__(self) -> str:

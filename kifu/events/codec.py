@@ -19,6 +19,7 @@ import msgspec.inspect
 
 from . import limits
 from .base import SHARED_EVENTS, Event, MalformedEvent, event_type
+from .i18n import Msg
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")
 _AT_PATH = re.compile(r"^(?P<msg>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.S)
@@ -41,7 +42,26 @@ def _field_of(path: str | None) -> str | None:
     return field or None
 
 
-def field_error(exc: Exception) -> tuple[str, str | None]:
+# msgspec's validation messages, read back into catalogue messages (kifu/locale) so that
+# they can be shown in Japanese too. Anything else is shown as msgspec wrote it.
+_MSGSPEC = (
+    (re.compile(r"^Object contains unknown field `(?P<name>[^`]*)`$"), "decode.unknown_field"),
+    (re.compile(r"^Object missing required field `(?P<name>[^`]*)`$"), "decode.missing_field"),
+    (re.compile(r"^Expected `(?P<expected>[^`]*)`, got `(?P<got>[^`]*)`$"), "decode.expected"),
+    (re.compile(r"^Expected `(?P<expected>[^`]*)` (?:of length )?(?P<op>[<>]=?) (?P<bound>\S+)$"), "decode.constraint"),
+    (re.compile(r"^Invalid (?:enum )?value (?P<value>.*)$", re.S), "decode.invalid_value"),
+)
+
+
+def _message(text: str) -> Msg:
+    for pattern, key in _MSGSPEC:
+        m = pattern.match(text)
+        if m:
+            return Msg(key, **m.groupdict())
+    return Msg("decode.other", detail=text)
+
+
+def field_error(exc: Exception) -> tuple[Msg, str | None]:
     """A msgspec error as (message, field path): ``Expected `int`… - at `$.a[0]``` → (…, ``a[0]``).
 
     An unknown field is named in the path (``a[0].zz``), since that is the field to fix.
@@ -52,16 +72,16 @@ def field_error(exc: Exception) -> tuple[str, str | None]:
     unknown = re.search(r"unknown field `([^`]*)`", msg)
     if unknown:
         field = f"{field}.{unknown.group(1)}" if field else unknown.group(1)
-    return msg, field
+    return _message(msg), field
 
 
 def malformed(exc: Exception, raw: bytes | None = None, **where: Any) -> MalformedEvent:
     """Turn a msgspec error into one clear MalformedEvent naming the field."""
     msg, field = field_error(exc)
-    if "Invalid value" in msg and field == "type" and raw is not None:
-        msg = f"unknown event type {_peek(raw, 'type')!r}"
+    if msg.key == "decode.invalid_value" and field == "type" and raw is not None:
+        msg = Msg("decode.unknown_type", type=repr(_peek(raw, "type")))
     if not isinstance(exc, msgspec.ValidationError):
-        msg = f"not JSON ({msg})"
+        msg = Msg("log.not_json", detail=msg)
     # A caller that knows the seq (an append) names it; otherwise ask the line.
     seq = where.pop("seq", None)
     if seq is None and raw is not None:

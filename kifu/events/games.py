@@ -18,6 +18,7 @@ from kifu.games import part
 
 from .base import Event, KifuError, MatchStarted
 from .codec import Codec
+from .i18n import Msg
 
 
 def events_module(game_id: str) -> Any:
@@ -53,4 +54,4 @@ def require(game_id: str, **where: Any) -> Codec:
     try:
         return codec(game_id)
     except KeyError:
-        raise KifuError(f"unknown game {game_id!r} (known: {known()})", **where) from None
+        raise KifuError(Msg("log.unknown_game_known", game=repr(game_id), known=known()), **where) from None

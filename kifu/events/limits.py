@@ -27,6 +27,7 @@ from itertools import accumulate
 from typing import Any, NamedTuple
 
 from .base import KifuError
+from .i18n import Msg
 
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects in any JSON text kifu reads (the outer value is level 1)."""
@@ -88,12 +89,11 @@ class Problem(NamedTuple):
     offset: int = 0
     """Byte offset of the bracket one level too deep, or of the second key, in the UTF-8 text."""
 
-    def message(self) -> str:
-        """The English error message (translated by kifu.events.i18n)."""
+    def message(self) -> Msg:
+        """The error message, rendered in the reader's language."""
         if self.kind == "depth":
-            return f"nested more than {MAX_DEPTH} levels deep (the limit for any JSON kifu reads)"
-        return (f"the key {self.key!r} appears twice in one object: refused, since readers "
-                "would disagree on which value counts")
+            return Msg("limits.too_deep", depth=MAX_DEPTH)
+        return Msg("limits.duplicate_key", key=repr(self.key))
 
 
 _TOKEN_B = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}:,]', re.S)
@@ -198,7 +198,7 @@ def decode(text: bytes | str, **where: Any) -> Any:
         try:
             value = msgspec.json.decode(data)
         except msgspec.DecodeError as exc:
-            raise MalformedEvent(f"not JSON ({exc})", **where) from None
+            raise MalformedEvent(Msg("log.not_json", detail=str(exc)), **where) from None
         if not isinstance(value, (dict, list)):
             return value
         problem = scan(data)
@@ -251,4 +251,4 @@ def too_long(**where: Any) -> KifuError:
     """The error for a line of a log longer than ``MAX_LINE`` (one message, whoever found it)."""
     from .base import MalformedEvent
 
-    return MalformedEvent(f"the line is longer than {MAX_LINE:,} bytes, the limit for one event", **where)
+    return MalformedEvent(Msg("limits.line_too_long", limit=f"{MAX_LINE:,}"), **where)

@@ -32,6 +32,7 @@ from .base import (
     TornTail,
 )
 from .codec import _ENCODER, Codec, encode, line_hash, malformed
+from .i18n import Msg
 
 _CHUNK = 1 << 20
 
@@ -62,18 +63,18 @@ def _decode_start(raw: bytes, where: str) -> str:
     try:
         obj = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
-        raise MalformedEvent(f"not JSON ({exc})", where=where, line=1) from None
+        raise MalformedEvent(Msg("log.not_json", detail=str(exc)), where=where, line=1) from None
     if not isinstance(obj, dict) or obj.get("type") != "match.start":
         found = obj.get("type") if isinstance(obj, dict) else type(obj).__name__
         raise MalformedEvent(
-            f"the first event must be match.start, found {found!r}", where=where, line=1, field="type"
+            Msg("log.first_not_start", found=repr(found)), where=where, line=1, field="type"
         )
     if obj.get("format") != FORMAT:
         raise MalformedEvent(
-            f"unsupported format {obj.get('format')!r}, expected {FORMAT!r}", where=where, line=1, field="format"
+            Msg("log.bad_format", found=repr(obj.get("format")), expected=repr(FORMAT)), where=where, line=1, field="format"
         )
     if not isinstance(obj.get("game"), str):
-        raise MalformedEvent("match.start names no game", where=where, line=1, field="game")
+        raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
     return obj["game"]
 
 
@@ -82,7 +83,7 @@ def _codec_of_start(raw: bytes, where: str) -> Codec:
     try:
         return games.codec(game)
     except KeyError:
-        raise MalformedEvent(f"unknown game {game!r}", where=where, line=1, field="game") from None
+        raise MalformedEvent(Msg("log.unknown_game", game=repr(game)), where=where, line=1, field="game") from None
 
 
 class Verifier:
@@ -138,16 +139,15 @@ class Verifier:
             return self.too_long(tail, offset)
         if tail and _lone_cr(tail):
             return self._confirm([], MalformedEvent(
-                LONE_CR, where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1))
+                Msg("log.lone_cr"), where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1))
         if tail:
             error: KifuError = TornTail(
-                f"the last line ({len(tail)} bytes) has no terminator: a write was cut off; "
-                "`kifu repair` cuts it off and keeps a copy",
+                Msg("log.torn_tail", bytes=len(tail)),
                 where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1,
             )
             return self._confirm([], error)
         if self._pending is None:
-            return [], MalformedEvent("empty log: no match.start", where=self.where, line=1)
+            return [], MalformedEvent(Msg("log.empty"), where=self.where, line=1)
         last, self._pending = self._pending, None
         return [last], None
 
@@ -258,10 +258,6 @@ class Verifier:
             raise
 
 
-LONE_CR = ("the line ends are lone CRs (an old Mac text format), not LF: this is not JSON Lines; "
-           "convert the line ends to LF and verify again")
-
-
 def _lone_cr(raw: bytes) -> bool:
     """True when ``raw`` holds a CR that no LF follows: a line end of the old Mac kind, inside what looks like one line."""
     return b"\r" in raw.rstrip(b"\r")
@@ -296,7 +292,7 @@ def _overlong(head: bytes, where: str, lineno: int | None, offset: int) -> KifuE
     A file whose line ends are lone CRs reads as one long line: say so instead.
     """
     if _lone_cr(head[: limits.MAX_LINE]):
-        return MalformedEvent(LONE_CR, where=where, line=lineno, offset=offset, seq=lineno)
+        return MalformedEvent(Msg("log.lone_cr"), where=where, line=lineno, offset=offset, seq=lineno)
     return limits.too_long(where=where, line=lineno, offset=offset, seq=lineno)
 
 
@@ -311,11 +307,11 @@ def _check_keys(raw: bytes, where: str, lineno: int, offset: int) -> None:
 def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) -> MalformedEvent:
     """The error for a line that does not decode, naming its seq."""
     if not raw.strip():
-        return MalformedEvent("empty line", where=where, line=lineno, offset=offset, seq=lineno)
+        return MalformedEvent(Msg("log.empty_line"), where=where, line=lineno, offset=offset, seq=lineno)
     not_json = isinstance(exc, msgspec.DecodeError) or (
-        isinstance(exc, MalformedEvent) and exc.message.startswith("not JSON"))
+        isinstance(exc, MalformedEvent) and isinstance(exc.message, Msg) and exc.message.key == "log.not_json")
     if not_json and _lone_cr(raw):
-        return MalformedEvent(LONE_CR, where=where, line=lineno, offset=offset, seq=lineno)
+        return MalformedEvent(Msg("log.lone_cr"), where=where, line=lineno, offset=offset, seq=lineno)
     err = exc if isinstance(exc, MalformedEvent) else malformed(exc, raw, where=where, line=lineno)
     # Every line before this one verified with seq == line, so this line
     # stands where seq `lineno` belongs: name it even when the line is too
@@ -327,23 +323,20 @@ def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) 
 
 def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None:
     if event.seq != lineno:
-        if event.seq > lineno:
-            why = f"event {lineno} is missing, or lines were reordered"
-        else:
-            why = "a line was inserted, duplicated or moved here"
-        raise ChainBroken(f"expected seq {lineno}, found seq {event.seq}: {why}", where=where, line=lineno, seq=lineno)
+        found = (Msg("log.seq_missing", expected=lineno, found=event.seq) if event.seq > lineno
+                 else Msg("log.seq_inserted", expected=lineno, found=event.seq))
+        raise ChainBroken(found, where=where, line=lineno, seq=lineno)
     if lineno == 1:
         if event.prev is not None:
-            raise ChainBroken("prev of seq 1 must be null", where=where, line=1, seq=1, field="prev")
+            raise ChainBroken(Msg("log.first_prev"), where=where, line=1, seq=1, field="prev")
         if not isinstance(event, MatchStarted):
-            raise MalformedEvent("the first event must be match.start", where=where, line=1, field="type")
+            raise MalformedEvent(Msg("log.first_must_be_start"), where=where, line=1, field="type")
         return
     if isinstance(event, MatchStarted):
-        raise MalformedEvent("a second match.start", where=where, line=lineno, seq=lineno, field="type")
+        raise MalformedEvent(Msg("log.second_start"), where=where, line=lineno, seq=lineno, field="type")
     if event.prev != prev:
         raise ChainBroken(
-            f"seq {lineno - 1} does not match the hash that seq {lineno} records in prev: "
-            f"seq {lineno - 1} was edited (or seq {lineno}'s prev was)",
+            Msg("log.edited", edited=lineno - 1, next=lineno),
             where=where, line=lineno - 1, seq=lineno - 1,
         )
 
@@ -381,7 +374,7 @@ class Reader:
         try:
             fh = open(self.path, "rb")
         except OSError as exc:
-            raise KifuError(f"cannot read: {exc.strerror}", where=self.where) from None
+            raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=self.where) from None
         verifier, progress = self.verifier, self.progress
         with fh:
             offset, rest = 0, b""
@@ -433,7 +426,7 @@ def verify(
     """
     want = expect_head.lower() if expect_head else None
     if want is not None and (len(want) < 12 or any(c not in "0123456789abcdef" for c in want)):
-        raise KifuError("--expect-head needs at least 12 hex digits", where=str(path))
+        raise KifuError(Msg("log.expect_head_digits"), where=str(path))
     seen_at: int | None = None
     reader = Reader(path, progress)
     for event in reader.events():
@@ -444,13 +437,11 @@ def verify(
     if want is not None and not head.hash.startswith(want):
         if seen_at is not None:
             raise HeadMismatch(
-                f"the expected head is seq {seen_at}; the log goes on to seq {head.seq} "
-                "(events were appended after the slip was written)",
+                Msg("log.appended_after_slip", expected=seen_at, last=head.seq),
                 where=str(path), seq=seen_at,
             )
         raise HeadMismatch(
-            f"head is seq {head.seq} {head.hash}, not the expected {want}: "
-            f"events after seq {head.seq} were cut off, or the log was changed",
+            Msg("log.head_mismatch", seq=head.seq, hash=head.hash, expected=want),
             where=str(path), seq=head.seq,
         )
     return head
@@ -467,7 +458,7 @@ def start_line(path: str | os.PathLike[str], start: MatchStarted | dict[str, Any
     obj.setdefault("format", FORMAT)
     game = obj.get("game")
     if not isinstance(game, str):
-        raise MalformedEvent("match.start names no game", where=where, line=1, field="game")
+        raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
     codec = games.require(game, where=where, line=1, field="game")
     event = codec.convert(obj, where=where, line=1)
     if codec.check_start is not None:
@@ -499,7 +490,7 @@ def create(
 def _next_line(codec: Codec, obj: dict[str, Any], seq: int, prev: str, where: str) -> tuple[Event, bytes]:
     """Event ``seq`` after the line hashed ``prev``, from a plain mapping, and its canonical line."""
     if obj.get("type") == "match.start":
-        raise MalformedEvent("a log has exactly one match.start", where=where, seq=seq, field="type")
+        raise MalformedEvent(Msg("log.one_start"), where=where, seq=seq, field="type")
     obj["seq"], obj["prev"] = seq, prev
     new = codec.convert(obj, where=where, seq=seq)
     return new, codec.line(new, where=where, seq=seq)
@@ -539,7 +530,7 @@ def _write_all(fd: int, data: bytes, size_before: int, where: str) -> None:
             written += os.write(fd, data[written:])
     except OSError as exc:
         os.ftruncate(fd, size_before)
-        raise KifuError(f"append failed, nothing written: {exc.strerror}", where=where) from None
+        raise KifuError(Msg("log.append_failed", reason=exc.strerror), where=where) from None
 
 
 class Writer:
@@ -563,7 +554,7 @@ class Writer:
         try:
             self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         except OSError as exc:
-            raise KifuError(f"cannot open for append: {exc.strerror}", where=self.path) from None
+            raise KifuError(Msg("io.cannot_open_append", reason=exc.strerror), where=self.path) from None
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX)
             self._read_head()
@@ -578,7 +569,7 @@ class Writer:
     def _read_head(self) -> None:
         self.size = os.fstat(self._fd).st_size
         if self.size == 0:
-            raise MalformedEvent("empty log: no match.start", where=self.path, line=1)
+            raise MalformedEvent(Msg("log.empty"), where=self.path, line=1)
         first = self._read_first_line()
         self.codec = _codec_of_start(first, self.path)
         last, offset = self._read_last_line()
@@ -588,7 +579,7 @@ class Writer:
         except (msgspec.DecodeError, AttributeError):
             seq = None
         if not isinstance(seq, int):
-            raise MalformedEvent("the last line has no integer seq", where=self.path, offset=offset, field="seq")
+            raise MalformedEvent(Msg("log.last_no_seq"), where=self.path, offset=offset, field="seq")
         self.head = Head(seq, line_hash(last))
 
     def _read_first_line(self) -> bytes:
@@ -606,8 +597,7 @@ class Writer:
         if tail != b"\n":
             start = self._line_start(end)
             raise TornTail(
-                f"the last line ({end - start} bytes) has no terminator: a write was cut off; "
-                "run `kifu repair` before appending",
+                Msg("log.torn_tail_append", bytes=end - start),
                 where=self.path, offset=start,
             )
         start = self._line_start(end - 1)
@@ -640,11 +630,11 @@ class Writer:
         for want in (expect_seq, claimed):
             if want is not None and want != seq:
                 raise StaleAppend(
-                    f"expected to write seq {want}, but the next seq is {seq}: the log changed; read it again",
+                    Msg("log.stale", claimed=want, next=seq),
                     where=self.path, seq=want,
                 )
         if claimed_prev is not None and claimed_prev != self.head.hash:
-            raise StaleAppend("prev is not the hash of the last line", where=self.path, seq=seq, field="prev")
+            raise StaleAppend(Msg("log.stale_prev"), where=self.path, seq=seq, field="prev")
         assert self.codec is not None  # set by __enter__
         new, line = _next_line(self.codec, obj, seq, self.head.hash, self.path)
         _write_all(self._fd, line + b"\n", self.size, self.path)
@@ -679,9 +669,6 @@ class Repaired(NamedTuple):
     """The copy of the whole file as it was before the cut (None when nothing was cut)."""
 
 
-NOT_JSON_LINES = "not a JSON Lines log (its first byte is not '{'): repair changes nothing"
-
-
 def repair(path: str | os.PathLike[str]) -> Repaired | None:
     """Mend a log whose last line has no terminator, losing no byte; None if it has none.
 
@@ -700,9 +687,8 @@ def repair(path: str | os.PathLike[str]) -> Repaired | None:
         fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise KifuError("is a symbolic link: repair works only on the file itself, named by its own path",
-                            where=where) from None
-        raise KifuError(f"cannot open: {exc.strerror}", where=where) from None
+            raise KifuError(Msg("repair.symlink"), where=where) from None
+        raise KifuError(Msg("io.cannot_open", reason=exc.strerror), where=where) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size
@@ -713,9 +699,9 @@ def repair(path: str | os.PathLike[str]) -> Repaired | None:
         start = writer._line_start(size)
         head = os.pread(fd, min(size - start, limits.MAX_LINE + 1), start)
         if os.pread(fd, 64, 0).lstrip(b" \t")[:1] != b"{":
-            raise KifuError(NOT_JSON_LINES, where=where)
+            raise KifuError(Msg("repair.not_json_lines"), where=where)
         if _lone_cr(head[: limits.MAX_LINE]):
-            raise MalformedEvent(f"{LONE_CR}; repair changes nothing", where=where, offset=start)
+            raise MalformedEvent(Msg("repair.lone_cr"), where=where, offset=start)
         kept = _count_lines(fd, start)
         if len(head) <= limits.MAX_LINE and _complete_event(fd, head, start, where):
             try:
@@ -771,7 +757,7 @@ def _keep_copy(fd: int, where: str, offset: int, size: int) -> str:
         except FileExistsError:  # an earlier copy, or anything planted at the name: never touched
             continue
         except OSError as exc:
-            raise KifuError(f"cannot keep a copy before cutting ({exc.strerror}): nothing cut", where=name) from None
+            raise KifuError(Msg("repair.copy_failed", reason=exc.strerror), where=name) from None
         try:
             pos = 0
             while pos < size:
@@ -784,11 +770,11 @@ def _keep_copy(fd: int, where: str, offset: int, size: int) -> str:
         except OSError as exc:
             os.close(out)
             os.unlink(name)
-            raise KifuError(f"cannot keep a copy before cutting ({exc.strerror}): nothing cut", where=name) from None
+            raise KifuError(Msg("repair.copy_failed", reason=exc.strerror), where=name) from None
         os.close(out)
         atomic.fsync_dir(name)
         return name
-    raise KifuError("too many earlier copies beside it: nothing cut", where=where)  # pragma: no cover
+    raise KifuError(Msg("repair.too_many_copies"), where=where)  # pragma: no cover
 
 
 def _write_fully(fd: int, data: bytes) -> None:

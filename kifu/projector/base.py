@@ -9,6 +9,7 @@ Nothing here does I/O.
 from __future__ import annotations
 
 import bisect
+import itertools
 from datetime import datetime
 from functools import lru_cache
 from typing import (
@@ -30,24 +31,20 @@ from ..events.base import Event, JudgeRuling, MatchEnded, MatchStarted, Note
 S = TypeVar("S")
 
 
-class Projection(Protocol[S]):
-    """What a game provides to the projector."""
-
-    def initial(self, start: MatchStarted, options: Mapping[str, Any]) -> S: ...
-
-    def apply(self, state: S, event: Event) -> S: ...
-
-
 class Dispatch(Generic[S]):
-    """``apply`` built from one small handler per event class.
+    """A game's ``apply``: one small handler per event class, and optionally one step after every handler.
 
     >>> apply = Dispatch()
     >>> @apply.on(Note)
     ... def _(state, event): return state
+
+    ``after(state_before, state_after, event)`` runs after the handler of every event (or
+    after no handler): for what follows from any event, such as Weiss Schwarz's rule actions.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, after: Callable[[S, S, Any], S] | None = None) -> None:
         self.handlers: dict[type[Event], Callable[[S, Any], S]] = {}
+        self.after = after
 
     def on(self, *classes: type[Event]) -> Callable[[Callable[[S, Any], S]], Callable[[S, Any], S]]:
         def register(fn: Callable[[S, Any], S]) -> Callable[[S, Any], S]:
@@ -59,7 +56,16 @@ class Dispatch(Generic[S]):
 
     def __call__(self, state: S, event: Event) -> S:
         handler = self.handlers.get(type(event))
-        return state if handler is None else handler(state, event)
+        new = state if handler is None else handler(state, event)
+        return new if self.after is None else self.after(state, new, event)
+
+
+class Projection(Protocol[S]):
+    """What a game provides to the projector (its ``projection`` module)."""
+
+    def initial(self, start: MatchStarted, options: Mapping[str, Any]) -> S: ...
+
+    apply: Dispatch[S]
 
 
 @lru_cache(maxsize=4096)
@@ -178,9 +184,15 @@ def advance(projection: Projection[S], frame: Frame[S], events: Iterable[Event])
     The one place a game's ``apply`` and the log's part are folded together: replays,
     time travel and the auditor's engine all step through here.
     """
-    apply = projection.apply
+    # The hot loop of every audit and replay: the Dispatch is unrolled here (a call saved per event).
+    handler_of, also = projection.apply.handlers.get, projection.apply.after
     for event in events:
-        after = Frame(event.seq, log_apply(frame.log, event), apply(frame.game, event))
+        game = frame.game
+        handler = handler_of(type(event))
+        new = game if handler is None else handler(game, event)
+        if also is not None:
+            new = also(game, new, event)
+        after = Frame(event.seq, log_apply(frame.log, event), new)
         yield event, frame, after
         frame = after
 
@@ -189,8 +201,7 @@ def transitions(projection: Projection[S], start: MatchStarted, rest: Iterable[E
                 options: Mapping[str, Any]) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
     """A whole match folded: match.start (whose frame before is its frame after), then ``advance``."""
     frame = first_frame(projection, start, options)
-    yield start, frame, frame
-    yield from advance(projection, frame, rest)
+    return itertools.chain(((start, frame, frame),), advance(projection, frame, rest))
 
 
 def step(projection: Projection[S], frame: Frame[S], event: Event) -> Frame[S]:

@@ -20,14 +20,10 @@ SeriesFn = Callable[[Frame[Any]], Values]
 
 
 class Metric(NamedTuple):
-    """One chart: the metric name used in series keys and its labels."""
+    """One chart: the metric name used in series keys; its label is the catalogue's ``chart.<name>``."""
 
     name: str
     """The part of a series key before ``:``."""
-    ja: str
-    """Japanese label."""
-    en: str
-    """English label."""
 
 
 class Charts(NamedTuple):

@@ -28,6 +28,7 @@ import msgspec
 from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
+from kifu.events.i18n import Msg
 
 from .store import _EVENTS_VIEW, create_schema
 from .views import feed_inserts, modules
@@ -96,7 +97,7 @@ class Checked:
     """What a worker learnt about one log: either the match's facts or why it was refused."""
 
     path: str
-    error: str | None = None
+    error: KifuError | None = None
     match: str = ""
     head: str = ""
     digest: str = ""
@@ -152,7 +153,7 @@ def check_match(path: str, audit: Audit | None = registry.audit, known: dict[str
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        return Checked(path, error=str(KifuError(f"cannot read: {exc.strerror}", where=path)))
+        return Checked(path, error=KifuError(Msg("io.cannot_read", reason=exc.strerror), where=path))
     return check_bytes(data, path, audit, known, digest=digest)
 
 
@@ -166,7 +167,7 @@ def check_bytes(data: bytes, path: str, audit: Audit | None = registry.audit,
     try:
         events, (_, head) = logfile.verify_bytes(data, where=path)
     except KifuError as exc:
-        return Checked(path, error=str(exc.located(path)))
+        return Checked(path, error=exc.located(path))
     types = _types(events)
     row = _match_row(path, events, types, head)
     out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest() if digest else "",
@@ -274,8 +275,8 @@ class Summary:
     events: int = 0
     """Events stored by this run."""
     findings: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
-    refused: list[tuple[str, str]] = field(default_factory=list)
-    """(path, reason) for each log not stored: untrustworthy, or a fork of a stored match."""
+    refused: list[tuple[str, KifuError | Msg]] = field(default_factory=list)
+    """(path, reason) for each log not stored: untrustworthy (the error), or a fork of a stored match."""
 
 
 Progress = Callable[[int, int, int], None]
@@ -355,10 +356,7 @@ def _load_failed(exc: Exception, summary: Summary) -> KifuError:
     ones before it were committed. Running the same ingest again skips what is stored.
     """
     reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return KifuError(
-        f"the warehouse could not store the next batch of logs ({reason}): that batch was rolled back, "
-        f"the {summary.matches} matches stored before it are kept; free some space and run the same "
-        "ingest again (stored matches are skipped)")
+    return KifuError(Msg("warehouse.load_failed", reason=reason, kept=summary.matches))
 
 
 def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> bool:
@@ -373,14 +371,11 @@ def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> b
     if prior[0] == c.head:
         summary.unchanged += 1
     elif c.extends is not None:
-        summary.refused.append((c.path, (
-            f"match {c.match!r} is stored up to seq {c.extends} (head {prior[0]}, from {prior[1]}); this log "
-            f"goes on to seq {c.events} (head {c.head}): events were appended after it was ingested; "
-            "stored matches are never replaced: ingest into a fresh warehouse")))
+        summary.refused.append((c.path, Msg("warehouse.extended", match=repr(c.match), stored_seq=c.extends,
+                                            stored_head=prior[0], source=prior[1], seq=c.events, head=c.head)))
     else:
-        summary.refused.append((c.path, (
-            f"fork: match {c.match!r} is already stored with head {prior[0]} (from {prior[1]}); "
-            f"this log's head is {c.head}; a log is never replaced")))
+        summary.refused.append((c.path, Msg("warehouse.fork", match=repr(c.match), stored_head=prior[0],
+                                            source=prior[1], head=c.head)))
     return False
 
 

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Iterable
 
 from kifu.events.base import KifuError
+from kifu.events.i18n import Msg
 
 from .views import digest, feed_inserts, modules, statements
 
@@ -89,7 +90,7 @@ def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False
 
     path = db_path(db)
     if read_only and not Path(path).is_file():
-        raise KifuError(f"no warehouse here; run `kifu ingest` first (or pass --db / set {ENV_DB})", where=path)
+        raise KifuError(Msg("warehouse.missing", env=ENV_DB), where=path)
     config = {"enable_external_access": False} if sandbox else {}
     patience = lock_wait(wait)
     deadline, pause = time.monotonic() + patience, 0.05
@@ -100,13 +101,13 @@ def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False
         except duckdb.Error as exc:
             text = str(exc)
             if "lock" not in text.lower():
-                raise KifuError(f"cannot open the warehouse: {_first_line(exc)}", where=path) from None
+                raise KifuError(Msg("warehouse.cannot_open", detail=_first_line(exc)), where=path) from None
             left = deadline - time.monotonic()
             if left <= 0:
                 holder = re.search(r"PID (\d+)", text)
-                who = f"process {holder.group(1)}" if holder else "another process"
-                raise KifuError(f"the warehouse is in use by {who} (an ingest?); waited {patience:g} s for it "
-                                f"and gave up (--wait SECONDS, or {ENV_WAIT})", where=path) from None
+                who = Msg("warehouse.holder", pid=holder.group(1)) if holder else Msg("warehouse.holder_unknown")
+                raise KifuError(Msg("warehouse.in_use", holder=who, seconds=f"{patience:g}", env=ENV_WAIT),
+                                where=path) from None
             time.sleep(min(pause, left))
             pause = min(pause * 2, 0.5)
     # Months of the Parquet partitions and printed times must not depend on the machine's zone.
@@ -161,12 +162,12 @@ def check_read_only(sql: str) -> None:
     try:
         stmts = duckdb.extract_statements(sql)
     except duckdb.Error as exc:
-        raise KifuError(f"SQL does not parse: {_first_line(exc)}") from None
+        raise KifuError(Msg("sql.parse", detail=_first_line(exc))) from None
     if len(stmts) != 1:
-        raise KifuError(f"give exactly one statement (found {len(stmts)})")
+        raise KifuError(Msg("sql.one_statement", count=len(stmts)))
     kind = stmts[0].type.name
     if kind not in READ_ONLY_TYPES:
-        raise KifuError(f"only SELECT is allowed here; this is a {kind} statement, refused")
+        raise KifuError(Msg("sql.read_only", kind=kind))
 
 
 def _first_line(exc: BaseException) -> str:
@@ -206,14 +207,13 @@ def query(con: "duckdb.DuckDBPyConnection", sql: str, params: dict[str, str] | N
         while not finished.wait(0.1):
             if deadline is not None and time.monotonic() >= deadline:
                 _stop(con, finished)
-                raise KifuError(f"the query ran longer than {timeout:g} s and was stopped (--timeout SECONDS; "
-                                "0 for no limit)")
+                raise KifuError(Msg("sql.timeout", seconds=f"{timeout:g}"))
     except KeyboardInterrupt:
         _stop(con, finished)
         raise
     error = done.get("error")
     if isinstance(error, duckdb.Error):
-        raise KifuError(f"SQL: {_first_line(error)}") from None
+        raise KifuError(Msg("sql.error", detail=_first_line(error))) from None
     if error is not None:
         raise error
     return done["columns"], done["rows"]
@@ -234,7 +234,7 @@ def match_lines(con: "duckdb.DuckDBPyConnection", match: str) -> bytes:
     """A stored match as its original log, byte for byte (it verifies with `kifu verify`)."""
     rows = con.execute("SELECT line FROM event_lines WHERE match = $match ORDER BY seq", {"match": match}).fetchall()
     if not rows:
-        raise KifuError(f"no match {match!r} in the warehouse")
+        raise KifuError(Msg("warehouse.no_match", match=repr(match)))
     return b"".join(r[0].encode("utf-8") + b"\n" for r in rows)
 
 
@@ -263,7 +263,7 @@ def export_parquet(con: "duckdb.DuckDBPyConnection", out: str | os.PathLike[str]
         root.mkdir(parents=True, exist_ok=True)
         stage = Path(tempfile.mkdtemp(prefix=".kifu-export.tmp-", dir=root))
     except OSError as exc:
-        raise KifuError(f"export: {exc.strerror}", where=str(root)) from None
+        raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
     try:
         for name, sql in EXPORTS.items():
             target = stage / name
@@ -271,7 +271,7 @@ def export_parquet(con: "duckdb.DuckDBPyConnection", out: str | os.PathLike[str]
                 con.execute(f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
                             "FILENAME_PATTERN 'part-{i}')", {"target": str(target)})
             except duckdb.Error as exc:
-                raise KifuError(f"export: {_first_line(exc)}; the previous export is unchanged",
+                raise KifuError(Msg("warehouse.export_unchanged", detail=_first_line(exc)),
                                 where=str(root / name)) from None
             target.mkdir(exist_ok=True)  # a dataset with no rows is an empty folder
             written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
@@ -280,7 +280,7 @@ def export_parquet(con: "duckdb.DuckDBPyConnection", out: str | os.PathLike[str]
                 os.rename(root / name, stage / f"{name}.old")
             os.rename(stage / name, root / name)
     except OSError as exc:
-        raise KifuError(f"export: {exc.strerror}", where=str(root)) from None
+        raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return written

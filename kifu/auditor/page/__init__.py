@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ...events import i18n
 from ...events.base import Event, JudgeRuling, MatchStarted
 from ...projector import series
 from ...projector.base import Frame
@@ -26,12 +27,11 @@ from ..base import Finding, resolve_options
 from .charts import charts_section
 from .common import Context, esc
 from .findings import findings_section
-from .labels import LABELS
 from .styles import CSP, CSS, PALETTE
 from .summary import header_section, top_section
 from .timeline import rulings_section, timeline_section
 
-__all__ = ["LABELS", "render"]
+__all__ = ["render"]
 
 
 def render(
@@ -78,7 +78,7 @@ def _context(events: Sequence[Event], frames: Sequence[Frame[Any]], lang: str) -
     rules = {r.code: r for r in (registry.rules_of(game) if game else registry.all_rules())}
     ids = [p.id for p in start.players]
     return Context(
-        lang=lang if lang in LABELS else "en",
+        lang=lang if lang in i18n.LANGS else "en",
         start=start,
         game=game,
         rules=rules,

@@ -7,11 +7,11 @@ from typing import Any, Iterable, Mapping
 
 import msgspec
 
+from ...events import i18n
 from ...events.base import JudgeRuling, MatchStarted
 from ...projector import series
 from ..base import Game, Rule
 from ..markup import NAME_CAP, TEXT_CAP, attribute, esc, isolate
-from .labels import LABELS
 
 __all__ = ["NAME_CAP", "SEVERITIES", "TEXT_CAP", "Context", "esc", "labelled_table", "metric_label", "num", "plain",
            "seq_links"]
@@ -44,12 +44,11 @@ class Context:
     rulings: tuple[JudgeRuling, ...]
 
     def t(self, key: str, **kw: Any) -> str:
-        text = LABELS.get(self.lang, LABELS["en"])[key]
-        return text.format(**kw) if kw else text
+        return i18n.text(f"page.{key}", self.lang, **kw)
 
     def th(self, key: str, **html_values: str) -> str:
         """A label as HTML, its placeholders filled with HTML already made safe (``user``, ``esc``)."""
-        text = esc(LABELS.get(self.lang, LABELS["en"])[key])
+        text = esc(i18n.template(f"page.{key}", self.lang))
         return text.format(**html_values) if html_values else text
 
     def who(self, pid: str | None) -> str:
@@ -89,7 +88,6 @@ def num(v: float) -> str:
 
 def metric_label(ctx: Context, name: str) -> str:
     """The label of a game's metric in the page's language (the name itself if the game has no such metric)."""
-    for m in ctx.metrics:
-        if m.name == name:
-            return m.ja if ctx.lang == "ja" else m.en
+    if any(m.name == name for m in ctx.metrics):
+        return i18n.text(f"chart.{name}", ctx.lang)
     return name

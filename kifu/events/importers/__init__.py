@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from .. import games
 from ..base import KifuError
 from ..codec import Codec
+from ..i18n import Msg
 from ..logfile import write_new
 from . import arena, ccfolia, cockatrice, discord, udonarium
 from .common import (
@@ -73,7 +74,7 @@ def detect(data: bytes, file: str) -> str:
         return "discord"
     if re.match(rb"\[[^\]\n]{4,40}\] \S", head):
         return "discord"  # DiscordChatExporter TXT without its banner: "[time] Author" headers
-    raise ImportFailed("cannot tell the format of this file; pass --from", where=file)
+    raise ImportFailed(Msg("import.unknown_format_of_file"), where=file)
 
 
 def _head_text(head: bytes) -> str:
@@ -109,23 +110,23 @@ def read_source(path: str | os.PathLike[str], fmt: str = "auto") -> tuple[Source
     try:
         size = os.path.getsize(path)
         if size > MAX_INPUT:
-            raise ImportFailed(f"{size} bytes is more than the {MAX_INPUT}-byte limit", where=where)
+            raise ImportFailed(Msg("import.too_big", size=size, limit=MAX_INPUT), where=where)
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise KifuError(f"cannot read: {exc.strerror}", where=str(path)) from None
+        raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=str(path)) from None
     if not data.strip():
-        raise ImportFailed("empty file", where=where)
+        raise ImportFailed(Msg("import.empty_file"), where=where)
     name = detect(data, where) if fmt == "auto" else fmt
     if name not in FORMATS:
-        raise ImportFailed(f"unknown format {fmt!r} (known: {', '.join(FORMATS)})", where=where)
+        raise ImportFailed(Msg("import.unknown_format", format=repr(fmt), known=", ".join(FORMATS)), where=where)
     sure = signature(data)
     if sure is not None and sure != name:
         # The text readers keep any line as a note, so a wrong --from would "import" the file as chatter.
-        raise ImportFailed(f"this file is a {sure} export, not {name}: pass --from {sure} or --from auto", where=where)
+        raise ImportFailed(Msg("import.other_format", found=sure, given=name), where=where)
     try:
         return FORMATS[name](data, where), data
     except RecursionError:
-        raise ImportFailed("nesting too deep to read", where=where) from None
+        raise ImportFailed(Msg("import.too_deep"), where=where) from None
 
 
 @dataclass
@@ -254,12 +255,12 @@ def import_file(
     so a caller can hand back one that reports how far iterating it has come.
     """
     if os.path.lexists(out):
-        raise KifuError("already exists; a log is never overwritten", where=str(out))
+        raise KifuError(Msg("log.exists"), where=str(out))
     stage = progress or (lambda _name, items: items)
     codec = games.require(game, field="game")
     maps = load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
     if maps.game and maps.game != game:
-        raise MappingError(f"written for game {maps.game!r}, not {game!r}", where=map_name)
+        raise MappingError(Msg("import.map_other_game", map_game=repr(maps.game), game=repr(game)), where=map_name)
     stage("read", None)
     src, data = read_source(path, fmt)
     # Messages are converted and written one by one: the bar counts them once, for both.

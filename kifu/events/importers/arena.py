@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 import msgspec
 
+from ..i18n import Msg
 from .common import ImportFailed, Message, Source, decode_text, lines
 
 DIE_SIDES = 20
@@ -41,7 +42,7 @@ def read(data: bytes, file: str) -> Source:
         else:
             state.visit(n, payload)
     if not state.seen:
-        raise ImportFailed("no Arena GRE or match-room events: is Detailed Logs enabled?", where=file)
+        raise ImportFailed(Msg("import.arena_no_events"), where=file)
     return src
 
 

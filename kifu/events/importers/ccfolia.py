@@ -21,6 +21,7 @@ from typing import Any
 import lxml.html
 import msgspec
 
+from ..i18n import Msg
 from . import bcdice
 from .common import (
     ImportFailed,
@@ -32,7 +33,6 @@ from .common import (
     decode_text,
     epoch_ms,
     iso_time,
-    secret_command,
 )
 
 TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
@@ -53,7 +53,7 @@ def read_html(data: bytes, file: str) -> Source:
     try:
         doc = lxml.html.document_fromstring(text)
     except (ValueError, lxml.etree.ParserError) as exc:
-        raise ImportFailed(f"not an HTML page ({exc})", where=file) from None
+        raise ImportFailed(Msg("import.not_html", detail=str(exc)), where=file) from None
     articles = doc.xpath("//article[contains(concat(' ', normalize-space(@class), ' '), ' message ')]")
     src = Source("ccfolia", file)
     if enc != "utf-8":
@@ -64,8 +64,7 @@ def read_html(data: bytes, file: str) -> Source:
     else:
         paragraphs = doc.xpath("//body//p")
         if not paragraphs or not _classic(doc, paragraphs):
-            raise ImportFailed("no CCFOLIA messages (<p> with tab, speaker and body spans, or <article class=message>)"
-                               " found: not a CCFOLIA log", where=file)
+            raise ImportFailed(Msg("import.ccfolia_none"), where=file)
         src.messages = [_secrecy(_paragraph(p, i)) for i, p in enumerate(paragraphs, 1)]
     if b"</html>" not in data[-512:].lower():
         src.notes.append("the file does not end with </html>: it may be truncated")
@@ -92,7 +91,7 @@ def _secrecy(msg: Message) -> Message:
     if msg.unreadable or msg.system:
         return msg
     said = msg.command if msg.command is not None else msg.text
-    msg.secret = msg.secret or secret_command(said)
+    msg.secret = msg.secret or bcdice.typed_secret(said)
     shown = msg.result is not None or bcdice.SEP in msg.text
     if not shown and (msg.secret or bcdice.is_hidden_marker(msg.text)):
         msg.hidden_roll = msg.secret = True
@@ -158,6 +157,8 @@ def _article(a: Any, index: int) -> Message:
     )
     if msg.result is not None:
         msg.command = msg.text
+    else:
+        msg.rolls = []  # this export keeps a result in its own element: a line without one holds no roll
     if body is None:
         msg.unreadable = "article has no .message-text"
     elif time and msg.at is None:
@@ -179,7 +180,7 @@ def read_json(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file)
     doc = decode_json(text, file)
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
-        raise ImportFailed("a CCFOLIA JSON log needs a top-level \"messages\" list", where=file)
+        raise ImportFailed(Msg("import.ccfolia_json_messages"), where=file)
     src = Source("ccfolia", file, title=doc.get("title") if isinstance(doc.get("title"), str) else None)
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")  # re-saved by an editor: the judge should know the bytes were guessed
@@ -217,4 +218,6 @@ def _json_message(i: int, m: Any) -> Message:
         msg.result, msg.rolls = None, []  # the object's dump is evidence, not a roll to read
     elif msg.result is not None:
         msg.command = msg.text
+    else:
+        msg.rolls = []  # the JSON keeps a result in extend.roll: a message without one holds no roll
     return msg

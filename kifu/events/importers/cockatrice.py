@@ -23,6 +23,7 @@ from typing import Any, Callable
 
 from bs4 import BeautifulSoup
 
+from ..i18n import Msg
 from .common import ImportFailed, Message, Source, decode_text, lines
 
 # Each pattern is matched from the start of a line and ends at its end; the name is the only
@@ -109,7 +110,7 @@ def read(data: bytes, file: str) -> Source:
             speaker = msg.speaker if msg.said is not None else None
             src.messages.append(msg)
     if not src.messages:
-        raise ImportFailed("empty Cockatrice log", where=file)
+        raise ImportFailed(Msg("import.cockatrice_empty"), where=file)
     return src
 
 

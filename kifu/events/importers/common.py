@@ -11,7 +11,6 @@ from __future__ import annotations
 import codecs
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -20,6 +19,7 @@ import msgspec
 
 from .. import limits
 from ..base import KifuError
+from ..i18n import Msg
 from .bcdice import Roll
 
 MAX_INPUT = 512 * 1024 * 1024
@@ -72,6 +72,8 @@ class Message:
     command: str | None = None
     """What the roller typed, when the source keeps it apart from the result: the message a Udonarium
     result answers, the text beside a CCFOLIA JSON or new-HTML result."""
+    from_bot: bool = False
+    """The text is a dice bot's answer: whatever of it kifu cannot read is reported."""
 
 
 @dataclass
@@ -107,14 +109,14 @@ def decode_text(data: bytes, where: str, declared: str | None = None) -> tuple[s
     if wide is not None:
         return wide, "utf-16"
     if b"\x00" in data[:65536]:
-        raise ImportFailed("binary data, not a text export", where=where, offset=data.index(b"\x00"))
+        raise ImportFailed(Msg("import.binary"), where=where, offset=data.index(b"\x00"))
     tried = ["utf-8"] + ([declared] if declared and declared.lower() not in ("utf-8", "utf8") else []) + ["cp932"]
     for enc in tried:
         try:
             return data.decode(_codec_name(enc)), enc
         except (UnicodeDecodeError, LookupError):
             continue
-    raise ImportFailed("cannot decode as UTF-8 or Shift_JIS: not a text export", where=where)
+    raise ImportFailed(Msg("import.undecodable"), where=where)
 
 
 def utf16(data: bytes) -> str | None:
@@ -196,28 +198,12 @@ def decode_json(text: str, where: str) -> Any:
     except _DuplicateKey as exc:
         problem = limits.scan(text)
         located = {"line": limits.line_of(text, problem.offset), "field": problem.field} if problem else {}
-        raise ImportFailed(f"JSON object has the key {exc.args[0]!r} twice: refused (which one is the export?)",
-                           where=where, **located) from None
+        raise ImportFailed(Msg("import.json_duplicate_key", key=repr(exc.args[0])), where=where, **located) from None
     except json.JSONDecodeError as exc:
-        raise ImportFailed(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); the file may be "
-                           "truncated", where=where) from None
+        raise ImportFailed(Msg("import.json_invalid_at", detail=exc.msg, line=exc.lineno, column=exc.colno),
+                           where=where) from None
     except ValueError as exc:
-        raise ImportFailed(f"not valid JSON ({exc}); the file may be truncated", where=where) from None
-
-
-# BCDice reads a leading S as "secret" only when what follows is a command of the game system, which a log
-# that does not name the system cannot check (ShinobiGami's ST and Chill's SR7 are commands of their own).
-# So only what every system shares is trusted: BCDice's common commands (dice, barabara, reroll and upper
-# dice, calculation, choice, repeat) and the Call of Cthulhu checks (CC, CCB, CBR, RES and their B forms).
-# Each alternative starts with a fixed character class and has no nested quantifier: linear on any text.
-_SECRET_COMMAND = re.compile(
-    r"S(?:(?:X|REP|REPEAT)\d+\s|\d*D\d|\d+[BRU]\d|C\(|CHOICE|(?:CC|CCB|CBR|CBRB|RES|RESB)(?:\(|<|>|=|\d))")
-
-
-def secret_command(text: str) -> bool:
-    """True when a message starts with a dice command carrying BCDice's secret prefix (``S1D100``, ``SCC<=50``)."""
-    head = unicodedata.normalize("NFKC", text[:64]).lstrip().upper()
-    return bool(_SECRET_COMMAND.match(head))
+        raise ImportFailed(Msg("import.json_invalid", detail=str(exc)), where=where) from None
 
 
 def epoch_ms(value: Any) -> str | None:
@@ -289,6 +275,9 @@ class ImportReport(msgspec.Struct, kw_only=True):
     """Source lines that are not messages (Arena log noise), counted, not copied."""
     unreadable: list[Located] = []
     """Messages or parts that could not be read; each is kept as a note."""
+    unordered: list[Located] = []
+    """Rolls BCDice shows sorted (``5D10KH3``, a sorting system's ``3D6``): the faces are recorded
+    as shown, right as a set, but the order they were rolled in is not known."""
     unmapped: list[Located] = []
     """``!commands`` the mapping does not know; each is kept as a note."""
     failed: list[Located] = []

@@ -98,16 +98,38 @@ class Converter:
         if msg.rolls is not None:
             rolls, lead = msg.rolls, ""
         elif msg.result is not None:
-            lead, rolls = bcdice.parse(msg.result)
+            _, rolls = bcdice.parse(msg.result, msg.game_system, bot=True)
             lead = msg.text
         else:
-            lead, rolls = bcdice.parse(msg.text)
+            lead, rolls = bcdice.parse(msg.text, msg.game_system, bot=msg.from_bot)
         if not rolls and msg.hidden_roll:
             return [self.hidden(msg)]
-        if not rolls and msg.result and msg.result.strip():
-            self.report.unreadable.append(Located(msg.loc, f"result not in BCDice form: {msg.result!r}"))
+        # A bot's answer (or a result the source keeps apart) is a result for sure: whatever
+        # kifu cannot read in it is reported. In a player's line only BCDice's own forms are.
+        bot = msg.from_bot or msg.result is not None
+        answer = msg.result if msg.result is not None else msg.text
+        if not rolls and bot and answer.strip():
+            self.report.unreadable.append(Located(msg.loc, f"result not in a BCDice form kifu reads: {_short(answer)}"))
+        flagged = not rolls and msg.rolls is None and not bot and bcdice.maybe_result(msg.text)
+        if flagged:
+            self.report.unreadable.append(Located(msg.loc, f"may be a BCDice result kifu cannot read: {_short(msg.text)}"))
+        unread = [r for r in rolls if r.problem and (bot or r.certain)]
+        for roll in unread:
+            self.report.unreadable.append(Located(msg.loc, f"{roll.problem}: {_short(roll.text)}"))
+        for roll in rolls:
+            if not roll.ordered and not unread:
+                self.report.unordered.append(Located(msg.loc, _short(roll.text)))
+        # The typed S prefix counts where the command and its result share one message (CCFOLIA's
+        # classic page); a source that keeps the result apart or tags it says secret itself.
+        shared = msg.result is None and not msg.from_bot
+        secret = msg.secret or (shared and bool(rolls or unread or flagged) and
+                                bcdice.typed_secret(lead, next((r.echo for r in rolls or unread), None)))
+        msg.secret = secret  # so the note of an unread secret result is secret too
         typed = lead.split(maxsplit=1)[0] if lead.strip() else ""
-        secret = msg.secret or bcdice.typed_secret(typed)
+        if unread:
+            # All of a message's dice or none: whether a die is shown can depend on its face
+            # (a 6 that explodes), so keeping the readable rest could bias the statistics.
+            return []
         return [r for roll in rolls for r in self.from_roll(roll, typed, secret, msg)]
 
     def hidden(self, msg: Message) -> dict[str, Any]:
@@ -117,19 +139,21 @@ class Converter:
                 "expr": msg.text.split(maxsplit=1)[0] if bcdice.looks_like_command(msg.text) else None, "echo": None}
 
     def from_roll(self, roll: Roll, typed: str, secret: bool, msg: Message) -> list[dict[str, Any]]:
+        """One ``random`` template per run of dice of one size, or per pick of a choice."""
         if roll.kind == "other":
-            return []  # a calculation or table roll: no faces to record; the message stays a note
+            return []  # a calculation, an error text, or faces kifu could not prove (reported)
         expr = typed if typed and bcdice.normalise(typed).lstrip("S") in (
             bcdice.normalise(roll.echo), bcdice.normalise(roll.echo).lstrip("S")) else roll.echo
-        groups = roll.groups if len(roll.groups) > 1 and roll.sides == 0 else ((roll.sides, roll.values),)
-        if roll.kind == "die" and not roll.values:
-            self.report.unreadable.append(Located(msg.loc, f"no faces in {roll.text!r}"))
+        if roll.kind == "choice":
+            parts = [(left, (index,)) for left, index in roll.picks]
+        else:
+            parts = [(sides, faces) for sides, faces in roll.groups]
         return [{
             "type": "random", "kind": roll.kind, "sides": sides, "values": list(values), "expr": expr,
             "result": roll.text, "secret": secret, "echo": roll.echo, "pick": roll.pick,
-            "pick_index": roll.values[0] if roll.kind == "choice" and roll.values else None,
+            "pick_index": roll.picks[0][1] if roll.picks else None,
             "total": roll.total, "outcome": roll.outcome, "repeat": roll.repeat, "options": list(roll.options),
-        } for sides, values in groups]
+        } for sides, values in parts]
 
     def mapped_roll(self, msg: Message, r: dict[str, Any], base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
         v = {**values, **r, "value": r["values"][0] if r.get("values") else None}
@@ -266,3 +290,9 @@ def _as_text(msg: Message) -> None:
             setattr(msg, name, str(v) if isinstance(v, (int, float)) else None)
     if not isinstance(msg.text, str):
         msg.text = str(msg.text)
+
+
+def _short(text: str, limit: int = 160) -> str:
+    """A result quoted in the report, cut to a readable length (a table's text can run long)."""
+    one = " / ".join(line.strip() for line in text.strip().splitlines())
+    return repr(one if len(one) <= limit else one[: limit - 1] + "…")

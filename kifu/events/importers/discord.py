@@ -23,7 +23,17 @@ from typing import Any
 
 import msgspec
 
-from .common import ImportFailed, Message, Source, as_utf8, decode_json, decode_text, iso_time, lines
+from ..i18n import Msg
+from .common import (
+    ImportFailed,
+    Message,
+    Source,
+    as_utf8,
+    decode_json,
+    decode_text,
+    iso_time,
+    lines,
+)
 
 # Every pattern here is linear on any line: no two neighbouring quantifiers can match the same
 # characters, and trailing spaces are stripped in code (a lazy ".+?\s*$" is quadratic on a long run of spaces).
@@ -50,7 +60,7 @@ def read_json(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file)
     doc = decode_json(text, file)
     if not isinstance(doc, dict) or not isinstance(doc.get("messages"), list):
-        raise ImportFailed("a DiscordChatExporter JSON needs a top-level \"messages\" list", where=file)
+        raise ImportFailed(Msg("import.discord_json_messages"), where=file)
     channel = doc.get("channel", {}).get("name") if isinstance(doc.get("channel"), dict) else None
     guild = doc.get("guild", {}).get("name") if isinstance(doc.get("guild"), dict) else None
     src = Source("discord", file, title=" / ".join(x for x in (guild, channel) if isinstance(x, str)) or None)
@@ -260,7 +270,7 @@ def read_text(data: bytes, file: str) -> Source:
     src.messages = [_text_message(start, author, body) for start, author, body in blocks]
     _continue_posts(src.messages, [author for _, author, _ in blocks])
     if not src.messages:
-        raise ImportFailed("no Discord messages found", where=file)
+        raise ImportFailed(Msg("import.discord_none"), where=file)
     return src
 
 

@@ -34,6 +34,7 @@ import msgspec
 from .. import limits
 from ..base import KifuError
 from ..codec import Codec
+from ..i18n import Msg
 from .bcdice import normalise
 
 BANGS = ("!", "！")
@@ -159,7 +160,7 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
     """
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.MAX_MAPPING:
-        raise MappingError(f"{size:,} bytes is more than the {limits.MAX_MAPPING:,}-byte limit of a mapping file",
+        raise MappingError(Msg("limits.mapping_too_big", size=f"{size:,}", limit=f"{limits.MAX_MAPPING:,}"),
                            where=where)
     deep = limits.Problem("depth", None).message()
     if limits.toml_too_deep(text):
@@ -167,14 +168,14 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise MappingError(f"not valid TOML ({exc})", where=where) from None
+        raise MappingError(Msg("map.not_toml", detail=str(exc)), where=where) from None
     except RecursionError:  # nesting the measure above did not see (it reads strings the simple way)
         raise MappingError(deep, where=where) from None
     if limits.value_depth(doc) > limits.MAX_DEPTH:  # dotted keys nest without brackets
         raise MappingError(deep, where=where)
     unknown = set(doc) - {"game", "roll", "command", "pattern", "description"}
     if unknown:
-        raise MappingError(f"unknown top-level keys {sorted(unknown)}", where=where)
+        raise MappingError(Msg("map.unknown_top_keys", keys=sorted(unknown)), where=where)
     m = MapFile(game=doc.get("game"))
     for i, e in enumerate(doc.get("roll", []), 1):
         m.rolls.append(_entry("roll", i, e, where, codec))
@@ -196,15 +197,15 @@ _KEYS = {
 def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
     label = f"[[{kind}]] #{i}"
     if not isinstance(e, dict):
-        raise MappingError(f"{label} is not a table", where=where)
+        raise MappingError(Msg("map.not_table", label=label), where=where)
     if set(e) - _KEYS[kind]:
-        raise MappingError(f"{label}: unknown keys {sorted(set(e) - _KEYS[kind])}", where=where)
+        raise MappingError(Msg("map.unknown_keys", label=label, keys=sorted(set(e) - _KEYS[kind])), where=where)
     _check_types(e, label, where)
     templates = ([e["event"]] if "event" in e else []) + list(e.get("events", []))
     if not templates and not e.get("note"):
-        raise MappingError(f"{label} has no event", where=where)
+        raise MappingError(Msg("map.no_event", label=label), where=where)
     if templates and e.get("note"):
-        raise MappingError(f"{label}: a note = true entry makes no event", where=where)
+        raise MappingError(Msg("map.note_makes_no_event", label=label), where=where)
     for t in templates:
         _check_template(t, codec, f"{label}", where)
     try:
@@ -223,7 +224,7 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
             clear=tuple(e.get("clear", ())), each=e.get("each"),
         )
     except (re.error, KeyError) as exc:
-        raise MappingError(f"{label}: {exc}", where=where) from None
+        raise MappingError(Msg("map.entry", label=label, detail=exc.message if isinstance(exc, KifuError) else str(exc)), where=where) from None
 
 
 _TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": int, "name": str, "bare": bool,
@@ -231,43 +232,43 @@ _TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": 
                           "clear": list, "each": str}
 
 
-_TYPE_WORDS = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
+_TYPE_WORDS = {str: Msg("map.type.text"), int: Msg("map.type.int"), bool: Msg("map.type.bool"), list: Msg("map.type.list")}
 
 
 def _check_types(e: dict[str, Any], label: str, where: str) -> None:
     for key, want in _TYPES.items():
         if key in e and (not isinstance(e[key], want) or isinstance(e[key], bool) and want is int):
-            raise MappingError(f"{label}: {key} must be {_TYPE_WORDS[want]}", where=where)
+            raise MappingError(Msg("map.must_be", label=label, key=key, what=_TYPE_WORDS[want]), where=where)
     for key in ("args", "clear"):
         if not all(isinstance(a, str) for a in e.get(key, [])):
-            raise MappingError(f"{label}: {key} must be a list of names", where=where)
+            raise MappingError(Msg("map.list_of_names", label=label, key=key), where=where)
     if e.get("kind") not in (None, "die", "coin", "choice"):
-        raise MappingError(f"{label}: kind must be die, coin or choice", where=where)
+        raise MappingError(Msg("map.kind", label=label), where=where)
 
 
 def _translate(t: Any, label: str, where: str) -> dict[str, Any]:
     if not isinstance(t, dict):
-        raise MappingError(f"{label}: translate must be a table of word = value", where=where)
+        raise MappingError(Msg("map.translate", label=label), where=where)
     return {unicodedata.normalize("NFKC", k): v for k, v in t.items()}
 
 
 def _command_name(e: dict[str, Any], label: str, where: str) -> str:
     name = e.get("name")
     if not isinstance(name, str) or not name.strip() or " " in name.strip():
-        raise MappingError(f"{label}: name must be one word", where=where)
+        raise MappingError(Msg("map.one_word", label=label), where=where)
     return unicodedata.normalize("NFKC", name.strip()).lower().lstrip("!")
 
 
 def _check_template(t: Any, codec: Codec, label: str, where: str) -> None:
     if not isinstance(t, dict) or not isinstance(t.get("type"), str):
-        raise MappingError(f"{label}: an event template needs a string \"type\"", where=where)
+        raise MappingError(Msg("map.template_type", label=label), where=where)
     cls = codec.by_type.get(t["type"])
     if cls is None or t["type"] == "match.start":
-        raise MappingError(f"{label}: the game has no event type {t['type']!r}", where=where)
+        raise MappingError(Msg("map.no_such_type", label=label, type=repr(t["type"])), where=where)
     fields = {f.name for f in msgspec.structs.fields(cls)}
     bad = set(t) - fields - set(ENVELOPE)
     if bad or {"seq", "prev", "src"} & set(t):
-        raise MappingError(f"{label}: {t['type']} has no field(s) {sorted(bad or {'seq/prev/src'})}", where=where)
+        raise MappingError(Msg("map.no_such_fields", label=label, type=t["type"], fields=sorted(bad or {"seq/prev/src"})), where=where)
 
 
 def translated(values: Mapping[str, Any], entry: Entry) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from typing import Any
 
 from lxml import etree
 
+from ..i18n import Msg
 from . import bcdice
 from .common import ImportFailed, Message, Source, as_utf8, epoch_ms
 
@@ -74,15 +75,14 @@ def read(data: bytes, file: str) -> Source:
 def parse_xml(data: bytes, where: str) -> list[Message]:
     data = as_utf8(data)
     if re.search(rb"<!(DOCTYPE|ENTITY)", data[:65536], re.I):
-        raise ImportFailed("XML with a DOCTYPE or ENTITY declaration is refused (entity expansion, external "
-                           "entities); Udonarium never writes one", where=where)
+        raise ImportFailed(Msg("import.xml_declarations"), where=where)
     chat = _ChatReader(where)
     try:
         for event, el in etree.iterparse(io.BytesIO(data), events=("start", "end"), **_PARSE_OPTIONS):
             chat.feed(event, el)
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if hasattr(exc, "lineno") else None
-        raise ImportFailed(f"not well-formed XML ({exc.msg}); the file may be truncated", where=where, line=line) from None
+        raise ImportFailed(Msg("import.xml_malformed", detail=exc.msg), where=where, line=line) from None
     return chronological(chat.finish())
 
 
@@ -110,8 +110,7 @@ class _ChatReader:
             if self.root is None:
                 self.root = el.tag
                 if el.getroottree().docinfo.doctype:
-                    raise ImportFailed("XML with a DOCTYPE is refused (entity expansion, external entities)",
-                                       where=self.where)
+                    raise ImportFailed(Msg("import.xml_doctype"), where=self.where)
             if el.tag == "chat-tab":
                 self.tabs, self.in_tab = self.tabs + 1, 0
             return
@@ -125,7 +124,7 @@ class _ChatReader:
 
     def finish(self) -> list[Message]:
         if not self.tabs:
-            raise ImportFailed(f"no <chat-tab> in this XML (root element <{self.root}>)", where=self.where)
+            raise ImportFailed(Msg("import.no_chat_tab", root=self.root), where=self.where)
         for m in self.messages:
             if m.speaker is None and m.speaker_key in self.names:
                 m.speaker = self.names[m.speaker_key]  # a result before any message of its roller
@@ -169,9 +168,10 @@ class _ChatReader:
         msg.speaker = who or (asked.speaker if asked else None)
         msg.command = asked.text if asked else None
         msg.game_system = label if label and c.get("from") != TABLE_SENDER else asked.game_system if asked else None
+        msg.from_bot = True
         shown = fly_result(msg.text)
         if shown is not None:
-            msg.rolls = bcdice.parse(shown)[1]
+            msg.rolls = bcdice.parse(shown, msg.game_system, bot=True)[1]
             if not msg.rolls:
                 msg.unreadable = f"Udonarium_fly result with no dice in BCDice form: {msg.text!r}"
 
@@ -244,15 +244,15 @@ def read_zip(data: bytes, file: str) -> Source:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
     except _ZIP_ERRORS as exc:
-        raise ImportFailed(f"not a readable zip ({exc}); the file may be truncated", where=file) from None
+        raise ImportFailed(Msg("import.zip_unreadable", detail=str(exc)), where=file) from None
     if len(infos) > MAX_ENTRIES:
-        raise ImportFailed(f"zip lists {len(infos)} entries (limit {MAX_ENTRIES})", where=file)
+        raise ImportFailed(Msg("import.zip_entries", count=len(infos), limit=MAX_ENTRIES), where=file)
     for info in infos:
         _check_name(info, file)
     src = Source("udonarium", file)
     chosen = _choose(infos, zf, file, src)
     if chosen is None:
-        raise ImportFailed("zip holds no Udonarium chat (chat.xml, or data.xml with <chat-tab>)", where=file)
+        raise ImportFailed(Msg("import.zip_no_chat"), where=file)
     name, messages = chosen
     for m in messages:
         m.loc = f"{name}:{m.loc}"
@@ -280,7 +280,7 @@ def _check_name(info: zipfile.ZipInfo, file: str) -> None:
     name = info.filename.replace("\\", "/")
     parts = name.split("/")
     if name.startswith("/") or ".." in parts or (len(parts[0]) == 2 and parts[0][1] == ":"):
-        raise ImportFailed(f"zip entry {name!r} points outside the archive; refused", where=file)
+        raise ImportFailed(Msg("import.zip_traversal", name=repr(name)), where=file)
 
 
 def _choose(infos: list[zipfile.ZipInfo], zf: zipfile.ZipFile, file: str, src: Source) -> tuple[str, list[Message]] | None:
@@ -300,12 +300,12 @@ def _read_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str) -> bytes:
     """Read one entry, stopping at the size cap whatever its header claims."""
     where = f"{file}:{_name(info)}"
     if info.compress_size and info.file_size / max(info.compress_size, 1) > MAX_RATIO:
-        raise ImportFailed(f"entry expands {info.file_size // max(info.compress_size, 1)}x: refused as a zip bomb", where=where)
+        raise ImportFailed(Msg("import.zip_bomb", ratio=info.file_size // max(info.compress_size, 1)), where=where)
     try:
         with zf.open(info) as fh:
             out = fh.read(MAX_ENTRY + 1)
     except _ZIP_ERRORS as exc:
-        raise ImportFailed(f"cannot read zip entry ({exc})", where=where) from None
+        raise ImportFailed(Msg("import.zip_entry_unreadable", detail=str(exc)), where=where) from None
     if len(out) > MAX_ENTRY:
-        raise ImportFailed(f"entry is larger than {MAX_ENTRY} bytes: refused", where=where)
+        raise ImportFailed(Msg("import.zip_entry_too_big", limit=MAX_ENTRY), where=where)
     return out

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kifu.auditor.base import Game, Text
+from kifu.auditor.base import Game
 
 from . import projection
 from .events import EVENTS
@@ -11,7 +11,6 @@ GAME = Game(
     id="generic",
     prefix="",
     code="KIFU",
-    title=Text(ja="汎用 (チャット・ダイス)", en="generic (chat and dice)"),
     seed="",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]

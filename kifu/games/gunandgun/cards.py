@@ -24,6 +24,7 @@ from msgspec import Meta
 
 from kifu.events.base import KifuError, MatchStarted
 from kifu.events.codec import field_error
+from kifu.events.i18n import Msg
 
 __all__ = [
     "AdditionalCost",
@@ -341,7 +342,7 @@ def _build_index(cat: Catalogue) -> _Index:
 
 def _error(exc: Exception, where: str) -> CatalogueError:
     msg, field = field_error(exc)
-    return CatalogueError(f"card catalogue: {msg}", where=where, field=field)
+    return CatalogueError(Msg("cards.bad", detail=msg), where=where, field=field)
 
 
 def decode(raw: bytes | str, where: str = "gunandgun.json") -> Catalogue:
@@ -399,7 +400,7 @@ def merged(extra: dict[str, Any] | None) -> Catalogue:
     try:
         key = msgspec.json.encode(extra, order="deterministic")
     except (TypeError, msgspec.EncodeError) as exc:
-        raise CatalogueError(f"card catalogue: {exc}", where="match.start.catalogue") from None
+        raise CatalogueError(Msg("cards.bad", detail=str(exc)), where="match.start.catalogue") from None
     return _merged(key)
 
 
@@ -431,15 +432,15 @@ def _merged(raw: bytes) -> Catalogue:
     return cat
 
 
-def _fail(where: str, field: str, msg: str) -> CatalogueError:
-    return CatalogueError(f"card catalogue: {msg}", where=where, field=field)
+def _fail(where: str, field: str, msg: Msg) -> CatalogueError:
+    return CatalogueError(msg, where=where, field=field)
 
 
 def _unique(items: list[Any], name: str, where: str) -> None:
     seen: set[str] = set()
     for i, item in enumerate(items):
         if item.id in seen:
-            raise _fail(where, f"{name}[{i}].id", f"duplicate id {item.id!r}")
+            raise _fail(where, f"{name}[{i}].id", Msg("cards.duplicate_id", id=repr(item.id)))
         seen.add(item.id)
 
 
@@ -464,27 +465,27 @@ def _check_entries(entries: Catalogue | _Patch, known: Catalogue, where: str) ->
     for i, gunner in enumerate(entries.gunners):
         for s in gunner.skills:
             if s not in skills:
-                raise _fail(where, f"gunners[{i}].skills", f"unknown skill {s!r}")
+                raise _fail(where, f"gunners[{i}].skills", Msg("cards.unknown_skill", name=repr(s)))
     for i, skill in enumerate(entries.skills):
         if skill.gunner is not None and skill.gunner not in gunners:
-            raise _fail(where, f"skills[{i}].gunner", f"unknown gunner {skill.gunner!r}")
+            raise _fail(where, f"skills[{i}].gunner", Msg("cards.unknown_gunner", name=repr(skill.gunner)))
 
 
 def _check_card(i: int, c: Card, guns: set[str], where: str) -> None:
     for g in c.copies:
         if g not in guns:
-            raise _fail(where, f"cards[{i}].copies", f"unknown gun {g!r}")
+            raise _fail(where, f"cards[{i}].copies", Msg("cards.unknown_gun", name=repr(g)))
     if c.additional_cost is not None and c.additional_cost.gun not in guns:
-        raise _fail(where, f"cards[{i}].additional_cost.gun", f"unknown gun {c.additional_cost.gun!r}")
+        raise _fail(where, f"cards[{i}].additional_cost.gun", Msg("cards.unknown_gun", name=repr(c.additional_cost.gun)))
     if c.additional_cost is not None and not c.numbers_with("additional_cost"):
-        raise _fail(where, f"cards[{i}].numbers", "an additional cost needs its additional_cost number")
+        raise _fail(where, f"cards[{i}].numbers", Msg("cards.additional_cost_number"))
 
 
 def _check_gun(i: int, g: Gun, where: str) -> None:
     loads = [r.load for r in g.hit_table]
     if loads != sorted(set(loads)):
-        raise _fail(where, f"guns[{i}].hit_table", "rows must be in strictly ascending load order")
+        raise _fail(where, f"guns[{i}].hit_table", Msg("cards.hit_rows_order"))
     if loads and loads[-1] > g.max_load:
-        raise _fail(where, f"guns[{i}].hit_table", "a row needs more loads than max_load")
+        raise _fail(where, f"guns[{i}].hit_table", Msg("cards.hit_row_over_max"))
     if g.load_limit > g.max_load:
-        raise _fail(where, f"guns[{i}].load_limit", "load_limit above max_load")
+        raise _fail(where, f"guns[{i}].load_limit", Msg("cards.limit_over_max"))

@@ -16,4 +16,4 @@ def values(frame: Frame[Any]) -> Values:
     }
 
 
-CHARTS = Charts((Metric("life", "ライフ", "Life"), Metric("voltage", "電圧", "Voltage")), values)
+CHARTS = Charts((Metric("life"), Metric("voltage")), values)

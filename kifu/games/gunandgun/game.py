@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kifu.auditor.base import Game, Text
+from kifu.auditor.base import Game
 
 from . import projection
 from .charts import CHARTS
@@ -14,7 +14,6 @@ GAME = Game(
     id="gunandgun",
     prefix="gg",
     code="GG",
-    title=Text(ja="ガンナガン (コイントス・バリアント)", en="Gun and Gun (coin-toss variant)"),
     seed="000_bcb755c8f159f990.txt",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]

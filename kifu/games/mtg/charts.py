@@ -18,5 +18,5 @@ def values(frame: Frame[Any]) -> Values:
     }
 
 
-CHARTS = Charts((Metric("wins", "フリップに勝った回数", "Flips won"),
-                 Metric("losses", "フリップに負けた回数", "Flips lost")), values)
+CHARTS = Charts((Metric("wins"),
+                 Metric("losses")), values)

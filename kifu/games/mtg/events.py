@@ -20,6 +20,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from kifu.events.base import Event, MalformedEvent, MatchStarted
+from kifu.events.codec import field_error
+from kifu.events.i18n import Msg
 
 from . import cards
 
@@ -223,5 +225,5 @@ def catalogue(start: MatchStarted) -> Any:
     try:
         return cards.for_match(start.catalogue)
     except msgspec.ValidationError as exc:
-        raise MalformedEvent(f"the match's card catalogue does not fit the mtg shape: {exc}",
+        raise MalformedEvent(Msg("cards.wrong_shape", detail=field_error(exc)[0]),
                              line=1, seq=1, field="catalogue") from None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kifu.auditor.base import Game, Text
+from kifu.auditor.base import Game
 
 from . import projection
 from .charts import CHARTS
@@ -14,7 +14,6 @@ GAME = Game(
     id="mtg",
     prefix="mtg",
     code="MTG",
-    title=Text(ja="マジック:ザ・ギャザリング (コイン投げ, 総合ルール 705)", en="Magic: The Gathering coin flips (CR 705)"),
     seed="001_a9773e9e4e2d9798.txt",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]

@@ -17,5 +17,5 @@ def values(frame: Frame[Any]) -> Values:
     }
 
 
-CHARTS = Charts((Metric("level", "レベル", "Level"), Metric("clock", "クロック", "Clock"),
-                 Metric("stock", "ストック", "Stock")), values)
+CHARTS = Charts((Metric("level"), Metric("clock"),
+                 Metric("stock")), values)

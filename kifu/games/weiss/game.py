@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kifu.auditor.base import Game, Text
+from kifu.auditor.base import Game
 
 from . import projection
 from .charts import CHARTS
@@ -14,7 +14,6 @@ GAME = Game(
     id="weiss",
     prefix="ws",
     code="WS",
-    title=Text(ja="ヴァイスシュヴァルツ (ターンの流れ)", en="Weiss Schwarz (turn flow)"),
     seed="003_6ef41692d6c94716.txt",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]

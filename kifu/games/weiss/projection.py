@@ -208,7 +208,6 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
     return State(players=players, sides={p: Side(deck=deck) for p in players})
 
 
-_on: Dispatch[State] = Dispatch()
 RULE_ACTIONS = (ev.LeveledUp, ev.Refreshed, ev.RefreshPointPaid, ev.GameLost)
 """Events that are rule actions: several may follow the event that made them due."""
 NEUTRAL = RULE_ACTIONS + (ev.CheckTimingStarted, ev.AbilityTriggered)
@@ -216,13 +215,16 @@ NEUTRAL = RULE_ACTIONS + (ev.CheckTimingStarted, ev.AbilityTriggered)
 ability that triggered together with the rule action is only written down (it resolves later)."""
 
 
-def apply(state: State, event: Event) -> State:
-    """The state after ``event``: its handler, then the rule actions it made due."""
-    after = _on(state, event)
+def _rule_actions_due(state: State, after: State, event: Event) -> State:
+    """After every handler of a ``ws.`` event: the rule actions the event made due."""
     if not event_type(type(event)).startswith("ws."):
         return after
     acted = state.last_action_seq if isinstance(event, NEUTRAL) else event.seq
     return replace(after, last_game_seq=event.seq, last_action_seq=acted, due=_due(after, event.seq))
+
+
+apply: Dispatch[State] = Dispatch(after=_rule_actions_due)
+"""The state after an event: its handler, then the rule actions it made due."""
 
 
 def rule_actions(state: State) -> dict[str, str]:
@@ -323,7 +325,7 @@ def _unmodified(side: Side) -> Side:
     return replace(side, stage=stage)
 
 
-@_on.on(ev.TurnStarted)
+@apply.on(ev.TurnStarted)
 def _turn(state: State, e: ev.TurnStarted) -> State:
     sides = {p: _unmodified(s) for p, s in state.sides.items()}
     return replace(
@@ -334,7 +336,7 @@ def _turn(state: State, e: ev.TurnStarted) -> State:
     )
 
 
-@_on.on(ev.PhaseStarted)
+@apply.on(ev.PhaseStarted)
 def _phase(state: State, e: ev.PhaseStarted) -> State:
     return replace(
         state, phase=e.phase, phase_open=True, phases_done=state.phases_done + (e.phase,), step=None,
@@ -342,34 +344,34 @@ def _phase(state: State, e: ev.PhaseStarted) -> State:
     )
 
 
-@_on.on(ev.PhaseEnded)
+@apply.on(ev.PhaseEnded)
 def _phase_end(state: State, e: ev.PhaseEnded) -> State:
     closed = e.seq if e.phase == "end" else state.end_closed_seq
     return replace(state, phase_open=False, step=None if e.phase == "attack" else state.step, end_closed_seq=closed)
 
 
-@_on.on(ev.StepStarted)
+@apply.on(ev.StepStarted)
 def _step(state: State, e: ev.StepStarted) -> State:
     keep = state.attack if e.step not in ("declare", "encore") else None
     return replace(state, step=e.step, attack=keep)
 
 
-@_on.on(ev.CheckTimingStarted)
+@apply.on(ev.CheckTimingStarted)
 def _check(state: State, e: ev.CheckTimingStarted) -> State:
     return replace(state, check=e.seq)
 
 
-@_on.on(ev.CheckTimingEnded)
+@apply.on(ev.CheckTimingEnded)
 def _check_end(state: State, e: ev.CheckTimingEnded) -> State:
     return replace(state, check=None)
 
 
-@_on.on(ev.AbilityTriggered)
+@apply.on(ev.AbilityTriggered)
 def _auto(state: State, e: ev.AbilityTriggered) -> State:
     return replace(state, pending=state.pending + (Pending(ability=e.ability, player=e.player, seq=e.seq),))
 
 
-@_on.on(ev.AbilityResolved)
+@apply.on(ev.AbilityResolved)
 def _resolve(state: State, e: ev.AbilityResolved) -> State:
     return replace(state, pending=tuple(p for p in state.pending if p.ability != e.ability))
 
@@ -377,7 +379,7 @@ def _resolve(state: State, e: ev.AbilityResolved) -> State:
 # --- stand, draw, clock, main, climax ----------------------------------------
 
 
-@_on.on(ev.Stood)
+@apply.on(ev.Stood)
 def _stood(state: State, e: ev.Stood) -> State:
     side = state.side(e.player)
     chosen = set(e.slots or ev.SLOTS) - set(e.held)
@@ -385,7 +387,7 @@ def _stood(state: State, e: ev.Stood) -> State:
     return replace(_with(state, e.player, replace(side, stage=stage)), stand_held=tuple(e.held))
 
 
-@_on.on(ev.Drew)
+@apply.on(ev.Drew)
 def _drew(state: State, e: ev.Drew) -> State:
     side = _move(state.side(e.player), "deck", "hand", e.count)
     if e.reason == "setup":
@@ -398,39 +400,39 @@ def _drew(state: State, e: ev.Drew) -> State:
     return state
 
 
-@_on.on(ev.Clocked)
+@apply.on(ev.Clocked)
 def _clocked(state: State, e: ev.Clocked) -> State:
     state = _with(state, e.player, _move(state.side(e.player), "hand", "clock", 1, e.card))
     return replace(state, clocked=state.clocked + 1)
 
 
-@_on.on(ev.CharacterPlayed)
+@apply.on(ev.CharacterPlayed)
 def _chara(state: State, e: ev.CharacterPlayed) -> State:
     side = _retire(_pay(_remove(state.side(e.player), "hand"), e.cost), e.slot)
     new = Slot(card=e.card, level=e.level, power=e.power, soul=e.soul)
     return _with(state, e.player, _set_slot(side, e.slot, new))
 
 
-@_on.on(ev.EventPlayed)
+@apply.on(ev.EventPlayed)
 def _event(state: State, e: ev.EventPlayed) -> State:
     side = _add(_pay(_remove(state.side(e.player), "hand"), e.cost), "resolution", 1, e.card)
     return _with(state, e.player, side)
 
 
-@_on.on(ev.ActPlayed)
+@apply.on(ev.ActPlayed)
 def _act(state: State, e: ev.ActPlayed) -> State:
     state = _with(state, e.player, _pay(state.side(e.player), e.cost))
     return _slot_update(state, e.player, e.slot, state="rest") if e.rest else state
 
 
-@_on.on(ev.SlotsSwapped)
+@apply.on(ev.SlotsSwapped)
 def _swap(state: State, e: ev.SlotsSwapped) -> State:
     side = state.side(e.player)
     a, b = side.stage.get(e.a), side.stage.get(e.b)
     return _with(state, e.player, _set_slot(_set_slot(side, e.a, b), e.b, a))
 
 
-@_on.on(ev.ClimaxPlayed)
+@apply.on(ev.ClimaxPlayed)
 def _climax(state: State, e: ev.ClimaxPlayed) -> State:
     side = _remove(state.side(e.player), "hand")
     if side.climax is not None:
@@ -439,7 +441,7 @@ def _climax(state: State, e: ev.ClimaxPlayed) -> State:
     return replace(state, climaxes=state.climaxes + 1)
 
 
-@_on.on(ev.ClimaxLeft)
+@apply.on(ev.ClimaxLeft)
 def _climax_left(state: State, e: ev.ClimaxLeft) -> State:
     side = state.side(e.player)
     if side.climax is not None:
@@ -450,7 +452,7 @@ def _climax_left(state: State, e: ev.ClimaxLeft) -> State:
 # --- attack ------------------------------------------------------------------
 
 
-@_on.on(ev.AttackDeclared)
+@apply.on(ev.AttackDeclared)
 def _attack(state: State, e: ev.AttackDeclared) -> State:
     defender = state.opponent(e.player) or e.player
     opposing = state.side(defender).stage.get(e.slot)
@@ -462,7 +464,7 @@ def _attack(state: State, e: ev.AttackDeclared) -> State:
     return replace(state, attack=attack, attacks=state.attacks + 1, attackers=state.attackers + (e.slot,))
 
 
-@_on.on(ev.TriggerRevealed)
+@apply.on(ev.TriggerRevealed)
 def _reveal(state: State, e: ev.TriggerRevealed) -> State:
     state = _with(state, e.player, _move(state.side(e.player), "deck", e.to, 1, e.card))
     if state.attack is None:
@@ -472,7 +474,7 @@ def _reveal(state: State, e: ev.TriggerRevealed) -> State:
     return replace(state, attack=attack)
 
 
-@_on.on(ev.Countered)
+@apply.on(ev.Countered)
 def _counter(state: State, e: ev.Countered) -> State:
     side = _add(_pay(_remove(state.side(e.player), "hand"), e.cost), "waiting")
     state = _with(state, e.player, side)
@@ -484,7 +486,7 @@ def _counter(state: State, e: ev.Countered) -> State:
     return replace(state, attack=replace(state.attack, counters=state.attack.counters + 1))
 
 
-@_on.on(ev.DamageDealt)
+@apply.on(ev.DamageDealt)
 def _damage(state: State, e: ev.DamageDealt) -> State:
     cards = e.cards or [ev.DamageCard() for _ in range(e.amount)]  # reveal not recorded: amount cards
     side = _remove(state.side(e.player), "deck", len(cards))
@@ -496,7 +498,7 @@ def _damage(state: State, e: ev.DamageDealt) -> State:
     return state
 
 
-@_on.on(ev.BattleResolved)
+@apply.on(ev.BattleResolved)
 def _battle(state: State, e: ev.BattleResolved) -> State:
     attack = state.attack
     if attack is None:
@@ -507,7 +509,7 @@ def _battle(state: State, e: ev.BattleResolved) -> State:
     return replace(state, attack=replace(attack, battle_seq=e.seq))
 
 
-@_on.on(ev.Modified)
+@apply.on(ev.Modified)
 def _modified(state: State, e: ev.Modified) -> State:
     cur = state.side(e.player).stage.get(e.slot)
     if cur is None:
@@ -516,17 +518,17 @@ def _modified(state: State, e: ev.Modified) -> State:
                         soul_mod=cur.soul_mod + e.soul, level_mod=cur.level_mod + e.level)
 
 
-@_on.on(ev.CharacterReversed)
+@apply.on(ev.CharacterReversed)
 def _reversed(state: State, e: ev.CharacterReversed) -> State:
     return _slot_update(state, e.player, e.slot, state="reverse")
 
 
-@_on.on(ev.CharacterRetired)
+@apply.on(ev.CharacterRetired)
 def _retired(state: State, e: ev.CharacterRetired) -> State:
     return _with(state, e.player, _retire(state.side(e.player), e.slot))
 
 
-@_on.on(ev.Encored)
+@apply.on(ev.Encored)
 def _encored(state: State, e: ev.Encored) -> State:
     side = _pay(_remove(state.side(e.player), "waiting"), e.stock)
     old = side.retired.get(e.slot, Slot(card=e.card or UNKNOWN))
@@ -537,12 +539,12 @@ def _encored(state: State, e: ev.Encored) -> State:
 # --- end phase, moves, rule actions --------------------------------------------
 
 
-@_on.on(ev.Discarded)
+@apply.on(ev.Discarded)
 def _discarded(state: State, e: ev.Discarded) -> State:
     return _with(state, e.player, _move(state.side(e.player), "hand", "waiting", e.count))
 
 
-@_on.on(ev.Moved)
+@apply.on(ev.Moved)
 def _moved(state: State, e: ev.Moved) -> State:
     side = state.side(e.player)
     if e.from_ == "stage" and e.to == "waiting" and e.slot in side.stage:
@@ -558,7 +560,7 @@ def _moved(state: State, e: ev.Moved) -> State:
     return _with(state, e.player, side)
 
 
-@_on.on(ev.LeveledUp)
+@apply.on(ev.LeveledUp)
 def _levelup(state: State, e: ev.LeveledUp) -> State:
     side = state.side(e.player)
     seven = side.clock[:7]
@@ -568,7 +570,7 @@ def _levelup(state: State, e: ev.LeveledUp) -> State:
     return _with(state, e.player, side)
 
 
-@_on.on(ev.Refreshed)
+@apply.on(ev.Refreshed)
 def _refreshed(state: State, e: ev.Refreshed) -> State:
     side = state.side(e.player)
     deck = side.deck + side.waiting
@@ -576,7 +578,7 @@ def _refreshed(state: State, e: ev.Refreshed) -> State:
     return replace(state, refresh_owed={**state.refresh_owed, e.player: e.seq})
 
 
-@_on.on(ev.RefreshPointPaid)
+@apply.on(ev.RefreshPointPaid)
 def _refresh_point(state: State, e: ev.RefreshPointPaid) -> State:
     state = _with(state, e.player, _move(state.side(e.player), "deck", "clock", 1, e.card))
     return replace(state, refresh_owed={k: v for k, v in state.refresh_owed.items() if k != e.player})
@@ -593,7 +595,7 @@ def _side_of(r: ev.SideRecord) -> Side:
                 level=_cards(r.level), climax=r.climax, stage=stage, hand_known=True)
 
 
-@_on.on(ev.BoardRecorded)
+@apply.on(ev.BoardRecorded)
 def _board(state: State, e: ev.BoardRecorded) -> State:
     sides = {**state.sides, **{r.player: _side_of(r) for r in e.sides}}
     done = ev.PHASES[: ev.PHASES.index(e.phase) + 1] if e.phase else ()
@@ -604,6 +606,6 @@ def _board(state: State, e: ev.BoardRecorded) -> State:
     )
 
 
-@_on.on(ev.GameLost)
+@apply.on(ev.GameLost)
 def _lost(state: State, e: ev.GameLost) -> State:
     return replace(state, lost=state.lost + (e.player,))

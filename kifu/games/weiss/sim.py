@@ -12,18 +12,33 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from kifu.auditor.base import resolve_options
 from kifu.events.base import Event, MatchStarted
 from kifu.events.codec import Codec
 from kifu.projector.base import Frame, first_frame, step
 
 from . import projection
 from .events import CENTER, EVENTS
-from .rules.attack import expected_reversed
-from .rules.common import OPTIONS
-from .rules.damage import expected_damage
 
 CODEC = Codec(EVENTS)
+
+# The table's choices where the rules leave one (docs/games/weiss.md, "Options"), with the
+# documented defaults, written out here rather than taken from the rulebook: a generator that
+# borrowed the auditor's arithmetic could never catch the auditor getting it wrong.
+DEFAULTS = {"hand_limit": 7, "battle_tie": "both", "side_attack_level": "defender", "deck_size": 50}
+
+
+def reversed_by_battle(attacker: int, defender: int, tie: str) -> list[str]:
+    """The battle step: the character with the lower power is reversed; on a tie, both (or, by option, neither)."""
+    if attacker == defender:
+        return ["attacker", "defender"] if tie == "both" else []
+    return ["attacker"] if attacker < defender else ["defender"]
+
+
+def attack_damage(soul: int, trigger_soul: int, kind: str, side_level: int) -> int:
+    """The damage step: the attacker's soul plus trigger soul, +1 for a direct attack,
+    minus the level that a side attack subtracts; never below 0."""
+    bonus = 1 if kind == "direct" else -side_level if kind == "side" else 0
+    return max(0, soul + trigger_soul + bonus)
 ICONS = (["soul"], ["soul"], [], ["draw"], ["pool"], ["soul", "soul"], ["gate"], [], ["soul", "shot"])
 
 
@@ -40,7 +55,7 @@ class Table:
                  "players": [{"id": p, "name": p.upper()} for p in players], "rules": rules or {}}
         self.start = CODEC.convert(start)
         assert isinstance(self.start, MatchStarted)
-        self.options = resolve_options(OPTIONS, self.start.rules)
+        self.options = {**DEFAULTS, **self.start.rules}
         self.events: list[Event] = [self.start]
         self.frame: Frame[projection.State] = first_frame(projection, self.start, self.options)
         self.rng = rng or random.Random(0)
@@ -194,8 +209,7 @@ class Table:
             self.battle()
 
     def damage(self, defender: str, climaxes: list[bool] | None) -> None:
-        calc = expected_damage(self.state, str(self.options.get("side_attack_level", "defender")))
-        amount = calc["expected"] if calc else 0
+        amount = self.expected_damage()
         if climaxes is None:
             marks = [self.rng.random() < 0.15 for _ in range(amount)]
         else:
@@ -208,6 +222,16 @@ class Table:
         cancelled = any(c.get("climax") for c in cards)
         self.act("ws.damage", player=defender, amount=amount, cards=cards, cancelled=cancelled)
 
+    def expected_damage(self) -> int:
+        attack = self.state.attack
+        if attack is None:
+            return 0
+        slot = self.side(attack.player).stage.get(attack.slot)
+        if slot is None:
+            return 0
+        side_level = slot.level_now if self.options["side_attack_level"] == "attacker" else attack.defender_level
+        return attack_damage(slot.soul_now, attack.trigger_soul, attack.kind, side_level)
+
     def battle(self) -> None:
         self.emit("ws.step", step="battle")
         attack = self.state.attack
@@ -216,7 +240,7 @@ class Table:
         theirs = self.side(attack.defender).stage.get(attack.slot)
         if mine is None or theirs is None:
             return
-        rev = expected_reversed(mine.power_now, theirs.power_now, str(self.options["battle_tie"]))
+        rev = reversed_by_battle(mine.power_now, theirs.power_now, str(self.options["battle_tie"]))
         self.act("ws.battle", attacker_power=mine.power_now, defender_power=theirs.power_now, reversed=rev)
 
     def encore_step(self, player: str, encore: bool = True) -> None:

@@ -17,6 +17,8 @@ import msgspec
 from msgspec import Meta
 
 from kifu.events.base import KifuError
+from kifu.events.codec import field_error
+from kifu.events.i18n import Msg
 
 Tag = Literal["move", "shooting", "close"]
 Kind = Literal["shooting", "close", "move", "defence", "stealth", "other"]
@@ -93,7 +95,7 @@ def parse(extra: Mapping[str, Any]) -> Catalogue:
     try:
         return msgspec.convert(extra, Catalogue)
     except msgspec.ValidationError as exc:
-        raise KifuError(f"match.start.catalogue: {exc}", line=1, seq=1, field="catalogue") from None
+        raise KifuError(Msg("cards.bad_catalogue", detail=field_error(exc)[0]), line=1, seq=1, field="catalogue") from None
 
 
 def merged(extra: Mapping[str, Any] | None) -> Catalogue:

@@ -18,4 +18,4 @@ def values(frame: Frame[Any]) -> Values:
     return out
 
 
-CHARTS = Charts((Metric("trion", "トリオン", "Trion"), Metric("distance", "距離", "Distance")), values)
+CHARTS = Charts((Metric("trion"), Metric("distance")), values)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kifu.auditor.base import Game, Text
+from kifu.auditor.base import Game
 
 from . import projection
 from .charts import CHARTS
@@ -14,8 +14,6 @@ GAME = Game(
     id="worldtrigger",
     prefix="wt",
     code="WT",
-    title=Text(ja="ワールドトリガー 1vs1 ダイスゲーム (ボーダー隊員ソロランク戦ゲーム)",
-               en="World Trigger 1v1 dice game (Border agent solo rank battle)"),
     seed="002_8caa01d942fb408e.txt",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]

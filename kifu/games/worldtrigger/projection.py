@@ -254,18 +254,15 @@ def close_chain(state: State) -> State:
     return replace(state, chain=(), passes=())
 
 
-class _Apply(Dispatch[State]):
-    """The handlers, plus a note of the first game event played after the match was decided (■7)."""
-
-    def __call__(self, state: State, event: Event) -> State:
-        after = super().__call__(state, event)
-        if state.defeated is not None and state.played_on_seq is None and type(event).__module__ == GAME_EVENTS:
-            return replace(after, played_on_seq=event.seq)
-        return after
+def _played_on(before: State, after: State, event: Event) -> State:
+    """After every handler: note the first game event played once the match was decided (■7)."""
+    if before.defeated is not None and before.played_on_seq is None and type(event).__module__ == GAME_EVENTS:
+        return replace(after, played_on_seq=event.seq)
+    return after
 
 
 GAME_EVENTS = BailedOut.__module__
-apply: Dispatch[State] = _Apply()
+apply: Dispatch[State] = Dispatch(after=_played_on)
 
 
 @apply.on(BuildChosen)

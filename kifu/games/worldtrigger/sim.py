@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import cards
-from .projection import gained
 
 BUILDS: dict[str, dict[str, list[str]]] = {
     "a": {"main": ["弧月", "旋空", "アステロイド", "レイガスト"], "sub": ["シールド", "バッグワーム", "グラスホッパー", "エスクード"]},
@@ -140,12 +139,19 @@ def play_turn(sim: Sim, turn: int) -> None:
         tactics_phase(sim, sim.agents[pid])
 
 
+def tags_of(sheet: list[str], attack: list[int], defence: list[int]) -> list[str]:
+    """■5: each of the attacker's dice whose face none of the defender's dice shows gives the tag its
+    face has on the plot sheet (written here from the rules, not taken from the projection)."""
+    shown = set(defence)
+    return [sheet[face - 1] for face in attack if face not in shown and face <= len(sheet)]
+
+
 def tactics_phase(sim: Sim, me: Agent) -> None:
     """■5: plot, tags, then uses and moves while they can be paid."""
     attack = [sim.rng.randint(1, 6) for _ in range(2)]
     defence = [sim.rng.randint(1, 6) for _ in range(2)]
     sim.emit("wt.plot", by=me.id, attacker=me.id, attack=attack, defence=defence)
-    tags = gained(me.sheet, attack, defence)
+    tags = tags_of(me.sheet, attack, defence)
     me.tags += tags
     sim.emit("wt.tags", by=me.id, player=me.id, tags=tags)
     used: set[tuple[str, str, str]] = set()

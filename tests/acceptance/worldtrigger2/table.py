@@ -14,12 +14,11 @@ them in ``match.start.catalogue``.
 from __future__ import annotations
 
 import json
+from importlib import resources
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[3]
-CATALOGUE = json.loads((ROOT / "kifu/games/worldtrigger/cards.json").read_text(encoding="utf-8"))["triggers"]
+CATALOGUE = json.loads(resources.files("kifu.games.worldtrigger").joinpath("cards.json").read_text("utf-8"))["triggers"]
 M, S, C = "move", "shooting", "close"
 JST = timezone(timedelta(hours=9))
 T0 = datetime(2026, 11, 21, 13, 0, 0, tzinfo=JST)

@@ -11,9 +11,8 @@ from __future__ import annotations
 from kifu.auditor.base import Rule
 
 from . import cards, costs, limits, loads, numbers, responses, setup, shots, toss
-from .docs_ja import with_japanese
 
-RULES: tuple[Rule, ...] = tuple(with_japanese(r) for r in (
+RULES: tuple[Rule, ...] = (
     toss.RULES + numbers.RULES + costs.RULES + limits.RULES + loads.RULES + shots.RULES + responses.RULES
     + cards.RULES + setup.RULES
-))
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
@@ -31,15 +31,7 @@ def _claimed(e: object) -> tuple[str | None, str | None]:
 @rule(
     code="GG-CARD-001", name="card-used-as-its-kind", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.3 ①, §1.8 / seed 000 §カード処理ごとのトス実行タイミング",
-    title=Text(ja="カードはその種類として使う", en="a card is used as the kind it is"),
-    message=Text(ja="{card} は{kind_ja}のカードですが、{used_ja}として記録されています",
-                 en="{card} is a {kind} card but is recorded as a {used}"),
     on=(ev.CardPlayed, ev.BulletFired, ev.TossGroupOpened),
-    doc=Doc(checks="`gg.play` names an action, function or response card with its own kind; `gg.bullet` names a "
-                   "bullet; a function toss group names a function card. Unknown cards cannot be decided (info).",
-            why="The kind decides when the card tosses (action at activation, bullet at the shot, function at the "
-                "turn start, response at the declaration) and where it goes.",
-            bad="play 緊急回避 kind=action", good="play 緊急回避 kind=response"),
 )
 def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
     card, used = _claimed(s.event)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
@@ -19,14 +19,7 @@ EXC = "seed 000 §ルール適用の例外 (各種コスト（コスト、ボル
 
 @rule(
     code="GG-COST-001", name="cost-is-the-printed-cost", severity=Severity.ERROR, citation=EXC,
-    title=Text(ja="COST とボルテージは N で変わらない", en="COST and voltage are paid as printed, whatever N is"),
-    message=Text(ja="{card} ({act}) のコストは {want} ですが、支払いは {got} でした",
-                 en="{card} ({act}) costs {want}, but {got} was paid"),
     on=(ev.EffectResolved,), options=("cost_payment",),
-    doc=Doc(checks="By the time an action, function, response or skill resolves, exactly its printed COST (in hand "
-                   "cards or voltage per `cost_payment`) or its skill voltage cost was paid.",
-            why="The variant replaces effect numbers, never costs: a COST 2 card costs 2 even when N is 0 or 5.",
-            bad="オーバーブースト (COST 2); cost hand 1; N=1", good="オーバーブースト (COST 2); cost hand 2"),
 )
 def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -47,14 +40,7 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-COST-002", name="additional-cost-uses-n", severity=Severity.ERROR,
     citation="seed 000 §追加コストについて / 裁定例 過焔地獄",
-    title=Text(ja="追加コストの数値も N に置き換わる", en="an additional cost's number becomes N"),
-    message=Text(ja="{card} ({act}) の追加コストは {gun} の装填 {want} 枚 (N={n}) ですが、{got} でした",
-                 en="{card} ({act}) has an additional cost of {want} loads of {gun} (N={n}), but {got} was paid"),
     on=(ev.CostPaid, ev.EffectResolved),
-    doc=Doc(checks="A card's additional cost is paid from the named gun, after the toss sequence ended, with N "
-                   "loads; at resolution the total paid equals N.",
-            why="過焔地獄: N=2 discards 2 loads of キヨヒメ, N=0 discards none.",
-            bad="過焔地獄 N=2; cost additional 5 (キヨヒメ)", good="過焔地獄 N=2; cost additional 2 (キヨヒメ)"),
 )
 def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -91,15 +77,7 @@ def _flagged(a: proj.Activation) -> bool:
 @rule(
     code="GG-COST-003", name="cost-is-affordable", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.7 (D1 hand, D2 voltage, D3 additional) [APP] Card.cs, Skill.cs",
-    title=Text(ja="支払えるコストだけを支払う", en="a cost is paid only from cards that are there"),
-    message=Text(ja="{player} は {kind} で {n} 枚払いましたが、{have} 枚しかありません",
-                 en="{player} paid {n} from {kind}, but had only {have}"),
     on=(ev.CostPaid,),
-    doc=Doc(checks="Hand cards paid ≤ the other cards in hand; voltage paid ≤ the voltage area; an additional "
-                   "cost ≤ the named gun's loads. Hand and voltage are judged only when the log records the "
-                   "player's opening draw (a log that starts mid-game does not know them).",
-            why="A cost that cannot be paid means the card could not be used at all.",
-            bad="voltage 3; skill cost voltage 5", good="voltage 6; skill cost voltage 5"),
 )
 def cost_is_affordable(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -121,13 +99,7 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-COST-004", name="cost-not-refunded", severity=Severity.ERROR,
     citation="seed 000 FAQ (コストを支払った後で、コイントスで0が出た場合 … 返ってきません)",
-    title=Text(ja="N=0 でもコストは返らない", en="no cost is refunded, even when N is 0"),
-    message=Text(ja="{act} ({card}) のコスト {n} 枚 ({kind}) が返却されました (N={nn})",
-                 en="{n} {kind} paid for {act} ({card}) was given back (N={nn})"),
     on=(ev.CostRefunded,),
-    doc=Doc(checks="No cost paid for an activation is given back.",
-            why="Costs are prepaid; a toss of 0 makes the effect do nothing but keeps the cost spent.",
-            bad="cost a1 hand 1; toss a1 opponent; refund a1 hand 1", good="cost a1 hand 1; toss a1 opponent; resolve a1 n=0"),
 )
 def cost_not_refunded(s: Step) -> Iterable[Hit]:
     a = game(s.before).acts.get(s.event.act)

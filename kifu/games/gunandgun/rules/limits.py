@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
@@ -54,14 +54,7 @@ def _check(s: Step, scope: str) -> Iterable[Hit]:
 
 @rule(
     code="GG-LIM-001", name="turn-usage-limit-unchanged", severity=Severity.ERROR, citation=EXC,
-    title=Text(ja="1ターンの使用制限は N で変わらない", en="per-turn usage limits are unchanged by N"),
-    message=Text(ja="{player} は {card} をこのターン {count} 回使いました (制限: {per_ja}で {n} 回。N=0 の使用も数える)",
-                 en="{player} used {card} {count} times this turn (limit {n} per {per}; a use with N=0 counts)"),
     on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
-    doc=Doc(checks="A card limited per turn (by name, by effect, or by loading) is not used more often in one "
-                   "turn, counting uses whose N was 0.",
-            why="“1ターン1度” stays as printed; an activation with N=0 was still processed, so it was used.",
-            bad="play オーバーブースト (N=0); play オーバーブースト", good="play オーバーブースト; next turn play オーバーブースト"),
 )
 def turn_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     return _check(s, "turn")
@@ -69,13 +62,7 @@ def turn_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-LIM-002", name="game-usage-limit-unchanged", severity=Severity.ERROR, citation=EXC,
-    title=Text(ja="ゲーム中の使用制限は N で変わらない", en="per-game usage limits are unchanged by N"),
-    message=Text(ja="{player} は {card} をこのゲームで {count} 回使いました (制限 {n} 回)",
-                 en="{player} used {card} {count} times this game (limit {n})"),
     on=(ev.CardPlayed, ev.BulletFired),
-    doc=Doc(checks="A card limited per game (ブリッツ) is used at most that often by each player, N=0 uses included.",
-            why="The variant never changes usage limits.",
-            bad="play ブリッツ (N=0); later play ブリッツ", good="play ブリッツ once"),
 )
 def game_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     return _check(s, "game")
@@ -101,15 +88,7 @@ def _imposed(st: Any, owner: str) -> Iterable[tuple[str, int | None, int]]:
 @rule(
     code="GG-LIM-003", name="imposed-limit-uses-n", severity=Severity.ERROR,
     citation="seed 000 裁定例 ノイズジェネレーター (相手は【行動】を1ターンにN枚までしか発動できない)",
-    title=Text(ja="相手に課す枚数制限は N に置き換わる", en="a limit a function imposes on the opponent becomes N"),
-    message=Text(ja="{player} はこのターン【行動】を {count} 枚発動しました。相手の {card} により N={n} 枚まで",
-                 en="{player} activated {count} actions this turn; the opponent's {card} allows N={n}"),
     on=(ev.CardPlayed,),
-    doc=Doc(checks="While the opponent has a function that limits your actions per turn (ノイズジェネレーター), "
-                   "your actions this turn do not exceed the N of its latest turn-start toss (0 allows none). "
-                   "Before its first toss the limit cannot be decided (info).",
-            why="The imposed limit is an effect number, so it is tossed; the card's own usage limits are not.",
-            bad="b's ノイズジェネレーター N=0; a plays 計略", good="b's ノイズジェネレーター N=1; a plays 計略 once"),
 )
 def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -128,12 +107,7 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-LIM-004", name="used-skill-stays-face-up", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.9 (使用すると表向き; 裏向きに戻す技能は1ターンに1度) [APP] Skill.cs",
-    title=Text(ja="使用した技能は表向きのまま再使用できない", en="a used skill stays face up and cannot be reused"),
-    message=Text(ja="{player} の {skill}: {why_ja}", en="{player}'s {skill}: {why}"),
     on=(ev.SkillUsed,),
-    doc=Doc(checks="A skill is used only while face down; a flip-back skill at most its per-turn number of times.",
-            why="Using a skill turns it face up; only skills that say so turn back face down, once per turn.",
-            bad="skill 朧走り; skill 朧走り (same turn)", good="skill 朧走り; next turn skill 朧走り"),
 )
 def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -157,16 +131,7 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     code="GG-LIM-005", name="card-not-used-on-own-first-turn", severity=Severity.ERROR,
     citation="reference gunandgun.md §2.2 #52, E4 [W38] (オーバーヒート: 自分の第1ターンには使用できない) / "
              "seed 000 §ルール適用の例外 (カード使用制限は変わらない)",
-    title=Text(ja="自分の第1ターンに使えないカードは第1ターンに使わない",
-               en="a card barred from its owner's first turn is not used then"),
-    message=Text(ja="{player} は自分の第1ターン (ターン {turn}) に {card} を使いました",
-                 en="{player} used {card} on their own first turn (turn {turn})"),
     on=(ev.CardPlayed,),
-    doc=Doc(checks="A card whose catalogue entry says `not_first_turn` (オーバーヒート) is not played during its "
-                   "owner's own first turn. Without gg.turn events the turn cannot be known (info).",
-            why="“Not on your own first turn” is a usage restriction: the variant leaves it as printed, it is "
-                "never tossed.",
-            bad="turn 1 a; play オーバーヒート by a", good="turn 3 a (a's second turn); play オーバーヒート by a"),
 )
 def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
     e = s.event

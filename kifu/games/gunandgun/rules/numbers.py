@@ -9,7 +9,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any, Iterable
 
-from kifu.auditor.base import Doc, End, Hit, Severity, Step, Text, end_rule, rule
+from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
 
 from .. import events as ev
 from .facts import (
@@ -40,16 +40,7 @@ def _card_of(s: Step) -> tuple[Any, Any]:
 
 @rule(
     code="GG-NUM-001", name="effect-numbers-use-n", severity=Severity.ERROR, citation=RULING,
-    title=Text(ja="効果の数値はすべて同じ N に置き換える", en="every replaceable number of the effect becomes N"),
-    message=Text(ja="{card} を N={n} で処理するなら数値は {want} ですが、記録は {got} です",
-                 en="{card} resolved with N={n} should use {want}, but the log says {got}"),
     on=(ev.EffectResolved,),
-    doc=Doc(checks="The values an activation resolves with are N for each number the variant replaces (amounts, "
-                   "thresholds, additional costs, limits imposed on the opponent) and the printed number for the "
-                   "rest. A card the catalogue lacks, or values that do not line up with the catalogue's numbers, "
-                   "cannot be decided (info).",
-            why="One toss sets every number of the effect (徹甲榴弾: threshold 3 and HIT+3 for N=3; 相撃ち; 過焔地獄).",
-            bad="徹甲榴弾 N=3; resolve values=[4,3]", good="徹甲榴弾 N=3; resolve values=[3,3]"),
 )
 def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     a, f = _card_of(s)
@@ -70,17 +61,7 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-NUM-002", name="effect-does-not-exceed-n", severity=Severity.ERROR,
     citation="seed 000 §基本ルール 2 / 裁定例 (計略: 0回なら0枚) / FAQ コイントスの結果が0",
-    title=Text(ja="効果の大きさは N で決まる", en="an effect does no more than N allows"),
-    message=Text(ja="{card} ({act}) は N={n} で {role} {limit} までですが {done} 行われました",
-                 en="{card} ({act}) allows {role} {limit} with N={n}, but {done} happened"),
     on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified),
-    doc=Doc(checks="Cards drawn, cards loaded, burn counters given, life healed, HIT dealt and HIT modifiers that "
-                   "an activation's effect records add up to no more than its numbers under N.",
-            why="N=0 means 0 cards, 0 damage: the card was processed, but its effect does nothing. A load effect "
-                "over several guns gives each gun up to N (each stops at its cap); copies of a function each apply N; "
-                "a lasting HIT modifier from a turn toss group (スパイラル・シューター, バレットキャッチ) is N on "
-                "every shot it applies to.",
-            bad="計略 N=0; draw 3 (a1)", good="計略 N=3; draw 3 (a1)"),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -126,19 +107,7 @@ def _effect_key(e: Any, st: Any) -> str:
 @rule(
     code="GG-NUM-003", name="threshold-compares-with-n", severity=Severity.ERROR,
     citation="seed 000 裁定例 (徹甲榴弾: 装填数が3以上の場合 HIT+3; 相撃ち: 1HIT以上与えられる場合) / 【対応】 (発動条件)",
-    title=Text(ja="条件の閾値も N に置き換えて判定する", en="a threshold is replaced by N before it is compared"),
-    message=Text(ja="{card}: {measured} {op} {threshold} (N={n}) は {want} ですが、{got}",
-                 en="{card}: {measured} {op} {threshold} (N={n}) is {want}, but {got}"),
     on=(ev.EffectResolved, ev.HitModified, ev.LifeChanged),
-    doc=Doc(checks="A resolution's verdict on its threshold (`holds`) matches the comparison with the threshold "
-                   "under N, and no HIT or HIT modifier is recorded for an activation whose threshold failed. "
-                   "The measured quantity is the log's `measured`, else read from the state as the card's "
-                   "condition says (the firing gun's loads for 徹甲榴弾, the incoming HIT for 相撃ち, the "
-                   "owner's life for life conditions). A threshold that only picks between two HIT numbers "
-                   "(起死回生: N HIT, or N HIT instead when life ≤ N) never forbids the HIT.",
-            why="The seed's rulings replace thresholds too: 徹甲榴弾 with N=3 adds HIT+3 only with 3 or more "
-                "loaded; 相撃ち with N=1 fires on 1 HIT or more.",
-            bad="徹甲榴弾 N=3, 2 loaded; hit +3", good="徹甲榴弾 N=2, 2 loaded; hit +2"),
 )
 def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -186,15 +155,6 @@ def _exact_numbers(f: Any) -> bool:
 @end_rule(
     code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.WARNING,
     citation="seed 000 §基本ルール 2 / 裁定例 (計略: 3回 → カードを3枚引く; 過焔地獄: バーンカウンターを2個)",
-    title=Text(ja="N で決まった枚数・個数をそのまま行う", en="an action draws and burns exactly what N says"),
-    message=Text(ja="{card} ({act}) は N={n} で {role} {want} のはずが {done} でした",
-                 en="{card} ({act}) with N={n} should {role} {want}, but {done} was recorded"),
-    doc=Doc(checks="For an unconditional action card resolved with the right N, the cards drawn and the burn "
-                   "counters given under its activation (`act`) add up to at least its numbers under N (more is "
-                   "GG-NUM-002; a player whose deck ran out is excused). A warning: a log may have left the "
-                   "effect's events untagged.",
-            why="N replaces the number: 計略 with N=3 draws 3, not the printed count and not fewer.",
-            bad="計略 N=3; draw 2 (a1)", good="計略 N=3; draw 3 (a1)"),
 )
 def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
     st = game(end.final)

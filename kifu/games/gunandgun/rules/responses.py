@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
@@ -20,16 +20,7 @@ EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModif
 
 @rule(
     code="GG-RESP-001", name="failed-response-goes-to-discard", severity=Severity.ERROR, citation=FAQ,
-    title=Text(ja="条件を満たさない【対応】は効果なしで捨て札へ", en="a response whose condition fails goes to the discard with no effect"),
-    message=Text(ja="{card} ({act}) は条件を満たさない ({measured} / N={n}) のに効果を適用しました",
-                 en="{card} ({act}) applied its effect although its condition failed ({measured} against N={n})"),
     on=(ev.EffectResolved,),
-    doc=Doc(checks="A response whose condition fails after the toss (the log's `holds: false`, or else the "
-                   "incoming HIT of the answered shot compared with its threshold under N) is recorded as "
-                   "`fizzled`, not `applied`.",
-            why="After the toss the condition may no longer hold (相撃ち with N above the incoming HIT): the card "
-                "is discarded and does nothing.",
-            bad="相撃ち N=4 vs 2 HIT; resolve holds=false outcome=applied", good="… resolve holds=false outcome=fizzled"),
 )
 def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -46,13 +37,7 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-RESP-002", name="fizzled-response-has-no-effect", severity=Severity.ERROR, citation=FAQ,
-    title=Text(ja="不発の【対応】は何も起こさない", en="a fizzled response does nothing"),
-    message=Text(ja="{card} ({act}) は seq {res} で不発なのに seq {seq} で効果が記録されています",
-                 en="{card} ({act}) fizzled at seq {res}, yet an effect of it is recorded at seq {seq}"),
     on=EFFECTS,
-    doc=Doc(checks="No draw, load, burn, life change, HIT modifier or discard names a fizzled activation.",
-            why="A fizzled response goes to the discard with its effect not applied.",
-            bad="resolve a5 fizzled; hit s2 response -2 (a5)", good="resolve a5 fizzled; (nothing from a5)"),
 )
 def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     aid = getattr(s.event, "act", None)
@@ -66,14 +51,7 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-RESP-003", name="response-set-then-declared-against-opponent", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.8, F1 ([W56]: set face down in your main phase; used against the opponent's shot or skill)",
-    title=Text(ja="【対応】はセットしてから相手の射撃・技能に対して宣言する",
-               en="a response is set first, then declared against the opponent's shot or skill"),
-    message=Text(ja="{player} の {act} の宣言: {why_ja}", en="{player} declared {act}: {why}"),
     on=(ev.ResponseDeclared,),
-    doc=Doc(checks="A declared response was set face down by the same player earlier and not yet used, and it "
-                   "answers a shot or skill of the opponent during the opponent's turn.",
-            why="Responses are set in your own main phase and used only at response timing.",
-            bad="a: respond a9 (never set)", good="a: play 緊急回避 response (a9); b's turn: shoot s4; a: respond a9 against s4"),
 )
 def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -97,17 +75,7 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-RESP-004", name="responses-resolve-last-declared-first", severity=Severity.ERROR,
     citation="reference gunandgun.md F1 [N-skill] (対応は後に宣言したものから解決する: LIFO)",
-    title=Text(ja="同じ射撃・技能への【対応】は後に宣言したものから解決する",
-               en="responses to one shot or skill resolve last declared first"),
-    message=Text(ja="{act} (seq {declared} で宣言) が、後で宣言された {later} より先に解決されました",
-                 en="{act} (declared at seq {declared}) resolved before {later}, which was declared after it"),
     on=(ev.EffectResolved,),
-    doc=Doc(checks="When several responses answer the same shot or skill, none resolves while a response "
-                   "declared after it against the same target is still unresolved.",
-            why="Responses stack: the last one declared resolves first, so its N and its HIT change are applied "
-                "before the earlier ones see the shot.",
-            bad="respond r1 against s1; respond r2 against s1; resolve r1; resolve r2",
-            good="respond r1 against s1; respond r2 against s1; resolve r2; resolve r1"),
 )
 def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -133,16 +101,7 @@ def _blockers(st: Any, shot: Any) -> list[str]:
 @rule(
     code="GG-RESP-005", name="no-response-to-unanswerable-shot", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.5, §2.1 ダタラ, §2.2 #4 ステルスバレット, C5 [APP]",
-    title=Text(ja="【対応】できない射撃に【対応】しない", en="no response against a shot that forbids responses"),
-    message=Text(ja="{player} は {shot} に【対応】を宣言しましたが、{by} により【対応】できません",
-                 en="{player} declared a response against {shot}, which {by} makes unanswerable"),
     on=(ev.ResponseDeclared,),
-    doc=Doc(checks="No response is declared against a shot of a gun whose own effect forbids responses (ダタラ) "
-                   "or a shot carrying a face-up bullet that does (ステルスバレット). A declaration without "
-                   "`against` answers the latest shot.",
-            why="These effects take the response timing away; a gun effect is never tossed, and a bullet "
-                "without numbers has nothing for N to change.",
-            bad="shoot s1 with ダタラ; b: respond r1 against s1", good="shoot s1 with ドドメ; b: respond r1 against s1"),
 )
 def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
     e = s.event

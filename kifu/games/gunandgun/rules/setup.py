@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.base import MatchEnded
 
 from .. import events as ev
@@ -42,14 +42,7 @@ def _first_by_rule(st: proj.State) -> tuple[set[str], str] | None:
 
 @rule(
     code="GG-SETUP-001", name="first-player-by-speed-then-weight", severity=Severity.ERROR, citation=W56,
-    title=Text(ja="先手は速の高い方、同じなら機銃の重量の合計が軽い方", en="the faster gunner goes first; on a tie the lighter pair of guns"),
-    message=Text(ja="先手は {want} ({reason}) のはずですが {got} ({got_reason}) が記録されています",
-                 en="{want} should go first ({reason}), but {got} ({got_reason}) is recorded"),
     on=(ev.FirstPlayerChosen,),
-    doc=Doc(checks="The recorded first player and reason follow: higher gunner 速; on a tie lower total 重量 of the "
-                   "two guns; on a tie again at random.",
-            why="The first player is fixed by the rules before skills are chosen.",
-            bad="ヒバナ (速5) vs ナトリ (速1); first = ナトリ's player", good="first = ヒバナ's player, reason speed"),
 )
 def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -65,11 +58,7 @@ def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-SETUP-002", name="skill-belongs-to-gunner", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.1, A4 (each gunner's three skills)",
-    title=Text(ja="技能は自分の銃士の3枚から選ぶ", en="the skill is one of the gunner's three"),
-    message=Text(ja="{skill} は {gunner} の技能ではありません", en="{skill} is not a skill of {gunner}"),
     on=(ev.SetupChosen,),
-    doc=Doc(checks="The chosen skill belongs to the chosen gunner.", why="Each gunner brings three skills to choose from.",
-            bad="ヒバナ with グッドメディスン", good="ヒバナ with 朧走り"),
 )
 def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -84,13 +73,7 @@ def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-SETUP-003", name="starting-life-from-gunner", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.1, A3 (life 30; マカ 40)",
-    title=Text(ja="初期ライフは30 (マカは40)", en="starting life is 30 (マカ: 40)"),
-    message=Text(ja="{gunner} の初期ライフは {want} ですが {got} が記録されています",
-                 en="{gunner} starts at {want} life, but {got} is recorded"),
     on=(ev.SetupChosen,),
-    doc=Doc(checks="A recorded starting life equals the gunner's (30, or マカ's 40).",
-            why="Life is a rule constant, not printed on the gunner (except マカ's text).",
-            bad="ヒバナ life 40", good="ヒバナ life 30 (or no life field)"),
 )
 def starting_life_from_gunner(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -115,14 +98,7 @@ def _turn_order(s: Step) -> tuple[str, str] | None:
 @rule(
     code="GG-TURN-001", name="only-active-player-acts", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.3 [W56] (players alternate; the turn player performs the basic actions)",
-    title=Text(ja="手番のプレイヤーだけが基本アクションを行い、手番は交互", en="only the turn player takes basic actions; turns alternate"),
-    message=Text(ja="seq {seq}: {why_ja}", en="seq {seq}: {why}"),
     on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
-    doc=Doc(checks="Card use, basic loads, shots and skills (except response skills) are by the active player (a "
-                   "turn toss group in the wrong turn is GG-TOSS-005's); turn 1 is the first player's and turns then alternate, except for the extra "
-                   "turns a resolved ブリッツ gives (N of them under the variant).",
-            why="Acting outside your turn, or taking two turns, changes everything that follows.",
-            bad="turn a; play 計略 by b", good="turn a; play 計略 by a"),
 )
 def only_active_player_acts(s: Step) -> Iterable[Hit]:
     e, st = s.event, game(s.before)
@@ -144,15 +120,7 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TURN-002", name="hand-refilled-to-hand-size", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.3 ② ダウンフェイズ [W56] (G1)",
-    title=Text(ja="ダウンフェイズで手札を札の枚数まで補充する", en="the down phase refills the hand to the gunner's hand size"),
-    message=Text(ja="{player} のターン終了時の手札は {hand} 枚です (札 {size}, 補充前 {before})",
-                 en="{player} ends the turn with {hand} cards (hand size {size}, {before} before the refill)"),
     on=(ev.TurnEnded,), options=("deck_out",),
-    doc=Doc(checks="At turn end the active player's hand is at least the gunner's 札 while cards remain in their "
-                   "decks, and the refill did not draw past it. Under `deck_out: failed-draw` a refill that failed "
-                   "is the deck-out (GG-END-002), not a short refill.",
-            why="Refilling short or long changes every later draw.",
-            bad="ナトリ (札5) hand 3; turn end", good="ナトリ hand 3; draw 2 refill; turn end"),
 )
 def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
     e, st = s.event, game(s.before)
@@ -177,13 +145,7 @@ def _burn_due(option: str, counters: int) -> int:
 @rule(
     code="GG-TURN-003", name="burn-at-turn-start", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.10 [APP] ResolveBurnCounters", options=("burn", "burn_counters"),
-    title=Text(ja="バーンは燃えているプレイヤーのターン開始時に処理する", en="burn resolves at the burned player's turn start"),
-    message=Text(ja="{player}: {why_ja}", en="{player}: {why}"),
     on=(ev.LifeChanged,) + MAIN + (ev.TurnEnded,),
-    doc=Doc(checks="A player with burn counters loses life at their own turn start, before the main phase, by the "
-                   "amount the `burn` option says; with `burn_counters: remove` the counters are then gone.",
-            why="Burn counters (キヨヒメ's BURN, 過焔地獄) only matter if they are resolved each turn.",
-            bad="b has 2 burn; turn b; play …", good="b has 2 burn; turn b; life b -3 burn; play …"),
 )
 def burn_at_turn_start(s: Step) -> Iterable[Hit]:
     e, st = s.event, game(s.before)
@@ -214,15 +176,7 @@ def burn_at_turn_start(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TURN-004", name="turn-end-effects-order", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.3 ② (open: turn-end effects vs refill)", options=("turn_end_order",),
-    title=Text(ja="ターン終了時の効果と手札補充の順序", en="turn-end effects and the refill come in the chosen order"),
-    message=Text(ja="{card} のターン終了時効果が手札補充の{when}に処理されました (turn_end_order={order})",
-                 en="the turn-end effect of {card} resolved {when} the refill (turn_end_order={order})"),
     on=(ev.EffectResolved,),
-    doc=Doc(checks="With `turn_end_order` set, a function's turn-end effect resolves before (or after) the active "
-                   "player's refill.",
-            why="The order changes what the effect can load or draw; the table fixes it in advance.",
-            bad="turn_end_order=before-refill; draw refill; resolve リロード・サポーター",
-            good="turn_end_order=before-refill; resolve リロード・サポーター; draw refill"),
 )
 def turn_end_effects_order(s: Step) -> Iterable[Hit]:
     order = s.options.get("turn_end_order", "any")
@@ -257,13 +211,7 @@ def _decked(st: proj.State, option: str) -> list[str]:
 @rule(
     code="GG-END-001", name="match-ends-when-life-reaches-zero", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.11 [hiyama] [APP] LoseWhenLifeIsZero",
-    title=Text(ja="ライフが0になったプレイヤーは負け", en="a player whose life reaches 0 loses"),
-    message=Text(ja="{why_ja}", en="{why}"),
     on=(ev.TurnStarted, ev.TurnEnded, MatchEnded),
-    doc=Doc(checks="Once a player's life is 0 or less no further turn starts or ends, and match.end does not name "
-                   "that player the winner.",
-            why="The game is over the moment life reaches 0.",
-            bad="life b -> 0; turn end; turn b", good="life b -> 0; match.end winner a"),
 )
 def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
     dead = _dead(game(s.before))
@@ -282,13 +230,7 @@ def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-END-002", name="match-ends-on-deck-out", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.11 (deck-out) [APP] LoseWhenBothDecksAreDepleted", options=("deck_out",),
-    title=Text(ja="デッキ切れで負け (条件はオプション)", en="a decked-out player loses (when, per option)"),
-    message=Text(ja="{player} はデッキ切れ ({option}) なのに試合が続いています",
-                 en="{player} is decked out ({option}), yet the match goes on"),
     on=(ev.TurnStarted,),
-    doc=Doc(checks="No turn starts after a player met the deck-out condition of the `deck_out` option.",
-            why="The sources disagree on when deck-out happens; the table fixes it and the auditor holds it.",
-            bad="both of b's decks at 0; turn a", good="both of b's decks at 0; match.end winner a reason deck-out"),
 )
 def match_ends_on_deck_out(s: Step) -> Iterable[Hit]:
     option = s.options.get("deck_out", "both-empty")

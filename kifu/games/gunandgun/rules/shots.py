@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
@@ -21,12 +21,7 @@ STAGES = ("effect", "bullet", "response", "replace")
 @rule(
     code="GG-SHOT-001", name="gun-shoots-once-per-turn", severity=Severity.ERROR,
     citation="reference gunandgun.md §1.5 (C1: each gun shoots at most once per turn)", options=("shots_per_gun",),
-    title=Text(ja="1丁の機銃は1ターンに1回だけ射撃する", en="each gun shoots at most once per turn"),
-    message=Text(ja="{gun} はこのターン {shots} 回目の射撃です (上限 {limit})", en="{gun} shot {shots} times this turn (limit {limit})"),
     on=(ev.ShotDeclared,),
-    doc=Doc(checks="A gun is not declared to shoot more times in one turn than `shots_per_gun` (default 1).",
-            why="Cards such as Sou[N]d Crack exist to lift exactly this limit.",
-            bad="shoot カサネ; shoot カサネ (same turn)", good="shoot カサネ; shoot キヨヒメ"),
 )
 def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -40,12 +35,7 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-SHOT-002", name="shot-needs-lowest-hit-row", severity=Severity.ERROR,
     citation=NSHOOT + " (最低限の装填数を満たさない限り、射撃はできません)",
-    title=Text(ja="HIT表の最小装填数がないと射撃できない", en="a shot needs at least the lowest load of the HIT table"),
-    message=Text(ja="{gun} は {loads} 枚で射撃しましたが、最小は {need} 枚です", en="{gun} shot with {loads} loaded, but needs {need}"),
     on=(ev.ShotDeclared,),
-    doc=Doc(checks="When a shot is declared the gun holds at least the load count of its lowest HIT-table row.",
-            why="Below the lowest row the gun cannot shoot.",
-            bad="キヨヒメ (rows 3, 5) with 2 loaded: shoot", good="キヨヒメ with 3 loaded: shoot"),
 )
 def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -63,13 +53,7 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-SHOT-003", name="hit-modifiers-in-order", severity=Severity.ERROR, citation=NSHOOT + " (sequence 1-5)",
-    title=Text(ja="HIT修正の順序: 効果 → 特殊弾 → 対応 → 置換", en="HIT modifiers apply in order: effects, bullets, responses, replacements"),
-    message=Text(ja="{shot} の {stage} 修正が {after} 修正の後に記録されています",
-                 en="a {stage} modifier of {shot} is recorded after a {after} modifier"),
     on=(ev.HitModified,),
-    doc=Doc(checks="A shot's HIT modifiers are recorded in the order effect → bullet → response → replacement.",
-            why="Order matters: a replacement (迎撃: HIT becomes 0) overrides everything before it.",
-            bad="hit s1 response -2; hit s1 bullet +2", good="hit s1 bullet +2; hit s1 response -2"),
 )
 def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -100,15 +84,7 @@ def current_hit(state: Any, shot: proj.Shot) -> int | None:
 @rule(
     code="GG-SHOT-004", name="damage-matches-hit-table-and-modifiers", severity=Severity.ERROR,
     citation=NSHOOT + " (HIT table row; steps 1-6) / seed 000 §ルール適用の例外 (機銃の固有効果には適用されない)",
-    title=Text(ja="ダメージは HIT表の値と修正の合計", en="a shot deals its HIT-table row plus its modifiers"),
-    message=Text(ja="{shot} ({gun}, 装填 {loads}) のダメージは {want} のはずですが {got} でした",
-                 en="{shot} ({gun}, {loads} loaded) should deal {want}, but dealt {got}"),
     on=(ev.LifeChanged,),
-    doc=Doc(checks="The HIT a shot deals to its target equals its HIT-table row (highest threshold ≤ loads, a "
-                   "face-up ダブルバレット counting 2, never tossed) with its modifiers applied in order, not below "
-                   "0. The shooter's own RECOIL written on the shot is not its damage.",
-            why="Gun HIT tables are gun effects: the variant does not replace them.",
-            bad="カサネ 2 loaded (4 HIT); life -2", good="カサネ 2 loaded; life -4"),
 )
 def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
     e = s.event

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
@@ -29,14 +29,7 @@ TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
 @rule(
     code="GG-TOSS-001", name="cost-paid-before-toss", severity=Severity.ERROR,
     citation="seed 000 §ルール適用の例外 (各種コストは先払い) / FAQ コストは返ってきますか",
-    title=Text(ja="コストはトスの前に支払う", en="the cost is paid before the toss"),
-    message=Text(ja="seq {seq} のトス ({card}, {act}) がコスト ({cost_ja}) の支払いより前です",
-                 en="the toss at seq {seq} for {card} ({act}) came before its cost ({cost}) was paid"),
     on=(ev.CoinTossed, ev.CostPaid), options=("cost_payment",),
-    doc=Doc(checks="A toss of an activation whose card or skill has a COST or voltage cost comes after that cost "
-                   "is paid; a cost recorded after the activation's first toss is flagged too.",
-            why="The variant makes costs prepaid: pay first, then toss. N never changes what was paid.",
-            bad='play 計略 (a1); toss a1 self; cost a1 hand 1', good='play 計略 (a1); cost a1 hand 1; toss a1 self'),
 )
 def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -58,17 +51,7 @@ def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TOSS-002", name="no-toss-after-sequence-ends", severity=Severity.ERROR,
     citation="seed 000 §概要 2 (相手を向いた時点で終了) / §ルール適用の例外 (装填効果: 装填上限に達したら止まる)",
-    title=Text(ja="トスの終了後にトスしてはならない", en="nothing is tossed after the toss sequence ends"),
-    message=Text(ja="{act} ({card}) のトス列は seq {ended} で終わっています ({why}) が seq {seq} でまたトスしました",
-                 en="the toss sequence of {act} ({card}) ended at seq {ended} ({why}), yet seq {seq} tossed again"),
     on=(ev.CoinTossed,), options=("load_toss_end",),
-    doc=Doc(checks="No toss of an activation follows its first opponent-facing toss or its resolution; with option "
-                   "`load_toss_end: cap`, nor a toss after N reached the room of the gun with the most room left "
-                   "(load effects). By default a table may toss on until the coin faces the opponent.",
-            why="N counts the tosses facing you before the first facing the opponent; that toss ends the sequence. "
-                "A load effect is processed against the gun with the most room; whether the tossing itself stops "
-                "there or goes on to the opponent side (the seed's 原則, FAQ トスで8) is the option's choice.",
-            bad="toss a1 self; toss a1 opponent; toss a1 self", good="toss a1 self; toss a1 self; toss a1 opponent"),
 )
 def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -90,16 +73,7 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TOSS-003", name="n-counts-self-before-first-opponent", severity=Severity.ERROR,
     citation="seed 000 §概要 1-3 / §基本ルール 2",
-    title=Text(ja="N は相手側が出るまでに自分側が出た回数", en="N is the tosses facing you before the first facing the opponent"),
-    message=Text(ja="{act} ({card}) は N={claimed} で処理されましたが、トス {tosses} の N は {n} です",
-                 en="{act} ({card}) resolved with N={claimed}, but its tosses {tosses} give N={n}"),
     on=(ev.EffectResolved,), options=("load_toss_end",),
-    doc=Doc(checks="The N an activation resolves with equals the number of its tosses facing the tosser before the "
-                   "first toss facing the opponent. For a load effect tossed past its cap (the room of the gun with "
-                   "the most room) either the full count or the capped N may be written (not under "
-                   "`load_toss_end: cap`).",
-            why="That count is what replaces the card's numbers.",
-            bad="toss self, self, opponent; resolve n=3", good="toss self, self, opponent; resolve n=2"),
 )
 def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -113,15 +87,7 @@ def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TOSS-004", name="toss-sequence-finished-before-resolve", severity=Severity.ERROR,
     citation="seed 000 §概要 2 (相手を向くまでトスを続ける)",
-    title=Text(ja="相手側が出るまでトスしてから処理する", en="toss until the coin faces the opponent before resolving"),
-    message=Text(ja="{act} ({card}) はトス列が終わる前 ({tosses}) に処理されました",
-                 en="{act} ({card}) resolved before its toss sequence ended ({tosses})"),
     on=(ev.EffectResolved,), options=("load_toss_end",),
-    doc=Doc(checks="An activation resolves only after a toss facing the opponent, or (load effects, unless "
-                   "`load_toss_end: opponent`) once N reached the room of the gun with the most room left. A card "
-                   "with no replaceable number may resolve without any toss.",
-            why="Stopping early while the coin still faces you would let a player pick N.",
-            bad="toss a1 self; resolve a1 n=1", good="toss a1 self; toss a1 opponent; resolve a1 n=1"),
 )
 def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -173,16 +139,7 @@ def _timing_problem(s: Step) -> str | None:
 @rule(
     code="GG-TOSS-005", name="toss-at-the-kinds-timing", severity=Severity.ERROR,
     citation=TIMING, options=("function_first_toss",),
-    title=Text(ja="カードの種類ごとのタイミングでトスする", en="each kind of card tosses at its own timing"),
-    message=Text(ja="seq {seq} のトス/トス群 ({act}, {card}) はタイミングが違います: {why_ja}",
-                 en="the toss or toss group at seq {seq} ({act}, {card}) is at the wrong time: {why}"),
     on=(ev.CoinTossed, ev.TossGroupOpened),
-    doc=Doc(checks="Actions toss when activated; bullets at the shot declaration (before responses and damage); "
-                   "responses when declared (not when set); functions and continuous skills in a turn toss group "
-                   "opened at the owner's turn start, before the main phase. A toss sequence is judged by its "
-                   "first toss (one finding per mistimed sequence).",
-            why="The seed fixes when each kind tosses; tossing at another time changes which N applies.",
-            bad="turn b; play リロード・サポーター (a3); toss a3 self", good="turn a; group g1 リロード・サポーター; toss g1 self"),
 )
 def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -204,13 +161,7 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TOSS-006", name="tosser-owns-the-activation", severity=Severity.ERROR,
     citation="seed 000 §概要 1 (自分を向いた回数)",
-    title=Text(ja="トスするのは発動した本人", en="the activation's owner tosses"),
-    message=Text(ja="{act} ({card}) は {owner} のものですが {tosser} がトスしました",
-                 en="{act} ({card}) belongs to {owner}, but {tosser} tossed"),
     on=(ev.CoinTossed,),
-    doc=Doc(checks="Every toss of an activation is made by the player who owns it.",
-            why="“Facing you” is defined from the tosser; the opponent's toss would invert N.",
-            bad="play 計略 by a (a1); toss a1 by b", good="play 計略 by a (a1); toss a1 by a"),
 )
 def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
     a = game(s.before).acts.get(s.event.act)
@@ -221,15 +172,7 @@ def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TOSS-007", name="one-toss-per-function-kind-per-turn", severity=Severity.ERROR,
     citation=TIMING + " (同じ種類は一度のトス; 継続技能はターン開始時に1回) / FAQ 【機能】まとめて処理, 継続技能",
-    title=Text(ja="【機能】は種類ごとに1回、継続技能は全部で1回トスする",
-               en="one toss per kind of function card, one for all continuous skills, each turn"),
-    message=Text(ja="{player} はこのターン既に {card} のトス群を開いています (seq {seq})",
-                 en="{player} already opened a toss group for {card} this turn (seq {seq})"),
     on=(ev.TossGroupOpened,),
-    doc=Doc(checks="At a turn start a player opens at most one toss group per function card name, and at most one "
-                   "for all continuous skills; its N applies to every copy in play.",
-            why="Copies of the same function share one N; every continuous skill shares the one turn-start toss.",
-            bad="group g1 リロード・サポーター; group g2 リロード・サポーター", good="group g1 リロード・サポーター copies=2"),
 )
 def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -248,16 +191,7 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TOSS-008", name="function-uses-its-kinds-turn-toss", severity=Severity.ERROR,
     citation=TIMING + " (【機能】自分のターン開始時に都度トス; 種類ごとに個別)", options=("function_first_toss",),
-    title=Text(ja="【機能】の効果はその種類のターン開始時のトスの N を使う",
-               en="a function's effect uses the N of its own kind's turn-start toss"),
-    message=Text(ja="{card} の効果 (seq {seq}): {why_ja}", en="the effect of {card} at seq {seq}: {why}"),
     on=(ev.EffectResolved,),
-    doc=Doc(checks="A function card's effect resolves under a turn toss group of the same card name, opened at the "
-                   "owner's latest turn start; under the next-turn-start option a function just played has no N yet.",
-            why="Different function cards toss separately; one N applies to every copy of one card, for that "
-                "turn's effects including turn-end ones (リロード・サポーター).",
-            bad="group g1 オート・カノン; resolve g1 card=リロード・サポーター",
-            good="group g1 リロード・サポーター; … turn end: resolve g1 card=リロード・サポーター"),
 )
 def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -283,14 +217,7 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-TOSS-009", name="gunner-and-gun-effects-not-tossed", severity=Severity.ERROR,
     citation="seed 000 §ルール適用の例外 (銃士効果や機銃の固有効果には適用されない)",
-    title=Text(ja="銃士効果・機銃の固有効果はトスしない", en="gunner effects and gun effects are not tossed"),
-    message=Text(ja="{name} の{source}効果 ({act}) にトスや N を使っています (seq {seq})",
-                 en="the {source} effect of {name} ({act}) was tossed or given an N (seq {seq})"),
     on=(ev.CoinTossed, ev.EffectResolved),
-    doc=Doc(checks="No toss is tied to a gunner effect or a gun's inherent effect, and they resolve with their "
-                   "printed numbers (n=0 recorded, no toss).",
-            why="The variant replaces numbers on deck cards and skills only.",
-            bad="ability x1 gun キヨヒメ; toss x1 self", good="ability x1 gun キヨヒメ; burn +1 (x1)"),
 )
 def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
     a = game(s.before).acts.get(s.event.act)

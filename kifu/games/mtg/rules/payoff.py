@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from kifu.auditor.base import Doc, End, Hit, Severity, Text, end_rule
+from kifu.auditor.base import End, Hit, Severity, end_rule
 
 from ..cards import Card
 from ..projection import (
@@ -67,30 +67,6 @@ def _voided(ins: Instruction, c: Card) -> bool:
     name="any-loss-means-no-payoff",
     severity=Severity.ERROR,
     citation=CARD + " (Fiery Gambit, Squee's Revenge)",
-    title=Text(ja="一度でも負けたら効果はない", en="any lost flip means the card does nothing"),
-    message=Text(
-        ja="{card} はコイン投げに負けているので効果はありませんが、{kind} {amount} が記録されています",
-        en="{card} lost a flip, so it has no effect, yet {kind} {amount} was recorded",
-    ),
-    doc=Doc(
-        checks=Text(
-            ja="Fiery Gambit と Squee's Revenge は、残したコインで一度でも負けたら、カード自身の効果 (payoff) "
-               "を記録しないこと。",
-            en="Fiery Gambit and Squee's Revenge record no payoff of their own once any kept flip was lost.",
-        ),
-        why=Text(
-            ja="Fiery Gambit: 一度でも負ければ何もしない。Squee's Revenge: 全部勝ったときだけカードを引く。",
-            en="Fiery Gambit: if you lose any flip it does nothing; Squee's Revenge draws only if every flip was won.",
-        ),
-        bad=Text(
-            ja='Fiery Gambit: 勝ち、勝ち、負け; {"type":"mtg.payoff","kind":"damage","amount":3}',
-            en='Fiery Gambit: won, won, lost; {"type":"mtg.payoff","kind":"damage","amount":3}',
-        ),
-        good=Text(
-            ja="Fiery Gambit: 勝ち、勝ち、止める; 3 点と、対戦相手それぞれに 6 点のダメージ",
-            en="Fiery Gambit: won, won, stop; damage 3 and 6 to each opponent",
-        ),
-    ),
 )
 def any_loss_no_payoff(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
@@ -117,43 +93,7 @@ def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iter
     name="payoff-equals-the-kept-results",
     severity=Severity.ERROR,
     citation=CARD,
-    title=Text(ja="カード自身の効果は残した結果の数どおり", en="the card's own payoff follows the kept results"),
-    message=Text(
-        ja="{card}: 勝ち {wins}・負け {losses} なら {kind} は {expected} のはずが {recorded} です",
-        en="{card}: with {wins} win(s) and {losses} loss(es), {kind} should total {expected}, but {recorded} was recorded",
-    ),
     options=(UNRECORDED.name,),
-    doc=Doc(
-        checks=Text(
-            ja="カード自身の効果 (`permanent` のない `mtg.payoff`) の合計が、残した結果から決まる量と一致すること: "
-               "Crazed Firecat は勝ち 1 回につきカウンター 1 個、Mirror March は勝ち 1 回につきトークン 1 体、Yusri "
-               "は勝ち 1 回につき 1 枚・負け 1 回につき 2 点 (5 回中 5 勝なら無料で唱えられる)、Fiery Gambit "
-               "は段階ごと、Squee's Revenge は N 回全部勝てば 1 回につき 2 枚、Ral Zarek は表 1 回につき追加ターン 1 "
-               "回。多すぎる分は超えた payoff の位置に、足りない分は最後のコインの位置に指摘する。"
-               "効果がひとつも記録されていないコイン投げは情報 (判定できない) とし、オプション `unrecorded_payoffs` "
-               "が `error` ならエラーにする。",
-            en="A card's own payoffs (`mtg.payoff` without `permanent`) total what its kept results give: Crazed "
-               "Firecat a counter per win, Mirror March a token per win, Yusri a card per win and 2 damage per loss "
-               "(free casting after five of five), Fiery Gambit's thresholds, Squee's Revenge two cards per flip "
-               "when all N were won, Ral Zarek an extra turn per heads. Excess is reported at the payoff that goes "
-               "over, a shortfall at the last coin. A flip with no own payoff recorded at all is info (cannot "
-               "decide) unless option `unrecorded_payoffs` is `error`.",
-        ),
-        why=Text(
-            ja="これらのカードは勝ち (または表) の回数を数える。親指で無視したコインや表裏だけのコイン投げは勝ちでは"
-               "ない (Saturday School #56、CR 705.2)。",
-            en="These cards count wins (or heads); ignored Thumb coins and heads/tails flips are not wins (Saturday "
-               "School #56, CR 705.2).",
-        ),
-        bad=Text(
-            ja='Crazed Firecat: 勝ち、勝ち、負け; {"type":"mtg.payoff","kind":"counter","amount":3}',
-            en='Crazed Firecat: won, won, lost; {"type":"mtg.payoff","kind":"counter","amount":3}',
-        ),
-        good=Text(
-            ja='Crazed Firecat: 勝ち、勝ち、負け; {"type":"mtg.payoff","kind":"counter","amount":2}',
-            en='Crazed Firecat: won, won, lost; {"type":"mtg.payoff","kind":"counter","amount":2}',
-        ),
-    ),
 )
 def payoff_equals_results(end: End) -> Iterable[Hit]:
     state = end.final.game
@@ -260,49 +200,6 @@ def _ignored_only(t: Tally) -> bool:
     name="watcher-payoff-equals-counted-wins",
     severity=Severity.ERROR,
     citation="CR 705.2; " + CARD.replace(" with CR 705.2", "") + " (Chance Encounter, Tavern Scoundrel: your wins; Okaun, Zndrsplt: any player's)",
-    title=Text(ja="勝ちを数えるカードの効果は数えた勝ちの数どおり", en="a watcher pays exactly for the wins it counts"),
-    message=Text(
-        ja="{card} ({watcher}, {controller}) は {flip_card} の勝ち {wins} 回を数えて {expected} のはずが {recorded} です",
-        en="{card} ({watcher}, controlled by {controller}) counts {wins} win(s) of {flip_card}, so {expected}, "
-           "but {recorded} was recorded",
-    ),
-    doc=Doc(
-        checks=Text(
-            ja="指示ごとに、勝ちを数えるパーマネント (`permanent`) の効果の合計が、勝ち 1 回あたりの量 × 数えた "
-               "(残したコインの) 勝ちの数になること: 偶然の出合い/Chance Encounter (運勢カウンター) と Tavern "
-               "Scoundrel (宝物 2 つ) はコントローラー自身の勝ちだけ、Okaun (倍化) と Zndrsplt (ドロー) "
-               "はどのプレイヤーの勝ちも数える。Tavern Scoundrel は「1 回以上」勝つたびに誘発するので、同時に投げたコイン (Yusri の X 枚) では 1 回だけ。表裏だけのコイン投げと、親指で無視したコインは何も数えない "
-               "(無視したコインは MTG-THUMB-004)。指示の始まりに戦場で勝ちを数えていなかったパーマネントは何も数えな"
-               "い。多すぎる分は超えた payoff の位置に、足りない誘発は指示の最後のコインの位置に指摘する。",
-            en="Per instruction, the payoffs naming a watcher (`permanent`) total its per-win amount times the kept "
-               "wins it counts: Chance Encounter (luck counter) and Tavern Scoundrel (two Treasures) only their "
-               "controller's wins, Okaun (doubling) and Zndrsplt (draw) any player's. Tavern Scoundrel triggers on "
-               "\"one or more\" wins, so coins flipped at once (Yusri's X coins) trigger it once. Heads/tails flips and ignored "
-               "Thumb coins count nothing (ignored coins: MTG-THUMB-004); a permanent that was not a watcher in play "
-               "when the instruction began counts nothing. Excess at the payoff that goes over, a missing trigger at "
-               "the instruction's last coin.",
-        ),
-        why=Text(
-            ja="705.2: 勝つのはコインを投げたプレイヤーだけで、表裏だけのコイン投げには勝者がいない。"
-               "だから対戦相手の偶然の出合いや魔力激突で運勢カウンターが乗ることはない (seed 001)。"
-               "勝ちを数えるパーマネントは、数えた勝ち 1 回につき 1 回誘発する。",
-            en="705.2: only the flipper wins, and a heads/tails flip has no winner, so an opponent's Chance "
-               "Encounter or a Mana Clash never adds a luck counter (seed 001); a watcher triggers once per counted "
-               "win.",
-        ),
-        bad=Text(
-            ja='b が偶然の出合いをコントロール; a がコイン投げに勝つ; {"type":"mtg.payoff","permanent":"ce",'
-               '"kind":"luck-counter"}',
-            en='b controls Chance Encounter; a wins a flip; {"type":"mtg.payoff","permanent":"ce",'
-               '"kind":"luck-counter"}',
-        ),
-        good=Text(
-            ja='a が偶然の出合いをコントロール; a がコイン投げに勝つ; {"type":"mtg.payoff","permanent":"ce",'
-               '"kind":"luck-counter"}',
-            en='a controls Chance Encounter; a wins a flip; {"type":"mtg.payoff","permanent":"ce",'
-               '"kind":"luck-counter"}',
-        ),
-    ),
 )
 def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):

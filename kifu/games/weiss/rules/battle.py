@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
 from .. import events as ev
 from ..projection import Slot, State
@@ -32,48 +32,8 @@ def _fighters(state: State) -> tuple[Slot, Slot] | None:
     name="battle-counts-the-recorded-counters-and-modifiers",
     severity=Severity.ERROR,
     citation=f"{BTL}.3–4 (パワーの比較); reference B1 #6 (counter), B6 #10, #12",
-    title=Text(ja="バトルは記録されたカウンターと修整を含めて比べる",
-               en="a battle counts the counters and modifiers the log recorded"),
-    message=Text(
-        ja="バトルの記録は {attacker_power} 対 {defender_power} で、このターンに記録された修整 ({left_out}) が"
-           "抜けている: 含めると {stage_attacker} 対 {stage_defender} でリバースは {expected}、記録は {recorded}",
-        en="the battle records {attacker_power} against {defender_power}, leaving out what the log recorded this "
-           "turn ({left_out}): with it, {stage_attacker} against {stage_defender}, so {expected} is reversed; the log "
-           "has {recorded}",
-    ),
     on=(ev.BattleResolved,),
     options=("battle_tie",),
-    doc=Doc(
-        checks=Text(
-            ja="`ws.battle` のパワーが、あるキャラについて印刷パワーのままで、このターンに記録された修整 "
-               "(`ws.modify`、防御側への `ws.counter` の `power`) を含めていないとき、含めた値でリバースする"
-               "キャラが記録と同じであること。記録のパワーが印刷パワーでも修整後でもないとき (ログにない"
-               "【永】能力など) は判断しない。",
-            en="When `ws.battle` gives a character its printed power, leaving out the modifiers the log recorded "
-               "this turn (`ws.modify`, the `power` of a `ws.counter` for the defender), the reversal is the one "
-               "those powers give. A recorded power that is neither the printed nor the modified one (a continuous "
-               "ability the log does not record) is not judged.",
-        ),
-        why=Text(
-            ja="seed 003 E.3–4 はその時の両キャラのパワーを比べる。よくある争いは、カウンター (助太刀) や"
-               "クライマックスの +パワーを比較に入れ忘れること。その修整がログに記録されていれば証拠がある。",
-            en="Seed 003 E.3–4 compares the two characters' powers at that moment. The usual dispute is a backup or "
-               "a climax's +power left out of the comparison; when the log records that change, the evidence is "
-               "there.",
-        ),
-        bad=Text(
-            ja="防御側 3000 に ws.counter power=1500; ws.battle attacker_power=4000 defender_power=3000 "
-               "reversed=[defender]",
-            en="defender 3000 gets ws.counter power=1500; ws.battle attacker_power=4000 defender_power=3000 "
-               "reversed=[defender]",
-        ),
-        good=Text(
-            ja="防御側 3000 に ws.counter power=1500; ws.battle attacker_power=4000 defender_power=4500 "
-               "reversed=[attacker]",
-            en="defender 3000 gets ws.counter power=1500; ws.battle attacker_power=4000 defender_power=4500 "
-               "reversed=[attacker]",
-        ),
-    ),
 )
 def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
     e = s.event

@@ -20,70 +20,41 @@ SEED = "seed 003"
 HAND_LIMIT = Option(
     name="hand_limit",
     default=7,
-    doc=Text(
-        ja="エンドフェイズで超えてはいけない手札の規定枚数 (参考資料 B1/B6 #17 [要確認])",
-        en="the hand size the end phase discards down to (reference B1, B6 #17 [to verify])",
-    ),
     citation="seed 003 §エンドフェイズ 3 (規定枚数); reference B1 (7)",
 )
 BATTLE_TIE = Option(
     name="battle_tie",
     default="both",
     choices=("both", "neither"),
-    doc=Text(
-        ja="パワーが同じときにリバースするキャラ: both (両方) か neither (どちらも) (参考資料 B1 [要確認])",
-        en="which characters a tie in power reverses: both, or neither (reference B1 [to verify])",
-    ),
     citation="seed 003 §アタックフェイズ E.4; reference B1, B6 #12",
 )
 ENCORE_SAME_SLOT = Option(
     name="encore_rested_same_slot",
     default=True,
     choices=(True, False),
-    doc=Text(
-        ja="アンコールしたキャラは元の枠にレストで戻る (参考資料 B1 [要確認])",
-        en="an encored character returns rested to the slot it left (reference B1 [to verify])",
-    ),
     citation="reference B1 (encore step), B6 #16",
 )
 END_ORDER = Option(
     name="end_phase_order",
     default="seed",
     choices=("seed", "any"),
-    doc=Text(
-        ja="seed: エンドフェイズは手札の破棄の後にクライマックスを控室へ (種の 3→4 の順); any: 順不同 (参考資料 B1 [要確認])",
-        en="seed: the hand-limit discard comes before the climax leaves (seed items 3 then 4); any: either order "
-           "(reference B1 [to verify])",
-    ),
     citation="seed 003 §エンドフェイズ 3–4",
 )
 COUNTER_BY = Option(
     name="counter_by",
     default="defender",
     choices=("defender", "turn-player", "either"),
-    doc=Text(
-        ja="カウンターを使えるプレイヤー: 種の C.3 は「甲」と書くが、公式ルールと issue 6 では防御側 (既定 defender)",
-        en="who may counter: seed 003 C.3 writes 甲 (the turn player), the official rules and issue 6 say the "
-           "defender (default)",
-    ),
     citation="seed 003 §アタックフェイズ C.3; reference B1 #6, B6 #10",
 )
 SIDE_ATTACK_LEVEL = Option(
     name="side_attack_level",
     default="defender",
     choices=("defender", "attacker"),
-    doc=Text(
-        ja="サイドアタックでソウルから引くレベル: defender (正面の相手キャラ、既定、issue 6 と参考資料 B1) か attacker "
-           "(種の A.3 の字句どおり「攻撃するキャラのレベル」)",
-        en="whose level a side attack subtracts from the soul: defender (the opposing character; default, issue 6 "
-           "and reference B1) or attacker (seed 003 A.3 read literally: 攻撃するキャラのレベル)",
-    ),
     citation="seed 003 §アタックフェイズ A.3 (サイドアタック); reference B1 #6, B6 #8",
 )
 DECK_SIZE = Option(
     name="deck_size",
     default=50,
-    doc=Text(ja="各プレイヤーのデッキ枚数", en="cards in each player's deck at the start"),
     citation="reference B6 #19 (deck = 50)",
 )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
 from .. import events as ev
 from ..projection import State
@@ -87,39 +87,8 @@ DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
     name="attack-damage-equals-soul",
     severity=Severity.ERROR,
     citation=f"{DMG} (攻撃キャラが存在する場合、相手にソウル分のダメージ); reference B6 #8",
-    title=Text(ja="ダメージはソウル分", en="attack damage equals the attacker's soul"),
-    message=Text(
-        ja="ダメージ {amount} が記録されましたが、ソウルは {expected} です (キャラ {base}, ダイレクト +{direct}, サイド −{side})",
-        en="damage {amount} recorded, but the soul is {expected} (character and triggers {base}, direct +{direct}, "
-           "side −{side})",
-    ),
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
-    doc=Doc(
-        checks=Text(
-            ja="アタックのダメージが、その時点のアタックしているキャラのソウル (印刷されたソウル、効果、"
-               "ソウルのトリガーアイコン) にダイレクト/サイドの補正を加えたものと等しいこと。"
-               "アタックしているキャラが舞台を離れていればダメージはない。+1 や −レベル の付け忘れ、0 "
-               "未満のダメージで説明できる誤りは WS-DMG-002/003/004 が指摘する。"
-               "キャンセルされたダメージはソウルの値でも 0 (残った量) でも書いてよい。",
-            en="The attack's damage equals the attacker's soul now (printed, effects, soul trigger icons), with the "
-               "direct and side adjustments; no damage when the attacker has left the stage. Wrong amounts explained "
-               "by a missing +1 or −level, or by damage below 0, are reported by WS-DMG-002/003/004. A cancelled "
-               "damage may be written with the soul or with 0 (what stuck).",
-        ),
-        why=Text(
-            ja="seed 003 D.3: 攻撃キャラが存在する場合、相手にソウル分のダメージを与える。",
-            en="Seed 003 D.3: if the attacking character is there, it deals damage equal to its soul.",
-        ),
-        bad=Text(
-            ja="ソウル 2 のフロントアタック、ソウルトリガー: ws.damage amount=2",
-            en="soul 2 front, soul trigger: ws.damage amount=2",
-        ),
-        good=Text(
-            ja="ソウル 2 のフロントアタック、ソウルトリガー: ws.damage amount=3",
-            en="soul 2 front, soul trigger: ws.damage amount=3",
-        ),
-    ),
 )
 def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
     before = game(s.before)
@@ -133,31 +102,8 @@ def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
     name="direct-attack-adds-one-soul",
     severity=Severity.ERROR,
     citation=f"{ATK} A.3 (ダイレクトアタック: アタックキャラのソウル+1); reference B1 #6",
-    title=Text(ja="ダイレクトアタックはソウル+1", en="a direct attack adds one soul"),
-    message=Text(
-        ja="ダイレクトアタックのダメージ {amount} はソウル+1 を数えていません (正しくは {expected})",
-        en="the direct attack's damage {amount} leaves out the +1 soul (it should be {expected})",
-    ),
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
-    doc=Doc(
-        checks=Text(
-            ja="ダイレクトアタックのダメージにソウル +1 が含まれていること。",
-            en="A direct attack's damage includes the +1 soul.",
-        ),
-        why=Text(
-            ja="seed 003 A.3: ダイレクトアタックではアタックキャラのソウル +1 (自動)。",
-            en="Seed 003 A.3: on a direct attack the attacker gets soul +1 (automatic).",
-        ),
-        bad=Text(
-            ja="ソウル 1 のダイレクトアタック: ws.damage amount=1",
-            en="soul 1 direct: ws.damage amount=1",
-        ),
-        good=Text(
-            ja="ソウル 1 のダイレクトアタック: ws.damage amount=2",
-            en=DAMAGE_DOC_GOOD,
-        ),
-    ),
 )
 def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
     yield from _damage_hit(s, ("direct",))
@@ -168,38 +114,8 @@ def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
     name="side-attack-subtracts-the-opposing-level",
     severity=Severity.ERROR,
     citation=f"{ATK} A.3 (サイドアタック: ソウル数を…レベル分だけ引く); reference B1 #6, B6 #8",
-    title=Text(ja="サイドアタックは相手キャラのレベル分ソウル−", en="a side attack subtracts the opposing character's level"),
-    message=Text(
-        ja="サイドアタックのダメージ {amount} は相手キャラのレベル {side} を引いていません (正しくは {expected})",
-        en="the side attack's damage {amount} does not subtract the opposing level {side} (it should be {expected})",
-    ),
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
-    doc=Doc(
-        checks=Text(
-            ja="サイドアタックのダメージが、ソウルから宣言時の正面の相手キャラのレベルを引いたものであること "
-               "(オプション side_attack_level=attacker: seed A.3 を文字どおりに読み、"
-               "アタックするキャラ自身のレベルを引く)。記録された量が引く前のソウルのままなら、正しいソウルが 0 "
-               "以下でもここで指摘する。",
-            en="A side attack's damage is the soul minus the opposing character's level at declaration (option "
-               "side_attack_level=attacker: minus the attacker's own level, seed A.3 read literally). Reported here "
-               "when the recorded amount is the soul left unsubtracted, even if the right soul is 0 or less.",
-        ),
-        why=Text(
-            ja="seed 003 A.3: サイドアタックでは、アタックするキャラのソウルから正面のキャラのレベル分を引く。"
-               "そのキャラがいなくなってもこの減少は残る (reference B1 #6)。",
-            en="Seed 003 A.3: a side attack subtracts the level of the character in front from the attacker's soul; "
-               "the penalty stays if that character leaves (reference B1 #6).",
-        ),
-        bad=Text(
-            ja="ソウル 2 のサイドアタック、相手はレベル 1: ws.damage amount=2",
-            en="soul 2 side vs level 1: ws.damage amount=2",
-        ),
-        good=Text(
-            ja="ソウル 2 のサイドアタック、相手はレベル 1: ws.damage amount=1",
-            en="soul 2 side vs level 1: ws.damage amount=1",
-        ),
-    ),
 )
 def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
     yield from _damage_hit(s, ("side",))
@@ -210,31 +126,8 @@ def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
     name="no-damage-when-soul-is-zero-or-less",
     severity=Severity.ERROR,
     citation=f"{DMG} (ソウルが0かそれ以下の場合、与えるダメージは0)",
-    title=Text(ja="ソウル0以下ならダメージ0", en="soul of zero or less deals no damage"),
-    message=Text(
-        ja="ソウルは {soul} (0以下) なのにダメージ {amount} が記録されています",
-        en="the soul is {soul} (zero or less), yet damage {amount} is recorded",
-    ),
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
-    doc=Doc(
-        checks=Text(
-            ja="補正後のアタックしているキャラのソウルが 0 以下なら、ダメージが 0 であること。",
-            en="When the attacker's soul after adjustments is 0 or less, the damage is 0.",
-        ),
-        why=Text(
-            ja="seed 003 D.3: ソウルが 0 かそれ以下の場合、与えるダメージは 0 (マイナスにも切り上げにもならない)。",
-            en="Seed 003 D.3: with soul 0 or less the damage dealt is 0 (it is never negative nor rounded up).",
-        ),
-        bad=Text(
-            ja="ソウル 2 のサイドアタック、相手はレベル 3: ws.damage amount=1",
-            en="soul 2 side vs level 3: ws.damage amount=1",
-        ),
-        good=Text(
-            ja="ソウル 2 のサイドアタック、相手はレベル 3: ws.damage amount=0",
-            en="soul 2 side vs level 3: ws.damage amount=0",
-        ),
-    ),
 )
 def no_damage_when_soul_not_positive(s: Step) -> Iterable[Hit]:
     yield from _damage_hit(s, ("floor",))
@@ -265,28 +158,7 @@ def _reveal_problem(e: ev.DamageDealt) -> Text | None:
     name="a-revealed-climax-cancels-and-stops-the-reveal",
     severity=Severity.ERROR,
     citation="CR damage cancel per reference B3 (wikia Q&A No.4); reference B6 #11",
-    title=Text(ja="クライマックスが出たらダメージキャンセル、公開はそこまで",
-               en="a revealed climax cancels the damage and stops the reveal"),
-    message=Text(ja="ダメージの公開: {detail}", en="damage reveal: {detail}"),
     on=(ev.DamageDealt,),
-    doc=Doc(
-        checks=Text(
-            ja="ダメージは 1 点につきカードを 1 枚公開し、クライマックスが出たら公開はそこで終わり、"
-               "ダメージはキャンセルされる (公開したカードはすべて控室へ)。クライマックスが出なければちょうど "
-               "`amount` 枚を公開する (クロックへ)。`cards` のない `ws.damage` は公開を記録していないので、"
-               "ここでは判定しない。",
-            en="Damage reveals one card per point; a climax ends the reveal and cancels the damage (all revealed "
-               "cards to the waiting room); without a climax exactly `amount` cards are revealed (to the clock). A "
-               "`ws.damage` without `cards` records no reveal and is not judged here.",
-        ),
-        why=Text(
-            ja="reference B3: クライマックスが公開されたら、そのダメージ全体がキャンセルされ、それ以上は公開しない。",
-            en="Reference B3: if a climax is revealed the whole damage instance is cancelled and nothing more is "
-               "revealed.",
-        ),
-        bad="ws.damage amount=3 cards=[x, CX, y] cancelled",
-        good="ws.damage amount=3 cards=[x, CX] cancelled",
-    ),
 )
 def climax_cancels_damage(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.DamageDealt)
@@ -300,27 +172,7 @@ def climax_cancels_damage(s: Step) -> Iterable[Hit]:
     name="shot-damage-only-after-a-cancel",
     severity=Severity.ERROR,
     citation="reference B4 (Shot), B6 #11",
-    title=Text(ja="ショットのダメージはキャンセルされたときだけ", en="shot damage only after the attack's damage was cancelled"),
-    message=Text(ja="ショットのダメージ: {detail}", en="shot damage: {detail}"),
     on=(ev.DamageDealt,),
-    doc=Doc(
-        checks=Text(
-            ja="`ws.damage source=shot` が、トリガーでショットアイコンが出て、"
-               "かつダメージがキャンセルされたアタックのものであること。",
-            en="A `ws.damage source=shot` belongs to an attack whose trigger revealed a shot icon and whose damage "
-               "was cancelled.",
-        ),
-        why=Text(
-            ja="ショットアイコンは、このアタックのダメージがキャンセルされたときにだけ 1 点のダメージを与える "
-               "(reference B4、B6 #11)。",
-            en="The shot icon deals 1 damage only if this attack's damage is cancelled (reference B4, B6 #11).",
-        ),
-        bad=Text(
-            ja="ws.reveal icons=[shot]; ws.damage (キャンセルされていない); ws.damage source=shot",
-            en="ws.reveal icons=[shot]; ws.damage (not cancelled); ws.damage source=shot",
-        ),
-        good="ws.reveal icons=[shot]; ws.damage cancelled; ws.damage amount=1 source=shot",
-    ),
 )
 def shot_only_after_cancel(s: Step) -> Iterable[Hit]:
     e = s.event

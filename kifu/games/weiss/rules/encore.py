@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
 from .. import events as ev
 from ..projection import State
@@ -37,32 +37,7 @@ def _reversed(state: State, player: str | None) -> list[str]:
     name="encore-step-turn-player-first",
     severity=Severity.ERROR,
     citation=f"{ENC}.3–4 (甲のリバースカード → 乙のリバースカード); reference B1 #7",
-    title=Text(ja="アンコールステップはターンプレイヤーから", en="the encore step handles the turn player's cards first"),
-    message=Text(
-        ja="{player} のリバースキャラが控室に置かれましたが、ターンプレイヤーのリバースキャラ {waiting} が残っています",
-        en="{player}'s reversed character went to the waiting room while the turn player's {waiting} remained",
-    ),
     on=(ev.CharacterRetired,),
-    doc=Doc(
-        checks=Text(
-            ja="アンコールステップでは、ターンプレイヤーのリバースしているキャラがなくなってから、"
-               "非ターンプレイヤーのリバースしているキャラを控室に置くこと。",
-            en="In the encore step, the non-turn player's reversed characters go to the waiting room only after the "
-               "turn player has none left.",
-        ),
-        why=Text(
-            ja="seed 003 F.3〜4: まず甲のリバースカードを確認して控室に置き、次に乙のリバースカードを置く。",
-            en="Seed 003 F.3–4: 甲's reversed cards are checked and put into the waiting room first, then 乙's.",
-        ),
-        bad=Text(
-            ja="両者にリバースカードがある; 先に ws.retire (非ターンプレイヤー)",
-            en="both have reversed cards; ws.retire (non-turn player) first",
-        ),
-        good=Text(
-            ja="ws.retire (ターンプレイヤー); ws.retire (非ターンプレイヤー)",
-            en="ws.retire (turn player); ws.retire (non-turn player)",
-        ),
-    ),
 )
 def encore_turn_player_first(s: Step) -> Iterable[Hit]:
     before = game(s.before)
@@ -80,31 +55,7 @@ def encore_turn_player_first(s: Step) -> Iterable[Hit]:
     name="encore-step-repeats-until-no-reversed-card-remains",
     severity=Severity.ERROR,
     citation=f"{ENC}.3–6; reference B6 #16",
-    title=Text(ja="リバースカードがなくなるまでアンコールステップ", en="the encore step goes on until no reversed card remains"),
-    message=Text(ja="アンコールステップ: {detail}", en="encore step: {detail}"),
     on=(ev.CharacterRetired,) + CLOSERS,
-    doc=Doc(
-        checks=Text(
-            ja="アンコールステップで控室に置くのはリバースしているキャラだけで、"
-               "どちらの舞台にもリバースしているキャラが残っていないときにだけアタックフェイズが終わること。",
-            en="In the encore step only reversed characters are put into the waiting room, and the attack phase ends "
-               "only when no reversed character remains on either stage.",
-        ),
-        why=Text(
-            ja="seed 003 F.3〜6: リバースしているカードを選んで控室に置き、残っている間は繰り返す。6 では、"
-               "リバースカードが残っていれば 3 に戻る。",
-            en="Seed 003 F.3–6: choose a reversed card and put it into the waiting room, repeat while any remains; "
-               "item 6 goes back to item 3 while reversed cards are left.",
-        ),
-        bad=Text(
-            ja="C2 はリバース; ws.step encore; ws.phase.end attack",
-            en="C2 reversed; ws.step encore; ws.phase.end attack",
-        ),
-        good=Text(
-            ja="C2 はリバース; ws.step encore; ws.retire C2; ws.phase.end attack",
-            en="C2 reversed; ws.step encore; ws.retire C2; ws.phase.end attack",
-        ),
-    ),
 )
 def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     before = game(s.before)
@@ -132,23 +83,7 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     name="rule-encore-costs-three-stock",
     severity=Severity.ERROR,
     citation="reference B1 #7 (all characters: [AUTO] Encore (3)), B6 #16",
-    title=Text(ja="ルールのアンコールはストック3", en="the rule encore costs three stock"),
-    message=Text(ja="{slot} のアンコール: {detail}", en="encore to {slot}: {detail}"),
     on=(ev.Encored,),
-    doc=Doc(
-        checks=Text(
-            ja="ルールによるアンコールが、ストックをちょうど 3 枚、それだけあるストックから支払うこと。",
-            en="An encore by the rule pays exactly 3 stock, from a stock that has them.",
-        ),
-        why=Text(
-            ja="すべてのキャラはルールによるアンコールを持つ: 舞台から控室に置かれたとき、ストックを 3 "
-               "枚払えば戻ってくる (reference B1 #7)。",
-            en="Every character has the rule encore: pay 3 stock when it goes from the stage to the waiting room and "
-               "it returns (reference B1 #7).",
-        ),
-        bad="ws.encore via=rule stock=2",
-        good="ws.encore via=rule stock=3",
-    ),
 )
 def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -170,24 +105,8 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
     name="encore-returns-rested-to-its-slot",
     severity=Severity.ERROR,
     citation="reference B1 #7 [to verify], B6 #16",
-    title=Text(ja="アンコールしたキャラは元の枠にレストで戻る", en="an encored character returns rested to the slot it left"),
-    message=Text(ja="{slot} のアンコール: {detail}", en="encore to {slot}: {detail}"),
     on=(ev.Encored,),
     options=("encore_rested_same_slot",),
-    doc=Doc(
-        checks=Text(
-            ja="アンコールが、直前にキャラが離れた枠を挙げ、その枠が空いていて、キャラがレストで戻ること (オプション "
-               "encore_rested_same_slot、既定 true)。",
-            en="An encore names a slot a character just left, that slot is empty, and the character returns rested "
-               "(option encore_rested_same_slot, default true).",
-        ),
-        why=Text(
-            ja="アンコールしたキャラは元いた枠にレストで戻る (reference B1 #7、要確認とされている)。",
-            en="The encore puts the character back where it was, rested (reference B1 #7, marked to verify).",
-        ),
-        bad="ws.retire C1; ws.encore C3",
-        good="ws.retire C1; ws.encore C1",
-    ),
 )
 def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
     e = s.event

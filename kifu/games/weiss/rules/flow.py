@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, Text, rule
 from kifu.events.base import Event
 
 from .. import events as ev
@@ -77,31 +77,7 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     name="phases-follow-the-turn-order",
     severity=Severity.ERROR,
     citation="seed 003 (スタンド→ドロー→クロック→メイン→クライマックス→アタック→エンド); reference B1, B6 #1",
-    title=Text(ja="フェイズの順番", en="phases come in the turn's order"),
-    message=Text(
-        ja="{found} が記録されましたが、来るべきは {expected} です ({detail})",
-        en="{found} is recorded, but the next must be {expected} ({detail})",
-    ),
     on=(ev.PhaseStarted, ev.PhaseEnded),
-    doc=Doc(
-        checks=Text(
-            ja="各 `ws.phase` が、スタンド → ドロー → クロック → メイン → クライマックス → アタック → エンド "
-               "の次のフェイズで、ターンの中にあること。各 `ws.phase.end` は進行中のフェイズを挙げること "
-               "(省いてもよい: 次のフェイズやターンがそのフェイズを終わらせる)。"
-               "もう一度行えるのはエンドフェイズだけ。",
-            en="Each `ws.phase` is the next phase of Stand → Draw → Clock → Main → Climax → Attack → End, inside a "
-               "turn; each `ws.phase.end` names the phase in progress (it may be left out: the next phase or turn "
-               "ends the phase). Only the end phase may be done again.",
-        ),
-        why=Text(
-            ja="seed 003 はフェイズを決まった順に並べている。エンドフェイズは何か残っている間は繰り返す "
-               "(エンドフェイズ 6)。",
-            en="Seed 003 lists the phases in a fixed order; the end phase repeats while anything is left "
-               "(エンドフェイズ 6).",
-        ),
-        bad="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase clock",
-        good="ws.turn; ws.phase stand; ws.phase.end stand; ws.phase draw",
-    ),
 )
 def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     before = game(s.before)
@@ -140,34 +116,7 @@ def _step_key(state: State) -> tuple[str | None, str]:
     name="attack-steps-follow-the-seed",
     severity=Severity.ERROR,
     citation="seed 003 §アタックフェイズ A–F (A.3, B.7, D.5, E.8); reference B1 #6",
-    title=Text(ja="アタックフェイズのステップの順番", en="attack-phase steps come in order"),
-    message=Text(
-        ja="{found} が {current} の後に来ましたが、来るべきは {expected} です",
-        en="{found} came after {current}, but the next must be {expected}",
-    ),
     on=(ev.StepStarted,) + CLOSERS,
-    doc=Doc(
-        checks=Text(
-            ja="アタックフェイズの中では: アタック宣言 → トリガー → (フロントアタックならカウンター) → ダメージ → "
-               "(フロントアタックならバトル) → 再びアタック宣言。アタックのないアタック宣言ステップはアンコールステッ"
-               "プへ進み、アンコールステップの後でアタックフェイズが終わること。"
-               "アタックフェイズの外のステップはエラー。",
-            en="Inside the attack phase: declare → trigger → (counter on a front attack) → damage → (battle on a "
-               "front attack) → declare again; a declare step with no attack goes to the encore step, and the attack "
-               "phase ends after the encore step. Steps outside the attack phase are errors.",
-        ),
-        why=Text(
-            ja="seed 003 は、各ステップの次をアタックの種類ごとに定め (B.7、D.5)、"
-               "アタックの終了をアンコールステップへ送っている (A)。",
-            en="Seed 003 gives each step's successor by attack kind (B.7, D.5) and sends the end of attacks to the "
-               "encore step (A).",
-        ),
-        bad=Text(
-            ja="ws.attack front; ws.step trigger; ws.step damage (カウンターステップがない)",
-            en="ws.attack front; ws.step trigger; ws.step damage (no counter step)",
-        ),
-        good="ws.attack front; ws.step trigger; ws.step counter; ws.step damage; ws.step battle",
-    ),
 )
 def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
     before = game(s.before)
@@ -214,36 +163,7 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
     name="actions-happen-in-their-phase-by-the-turn-player",
     severity=Severity.ERROR,
     citation="seed 003 (each phase's item 3; 甲 acts); reference B6 #1, #6",
-    title=Text(ja="行動はそのフェイズでターンプレイヤーが行う", en="each action happens in its phase, by the turn player"),
-    message=Text(
-        ja="{type} ({player}) は {where} に記録されていますが、{allowed} でターンプレイヤー {turn_player} だけが行えます{hint_ja}",
-        en="{type} by {player} is recorded {where}, but only the turn player {turn_player} may do it in {allowed}"
-           "{hint_en}",
-    ),
     on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded, ev.DamageDealt),
-    doc=Doc(
-        checks=Text(
-            ja="スタンド、ドローフェイズのドロー、クロックとそのドロー、プレイ、起動能力、枠の入替、クライマックス、"
-               "アタック宣言、トリガーの公開、アタックのダメージ、バトル、クライマックスを控室に置くことが、seed 003 "
-               "の挙げるフェイズ (とステップ) で行われ、プレイヤーの行動はターンプレイヤーが行うこと。"
-               "能力による移動 (`ws.swap` の `effect: true`) と効果のドロー・ダメージはどのフェイズでもよい。",
-            en="Stand, the draw-phase draw, the clock and its draws, plays, ACT abilities, slot swaps, the climax, "
-               "attack declaration, trigger reveal, attack damage, battle and the climax leaving happen in the phase "
-               "(and step) seed 003 names, and the player actions belong to the turn player. An ability's move "
-               "(`ws.swap` with `effect: true`) and an effect's draw or damage may happen in any phase.",
-        ),
-        why=Text(
-            ja="seed 003 はこれらをそれぞれ 1 つのフェイズでだけ甲に行わせる。メインフェイズのクライマックスや、"
-               "相手のターンのプレイはターンの流れにない。",
-            en="Seed 003 gives each of them to 甲 in one phase only; a climax in the main phase or a play on the "
-               "opponent's turn is not in the turn flow.",
-        ),
-        bad=Text(
-            ja="ws.phase main; ws.climax (メインフェイズにクライマックスを置いた)",
-            en="ws.phase main; ws.climax (climax played in the main phase)",
-        ),
-        good="ws.phase climax; ws.climax",
-    ),
 )
 def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
     place = _place_of(s.event)
@@ -275,29 +195,7 @@ def _hint(e: Event, state: State) -> dict[str, str]:
     name="a-turn-starts-after-the-end-phase-and-alternates",
     severity=Severity.ERROR,
     citation="seed 003 §エンドフェイズ 6 (フェイズ終了); reference B1",
-    title=Text(ja="ターンはエンドフェイズの後に交代で始まる", en="a turn starts after the end phase, players alternating"),
-    message=Text(
-        ja="ターン {number} ({player}) の開始: {detail}",
-        en="turn {number} ({player}) starts, but {detail}",
-    ),
     on=(ev.TurnStarted,),
-    doc=Doc(
-        checks=Text(
-            ja="`ws.turn` が前のターンのエンドフェイズの後にあり、もう一方のプレイヤーと次の番号を挙げていること "
-               "(ログは試合の途中から始まることがあるので、ログ最初の `ws.turn` の番号は問わない)。",
-            en="A `ws.turn` comes after the previous turn's end phase, names the other player and the next number "
-               "(the first `ws.turn` of a log may have any number: a log may start mid-match).",
-        ),
-        why=Text(
-            ja="エンドフェイズはターンの最後のフェイズ (seed 003)。ターンは相手に移る。",
-            en="The end phase is the last phase of a turn (seed 003); turns pass to the opponent.",
-        ),
-        bad=Text(
-            ja="… ws.phase attack; ws.turn (エンドフェイズがない)",
-            en="… ws.phase attack; ws.turn (no end phase)",
-        ),
-        good="… ws.phase end; ws.phase.end end; ws.turn",
-    ),
 )
 def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
     before = game(s.before)
@@ -329,34 +227,7 @@ CHECK_CITE = "seed 003 (チェックタイミング 1–4); CR 4.4.2, 8.5.1.2 pe
     name="rule-actions-come-before-abilities",
     severity=Severity.ERROR,
     citation=CHECK_CITE,
-    title=Text(ja="ルール処理が先", en="rule actions come before pending abilities"),
-    message=Text(
-        ja="{player} の能力 {ability} が解決されましたが、ルール処理 {due} がまだです",
-        en="{player}'s ability {ability} resolved while the rule action {due} was still due",
-    ),
     on=(ev.AbilityResolved,),
-    doc=Doc(
-        checks=Text(
-            ja="ルール処理が必要な間 (レベルアップ: クロック 7 枚以上、リフレッシュ: 山札 0 枚、敗北: レベル 4 "
-               "か山札と控室が空)、処理待機中の能力を解決しないこと。",
-            en="No pending ability resolves while a rule action is due: level-up (clock ≥ 7), refresh (deck 0), or a "
-               "loss (level 4, deck and waiting room empty).",
-        ),
-        why=Text(
-            ja="チェックタイミングの 1: WS の基礎ルールの処理を先に行い、ルール処理が終わらない限りチェックタイミング"
-               "は先へ進まない。CR 4.4.2。",
-            en="Check timing item 1: the basic rule processing happens first and the check timing does not go on "
-               "until it is done; CR 4.4.2.",
-        ),
-        bad=Text(
-            ja="ダメージでクロックが 7 枚目になる; ws.check; ws.resolve",
-            en="damage puts the 7th card in the clock; ws.check; ws.resolve",
-        ),
-        good=Text(
-            ja="ダメージでクロックが 7 枚目になる; ws.levelup; ws.check; ws.resolve",
-            en="damage puts the 7th card in the clock; ws.levelup; ws.check; ws.resolve",
-        ),
-    ),
 )
 def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.AbilityResolved)
@@ -370,28 +241,7 @@ def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
     name="turn-player-abilities-resolve-first",
     severity=Severity.ERROR,
     citation=CHECK_CITE,
-    title=Text(ja="ターンプレイヤーの待機能力が先", en="the turn player's pending abilities resolve first"),
-    message=Text(
-        ja="非ターンプレイヤー {player} の {ability} が解決されましたが、ターンプレイヤーの {waiting} が待機中です",
-        en="the non-turn player {player}'s {ability} resolved while the turn player's {waiting} was pending",
-    ),
     on=(ev.AbilityResolved,),
-    doc=Doc(
-        checks=Text(
-            ja="非ターンプレイヤーの能力は、ターンプレイヤーに処理待機中の能力がないときにだけ解決すること。",
-            en="A non-turn player's ability resolves only when the turn player has nothing pending.",
-        ),
-        why=Text(
-            ja="チェックタイミングの 2 と 3: まず甲が処理待機中の効果を 1 つずつ実行し、その後に乙が実行する。CR "
-               "8.5.1.2。",
-            en="Check timing items 2 and 3: 甲 resolves its pending effects one at a time first, then 乙; CR 8.5.1.2.",
-        ),
-        bad=Text(
-            ja="ws.auto a1 (ターンプレイヤー); ws.auto b1 (相手); ws.check; ws.resolve b1",
-            en="ws.auto a1 (turn player); ws.auto b1 (other); ws.check; ws.resolve b1",
-        ),
-        good="ws.auto a1; ws.auto b1; ws.check; ws.resolve a1; ws.resolve b1",
-    ),
 )
 def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
     before = game(s.before)
@@ -408,25 +258,7 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
     name="abilities-resolve-one-at-a-time-in-a-check-timing",
     severity=Severity.ERROR,
     citation=CHECK_CITE,
-    title=Text(ja="待機中の能力はチェックタイミングで一つずつ解決", en="pending abilities resolve one at a time in a check timing"),
-    message=Text(ja="能力 {ability} の解決: {detail}", en="ability {ability} resolved, but {detail}"),
     on=(ev.AbilityResolved,),
-    doc=Doc(
-        checks=Text(
-            ja="各 `ws.resolve` が、そのプレイヤーの処理待機中の能力 1 つを挙げ、"
-               "チェックタイミングの中で行われること。",
-            en="Each `ws.resolve` names one pending ability of that player and happens inside a check timing.",
-        ),
-        why=Text(
-            ja="seed 003: 自動能力は処理待機し、チェックタイミングで 1 つずつプレイされる。",
-            en="Seed 003: automatic abilities wait (処理待機) and are played one at a time at a check timing.",
-        ),
-        bad=Text(
-            ja="ws.auto a1; ws.resolve a1 (ws.check がない)",
-            en="ws.auto a1; ws.resolve a1 (no ws.check)",
-        ),
-        good="ws.auto a1; ws.check; ws.resolve a1; ws.check.end",
-    ),
 )
 def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
     before = game(s.before)
@@ -445,28 +277,7 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
     name="check-timing-ends-with-nothing-pending",
     severity=Severity.ERROR,
     citation=CHECK_CITE,
-    title=Text(ja="待機能力を残してチェックタイミングを終えない", en="a check timing ends only when nothing is pending"),
-    message=Text(
-        ja="{what} の時点で能力 {pending} が待機中です",
-        en="abilities {pending} are still pending at {what}",
-    ),
     on=(ev.CheckTimingEnded, ev.StepStarted) + CLOSERS,
-    doc=Doc(
-        checks=Text(
-            ja="チェックタイミング、フェイズ (エンドフェイズ以外。WS-END-003 参照)、ステップは、"
-               "処理待機中の自動能力がないときにだけ終わること。",
-            en="A check timing, a phase (other than the end phase, see WS-END-003) or a step ends only when no "
-               "automatic ability is pending.",
-        ),
-        why=Text(
-            ja="チェックタイミングの 2〜4: 能力を 1 つ実行するたびに 1 へ戻り、"
-               "両プレイヤーとも処理待機中のものがなくなったときだけ終了する (4)。",
-            en="Check timing items 2–4: it returns to item 1 after each ability and ends (item 4) only when both "
-               "players have nothing left to resolve.",
-        ),
-        bad="ws.auto a1; ws.check; ws.check.end",
-        good="ws.auto a1; ws.check; ws.resolve a1; ws.check.end",
-    ),
 )
 def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:
     before = game(s.before)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, Text, rule
 from kifu.events.base import MatchEnded
 
 from .. import events as ev
@@ -29,31 +29,7 @@ def _loss_overdue(s: Step, kind: str) -> Iterable[Hit]:
     name="level-four-loses",
     severity=Severity.ERROR,
     citation="CR 1.2.2.1 per reference B2; reference B6 #18",
-    title=Text(ja="レベル4で敗北", en="level 4 loses the game"),
-    message=Text(
-        ja="{player} は seq {seq_due} でレベル4になりましたが、敗北の前に {type} が記録されています",
-        en="{player} reached level 4 at seq {seq_due}, but {type} is recorded instead of the loss",
-    ),
     on=None,
-    doc=Doc(
-        checks=Text(
-            ja="プレイヤーのレベル置場が 4 枚になったら、次のゲームのイベントがそのプレイヤーの `ws.lose` (または "
-               "`match.end`) であること。",
-            en="When a player has 4 level cards, the next game event is their `ws.lose` (or `match.end`).",
-        ),
-        why=Text(
-            ja="レベル置場のカードが 4 枚になると敗北する (CR 1.2.2.1)。次のチェックで最初に行うルール処理。",
-            en="Four cards in the level zone lose the game (CR 1.2.2.1), a rule action done first at the next check.",
-        ),
-        bad=Text(
-            ja="ws.levelup (4 枚目のレベル); ws.step battle",
-            en="ws.levelup (4th level card); ws.step battle",
-        ),
-        good=Text(
-            ja="ws.levelup (4 枚目のレベル); ws.lose reason=level; match.end",
-            en="ws.levelup (4th level card); ws.lose reason=level; match.end",
-        ),
-    ),
 )
 def level_four_loses(s: Step) -> Iterable[Hit]:
     yield from _loss_overdue(s, "lose-level")
@@ -64,32 +40,7 @@ def level_four_loses(s: Step) -> Iterable[Hit]:
     name="empty-deck-and-waiting-room-loses",
     severity=Severity.ERROR,
     citation="CR 1.2.2.2 per reference B2; reference B6 #18",
-    title=Text(ja="山札と控室が0枚で敗北", en="an empty deck and waiting room lose the game"),
-    message=Text(
-        ja="{player} は seq {seq_due} で山札も控室も0枚になりましたが、敗北の前に {type} が記録されています",
-        en="{player}'s deck and waiting room were both empty at seq {seq_due}, but {type} is recorded instead "
-           "of the loss",
-    ),
     on=None,
-    doc=Doc(
-        checks=Text(
-            ja="プレイヤーの山札と控室がどちらも空になったら、次のゲームのイベントがそのプレイヤーの `ws.lose` "
-               "であること。",
-            en="When a player's deck and waiting room are both empty, the next game event is their `ws.lose`.",
-        ),
-        why=Text(
-            ja="リフレッシュするカードがなければ、そのプレイヤーは敗北する (CR 1.2.2.2)。",
-            en="With nothing to refresh from, the player loses (CR 1.2.2.2).",
-        ),
-        bad=Text(
-            ja="ws.draw (山札 1 → 0、控室 0 枚); ws.phase.end draw",
-            en="ws.draw (deck 1 → 0, waiting room 0); ws.phase.end draw",
-        ),
-        good=Text(
-            ja="ws.draw (山札 1 → 0、控室 0 枚); ws.lose reason=deck; match.end",
-            en="ws.draw (deck 1 → 0, waiting room 0); ws.lose reason=deck; match.end",
-        ),
-    ),
 )
 def empty_deck_and_waiting_loses(s: Step) -> Iterable[Hit]:
     yield from _loss_overdue(s, "lose-deck")
@@ -100,27 +51,7 @@ def empty_deck_and_waiting_loses(s: Step) -> Iterable[Hit]:
     name="a-loss-has-its-cause",
     severity=Severity.ERROR,
     citation="CR 1.2.2 per reference B2; reference B6 #18",
-    title=Text(ja="敗北理由が状態と合わない", en="a recorded loss matches the state"),
-    message=Text(ja="{player} の敗北 ({reason}): {detail}", en="{player} lost ({reason}), but {detail}"),
     on=(ev.GameLost,),
-    doc=Doc(
-        checks=Text(
-            ja="`level` による敗北にはレベル 4 枚が、`deck` による敗北には山札と控室が空であることが必要。",
-            en="A loss for `level` needs 4 level cards; a loss for `deck` needs an empty deck and waiting room.",
-        ),
-        why=Text(
-            ja="ゲームを終わらせるのは CR 1.2.2 の敗北条件 (または投了か効果) だけ。",
-            en="Only the losing conditions of CR 1.2.2 (or a concession or an effect) end the game.",
-        ),
-        bad=Text(
-            ja="レベル 3; ws.lose reason=level",
-            en="level 3; ws.lose reason=level",
-        ),
-        good=Text(
-            ja="レベル 4; ws.lose reason=level",
-            en="level 4; ws.lose reason=level",
-        ),
-    ),
 )
 def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -144,23 +75,7 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     name="a-loser-does-not-win",
     severity=Severity.ERROR,
     citation="CR 1.2.2–1.2.3 per reference B2; reference B6 #18",
-    title=Text(ja="敗北したプレイヤーは勝者にならない", en="a player who lost is not the winner"),
-    message=Text(ja="match.end の勝者 {winner}: {detail}", en="match.end names {winner} the winner, but {detail}"),
     on=(MatchEnded,),
-    doc=Doc(
-        checks=Text(
-            ja="`match.end` が、敗北したプレイヤー (`ws.lose`、レベル 4 枚、または山札と控室が空) "
-               "を勝者にしていないこと。両者が同時に敗北したら引き分け (勝者なし)。",
-            en="`match.end` does not name as winner a player who lost (`ws.lose`, 4 level cards, or deck and waiting "
-               "room empty); when both lost at once the match is a draw (no winner).",
-        ),
-        why=Text(
-            ja="敗北条件を満たしたプレイヤーはゲームに負ける (CR 1.2.2)。同時に敗北したら引き分け (1.2.3)。",
-            en="Losing conditions end the game for that player (CR 1.2.2); simultaneous losses are a draw (1.2.3).",
-        ),
-        bad="ws.lose p1 reason=level; match.end winner=p1",
-        good="ws.lose p1 reason=level; match.end winner=p2",
-    ),
 )
 def a_loser_does_not_win(s: Step) -> Iterable[Hit]:
     e = s.event

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from kifu.auditor.base import Doc, Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Hit, Severity, Step, rule
 
 from ..events import EffectUsed, InitialTriggerUsed, TriggerRevealed
 from .common import STEP1, STEP2, cat, cite, face_up, set_slot, slots, unknown, who
@@ -17,35 +17,7 @@ from .common import STEP1, STEP2, cat, cite, face_up, set_slot, slots, unknown, 
     name="reveal-pays-its-trion",
     severity=Severity.ERROR,
     citation=cite(f"{STEP1} (表向きにする際にトリオンが必要なトリガーはトリオンチップを支払う)"),
-    title=Text(ja="表向きにするにはトリオンを支払う", en="turning a trigger face up pays its trion"),
-    message=Text(
-        ja="{player} の {trigger} の表向き: {why_ja} — {then_ja}",
-        en="{player} turning {trigger} face up: {why}; {then}",
-    ),
     on=(TriggerRevealed,),
-    doc=Doc(
-        checks=Text(
-            ja="`wt.reveal` が、そのプレイヤーがセットした裏向きのトリガーを挙げ、"
-               "カタログの表向きにするコストちょうどのトリオンを支払い、そのプレイヤーにそれだけのトリオンがあること"
-               "。",
-            en="`wt.reveal` names a face-down trigger the player has set, pays exactly the catalogue's reveal cost, "
-               "and the player has that much trion.",
-        ),
-        why=Text(
-            ja="seed 002 ■5 手順1: 裏向きのトリガーはまず表向きにし、必要ならトリオンを支払う。"
-               "支払えないプレイヤーは表向きにできず、効果も発揮されない。",
-            en="Seed 002 ■5 step 1: a face-down trigger is turned face up first, paying trion if it needs some; a "
-               "player who cannot pay cannot turn it up and its effect does not happen.",
-        ),
-        bad=Text(
-            ja='a のトリオンは 2; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
-            en='a has 2 trion; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
-        ),
-        good=Text(
-            ja='a のトリオンは 40; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
-            en='a has 40 trion; {"type":"wt.reveal","player":"a","trigger":"メテオラ","trion":3}',
-        ),
-    ),
 )
 def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -81,29 +53,7 @@ _RECORDING = {"then": "the recording disagrees with the triggers set and the cat
     name="face-down-trigger-has-no-effect",
     severity=Severity.ERROR,
     citation=cite(f"{STEP1} (使用するトリガーが裏向きの場合、表向きにする)"),
-    title=Text(ja="裏向きのトリガーの効果は使えない", en="a face-down trigger's effect cannot be used"),
-    message=Text(
-        ja="{player} は裏向きの {trigger} の効果 {effect} を使いました (先に wt.reveal で表向きにしてトリオンを支払う)",
-        en="{player} used {effect} of {trigger} while it was face down (reveal it, paying its trion, first)",
-    ),
     on=(EffectUsed,),
-    doc=Doc(
-        checks=Text(
-            ja="`wt.use` (対抗使用を含む) のトリガーが、使用時に表向きであること。",
-            en="The trigger of a `wt.use` (counter-uses included) is face up when used.",
-        ),
-        why=Text(
-            ja="seed 002 ■5 手順1: 裏向きのトリガーは、効果の前にトリオンを支払って表向きにする。"
-               "そうしなければ効果は発揮されない。",
-            en="Seed 002 ■5 step 1: a face-down trigger is turned face up, paying its trion, before its effect; "
-               "otherwise the effect is not exerted.",
-        ),
-        bad=Text(
-            ja='wt.set main アステロイド (裏向き); {"type":"wt.use","trigger":"アステロイド",…}',
-            en='wt.set main アステロイド (face down); {"type":"wt.use","trigger":"アステロイド",…}',
-        ),
-        good='wt.reveal アステロイド trion 2; {"type":"wt.use","trigger":"アステロイド",…}',
-    ),
 )
 def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -119,33 +69,7 @@ def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     name="used-trigger-is-set",
     severity=Severity.ERROR,
     citation=cite("■5 (４でセットしたトリガーのトリガー能力を使用)"),
-    title=Text(ja="使えるのはセットしたトリガーの効果だけ", en="only a set trigger's effects are used"),
-    message=Text(
-        ja="{player} の {trigger}/{effect}: {why_ja}",
-        en="{player}'s {trigger}/{effect}: {why}",
-    ),
     on=(EffectUsed,),
-    doc=Doc(
-        checks=Text(
-            ja="`wt.use` が、そのプレイヤーがこのターンにセットした 2 枚のトリガーの 1 つと、"
-               "そのトリガーが持つ効果を挙げていること。専用オプションの効果 (旋空) なら、"
-               "トリガーセットにそのオプションがあること。",
-            en="A `wt.use` names one of the two triggers the player set this turn, an effect that trigger has, and, "
-               "for an option's effect (旋空), a build that holds the option.",
-        ),
-        why=Text(
-            ja="seed 002 ■5: 戦術フェイズでは、手順4 でセットしたトリガーのトリガー能力を使用する。",
-            en="Seed 002 ■5: in the tactics phase the player uses the abilities of the triggers set in step 4.",
-        ),
-        bad=Text(
-            ja='セットは 弧月 / シールド; {"type":"wt.use","trigger":"アステロイド",…}',
-            en='set 弧月 / シールド; {"type":"wt.use","trigger":"アステロイド",…}',
-        ),
-        good=Text(
-            ja='セットは 弧月 / シールド; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…}',
-            en='set 弧月 / シールド; {"type":"wt.use","trigger":"弧月","effect":"斬撃",…}',
-        ),
-    ),
 )
 def used_trigger_is_set(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -189,40 +113,8 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     name="effect-cost-paid-in-full",
     severity=Severity.ERROR,
     citation=cite(f"{STEP2} (支払うことができない場合、トリガーの効果は発揮されません); ■2 (トリオンチップを支払います)"),
-    title=Text(ja="効果のコストを全て支払う", en="an effect's cost is paid in full"),
-    message=Text(
-        ja="{player} の {trigger}/{effect}: {why_ja} — コスト未払いの効果は発揮されません",
-        en="{player}'s {trigger}/{effect}: {why}; an unpaid effect does not happen",
-    ),
     on=(EffectUsed, InitialTriggerUsed),
     options=("tags_expire",),
-    doc=Doc(
-        checks=Text(
-            ja="`wt.use` や `wt.init.use` が、カタログのコストちょうどのトリオンと行動タグを支払い、"
-               "そのプレイヤーにそれだけのトリオンがあり、支払ったタグがすべて手元にあること。初期距離の効果でない "
-               "`wt.init.use` は WT-INIT-003 に任せる。",
-            en="A `wt.use` or `wt.init.use` pays exactly the catalogue cost in trion and tags, the player has that "
-               "much trion, and every tag paid is in hand. A `wt.init.use` of an effect that is not an "
-               "initial-distance effect is left to WT-INIT-003.",
-        ),
-        why=Text(
-            ja="seed 002 ■5 手順2: 効果に記載されているコスト (トリオン、行動タグ) を支払う。"
-               "支払えなければ効果は発揮されない。■2: 初期距離の効果もトリオンを支払う。",
-            en="Seed 002 ■5 step 2: pay the costs written on the effect (trion, action tags); if they cannot be paid,"
-               " the effect is not exerted. ■2: initial-distance effects are paid in trion too.",
-        ),
-        bad=Text(
-            ja='手元のタグ [move]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,'
-               '"tags":["shooting"]}',
-            en='hand [move]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,"tags":["shooting"]}',
-        ),
-        good=Text(
-            ja='手元のタグ [shooting]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,'
-               '"tags":["shooting"]}',
-            en='hand [shooting]; {"type":"wt.use","trigger":"アステロイド","effect":"射撃","trion":2,'
-               '"tags":["shooting"]}',
-        ),
-    ),
 )
 def effect_cost_paid(s: Step) -> Iterable[Hit]:
     e = s.event

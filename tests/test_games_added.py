@@ -1,0 +1,149 @@
+"""Adding a game touches one folder and one line (docs/hacking.md, "Adding a game").
+
+A toy dice game is written as source files into a folder of its own and its id added
+to ``kifu.games.GAMES`` (the ``install_game`` fixture does exactly that); then every
+layer takes it without another change: a log is created, appended, verified, shown,
+audited (its rule firing with the words of its own catalogue, in both languages),
+charted on the page, ingested with its own warehouse view, and listed by ``kifu rules``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+TOY = {
+    "events.py": '''"""Toy: a race to 10 with one die."""
+
+from typing import Annotated
+
+from msgspec import Meta
+
+from kifu.events.base import Event
+
+
+class Rolled(Event, tag="toy.roll", kw_only=True):
+    """A player rolled the die and moved."""
+
+    player: str
+    """Who rolled."""
+    face: Annotated[int, Meta(ge=1, le=6)]
+    """The face."""
+
+
+EVENTS = (Rolled,)
+''',
+    "projection.py": '''"""Toy's state: each player's position."""
+
+from typing import Any, Mapping
+
+import msgspec
+
+from kifu.events.base import MatchStarted
+from kifu.projector.base import Dispatch
+
+from .events import Rolled
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    position: dict[str, int] = {}
+    last: str | None = None
+
+
+def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
+    return State(position={p.id: 0 for p in start.players})
+
+
+apply: Dispatch[State] = Dispatch()
+
+
+@apply.on(Rolled)
+def _rolled(state: State, e: Rolled) -> State:
+    return State(position={**state.position, e.player: state.position.get(e.player, 0) + e.face}, last=e.player)
+''',
+    "rules.py": '''"""Toy's one rule: players take turns."""
+
+from kifu.auditor.base import Hit, Severity, rule
+
+from .events import Rolled
+
+
+@rule(code="TOY-TURN-001", name="players-alternate", severity=Severity.ERROR, citation="Toy rules §1", on=(Rolled,))
+def players_alternate(s):
+    if s.before.game.last == s.event.player:
+        yield Hit(s.event.seq, {"player": s.event.player})
+
+
+RULES = (players_alternate,)
+''',
+    "charts.py": '''from kifu.projector.series import Charts, Metric, per_player
+
+CHARTS = Charts((Metric("position"),), lambda frame: per_player("position", frame.game.position.items()))
+''',
+    "game.py": '''from kifu.auditor.base import Game
+
+from . import projection
+from .charts import CHARTS
+from .events import EVENTS
+from .rules import RULES
+
+GAME = Game(id="toy", prefix="toy", code="TOY", seed="", events=EVENTS, projection=projection, rules=RULES,
+            charts=CHARTS)
+''',
+    "views.py": '''VIEWS = {"toy_rolls": "SELECT match, seq, json_extract_string(line, '$.player') AS player, "
+                       "json_extract(line, '$.face')::INTEGER AS face FROM events WHERE type = 'toy.roll'"}
+''',
+    "locale/en.json": json.dumps({
+        "game.toy.title": "Toy race", "chart.position": "Position",
+        "rule.TOY-TURN-001.title": "players alternate", "rule.TOY-TURN-001.message": "{player} rolled twice in a row",
+        "rule.TOY-TURN-001.checks": "No player rolls twice in a row.", "rule.TOY-TURN-001.why": "Turns alternate.",
+        "rule.TOY-TURN-001.bad": "a rolls; a rolls", "rule.TOY-TURN-001.good": "a rolls; b rolls"}),
+    "locale/ja.json": json.dumps({
+        "game.toy.title": "おもちゃの競争", "chart.position": "位置",
+        "rule.TOY-TURN-001.title": "交互に振る", "rule.TOY-TURN-001.message": "{player} が続けて 2 回振りました",
+        "rule.TOY-TURN-001.checks": "同じプレイヤーが続けて振らない。", "rule.TOY-TURN-001.why": "手番は交互。",
+        "rule.TOY-TURN-001.bad": "a が振る; a が振る", "rule.TOY-TURN-001.good": "a が振る; b が振る"}, ensure_ascii=False),
+}
+
+
+@pytest.fixture
+def toy(install_game) -> Path:
+    return install_game("toy", TOY)
+
+
+def test_every_layer_takes_a_game_added_as_one_folder_and_one_line(toy: Path, tmp_path: Path, kifu) -> None:
+    from kifu.games import GAMES
+
+    assert "toy" in GAMES and toy.name == "toy"
+    log = tmp_path / "race.jsonl"
+    assert kifu("new", log, "-g", "toy", "-m", "race-1", "-p", "a=Aoi", "-p", "b=Ren").code == 0
+    for who, face in (("a", 3), ("b", 5), ("b", 2)):
+        r = kifu("append", log, "type=toy.roll", f"by={who}", f"player={who}", f"face={face}")
+        assert r.code == 0, r.err
+    assert kifu("verify", log).code == 0
+    assert "toy.roll" in kifu("show", log, "-f", "csv").out
+    assert kifu("state", log, "--path", "game.position.b").out.strip() == "7"
+    en, ja = kifu("audit", log, "--lang", "en"), kifu("audit", log, "--lang", "ja")
+    assert en.code == ja.code == 1
+    assert "TOY-TURN-001" in en.out and "b rolled twice in a row" in en.out
+    assert "b が続けて 2 回振りました" in ja.out
+    page = kifu("report", log, "--lang", "ja")
+    assert "位置" in page.out and "<svg" in page.out
+    assert "TOY-TURN-001" in kifu("rules", "-g", "toy").out
+    assert "toy.roll" in kifu("schema", "-g", "toy").out
+    bad = tmp_path / "bad.jsonl"
+    assert kifu("new", bad, "-g", "toy", "-m", "race-2", "-p", "a=A").code == 0
+    assert kifu("append", bad, "type=toy.roll", "player=a", "face=7").code == 2
+
+
+def test_the_warehouse_takes_its_views(toy: Path, tmp_path: Path, kifu) -> None:
+    log = tmp_path / "race.jsonl"
+    kifu("new", log, "-g", "toy", "-m", "race-1", "-p", "a=Aoi", "-p", "b=Ren")
+    kifu("append", log, "type=toy.roll", "by=a", "player=a", "face=4")
+    db = tmp_path / "w.duckdb"
+    r = kifu("ingest", log, "--db", db, "--jobs", "1")
+    assert r.code == 0, r.err
+    out = kifu("sql", "SELECT player, face FROM toy_rolls", "--db", db, "-f", "csv")
+    assert out.out.splitlines() == ["player,face", "a,4"]
