@@ -23,9 +23,14 @@ from typing import Callable
 import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
-from test_import_linear import EXPORTS, FLOOR, LARGE, SLACK, SMALL, TEXTS, _repeat
+from test_import_linear import EXPORTS, LARGE, SLACK, SMALL, TEXTS, _repeat
 
 from kifu.events import games, importers
+
+WHOLE_FLOOR = 1e-3
+"""Seconds below which a 1 KB import is timed as this much (a whole import has more fixed steps than a read)."""
+GRACE = 2.0
+"""Seconds a child gets past its bound before it is stopped: forking and scheduling on a busy machine."""
 
 WHOLE_TEXTS: dict[str, Callable[[int], str]] = {
     **TEXTS,
@@ -52,24 +57,29 @@ def _small(fmt: str, path: Path, tries: int = 5) -> float:
     return best
 
 
-def _child(fmt: str, path: str) -> None:
+def _child(fmt: str, path: str, report: "multiprocessing.connection.Connection") -> None:
+    start = time.perf_counter()
     _import(fmt, Path(path))
+    report.send(time.perf_counter() - start)
 
 
 def _large_within(fmt: str, path: Path, bound: float) -> float | None:
-    """Seconds the large import took in a forked child, or None if it was still running at ``bound``."""
+    """Seconds the import took in a forked child (its own clock), or None if it still ran well past ``bound``.
+
+    The child is given ``bound`` plus a grace for forking and scheduling on a busy
+    machine before it is stopped; the seconds compared are the ones it measured.
+    """
     ctx = multiprocessing.get_context("fork")
-    start = time.perf_counter()
-    child = ctx.Process(target=_child, args=(fmt, str(path)))
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child, args=(fmt, str(path), send))
     child.start()
-    child.join(bound)
-    took = time.perf_counter() - start
+    child.join(bound + GRACE)
     if child.is_alive():
         child.kill()
         child.join()
         return None
     assert child.exitcode == 0, f"the import failed (exit {child.exitcode})"
-    return took
+    return receive.recv()
 
 
 def _check(export: str, name: str, text: Callable[[int], str], tmp: Path) -> None:
@@ -85,10 +95,12 @@ def _check(export: str, name: str, text: Callable[[int], str], tmp: Path) -> Non
     for size in (LARGE // 10, LARGE // 3, LARGE):
         path = tmp / f"size-{size}"
         path.write_bytes(build(text(size)))
-        bound = max(small, FLOOR) * (size / SMALL) * SLACK
+        bound = max(small, WHOLE_FLOOR) * (size / SMALL) * SLACK
         took = _large_within(fmt, path, bound)
-        assert took is not None, (f"{export}, {name}: the {size // 1000} KB import was still running after "
-                                  f"{bound:.2f} s ({small * 1e3:.2f} ms for 1 KB): not linear")
+        assert took is not None and took < bound, (
+            f"{export}, {name}: the {size // 1000} KB import took "
+            f"{'over ' + format(bound + GRACE, '.2f') if took is None else format(took, '.3f')} s, "
+            f"more than {bound:.3f} s ({small * 1e3:.2f} ms for 1 KB): not linear")
 
 
 @pytest.mark.parametrize("text", sorted(WHOLE_TEXTS))
@@ -108,3 +120,22 @@ def test_any_repeated_text_imports_in_linear_time(tmp_path_factory, export: str,
     """A message made of any short unit repeated to 100 KB, with or without a roll after it."""
     _check(export, repr(unit + tail), lambda n: _repeat(unit, max(1, n - len(tail))) + tail,
            tmp_path_factory.mktemp("lin"))
+
+
+def test_a_quadratic_import_fails_this_check(tmp_path: Path, monkeypatch) -> None:
+    """The check catches what it is for: a reader with the old Discord roller pattern (quadratic on spaces)."""
+    import re
+
+    from test_import_linear import _discord_txt
+
+    old = re.compile(r"^\s*[＞>]\s*(?P<name>\S.*?)\s*$")
+    discord = importers.FORMATS["discord"]
+
+    def quadratic(data: bytes, file: str):
+        old.match("＞a" + data.decode())
+        return discord(data, file)
+
+    monkeypatch.setitem(importers.FORMATS, "quadratic", quadratic)
+    monkeypatch.setitem(EXPORTS, "quadratic", ("quadratic", _discord_txt))
+    with pytest.raises(AssertionError, match="not linear"):
+        _check("quadratic", "space run", lambda n: "a" + " " * n + "b", tmp_path)

@@ -271,7 +271,7 @@ def _canonical(events: list[Event], lines: list[bytes], data: bytes) -> bool:
     elif list(map(encode, events)) == lines:
         return True
     for ln, enc in zip(lines, map(encode, events)):
-        if ln != enc and limits.scan(ln) is not None:
+        if ln != enc and not limits.keys_unique(ln):
             return False
     return True
 
@@ -298,7 +298,7 @@ def _overlong(head: bytes, where: str, lineno: int | None, offset: int) -> KifuE
 
 def _check_keys(raw: bytes, where: str, lineno: int, offset: int) -> None:
     """A line not in canonical form: refused if it names a key twice."""
-    problem = limits.scan(raw)
+    problem = None if limits.keys_unique(raw) else limits.scan(raw)
     if problem is not None:
         raise MalformedEvent(problem.message(), where=where, line=lineno, offset=offset, seq=lineno,
                              field=problem.field)

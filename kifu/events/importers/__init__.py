@@ -213,18 +213,9 @@ def _counted(events: Iterator[dict[str, Any]], report: ImportReport) -> Iterator
         yield e
 
 
-def build(
-    src: Source,
-    data: bytes,
-    codec: Codec,
-    game: str = "generic",
-    maps: MapFile = EMPTY,
-    match: str | None = None,
-    players: Sequence[tuple[str, str]] = (),
-    rules: dict[str, Any] | None = None,
-) -> Imported:
-    """Turn a read source into match.start and a list of events; nothing is written."""
-    imported = plan(src, data, codec, game, maps, match, players, rules)
+def build(*args: Any, **kwargs: Any) -> Imported:
+    """``plan`` (same arguments) with every event made at once, as a list; nothing is written."""
+    imported = plan(*args, **kwargs)
     imported.events = list(imported.events)
     return imported
 
