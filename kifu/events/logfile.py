@@ -37,6 +37,7 @@ from .i18n import Msg
 _CHUNK = 1 << 20
 
 _PREV = operator.attrgetter("prev")
+_HEXDIGEST = type(hashlib.sha256()).hexdigest
 _SEQ = operator.attrgetter("seq")
 
 
@@ -193,8 +194,8 @@ class Verifier:
         if not _canonical(events, lines, data):
             return None
         first = self.line + 1
-        sha256 = hashlib.sha256
-        hashes = [sha256(ln).hexdigest() for ln in lines]
+        # map() with the hash type's own method: cheaper than a comprehension calling two methods per line.
+        hashes = list(map(_HEXDIGEST, map(hashlib.sha256, lines)))
         # map() over C-level getters: a Python-level loop here cost as much as the hashing.
         if list(map(_SEQ, events)) != list(range(first, first + len(events))):
             return None
