@@ -14,6 +14,7 @@ import hashlib
 import operator
 import os
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
@@ -372,6 +373,13 @@ class Reader:
         return self.verifier.head
 
     def events(self) -> Iterator[Event]:
+        """The verified events one by one."""
+        for block in self.blocks():
+            yield from block
+
+    def blocks(self) -> Iterator[list[Event]]:
+        """The verified events a block (about 1 MiB) at a time; a reader that needs no single
+        event (``verify``, ``load``) saves resuming a generator once per event."""
         try:
             fh = open(self.path, "rb")
         except OSError as exc:
@@ -387,17 +395,17 @@ class Reader:
                     rest += chunk
                     if len(rest) > limits.MAX_LINE:
                         events, error = verifier.too_long(rest, offset)
-                        yield from events
+                        yield events
                         raise error
                     continue
                 data, rest = rest + chunk[: cut + 1], chunk[cut + 1:]
                 events, error = verifier.block(data, offset)
-                yield from events
+                yield events
                 if error is not None:
                     raise error
                 offset += len(data)
             events, error = verifier.finish(rest, offset)
-            yield from events
+            yield events
             if error is not None:
                 raise error
             if progress is not None:
@@ -407,7 +415,7 @@ class Reader:
 def load(path: str | os.PathLike[str], progress: Progress | None = None) -> Log:
     """Read and verify a whole log."""
     reader = Reader(path, progress)
-    events = list(reader.events())
+    events = list(chain.from_iterable(reader.blocks()))
     start = events[0]
     assert isinstance(start, MatchStarted)
     return Log(str(path), start, events, reader.head)
@@ -430,10 +438,11 @@ def verify(
         raise KifuError(Msg("log.expect_head_digits"), where=str(path))
     seen_at: int | None = None
     reader = Reader(path, progress)
-    for event in reader.events():
+    for block in reader.blocks():
+        if want is None or seen_at is not None:
+            continue
         # A verified prev is the hash of the line before: no need to hash twice.
-        if want is not None and seen_at is None and event.prev is not None and event.prev.startswith(want):
-            seen_at = event.seq - 1
+        seen_at = next((e.seq - 1 for e in block if e.prev is not None and e.prev.startswith(want)), None)
     head = reader.head
     if want is not None and not head.hash.startswith(want):
         if seen_at is not None:
