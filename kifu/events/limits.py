@@ -70,7 +70,10 @@ def depth(text: bytes | str) -> int:
 
 def too_deep(text: bytes | str) -> bool:
     """True when a JSON text nests more than ``MAX_DEPTH`` levels."""
-    brackets = _brackets(text)
+    data = _bytes(text)
+    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:  # never more levels than openers, strings included
+        return False
+    brackets = _brackets(data)
     # Never more levels than openers: the common case costs two counts.
     if brackets.count(b"[") + brackets.count(b"{") <= MAX_DEPTH:
         return False
