@@ -1,4 +1,4 @@
-"""Import rate of `kifu import`: a 100,000-message CCFOLIA export and a 50 MB Arena Player.log.
+"""Import rate of `kifu import`: a 100,000-message CCFOLIA export and a 50 MB Arena Player.log; long messages.
 
 Usage (from the repository root):
 
@@ -9,7 +9,14 @@ Usage (from the repository root):
 Inputs are generated under bench/out/ (git-ignored) from a fixed seed, so every
 machine times the same bytes. Each run imports into a fresh log (written with
 one fsync at the end, as `kifu import` does) and the median of the runs is
-reported in source lines per second and messages per second.
+reported in source lines per second and messages per second. Target (issue 19):
+the CCFOLIA export at ≥ 100,000 lines/s.
+
+The second table imports CCFOLIA exports holding one message of 10 KB, 100 KB and
+1 MB (a BCDice result line, a run of spaces, a long word, a run of ＞ marks): the
+whole import, BCDice reader included, must take time linear in the message. Target:
+the 1 MB message costs at most 3× per KB what the 10 KB one does (a quadratic
+reader costs 100× more).
 """
 
 from __future__ import annotations
@@ -119,6 +126,42 @@ def time_import(src: Path, runs: int) -> tuple[float, importers.ImportReport]:
     return statistics.median(times), report
 
 
+LONG_TEXTS = {
+    "BCDice result": lambda n: "2D6 (2D6) ＞ 7[3,4] ＞ 7 " + ("x" * 9 + " ") * (n // 10),
+    "space run": lambda n: "a" + " " * n + "b",
+    "long word": lambda n: "a" * n,
+    "＞ marks": lambda n: "＞ 1 " * (n // 8),
+}
+"""Texts of one long message, as functions of its length in characters."""
+
+
+def long_message(path: Path, text: str) -> None:
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write("<!DOCTYPE html><html><head><title>ccfolia - logs</title></head><body>\n")
+        fh.write(_p("ミナト", "2d6 (2D6) ＞ 7[3,4] ＞ 7"))
+        fh.write(_p("ユキ", text))
+        fh.write("</body></html>\n")
+
+
+def bench_long(runs: int) -> bool:
+    sizes = (10_000, 100_000, 1_000_000)
+    print(f"{'one long message':<18}" + "".join(f"{n // 1000:>9,} KB" for n in sizes) + "   1 MB / 10 KB per KB")
+    ok = True
+    for name, make in LONG_TEXTS.items():
+        per_kb = []
+        for n in sizes:
+            src = OUT / f"long-{name.split()[0]}-{n}.html"
+            if not src.exists():
+                long_message(src, make(n))
+            secs, _ = time_import(src, runs)
+            per_kb.append(secs / (src.stat().st_size / 1000))
+        growth = per_kb[-1] / per_kb[0]
+        ok &= growth <= 3
+        print(f"{name:<18}" + "".join(f"{us * 1e6:>9,.0f} µs" for us in per_kb)
+              + f"   {growth:>5.2f}×  ≤ 3×  {'PASS' if growth <= 3 else 'MISS'}")
+    return ok
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small inputs (5,000 messages, 2 MB)")
@@ -131,12 +174,22 @@ def main() -> None:
         ccfolia_export(html, n)
     if not log.exists():
         arena_log(log, size)
+    missed = 0
     for src in (html, log):
         lines = sum(1 for _ in src.open("rb"))
         secs, rep = time_import(src, args.runs)
+        verdict = ""
+        if src is html:
+            ok = lines / secs >= 100_000
+            missed += not ok
+            verdict = f"  ≥ 100,000 lines/s  {'PASS' if ok else 'MISS'}"
         print(f"{src.name}: {src.stat().st_size / 1e6:.1f} MB, {lines} lines, {rep.messages} messages → "
               f"{rep.events} events; median of {args.runs}: {secs:.2f} s = {lines / secs:,.0f} lines/s, "
-              f"{rep.messages / secs:,.0f} messages/s")
+              f"{rep.messages / secs:,.0f} messages/s{verdict}")
+    print("per KB of the export, median of the runs (the whole import)")
+    missed += not bench_long(args.runs)
+    print(f"{missed} target(s) missed" if missed else "all targets met")
+    sys.exit(1 if missed else 0)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
 
+def game_map(game: str) -> Path:
+    """The mapping file a game ships (its chat notation, docs/notation.md)."""
+    return ROOT / "kifu" / "games" / game / "mapping.toml"
+
+
 @dataclass
 class Run:
     code: int

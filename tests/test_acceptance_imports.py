@@ -20,14 +20,12 @@ from typing import Any
 
 import msgspec
 import pytest
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import ROOT, game_map, run_cli
 
-from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events.base import event_type
 
 HERE = ROOT / "tests" / "acceptance" / "imports"
-MAPS = FIXTURES / "imports" / "maps"
 CASES: dict[str, dict[str, Any]] = json.loads((HERE / "cases.json").read_text(encoding="utf-8"))
 SHARED = {"match.start", "random", "note"}
 
@@ -38,7 +36,8 @@ def _squash(text: str) -> str:
 
 
 def _args(case: dict[str, Any]) -> list[str]:
-    return [a.replace("{maps}", str(MAPS)) for a in case.get("args", [])]
+    # The cases name the maps as "{maps}/<game>.toml": each game's own mapping file.
+    return [re.sub(r"\{maps\}/(\w+)\.toml", lambda m: str(game_map(m[1])), a) for a in case.get("args", [])]
 
 
 def _tree(root: Path) -> list[str]:

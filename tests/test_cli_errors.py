@@ -132,3 +132,10 @@ def test_audit_does_not_import_duckdb() -> None:
     mods = _imported_modules("audit", str(TABLE))
     assert "kifu.auditor.registry" in mods
     assert not {m for m in mods if m.split(".")[0] == "duckdb"}
+
+
+@pytest.mark.parametrize("command", [("audit", str(TABLE)), ("verify", str(TABLE)), ("show", str(TABLE))], ids=" ".join)
+def test_commands_other_than_record_do_not_import_textual_or_segno(command: tuple[str, ...]) -> None:
+    mods = _imported_modules(*command)
+    assert "kifu.cli.record" in mods  # the command group is registered: its module must stay light
+    assert not {m for m in mods if m.split(".")[0] in ("textual", "segno")}

@@ -15,17 +15,16 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, Run, run_cli
+from conftest import FIXTURES, Run, game_map, run_cli
 
 from kifu import cli
-from kifu.auditor import registry
 from kifu.cli import progress
 from kifu.events import logfile
 
 TABLE = FIXTURES / "core" / "table.jsonl"
 DISPUTE = FIXTURES / "gunandgun" / "dispute.jsonl"  # has error findings: audit and report exit 1
 EXPORT = FIXTURES / "imports" / "games" / "gunandgun" / "卓A_コイントス版.html"
-GG_MAP = FIXTURES / "imports" / "maps" / "gunandgun.toml"
+GG_MAP = game_map("gunandgun")
 BAR = "━"  # rich draws its bar with this glyph
 
 

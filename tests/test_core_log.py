@@ -19,7 +19,6 @@ import msgspec
 import pytest
 from conftest import FIXTURES, ROOT
 
-from kifu.auditor import registry
 from kifu.events import games, logfile
 from kifu.events.base import KifuError, StaleAppend, TornTail
 from kifu.events.codec import encode, line_hash

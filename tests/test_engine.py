@@ -10,6 +10,7 @@ from kifu.auditor.base import Engine, Hit, Rule, Severity
 from kifu.events import logfile
 from kifu.events.base import Note
 
+
 def _rule(code: str, check) -> Rule:
     """A probe rule; it has no words in the catalogue (its message renders as its id)."""
     return Rule(code=code, name="probe", severity=Severity.ERROR, citation="test", check=check, on=(Note,))

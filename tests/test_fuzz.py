@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, ROOT, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -40,7 +40,7 @@ EXPORTS = {
     "cockatrice": IMPORTS / "cockatrice" / "game.log",
     "arena": IMPORTS / "arena" / "Player.log",
 }
-MAPPING = (IMPORTS / "maps" / "generic.toml").read_bytes()
+MAPPING = (ROOT / "kifu" / "games" / "generic" / "mapping.toml").read_bytes()
 CATALOGUE = b'{"cards": [{"id": "zz", "name": "X", "kind": "bullet", "copies": {"g1": 1}}]}'
 EVENT = b'{"type": "note", "by": "aoi", "text": "hello", "channel": "main"}'
 

@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 GENERATORS = sorted([*ROOT.glob("fixtures/*/make*.py"), *ROOT.glob("tests/acceptance/*/make.py")])

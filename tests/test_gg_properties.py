@@ -88,7 +88,7 @@ def _toss_before_cost(p: list[dict[str, Any]], rng: random.Random) -> tuple[str,
 
 
 def _second_use(p: list[dict[str, Any]], rng: random.Random) -> tuple[str, int] | None:
-    plays = [i for i, e in enumerate(p) if e["type"] == "gg.play" and e["card"] == "叩き付け"]
+    plays = [i for i, e in enumerate(p) if e["type"] == "gg.play" and e["card"] in ("叩き付け", "オーバーブースト")]
     if not plays:
         return None
     i = rng.choice(plays)

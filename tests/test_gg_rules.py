@@ -25,10 +25,10 @@ def errors(payloads):
 GG = FIXTURES / "gunandgun"
 
 
-def _start(**extra):
+def _start(guns=("キヨヒメ", "ダタラ"), **extra):
     return [{"type": "match.start", "format": "kifu/1", "game": "gunandgun", "match": "t",
              "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}], **extra},
-            {"type": "gg.setup", "player": "p1", "gunner": "ヒバナ", "guns": ["キヨヒメ", "カサネ"], "skill": "朧走り"},
+            {"type": "gg.setup", "player": "p1", "gunner": "ヒバナ", "guns": list(guns), "skill": "朧走り"},
             {"type": "gg.setup", "player": "p2", "gunner": "ナトリ", "guns": ["ダタラ", "ハクメン"], "skill": "グッドメディスン"},
             {"type": "gg.first", "player": "p1", "reason": "speed"},
             {"type": "gg.draw", "player": "p1", "deck": "キヨヒメ", "n": 3, "why": "opening"},
@@ -66,7 +66,7 @@ def test_a_card_the_catalogue_lacks_is_undecided_not_guessed():
 
 def test_the_logs_own_catalogue_decides_it():
     own = {"cards": [{"id": "nazo", "name": "謎のカード", "no": "X-1", "kind": "action", "cost": 2,
-                      "copies": {"kasane": 1}, "numbers": [{"value": 2, "role": "draw", "replaceable": True}],
+                      "copies": {"datara": 1}, "numbers": [{"value": 2, "role": "draw", "replaceable": True}],
                       "summary": "test card"}]}
     fs = findings(_start(catalogue=own) + _use("謎のカード", 1))
     assert [(f.code, f.severity) for f in fs if f.code == "GG-COST-001"] == [("GG-COST-001", "error")]
@@ -149,7 +149,7 @@ def test_a_gun_may_be_named_by_id_full_or_short_name():
 
 
 def test_a_card_may_be_named_by_id_or_name():
-    log = _start()
+    log = _start(guns=("キヨヒメ", "カサネ"))
     for act, card in (("a1", "叩き付け"), ("a2", "tatakitsuke")):
         log += [{"type": "gg.play", "act": act, "player": "p1", "card": card, "kind": "action"},
                 {"type": "gg.toss", "act": act, "player": "p1", "facing": "opponent"},
@@ -181,7 +181,7 @@ def test_no_gg_field_shadows_the_envelope():
 
 
 def test_every_gg_rule_doc_is_in_japanese_too():
-    """`kifu rules GG-… --lang ja` prints every Doc section in Japanese (kifu/auditor/gunandgun/docs_ja.py)."""
+    """`kifu rules GG-… --lang ja` prints every Doc section in Japanese (the game's catalogue, kifu/games/gunandgun/locale/ja.json)."""
     import re
 
     from kifu.auditor.base import Text

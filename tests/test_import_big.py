@@ -6,7 +6,6 @@ located by its position (``p[i]``), so no two events share a ``src.loc``.
 
 from __future__ import annotations
 
-from kifu.auditor import registry
 from kifu.events import logfile
 
 HEAD = """<!DOCTYPE html>

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, game_map, run_cli
 
 from kifu.events import importers, logfile
 from kifu.events.base import RandomRolled
 
 IMPORTS = FIXTURES / "imports"
-GENERIC_MAP = IMPORTS / "maps" / "generic.toml"
+GENERIC_MAP = game_map("generic")
 EXPECTED = json.loads((IMPORTS / "expected.json").read_text(encoding="utf-8"))
 GOOD = sorted(k for k, v in EXPECTED.items() if "error" not in v)
 BAD = sorted(k for k, v in EXPECTED.items() if "error" in v)

@@ -15,7 +15,6 @@ from conftest import FIXTURES
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kifu.auditor import registry
 from kifu.events import importers, logfile
 from kifu.events.base import KifuError
 from kifu.events.importers import bcdice, mapping

@@ -1,7 +1,7 @@
 """From chat to game events: each game's mapping file on a realistic export, imported, verified and audited.
 
 The exports (``fixtures/imports/games/``, written by ``fixtures/imports/make_games.py``)
-mix table talk, BCDice rolls and the chat notation of docs/importers.md;
+mix table talk, BCDice rolls and the chat notation of docs/notation.md;
 ``games/expected.json`` gives the import counts and the audit's error and warning
 findings (one dispute each, settled by a judge's ``!ruling`` in chat).
 """
@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, game_map, run_cli
 
 from kifu.auditor import registry
 from kifu.events import games, importers, logfile
@@ -22,16 +22,15 @@ from kifu.events.importers import mapping
 
 IMPORTS = FIXTURES / "imports"
 GAMES = IMPORTS / "games"
-MAPS = IMPORTS / "maps"
 EXPECTED = json.loads((GAMES / "expected.json").read_text(encoding="utf-8"))
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "importers.md"
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
 
 
 def _import(rel: str, tmp: Path, name: str = "out.jsonl"):
     spec = EXPECTED[rel]
     out = tmp / name
     players = [a for p in spec["players"] for a in ("-p", p)]
-    run = run_cli("import", GAMES / rel, "-o", out, "--game", spec["game"], "--map", MAPS / f"{spec['game']}.toml",
+    run = run_cli("import", GAMES / rel, "-o", out, "--game", spec["game"], "--map", game_map(spec["game"]),
                   "--report", tmp / f"{name}.report.json", "--lang", "en", *players)
     assert run.code == 0, run.err
     return out, json.loads((tmp / f"{name}.report.json").read_text(encoding="utf-8"))
@@ -122,7 +121,7 @@ def _converted(game: str, lines: list[tuple[str, str]]):
     src = Source("ccfolia", "t.html", messages=[Message(loc=f"line {i}", text=t, speaker=s)
                                                 for i, (s, t) in enumerate(lines, 1)])
     codec = games.codec(game)
-    maps = mapping.load((MAPS / f"{game}.toml").read_text(encoding="utf-8"), f"{game}.toml", codec)
+    maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)
     built = importers.build(src, b"x", codec, game, maps, players=(("a", "A"), ("b", "B")))
     return built.events, built.report
 
@@ -148,10 +147,10 @@ def test_a_wrong_word_stays_a_note_naming_the_field() -> None:
     assert "kind" in rep.failed[0].what
 
 
-@pytest.mark.parametrize("game", ["gunandgun", "worldtrigger", "mtg", "weiss"])
+@pytest.mark.parametrize("game", ["gunandgun", "worldtrigger", "mtg", "weiss", "generic"])
 def test_every_command_of_a_game_map_is_documented(game: str) -> None:
     codec = games.codec(game)
-    maps = mapping.load((MAPS / f"{game}.toml").read_text(encoding="utf-8"), f"{game}.toml", codec)
+    maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)
     docs = DOCS.read_text(encoding="utf-8")
     section = docs[docs.index(f"<!-- map:{game} -->"):docs.index(f"<!-- /map:{game} -->")]
     missing = [n for n in maps.commands if not re.search(rf"`!?{re.escape(n)}[ `]", section)]
@@ -160,7 +159,7 @@ def test_every_command_of_a_game_map_is_documented(game: str) -> None:
 
 def test_rule_options_go_into_match_start(tmp_path: Path) -> None:
     out = tmp_path / "m.jsonl"
-    run = run_cli("import", GAMES / "mtg/cockatrice.log", "-o", out, "--game", "mtg", "--map", MAPS / "mtg.toml",
+    run = run_cli("import", GAMES / "mtg/cockatrice.log", "-o", out, "--game", "mtg", "--map", game_map("mtg"),
                   "-p", "a=Aoi", "-p", "b=Ren", "-r", "thumbs_stack=add", "--lang", "en")
     assert run.code == 0, run.err
     start = logfile.load(out).events[0]
@@ -182,3 +181,14 @@ def test_a_gg_cost_paid_late_is_kept_as_typed_and_found_by_the_audit() -> None:
     events = _events("gunandgun/卓A_コイントス版.html")
     a4 = [e.__struct_config__.tag for e in events if getattr(e, "act", None) == "a4"]
     assert a4 == ["gg.play", "gg.toss", "gg.toss", "gg.cost", "gg.resolve", "gg.draw"]
+
+
+def test_map_names_a_game_for_the_mapping_it_ships(tmp_path: Path) -> None:
+    src = GAMES / "mtg/cockatrice.log"
+    by_path, by_id = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    args = ("--game", "mtg", "-p", "a=Aoi", "-p", "b=Ren", "--lang", "en")
+    assert run_cli("import", src, "-o", by_path, "--map", game_map("mtg"), *args).code == 0
+    assert run_cli("import", src, "-o", by_id, "--map", "mtg", *args).code == 0
+    assert by_path.read_bytes() == by_id.read_bytes()
+    missing = run_cli("import", src, "-o", tmp_path / "c.jsonl", "--map", "no-such.toml", *args)
+    assert missing.code == 2 and "no-such.toml: cannot read the mapping" in missing.err

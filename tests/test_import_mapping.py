@@ -11,7 +11,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from conftest import FIXTURES, run_cli
+from conftest import FIXTURES, game_map, run_cli
 
 from kifu.auditor import registry
 from kifu.auditor.base import Game
@@ -19,7 +19,7 @@ from kifu.events import logfile
 from kifu.events.base import JudgeRuling, MatchEnded, Note, RandomRolled
 from kifu.events.importers import mapping
 
-GENERIC_MAP = FIXTURES / "imports" / "maps" / "generic.toml"
+GENERIC_MAP = game_map("generic")
 
 
 TINY_EVENTS = '''"""The events of a game that exists only in this test."""

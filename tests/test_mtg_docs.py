@@ -24,7 +24,7 @@ def test_every_event_type_has_an_example_that_decodes() -> None:
     codec = games.codec("mtg")
     seen = set()
     for i, obj in enumerate(_example_lines(), start=2):
-        event = codec.convert({**obj, "seq": i, "prev": "0" * 64}, where=str(DOC), line=i)
+        codec.convert({**obj, "seq": i, "prev": "0" * 64}, where=str(DOC), line=i)
         seen.add(obj["type"])
     tags = {cls.__struct_config__.tag for cls in registry.game("mtg").events}
     assert tags <= seen, sorted(tags - seen)

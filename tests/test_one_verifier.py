@@ -15,8 +15,8 @@ from typing import Callable
 
 import msgspec
 import pytest
-
 from conftest import FIXTURES
+
 from kifu import warehouse as wh
 from kifu.events import logfile
 from kifu.events.base import KifuError

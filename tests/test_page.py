@@ -111,11 +111,11 @@ def test_dispute_page_explains_its_rules_and_rulings(tmp_path: Path) -> None:
         for k, v in f.evidence.items():
             if not k.endswith("_ja"):
                 assert k in card and str(v) in card
-    # seq 18 is the judge's warning about the toss of GG-TOSS-001 at seq 12.
+    # seq 20 is the judge's warning about the toss of GG-TOSS-001 at seq 14.
     toss = doc.get_element_by_id("f-1")
-    assert "#seq-18" in {a.get("href") for a in toss.xpath(".//a")}
-    ruling = doc.get_element_by_id("seq-18")
-    assert "ruling" in ruling.get("class") and ruling.xpath(".//a[@href='#seq-12']")
+    assert "#seq-20" in {a.get("href") for a in toss.xpath(".//a")}
+    ruling = doc.get_element_by_id("seq-20")
+    assert "ruling" in ruling.get("class") and ruling.xpath(".//a[@href='#seq-14']")
     _, ja, jdoc = report(log, tmp_path / "ja.html", "ja")
     assert jdoc.get("lang") == "ja" and "判定" in ja
     assert all(f.message.ja in jdoc.get_element_by_id(f"f-{i}").text_content() for i, f in enumerate(findings, 1))
@@ -144,12 +144,12 @@ def test_series_keys_name_listed_metrics_and_players(name: str) -> None:
 
 
 def test_series_follow_the_state() -> None:
-    """The dispute's life points are the projection's: p2 takes 4 at seq 10 and ends at 21."""
+    """The dispute's life points are the projection's: p2 takes 3 at seq 10 and ends at 19."""
     lg = logfile.load(FIXTURES / "gunandgun/dispute.jsonl")
     g = registry.game("gunandgun")
     table = dict(series.table(g.charts, frames(g.projection, lg.events, registry.options(g, lg.start))))
-    assert table[9]["life:p2"] - table[10]["life:p2"] == 4
-    assert table[max(table)]["life:p2"] == 21
+    assert table[9]["life:p2"] - table[10]["life:p2"] == 3
+    assert table[max(table)]["life:p2"] == 19
 
 
 def test_unknown_game_charts_nothing(tmp_path: Path) -> None:
@@ -212,7 +212,7 @@ def _exit_cases(tmp_path: Path) -> dict[str, Path]:
     tampered = tmp_path / "tampered.jsonl"
     shutil.copy(FIXTURES / "gunandgun/match-clean.jsonl", tampered)
     lines = tampered.read_bytes().split(b"\n")
-    lines[5] = lines[5].replace(b'"p1"', b'"p2"', 1)
+    lines[5] = lines[5].replace(b'"opening"', b'"refill"', 1)  # the second opening draw, edited
     tampered.write_bytes(b"\n".join(lines))
     return {
         "dispute": FIXTURES / "gunandgun/dispute.jsonl",

@@ -10,13 +10,12 @@ import unicodedata
 
 import msgspec
 import pytest
+from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
+from test_core_purity import violations
 
 from kifu.events import rng
-
-from conftest import ROOT
-from test_core_purity import violations
 
 SECRET = bytes(range(32))
 COMMIT = rng.commit(SECRET)

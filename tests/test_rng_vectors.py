@@ -14,12 +14,11 @@ import importlib.util
 import json
 import re
 
+from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
 from kifu.events import rng
-
-from conftest import ROOT
 
 DOC = ROOT / "docs" / "randomness.md"
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import run_cli
 
 from kifu.auditor import registry
 from kifu.auditor.base import Rule, Text
 from kifu.auditor.report import label
-
-from conftest import run_cli
 
 SECTIONS = ("checks", "why", "bad", "good")
 PROSE = ("checks", "why")

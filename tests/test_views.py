@@ -1,6 +1,6 @@
 """The games' warehouse views and feeds (issue 7) against the events of generated matches.
 
-Each game's seeded generator (kifu/sim/) writes legal matches; the corpus is
+Each game's seeded generator (kifu/games/<id>/sim.py) writes legal matches; the corpus is
 ingested once, and every row of every view is compared with what the events
 say, derived here in plain Python (and, for Weiss soul, from the projection).
 """
@@ -140,7 +140,9 @@ def test_gg_resolve_n_agrees_with_the_tosses_in_legal_matches(db: Path) -> None:
 
 
 def test_gg_feeds_randomness_and_runs(db: Path, events) -> None:
-    tosses = sorted((m, e.seq, e.player, 1 if e.facing == "self" else 2, e.act) for m, e in of_type(events, "gg.toss"))
+    tosses = sorted([(m, e.seq, e.player, 1 if e.facing == "self" else 2, e.act) for m, e in of_type(events, "gg.toss")]
+                    + [(m, e.seq, e.by, v, e.purpose) for m, e in of_type(events, "random")  # a first player by coin
+                       if e.kind == "coin" and e.sides == 2 for v in e.values])
     assert rows(db, "SELECT match, seq, player, value, purpose FROM randomness WHERE game = 'gunandgun' "
                     "AND kind = 'coin' AND sides = 2 ORDER BY ALL") == tosses
     finished = sorted((m, r["seq"], r["player"], r["n"]) for (m, _), r in _runs(events).items() if r["finished"])

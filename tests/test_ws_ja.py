@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-
 from conftest import ROOT, run_cli
 
 LOGS = sorted(

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, ROOT, run_cli
+from conftest import FIXTURES, run_cli
 
 from kifu.auditor import registry
 from kifu.events import games
@@ -20,8 +20,6 @@ from kifu.games.weiss.sim import Table
 
 CODEC = games.codec("weiss")
 FORBIDDEN = {"os", "io", "sys", "pathlib", "random", "time", "datetime", "logging", "socket", "subprocess", "duckdb"}
-PURE = [ROOT / "kifu/projector/weiss.py", *sorted((ROOT / "kifu/auditor/weiss").glob("*.py"))]
-
 
 @pytest.mark.parametrize("r", RULES, ids=lambda r: r.code)
 def test_every_rule_is_documented_and_cites_its_source(r) -> None:

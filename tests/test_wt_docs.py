@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from kifu.auditor import registry
 from kifu.events import games
 from kifu.events.base import event_type
 from kifu.games.worldtrigger.game import GAME

@@ -3,7 +3,9 @@
 A rule is data (code, name, severity, citation, titles, messages, documentation)
 plus one pure check. ``check(step)`` sees the frame before and after each event
 it watches; ``finish(end)`` sees the final frame once. The engine folds the log
-once and shows every rule each step. Nothing here does I/O.
+once and shows every rule each step; its ``Session`` does the same one event at
+a time, for a log being recorded. Events a ``log.void`` takes back are passed
+over by both: no rule sees them. Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -13,13 +15,22 @@ import functools
 import re
 import string
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Container, Iterable, Mapping, NamedTuple, Sequence
 
 import msgspec
 
 from ..events import i18n
-from ..events.base import Event, MatchStarted, event_type
-from ..projector.base import Frame, Projection, transitions
+from ..events.base import Event, LogVoided, MatchStarted, event_type
+from ..projector.base import (
+    NONE_VOIDED,
+    Frame,
+    Projection,
+    advance,
+    first_frame,
+    transitions,
+    void_verdicts,
+    voided_in,
+)
 from ..projector.series import NONE as NO_CHARTS
 from ..projector.series import Charts
 
@@ -265,9 +276,19 @@ class Engine:
         options: Mapping[str, Any],
         catalogue: Any = None,
         strict: bool = False,
+        voided: Container[int] | None = None,
     ) -> list[Finding]:
-        """All findings of one match, sorted by (seq, code)."""
+        """All findings of one match, sorted by (seq, code).
+
+        ``voided`` are the seqs log.voids took back (``voided_in``); a stream of events (a
+        file read as it is audited) must say them, since its voids come after what they
+        void; for a sequence they are worked out here.
+        """
         findings: list[Finding] = []
+        if voided is None:
+            events = events if isinstance(events, Sequence) else list(events)
+            voided = voided_in(events)
+        skip = voided or NONE_VOIDED
         it = iter(events)
         start = next(it)
         assert isinstance(start, MatchStarted)
@@ -275,7 +296,10 @@ class Engine:
         frame = None
         # The projector's fold gives each event with the frames before and after it; each rule
         # watching the event's class sees one Step. Nothing else is allocated on a clean event.
-        for event, before, frame in transitions(self.projection, start, it, options):
+        # (``_check`` written out: this loop is the audit's hot path.)
+        for event, before, frame in transitions(self.projection, start, it, options, skip):
+            if skip and event.seq in skip:
+                continue
             s = Step(event, before, frame, options, start, catalogue)
             pairs = checks.get(type(event))
             if pairs is None:
@@ -287,16 +311,45 @@ class Engine:
                     if hits:
                         for hit in hits:
                             findings.append(r.finding(hit))
-            except Exception:  # redone rule by rule (rules are pure), the failing one reported
+            except Exception:
                 del findings[mark:]
-                for _, r in pairs:
-                    self._collect(r, r.check, s, event.seq, findings, strict)  # type: ignore[arg-type]
+                self._redo(pairs, s, findings, strict)
         assert frame is not None
-        end = End(frame, options, start, frame.seq, catalogue)
-        for r in self._finishers:
-            self._collect(r, r.finish, end, frame.seq, findings, strict)  # type: ignore[arg-type]
+        findings.extend(self.finish(End(frame, options, start, frame.seq, catalogue), strict))
         findings.sort(key=Finding.sort_key)
         return findings
+
+    def _check(self, pairs: tuple[tuple[Callable[[Step], Any], Rule], ...], s: Step, out: list[Finding],
+               strict: bool) -> None:
+        """The findings of one step, appended to ``out`` in rule order."""
+        mark = len(out)
+        try:
+            for check, r in pairs:
+                hits = check(s)
+                if hits:
+                    for hit in hits:
+                        out.append(r.finding(hit))
+        except Exception:
+            del out[mark:]
+            self._redo(pairs, s, out, strict)
+
+    def _redo(self, pairs: tuple[tuple[Callable[[Step], Any], Rule], ...], s: Step, out: list[Finding],
+              strict: bool) -> None:
+        """A step whose checks raised, redone rule by rule (rules are pure), the failing one reported."""
+        for _, r in pairs:
+            self._collect(r, r.check, s, s.event.seq, out, strict)  # type: ignore[arg-type]
+
+    def finish(self, end: End, strict: bool = False) -> list[Finding]:
+        """The findings of the whole-match rules, on the final frame."""
+        out: list[Finding] = []
+        for r in self._finishers:
+            self._collect(r, r.finish, end, end.last_seq, out, strict)  # type: ignore[arg-type]
+        return out
+
+    def session(self, start: MatchStarted, options: Mapping[str, Any], catalogue: Any = None,
+                strict: bool = False) -> "Session":
+        """An audit fed one event at a time (``Session``), starting at ``start``."""
+        return Session(self, start, options, catalogue, strict)
 
     @staticmethod
     def _collect(r: Rule, fn: Callable[[Any], Iterable[Hit]], arg: Any, seq: int, out: list[Finding], strict: bool) -> None:
@@ -307,6 +360,124 @@ class Engine:
             if strict:
                 raise
             out.append(INTERNAL.finding(Hit(seq, {"rule": r.code, "error": f"{type(exc).__name__}: {exc}"})))
+
+
+class Delta(NamedTuple):
+    """What one event fed to a ``Session`` changed in its findings."""
+
+    added: list[Finding]
+    """New findings, sorted by (seq, code)."""
+    removed: list[Finding]
+    """Findings gone: those of events a void took back, or redone after it."""
+
+
+class Session:
+    """The engine's audit of a match being recorded: fed one event at a time, it keeps the
+    frame after the last one and the findings so far (``Engine.session``).
+
+    Each event is folded by the projector's ``advance`` and checked by the same rules, in
+    the same order, as ``Engine.run``: fed a whole log one event at a time, ``findings()``
+    then ``finish()`` give exactly what ``Engine.run`` gives for it. A ``log.void`` that
+    takes events back rewinds to the latest snapshot before the first of them and folds
+    the events after it again, passing over the voided ones; the findings of the refolded
+    events are redone (``Delta.removed`` / ``added``). End-of-match rules run on demand.
+    """
+
+    def __init__(self, engine: Engine, start: MatchStarted, options: Mapping[str, Any], catalogue: Any = None,
+                 strict: bool = False, every: int = 32) -> None:
+        self.engine, self.start, self.options, self.catalogue, self.strict = engine, start, options, catalogue, strict
+        self.every = max(1, every)
+        self.events: list[Event] = [start]
+        """Every event fed, voided ones included: ``events[i].seq == i + 1``."""
+        self.frame: Frame[Any] = first_frame(engine.projection, start, options)
+        """The frame after the last event."""
+        self._snaps: list[Frame[Any]] = [self.frame]
+        self._found: list[tuple[int, Finding]] = []
+        """(seq of the event whose check found it, finding), in the order the events were checked."""
+        self._check(start, self.frame, self.frame)
+
+    @property
+    def voided(self) -> dict[int, int]:
+        """Seq taken back -> the seq of the log.void that took it back."""
+        return self.frame.log.voided
+
+    def findings(self) -> list[Finding]:
+        """The findings of every event so far, sorted by (seq, code); end-of-match rules not run."""
+        return sorted((f for _, f in self._found), key=Finding.sort_key)
+
+    def finish(self) -> list[Finding]:
+        """Every finding, the end-of-match rules' included, exactly as ``Engine.run`` gives them."""
+        end = End(self.frame, self.options, self.start, self.frame.seq, self.catalogue)
+        out = [f for _, f in self._found] + self.engine.finish(end, self.strict)
+        out.sort(key=Finding.sort_key)
+        return out
+
+    def feed(self, event: Event) -> Delta:
+        """Fold and check the next event; what it changed in the findings."""
+        if event.seq != self.frame.seq + 1:
+            raise ValueError(f"expected seq {self.frame.seq + 1}, got {event.seq}")
+        self.events.append(event)
+        if type(event) is LogVoided:
+            taken = [v.seq for v in void_verdicts(event, self.frame.log)
+                     if v.problem is None and v.seq not in self.frame.log.voided]
+            if taken:
+                return self._refold(min(taken), {**dict.fromkeys(self.voided), **dict.fromkeys(taken)})
+        mark = len(self._found)
+        self._step(event, NONE_VOIDED)
+        return Delta(sorted((f for _, f in self._found[mark:]), key=Finding.sort_key), [])
+
+    def extend(self, events: Iterable[Event]) -> None:
+        """Feed a run of events at once (a log recorded before): one pass, voids known up front."""
+        new = list(events)
+        skip = voided_in(self.events + new)
+        if min(skip, default=self.frame.seq + 1) <= self.frame.seq:
+            raise ValueError("the events take back events already fed: feed them one by one")
+        for event in new:
+            if event.seq != self.frame.seq + 1:
+                raise ValueError(f"expected seq {self.frame.seq + 1}, got {event.seq}")
+            self.events.append(event)
+            self._step(event, skip)
+
+    def _step(self, event: Event, skip: Any) -> None:
+        for _, before, after in advance(self.engine.projection, self.frame, (event,), skip):
+            self.frame = after
+            if event.seq not in skip:
+                self._check(event, before, after)
+        if self.frame.seq % self.every == 0:
+            self._snaps.append(self.frame)
+
+    def _check(self, event: Event, before: Frame[Any], after: Frame[Any]) -> None:
+        out: list[Finding] = []
+        cls = type(event)
+        pairs = self.engine._checks.get(cls) or self.engine._checks_of(cls)
+        self.engine._check(pairs, Step(event, before, after, self.options, self.start, self.catalogue), out,
+                           self.strict)
+        self._found.extend((event.seq, f) for f in out)
+
+    def _refold(self, first: int, skip: dict[int, None]) -> Delta:
+        """Fold again from the latest snapshot before ``first``, passing over ``skip``."""
+        while self._snaps[-1].seq >= first:
+            self._snaps.pop()
+        self.frame = self._snaps[-1]
+        cut = next((i for i, (seq, _) in enumerate(self._found) if seq > self.frame.seq), len(self._found))
+        old = [f for _, f in self._found[cut:]]
+        del self._found[cut:]
+        for event in self.events[self.frame.seq:]:
+            self._step(event, skip)
+        new = [f for _, f in self._found[cut:]]
+        return Delta(sorted(_minus(new, old), key=Finding.sort_key), sorted(_minus(old, new), key=Finding.sort_key))
+
+
+def _minus(a: list[Finding], b: list[Finding]) -> list[Finding]:
+    """``a`` without one equal finding of ``b`` for each in ``b`` (a multiset difference)."""
+    rest = list(b)
+    out = []
+    for f in a:
+        if f in rest:
+            rest.remove(f)
+        else:
+            out.append(f)
+    return out
 
 
 def watched_types(rules: Iterable[Rule]) -> set[str]:

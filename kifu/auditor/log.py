@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from ..events.base import JudgeRuling, MatchEnded, MatchStarted, Note
-from ..projector.base import parse_time
+from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note
+from ..projector.base import RECORDER_OR_JUDGE, parse_time, void_verdicts
 from .base import Hit, Option, Rule, Severity, Step, rule
 
 CITE = "kifu DESIGN.md, contract 1 (log format)"
-JUDGE_OR_SYSTEM = ("judge", "system")
+VOID_CITE = "kifu docs/format.md, Voids (log.void)"
+ROLES = ("judge", "system", "recorder")
+"""`by` values that name a role at the table rather than a player."""
 
 
 @rule(
@@ -24,7 +26,7 @@ JUDGE_OR_SYSTEM = ("judge", "system")
 def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
     # Watches every event, so a plain return instead of a generator (the engine takes None).
     ended = s.before.log.ended
-    if ended is not None and not isinstance(s.event, (Note, JudgeRuling, MatchEnded)):
+    if ended is not None and not isinstance(s.event, (Note, JudgeRuling, MatchEnded, LogVoided)):
         return (Hit(s.event.seq, {"type": type(s.event).__struct_config__.tag, "ended": ended}, (ended,)),)
     return None
 
@@ -37,7 +39,7 @@ def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
 )
 def by_names_a_player(s: Step) -> tuple[Hit, ...] | None:
     by = s.event.by
-    if by is not None and by not in JUDGE_OR_SYSTEM and by not in s.after.log.players:
+    if by is not None and by not in ROLES and by not in s.after.log.players:
         return (Hit(s.event.seq, {"by": by, "players": ", ".join(s.after.log.players)}),)
     return None
 
@@ -115,7 +117,7 @@ def match_ends_once(s: Step) -> Iterable[Hit]:
     on=(MatchStarted,),
 )
 def player_ids_unique(s: Step) -> Iterable[Hit]:
-    seen: set[str] = set(JUDGE_OR_SYSTEM)
+    seen: set[str] = set(ROLES)
     assert isinstance(s.event, MatchStarted)
     for p in s.event.players:
         if p.id in seen:
@@ -145,6 +147,79 @@ def options_rule(declared: Sequence[Option]) -> Rule:
     )
 
 
+# --- voids (log.void): what a void may take back is decided once, by the projector's
+# ``void_verdicts``; each rule below reports one reason a seq was not taken back.
+
+
+def _refused(s: Step, problem: str) -> list[int]:
+    assert isinstance(s.event, LogVoided)
+    return [v.seq for v in void_verdicts(s.event, s.before.log) if v.problem == problem]
+
+
+@rule(
+    code="KIFU-LOG-009",
+    name="void-by-recorder-or-judge",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    on=(LogVoided,),
+)
+def void_by_recorder_or_judge(s: Step) -> Iterable[Hit]:
+    if s.event.by not in RECORDER_OR_JUDGE:
+        seqs = _refused(s, "by")
+        yield Hit(s.event.seq, {"by": s.event.by or "-", "seqs": ", ".join(map(str, seqs))},
+                  tuple(x for x in seqs if 1 <= x < s.event.seq))
+
+
+@rule(
+    code="KIFU-LOG-010",
+    name="void-names-earlier-events",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    on=(LogVoided,),
+)
+def void_names_earlier_events(s: Step) -> Iterable[Hit]:
+    for seq in _refused(s, "not-earlier"):
+        yield Hit(s.event.seq, {"missing": seq, "last": s.event.seq - 1})
+
+
+@rule(
+    code="KIFU-LOG-011",
+    name="match-start-is-never-voided",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    on=(LogVoided,),
+)
+def match_start_is_never_voided(s: Step) -> Iterable[Hit]:
+    for _ in _refused(s, "match-start"):
+        yield Hit(s.event.seq, {}, (1,))
+
+
+@rule(
+    code="KIFU-LOG-012",
+    name="void-is-never-voided",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    on=(LogVoided,),
+)
+def void_is_never_voided(s: Step) -> Iterable[Hit]:
+    for seq in _refused(s, "void"):
+        yield Hit(s.event.seq, {"target": seq}, (seq,))
+
+
+@rule(
+    code="KIFU-LOG-013",
+    name="ruled-event-is-never-voided",
+    severity=Severity.ERROR,
+    citation=VOID_CITE,
+    on=(LogVoided,),
+)
+def ruled_event_is_never_voided(s: Step) -> Iterable[Hit]:
+    assert isinstance(s.event, LogVoided)
+    for v in void_verdicts(s.event, s.before.log):
+        if v.problem == "ruled":
+            yield Hit(s.event.seq, {"target": v.seq, "ruling": v.ruling}, (v.seq, v.ruling or v.seq))
+
+
 RULES: tuple[Rule, ...] = (
     nothing_after_match_end,
     by_names_a_player,
@@ -153,4 +228,9 @@ RULES: tuple[Rule, ...] = (
     ruling_names_earlier_events,
     match_ends_once,
     player_ids_unique,
+    void_by_recorder_or_judge,
+    void_names_earlier_events,
+    match_start_is_never_voided,
+    void_is_never_voided,
+    ruled_event_is_never_voided,
 )

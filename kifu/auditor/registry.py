@@ -9,8 +9,9 @@ types inside the game's namespace, declared with the envelope first.
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Container, Iterable, Sequence
 
 import msgspec
 
@@ -79,13 +80,25 @@ def options(g: Game, start: MatchStarted) -> dict[str, Any]:
     return resolve_options(g.options, start.rules)
 
 
-def audit(events: list[Event], strict: bool = False) -> list[Finding]:
-    """Audit one verified match (its events from match.start on)."""
-    start = events[0]
+def audit(events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None) -> list[Finding]:
+    """Audit one verified match (its events from match.start on).
+
+    ``events`` may be a list or a stream (``logfile.stream``): the engine holds no
+    event past its step, so a stream is audited in memory that does not grow with
+    the log, given the seqs log.voids took back (``voided``, from a first pass; a
+    list works them out itself). An error the stream raises (a line that does not
+    verify) goes through.
+    """
+    if isinstance(events, Sequence):
+        start, rest = events[0], events
+    else:
+        it = iter(events)
+        start = next(it)
+        rest = itertools.chain((start,), it)
     assert isinstance(start, MatchStarted)
     g = game(start.game)
     catalogue = g.catalogue(start) if g.catalogue else None
-    return engine(g.id).run(events, options(g, start), catalogue, strict=strict)
+    return engine(g.id).run(rest, options(g, start), catalogue, strict=strict, voided=voided)
 
 
 ENVELOPE = ("seq", "prev", "at", "by", "src")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import msgspec
 
 from ..events import i18n
-from ..events.base import Event, event_type
+from ..events.base import Event, LogVoided, event_type
+from ..projector.base import voided_in
 from .base import Finding, Rule
 from .markup import CSP, NAME_CAP, TEXT_CAP, esc, isolate
 
@@ -31,22 +32,56 @@ def summary(findings: Sequence[Finding], lang: str) -> str:
     return ", ".join(f"{label(k, lang)} {v}" for k, v in c.items() if v)
 
 
-def as_text(findings: Sequence[Finding], lang: str, where: str = "") -> str:
+Voided = Mapping[int, tuple[LogVoided, Event]]
+"""Seq of each event a log.void took back -> (that void, the event taken back): none in most logs."""
+
+
+def voided(events: Sequence[Event]) -> Voided:
+    """The events voids took back in a log held whole (a streamed log: ``collect_voided`` over two passes)."""
+    return collect_voided(voided_in(events), events)
+
+
+def collect_voided(taken: Mapping[int, int], events: Iterable[Event]) -> Voided:
+    """``taken`` (seq -> the void's seq, from ``voided_in``) with the two events of each, from one pass."""
+    if not taken:
+        return {}
+    wanted = set(taken) | set(taken.values())
+    found = {e.seq: e for e in events if e.seq in wanted}
+    return {seq: (found[v], found[seq]) for seq, v in sorted(taken.items())}  # type: ignore[misc]
+
+
+def void_note(void: LogVoided, lang: str) -> str:
+    """Why an event is struck through: which void took it back, who, and the reason."""
+    return i18n.text("report.voided", lang, seq=void.seq, by=void.by, reason=void.reason)
+
+
+def _voided_lines(gone: Voided, lang: str, where: str, struck: str) -> list[str]:
+    return [f"{where}{struck}seq {seq} {event_type(type(e))} {event_detail(e)}{struck}  ({void_note(v, lang)})"
+            for seq, (v, e) in gone.items()]
+
+
+def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voided = {}) -> str:
+    """Findings one per line, the summary, then the events voids took back, struck through (``~~…~~``)."""
     lines = []
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
         lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}  ({f.citation})")
     lines.append(f"{where}{summary(findings, lang)}")
+    struck = _voided_lines(gone, lang, where, "~~")
+    if struck:
+        lines.append(f"{where}{label('voided_events', lang)}:")
+        lines.extend(struck)
     return "\n".join(lines)
 
 
-def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None) -> str:
+def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None, gone: Voided = {}) -> str:
     items = []
     for f in findings:
         d = msgspec.to_builtins(f)
         d["message"] = f.message.get(lang)
         items.append(d)
-    doc = {**(meta or {}), "counts": counts(findings), "findings": items}
+    taken = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, (v, _) in gone.items()]
+    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "voided": taken}
     return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode()
 
 
@@ -54,7 +89,7 @@ def _md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def as_markdown(findings: Sequence[Finding], lang: str, title: str = "") -> str:
+def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: Voided = {}) -> str:
     out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
     if findings:
         out.append(f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
@@ -63,6 +98,10 @@ def as_markdown(findings: Sequence[Finding], lang: str, title: str = "") -> str:
         for f in findings:
             out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
                        f"{_md_cell(f.message.get(lang))} | {_md_cell(f.citation)} |")
+    struck = _voided_lines(gone, lang, "", "~~")
+    if struck:
+        out.extend([""] * (out[-1] != "") + [f"## {label('voided_events', lang)}", ""])
+        out.extend(f"* {_md_cell(line)}" for line in struck)
     return "\n".join(out) + "\n"
 
 
@@ -74,7 +113,7 @@ def event_detail(event: Event) -> str:
     return msgspec.json.encode(d).decode()
 
 
-def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, title: str) -> str:
+def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, title: str, gone: Voided = {}) -> str:
     """A self-contained page: findings on top, the timeline with flagged events below.
 
     Every string from the log is escaped, isolated and cut as on the match page
@@ -87,21 +126,23 @@ def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, tit
     rows = []
     for e in events:
         fs = flagged.get(e.seq, [])
-        cls = fs[0].severity if fs else ""
+        cls = "voided" if e.seq in gone else fs[0].severity if fs else ""
         notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {isolate(f.message.get(lang), TEXT_CAP, lang)}'
                         "</div>" for f in fs)
+        detail = f"<code>{isolate(event_detail(e), TEXT_CAP, lang)}</code>"
+        if e.seq in gone:
+            detail = f'<del>{detail}</del><div class="f">{isolate(void_note(gone[e.seq][0], lang), TEXT_CAP, lang)}</div>'
         rows.append(
             f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{isolate(e.at or "", NAME_CAP, lang)}</td>'
-            f"<td>{isolate(e.by or '', NAME_CAP, lang)}</td><td>{esc(event_type(type(e)))}</td>"
-            f"<td><code>{isolate(event_detail(e), TEXT_CAP, lang)}</code>{notes}</td></tr>"
+            f"<td>{isolate(e.by or '', NAME_CAP, lang)}</td><td>{esc(event_type(type(e)))}</td><td>{detail}{notes}</td></tr>"
         )
     items = "".join(
         f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
         f"{isolate(f.message.get(lang), TEXT_CAP, lang)} <small>{isolate(f.citation, TEXT_CAP, lang)}</small></li>"
         for f in findings
     )
+    head = "".join(f"<th>{esc(label(k, lang))}</th>" for k in ("seq", "at", "by", "type", "detail"))
     shown = isolate(title, NAME_CAP, lang)
-    head = "".join(f"<th>{label(k, lang)}</th>" for k in ("seq", "at", "by", "type", "detail"))
     return f"""<!doctype html>
 <html lang="{esc(lang)}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">
@@ -109,7 +150,7 @@ def as_html(findings: Sequence[Finding], events: Sequence[Event], lang: str, tit
 <style>
 body{{font-family:system-ui,sans-serif;margin:2em;}} table{{border-collapse:collapse;width:100%;}}
 td,th{{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top;font-size:13px;}}
-tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}}
+tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}} tr.voided{{color:#888;}}
 li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}}
 code{{white-space:pre-wrap;word-break:break-all;}} .cut{{color:#6b7280;font-size:12px;font-style:italic;}}
 </style></head><body>

@@ -1,9 +1,10 @@
 """kifu's command line: parsing, printing and exit codes; no game logic.
 
 One module per command group, each a small typer app merged into ``app``:
-``log`` (new, append, verify, repair, show, state, schema), ``audit`` (audit,
-report, rules), ``imports`` (import) and ``warehouse`` (ingest, sql, stats,
-export). What they share (options declared once, messages, printing) is in
+``log`` (new, append, verify, repair, show, state, schema), ``record`` (record,
+slip), ``audit`` (audit, report, rules), ``cards`` (a game's card catalogue), ``imports``
+(import) and ``warehouse`` (ingest, sql, stats, export). What they share (options declared
+once, messages, printing) is in
 ``common``, the progress bars in ``progress``.
 
 Exit codes (DESIGN.md contract 5): 0 clean, 1 findings of error severity,
@@ -14,14 +15,13 @@ traceback). Commands that do not touch DuckDB never import it.
 from __future__ import annotations
 
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Optional, Sequence
 
 import typer
 
 from kifu.events.base import KifuError
 
-from . import audit, imports, log, warehouse
+from . import audit, cards, imports, log, record, warehouse
 from .common import Interrupted, Lang, default_lang
 
 app = typer.Typer(
@@ -31,12 +31,15 @@ app = typer.Typer(
     rich_markup_mode=None,
     help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
 )
-for group in (log, audit, imports, warehouse):
+for group in (log, record, audit, cards, imports, warehouse):
     app.add_typer(group.app)
 
 
 def _version(value: bool) -> None:
     if value:
+        # importlib.metadata costs more to import than most commands take to run: only --version pays it.
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
             typer.echo(f"kifu {version('kifu')}")
         except PackageNotFoundError:  # run from a source tree that was never installed

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, NamedTuple, Optional
 
 import typer
 
 from kifu.events import atomic, logfile
-from kifu.events.base import KifuError
+from kifu.events.base import KifuError, MatchStarted
 
 from .common import (
     DataFormat,
     FormatOpt,
     GameFilter,
-    Lang,
     LangOpt,
     LogArg,
     ReportFormat,
@@ -22,8 +22,13 @@ from .common import (
     lang_of,
     msg,
     print_rows,
+    voids_of,
 )
-from .progress import Bar, log_note, logs_progress, read_log, starts
+from .progress import Bar, log_note, logs_progress, starts
+
+if TYPE_CHECKING:
+    from kifu.auditor.base import Finding
+    from kifu.auditor.report import Voided
 
 app = typer.Typer()
 PANEL = "Judging"
@@ -48,31 +53,33 @@ def audit(
     code = lang_of(lang).value
     out: list[str] = []
     worst = 0
-    progress, sizes = logs_progress(logs, 2, msg("progress_read", lang))
+    progress, sizes = logs_progress(logs, 1, msg("progress_audit", lang))
     with progress as bar:
-        for i, (path, size, start) in enumerate(zip(logs, sizes, starts(sizes, 2), strict=True)):
+        for i, (path, size, start) in enumerate(zip(logs, sizes, starts(sizes, 1), strict=True)):
             try:
-                lg, findings = audit_log(path, bar, start, size, log_note(i, logs, lang), lang)
+                bar.update(start, note=log_note(i, logs, lang))
+                done = audit_path(path, ticker(bar, start))
             except KifuError as exc:  # one untrusted log does not hide the others' reports
                 if len(logs) == 1:
                     raise exc.located(str(path)) from None
                 bar.warn(f"kifu: error: {exc.located(str(path)).render(code)}")
                 worst = 2
                 continue
+            findings = done.findings
             if worst < 2 and any(f.severity == "error" for f in findings):
                 worst = 1
-            title = f"{path} ({lg.start.game}, {lg.start.match})"
+            title = f"{path} ({done.start.game}, {done.start.match})"
             if fmt is ReportFormat.json:
-                meta = {"log": str(path), "game": lg.start.game, "match": lg.start.match,
-                        "head": lg.head.hash, "events": lg.head.seq}
-                out.append(report.as_json(findings, code, meta))
+                meta = {"log": str(path), "game": done.start.game, "match": done.start.match,
+                        "head": done.head.hash, "events": done.head.seq}
+                out.append(report.as_json(findings, code, meta, done.gone))
             elif fmt is ReportFormat.md:
-                out.append(report.as_markdown(findings, code, title))
-            elif fmt is ReportFormat.html:
-                out.append(report.as_html(findings, lg.events, code, title))
+                out.append(report.as_markdown(findings, code, title, done.gone))
+            elif fmt is ReportFormat.html:  # the timeline is a second pass over the (verified) file
+                out.append(report.as_html(findings, logfile.stream(path), code, title, done.gone))
             else:
                 prefix = f"{path}: " if len(logs) > 1 else ""
-                out.append(report.as_text(findings, code, prefix))
+                out.append(report.as_text(findings, code, prefix, done.gone))
             if output is None:
                 bar.echo(out.pop())
     if output is not None:
@@ -82,14 +89,37 @@ def audit(
     raise typer.Exit(worst)
 
 
-def audit_log(path: Path, bar: Bar, start: float, size: int, note: str, lang: Lang | None) -> tuple[logfile.Log, list[Any]]:
-    """Read and audit one log: two passes of ``size`` on the bar from ``start``."""
+class Audited(NamedTuple):
+    """One log read, verified and audited in a single streaming pass."""
+
+    start: MatchStarted
+    head: logfile.Head
+    findings: list[Finding]
+    gone: Voided
+    """The events log.voids took back (found in passes of their own only when the log has a void)."""
+
+
+def audit_path(path: Path, progress: logfile.Progress | None = None) -> Audited:
+    """Read, verify and audit one log as it streams: memory does not grow with the log.
+
+    Each block of lines is verified before the engine sees its events; a line that
+    does not verify stops the audit with its KifuError (the findings so far are
+    dropped: a log that cannot be trusted gets no verdict).
+    """
     from kifu.auditor import registry
 
-    bar.update(start, label=msg("progress_read", lang), note=note)
-    lg = read_log(path, bar, start)
-    bar.update(start + size, label=msg("progress_audit", lang))
-    return lg, registry.audit(bar.counted(lg.events, start + size, size))
+    gone = voids_of(path)
+    reader = logfile.Reader(path, progress)
+    events = reader.events()
+    start = next(events)
+    assert isinstance(start, MatchStarted)  # the Verifier refuses any other first line
+    findings = registry.audit(itertools.chain((start,), events), voided=set(gone))
+    return Audited(start, reader.head, findings, gone)
+
+
+def ticker(bar: Bar, start: float) -> logfile.Progress | None:
+    """A progress callback moving ``bar`` by the bytes read, from ``start``; None when no bar shows."""
+    return (lambda offset: bar.update(start + offset)) if bar.live else None
 
 
 @app.command(rich_help_panel=PANEL)
@@ -100,29 +130,38 @@ def report(
 ) -> None:
     """Write one self-contained HTML page for a match: players, verdict, findings explained, charts, timeline.
 
+    A log of more than 5,000 events gets a summarised timeline (its first and last
+    events and every event a finding or ruling names); findings and rulings are
+    always complete.
+
     Exit codes as `kifu audit`: 0 clean, 1 findings of error severity, 2 a log that cannot be trusted.
 
     Example: kifu report fixtures/gunandgun/dispute.jsonl -o dispute.html --lang ja
     """
     from kifu.auditor import page, registry
     from kifu.auditor.report import summary
-    from kifu.projector.base import frames
+    from kifu.projector.base import transitions
 
     code = lang_of(lang).value
-    progress, (size,) = logs_progress([log], 3, msg("progress_read", lang))
+    progress, (size,) = logs_progress([log], 2, msg("progress_audit", lang))
     with progress as bar:
-        lg, findings = audit_log(log, bar, 0, size, "", lang)
-        g = registry.game(lg.start.game)
-        bar.update(2 * size, label=msg("progress_replay", lang))
-        replay = list(frames(g.projection, bar.counted(lg.events, 2 * size, size), registry.options(g, lg.start)))
-        bar.phase(msg("progress_render", lang), None)  # the page has no step to count: the bar only pulses
-        text = page.render(lg.events, replay, findings, code, head=lg.head.hash, source=str(log))
+        done = audit_path(log, ticker(bar, 0))
+        g = registry.game(done.start.game)
+        bar.update(size, label=msg("progress_render", lang))
+        # The page is a second pass: the fold again, each frame drawn and dropped.
+        events = logfile.Reader(log, ticker(bar, size)).events()
+        start = next(events)
+        assert isinstance(start, MatchStarted)
+        steps = ((e, after) for e, _, after in transitions(g.projection, start, events, registry.options(g, start),
+                                                            set(done.gone)))
+        text = page.render_steps(steps, done.findings, code, head=done.head.hash, source=str(log),
+                                 voids={seq: void for seq, (void, _) in done.gone.items()})
     if output is None:
         typer.echo(text, nl=False)
     else:
         atomic.write_bytes(output, text.encode("utf-8"))
-        typer.echo(msg("report_wrote", lang, path=output, summary=summary(findings, code)), err=True)
-    raise typer.Exit(1 if any(f.severity == "error" for f in findings) else 0)
+        typer.echo(msg("report_wrote", lang, path=output, summary=summary(done.findings, code)), err=True)
+    raise typer.Exit(1 if any(f.severity == "error" for f in done.findings) else 0)
 
 
 @app.command(rich_help_panel=PANEL)

@@ -8,10 +8,20 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import os
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Iterable, NoReturn, Optional, Sequence
+from typing import (
+    Annotated,
+    Any,
+    Collection,
+    Iterable,
+    Iterator,
+    NoReturn,
+    Optional,
+    Sequence,
+)
 
 import msgspec
 import typer
@@ -85,6 +95,7 @@ FormatOpt = Annotated[DataFormat, typer.Option("--format", "-f", help="Output fo
 LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
 GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
 GameFilter = Annotated[Optional[str], _game_option("Only this game's matches (or rules).")]
+NewGameOpt = Annotated[Optional[str], _game_option(f"Game id of a new log: {', '.join(GAMES)}.")]
 DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
                                                help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
 WaitOpt = Annotated[Optional[float], typer.Option(
@@ -98,36 +109,77 @@ RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule
 # --- output ----------------------------------------------------------------------
 
 
-def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None) -> None:
-    """Print rows as a table, CSV, JSON (a list of objects) or Markdown."""
-    rows = [list(r) for r in rows]
+TABLE_ROWS = 1000
+"""Rows per drawn table: a longer output (``kifu show`` of a big log) is drawn as one table per block of
+rows, so it streams in memory that does not grow with it (a table's widths need all of its rows)."""
+
+
+def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None,
+               struck: Collection[int] = ()) -> None:
+    """Print rows as a table, CSV, JSON (a list of objects) or Markdown, as they come.
+
+    Rows whose index is in ``struck`` (events a void took back) are struck through in a
+    table and in Markdown; CSV and JSON carry the reason in a column of their own.
+    """
     if fmt is DataFormat.json:
-        data = [dict(zip(columns, r)) for r in rows]
-        typer.echo(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
+        _print_json_rows(columns, rows)
     elif fmt is DataFormat.csv:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(columns)
-        w.writerows(rows)
-        typer.echo(buf.getvalue(), nl=False)
+        for block in _blocks(rows, TABLE_ROWS):
+            w.writerows(block)
+            typer.echo(buf.getvalue(), nl=False)
+            buf.seek(0)
+            buf.truncate()
+        if buf.getvalue():
+            typer.echo(buf.getvalue(), nl=False)
     elif fmt is DataFormat.md:
         esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
         typer.echo("| " + " | ".join(columns) + " |")
         typer.echo("|" + "---|" * len(columns))
-        for r in rows:
-            typer.echo("| " + " | ".join(esc(v) for v in r) + " |")
+        for i, r in enumerate(rows):
+            cells = [esc(v) for v in r]
+            if i in struck:
+                cells = [f"~~{c}~~" if c and k < len(cells) - 1 else c for k, c in enumerate(cells)]
+            typer.echo("| " + " | ".join(cells) + " |")
     else:
         from rich.console import Console
         from rich.markup import escape
         from rich.table import Table
 
-        # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup.
-        table = Table(title=escape(title) if title else None, show_lines=False)
-        for c in columns:
-            table.add_column(escape(c), overflow="fold")
-        for r in rows:
-            table.add_row(*("" if v is None else escape(str(v)) for v in r))
-        Console(width=max(100, _term_width())).print(table)
+        console = Console(width=max(100, _term_width()))
+        done = 0
+        for i, block in enumerate(_blocks(rows, TABLE_ROWS)):
+            # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup.
+            table = Table(title=escape(title) if title and i == 0 else None, show_lines=False)
+            for c in columns:
+                table.add_column(escape(c), overflow="fold")
+            for k, r in enumerate(block, done):
+                table.add_row(*("" if v is None else escape(str(v)) for v in r), style="strike dim" if k in struck else None)
+            console.print(table)
+            done += len(block)
+
+
+def _blocks(rows: Iterable[Sequence[Any]], size: int) -> Iterator[list[Sequence[Any]]]:
+    """``rows`` in lists of ``size``; one empty list when there are none (a table still shows its head)."""
+    it = iter(rows)
+    block = list(itertools.islice(it, size))
+    yield block
+    while len(block) == size:
+        block = list(itertools.islice(it, size))
+        if block:
+            yield block
+
+
+def _print_json_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """A JSON list of objects, one object at a time, as ``print_json`` would lay out the whole list."""
+    first = True
+    for r in rows:
+        item = msgspec.json.format(msgspec.json.encode(dict(zip(columns, r))), indent=2).decode()
+        typer.echo(("[\n" if first else ",\n") + "\n".join("  " + line for line in item.split("\n")), nl=False)
+        first = False
+    typer.echo("[]" if first else "\n]")
 
 
 def _term_width() -> int:
@@ -135,6 +187,19 @@ def _term_width() -> int:
         return os.get_terminal_size().columns
     except OSError:
         return 160
+
+
+def voids_of(path: Path) -> Any:
+    """The events log.voids took back in the log at ``path`` (``report.Voided``): read in two more
+    passes only when the log has a void at all, so a log without one costs one byte scan."""
+    from kifu.auditor.report import collect_voided
+    from kifu.events import logfile
+    from kifu.projector.base import voided_in
+
+    if not logfile.mentions(path, b"log.void"):
+        return {}
+    taken = voided_in(logfile.stream(path))
+    return collect_voided(taken, logfile.stream(path)) if taken else {}
 
 
 def print_json(value: Any) -> None:

@@ -38,7 +38,8 @@ def import_(
                                          show_default=False)],
     from_: Annotated[ImportFrom, typer.Option("--from", help="The source format; auto detects it.")] = ImportFrom.auto,
     game: GameOpt = "generic",
-    map_: Annotated[Optional[Path], typer.Option("--map", help="Mapping file (TOML): commands and rolls to game events.")] = None,
+    map_: Annotated[Optional[str], typer.Option("--map", help="Mapping file (TOML): commands and rolls to game events; "
+                                                             "or a game id for the game's own (--map gunandgun).")] = None,
     match: Annotated[Optional[str], typer.Option("--match", "-m", help="Match id (default: from the source).")] = None,
     player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="Player as id=Name (Name as the source "
                                                                             "shows it); repeat. Default: every speaker.")] = None,
@@ -52,7 +53,10 @@ def import_(
     the chat notation become game events through --map, everything else a note.
     The report (stderr) counts them and lists what could not be read.
 
-    Example: kifu import room.html -o m1.jsonl --game gunandgun --map gg.toml -p a=ミナト -p b=ユキ
+    --map names a mapping file, or a game id for the notation the game ships
+    (docs/notation.md: the same one `kifu record` reads).
+
+    Example: kifu import room.html -o m1.jsonl --game gunandgun --map gunandgun -p a=ミナト -p b=ユキ
     """
     rules = pairs(rule or [], lang)
     from kifu.events import importers
@@ -60,20 +64,31 @@ def import_(
     if os.path.lexists(output):
         fail(msg("import_exists", lang, path=output))
     given = players(player or [], lang, names_required=True)
-    map_text = None
-    if map_ is not None:
-        try:
-            map_text = map_.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            fail(msg("import_map_unreadable", lang, path=map_, reason=getattr(exc, "strerror", None) or exc))
+    map_text, map_name = _map_text(map_, lang) if map_ is not None else (None, "")
     with bars.progress(bars.size(source), msg("progress_source", lang), bars.BIG_SOURCE) as bar:
         rep = importers.import_file(source, output, fmt=from_.value, game=game,
-                                    map_text=map_text, map_name=str(map_ or ""), match=match,
+                                    map_text=map_text, map_name=map_name, match=match,
                                     players=given, rules=rules, progress=_import_stages(bar, lang))
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:
         atomic.write_bytes(report_, msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
+
+
+def _map_text(value: str, lang: Lang | None) -> tuple[str, str]:
+    """The mapping's text and name: a game's own for a bare game id (no file of that name here), else the file."""
+    import kifu.games
+    from kifu.events import importers
+
+    if value in kifu.games.GAMES and not os.path.exists(value):
+        found = importers.map_source(value)
+        if found is None:
+            fail(msg("import_map_unreadable", lang, path=value, reason="this game ships no mapping"))
+        return found
+    try:
+        return Path(value).read_text(encoding="utf-8"), value
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(msg("import_map_unreadable", lang, path=value, reason=getattr(exc, "strerror", None) or exc))
 
 
 def _import_stages(bar: Bar, lang: Lang | None) -> Callable[[str, list[Any] | None], Any] | None:

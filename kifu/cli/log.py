@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from enum import Enum
 from pathlib import Path
@@ -11,7 +12,7 @@ import msgspec
 import typer
 
 from kifu.events import limits, logfile
-from kifu.events.base import KifuError
+from kifu.events.base import KifuError, MatchStarted
 from kifu.events.i18n import Msg
 
 from .common import (
@@ -29,6 +30,7 @@ from .common import (
     players,
     print_json,
     print_rows,
+    voids_of,
 )
 from .progress import Bar, log_note, logs_progress, verify_log
 
@@ -202,20 +204,28 @@ def show(
     fmt: FormatOpt = DataFormat.table,
     since: Annotated[int, typer.Option(help="First seq to show.")] = 1,
     until: Annotated[Optional[int], typer.Option(help="Last seq to show.")] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Print the timeline of a log: seq, time, who, type and the event's fields.
 
+    An event a log.void took back (a recording mistake) is struck through, and the
+    `voided` column says which void, who and why.
+
     Example: kifu show m1.jsonl --since 10 --until 40 -f md
     """
-    from kifu.auditor.report import event_detail
+    from kifu.auditor.report import event_detail, void_note
     from kifu.events.base import event_type
 
-    rows = [
-        (e.seq, e.at, e.by, event_type(type(e)), event_detail(e))
-        for e in logfile.load(log).events
-        if e.seq >= since and (until is None or e.seq <= until)
-    ]
-    print_rows(["seq", "at", "by", "type", "detail"], rows, fmt, title=str(log))
+    gone = voids_of(log)
+    code = lang_of(lang).value
+    # Streamed: rows are printed as the log is read. The whole log is still read, so a line
+    # after --until that does not verify fails the command as it always did (exit 2).
+    shown = (e for e in logfile.stream(log) if e.seq >= since and (until is None or e.seq <= until))
+    rows = ((e.seq, e.at, e.by, event_type(type(e)), event_detail(e),
+             void_note(gone[e.seq][0], code) if e.seq in gone else None) for e in shown)
+    first = max(since, 1)
+    struck = {seq - first for seq in gone if seq >= first and (until is None or seq <= until)}
+    print_rows(["seq", "at", "by", "type", "detail", "voided"], rows, fmt, title=str(log), struck=struck)
 
 
 @app.command(rich_help_panel=PANEL)
@@ -233,16 +243,9 @@ def state(
       kifu state m1.jsonl --at 42 --path game.players.p1
       kifu state m1.jsonl --at 41 --flat > before.txt; kifu state m1.jsonl --at 42 --flat | diff before.txt -
     """
-    from kifu.auditor import registry
-    from kifu.projector.base import Replay
-
-    lg = logfile.load(log)
-    g = registry.game(lg.start.game)
-    last = lg.head.seq
-    seq = last if at is None else at
-    if not 1 <= seq <= last:
-        fail(msg("seq_range", lang, seq=seq, last=last))
-    frame = Replay(g.projection, lg.events, registry.options(g, lg.start)).state_at(seq)
+    frame, last = _frame_at(log, at)
+    if frame is None:
+        fail(msg("seq_range", lang, seq=at, last=last))
     tree = msgspec.to_builtins(frame)
     for key in path.split(".") if path else ():
         if isinstance(tree, dict) and key in tree:
@@ -258,6 +261,35 @@ def state(
             typer.echo(f"{leaf} = {msgspec.json.encode(value).decode()}")
     else:
         print_json(tree)
+
+
+def _frame_at(log: Path, at: Optional[int]) -> tuple[Any, int]:
+    """(the frame after event ``at``, or after the last event; the last seq) in one streaming pass.
+
+    The fold stops at ``at``; the rest of the log is still read and verified (a log that
+    cannot be trusted gives no state), but nothing of it is kept. The frame is None if
+    ``at`` is outside the log.
+    """
+    from kifu.auditor import registry
+    from kifu.projector.base import frames
+
+    reader = logfile.Reader(log)
+    events = reader.events()
+    start = next(events)
+    assert isinstance(start, MatchStarted)  # the Verifier refuses any other first line
+    g = registry.game(start.game)
+    voided = set(voids_of(log))  # a void takes its events back at every seq, before the void too
+    frame = None
+    if at is None or at >= 1:
+        for frame in frames(g.projection, itertools.chain((start,), events), registry.options(g, start), voided):
+            if frame.seq == at:
+                break
+    for _ in events:  # the rest is verified, not folded
+        pass
+    last = reader.head.seq
+    if at is not None and not 1 <= at <= last:
+        return None, last
+    return frame, last
 
 
 def _leaves(tree: Any, prefix: str) -> Iterable[tuple[str, Any]]:

@@ -161,12 +161,6 @@ def logs_progress(logs: Sequence[Path], passes: int, label: str) -> tuple[Abstra
     return progress(passes * sum(sizes), label, small), sizes
 
 
-def read_log(path: Path, bar: Bar, start: float) -> logfile.Log:
-    """``logfile.load``, moving the bar by the bytes read."""
-    tick = (lambda offset: bar.update(start + offset)) if bar.live else None
-    return logfile.load(path, tick)
-
-
 def verify_log(path: Path, expect_head: Optional[str], bar: Bar, start: float) -> logfile.Head:
     """``logfile.verify``, moving the bar by the bytes read."""
     tick = (lambda offset: bar.update(start + offset)) if bar.live else None

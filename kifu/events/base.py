@@ -8,7 +8,7 @@ events and the shared ones below into one tagged union (``type`` is the tag).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -123,7 +123,7 @@ class Event(
     at: str | None = None
     """RFC 3339 time from the source, if it has one."""
     by: str | None = None
-    """The acting player id, ``judge`` or ``system``."""
+    """The acting player id, ``judge``, ``recorder`` or ``system``."""
     src: Source | None = None
     """Provenance of an imported event."""
 
@@ -216,7 +216,23 @@ class RandomRolled(Event, tag="random", kw_only=True):
     """Display name of an imported roll's roller, when it names no player."""
 
 
-SHARED_EVENTS: tuple[type[Event], ...] = (MatchStarted, MatchEnded, Note, JudgeRuling, RandomRolled)
+class LogVoided(Event, tag="log.void", kw_only=True):
+    """Earlier events taken back as a recording mistake (a typo at the table): never an edit.
+
+    The voided lines stay in the log, hash-chained as written; projections and the
+    auditor treat them as never having happened, and every report shows them struck
+    through with the reason. Only a recorder or the judge voids (``by``); a void of
+    ``match.start``, of another void, or of an event a standing judge ruling is about
+    takes nothing back and is a finding (KIFU-LOG-009 to 013).
+    """
+
+    about: Annotated[list[int], msgspec.Meta(min_length=1)]
+    """The seqs taken back, each earlier than the void."""
+    reason: Annotated[str, msgspec.Meta(min_length=1)]
+    """Why, in words (``typed a1 for a2``, ``undo``)."""
+
+
+SHARED_EVENTS: tuple[type[Event], ...] = (MatchStarted, MatchEnded, Note, JudgeRuling, RandomRolled, LogVoided)
 """Event types every game's union includes."""
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import string
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 import msgspec
@@ -59,13 +59,19 @@ def _msg(key: str, params: dict[str, Any]) -> Msg:
     return Msg(key, **params)
 
 
-def _sources() -> Iterator[tuple[str, Any]]:
-    """(owner, package files) of every catalogue: the core's, then each game's that has one."""
+def _sources() -> Iterator[tuple[str, Path]]:
+    """(owner, folder) of every catalogue: the core's, then each game's that has one.
+
+    The folders are found beside the modules (kifu is installed as files): importing
+    ``importlib.resources`` would cost every command more than reading the files does.
+    """
     import kifu.games
 
-    yield "kifu", resources.files("kifu") / "locale"
+    yield "kifu", Path(kifu.games.__file__).parent.parent / "locale"
+    roots = [Path(p) for p in kifu.games.__path__]  # a game may live in any folder of the package's path
     for game_id in kifu.games.GAMES:
-        yield game_id, resources.files(f"kifu.games.{game_id}") / "locale"
+        found = next((r / game_id for r in roots if (r / game_id).is_dir()), roots[0] / game_id)
+        yield game_id, found / "locale"
 
 
 @lru_cache(maxsize=None)

@@ -412,6 +412,21 @@ class Reader:
                 progress(offset + len(rest))
 
 
+def mentions(path: str | os.PathLike[str], needle: bytes) -> bool:
+    """True if the file's bytes contain ``needle`` anywhere (a quick look before a second pass)."""
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=str(path)) from None
+    with fh:
+        tail = b""
+        while chunk := fh.read(_CHUNK):
+            if needle in tail + chunk[: len(needle)] or needle in chunk:
+                return True
+            tail = chunk[-len(needle) + 1:] if len(needle) > 1 else b""
+    return False
+
+
 def load(path: str | os.PathLike[str], progress: Progress | None = None) -> Log:
     """Read and verify a whole log."""
     reader = Reader(path, progress)
@@ -704,6 +719,8 @@ def repair(path: str | os.PathLike[str]) -> Repaired | None:
         size = os.fstat(fd).st_size
         if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
             return None
+        import shutil  # only a repair copies a file: the readers do not pay for importing it
+
         writer = Writer(path)
         writer._fd, writer.size = fd, size
         start = writer._line_start(size)

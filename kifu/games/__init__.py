@@ -7,11 +7,14 @@ module         layer     what it declares
 ============== ========= ==============================================================
 ``events.py``  events    ``EVENTS`` (its event structs) and ``catalogue(start)``, if it has cards
 ``cards.py``   events    its card catalogue (data in ``cards.json``), if it has one
+``listing.py`` events    what ``kifu cards`` shows of it: ``listing``, ``describe``, ``forms``
 ``projection`` projector ``State``, ``initial(start, options)`` and ``apply(state, event)``
 ``rules/``     auditor   its rules, by area, and ``options.py``
 ``game.py``    auditor   ``GAME``: the game as the auditor, the page and the CLI see it
 ``views.py``   warehouse its SQL views and random-outcome feeds (optional)
 ``sim.py``     tools     a seeded generator of legal matches (optional)
+``mapping``    events    ``mapping.toml``: its chat notation, for ``kifu record`` and
+                         ``kifu import --map <id>`` (docs/notation.md)
 ============== ========= ==============================================================
 
 Each layer looks a game up by id in ``GAMES`` below and imports only the module it
@@ -45,3 +48,13 @@ def part(game_id: str, name: str) -> ModuleType:
 def has_part(game_id: str, name: str) -> bool:
     """True if a known game declares the optional module ``name`` (``views``, ``sim``)."""
     return importlib.util.find_spec(f"{__name__}.{game_id}.{name}") is not None
+
+
+def data(game_id: str, name: str) -> str | None:
+    """The text of a data file in a known game's folder (``data("mtg", "mapping.toml")``), or None."""
+    from importlib.resources import files
+
+    if game_id not in GAMES:
+        return None
+    res = files(f"{__name__}.{game_id}").joinpath(name)
+    return res.read_text(encoding="utf-8") if res.is_file() else None

@@ -3,7 +3,11 @@
 A game plugs in two functions: ``initial(start, options) -> State`` and
 ``apply(state, event) -> State``. The projection is total: an event that breaks
 a rule still changes the state as recorded; judging it is the auditor's job.
-Nothing here does I/O.
+
+An event a ``log.void`` takes back (a recording mistake) is passed over as if it
+had never happened: the fold leaves the state as it was (``voided``). Which
+events a void takes back is decided here once (``void_verdicts``), for the
+projections, the auditor's rules and the live session alike. Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from functools import lru_cache
 from typing import (
     Any,
     Callable,
+    Container,
     Generic,
     Iterable,
     Iterator,
     Mapping,
+    NamedTuple,
     Protocol,
     Sequence,
     TypeVar,
@@ -26,7 +32,7 @@ from typing import (
 
 import msgspec
 
-from ..events.base import Event, JudgeRuling, MatchEnded, MatchStarted, Note
+from ..events.base import Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note
 
 S = TypeVar("S")
 
@@ -99,6 +105,12 @@ class LogState(msgspec.Struct, frozen=True, kw_only=True):
     """How many judge.ruling events so far."""
     notes: int = 0
     """How many notes so far."""
+    ruled: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    """Every judge.ruling as written, voided or not: (its seq, the seqs it is about)."""
+    voids: frozenset[int] = frozenset()
+    """Seqs of the log.void events so far."""
+    voided: dict[int, int] = {}
+    """Seq taken back -> the seq of the log.void that took it back, as of this event."""
 
 
 def log_initial(start: MatchStarted) -> LogState:
@@ -155,15 +167,97 @@ def _counted(state: LogState, event: Event, cls: type) -> LogState:
         last_at, last_at_seq = state.last_at, state.last_at_seq
     if cls is Note:
         return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, notes=state.notes + 1)
-    if cls is JudgeRuling:
-        return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, rulings=state.rulings + 1)
+    if cls is JudgeRuling or cls is LogVoided:
+        state = _book(state, event, cls)
+        return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq,
+                        rulings=state.rulings + (cls is JudgeRuling))
     assert isinstance(event, MatchEnded)
     if state.ended is None:
         return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, ended=seq, winner=event.winner)
     return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq)
 
 
-_COUNTED = frozenset({MatchEnded, JudgeRuling, Note})
+_COUNTED = frozenset({MatchEnded, JudgeRuling, Note, LogVoided})
+
+
+# --- voids -----------------------------------------------------------------------
+
+RECORDER_OR_JUDGE = ("recorder", "judge")
+"""Who may take events back with a log.void."""
+
+
+class VoidVerdict(NamedTuple):
+    """What a log.void does to one seq it names."""
+
+    seq: int
+    """The seq named."""
+    problem: str | None = None
+    """None: taken back. Else why not: ``by`` (a void by someone else than a recorder or the
+    judge), ``not-earlier`` (no such event before the void), ``match-start``, ``void`` (a void
+    of a void) or ``ruled`` (a standing judge ruling is about it)."""
+    ruling: int | None = None
+    """For ``ruled``: the seq of the ruling."""
+
+
+def void_verdicts(void: LogVoided, log: LogState) -> list[VoidVerdict]:
+    """Each seq a void names, once, with what it does: judged on the log as it stood before the void.
+
+    "As it stood" is the log as written, so a judge ruling counts from when it was made
+    until a void before this one took the ruling back; a later void of the ruling does not
+    reach back to this one. A void that names nothing it may take back is a finding, not an error:
+    the events stay as recorded.
+    """
+    names = list(dict.fromkeys(void.about))
+    if void.by not in RECORDER_OR_JUDGE:
+        return [VoidVerdict(s, "by") for s in names]
+    return [_verdict(s, void.seq, log) for s in names]
+
+
+def _verdict(s: int, seq: int, log: LogState) -> VoidVerdict:
+    if not 1 <= s < seq:
+        return VoidVerdict(s, "not-earlier")
+    if s == 1:
+        return VoidVerdict(s, "match-start")
+    if s in log.voids:
+        return VoidVerdict(s, "void")
+    ruling = next((r for r, about in log.ruled if s in about and r not in log.voided), None)
+    return VoidVerdict(s, "ruled", ruling) if ruling is not None else VoidVerdict(s)
+
+
+def _book(state: LogState, event: Event, cls: type) -> LogState:
+    """The log's record of rulings and voids after ``event`` (a judge.ruling or a log.void)."""
+    if cls is JudgeRuling:
+        return _REPLACE(state, ruled=state.ruled + ((event.seq, tuple(event.about)),))  # type: ignore[attr-defined]
+    assert isinstance(event, LogVoided)
+    taken = {v.seq: event.seq for v in void_verdicts(event, state) if v.problem is None and v.seq not in state.voided}
+    return _REPLACE(state, voids=state.voids | {event.seq}, voided={**state.voided, **taken} if taken else state.voided)
+
+
+def log_skip(state: LogState, event: Event) -> LogState:
+    """The log's part after an event that a void takes back: unchanged, but a ruling as written
+    still counts for the voids between it and the void that takes it back (``void_verdicts``)."""
+    return _book(state, event, JudgeRuling) if type(event) is JudgeRuling else state
+
+
+def voided_in(events: Iterable[Event]) -> dict[int, int]:
+    """Seq -> the log.void that takes it back, for a whole log (the fold's pass-over list).
+
+    A pass over the events before the fold, since a void comes after what it voids: over
+    a log held whole, one C-level scan of the event types when it has no void; over a
+    stream (a first pass over a file), one look at each event, nothing kept but the
+    rulings and voids.
+    """
+    if isinstance(events, list):
+        # list.__iter__: a list that counts its iterations (a progress bar's) must not count this pass.
+        if LogVoided not in set(map(type, list.__iter__(events))):
+            return {}
+        events = list.__iter__(events)
+    state = LogState()
+    for e in events:
+        cls = type(e)
+        if cls is JudgeRuling or cls is LogVoided:
+            state = _book(state, e, cls)
+    return state.voided
 
 
 class Frame(msgspec.Struct, Generic[S], frozen=True):
@@ -178,30 +272,40 @@ def first_frame(projection: Projection[S], start: MatchStarted, options: Mapping
     return Frame(1, log_initial(start), projection.initial(start, options))
 
 
-def advance(projection: Projection[S], frame: Frame[S], events: Iterable[Event]) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
+NONE_VOIDED: frozenset[int] = frozenset()
+
+
+def advance(projection: Projection[S], frame: Frame[S], events: Iterable[Event],
+            voided: Container[int] = NONE_VOIDED) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
     """The fold, from ``frame`` on: (event, frame before it, frame after it) for each event.
 
     The one place a game's ``apply`` and the log's part are folded together: replays,
-    time travel and the auditor's engine all step through here.
+    time travel, the auditor's engine and its live session all step through here. An
+    event whose seq is in ``voided`` leaves the state as it was (its frame after is the
+    frame before, at its seq).
     """
     # The hot loop of every audit and replay: the Dispatch is unrolled here (a call saved per event).
     handler_of, also = projection.apply.handlers.get, projection.apply.after
     for event in events:
         game = frame.game
-        handler = handler_of(type(event))
-        new = game if handler is None else handler(game, event)
-        if also is not None:
-            new = also(game, new, event)
-        after = Frame(event.seq, log_apply(frame.log, event), new)
+        if voided and event.seq in voided:
+            after = Frame(event.seq, log_skip(frame.log, event), game)
+        else:
+            handler = handler_of(type(event))
+            new = game if handler is None else handler(game, event)
+            if also is not None:
+                new = also(game, new, event)
+            after = Frame(event.seq, log_apply(frame.log, event), new)
         yield event, frame, after
         frame = after
 
 
 def transitions(projection: Projection[S], start: MatchStarted, rest: Iterable[Event],
-                options: Mapping[str, Any]) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
+                options: Mapping[str, Any], voided: Container[int] = NONE_VOIDED,
+                ) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
     """A whole match folded: match.start (whose frame before is its frame after), then ``advance``."""
     frame = first_frame(projection, start, options)
-    return itertools.chain(((start, frame, frame),), advance(projection, frame, rest))
+    return itertools.chain(((start, frame, frame),), advance(projection, frame, rest, voided))
 
 
 def step(projection: Projection[S], frame: Frame[S], event: Event) -> Frame[S]:
@@ -209,13 +313,20 @@ def step(projection: Projection[S], frame: Frame[S], event: Event) -> Frame[S]:
     return next(advance(projection, frame, (event,)))[2]
 
 
-def frames(projection: Projection[S], events: Iterable[Event], options: Mapping[str, Any]) -> Iterator[Frame[S]]:
-    """Replay from the start, yielding the frame after each event."""
+def frames(projection: Projection[S], events: Iterable[Event], options: Mapping[str, Any],
+           voided: Container[int] | None = None) -> Iterator[Frame[S]]:
+    """Replay from the start, yielding the frame after each event (a voided one's: the frame before).
+
+    ``voided`` is the log's (``voided_in(events)``) unless given.
+    """
+    if voided is None:
+        events = events if isinstance(events, Sequence) else list(events)
+        voided = voided_in(events)
     it = iter(events)
     start = next(it)
     if not isinstance(start, MatchStarted):
         raise ValueError("a replay starts at match.start")
-    for _, _, after in transitions(projection, start, it, options):
+    for _, _, after in transitions(projection, start, it, options, voided):
         yield after
 
 
@@ -235,12 +346,14 @@ class Replay(Generic[S]):
         self.projection = projection
         self.events = events
         self.options = options
+        self.voided = voided_in(events)
+        """Seq -> the void that takes it back: passed over at every seq, before the void too."""
         self.every = max(1, every)
         self._snap_seqs: list[int] = []
         self._snaps: list[Frame[S]] = []
 
     def _build(self) -> None:
-        for frame in frames(self.projection, self.events, self.options):
+        for frame in frames(self.projection, self.events, self.options, self.voided):
             if frame.seq % self.every == 1 or frame.seq == 1:
                 self._snap_seqs.append(frame.seq)
                 self._snaps.append(frame)
@@ -257,14 +370,14 @@ class Replay(Generic[S]):
             self._build()
         i = bisect.bisect_right(self._snap_seqs, seq) - 1
         frame = self._snaps[i]
-        for _, _, frame in advance(self.projection, frame, self.events[frame.seq : seq]):
+        for _, _, frame in advance(self.projection, frame, self.events[frame.seq : seq], self.voided):
             pass
         return frame
 
     def replay_from_start(self, seq: int) -> Frame[S]:
         """The same frame computed without snapshots (the reference)."""
         frame = None
-        for frame in frames(self.projection, self.events[:seq], self.options):
+        for frame in frames(self.projection, self.events[:seq], self.options, self.voided):
             pass
         assert frame is not None
         return frame

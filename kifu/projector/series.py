@@ -1,9 +1,10 @@
 """The numbers worth charting after each event, as a game declares them (its ``charts`` module).
 
 Used by the match page (kifu/auditor/page/) to draw the state over time. A game's
-``Charts`` names its metrics, in the order a page draws them, with their ja and en
-labels, and a function from a Frame to the values after that event. A game with
-no charts draws nothing.
+``Charts`` names its metrics, in the order a page draws them (their labels are the
+catalogue's ``chart.<name>``), and a function from a Frame to the values after that event. A game with
+no charts draws nothing. Its ``board`` gives the key figures a table watches while
+recording (``kifu record``): per player and for the table, a few labelled values.
 
 A series key is ``metric:player`` for a per-player number and ``metric`` for a
 number of the whole table. Nothing here does I/O.
@@ -26,13 +27,28 @@ class Metric(NamedTuple):
     """The part of a series key before ``:``."""
 
 
+class Figure(NamedTuple):
+    """One key figure of the state, as the recording screen shows it; its label is the catalogue's ``board.<key>``."""
+
+    key: str
+    """What it is (``life``, ``turn``)."""
+    value: Any
+    """A number or a short text (``ダタラ 2``)."""
+
+
+Board = list[tuple[str | None, tuple[Figure, ...]]]
+"""(player id, or None for the whole table; that row's figures), in seat order, the table last."""
+
+
 class Charts(NamedTuple):
-    """What a game charts: its metrics and the values after a frame."""
+    """What a game charts: its metrics and the values after a frame; and its key figures."""
 
     metrics: tuple[Metric, ...] = ()
     """The charts, in drawing order."""
     values: SeriesFn = lambda frame: {}
     """Frame -> the values worth charting after that event."""
+    board: Callable[[Frame[Any]], Board] = lambda frame: []
+    """Frame -> the key figures a table watches while it records."""
 
 
 NONE = Charts()

@@ -1,6 +1,6 @@
 """Statistics over the warehouse (issue 7): fairness of recorded randomness, win rates.
 
-The ``randomness`` and ``runs`` views (kifu/events/views/) feed every game's
+The ``randomness`` and ``runs`` views (kifu/games/<id>/views.py) feed every game's
 random outcomes here, so the fairness tests name no game; the game statistics at
 the end read the games' own views (builds, first players, N = 0 on shots). The tests are scipy's:
 exact binomial for coins, chi-square goodness of fit for dice, and an exact
@@ -214,7 +214,7 @@ def rule_rates(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
     return ["game", "code", "severity", "matches_hit", "matches", "findings", "rate", "ci_low", "ci_high"], out
 
 
-# --- game statistics (the games' views: kifu/events/views/) ------------------------------
+# --- game statistics (the games' views: kifu/games/<id>/views.py) ------------------------------
 
 # A player's build is the last one recorded in the match (a correction is a later event).
 BUILD_KEYS: dict[str, tuple[str, str]] = {

@@ -17,26 +17,28 @@ section shares (the ``Context``, escaping, formatting) in ``common``.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import itertools
+from typing import Any, Iterable, Mapping, Sequence
 
 from ...events import i18n
-from ...events.base import Event, JudgeRuling, MatchStarted
+from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted
 from ...projector import series
 from ...projector.base import Frame
 from ..base import Finding, resolve_options
+from ..report import voided as report_voided
 from .charts import charts_section
 from .common import Context, esc
 from .findings import findings_section
 from .styles import CSP, CSS, PALETTE
 from .summary import header_section, top_section
-from .timeline import rulings_section, timeline_section
+from .timeline import Rows, rulings_section, timeline_section
 
-__all__ = ["render"]
+__all__ = ["render", "render_steps"]
 
 
 def render(
-    events: Sequence[Event],
-    frames: Sequence[Frame[Any]],
+    events: Iterable[Event],
+    frames: Iterable[Frame[Any]],
     findings: Sequence[Finding],
     lang: str = "en",
     *,
@@ -48,14 +50,45 @@ def render(
     ``frames`` are the frames after each event (``projector.base.frames``),
     ``head`` the log's head hash and ``source`` the log's path, both shown as given.
     """
-    ctx = _context(events, frames, lang)
+    events = list(events)
+    gone = {seq: void for seq, (void, _) in report_voided(events).items()}
+    return render_steps(zip(events, frames), findings, lang, head=head, source=source, voids=gone)
+
+
+def render_steps(
+    steps: Iterable[tuple[Event, Frame[Any]]],
+    findings: Sequence[Finding],
+    lang: str = "en",
+    *,
+    head: str | None = None,
+    source: str | None = None,
+    voids: Mapping[int, LogVoided] | None = None,
+) -> str:
+    """The page from (event, frame after it) pairs, read once: ``render`` for a stream.
+
+    ``voids`` names the events a log.void took back (seq -> the void): struck through
+    on the timeline with who took them back and why.
+
+    Nothing is kept per event but what the page draws: the charted values where they
+    change, and the timeline's rows (every row up to ``FULL_TIMELINE`` events, then
+    the summary of ``timeline.Rows``), so a long log makes a page of bounded size in
+    bounded memory.
+    """
+    it = iter(steps)
+    first = next(it)
+    start = first[0]
+    assert isinstance(start, MatchStarted)
+    pass_ = _Pass(start, findings, voids or {})
+    for event, frame in itertools.chain((first,), it):
+        pass_.see(event, frame)
+    ctx = pass_.context(lang)
     body = "".join((
         header_section(ctx, head, source),
-        top_section(ctx, events, findings),
+        top_section(ctx, findings),
         findings_section(ctx, findings),
         charts_section(ctx, findings),
         rulings_section(ctx),
-        timeline_section(ctx, events, findings),
+        timeline_section(ctx, pass_.rows, findings, source),
         f"<footer>{esc(ctx.t('footer'))}</footer>",
     ))
     title = f"{esc(ctx.t('page'))}: {ctx.attr(ctx.start.match)}"
@@ -67,26 +100,85 @@ def render(
     )
 
 
-def _context(events: Sequence[Event], frames: Sequence[Frame[Any]], lang: str) -> Context:
-    from .. import (
-        registry,  # the registry imports every game; only the page needs all of them
-    )
+class _Pass:
+    """What the page keeps of one pass over the match: a few values per change, never one per event."""
 
-    start = events[0]
-    assert isinstance(start, MatchStarted)
-    game = registry.game(start.game) if registry.known(start.game) else None
-    rules = {r.code: r for r in (registry.rules_of(game) if game else registry.all_rules())}
-    ids = [p.id for p in start.players]
-    return Context(
-        lang=lang if lang in i18n.LANGS else "en",
-        start=start,
-        game=game,
-        rules=rules,
-        options=resolve_options(game.options, start.rules) if game else {},
-        names={p.id: p.name for p in start.players},
-        colours={pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(ids)},
-        metrics=game.charts.metrics if game else (),
-        table=series.table(game.charts, frames) if game else [],
-        last_seq=events[-1].seq,
-        rulings=tuple(e for e in events if isinstance(e, JudgeRuling)),
-    )
+    def __init__(self, start: MatchStarted, findings: Sequence[Finding], voids: Mapping[int, LogVoided]) -> None:
+        from .. import (
+            registry,  # the registry imports every game; only the page needs all of them
+        )
+
+        self.voids = voids
+        self.start = start
+        self.game = registry.game(start.game) if registry.known(start.game) else None
+        self.rules = {r.code: r for r in (registry.rules_of(self.game) if self.game else registry.all_rules())}
+        self.values = self.game.charts.values if self.game else None
+        self.table: list[tuple[int, series.Values]] = []
+        """(seq, values) where the values differ from the event before, with the event before such a change
+        and the last event: the same points and steps as the values after every event (see ``_keep``)."""
+        self._last: tuple[int, series.Values] | None = None
+        self._last_kept = False
+        self.rulings: list[JudgeRuling] = []
+        self.end: MatchEnded | None = None
+        cited = {s for f in findings for s in f.seqs}
+        self.by_seq: dict[int, str | None] = {}
+        self._finding_seqs = {f.seq for f in findings}
+        self.rows = Rows(cited)
+        self.timed = False
+        self.last_seq = start.seq
+
+    def see(self, event: Event, frame: Frame[Any]) -> None:
+        seq = event.seq
+        self.last_seq = seq
+        self.timed = self.timed or bool(event.at)
+        if seq in self._finding_seqs:
+            self.by_seq[seq] = event.by
+        if isinstance(event, JudgeRuling):
+            self.rulings.append(event)
+        elif isinstance(event, MatchEnded) and self.end is None:
+            self.end = event
+        self.rows.add(event, self._keep(seq, self.values(frame)) if self.values is not None else None)
+
+    def _keep(self, seq: int, values: series.Values) -> tuple[series.Values, series.Values] | None:
+        """Keep ``values`` where they changed (and the unchanged ones just before); (before, after) of a change.
+
+        The points left out repeat the point before them, so the charts' lines, dots and
+        axes and the timeline's changes are exactly those of the values after every event.
+        """
+        last = self._last
+        change = None
+        if last is None:
+            self.table.append((seq, values))
+            self._last_kept = True
+        elif values != last[1]:
+            if not self._last_kept:
+                self.table.append(last)
+            self.table.append((seq, values))
+            self._last_kept = True
+            change = (last[1], values)
+        else:
+            self._last_kept = False
+        self._last = (seq, values)
+        return change
+
+    def context(self, lang: str) -> Context:
+        if self._last is not None and not self._last_kept:
+            self.table.append(self._last)
+        ids = [p.id for p in self.start.players]
+        return Context(
+            lang=lang if lang in i18n.LANGS else "en",
+            start=self.start,
+            game=self.game,
+            rules=self.rules,
+            options=resolve_options(self.game.options, self.start.rules) if self.game else {},
+            names={p.id: p.name for p in self.start.players},
+            colours={pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(ids)},
+            metrics=self.game.charts.metrics if self.game else (),
+            table=self.table,
+            last_seq=self.last_seq,
+            rulings=tuple(self.rulings),
+            end=self.end,
+            by_seq=self.by_seq,
+            timed=self.timed,
+            voids=self.voids,
+        )

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 import msgspec
 
 from ...events import i18n
-from ...events.base import JudgeRuling, MatchStarted
+from ...events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted
 from ...projector import series
 from ..base import Game, Rule
 from ..markup import NAME_CAP, TEXT_CAP, attribute, esc, isolate
@@ -42,6 +42,14 @@ class Context:
     table: list[tuple[int, series.Values]]
     last_seq: int
     rulings: tuple[JudgeRuling, ...]
+    end: MatchEnded | None = None
+    """The first match.end, if any."""
+    by_seq: Mapping[int, str | None] = field(default_factory=dict)
+    """Who acted at each event a finding is reported at."""
+    timed: bool = False
+    """Some event carries a time (a log with none gets no time column)."""
+    voids: Mapping[int, LogVoided] = field(default_factory=dict)
+    """Seq of each event a void took back -> that void."""
 
     def t(self, key: str, **kw: Any) -> str:
         return i18n.text(f"page.{key}", self.lang, **kw)
@@ -52,7 +60,7 @@ class Context:
         return text.format(**html_values) if html_values else text
 
     def who(self, pid: str | None) -> str:
-        if pid in ("judge", "system"):
+        if pid in ("judge", "system", "recorder"):
             return self.t(pid)
         return self.names.get(pid or "", pid or "")
 

@@ -47,9 +47,11 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;padding:6px 8px
 .chart h3{margin:0 0 6px;font-size:15px}.chart svg{width:100%;height:auto;display:block}
 .legend{font-size:12px;color:var(--mute);margin-top:4px}.legend span{margin-right:14px}
 .note{color:var(--mute);font-size:12px}
+.timeline tr.gap td{color:var(--mute);font-style:italic;text-align:center}
 .timeline td:first-child{font-family:ui-monospace,monospace;white-space:nowrap}
 .timeline tr.error{background:var(--errbg)}.timeline tr.warning{background:var(--warnbg)}
-.timeline tr.info{background:var(--infbg)}.timeline tr.ruling{background:#f5f3ff}.timeline tr:target{outline:3px solid #fbbf24}
+.timeline tr.info{background:var(--infbg)}.timeline tr.ruling{background:#f5f3ff}
+.timeline tr.voided{color:var(--mute)}.timeline tr.voided del{text-decoration-thickness:2px}.timeline .void{display:block;font-style:italic}.timeline tr:target{outline:3px solid #fbbf24}
 .timeline .t,.timeline .who{white-space:nowrap;color:var(--mute)}.timeline .who{color:var(--ink)}.timeline .ty{font-family:ui-monospace,monospace;white-space:nowrap}
 .kv{margin-right:10px;white-space:normal}.kv i{color:var(--mute);font-style:normal}
 .chg{white-space:nowrap;font-size:12px}.flag{display:block;font-size:12px;margin-top:2px;text-decoration:none}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ...events.base import Event, MatchEnded
 from ...projector import series
 from ..base import Finding
 from ..report import counts
@@ -27,12 +26,12 @@ def header_section(ctx: Context, head: str | None, source: str | None) -> str:
     return f"<header><h1>{heading}</h1>{''.join(lines)}</header>"
 
 
-def top_section(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
-    left = _verdict(ctx, events, findings) + _players(ctx, events, findings)
+def top_section(ctx: Context, findings: Sequence[Finding]) -> str:
+    left = _verdict(ctx, findings) + _players(ctx, findings)
     return f'<section class="top"><div>{left}</div><div>{_options(ctx)}</div></section>'
 
 
-def _verdict(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
+def _verdict(ctx: Context, findings: Sequence[Finding]) -> str:
     n = counts(findings)
     worst = next((k for k in SEVERITIES if n[k]), None)
     headline = {"error": "errors", "warning": "warnings", "info": "infos", None: "clean"}[worst]
@@ -40,7 +39,7 @@ def _verdict(ctx: Context, events: Sequence[Event], findings: Sequence[Finding])
     return (
         f'<div class="card verdict {esc(worst or "clean")}"><p class="note">{esc(ctx.t("verdict"))}</p>'
         f'<p class="big">{esc(ctx.t(headline, **c))}</p><p>{esc(ctx.t("counts", **c))}</p>'
-        f"<p><b>{esc(ctx.t('result'))}</b>: {_result(ctx, events)}</p></div>"
+        f"<p><b>{esc(ctx.t('result'))}</b>: {_result(ctx)}</p></div>"
     )
 
 
@@ -52,8 +51,8 @@ def _count(ctx: Context, severity: str, n: int) -> str:
     return f"{n} {word}{'s' if n != 1 and severity != 'info' else ''}"
 
 
-def _result(ctx: Context, events: Sequence[Event]) -> str:
-    end = next((e for e in events if isinstance(e, MatchEnded)), None)
+def _result(ctx: Context) -> str:
+    end = ctx.end
     if end is None:
         return esc(ctx.t("unfinished"))
     text = ctx.th("winner", winner=ctx.name(ctx.who(end.winner))) if end.winner else esc(ctx.t("draw"))
@@ -61,8 +60,8 @@ def _result(ctx: Context, events: Sequence[Event]) -> str:
     return f'{text}{reason} · <a class="seqlink" href="#seq-{end.seq}">seq {end.seq}</a>'
 
 
-def _players(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
-    by_seq = {e.seq: e.by for e in events}
+def _players(ctx: Context, findings: Sequence[Finding]) -> str:
+    by_seq = ctx.by_seq
     flagged: dict[str, int] = {}
     for f in findings:
         who = by_seq.get(f.seq)

@@ -3,11 +3,13 @@ their findings and charted values shown as they change."""
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from typing import Any, Sequence
 
 import msgspec
 
-from ...events.base import Event, JudgeRuling, event_type
+from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, event_type
 from ...projector import series
 from ..base import Finding
 from .common import (
@@ -37,33 +39,101 @@ def rulings_section(ctx: Context) -> str:
     return f'<h2>{esc(ctx.t("rulings"))}</h2><div class="card">{table}</div>'
 
 
-def timeline_section(ctx: Context, events: Sequence[Event], findings: Sequence[Finding]) -> str:
+FULL_TIMELINE = 5000
+"""Events up to which the timeline shows every event; a longer log's timeline is summarised."""
+HEAD = TAIL = 500
+"""Events shown at the start and at the end of a summarised timeline."""
+
+Change = tuple[series.Values, series.Values]
+"""The charted values before and after an event that changed them."""
+
+
+class Rows:
+    """The timeline's rows, gathered while the match streams by.
+
+    Every event while the log has at most ``FULL_TIMELINE``; past that, the first
+    ``HEAD`` events, the last ``TAIL``, and every event a finding cites, every ruling
+    and the match end, so that what a judge follows from a finding is on the page.
+    Memory is bounded by those, whatever the log's length.
+    """
+
+    def __init__(self, cited: set[int]) -> None:
+        self.cited = cited
+        self.n = 0
+        self.head: list[tuple[Event, Change | None]] = []
+        self.middle: list[tuple[Event, Change | None]] | None = []
+        """Every row after the head, while the log may still be short enough to show whole."""
+        self.kept: list[tuple[Event, Change | None]] = []
+        """Rows after the head that a summary shows whatever comes later."""
+        self.tail: deque[tuple[Event, Change | None]] = deque(maxlen=TAIL)
+
+    def add(self, event: Event, change: Change | None) -> None:
+        self.n += 1
+        row = (event, change)
+        if self.n <= HEAD:
+            self.head.append(row)
+            return
+        if self.middle is not None:
+            if self.n <= FULL_TIMELINE:
+                self.middle.append(row)
+            else:
+                self.middle = None
+        if event.seq in self.cited or isinstance(event, (JudgeRuling, MatchEnded)):
+            self.kept.append(row)
+        self.tail.append(row)
+
+    @property
+    def summarised(self) -> bool:
+        return self.middle is None
+
+    def shown(self) -> list[tuple[Event, Change | None]]:
+        """The rows to show, in seq order."""
+        if self.middle is not None:
+            return self.head + self.middle
+        rows = {e.seq: (e, c) for e, c in itertools.chain(self.head, self.kept, self.tail)}
+        return [rows[seq] for seq in sorted(rows)]
+
+
+def timeline_section(ctx: Context, rows: Rows, findings: Sequence[Finding], source: str | None = None) -> str:
     flagged: dict[int, list[tuple[int, Finding]]] = {}
     for i, f in enumerate(findings, 1):
         for s in f.seqs:
             flagged.setdefault(s, []).append((i, f))
-    changes = _changes(ctx)
     # A log with no times (most imports of paper play) gets no empty time column.
-    timed = any(e.at for e in events)
+    timed = ctx.timed
     columns = ("seq", "time", "by", "type", "detail", "change") if timed else ("seq", "by", "type", "detail", "change")
-    rows = "".join(_event_row(ctx, e, flagged.get(e.seq, []), changes.get(e.seq, ""), timed) for e in events)
-    table = labelled_table(ctx, columns, rows, "timeline")
-    return f'<h2 id="timeline">{esc(ctx.t("timeline"))}</h2><div class="card">{table}</div>'
+    out = []
+    last = 0
+    for e, change in rows.shown():
+        if e.seq > last + 1:
+            out.append(_gap(ctx, last + 1, e.seq - 1, len(columns), source))
+        out.append(_event_row(ctx, e, flagged.get(e.seq, []), _change(ctx, change), timed))
+        last = e.seq
+    if rows.summarised and last < ctx.last_seq:
+        out.append(_gap(ctx, last + 1, ctx.last_seq, len(columns), source))
+    table = labelled_table(ctx, columns, "".join(out), "timeline")
+    note = (f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL))}</p>'
+            if rows.summarised else "")
+    return f'<h2 id="timeline">{esc(ctx.t("timeline"))}</h2>{note}<div class="card">{table}</div>'
 
 
-def _changes(ctx: Context) -> dict[int, str]:
-    """Seq -> the charted values that event changed, as ``label who old→new``."""
-    out: dict[int, str] = {}
-    before: series.Values = {}
-    for seq, values in ctx.table:
-        moved = [
-            f"{_change_label(ctx, k)} {esc(num(before[k]))}→{esc(num(v))}"
-            for k, v in values.items() if k in before and before[k] != v
-        ]
-        if moved:
-            out[seq] = "<br>".join(moved)
-        before = values
-    return out
+def _gap(ctx: Context, first: int, last: int, columns: int, source: str | None) -> str:
+    """A row standing for the events a summarised timeline leaves out, and how to list them."""
+    command = f"kifu show {source or 'LOG'} --since {first} --until {last}"
+    return (f'<tr class="gap"><td colspan="{columns}">'
+            f'{esc(ctx.t("timeline_gap", n=last - first + 1, first=first, last=last, command=command))}</td></tr>')
+
+
+def _change(ctx: Context, change: Change | None) -> str:
+    """The charted values an event changed, as ``label who old→new``."""
+    if change is None:
+        return ""
+    before, values = change
+    moved = [
+        f"{_change_label(ctx, k)} {esc(num(before[k]))}→{esc(num(v))}"
+        for k, v in values.items() if k in before and before[k] != v
+    ]
+    return "<br>".join(moved)
 
 
 def _change_label(ctx: Context, k: str) -> str:
@@ -79,11 +149,17 @@ def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change:
         f'<a class="flag {esc(f.severity)}" href="#f-{i}">▲ {esc(f.code)} {ctx.user(f.message.get(ctx.lang))}</a>'
         for i, f in flags
     )
+    void = ctx.voids.get(e.seq)
+    struck = (lambda html: f"<del>{html}</del>") if void is not None else (lambda html: html)
+    if void is not None:  # never happened: struck through, with who took it back and why
+        sev, change = "voided", ""
+        voided = ctx.th("voided", seq=str(void.seq), by=ctx.name(ctx.who(void.by)), reason=ctx.user(void.reason))
+        notes = f'<span class="void">{voided}</span>{notes}'
     return (
         f'<tr id="seq-{e.seq}" class="{sev}"><td><a href="#seq-{e.seq}">{e.seq}</a></td>'
         + (f'<td class="t" title="{ctx.attr(e.at)}">{ctx.name(_clock(e.at))}</td>' if timed else "")
-        + f'<td class="who">{ctx.name(ctx.who(e.by))}</td>'
-        f'<td class="ty">{esc(event_type(type(e)))}</td><td>{_detail(ctx, e)}{notes}</td>'
+        + f'<td class="who">{struck(ctx.name(ctx.who(e.by)))}</td>'
+        f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td>{struck(_detail(ctx, e))}{notes}</td>'
         f'<td class="chg">{change}</td></tr>'
     )
 
@@ -104,6 +180,6 @@ def _detail(ctx: Context, e: Event) -> str:
 
 def _value(ctx: Context, e: Event, k: str, v: Any) -> str:
     # A ruling's subject events are links: the judge's reasoning is one click from the play.
-    if isinstance(e, JudgeRuling) and k == "about":
+    if isinstance(e, (JudgeRuling, LogVoided)) and k == "about":
         return seq_links(e.about)
     return ctx.user(plain(v))

@@ -11,19 +11,22 @@ Nothing is executed, fetched or written anywhere but the new log.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import itertools
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import kifu.games
 
 from .. import games
 from ..base import KifuError
 from ..codec import Codec
 from ..i18n import Msg
 from ..logfile import write_new
-from . import arena, ccfolia, cockatrice, discord, udonarium
 from .common import (
     MAX_INPUT,
     ImportFailed,
@@ -38,17 +41,39 @@ from .mapping import EMPTY, MapFile, MappingError, PlayerBook
 from .mapping import load as load_mapping
 
 __all__ = ["FORMATS", "ImportFailed", "ImportReport", "Imported", "Located", "MappingError", "Message",
-           "Source", "build", "detect", "import_file", "load_mapping", "plan", "read_source", "write"]
+           "Source", "build", "detect", "game_map", "import_file", "load_mapping", "map_source", "plan", "read_source",
+           "write"]
 
 Reader = Callable[[bytes, str], Source]
-FORMATS: dict[str, Reader] = {
-    "ccfolia": ccfolia.read,
-    "udonarium": udonarium.read,
-    "discord": discord.read,
-    "cockatrice": cockatrice.read,
-    "arena": arena.read,
-}
+
+
+def _reader(name: str) -> Reader:
+    """A format's ``read``, its module imported on first use: the readers pull in lxml and
+    BeautifulSoup, which ``kifu record`` (the notation, the converter) never needs."""
+
+    def read(data: bytes, where: str) -> Source:
+        module: Any = importlib.import_module(f"{__name__}.{name}")
+        return module.read(data, where)
+
+    read.__qualname__ = read.__name__ = f"{name}.read"
+    return read
+
+
+FORMATS: dict[str, Reader] = {name: _reader(name) for name in ("ccfolia", "udonarium", "discord", "cockatrice", "arena")}
 """Format name → reader, as ``--from`` names them."""
+
+
+def map_source(game_id: str) -> tuple[str, str] | None:
+    """A game's own mapping file as (text, name), if it ships one (``kifu/games/<id>/mapping.toml``)."""
+    text = kifu.games.data(game_id, "mapping.toml")
+    return None if text is None else (text, f"kifu/games/{game_id}/mapping.toml")
+
+
+@lru_cache(maxsize=None)
+def game_map(game_id: str) -> MapFile:
+    """A game's own mapping, loaded and checked once; EMPTY for a game that ships none."""
+    found = map_source(game_id)
+    return EMPTY if found is None else load_mapping(found[0], found[1], games.codec(game_id))
 
 
 def detect(data: bytes, file: str) -> str:
@@ -68,6 +93,8 @@ def detect(data: bytes, file: str) -> str:
     if b"guild:" in low and b"channel:" in low:
         return "discord"  # DiscordChatExporter's TXT banner
     # Before the bot-post heuristic: a Japanese player's chat line in a Cockatrice log may hold ＞ and (.
+    from . import cockatrice
+
     if cockatrice.looks_like(_head_text(head)):
         return "cockatrice"
     if "＞".encode() in head and b"(" in head:

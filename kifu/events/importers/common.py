@@ -74,6 +74,9 @@ class Message:
     result answers, the text beside a CCFOLIA JSON or new-HTML result."""
     from_bot: bool = False
     """The text is a dice bot's answer: whatever of it kifu cannot read is reported."""
+    typed: bool = False
+    """Typed by a person at the table (``kifu record``): a BCDice result in it is read, but a line
+    that merely looks like one (``1D6 初期距離``) is what the person said, not an answer to report."""
 
 
 @dataclass

@@ -110,7 +110,7 @@ class Converter:
         answer = msg.result if msg.result is not None else msg.text
         if not rolls and bot and answer.strip():
             self.report.unreadable.append(Located(msg.loc, f"result not in a BCDice form kifu reads: {_short(answer)}"))
-        flagged = not rolls and msg.rolls is None and not bot and bcdice.maybe_result(msg.text)
+        flagged = not rolls and msg.rolls is None and not bot and not msg.typed and bcdice.maybe_result(msg.text)
         if flagged:
             self.report.unreadable.append(Located(msg.loc, f"may be a BCDice result kifu cannot read: {_short(msg.text)}"))
         unread = [r for r in rolls if r.problem and (bot or r.certain)]

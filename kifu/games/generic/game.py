@@ -5,6 +5,7 @@ from __future__ import annotations
 from kifu.auditor.base import Game
 
 from . import projection
+from .charts import CHARTS
 from .events import EVENTS
 
 GAME = Game(
@@ -15,4 +16,5 @@ GAME = Game(
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]
     rules=(),
+    charts=CHARTS,
 )

@@ -188,6 +188,9 @@ class Gun(msgspec.Struct, **_STRUCT):
     """重量: the first-player tie-break uses the lower total of two guns."""
     hit_table: list[HitRow]
     """Rows in ascending load order."""
+    deck_size: Positive = 20
+    """Cards in the gun's own deck as the rules build it (20 for every gun of the base set and OVERHEAT;
+    reference §1.1). The deck is *complete* when its cards' ``copies`` add up to this."""
     face_up_bullets: bool = True
     """False when 【銃弾】 cards may not be loaded face up (ドドメ)."""
     face_down_loads: bool = True
@@ -295,10 +298,12 @@ class Catalogue(msgspec.Struct, weakref=True, **_STRUCT):
 
     def deck(self, gun: str) -> dict[str, int]:
         """Card id -> copies in one gun's deck (empty for an unknown gun)."""
+        return _index(self).decks.get(gun) or {}
+
+    def deck_complete(self, gun: str) -> bool:
+        """True when every card of the gun's deck is known (the copies add up to its ``deck_size``)."""
         g = self.gun(gun)
-        if g is None:
-            return {}
-        return {c.id: c.copies[g.id] for c in self.cards if g.id in c.copies}
+        return g is not None and sum(self.deck(g.id).values()) >= g.deck_size
 
 
 class _Index(msgspec.Struct, frozen=True):
@@ -306,6 +311,7 @@ class _Index(msgspec.Struct, frozen=True):
     guns: dict[str, Gun]
     gunners: dict[str, Gunner]
     skills: dict[str, Skill]
+    decks: dict[str, dict[str, int]]
 
 
 # id() alone could be reused by a later object, so each entry dies with its catalogue.
@@ -332,12 +338,10 @@ def _by_key(items: list[Any], *extra: str) -> dict[str, Any]:
 
 
 def _build_index(cat: Catalogue) -> _Index:
-    return _Index(
-        cards=_by_key(cat.cards),
-        guns=_by_key(cat.guns, "short_name"),
-        gunners=_by_key(cat.gunners),
-        skills=_by_key(cat.skills),
-    )
+    guns = _by_key(cat.guns, "short_name")
+    decks = {key: {c.id: c.copies[g.id] for c in cat.cards if g.id in c.copies} for key, g in guns.items()}
+    return _Index(cards=_by_key(cat.cards), guns=guns, gunners=_by_key(cat.gunners), skills=_by_key(cat.skills),
+                  decks=decks)
 
 
 def _error(exc: Exception, where: str) -> CatalogueError:

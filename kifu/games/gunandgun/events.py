@@ -37,8 +37,12 @@ class SetupChosen(Event, tag="gg.setup", kw_only=True):
     """The skill chosen face down (recorded for the judge; hidden from the opponent)."""
     life: Annotated[int, Meta(ge=1)] | None = None
     """Starting life as played; null means the gunner's life from the catalogue (30)."""
-    deck: Annotated[int, Meta(ge=0)] = 20
-    """Cards in each gun deck at the start."""
+    deck: Annotated[int, Meta(ge=0)] | None = None
+    """Cards in each gun deck at the start; null means each gun's own deck as the rules build it (its
+    catalogue ``deck_size``, 20)."""
+    extra_skills: list[str] = []
+    """Further skills of the same gunner, where option ``skills_per_player`` allows several (seed 000
+    §継続技能等: several continuous skills share one turn-start toss)."""
 
 
 class FirstPlayerChosen(Event, tag="gg.first", kw_only=True):
@@ -81,6 +85,8 @@ class CardsDrawn(Event, tag="gg.draw", kw_only=True):
     """Opening hand, the down phase's refill, or a card/skill effect."""
     act: ActId | None = None
     """The activation whose effect draws (``why: effect``)."""
+    cards: list[str] = []
+    """The cards drawn, by name, where the table saw them; each must be in that deck (GG-DECK-001)."""
 
 
 class CardPlayed(Event, tag="gg.play", kw_only=True):
@@ -230,7 +236,8 @@ class Loaded(Event, tag="gg.load", kw_only=True):
     gun: str
     """The gun."""
     n: Count = 1
-    """Cards loaded (ダブルバレット counts as 2: record n=2)."""
+    """Cards loaded; a face-up load is one card (n stays 1), and a face-up ダブルバレット then counts as
+    2 loads by itself."""
     face: Literal["up", "down"] = "down"
     """Face up (a 【銃弾】 as a special bullet) or face down (a normal bullet)."""
     zone: Literal["hand", "deck", "discard", "voltage"] = "hand"
@@ -316,10 +323,34 @@ class CardsDiscarded(Event, tag="gg.discard", kw_only=True):
     """The activation that discards them."""
 
 
+class CardsMoved(Event, tag="gg.move", kw_only=True):
+    """Cards moved by an effect between zones other than a draw, a load, a cost or a discard.
+
+    Examples: ヒバナ's cards into voltage, クールダウン (voltage to hand), RETRIEVAL and
+    ジャストアイディア (discard to hand), リサイクル and グッドメディスン (discard to a deck),
+    多重力光球 (itself to a deck bottom).
+    """
+
+    player: str
+    """Whose cards."""
+    zone: Literal["hand", "deck", "discard", "voltage", "load", "set", "function"]
+    """The zone they leave."""
+    to: Literal["hand", "deck", "voltage"]
+    """The zone they enter (the discard is ``gg.discard``, a gun ``gg.load``)."""
+    n: Count = 1
+    """How many cards."""
+    gun: str | None = None
+    """The gun whose deck they leave or enter (``zone`` or ``to`` is ``deck``), or whose loads they leave."""
+    card: str | None = None
+    """The card, when one is named."""
+    act: ActId | None = None
+    """The activation (or gunner / gun effect) that moves them."""
+
+
 EVENTS: tuple[type[Event], ...] = (
     SetupChosen, FirstPlayerChosen, TurnStarted, TurnEnded, CardsDrawn, CardPlayed, ResponseDeclared,
     BulletFired, SkillUsed, AbilityUsed, TossGroupOpened, CostPaid, CostRefunded, CoinTossed, EffectResolved,
-    Loaded, ShotDeclared, HitModified, LifeChanged, BurnChanged, CardsDiscarded,
+    Loaded, ShotDeclared, HitModified, LifeChanged, BurnChanged, CardsDiscarded, CardsMoved,
 )
 """Every gg.* event type, in the order a turn usually shows them."""
 
@@ -331,3 +362,9 @@ def catalogue(start: MatchStarted) -> Any:
     that brings a bad one fails ``kifu verify`` like any other malformed line.
     """
     return cards.for_match(start)
+
+
+def names(cat: Any) -> list[str]:
+    """The names a table types (cards, guns by full and short name, gunners, skills): for completion."""
+    return ([c.name for c in cat.cards] + [g.name for g in cat.guns] + [g.short_name for g in cat.guns]
+            + [g.name for g in cat.gunners] + [s.name for s in cat.skills])

@@ -56,9 +56,11 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     guns: dict[str, Gun] = {}
     """The two guns by name."""
     skill: str | None = None
-    """The chosen skill."""
-    skill_up: bool = msgspec.field(default=False, name="skill_face_up")
-    """True once used (face up); a flip-back skill turns face down again."""
+    """The chosen skill (the first, where several are allowed)."""
+    skills: tuple[str, ...] = ()
+    """Every chosen skill: ``skill`` and the setup's ``extra_skills``."""
+    skills_up: tuple[str, ...] = msgspec.field(default=(), name="skills_face_up")
+    """Skills used (face up), by catalogue name; a flip-back skill turns face down again."""
     life: int = 30
     hand: int = 0
     discard: int = 0
@@ -152,6 +154,8 @@ class Shot(msgspec.Struct, frozen=True, kw_only=True):
     loads: int = msgspec.field(name="loads_fired")
     """Cards loaded when declared (they then move to voltage)."""
     up: tuple[str, ...] = msgspec.field(default=(), name="face_up_bullets")
+    fired: tuple[str, ...] = msgspec.field(default=(), name="bullets_fired")
+    """Face-up bullets whose on-shot effect was opened (``gg.bullet``), by catalogue name."""
     mods: tuple[tuple[str, int, int | None], ...] = msgspec.field(default=(), name="hit_modifiers")
     """HIT modifiers in order: (stage, delta, to)."""
     damage: int | None = msgspec.field(default=None, name="damage_dealt")
@@ -331,12 +335,13 @@ def _setup(state: State, e: ev.SetupChosen) -> State:
     guns = {}
     for name in e.guns:
         facts = find_gun(cat, name)
-        guns[name] = Gun(name=name, deck=e.deck, max=getattr(facts, "max_load", None),
+        deck = e.deck if e.deck is not None else getattr(facts, "deck_size", 20)
+        guns[name] = Gun(name=name, deck=deck, max=getattr(facts, "max_load", None),
                          limit=getattr(facts, "load_limit", None))
     gunner = find_gunner(cat, e.gunner)
     life = e.life or getattr(gunner, "life", None) or 30
     p = _player(state, e.player)
-    return _put(state, p, gunner=e.gunner, guns=guns, skill=e.skill, life=life)
+    return _put(state, p, gunner=e.gunner, guns=guns, skill=e.skill, skills=(e.skill, *e.extra_skills), life=life)
 
 
 @apply.on(ev.FirstPlayerChosen)
@@ -417,6 +422,9 @@ def _bullet(state: State, e: ev.BulletFired) -> State:
     p = _player(state, e.player)
     card = canon(state, e.card) or e.card
     state = _put(state, p, plays=_bump(p.plays, card), plays_game=_bump(p.plays_game, card))
+    s = state.shots.get(e.shot)
+    if s is not None:
+        state = replace(state, shots={**state.shots, s.id: replace(s, fired=s.fired + (card,))})
     return _open(state, e, "bullet", card, shot=e.shot)
 
 
@@ -425,7 +433,8 @@ def _skill(state: State, e: ev.SkillUsed) -> State:
     state = _to_main(state, e.player)
     p = _player(state, e.player)
     skill = canon(state, e.skill) or e.skill
-    state = _put(state, p, skill_up=True, plays=_bump(p.plays, skill), plays_game=_bump(p.plays_game, skill))
+    up = p.skills_up if skill in p.skills_up else p.skills_up + (skill,)
+    state = _put(state, p, skills_up=up, plays=_bump(p.plays, skill), plays_game=_bump(p.plays_game, skill))
     return _open(state, e, "skill", skill)
 
 
@@ -509,7 +518,8 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
     elif a.kind == "response" and a.resolved is None and a.id in p.set:
         state = _put(state, p, set=tuple(x for x in p.set if x != a.id), discard=p.discard + 1)
     if a.kind == "skill" and getattr(find_skill(catalogue(state.ckey), a.card), "flip_back", False):
-        state = _put(state, state.players[p.id], skill_up=False)
+        q = state.players[p.id]
+        state = _put(state, q, skills_up=tuple(x for x in q.skills_up if x != a.card))
     if a.resolved is None and e.outcome == "applied":
         state = _extra_turns(state, a, e)
     a = state.acts[a.id]
@@ -627,13 +637,49 @@ def _discarded(state: State, e: ev.CardsDiscarded) -> State:
         g = _gun(state, p, e.gun)
         field = "loads" if e.zone == "load" else "deck"
         ch["guns"] = {**p.guns, g.name: replace(g, **{field: max(0, getattr(g, field) - e.n)})}
-    elif e.zone == "function" and canon(state, e.card) in p.functions:
-        fs = list(p.functions)
-        fs.remove(canon(state, e.card))
-        ch["functions"] = tuple(fs)
-    elif e.zone == "set":
-        gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == canon(state, e.card)), None)
-        ch["set"] = tuple(x for x in p.set if x != gone)
-        if gone is None:  # already moved to the discard when it resolved
+    elif e.zone in ("function", "set"):
+        left = _out_of_play(state, p, e.zone, e.card)
+        ch.update(left)
+        if e.zone == "set" and left["set"] == p.set:  # already moved to the discard when it resolved
             ch["discard"] = p.discard
     return _effect(_put(state, p, **ch), e.act, "discard", e.n)
+
+
+def _out_of_play(state: State, p: Player, zone: str, card: str | None) -> dict[str, Any]:
+    """One copy of a function, or one set response, leaving play: the changes to the player."""
+    name = canon(state, card)
+    if zone == "function":
+        if name not in p.functions:
+            return {}
+        fs = list(p.functions)
+        fs.remove(name)
+        return {"functions": tuple(fs)}
+    gone = next((x for x in p.set if (a := _act(state, x)) is not None and a.card == name), None)
+    return {"set": tuple(x for x in p.set if x != gone)}
+
+
+@apply.on(ev.CardsMoved)
+def _moved(state: State, e: ev.CardsMoved) -> State:
+    p = _player(state, e.player)
+    n = e.n
+    ch: dict[str, Any] = {}
+    guns = dict(p.guns)
+    if e.zone in ("hand", "discard", "voltage"):
+        ch[e.zone] = max(0, getattr(p, e.zone) - n)
+    elif e.zone in ("deck", "load") and e.gun:
+        g = gun_of(state, p, e.gun) or Gun(name=e.gun)
+        if e.zone == "deck":
+            guns[g.name] = replace(g, deck=max(0, g.deck - n))
+        else:
+            guns[g.name] = replace(g, loads=max(0, g.loads - n), up=g.up[: max(0, g.loads - n)])
+    elif e.zone in ("function", "set"):
+        ch.update(_out_of_play(state, p, e.zone, e.card))
+    if e.to == "deck" and e.gun:
+        g = gun_of(state, p, e.gun)
+        if g is not None:
+            guns[g.name] = replace(guns[g.name], deck=guns[g.name].deck + n)
+    elif e.to in ("hand", "voltage"):
+        ch[e.to] = ch.get(e.to, getattr(p, e.to)) + n
+    if guns != p.guns:
+        ch["guns"] = guns
+    return _effect(_put(state, p, **ch), e.act, "move:" + e.to, n)

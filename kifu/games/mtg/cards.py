@@ -9,7 +9,7 @@ watcher counts (any player's or only its controller's).
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Literal, Mapping
 
 import msgspec
@@ -132,7 +132,7 @@ def _index(cards: tuple[Card, ...]) -> dict[str, Card]:
 @lru_cache(maxsize=1)
 def builtin() -> Catalogue:
     """The built-in catalogue (read once)."""
-    raw = resources.files(__package__).joinpath("cards.json").read_bytes()
+    raw = (Path(__file__).parent / "cards.json").read_bytes()  # beside the module: no importlib.resources at start-up
     return Catalogue(cards=_index(msgspec.json.decode(raw, type=_File).cards))
 
 

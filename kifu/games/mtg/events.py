@@ -227,3 +227,8 @@ def catalogue(start: MatchStarted) -> Any:
     except msgspec.ValidationError as exc:
         raise MalformedEvent(Msg("cards.wrong_shape", detail=field_error(exc)[0]),
                              line=1, seq=1, field="catalogue") from None
+
+
+def names(cat: Any) -> list[str]:
+    """The card names a table types, English and Japanese where known: for completion."""
+    return [c.name for c in cat.cards.values()] + [c.ja for c in cat.cards.values() if c.ja]

@@ -333,9 +333,9 @@ def _put(state: State, ins: Instruction) -> State:
 
 
 def _scored(ins: Instruction) -> Instruction:
-    results = counted(ins)
-    return replace(ins, made=len(results), wins=sum(o == "won" for _, o in results),
-                   losses=sum(o == "lost" for _, o in results))
+    made = effective_groups(ins)
+    return replace(ins, made=len(made), wins=sum(g.outcome == "won" for g in made),
+                   losses=sum(g.outcome == "lost" for g in made))
 
 
 def _orphan(state: State, seq: int) -> State:
@@ -350,16 +350,37 @@ def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
     ins = state.flips.get(flip)
     if ins is None:
         return _orphan(state, seq)
+    return _put(state, _regrouped(ins, _changed(ins, n, seq, add), seq))
+
+
+def _changed(ins: Instruction, n: int, seq: int, add: Mapping[str, Any]) -> Group:
+    """Group ``n`` with the marks or coin of one event added, and its derived facts brought up to date.
+
+    Only this group's facts are recomputed (kept sides, the call, the outcome); the other groups'
+    stay as stored, so an event costs the same however many flips came before it.
+    """
     g = _group(ins, n, seq)
     g = replace(g, **{k: getattr(g, k) + (v,) for k, v in add.items()})
-    g = replace(g, kept=_kept_sides(g))
-    g = _judged(ins, g)
-    return _put(state, replace(ins, groups={**ins.groups, n: g}, last_seq=seq))
-
-
-def _judged(ins: Instruction, g: Group) -> Group:
+    kept = _kept_sides(g)
     call = the_call(ins, g)
-    return replace(g, call=call.value if call else None, outcome=true_outcome(ins, g))
+    return replace(g, kept=kept, call=call.value if call else None, outcome=_judged_outcome(ins, g, kept, call))
+
+
+def _regrouped(ins: Instruction, g: Group, seq: int) -> Instruction:
+    return replace(ins, groups={**ins.groups, g.group: g}, last_seq=seq)
+
+
+def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: Mark | None) -> str | None:
+    """``true_outcome`` from the kept sides and the call just worked out (the same verdict, not recomputed)."""
+    if stated_group(ins, g.group):
+        return "won"
+    if ins.kind != "called":
+        return None
+    side = kept.get(ins.flipper)
+    if side is not None and call is not None:
+        return "won" if call.value == side else "lost"
+    mine = [o for o in g.outcomes if o.player == ins.flipper]
+    return mine[0].value if mine else None
 
 
 def _kept_sides(g: Group) -> dict[str, str]:
@@ -383,17 +404,10 @@ def _coin(state: State, e: CoinLanded) -> State:
         return _orphan(state, e.seq)
     who = e.player or ins.flipper
     coin = Coin(seq=e.seq, player=who, result=e.result, face=e.face, randomiser=e.randomiser)
-    state = _with_group(state, e.flip, e.group, e.seq, coins=coin)
-    return _note_thumbs(state, e.flip, e.group, who)
-
-
-def _note_thumbs(state: State, flip: str, n: int, who: str) -> State:
-    ins = state.flips[flip]
-    g = ins.groups[n]
-    if who in g.thumbs:
-        return state
-    g = replace(g, thumbs={**g.thumbs, who: controls(state, who, "thumb")})
-    return _put(state, replace(ins, groups={**ins.groups, n: g}))
+    g = _changed(ins, e.group, e.seq, {"coins": coin})
+    if who not in g.thumbs:  # the Thumbs a player controls when their first coin of the flip lands
+        g = replace(g, thumbs={**g.thumbs, who: controls(state, who, "thumb")})
+    return _put(state, _regrouped(ins, g, e.seq))
 
 
 @apply.on(CoinKept)
@@ -489,16 +503,17 @@ UNTIL_A_LOSS = ("until-lose", "until-lose-or-stop", "capped")
 
 def _last_flip_made(ins: Instruction, g: Group, made: int) -> bool:
     """Whether the effect makes no flip after ``g`` (the ``made``-th): a kept loss of an until-lose card, a
-    stop, the chosen number reached, or Mana Clash's all-heads round."""
-    if ins.sequence in UNTIL_A_LOSS and true_outcome(ins, g) == "lost":
+    stop, the chosen number reached, or Mana Clash's all-heads round. Reads the group's stored verdicts
+    (``outcome``, ``kept``), which the fold keeps equal to ``true_outcome`` and ``kept_coin``."""
+    if ins.sequence in UNTIL_A_LOSS and g.outcome == "lost":
         return True
     if ins.sequence in ("until-lose-or-stop", "repeat") and any(c.value == "stop" for c in g.choices):
         return True
     if ins.sequence in ("capped", "chosen") and ins.chosen is not None and made >= ins.chosen:
         return True
     if ins.sequence == "until-both-heads":
-        kept = [kept_coin(g, who) for who in dict.fromkeys(c.player for c in g.coins)]
-        return len(kept) > 1 and all(k is not None and k.result == "heads" for k in kept)
+        flippers = dict.fromkeys(c.player for c in g.coins)
+        return len(flippers) > 1 and all(g.kept.get(who) == "heads" for who in flippers)
     return False
 
 
@@ -516,16 +531,17 @@ def effective_groups(ins: Instruction) -> list[Group]:
 
 
 def counted(ins: Instruction) -> list[tuple[Group, str | None]]:
-    """Each flip the effect made (see ``effective_groups``) with its true outcome, in order."""
-    return [(g, true_outcome(ins, g)) for g in effective_groups(ins)]
+    """Each flip the effect made (see ``effective_groups``) with its true outcome, in order: the first
+    ``made`` groups, as the fold scored them."""
+    return [(g, g.outcome) for g in groups_in_order(ins)[: ins.made]]
 
 
 def kept_wins(ins: Instruction) -> int:
-    return sum(1 for _, o in counted(ins) if o == "won")
+    return ins.wins
 
 
 def kept_losses(ins: Instruction) -> int:
-    return sum(1 for _, o in counted(ins) if o == "lost")
+    return ins.losses
 
 
 def kept_sides(ins: Instruction, side: str) -> int:

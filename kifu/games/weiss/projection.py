@@ -12,7 +12,7 @@ from typing import Any, Literal, Mapping
 import msgspec
 from msgspec.structs import replace
 
-from kifu.events.base import Event, MatchStarted, event_type
+from kifu.events.base import Event, MatchStarted
 from kifu.projector.base import Dispatch
 
 from . import events as ev
@@ -217,10 +217,17 @@ ability that triggered together with the rule action is only written down (it re
 
 def _rule_actions_due(state: State, after: State, event: Event) -> State:
     """After every handler of a ``ws.`` event: the rule actions the event made due."""
-    if not event_type(type(event)).startswith("ws."):
+    if type(event) not in _GAME_EVENTS:
         return after
     acted = state.last_action_seq if isinstance(event, NEUTRAL) else event.seq
-    return replace(after, last_game_seq=event.seq, last_action_seq=acted, due=_due(after, event.seq))
+    actions = _actions_of(after)
+    due = {k: state.due.get(k, event.seq) for k in actions} if actions else _NOTHING_DUE
+    return replace(after, last_game_seq=event.seq, last_action_seq=acted, due=due)
+
+
+_GAME_EVENTS = frozenset(ev.EVENTS)
+_NOTHING_DUE: dict[str, int] = {}
+"""Shared by every state with no rule action due (states are frozen: nobody changes it)."""
 
 
 apply: Dispatch[State] = Dispatch(after=_rule_actions_due)
@@ -244,8 +251,20 @@ def rule_actions(state: State) -> dict[str, str]:
     return out
 
 
-def _due(state: State, seq: int) -> dict[str, int]:
-    return {k: state.due.get(k, seq) for k in rule_actions(state)}
+class _LastActions:
+    """``rule_actions`` of the last zones seen: most events leave every zone as it was (a phase, a step, a
+    check timing), so the fold asks again only when the ``sides`` or ``lost`` it is given are new objects."""
+
+    sides: Any = None
+    lost: Any = None
+    actions: dict[str, str] = {}
+
+
+def _actions_of(state: State) -> dict[str, str]:
+    last = _LastActions
+    if state.sides is not last.sides or state.lost is not last.lost:
+        last.sides, last.lost, last.actions = state.sides, state.lost, rule_actions(state)
+    return last.actions
 
 
 # --- zone helpers ------------------------------------------------------------

@@ -10,7 +10,7 @@ by trigger.
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Annotated, Any, Literal, Mapping
 
 import msgspec
@@ -86,7 +86,7 @@ class Catalogue(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 @lru_cache(maxsize=1)
 def load() -> Catalogue:
     """The bundled example catalogue."""
-    raw = resources.files(__package__).joinpath("cards.json").read_bytes()
+    raw = (Path(__file__).parent / "cards.json").read_bytes()  # beside the module: no importlib.resources at start-up
     return msgspec.json.decode(raw, type=Catalogue)
 
 

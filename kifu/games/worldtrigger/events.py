@@ -248,3 +248,8 @@ DECLARATIONS = (EffectUsed, Moved)
 def catalogue(start: MatchStarted) -> Any:
     """The triggers a match played with: the example catalogue plus the log's own."""
     return cards.merged(start.catalogue)
+
+
+def names(cat: Any) -> list[str]:
+    """The trigger and effect names a table types: for completion."""
+    return list(cat.triggers) + list(dict.fromkeys(e for t in cat.triggers.values() for e in t.effects))

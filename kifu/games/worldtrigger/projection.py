@@ -1,7 +1,7 @@
 """Projection of the World Trigger 1v1 dice game (seed 002): trion, distance, sets, tags, chains.
 
 Total: every well-formed event changes the state as recorded, legal or not;
-the auditor (``kifu/auditor/worldtrigger.py``) judges. Payments written in an
+the auditor (``kifu/games/worldtrigger/rules/``) judges. Payments written in an
 event (reveal trion, effect trion and tags, the move tag) are taken here; a
 tag that is not in hand is simply not removed.
 
@@ -208,11 +208,18 @@ def gained(sheet: tuple[str, ...] | list[str], attack: list[int], defence: list[
 
 def other(state: State, player: str) -> str | None:
     """The opponent of ``player``."""
-    return next((p for p in state.agents if p != player), None)
+    for p in state.agents:
+        if p != player:
+            return p
+    return None
+
+
+_NOBODY = Agent()
+"""The agent of a player the log never dealt in (one shared value: states are frozen)."""
 
 
 def agent(state: State, player: str) -> Agent:
-    return state.agents.get(player, Agent())
+    return state.agents.get(player, _NOBODY)
 
 
 def _put(state: State, player: str, **changes: Any) -> State:

@@ -25,7 +25,6 @@ sys.dont_write_bytecode = True
 
 from table import A, B, Table, n_of  # noqa: E402
 
-from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 from kifu.events.base import KifuError  # noqa: E402
 

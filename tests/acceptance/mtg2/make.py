@@ -24,7 +24,6 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events.base import KifuError
 

@@ -26,7 +26,6 @@ sys.path[:0] = [str(ROOT), str(HERE)]
 from matches import match_a, match_b, match_c  # noqa: E402
 from table import JudgeCalled, Table  # noqa: E402
 
-from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 from kifu.events.base import KifuError  # noqa: E402
 

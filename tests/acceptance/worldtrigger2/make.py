@@ -27,7 +27,6 @@ sys.path.insert(0, str(HERE))
 
 from table import C, M, S, Table  # noqa: E402
 
-from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 from kifu.events.base import KifuError  # noqa: E402
 

@@ -14,8 +14,8 @@ them in ``match.start.catalogue``.
 from __future__ import annotations
 
 import json
-from importlib import resources
 from datetime import datetime, timedelta, timezone
+from importlib import resources
 from typing import Any
 
 CATALOGUE = json.loads(resources.files("kifu.games.worldtrigger").joinpath("cards.json").read_text("utf-8"))["triggers"]

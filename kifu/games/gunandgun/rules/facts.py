@@ -1,6 +1,6 @@
 """ガンナガン (seed 000 coin-toss variant): shared helpers for the rule modules.
 
-Card facts come from the catalogue (kifu/events/cards/gunandgun.py); the helpers
+Card facts come from the catalogue (kifu/games/gunandgun/cards.py); the helpers
 turn an activation of the projection into what its card says, and compute N-based
 values the way seed 000 §基本ルール and §ルール適用の例外 describe.
 """
@@ -51,12 +51,23 @@ def facts_of(state: State, a: Activation, card: str | None = None) -> Any:
 def _facts_of(state: State, a: Activation, card: str | None) -> Any:
     key = card or a.card
     if key is None and a.kind == "group-continuous" and a.player in state.players:
-        key = state.players[a.player].skill  # one skill per player: the group's skill is the chosen one
+        key = _continuous_skill(state, a.player)
     if a.kind in CARD_KINDS:
         return proj.find_card(cat(state), key)
     if a.kind in SKILL_KINDS:
         return proj.find_skill(cat(state), key)
     return None
+
+
+def _continuous_skill(state: State, pid: str) -> str | None:
+    """The skill a continuous group resolves when the resolution does not name one: the player's
+    continuous skill in use (the first chosen one where several are)."""
+    p = state.players[pid]
+    c = cat(state)
+    for name in p.skills_up + p.skills:
+        if getattr(proj.find_skill(c, name), "kind", None) == "continuous":
+            return name
+    return p.skill
 
 
 def numbers(facts: Any) -> list[Any]:
@@ -88,14 +99,23 @@ def load_cap(state: State, a: Activation) -> int | None:
 
 
 def sequence_over(state: State, a: Activation, options: Any = None) -> bool:
-    """The toss sequence has ended: an opponent-facing toss, or N reached the load cap.
+    """The toss sequence has ended at an ending option ``load_toss_end`` allows.
 
-    Reaching the cap ends it unless option ``load_toss_end`` is ``opponent`` (seed 000's
-    "原則として相手側が出るまでトスを続ける" read strictly).
+    An opponent-facing toss always ends it. A load effect may also end where N reached the
+    cap (the room of the gun with the most room): under ``cap-or-opponent`` only exactly
+    there (a table that tossed on past the cap must go on until the coin faces the
+    opponent), under ``cap`` there or past it (the toss past it is GG-TOSS-002's), under
+    ``opponent`` never (seed 000's "原則として相手側が出るまでトスを続ける" read strictly).
     """
+    if a.ended:
+        return True
     cap = load_cap(state, a)
-    at_cap = cap is not None and a.n >= cap
-    return a.ended or (at_cap and (options or {}).get("load_toss_end") != "opponent")
+    if cap is None:
+        return False
+    option = (options or {}).get("load_toss_end", "cap-or-opponent")
+    if option == "opponent":
+        return False
+    return a.n >= cap if option == "cap" else a.n == cap
 
 
 def n_choices(state: State, a: Activation, options: Any = None) -> tuple[int, ...]:

@@ -116,10 +116,12 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     f = proj.find_skill(cat(st), e.skill)
     if p is None:
         return
-    if p.skill is not None and e.skill != p.skill and f is not None and proj.find_skill(cat(st), p.skill) is not f:
-        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {p.skill}",
-                          "why_ja": f"選んだ技能は {p.skill} です"})
-    elif p.skill_up:
+    chosen = [proj.find_skill(cat(st), x) for x in p.skills]
+    if p.skills and e.skill not in p.skills and f is not None and f not in chosen:
+        names = ", ".join(p.skills)
+        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {names}",
+                          "why_ja": f"選んだ技能は {names} です"})
+    elif (proj.canon(st, e.skill) or e.skill) in p.skills_up:
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": "it is face up (already used)",
                           "why_ja": "表向き (使用済み) です"})
     elif f is not None and f.per_turn is not None and p.plays.get(f.name, 0) >= f.per_turn:

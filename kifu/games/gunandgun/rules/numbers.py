@@ -61,7 +61,7 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
 @rule(
     code="GG-NUM-002", name="effect-does-not-exceed-n", severity=Severity.ERROR,
     citation="seed 000 §基本ルール 2 / 裁定例 (計略: 0回なら0枚) / FAQ コイントスの結果が0",
-    on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified),
+    on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsMoved),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -92,6 +92,8 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
 def _role(e: Any) -> str | None:
     if isinstance(e, ev.LifeChanged):
         return {"hit": "hit", "heal": "heal"}.get(e.why)
+    if isinstance(e, ev.CardsMoved):
+        return "volt" if "voltage" in (e.zone, e.to) else None  # クールダウン: N voltage cards to the hand
     return {ev.CardsDrawn: "draw", ev.Loaded: "load", ev.BurnChanged: "burn", ev.HitModified: "hit_mod"}[type(e)]
 
 
@@ -101,6 +103,8 @@ def _effect_key(e: Any, st: Any) -> str:
         return "load:" + (g.name if g else e.gun)  # a load effect over several guns gives each gun up to N (seed 000)
     if isinstance(e, ev.LifeChanged):
         return "heal" if e.why == "heal" else "hit"
+    if isinstance(e, ev.CardsMoved):
+        return "move:" + e.to
     return {ev.CardsDrawn: "draw", ev.Loaded: "load", ev.BurnChanged: "burn", ev.HitModified: "hit_mod"}[type(e)]
 
 
@@ -153,7 +157,7 @@ def _exact_numbers(f: Any) -> bool:
 
 
 @end_rule(
-    code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.WARNING,
+    code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.ERROR,
     citation="seed 000 §基本ルール 2 / 裁定例 (計略: 3回 → カードを3枚引く; 過焔地獄: バーンカウンターを2個)",
 )
 def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:

@@ -44,6 +44,13 @@ LOAD_TOSS_END = Option(
              "処理する。各機銃が装填上限に達した場合はそこで止まる) / FAQ (トスで8になった場合は5で止まります)",
 )
 
+SKILLS_PER_PLAYER = Option(
+    name="skills_per_player", default=1, choices=(1, 2, 3),
+    citation=f"{REF} §1.1 (one skill, chosen from the gunner's three) / seed 000 §継続技能等 "
+             "(複数の継続技能がある場合でも、ターン開始時の1回のトスで全て処理する)",
+)
+
 OPTIONS: tuple[Option, ...] = (
     COST_PAYMENT, BURN, BURN_COUNTERS, DECK_OUT, TURN_END_ORDER, FUNCTION_FIRST_TOSS, SHOTS_PER_GUN, LOAD_TOSS_END,
+    SKILLS_PER_PLAYER,
 )

@@ -63,11 +63,29 @@ def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
 def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
     e = s.event
     c = cat(game(s.before))
-    gunner, skill = proj.find_gunner(c, e.gunner), proj.find_skill(c, e.skill)
-    if gunner is None or skill is None:
-        yield Hit(e.seq, {"reason": f"{e.gunner} or {e.skill} is not in the catalogue"}, undecided=True)
-    elif skill.id not in gunner.skills:
-        yield Hit(e.seq, {"skill": e.skill, "gunner": e.gunner})
+    gunner = proj.find_gunner(c, e.gunner)
+    for name in (e.skill, *e.extra_skills):
+        skill = proj.find_skill(c, name)
+        if gunner is None or skill is None:
+            yield Hit(e.seq, {"reason": f"{e.gunner} or {name} is not in the catalogue"}, undecided=True)
+        elif skill.id not in gunner.skills:
+            yield Hit(e.seq, {"skill": name, "gunner": e.gunner})
+
+
+@rule(
+    code="GG-SETUP-004", name="skills-per-player-as-allowed", severity=Severity.ERROR,
+    citation="reference gunandgun.md §1.1 (one skill) / seed 000 §継続技能等 (複数の継続技能がある場合)",
+    on=(ev.SetupChosen,), options=("skills_per_player",),
+)
+def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
+    e = s.event
+    if not e.extra_skills:
+        return
+    allowed = s.options.get("skills_per_player", 1)
+    c = cat(game(s.before))
+    ids = [getattr(proj.find_skill(c, x), "id", x) for x in (e.skill, *e.extra_skills)]
+    if len(ids) > allowed or len(set(ids)) < len(ids):
+        yield Hit(e.seq, {"player": e.player, "count": len(ids), "distinct": len(set(ids)), "allowed": allowed})
 
 
 @rule(
@@ -239,7 +257,7 @@ def match_ends_on_deck_out(s: Step) -> Iterable[Hit]:
 
 
 RULES = (
-    first_player_by_speed_then_weight, skill_belongs_to_gunner, starting_life_from_gunner, only_active_player_acts,
+    first_player_by_speed_then_weight, skill_belongs_to_gunner, skills_per_player_as_allowed, starting_life_from_gunner, only_active_player_acts,
     hand_refilled_to_hand_size, burn_at_turn_start, turn_end_effects_order, match_ends_when_life_reaches_zero,
     match_ends_on_deck_out,
 )

@@ -62,7 +62,7 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
         why, ended = "resolved", a.resolved
     elif a.ended:
         why, ended = "opponent", a.toss_seqs[a.tosses.index("opponent")]
-    elif s.options.get("load_toss_end") == "cap" and sequence_over(st, a) and load_cap(st, a):
+    elif s.options.get("load_toss_end") == "cap" and sequence_over(st, a, s.options) and load_cap(st, a):
         # with every gun already full (cap 0) a toss is pointless but harmless: N changes nothing
         why, ended = f"load cap {load_cap(st, a)}", a.toss_seqs[-1] if a.toss_seqs else a.seq
     else:

@@ -77,9 +77,12 @@ def tag(event: Event) -> str:
     return event_type(type(event))
 
 
+_GAME_EVENTS = frozenset(ev.EVENTS)
+
+
 def is_game_event(event: Event) -> bool:
     """A ``ws.*`` event (not a note, ruling or match event)."""
-    return tag(event).startswith("ws.")
+    return type(event) in _GAME_EVENTS
 
 
 CLOSERS = (ev.PhaseEnded, ev.PhaseStarted, ev.TurnStarted)

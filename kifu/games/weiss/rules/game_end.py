@@ -16,12 +16,12 @@ from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, tag, undecided
 from .rule_actions import overdue
 
 
-def _loss_overdue(s: Step, kind: str) -> Iterable[Hit]:
+def _loss_overdue(s: Step, kind: str) -> list[Hit]:
+    # Two rules ask this of every event: a list, and nothing built unless something is due.
     e = s.event
-    if isinstance(e, ev.GameLost):
-        return  # the loss itself; whether it has its cause is WS-GAME-003's
-    for player, seq in overdue(s, kind):
-        yield Hit(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,))
+    if isinstance(e, ev.GameLost) or not game(s.before).due:
+        return []  # the loss itself; whether it has its cause is WS-GAME-003's
+    return [Hit(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,)) for player, seq in overdue(s, kind)]
 
 
 @rule(
@@ -31,8 +31,8 @@ def _loss_overdue(s: Step, kind: str) -> Iterable[Hit]:
     citation="CR 1.2.2.1 per reference B2; reference B6 #18",
     on=None,
 )
-def level_four_loses(s: Step) -> Iterable[Hit]:
-    yield from _loss_overdue(s, "lose-level")
+def level_four_loses(s: Step) -> list[Hit]:
+    return _loss_overdue(s, "lose-level")
 
 
 @rule(
@@ -42,8 +42,8 @@ def level_four_loses(s: Step) -> Iterable[Hit]:
     citation="CR 1.2.2.2 per reference B2; reference B6 #18",
     on=None,
 )
-def empty_deck_and_waiting_loses(s: Step) -> Iterable[Hit]:
-    yield from _loss_overdue(s, "lose-deck")
+def empty_deck_and_waiting_loses(s: Step) -> list[Hit]:
+    return _loss_overdue(s, "lose-deck")
 
 
 @rule(

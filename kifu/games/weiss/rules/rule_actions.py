@@ -14,29 +14,37 @@ from .. import events as ev
 from ..projection import NEUTRAL
 from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, if_known, is_game_event, tag
 
+_NOT_ACTIONS = frozenset(NEUTRAL + (ev.AbilityResolved,))
 
-def overdue(s: Step, kind: str) -> Iterable[tuple[str, int]]:
+
+def overdue(s: Step, kind: str) -> list[tuple[str, int]]:
     """(player, seq) of rule actions of ``kind`` made due since the last game action and still not done.
 
     Rule actions may follow one another in any order (a damage can fill the
     clock and empty the deck at once); the first other game event after them is
-    where an undone one is reported, once.
+    where an undone one is reported, once. Four rules ask this of every event, and
+    almost always nothing is due: that is answered first, and the answer is a list,
+    not a generator.
     """
     before = game(s.before)
-    if isinstance(s.event, NEUTRAL + (ev.AbilityResolved,)) or not is_game_event(s.event):
-        return  # notes and rulings are no game action; an ability resolved first is WS-CHK-001's finding
+    if not before.due or type(s.event) in _NOT_ACTIONS or not is_game_event(s.event):
+        return []  # notes and rulings are no game action; an ability resolved first is WS-CHK-001's finding
+    out = []
     for key, seq in before.due.items():
         k, player = key.rsplit(":", 1)
         if k == kind and seq >= before.last_action_seq:
-            yield player, seq
+            out.append((player, seq))
+    return out
 
 
-def _came_before(s: Step, kind: str, late: Text) -> Iterable[Hit]:
+def _came_before(s: Step, kind: str, late: Text) -> list[Hit]:
     """A hit at this event for each rule action of ``kind`` it came before; ``late`` names ``{seq}`` and ``{type}``."""
+    out = []
     for player, seq in overdue(s, kind):
         fill = {"seq": seq, "type": tag(s.event)}
-        yield Hit(s.event.seq, {"player": player, "detail": Text(ja=late.ja.format(**fill), en=late.en.format(**fill))},
-                  (seq,))
+        out.append(Hit(s.event.seq, {"player": player, "detail": Text(ja=late.ja.format(**fill),
+                                                                        en=late.en.format(**fill))}, (seq,)))
+    return out
 
 
 @rule(
@@ -46,19 +54,25 @@ def _came_before(s: Step, kind: str, late: Text) -> Iterable[Hit]:
     citation="CR 9.3 and 9.1.2.1 per reference B2; reference B6 #13",
     on=None,
 )
-def level_up_at_seven(s: Step) -> Iterable[Hit]:
+def level_up_at_seven(s: Step) -> list[Hit]:
+    # Watches every event: a plain function that returns at once when nothing is due.
     e = s.event
     if isinstance(e, ev.LeveledUp):
         n = len(game(s.before).side(e.player).clock)
         if n < 7:
-            yield if_known(Hit(e.seq, {"player": e.player, "detail": Text(
+            return [if_known(Hit(e.seq, {"player": e.player, "detail": Text(
                 ja=f"クロック {n} 枚でレベルアップしました (7 枚必要)", en=f"levelled up with {n} clock cards (7 needed)",
-            )}), game(s.before).known, UNKNOWN_BOARD)
-        return
-    yield from _came_before(s, "level-up", Text(
-        ja="seq {seq} でクロックが 7 枚になりましたが、レベルアップの前に {type} が来ました",
-        en="the clock reached 7 at seq {seq} but {type} came before the level-up",
-    ))
+            )}), game(s.before).known, UNKNOWN_BOARD)]
+        return []
+    if not game(s.before).due:
+        return []
+    return _came_before(s, "level-up", LEVEL_UP_LATE)
+
+
+LEVEL_UP_LATE = Text(
+    ja="seq {seq} でクロックが 7 枚になりましたが、レベルアップの前に {type} が来ました",
+    en="the clock reached 7 at seq {seq} but {type} came before the level-up",
+)
 
 
 @rule(
@@ -68,19 +82,24 @@ def level_up_at_seven(s: Step) -> Iterable[Hit]:
     citation="CR 9.2 and 9.1.2.1 per reference B2; reference B6 #14",
     on=None,
 )
-def refresh_when_deck_empties(s: Step) -> Iterable[Hit]:
+def refresh_when_deck_empties(s: Step) -> list[Hit]:
     e = s.event
     if isinstance(e, ev.Refreshed):
         n = game(s.before).side(e.player).deck
         if n > 0:
-            yield if_known(Hit(e.seq, {"player": e.player, "detail": Text(
+            return [if_known(Hit(e.seq, {"player": e.player, "detail": Text(
                 ja=f"山札に {n} 枚残っているのにリフレッシュしました", en=f"refreshed with {n} cards still in the deck",
-            )}), game(s.before).side(e.player).hand_known, UNKNOWN_HAND)
-        return
-    yield from _came_before(s, "refresh", Text(
-        ja="seq {seq} で山札が 0 枚になりましたが、リフレッシュの前に {type} が来ました",
-        en="the deck emptied at seq {seq} but {type} came before the refresh",
-    ))
+            )}), game(s.before).side(e.player).hand_known, UNKNOWN_HAND)]
+        return []
+    if not game(s.before).due:
+        return []
+    return _came_before(s, "refresh", REFRESH_LATE)
+
+
+REFRESH_LATE = Text(
+    ja="seq {seq} で山札が 0 枚になりましたが、リフレッシュの前に {type} が来ました",
+    en="the deck emptied at seq {seq} but {type} came before the refresh",
+)
 
 
 @rule(

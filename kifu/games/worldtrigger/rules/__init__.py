@@ -6,7 +6,7 @@ set, plot and tags (``turn``), the tactics phase of ■5 (what a use needs befor
 its effect happens in ``reveal``, when and where effects are used in ``use``,
 the counter chain and resolution in ``chain``, and ``moves``) and the end
 (``end``). Trigger facts come from the log's own catalogue laid over the bundled
-example (``kifu/events/cards/worldtrigger.json``).
+example (``kifu/games/worldtrigger/cards.json``).
 """
 
 from __future__ import annotations

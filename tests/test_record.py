@@ -1,0 +1,323 @@
+"""kifu record: lines typed at a table, appended under the lock, audited as they are written.
+
+The app is driven headless with Textual's own pilot (keystrokes, as a recorder types);
+the line-by-line mode through the CLI; each game's chat export, typed line by line,
+must give the events and findings its import gives (one notation, one mapping).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from conftest import FIXTURES
+
+from kifu.auditor import registry
+from kifu.events import importers, logfile
+from kifu.events.notation import Table
+
+PLAYERS = [{"id": "a", "name": "ミナト"}, {"id": "b", "name": "ユキ"}]
+GG = {"game": "gunandgun", "match": "R1-T3", "players": PLAYERS}
+OPENING = ["!setup ラン ダタラ ハクメン がんばる!!", "b: !setup ヒバナ エンラ ウワン 朧走り", "!first ユキ 速度",
+           "!draw エンラ 3 初手", "a: !draw ダタラ 3 初手", "b: !turn 1"]
+
+
+def _recording(path: Path, start: dict[str, Any] = GG) -> Any:
+    from kifu.cli.record.recording import Recording
+
+    return Recording.create(path, start, clock=lambda: None)
+
+
+def _codes(findings: Any) -> set[tuple[str, int]]:
+    return {(f.code, f.seq) for f in findings}
+
+
+# --- the app, typed into with the pilot --------------------------------------------------------
+
+
+def test_typing_an_activation_shows_the_toss_before_cost_live_and_an_undo_takes_it_away(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    rec = _recording(log)
+    app = make_app(rec, "en")
+
+    def panel(name: str) -> str:
+        return str(app.query_one(name).content)
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for line in OPENING:  # the setup, entered as a whole line each; the activation is typed key by key
+                app.query_one("#line").value = line
+                await pilot.press("enter")
+            for line in ["!act a1 計略", "!toss a1 自分"]:  # the toss before the cost: a mistake
+                await pilot.press(*line, "enter")
+            await pilot.pause()
+            assert ("GG-TOSS-001", 9) in _codes(rec.findings())
+            assert "GG-TOSS-001" in panel("#findings") and "came before its cost" in panel("#findings")
+            await pilot.press("ctrl+z")  # undo: a log.void of the toss
+            await pilot.pause()
+            assert rec.session.voided == {9: 10}
+            assert "GG-TOSS-001" not in panel("#findings") and "GG-TOSS-001" in panel("#preview")  # "gone"
+            for line in ["!cost a1 手札 1", "!toss a1 自分", "!toss a1 相手", "!resolve a1 1 1", "!draw エンラ 1 効果 a1"]:
+                app.query_one("#line").value = line  # (each key costs the pilot ~60 ms: the rest as whole lines)
+                await pilot.press("enter")
+            await pilot.pause()
+            assert rec.findings() == [] and "no findings" in panel("#findings")
+            assert rec.head.hash[:20] in panel("#header")
+            await pilot.press("ctrl+s")  # the slip
+            await pilot.pause()
+            shown = str(app.screen.query_one("#slip-text").content)
+            assert rec.head.hash[:16] in shown and "no match.end recorded" in shown
+
+    asyncio.run(play())
+    head = logfile.verify(log, expect_head=rec.slip().head.hash)
+    assert head == rec.head and head.seq == 15
+    assert registry.audit(logfile.load(log).events) == rec.slip().findings == []
+
+
+def test_tab_completes_commands_cards_and_words_of_the_command(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    rec = _recording(tmp_path / "m.jsonl")
+    app = make_app(rec, "ja")
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            line = app.query_one("#line")
+            await pilot.press(*"!co", "tab")
+            assert line.value == "!cost "
+            await pilot.press("tab")  # again: the next candidate
+            assert line.value == "!continuous "
+            line.value = ""
+            await pilot.press(*"!act a1 計", "tab")
+            assert line.value == "!act a1 計略 "
+            line.value = ""
+            await pilot.press(*"!cost a1 手", "tab")
+            assert line.value == "!cost a1 手札 "
+            await pilot.press("f2")  # the next speaker
+            await pilot.pause()
+            assert rec.table.speaker == "b" and "b ユキ" in str(app.query_one("#line").border_title)
+
+    asyncio.run(play())
+
+
+def test_a_refused_line_is_shown_with_the_reason_and_up_brings_it_back(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    rec = _recording(tmp_path / "m.jsonl")
+    app = make_app(rec, "en")
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press(*"!toss a1 sideways")
+            await pilot.pause()
+            assert "cannot record" in str(app.query_one("#preview").content)
+            await pilot.press("enter")
+            await pilot.pause()
+            # Cleared, so the next line typed (a script types on) is not glued to the refused one.
+            assert app.query_one("#line").value == "" and rec.head.seq == 1
+            assert "Invalid value 'sideways'" in str(app.query_one("#preview").content)
+            app.query_one("#line").value = "hello"
+            await pilot.press("enter", "up", "up")
+            assert app.query_one("#line").value == "!toss a1 sideways" and rec.head.seq == 2
+
+    asyncio.run(play())
+
+
+# --- one notation: each game's chat export typed at the table gives its import ---------------------
+
+EXPORTS = ["gunandgun/卓A_コイントス版.html", "worldtrigger/ランク戦_chat.xml", "weiss/ws対戦ログ.html", "mtg/コイン卓.json"]
+
+
+def _fields(e: Any) -> dict[str, Any]:
+    d = msgspec.to_builtins(e)
+    for k in ("seq", "prev", "at", "src", "by", "speaker", "channel"):
+        d.pop(k, None)
+    return d
+
+
+@pytest.mark.parametrize("export", EXPORTS)
+def test_a_chat_export_typed_line_by_line_gives_the_imported_events_and_findings(tmp_path: Path, export: str) -> None:
+    imported = logfile.load(FIXTURES / "imports" / "games" / f"{export}.kifu.jsonl")
+    start = {k: v for k, v in msgspec.to_builtins(imported.start).items() if k not in ("type", "seq", "prev", "at")}
+    rec = _recording(tmp_path / "m.jsonl", start)
+    said: set[str] = set()
+    roles = {"system": "recorder", None: "judge"}  # the client's own lines, and the judge (no player)
+    for e in imported.events[1:]:
+        if e.src is None or e.src.loc in said:
+            continue  # one line per source message
+        said.add(e.src.loc)
+        text = " ".join(e.src.text.split("\n"))  # a command and its BCDice result on one line
+        done = rec.enter(f"{roles.get(e.by, e.by)}: {text}")
+        assert done.error is None, (text, done.error)
+    assert [_fields(e) for e in rec.events] == [_fields(e) for e in imported.events]
+    want = [(f.code, f.seq) for f in registry.audit(imported.events)]
+    assert [(f.code, f.seq) for f in rec.slip().findings] == want and want
+
+
+# --- the line-by-line mode (no terminal) -------------------------------------------------------------
+
+SCRIPT = "\n".join(OPENING + ["!act a1 計略", "!toss a1 自分", "!undo", "!foo", "!cost a1 手札 1", "!toss a1 相手",
+                              "!resolve a1 0", "!void 1", "b: !void 12"]) + "\n"
+
+
+def test_piped_lines_print_seqs_and_live_findings_and_refusals(kifu, tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    r = kifu("record", log, "-g", "gunandgun", "-m", "R1-T3", "-p", "a=ミナト", "-p", "b=ユキ", "--no-time",
+             "--lang", "en", stdin=SCRIPT)
+    assert r.code == 2, r.err  # a line was refused
+    out = r.out.splitlines()
+    assert out[7].startswith("seq 9 b gg.toss") and out[8].startswith("  + GG-TOSS-001 [error] seq 9:")
+    assert out[9].startswith("seq 10 recorder log.void") and out[10].startswith("  - GG-TOSS-001 [error] seq 9:")
+    assert r.err.strip() == "kifu: line 10: not recorded: !foo is not a command of gunandgun " \
+                            "(known: ability, act, bullet, burn, continuous, cost, draw, effectload, end, first, fizzle, func …)"
+    assert any(line.startswith("  + KIFU-LOG-011 [error] seq 14:") for line in out)  # a void of match.start
+    assert any(line.startswith("  + KIFU-LOG-009 [error] seq 15:") for line in out)  # a void by a player
+    head = logfile.verify(log)
+    assert f"         {head.hash[:16]} {head.hash[16:32]}" in out and f"--expect-head {head.hash[:16]}" in r.out
+    assert not any(e.at for e in logfile.load(log).events)  # --no-time
+
+
+def test_piped_lines_as_json_and_the_slip_written(kifu, tmp_path: Path) -> None:
+    log, slip = tmp_path / "m.jsonl", tmp_path / "m.slip.svg"
+    r = kifu("record", log, "-g", "gunandgun", "-m", "R1", "-p", "a=ミナト", "-p", "b=ユキ", "-f", "json",
+             "--slip", slip, "--lang", "ja", stdin="\n".join(OPENING + ["!act a1 計略", "!toss a1 自分"]) + "\n")
+    assert r.code == 1, r.err  # clean input, an error finding
+    rows = [json.loads(line) for line in r.out.splitlines()]
+    assert [row["seq"] for row in rows if "seq" in row] == list(range(2, 10))
+    assert [row["added"]["code"] for row in rows if "added" in row] == ["GG-TOSS-001"]
+    assert rows[-1]["slip"]["head"] == logfile.verify(log).hash and rows[-1]["slip"]["counts"]["error"] == 1
+    assert all(e.at for e in logfile.load(log).events)  # stamped with the time entered
+    svg = ET.fromstring(slip.read_text(encoding="utf-8"))
+    assert logfile.verify(log).hash[:16] in "".join(svg.itertext())
+
+
+def test_an_existing_log_is_continued_and_undo_reaches_its_last_event(kifu, tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    assert kifu("record", log, "-g", "gunandgun", "-m", "R1", "-p", "a=A", "-p", "b=B", stdin="hello\n").code == 0
+    r = kifu("record", log, "--lang", "en", stdin="!undo\nagain\n")
+    assert r.code == 0 and "seq 3 recorder log.void" in r.out and "seq 4 a note" in r.out
+    assert [e.text for e in logfile.load(log).events if type(e).__name__ == "Note"] == ["hello", "again"]
+
+
+@pytest.mark.parametrize("args,words", [
+    ((), ("-g, -m and -p",)),
+    (("-g", "mtg"), ("-g, -m and -p",)),
+])
+def test_a_new_log_needs_game_match_and_players(kifu, tmp_path: Path, args: tuple[str, ...], words: tuple[str, ...]) -> None:
+    r = kifu("record", tmp_path / "new.jsonl", *args, "--lang", "en", stdin="")
+    assert r.code == 2 and len(r.err.splitlines()) == 1 and all(w in r.err for w in words), r.err
+    assert not (tmp_path / "new.jsonl").exists()
+
+
+def test_an_existing_log_of_another_match_is_refused(kifu, tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    kifu("record", log, "-g", "gunandgun", "-m", "R1", "-p", "a=A", stdin="")
+    r = kifu("record", log, "-g", "mtg", "-m", "R1", "-p", "a=A", "--lang", "en", stdin="")
+    assert r.code == 2 and "records gunandgun match R1" in r.err
+
+
+def test_a_line_appended_by_another_device_is_read_in_first(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    rec = _recording(log)
+    rec.enter(OPENING[0])
+    logfile.append(log, {"type": "note", "by": "b", "text": "from the other tablet"})
+    done = rec.enter(OPENING[1])
+    assert done.synced == 1 and [e.seq for e in done.events] == [4]
+    assert logfile.verify(log) == rec.head and rec.session.finish() == registry.audit(logfile.load(log).events)
+
+
+# --- the slip -----------------------------------------------------------------------------------------
+
+
+def test_slip_as_text_and_svg_names_the_head_and_its_qr_code_holds_it(kifu, tmp_path: Path) -> None:
+    import segno
+
+    from kifu.cli.record.slip import qr_matrix, qr_text
+
+    log = FIXTURES / "gunandgun" / "dispute.jsonl"
+    head = logfile.verify(log).hash
+    text = kifu("slip", log, "--lang", "en").out
+    assert f"--expect-head {head[:16]}" in text and f"{head[:16]} {head[16:32]}" in text and "errors " in text
+    svg = tmp_path / "s.svg"
+    assert kifu("slip", log, "-f", "svg", "-o", svg).code == 0
+    assert ET.fromstring(svg.read_text(encoding="utf-8")).tag.endswith("svg")
+    want = [[bool(m) for m in row] for row in segno.make(head.upper(), error="m", boost_error=False).matrix_iter(border=2)]
+    assert qr_matrix(head) == want
+    rows = qr_text(head)  # two module rows per line, read back from the half blocks
+    top = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}
+    back = [[bool(top[c][k]) for c in line] for line in rows for k in (0, 1)][:len(want)]
+    assert back == want and any(line in text for line in rows[3:5])
+
+
+# --- the notation at the table ---------------------------------------------------------------------------
+
+
+def _table(game: str = "gunandgun") -> Table:
+    from kifu.events import games
+    from kifu.events.base import MatchStarted
+
+    start = msgspec.convert({"type": "match.start", "seq": 1, "prev": None, "format": "kifu/1", "game": game,
+                             "match": "x", "players": PLAYERS}, MatchStarted)
+    return Table(start, games.codec(game), importers.game_map(game))
+
+
+def test_a_speaker_prefix_sticks_for_players_and_not_for_roles() -> None:
+    t = _table()
+    r = t.read("ユキ: !turn 1", 2)
+    assert r.events[0]["by"] == "b" and r.speaker == "b"
+    t.commit(r, [2])
+    assert t.read("!turn 2", 3).events[0]["by"] == "b"
+    r = t.read("judge: 時間です", 3)
+    assert r.events[0]["by"] == "judge" and r.speaker == "b"
+    assert t.read("recorder: !void 2", 3).events[0]["by"] == "recorder"
+    assert t.read("!void 2 typo", 3).events[0] == {"type": "log.void", "about": [2], "reason": "typo", "by": "recorder"}
+    assert t.read("!void 2-4, 7 wrong player", 9).events[0]["about"] == [2, 3, 4, 7]
+    assert t.read("!void wrong", 3).error is not None
+
+
+def test_undo_restores_what_the_mapping_remembered_before_the_line() -> None:
+    t = _table()
+    for seq, line in enumerate(["b: !act a1 計略", "!act a2 計略"], 2):
+        t.commit(t.read(line, seq), [seq])
+    undo = t.read("!undo", 4)
+    assert undo.events[0]["about"] == [3] and undo.events[0]["reason"] == "undo: !act a2 計略"
+    t.commit(undo, [4])
+    assert t.read("CHOICE[自分,相手] (choice[自分,相手]) ＞ 自分", 5).events[0]["act"] == "a1"  # the roll goes to a1 again
+
+
+def test_refusals_name_the_problem_and_a_bare_command_word_gets_a_hint() -> None:
+    t = _table()
+    assert t.read("!toss a1 sideways", 2).error == "gg.toss: field facing: Invalid value 'sideways'"
+    assert "not a command of gunandgun" in (t.read("!nosuch", 2).error or "")
+    assert t.read("!undo", 2).error is not None  # nothing recorded yet
+    r = t.read("toss a1 自分", 2)
+    assert r.events[0]["type"] == "note" and r.hint == "recorded as a note; the command is !toss"
+    wt = _table("worldtrigger")
+    assert "plot" in (wt.read("block 3 4", 2).error or "")  # a block with no plot before it
+    assert wt.read("!build 弧月 旋空 / シールド", 2).events[0]["type"] == "wt.build"  # a pattern, not a command
+
+
+def test_completion_offers_commands_speakers_players_and_catalogue_names() -> None:
+    t = _table()
+    assert t.complete("!to") == ("", ["!toss"])
+    assert t.complete("ユ") == ("", ["ユキ:"])
+    assert t.complete("b: !turne") == ("b: ", ["!turnend"])
+    assert t.complete("!first ユ")[1][0] == "ユキ"
+    assert "重量" in t.complete("!first ユキ ")[1]
+
+
+def test_an_undo_the_audit_refuses_leaves_the_line_to_undo_again(tmp_path: Path) -> None:
+    rec = _recording(tmp_path / "m.jsonl", {"game": "generic", "match": "g1", "players": PLAYERS})
+    rec.enter("hello")
+    refused = rec.enter("a: !undo")  # a player's void takes nothing back
+    assert [f.code for f in refused.added] == ["KIFU-LOG-009"] and rec.session.voided == {}
+    done = rec.enter("!undo")
+    assert done.events[0].about == [2] and done.events[0].by == "recorder" and rec.session.voided == {2: 4}
+    assert rec.enter("!undo").error == "nothing to undo: every line recorded is voided already"
