@@ -18,6 +18,7 @@ import pytest
 from conftest import FIXTURES, Run, game_map, run_cli
 
 from kifu import cli
+from kifu.auditor import rng
 from kifu.cli import progress
 from kifu.events import logfile
 
@@ -211,7 +212,9 @@ def test_verify_json_is_one_object_per_log() -> None:
     assert [r["path"] for r in rows] == [str(TABLE), str(DISPUTE)]
     for row, path in zip(rows, (TABLE, DISPUTE), strict=True):
         head = logfile.verify(path)
-        assert row == {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None}
+        tally = rng.tally(logfile.load(path).events)
+        assert row == {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None,
+                       "random": tally.outcomes, "verifiable": tally.verifiable}
 
 
 @pytest.mark.parametrize("lang,words", [("en", ("expected seq 4",)), ("ja", ("seq 4",))])

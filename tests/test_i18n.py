@@ -50,7 +50,7 @@ def _declared() -> set[str]:
         keys |= {f"rule.{r.code}.{part}" for part in ("title", "message", "checks", "why", "bad", "good")}
     for g in registry.games():
         keys.add(f"game.{g.id}.title")
-        keys |= {f"option.{o.name}" for o in g.options}
+        keys |= {f"option.{o.name}" for o in registry.options_of(g)}
         keys |= {f"chart.{m.name}" for m in g.charts.metrics}
     return keys
 

@@ -112,12 +112,57 @@ def test_d66_is_two_d6_never_one_66_sided_die() -> None:
     ("(1D20<=2) ＞ 13 ＞ 失敗", None, "PhantasmAdventure"),          # its check rolls a hidden d20
     ("(3B6) ＞ 2,5,6 ＞ 失敗", None, "count"),                        # not the common B command's ending
     ("(3D6) ＞ 12[3,3,5] ＞ 12", None, "add up"),                     # faces that do not sum
-    ("シーン表(7) ＞ 森の中", "ShinobiGami", "only the total 7"),      # 2D6 table: faces not shown
     ("シーン表(7) ＞ 森の中", None, "not shown"),                      # no system: which dice is unknown
+    ("体力消耗表(6[6]) ＞ [疲労:65]を受ける", "LogHorizon", "not known"),  # PCT1$6 prints the same: command needed
 ])
 def test_not_proved_is_reported(text: str, system: str | None, why: str) -> None:
     _, (roll,) = bcdice.parse(text, system)
     assert roll.kind == "other" and not roll.dice and why in (roll.problem or "")
+
+
+@pytest.mark.parametrize("text,system,command,dice,totals", [
+    # a 2D6 table shows only the sum: kept as a sum of two d6, never as faces
+    ("シーン表(7) ＞ 森の中", "ShinobiGami", None, (), ((0, 2, 6, 7),)),
+    # a sum that only one set of faces gives proves them (2 = 1+1, 12 = 6+6)
+    ("シーン表(2) ＞ 血の臭い", "ShinobiGami", None, ((6, 1), (6, 1)), ()),
+    ("シーン表(12) ＞ 夜明け", "ShinobiGami", None, ((6, 6), (6, 6)), ()),
+    # Satasupe's +n shifts the 2D6 (Satasupe.rb getTableIndex): the sum rolled is the value less n
+    ("情報イベント表／〔犯罪〕:10:近所のコンビニで立ち読み。", "Satasupe", "CrimeIET+2", (), ((0, 2, 6, 8),)),
+    # LogHorizon: the die in brackets is a roll unless the command fixed it with $
+    ("体力消耗表(7[6]) ＞ [疲労:65]を受け", "LogHorizon", "PCT11+1", ((6, 6),), ()),
+    ("체력 소모표(1[1]) ＞ [피로:5]를 받는다", "LogHorizon:Korean", "PCT1", ((6, 1),), ()),  # a name with a space
+    ("金銭財宝表(17[6,6]) ＞ 39G", "LogHorizon", "CTRS1", ((6, 6), (6, 6)), ()),
+])
+def test_read_with_system_and_command(text: str, system: str, command: str | None, dice: tuple, totals: tuple) -> None:
+    _, (roll,) = bcdice.parse(text, system, bot=True, command=command)
+    assert (roll.dice, roll.totals, roll.problem) == (dice, totals, None)
+
+
+@pytest.mark.parametrize("text,system,command", [
+    ("体力消耗表(7[7]) ＞ [疲労:120]を受け", "LogHorizon", "PCT30$7"),   # $ set the die: nothing rolled
+    ("金銭財宝表(22[7]) ＞ 80G", "LogHorizon", "CTRS3$"),              # a treasure table's $ prints [7]
+    ("情報イベント表／〔犯罪〕:5:…", "Satasupe", "CrimeIET=5"),          # =n sets the value
+    ("弾薬は正の数です。", "Cthulhu7th", "FAR(0,0,98)"),                 # an error before any roll
+    ("HTRS ＞ CRを指定してください", "LogHorizon", "HTRS"),
+])
+def test_set_by_the_command_or_refused_rolls_nothing(text: str, system: str, command: str) -> None:
+    _, rolls = bcdice.parse(text, system, bot=True, command=command)
+    assert [(r.kind, r.dice, r.totals, r.problem) for r in rolls] == [("other", (), (), None)]
+
+
+def test_a_shifted_sum_at_the_edge_is_reported() -> None:
+    _, (roll,) = bcdice.parse("情報イベント表／〔犯罪〕:12:…", "Satasupe", bot=True, command="CrimeIET+2")
+    assert roll.kind == "other" and "cut to the table's range" in (roll.problem or "")
+
+
+def test_an_error_after_the_typed_command_on_one_line() -> None:
+    lead, (roll,) = bcdice.parse("CC(-101)<=80 ボーナス・ペナルティダイスの値は-100以上、100以下としてください")
+    assert (lead, roll.kind, roll.problem) == ("CC(-101)<=80", "other", None)
+
+
+def test_parts_in_rolling_order() -> None:
+    _, (roll,) = bcdice.parse("ランダム特技表(1,7) ＞ 《焼却／暴力7》", "Insane", bot=True, command="RTT")
+    assert roll.parts == (("die", 6, 1, (1,)), ("total", 6, 2, (7,)))
 
 
 def test_nothing_rolled_is_no_problem() -> None:
@@ -132,3 +177,22 @@ def test_nothing_rolled_is_no_problem() -> None:
 ])
 def test_maybe_result(text: str, flagged: bool) -> None:
     assert bcdice.maybe_result(text) is flagged
+
+
+@pytest.mark.parametrize("text,command,dice,totals", [
+    ("인간 부위표(12) ＞ 머리 부위", "HPT", ((12, 12),), ()),                  # KemonoNoMori's, read whole (not Insane's 부위표)
+    ("都市シーン表(7) ＞ 閑静な住宅街", "CST", (), ((0, 2, 6, 7),)),          # only ShinobiGami prints it
+    ("感情表(51-33) ＞ 遺志 - ○劣等感", "ET", ((100, 51), (100, 33), (2, 2)), ()),  # DoubleCross's pair form
+    ("致命傷表:8:気絶して行動不能。", "FumbleT", (), ((0, 2, 6, 8),)),        # name:value: is Satasupe's form
+    ("獲得素材チャート(63,5,64) ＞ 石状の断片。", "MT",
+     ((6, 6), (6, 3), (6, 5), (6, 6), (6, 4)), ()),                            # Kamigakari's chart
+])
+def test_the_text_tells_the_system(text: str, command: str, dice: tuple, totals: tuple) -> None:
+    """Where the export records no system (CCFOLIA), a name or a form only one system prints tells it."""
+    _, (roll,) = bcdice.parse(text, None, bot=True, command=command)
+    assert (roll.dice, roll.totals, roll.problem) == (dice, totals, None)
+
+
+def test_a_name_systems_print_with_other_dice_tells_nothing() -> None:
+    _, (roll,) = bcdice.parse("シーン表(7) ＞ 森の中", None, bot=True, command="ST")
+    assert roll.kind == "other" and roll.problem

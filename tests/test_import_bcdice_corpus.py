@@ -34,28 +34,34 @@ CASES = [BENCH.Case(t["file"], t["index"], t["game_system"], t["input"], t["outp
                     [(r["sides"], r["value"]) for r in t["rands"]]) for t in RAW]
 
 
-def _imported(carrier: str, tmp_path: Path) -> list[tuple[str, list[dict], bool]]:
-    """(kind, the answer's events, secret error) per case, in order."""
+def _imported(carrier: str, tmp_path: Path, system: bool = False) -> list[tuple[str, list[dict], bool]]:
+    """(kind, the answer's events, secret error) per case, in order; ``system``: each case imported
+    with ``--system`` set to its game system (as a CCFOLIA user who knows it would)."""
     write, ext, per_case = BENCH.WRITERS[carrier]
-    path = tmp_path / f"cases.{ext}"
-    path.write_bytes(write(CASES))
-    src, data = importers.read_source(path, "ccfolia" if carrier.startswith("ccfolia") else carrier)
-    imported = importers.build(src, data, games.codec("generic"))
-    unreadable = {u.loc for u in imported.report.unreadable}
-    unordered = {u.loc for u in imported.report.unordered}
     out = []
-    for i, case in enumerate(CASES):
-        loc = src.messages[per_case * i + per_case - 1].loc
-        events = [e for e in imported.events if e["src"]["loc"] == loc]
-        kind = BENCH.judge(case, events, loc in unreadable, loc in unordered)
-        out.append((kind.replace("right-unordered", "right"), events, BENCH.secret_error(case, events)))
+    for case in CASES:  # one file per case: --system names one system for a whole export
+        path = tmp_path / f"case.{ext}"
+        path.write_bytes(write([case]))
+        src, data = importers.read_source(path, "ccfolia" if carrier.startswith("ccfolia") else carrier)
+        imported = importers.build(src, data, games.codec("generic"), system=case.system if system else None)
+        out.append(_judged(case, src, imported, per_case))
     return out
 
 
-@pytest.mark.parametrize("carrier", ["udonarium", "ccfolia"])
-def test_each_case_is_read_right_or_reported(carrier: str, tmp_path: Path) -> None:
-    got = [(c.file, c.index, kind) for c, (kind, _, _) in zip(CASES, _imported(carrier, tmp_path))]
-    assert got == [(c.file, c.index, t["kifu"][carrier]) for c, t in zip(CASES, RAW)]
+def _judged(case, src, imported, per_case: int) -> tuple[str, list[dict], bool]:
+    loc = src.messages[per_case - 1].loc
+    events = [e for e in imported.events if e["src"]["loc"] == loc]
+    kind = BENCH.judge(case, events, loc in {u.loc for u in imported.report.unreadable},
+                       loc in {u.loc for u in imported.report.unordered})
+    kind = {"right-unordered": "right", "right-total": "total"}.get(kind, kind)
+    return kind, events, BENCH.secret_error(case, events)
+
+
+@pytest.mark.parametrize("carrier,system", [("udonarium", False), ("ccfolia", False), ("ccfolia", True)])
+def test_each_case_is_read_right_or_reported(carrier: str, system: bool, tmp_path: Path) -> None:
+    key = carrier + ("_system" if system else "")
+    got = [(c.file, c.index, kind) for c, (kind, _, _) in zip(CASES, _imported(carrier, tmp_path, system))]
+    assert got == [(c.file, c.index, t["kifu"][key]) for c, t in zip(CASES, RAW)]
 
 
 @pytest.mark.parametrize("carrier", BENCH.CARRIERS)

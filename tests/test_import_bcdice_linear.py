@@ -34,6 +34,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "a long choice": lambda n: "(choice[" + "a," * (n // 2) + "]) ＞ a",
     "fly arrows": lambda n: "🎲" + "x → " * (n // 4),
     "lines": lambda n: "#1\n" * (n // 3),
+    "table lines": lambda n: "情報イベント表／〔犯罪〕:8:x\n" * (n // 17),
+    "words before a table name": lambda n: "a " * (n // 2) + "소모표(1[1]) ＞ x",
+    "a long list of d6": lambda n: "ロデ研の新発明([" + "1," * (n // 2) + "1]) ＞ x",
 }
 FACTOR = 4.0
 """Allowed slack over linear growth (timer noise, caches); a quadratic cost exceeds it by far."""
@@ -42,6 +45,8 @@ FACTOR = 4.0
 def _read(text: str) -> None:
     bcdice.parse(text)
     bcdice.parse(text, "DiceBot", bot=True)
+    bcdice.parse(text, "Satasupe", bot=True, command="CrimeIET")
+    bcdice.parse(text, "LogHorizon:Korean", bot=True, command="PCT1")
     bcdice.maybe_result(text)
     bcdice.typed_secret(text, "SG@12#2")
     bcdice.looks_like_command(text)

@@ -134,11 +134,14 @@ def test_the_example_chats_use_real_tokens():
     """Every token of the protocol section (its CCFOLIA and Discord examples) reads, and their faces are right."""
     text = DOC.read_text(encoding="utf-8").split("## The protocol")[1].split("## What it protects")[0]
     found = rng.find_tokens(text)
-    assert len(found) == 3 + 4 + 3  # the steps, the CCFOLIA room (a nonce also in full width), Discord
+    # the steps, the CCFOLIA room (a nonce also in full width), Discord (Ren quotes the reveal)
+    assert len(found) == 3 + 4 + 4
     reveals = {t.id: t for t in found if isinstance(t, rng.Reveal)}
     assert reveals["rq2ja63j"].outcome(0, 2) == rng.TAILS  # "→ 裏"
     assert reveals["dn4yqjwc"].outcomes([2, 2]) == [rng.TAILS, rng.TAILS]  # "tails, tails"
     assert not [r for r in rng.scan(text) if isinstance(r, rng.Refused)]
+    posted = {f.token.id: f.claims for f in rng.read_chat(text) if isinstance(f.token, rng.Reveal)}
+    assert posted == {"rq2ja63j": ((2, rng.TAILS),), "dn4yqjwc": ((2, rng.TAILS), (2, rng.TAILS))}
 
 
 # --- the code against the second implementation, on inputs hypothesis draws ---------------------------

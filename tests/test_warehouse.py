@@ -281,7 +281,7 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
                 "('m', 4, '{\"act\":\"act1\",\"player\":\"a\",\"facing\":\"opponent\"}'), "
                 "('m', 6, '{\"act\":\"act2\",\"player\":\"b\",\"facing\":\"self\"}')) "
                 "t(match, seq, line)")
-    con.execute("CREATE TEMP VIEW fake AS SELECT match, seq, 'gg.toss' AS type, line::JSON AS event FROM tosses")
+    con.execute("CREATE TEMP VIEW fake AS SELECT match, seq, 'gg.toss' AS type, line, line::JSON AS event FROM tosses")
     for sql in feed_inserts((gg,), "fake"):
         con.execute(sql)
     assert con.execute("SELECT game, player, kind, value FROM randomness WHERE game = 'gunandgun' ORDER BY seq"

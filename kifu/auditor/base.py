@@ -99,6 +99,14 @@ class Option(msgspec.Struct, frozen=True, kw_only=True):
         return Text.of(f"option.{self.name}")
 
 
+VERIFIED_RANDOM = Option(name="verified_random", default=False, choices=(False, True),
+                         citation="kifu docs/randomness.md")
+"""The match claims verifiable randomness: every random outcome names its commitment (KIFU-RNG-012)."""
+
+CORE_OPTIONS: tuple[Option, ...] = (VERIFIED_RANDOM,)
+"""Options every game accepts besides its own ``Game.options`` (``registry.options_of`` joins them)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """What a check reports; the engine turns it into a Finding."""

@@ -19,10 +19,10 @@ import kifu.games
 from kifu.games import part
 
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
-from . import log
-from .base import CODE, INTERNAL, NAME, Engine, Finding, Game, Rule, resolve_options
+from . import log, rng
+from .base import CODE, CORE_OPTIONS, INTERNAL, NAME, Engine, Finding, Game, Option, Rule, resolve_options
 
-__all__ = ["all_rules", "audit", "engine", "find_rule", "game", "games", "known", "options", "rules_of"]
+__all__ = ["all_rules", "audit", "engine", "find_rule", "game", "games", "known", "options", "options_of", "rules_of"]
 
 
 @lru_cache(maxsize=None)
@@ -46,8 +46,13 @@ def known(game_id: str) -> bool:
 
 
 def rules_of(g: Game) -> tuple[Rule, ...]:
-    """Every rule that runs on a match of ``g``: the log rules, then the game's."""
-    return log.RULES + (log.options_rule(g.options),) + g.rules
+    """Every rule that runs on a match of ``g``: the log rules, the verifiable-randomness rules, then the game's."""
+    return log.RULES + (log.options_rule(options_of(g)),) + rng.RULES + (rng.claim_rule(SHARED_EVENTS + g.events),) + g.rules
+
+
+def options_of(g: Game) -> tuple[Option, ...]:
+    """The options a match of ``g`` may set: the game's own, then those every game accepts (``verified_random``)."""
+    return g.options + CORE_OPTIONS
 
 
 def all_rules() -> list[Rule]:
@@ -77,7 +82,7 @@ def engine(game_id: str) -> Engine:
 
 
 def options(g: Game, start: MatchStarted) -> dict[str, Any]:
-    return resolve_options(g.options, start.rules)
+    return resolve_options(options_of(g), start.rules)
 
 
 def audit(events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None) -> list[Finding]:

@@ -3,8 +3,8 @@
 One module per command group, each a small typer app merged into ``app``:
 ``log`` (new, append, verify, repair, show, state, schema), ``record`` (record,
 slip), ``audit`` (audit, report, rules), ``cards`` (a game's card catalogue), ``imports``
-(import) and ``warehouse`` (ingest, sql, stats, export). What they share (options declared
-once, messages, printing) is in
+(import), ``warehouse`` (ingest, sql, stats, export) and ``toss`` (toss commit, nonce,
+reveal, check). What they share (options declared once, messages, printing) is in
 ``common``, the progress bars in ``progress``.
 
 Exit codes (DESIGN.md contract 5): 0 clean, 1 findings of error severity,
@@ -21,7 +21,7 @@ import typer
 
 from kifu.events.base import KifuError
 
-from . import audit, cards, imports, log, record, warehouse
+from . import audit, cards, imports, log, record, toss, warehouse
 from .common import Interrupted, Lang, default_lang
 
 app = typer.Typer(
@@ -31,7 +31,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
 )
-for group in (log, record, audit, cards, imports, warehouse):
+for group in (log, record, audit, cards, imports, warehouse, toss):
     app.add_typer(group.app)
 
 

@@ -45,6 +45,9 @@ def import_(
                                                                             "shows it); repeat. Default: every speaker.")] = None,
     report_: Annotated[Optional[Path], typer.Option("--report", help="Also write the import report as JSON here.")] = None,
     rule: RuleOpt = None,
+    system: Annotated[Optional[str], typer.Option("--system", help="BCDice game system id (Cthulhu7th, SwordWorld2.5 …) "
+                                                                  "of rolls whose export records none (CCFOLIA).",
+                                                  show_default=False)] = None,
     lang: LangOpt = None,
 ) -> None:
     """Import a chat or client log from online play into a new kifu/1 log.
@@ -56,7 +59,10 @@ def import_(
     --map names a mapping file, or a game id for the notation the game ships
     (docs/notation.md: the same one `kifu record` reads).
 
-    Example: kifu import room.html -o m1.jsonl --game gunandgun --map gunandgun -p a=ミナト -p b=ユキ
+    \b
+    Examples:
+      kifu import room.html -o m1.jsonl --game gunandgun --map gunandgun -p a=ミナト -p b=ユキ
+      kifu import coc-room.html -o s1.jsonl --system Cthulhu7th
     """
     rules = pairs(rule or [], lang)
     from kifu.events import importers
@@ -68,7 +74,7 @@ def import_(
     with bars.progress(bars.size(source), msg("progress_source", lang), bars.BIG_SOURCE) as bar:
         rep = importers.import_file(source, output, fmt=from_.value, game=game,
                                     map_text=map_text, map_name=map_name, match=match,
-                                    players=given, rules=rules, progress=_import_stages(bar, lang))
+                                    players=given, rules=rules, progress=_import_stages(bar, lang), system=system)
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:
@@ -111,6 +117,9 @@ def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
              msg("import_players", lang, players=", ".join(rep.players) or "-", match=rep.match)]
     if rep.secret or rep.hidden:
         lines.append(msg("import_secret", lang, secret=rep.secret, hidden=rep.hidden))
+    if rep.rng or rep.rng_quotes:
+        lines.append(msg("import_rng", lang, tokens=rep.rng, quotes=rep.rng_quotes))
+    lines.extend(msg("import_refused", lang, loc=i.loc, what=i.what) for i in rep.refused)
     for key, items in (("import_unreadable", rep.unreadable), ("import_unmapped", rep.unmapped),
                        ("import_failed", rep.failed)):
         lines.extend(msg(key, lang, loc=i.loc, what=i.what) for i in items)

@@ -33,6 +33,7 @@ from .common import (
     voids_of,
 )
 from .progress import Bar, log_note, logs_progress, verify_log
+from .toss import RollOpt, StoreOpt, UntilOpt, append_toss
 
 app = typer.Typer()
 PANEL = "Match logs"
@@ -76,15 +77,37 @@ def append(
     items: Annotated[Optional[list[str]], typer.Argument(help="The event as key=value pairs (values may be JSON).")] = None,
     json_: Annotated[Optional[str], typer.Option("--json", help="The event as a JSON object; '-' reads stdin.")] = None,
     expect_seq: Annotated[Optional[int], typer.Option(help="Refuse unless this is the next seq (optimistic concurrency).")] = None,
+    toss: Annotated[Optional[str], typer.Option("--toss", help="Instead of one event, a verifiable toss by this "
+                                                "player: commit, the opponent's nonce, reveal and --roll's outcomes "
+                                                "(docs/randomness.md).", show_default=False, rich_help_panel="Toss")] = None,
+    opponent: Annotated[Optional[str], typer.Option("--opponent", help="Who answers the toss's commitment (default: "
+                                                    "the other player of a two-player match).", show_default=False,
+                                                    rich_help_panel="Toss")] = None,
+    nonce: Annotated[Optional[str], typer.Option("--nonce", help="The opponent's nonce; without it kifu shows the "
+                                                 "commitment and asks (Enter draws one).", show_default=False,
+                                                 rich_help_panel="Toss")] = None,
+    roll: RollOpt = None,
+    until: UntilOpt = None,
+    purpose: Annotated[Optional[str], typer.Option("--purpose", help="What the toss decides (first-player).",
+                                                   show_default=False, rich_help_panel="Toss")] = None,
+    store: StoreOpt = None,
     lang: LangOpt = None,
 ) -> None:
-    """Append one event; seq and prev are filled in under the file lock.
+    """Append one event; seq and prev are filled in under the file lock. Or, with --toss, a verifiable toss.
 
+    \b
     Examples:
       kifu append m1.jsonl type=note by=a text="shuffled"
       kifu append m1.jsonl --json '{"type":"note","text":"hi"}' --expect-seq 7
       echo '{"type":"note","text":"hi"}' | kifu append m1.jsonl
+      kifu append m1.jsonl --toss a --roll coin --purpose first-player
+      kifu append m1.jsonl --toss a --opponent b --nonce neko1234 --roll coin --until 2
     """
+    if toss is not None:
+        if items or json_ is not None or expect_seq is not None:
+            fail(msg("toss_alone", lang))
+        append_toss(log, toss, opponent, nonce, roll, until, purpose, store, lang)
+        return
     if json_ is not None:
         text = sys.stdin.read() if json_ == "-" else json_
     elif items:
@@ -131,7 +154,7 @@ def verify(
     logs: Annotated[list[Path], typer.Argument(help="Match logs to verify.", show_default=False)],
     expect_head: Annotated[Optional[str], typer.Option(help="Head hash from the match slip (≥ 12 hex digits).")] = None,
     fmt: Annotated[VerifyFormat, typer.Option("--format", "-f", help="text, or json: one object per log "
-                                              "(path, seq, head, ok, error).")] = VerifyFormat.text,
+                                              "(path, seq, head, ok, error, random, verifiable).")] = VerifyFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Verify each log's hash chain and schema, and print its head (last seq and hash).
@@ -141,11 +164,16 @@ def verify(
     that fails; -f json verifies every log and reports each (a failed one with
     ok false and the error line, also on stderr). Exit 2 if any log failed.
 
+    A log that records random outcomes also gets how many of them are
+    verifiable: named by a commitment whose toss checks (docs/randomness.md).
+
     \b
     Examples:
       kifu verify m1.jsonl --expect-head 3f9a0c…
       kifu verify matches/*.jsonl -f json
     """
+    from kifu.auditor.rng import Tally
+
     progress, sizes = logs_progress(logs, 1, msg("progress_verify", lang))
     rows: list[dict[str, Any]] = []
     with progress as bar:
@@ -155,8 +183,12 @@ def verify(
             if fmt is VerifyFormat.json:
                 rows.append(_verify_row(path, expect_head, bar, start, lang))
             else:
-                head = verify_log(path, expect_head, bar, start)
+                tally = Tally()
+                head = verify_log(path, expect_head, bar, start, tally.add_all)
                 bar.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
+                if tally.outcomes or tally.ledger:
+                    bar.echo(msg("verified_random", lang, path=path, outcomes=tally.outcomes,
+                                 verifiable=tally.verifiable))
             start += size
     if fmt is VerifyFormat.json:
         print_json(rows)
@@ -165,13 +197,18 @@ def verify(
 
 def _verify_row(path: Path, expect_head: Optional[str], bar: Bar, start: float, lang: Lang | None) -> dict[str, Any]:
     """One log's verdict for `verify -f json`; a failure is a row (and a line on stderr), not the end."""
+    from kifu.auditor.rng import Tally
+
+    tally = Tally()
     try:
-        head = verify_log(path, expect_head, bar, start)
+        head = verify_log(path, expect_head, bar, start, tally.add_all)
     except KifuError as exc:
         error = exc.located(str(path)).render(lang_of(lang).value)
         bar.warn(f"kifu: error: {error}")
-        return {"path": str(path), "seq": None, "head": None, "ok": False, "error": error}
-    return {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None}
+        return {"path": str(path), "seq": None, "head": None, "ok": False, "error": error, "random": None,
+                "verifiable": None}
+    return {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None,
+            "random": tally.outcomes, "verifiable": tally.verifiable}
 
 
 @app.command(rich_help_panel=PANEL)

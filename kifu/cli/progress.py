@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import typer
 
 from kifu.events import logfile
+from kifu.events.base import Event
 
 from .common import Lang, msg
 
@@ -161,10 +162,11 @@ def logs_progress(logs: Sequence[Path], passes: int, label: str) -> tuple[Abstra
     return progress(passes * sum(sizes), label, small), sizes
 
 
-def verify_log(path: Path, expect_head: Optional[str], bar: Bar, start: float) -> logfile.Head:
-    """``logfile.verify``, moving the bar by the bytes read."""
+def verify_log(path: Path, expect_head: Optional[str], bar: Bar, start: float,
+               each: Callable[[list[Event]], None] | None = None) -> logfile.Head:
+    """``logfile.verify``, moving the bar by the bytes read (``each`` is shown each block of events)."""
     tick = (lambda offset: bar.update(start + offset)) if bar.live else None
-    return logfile.verify(path, expect_head, tick)
+    return logfile.verify(path, expect_head, tick, each)
 
 
 def log_note(i: int, logs: Sequence[Path], lang: Lang | None) -> str:

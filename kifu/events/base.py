@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
+from msgspec import Meta
 
 from . import i18n
 from .i18n import Msg
@@ -130,6 +131,15 @@ class Event(
     random: ClassVar[bool] = False
     """True for events whose payload is a random outcome (see the warehouse view)."""
 
+    def outcomes(self) -> tuple[tuple[int, int], ...]:
+        """The random outcomes this event records, in order, as (sides, face): face 1 … sides.
+
+        Empty for most events. An event that can name a verifiable commitment (its
+        ``rng`` field) says here which faces it recorded, so that the audit can compare
+        them with the faces the commitment derives (docs/randomness.md).
+        """
+        return ()
+
 
 class Player(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """A participant named in ``match.start``."""
@@ -194,16 +204,77 @@ class JudgeRuling(Event, tag="judge.ruling", kw_only=True):
     """Short outcome: ``upheld``, ``warning``, ``game-loss``, ``rewind`` …"""
 
 
+CommitmentId = Annotated[str, Meta(pattern=r"^[0-9a-hjkmnp-tv-z]{8}$")]
+"""A commitment's id: 8 characters of ``0123456789abcdefghjkmnpqrstvwxyz`` (docs/randomness.md)."""
+Hex256 = Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
+"""32 bytes as 64 lower-case hex digits: a commitment's digest or its secret."""
+NonceText = Annotated[str, Meta(pattern=r"^[0-9a-z]{4,64}$")]
+"""A nonce: 4 to 64 characters a-z and 0-9 (normalised as docs/randomness.md says)."""
+
+
+class RngRef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Which verifiable outcomes an event records: outcomes ``index``, ``index`` + 1 … of one commitment."""
+
+    commit: CommitmentId
+    """The id of the commitment (``rng.commit``) whose reveal fixes the outcomes."""
+    index: Annotated[int, Meta(ge=0)] = 0
+    """The index of the event's first outcome in that commitment's stream; the event's further outcomes
+    (a ``random`` event's later values) take the indices after it."""
+
+
+class RngCommitted(Event, tag="rng.commit", kw_only=True):
+    """A roller's commitment to a secret for verifiable tosses (docs/randomness.md): ``by`` is the roller."""
+
+    id: CommitmentId
+    """The commitment's id, derived from the digest."""
+    digest: Hex256
+    """SHA-256 of ``kifu-rng-v1:commit:`` and the secret, as the commit token showed it."""
+    speaker: str | None = None
+    """Display name of an imported message's speaker, when it names no player."""
+
+
+class RngNonced(Event, tag="rng.nonce", kw_only=True):
+    """The opponent's answer to a commitment: text the roller could not know. ``by`` is the opponent."""
+
+    id: CommitmentId
+    """The commitment it answers."""
+    nonce: NonceText
+    """The nonce, normalised (lower case, ASCII)."""
+    speaker: str | None = None
+    """Display name of an imported message's speaker, when it names no player."""
+
+
+class RngRevealed(Event, tag="rng.reveal", kw_only=True):
+    """The roller reveals the secret: with the nonce it fixes every outcome of the commitment. ``by`` is the roller."""
+
+    id: CommitmentId
+    """The commitment it opens."""
+    secret: Hex256
+    """The secret, as the reveal token showed it (the audit checks that it hashes to the commitment)."""
+    nonce: NonceText
+    """The nonce the outcomes were derived with, as the reveal token repeated it."""
+    speaker: str | None = None
+    """Display name of an imported message's speaker, when it names no player."""
+
+
+RNG_EVENTS: tuple[type[Event], ...] = (RngCommitted, RngNonced, RngRevealed)
+"""The three events of a verifiable toss, in protocol order."""
+
+
 class RandomRolled(Event, tag="random", kw_only=True):
     """A random outcome no game event explains: an imported die roll, a coin, a choice."""
 
     random: ClassVar[bool] = True
-    kind: Literal["coin", "die", "choice"]
-    """``coin`` (2 sides), ``die`` or ``choice`` (one of named options)."""
+    kind: Literal["coin", "die", "choice", "total"]
+    """``coin`` (2 sides), ``die``, ``choice`` (one of named options), or ``total``: the sum of
+    several dice whose faces the source does not show (a BCDice 2D6 table's ``シーン表(8)``)."""
     sides: int
     """Faces of each die or coin; the number of options of a choice."""
     values: list[int]
-    """Each die's face, 1-based; for a choice the 1-based index of the pick."""
+    """Each die's face, 1-based; for a choice the 1-based index of the pick; for a ``total`` one
+    value, the sum."""
+    dice: int | None = None
+    """``total`` only: how many dice of ``sides`` faces were added up (2 for a 2D6 table)."""
     expr: str | None = None
     """The command as typed (``1D2``, ``CHOICE[表,裏]``)."""
     result: str | None = None
@@ -214,6 +285,12 @@ class RandomRolled(Event, tag="random", kw_only=True):
     """What the roll decided, if the source says (``first-player``)."""
     speaker: str | None = None
     """Display name of an imported roll's roller, when it names no player."""
+    rng: RngRef | None = None
+    """The verifiable outcomes these are: ``values[i]`` is outcome ``rng.index + i`` of commitment
+    ``rng.commit`` with ``sides`` sides (docs/randomness.md); absent for a roll taken on trust."""
+
+    def outcomes(self) -> tuple[tuple[int, int], ...]:
+        return tuple((self.sides, v) for v in self.values)
 
 
 class LogVoided(Event, tag="log.void", kw_only=True):
@@ -232,7 +309,9 @@ class LogVoided(Event, tag="log.void", kw_only=True):
     """Why, in words (``typed a1 for a2``, ``undo``)."""
 
 
-SHARED_EVENTS: tuple[type[Event], ...] = (MatchStarted, MatchEnded, Note, JudgeRuling, RandomRolled, LogVoided)
+SHARED_EVENTS: tuple[type[Event], ...] = (
+    MatchStarted, MatchEnded, Note, JudgeRuling, RandomRolled, LogVoided, RngCommitted, RngNonced, RngRevealed,
+)
 """Event types every game's union includes."""
 
 

@@ -378,8 +378,7 @@ class Reader:
             yield from block
 
     def blocks(self) -> Iterator[list[Event]]:
-        """The verified events a block (about 1 MiB) at a time; a reader that needs no single
-        event (``verify``, ``load``) saves resuming a generator once per event."""
+        """The verified events a block (about 1 MiB) at a time; the trustworthy prefix first, then the error."""
         try:
             fh = open(self.path, "rb")
         except OSError as exc:
@@ -395,17 +394,20 @@ class Reader:
                     rest += chunk
                     if len(rest) > limits.MAX_LINE:
                         events, error = verifier.too_long(rest, offset)
-                        yield events
+                        if events:
+                            yield events
                         raise error
                     continue
                 data, rest = rest + chunk[: cut + 1], chunk[cut + 1:]
                 events, error = verifier.block(data, offset)
-                yield events
+                if events:
+                    yield events
                 if error is not None:
                     raise error
                 offset += len(data)
             events, error = verifier.finish(rest, offset)
-            yield events
+            if events:
+                yield events
             if error is not None:
                 raise error
             if progress is not None:
@@ -440,13 +442,16 @@ def verify(
     path: str | os.PathLike[str],
     expect_head: str | None = None,
     progress: Progress | None = None,
+    each: Callable[[list[Event]], None] | None = None,
 ) -> Head:
     """Verify a log and return its head; with ``expect_head`` also detect truncation.
 
     ``expect_head`` is the head hash written on a match slip (a prefix of at least
     12 hex digits is enough). If the log's head differs, the log was cut off or
     changed, unless the slip's head is an earlier line (events were appended after
-    the slip was written), which is reported as such.
+    the slip was written), which is reported as such. ``each`` is shown the
+    verified events a block at a time as they go by (``kifu verify`` counts random
+    outcomes with it).
     """
     want = expect_head.lower() if expect_head else None
     if want is not None and (len(want) < 12 or any(c not in "0123456789abcdef" for c in want)):
@@ -454,10 +459,11 @@ def verify(
     seen_at: int | None = None
     reader = Reader(path, progress)
     for block in reader.blocks():
-        if want is None or seen_at is not None:
-            continue
-        # A verified prev is the hash of the line before: no need to hash twice.
-        seen_at = next((e.seq - 1 for e in block if e.prev is not None and e.prev.startswith(want)), None)
+        if want is not None and seen_at is None:
+            # A verified prev is the hash of the line before: no need to hash twice.
+            seen_at = next((e.seq - 1 for e in block if e.prev is not None and e.prev.startswith(want)), None)
+        if each is not None:
+            each(block)
     head = reader.head
     if want is not None and not head.hash.startswith(want):
         if seen_at is not None:

@@ -18,7 +18,7 @@ import hmac
 import itertools
 import secrets
 import unicodedata
-from typing import ClassVar, Iterator, Sequence, TypeVar, Union
+from typing import Callable, ClassVar, Iterator, Sequence, TypeVar, Union
 
 import msgspec
 
@@ -132,6 +132,22 @@ def outcome(secret: bytes, nonce: str, index: int, sides: int) -> int:
         if kept is not None:
             return kept
     raise AssertionError("unreachable: _words never ends")
+
+
+def stream(secret: bytes, nonce: str) -> Callable[[int, int], int]:
+    """``outcome(secret, nonce, index, sides)`` as a function of (index, sides), with the id worked out once."""
+    _check_nonce(nonce)
+    id = commitment_id(commitment_digest(secret))
+
+    def outcome_at(index: int, sides: int) -> int:
+        _check_sides(sides)
+        for word in _words(secret, id, nonce, index):
+            kept = face(word, sides)
+            if kept is not None:
+                return kept
+        raise AssertionError("unreachable: _words never ends")
+
+    return outcome_at
 
 
 def outcomes(secret: bytes, nonce: str, sides: Sequence[int], start: int = 0) -> list[int]:
@@ -418,6 +434,8 @@ class _Reader:
 
     def __init__(self, text: str, gaps: list[bool], at: int) -> None:
         self.text, self.gaps, self.at = text, gaps, at
+        self.got: dict[str, str] = {}
+        """Each field read in full so far, by name: what a refused token said (see ``Found.fields``)."""
 
     def fixed(self, n: int, allowed: frozenset[str], what: str) -> str:
         """The next ``n`` characters, all from ``allowed`` (whitespace between them was already dropped)."""
@@ -425,6 +443,7 @@ class _Reader:
         if len(value) != n or not set(value) <= allowed:
             raise _Stop(f"{what}: expected {n} {'hex digits' if allowed is _HEX else 'characters of ' + ALPHABET}")
         self.at += n
+        self.got[what] = value
         return value
 
     def field(self, n: int, allowed: frozenset[str], what: str) -> str:
@@ -451,6 +470,7 @@ class _Reader:
             raise _Stop(f"nonce: longer than {NONCE_MAX} letters or digits")
         if len(value) < NONCE_MIN:
             raise _Stop(f"nonce: expected {NONCE_MIN} to {NONCE_MAX} letters a-z or digits 0-9, found {len(value)}")
+        self.got["nonce"] = value
         return value
 
     def end(self) -> None:
@@ -458,8 +478,9 @@ class _Reader:
             raise _Stop("the token runs on after its check digits")
 
 
-def _read(text: str, gaps: list[bool], start: int) -> Token | Refused | None:
-    """The token whose ``kifu:`` begins at ``start``; None when what follows is no token tag."""
+def _read(text: str, gaps: list[bool], start: int) -> tuple[Token | Refused, _Reader] | None:
+    """The token whose ``kifu:`` begins at ``start`` and the reader left after it; None when what
+    follows is no token tag."""
     tag = text[start + len(PREFIX) : start + len(PREFIX) + 3]
     if len(tag) != 3 or tag[0] not in "cnr" or tag[1] not in "0123456789" or tag[2] != ":":
         return None
@@ -468,12 +489,12 @@ def _read(text: str, gaps: list[bool], start: int) -> Token | Refused | None:
     try:
         if kind[1] != "1":
             raise _Stop(f"protocol version {kind} is not one this kifu reads ({kind[0]}1)")
-        return _FIELDS[kind[0]](reader)
+        return _FIELDS[kind[0]](reader), reader
     except (_Stop, RngError) as stop:
         reason = stop.message if isinstance(stop, RngError) else str(stop)
         shown = text[start : start + _LONGEST_TOKEN]
         after = shown.find(PREFIX, 1)
-        return Refused(kind=kind, reason=reason, text=shown if after == -1 else shown[:after])
+        return Refused(kind=kind, reason=reason, text=shown if after == -1 else shown[:after]), reader
 
 
 def _read_commit(r: _Reader) -> Commitment:
@@ -516,18 +537,128 @@ def scan(text: str) -> list[Token | Refused]:
     and other text around the token. Never raises; linear in the text's length
     (each ``kifu:`` reads at most one token's length).
     """
+    return [found.token for found in read_chat(text)]
+
+
+class Found(msgspec.Struct, frozen=True, kw_only=True):
+    """One token of a chat message as an importer needs it (``read_chat``)."""
+
+    token: Token | Refused
+    """The token, or why it was refused."""
+    fields: dict[str, str]
+    """Each field as the message wrote it (folded), read in full before any check: ``id``, ``digest``,
+    ``secret``, ``check``, ``nonce``. For a refused token, what it said as far as it could be read."""
+    claims: tuple[tuple[int, int], ...] = ()
+    """After a reveal token, the outcomes posted with it (``→ 裏``, ``→ d6=4``): (sides, face) from outcome 0."""
+
+
+def read_chat(text: str) -> list[Found]:
+    """``scan``, with each token's fields as written and the outcomes a reveal posts after an arrow.
+
+    Claims follow a reveal token in the same message (docs/randomness.md, "Posting
+    the outcomes"): an arrow (``→``, ``->``, ``=>``, ``⇒``), then coins (``表``, ``裏``,
+    ``heads``, ``tails``) and dice (``d6=4``, ``d6=4,2``) in outcome order, read on the
+    folded text like the token. Reading stops at the first thing that is neither.
+    Never raises; linear in the text's length.
+    """
     normalised = unicodedata.normalize("NFKC", text)
-    if ":" not in normalised:
-        return []  # every token has a colon: most chat messages skip the per-character fold
+    if not _may_hold_token(normalised):
+        return []  # most chat messages skip the per-character fold
     folded, gaps = _fold_normalised(normalised)
-    found: list[Token | Refused] = []
+    found: list[Found] = []
     start = folded.find(PREFIX)
     while start != -1:
         item = _read(folded, gaps, start)
         if item is not None:
-            found.append(item)
+            token, reader = item
+            claims = _claims(folded, reader.at) if token.kind == "r1" else ()
+            found.append(Found(token=token, fields=reader.got, claims=claims))
         start = folded.find(PREFIX, start + 1)
     return found
+
+
+def _may_hold_token(normalised: str) -> bool:
+    """False when an NFKC text cannot hold ``kifu:``: folding only drops characters and lowers A-Z."""
+    low = normalised.lower()
+    return ":" in low and "k" in low and "f" in low and "u" in low
+
+
+ARROWS = ("→", "->", "=>", "⇒")
+"""What introduces the outcomes posted after a reveal token."""
+COIN_WORDS = {"表": HEADS, "裏": TAILS, "heads": HEADS, "tails": TAILS}
+"""Coin faces as a reveal posts them; any case and width (the text is folded first)."""
+_CLAIM_SEPARATORS = ",、;/"
+_MAX_FACE_DIGITS = 10
+"""Digits of a posted face or die size (2**32 has 10): more is no claim, and reading stays linear."""
+_MAX_CLAIMS = 1000
+"""Outcomes read after one reveal: more than any game step draws from one commitment."""
+
+
+def _claims(text: str, at: int) -> tuple[tuple[int, int], ...]:
+    """The outcomes posted after a reveal that ends at ``at`` (folded text, whitespace already removed)."""
+    arrow = next((a for a in ARROWS if text.startswith(a, at)), None)
+    if arrow is None:
+        return ()
+    at += len(arrow)
+    out: list[tuple[int, int]] = []
+    while at < len(text) and len(out) < _MAX_CLAIMS:
+        word = next((w for w in COIN_WORDS if text.startswith(w, at)), None)
+        if word is not None:
+            out.append((2, COIN_WORDS[word]))
+            at += len(word)
+        elif text.startswith("d", at):
+            sides, after = _number(text, at + 1)
+            if sides is None or not 2 <= sides <= MAX_SIDES or not text.startswith("=", after):
+                break
+            face, at = _number(text, after + 1)
+            if face is None:
+                break
+            out.append((sides, face))
+            # More faces of the same die: d6=4,2 (a comma then a number, not a new claim).
+            while len(out) < _MAX_CLAIMS and at < len(text) and text[at] in _CLAIM_SEPARATORS:
+                more, after = _number(text, at + 1)
+                if more is None:
+                    break
+                out.append((sides, more))
+                at = after
+        else:
+            break
+        if at < len(text) and text[at] in _CLAIM_SEPARATORS:
+            at += 1
+    return tuple(out)
+
+
+def draw(reveal: Reveal, sides: Sequence[int], until: int | None = None, limit: int = _MAX_CLAIMS) -> list[tuple[int, int]]:
+    """Outcomes 0, 1 … of ``reveal`` as (sides, face): one per entry of ``sides``; with ``until``, one die
+    (``sides[0]``) rolled again and again up to and including the first ``until`` face (at most ``limit``)."""
+    if until is None:
+        return list(zip(sides, reveal.outcomes(sides)))
+    if len(sides) != 1 or not 1 <= until <= sides[0]:
+        raise RngError(f"rolling until a face needs one die and a face of it, not {list(sides)} until {until}",
+                       field="until")
+    out = []
+    for face in itertools.islice(reveal.faces(sides[0]), limit):
+        out.append((sides[0], face))
+        if face == until:
+            break
+    return out
+
+
+def format_claims(outcomes: Sequence[tuple[int, int]], lang: str = "ja") -> str:
+    """The outcomes as a reveal posts them after its token: ``→ 裏 表`` (coins), ``→ d6=4 d20=13``."""
+    words = {HEADS: "表", TAILS: "裏"} if lang == "ja" else {HEADS: "heads", TAILS: "tails"}
+    return "→ " + " ".join(words[face] if sides == 2 and face in words else f"d{sides}={face}"
+                           for sides, face in outcomes)
+
+
+def _number(text: str, at: int) -> tuple[int | None, int]:
+    """The decimal number at ``at`` (at most 10 digits) and where it ends; None when there is none."""
+    end = at
+    while end < len(text) and end - at <= _MAX_FACE_DIGITS and "0" <= text[end] <= "9":
+        end += 1
+    if end == at or end - at > _MAX_FACE_DIGITS:
+        return None, at
+    return int(text[at:end]), end
 
 
 def find_tokens(text: str) -> list[Token]:

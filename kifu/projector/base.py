@@ -32,7 +32,7 @@ from typing import (
 
 import msgspec
 
-from ..events.base import Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note
+from ..events.base import RNG_EVENTS, Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note
 
 S = TypeVar("S")
 
@@ -111,6 +111,10 @@ class LogState(msgspec.Struct, frozen=True, kw_only=True):
     """Seqs of the log.void events so far."""
     voided: dict[int, int] = {}
     """Seq taken back -> the seq of the log.void that took it back, as of this event."""
+    rng: tuple[Event, ...] = ()
+    """The verifiable-randomness events so far, in order: every ``rng.commit``, ``rng.nonce`` and
+    ``rng.reveal``, and every event that names a commitment in its ``rng`` field (what the KIFU-RNG
+    rules judge; docs/randomness.md)."""
 
 
 def log_initial(start: MatchStarted) -> LogState:
@@ -124,8 +128,11 @@ _REPLACE = msgspec.structs.replace
 def log_apply(state: LogState, event: Event) -> LogState:
     at, seq = event.at, event.seq
     cls = type(event)
-    if cls in _COUNTED:
-        return _counted(state, event, cls)
+    special = _SPECIAL.get(cls, _UNSEEN)
+    if special is _UNSEEN:
+        special = _classify(cls)
+    if special is not None:
+        return special(state, event, cls)
     if at is None:  # most events of a live log: only the seq moves
         return _REPLACE(state, seq=seq)
     # Every event of an imported log carries ``at``: the common case is one parse (none when
@@ -133,6 +140,14 @@ def log_apply(state: LogState, event: Event) -> LogState:
     if at == state.last_at or _later(at, state.last_at):
         return _REPLACE(state, seq=seq, last_at=at, last_at_seq=seq)
     return _REPLACE(state, seq=seq)
+
+
+def _rng(state: LogState, event: Event, cls: type) -> LogState:
+    if cls in RNG_EVENTS or event.rng is not None:  # type: ignore[attr-defined]
+        state = _REPLACE(state, rng=state.rng + (event,))
+    if event.at is not None and (event.at == state.last_at or _later(event.at, state.last_at)):
+        return _REPLACE(state, seq=event.seq, last_at=event.at, last_at_seq=event.seq)
+    return _REPLACE(state, seq=event.seq)
 
 
 def _later(at: str, last_at: str | None) -> bool:
@@ -258,6 +273,19 @@ def voided_in(events: Iterable[Event]) -> dict[int, int]:
         if cls is JudgeRuling or cls is LogVoided:
             state = _book(state, e, cls)
     return state.voided
+
+
+_UNSEEN = object()
+_SPECIAL: dict[type, Callable[[LogState, Event, type], LogState] | None] = {
+    **{cls: _counted for cls in _COUNTED}, **{cls: _rng for cls in RNG_EVENTS},
+}
+"""Event class -> its log-level step, None for the plain ones (only seq and time move); filled on first sight."""
+
+
+def _classify(cls: type) -> Callable[[LogState, Event, type], LogState] | None:
+    """The log-level step of an event class not seen before: ``_rng`` when it has an ``rng`` field."""
+    step = _SPECIAL[cls] = _rng if "rng" in getattr(cls, "__struct_fields__", ()) else None
+    return step
 
 
 class Frame(msgspec.Struct, Generic[S], frozen=True):

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # One scan of the randomness view for coins and dice together; Python splits the counts.
 OUTCOMES_SQL = """
-SELECT kind, coalesce(player, '?') AS player, sides, value, count(*) AS c
+SELECT kind, coalesce(player, '?') AS player, coalesce(verifiable, false) AS verifiable, sides, value, count(*) AS c
 FROM randomness WHERE kind IN ('coin', 'die') AND sides >= 2 AND ($game IS NULL OR game = $game)
 GROUP BY ALL ORDER BY ALL"""
 
@@ -38,7 +38,8 @@ SELECT {keys}, count(*) FILTER (WHERE decided) AS decided, count(*) FILTER (WHER
 FROM players WHERE ($game IS NULL OR game = $game)
 GROUP BY ALL ORDER BY ALL"""
 
-FAIRNESS_COLUMNS = ("test", "player", "n", "observed", "expected", "effect", "effect_size", "p", "p_adj", "flag")
+FAIRNESS_COLUMNS = ("test", "player", "n", "observed", "expected", "effect", "effect_size", "p", "p_adj", "flag",
+                    "verifiable")
 
 
 @dataclass(frozen=True)
@@ -60,10 +61,13 @@ class Fairness:
     p: float
     p_adj: float = math.nan
     flag: bool = False
+    verifiable: bool | None = None
+    """Coins and dice are tested apart: True for outcomes that verify (docs/randomness.md), False for those
+    taken on trust; None for run lengths (a run pools both)."""
 
     def as_row(self) -> tuple[Any, ...]:
         return (self.test, self.player, self.n, round(self.observed, 4), round(self.expected, 4), self.effect,
-                round(self.effect_size, 4), _sig(self.p), _sig(self.p_adj), "★" if self.flag else "")
+                round(self.effect_size, 4), _sig(self.p), _sig(self.p_adj), "★" if self.flag else "", self.verifiable)
 
 
 def _sig(p: float) -> float:
@@ -75,13 +79,14 @@ def cohen_h(p1: float, p2: float) -> float:
     return 2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2))
 
 
-def coin_test(player: str, k: int, n: int) -> Fairness:
+def coin_test(player: str, k: int, n: int, verifiable: bool | None = None) -> Fairness:
     """Face 1 in ``k`` of ``n`` tosses against a fair coin (exact two-sided binomial)."""
     p = sps.binomtest(k, n, 0.5).pvalue
-    return Fairness("coin", player, n, k / n, 0.5, "cohen_h", cohen_h(k / n, 0.5), float(p))
+    return Fairness("coin", player, n, k / n, 0.5, "cohen_h", cohen_h(k / n, 0.5), float(p), verifiable=verifiable)
 
 
-def die_test(player: str, sides: int, faces: Sequence[int], counts: Sequence[int]) -> Fairness:
+def die_test(player: str, sides: int, faces: Sequence[int], counts: Sequence[int],
+             verifiable: bool | None = None) -> Fairness:
     """Face counts of a ``sides``-sided die against uniform (chi-square, sides − 1 df)."""
     observed = [0] * sides
     for face, c in zip(faces, counts):
@@ -89,7 +94,8 @@ def die_test(player: str, sides: int, faces: Sequence[int], counts: Sequence[int
             observed[face - 1] += c
     n = sum(observed)
     chi2, p = sps.chisquare(observed)
-    return Fairness(f"d{sides}", player, n, float(chi2), sides - 1.0, "cohen_w", math.sqrt(chi2 / n), float(p))
+    return Fairness(f"d{sides}", player, n, float(chi2), sides - 1.0, "cohen_w", math.sqrt(chi2 / n), float(p),
+                    verifiable=verifiable)
 
 
 def runs_test(player: str, runs: int, total: int) -> Fairness:
@@ -123,30 +129,31 @@ CORRECTIONS = {"holm": holm, "bh": bh}
 
 
 def adjust(results: list[Fairness], alpha: float, correction: str = "holm") -> list[Fairness]:
-    """Correct p-values across players within each test and flag those below ``alpha``."""
+    """Correct p-values across players within each test (verifiable and trusted outcomes apart) and flag
+    those below ``alpha``."""
     out: list[Fairness] = []
-    for test in dict.fromkeys(r.test for r in results):
-        group = [r for r in results if r.test == test]
+    for key in dict.fromkeys((r.test, r.verifiable) for r in results):
+        group = [r for r in results if (r.test, r.verifiable) == key]
         for r, q in zip(group, CORRECTIONS[correction]([r.p for r in group])):
             out.append(Fairness(**{**r.__dict__, "p_adj": q, "flag": q < alpha}))
     return out
 
 
-def _outcome_tests(rows: list[tuple[str, str, int, int, int]]) -> list[Fairness]:
-    """Coin and die tests from (kind, player, sides, value, count) rows."""
-    coins: dict[str, list[int]] = {}
-    dice: dict[tuple[str, int], tuple[list[int], list[int]]] = {}
-    for kind, player, sides, value, c in rows:
+def _outcome_tests(rows: list[tuple[str, str, bool, int, int, int]]) -> list[Fairness]:
+    """Coin and die tests from (kind, player, verifiable, sides, value, count) rows, verifiable ones apart."""
+    coins: dict[tuple[str, bool], list[int]] = {}
+    dice: dict[tuple[str, bool, int], tuple[list[int], list[int]]] = {}
+    for kind, player, verifiable, sides, value, c in rows:
         if kind == "coin":
-            nk = coins.setdefault(player, [0, 0])
+            nk = coins.setdefault((player, verifiable), [0, 0])
             nk[0] += c
             nk[1] += c if value == 1 else 0
         else:
-            faces, counts = dice.setdefault((player, sides), ([], []))
+            faces, counts = dice.setdefault((player, verifiable, sides), ([], []))
             faces.append(value)
             counts.append(c)
-    out = [coin_test(pl, k, n) for pl, (n, k) in coins.items()]
-    return out + [die_test(pl, sides, f, c) for (pl, sides), (f, c) in dice.items()]
+    out = [coin_test(pl, k, n, v) for (pl, v), (n, k) in coins.items()]
+    return out + [die_test(pl, sides, f, c, v) for (pl, v, sides), (f, c) in dice.items()]
 
 
 def fairness(con: "duckdb.DuckDBPyConnection", *, game: str | None = None, alpha: float = 0.01,

@@ -4,7 +4,8 @@ A game's ``kifu/games/<id>/views.py`` declares SQL only, as data:
 
 * ``VIEWS: dict[str, str]``: view name -> SELECT over ``events``/``matches``;
 * ``RANDOMNESS: str | None``: a SELECT over ``{events}`` with exactly the columns of
-  ``RANDOMNESS_COLUMNS``, one row per random outcome the game's events record;
+  ``RANDOMNESS_COLUMNS``, one row per random outcome the game's events record
+  (the warehouse adds ``verifiable`` to each row itself, see ``VERIFIABLE``);
 * ``FIRST_PLAYER: str | None``: a SELECT over ``events`` with the columns of
   ``FIRST_COLUMNS``: who played first in each match, as the game defines it;
   the view ``first_players`` unites them (``kifu stats first``);
@@ -40,13 +41,27 @@ def modules() -> tuple[ModuleType, ...]:
 RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret")
 """One random outcome: ``idx`` numbers the dice of one event from 1; ``value`` is 1-based."""
 
+VERIFIABLE = """
+    SELECT f.*, v.seq IS NOT NULL AS verifiable
+    FROM ({feed}) f
+    LEFT JOIN (SELECT e.match, e.seq FROM {events} e
+               WHERE contains(e.line, '"rng":{') AND NOT EXISTS (
+                   SELECT 1 FROM findings x
+                   WHERE x.match = e.match AND starts_with(x.code, 'KIFU-RNG-') AND list_contains(x.seqs, e.seq))) v
+      ON v.match = f.match AND v.seq = f.seq"""
+"""Every game's randomness feed with ``verifiable``: the outcome's event names a commitment (its ``rng``
+field) and no KIFU-RNG finding names the event (docs/randomness.md). The findings of a batch are
+stored before its feeds run, so this reads the audit of the very events it marks."""
+
 RUNS_COLUMNS = ("game", "match", "seq", "player", "n")
 """One run: ``n`` ≥ 0 outcomes facing the player before the first facing the opponent."""
 
 TABLES = (
     """CREATE TABLE IF NOT EXISTS random_outcomes (
         game VARCHAR, match VARCHAR, seq BIGINT, idx INTEGER, player VARCHAR, kind VARCHAR,
-        sides INTEGER, value INTEGER, purpose VARCHAR, secret BOOLEAN)""",
+        sides INTEGER, value INTEGER, purpose VARCHAR, secret BOOLEAN, verifiable BOOLEAN)""",
+    # A warehouse made before verifiable outcomes gets the column; the feeds' new digest then refills it.
+    "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS verifiable BOOLEAN",
     """CREATE TABLE IF NOT EXISTS run_lengths (
         game VARCHAR, match VARCHAR, seq BIGINT, player VARCHAR, n INTEGER)""",
     "CREATE TABLE IF NOT EXISTS feed_versions (feed VARCHAR PRIMARY KEY, digest VARCHAR)",
@@ -84,6 +99,8 @@ def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:
         for attr, (table, cols) in FEEDS.items():
             sql = getattr(m, attr, None)
             if sql:
+                if attr == "RANDOMNESS":
+                    sql, cols = VERIFIABLE.replace("{feed}", sql), (*cols, "verifiable")
                 out.append(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {', '.join(cols)} "
                            f"FROM ({sql.replace('{events}', events)})")
     return out
@@ -92,4 +109,4 @@ def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:
 def digest(modules: Iterable[ModuleType]) -> str:
     """Fingerprint of every feed's SQL: stored with the tables, compared at each ingest."""
     text = "\n".join(f"{m.__name__}.{attr}:{getattr(m, attr, None) or ''}" for m in modules for attr in FEEDS)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256((VERIFIABLE + text).encode()).hexdigest()

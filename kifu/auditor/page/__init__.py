@@ -24,8 +24,9 @@ from ...events import i18n
 from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted
 from ...projector import series
 from ...projector.base import Frame
-from ..base import Finding, resolve_options
+from ..base import Finding
 from ..report import voided as report_voided
+from ..rng import Tally
 from .charts import charts_section
 from .common import Context, esc
 from .findings import findings_section
@@ -112,6 +113,7 @@ class _Pass:
         self.start = start
         self.game = registry.game(start.game) if registry.known(start.game) else None
         self.rules = {r.code: r for r in (registry.rules_of(self.game) if self.game else registry.all_rules())}
+        self.options = registry.options(self.game, start) if self.game else {}
         self.values = self.game.charts.values if self.game else None
         self.table: list[tuple[int, series.Values]] = []
         """(seq, values) where the values differ from the event before, with the event before such a change
@@ -126,6 +128,9 @@ class _Pass:
         self.rows = Rows(cited)
         self.timed = False
         self.last_seq = start.seq
+        self.randomness = Tally()
+        """How many random outcomes, how many verifiable (counted a block at a time)."""
+        self._block: list[Event] = []
 
     def see(self, event: Event, frame: Frame[Any]) -> None:
         seq = event.seq
@@ -138,6 +143,10 @@ class _Pass:
         elif isinstance(event, MatchEnded) and self.end is None:
             self.end = event
         self.rows.add(event, self._keep(seq, self.values(frame)) if self.values is not None else None)
+        self._block.append(event)
+        if len(self._block) >= 4096:
+            self.randomness.add_all(self._block)
+            self._block = []
 
     def _keep(self, seq: int, values: series.Values) -> tuple[series.Values, series.Values] | None:
         """Keep ``values`` where they changed (and the unchanged ones just before); (before, after) of a change.
@@ -164,13 +173,15 @@ class _Pass:
     def context(self, lang: str) -> Context:
         if self._last is not None and not self._last_kept:
             self.table.append(self._last)
+        self.randomness.add_all(self._block)
+        self._block = []
         ids = [p.id for p in self.start.players]
         return Context(
             lang=lang if lang in i18n.LANGS else "en",
             start=self.start,
             game=self.game,
             rules=self.rules,
-            options=resolve_options(self.game.options, self.start.rules) if self.game else {},
+            options=self.options,
             names={p.id: p.name for p in self.start.players},
             colours={pid: PALETTE[i % len(PALETTE)] for i, pid in enumerate(ids)},
             metrics=self.game.charts.metrics if self.game else (),
@@ -181,4 +192,5 @@ class _Pass:
             by_seq=self.by_seq,
             timed=self.timed,
             voids=self.voids,
+            randomness=self.randomness,
         )

@@ -50,6 +50,8 @@ class Context:
     """Some event carries a time (a log with none gets no time column)."""
     voids: Mapping[int, LogVoided] = field(default_factory=dict)
     """Seq of each event a void took back -> that void."""
+    randomness: Any = None
+    """The match's random outcomes and how many are verifiable (``kifu.auditor.rng.Tally``)."""
 
     def t(self, key: str, **kw: Any) -> str:
         return i18n.text(f"page.{key}", self.lang, **kw)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...projector import series
-from ..base import Finding
+from ..base import CORE_OPTIONS, Finding
 from ..report import counts
 from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain
 
@@ -39,8 +39,17 @@ def _verdict(ctx: Context, findings: Sequence[Finding]) -> str:
     return (
         f'<div class="card verdict {esc(worst or "clean")}"><p class="note">{esc(ctx.t("verdict"))}</p>'
         f'<p class="big">{esc(ctx.t(headline, **c))}</p><p>{esc(ctx.t("counts", **c))}</p>'
-        f"<p><b>{esc(ctx.t('result'))}</b>: {_result(ctx)}</p></div>"
+        f"<p><b>{esc(ctx.t('result'))}</b>: {_result(ctx)}</p>{_randomness(ctx)}</div>"
     )
+
+
+def _randomness(ctx: Context) -> str:
+    """How many random outcomes the match records and how many of them are verifiable (docs/randomness.md)."""
+    t = ctx.randomness
+    if t is None or not t.outcomes and not t.ledger:
+        return ""
+    return (f"<p><b>{esc(ctx.t('random'))}</b>: "
+            f"{esc(ctx.t('random_outcomes', outcomes=t.outcomes, verifiable=t.verifiable))}</p>")
 
 
 def _count(ctx: Context, severity: str, n: int) -> str:
@@ -82,10 +91,10 @@ def _player_row(ctx: Context, pid: str, final: series.Values, flagged: int) -> s
 
 
 def _options(ctx: Context) -> str:
-    if ctx.game is None or not ctx.game.options:
+    if ctx.game is None:
         return ""
     rows = []
-    for o in ctx.game.options:
+    for o in ctx.game.options + CORE_OPTIONS:
         value = ctx.options.get(o.name, o.default)
         where = ctx.t("set_in_log") if o.name in ctx.start.rules else ctx.t("default")
         rows.append(f'<tr><td><code>{esc(o.name)}</code></td><td><b>{ctx.user(plain(value))}</b> '

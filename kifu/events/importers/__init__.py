@@ -156,6 +156,17 @@ def read_source(path: str | os.PathLike[str], fmt: str = "auto") -> tuple[Source
         raise ImportFailed(Msg("import.too_deep"), where=where) from None
 
 
+def game_system(name: str) -> str:
+    """The BCDice game system id ``name`` names (``--system``), spelled as BCDice spells it."""
+    from . import bcdice
+
+    known = bcdice.game_system(name)
+    if known is None:
+        raise KifuError(Msg("import.unknown_system", system=repr(name), close=", ".join(bcdice.close_systems(name)) or "-"),
+                        where="--system")
+    return known
+
+
 @dataclass
 class Imported:
     """An import ready to write: match.start, the events after it, and the report."""
@@ -204,13 +215,21 @@ def plan(
     match: str | None = None,
     players: Sequence[tuple[str, str]] = (),
     rules: dict[str, Any] | None = None,
+    system: str | None = None,
 ) -> Imported:
     """match.start and the events of a read source, the events made only as they are iterated.
 
     ``match.start`` takes the time of the first event that has one: the events
     before it (usually none) are held until it is found. The report's counts
-    are complete once the events have been iterated.
+    are complete once the events have been iterated. ``system`` is the BCDice game
+    system id (``Cthulhu7th``) of messages whose source records none (CCFOLIA):
+    their system's tables and forms are then read as that system's.
     """
+    if system:
+        known = game_system(system)
+        for m in src.messages:
+            if m.game_system is None:
+                m.game_system = known
     book, plist = players_of(src, players)
     match_id = match or src.match or f"{src.format}-{hashlib.sha256(data).hexdigest()[:16]}"
     report = ImportReport(file=src.file, format=src.format, game=game, match=match_id,
@@ -265,8 +284,10 @@ def import_file(
     players: Sequence[tuple[str, str]] = (),
     rules: dict[str, Any] | None = None,
     progress: Callable[[str, list[Any] | None], Any] | None = None,
+    system: str | None = None,
 ) -> ImportReport:
-    """Read ``path``, map it for ``game`` and write a new log at ``out``; ``rules`` go into match.start.
+    """Read ``path``, map it for ``game`` and write a new log at ``out``; ``rules`` go into match.start;
+    ``system`` is the BCDice game system of rolls whose source names none (see ``plan``).
 
     ``progress(stage, items)`` is told each stage (``read``, with no items; ``convert``, with
     the messages, each converted and written in turn) and returns the list to go on with,
@@ -276,6 +297,7 @@ def import_file(
         raise KifuError(Msg("log.exists"), where=str(out))
     stage = progress or (lambda _name, items: items)
     codec = games.require(game, field="game")
+    system = game_system(system) if system else None
     maps = load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
     if maps.game and maps.game != game:
         raise MappingError(Msg("import.map_other_game", map_game=repr(maps.game), game=repr(game)), where=map_name)
@@ -283,4 +305,4 @@ def import_file(
     src, data = read_source(path, fmt)
     # Messages are converted and written one by one: the bar counts them once, for both.
     src.messages = stage("convert", src.messages)
-    return write(out, plan(src, data, codec, game, maps, match, players, rules))
+    return write(out, plan(src, data, codec, game, maps, match, players, rules, system))

@@ -274,6 +274,12 @@ class ImportReport(msgspec.Struct, kw_only=True):
     """Events marked secret."""
     hidden: int = 0
     """Rolls whose result the source does not show (secret rolls not yet opened)."""
+    rng: int = 0
+    """kifu toss tokens read into ``rng.commit``, ``rng.nonce`` and ``rng.reveal`` events."""
+    rng_quotes: int = 0
+    """Tokens that repeat one another speaker posted earlier (a reply citing it): no event of their own."""
+    refused: list[Located] = []
+    """Tokens a chat changed on the way (check digits or id do not hold), recorded as they read for the audit."""
     skipped_lines: int = 0
     """Source lines that are not messages (Arena log noise), counted, not copied."""
     unreadable: list[Located] = []
@@ -281,6 +287,9 @@ class ImportReport(msgspec.Struct, kw_only=True):
     unordered: list[Located] = []
     """Rolls BCDice shows sorted (``5D10KH3``, a sorting system's ``3D6``): the faces are recorded
     as shown, right as a set, but the order they were rolled in is not known."""
+    totals: list[Located] = []
+    """Rolls BCDice shows only as the sum of several dice (a 2D6 table's ``シーン表(8)``): the sum is
+    recorded as a ``random`` event of kind ``total``, never as faces."""
     unmapped: list[Located] = []
     """``!commands`` the mapping does not know; each is kept as a note."""
     failed: list[Located] = []

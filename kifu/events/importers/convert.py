@@ -18,6 +18,7 @@ from . import bcdice, mapping
 from .bcdice import Roll
 from .common import ImportReport, Located, Message, Source
 from .mapping import MapFile, PlayerBook, Unfilled
+from .tokens import Tokens
 
 
 class Converter:
@@ -29,6 +30,8 @@ class Converter:
         """Values of the last message each remembering entry matched, by name (``{plot.d1}``)."""
         self.written = 1
         """Events made so far, match.start included: the next event's seq is one more."""
+        self.tokens = Tokens(report)
+        """kifu's verifiable-toss tokens (docs/randomness.md), read in every message."""
 
     def events(self) -> Iterable[dict[str, Any]]:
         for msg in self.src.messages:
@@ -46,7 +49,11 @@ class Converter:
         values = {"by": by, "speaker": msg.speaker, "text": msg.text, "channel": msg.channel,
                   "secret": msg.secret, "at": msg.at, "seq": self.written + 1}
         out = [self.shared(e, base) for e in msg.events or []]
-        randoms = self.randoms(msg)
+        verified = self.tokens.read(msg, base)
+        out.extend(verified.events)
+        # A message that carries kifu tokens is a verifiable toss, not a dice bot's line: its arrow and
+        # numbers are the outcomes it posts (docs/randomness.md), not a BCDice result to read.
+        randoms = verified.randoms if verified.events else self.randoms(msg)
         if msg.unreadable:
             self.report.unreadable.append(Located(msg.loc, msg.unreadable))
         for r in randoms:
@@ -98,10 +105,10 @@ class Converter:
         if msg.rolls is not None:
             rolls, lead = msg.rolls, ""
         elif msg.result is not None:
-            _, rolls = bcdice.parse(msg.result, msg.game_system, bot=True)
+            _, rolls = bcdice.parse(msg.result, msg.game_system, bot=True, command=msg.text)
             lead = msg.text
         else:
-            lead, rolls = bcdice.parse(msg.text, msg.game_system, bot=msg.from_bot)
+            lead, rolls = bcdice.parse(msg.text, msg.game_system, bot=msg.from_bot, command=msg.command)
         if not rolls and msg.hidden_roll:
             return [self.hidden(msg)]
         # A bot's answer (or a result the source keeps apart) is a result for sure: whatever
@@ -119,6 +126,8 @@ class Converter:
         for roll in rolls:
             if not roll.ordered and not unread:
                 self.report.unordered.append(Located(msg.loc, _short(roll.text)))
+            if roll.totals and not unread:
+                self.report.totals.append(Located(msg.loc, _short(roll.text)))
         # The typed S prefix counts where the command and its result share one message (CCFOLIA's
         # classic page); a source that keeps the result apart or tags it says secret itself.
         shared = msg.result is None and not msg.from_bot
@@ -144,16 +153,18 @@ class Converter:
             return []  # a calculation, an error text, or faces kifu could not prove (reported)
         expr = typed if typed and bcdice.normalise(typed).lstrip("S") in (
             bcdice.normalise(roll.echo), bcdice.normalise(roll.echo).lstrip("S")) else roll.echo
+        if roll.prefix not in ("", "c", "C"):  # a table echoes its value, which is no command
+            expr = typed or next(iter((msg.command or "").split()), "") or f"{roll.prefix}({roll.echo})"
         if roll.kind == "choice":
-            parts = [(left, (index,)) for left, index in roll.picks]
-        else:
-            parts = [(sides, faces) for sides, faces in roll.groups]
+            parts = [("choice", left, None, (index,)) for left, index in roll.picks]
+        else:  # runs of faces, and sums of dice BCDice shows only as a sum (kind "total")
+            parts = [(kind, sides, count if kind == "total" else None, values) for kind, sides, count, values in roll.parts]
         return [{
-            "type": "random", "kind": roll.kind, "sides": sides, "values": list(values), "expr": expr,
+            "type": "random", "kind": kind, "sides": sides, "dice": count, "values": list(values), "expr": expr,
             "result": roll.text, "secret": secret, "echo": roll.echo, "pick": roll.pick,
             "pick_index": roll.picks[0][1] if roll.picks else None,
             "total": roll.total, "outcome": roll.outcome, "repeat": roll.repeat, "options": list(roll.options),
-        } for sides, values in parts]
+        } for kind, sides, count, values in parts]
 
     def mapped_roll(self, msg: Message, r: dict[str, Any], base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
         v = {**values, **r, "value": r["values"][0] if r.get("values") else None}
@@ -165,7 +176,7 @@ class Converter:
         return [self.validated(self.random_event(r, base, msg), msg) or self.note(msg, base)]
 
     def random_event(self, r: dict[str, Any], base: dict[str, Any], msg: Message) -> dict[str, Any]:
-        keep = ("type", "kind", "sides", "values", "expr", "result", "secret", "purpose")
+        keep = ("type", "kind", "sides", "dice", "values", "expr", "result", "secret", "purpose", "rng")
         e = {k: r[k] for k in keep if r.get(k) is not None and r.get(k) is not False}
         return _with_roller({**base, **e}, msg)
 
@@ -242,7 +253,11 @@ class Converter:
         if not isinstance(seq, list) or not seq:
             self.report.failed.append(Located(msg.loc, f"[[{entry.kind}]] #{entry.index}: no list {{{entry.each}}}"))
             return []
-        return [dict(values, item=x, index=i) for i, x in enumerate(seq, 1)]
+        ref = values.get("rng")
+        # A verified roll's outcomes one per event: the i-th item is outcome rng.index + i - 1.
+        return [dict(values, item=x, index=i, **({"rng": {**ref, "index": ref.get("index", 0) + i - 1}}
+                                                 if isinstance(ref, dict) else {}))
+                for i, x in enumerate(seq, 1)]
 
     def recalled(self) -> dict[str, Any]:
         """Remembered values as ``name.key`` for the templates."""
@@ -269,9 +284,9 @@ class Converter:
             self.report.notes += 1
         elif kind == "random":
             self.report.random += 1
-        else:
+        elif not kind.startswith("rng."):  # counted as tokens (ImportReport.rng)
             self.report.game_events += 1
-        if e.get("secret"):
+        if e.get("secret") is True:  # an rng.reveal's ``secret`` is the revealed key, not a hidden message
             self.report.secret += 1
 
 

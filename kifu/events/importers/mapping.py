@@ -104,6 +104,8 @@ class Entry:
     """Only rolls of this kind (``die``, ``coin``, ``choice``)."""
     sides: int | None = None
     """Only rolls with this many sides or options."""
+    verified: bool | None = None
+    """Only the outcomes a kifu reveal posted (true: they carry ``rng``) or only the others (false)."""
     name: str | None = None
     """A command's word, lower-case, without ``!``."""
     bare: bool = False
@@ -131,6 +133,7 @@ class Entry:
             and (self.expr_regex is None or bool(self.expr_regex.search(str(v.get("echo") or v.get("expr") or ""))))
             and (self.roll_kind is None or self.roll_kind == v.get("kind"))
             and (self.sides is None or self.sides == v.get("sides"))
+            and (self.verified is None or self.verified == (v.get("rng") is not None))
         )
 
 
@@ -188,7 +191,7 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
 
 
 _KEYS = {
-    "roll": {"expr", "expr_regex", "kind", "sides", "event", "events", "translate", "each", "clear"},
+    "roll": {"expr", "expr_regex", "kind", "sides", "verified", "event", "events", "translate", "each", "clear"},
     "command": {"name", "bare", "args", "event", "events", "translate", "note", "remember_as", "clear", "each"},
     "pattern": {"regex", "event", "events", "translate", "remember_as", "clear", "each"},
 }
@@ -212,7 +215,7 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
         return Entry(
             kind=kind, index=i, templates=tuple(templates),
             expr=e.get("expr"), expr_regex=re.compile(e["expr_regex"]) if "expr_regex" in e else None,
-            roll_kind=e.get("kind"), sides=e.get("sides"),
+            roll_kind=e.get("kind"), sides=e.get("sides"), verified=e.get("verified"),
             name=_command_name(e, label, where) if kind == "command" else None,
             bare=bool(e.get("bare", False)), args=tuple(e.get("args", ())),
             regex=re.compile(e["regex"]) if kind == "pattern" else None,
@@ -227,7 +230,7 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
         raise MappingError(Msg("map.entry", label=label, detail=exc.message if isinstance(exc, KifuError) else str(exc)), where=where) from None
 
 
-_TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": int, "name": str, "bare": bool,
+_TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": int, "verified": bool, "name": str, "bare": bool,
                           "args": list, "regex": str, "events": list, "note": bool, "remember_as": str,
                           "clear": list, "each": str}
 

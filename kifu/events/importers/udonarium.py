@@ -171,7 +171,7 @@ class _ChatReader:
         msg.from_bot = True
         shown = fly_result(msg.text)
         if shown is not None:
-            msg.rolls = bcdice.parse(shown, msg.game_system, bot=True)[1]
+            msg.rolls = bcdice.parse(shown, msg.game_system, bot=True, command=msg.command)[1]
             if not msg.rolls:
                 msg.unreadable = f"Udonarium_fly result with no dice in BCDice form: {msg.text!r}"
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from msgspec import Meta
 
-from kifu.events.base import Event, MatchStarted
+from kifu.events.base import Event, MatchStarted, RngRef
 
 from . import cards
 
@@ -203,6 +203,11 @@ class CoinTossed(Event, tag="gg.toss", kw_only=True):
     """The tosser."""
     facing: Literal["self", "opponent"]
     """Which way the coin faced: the tosser or the opponent."""
+    rng: RngRef | None = None
+    """The verifiable toss this is (docs/randomness.md): a coin whose face 1 faces the tosser, 2 the opponent."""
+
+    def outcomes(self) -> tuple[tuple[int, int], ...]:
+        return ((2, 1 if self.facing == "self" else 2),)
 
 
 class EffectResolved(Event, tag="gg.resolve", kw_only=True):

@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from kifu.events.base import Event, MalformedEvent, MatchStarted
+from kifu.events.base import Event, MalformedEvent, MatchStarted, RngRef
 from kifu.events.codec import field_error
 from kifu.events.i18n import Msg
 
@@ -146,6 +146,12 @@ class CoinLanded(Event, tag="mtg.coin", kw_only=True):
     """The die face when a die stands in for the coin (705.1); for ``cards``, which card was picked (1 or 2)."""
     randomiser: Id = "coin"
     """The randomiser used (see ``mtg.randomiser``)."""
+    rng: RngRef | None = None
+    """The verifiable flip this is (docs/randomness.md): a 2-sided outcome, face 1 heads and 2 tails,
+    standing in for the randomiser."""
+
+    def outcomes(self) -> tuple[tuple[int, int], ...]:
+        return ((2, 1 if self.result == "heads" else 2),)
 
 
 class CoinKept(Event, tag="mtg.keep", kw_only=True):

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import Meta
 
-from kifu.events.base import Event, MatchStarted
+from kifu.events.base import Event, MatchStarted, RngRef
 
 from . import cards
 
@@ -73,6 +73,11 @@ class DistanceRolled(Event, tag="wt.init.roll", kw_only=True):
     random = True
     value: Die
     """The face rolled: the initial distance before modifications."""
+    rng: RngRef | None = None
+    """The verifiable roll this is (docs/randomness.md): a 6-sided outcome, its face the value."""
+
+    def outcomes(self) -> tuple[tuple[int, int], ...]:
+        return ((6, self.value),)
 
 
 class InitialTriggerUsed(Event, tag="wt.init.use", kw_only=True):

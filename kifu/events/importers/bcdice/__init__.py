@@ -10,24 +10,31 @@ public one; only a client marker or the typed ``S`` prefix tells.
 
 The reader is right or says so: every face it returns is proved by the text and
 the command (count, range, sums, the reroll queue, the D66 digit order); where the
-text does not prove the dice (a table shows only the total of 2D6, an unknown
-system's command) the roll carries a ``problem`` and no faces, and the importer
+text shows only the sum of several dice (a 2D6 table) it returns the sum, never faces;
+where the text does not prove the dice (an unknown system's command, a die the typed
+command may have fixed) the roll carries a ``problem`` and no faces, and the importer
 reports it. Modules: ``text`` cuts messages into blocks, ``common`` reads BCDice's
-common commands, ``systems`` the forms of particular game systems, ``settings``
-says which systems sort their dice.
+common commands, ``systems`` picks the reader of a particular game system's form
+(``forms`` for systems' own commands, ``tables`` for tables and which system a table
+name tells, ``log_horizon`` and ``skills`` for two families of them), ``errors`` the
+texts BCDice answers without rolling, ``settings`` says which systems sort their dice,
+``roll`` holds the result; ``make_tables`` writes the data files from a BCDice checkout.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
 import unicodedata
+from pathlib import Path
 
-from . import common, systems
+from . import common, errors, systems, tables
 from .roll import Roll, make
 from .settings import settings
-from .text import FLY_SEP, SEP, Block, blocks
+from .text import FLY_SEP, SEP, Block, blocks, typed_command
 
-__all__ = ["SEP", "Roll", "dice_of_command", "is_hidden_marker", "looks_like_command", "maybe_result", "normalise",
+__all__ = ["SEP", "Roll", "close_systems", "dice_of_command", "game_system", "is_hidden_marker", "looks_like_command", "maybe_result", "normalise",
            "parse", "typed_secret"]
 
 _HIDDEN = ("シークレットダイス", "[Secret Dice]", "秘密ダイス")
@@ -39,7 +46,29 @@ _REPEAT_WORD = re.compile(r"(?:x|rep|repeat)\d+", re.I)
 # After a secret "S", without an echo that settles it: one of BCDice's common commands (dice,
 # D66, choice, repeat, B/R/U/tally dice, calc) or Cthulhu's checks, the secret rolls players make
 # most. Anything else may be a system command that itself starts with S (Satasupe's SR7).
-_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C\(|(?:CCB?|RESB?|CBRB?)(?:\(|<|$)", re.I)
+_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C[(\d-]|(?:CCB?|RESB?|CBRB?)(?:\(|<|$)", re.I)
+# SwordWorld's rating echoes as "KeyNo.20c[10]": a typed S before its K, HK, OHK or DBK is the prefix.
+_RATING = re.compile(r"S(?:H|OH|DB)?K\d", re.I)
+
+
+_IDS: dict[str, str] | None = None
+
+
+def game_system(name: str) -> str | None:
+    """The BCDice game system id ``name`` spells (``cthulhu7th`` → ``Cthulhu7th``), or None when
+    BCDice has no such system (``game_systems.json``, written by ``make_tables.py``)."""
+    global _IDS
+    if _IDS is None:
+        ids = json.loads(Path(__file__).with_name("game_systems.json").read_text(encoding="utf-8"))
+        _IDS = {i.casefold(): i for i in ids}
+    return _IDS.get(name.strip().casefold())
+
+
+def close_systems(name: str) -> list[str]:
+    """Game system ids spelled like ``name`` (for an error message)."""
+    game_system("")
+    assert _IDS is not None
+    return [_IDS[k] for k in difflib.get_close_matches(name.strip().casefold(), list(_IDS), n=3, cutoff=0.6)]
 
 
 def normalise(text: str) -> str:
@@ -47,26 +76,38 @@ def normalise(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split()).upper()
 
 
-def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str, list[Roll]]:
+def parse(text: str, system: str | None = None, bot: bool = False,
+          command: str | None = None) -> tuple[str, list[Roll]]:
     """Every BCDice result in a message: (the text before the first one, the rolls).
 
     ``system`` is the game system id the source records (Udonarium's tag); a bot's
-    ``Cthulhu7th:`` prefix names it too. Blocks that are not BCDice's own form and
-    that no reader takes stay text (a chat line with a ``＞`` in it), except in a
-    bot's answer (``bot``), where every block is a result and comes back, read or not.
+    ``Cthulhu7th:`` prefix names it too. ``command`` is what the roller typed where the
+    source keeps it apart (the message a Udonarium result answers, CCFOLIA JSON's text);
+    else the text before the result on its line is taken for it (CCFOLIA's classic page).
+    Some answers depend on it: LogHorizon's ``PCT1$5`` prints a die it did not roll.
+    Blocks that are not BCDice's own form and that no reader takes stay text (a chat
+    line with a ``＞`` in it), except in a bot's answer (``bot``), where every block is a
+    result and comes back, read or not.
     """
+    typed = typed_command(command) if command is not None else None
     try:
-        whole = systems.read_message(text, system)
+        whole = systems.read_message(text, system, typed)
     except ValueError:
         whole = None  # a number too long for int(): read block by block, where it is reported
     if whole is not None:
         return whole
+    lead = errors.nothing_rolled(text, tables.family(system)) if bot or text[:1].isascii() else None
+    if lead is not None:
+        block = Block(lead=lead, text=text.strip()[len(lead):].strip(), name="", echo=None, suffix="", head="", steps=())
+        return lead, [make(block, "other", certain=True)]  # an error text: BCDice rolled nothing
     if SEP not in text and FLY_SEP not in text:
         return text.strip(), []  # the common case of a chat line: no result can be in it
     lead, found = blocks(text)
+    if typed is None and found and found[0].lead:
+        typed = typed_command(found[0].lead)
     rolls: list[Roll] = []
     for b in found:
-        roll = read_block(b, b.system or system)
+        roll = read_block(b, b.system or system, typed)
         if roll.kind == "other" and roll.problem and not roll.certain and not bot:
             if not rolls:
                 lead.append(b.text)
@@ -75,11 +116,13 @@ def parse(text: str, system: str | None = None, bot: bool = False) -> tuple[str,
     return " ".join(lead), rolls
 
 
-def read_block(block: Block, system: str | None) -> Roll:
+def read_block(block: Block, system: str | None, typed: str | None = None) -> Roll:
     """One block read by its system's reader, else as a common command, else unread with a reason."""
+    if system is None and (block.name or block.echo is None):
+        block, system = tables.owner(block)  # a table name only one system prints tells the system
     st = settings(system)
     try:
-        roll = systems.read(block, system, st) or common.read(block, st)
+        roll = systems.read(block, system, st, typed) or common.read(block, st)
     except ValueError:
         # int() refuses numbers of more than 4,300 digits (a hostile line); no die has such a face
         return make(block, "other", problem="a number too long to be a face", certain=True)
@@ -134,6 +177,8 @@ def typed_secret(command: str, echo: str | None = None) -> bool:
     c = words[0].upper() if words else ""
     if len(c) < 2 or c[0] != "S":
         return False
+    if echo and "KeyNo." in echo and _RATING.match(c):
+        return True
     if echo:
         e = normalise(echo).lstrip("0123456789")
         letters = re.match(r"[A-Z]+", e)

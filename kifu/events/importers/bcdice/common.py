@@ -94,7 +94,8 @@ def read(block: Block, st: Settings) -> Roll | None:
     """The common command this block's echo names, read; None if it names none of them."""
     if block.echo is None:
         # "2R6 ＞ 条件が間違っています。…": reroll_dice/node.rb refuses the condition before rolling
-        if block.steps and block.steps[0].startswith("条件が間違っています") and _REROLL_HEAD.fullmatch(block.head):
+        if block.steps and block.steps[0].startswith("条件が間違っています") and \
+                _REROLL_HEAD.fullmatch(block.head.rsplit(" ", 1)[-1]):  # CCFOLIA's classic page: the command first
             return make(block, "other", certain=True)
         return None
     if block.name:

@@ -1,4 +1,4 @@
-"""``Roll``: one BCDice result as read, with every die it proves or the reason it proves none."""
+"""``Roll``: one BCDice result as read, with every die it proves (or the sum it shows) or the reason it proves none."""
 
 from __future__ import annotations
 
@@ -19,9 +19,13 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     steps: tuple[str, ...]
     """The steps after each ``＞``, stripped."""
     kind: str
-    """``die``, ``choice``, or ``other`` (no faces: a calculation, an error, or unreadable)."""
+    """``die`` (faces, sums, or both), ``choice``, or ``other`` (nothing to record: a calculation, an
+    error, or unreadable)."""
     dice: tuple[tuple[int, int], ...] = ()
-    """(sides, face) of every die BCDice rolled for this result, in rolling order."""
+    """(sides, face) of every die BCDice rolled for this result whose face it shows, in rolling order."""
+    totals: tuple[tuple[int, int, int, int], ...] = ()
+    """(at, count, sides, sum) of each group of dice BCDice shows only as their sum (a 2D6 table's
+    ``シーン表(8)``), rolled after the first ``at`` dice of ``dice``: what is known, not the faces."""
     ordered: bool = True
     """False when the result shows the faces sorted, so the order they were rolled in is unknown."""
     picks: tuple[tuple[int, int], ...] = ()
@@ -57,15 +61,43 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
         return tuple(v for _, v in (self.picks if self.kind == "choice" else self.dice))
 
     @property
+    def parts(self) -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
+        """(``die`` or ``total``, sides, dice count, values) in rolling order: a run of faces of one
+        size (its values the faces), or a sum of several dice (its one value the sum)."""
+        out: list[tuple[str, int, int, tuple[int, ...]]] = []
+        pos = 0
+        for at, count, sides, value in (*self.totals, (len(self.dice), 0, 0, 0)):
+            for s, faces in _runs(self.dice[pos:at]):
+                out.append(("die", s, len(faces), faces))
+            pos = at
+            if count:
+                out.append(("total", sides, count, (value,)))
+        return tuple(out)
+
+    @property
     def groups(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
         """(sides, faces) of each run of dice of one size, in rolling order."""
-        out: list[tuple[int, list[int]]] = []
-        for sides, face in self.dice:
-            if out and out[-1][0] == sides:
-                out[-1][1].append(face)
-            else:
-                out.append((sides, [face]))
-        return tuple((s, tuple(f)) for s, f in out)
+        return _runs(self.dice)
+
+
+def _runs(dice: tuple[tuple[int, int], ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    out: list[tuple[int, list[int]]] = []
+    for sides, face in dice:
+        if out and out[-1][0] == sides:
+            out[-1][1].append(face)
+        else:
+            out.append((sides, [face]))
+    return tuple((s, tuple(f)) for s, f in out)
+
+
+def summed(count: int, sides: int, value: int) -> tuple[tuple[int, int], ...] | None:
+    """The faces of ``count`` d``sides`` that add up to ``value`` when the sum alone proves them
+    (every die at its least or its most: 2 or 12 on 2D6); None when several faces could give it."""
+    if value == count:
+        return ((sides, 1),) * count
+    if value == count * sides:
+        return ((sides, sides),) * count
+    return None
 
 
 def _int(text: str) -> int | None:
@@ -84,3 +116,42 @@ def make(block: Block, kind: str, **fields: Any) -> Roll:
     echo = block.echo if block.echo is not None else block.head
     return Roll(echo=echo, text=block.text, steps=steps, kind=kind, total=total, outcome=outcome,
                 repeat=block.repeat, prefix=block.name, **fields)
+
+
+class Dice:
+    """The dice of one result as a reader proves them, in rolling order: faces, and sums where
+    BCDice shows only the sum of several dice."""
+
+    def __init__(self) -> None:
+        self.dice: list[tuple[int, int]] = []
+        self.totals: list[tuple[int, int, int, int]] = []
+
+    def face(self, sides: int, value: int) -> bool:
+        """One die's face; False (nothing added) when it is no face of such a die."""
+        if not 1 <= value <= sides:
+            return False
+        self.dice.append((sides, value))
+        return True
+
+    def total(self, count: int, sides: int, value: int) -> bool:
+        """``count`` d``sides`` shown only as their sum: the faces where the sum proves them, else the
+        sum; False (nothing added) when no such dice can add up to it."""
+        if count == 1:
+            return self.face(sides, value)
+        if not count <= value <= count * sides:
+            return False
+        known = summed(count, sides, value)
+        if known:
+            self.dice.extend(known)
+        else:
+            self.totals.append((len(self.dice), count, sides, value))
+        return True
+
+    def add(self, roll: Roll) -> None:
+        """Every die and sum of another result, after those already here."""
+        shift = len(self.dice)
+        self.totals.extend((at + shift, count, sides, value) for at, count, sides, value in roll.totals)
+        self.dice.extend(roll.dice)
+
+    def fields(self) -> dict[str, Any]:
+        return {"dice": tuple(self.dice), "totals": tuple(self.totals)}

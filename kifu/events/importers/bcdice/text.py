@@ -15,6 +15,8 @@ one stack pass, and steps are split in one pass.
 from __future__ import annotations
 
 import re
+import unicodedata
+from typing import Callable
 
 import msgspec
 
@@ -56,6 +58,21 @@ class Block(msgspec.Struct, frozen=True, kw_only=True):
     """A game system id a bot put in front of the result (``Cthulhu7th: (1D100) ＞ 5``)."""
     line: int = 0
     """Index of the block's line in the message (0-based)."""
+
+
+_REPEAT_HEAD = re.compile(r"(?:x|rep|repeat)\d+$", re.I)
+
+
+def typed_command(text: str) -> str:
+    """The command word BCDice was given, as it compares it: ``x3 pct1$5 体力`` → ``PCT1$5``.
+
+    Half-width and upper-case, the first word of the first line, after a repeat word;
+    empty when nothing was typed. Only the first 200 characters are looked at.
+    """
+    words = unicodedata.normalize("NFKC", text[:200]).split("\n", 1)[0].split()
+    if len(words) > 1 and _REPEAT_HEAD.match(words[0]):
+        words = words[1:]
+    return words[0].upper() if words else ""
 
 
 def lines_of(text: str) -> list[str]:
@@ -208,3 +225,25 @@ def _block(piece: str, repeat: int | None, line: int) -> Block | None:
     return Block(lead=lead, text=piece[start:].strip(), name=name, echo=echo, suffix=suffix,
                  head=head[start:].strip(), steps=split_steps(piece[sep + 1:]), repeat=repeat,
                  system=system, line=line)
+
+
+def widen(block: Block, known: Callable[[str], bool], words: int = 6) -> Block:
+    """The block with its table name grown over the words before it to the longest name ``known``
+    knows: ``체력 소모표(1[1])`` is cut at the space as ``소모표``; the whole name is ``체력 소모표``
+    (and ``형사 기벽 결정 표`` is another table than ``기벽 결정 표``). The block itself when no
+    longer name is known."""
+    if not block.name or not block.lead:
+        return block
+    lead, end, best = block.lead, len(block.lead), None
+    for _ in range(words):
+        space = lead.rfind(" ", 0, end)
+        if known(f"{lead[space + 1:]} {block.name}"):
+            best = space
+        if space < 0:
+            break
+        end = space
+    if best is None:
+        return block
+    grown = lead[best + 1:]
+    return msgspec.structs.replace(block, lead=lead[: max(best, 0)].strip(), name=f"{grown} {block.name}",
+                                   text=f"{grown} {block.text}", head=f"{grown} {block.head}")

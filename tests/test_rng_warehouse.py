@@ -1,0 +1,70 @@
+"""The warehouse marks each random outcome verifiable or not, and `kifu stats fairness` tests the two apart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, run_cli
+
+import kifu.warehouse as wh
+from kifu.auditor import registry
+from kifu.auditor import rng as audit_rng
+from kifu.events import logfile
+from kifu.warehouse.store import refresh_feeds
+
+LOGS = sorted((FIXTURES / "imports" / "rng").glob("*.kifu.jsonl")) + [FIXTURES / "core" / "table.jsonl"]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("logs")
+    for path in LOGS:
+        (folder / path.name).write_bytes(path.read_bytes())
+    db = tmp_path_factory.mktemp("db") / "w.duckdb"
+    con = wh.connect(db)
+    summary = wh.ingest(con, [folder], registry.audit, jobs=1)
+    con.close()
+    assert summary.matches == len(LOGS) and not summary.refused
+    return db
+
+
+def _verifiable_per_match(con) -> dict[str, tuple[int, int]]:
+    rows = con.execute("SELECT match, count(*), count(*) FILTER (WHERE verifiable) FROM randomness GROUP BY match"
+                       ).fetchall()
+    return {m: (n, k) for m, n, k in rows}
+
+
+def test_each_outcome_is_verifiable_exactly_when_the_audit_says_so(db: Path) -> None:
+    con = wh.connect(db, read_only=True)
+    got = _verifiable_per_match(con)
+    con.close()
+    for path in LOGS:
+        lg = logfile.load(path)
+        tally = audit_rng.tally(lg.events)
+        assert got[lg.start.match] == (tally.outcomes, tally.verifiable), path.name
+    assert any(k == n > 0 for n, k in got.values()) and any(0 < k < n for n, k in got.values())
+
+
+def test_a_refresh_computes_the_same_marks(db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "w.duckdb"
+    copy.write_bytes(db.read_bytes())
+    con = wh.connect(copy)
+    before = _verifiable_per_match(con)
+    refresh_feeds(con)
+    assert _verifiable_per_match(con) == before
+    con.close()
+
+
+def test_fairness_tests_verifiable_outcomes_apart(db: Path) -> None:
+    run = run_cli("stats", "fairness", "--db", db, "-f", "json")
+    assert run.code == 0, run.err
+    rows = json.loads(run.out)
+    coins = {(r["player"], r["verifiable"]): r["n"] for r in rows if r["test"] == "coin"}
+    con = wh.connect(db, read_only=True)
+    want = dict(((p, v), n) for p, v, n in con.execute(
+        "SELECT player, verifiable, count(*) FROM randomness WHERE kind = 'coin' GROUP BY ALL").fetchall())
+    con.close()
+    assert coins == want
+    assert {v for _, v in coins} == {True, False}
