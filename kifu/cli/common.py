@@ -99,7 +99,7 @@ NewGameOpt = Annotated[Optional[str], _game_option(f"Game id of a new log: {', '
 DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
                                                help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
 WaitOpt = Annotated[Optional[float], typer.Option(
-    "--wait", envvar="KIFU_DB_WAIT", show_default=False, metavar="SECONDS",
+    "--wait", envvar="KIFU_DB_WAIT", show_default=False, metavar="SECONDS", min=0,
     help="How long to wait for another kifu process using the warehouse (an ingest) before giving up "
          "(default: KIFU_DB_WAIT, else 30).")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value (into "

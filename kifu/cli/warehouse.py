@@ -101,7 +101,7 @@ def sql(
                                              show_default=False)],
     db: DbOpt = None,
     fmt: FormatOpt = DataFormat.table,
-    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS",
+    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", min=0,
                                            help="Stop the statement after this long (0: no limit).")
                        ] = 60.0,
     wait: WaitOpt = None,
