@@ -116,6 +116,7 @@ CASES: dict[str, bytes] = {
     "duplicate-key-nested": _join(_relinked(SHORT[:2] + [SHORT[2].replace(
         b'"by":"a"', b'"by":"a","src":{"file":"f","loc":"1","loc":"2"}')] + SHORT[3:])),
     "duplicate-key-line-1": _join(_relinked([SHORT[0].replace(b'"match":"m"', b'"match":"m","match":"n"')] + SHORT[1:])),
+    "duplicate-type": _join(_edit(SHORT, 3, b'"type":"note"', b'"type":"note","type":"random"')),
     "duplicate-key-escaped": _join(_relinked([SHORT[0]] + [SHORT[1].replace(b'"by":"a"', b'"by":"a","b\\u0079":"b"')]
                                              + SHORT[2:])),
     "too-deep": _join(SHORT[:2] + [SHORT[2].replace(b'"text"', b'"zz":' + b"[" * 1000 + b"]" * 1000 + b',"text"')]
@@ -177,6 +178,7 @@ WHY = {
     "duplicate-key-nested": ("field src.loc", "appears twice"),
     "duplicate-key-line-1": (":1:", "field match", "appears twice"),
     "duplicate-key-escaped": ("field by", "'by' appears twice"),
+    "duplicate-type": ("field type", "'type' appears twice"),  # not "unknown event type": the cause is named
     "too-deep": ("field zz", "nested more than 64 levels"),
     "too-deep-tag-later": (":5:", "field zz", "nested more than 64 levels"),
     "too-deep-line-1": (":1:", "field rules", "nested more than 64 levels"),

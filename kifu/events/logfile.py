@@ -278,6 +278,14 @@ def _canonical(events: list[Event], lines: list[bytes], data: bytes) -> bool:
     return True
 
 
+def _repeats_a_key(raw: bytes) -> bool:
+    """True when a line that parses as JSON names a key twice in one object."""
+    try:
+        return not limits.keys_unique(raw)
+    except msgspec.DecodeError:
+        return False
+
+
 def _check_limits(raw: bytes, where: str, lineno: int | None, offset: int) -> None:
     """A line longer than MAX_LINE or nested deeper than MAX_DEPTH, refused before any parser sees it."""
     if len(raw) > limits.MAX_LINE:
@@ -314,6 +322,11 @@ def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) 
         isinstance(exc, MalformedEvent) and isinstance(exc.message, Msg) and exc.message.key == "log.not_json")
     if not_json and _lone_cr(raw):
         return MalformedEvent(Msg("log.lone_cr"), where=where, line=lineno, offset=offset, seq=lineno)
+    if isinstance(exc, msgspec.ValidationError) and _repeats_a_key(raw):
+        # Two "type"s fail the schema; the repeated key is the cause, so it is what is named.
+        problem = limits.scan(raw) or limits.Problem("duplicate", None)
+        return MalformedEvent(problem.message(), where=where, line=lineno, offset=offset, seq=lineno,
+                              field=problem.field)
     err = exc if isinstance(exc, MalformedEvent) else malformed(exc, raw, where=where, line=lineno)
     # Every line before this one verified with seq == line, so this line
     # stands where seq `lineno` belongs: name it even when the line is too
