@@ -26,7 +26,9 @@ import re
 from itertools import accumulate
 from typing import Any, NamedTuple
 
-from .base import KifuError
+import msgspec
+
+from .base import KifuError, MalformedEvent
 from .i18n import Msg
 
 MAX_DEPTH = 64
@@ -71,10 +73,10 @@ def depth(text: bytes | str) -> int:
 def too_deep(text: bytes | str) -> bool:
     """True when a JSON text nests more than ``MAX_DEPTH`` levels."""
     data = _bytes(text)
-    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:  # never more levels than openers, strings included
+    # Never more levels than openers: the common case costs two counts, strings included.
+    if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
         return False
     brackets = _brackets(data)
-    # Never more levels than openers: the common case costs two counts.
     if brackets.count(b"[") + brackets.count(b"{") <= MAX_DEPTH:
         return False
     return max(accumulate(map(_STEP.__getitem__, brackets))) > MAX_DEPTH
@@ -179,8 +181,6 @@ def keys_unique(text: bytes) -> bool:
     keys, so the decoded objects hold fewer. Two C-level passes and a count: a
     fraction of ``scan``'s token walk, which is kept for naming the key at fault.
     """
-    import msgspec
-
     return _STRING_B.sub(b"", text).count(b":") == _keys(msgspec.json.decode(text))
 
 
@@ -197,25 +197,12 @@ def line_of(text: bytes | str, offset: int) -> int:
     return _bytes(text).count(b"\n", 0, offset) + 1
 
 
-def check(text: bytes | str, **where: Any) -> None:
-    """Raise MalformedEvent (``where``: file, line …) if a JSON text nests too deep or names a key twice."""
-    problem = scan(text)
-    if problem is not None:
-        from .base import MalformedEvent
-
-        raise MalformedEvent(problem.message(), field=problem.field, **where)
-
-
 def decode(text: bytes | str, **where: Any) -> Any:
     """Decode a small JSON document (an event given on the command line, a catalogue file) under the policy.
 
     Depth is checked before the parser runs; a key given twice is refused. For a
     log line use the Verifier, which does the same in bulk.
     """
-    import msgspec
-
-    from .base import MalformedEvent
-
     data = _bytes(text)
     problem = (scan(data) or Problem("depth", None)) if too_deep(data) else None
     if problem is None:
@@ -223,11 +210,9 @@ def decode(text: bytes | str, **where: Any) -> Any:
             value = msgspec.json.decode(data)
         except msgspec.DecodeError as exc:
             raise MalformedEvent(Msg("log.not_json", detail=str(exc)), **where) from None
-        if not isinstance(value, (dict, list)):
+        if not isinstance(value, (dict, list)) or keys_unique(data):
             return value
-        problem = scan(data)
-        if problem is None:
-            return value
+        problem = scan(data) or Problem("duplicate", None)
     if "line" not in where and b"\n" in data:
         where["line"] = line_of(data, problem.offset)
     if problem.field is not None:
@@ -273,6 +258,4 @@ def value_depth(value: Any, enough: int = MAX_DEPTH) -> int:
 
 def too_long(**where: Any) -> KifuError:
     """The error for a line of a log longer than ``MAX_LINE`` (one message, whoever found it)."""
-    from .base import MalformedEvent
-
     return MalformedEvent(Msg("limits.line_too_long", limit=f"{MAX_LINE:,}"), **where)
