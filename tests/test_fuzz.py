@@ -7,7 +7,8 @@ twice, lone CRs, NULs, bidi controls, huge numbers, long runs) and runs the
 command the way a user does. Whatever the input:
 
 * the exit code is 0, 1 or 2;
-* an error is one line on stderr (``kifu: error: …``), and nothing ever prints a traceback;
+* an error is one line on stderr (``kifu: error: …``), and nothing ever prints a traceback or a
+  Python warning;
 * nothing is written but the file the command was asked to write (``-o``, the
   log, the warehouse; repair's copy beside the log).
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -85,9 +87,12 @@ def run_target(folder: Path, args: Sequence[object], allowed: Callable[[str], bo
     old = os.getcwd()
     os.chdir(folder)
     try:
-        r = run_cli(*map(str, args), stdin=stdin)
+        with warnings.catch_warnings(record=True) as warned:  # a warning would print on the user's stderr
+            warnings.simplefilter("always")
+            r = run_cli(*map(str, args), stdin=stdin)
     finally:
         os.chdir(old)
+    assert not [w for w in warned if not issubclass(w.category, ResourceWarning)], [str(w.message) for w in warned]
     assert r.code in (0, 1, 2), (r.code, r.err)
     assert "Traceback" not in r.err and "Traceback" not in r.out
     if r.code == 2:  # one line: the error, or (ingest) the one log refused

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import warnings
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -190,6 +191,14 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
     return m
 
 
+def _regex(pattern: str) -> re.Pattern[str]:
+    """A mapping file's pattern, compiled without Python's warnings about it (``[[`` as a possible
+    nested set): they would print on stderr beside kifu's own lines; a pattern that fails is one line."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return re.compile(pattern)
+
+
 _KEYS = {
     "roll": {"expr", "expr_regex", "kind", "sides", "verified", "event", "events", "translate", "each", "clear"},
     "command": {"name", "bare", "args", "event", "events", "translate", "note", "remember_as", "clear", "each"},
@@ -214,11 +223,11 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
     try:
         return Entry(
             kind=kind, index=i, templates=tuple(templates),
-            expr=e.get("expr"), expr_regex=re.compile(e["expr_regex"]) if "expr_regex" in e else None,
+            expr=e.get("expr"), expr_regex=_regex(e["expr_regex"]) if "expr_regex" in e else None,
             roll_kind=e.get("kind"), sides=e.get("sides"), verified=e.get("verified"),
             name=_command_name(e, label, where) if kind == "command" else None,
             bare=bool(e.get("bare", False)), args=tuple(e.get("args", ())),
-            regex=re.compile(e["regex"]) if kind == "pattern" else None,
+            regex=_regex(e["regex"]) if kind == "pattern" else None,
             translate=tuple((k, v) for k, v in _translate(e.get("translate", {}), label, where).items()
                             if not isinstance(v, dict)),
             translate_by_name=tuple((k, tuple(_translate(v, label, where).items()))
