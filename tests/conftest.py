@@ -59,6 +59,9 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile("dev", max_examples=200, deadline=None)
+# The fuzz targets for long (tests/test_fuzz.py; docs/hacking.md): `pytest tests/test_fuzz.py --hypothesis-profile=fuzz`.
+settings.register_profile("fuzz", max_examples=2000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile("ci")
 
 

@@ -124,6 +124,11 @@ CASES = {
     "unknown-field": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"text"', b'"zz":1,"text"')] + ls[3:]) + b"\n",
     "unknown-type": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"type":"note"', b'"type":"nope"')] + ls[3:]) + b"\n",
     "empty": lambda ls: b"",
+    # the limits of docs/format.md (issue 20)
+    "duplicate-key": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"text"', b'"by":"b","text"')] + ls[3:]) + b"\n",
+    "too-deep": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"text"', b'"zz":' + b"[" * 100 + b"]" * 100 + b',"text"')]
+                                    + ls[3:]) + b"\n",
+    "lone-cr": lambda ls: b"\r".join(ls) + b"\r",
 }
 
 

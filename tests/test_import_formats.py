@@ -255,7 +255,7 @@ def test_ccfolia_json_with_a_key_twice_is_refused_in_one_line(tmp_path: Path) ->
     (tmp_path / "twice.json").write_text(doc, encoding="utf-8")
     run = run_cli("import", tmp_path / "twice.json", "-o", tmp_path / "o.jsonl")
     assert run.code == 2 and run.err.count("\n") == 1
-    assert run.err.startswith("kifu: error: twice.json: JSON object has the key 'messages' twice")
+    assert run.err.startswith("kifu: error: twice.json:1: field messages: JSON object has the key 'messages' twice")
 
 
 def test_cockatrice_japanese_client_is_known_by_its_lines(tmp_path: Path) -> None:

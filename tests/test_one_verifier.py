@@ -59,10 +59,27 @@ def _rechained(lines: list[bytes]) -> list[bytes]:
     return out
 
 
+def _relinked(lines: list[bytes]) -> list[bytes]:
+    """The lines byte for byte but each ``prev`` made the hash of the line before (a forger who edits in place)."""
+    out: list[bytes] = []
+    for ln in lines:
+        if out:
+            old = ln.split(b'"prev":"', 1)[1][:64]
+            ln = ln.replace(old, line_hash(out[-1]).encode(), 1)
+        out.append(ln)
+    return out
+
+
 def _gg_start(catalogue: dict) -> bytes:
     return json.dumps({"type": "match.start", "seq": 1, "prev": None, "format": "kifu/1", "game": "gunandgun",
                        "match": "bad-cat", "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
                        "catalogue": catalogue}, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _deep_start(levels: int) -> bytes:
+    """A match.start whose ``rules`` nest ``levels`` arrays deep (line 2 up: the log's own object is level 1)."""
+    start = _join([SHORT[0]])[:-2] + b',"rules":{"x":' + b"[" * levels + b"]" * levels + b"}}"
+    return start
 
 
 SHORT = _log(8)
@@ -94,6 +111,26 @@ CASES: dict[str, bytes] = {
     "long-line-deleted": _join(LONG[:MIDDLE] + LONG[MIDDLE + 1:]),
     "long-clean": _join(LONG),
     "clean": _join(SHORT),
+    # the limits of docs/format.md (issue 20): one reading of a line, no recursion, bounded lines
+    "duplicate-key": _join(_edit(SHORT, 3, b'"text":"shuffled"', b'"text":"shuffled","text":"dealt"')),
+    "duplicate-key-nested": _join(_relinked(SHORT[:2] + [SHORT[2].replace(
+        b'"by":"a"', b'"by":"a","src":{"file":"f","loc":"1","loc":"2"}')] + SHORT[3:])),
+    "duplicate-key-line-1": _join(_relinked([SHORT[0].replace(b'"match":"m"', b'"match":"m","match":"n"')] + SHORT[1:])),
+    "duplicate-type": _join(_edit(SHORT, 3, b'"type":"note"', b'"type":"note","type":"random"')),
+    "duplicate-key-escaped": _join(_relinked([SHORT[0]] + [SHORT[1].replace(b'"by":"a"', b'"by":"a","b\\u0079":"b"')]
+                                             + SHORT[2:])),
+    "too-deep": _join(SHORT[:2] + [SHORT[2].replace(b'"text"', b'"zz":' + b"[" * 1000 + b"]" * 1000 + b',"text"')]
+                      + SHORT[3:]),
+    "too-deep-tag-later": _join(SHORT[:4] + [b'{"seq":5,"zz":' + b"[" * 5000 + b"]" * 5000 + b',"type":"note"}']
+                                + SHORT[5:]),
+    "too-deep-line-1": _join(_relinked([_deep_start(70)] + SHORT[1:])),
+    "deep-enough-line-1": _join(_relinked([_deep_start(62)] + SHORT[1:])),
+    "not-canonical-clean": _join(_relinked([SHORT[0]] + [ln.replace(b'"by":"a"', b'"by" : "a"') for ln in SHORT[1:]])),
+    "too-long": _join(SHORT[:3] + [b'{"type":"note","text":"' + b"x" * (4 << 20) + b'"}'] + SHORT[3:]),
+    "too-long-torn": _join(SHORT[:3]) + b'{"type":"note","text":"' + b"x" * (5 << 20),
+    "lone-cr": b"".join(ln + b"\r" for ln in SHORT),
+    "lone-cr-terminated": b"".join(ln + b"\r" for ln in SHORT) + b"\n",
+    "lone-cr-long": b"".join(ln + b"\r" for ln in LONG[:40_000]),
 }
 
 
@@ -130,10 +167,55 @@ def test_every_reader_gives_the_same_verdict(tmp_path: Path, name: str, kifu) ->
     r = kifu("verify", path, "-f", "json", "--lang", "en")
     row = json.loads(r.out)[0]
     assert row["error"] == streamed and row["ok"] == (streamed is None)
-    if name.startswith("clean") or name in ("crlf", "long-clean"):
+    if name.startswith("clean") or name in ("crlf", "long-clean", "deep-enough-line-1", "not-canonical-clean"):
         assert streamed is None
     else:
         assert streamed is not None and str(path) in streamed, streamed
+
+
+WHY = {
+    "duplicate-key": ("field text", "appears twice"),
+    "duplicate-key-nested": ("field src.loc", "appears twice"),
+    "duplicate-key-line-1": (":1:", "field match", "appears twice"),
+    "duplicate-key-escaped": ("field by", "'by' appears twice"),
+    "duplicate-type": ("field type", "'type' appears twice"),  # not "unknown event type": the cause is named
+    "too-deep": ("field zz", "nested more than 64 levels"),
+    "too-deep-tag-later": (":5:", "field zz", "nested more than 64 levels"),
+    "too-deep-line-1": (":1:", "field rules", "nested more than 64 levels"),
+    "too-long": (":4:", "longer than 4,194,304 bytes"),
+    "too-long-torn": (":4:", "longer than 4,194,304 bytes"),
+    "lone-cr": (":1:", "lone CRs"),
+    "lone-cr-terminated": (":1:", "lone CRs"),
+    "lone-cr-long": (":1:", "lone CRs"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WHY))
+def test_a_limit_is_named_with_its_line_and_field(tmp_path: Path, name: str) -> None:
+    """Duplicate keys, deep nesting, overlong lines and lone-CR line ends: one clear reason, never a traceback."""
+    path = tmp_path / f"{name}.jsonl"
+    path.write_bytes(CASES[name])
+    error, _ = _streamed(path)
+    assert error is not None
+    for part in WHY[name]:
+        assert part in error, (part, error)
+
+
+def test_the_readers_agree_on_the_values_a_duplicate_key_would_have_split(tmp_path: Path, kifu) -> None:
+    """The issue's reproducer: "values":[1],"values":[2] verified as ok, then show and the warehouse disagreed."""
+    from kifu.events import games
+
+    codec = games.codec("generic")
+    coin = encode(codec.convert({"type": "random", "kind": "coin", "sides": 2, "values": [1], "seq": 2,
+                                 "prev": line_hash(SHORT[0])}))
+    path = tmp_path / "coin.jsonl"
+    path.write_bytes(_join([SHORT[0], coin.replace(b'"values":[1]', b'"values":[1],"values":[2]')]))
+    for command in ("verify", "show", "audit", "state"):
+        r = kifu(command, path)
+        assert r.code == 2 and "'values' appears twice" in r.err and "Traceback" not in r.err, (command, r.err)
+    db = tmp_path / "w.duckdb"
+    r = kifu("ingest", path, "--db", db, "--jobs", "1")
+    assert r.code == 2 and "'values' appears twice" in r.err
 
 
 @pytest.mark.parametrize("name", ["byte-changed", "line-deleted", "lines-swapped", "long-byte-changed", "long-line-deleted"])

@@ -375,12 +375,15 @@ def test_100_kb_of_junk_is_read_in_linear_time():
         elapsed = time.perf_counter() - began
         assert elapsed < 2.0, (text[:40], elapsed)
         assert all(isinstance(t, (rng.Commitment, rng.Nonce, rng.Reveal, rng.Refused)) for t in found)
-    began = time.perf_counter()
-    rng.scan(_junk(200_000, 2))
-    double = time.perf_counter() - began
-    began = time.perf_counter()
-    rng.scan(_junk(100_000, 2))
-    single = time.perf_counter() - began
+    def best(text: str) -> float:  # best of three: a shared machine's pauses are not the scanner's
+        times = []
+        for _ in range(3):
+            began = time.perf_counter()
+            rng.scan(text)
+            times.append(time.perf_counter() - began)
+        return min(times)
+
+    double, single = best(_junk(200_000, 2)), best(_junk(100_000, 2))
     assert double < 5 * single + 0.05, (single, double)  # linear: no quadratic blow-up on twice the text
 
 

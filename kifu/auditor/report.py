@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from typing import Any, Iterable, Mapping, Sequence
 
 import msgspec
@@ -11,6 +10,7 @@ from ..events import i18n
 from ..events.base import Event, LogVoided, event_type
 from ..projector.base import voided_in
 from .base import Finding, Rule
+from .markup import CSP, NAME_CAP, TEXT_CAP, esc, isolate
 
 
 def label(key: str, lang: str) -> str:
@@ -114,8 +114,11 @@ def event_detail(event: Event) -> str:
 
 
 def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, title: str, gone: Voided = {}) -> str:
-    """A self-contained page: findings on top, the timeline with flagged events below."""
-    esc = html.escape
+    """A self-contained page: findings on top, the timeline with flagged events below.
+
+    Every string from the log is escaped, isolated and cut as on the match page
+    (kifu/auditor/markup.py); the same Content-Security-Policy forbids scripts.
+    """
     flagged: dict[int, list[Finding]] = {}
     for f in findings:
         for s in f.seqs:
@@ -124,30 +127,34 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
     for e in events:
         fs = flagged.get(e.seq, [])
         cls = "voided" if e.seq in gone else fs[0].severity if fs else ""
-        notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {esc(f.message.get(lang))}</div>' for f in fs)
-        detail = f"<code>{esc(event_detail(e))}</code>"
+        notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {isolate(f.message.get(lang), TEXT_CAP, lang)}'
+                        "</div>" for f in fs)
+        detail = f"<code>{isolate(event_detail(e), TEXT_CAP, lang)}</code>"
         if e.seq in gone:
-            detail = f'<del>{detail}</del><div class="f">{esc(void_note(gone[e.seq][0], lang))}</div>'
+            detail = f'<del>{detail}</del><div class="f">{isolate(void_note(gone[e.seq][0], lang), TEXT_CAP, lang)}</div>'
         rows.append(
-            f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{esc(e.at or "")}</td><td>{esc(e.by or "")}</td>'
-            f"<td>{esc(event_type(type(e)))}</td><td>{detail}{notes}</td></tr>"
+            f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{isolate(e.at or "", NAME_CAP, lang)}</td>'
+            f"<td>{isolate(e.by or '', NAME_CAP, lang)}</td><td>{esc(event_type(type(e)))}</td><td>{detail}{notes}</td></tr>"
         )
     items = "".join(
         f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
-        f"{esc(f.message.get(lang))} <small>{esc(f.citation)}</small></li>"
+        f"{isolate(f.message.get(lang), TEXT_CAP, lang)} <small>{isolate(f.citation, TEXT_CAP, lang)}</small></li>"
         for f in findings
     )
-    head = "".join(f"<th>{label(k, lang)}</th>" for k in ("seq", "at", "by", "type", "detail"))
+    head = "".join(f"<th>{esc(label(k, lang))}</th>" for k in ("seq", "at", "by", "type", "detail"))
+    shown = isolate(title, NAME_CAP, lang)
     return f"""<!doctype html>
-<html lang="{esc(lang)}"><head><meta charset="utf-8"><title>{esc(title)}</title>
+<html lang="{esc(lang)}"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">
+<title>{esc(label('title', lang))}: {esc(title[:NAME_CAP])}</title>
 <style>
 body{{font-family:system-ui,sans-serif;margin:2em;}} table{{border-collapse:collapse;width:100%;}}
 td,th{{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top;font-size:13px;}}
 tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}} tr.voided{{color:#888;}}
 li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}}
-code{{white-space:pre-wrap;word-break:break-all;}}
+code{{white-space:pre-wrap;word-break:break-all;}} .cut{{color:#6b7280;font-size:12px;font-style:italic;}}
 </style></head><body>
-<h1>{esc(label('title', lang))}: {esc(title)}</h1>
+<h1>{esc(label('title', lang))}: {shown}</h1>
 <p>{esc(summary(findings, lang))}</p><ul>{items}</ul>
 <table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>
 </body></html>

@@ -22,7 +22,7 @@ import typer
 from kifu.events.base import KifuError
 
 from . import audit, cards, imports, log, people, record, toss, warehouse
-from .common import Lang, default_lang
+from .common import Interrupted, Lang, default_lang
 
 app = typer.Typer(
     add_completion=False,
@@ -77,9 +77,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KifuError as exc:
         typer.echo(f"kifu: error: {exc.render(_argv_lang(argv).value)}", err=True)
         return 2
+    except Interrupted as exc:
+        typer.echo(f"kifu: {exc}", err=True)
+        return 130
     except KeyboardInterrupt:
         typer.echo("kifu: interrupted", err=True)
         return 130
+    except SystemExit as exc:
+        # typer turns Ctrl-C into exit 130 and says nothing: say it, in one line.
+        if exc.code == 130:
+            typer.echo("kifu: interrupted", err=True)
+            return 130
+        raise
     except BrokenPipeError:
         return 0
     except OSError as exc:

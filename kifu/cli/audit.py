@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, NamedTuple, Optional
 
 import typer
 
-from kifu.events import logfile
+from kifu.events import atomic, logfile
 from kifu.events.base import KifuError, MatchStarted
 
 from .common import (
@@ -84,7 +84,7 @@ def audit(
                 bar.echo(out.pop())
     if output is not None:
         text = "\n".join(out)
-        output.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
+        atomic.write_bytes(output, (text + ("" if text.endswith("\n") else "\n")).encode("utf-8"))
         typer.echo(msg("wrote", lang, path=output), err=True)
     raise typer.Exit(worst)
 
@@ -159,7 +159,7 @@ def report(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        atomic.write_bytes(output, text.encode("utf-8"))
         typer.echo(msg("report_wrote", lang, path=output, summary=summary(done.findings, code)), err=True)
     raise typer.Exit(1 if any(f.severity == "error" for f in done.findings) else 0)
 

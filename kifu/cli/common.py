@@ -27,7 +27,8 @@ import msgspec
 import typer
 
 import kifu.games
-from kifu.events import i18n
+from kifu.events import i18n, limits
+from kifu.events.base import MalformedEvent
 from kifu.games import GAMES
 
 
@@ -66,6 +67,10 @@ def msg(key: str, lang: Lang | str | None, **kw: Any) -> str:
     return i18n.text(f"cli.{key}", code, **kw)
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped a command's work; the message says what was stopped (main prints it, exit 130)."""
+
+
 def fail(text: str) -> NoReturn:
     """One clear line on stderr, exit 2."""
     typer.echo(f"kifu: error: {text}", err=True)
@@ -101,6 +106,10 @@ ParquetOpt = Annotated[Optional[Path], typer.Option(
     "--parquet", show_default=False,
     help="Query this Parquet dataset (kifu export --parquet, kifu ingest --cluster … --parquet) in place, "
          "instead of the warehouse file.")]
+WaitOpt = Annotated[Optional[float], typer.Option(
+    "--wait", envvar="KIFU_DB_WAIT", show_default=False, metavar="SECONDS", min=0,
+    help="How long to wait for another kifu process using the warehouse (an ingest) before giving up "
+         "(default: KIFU_DB_WAIT, else 30).")]
 RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value (into "
                                                                          "match.start.rules); repeat.")]
 
@@ -210,11 +219,14 @@ def print_json(value: Any) -> None:
 # --- parsing key=value input ---------------------------------------------------------
 
 
-def _parse_value(text: str) -> Any:
+def _parse_value(text: str, key: str) -> Any:
+    """A value as JSON when it reads as JSON (held to the limits of docs/format.md), else as the text."""
     try:
-        return msgspec.json.decode(text)
-    except msgspec.DecodeError:
-        return text
+        return limits.decode(text, field=key)
+    except MalformedEvent as exc:
+        if isinstance(exc.message, i18n.Msg) and exc.message.key == "log.not_json":
+            return text
+        raise
 
 
 def pairs(items: Sequence[str], lang: Lang | None) -> dict[str, Any]:
@@ -224,7 +236,7 @@ def pairs(items: Sequence[str], lang: Lang | None) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             fail(msg("bad_pair", lang, pair=pair))
-        out[key] = _parse_value(value)
+        out[key] = _parse_value(value, key)
     return out
 
 

@@ -10,6 +10,8 @@ from typing import Annotated, Any, Callable, Optional
 import msgspec
 import typer
 
+from kifu.events import atomic
+
 from . import progress as bars
 from .common import GameOpt, Lang, LangOpt, RuleOpt, fail, msg, pairs, players
 from .progress import Bar
@@ -76,7 +78,7 @@ def import_(
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:
-        report_.write_bytes(msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
+        atomic.write_bytes(report_, msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
 
 
 def _map_text(value: str, lang: Lang | None) -> tuple[str, str]:
@@ -97,10 +99,10 @@ def _map_text(value: str, lang: Lang | None) -> tuple[str, str]:
 
 def _import_stages(bar: Bar, lang: Lang | None) -> Callable[[str, list[Any] | None], Any] | None:
     """The importer's stages on the bar: reading pulses (the readers parse the export at
-    once), converting counts messages, writing counts events."""
+    once); then "writing events" counts the messages, each converted and written in turn."""
     if not bar.live:
         return None
-    labels = {"read": "progress_source", "convert": "progress_convert", "write": "progress_write"}
+    labels = {"read": "progress_source", "convert": "progress_write"}
 
     def stage(name: str, items: list[Any] | None) -> Any:
         bar.phase(msg(labels[name], lang), None if items is None else len(items))

@@ -11,8 +11,9 @@ from typing import Annotated, Any, Iterable, Optional
 import msgspec
 import typer
 
-from kifu.events import logfile
+from kifu.events import limits, logfile
 from kifu.events.base import KifuError, MatchStarted
+from kifu.events.i18n import Msg
 
 from .common import (
     DataFormat,
@@ -75,10 +76,7 @@ def new(
     if at:
         start["at"] = at
     if catalogue is not None:
-        try:
-            start["catalogue"] = msgspec.json.decode(catalogue.read_bytes())
-        except (OSError, msgspec.DecodeError) as exc:
-            fail(f"{catalogue}: {getattr(exc, 'strerror', None) or exc}")
+        start["catalogue"] = _read_json(catalogue)
     logfile.create(log, start)
     head = logfile.verify(log)
     typer.echo(msg("created", lang, path=log, head=head.hash))
@@ -130,10 +128,9 @@ def append(
     else:
         fail(msg("no_event", lang))
     if text is not None:
-        try:
-            obj = msgspec.json.decode(text.strip().encode())
-        except msgspec.DecodeError as exc:
-            fail(f"--json: not JSON ({exc})")
+        if len(text) > limits.MAX_LINE:
+            raise limits.too_long(where="--json")
+        obj = limits.decode(text.strip(), where="--json")
         if not isinstance(obj, dict):
             fail("--json: the event must be a JSON object")
         obj.update(pairs(items or [], lang))
@@ -143,6 +140,19 @@ def append(
     from kifu.events.codec import encode, line_hash
 
     typer.echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
+
+
+def _read_json(path: Path) -> Any:
+    """A JSON file given on the command line (a catalogue), held to the limits of docs/format.md."""
+    try:
+        size = path.stat().st_size
+        if size > limits.MAX_LINE:  # it goes into one line of the log
+            raise KifuError(Msg("limits.event_too_big", size=f"{size:,}", limit=f"{limits.MAX_LINE:,}"),
+                            where=str(path))
+        data = path.read_bytes()
+    except OSError as exc:
+        raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=str(path)) from None
+    return limits.decode(data, where=str(path))
 
 
 class VerifyFormat(str, Enum):
@@ -214,18 +224,26 @@ def _verify_row(path: Path, expect_head: Optional[str], bar: Bar, start: float, 
 
 @app.command(rich_help_panel=PANEL)
 def repair(log: LogArg, lang: LangOpt = None) -> None:
-    """Cut off a torn last line (a write cut short by a crash), keeping a copy first.
+    """Mend a log whose last line has no line end, losing no byte.
 
-    Only an unterminated last line is cut; a complete line that fails to verify
-    is evidence and is never removed.
+    A last line that is a complete event (its line end was stripped by an editor
+    or a copy) gets its line end back; nothing is cut. Any other last line is a
+    write cut short by a crash: the whole file is first copied to LOG.torn-OFFSET
+    (LOG.torn-OFFSET.2, .3 … if taken; a copy is never overwritten), then the
+    line is cut. A complete line that fails to verify is evidence and is never
+    removed. A file that is not JSON Lines (lone-CR line ends, say) is refused
+    unchanged, and so is a symbolic link.
 
     Example: kifu repair m1.jsonl
     """
     result = logfile.repair(log)
     if result is None:
         typer.echo(msg("nothing_to_repair", lang, path=log))
+    elif result.copy is None:
+        typer.echo(msg("repaired_end", lang, path=log, kept=result.kept))
     else:
-        typer.echo(msg("repaired", lang, path=log, cut=result[0], copy=result[1]))
+        typer.echo(msg("repaired", lang, path=log, cut=result.cut, offset=result.offset, kept=result.kept,
+                       copy=result.copy))
 
 
 @app.command(rich_help_panel=PANEL)

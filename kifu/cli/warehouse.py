@@ -9,16 +9,20 @@ from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
+from kifu.events.base import KifuError
+
 from . import progress as bars
 from .common import (
     DataFormat,
     DbOpt,
     FormatOpt,
     GameFilter,
+    Interrupted,
     Lang,
     LangOpt,
     ParquetOpt,
     PeopleOpt,
+    WaitOpt,
     fail,
     lang_of,
     msg,
@@ -43,6 +47,7 @@ def ingest(
         "--parquet", help="With --cluster: the hive-partitioned Parquet dataset to write (a folder, or a URL the "
                           "workers can write).", show_default=False)] = None,
     people_file: PeopleOpt = None,
+    wait: WaitOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Verify, audit and load match logs into the DuckDB warehouse (or, on a cluster, a Parquet dataset).
@@ -51,7 +56,9 @@ def ingest(
     (a fork, shown with both heads), is refused and reported; the others are
     loaded. Loading the same log again changes nothing. Exit 0 when every log
     was taken (stored, or already stored unchanged), 1 when some were refused,
-    2 when none could be.
+    2 when none could be. If the disk fills, the batch being loaded is rolled back
+    (one line says so) and running the same ingest again completes it. One process
+    writes the warehouse at a time: a second one waits (--wait) for the first.
 
     --cluster ADDRESS --parquet OUT runs the same verify and audit on a Dask
     cluster's workers and writes the warehouse's tables as Parquet
@@ -77,14 +84,16 @@ def ingest(
         if not files:
             fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
         identity = wh.load_identity(wh.identity_path(wh.db_path(db), people_file))
-        con = wh.connect(db)
+        con = wh.connect(db, wait=wait)
         try:
             with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
                 summary = wh.ingest(con, files, jobs=jobs, identity=identity,
                                     progress=lambda done, total, ev: bar.update(done, note=msg(
                                         "progress_ingested", lang, done=done, total=total, events=ev)))
+        except KifuError as exc:
+            raise exc.located(wh.db_path(db)) from None
         finally:
-            con.close()
+            wh.close(con)
         total, where = len(files), wh.db_path(db)
     code = lang_of(lang).value
     for path, reason in summary.refused:
@@ -136,6 +145,10 @@ def sql(
     parquet: ParquetOpt = None,
     people_file: PeopleOpt = None,
     fmt: FormatOpt = DataFormat.table,
+    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", min=0,
+                                           help="Stop the statement after this long (0: no limit).")
+                       ] = 60.0,
+    wait: WaitOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Run one read-only SELECT on the warehouse (opened read-only, no file access).
@@ -145,6 +158,8 @@ def sql(
 
     A statement that writes (INSERT, COPY, ATTACH, CREATE …) is refused, exit 2.
     Parameters follow the statement: -p NAME VALUE (or --param NAME VALUE).
+    A statement running longer than --timeout (60 s) is stopped, exit 2; Ctrl-C
+    stops it at once, exit 130.
 
     \b
     Examples:
@@ -160,11 +175,13 @@ def sql(
     if not text.strip():
         fail(msg("sql_stdin", lang))
     wh.check_read_only(text)
-    con = _reader(db, parquet, people_file, lang, sandbox=True)
+    con = _reader(db, parquet, people_file, lang, sandbox=True, wait=wait)
     try:
-        columns, rows = wh.query(con, text, params)
+        columns, rows = wh.query(con, text, params, timeout=timeout)
+    except KeyboardInterrupt:
+        raise Interrupted(msg("sql_interrupted", lang)) from None
     finally:
-        con.close()
+        wh.close(con)
     print_rows(columns, rows, fmt)
 
 
@@ -212,7 +229,7 @@ def _identity(db: Optional[Path], parquet: Optional[Path], people_file: Optional
 
 
 def _reader(db: Optional[Path], parquet: Optional[Path], people_file: Optional[Path], lang: Lang | None,
-            *, sandbox: bool = False) -> Any:
+            *, sandbox: bool = False, wait: float | None = None) -> Any:
     """A read-only connection: the warehouse file (people brought up to date) or a Parquet dataset."""
     from kifu import warehouse as wh
 
@@ -223,7 +240,7 @@ def _reader(db: Optional[Path], parquet: Optional[Path], people_file: Optional[P
         from kifu.warehouse.dataset import open_dataset
 
         return open_dataset(parquet, identity)
-    return wh.open_read(db, identity, sandbox=sandbox)
+    return wh.open_read(db, identity, sandbox=sandbox, wait=wait)
 
 
 def _level(level: float) -> str:
@@ -441,6 +458,7 @@ def export(
     match: Annotated[Optional[str], typer.Option("--match", "-m", help="Write this match's log, byte for byte.")] = None,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File for --match (default: stdout).")] = None,
     db: DbOpt = None,
+    wait: WaitOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Export the warehouse as Parquet (DIR/<table>/game=…/month=…/), or one match's original log.
@@ -455,14 +473,16 @@ def export(
         fail(msg("export_what", lang))
     from kifu import warehouse as wh
 
-    con = wh.connect(db, read_only=True)
+    con = wh.connect(db, read_only=True, wait=wait)
     try:
         data = wh.match_lines(con, match) if match is not None else None
         written = wh.export_parquet(con, parquet) if parquet is not None else {}
     finally:
         con.close()
     if data is not None and output is not None:
-        output.write_bytes(data)
+        from kifu.events import atomic
+
+        atomic.write_bytes(output, data)
         typer.echo(msg("wrote", lang, path=output), err=True)
     elif data is not None:
         # Bytes, not text: the exported log must verify byte for byte.

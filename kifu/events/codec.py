@@ -15,7 +15,9 @@ import re
 from typing import Any, Callable, Iterable, Union
 
 import msgspec
+import msgspec.inspect
 
+from . import limits
 from .base import SHARED_EVENTS, Event, MalformedEvent, event_type
 from .i18n import Msg
 
@@ -88,11 +90,32 @@ def malformed(exc: Exception, raw: bytes | None = None, **where: Any) -> Malform
 
 
 def _peek(raw: bytes, key: str) -> Any:
+    if limits.too_deep(raw):
+        return None
     try:
         obj = msgspec.json.decode(raw)
     except msgspec.DecodeError:
         return None
     return obj.get(key) if isinstance(obj, dict) else None
+
+
+def _unbounded(info: Any, seen: frozenset[Any] = frozenset()) -> bool:
+    """True when a msgspec type admits values nested without bound (``Any``, or a recursive struct)."""
+    mi = msgspec.inspect
+    if isinstance(info, mi.AnyType):
+        return True
+    if isinstance(info, mi.Metadata):
+        return _unbounded(info.type, seen)
+    if isinstance(info, mi.StructType):
+        return info.cls in seen or any(_unbounded(f.type, seen | {info.cls}) for f in info.fields)
+    if isinstance(info, mi.DictType):
+        return _unbounded(info.key_type, seen) or _unbounded(info.value_type, seen)
+    if isinstance(info, mi.TupleType):
+        return any(_unbounded(t, seen) for t in info.item_types)
+    if isinstance(info, mi.UnionType):
+        return any(_unbounded(t, seen) for t in info.types)
+    item = getattr(info, "item_type", None)  # lists, sets, variadic tuples
+    return item is not None and _unbounded(item, seen)
 
 
 class Codec:
@@ -112,6 +135,9 @@ class Codec:
         self.decode_raw: Callable[[bytes], Event] = self._decoder.decode
         """Decode one line, raising msgspec's own errors: for hot loops that
         turn a failure into a MalformedEvent themselves (see ``malformed``)."""
+        self.free: frozenset[type[Event]] = frozenset(t for t in self.types if _unbounded(msgspec.inspect.type_info(t)))
+        """Event types with a free-form field (``Any``: ``rules``, ``catalogue``): only their
+        lines can nest deeper than their schema, so only theirs need their depth measured."""
 
     def decode(self, raw: bytes, **where: Any) -> Event:
         """Decode one line; raise MalformedEvent naming the field on any problem."""
@@ -122,10 +148,30 @@ class Codec:
 
     def convert(self, obj: dict[str, Any], **where: Any) -> Event:
         """Build an event from a plain mapping (an appended or imported event)."""
+        # Nesting too deep for the limits is refused by ``line`` before anything is written: a
+        # typed field refuses a list where it wants a value at once, a free-form one (match.start's
+        # rules) takes the value as it is.
         try:
             return msgspec.convert(obj, self.union)
         except msgspec.ValidationError as exc:
-            raise malformed(exc, msgspec.json.encode(obj), **where) from None
+            try:
+                raw: bytes | None = msgspec.json.encode(obj)
+            except RecursionError:
+                raw = None
+            raise malformed(exc, raw, **where) from None
+
+    def line(self, event: Event, **where: Any) -> bytes:
+        """The canonical line of an event about to be written, held to the limits every reader enforces."""
+        try:
+            line = encode(event)
+        except RecursionError:
+            raise MalformedEvent(limits.Problem("depth", None).message(), **where) from None
+        if len(line) > limits.MAX_LINE:
+            raise limits.too_long(**where)
+        if type(event) in self.free and limits.too_deep(line):
+            problem = limits.scan(line) or limits.Problem("depth", None)
+            raise MalformedEvent(problem.message(), field=problem.field, **where)
+        return line
 
     def schema(self) -> dict[str, Any]:
         """JSON Schema of one line of this game's log."""

@@ -8,17 +8,18 @@ nothing downstream ever sees an event of an edited log.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import operator
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Iterator, NamedTuple
+from itertools import chain
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 import msgspec
 
-from . import games
+from . import atomic, games, limits
 from .base import (
     FORMAT,
     ChainBroken,
@@ -30,12 +31,13 @@ from .base import (
     StaleAppend,
     TornTail,
 )
-from .codec import Codec, encode, line_hash, malformed
+from .codec import _ENCODER, Codec, encode, line_hash, malformed
 from .i18n import Msg
 
 _CHUNK = 1 << 20
 
 _PREV = operator.attrgetter("prev")
+_HEXDIGEST = type(hashlib.sha256()).hexdigest
 _SEQ = operator.attrgetter("seq")
 
 
@@ -58,6 +60,7 @@ class Log:
 
 def _decode_start(raw: bytes, where: str) -> str:
     """Check line 1 is a kifu/1 match.start and return its game id."""
+    _check_limits(raw, where, 1, 0)
     try:
         obj = msgspec.json.decode(raw)
     except msgspec.DecodeError as exc:
@@ -124,7 +127,7 @@ class Verifier:
             return [], None
         if b"\r" in data:  # a CRLF file: the CR belongs to the terminator
             lines = [ln[:-1] if ln[-1:] == b"\r" else ln for ln in lines]
-        events = self._bulk(lines)
+        events = self._bulk(lines, data)
         if events is None:
             events, error = self._line_by_line(lines, data, offset)
         else:
@@ -133,6 +136,11 @@ class Verifier:
 
     def finish(self, tail: bytes, offset: int) -> tuple[list[Event], KifuError | None]:
         """The end of the log: ``tail`` is what follows the last terminator (empty in a whole log)."""
+        if len(tail) > limits.MAX_LINE:  # as the streaming reader, which stops reading there
+            return self.too_long(tail, offset)
+        if tail and _lone_cr(tail):
+            return self._confirm([], MalformedEvent(
+                Msg("log.lone_cr"), where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1))
         if tail:
             error: KifuError = TornTail(
                 Msg("log.torn_tail", bytes=len(tail)),
@@ -158,25 +166,48 @@ class Verifier:
             self._pending = events.pop()
         return events, None
 
-    def _bulk(self, lines: list[bytes]) -> list[Event] | None:
-        """The events of lines that are all clean, in a few C-level passes; None at the first doubt."""
+    def too_long(self, head: bytes, offset: int) -> tuple[list[Event], KifuError]:
+        """A line that goes on past ``limits.MAX_LINE`` bytes from ``offset`` (``head`` is its start): the reader stops there."""
+        return self._confirm([], _overlong(head, self.where, self.line + 1, offset))  # type: ignore[return-value]
+
+    def _bulk(self, lines: list[bytes], data: bytes) -> list[Event] | None:
+        """The events of lines that are all clean, in a few C-level passes; None at the first doubt.
+
+        Besides the schema and the chain, every line must keep to the limits (docs/format.md):
+        no line longer than ``MAX_LINE`` (a block no longer than that has none), no key given
+        twice, no nesting deeper than ``MAX_DEPTH``. kifu writes every line in one canonical
+        form, and a canonical line (``encode(decode(line)) == line``) names each key once:
+        so the whole block is re-encoded in one C call and compared, and only a line written
+        otherwise (another client's) is walked token by token. Only an event type with a
+        free-form field (``match.start``'s ``rules``) can nest deeper than its schema allows;
+        only its lines are measured.
+        """
+        if len(data) > limits.MAX_LINE and max(map(len, lines)) > limits.MAX_LINE:
+            return None
         try:
             if self.codec is None:
                 self.codec = _codec_of_start(lines[0], self.where)
                 self._decode = self.codec.decode_raw
-            events = list(map(self._decode, lines))  # type: ignore[arg-type]
-        except (msgspec.DecodeError, KifuError):
+            events = list(map(self._decode, lines))
+        except (msgspec.DecodeError, KifuError, RecursionError):
+            return None
+        if not _canonical(events, lines, data):
             return None
         first = self.line + 1
-        sha256 = hashlib.sha256
-        hashes = [sha256(ln).hexdigest() for ln in lines]
+        # map() with the hash type's own method: cheaper than a comprehension calling two methods per line.
+        hashes = list(map(_HEXDIGEST, map(hashlib.sha256, lines)))
         # map() over C-level getters: a Python-level loop here cost as much as the hashing.
         if list(map(_SEQ, events)) != list(range(first, first + len(events))):
             return None
         prevs = list(map(_PREV, events))
         if prevs[0] != self.prev or prevs[1:] != hashes[:-1]:
             return None
-        if any(issubclass(t, MatchStarted) for t in set(map(type, events if first > 1 else events[1:]))):
+        kinds = set(map(type, events if first > 1 else events[1:]))
+        if any(issubclass(t, MatchStarted) for t in kinds):
+            return None
+        free = self.codec.free  # type: ignore[union-attr]
+        if not kinds.isdisjoint(free) and any(
+                type(e) in free and limits.too_deep(ln) for e, ln in zip(events, lines)):
             return None
         if first == 1:
             if not isinstance(events[0], MatchStarted):
@@ -197,12 +228,15 @@ class Verifier:
             for raw in lines:
                 lineno = self.line + 1
                 try:
+                    _check_limits(raw, self.where, lineno, pos)
                     if self.codec is None:
                         self.codec = _codec_of_start(raw, self.where)
                         self._decode = self.codec.decode_raw
                     event = self._decode(raw)  # type: ignore[misc]
                 except (msgspec.DecodeError, MalformedEvent) as exc:
                     raise _bad_line(exc, raw, self.where, lineno, pos) from None
+                if encode(event) != raw:
+                    _check_keys(raw, self.where, lineno, pos)
                 _check_link(event, lineno, self.prev, self.where)
                 if lineno == 1:
                     self._check_start(event)
@@ -225,10 +259,73 @@ class Verifier:
             raise
 
 
+def _lone_cr(raw: bytes) -> bool:
+    """True when ``raw`` holds a CR that no LF follows: a line end of the old Mac kind, inside what looks like one line."""
+    return b"\r" in raw.rstrip(b"\r")
+
+
+def _canonical(events: list[Event], lines: list[bytes], data: bytes) -> bool:
+    """True unless some line names a key twice or nests too deep (see ``Verifier._bulk``)."""
+    if b"\r" not in data:
+        if _ENCODER.encode_lines(events) == data:
+            return True
+    elif list(map(encode, events)) == lines:
+        return True
+    for ln, enc in zip(lines, map(encode, events)):
+        if ln != enc and not limits.keys_unique(ln):
+            return False
+    return True
+
+
+def _repeats_a_key(raw: bytes) -> bool:
+    """True when a line that parses as JSON names a key twice in one object."""
+    try:
+        return not limits.keys_unique(raw)
+    except msgspec.DecodeError:
+        return False
+
+
+def _check_limits(raw: bytes, where: str, lineno: int | None, offset: int) -> None:
+    """A line longer than MAX_LINE or nested deeper than MAX_DEPTH, refused before any parser sees it."""
+    if len(raw) > limits.MAX_LINE:
+        raise _overlong(raw, where, lineno, offset)
+    if limits.too_deep(raw):
+        problem = limits.scan(raw) or limits.Problem("depth", None)
+        raise MalformedEvent(problem.message(), where=where, line=lineno, offset=offset, seq=lineno,
+                             field=problem.field)
+
+
+def _overlong(head: bytes, where: str, lineno: int | None, offset: int) -> KifuError:
+    """The error for a line longer than MAX_LINE (``head``: at least its first MAX_LINE bytes).
+
+    A file whose line ends are lone CRs reads as one long line: say so instead.
+    """
+    if _lone_cr(head[: limits.MAX_LINE]):
+        return MalformedEvent(Msg("log.lone_cr"), where=where, line=lineno, offset=offset, seq=lineno)
+    return limits.too_long(where=where, line=lineno, offset=offset, seq=lineno)
+
+
+def _check_keys(raw: bytes, where: str, lineno: int, offset: int) -> None:
+    """A line not in canonical form: refused if it names a key twice."""
+    problem = None if limits.keys_unique(raw) else limits.scan(raw)
+    if problem is not None:
+        raise MalformedEvent(problem.message(), where=where, line=lineno, offset=offset, seq=lineno,
+                             field=problem.field)
+
+
 def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) -> MalformedEvent:
     """The error for a line that does not decode, naming its seq."""
     if not raw.strip():
         return MalformedEvent(Msg("log.empty_line"), where=where, line=lineno, offset=offset, seq=lineno)
+    not_json = isinstance(exc, msgspec.DecodeError) or (
+        isinstance(exc, MalformedEvent) and isinstance(exc.message, Msg) and exc.message.key == "log.not_json")
+    if not_json and _lone_cr(raw):
+        return MalformedEvent(Msg("log.lone_cr"), where=where, line=lineno, offset=offset, seq=lineno)
+    if isinstance(exc, msgspec.ValidationError) and _repeats_a_key(raw):
+        # Two "type"s fail the schema; the repeated key is the cause, so it is what is named.
+        problem = limits.scan(raw) or limits.Problem("duplicate", None)
+        return MalformedEvent(problem.message(), where=where, line=lineno, offset=offset, seq=lineno,
+                              field=problem.field)
     err = exc if isinstance(exc, MalformedEvent) else malformed(exc, raw, where=where, line=lineno)
     # Every line before this one verified with seq == line, so this line
     # stands where seq `lineno` belongs: name it even when the line is too
@@ -288,6 +385,7 @@ class Reader:
         return self.verifier.head
 
     def events(self) -> Iterator[Event]:
+        """The verified events one by one."""
         for block in self.blocks():
             yield from block
 
@@ -306,6 +404,11 @@ class Reader:
                 cut = chunk.rfind(b"\n")
                 if cut < 0:
                     rest += chunk
+                    if len(rest) > limits.MAX_LINE:
+                        events, error = verifier.too_long(rest, offset)
+                        if events:
+                            yield events
+                        raise error
                     continue
                 data, rest = rest + chunk[: cut + 1], chunk[cut + 1:]
                 events, error = verifier.block(data, offset)
@@ -341,7 +444,7 @@ def mentions(path: str | os.PathLike[str], needle: bytes) -> bool:
 def load(path: str | os.PathLike[str], progress: Progress | None = None) -> Log:
     """Read and verify a whole log."""
     reader = Reader(path, progress)
-    events = list(reader.events())
+    events = list(chain.from_iterable(reader.blocks()))
     start = events[0]
     assert isinstance(start, MatchStarted)
     return Log(str(path), start, events, reader.head)
@@ -390,22 +493,8 @@ def verify(
 # --- writing -----------------------------------------------------------------
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path.parent or ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def create(
-    path: str | os.PathLike[str],
-    start: MatchStarted | dict[str, Any],
-) -> Event:
-    """Create a new log holding its ``match.start``; refuse to overwrite one."""
+def start_line(path: str | os.PathLike[str], start: MatchStarted | dict[str, Any]) -> tuple[Event, Codec]:
+    """The ``match.start`` of a new log at ``path``, checked as a reader will check it, and its game's codec."""
     where = str(path)
     obj = msgspec.to_builtins(start) if isinstance(start, Event) else dict(start)
     obj.update(type="match.start", seq=1, prev=None)
@@ -421,21 +510,59 @@ def create(
         except KifuError as exc:
             exc.where, exc.line = where, 1
             raise
-    line = encode(event) + b"\n"
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except FileExistsError:
-        raise KifuError(Msg("log.exists"), where=where) from None
-    except OSError as exc:
-        raise KifuError(Msg("io.cannot_create", reason=exc.strerror), where=where) from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        _write_all(fd, line, 0, where)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    _fsync_dir(Path(path))
+    return event, codec
+
+
+def create(
+    path: str | os.PathLike[str],
+    start: MatchStarted | dict[str, Any],
+) -> Event:
+    """Create a new log holding its ``match.start``; refuse to overwrite one.
+
+    The line is written to a temporary file beside ``path``, fsync'd, and linked to
+    ``path`` only if no file has that name (``kifu.events.atomic``): a crash or a
+    full disk leaves no empty or partial log behind, and a retry works.
+    """
+    event, codec = start_line(path, start)
+    line = codec.line(event, where=str(path), line=1)
+    with atomic.written(path, replace=False) as out:
+        out.write(line + b"\n")
     return event
+
+
+def _next_line(codec: Codec, obj: dict[str, Any], seq: int, prev: str, where: str) -> tuple[Event, bytes]:
+    """Event ``seq`` after the line hashed ``prev``, from a plain mapping, and its canonical line."""
+    if obj.get("type") == "match.start":
+        raise MalformedEvent(Msg("log.one_start"), where=where, seq=seq, field="type")
+    obj["seq"], obj["prev"] = seq, prev
+    new = codec.convert(obj, where=where, seq=seq)
+    return new, codec.line(new, where=where, seq=seq)
+
+
+def write_new(
+    path: str | os.PathLike[str],
+    start: MatchStarted | dict[str, Any],
+    events: Iterable[Event | dict[str, Any]],
+) -> Head:
+    """Create a new log of ``match.start`` and ``events`` (seq and prev filled in), whole or not at all.
+
+    The events are converted and written one by one as ``events`` yields them (an
+    import never holds its log in memory) to a temporary file that takes the name
+    ``path`` only once complete and fsync'd (see ``create``).
+    """
+    where = str(path)
+    first, codec = start_line(path, start)
+    line = codec.line(first, where=where, line=1)
+    with atomic.written(path, replace=False) as out:
+        out.write(line + b"\n")
+        seq, prev = 1, line_hash(line)
+        for event in events:
+            obj = msgspec.to_builtins(event) if isinstance(event, Event) else dict(event)
+            seq += 1
+            _, line = _next_line(codec, obj, seq, prev, where)
+            out.write(line + b"\n")
+            prev = line_hash(line)
+    return Head(seq, prev)
 
 
 def _write_all(fd: int, data: bytes, size_before: int, where: str) -> None:
@@ -489,6 +616,7 @@ class Writer:
         first = self._read_first_line()
         self.codec = _codec_of_start(first, self.path)
         last, offset = self._read_last_line()
+        _check_limits(last, self.path, None, offset)
         try:
             seq = msgspec.json.decode(last).get("seq")
         except (msgspec.DecodeError, AttributeError):
@@ -499,7 +627,7 @@ class Writer:
 
     def _read_first_line(self) -> bytes:
         buf = b""
-        while b"\n" not in buf:
+        while b"\n" not in buf and len(buf) <= limits.MAX_LINE:
             chunk = os.pread(self._fd, 65536, len(buf))
             if not chunk:
                 break
@@ -516,6 +644,8 @@ class Writer:
                 where=self.path, offset=start,
             )
         start = self._line_start(end - 1)
+        if end - 1 - start > limits.MAX_LINE:
+            raise _overlong(os.pread(self._fd, limits.MAX_LINE, start), self.path, None, start)
         return os.pread(self._fd, end - 1 - start, start).rstrip(b"\r"), start
 
     def _line_start(self, end: int) -> int:
@@ -548,12 +678,8 @@ class Writer:
                 )
         if claimed_prev is not None and claimed_prev != self.head.hash:
             raise StaleAppend(Msg("log.stale_prev"), where=self.path, seq=seq, field="prev")
-        if obj.get("type") == "match.start":
-            raise MalformedEvent(Msg("log.one_start"), where=self.path, seq=seq, field="type")
-        obj["seq"], obj["prev"] = seq, self.head.hash
         assert self.codec is not None  # set by __enter__
-        new = self.codec.convert(obj, where=self.path, seq=seq)
-        line = encode(new)
+        new, line = _next_line(self.codec, obj, seq, self.head.hash, self.path)
         _write_all(self._fd, line + b"\n", self.size, self.path)
         if self.durable:
             os.fsync(self._fd)
@@ -573,35 +699,132 @@ def append(
         return writer.append(event, expect_seq)
 
 
-def repair(path: str | os.PathLike[str]) -> tuple[int, str] | None:
-    """Cut off a torn last line, keeping a copy of the whole file first.
+class Repaired(NamedTuple):
+    """What ``repair`` did to a log whose last line had no terminator."""
 
-    Returns (bytes cut, path of the copy), or None if the log had no torn line.
-    Only an unterminated last line is ever cut: a complete line that fails to
-    verify is evidence and stays.
+    cut: int
+    """Bytes cut off (0 when the last line was a complete event and only its ``\\n`` was added)."""
+    offset: int
+    """Byte offset where the last line begins."""
+    kept: int
+    """Complete lines the log holds after the repair."""
+    copy: str | None
+    """The copy of the whole file as it was before the cut (None when nothing was cut)."""
+
+
+def repair(path: str | os.PathLike[str]) -> Repaired | None:
+    """Mend a log whose last line has no terminator, losing no byte; None if it has none.
+
+    A last line that parses as a complete event (its ``\\n`` was stripped by an
+    editor or a copy) gets its ``\\n`` back and nothing is cut. Any other last line
+    is a write cut short: the whole file is first copied to ``LOG.torn-OFFSET``
+    (``.2``, ``.3`` … if that name is taken: an earlier copy is never overwritten,
+    and the copy is created exclusively, so a link planted at its name is never
+    followed), the copy is fsync'd, and only then is the line cut off. A complete
+    line that fails to verify is evidence and stays. A file that is not JSON Lines
+    at all (lone-CR line ends, a first byte other than ``{``) is refused unchanged,
+    and so is a symbolic link (the file must be named itself).
     """
     where = str(path)
     try:
-        fd = os.open(path, os.O_RDWR)
+        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise KifuError(Msg("repair.symlink"), where=where) from None
         raise KifuError(Msg("io.cannot_open", reason=exc.strerror), where=where) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size
         if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
             return None
-        import shutil  # only a repair copies a file: the readers do not pay for importing it
 
         writer = Writer(path)
         writer._fd, writer.size = fd, size
-        cut_at = writer._line_start(size)
-        copy = f"{where}.torn-{cut_at}"
-        shutil.copyfile(path, copy)
-        os.ftruncate(fd, cut_at)
+        start = writer._line_start(size)
+        head = os.pread(fd, min(size - start, limits.MAX_LINE + 1), start)
+        if os.pread(fd, 64, 0).lstrip(b" \t")[:1] != b"{":
+            raise KifuError(Msg("repair.not_json_lines"), where=where)
+        if _lone_cr(head[: limits.MAX_LINE]):
+            raise MalformedEvent(Msg("repair.lone_cr"), where=where, offset=start)
+        kept = _count_lines(fd, start)
+        if len(head) <= limits.MAX_LINE and _complete_event(fd, head, start, where):
+            try:
+                os.pwrite(fd, b"\n", size)
+                os.fsync(fd)
+            except OSError as exc:
+                os.ftruncate(fd, size)
+                raise atomic.cannot_write(exc, path) from None
+            return Repaired(0, start, kept + 1, None)
+        copy = _keep_copy(fd, where, start, size)
+        os.ftruncate(fd, start)
         os.fsync(fd)
-        return size - cut_at, copy
+        return Repaired(size - start, start, kept, copy)
     finally:
         os.close(fd)
+
+
+def _count_lines(fd: int, end: int) -> int:
+    lines, pos = 0, 0
+    while pos < end:
+        chunk = os.pread(fd, min(_CHUNK, end - pos), pos)
+        if not chunk:
+            break
+        lines += chunk.count(b"\n")
+        pos += len(chunk)
+    return lines
+
+
+def _complete_event(fd: int, raw: bytes, start: int, where: str) -> bool:
+    """True when the unterminated last line ``raw`` decodes as a whole event of the log's game."""
+    raw = raw.rstrip(b"\r")
+    try:
+        _check_limits(raw, where, None, start)
+        if start == 0:
+            codec = _codec_of_start(raw, where)
+        else:
+            first = os.pread(fd, min(start, limits.MAX_LINE + 1), 0).split(b"\n", 1)[0].rstrip(b"\r")
+            codec = _codec_of_start(first, where)
+        codec.decode_raw(raw)
+    except (KifuError, msgspec.DecodeError, RecursionError):
+        return False
+    return True
+
+
+def _keep_copy(fd: int, where: str, offset: int, size: int) -> str:
+    """Copy the whole file to a new name beside it, exclusively and durably; return that name."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    mode = os.fstat(fd).st_mode & 0o777
+    for n in range(1, 10_000):
+        name = f"{where}.torn-{offset}" + (f".{n}" if n > 1 else "")
+        try:
+            out = os.open(name, flags, mode)
+        except FileExistsError:  # an earlier copy, or anything planted at the name: never touched
+            continue
+        except OSError as exc:
+            raise KifuError(Msg("repair.copy_failed", reason=exc.strerror), where=name) from None
+        try:
+            pos = 0
+            while pos < size:
+                chunk = os.pread(fd, min(_CHUNK, size - pos), pos)
+                if not chunk:
+                    break
+                _write_fully(out, chunk)
+                pos += len(chunk)
+            os.fsync(out)
+        except OSError as exc:
+            os.close(out)
+            os.unlink(name)
+            raise KifuError(Msg("repair.copy_failed", reason=exc.strerror), where=name) from None
+        os.close(out)
+        atomic.fsync_dir(name)
+        return name
+    raise KifuError(Msg("repair.too_many_copies"), where=where)  # pragma: no cover
+
+
+def _write_fully(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 # --- whole logs in memory ------------------------------------------------------

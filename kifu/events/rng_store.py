@@ -27,10 +27,8 @@ import msgspec
 
 from . import rng
 from .codec import field_error
-from .logfile import (  # the log's all-or-nothing append and its directory fsync
-    _fsync_dir,
-    _write_all,
-)
+from .atomic import fsync_dir as _fsync_dir  # a new name made durable
+from .logfile import _write_all  # the log's all-or-nothing append
 
 FILE_NAME = "secrets.jsonl"
 """The store's file name inside its directory."""

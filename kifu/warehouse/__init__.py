@@ -12,10 +12,13 @@ from .ingest import Checked, Summary, check_bytes, check_match, ingest, log_path
 from .people import Identity, identity_path, load_identity
 from .store import (
     DEFAULT_DB,
+    DEFAULT_WAIT,
     ENV_DB,
+    ENV_WAIT,
     EXPORTS,
     SCHEMA,
     check_read_only,
+    close,
     connect,
     create_schema,
     db_path,
@@ -27,7 +30,8 @@ from .store import (
 )
 
 __all__ = [
-    "DEFAULT_DB", "ENV_DB", "EXPORTS", "SCHEMA", "Checked", "Identity", "Summary", "check_bytes", "check_match",
-    "check_read_only", "connect", "create_schema", "db_path", "export_parquet", "identity_path", "ingest",
-    "load_identity", "log_paths", "match_lines", "open_read", "people", "query", "refresh_feeds",
+    "DEFAULT_DB", "DEFAULT_WAIT", "ENV_DB", "ENV_WAIT", "EXPORTS", "SCHEMA", "Checked", "Identity", "Summary",
+    "check_bytes", "check_match", "check_read_only", "close", "connect", "create_schema", "db_path", "export_parquet",
+    "identity_path", "ingest", "load_identity", "log_paths", "match_lines", "open_read", "people", "query",
+    "refresh_feeds",
 ]

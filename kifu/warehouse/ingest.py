@@ -169,8 +169,6 @@ def check_bytes(data: bytes, path: str, audit: Audit | None = registry.audit,
         events, (_, head) = logfile.verify_bytes(data, where=path)
     except KifuError as exc:
         return Checked(path, error=exc.located(path))
-    except RecursionError:  # nesting msgspec refused to follow (issue 20 bounds it earlier)
-        return Checked(path, error=KifuError(Msg("import.too_deep"), where=path))
     types = _types(events)
     row = _match_row(path, events, types, head)
     out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest() if digest else "",
@@ -329,6 +327,8 @@ def ingest(
     con.execute("SET checkpoint_threshold = '16GB'")
     con.execute("SET max_vacuum_tasks = 0")
     con.execute("SET threads = 1")
+    import duckdb
+
     try:
         with _Loader(con, feed_inserts(mods, "_batch_events"), loaders) as loader:
             for done, c in enumerate(_checked(files, audit, heads, jobs or os.cpu_count() or 1,
@@ -346,10 +346,25 @@ def ingest(
         if summary.matches or people.stored_digest(con) != identity.version:
             people.refresh(con, identity)
         con.execute("CHECKPOINT")
+    except duckdb.Error as exc:
+        raise _load_failed(exc, summary) from None
     finally:
         for name, value in saved.items():
-            con.execute(f"SET {name} = $v", {"v": value})
+            try:
+                con.execute(f"SET {name} = $v", {"v": value})
+            except duckdb.Error:  # a connection a failed write invalidated: nothing left to restore
+                break
     return summary
+
+
+def _load_failed(exc: Exception, summary: Summary) -> KifuError:
+    """One line for a load the database refused (a full disk, a file that cannot grow).
+
+    Each batch is one transaction: the one that failed was rolled back whole, the
+    ones before it were committed. Running the same ingest again skips what is stored.
+    """
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return KifuError(Msg("warehouse.load_failed", reason=reason, kept=summary.matches))
 
 
 def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> bool:
@@ -410,7 +425,12 @@ class _Batch:
             con.execute("DROP TABLE _batch")
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            import duckdb
+
+            try:
+                con.execute("ROLLBACK")
+            except duckdb.Error:  # a COMMIT that failed (a full disk) has rolled back already
+                pass
             raise
 
     def split(self, parts: int) -> list["_Batch"]:

@@ -7,6 +7,11 @@ lazily: commands that do not use the warehouse must not pay for it.
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import tempfile
+import threading
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Iterable
@@ -59,19 +64,53 @@ def db_path(db: str | os.PathLike[str] | None = None) -> str:
     return str(db or os.environ.get(ENV_DB) or DEFAULT_DB)
 
 
+ENV_WAIT = "KIFU_DB_WAIT"
+DEFAULT_WAIT = 30.0
+"""Seconds a command waits for another process's hold on the warehouse file before it gives up."""
+
+
+def lock_wait(wait: float | None = None) -> float:
+    """``wait``, else $KIFU_DB_WAIT, else ``DEFAULT_WAIT`` seconds."""
+    if wait is not None:
+        return max(0.0, wait)
+    try:
+        return max(0.0, float(os.environ.get(ENV_WAIT, DEFAULT_WAIT)))
+    except ValueError:
+        return DEFAULT_WAIT
+
+
 def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False,
-            sandbox: bool = False) -> "duckdb.DuckDBPyConnection":
-    """Open the warehouse; ``sandbox`` also forbids the SQL any file access (for `kifu sql`)."""
+            sandbox: bool = False, wait: float | None = None) -> "duckdb.DuckDBPyConnection":
+    """Open the warehouse; ``sandbox`` also forbids the SQL any file access (for `kifu sql`).
+
+    DuckDB lets one process write a file, or any number read it, at a time. While
+    another process holds it (an ingest running), this waits up to ``wait`` seconds
+    (``lock_wait``) for it, then gives up with one line naming the holder.
+    """
     import duckdb
 
     path = db_path(db)
     if read_only and not Path(path).is_file():
         raise KifuError(Msg("warehouse.missing", env=ENV_DB), where=path)
     config = {"enable_external_access": False} if sandbox else {}
-    try:
-        con = duckdb.connect(path, read_only=read_only, config=config)
-    except duckdb.Error as exc:
-        raise KifuError(Msg("warehouse.cannot_open", detail=str(exc)), where=path) from None
+    patience = lock_wait(wait)
+    deadline, pause = time.monotonic() + patience, 0.05
+    while True:
+        try:
+            con = duckdb.connect(path, read_only=read_only, config=config)
+            break
+        except duckdb.Error as exc:
+            text = str(exc)
+            if "lock" not in text.lower():
+                raise KifuError(Msg("warehouse.cannot_open", detail=_first_line(exc)), where=path) from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                holder = re.search(r"PID (\d+)", text)
+                who = Msg("warehouse.holder", pid=holder.group(1)) if holder else Msg("warehouse.holder_unknown")
+                raise KifuError(Msg("warehouse.in_use", holder=who, seconds=f"{patience:g}", env=ENV_WAIT),
+                                where=path) from None
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 0.5)
     # Months of the Parquet partitions and printed times must not depend on the machine's zone.
     con.execute("SET TimeZone = 'UTC'")
     # DuckDB's own progress bar would land in the middle of `kifu sql` output.
@@ -91,6 +130,16 @@ _MIGRATE_PLAYERS = (
             FROM event_lines WHERE seq = 1) s
         WHERE s.match = matches.match""",
 )
+
+
+def close(con: "duckdb.DuckDBPyConnection") -> None:
+    """Close a connection, also one a failed write (a full disk) left unusable."""
+    import duckdb
+
+    try:
+        con.close()
+    except duckdb.Error:
+        pass
 
 
 def create_schema(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] | None = None) -> None:
@@ -138,19 +187,19 @@ def refresh_feeds(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] |
 
 
 def open_read(db: str | os.PathLike[str] | None = None, identity: "people.Identity | None" = None, *,
-              sandbox: bool = False) -> "duckdb.DuckDBPyConnection":
+              sandbox: bool = False, wait: float | None = None) -> "duckdb.DuckDBPyConnection":
     """The warehouse opened read-only, its ``people`` table first brought up to date with the
     identity file (a short read-write open when the file changed since it was computed, or the
     warehouse predates people)."""
     import duckdb
 
     identity = identity or people.Identity()
-    con = connect(db, read_only=True, sandbox=sandbox)
+    con = connect(db, read_only=True, sandbox=sandbox, wait=wait)
     if people.stored_digest(con) == identity.version:
         return con
     con.close()
     try:
-        rw = connect(db)
+        rw = connect(db, wait=wait)
     except KifuError as exc:
         raise KifuError(Msg("people.stale_read_only", file=identity.path or "-", detail=exc.message),
                         where=db_path(db)) from None
@@ -161,7 +210,7 @@ def open_read(db: str | os.PathLike[str] | None = None, identity: "people.Identi
         raise KifuError(Msg("people.refresh_failed", detail=_first_line(exc)), where=db_path(db)) from None
     finally:
         rw.close()
-    return connect(db, read_only=True, sandbox=sandbox)
+    return connect(db, read_only=True, sandbox=sandbox, wait=wait)
 
 
 
@@ -187,18 +236,60 @@ def _first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
-def query(con: "duckdb.DuckDBPyConnection", sql: str, params: dict[str, str] | None = None
-          ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run one read-only statement with bound parameters; (column names, rows)."""
+def query(con: "duckdb.DuckDBPyConnection", sql: str, params: dict[str, str] | None = None,
+          timeout: float | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run one read-only statement with bound parameters; (column names, rows).
+
+    The statement runs on a helper thread (DuckDB releases the GIL while it works)
+    while this thread waits: Ctrl-C (KeyboardInterrupt) or ``timeout`` seconds
+    (None or 0: no limit) stop it at once with DuckDB's own interrupt, instead of
+    whenever the query would have ended.
+    """
     import duckdb
 
     check_read_only(sql)
+    done: dict[str, Any] = {}
+    finished = threading.Event()
+
+    def run() -> None:
+        try:
+            cur = con.execute(sql, params or None)
+            done["rows"], done["columns"] = cur.fetchall(), [d[0] for d in cur.description or ()]
+        except BaseException as exc:  # handed to the waiting thread
+            done["error"] = exc
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=run, name="kifu-sql", daemon=True)
+    deadline = time.monotonic() + timeout if timeout else None
+    worker.start()
     try:
-        cur = con.execute(sql, params or None)
-        rows = cur.fetchall()
-    except duckdb.Error as exc:
-        raise KifuError(Msg("sql.error", detail=_first_line(exc))) from None
-    return [d[0] for d in cur.description or ()], rows
+        # Our own flag, not Thread.join/is_alive: a join cut short by Ctrl-C can leave the
+        # thread looking stopped while DuckDB still runs in it (and exiting then aborts).
+        while not finished.wait(0.1):
+            if deadline is not None and time.monotonic() >= deadline:
+                _stop(con, finished)
+                raise KifuError(Msg("sql.timeout", seconds=f"{timeout:g}"))
+    except KeyboardInterrupt:
+        _stop(con, finished)
+        raise
+    error = done.get("error")
+    if isinstance(error, duckdb.Error):
+        raise KifuError(Msg("sql.error", detail=_first_line(error))) from None
+    if error is not None:
+        raise error
+    return done["columns"], done["rows"]
+
+
+def _stop(con: "duckdb.DuckDBPyConnection", finished: threading.Event) -> None:
+    """Interrupt the running statement and wait for it to unwind (a second Ctrl-C does not cut that short)."""
+    con.interrupt()
+    while True:
+        try:
+            finished.wait(10)
+            return
+        except KeyboardInterrupt:
+            con.interrupt()
 
 
 def match_lines(con: "duckdb.DuckDBPyConnection", match: str) -> bytes:
@@ -224,17 +315,38 @@ EXPORTS: dict[str, str] = {
 
 
 def export_parquet(con: "duckdb.DuckDBPyConnection", out: str | os.PathLike[str]) -> dict[str, int]:
-    """Hive-partitioned Parquet under OUT/<dataset>/game=…/month=…/; rows written per dataset."""
+    """Hive-partitioned Parquet under OUT/<dataset>/game=…/month=…/; rows written per dataset.
+
+    Every dataset is written whole into a hidden folder inside OUT first; only when all
+    are complete does each replace its OUT/<dataset> folder (a rename each). A failure
+    (a full disk) leaves the previous export as it was and nothing half-written.
+    """
     import duckdb
 
     written = {}
-    Path(out).mkdir(parents=True, exist_ok=True)
-    for name, sql in EXPORTS.items():
-        target = str(Path(out) / name)
-        try:
-            con.execute(f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
-                        "OVERWRITE_OR_IGNORE true, FILENAME_PATTERN 'part-{i}')", {"target": target})
-        except duckdb.Error as exc:
-            raise KifuError(Msg("warehouse.export_failed", detail=_first_line(exc)), where=target) from None
-        written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
+    root = Path(out)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=".kifu-export.tmp-", dir=root))
+    except OSError as exc:
+        raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
+    try:
+        for name, sql in EXPORTS.items():
+            target = stage / name
+            try:
+                con.execute(f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
+                            "FILENAME_PATTERN 'part-{i}')", {"target": str(target)})
+            except duckdb.Error as exc:
+                raise KifuError(Msg("warehouse.export_unchanged", detail=_first_line(exc)),
+                                where=str(root / name)) from None
+            target.mkdir(exist_ok=True)  # a dataset with no rows is an empty folder
+            written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
+        for name in EXPORTS:
+            if (root / name).exists():
+                os.rename(root / name, stage / f"{name}.old")
+            os.rename(stage / name, root / name)
+    except OSError as exc:
+        raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
     return written

@@ -92,12 +92,12 @@ def render_steps(
         timeline_section(ctx, pass_.rows, findings, source),
         f"<footer>{esc(ctx.t('footer'))}</footer>",
     ))
-    title = f"{ctx.t('page')}: {ctx.start.match}"
+    title = f"{esc(ctx.t('page'))}: {ctx.attr(ctx.start.match)}"
     return (
         f'<!doctype html>\n<html lang="{esc(ctx.lang)}"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">'
         f'<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
+        f"<title>{title}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
     )
 
 

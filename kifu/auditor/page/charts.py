@@ -154,7 +154,7 @@ def _dot(ctx: Context, s: _Scale, k: str, seq: int, old: float, new: float, labe
     who = _series_owner(ctx, k)
     tip = f"seq {seq}: {who} {label} {num(old)} → {num(new)}"
     return (f'<a href="#seq-{seq}"><circle cx="{s.x(seq)}" cy="{s.y(new)}" r="3.2" fill="{colour}">'
-            f"<title>{esc(tip)}</title></circle></a>")
+            f"<title>{ctx.attr(tip)}</title></circle></a>")
 
 
 def _series_owner(ctx: Context, k: str) -> str:
@@ -168,4 +168,4 @@ def _colour(ctx: Context, k: str) -> str:
 
 
 def _legend_item(ctx: Context, k: str) -> str:
-    return f'<span><span class="swatch" style="background:{_colour(ctx, k)}"></span>{esc(_series_owner(ctx, k))}</span>'
+    return f'<span><span class="swatch" style="background:{_colour(ctx, k)}"></span>{ctx.name(_series_owner(ctx, k))}</span>'

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -12,13 +11,12 @@ from ...events import i18n
 from ...events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted
 from ...projector import series
 from ..base import Game, Rule
+from ..markup import NAME_CAP, TEXT_CAP, attribute, esc, isolate
+
+__all__ = ["NAME_CAP", "SEVERITIES", "TEXT_CAP", "Context", "esc", "labelled_table", "metric_label", "num", "plain",
+           "seq_links"]
 
 SEVERITIES = ("error", "warning", "info")
-
-
-def esc(value: Any) -> str:
-    """Escape any value for HTML text or a quoted attribute (quotes included)."""
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def plain(value: Any) -> str:
@@ -58,10 +56,27 @@ class Context:
     def t(self, key: str, **kw: Any) -> str:
         return i18n.text(f"page.{key}", self.lang, **kw)
 
+    def th(self, key: str, **html_values: str) -> str:
+        """A label as HTML, its placeholders filled with HTML already made safe (``user``, ``esc``)."""
+        text = esc(i18n.template(f"page.{key}", self.lang))
+        return text.format(**html_values) if html_values else text
+
     def who(self, pid: str | None) -> str:
         if pid in ("judge", "system", "recorder"):
             return self.t(pid)
         return self.names.get(pid or "", pid or "")
+
+    def user(self, value: Any, cap: int = TEXT_CAP) -> str:
+        """A string from the log as page content: escaped, isolated, cut at ``cap`` (kifu/auditor/markup.py)."""
+        return isolate(value, cap, self.lang)
+
+    def name(self, value: Any) -> str:
+        """A name, id, title or path from the log as page content."""
+        return isolate(value, NAME_CAP, self.lang)
+
+    def attr(self, value: Any) -> str:
+        """A string from the log for an attribute or an SVG title."""
+        return attribute(value, NAME_CAP, self.lang)
 
 
 def seq_links(seqs: Iterable[int]) -> str:

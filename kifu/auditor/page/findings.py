@@ -21,20 +21,20 @@ def findings_section(ctx: Context, findings: Sequence[Finding]) -> str:
 def _finding(ctx: Context, i: int, f: Finding) -> str:
     r = ctx.rules.get(f.code)
     title = r.title.get(ctx.lang) if r else f.name
-    rows = [(ctx.t("at_seq"), seq_links(f.seqs)), (ctx.t("citation"), esc(f.citation))]
+    rows = [(ctx.t("at_seq"), seq_links(f.seqs)), (ctx.t("citation"), ctx.user(f.citation))]
     if r is not None:
         rows += [(ctx.t("checks"), _prose(r.doc.section("checks", ctx.lang))),
                  (ctx.t("why"), _prose(r.doc.section("why", ctx.lang)))]
         if r.options:
-            rows.append((ctx.t("depends"), esc(", ".join(f"{o}={plain(ctx.options.get(o))}" for o in r.options))))
+            rows.append((ctx.t("depends"), ctx.user(", ".join(f"{o}={plain(ctx.options.get(o))}" for o in r.options))))
     if f.evidence:
-        rows.append((ctx.t("evidence"), _evidence(f.evidence, ctx.lang)))
+        rows.append((ctx.t("evidence"), _evidence(ctx, f.evidence)))
     rows += [(ctx.t("ruled"), _ruling(ctx, r)) for r in _rulings_on(ctx, f)]
     dl = "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in rows)
     return (
         f'<article class="finding {esc(f.severity)}" id="f-{i}"><h3><span class="badge {esc(f.severity)}">'
         f'{esc(ctx.t(f.severity))}</span> <span class="code">{esc(f.code)}</span> {esc(title)}</h3>'
-        f'<div class="name">{esc(f.name)}</div><p class="msg">{esc(f.message.get(ctx.lang))}</p>'
+        f'<div class="name">{esc(f.name)}</div><p class="msg">{ctx.user(f.message.get(ctx.lang))}</p>'
         f"<dl>{dl}</dl>{_examples(ctx, r)}</article>"
     )
 
@@ -45,8 +45,8 @@ def _rulings_on(ctx: Context, f: Finding) -> list[JudgeRuling]:
 
 
 def _ruling(ctx: Context, r: JudgeRuling) -> str:
-    decision = f"<b>{esc(r.decision)}</b> " if r.decision else ""
-    return f"{seq_links((r.seq,))} {decision}{esc(r.text)}"
+    decision = f"<b>{ctx.name(r.decision)}</b> " if r.decision else ""
+    return f"{seq_links((r.seq,))} {decision}{ctx.user(r.text)}"
 
 
 def _prose(text: str) -> str:
@@ -54,8 +54,8 @@ def _prose(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(text))
 
 
-def _evidence(evidence: Mapping[str, Any], lang: str) -> str:
-    rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(plain(v))}</td></tr>" for k, v in _in_language(evidence, lang))
+def _evidence(ctx: Context, evidence: Mapping[str, Any]) -> str:
+    rows = "".join(f"<tr><th>{esc(k)}</th><td>{ctx.user(plain(v))}</td></tr>" for k, v in _in_language(evidence, ctx.lang))
     return f'<table class="evidence"><tbody>{rows}</tbody></table>'
 
 

@@ -59,6 +59,9 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;padding:6px 8px
 footer{color:var(--mute);font-size:12px;margin-top:30px}
 @media (max-width:800px){.top,.charts{grid-template-columns:1fr}}
 @media print{body{background:#fff}.card,.finding{break-inside:avoid}}
+.cut{color:var(--mute);font-size:12px;font-style:italic}
 """
 
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+from ..markup import CSP  # noqa: E402  (one policy for every page kifu writes)
+
+__all__ = ["CSP", "CSS", "PALETTE", "TABLE_COLOUR"]

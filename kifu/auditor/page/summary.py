@@ -12,18 +12,18 @@ from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num,
 
 def header_section(ctx: Context, head: str | None, source: str | None) -> str:
     s = ctx.start
-    game = ctx.game.title.get(ctx.lang) if ctx.game else s.game
-    parts = [f"<b>{esc(ctx.t('game'))}</b> {esc(game)}", f"<b>{esc(ctx.t('match'))}</b> {esc(s.match)}"]
+    game = esc(ctx.game.title.get(ctx.lang)) if ctx.game else ctx.name(s.game)
+    parts = [f"<b>{esc(ctx.t('game'))}</b> {game}", f"<b>{esc(ctx.t('match'))}</b> {ctx.name(s.match)}"]
     if s.at:
-        parts.append(f"<b>{esc(ctx.t('started'))}</b> {esc(s.at)}")
+        parts.append(f"<b>{esc(ctx.t('started'))}</b> {ctx.name(s.at)}")
     parts.append(f"<b>{esc(ctx.t('events'))}</b> {ctx.last_seq}")
     lines = [f'<p class="meta">{" · ".join(parts)}</p>']
     if source:
-        lines.append(f'<p class="meta"><b>{esc(ctx.t("log"))}</b> {esc(source)}</p>')
+        lines.append(f'<p class="meta"><b>{esc(ctx.t("log"))}</b> {ctx.name(source)}</p>')
     if head:
         lines.append(f'<p class="meta"><b>{esc(ctx.t("head"))}</b> <span class="hash">{esc(head)}</span></p>')
-    heading = f"{ctx.t('page')}: {s.title or s.match}"
-    return f"<header><h1>{esc(heading)}</h1>{''.join(lines)}</header>"
+    heading = f"{esc(ctx.t('page'))}: {ctx.name(s.title or s.match)}"
+    return f"<header><h1>{heading}</h1>{''.join(lines)}</header>"
 
 
 def top_section(ctx: Context, findings: Sequence[Finding]) -> str:
@@ -64,9 +64,9 @@ def _result(ctx: Context) -> str:
     end = ctx.end
     if end is None:
         return esc(ctx.t("unfinished"))
-    text = ctx.t("winner", winner=ctx.who(end.winner)) if end.winner else ctx.t("draw")
-    reason = f" ({ctx.t('reason')}: {end.reason})" if end.reason else ""
-    return f'{esc(text + reason)} · <a class="seqlink" href="#seq-{end.seq}">seq {end.seq}</a>'
+    text = ctx.th("winner", winner=ctx.name(ctx.who(end.winner))) if end.winner else esc(ctx.t("draw"))
+    reason = f" ({esc(ctx.t('reason'))}: {ctx.name(end.reason)})" if end.reason else ""
+    return f'{text}{reason} · <a class="seqlink" href="#seq-{end.seq}">seq {end.seq}</a>'
 
 
 def _players(ctx: Context, findings: Sequence[Finding]) -> str:
@@ -86,7 +86,7 @@ def _player_row(ctx: Context, pid: str, final: series.Values, flagged: int) -> s
     stats = " · ".join(f"{metric_label(ctx, m)} {num(v)}" for k, v in final.items()
                        for m, p in (series.split(k),) if p == pid)
     swatch = f'<span class="swatch" style="background:{ctx.colours[pid]}"></span>'
-    return (f"<tr><td>{swatch}<code>{esc(pid)}</code></td><td>{esc(ctx.names[pid])}</td>"
+    return (f"<tr><td>{swatch}<code>{ctx.name(pid)}</code></td><td>{ctx.name(ctx.names[pid])}</td>"
             f"<td>{esc(stats)}</td><td>{flagged}</td></tr>")
 
 
@@ -97,7 +97,7 @@ def _options(ctx: Context) -> str:
     for o in ctx.game.options + CORE_OPTIONS:
         value = ctx.options.get(o.name, o.default)
         where = ctx.t("set_in_log") if o.name in ctx.start.rules else ctx.t("default")
-        rows.append(f'<tr><td><code>{esc(o.name)}</code></td><td><b>{esc(plain(value))}</b> '
+        rows.append(f'<tr><td><code>{esc(o.name)}</code></td><td><b>{ctx.user(plain(value))}</b> '
                     f'<span class="note">({esc(where)})</span><br><span class="note">{esc(o.doc.get(ctx.lang))}</span>'
                     f"</td></tr>")
     return (f'<div class="card"><h2 style="margin-top:0">{esc(ctx.t("options"))}</h2>'

@@ -32,7 +32,7 @@ def rulings_section(ctx: Context) -> str:
         return ""
     rows = "".join(
         f'<tr><td>{seq_links((r.seq,))}</td><td>{seq_links(r.about)}</td>'
-        f"<td>{esc(r.decision or '')} <code>{esc(r.code or '')}</code></td><td>{esc(r.text)}</td></tr>"
+        f"<td>{ctx.name(r.decision or '')} <code>{ctx.name(r.code or '')}</code></td><td>{ctx.user(r.text)}</td></tr>"
         for r in rulings
     )
     table = labelled_table(ctx, ("seq", "about", "decision", "detail"), rows)
@@ -130,36 +130,36 @@ def _change(ctx: Context, change: Change | None) -> str:
         return ""
     before, values = change
     moved = [
-        f"{_change_label(ctx, k)} {num(before[k])}→{num(v)}"
+        f"{_change_label(ctx, k)} {esc(num(before[k]))}→{esc(num(v))}"
         for k, v in values.items() if k in before and before[k] != v
     ]
-    return "<br>".join(esc(m) for m in moved)
+    return "<br>".join(moved)
 
 
 def _change_label(ctx: Context, k: str) -> str:
     metric, player = series.split(k)
-    label = metric_label(ctx, metric)
-    return label if player is None else f"{label} {ctx.who(player)}"
+    label = esc(metric_label(ctx, metric))
+    return label if player is None else f"{label} {ctx.name(ctx.who(player))}"
 
 
 def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change: str, timed: bool) -> str:
     sev = next((s for s in SEVERITIES if any(f.severity == s for _, f in flags)), "")
     sev = sev or ("ruling" if isinstance(e, JudgeRuling) else "")
     notes = "".join(
-        f'<a class="flag {esc(f.severity)}" href="#f-{i}">▲ {esc(f.code)} {esc(f.message.get(ctx.lang))}</a>'
+        f'<a class="flag {esc(f.severity)}" href="#f-{i}">▲ {esc(f.code)} {ctx.user(f.message.get(ctx.lang))}</a>'
         for i, f in flags
     )
     void = ctx.voids.get(e.seq)
     struck = (lambda html: f"<del>{html}</del>") if void is not None else (lambda html: html)
     if void is not None:  # never happened: struck through, with who took it back and why
         sev, change = "voided", ""
-        notes = (f'<span class="void">{esc(ctx.t("voided", seq=void.seq, by=ctx.who(void.by), reason=void.reason))}'
-                 f"</span>{notes}")
+        voided = ctx.th("voided", seq=str(void.seq), by=ctx.name(ctx.who(void.by)), reason=ctx.user(void.reason))
+        notes = f'<span class="void">{voided}</span>{notes}'
     return (
         f'<tr id="seq-{e.seq}" class="{sev}"><td><a href="#seq-{e.seq}">{e.seq}</a></td>'
-        + (f'<td class="t" title="{esc(e.at)}">{esc(_clock(e.at))}</td>' if timed else "")
-        + f'<td class="who">{struck(esc(ctx.who(e.by)))}</td>'
-        f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td>{struck(_detail(e))}{notes}</td>'
+        + (f'<td class="t" title="{ctx.attr(e.at)}">{ctx.name(_clock(e.at))}</td>' if timed else "")
+        + f'<td class="who">{struck(ctx.name(ctx.who(e.by)))}</td>'
+        f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td>{struck(_detail(ctx, e))}{notes}</td>'
         f'<td class="chg">{change}</td></tr>'
     )
 
@@ -171,15 +171,15 @@ def _clock(at: str | None) -> str:
     return at or ""
 
 
-def _detail(e: Event) -> str:
+def _detail(ctx: Context, e: Event) -> str:
     d = msgspec.to_builtins(e)
     for k in ENVELOPE:
         d.pop(k, None)
-    return "".join(f'<span class="kv"><i>{esc(k)}</i> {_value(e, k, v)}</span>' for k, v in d.items())
+    return "".join(f'<span class="kv"><i>{esc(k)}</i> {_value(ctx, e, k, v)}</span>' for k, v in d.items())
 
 
-def _value(e: Event, k: str, v: Any) -> str:
+def _value(ctx: Context, e: Event, k: str, v: Any) -> str:
     # A ruling's subject events are links: the judge's reasoning is one click from the play.
     if isinstance(e, (JudgeRuling, LogVoided)) and k == "about":
         return seq_links(e.about)
-    return esc(plain(v))
+    return ctx.user(plain(v))

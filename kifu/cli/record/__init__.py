@@ -195,7 +195,9 @@ def _write_slip(rec: Any, path: Optional[Path], code: str, lang: Lang | None) ->
     from .slip import as_svg, as_text
 
     s = rec.slip()
-    path.write_text(as_svg(s, code) if path.suffix.lower() == ".svg" else as_text(s, code), encoding="utf-8")
+    from kifu.events import atomic
+
+    atomic.write_bytes(path, (as_svg(s, code) if path.suffix.lower() == ".svg" else as_text(s, code)).encode("utf-8"))
     typer.echo(msg("record_slip_wrote", lang, path=path), err=True)
 
 
@@ -233,5 +235,7 @@ def slip_(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        from kifu.events import atomic
+
+        atomic.write_bytes(output, text.encode("utf-8"))
         typer.echo(msg("record_slip_wrote", lang, path=output), err=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any, Sequence
 
+from kifu.auditor import markup
 from kifu.auditor.base import Finding
 from kifu.auditor.report import counts
 from kifu.events import i18n
@@ -142,7 +143,8 @@ def as_svg(slip: Slip, lang: str) -> str:
     rows = [(word("title", lang), "")] + slip.lines(lang) + [("", part) for part in slip.grouped_head()]
     text = "".join(
         f'<text x="6" y="{14 + i * 6}" font-size="{5 if i == 0 else 3.6}">'
-        f'<tspan font-weight="bold">{escape(label)}</tspan><tspan x="28">{escape(value)}</tspan></text>'
+        f'<tspan font-weight="bold">{escape(label)}</tspan>'
+        f'<tspan x="28" unicode-bidi="isolate">{markup.attribute(value, markup.NAME_CAP, lang)}</tspan></text>'
         for i, (label, value) in enumerate(rows))
     y = 14 + len(rows) * 6
     size = len(m) * cell

@@ -332,12 +332,14 @@ class SlipScreen(ModalScreen[None]):
 
 def save_slip(rec: Recording, lang: str) -> tuple[Path, Path]:
     """Write LOG.slip.svg and LOG.slip.txt beside the log."""
+    from kifu.events import atomic
+
     from .slip import as_svg, as_text
 
     slip = rec.slip()
     svg, txt = rec.path.with_suffix(".slip.svg"), rec.path.with_suffix(".slip.txt")
-    svg.write_text(as_svg(slip, lang), encoding="utf-8")
-    txt.write_text(as_text(slip, lang), encoding="utf-8")
+    atomic.write_bytes(svg, as_svg(slip, lang).encode("utf-8"))
+    atomic.write_bytes(txt, as_text(slip, lang).encode("utf-8"))
     return svg, txt
 
 

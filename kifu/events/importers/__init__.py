@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import kifu.games
 
@@ -25,7 +26,7 @@ from .. import games
 from ..base import KifuError
 from ..codec import Codec
 from ..i18n import Msg
-from ..logfile import Writer, create
+from ..logfile import write_new
 from .common import (
     MAX_INPUT,
     ImportFailed,
@@ -40,7 +41,8 @@ from .mapping import EMPTY, MapFile, MappingError, PlayerBook
 from .mapping import load as load_mapping
 
 __all__ = ["FORMATS", "SPEAKER_KEYS", "ImportFailed", "ImportReport", "Imported", "Located", "MappingError", "Message",
-           "Source", "build", "detect", "game_map", "import_file", "load_mapping", "map_source", "read_source", "write"]
+           "Source", "build", "detect", "game_map", "import_file", "load_mapping", "map_source", "plan", "read_source",
+           "write"]
 
 Reader = Callable[[bytes, str], Source]
 
@@ -170,7 +172,8 @@ class Imported:
     """An import ready to write: match.start, the events after it, and the report."""
 
     start: dict[str, Any]
-    events: list[dict[str, Any]]
+    events: Iterable[dict[str, Any]]
+    """A list from ``build``; from ``plan``, made one by one as they are written (iterate once)."""
     report: ImportReport
 
 
@@ -241,7 +244,7 @@ def _speakers(messages: list[Message]) -> list[str]:
     return list(seen)
 
 
-def build(
+def plan(
     src: Source,
     data: bytes,
     codec: Codec,
@@ -252,10 +255,13 @@ def build(
     rules: dict[str, Any] | None = None,
     system: str | None = None,
 ) -> Imported:
-    """Turn a read source into match.start and events; nothing is written.
+    """match.start and the events of a read source, the events made only as they are iterated.
 
-    ``system`` is the BCDice game system id (``Cthulhu7th``) of messages whose source records
-    none (CCFOLIA): their system's tables and forms are then read as that system's.
+    ``match.start`` takes the time of the first event that has one: the events
+    before it (usually none) are held until it is found. The report's counts
+    are complete once the events have been iterated. ``system`` is the BCDice game
+    system id (``Cthulhu7th``) of messages whose source records none (CCFOLIA):
+    their system's tables and forms are then read as that system's.
     """
     if system:
         known = game_system(system)
@@ -267,39 +273,41 @@ def build(
     report = ImportReport(file=src.file, format=src.format, game=game, match=match_id,
                           players=[f"{p['id']}={p['name']}" for p in plist], remarks=list(src.notes),
                           skipped_lines=src.skipped)
-    events = list(Converter(src, maps, codec, book, report).events())
+    made = iter(Converter(src, maps, codec, book, report).events())
+    held: list[dict[str, Any]] = []
+    first_at = None
+    for e in made:
+        held.append(e)
+        if e.get("at"):
+            first_at = e["at"]
+            break
     start: dict[str, Any] = {"game": game, "match": match_id, "players": plist,
                              "title": f"{src.title or src.file} ({src.format} import)"}
     if rules:
         start["rules"] = dict(rules)
-    first_at = next((e["at"] for e in events if e.get("at")), None)
     if first_at:
         start["at"] = first_at
-    report.events = len(events) + 1
-    return Imported(start, events, report)
+    return Imported(start, _counted(itertools.chain(held, made), report), report)
+
+
+def _counted(events: Iterator[dict[str, Any]], report: ImportReport) -> Iterator[dict[str, Any]]:
+    report.events = 1
+    for e in events:
+        report.events += 1
+        yield e
+
+
+def build(*args: Any, **kwargs: Any) -> Imported:
+    """``plan`` (same arguments) with every event made at once, as a list; nothing is written."""
+    imported = plan(*args, **kwargs)
+    imported.events = list(imported.events)
+    return imported
 
 
 def write(out: str | os.PathLike[str], imported: Imported) -> ImportReport:
-    """Create the log at ``out`` (never overwriting) and append every event; all or nothing."""
-    create(out, imported.start)
-    try:
-        with Writer(out, durable=False) as w:
-            for e in imported.events:
-                w.append(e)
-            imported.report.head = w.head.hash
-        _fsync(out)  # one fsync for the whole import instead of one per event
-    except BaseException:
-        os.unlink(out)  # our own half-written file: a partial import is never left behind
-        raise
+    """Create the log at ``out``, never overwriting, whole or not at all (``logfile.write_new``)."""
+    imported.report.head = write_new(out, imported.start, imported.events).hash
     return imported.report
-
-
-def _fsync(path: str | os.PathLike[str]) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def import_file(
@@ -317,11 +325,11 @@ def import_file(
     system: str | None = None,
 ) -> ImportReport:
     """Read ``path``, map it for ``game`` and write a new log at ``out``; ``rules`` go into match.start;
-    ``system`` is the BCDice game system of rolls whose source names none (see ``build``).
+    ``system`` is the BCDice game system of rolls whose source names none (see ``plan``).
 
     ``progress(stage, items)`` is told each stage (``read``, with no items; ``convert``, with
-    the messages; ``write``, with the events) and returns the list to go on with, so a
-    caller can hand back one that reports how far iterating it has come.
+    the messages, each converted and written in turn) and returns the list to go on with,
+    so a caller can hand back one that reports how far iterating it has come.
     """
     if os.path.lexists(out):
         raise KifuError(Msg("log.exists"), where=str(out))
@@ -333,7 +341,6 @@ def import_file(
         raise MappingError(Msg("import.map_other_game", map_game=repr(maps.game), game=repr(game)), where=map_name)
     stage("read", None)
     src, data = read_source(path, fmt)
+    # Messages are converted and written one by one: the bar counts them once, for both.
     src.messages = stage("convert", src.messages)
-    imported = build(src, data, codec, game, maps, match, players, rules, system)
-    imported.events = stage("write", imported.events)
-    return write(out, imported)
+    return write(out, plan(src, data, codec, game, maps, match, players, rules, system))

@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 
+from .. import limits
 from ..base import KifuError
 from ..i18n import Msg
 from .bcdice import Roll
@@ -188,15 +189,22 @@ def _no_constant(name: str) -> Any:
 
 
 def decode_json(text: str, where: str) -> Any:
-    """Decode a JSON export, refusing a key that appears twice in one object.
+    """Decode a JSON export, refusing a key that appears twice in one object or nesting too deep.
 
     Decoders keep the last of two equal keys, so a second ``"messages"`` list would
     silently replace the first: an export that says two things is refused instead.
+    The depth (``limits.MAX_DEPTH``) is measured before the parser recurses.
     """
+    if limits.too_deep(text):
+        problem = limits.scan(text) or limits.Problem("depth", None)
+        raise ImportFailed(problem.message(), where=where, line=limits.line_of(text, problem.offset),
+                           field=problem.field)
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except _DuplicateKey as exc:
-        raise ImportFailed(Msg("import.json_duplicate_key", key=repr(exc.args[0])), where=where) from None
+        problem = limits.scan(text)
+        located = {"line": limits.line_of(text, problem.offset), "field": problem.field} if problem else {}
+        raise ImportFailed(Msg("import.json_duplicate_key", key=repr(exc.args[0])), where=where, **located) from None
     except json.JSONDecodeError as exc:
         raise ImportFailed(Msg("import.json_invalid_at", detail=exc.msg, line=exc.lineno, column=exc.colno),
                            where=where) from None

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import re
 import tomllib
+import warnings
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import msgspec
 
+from .. import limits
 from ..base import KifuError
 from ..codec import Codec
 from ..i18n import Msg
@@ -155,11 +157,26 @@ EMPTY = MapFile()
 
 
 def load(text: str, where: str, codec: Codec) -> MapFile:
-    """Read a mapping file's text and check every template against the game's events."""
+    """Read a mapping file's text and check every template against the game's events.
+
+    The file is held to the limits of docs/format.md: at most ``MAX_MAPPING`` bytes,
+    nested at most ``MAX_DEPTH`` levels (measured before the TOML parser recurses).
+    """
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.MAX_MAPPING:
+        raise MappingError(Msg("limits.mapping_too_big", size=f"{size:,}", limit=f"{limits.MAX_MAPPING:,}"),
+                           where=where)
+    deep = limits.Problem("depth", None).message()
+    if limits.toml_too_deep(text):
+        raise MappingError(deep, where=where)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MappingError(Msg("map.not_toml", detail=str(exc)), where=where) from None
+    except RecursionError:  # nesting the measure above did not see (it reads strings the simple way)
+        raise MappingError(deep, where=where) from None
+    if limits.value_depth(doc) > limits.MAX_DEPTH:  # dotted keys nest without brackets
+        raise MappingError(deep, where=where)
     unknown = set(doc) - {"game", "roll", "command", "pattern", "description"}
     if unknown:
         raise MappingError(Msg("map.unknown_top_keys", keys=sorted(unknown)), where=where)
@@ -172,6 +189,14 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
     for i, e in enumerate(doc.get("pattern", []), 1):
         m.patterns.append(_entry("pattern", i, e, where, codec))
     return m
+
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    """A mapping file's pattern, compiled without Python's warnings about it (``[[`` as a possible
+    nested set): they would print on stderr beside kifu's own lines; a pattern that fails is one line."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return re.compile(pattern)
 
 
 _KEYS = {
@@ -198,11 +223,11 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
     try:
         return Entry(
             kind=kind, index=i, templates=tuple(templates),
-            expr=e.get("expr"), expr_regex=re.compile(e["expr_regex"]) if "expr_regex" in e else None,
+            expr=e.get("expr"), expr_regex=_regex(e["expr_regex"]) if "expr_regex" in e else None,
             roll_kind=e.get("kind"), sides=e.get("sides"), verified=e.get("verified"),
             name=_command_name(e, label, where) if kind == "command" else None,
             bare=bool(e.get("bare", False)), args=tuple(e.get("args", ())),
-            regex=re.compile(e["regex"]) if kind == "pattern" else None,
+            regex=_regex(e["regex"]) if kind == "pattern" else None,
             translate=tuple((k, v) for k, v in _translate(e.get("translate", {}), label, where).items()
                             if not isinstance(v, dict)),
             translate_by_name=tuple((k, tuple(_translate(v, label, where).items()))
