@@ -3,7 +3,8 @@
 Each folder of tests/acceptance/ (but ``imports``, see test_acceptance_imports.py) holds
 logs written by its ``make.py`` following docs/format.md and docs/games/<game>.md, and
 ``cases.json``: for every log, the errors and warnings its full audit must give, as
-(code, seq), or none for a clean match. A log kifu refuses to read is a failure too:
+(code, seq) and, where a finding explains later events, its ``consequences``, or none
+for a clean match. A log kifu refuses to read is a failure too:
 the docs called it valid. Rebuild a folder with ``PYTHONPATH=. python tests/acceptance/<folder>/make.py``.
 """
 
@@ -61,6 +62,9 @@ def test_case_gets_the_rules_ruling(suite: str, name: str) -> None:
     got = Counter((f.code, f.seq) for f in findings if f.severity != "info")
     want = Counter((w["code"], w["seq"]) for w in case["expected"])
     assert got == want, (case["about"], [(f.code, f.seq, f.severity, f.message.en) for f in findings])
+    folded = {(f.code, f.seq): f.consequences for f in findings}
+    for w in case["expected"]:  # a case may name what its finding explains (``Finding.consequences``)
+        assert "consequences" not in w or folded[(w["code"], w["seq"])] == w["consequences"], (case["about"], folded)
 
 
 @pytest.mark.parametrize("suite", SUITES)

@@ -29,12 +29,13 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
     want = expected_cost(st, a, s.options)
     if want is None:
         if facts_of(st, a) is None:
-            yield unknown(s.event.seq, f"{a.card} is not in the card catalogue", (a.seq,))
+            yield unknown(s.event.seq, f"{a.card} is not in the card catalogue", (a.seq,), about=("act", a.id))
         return
     got = {k: v for k, v in a.costs.items() if k != "additional" and v}
     if got != ({want[0]: want[1]} if want[1] else {}):
         yield Hit(s.event.seq, {"card": a.card, "act": a.id, "want": f"{want[1]} {want[0]}",
-                                "got": ", ".join(f"{v} {k}" for k, v in got.items()) or "nothing"}, (a.seq,))
+                                "got": ", ".join(f"{v} {k}" for k, v in got.items()) or "nothing"}, (a.seq,),
+                  about=("act", a.id))
 
 
 @rule(
@@ -55,17 +56,19 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
             return
         if add is None:
             if f is None:
-                yield unknown(e.seq, f"{a.card} is not in the card catalogue", (a.seq,))
+                yield unknown(e.seq, f"{a.card} is not in the card catalogue", (a.seq,), about=("act", a.id))
             else:
-                yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": "-", "want": 0, "n": a.n, "got": e.n})
+                yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": "-", "want": 0, "n": a.n, "got": e.n},
+                          about=("act", a.id))
             return
         gun = proj.find_gun(cat(st), e.gun)
         if gun is None or gun.id != add.gun or not a.ended:
             got = f"{e.n} from {e.gun}" + ("" if a.ended else " before the toss sequence ended")
-            yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": add.gun, "want": "N", "n": a.n, "got": got})
+            yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": add.gun, "want": "N", "n": a.n, "got": got},
+                      about=("act", a.id))
     elif add is not None and a.resolved is None and a.costs.get("additional", 0) != e.n and not _flagged(a):
         yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": add.gun, "want": e.n, "n": e.n,
-                          "got": a.costs.get("additional", 0)}, (a.add_seq or a.seq,))
+                          "got": a.costs.get("additional", 0)}, (a.add_seq or a.seq,), about=("act", a.id))
 
 
 def _flagged(a: proj.Activation) -> bool:
@@ -89,11 +92,14 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
     elif e.kind == "voltage":
         have = p.voltage
     else:
+        a = game(s.before).acts.get(e.act)
+        if a is not None and a.ended and e.n != a.n:
+            return  # an additional cost that is not N is GG-COST-002's, however many loads the gun had
         g = proj.gun_of(game(s.before), p, e.gun)
         have = g.loads if g else 0
     if e.n > have:
         yield Hit(e.seq, {"player": e.player, "kind": e.kind if e.kind != "additional" else f"{e.gun} loads",
-                          "n": e.n, "have": have})
+                          "n": e.n, "have": have}, about=("act", e.act))
 
 
 @rule(
@@ -104,7 +110,7 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
 def cost_not_refunded(s: Step) -> Iterable[Hit]:
     a = game(s.before).acts.get(s.event.act)
     yield Hit(s.event.seq, {"act": s.event.act, "card": a.card if a else "?", "n": s.event.n, "kind": s.event.kind,
-                            "nn": a.n if a else "?"}, (a.seq,) if a else ())
+                            "nn": a.n if a else "?"}, (a.seq,) if a else (), about=("act", s.event.act))
 
 
 RULES = (cost_is_the_printed_cost, additional_cost_uses_n, cost_is_affordable, cost_not_refunded)

@@ -49,7 +49,8 @@ def _check(s: Step, scope: str) -> Iterable[Hit]:
     for lim, count, card in _used(s, scope):
         if count > lim.n:
             yield Hit(s.event.seq, {"card": card, "per": lim.per, "per_ja": PER_JA[lim.per], "n": lim.n, "count": count,
-                                    "player": s.event.player})
+                                    "player": s.event.player},
+                      about=("limit", scope, s.event.player, card, game(s.after).turn if scope == "turn" else 0))
 
 
 @rule(

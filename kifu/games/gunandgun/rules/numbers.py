@@ -48,14 +48,15 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
         return
     card = s.event.card or a.card
     if f is None:
-        yield unknown(s.event.seq, f"{card} is not in the card catalogue")
+        yield unknown(s.event.seq, f"{card} is not in the card catalogue", about=("act", a.id))
         return
     want = expected_values(f, s.event.n)
     if len(s.event.values) != len(want):
         yield unknown(s.event.seq, f"values {list(s.event.values)} do not line up with the {len(want)} numbers "
-                                   f"of {card} in the catalogue")
+                                   f"of {card} in the catalogue", about=("act", a.id))
     elif list(s.event.values) != want:
-        yield Hit(s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)})
+        yield Hit(s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)},
+                  about=("act", a.id))
 
 
 @rule(
@@ -81,12 +82,12 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": "exactly " + role, "limit": limit,
-                          "done": done}, (a.resolved or a.seq,))
+                          "done": done}, (a.resolved or a.seq,), about=("act", a.id))
     elif isinstance(e, ev.HitModified) and a.kind.startswith("group-"):
         return  # a lasting modifier (スパイラル・シューター, バレットキャッチ) applies N to every shot of its turn
     elif limit is not None and done > limit:
         yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
-                  (a.resolved or a.seq,))
+                  (a.resolved or a.seq,), about=("act", a.id))
 
 
 def _role(e: Any) -> str | None:
@@ -143,7 +144,7 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
 
 def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: str, seqs: tuple[int, ...] = ()) -> Hit:
     return Hit(seq, {"card": a.card, "measured": t[0], "op": "≥" if t[2] == "ge" else "≤", "threshold": t[1],
-                     "n": n, "want": t[3], "got": got}, seqs)
+                     "n": n, "want": t[3], "got": got}, seqs, about=("act", a.id))
 
 
 EXACT_ROLES = ("draw", "burn")
@@ -176,7 +177,7 @@ def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
             done = a.effects.get(role, 0)
             if want is not None and done < want:
                 yield Hit(a.resolved, {"card": a.card, "act": a.id, "n": a.rn, "role": role, "want": want,
-                                       "done": done}, (a.seq,))
+                                       "done": done}, (a.seq,), about=("act", a.id))
 
 
 RULES = (effect_numbers_use_n, effect_does_not_exceed_n, threshold_compares_with_n, effect_does_all_that_n_says)

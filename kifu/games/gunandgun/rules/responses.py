@@ -32,7 +32,7 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     holds = e.holds if e.holds is not None else (t[3] if t is not None else None)
     if holds is False:
         yield Hit(e.seq, {"card": a.card, "act": a.id, "measured": e.measured if t is None else t[0], "n": e.n},
-                  (a.seq,))
+                  (a.seq,), about=("act", a.id))
 
 
 @rule(
@@ -45,7 +45,8 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, ev.CardsDiscarded) and s.event.zone == "set":
         return  # the fizzled card itself going to the discard is what should happen
     if a is not None and a.outcome == "fizzled":
-        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq}, (a.resolved or a.seq,))
+        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
+                  (a.resolved or a.seq,), about=("act", a.id))
 
 
 @rule(
@@ -69,7 +70,7 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
             why = f"{e.against} is not a shot or skill of the opponent"
             why_ja = f"{e.against} は相手の射撃・技能ではありません"
     if why:
-        yield Hit(e.seq, {"player": e.player, "act": e.act, "why": why, "why_ja": why_ja})
+        yield Hit(e.seq, {"player": e.player, "act": e.act, "why": why, "why_ja": why_ja}, about=("act", e.act))
 
 
 @rule(
@@ -86,7 +87,7 @@ def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
              and x.declared > a.declared and x.resolved is None]
     if later:
         yield Hit(s.event.seq, {"act": a.id, "declared": a.declared, "later": later[0].id},
-                  (a.declared, later[0].declared))
+                  (a.declared, later[0].declared), about=("act", a.id))
 
 
 def _blockers(st: Any, shot: Any) -> list[str]:
@@ -111,7 +112,7 @@ def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
         return
     by = _blockers(st, shot)
     if by:
-        yield Hit(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,))
+        yield Hit(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,), about=("act", e.act))
 
 
 RULES = (failed_response_goes_to_discard, fizzled_response_has_no_effect, response_set_then_declared_against_opponent,

@@ -29,7 +29,7 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
     g = player_gun(st, e.player, e.gun)
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
-        yield Hit(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit})
+        yield Hit(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
 
 
 @rule(
@@ -44,11 +44,11 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     gun = proj.find_gun(cat(st), e.gun)
     if g is None or gun is None:
         if g is not None:
-            yield Hit(e.seq, {"reason": f"gun {e.gun!r} is not in the catalogue"}, undecided=True)
+            yield Hit(e.seq, {"reason": f"gun {e.gun!r} is not in the catalogue"}, undecided=True, about=("shot", e.shot))
         return
     need = gun.min_load()
     if need is not None and g.loads < need:
-        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "need": need})
+        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
 
 
 @rule(
@@ -62,7 +62,7 @@ def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
         return
     last = max(STAGES.index(m[0]) for m in shot.mods)
     if STAGES.index(e.stage) < last:
-        yield Hit(e.seq, {"shot": e.shot, "stage": e.stage, "after": STAGES[last]}, (shot.seq,))
+        yield Hit(e.seq, {"shot": e.shot, "stage": e.stage, "after": STAGES[last]}, (shot.seq,), about=("shot", e.shot))
 
 
 def expected_damage(gun: Any, shot: proj.Shot) -> int | None:
@@ -97,8 +97,9 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
         return  # the shooter's own loss (RECOIL) on the shot is not the shot's damage
     want = expected_damage(gun, shot)
     if want is not None and shot.damage != want:
+        modifiers = tuple(("act", a.id) for a in st.acts.values() if a.shot == shot.id)
         yield Hit(e.seq, {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
-                  (shot.seq,))
+                  (shot.seq,), about=("shot", e.shot), follows=modifiers)
 
 
 RULES = (gun_shoots_once_per_turn, shot_needs_lowest_hit_row, hit_modifiers_in_order,

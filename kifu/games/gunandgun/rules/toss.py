@@ -42,10 +42,11 @@ def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, ev.CoinTossed):
         if cost is not None and cost[1] > 0:
             yield Hit(s.event.seq, {"seq": s.event.seq, "card": a.card, "act": a.id, "cost": f"{cost[1]} {cost[0]}",
-                                    "cost_ja": f"{CURRENCY_JA[cost[0]]} {cost[1]} 枚"}, (a.seq,))
+                                    "cost_ja": f"{CURRENCY_JA[cost[0]]} {cost[1]} 枚"}, (a.seq,), about=("act", a.id))
     elif cost is None or cost[1] == 0:
         yield Hit(s.event.seq, {"seq": a.toss_seqs[0], "card": a.card, "act": a.id, "cost": s.event.n,
-                                "cost_ja": f"{CURRENCY_JA.get(s.event.kind, s.event.kind)} {s.event.n} 枚"}, a.toss_seqs[:1])
+                                "cost_ja": f"{CURRENCY_JA.get(s.event.kind, s.event.kind)} {s.event.n} 枚"}, a.toss_seqs[:1],
+                  about=("act", a.id))
 
 
 @rule(
@@ -67,7 +68,8 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
         why, ended = f"load cap {load_cap(st, a)}", a.toss_seqs[-1] if a.toss_seqs else a.seq
     else:
         return
-    yield Hit(s.event.seq, {"act": a.id, "card": a.card, "ended": ended, "why": why, "seq": s.event.seq}, (ended,))
+    yield Hit(s.event.seq, {"act": a.id, "card": a.card, "ended": ended, "why": why, "seq": s.event.seq}, (ended,),
+              about=("act", a.id))
 
 
 @rule(
@@ -81,7 +83,7 @@ def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
     if a is not None and a.kind not in ("gunner", "gun") and s.event.n not in n_choices(st, a, s.options):
         yield Hit(s.event.seq, {"act": a.id, "card": a.card, "claimed": s.event.n, "n": effective_n(st, a),
                                 "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "-"},
-                  a.toss_seqs)
+                  a.toss_seqs, about=("act", a.id))
 
 
 @rule(
@@ -102,7 +104,7 @@ def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
     if not sequence_over(st, a, s.options):
         yield Hit(s.event.seq, {"act": a.id, "card": a.card,
                                 "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "no toss"},
-                  a.toss_seqs)
+                  a.toss_seqs, about=("act", a.id))
 
 
 WHY_JA = {
@@ -147,7 +149,8 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.TossGroupOpened):
         if st.turn and (st.phase != "start" or st.active != e.player):
             why = "a turn toss group opens at the owner's turn start"
-            yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or "継続技能", "why": why, "why_ja": WHY_JA[why]})
+            yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or "継続技能", "why": why, "why_ja": WHY_JA[why]},
+                      about=("act", e.act))
         return
     a = st.acts.get(e.act)
     if a is not None and a.tosses:
@@ -155,7 +158,7 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     why = _timing_problem(s)
     if why is not None:
         yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": a.card if a else None, "why": why,
-                          "why_ja": WHY_JA.get(why, why)}, (a.seq,) if a else ())
+                          "why_ja": WHY_JA.get(why, why)}, (a.seq,) if a else (), about=("act", e.act))
 
 
 @rule(
@@ -166,7 +169,8 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
 def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
     a = game(s.before).acts.get(s.event.act)
     if a is not None and a.player != s.event.player:
-        yield Hit(s.event.seq, {"act": a.id, "card": a.card, "owner": a.player, "tosser": s.event.player}, (a.seq,))
+        yield Hit(s.event.seq, {"act": a.id, "card": a.card, "owner": a.player, "tosser": s.event.player}, (a.seq,),
+                  about=("act", a.id))
 
 
 @rule(
@@ -211,7 +215,7 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
         why = f"uses the toss of turn {a.turn}, not this turn's start"
         why_ja = f"このターンではなくターン {a.turn} のトスを使っています"
     if why:
-        yield Hit(e.seq, {"card": card, "seq": e.seq, "why": why, "why_ja": why_ja}, (a.seq,))
+        yield Hit(e.seq, {"card": card, "seq": e.seq, "why": why, "why_ja": why_ja}, (a.seq,), about=("act", a.id))
 
 
 @rule(
@@ -224,7 +228,8 @@ def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
     if a is None or a.kind not in ("gunner", "gun"):
         return
     if isinstance(s.event, ev.CoinTossed) or s.event.n != 0:
-        yield Hit(s.event.seq, {"name": a.card, "source": a.kind, "act": a.id, "seq": s.event.seq}, (a.seq,))
+        yield Hit(s.event.seq, {"name": a.card, "source": a.kind, "act": a.id, "seq": s.event.seq}, (a.seq,),
+                  about=("act", a.id))
 
 
 RULES = (

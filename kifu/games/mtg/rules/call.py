@@ -19,7 +19,7 @@ from ..projection import (
     stated_group,
     the_call,
 )
-from .common import CALLS, CR_705_2, CR_705_3, STATED, evidence, flip_of
+from .common import CALLS, CR_705_2, CR_705_3, STATED, evidence, flip_of, flip_subject
 
 
 def _called(s: Step) -> Instruction | None:
@@ -41,7 +41,7 @@ def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
     assert isinstance(e, CoinCalled)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.kind == "heads-tails":
-        yield Hit(e.seq, evidence(ins, player=e.player, side=e.side))
+        yield Hit(e.seq, evidence(ins, player=e.player, side=e.side), about=flip_subject(ins, e.group))
 
 
 @rule(
@@ -57,7 +57,7 @@ def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
     assert isinstance(e, FlipDecided)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.kind == "heads-tails" and not stated_group(ins, e.group):
-        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome))
+        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
 
 @rule(
@@ -72,7 +72,7 @@ def flipper_calls(s: Step) -> Iterable[Hit]:
     assert isinstance(e, CoinCalled)
     ins = _called(s)
     if ins is not None and e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, player=e.player))
+        yield Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group))
 
 
 @rule(
@@ -92,7 +92,8 @@ def call_before_result(s: Step) -> Iterable[Hit]:
     if isinstance(e, CoinCalled):
         landed = coins_of(g_before, ins.flipper) if g_before else ()
         if landed and e.player == ins.flipper:
-            yield Hit(e.seq, evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq), (landed[0].seq,))
+            yield Hit(e.seq, evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq), (landed[0].seq,),
+                      about=flip_subject(ins, e.group))
         return
     yield from _no_call(ins, g_before, e)
 
@@ -105,7 +106,7 @@ def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no
         return
     reason = (f"the log records no call by the flipper ({ins.flipper}) for flip {e.group} of {ins.card} "
               "(a client that records only outcomes, or a call by someone else)")
-    yield Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True)
+    yield Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True, about=flip_subject(ins, e.group))
 
 
 @rule(
@@ -120,7 +121,7 @@ def only_flipper_wins(s: Step) -> Iterable[Hit]:
     assert isinstance(e, FlipDecided)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.kind != "heads-tails" and e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome))
+        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
 
 def expected_outcome(ins: Instruction, g: Group) -> tuple[str | None, dict]:
@@ -166,7 +167,8 @@ def wrong_outcomes(state: State) -> Iterable[tuple[Instruction, Group, Mark, str
 def won_means_call_matches(end: End) -> Iterable[Hit]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
         if not explained_by_ignored(ins, g, o.value):
-            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen))
+            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen),
+                      about=flip_subject(ins, g.group))
 
 
 @rule(
@@ -181,7 +183,7 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     assert isinstance(e, CoinLanded)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.flippers != "each-player" and e.player not in (None, ins.flipper):
-        yield Hit(e.seq, evidence(ins, player=e.player))
+        yield Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group))
 
 
 @rule(
@@ -198,9 +200,9 @@ def stated_result(s: Step) -> Iterable[Hit]:
     if ins is None or not stated_group(ins, e.group):  # type: ignore[attr-defined]
         return
     if isinstance(e, CoinLanded) and e.result != "heads" and (e.player or ins.flipper) == ins.flipper:
-        yield Hit(e.seq, evidence(ins, what=f"a {e.result} coin"))
+        yield Hit(e.seq, evidence(ins, what=f"a {e.result} coin"), about=flip_subject(ins, e.group))
     if isinstance(e, FlipDecided) and e.outcome != "won":
-        yield Hit(e.seq, evidence(ins, what=f"{e.player} {e.outcome}"))
+        yield Hit(e.seq, evidence(ins, what=f"{e.player} {e.outcome}"), about=flip_subject(ins, e.group))
 
 
 RULES = (

@@ -80,6 +80,16 @@ def players_flipping(g: Group) -> list[str]:
     return list(dict.fromkeys(c.player for c in g.coins))
 
 
+def flip_subject(ins: Instruction, group: int) -> tuple[str, str, int]:
+    """What a finding about one flip of an instruction is about (``Hit.about``)."""
+    return ("flip", ins.flip, group)
+
+
+def every_flip(ins: Instruction) -> tuple[tuple[str, str, int], ...]:
+    """Every flip of an instruction: what its payoffs and its length follow from (``Hit.follows``)."""
+    return tuple(flip_subject(ins, n) for n in sorted(ins.groups))
+
+
 def evidence(ins: Instruction, **more: Any) -> dict[str, Any]:
     return {"flip": ins.flip, "card": ins.card, "flipper": ins.flipper, **more}
 

@@ -21,8 +21,10 @@ from .common import (
     CARD,
     THUMB,
     card,
+    every_flip,
     evidence,
     flip_of,
+    flip_subject,
     last_coin_seq,
     new_group,
     players_flipping,
@@ -57,7 +59,8 @@ def stops_at_first_loss(s: Step) -> Iterable[Hit]:
         if outcome == "lost" and g.group < s.event.group:  # type: ignore[attr-defined]
             seq = kept_coin(g, before.flipper).seq if kept_coin(g, before.flipper) else g.first_seq
             yield Hit(s.event.seq, evidence(after, group=s.event.group, lost_group=g.group,  # type: ignore[attr-defined]
-                                            loss_seq=seq), (seq,))
+                                            loss_seq=seq), (seq,), about=("length", after.flip),
+                      follows=(flip_subject(after, g.group),))
             return
 
 
@@ -84,13 +87,14 @@ def ends_on_a_loss(end: End) -> Iterable[Hit]:
         results = counted(ins)
         if not results:
             if not (ins.sequence == "capped" and not ins.chosen):
-                yield Hit(ins.seq, evidence(ins, flips=0, why="no flip at all"))
+                yield Hit(ins.seq, evidence(ins, flips=0, why="no flip at all"), about=("length", ins.flip))
             continue
         last, outcome = results[-1]
         if outcome is not None and not _ends_well(ins, last, outcome):
             why = {"until-lose": "it only stops on a loss", "capped": f"fewer than N={ins.chosen} flips"}.get(
                 ins.sequence, "no stop choice by the flipper")
-            yield Hit(last_coin_seq(ins), evidence(ins, flips=len(results), why=why))
+            yield Hit(last_coin_seq(ins), evidence(ins, flips=len(results), why=why), about=("length", ins.flip),
+                      follows=every_flip(ins))
 
 
 def expected_flips(s: Step | End, ins: Instruction) -> int | None:
@@ -125,7 +129,7 @@ def number_instructed(s: Step) -> Iterable[Hit]:
         return
     want = expected_flips(s, ins)
     if want is not None and _starting(s) is not None and len(ins.groups) > want:
-        yield Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)))
+        yield Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip))
 
 
 def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
@@ -142,7 +146,7 @@ def _too_few_flips(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
         want = expected_flips(end, ins)
         if ins.sequence in ("fixed", "chosen") and want is not None and len(ins.groups) < want:
-            yield Hit(last_coin_seq(ins), evidence(ins, expected=want, found=len(ins.groups)))
+            yield Hit(last_coin_seq(ins), evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip))
 
 
 NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
@@ -166,7 +170,8 @@ def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     pair = _starting(s)
     stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"] if pair else []
     if stops:
-        yield Hit(e.seq, evidence(ins, what=f"a flip follows the stop at seq {stops[0].seq}"), (stops[0].seq,))
+        yield Hit(e.seq, evidence(ins, what=f"a flip follows the stop at seq {stops[0].seq}"), (stops[0].seq,),
+                  about=("length", ins.flip))
 
 
 def _bad_stop(ins: Instruction, e: ChoiceMade) -> Iterable[Hit]:
@@ -208,7 +213,8 @@ def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
     ok = any(c.value == "continue" and (c.player == decider or (decider == "an opponent" and c.player != before.flipper))
              for c in prev.choices)
     if not ok:
-        yield Hit(s.event.seq, evidence(before, group=s.event.group, prev=prev.group, decider=decider))  # type: ignore[attr-defined]
+        yield Hit(s.event.seq, evidence(before, group=s.event.group, prev=prev.group, decider=decider),  # type: ignore[attr-defined]
+                  about=("length", before.flip), follows=(flip_subject(before, prev.group),))
 
 
 @rule(
@@ -228,7 +234,8 @@ def stakes_double(s: Step) -> Iterable[Hit]:
     if e.group is None:
         yield Hit(e.seq, evidence(ins, group="?", kind=e.kind, reason="the payoff names no group"), undecided=True)
     elif e.amount != 2 ** (e.group - 1):
-        yield Hit(e.seq, evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount))
+        yield Hit(e.seq, evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount),
+                  about=("payoff", ins.flip))
 
 
 def _all_heads(ins: Instruction, g: Group) -> bool | None:
@@ -252,7 +259,8 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
     for g in groups_in_order(pair[0]):
         if g.group < s.event.group and _all_heads(pair[0], g):  # type: ignore[attr-defined]
             yield Hit(s.event.seq, evidence(pair[1], group=s.event.group,  # type: ignore[attr-defined]
-                                            what=f"round {g.group} already landed heads for everyone"))
+                                            what=f"round {g.group} already landed heads for everyone"),
+                      about=("length", pair[1].flip), follows=(flip_subject(pair[1], g.group),))
             return
 
 

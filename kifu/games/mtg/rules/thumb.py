@@ -17,6 +17,7 @@ from .common import (
     evidence,
     expected_coins,
     flip_of,
+    flip_subject,
     players_flipping,
 )
 
@@ -43,7 +44,7 @@ def coins_per_flip(s: Step) -> Iterable[Hit]:
     who = e.player or ins.flipper
     want, found = _expected(g, who, s.options), len(coins_of(g, who))
     if found > want:
-        yield Hit(e.seq, _count_evidence(ins, g, who, want, found, s.options))
+        yield Hit(e.seq, _count_evidence(ins, g, who, want, found, s.options), about=flip_subject(ins, g.group))
 
 
 def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int, options) -> dict:  # type: ignore[no-untyped-def]
@@ -76,9 +77,9 @@ def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]
     ev = _count_evidence(ins, g, who, want, len(mine), options)
     if options[RECORDED.name] == "kept":
         ev["reason"] = f"the log records only the kept coin, so the {want} coins of flip {g.group} cannot be counted"
-        yield Hit(mine[-1].seq, ev, undecided=True)
+        yield Hit(mine[-1].seq, ev, undecided=True, about=flip_subject(ins, g.group))
     else:
-        yield Hit(mine[-1].seq, ev)
+        yield Hit(mine[-1].seq, ev, about=flip_subject(ins, g.group))
 
 
 THUMB_COUNT = replace(coins_per_flip, finish=_too_few)
@@ -106,13 +107,14 @@ def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
     # with no Thumb an extra coin is a re-flip (MTG-THUMB-001), not a coin waiting to be kept
     thumbed = g.thumbs.get(who, 0) > 0
     if thumbed and len(mine) > 1 and not keeps and len({c.result for c in mine}) > 1:
-        yield Hit(mine[-1].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0, why="none kept"))
+        yield Hit(mine[-1].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0, why="none kept"),
+                  about=flip_subject(ins, g.group))
     for k in keeps[1:]:
         yield Hit(k.seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=len(keeps),
-                                  why="kept a second time"), (keeps[0].seq,))
+                                  why="kept a second time"), (keeps[0].seq,), about=flip_subject(ins, g.group))
     if keeps and keeps[0] not in valid:
         yield Hit(keeps[0].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0,
-                                         why=f"coin {keeps[0].value} does not exist"))
+                                         why=f"coin {keeps[0].value} does not exist"), about=flip_subject(ins, g.group))
 
 
 @rule(
@@ -132,7 +134,8 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
         return
     keep = g.keeps[0]
     if all(c.seq < keep.seq for c in g.coins):
-        yield Hit(keep.seq, evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq), (e.seq,))
+        yield Hit(keep.seq, evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq), (e.seq,),
+                  about=flip_subject(before, e.group))
 
 
 @end_rule(
@@ -144,7 +147,8 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
 def ignored_counts_for_nothing(end: End) -> Iterable[Hit]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
         if explained_by_ignored(ins, g, o.value):
-            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen))
+            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen),
+                      about=flip_subject(ins, g.group))
 
 
 RULES = (THUMB_COUNT, exactly_one_kept, kept_after_all_seen, ignored_counts_for_nothing)

@@ -87,7 +87,7 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
             yield Hit(s.event.seq, {"found": f"ws.phase.end {s.event.phase}",
                                     "expected": f"ws.phase.end {current}",
                                     "detail": Text(ja="そのフェイズは進行中ではありません",
-                                                   en="that phase is not in progress")})
+                                                   en="that phase is not in progress")}, about=("phases", before.turn))
         return
     assert isinstance(s.event, ev.PhaseStarted)
     expected = _next_phase(before.phases_done)
@@ -100,7 +100,7 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
         detail = Text(ja="順番が違います", en="out of order")
     if detail:
         yield Hit(s.event.seq, {"found": f"ws.phase {s.event.phase}", "expected": "ws.phase " + "/".join(expected),
-                                "detail": detail})
+                                "detail": detail}, about=("phases", before.turn))
 
 
 def _step_key(state: State) -> tuple[str | None, str]:

@@ -117,7 +117,8 @@ def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
     if reason is not None:
         why, why_ja = VOID[reason]
         yield Hit(e.seq, {"player": e.player, "delta": e.delta, "source": e.source, "trigger": rec.trigger,
-                          "effect": rec.effect, "why": why, "why_ja": why_ja}, seqs=(e.source,))
+                          "effect": rec.effect, "why": why, "why_ja": why_ja}, seqs=(e.source,),
+                  follows=(("use", e.source),))
 
 
 RULES = (

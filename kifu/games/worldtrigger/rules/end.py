@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import REST, Hit, Severity, Step, rule
 from kifu.events.base import MatchEnded, event_type
 
 from .common import cite
@@ -24,7 +24,7 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     if g.defeated is not None and g.played_on_seq is None and tag.startswith("wt."):
         how, how_ja = ("reached 0 trion", "トリオン0になった") if g.defeat_reason == "trion" else ("bailed out", "緊急脱出した")
         yield Hit(s.event.seq, {"loser": g.defeated, "at": g.defeated_seq, "how": how, "how_ja": how_ja, "type": tag},
-                  seqs=(g.defeated_seq or s.event.seq,))
+                  seqs=(g.defeated_seq or s.event.seq,), about=REST)
 
 
 @rule(

@@ -61,7 +61,7 @@ def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     a = who(s)
     held = slots(a, e.trigger)
     if held and not any(face_up(a, slot) for slot in held):
-        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect})
+        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect}, about=("use", e.seq))
 
 
 @rule(
@@ -78,15 +78,15 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     eff = cat(s).effect(e.trigger, e.effect)
     if a.set_main is None and a.set_sub is None:
-        yield Hit(e.seq, {"reason": f"no wt.set of {e.player} is recorded"}, undecided=True)
+        yield Hit(e.seq, {"reason": f"no wt.set of {e.player} is recorded"}, undecided=True, about=("use", e.seq))
     elif set_slot(a, e.trigger) is None or a.set_turn != s.before.game.turn:
         yield Hit(e.seq, {**ev, "why": "it is not one of the triggers set this turn",
-                          "why_ja": "このターンにセットしたトリガーではありません"})
+                          "why_ja": "このターンにセットしたトリガーではありません"}, about=("use", e.seq))
     elif eff is None:
-        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
+        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
     elif eff.requires is not None and eff.requires not in a.build_main + a.build_sub:
         yield Hit(e.seq, {**ev, "why": f"the effect needs the option {eff.requires}, which is not in the build",
-                          "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません"})
+                          "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません"}, about=("use", e.seq))
 
 
 def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: int, cost_tags: list[str],
@@ -121,14 +121,14 @@ def effect_cost_paid(s: Step) -> Iterable[Hit]:
     assert isinstance(e, (EffectUsed, InitialTriggerUsed))
     eff = cat(s).effect(e.trigger, e.effect)
     if eff is None:
-        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
+        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
         return
     if isinstance(e, InitialTriggerUsed) and eff.timing != "initial":
         return  # WT-INIT-003 reports it: a wt.init.use has no tags to pay a tactics effect's cost with
     tags = e.tags if isinstance(e, EffectUsed) else []
     why = _cost_problem(s, e.trion, tags, eff.trion, eff.tags, isinstance(e, EffectUsed))
     if why:
-        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, **why})
+        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, **why}, about=("use", e.seq))
 
 
 RULES = (

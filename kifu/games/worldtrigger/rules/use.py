@@ -30,7 +30,7 @@ def effect_once_per_phase(s: Step) -> Iterable[Hit]:
     copies = max(1, len(slots(who(s), e.trigger)))  # the limit is per set card: the same trigger set twice, twice
     if len(earlier) >= copies:
         yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": earlier[-1]},
-                  seqs=tuple(earlier))
+                  seqs=tuple(earlier), about=("use", e.seq))
 
 
 def _open(g: State, seq: int | None) -> Decl | None:
@@ -62,18 +62,18 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     if e.counter is None:
         if eff.timing != "tactics":
             yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}, not tactics",
-                              "why_ja": f"タイミングが戦術フェイズではなく {eff.timing} です"})
+                              "why_ja": f"タイミングが戦術フェイズではなく {eff.timing} です"}, about=("use", e.seq))
         return
     target = _open(s.before.game, e.counter)
     if eff.timing != "counter":
         yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}: it cannot counter",
-                          "why_ja": f"タイミングが {eff.timing} なので対抗使用できません"})
+                          "why_ja": f"タイミングが {eff.timing} なので対抗使用できません"}, about=("use", e.seq))
     elif target is None:
         yield Hit(e.seq, {**ev, "why": f"seq {e.counter} is no open declaration",
-                          "why_ja": f"seq {e.counter} は未解決の宣言ではありません"})
+                          "why_ja": f"seq {e.counter} は未解決の宣言ではありません"}, about=("use", e.seq))
     elif _kind(s, target) not in eff.against:
         yield Hit(e.seq, {**ev, "why": f"it counters {eff.against}, not {_kind(s, target)}",
-                          "why_ja": f"対抗できるのは {eff.against} で、{_kind(s, target)} ではありません"}, seqs=(target.seq,))
+                          "why_ja": f"対抗できるのは {eff.against} で、{_kind(s, target)} ではありません"}, seqs=(target.seq,), about=("use", e.seq))
 
 
 @rule(
@@ -94,10 +94,10 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "distance": d}
     if eff.distance is not None and not eff.distance[0] <= d <= eff.distance[1]:
         yield Hit(e.seq, {**ev, "why": f"its range is {eff.distance[0]}–{eff.distance[1]}",
-                          "why_ja": f"使用できる距離は {eff.distance[0]}〜{eff.distance[1]} です"})
+                          "why_ja": f"使用できる距離は {eff.distance[0]}〜{eff.distance[1]} です"}, about=("use", e.seq))
     elif e.to is not None and (abs(e.to - d) > eff.moves or not 1 <= e.to <= 6):
         yield Hit(e.seq, {**ev, "why": f"to={e.to} moves more than {eff.moves} or leaves 1–6",
-                          "why_ja": f"to={e.to} は移動量 {eff.moves} を超えるか 1〜6 の外です"})
+                          "why_ja": f"to={e.to} は移動量 {eff.moves} を超えるか 1〜6 の外です"}, about=("use", e.seq))
 
 
 @rule(
@@ -115,10 +115,10 @@ def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
     g = s.before.game
     if g.active is None and g.turn == 0:
         yield Hit(e.seq, {"reason": "no wt.order or wt.plot is recorded: whose phase it is is unknown"},
-                  undecided=True)
+                  undecided=True, about=("use", e.seq))
     elif e.player != g.active or not g.in_tactics_phase:
         what = "move" if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
-        yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or "-"})
+        yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or "-"}, about=("use", e.seq))
 
 
 RULES = (
