@@ -127,8 +127,8 @@ def test_every_layer_takes_a_game_added_as_one_folder_and_one_line(toy: Path, tm
     assert kifu("state", log, "--path", "game.position.b").out.strip() == "7"
     en, ja = kifu("audit", log, "--lang", "en"), kifu("audit", log, "--lang", "ja")
     assert en.code == ja.code == 1
-    assert "TOY-TURN-001" in en.out and "b rolled twice in a row" in en.out
-    assert "b が続けて 2 回振りました" in ja.out
+    assert "TOY-TURN-001" in en.out and "Ren (b) rolled twice in a row" in en.out
+    assert "Ren (b) が続けて 2 回振りました" in ja.out
     page = kifu("report", log, "--lang", "ja")
     assert "位置" in page.out and "<svg" in page.out
     assert "TOY-TURN-001" in kifu("rules", "-g", "toy").out

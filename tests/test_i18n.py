@@ -20,6 +20,8 @@ from kifu.events import i18n
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 FIELD = re.compile(r"{(\w+)[^{}]*}")
+PHRASE = re.compile(r"(text|reason)\.[a-z]+\.[\w.-]+")
+"""Ids of the phrases (``text.<game>.…``) and cannot-decide reasons (``reason.<game>.…``) rules fill findings with."""
 CATALOGUES = sorted(ROOT.glob("kifu/locale/*.json")) + sorted(ROOT.glob("kifu/games/*/locale/*.json"))
 
 
@@ -31,6 +33,8 @@ def _calls() -> set[str]:
         # ``word(…)`` is the recording screen's ``cli.…`` and the slip's ``slip.…``
         prefixes["word"] = "slip." if path.name == "slip.py" else "cli."
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and PHRASE.fullmatch(node.value):
+                found.add(node.value)  # a rule's phrase or reason, handed to ``Msg`` directly or chosen first
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             fn = node.func
@@ -69,7 +73,7 @@ def test_no_id_is_defined_twice_or_left_unused() -> None:
             other = owners.setdefault(f"{path.name}:{key}", path)
             assert other == path, (key, other, path)
     used = _calls() | _declared()
-    dynamic = ("cli.", "page.", "report.", "where.", "decode.", "cardview.")  # looked up by a key built at run time
+    dynamic = ("cli.", "page.", "report.", "where.", "decode.", "cardview.", "word.")  # keys built at run time
     stale = sorted(k for k in i18n.catalogue("en") if k not in used and not k.startswith(dynamic))
     assert not stale, stale
 

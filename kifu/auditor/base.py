@@ -164,8 +164,12 @@ class _SafeDict(dict):  # type: ignore[type-arg]
 
 
 def _in(evidence: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """Evidence for one language: a ``Text`` value becomes its text in that language."""
-    return {k: v.get(lang) if isinstance(v, Text) else v for k, v in evidence.items()}
+    """Evidence for one language: a ``Text`` value becomes its text in that language (and, for a Japanese
+    template that asks for ``x_ja``, ``x``'s Japanese)."""
+    out = {k: v.get(lang) if isinstance(v, Text) else v for k, v in evidence.items()}
+    if lang == "ja":
+        out.update({f"{k}_ja": v.ja for k, v in evidence.items() if isinstance(v, Text) and f"{k}_ja" not in out})
+    return out
 
 
 def who(pid: Any, names: Mapping[str, str]) -> str:
@@ -174,20 +178,70 @@ def who(pid: Any, names: Mapping[str, str]) -> str:
     return str(pid) if name is None else pid if name == pid else f"{name} ({pid})"
 
 
-class _Formatter(string.Formatter):
-    """Templates' ``{player:who}`` names the player (``who``); other fields are formatted as usual."""
+SEPARATOR = {"ja": "、", "en": ", "}
+"""Between the items of a list in a message."""
 
-    def __init__(self, names: Mapping[str, str]) -> None:
-        self.names = names
+
+class _Formatter(string.Formatter):
+    """Fills a finding's template in one language, as a judge reads it.
+
+    A value that is a player's id names the player (``who``: ``Aoi (p1)``; ``{x:id}`` keeps the bare id); a
+    list is its items joined; ``{x:word}`` is the catalogue's ``word.<game>.<x>`` (or ``word.<x>``) in the
+    language, the word a value such as ``heads`` or ``hand`` is in that language (``{x:word.tag}`` looks in
+    ``word.<game>.tag.<x>``); ``None`` is never printed.
+    """
+
+    def __init__(self, names: Mapping[str, str], lang: str, game: str) -> None:
+        self.names, self.lang, self.game = names, lang, game
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec == "who":
+        if isinstance(value, (list, tuple)):
+            if not value:
+                return i18n.text("finding.none", self.lang)
+            return SEPARATOR.get(self.lang, ", ").join(self.format_field(v, format_spec) for v in value)
+        if format_spec.startswith("word"):  # ``{x:word}``, or ``{x:word.tag}`` for the words of one kind
+            return word(value, self.lang, self.game + format_spec[4:])
+        if format_spec == "id":
+            return str(value)
+        if format_spec in ("", "who") and isinstance(value, str) and value in self.names:
             return who(value, self.names)
-        return super().format_field(value, format_spec)
+        if value is None:
+            return i18n.text("finding.none", self.lang)
+        return super().format_field(value, "" if format_spec == "who" else format_spec)
 
 
-def _fill(template: str, evidence: Mapping[str, Any], names: Mapping[str, str] = {}) -> str:
-    return _Formatter(names).vformat(template, (), _SafeDict(evidence))
+def word(value: Any, lang: str, game: str = "") -> str:
+    """``value`` (an enum value such as ``heads``) in ``lang``: the catalogue's ``word.<game>.<value>``, else
+    ``word.<value>``, else the value as it is."""
+    for key in (f"word.{game}.{value}", f"word.{value}"):
+        if i18n.has(key, lang) or i18n.has(key, "en"):
+            return i18n.template(key, lang)
+    return str(value)
+
+
+def _fill(template: str, evidence: Mapping[str, Any], names: Mapping[str, str] = {}, lang: str = "en",
+          game: str = "") -> str:
+    return _Formatter(names, lang, game).vformat(template, (), _SafeDict(evidence))
+
+
+def _phrase(m: Any, names: Mapping[str, str], lang: str, game: str) -> str:
+    """A catalogue phrase filled like a finding's message (players named, words in the language, nested
+    phrases filled the same way); a ``Text`` in the language; a list of them joined."""
+    if isinstance(m, (list, tuple)):
+        return SEPARATOR.get(lang, ", ").join(_phrase(x, names, lang, game) for x in m)
+    if isinstance(m, Text):
+        return m.get(lang)
+    if not isinstance(m, i18n.Msg):
+        return _fill("{x}", {"x": m}, names, lang, game)
+    if m.key.startswith("word.") and not i18n.has(m.key, "en"):
+        return m.key.rsplit(".", 1)[-1]  # a value no word is written for yet: shown as it is, never as an id
+    values = {k: _phrase(v, names, lang, game) if _phrased(v) else v for k, v in m.params.items()}
+    return _fill(i18n.template(m.key, lang), values, names, lang, game)
+
+
+def _phrased(v: Any) -> bool:
+    """A value ``_phrase`` fills: a phrase, a ``Text``, or a list holding one."""
+    return isinstance(v, (i18n.Msg, Text)) or isinstance(v, (list, tuple)) and any(_phrased(x) for x in v)
 
 
 class Step(msgspec.Struct):
@@ -250,9 +304,14 @@ class Rule:
         return Doc(**{s: Text.of(f"rule.{self.code}.{s}") for s in ("checks", "why", "bad", "good")})
 
     def finding(self, hit: Hit, names: Mapping[str, str] = {}) -> Finding:
-        """The finding of one hit; ``names`` (player id -> name) fill the templates' ``{player:who}``."""
+        """The finding of one hit. ``names`` (player id -> name) name the players its message mentions; an
+        evidence value that is a ``Msg`` (a phrase of the catalogue with its own values, players among them) is
+        rendered in both languages the same way and kept as a ``Text``."""
         message = _undecided() if hit.undecided else self.message
         ev = dict(hit.evidence)
+        for k, v in ev.items():
+            if isinstance(v, i18n.Msg) or isinstance(v, (list, tuple)) and _phrased(v):
+                ev[k] = Text(ja=_phrase(v, names, "ja", self.game), en=_phrase(v, names, "en", self.game))
         return Finding(
             code=self.code,
             name=self.name,
@@ -260,9 +319,15 @@ class Rule:
             seq=hit.seq,
             seqs=sorted(set(hit.seqs) | {hit.seq}),
             citation=self.citation,
-            message=Text(ja=_fill(message.ja, _in(ev, "ja"), names), en=_fill(message.en, _in(ev, "en"), names)),
+            message=Text(ja=_fill(message.ja, _in(ev, "ja"), names, "ja", self.game),
+                         en=_fill(message.en, _in(ev, "en"), names, "en", self.game)),
             evidence=ev,
         )
+
+    @property
+    def game(self) -> str:
+        """The lower-case prefix of the code (``gg`` of ``GG-TOSS-001``): where its ``{x:word}`` words are."""
+        return self.code.split("-", 1)[0].lower()
 
     def raw(self, hit: Hit, names: Mapping[str, str] = {}) -> Raw:
         return Raw(self.finding(hit, names), hit.about, hit.follows)

@@ -40,7 +40,7 @@ def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
 def by_names_a_player(s: Step) -> tuple[Hit, ...] | None:
     by = s.event.by
     if by is not None and by not in ROLES and by not in s.after.log.players:
-        return (Hit(s.event.seq, {"by": by, "players": ", ".join(s.after.log.players)}),)
+        return (Hit(s.event.seq, {"by": by, "players": list(s.after.log.players)}),)
     return None
 
 
@@ -133,9 +133,9 @@ def options_rule(declared: Sequence[Option]) -> Rule:
         for key, value in s.start.rules.items():
             opt = known.get(key)
             if opt is None:
-                yield Hit(1, {"option": key, "value": value, "choices": ", ".join(sorted(known)) or "-"})
+                yield Hit(1, {"option": key, "value": value, "choices": sorted(known)})
             elif opt.choices is not None and value not in opt.choices:
-                yield Hit(1, {"option": key, "value": value, "choices": ", ".join(map(str, opt.choices))})
+                yield Hit(1, {"option": key, "value": value, "choices": [str(c) for c in opt.choices]})
 
     return Rule(
         check=check,
@@ -166,7 +166,7 @@ def _refused(s: Step, problem: str) -> list[int]:
 def void_by_recorder_or_judge(s: Step) -> Iterable[Hit]:
     if s.event.by not in RECORDER_OR_JUDGE:
         seqs = _refused(s, "by")
-        yield Hit(s.event.seq, {"by": s.event.by or "-", "seqs": ", ".join(map(str, seqs))},
+        yield Hit(s.event.seq, {"by": s.event.by, "seqs": seqs},
                   tuple(x for x in seqs if 1 <= x < s.event.seq))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
@@ -39,7 +40,7 @@ def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
         return
     f = proj.find_card(cat(game(s.before)), card)
     if f is None:
-        yield Hit(s.event.seq, {"reason": f"{card} is not in the card catalogue"}, undecided=True)
+        yield Hit(s.event.seq, {"reason": Msg("reason.gg.card_unknown", card=card)}, undecided=True)
     elif f.kind != used:
         yield Hit(s.event.seq, {"card": card, "kind": f.kind, "kind_ja": KIND_JA[f.kind], "used": used,
                                 "used_ja": KIND_JA.get(used or "", used)})

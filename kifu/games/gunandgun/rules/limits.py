@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
@@ -100,7 +101,7 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
     count = st.players[e.player].actions if e.player in st.players else 0
     for card, limit, gseq in _imposed(st, opp or ""):
         if limit is None:
-            yield Hit(e.seq, {"reason": f"{card} has not been tossed yet"}, undecided=True)
+            yield Hit(e.seq, {"reason": Msg("reason.gg.not_tossed_yet", card=card)}, undecided=True)
         elif count > limit:
             yield Hit(e.seq, {"player": e.player, "count": count, "card": card, "n": limit}, (gseq,) if gseq else ())
 
@@ -144,8 +145,7 @@ def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
         return
     p = st.players.get(e.player)
     if st.active is None or p is None or p.turns == 0:
-        yield Hit(e.seq, {"reason": "the log records no gg.turn, so the owner's first turn is unknown"},
-                  undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.gg.no_turns")}, undecided=True)
     elif st.active == e.player and p.turns == 1:
         yield Hit(e.seq, {"player": e.player, "card": f.name, "turn": st.turn})
 

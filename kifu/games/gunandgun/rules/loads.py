@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
@@ -61,13 +62,11 @@ def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:
     f = proj.find_card(cat(st), e.card)
     gun = proj.find_gun(cat(st), e.gun)
     if f is None:
-        yield Hit(e.seq, {"reason": f"face-up card {e.card!r} is not in the catalogue"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.card or e.gun)}, undecided=True)
     elif f.kind != "bullet":
-        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": f"it is a {f.kind} card",
-                          "why_ja": "【銃弾】ではありません"})
+        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.not_a_bullet", kind=Msg(f"word.gg.{f.kind}"))})
     elif gun is not None and not gun.face_up_bullets:
-        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": "this gun takes no face-up bullets",
-                          "why_ja": "この機銃には【銃弾】を表向きで装填できません"})
+        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.no_face_up_bullets")})
 
 
 RULES = (basic_loads_within_load_limit, loads_never_above_max, face_up_loads_are_bullets)

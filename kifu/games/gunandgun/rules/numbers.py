@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any, Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .facts import (
@@ -48,12 +49,12 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
         return
     card = s.event.card or a.card
     if f is None:
-        yield unknown(s.event.seq, f"{card} is not in the card catalogue", about=("act", a.id))
+        yield unknown(s.event.seq, Msg("reason.gg.card_unknown", card=card), about=("act", a.id))
         return
     want = expected_values(f, s.event.n)
     if len(s.event.values) != len(want):
-        yield unknown(s.event.seq, f"values {list(s.event.values)} do not line up with the {len(want)} numbers "
-                                   f"of {card} in the catalogue", about=("act", a.id))
+        yield unknown(s.event.seq, Msg("reason.gg.values_misaligned", values=list(s.event.values), count=len(want),
+                                       card=card), about=("act", a.id))
     elif list(s.event.values) != want:
         yield Hit(s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)},
                   about=("act", a.id))
@@ -81,13 +82,18 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     done = a.effects.get(_effect_key(e, st), 0)
     if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
-        yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": "exactly " + role, "limit": limit,
-                          "done": done}, (a.resolved or a.seq,), about=("act", a.id))
+        yield Hit(e.seq, {"card": a.card or Msg("word.gg.continuous"), "act": a.id, "n": a.n, "role": Msg("text.gg.exactly", role=_word(role)),
+                          "limit": limit, "done": done}, (a.resolved or a.seq,), about=("act", a.id))
     elif isinstance(e, ev.HitModified) and a.kind.startswith("group-"):
         return  # a lasting modifier (スパイラル・シューター, バレットキャッチ) applies N to every shot of its turn
     elif limit is not None and done > limit:
-        yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
-                  (a.resolved or a.seq,), about=("act", a.id))
+        yield Hit(e.seq, {"card": a.card or Msg("word.gg.continuous"), "act": a.id, "n": a.n, "role": _word(role), "limit": limit,
+                          "done": done}, (a.resolved or a.seq,), about=("act", a.id))
+
+
+def _word(role: str) -> Msg:
+    """What an effect's number counts (draw, load, burn, heal, HIT …), as a word of the message's language."""
+    return Msg(f"word.gg.role.{role}")
 
 
 def _role(e: Any) -> str | None:
@@ -122,7 +128,7 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
         t = threshold(st, a, e) if a is not None and a.kind not in ("gunner", "gun") else None
         if t is None or e.holds is None or t[3] == e.holds:
             return
-        yield _threshold_hit(e.seq, a, e.n, t, f"the table judged it {e.holds}")
+        yield _threshold_hit(e.seq, a, e.n, t, Msg("text.gg.judged", holds=_holds(e.holds)))
         return
     a = st.acts.get(e.act) if e.act else None
     if a is None or (isinstance(e, ev.LifeChanged) and e.why != "hit"):
@@ -139,12 +145,16 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
         return  # 起死回生: the threshold only picks which HIT; under one N both are N, so HIT is due either way
     t = threshold(st, a, SimpleNamespace(n=n, measured=a.measured, cmp=a.cmp, card=None))
     if t is not None and not t[3] and a.holds is not True:  # a wrong `holds: true` was flagged at the resolve
-        yield _threshold_hit(e.seq, a, a.n, t, "its HIT was applied anyway", (a.resolved or a.seq,))
+        yield _threshold_hit(e.seq, a, a.n, t, Msg("text.gg.applied_anyway"), (a.resolved or a.seq,))
 
 
-def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: str, seqs: tuple[int, ...] = ()) -> Hit:
-    return Hit(seq, {"card": a.card, "measured": t[0], "op": "≥" if t[2] == "ge" else "≤", "threshold": t[1],
-                     "n": n, "want": t[3], "got": got}, seqs, about=("act", a.id))
+def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: Msg, seqs: tuple[int, ...] = ()) -> Hit:
+    return Hit(seq, {"card": a.card or Msg("word.gg.continuous"), "measured": t[0], "op": "≥" if t[2] == "ge" else "≤", "threshold": t[1],
+                     "n": n, "want": _holds(t[3]), "got": got}, seqs, about=("act", a.id))
+
+
+def _holds(holds: bool) -> Msg:
+    return Msg("text.gg.holds" if holds else "text.gg.fails")
 
 
 EXACT_ROLES = ("draw", "burn")
@@ -176,7 +186,7 @@ def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
             want = value_of(f, a.rn, role)
             done = a.effects.get(role, 0)
             if want is not None and done < want:
-                yield Hit(a.resolved, {"card": a.card, "act": a.id, "n": a.rn, "role": role, "want": want,
+                yield Hit(a.resolved, {"card": a.card, "act": a.id, "n": a.rn, "role": _word(role), "want": want,
                                        "done": done}, (a.seq,), about=("act", a.id))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
@@ -44,7 +45,7 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     gun = proj.find_gun(cat(st), e.gun)
     if g is None or gun is None:
         if g is not None:
-            yield Hit(e.seq, {"reason": f"gun {e.gun!r} is not in the catalogue"}, undecided=True, about=("shot", e.shot))
+            yield Hit(e.seq, {"reason": Msg("reason.gg.gun_unknown", gun=e.gun)}, undecided=True, about=("shot", e.shot))
         return
     need = gun.min_load()
     if need is not None and g.loads < need:
@@ -62,7 +63,8 @@ def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
         return
     last = max(STAGES.index(m[0]) for m in shot.mods)
     if STAGES.index(e.stage) < last:
-        yield Hit(e.seq, {"shot": e.shot, "stage": e.stage, "after": STAGES[last]}, (shot.seq,), about=("shot", e.shot))
+        yield Hit(e.seq, {"shot": e.shot, "stage": Msg(f"word.gg.stage.{e.stage}"),
+                          "after": Msg(f"word.gg.stage.{STAGES[last]}")}, (shot.seq,), about=("shot", e.shot))
 
 
 def expected_damage(gun: Any, shot: proj.Shot) -> int | None:

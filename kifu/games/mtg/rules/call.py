@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from ..events import CoinCalled, CoinLanded, FlipDecided
 from ..projection import (
@@ -104,8 +105,7 @@ def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no
         return
     if isinstance(e, CoinLanded) and (e.player or ins.flipper) != ins.flipper:
         return
-    reason = (f"the log records no call by the flipper ({ins.flipper}) for flip {e.group} of {ins.card} "
-              "(a client that records only outcomes, or a call by someone else)")
+    reason = Msg("reason.mtg.no_call", flipper=ins.flipper, group=e.group, card=ins.card)
     yield Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True, about=flip_subject(ins, e.group))
 
 
@@ -127,7 +127,7 @@ def only_flipper_wins(s: Step) -> Iterable[Hit]:
 def expected_outcome(ins: Instruction, g: Group) -> tuple[str | None, dict]:
     """The outcome 705.2/705.3 give for flip ``g``, with the values compared."""
     if stated_group(ins, g.group):
-        return "won", {"call": "-", "result": "heads (stated, 705.3)"}
+        return "won", {"call": Msg("text.mtg.no_call_needed"), "result": Msg("text.mtg.stated_heads")}
     kept, call = kept_coin(g, ins.flipper), the_call(ins, g)
     if kept is None or call is None:
         return None, {}
@@ -200,9 +200,10 @@ def stated_result(s: Step) -> Iterable[Hit]:
     if ins is None or not stated_group(ins, e.group):  # type: ignore[attr-defined]
         return
     if isinstance(e, CoinLanded) and e.result != "heads" and (e.player or ins.flipper) == ins.flipper:
-        yield Hit(e.seq, evidence(ins, what=f"a {e.result} coin"), about=flip_subject(ins, e.group))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.a_coin", side=e.result)), about=flip_subject(ins, e.group))
     if isinstance(e, FlipDecided) and e.outcome != "won":
-        yield Hit(e.seq, evidence(ins, what=f"{e.player} {e.outcome}"), about=flip_subject(ins, e.group))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.player_outcome", player=e.player, outcome=e.outcome)),
+                  about=flip_subject(ins, e.group))
 
 
 RULES = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import (
     ChoiceMade,
@@ -36,11 +37,11 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
     if isinstance(e, RandomiserAgreed):
         missing = [p for p in players if p not in e.agreed]
         if e.kind != "coin" and missing:
-            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": ", ".join(missing)})
+            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": missing})
     elif isinstance(e, CoinLanded):
         r = s.before.game.randomisers.get(e.randomiser)
         if r is None or (r.kind == "coin" and e.face is not None):
-            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": ", ".join(players)})
+            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": list(players)})
 
 
 @rule(
@@ -59,7 +60,8 @@ def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
     # a die's reading may be named later (mtg.heads); only a reading that is named and not 50/50 is wrong
     bad_die = r.kind == "die" and (r.sides % 2 or (r.heads is not None and r.heads not in DIE_READINGS))
     if bad_coin or bad_die:
-        yield Hit(e.seq, {"randomiser": r.randomiser, "kind": r.kind, "sides": r.sides, "heads": r.heads})
+        yield Hit(e.seq, {"randomiser": r.randomiser, "kind": Msg(f"word.mtg.{r.kind}"), "sides": r.sides,
+                          "heads": r.heads if r.heads is not None else Msg("text.mtg.heads_not_named")})
 
 
 def die_side(r: Randomiser, face: int) -> str | None:
@@ -87,7 +89,7 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     expected = die_side(r, e.face)
     if expected != e.result:
         yield Hit(e.seq, {"randomiser": e.randomiser, "face": e.face, "result": e.result,
-                          "expected": expected or f"no side (the die has {r.sides} faces)"}, (r.seq,))
+                          "expected": expected or Msg("text.mtg.no_side", sides=r.sides)}, (r.seq,))
 
 
 @rule(
@@ -148,7 +150,7 @@ def flip_card_classified(s: Step) -> Iterable[Hit]:
     assert isinstance(e, FlipInstructed)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.seq == e.seq and ins.kind is None:
-        yield Hit(e.seq, {"card": e.card, "reason": f"{e.card} is not in the catalogue and the event gives no kind"},
+        yield Hit(e.seq, {"card": e.card, "reason": Msg("reason.mtg.unclassified", card=e.card)},
                   undecided=True)
 
 

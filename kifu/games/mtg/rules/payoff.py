@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from kifu.auditor.base import End, Hit, Severity, Text, end_rule
+from kifu.events.i18n import Msg
 
 from ..cards import Card
 from ..projection import (
@@ -103,7 +104,7 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         if c is None or not c.own_kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
-            yield Hit(_last_counted_coin(ins), evidence(ins, reason=f"a flip of {ins.card} has no decidable outcome"),
+            yield Hit(_last_counted_coin(ins), evidence(ins, reason=Msg("reason.mtg.no_outcome", card=ins.card)),
                       undecided=True, about=("payoff", ins.flip), follows=every_flip(ins))
             continue
         yield from _own_diffs(state, ins, c, end.options.get(UNRECORDED.name, UNRECORDED.default))
@@ -114,7 +115,7 @@ def _own_diffs(state: State, ins: Instruction, c: Card, unrecorded: str) -> Iter
     paid = own_payoffs(ins, c)
     if not paid and unrecorded == "undecided":
         if +want:
-            reason = f"the log records no effect of {ins.card} (option unrecorded_payoffs: undecided)"
+            reason = Msg("reason.mtg.no_payoff", card=ins.card)
             yield Hit(_last_counted_coin(ins), evidence(ins, reason=reason), undecided=True, about=("payoff", ins.flip),
                       follows=every_flip(ins))
         return
@@ -230,8 +231,9 @@ def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
 def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):
         if _ignored_only(t):
-            yield Hit(t.first_over(t.expected), evidence(t.ins, group="-", expected=f"{t.expected} from {t.watcher.card}",
-                                                         outcome=f"{t.recorded} (counting an ignored coin's win)"),
+            yield Hit(t.first_over(t.expected), evidence(t.ins, detail=Msg("text.mtg.ignored_watcher", watcher=t.watcher.card,
+                                                                           expected=t.expected, recorded=t.recorded),
+                                                         expected=t.expected, outcome=t.recorded),
                       about=("watcher", t.watcher.permanent, t.ins.flip), follows=every_flip(t.ins))
 
 

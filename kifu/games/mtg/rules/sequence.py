@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from ..events import ChoiceMade, CoinLanded, FlipInstructed, PayoffApplied
 from ..projection import (
@@ -31,6 +32,8 @@ from .common import (
 )
 
 UNTIL_LOSE = ("until-lose", "until-lose-or-stop", "capped")
+OPPONENT = "an opponent"
+"""Who decides for Game of Chaos after a lost flip: any opponent of the flipper."""
 
 
 def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
@@ -91,8 +94,8 @@ def ends_on_a_loss(end: End) -> Iterable[Hit]:
             continue
         last, outcome = results[-1]
         if outcome is not None and not _ends_well(ins, last, outcome):
-            why = {"until-lose": "it only stops on a loss", "capped": f"fewer than N={ins.chosen} flips"}.get(
-                ins.sequence, "no stop choice by the flipper")
+            why = {"until-lose": Msg("text.mtg.stops_on_loss"),
+                   "capped": Msg("text.mtg.fewer_than", n=ins.chosen)}.get(ins.sequence, Msg("text.mtg.no_stop"))
             yield Hit(last_coin_seq(ins), evidence(ins, flips=len(results), why=why), about=("length", ins.flip),
                       follows=every_flip(ins))
 
@@ -138,8 +141,8 @@ def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
         return
     lo, hi = rng
     if ins.chosen is None or ins.chosen < lo or (hi is not None and ins.chosen > hi):
-        yield Hit(s.event.seq, evidence(ins, expected=f"a chosen number in {lo}–{hi if hi is not None else '∞'}",
-                                        found=ins.chosen if ins.chosen is not None else "no choice"))
+        yield Hit(s.event.seq, evidence(ins, expected=Msg("text.mtg.chosen_in", lo=lo, hi=hi if hi is not None else "∞"),
+                                        found=ins.chosen if ins.chosen is not None else Msg("text.mtg.no_choice")))
 
 
 def _too_few_flips(end: End) -> Iterable[Hit]:
@@ -170,7 +173,7 @@ def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     pair = _starting(s)
     stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"] if pair else []
     if stops:
-        yield Hit(e.seq, evidence(ins, what=f"a flip follows the stop at seq {stops[0].seq}"), (stops[0].seq,),
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)), (stops[0].seq,),
                   about=("length", ins.flip))
 
 
@@ -178,9 +181,9 @@ def _bad_stop(ins: Instruction, e: ChoiceMade) -> Iterable[Hit]:
     if e.choice != "stop" or ins.sequence == "repeat":
         return
     if ins.sequence != "until-lose-or-stop":
-        yield Hit(e.seq, evidence(ins, what="the card gives no choice to stop"))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.no_choice_to_stop")))
     elif e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, what=f"only the flipper {ins.flipper} may stop, not {e.player}"))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.only_flipper_stops", flipper=ins.flipper, player=e.player)))
 
 
 def _decider(ins: Instruction, g: Group) -> str | None:
@@ -188,7 +191,7 @@ def _decider(ins: Instruction, g: Group) -> str | None:
     outcome = true_outcome(ins, g)
     if outcome is None:
         return None
-    return ins.flipper if outcome == "won" else "an opponent"
+    return ins.flipper if outcome == "won" else OPPONENT
 
 
 @rule(
@@ -210,10 +213,11 @@ def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
     decider = _decider(before, prev)
     if decider is None:
         return
-    ok = any(c.value == "continue" and (c.player == decider or (decider == "an opponent" and c.player != before.flipper))
+    ok = any(c.value == "continue" and (c.player == decider or (decider == OPPONENT and c.player != before.flipper))
              for c in prev.choices)
     if not ok:
-        yield Hit(s.event.seq, evidence(before, group=s.event.group, prev=prev.group, decider=decider),  # type: ignore[attr-defined]
+        who = Msg("text.mtg.an_opponent") if decider == OPPONENT else decider
+        yield Hit(s.event.seq, evidence(before, group=s.event.group, prev=prev.group, decider=who),  # type: ignore[attr-defined]
                   about=("length", before.flip), follows=(flip_subject(before, prev.group),))
 
 
@@ -232,7 +236,7 @@ def stakes_double(s: Step) -> Iterable[Hit]:
     if ins is None or c is None or c.stakes != "double" or e.permanent or e.kind not in ("life-gain", "life-loss"):
         return
     if e.group is None:
-        yield Hit(e.seq, evidence(ins, group="?", kind=e.kind, reason="the payoff names no group"), undecided=True)
+        yield Hit(e.seq, evidence(ins, kind=e.kind, reason=Msg("reason.mtg.payoff_no_group")), undecided=True)
     elif e.amount != 2 ** (e.group - 1):
         yield Hit(e.seq, evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount),
                   about=("payoff", ins.flip))
@@ -259,7 +263,7 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
     for g in groups_in_order(pair[0]):
         if g.group < s.event.group and _all_heads(pair[0], g):  # type: ignore[attr-defined]
             yield Hit(s.event.seq, evidence(pair[1], group=s.event.group,  # type: ignore[attr-defined]
-                                            what=f"round {g.group} already landed heads for everyone"),
+                                            what=Msg("text.mtg.round_all_heads", round=g.group)),
                       about=("length", pair[1].flip), follows=(flip_subject(pair[1], g.group),))
             return
 
@@ -273,10 +277,10 @@ def _clash_unfinished(end: End) -> Iterable[Hit]:
         for g in groups:
             if g.coins and len(players_flipping(g)) < 2:
                 yield Hit(g.coins[-1].seq, evidence(ins, group=g.group,
-                                                    what=f"only {g.coins[0].player} flipped; both players flip"))
+                                                    what=Msg("text.mtg.only_one_flipped", player=g.coins[0].player)))
         if groups and _all_heads(ins, groups[-1]) is False:
             yield Hit(last_coin_seq(ins), evidence(ins, group=groups[-1].group,
-                                                   what="the last round did not land heads for everyone"))
+                                                   what=Msg("text.mtg.last_round_not_heads")))
 
 
 MANA_CLASH = replace(mana_clash_until_heads, finish=_clash_unfinished)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from ..projection import Attack, Slot, State
@@ -160,11 +161,8 @@ def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, cou
         detail = Text(ja=f"{KIND_JA[attack.kind]}アタックに対してプレイされました",
                       en=f"played against a {attack.kind} attack")
     elif e.player not in _counter_players(attack, counter_by):
-        detail = Text(
-            ja=f"{e.player} がプレイしましたが、プレイできるのは{COUNTER_BY_JA.get(counter_by, counter_by)}です "
-               f"({attack.defender} が防御側)",
-            en=f"played by {e.player}, not by the {counter_by} ({attack.defender} defends)",
-        )
+        detail = Msg("text.ws.counter_by", player=e.player, by=Msg(f"word.ws.counter_by.{counter_by}"),
+                     defender=attack.defender)
     elif attack.counters >= 1:
         detail = Text(ja="1 回のアタックに対する 2 回目のカウンターです", en="a second counter against one attack")
     else:
@@ -214,11 +212,11 @@ def reversal(roles: Sequence[str]) -> Text:
     return Text(ja="+".join(ROLE_JA.get(r, r) for r in roles) or "なし", en="+".join(roles) or "nobody")
 
 
-def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[str, str]:
-    """("p1 C2 Mikoto", "p2 C2 Yuji"): who fought, for the judge reading the finding."""
+def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[Msg, Msg]:
+    """(Aoi (p1) C2 Mikoto, Ren (p2) C2 Yuji): who fought, for the judge reading the finding."""
     a = state.attack
     assert a is not None  # the pair is facing(state)
-    named = (f"{p} {a.slot} {slot.card}" for p, slot in zip((a.player, a.defender), pair))
+    named = (Msg("text.ws.fighter", player=p, slot=a.slot, card=slot.card) for p, slot in zip((a.player, a.defender), pair))
     return tuple(named)  # type: ignore[return-value]
 
 

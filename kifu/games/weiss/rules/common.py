@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from kifu.auditor.base import Hit, Option, Step, Text
+from kifu.events.i18n import Msg
 from kifu.events.base import Event, event_type
 from kifu.projector.base import Frame
 
@@ -121,6 +122,15 @@ STEP_JA = {
 }
 """Seed 003's own names for the phases and steps, so a Japanese message names them as the seed does."""
 KIND_JA = {"front": "フロント", "side": "サイド", "direct": "ダイレクト"}
+
+
+def rule_action_words(due: Any) -> list[Msg]:
+    """Rule actions due (``level-up:p1``, ``lose-deck:p2``) as phrases naming the player."""
+    out = []
+    for key in sorted(due):
+        kind, player = key.rsplit(":", 1)
+        out.append(Msg("text.ws.rule_action", action=Msg(f"word.ws.action.{kind}"), player=player))
+    return out
 STATE_JA = {"stand": "スタンド", "rest": "レスト", "reverse": "リバース"}
 ROLE_JA = {"attacker": "攻撃側", "defender": "防御側"}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from ..projection import State
@@ -63,19 +64,14 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.CharacterRetired):
         slot = before.side(e.player).stage.get(e.slot)
         if before.step == "encore" and slot is not None and slot.state != "reverse":
-            yield Hit(e.seq, {"detail": Text(
-                ja=f"{e.player} の {e.slot} は{STATE_JA[slot.state]}していて、リバースしていません",
-                en=f"{e.player}'s {e.slot} is {slot.state}, not reversed",
-            )})
+            yield Hit(e.seq, {"detail": Msg("text.ws.not_reversed", player=e.player, slot=e.slot,
+                                            state=Msg(f"word.ws.state.{slot.state}"))})
         return
     if closed_phase(s) != "attack":
         return
-    left = [f"{p}:{k}" for p in before.players for k in _reversed(before, p)]
+    left = [Msg("text.ws.slot_of", player=p, slot=k) for p in before.players for k in _reversed(before, p)]
     if left:
-        yield Hit(e.seq, {"detail": Text(
-            ja=f"リバースしているキャラ {', '.join(left)} を残してアタックフェイズが終わりました",
-            en=f"the attack phase ended with reversed characters {', '.join(left)}",
-        )})
+        yield Hit(e.seq, {"detail": Msg("text.ws.reversed_left", left=left)})
 
 
 @rule(

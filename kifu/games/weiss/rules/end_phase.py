@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from kifu.auditor.base import End, Hit, Rule, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from ..projection import State
@@ -83,10 +84,9 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
     limit = int(option(s.options, HAND_LIMIT))
     had, left = game(s.before).side(e.player).hand, game(s.after).side(e.player).hand
     if left < limit:
-        yield if_known(Hit(e.seq, {"limit": limit, "detail": Text(
-            ja=f"{e.player} は手札 {had} 枚から {left} 枚まで捨て、規定枚数を下回りました",
-            en=f"{e.player} discarded from {had} to {left}, below the limit",
-        )}), game(s.before).side(e.player).hand_known, UNKNOWN_HAND)
+        yield if_known(Hit(e.seq, {"limit": limit, "detail": Msg("text.ws.discarded_below", player=e.player,
+                                                                 had=had, left=left)}),
+                       game(s.before).side(e.player).hand_known, UNKNOWN_HAND)
 
 
 end_phase_hand_limit = end_phase_rule(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded
 
 from .. import events as ev
@@ -61,10 +62,10 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     if e.reason in ("level", "deck") and not (before.known and (e.reason == "level" or side.hand_known)):
         yield undecided(e.seq, UNKNOWN_BOARD if e.reason == "level" else UNKNOWN_HAND)
     elif e.reason == "level" and len(side.level) < 4:
-        yield Hit(e.seq, {"player": e.player, "reason": e.reason, "detail": Text(
+        yield Hit(e.seq, {"player": e.player, "reason": Msg(f"word.ws.loss.{e.reason}"), "detail": Text(
             ja=f"レベル置場は {len(side.level)} 枚です", en=f"has {len(side.level)} level cards")})
     elif e.reason == "deck" and side.deck + side.waiting > 0:
-        yield Hit(e.seq, {"player": e.player, "reason": e.reason, "detail": Text(
+        yield Hit(e.seq, {"player": e.player, "reason": Msg(f"word.ws.loss.{e.reason}"), "detail": Text(
             ja=f"山札が {side.deck} 枚、控室が {side.waiting} 枚あります",
             en=f"has {side.deck} deck and {side.waiting} waiting-room cards",
         )})
@@ -86,7 +87,7 @@ def a_loser_does_not_win(s: Step) -> Iterable[Hit]:
         both = len(losers & set(before.players)) > 1
         yield Hit(e.seq, {"winner": e.winner, "detail": Text(
             ja="両プレイヤーとも敗北しているので引き分けです", en="both players lost: it is a draw") if both
-            else Text(ja=f"{e.winner} は敗北しています", en=f"{e.winner} lost")})
+            else Msg("text.ws.winner_lost", winner=e.winner)})
 
 
 RULES = (

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import CounterPassed, EffectResolved, EffectUsed, TrionChanged
 from ..projection import State, other
@@ -83,7 +84,7 @@ def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
         return
     missing = [p for p in g.agents if p not in g.passes]
     if missing:
-        yield Hit(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": ", ".join(missing)},
+        yield Hit(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": list(missing)},
                   seqs=(g.chain[-1].seq,))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from kifu.auditor.base import Option
+from kifu.events.i18n import Msg
 
 from .. import cards
 from ..projection import Agent, State, agent
@@ -82,8 +83,8 @@ def face_up(a: Agent, slot: str) -> bool:
 
 def unknown(name: str, effect: str | None = None) -> dict[str, Any]:
     """Evidence of an undecided finding: a trigger or effect the catalogue lacks."""
-    what = name if effect is None else f"{name} / {effect}"
-    return {"reason": f"{what} is not in the catalogue (add it to match.start.catalogue)", "trigger": name}
+    what = name if effect is None else f"{name}/{effect}"
+    return {"reason": Msg("reason.wt.not_in_catalogue", what=what), "trigger": name}
 
 
 def distance_now(g: State) -> int | None:

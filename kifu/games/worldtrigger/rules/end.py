@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import REST, Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded, event_type
 
 from .common import cite
@@ -46,8 +47,8 @@ def winner_is_opponent(s: Step) -> Iterable[Hit]:
         return
     expected = g.winner
     if e.winner != expected:
-        yield Hit(e.seq, {"winner": e.winner, "why": f"{g.defeated} lost at seq {g.defeated_seq}, so {expected} wins",
-                          "why_ja": f"{g.defeated} が seq {g.defeated_seq} で敗北したので勝者は {expected} です"},
+        yield Hit(e.seq, {"winner": e.winner, "why": Msg("text.wt.lost_so_wins", loser=g.defeated, at=g.defeated_seq,
+                                                         winner=expected)},
                   seqs=(g.defeated_seq or e.seq,))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import Moved
 from .common import cite, distance_now, who
@@ -38,7 +39,7 @@ def move_changes_distance_by_one(s: Step) -> Iterable[Hit]:
     assert isinstance(e, Moved)
     d = distance_now(s.before.game)
     if d is None:
-        yield Hit(e.seq, {"reason": "the distance is not known (no wt.init.set)"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_distance")}, undecided=True)
     elif abs(e.to - d) != 1 or not 1 <= e.to <= 6:
         yield Hit(e.seq, {"player": e.player, "distance": d, "to": e.to})
 

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import EffectUsed, InitialTriggerUsed, TriggerRevealed
 from .common import STEP1, STEP2, cat, cite, face_up, set_slot, slots, unknown, who
@@ -78,7 +79,7 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     eff = cat(s).effect(e.trigger, e.effect)
     if a.set_main is None and a.set_sub is None:
-        yield Hit(e.seq, {"reason": f"no wt.set of {e.player} is recorded"}, undecided=True, about=("use", e.seq))
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_set", player=e.player)}, undecided=True, about=("use", e.seq))
     elif set_slot(a, e.trigger) is None or a.set_turn != s.before.game.turn:
         yield Hit(e.seq, {**ev, "why": "it is not one of the triggers set this turn",
                           "why_ja": "このターンにセットしたトリガーではありません"}, about=("use", e.seq))
@@ -90,21 +91,19 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
 
 
 def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: int, cost_tags: list[str],
-                  check_hand: bool) -> dict[str, str] | None:
+                  check_hand: bool) -> dict[str, Any] | None:
     """Why a payment falls short, in English and Japanese; None when it is paid in full."""
     a = who(s)
     if paid_trion != cost_trion:
         return {"why": f"paid {paid_trion} trion, the cost is {cost_trion}",
                 "why_ja": f"支払ったトリオン {paid_trion}、コストは {cost_trion}"}
     if Counter(paid_tags) != Counter(cost_tags):
-        return {"why": f"paid tags {sorted(paid_tags)}, the cost is {sorted(cost_tags)}",
-                "why_ja": f"支払ったタグ {sorted(paid_tags)}、コストは {sorted(cost_tags)}"}
+        return {"why": Msg("text.wt.paid_tags", paid=sorted(paid_tags), cost=sorted(cost_tags))}
     if a.dealt_seq is not None and a.trion < paid_trion:
         return {"why": f"only {a.trion} trion was left", "why_ja": f"残トリオンは {a.trion} しかありません"}
     missing = Counter(paid_tags) - Counter(a.tags)
     if check_hand and missing:
-        return {"why": f"tags {sorted(missing.elements())} were not in hand (hand: {sorted(a.tags)})",
-                "why_ja": f"タグ {sorted(missing.elements())} を持っていません (手持ち: {sorted(a.tags)})"}
+        return {"why": Msg("text.wt.tags_not_held", tags=sorted(missing.elements()), hand=sorted(a.tags))}
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from .. import cards
 from ..events import (
@@ -120,7 +121,7 @@ def initial_distance_clamped(s: Step) -> Iterable[Hit]:
     assert isinstance(e, DistanceFixed)
     g = s.before.game
     if g.initial_roll is None:
-        yield Hit(e.seq, {"reason": "no wt.init.roll before the initial distance"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_roll")}, undecided=True)
         return
     c = cat(s)
     shifts = [u.delta for u in g.init_uses if shift_happens(c, u)]
@@ -155,7 +156,7 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
     first = g.turn1_first if end.options.get("initial_order", "turn1") == "turn1" else end.start.players[0].id
     if first is None:
         if len({p for p, _ in uses}) > 1:
-            yield Hit(uses[-1][1], {"reason": "no turn order was recorded"}, undecided=True)
+            yield Hit(uses[-1][1], {"reason": Msg("reason.wt.no_order")}, undecided=True)
         return
     second_at: int | None = None
     second = next((p for p in g.agents if p != first), "?")
@@ -189,7 +190,7 @@ def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
     if eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
     elif eff.timing != "initial":
-        yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}", "why_ja": f"タイミングが {eff.timing} です"})
+        yield Hit(e.seq, {**ev, "why": Msg("text.wt.timing_is", timing=eff.timing)})
     elif eff.shift is not None and not eff.shift[0] <= e.delta <= eff.shift[1]:
         yield Hit(e.seq, {**ev, "why": f"the effect shifts {eff.shift[0]}..{eff.shift[1]}",
                           "why_ja": f"効果の修正幅は {eff.shift[0]}〜{eff.shift[1]} です"})

@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import OrderDecided, Plotted, TagsGained, TriggersSet
 from ..projection import agent, other
@@ -63,8 +64,7 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
         t = c.trigger(trigger)
         if trigger not in side:
             yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
-                              "why": f"is not on the {slot} side of the build",
-                              "why_ja": f"トリガーセットの {slot} 側にありません"})
+                              "why": Msg("text.wt.not_on_side", side=slot)})
         elif t is not None and t.option_of is not None:
             yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
                               "why": f"is a dedicated option of {t.option_of}, not a trigger",
@@ -134,7 +134,7 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     g = s.before.game
     n = len(g.plots) + 1
     if g.first is None:
-        yield Hit(e.seq, {"reason": "no wt.order before this plot: the turn order is unknown"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_order_before_plot")}, undecided=True)
         return
     if n == 1:
         expected = expected_ja = g.first
@@ -159,15 +159,15 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
     assert isinstance(e, TagsGained)
     g = s.before.game
     if not agent(g, e.player).sheet:
-        yield Hit(e.seq, {"reason": f"no wt.sheet of {e.player}: the tags cannot be checked"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_sheet", player=e.player)}, undecided=True)
     elif g.expected_tags is None or g.active != e.player:
-        yield Hit(e.seq, {"player": e.player, "tags": e.tags, "sheet": "-", "attack": "-", "defence": "-",
-                          "expected": "nothing (no plot of this player precedes it)",
-                          "expected_ja": "なし (このプレイヤーのプロットが先にありません)"})
+        yield Hit(e.seq, {"player": e.player, "tags": e.tags,
+                          "detail": Msg("text.wt.tags_without_plot")})
     elif Counter(e.tags) != Counter(g.expected_tags):
-        yield Hit(e.seq, {"player": e.player, "tags": e.tags, "sheet": list(agent(g, e.player).sheet),
-                          "attack": list(g.attack), "defence": list(g.defence), "expected": list(g.expected_tags),
-                          "expected_ja": list(g.expected_tags)})
+        yield Hit(e.seq, {"player": e.player, "tags": e.tags,
+                          "detail": Msg("text.wt.tags_from_plot", sheet=list(agent(g, e.player).sheet),
+                                        attack=list(g.attack), defence=list(g.defence),
+                                        expected=list(g.expected_tags))})
 
 
 @rule(
@@ -195,8 +195,8 @@ def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
 def both_players_take_their_turn(s: Step) -> Iterable[Hit]:
     g = s.before.game
     if g.turn > 0 and len(g.plots) < 2:
-        missing = ", ".join(p for p in (g.first, g.second) if p is not None and p not in g.plots)
-        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots), "missing": missing or "?"})
+        missing = [p for p in (g.first, g.second) if p is not None and p not in g.plots]
+        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots), "missing": missing})
 
 
 RULES = (

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import EffectUsed, Moved
 from ..projection import Decl, State
-from .common import STEP3, cat, cite, distance_now, slots, who
+from .common import STEP3, cat, cite, distance_now, slots, unknown, who
 
 
 @rule(
@@ -37,11 +38,12 @@ def _open(g: State, seq: int | None) -> Decl | None:
     return next((d for d in g.chain if d.seq == seq and not d.resolved), None)
 
 
-def _kind(s: Step, d: Decl) -> str:
+def _kind(s: Step, d: Decl) -> str | None:
+    """What a declaration is (``move``, ``shooting`` …); None when its effect is not in the catalogue."""
     if d.trigger is None:
         return "move"
     eff = cat(s).effect(d.trigger, d.effect or "")
-    return eff.kind if eff is not None else "?"
+    return eff.kind if eff is not None else None
 
 
 @rule(
@@ -61,19 +63,19 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     if e.counter is None:
         if eff.timing != "tactics":
-            yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}, not tactics",
-                              "why_ja": f"タイミングが戦術フェイズではなく {eff.timing} です"}, about=("use", e.seq))
+            yield Hit(e.seq, {**ev, "why": Msg("text.wt.not_tactics", timing=eff.timing)}, about=("use", e.seq))
         return
     target = _open(s.before.game, e.counter)
     if eff.timing != "counter":
-        yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}: it cannot counter",
-                          "why_ja": f"タイミングが {eff.timing} なので対抗使用できません"}, about=("use", e.seq))
+        yield Hit(e.seq, {**ev, "why": Msg("text.wt.cannot_counter", timing=eff.timing)}, about=("use", e.seq))
     elif target is None:
         yield Hit(e.seq, {**ev, "why": f"seq {e.counter} is no open declaration",
                           "why_ja": f"seq {e.counter} は未解決の宣言ではありません"}, about=("use", e.seq))
+    elif _kind(s, target) is None:
+        yield Hit(e.seq, unknown(target.trigger or "", target.effect), undecided=True, about=("use", e.seq))
     elif _kind(s, target) not in eff.against:
-        yield Hit(e.seq, {**ev, "why": f"it counters {eff.against}, not {_kind(s, target)}",
-                          "why_ja": f"対抗できるのは {eff.against} で、{_kind(s, target)} ではありません"}, seqs=(target.seq,), about=("use", e.seq))
+        yield Hit(e.seq, {**ev, "why": Msg("text.wt.counters", against=list(eff.against), kind=_kind(s, target))},
+                  seqs=(target.seq,), about=("use", e.seq))
 
 
 @rule(
@@ -114,11 +116,12 @@ def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
         return
     g = s.before.game
     if g.active is None and g.turn == 0:
-        yield Hit(e.seq, {"reason": "no wt.order or wt.plot is recorded: whose phase it is is unknown"},
+        yield Hit(e.seq, {"reason": Msg("reason.wt.whose_phase")},
                   undecided=True, about=("use", e.seq))
     elif e.player != g.active or not g.in_tactics_phase:
-        what = "move" if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
-        yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or "-"}, about=("use", e.seq))
+        what = Msg("text.wt.a_move") if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
+        yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or Msg("text.wt.nobody")},
+                  about=("use", e.seq))
 
 
 RULES = (
