@@ -108,7 +108,7 @@ def test_dispute_page_explains_its_rules_and_rulings(tmp_path: Path) -> None:
         card = doc.get_element_by_id(f"f-{i}").text_content()
         rule = registry.find_rule(f.code)
         assert rule.doc.section("checks", "en").replace("`", "") in card
-        assert rule.title.en in card and f.citation in card
+        assert rule.title.en in card and f.citation.en in card
         for k, v in f.evidence.items():
             if not k.endswith("_ja"):
                 assert k in card and (v.en if isinstance(v, Text) else str(v)) in card

@@ -89,19 +89,59 @@ class Doc(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Option(msgspec.Struct, frozen=True, kw_only=True):
-    """A documented choice where the seed is ambiguous; set in ``match.start.rules``.
+    """A documented choice where the rule documents are ambiguous; set in ``match.start.rules``.
 
-    Its documentation is the catalogue's ``option.<name>``.
+    Its documentation is the catalogue's ``option.<name>``, and ``option.<name>.citation`` names the passages
+    that leave the choice open (a citation, ``cite``, of the documents of ``docs``).
     """
 
     name: str
     default: Any
     choices: tuple[Any, ...] | None = None
-    citation: str = ""
+    docs: str = "kifu"
+    """Whose rule documents its citation names: the lower-case code prefix of its game (``gg``)."""
 
     @property
     def doc(self) -> Text:
         return Text.of(f"option.{self.name}")
+
+    @property
+    def citation(self) -> Text:
+        return cite(f"option.{self.name}.citation", self.docs)
+
+
+def cite(key: str, docs: str) -> Text:
+    """The citation ``key`` in both languages, each ``{document}`` field named as its readers know it: the
+    catalogue's ``doc.<docs>.<document>.name`` (``{variant}`` -> ``coin-toss variant`` / ``トスで決まる枚数ルール``)."""
+    return Text(ja=_cite(key, docs, "ja"), en=_cite(key, docs, "en"))
+
+
+@functools.lru_cache(maxsize=None)
+def _cite(key: str, docs: str, lang: str) -> str:
+    template = i18n.template(key, lang)
+    fields = {f: i18n.template(f"doc.{docs}.{f}.name", lang)
+              for _, f, _, _ in string.Formatter().parse(template) if f}
+    return template.format(**fields)
+
+
+class Document(NamedTuple):
+    """A rule document a game's citations name: its id, short name and title in both languages."""
+
+    id: str
+    name: Text
+    title: Text
+
+
+def documents(docs: str) -> list[Document]:
+    """Every document of the namespace ``docs`` (``gg``), as the catalogue lists them."""
+    ids = sorted({k.split(".")[2] for k in i18n.catalogue("en") if k.startswith(f"doc.{docs}.")})
+    return [Document(d, Text.of(f"doc.{docs}.{d}.name"), Text.of(f"doc.{docs}.{d}.title")) for d in ids]
+
+
+def cited(citation: Text, docs: str) -> list[Document]:
+    """The documents of ``docs`` a citation names (by their English short names), in the order it names them."""
+    found = [(citation.en.find(d.name.en), d) for d in documents(docs) if d.name.en in citation.en]
+    return [d for _, d in sorted(found, key=lambda x: x[0])]
 
 
 Subject = Hashable
@@ -137,7 +177,8 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     severity: str
     seq: int
     seqs: list[int]
-    citation: str
+    citation: Text
+    """The rule document and passage the finding rests on, in both languages."""
     message: Text
     evidence: dict[str, Any] = {}
     consequences: list[int] = []
@@ -282,7 +323,6 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    citation: str
     check: Callable[[Step], Iterable[Hit]] | None = None
     on: tuple[type[Event], ...] | None = None
     """Event classes the check watches; None watches every event."""
@@ -293,6 +333,11 @@ class Rule:
     @property
     def title(self) -> Text:
         return Text.of(f"rule.{self.code}.title")
+
+    @functools.cached_property
+    def citation(self) -> Text:
+        """The catalogue's ``rule.<code>.citation``: the document (by the name its readers know) and the passage."""
+        return cite(f"rule.{self.code}.citation", self.game)
 
     @functools.cached_property
     def message(self) -> Text:
@@ -453,7 +498,6 @@ INTERNAL = Rule(
     code="KIFU-ENG-001",
     name="rule-check-does-not-fail",
     severity=Severity.ERROR,
-    citation="kifu: DESIGN.md contract 4",
 )
 
 
@@ -722,9 +766,7 @@ class Game:
     prefix: str
     """Namespace of its event types (``gg`` for ``gg.toss``)."""
     code: str
-    """Prefix of its rule codes (``GG``)."""
-    seed: str
-    """The seed document the rulebook implements."""
+    """Prefix of its rule codes (``GG``); lower-cased, the namespace of its documents and words (``doc.gg.*``)."""
     events: tuple[type[Event], ...]
     projection: Projection[Any]
     rules: tuple[Rule, ...]
@@ -738,3 +780,8 @@ class Game:
     def title(self) -> Text:
         """The game's name, the catalogue's ``game.<id>.title``."""
         return Text.of(f"game.{self.id}.title")
+
+    @property
+    def documents(self) -> list[Document]:
+        """The rule documents its citations name (``doc.<code>.*``)."""
+        return documents(self.code.lower())

@@ -10,7 +10,7 @@ import msgspec
 from ..events import i18n
 from ..events.base import Event, LogVoided, event_type
 from ..projector.base import voided_in
-from .base import Finding, Rule
+from .base import Finding, Rule, cited
 
 
 def label(key: str, lang: str) -> str:
@@ -65,7 +65,8 @@ def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voide
     lines = []
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
-        lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}  ({f.citation})")
+        lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}"
+                     f"{folded(f, lang)}  ({f.citation.get(lang)})")
     lines.append(f"{where}{summary(findings, lang)}")
     struck = _voided_lines(gone, lang, where, "~~")
     if struck:
@@ -79,6 +80,7 @@ def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None 
     for f in findings:
         d = msgspec.to_builtins(f)
         d["message"] = f.message.get(lang)
+        d["citation"] = f.citation.get(lang)
         items.append(d)
     taken = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, (v, _) in gone.items()]
     doc = {**(meta or {}), "counts": counts(findings), "findings": items, "voided": taken}
@@ -97,7 +99,7 @@ def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: V
         out.append("|---|---|---|---|---|")
         for f in findings:
             out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
-                       f"{_md_cell(f.message.get(lang))} | {_md_cell(f.citation)} |")
+                       f"{_md_cell(f.message.get(lang) + folded(f, lang))} | {_md_cell(f.citation.get(lang))} |")
     struck = _voided_lines(gone, lang, "", "~~")
     if struck:
         out.extend([""] * (out[-1] != "") + [f"## {label('voided_events', lang)}", ""])
@@ -134,7 +136,7 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
         )
     items = "".join(
         f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
-        f"{esc(f.message.get(lang))} <small>{esc(f.citation)}</small></li>"
+        f"{esc(f.message.get(lang) + folded(f, lang))} <small>{esc(f.citation.get(lang))}</small></li>"
         for f in findings
     )
     head = "".join(f"<th>{label(k, lang)}</th>" for k in ("seq", "at", "by", "type", "detail"))
@@ -155,14 +157,22 @@ code{{white-space:pre-wrap;word-break:break-all;}}
 
 
 def explain(r: Rule, lang: str) -> str:
-    """A rule's documentation, as `kifu rules CODE` prints it."""
+    """A rule's documentation, as `kifu rules CODE` prints it: the documents it cites with their titles."""
     lines = [
         f"{r.code} {r.name} [{label(r.severity.value, lang)}]",
         r.title.get(lang),
-        f"{label('citation', lang)}: {r.citation}",
+        f"{label('citation', lang)}: {r.citation.get(lang)}",
+        *(f"  {d.name.get(lang)}: {d.title.get(lang)}" for d in cited(r.citation, r.game)),
         "",
         *(f"{label(k, lang)}: {r.doc.section(k, lang)}" for k in ("checks", "why", "bad", "good")),
     ]
     if r.options:
         lines.append(f"{label('options', lang)}: {', '.join(r.options)}")
     return "\n".join(lines)
+
+
+def folded(f: Finding, lang: str) -> str:
+    """What a finding explains, after its message: `` (and 2 consequences: seq 15, 16)``; empty when nothing."""
+    if not f.consequences:
+        return ""
+    return " " + label("consequences", lang).format(n=len(f.consequences), seqs=", ".join(map(str, f.consequences)))

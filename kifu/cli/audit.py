@@ -185,5 +185,6 @@ def rules(
         return
     selected = registry.all_rules() if game is None else sorted(
         registry.rules_of(registry.game(game)), key=lambda r: r.code)
-    rows = [(r.code, r.name, r.severity.value, r.title.get(lang_of(lang).value), r.citation) for r in selected]
+    code = lang_of(lang).value
+    rows = [(r.code, r.name, r.severity.value, r.title.get(code), r.citation.get(code)) for r in selected]
     print_rows(["code", "name", "severity", "title", "citation"], rows, fmt)

@@ -21,7 +21,9 @@ def findings_section(ctx: Context, findings: Sequence[Finding]) -> str:
 def _finding(ctx: Context, i: int, f: Finding) -> str:
     r = ctx.rules.get(f.code)
     title = r.title.get(ctx.lang) if r else f.name
-    rows = [(ctx.t("at_seq"), seq_links(f.seqs)), (ctx.t("citation"), esc(f.citation))]
+    rows = [(ctx.t("at_seq"), seq_links(f.seqs)), (ctx.t("citation"), esc(f.citation.get(ctx.lang)))]
+    if f.consequences:
+        rows.append((ctx.t("consequences"), seq_links(f.consequences)))
     if r is not None:
         rows += [(ctx.t("checks"), _prose(r.doc.section("checks", ctx.lang))),
                  (ctx.t("why"), _prose(r.doc.section("why", ctx.lang)))]

@@ -31,7 +31,6 @@ def _claimed(e: object) -> tuple[str | None, str | None]:
 
 @rule(
     code="GG-CARD-001", name="card-used-as-its-kind", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.3 ①, §1.8 / seed 000 §カード処理ごとのトス実行タイミング",
     on=(ev.CardPlayed, ev.BulletFired, ev.TossGroupOpened),
 )
 def card_used_as_its_kind(s: Step) -> Iterable[Hit]:

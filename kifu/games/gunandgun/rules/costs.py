@@ -15,12 +15,10 @@ from .. import events as ev
 from .. import projection as proj
 from .facts import cat, expected_cost, facts_of, game, unknown
 
-EXC = "seed 000 §ルール適用の例外 (各種コスト（コスト、ボルテージなど）には適用されない)"
 
 
 @rule(
-    code="GG-COST-001", name="cost-is-the-printed-cost", severity=Severity.ERROR, citation=EXC,
-    on=(ev.EffectResolved,), options=("cost_payment",),
+    code="GG-COST-001", name="cost-is-the-printed-cost", severity=Severity.ERROR, on=(ev.EffectResolved,), options=("cost_payment",),
 )
 def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -41,7 +39,6 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-COST-002", name="additional-cost-uses-n", severity=Severity.ERROR,
-    citation="seed 000 §追加コストについて / 裁定例 過焔地獄",
     on=(ev.CostPaid, ev.EffectResolved),
 )
 def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
@@ -94,7 +91,6 @@ def _flagged(a: proj.Activation) -> bool:
 
 @rule(
     code="GG-COST-003", name="cost-is-affordable", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.7 (D1 hand, D2 voltage, D3 additional) [APP] Card.cs, Skill.cs",
     on=(ev.CostPaid,),
 )
 def cost_is_affordable(s: Step) -> Iterable[Hit]:
@@ -119,7 +115,6 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-COST-004", name="cost-not-refunded", severity=Severity.ERROR,
-    citation="seed 000 FAQ (コストを支払った後で、コイントスで0が出た場合 … 返ってきません)",
     on=(ev.CostRefunded,),
 )
 def cost_not_refunded(s: Step) -> Iterable[Hit]:

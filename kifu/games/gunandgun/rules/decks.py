@@ -18,7 +18,6 @@ from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, player_gun
 
-DECKS = "reference gunandgun.md §1.1 (機銃デッキ: each gun brings its own 20-card deck), §2.2 (the decks' cards)"
 
 
 @lru_cache(maxsize=256)
@@ -73,8 +72,7 @@ def _named(e: Any) -> Iterable[tuple[str, str | None]]:
 
 
 @rule(
-    code="GG-DECK-001", name="cards-come-from-own-decks", severity=Severity.ERROR, citation=DECKS,
-    on=(ev.CardPlayed, ev.CardsDrawn, ev.Loaded, ev.CardsDiscarded, ev.CardsMoved),
+    code="GG-DECK-001", name="cards-come-from-own-decks", severity=Severity.ERROR, on=(ev.CardPlayed, ev.CardsDrawn, ev.Loaded, ev.CardsDiscarded, ev.CardsMoved),
 )
 def cards_come_from_own_decks(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -115,8 +113,6 @@ def _zone_problem(st: proj.State, e: Any) -> Msg | None:
 
 @rule(
     code="GG-DECK-002", name="card-used-from-its-zone", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.4-1.5 ([N-shoot] 特殊弾: the face-up bullets loaded in the firing gun), "
-             "§1.3 (【機能】 act while in play)",
     on=(ev.BulletFired, ev.TossGroupOpened),
 )
 def card_used_from_its_zone(s: Step) -> Iterable[Hit]:
@@ -140,7 +136,7 @@ def _consequence(st: proj.State, e: Any, gun: proj.Gun, option: str) -> Msg:
 
 @rule(
     code="GG-DECK-003", name="no-draw-or-load-past-an-empty-deck", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.1 (each gun deck holds its cards), §1.11 (deck-out)", options=("deck_out",),
+    options=("deck_out",),
     on=(ev.CardsDrawn, ev.Loaded),
 )
 def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Hit]:

@@ -17,7 +17,6 @@ from .. import projection as proj
 from .facts import cat, game, opponent
 
 PER_JA = {"name": "同名カード", "effect": "この効果", "loading": "装填"}
-EXC = "seed 000 §ルール適用の例外 (カード使用制限は変わらない) / FAQ (処理自体は行われたものとして扱う)"
 
 
 def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
@@ -55,16 +54,14 @@ def _check(s: Step, scope: str) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-LIM-001", name="turn-usage-limit-unchanged", severity=Severity.ERROR, citation=EXC,
-    on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
+    code="GG-LIM-001", name="turn-usage-limit-unchanged", severity=Severity.ERROR, on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
 )
 def turn_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     return _check(s, "turn")
 
 
 @rule(
-    code="GG-LIM-002", name="game-usage-limit-unchanged", severity=Severity.ERROR, citation=EXC,
-    on=(ev.CardPlayed, ev.BulletFired),
+    code="GG-LIM-002", name="game-usage-limit-unchanged", severity=Severity.ERROR, on=(ev.CardPlayed, ev.BulletFired),
 )
 def game_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     return _check(s, "game")
@@ -89,7 +86,6 @@ def _imposed(st: Any, owner: str) -> Iterable[tuple[str, int | None, int]]:
 
 @rule(
     code="GG-LIM-003", name="imposed-limit-uses-n", severity=Severity.ERROR,
-    citation="seed 000 裁定例 ノイズジェネレーター (相手は【行動】を1ターンにN枚までしか発動できない)",
     on=(ev.CardPlayed,),
 )
 def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
@@ -108,7 +104,6 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-LIM-004", name="used-skill-stays-face-up", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.9 (使用すると表向き; 裏向きに戻す技能は1ターンに1度) [APP] Skill.cs",
     on=(ev.SkillUsed,),
 )
 def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
@@ -133,8 +128,6 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-LIM-005", name="card-not-used-on-own-first-turn", severity=Severity.ERROR,
-    citation="reference gunandgun.md §2.2 #52, E4 [W38] (オーバーヒート: 自分の第1ターンには使用できない) / "
-             "seed 000 §ルール適用の例外 (カード使用制限は変わらない)",
     on=(ev.CardPlayed,),
 )
 def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:

@@ -15,12 +15,10 @@ from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, player_gun
 
-NLOAD = "reference gunandgun.md §1.4 [N-load]"
 
 
 @rule(
-    code="GG-LOAD-001", name="basic-loads-within-load-limit", severity=Severity.ERROR, citation=NLOAD + " (装填上限)",
-    on=(ev.Loaded,),
+    code="GG-LOAD-001", name="basic-loads-within-load-limit", severity=Severity.ERROR, on=(ev.Loaded,),
 )
 def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -34,7 +32,6 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-LOAD-002", name="loads-never-above-max", severity=Severity.ERROR,
-    citation=NLOAD + " (最大装填数) / seed 000 FAQ (装填上限を超えた分は無視) / §ルール適用の例外 (各機銃が装填上限に達した場合はそこで止まる)",
     on=(ev.Loaded,),
 )
 def loads_never_above_max(s: Step) -> Iterable[Hit]:
@@ -51,7 +48,6 @@ def loads_never_above_max(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-LOAD-003", name="face-up-loads-are-bullets", severity=Severity.ERROR,
-    citation=NLOAD + " (表向きは【銃弾】のみ; ドドメは【銃弾】を表向きに装填できない)",
     on=(ev.Loaded,),
 )
 def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:

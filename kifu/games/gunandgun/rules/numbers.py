@@ -27,7 +27,6 @@ from .facts import (
     value_of,
 )
 
-RULING = "seed 000 §基本ルール 2 / 裁定例 (徹甲榴弾, 相撃ち, 過焔地獄, ノイズジェネレーター)"
 ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": "hit", "hit_mod": "hit_mod"}
 
 
@@ -40,8 +39,7 @@ def _card_of(s: Step) -> tuple[Any, Any]:
 
 
 @rule(
-    code="GG-NUM-001", name="effect-numbers-use-n", severity=Severity.ERROR, citation=RULING,
-    on=(ev.EffectResolved,),
+    code="GG-NUM-001", name="effect-numbers-use-n", severity=Severity.ERROR, on=(ev.EffectResolved,),
 )
 def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     a, f = _card_of(s)
@@ -62,7 +60,6 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-NUM-002", name="effect-does-not-exceed-n", severity=Severity.ERROR,
-    citation="seed 000 §基本ルール 2 / 裁定例 (計略: 0回なら0枚) / FAQ コイントスの結果が0",
     on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsMoved),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
@@ -117,7 +114,6 @@ def _effect_key(e: Any, st: Any) -> str:
 
 @rule(
     code="GG-NUM-003", name="threshold-compares-with-n", severity=Severity.ERROR,
-    citation="seed 000 裁定例 (徹甲榴弾: 装填数が3以上の場合 HIT+3; 相撃ち: 1HIT以上与えられる場合) / 【対応】 (発動条件)",
     on=(ev.EffectResolved, ev.HitModified, ev.LifeChanged),
 )
 def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
@@ -169,7 +165,6 @@ def _exact_numbers(f: Any) -> bool:
 
 @end_rule(
     code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.ERROR,
-    citation="seed 000 §基本ルール 2 / 裁定例 (計略: 3回 → カードを3枚引く; 過焔地獄: バーンカウンターを2個)",
 )
 def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
     st = game(end.final)

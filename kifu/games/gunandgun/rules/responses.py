@@ -14,13 +14,11 @@ from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, threshold
 
-FAQ = "seed 000 §【対応】 (結果として発動条件を満たさない場合はそのまま捨て札に置く) / FAQ 対応カード"
 EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsDiscarded)
 
 
 @rule(
-    code="GG-RESP-001", name="failed-response-goes-to-discard", severity=Severity.ERROR, citation=FAQ,
-    on=(ev.EffectResolved,),
+    code="GG-RESP-001", name="failed-response-goes-to-discard", severity=Severity.ERROR, on=(ev.EffectResolved,),
 )
 def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -36,8 +34,7 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-RESP-002", name="fizzled-response-has-no-effect", severity=Severity.ERROR, citation=FAQ,
-    on=EFFECTS,
+    code="GG-RESP-002", name="fizzled-response-has-no-effect", severity=Severity.ERROR, on=EFFECTS,
 )
 def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     aid = getattr(s.event, "act", None)
@@ -51,7 +48,6 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-RESP-003", name="response-set-then-declared-against-opponent", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.8, F1 ([W56]: set face down in your main phase; used against the opponent's shot or skill)",
     on=(ev.ResponseDeclared,),
 )
 def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
@@ -75,7 +71,6 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-RESP-004", name="responses-resolve-last-declared-first", severity=Severity.ERROR,
-    citation="reference gunandgun.md F1 [N-skill] (対応は後に宣言したものから解決する: LIFO)",
     on=(ev.EffectResolved,),
 )
 def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
@@ -101,7 +96,6 @@ def _blockers(st: Any, shot: Any) -> list[str]:
 
 @rule(
     code="GG-RESP-005", name="no-response-to-unanswerable-shot", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.5, §2.1 ダタラ, §2.2 #4 ステルスバレット, C5 [APP]",
     on=(ev.ResponseDeclared,),
 )
 def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:

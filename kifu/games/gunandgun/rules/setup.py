@@ -16,7 +16,6 @@ from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game
 
-W56 = "reference gunandgun.md §1.2 [W56] [KR-QA]"
 MAIN = (ev.CardPlayed, ev.Loaded, ev.ShotDeclared, ev.SkillUsed, ev.TossGroupOpened)
 
 
@@ -42,8 +41,7 @@ def _first_by_rule(st: proj.State) -> tuple[set[str], str] | None:
 
 
 @rule(
-    code="GG-SETUP-001", name="first-player-by-speed-then-weight", severity=Severity.ERROR, citation=W56,
-    on=(ev.FirstPlayerChosen,),
+    code="GG-SETUP-001", name="first-player-by-speed-then-weight", severity=Severity.ERROR, on=(ev.FirstPlayerChosen,),
 )
 def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -59,7 +57,6 @@ def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-SETUP-002", name="skill-belongs-to-gunner", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.1, A4 (each gunner's three skills)",
     on=(ev.SetupChosen,),
 )
 def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
@@ -77,7 +74,6 @@ def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-SETUP-004", name="skills-per-player-as-allowed", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.1 (one skill) / seed 000 §継続技能等 (複数の継続技能がある場合)",
     on=(ev.SetupChosen,), options=("skills_per_player",),
 )
 def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
@@ -93,7 +89,6 @@ def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-SETUP-003", name="starting-life-from-gunner", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.1, A3 (life 30; マカ 40)",
     on=(ev.SetupChosen,),
 )
 def starting_life_from_gunner(s: Step) -> Iterable[Hit]:
@@ -117,7 +112,6 @@ def _turn_order(s: Step) -> Msg | None:
 
 @rule(
     code="GG-TURN-001", name="only-active-player-acts", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.3 [W56] (players alternate; the turn player performs the basic actions)",
     on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
 )
 def only_active_player_acts(s: Step) -> Iterable[Hit]:
@@ -138,7 +132,6 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-TURN-002", name="hand-refilled-to-hand-size", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.3 ② ダウンフェイズ [W56] (G1)",
     on=(ev.TurnEnded,), options=("deck_out",),
 )
 def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
@@ -163,7 +156,7 @@ def _burn_due(option: str, counters: int) -> int:
 
 @rule(
     code="GG-TURN-003", name="burn-at-turn-start", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.10 [APP] ResolveBurnCounters", options=("burn", "burn_counters"),
+    options=("burn", "burn_counters"),
     on=(ev.LifeChanged,) + MAIN + (ev.TurnEnded,),
 )
 def burn_at_turn_start(s: Step) -> Iterable[Hit]:
@@ -190,7 +183,7 @@ def burn_at_turn_start(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-TURN-004", name="turn-end-effects-order", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.3 ② (open: turn-end effects vs refill)", options=("turn_end_order",),
+    options=("turn_end_order",),
     on=(ev.EffectResolved,),
 )
 def turn_end_effects_order(s: Step) -> Iterable[Hit]:
@@ -226,7 +219,6 @@ def _decked(st: proj.State, option: str) -> list[str]:
 
 @rule(
     code="GG-END-001", name="match-ends-when-life-reaches-zero", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.11 [hiyama] [APP] LoseWhenLifeIsZero",
     on=(ev.TurnStarted, ev.TurnEnded, MatchEnded),
 )
 def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
@@ -243,7 +235,7 @@ def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-END-002", name="match-ends-on-deck-out", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.11 (deck-out) [APP] LoseWhenBothDecksAreDepleted", options=("deck_out",),
+    options=("deck_out",),
     on=(ev.TurnStarted,),
 )
 def match_ends_on_deck_out(s: Step) -> Iterable[Hit]:

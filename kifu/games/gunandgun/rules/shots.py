@@ -15,13 +15,12 @@ from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, player_gun
 
-NSHOOT = "reference gunandgun.md §1.5 [N-shoot]"
 STAGES = ("effect", "bullet", "response", "replace")
 
 
 @rule(
     code="GG-SHOT-001", name="gun-shoots-once-per-turn", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.5 (C1: each gun shoots at most once per turn)", options=("shots_per_gun",),
+    options=("shots_per_gun",),
     on=(ev.ShotDeclared,),
 )
 def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
@@ -35,7 +34,6 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-SHOT-002", name="shot-needs-lowest-hit-row", severity=Severity.ERROR,
-    citation=NSHOOT + " (最低限の装填数を満たさない限り、射撃はできません)",
     on=(ev.ShotDeclared,),
 )
 def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
@@ -53,8 +51,7 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-SHOT-003", name="hit-modifiers-in-order", severity=Severity.ERROR, citation=NSHOOT + " (sequence 1-5)",
-    on=(ev.HitModified,),
+    code="GG-SHOT-003", name="hit-modifiers-in-order", severity=Severity.ERROR, on=(ev.HitModified,),
 )
 def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -85,7 +82,6 @@ def current_hit(state: Any, shot: proj.Shot) -> int | None:
 
 @rule(
     code="GG-SHOT-004", name="damage-matches-hit-table-and-modifiers", severity=Severity.ERROR,
-    citation=NSHOOT + " (HIT table row; steps 1-6) / seed 000 §ルール適用の例外 (機銃の固有効果には適用されない)",
     on=(ev.LifeChanged,),
 )
 def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:

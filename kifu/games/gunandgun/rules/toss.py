@@ -24,12 +24,10 @@ from .facts import (
     sequence_over,
 )
 
-TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
 
 
 @rule(
     code="GG-TOSS-001", name="cost-paid-before-toss", severity=Severity.ERROR,
-    citation="seed 000 §ルール適用の例外 (各種コストは先払い) / FAQ コストは返ってきますか",
     on=(ev.CoinTossed, ev.CostPaid), options=("cost_payment",),
 )
 def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
@@ -61,7 +59,6 @@ def _tosses(a: proj.Activation) -> object:
 
 @rule(
     code="GG-TOSS-002", name="no-toss-after-sequence-ends", severity=Severity.ERROR,
-    citation="seed 000 §概要 2 (相手を向いた時点で終了) / §ルール適用の例外 (装填効果: 装填上限に達したら止まる)",
     on=(ev.CoinTossed,), options=("load_toss_end",),
 )
 def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
@@ -84,7 +81,6 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-TOSS-003", name="n-counts-self-before-first-opponent", severity=Severity.ERROR,
-    citation="seed 000 §概要 1-3 / §基本ルール 2",
     on=(ev.EffectResolved,), options=("load_toss_end",),
 )
 def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
@@ -97,7 +93,6 @@ def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-TOSS-004", name="toss-sequence-finished-before-resolve", severity=Severity.ERROR,
-    citation="seed 000 §概要 2 (相手を向くまでトスを続ける)",
     on=(ev.EffectResolved,), options=("load_toss_end",),
 )
 def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
@@ -148,7 +143,7 @@ def _timing_problem(s: Step) -> str | None:
 
 @rule(
     code="GG-TOSS-005", name="toss-at-the-kinds-timing", severity=Severity.ERROR,
-    citation=TIMING, options=("function_first_toss",),
+    options=("function_first_toss",),
     on=(ev.CoinTossed, ev.TossGroupOpened),
 )
 def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
@@ -171,7 +166,6 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-TOSS-006", name="tosser-owns-the-activation", severity=Severity.ERROR,
-    citation="seed 000 §概要 1 (自分を向いた回数)",
     on=(ev.CoinTossed,),
 )
 def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
@@ -183,7 +177,6 @@ def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-TOSS-007", name="one-toss-per-function-kind-per-turn", severity=Severity.ERROR,
-    citation=TIMING + " (同じ種類は一度のトス; 継続技能はターン開始時に1回) / FAQ 【機能】まとめて処理, 継続技能",
     on=(ev.TossGroupOpened,),
 )
 def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
@@ -202,7 +195,7 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-TOSS-008", name="function-uses-its-kinds-turn-toss", severity=Severity.ERROR,
-    citation=TIMING + " (【機能】自分のターン開始時に都度トス; 種類ごとに個別)", options=("function_first_toss",),
+    options=("function_first_toss",),
     on=(ev.EffectResolved,),
 )
 def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
@@ -228,7 +221,6 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-TOSS-009", name="gunner-and-gun-effects-not-tossed", severity=Severity.ERROR,
-    citation="seed 000 §ルール適用の例外 (銃士効果や機銃の固有効果には適用されない)",
     on=(ev.CoinTossed, ev.EffectResolved),
 )
 def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:

@@ -20,7 +20,7 @@ from ..projection import (
     stated_group,
     the_call,
 )
-from .common import CALLS, CR_705_2, CR_705_3, STATED, evidence, flip_of, flip_subject
+from .common import CALLS, STATED, evidence, flip_of, flip_subject
 
 
 def _called(s: Step) -> Instruction | None:
@@ -34,7 +34,6 @@ def _called(s: Step) -> Instruction | None:
     code="MTG-CALL-001",
     name="heads-tails-flip-has-no-call",
     severity=Severity.ERROR,
-    citation=CR_705_2,
     on=(CoinCalled,),
 )
 def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
@@ -49,7 +48,6 @@ def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
     code="MTG-CALL-002",
     name="heads-tails-flip-has-no-winner",
     severity=Severity.ERROR,
-    citation=CR_705_2 + "; " + CR_705_3,
     on=(FlipDecided,),
     options=(STATED.name,),
 )
@@ -65,7 +63,6 @@ def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
     code="MTG-CALL-003",
     name="the-flipper-calls",
     severity=Severity.ERROR,
-    citation=CR_705_2,
     on=(CoinCalled,),
 )
 def flipper_calls(s: Step) -> Iterable[Hit]:
@@ -80,7 +77,6 @@ def flipper_calls(s: Step) -> Iterable[Hit]:
     code="MTG-CALL-004",
     name="call-comes-before-the-result",
     severity=Severity.ERROR,
-    citation=CR_705_2 + "; seed 001 §ルール (投げる→空中にある間に宣言→確認)",
     on=(CoinCalled, CoinLanded, FlipDecided),
 )
 def call_before_result(s: Step) -> Iterable[Hit]:
@@ -113,7 +109,6 @@ def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no
     code="MTG-CALL-005",
     name="only-the-flipper-wins-or-loses",
     severity=Severity.ERROR,
-    citation=CR_705_2,
     on=(FlipDecided,),
 )
 def only_flipper_wins(s: Step) -> Iterable[Hit]:
@@ -161,7 +156,6 @@ def wrong_outcomes(state: State) -> Iterable[tuple[Instruction, Group, Mark, str
     code="MTG-CALL-006",
     name="won-means-the-call-matches-the-result",
     severity=Severity.ERROR,
-    citation=CR_705_2 + "; " + CR_705_3,
     options=(STATED.name, CALLS.name),
 )
 def won_means_call_matches(end: End) -> Iterable[Hit]:
@@ -175,7 +169,6 @@ def won_means_call_matches(end: End) -> Iterable[Hit]:
     code="MTG-CALL-007",
     name="the-instructed-player-flips",
     severity=Severity.ERROR,
-    citation=CR_705_2 + "; seed 001 §ルール (その影響を受けるプレイヤーがコインを投げる)",
     on=(CoinLanded,),
 )
 def instructed_player_flips(s: Step) -> Iterable[Hit]:
@@ -190,7 +183,6 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     code="MTG-STATE-001",
     name="stated-result-lands-heads-and-wins",
     severity=Severity.ERROR,
-    citation=CR_705_3 + "; Edgar, King of Figaro (reference A2 #24)",
     on=(CoinLanded, FlipDecided),
     options=(STATED.name,),
 )

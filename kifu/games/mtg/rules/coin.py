@@ -19,7 +19,7 @@ from ..events import (
     RandomiserAgreed,
 )
 from ..projection import Randomiser
-from .common import CR_705_1, CR_705_2, flip_of
+from .common import flip_of
 
 DIE_READINGS = ("odd", "even", "low", "high")
 
@@ -28,7 +28,6 @@ DIE_READINGS = ("odd", "even", "low", "high")
     code="MTG-COIN-001",
     name="substitute-needs-every-players-agreement",
     severity=Severity.ERROR,
-    citation=CR_705_1,
     on=(RandomiserAgreed, CoinLanded),
 )
 def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
@@ -48,7 +47,6 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
     code="MTG-COIN-002",
     name="substitute-gives-two-equal-results",
     severity=Severity.ERROR,
-    citation=CR_705_1,
     on=(RandomiserAgreed, HeadsNamed),
 )
 def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
@@ -77,7 +75,6 @@ def die_side(r: Randomiser, face: int) -> str | None:
     code="MTG-COIN-003",
     name="die-face-reads-as-agreed",
     severity=Severity.ERROR,
-    citation=CR_705_1,
     on=(CoinLanded,),
 )
 def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
@@ -96,7 +93,6 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     code="MTG-COIN-004",
     name="unclear-coin-has-heads-named-before-flipping",
     severity=Severity.ERROR,
-    citation=CR_705_1 + "; seed 001 §ルール (表裏が分かりにくい場合、投げる前に)",
     on=(CoinLanded,),
 )
 def unclear_coin_heads_named(s: Step) -> Iterable[Hit]:
@@ -114,7 +110,6 @@ REFERS = (CoinCalled, CoinLanded, CoinKept, FlipDecided, ChoiceMade, PayoffAppli
     code="MTG-FLIP-001",
     name="flip-events-name-an-instruction",
     severity=Severity.ERROR,
-    citation="kifu docs/games/mtg.md (event model)",
     on=REFERS,
 )
 def events_name_an_instruction(s: Step) -> Iterable[Hit]:
@@ -127,7 +122,6 @@ def events_name_an_instruction(s: Step) -> Iterable[Hit]:
     code="MTG-FLIP-002",
     name="flip-ids-are-unique",
     severity=Severity.ERROR,
-    citation="kifu docs/games/mtg.md (event model)",
     on=(FlipInstructed,),
 )
 def flip_ids_unique(s: Step) -> Iterable[Hit]:
@@ -142,7 +136,6 @@ def flip_ids_unique(s: Step) -> Iterable[Hit]:
     code="MTG-FLIP-003",
     name="flip-card-is-classified",
     severity=Severity.INFO,
-    citation=CR_705_2,
     on=(FlipInstructed,),
 )
 def flip_card_classified(s: Step) -> Iterable[Hit]:

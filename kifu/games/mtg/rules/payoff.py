@@ -25,7 +25,7 @@ from ..projection import (
     kept_wins,
     the_call,
 )
-from .common import CARD, UNRECORDED, card, every_flip, evidence, last_coin_seq
+from .common import UNRECORDED, card, every_flip, evidence, last_coin_seq
 from .thumb import ignored_counts_for_nothing
 
 
@@ -67,7 +67,6 @@ def _voided(ins: Instruction, c: Card) -> bool:
     code="MTG-PAY-001",
     name="any-loss-means-no-payoff",
     severity=Severity.ERROR,
-    citation=CARD + " (Fiery Gambit, Squee's Revenge)",
 )
 def any_loss_no_payoff(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
@@ -94,7 +93,6 @@ def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iter
     code="MTG-PAY-002",
     name="payoff-equals-the-kept-results",
     severity=Severity.ERROR,
-    citation=CARD,
     options=(UNRECORDED.name,),
 )
 def payoff_equals_results(end: End) -> Iterable[Hit]:
@@ -210,7 +208,6 @@ def _ignored_only(t: Tally) -> bool:
     code="MTG-PAY-003",
     name="watcher-payoff-equals-counted-wins",
     severity=Severity.ERROR,
-    citation="CR 705.2; " + CARD.replace(" with CR 705.2", "") + " (Chance Encounter, Tavern Scoundrel: your wins; Okaun, Zndrsplt: any player's)",
 )
 def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):

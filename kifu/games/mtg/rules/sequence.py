@@ -19,8 +19,6 @@ from ..projection import (
     true_outcome,
 )
 from .common import (
-    CARD,
-    THUMB,
     card,
     every_flip,
     evidence,
@@ -50,7 +48,6 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     code="MTG-SEQ-001",
     name="until-lose-flips-stop-at-the-first-kept-loss",
     severity=Severity.ERROR,
-    citation=CARD + "; " + THUMB + " (Fiery Gambit: the chain goes on only if the kept flip is won)",
     on=(CoinLanded,),
 )
 def stops_at_first_loss(s: Step) -> Iterable[Hit]:
@@ -81,7 +78,6 @@ def _ends_well(ins: Instruction, last: Group, outcome: str) -> bool:
     code="MTG-SEQ-002",
     name="until-lose-flips-end-on-a-kept-loss",
     severity=Severity.ERROR,
-    citation=CARD,
 )
 def ends_on_a_loss(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
@@ -119,7 +115,6 @@ def _choice_range(s: Step, ins: Instruction) -> tuple[int, int | None] | None:
     code="MTG-SEQ-003",
     name="flips-the-number-instructed",
     severity=Severity.ERROR,
-    citation=CARD + " (Yusri: one to five coins; Squee's Revenge: up to N; Ral Zarek: five)",
     on=(FlipInstructed, CoinLanded),
 )
 def number_instructed(s: Step) -> Iterable[Hit]:
@@ -159,7 +154,6 @@ NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
     code="MTG-SEQ-004",
     name="stop-is-allowed-by-the-card-and-final",
     severity=Severity.ERROR,
-    citation=CARD + " (Fiery Gambit: flip until you lose or choose to stop)",
     on=(ChoiceMade, CoinLanded),
 )
 def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
@@ -198,7 +192,6 @@ def _decider(ins: Instruction, g: Group) -> str | None:
     code="MTG-SEQ-005",
     name="repeat-only-on-the-right-players-decision",
     severity=Severity.ERROR,
-    citation=CARD + " (Game of Chaos)",
     on=(CoinLanded,),
 )
 def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
@@ -225,7 +218,6 @@ def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
     code="MTG-SEQ-006",
     name="stakes-double-with-each-flip",
     severity=Severity.ERROR,
-    citation=CARD + " (Game of Chaos)",
     on=(PayoffApplied,),
 )
 def stakes_double(s: Step) -> Iterable[Hit]:
@@ -253,7 +245,6 @@ def _all_heads(ins: Instruction, g: Group) -> bool | None:
     code="MTG-SEQ-007",
     name="mana-clash-repeats-until-both-land-heads",
     severity=Severity.ERROR,
-    citation=CARD + " (Mana Clash); seed 001 §ルール (魔力激突)",
     on=(CoinLanded,),
 )
 def mana_clash_until_heads(s: Step) -> Iterable[Hit]:

@@ -14,7 +14,6 @@ from .call import explained_by_ignored, wrong_outcomes
 from .common import (
     RECORDED,
     STACKING,
-    THUMB,
     evidence,
     expected_coins,
     flip_of,
@@ -31,7 +30,6 @@ def _expected(g: Group, player: str, options) -> int:  # type: ignore[no-untyped
     code="MTG-THUMB-001",
     name="each-flip-makes-2-to-the-k-coins",
     severity=Severity.ERROR,
-    citation=THUMB,
     on=(CoinLanded,),
     options=(STACKING.name, RECORDED.name),
 )
@@ -93,7 +91,6 @@ def _keeps(g: Group, who: str) -> list:  # type: ignore[type-arg]
     code="MTG-THUMB-002",
     name="exactly-one-coin-is-kept",
     severity=Severity.ERROR,
-    citation=THUMB,
     options=(RECORDED.name,),
 )
 def exactly_one_kept(end: End) -> Iterable[Hit]:
@@ -123,7 +120,6 @@ def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
     code="MTG-THUMB-003",
     name="coin-is-kept-after-every-coin-is-seen",
     severity=Severity.ERROR,
-    citation=THUMB + " (Mana Clash: the opponent's coin too)",
     on=(CoinLanded,),
     options=(RECORDED.name,),
 )
@@ -144,7 +140,6 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
     code="MTG-THUMB-004",
     name="ignored-coin-counts-for-nothing",
     severity=Severity.ERROR,
-    citation=THUMB,
 )
 def ignored_counts_for_nothing(end: End) -> Iterable[Hit]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):

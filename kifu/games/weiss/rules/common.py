@@ -16,47 +16,46 @@ from kifu.projector.base import Frame
 from .. import events as ev
 from ..projection import Pending, Slot, State
 
-SEED = "seed 003"
 
 HAND_LIMIT = Option(
+    docs="ws",
     name="hand_limit",
     default=7,
-    citation="seed 003 §エンドフェイズ 3 (規定枚数); reference B1 (7)",
 )
 BATTLE_TIE = Option(
+    docs="ws",
     name="battle_tie",
     default="both",
     choices=("both", "neither"),
-    citation="seed 003 §アタックフェイズ E.4; reference B1, B6 #12",
 )
 ENCORE_SAME_SLOT = Option(
+    docs="ws",
     name="encore_rested_same_slot",
     default=True,
     choices=(True, False),
-    citation="reference B1 (encore step), B6 #16",
 )
 END_ORDER = Option(
+    docs="ws",
     name="end_phase_order",
     default="seed",
     choices=("seed", "any"),
-    citation="seed 003 §エンドフェイズ 3–4",
 )
 COUNTER_BY = Option(
+    docs="ws",
     name="counter_by",
     default="defender",
     choices=("defender", "turn-player", "either"),
-    citation="seed 003 §アタックフェイズ C.3; reference B1 #6, B6 #10",
 )
 SIDE_ATTACK_LEVEL = Option(
+    docs="ws",
     name="side_attack_level",
     default="defender",
     choices=("defender", "attacker"),
-    citation="seed 003 §アタックフェイズ A.3 (サイドアタック); reference B1 #6, B6 #8",
 )
 DECK_SIZE = Option(
+    docs="ws",
     name="deck_size",
     default=50,
-    citation="reference B6 #19 (deck = 50)",
 )
 
 OPTIONS: tuple[Option, ...] = (

@@ -13,11 +13,9 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from ..projection import State
-from .attack import ATK
 from .common import (
     CLOSERS,
     ENCORE_SAME_SLOT,
-    STATE_JA,
     UNKNOWN_BOARD,
     closed_phase,
     game,
@@ -26,7 +24,6 @@ from .common import (
     undecided,
 )
 
-ENC = f"{ATK} F"
 
 
 def _reversed(state: State, player: str | None) -> list[str]:
@@ -37,7 +34,6 @@ def _reversed(state: State, player: str | None) -> list[str]:
     code="WS-ENC-001",
     name="encore-step-turn-player-first",
     severity=Severity.ERROR,
-    citation=f"{ENC}.3–4 (甲のリバースカード → 乙のリバースカード); reference B1 #7",
     on=(ev.CharacterRetired,),
 )
 def encore_turn_player_first(s: Step) -> Iterable[Hit]:
@@ -55,7 +51,6 @@ def encore_turn_player_first(s: Step) -> Iterable[Hit]:
     code="WS-ENC-002",
     name="encore-step-repeats-until-no-reversed-card-remains",
     severity=Severity.ERROR,
-    citation=f"{ENC}.3–6; reference B6 #16",
     on=(ev.CharacterRetired,) + CLOSERS,
 )
 def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
@@ -78,7 +73,6 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     code="WS-ENC-003",
     name="rule-encore-costs-three-stock",
     severity=Severity.ERROR,
-    citation="reference B1 #7 (all characters: [AUTO] Encore (3)), B6 #16",
     on=(ev.Encored,),
 )
 def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
@@ -100,7 +94,6 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
     code="WS-ENC-004",
     name="encore-returns-rested-to-its-slot",
     severity=Severity.ERROR,
-    citation="reference B1 #7 [to verify], B6 #16",
     on=(ev.Encored,),
     options=("encore_rested_same_slot",),
 )

@@ -24,7 +24,6 @@ from .common import (
     pending_hit,
 )
 
-END_CITE = "seed 003 §エンドフェイズ"
 
 
 def _end_phase_over(s: Step) -> tuple[State, int] | None:
@@ -96,7 +95,6 @@ end_phase_hand_limit = end_phase_rule(
     code="WS-END-001",
     name="end-phase-discards-down-to-the-hand-limit",
     severity=Severity.ERROR,
-    citation=f"{END_CITE} 3, 6; reference B1 #8, B6 #17",
     options=("hand_limit",),
 )
 
@@ -112,7 +110,6 @@ climax_leaves_in_the_end_phase = end_phase_rule(
     code="WS-END-002",
     name="climax-leaves-in-the-end-phase",
     severity=Severity.ERROR,
-    citation=f"{END_CITE} 4; reference B1 #8, B6 #6",
 )
 
 
@@ -126,7 +123,6 @@ end_phase_repeats_while_pending = end_phase_rule(
     code="WS-END-003",
     name="end-phase-repeats-while-abilities-are-pending",
     severity=Severity.ERROR,
-    citation=f"{END_CITE} 6",
 )
 
 
@@ -134,7 +130,6 @@ end_phase_repeats_while_pending = end_phase_rule(
     code="WS-END-004",
     name="hand-limit-discard-before-the-climax-leaves",
     severity=Severity.WARNING,
-    citation=f"{END_CITE} 3–4",
     on=(ev.Discarded,),
     options=("end_phase_order",),
 )

@@ -77,7 +77,6 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     code="WS-FLOW-001",
     name="phases-follow-the-turn-order",
     severity=Severity.ERROR,
-    citation="seed 003 (スタンド→ドロー→クロック→メイン→クライマックス→アタック→エンド); reference B1, B6 #1",
     on=(ev.PhaseStarted, ev.PhaseEnded),
 )
 def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
@@ -120,7 +119,6 @@ def _step_key(state: State) -> tuple[str | None, str]:
     code="WS-FLOW-002",
     name="attack-steps-follow-the-seed",
     severity=Severity.ERROR,
-    citation="seed 003 §アタックフェイズ A–F (A.3, B.7, D.5, E.8); reference B1 #6",
     on=(ev.StepStarted,) + CLOSERS,
 )
 def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
@@ -171,7 +169,6 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
     code="WS-FLOW-003",
     name="actions-happen-in-their-phase-by-the-turn-player",
     severity=Severity.ERROR,
-    citation="seed 003 (each phase's item 3; 甲 acts); reference B6 #1, #6",
     on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded, ev.DamageDealt),
 )
 def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
@@ -203,7 +200,6 @@ def _hint(e: Event, state: State) -> dict[str, str]:
     code="WS-FLOW-004",
     name="a-turn-starts-after-the-end-phase-and-alternates",
     severity=Severity.ERROR,
-    citation="seed 003 §エンドフェイズ 6 (フェイズ終了); reference B1",
     on=(ev.TurnStarted,),
 )
 def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
@@ -226,14 +222,12 @@ def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
 
 # --- check timing -------------------------------------------------------------
 
-CHECK_CITE = "seed 003 (チェックタイミング 1–4); CR 4.4.2, 8.5.1.2 per reference B2"
 
 
 @rule(
     code="WS-CHK-001",
     name="rule-actions-come-before-abilities",
     severity=Severity.ERROR,
-    citation=CHECK_CITE,
     on=(ev.AbilityResolved,),
 )
 def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
@@ -247,7 +241,6 @@ def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
     code="WS-CHK-002",
     name="turn-player-abilities-resolve-first",
     severity=Severity.ERROR,
-    citation=CHECK_CITE,
     on=(ev.AbilityResolved,),
 )
 def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
@@ -264,7 +257,6 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
     code="WS-CHK-003",
     name="abilities-resolve-one-at-a-time-in-a-check-timing",
     severity=Severity.ERROR,
-    citation=CHECK_CITE,
     on=(ev.AbilityResolved,),
 )
 def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
@@ -282,7 +274,6 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
     code="WS-CHK-004",
     name="check-timing-ends-with-nothing-pending",
     severity=Severity.ERROR,
-    citation=CHECK_CITE,
     on=(ev.CheckTimingEnded, ev.StepStarted) + CLOSERS,
 )
 def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:

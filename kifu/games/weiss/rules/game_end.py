@@ -29,7 +29,6 @@ def _loss_overdue(s: Step, kind: str) -> list[Hit]:
     code="WS-GAME-001",
     name="level-four-loses",
     severity=Severity.ERROR,
-    citation="CR 1.2.2.1 per reference B2; reference B6 #18",
     on=None,
 )
 def level_four_loses(s: Step) -> list[Hit]:
@@ -40,7 +39,6 @@ def level_four_loses(s: Step) -> list[Hit]:
     code="WS-GAME-002",
     name="empty-deck-and-waiting-room-loses",
     severity=Severity.ERROR,
-    citation="CR 1.2.2.2 per reference B2; reference B6 #18",
     on=None,
 )
 def empty_deck_and_waiting_loses(s: Step) -> list[Hit]:
@@ -51,7 +49,6 @@ def empty_deck_and_waiting_loses(s: Step) -> list[Hit]:
     code="WS-GAME-003",
     name="a-loss-has-its-cause",
     severity=Severity.ERROR,
-    citation="CR 1.2.2 per reference B2; reference B6 #18",
     on=(ev.GameLost,),
 )
 def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
@@ -75,7 +72,6 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     code="WS-GAME-004",
     name="a-loser-does-not-win",
     severity=Severity.ERROR,
-    citation="CR 1.2.2–1.2.3 per reference B2; reference B6 #18",
     on=(MatchEnded,),
 )
 def a_loser_does_not_win(s: Step) -> Iterable[Hit]:

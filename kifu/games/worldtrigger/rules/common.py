@@ -10,46 +10,39 @@ from kifu.events.i18n import Msg
 from .. import cards
 from ..projection import Agent, State, agent
 
-SEED = "seed 002"
-STEP1 = "■5 戦術フェイズ 手順1"
-STEP2 = "■5 戦術フェイズ 手順2"
-STEP3 = "■5 戦術フェイズ 手順3"
 
 
-def cite(section: str) -> str:
-    """A citation of seed 002 (``■5 プロット`` …)."""
-    return f"{SEED} {section}"
 
 
 OPTIONS: tuple[Option, ...] = (
     Option(
+        docs="wt",
         name="starting_trion",
         default=100,
-        citation=cite("■1 初期トリオン量 ※調整案"),
     ),
     Option(
+        docs="wt",
         name="initial_order",
         default="turn1",
         choices=("turn1", "seat"),
-        citation=cite("■2 初期距離を操作する効果 (先攻プレイヤーから順に)"),
     ),
     Option(
+        docs="wt",
         name="use_limit",
         default="effect",
         choices=("effect", "trigger"),
-        citation=cite("■5 同じトリガー効果の使用は…トリガー１枚につき１回まで"),
     ),
     Option(
+        docs="wt",
         name="counter_first",
         default="latest",
         choices=("latest", "initiator"),
-        citation=cite("■5 手順3 (今トリガーの効果を宣言したプレイヤーから順に)"),
     ),
     Option(
+        docs="wt",
         name="tags_expire",
         default="turn",
         choices=("turn", "phase"),
-        citation=cite("■5 行動タグは毎ターン行うプロットによって取得"),
     ),
 )
 

@@ -8,16 +8,13 @@ from kifu.auditor.base import REST, Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded, event_type
 
-from .common import cite
 
-WIN = "■7 勝利条件 (相手の残トリオンが０になる / 相手が緊急脱出を宣言する)"
 
 
 @rule(
     code="WT-END-001",
     name="nothing-played-after-zero-trion-or-bailout",
     severity=Severity.ERROR,
-    citation=cite(WIN),
 )
 def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     g = s.before.game
@@ -32,7 +29,6 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     code="WT-END-002",
     name="winner-is-the-opponent-of-the-loser",
     severity=Severity.ERROR,
-    citation=cite(WIN),
     on=(MatchEnded,),
 )
 def winner_is_opponent(s: Step) -> Iterable[Hit]:

@@ -4,20 +4,19 @@ and paid for (seed 002 ■5 戦術フェイズ 手順1–2, and ■2 for initial
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from typing import Any, Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from ..events import EffectUsed, InitialTriggerUsed, TriggerRevealed
-from .common import STEP1, STEP2, cat, cite, face_up, set_slot, slots, unknown, who
+from .common import cat, face_up, set_slot, slots, unknown, who
 
 
 @rule(
     code="WT-REVEAL-001",
     name="reveal-pays-its-trion",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP1} (表向きにする際にトリオンが必要なトリガーはトリオンチップを支払う)"),
     on=(TriggerRevealed,),
 )
 def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
@@ -53,7 +52,6 @@ _RECORDING = {"then": "the recording disagrees with the triggers set and the cat
     code="WT-USE-001",
     name="face-down-trigger-has-no-effect",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP1} (使用するトリガーが裏向きの場合、表向きにする)"),
     on=(EffectUsed,),
 )
 def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
@@ -69,7 +67,6 @@ def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     code="WT-USE-002",
     name="used-trigger-is-set",
     severity=Severity.ERROR,
-    citation=cite("■5 (４でセットしたトリガーのトリガー能力を使用)"),
     on=(EffectUsed,),
 )
 def used_trigger_is_set(s: Step) -> Iterable[Hit]:
@@ -111,7 +108,6 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     code="WT-USE-003",
     name="effect-cost-paid-in-full",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP2} (支払うことができない場合、トリガーの効果は発揮されません); ■2 (トリオンチップを支払います)"),
     on=(EffectUsed, InitialTriggerUsed),
     options=("tags_expire",),
 )

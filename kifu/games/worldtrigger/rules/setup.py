@@ -16,7 +16,7 @@ from ..events import (
     TrionDealt,
 )
 from ..projection import InitUse
-from .common import cat, cite, unknown, who
+from .common import cat, unknown, who
 
 SLOTS = 4
 
@@ -25,7 +25,6 @@ SLOTS = 4
     code="WT-BUILD-001",
     name="four-main-and-four-sub-triggers",
     severity=Severity.ERROR,
-    citation=cite("■1 トリガーセットの決定 (メイントリガーを４つ、サブトリガーを４つ)"),
     on=(BuildChosen,),
 )
 def four_main_and_four_sub(s: Step) -> Iterable[Hit]:
@@ -39,7 +38,6 @@ def four_main_and_four_sub(s: Step) -> Iterable[Hit]:
     code="WT-BUILD-002",
     name="option-on-its-trigger-side",
     severity=Severity.ERROR,
-    citation=cite("■1 トリガーセットの決定 (★専用オプションはそれが付属するトリガーと同じ側に)"),
     on=(BuildChosen,),
 )
 def option_on_its_trigger_side(s: Step) -> Iterable[Hit]:
@@ -54,7 +52,6 @@ def option_on_its_trigger_side(s: Step) -> Iterable[Hit]:
     code="WT-BUILD-003",
     name="trigger-fits-its-side",
     severity=Severity.ERROR,
-    citation=cite("■1 トリガーセットの決定; trigger sides from the catalogue"),
     on=(BuildChosen,),
 )
 def trigger_fits_its_side(s: Step) -> Iterable[Hit]:
@@ -78,7 +75,6 @@ def _build_entries(e: BuildChosen, c: cards.Catalogue) -> Iterator[tuple[str, li
     code="WT-SHEET-001",
     name="plot-sheet-assigns-every-face",
     severity=Severity.ERROR,
-    citation=cite("■1 プロットシートの作成 (１～６の数字に…割り振って作成)"),
     on=(SheetMade,),
 )
 def plot_sheet_assigns_every_face(s: Step) -> Iterable[Hit]:
@@ -92,7 +88,6 @@ def plot_sheet_assigns_every_face(s: Step) -> Iterable[Hit]:
     code="WT-TRION-001",
     name="starting-trion-is-100",
     severity=Severity.ERROR,
-    citation=cite("■1 初期トリオン量分のトリオンチップをそれぞれ配布 (一律で１００)"),
     on=(TrionDealt,),
     options=("starting_trion",),
 )
@@ -113,7 +108,6 @@ def clamp(value: int) -> int:
     code="WT-INIT-001",
     name="initial-distance-is-die-plus-shifts-clamped",
     severity=Severity.ERROR,
-    citation=cite("■2 初期距離の決定 (１未満は１に、７以上は６に)"),
     on=(DistanceFixed,),
 )
 def initial_distance_clamped(s: Step) -> Iterable[Hit]:
@@ -147,7 +141,6 @@ def shift_happens(c: cards.Catalogue, u: InitUse) -> bool:
     code="WT-INIT-002",
     name="initial-effects-used-first-player-first",
     severity=Severity.ERROR,
-    citation=cite("■2 初期距離を操作する効果 (効果の使用は先攻プレイヤーから順に)"),
     options=("initial_order",),
 )
 def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
@@ -172,7 +165,6 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
     code="WT-INIT-003",
     name="initial-shift-is-an-initial-timing-effect",
     severity=Severity.ERROR,
-    citation=cite("■2 (「タイミング：初期距離決定時」の効果を持つものを使用)"),
     on=(InitialTriggerUsed,),
 )
 def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:

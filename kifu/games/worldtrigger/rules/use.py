@@ -10,15 +10,13 @@ from kifu.events.i18n import Msg
 
 from ..events import EffectUsed, Moved
 from ..projection import Decl, State
-from .common import STEP3, cat, cite, distance_now, slots, unknown, who
+from .common import cat, distance_now, slots, unknown, who
 
 
 @rule(
     code="WT-USE-004",
     name="effect-once-per-set-trigger-per-tactics-phase",
     severity=Severity.ERROR,
-    citation=cite("■5 (同じトリガー効果の使用は１回の戦術フェイズでセットしたトリガー１枚につき１回まで。"
-                  "この制限は対抗使用を行うプレイヤーにも適用)"),
     on=(EffectUsed,),
     options=("use_limit",),
 )
@@ -50,8 +48,6 @@ def _kind(s: Step, d: Decl) -> str | None:
     code="WT-USE-005",
     name="effect-used-at-its-timing",
     severity=Severity.ERROR,
-    citation=cite("■5 (「タイミング：戦術フェイズ」となっているトリガーの効果を使用); "
-                  f"{STEP3} (特定のトリガーの効果が発揮された際に使用できるもの)"),
     on=(EffectUsed,),
 )
 def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
@@ -82,7 +78,6 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     code="WT-USE-006",
     name="effect-distance-condition-holds",
     severity=Severity.ERROR,
-    citation=cite("■5 戦術フェイズ (距離条件はトリガーの効果による; catalogue `distance`, `moves`)"),
     on=(EffectUsed,),
 )
 def effect_distance_condition(s: Step) -> Iterable[Hit]:
@@ -106,7 +101,6 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
     code="WT-TACT-001",
     name="declarations-in-own-tactics-phase",
     severity=Severity.ERROR,
-    citation=cite("■5 (プロットが終わると、手番プレイヤーの戦術フェイズになります)"),
     on=(EffectUsed, Moved),
 )
 def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
