@@ -37,8 +37,8 @@ ENCORE_SAME_SLOT = Option(
 END_ORDER = Option(
     docs="ws",
     name="end_phase_order",
-    default="seed",
-    choices=("seed", "any"),
+    default="flow",
+    choices=("flow", "any"),
 )
 COUNTER_BY = Option(
     docs="ws",

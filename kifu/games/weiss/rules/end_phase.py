@@ -136,7 +136,7 @@ end_phase_repeats_while_pending = end_phase_rule(
 def discard_before_climax_leaves(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.Discarded)
     before = game(s.before)
-    if option(s.options, END_ORDER) == "seed" and s.event.reason == "hand-limit" and \
+    if option(s.options, END_ORDER) != "any" and s.event.reason == "hand-limit" and \
             before.phase == "end" and before.climax_left:
         yield Hit(s.event.seq, {})
 

@@ -117,7 +117,7 @@ def _step_key(state: State) -> tuple[str | None, str]:
 
 @rule(
     code="WS-FLOW-002",
-    name="attack-steps-follow-the-seed",
+    name="attack-steps-follow-the-turn-flow",
     severity=Severity.ERROR,
     on=(ev.StepStarted,) + CLOSERS,
 )
