@@ -11,6 +11,7 @@ from ..events import i18n
 from ..events.base import Event, LogVoided, event_type
 from ..projector.base import voided_in
 from .base import Finding, Rule, cited
+from .stance import Stance, decision_word
 
 
 def label(key: str, lang: str) -> str:
@@ -60,14 +61,19 @@ def _voided_lines(gone: Voided, lang: str, where: str, struck: str) -> list[str]
             for seq, (v, e) in gone.items()]
 
 
-def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voided = {}) -> str:
-    """Findings one per line, the summary, then the events voids took back, struck through (``~~…~~``)."""
+def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voided = {},
+            stances: Sequence[Stance] = ()) -> str:
+    """Findings one per line, the summary, kifu's stance on each judge ruling, then the events voids took back,
+    struck through (``~~…~~``)."""
     lines = []
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
         lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}"
                      f"{folded(f, lang)}  ({f.citation.get(lang)})")
     lines.append(f"{where}{summary(findings, lang)}")
+    if stances:
+        lines.append(f"{where}{label('rulings', lang)}:")
+        lines.extend(f"{where}  {ruling_line(s, lang)}" for s in stances)
     struck = _voided_lines(gone, lang, where, "~~")
     if struck:
         lines.append(f"{where}{label('voided_events', lang)}:")
@@ -75,7 +81,8 @@ def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voide
     return "\n".join(lines)
 
 
-def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None, gone: Voided = {}) -> str:
+def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None, gone: Voided = {},
+            stances: Sequence[Stance] = ()) -> str:
     items = []
     for f in findings:
         d = msgspec.to_builtins(f)
@@ -83,7 +90,8 @@ def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None 
         d["citation"] = f.citation.get(lang)
         items.append(d)
     taken = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, (v, _) in gone.items()]
-    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "voided": taken}
+    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "rulings": [s.to_json(lang) for s in stances],
+           "voided": taken}
     return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode()
 
 
@@ -91,7 +99,8 @@ def _md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: Voided = {}) -> str:
+def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: Voided = {},
+                stances: Sequence[Stance] = ()) -> str:
     out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
     if findings:
         out.append(f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
@@ -100,11 +109,26 @@ def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: V
         for f in findings:
             out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
                        f"{_md_cell(f.message.get(lang) + folded(f, lang))} | {_md_cell(f.citation.get(lang))} |")
+    if stances:
+        out.extend([""] * (out[-1] != "") + [f"## {label('rulings', lang)}", "",
+                    f"| {label('seq', lang)} | {label('about', lang)} | {label('decision', lang)} | {label('stance', lang)} |",
+                    "|---|---|---|---|"])
+        out.extend(f"| {s.ruling.seq} | {', '.join(map(str, s.ruling.about))} | "
+                   f"{_md_cell(' '.join(filter(None, (decision_word(s.ruling.decision, lang), s.ruling.code))))} | "
+                   f"{_md_cell(s.words().get(lang))} |" for s in stances)
     struck = _voided_lines(gone, lang, "", "~~")
     if struck:
         out.extend([""] * (out[-1] != "") + [f"## {label('voided_events', lang)}", ""])
         out.extend(f"* {_md_cell(line)}" for line in struck)
     return "\n".join(out) + "\n"
+
+
+def ruling_line(s: Stance, lang: str) -> str:
+    """One ruling and kifu's stance on it: ``seq 20 (about seq 14, GG-TOSS-001) warning: kifu agrees …``."""
+    r = s.ruling
+    about = ", ".join(map(str, r.about))
+    said = " ".join(filter(None, (decision_word(r.decision, lang), r.code)))
+    return f"seq {r.seq} ({label('about', lang)} seq {about}){' ' + said if said else ''}: {s.words().get(lang)}"
 
 
 def event_detail(event: Event) -> str:
@@ -115,7 +139,8 @@ def event_detail(event: Event) -> str:
     return msgspec.json.encode(d).decode()
 
 
-def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, title: str, gone: Voided = {}) -> str:
+def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, title: str, gone: Voided = {},
+            stances: Sequence[Stance] = ()) -> str:
     """A self-contained page: findings on top, the timeline with flagged events below."""
     esc = html.escape
     flagged: dict[int, list[Finding]] = {}
@@ -140,6 +165,9 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
         for f in findings
     )
     head = "".join(f"<th>{label(k, lang)}</th>" for k in ("seq", "at", "by", "type", "detail"))
+    rulings = "".join(f"<li>{esc(ruling_line(st, lang))}</li>" for st in stances)
+    if rulings:
+        rulings = f"<h2>{esc(label('rulings', lang))}</h2><ul>{rulings}</ul>"
     return f"""<!doctype html>
 <html lang="{esc(lang)}"><head><meta charset="utf-8"><title>{esc(title)}</title>
 <style>
@@ -150,7 +178,7 @@ li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;m
 code{{white-space:pre-wrap;word-break:break-all;}}
 </style></head><body>
 <h1>{esc(label('title', lang))}: {esc(title)}</h1>
-<p>{esc(summary(findings, lang))}</p><ul>{items}</ul>
+<p>{esc(summary(findings, lang))}</p><ul>{items}</ul>{rulings}
 <table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>
 </body></html>
 """

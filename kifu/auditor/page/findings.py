@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ...events.base import JudgeRuling
 from ..base import Finding, Rule, Text
+from ..stance import decision_word
 from .common import Context, esc, plain, seq_links
 
 
@@ -47,7 +48,7 @@ def _rulings_on(ctx: Context, f: Finding) -> list[JudgeRuling]:
 
 
 def _ruling(ctx: Context, r: JudgeRuling) -> str:
-    decision = f"<b>{esc(r.decision)}</b> " if r.decision else ""
+    decision = f"<b>{esc(decision_word(r.decision, ctx.lang))}</b> " if r.decision else ""
     return f"{seq_links((r.seq,))} {decision}{esc(r.text)}"
 
 
