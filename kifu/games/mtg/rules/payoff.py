@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from kifu.auditor.base import End, Hit, Severity, Text, end_rule
+from kifu.auditor.base import End, Hit, Severity, end_rule
 from kifu.events.i18n import Msg
 
 from ..cards import Card
@@ -173,10 +173,14 @@ def tallies(state: State) -> Iterable[Tally]:
         for pid in sorted(set(watchers) | {p.permanent for p in ins.payoffs if p.permanent}):
             paid = [p for p in ins.payoffs if p.permanent == pid]
             w = watchers.get(pid)
-            if w is None:
-                named = state.permanents.get(pid)
-                w = Permanent(permanent=pid, card=named.card if named else "", controller=named.controller if named
-                              else "", seq=0)
+            named = state.permanents.get(pid)
+            if w is None and named is None:  # never recorded entering (a client that records no mtg.enters)
+                controller = next((p.player for p in paid if p.player), "")
+                yield Tally(ins, Permanent(permanent=pid, card="", controller=controller, seq=0), 0, 0, 0, paid,
+                            known=False)
+                continue
+            if w is None:  # in play, but not when the flip began: it counts nothing
+                w = Permanent(permanent=pid, card=named.card, controller=named.controller, seq=0)
             yield _tally(state, ins, w, paid)
 
 
@@ -213,9 +217,11 @@ def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):
         if not t.known:
             if t.paid:
-                yield Hit(t.paid[0].seq, {"reason": Text.of("reason.mtg.watcher_unknown", card=t.watcher.card,
-                                                              watcher=t.watcher.permanent)},
-                          undecided=True, about=("watcher", t.watcher.permanent, t.ins.flip))
+                w = t.watcher
+                reason = (Msg("reason.mtg.watcher_unknown", card=w.card, watcher=w.permanent) if w.card else
+                          Msg("reason.mtg.watcher_not_entered", watcher=w.permanent, controller=w.controller))
+                yield Hit(t.paid[0].seq, {"reason": reason}, undecided=True,
+                          about=("watcher", w.permanent, t.ins.flip))
             continue
         if t.recorded == t.expected or _ignored_only(t):
             continue
