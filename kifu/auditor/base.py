@@ -458,7 +458,8 @@ def fold(raws: Iterable[Raw]) -> list[Finding]:
             g.parent = rest
             continue
         cause = causes.get(g.about) if g.about is not None else None
-        if cause is None or cause is g or cause.first.seq == g.first.seq:  # two rules one line breaks: both stand
+        if cause is None or cause.first.seq >= g.first.seq:  # only a later event follows (two rules one line
+            # breaks both stand); what a hit follows from may be anywhere in the log
             cause = next((causes[s] for s in sorted(g.follows, key=repr) if s in causes and causes[s] is not g), None)
         g.parent = cause
     roots = []
