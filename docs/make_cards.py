@@ -67,9 +67,9 @@ GAMES = {
     },
     "worldtrigger": {
         "title": "World Trigger trigger catalogue",
-        "intro": "The triggers and dedicated options the World Trigger auditor (the fan rules) knows, with the trion to "
+        "intro": "The triggers and dedicated options the World Trigger auditor knows, with the trion to "
                  "reveal each, and for each effect its timing, trion and tag costs, the distances it may be used "
-                 "at, what it answers as a counter, moves and damage. The fan rules gives no numbers for any trigger: "
+                 "at, what it answers as a counter, moves and damage. The fan rules give no numbers for any trigger: "
                  "the bundled numbers (`kifu/games/worldtrigger/cards.json`) are an EXAMPLE; a table writes its own "
                  "in `match.start.catalogue`.",
         "look": ["kifu cards -g worldtrigger", "kifu cards -g worldtrigger シールド --lang ja",

@@ -191,9 +191,13 @@ def rules(
 ) -> None:
     """List every rule with its code, severity and citation, or explain one.
 
+    A citation names the rule document as its readers know it and the passage; with
+    -g GAME the table and Markdown list the game's documents and their full titles below.
+
     Examples: kifu rules -g gunandgun     kifu rules GG-TOSS-001 --lang ja
     """
     from kifu.auditor import registry, report
+    from kifu.auditor.base import documents
 
     if code:
         try:
@@ -206,3 +210,7 @@ def rules(
     code = lang_of(lang).value
     rows = [(r.code, r.name, r.severity.value, r.title.get(code), r.citation.get(code)) for r in selected]
     print_rows(["code", "name", "severity", "title", "citation"], rows, fmt)
+    if game is not None and fmt in (DataFormat.table, DataFormat.md):  # data formats stay one list of rules
+        docs = registry.game(game).documents + [d for d in documents("kifu") if game != "generic"]
+        print_rows(["document", "title"], [(d.name.get(code), d.title.get(code)) for d in docs], fmt,
+                   title=msg("documents", lang), labels=[msg("document", lang), msg("document_title", lang)])

@@ -7,16 +7,30 @@ import re
 from typing import Any, Mapping, Sequence
 
 from ...events.base import JudgeRuling
-from ..base import Finding, Rule, Text
+from ..base import Document, Finding, Rule, Text, cited
 from ..stance import decision_word
 from .common import Context, esc, plain, seq_links
 
 
 def findings_section(ctx: Context, findings: Sequence[Finding]) -> str:
     if not findings:
-        return f"<h2>{esc(ctx.t('findings'))}</h2><p>{esc(ctx.t('no_findings'))}</p>"
+        return f'<h2 id="findings">{esc(ctx.t("findings"))}</h2><p>{esc(ctx.t("no_findings"))}</p>'
     cards = "".join(_finding(ctx, i, f) for i, f in enumerate(findings, 1))
-    return f'<h2 id="findings">{esc(ctx.t("findings"))} ({len(findings)})</h2>{cards}'
+    return f'<h2 id="findings">{esc(ctx.t("findings"))} ({len(findings)})</h2>{cards}{_sources(ctx, findings)}'
+
+
+def _sources(ctx: Context, findings: Sequence[Finding]) -> str:
+    """The rule documents the findings cite, each by the name the citations use and its full title."""
+    docs: dict[str, Document] = {}
+    for f in findings:
+        r = ctx.rules.get(f.code)
+        if r is not None:
+            for d in cited(r.citation, r.game):
+                docs.setdefault(f"{r.game}.{d.id}", d)
+    if not docs:
+        return ""
+    items = "".join(f"<li><b>{esc(d.name.get(ctx.lang))}</b>: {esc(d.title.get(ctx.lang))}</li>" for d in docs.values())
+    return f'<div class="card sources"><p class="note">{esc(ctx.t("sources"))}</p><ul>{items}</ul></div>'
 
 
 def _finding(ctx: Context, i: int, f: Finding) -> str:
