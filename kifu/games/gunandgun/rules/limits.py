@@ -117,13 +117,13 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     if p.skills and e.skill not in p.skills and f is not None and f not in chosen:
         names = ", ".join(p.skills)
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {names}",
-                          "why_ja": f"選んだ技能は {names} です"})
+                          "why_ja": f"選んだ技能は {names} です"}, about=("act", e.act))
     elif (proj.canon(st, e.skill) or e.skill) in p.skills_up:
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": "it is face up (already used)",
-                          "why_ja": "表向き (使用済み) です"})
+                          "why_ja": "表向き (使用済み) です"}, about=("act", e.act))
     elif f is not None and f.per_turn is not None and p.plays.get(f.name, 0) >= f.per_turn:
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"used {f.per_turn}× this turn already",
-                          "why_ja": f"このターン既に {f.per_turn} 回使っています"})
+                          "why_ja": f"このターン既に {f.per_turn} 回使っています"}, about=("act", e.act))
 
 
 @rule(

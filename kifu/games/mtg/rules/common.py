@@ -80,9 +80,10 @@ def flip_subject(ins: Instruction, group: int) -> tuple[str, str, int]:
     return ("flip", ins.flip, group)
 
 
-def every_flip(ins: Instruction) -> tuple[tuple[str, str, int], ...]:
-    """Every flip of an instruction: what its payoffs and its length follow from (``Hit.follows``)."""
-    return tuple(flip_subject(ins, n) for n in sorted(ins.groups))
+def every_flip(ins: Instruction) -> tuple[tuple[Any, ...], ...]:
+    """Every flip of an instruction, and how many it made: what its payoffs follow from (``Hit.follows``; a
+    flip recorded after the effect was over, and paid for, is one mistake)."""
+    return tuple(flip_subject(ins, n) for n in sorted(ins.groups)) + (("length", ins.flip),)
 
 
 def evidence(ins: Instruction, **more: Any) -> dict[str, Any]:

@@ -96,7 +96,8 @@ def starting_trion_is_100(s: Step) -> Iterable[Hit]:
     assert isinstance(e, TrionDealt)
     expected = s.options.get("starting_trion", 100)
     if e.trion != expected:
-        yield Hit(e.seq, {"player": e.player, "trion": e.trion, "expected": expected})
+        # one starting trion for the match: the same wrong amount dealt to both is one mistake
+        yield Hit(e.seq, {"player": e.player, "trion": e.trion, "expected": expected}, about=("starting-trion", e.trion))
 
 
 def clamp(value: int) -> int:
