@@ -30,7 +30,7 @@ GAMES = {
     "gunandgun": {
         "title": "ガンナガン card catalogue",
         "intro": "The facts about ガンナガン's 9 guns, 6 gunners, 18 skills and 54 deck cards that the auditor uses for "
-                 "the coin-toss variant (seed 000): every number of an effect with its role and whether N replaces it, "
+                 "the coin-toss variant (the coin-toss variant): every number of an effect with its role and whether N replaces it, "
                  "COST, usage limits, additional costs, timing, the decks that hold each card, and each gun's stats, "
                  "HIT table and deck. Facts only, in our own words (`kifu/games/gunandgun/cards.json`).",
         "look": ["kifu cards -g gunandgun", "kifu cards -g gunandgun 計略 --lang ja", "kifu cards -g gunandgun ダタラ",
@@ -67,9 +67,9 @@ GAMES = {
     },
     "worldtrigger": {
         "title": "World Trigger trigger catalogue",
-        "intro": "The triggers and dedicated options the World Trigger auditor (seed 002) knows, with the trion to "
+        "intro": "The triggers and dedicated options the World Trigger auditor knows, with the trion to "
                  "reveal each, and for each effect its timing, trion and tag costs, the distances it may be used "
-                 "at, what it answers as a counter, moves and damage. Seed 002 gives no numbers for any trigger: "
+                 "at, what it answers as a counter, moves and damage. The fan rules give no numbers for any trigger: "
                  "the bundled numbers (`kifu/games/worldtrigger/cards.json`) are an EXAMPLE; a table writes its own "
                  "in `match.start.catalogue`.",
         "look": ["kifu cards -g worldtrigger", "kifu cards -g worldtrigger シールド --lang ja",

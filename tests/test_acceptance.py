@@ -3,7 +3,8 @@
 Each folder of tests/acceptance/ (but ``imports``, see test_acceptance_imports.py) holds
 logs written by its ``make.py`` following docs/format.md and docs/games/<game>.md, and
 ``cases.json``: for every log, the errors and warnings its full audit must give, as
-(code, seq), or none for a clean match. A log kifu refuses to read is a failure too:
+(code, seq) and, where a finding explains later events, its ``consequences``, or none
+for a clean match. A log kifu refuses to read is a failure too:
 the docs called it valid. Rebuild a folder with ``PYTHONPATH=. python tests/acceptance/<folder>/make.py``.
 """
 
@@ -32,6 +33,7 @@ SUITES: dict[str, tuple[int, int]] = {
     "worldtrigger2": (6, 30),
     "weiss": (10, 20),
     "weiss2": (5, 20),
+    "disputes": (5, 20),
 }
 """Folder -> at least this many (clean, violating) logs."""
 
@@ -61,6 +63,9 @@ def test_case_gets_the_rules_ruling(suite: str, name: str) -> None:
     got = Counter((f.code, f.seq) for f in findings if f.severity != "info")
     want = Counter((w["code"], w["seq"]) for w in case["expected"])
     assert got == want, (case["about"], [(f.code, f.seq, f.severity, f.message.en) for f in findings])
+    folded = {(f.code, f.seq): f.consequences for f in findings}
+    for w in case["expected"]:  # a case may name what its finding explains (``Finding.consequences``)
+        assert "consequences" not in w or folded[(w["code"], w["seq"])] == w["consequences"], (case["about"], folded)
 
 
 @pytest.mark.parametrize("suite", SUITES)
@@ -79,6 +84,18 @@ def test_every_log_is_a_case_and_the_folder_covers_both_kinds(suite: str) -> Non
 def test_each_weiss_dispute_breaks_one_statement(suite: str) -> None:
     broken = [c for c in cases(suite).values() if c["expected"]]
     assert all(len(c["expected"]) == 1 for c in broken)
+
+
+@pytest.mark.parametrize("name", sorted(cases("disputes")))
+def test_one_mistake_is_one_finding_and_leaves_no_stale_cannot_decide(name: str) -> None:
+    """Each dispute holds one mistake (clean ones none): one error finding, and no "cannot decide" of its rule,
+    nor any at all about what a later event decided."""
+    case = cases("disputes")[name]
+    _, findings = audited("disputes", name)
+    errors = [f for f in findings if f.severity != "info"]
+    assert len(errors) == len(case["expected"]) <= 1, (case["about"], [(f.code, f.seq) for f in errors])
+    stale = [f for f in findings if f.severity == "info" and any(f.code == w["code"] for w in case["expected"])]
+    assert not stale, [(f.code, f.seq, f.message.en) for f in stale]
 
 
 def test_weiss_matches_are_long_and_disputes_deep() -> None:

@@ -13,7 +13,7 @@ from kifu.events.base import Note
 
 def _rule(code: str, check) -> Rule:
     """A probe rule; it has no words in the catalogue (its message renders as its id)."""
-    return Rule(code=code, name="probe", severity=Severity.ERROR, citation="test", check=check, on=(Note,))
+    return Rule(code=code, name="probe", severity=Severity.ERROR, check=check, on=(Note,))
 
 
 def _flag(s):

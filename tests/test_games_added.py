@@ -70,7 +70,7 @@ from kifu.auditor.base import Hit, Severity, rule
 from .events import Rolled
 
 
-@rule(code="TOY-TURN-001", name="players-alternate", severity=Severity.ERROR, citation="Toy rules §1", on=(Rolled,))
+@rule(code="TOY-TURN-001", name="players-alternate", severity=Severity.ERROR, on=(Rolled,))
 def players_alternate(s):
     if s.before.game.last == s.event.player:
         yield Hit(s.event.seq, {"player": s.event.player})
@@ -89,7 +89,7 @@ from .charts import CHARTS
 from .events import EVENTS
 from .rules import RULES
 
-GAME = Game(id="toy", prefix="toy", code="TOY", seed="", events=EVENTS, projection=projection, rules=RULES,
+GAME = Game(id="toy", prefix="toy", code="TOY", events=EVENTS, projection=projection, rules=RULES,
             charts=CHARTS)
 ''',
     "views.py": '''VIEWS = {"toy_rolls": "SELECT match, seq, json_extract_string(line, '$.player') AS player, "
@@ -99,12 +99,16 @@ GAME = Game(id="toy", prefix="toy", code="TOY", seed="", events=EVENTS, projecti
         "game.toy.title": "Toy race", "chart.position": "Position",
         "rule.TOY-TURN-001.title": "players alternate", "rule.TOY-TURN-001.message": "{player} rolled twice in a row",
         "rule.TOY-TURN-001.checks": "No player rolls twice in a row.", "rule.TOY-TURN-001.why": "Turns alternate.",
-        "rule.TOY-TURN-001.bad": "a rolls; a rolls", "rule.TOY-TURN-001.good": "a rolls; b rolls"}),
+        "rule.TOY-TURN-001.bad": "a rolls; a rolls", "rule.TOY-TURN-001.good": "a rolls; b rolls",
+        "rule.TOY-TURN-001.citation": "{rules} §1", "doc.toy.rules.name": "Toy rules",
+        "doc.toy.rules.title": "The rules of the toy race"}),
     "locale/ja.json": json.dumps({
         "game.toy.title": "おもちゃの競争", "chart.position": "位置",
         "rule.TOY-TURN-001.title": "交互に振る", "rule.TOY-TURN-001.message": "{player} が続けて 2 回振りました",
         "rule.TOY-TURN-001.checks": "同じプレイヤーが続けて振らない。", "rule.TOY-TURN-001.why": "手番は交互。",
-        "rule.TOY-TURN-001.bad": "a が振る; a が振る", "rule.TOY-TURN-001.good": "a が振る; b が振る"}, ensure_ascii=False),
+        "rule.TOY-TURN-001.bad": "a が振る; a が振る", "rule.TOY-TURN-001.good": "a が振る; b が振る",
+        "rule.TOY-TURN-001.citation": "{rules} §1", "doc.toy.rules.name": "おもちゃの競争のルール",
+        "doc.toy.rules.title": "おもちゃの競争のルール"}, ensure_ascii=False),
 }
 
 
@@ -127,8 +131,8 @@ def test_every_layer_takes_a_game_added_as_one_folder_and_one_line(toy: Path, tm
     assert kifu("state", log, "--path", "game.position.b").out.strip() == "7"
     en, ja = kifu("audit", log, "--lang", "en"), kifu("audit", log, "--lang", "ja")
     assert en.code == ja.code == 1
-    assert "TOY-TURN-001" in en.out and "b rolled twice in a row" in en.out
-    assert "b が続けて 2 回振りました" in ja.out
+    assert "TOY-TURN-001" in en.out and "Ren (b) rolled twice in a row" in en.out
+    assert "Ren (b) が続けて 2 回振りました" in ja.out
     page = kifu("report", log, "--lang", "ja")
     assert "位置" in page.out and "<svg" in page.out
     assert "TOY-TURN-001" in kifu("rules", "-g", "toy").out

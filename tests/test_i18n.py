@@ -20,6 +20,8 @@ from kifu.events import i18n
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 FIELD = re.compile(r"{(\w+)[^{}]*}")
+PHRASE = re.compile(r"(text|reason)\.[a-z]+\.[\w.-]+")
+"""Ids of the phrases (``text.<game>.…``) and cannot-decide reasons (``reason.<game>.…``) rules fill findings with."""
 CATALOGUES = sorted(ROOT.glob("kifu/locale/*.json")) + sorted(ROOT.glob("kifu/games/*/locale/*.json"))
 
 
@@ -31,6 +33,8 @@ def _calls() -> set[str]:
         # ``word(…)`` is the recording screen's ``cli.…`` and the slip's ``slip.…``
         prefixes["word"] = "slip." if path.name == "slip.py" else "cli."
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and PHRASE.fullmatch(node.value):
+                found.add(node.value)  # a rule's phrase or reason, handed to ``Msg`` directly or chosen first
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             fn = node.func
@@ -44,14 +48,21 @@ def _calls() -> set[str]:
 
 
 def _declared() -> set[str]:
-    """Ids of every rule's, option's, game's and chart's words."""
+    """Ids of every rule's, option's, game's and chart's words, and of the documents their citations name."""
     keys = {"finding.undecided"}
+    cites = []
     for r in registry.all_rules():
-        keys |= {f"rule.{r.code}.{part}" for part in ("title", "message", "checks", "why", "bad", "good")}
+        keys |= {f"rule.{r.code}.{part}" for part in ("title", "message", "checks", "why", "bad", "good", "citation")}
+        cites.append((f"rule.{r.code}.citation", r.game))
     for g in registry.games():
         keys.add(f"game.{g.id}.title")
-        keys |= {f"option.{o.name}" for o in registry.options_of(g)}
+        keys |= {f"option.{o.name}" for o in registry.options_of(g)} | {f"option.{o.name}.citation" for o in registry.options_of(g)}
+        cites += [(f"option.{o.name}.citation", o.docs) for o in registry.options_of(g)]
         keys |= {f"chart.{m.name}" for m in g.charts.metrics}
+    for key, docs in cites:
+        for lang in i18n.LANGS:
+            for doc in FIELD.findall(i18n.template(key, lang)):
+                keys |= {f"doc.{docs}.{doc}.name", f"doc.{docs}.{doc}.title"}
     return keys
 
 
@@ -69,7 +80,7 @@ def test_no_id_is_defined_twice_or_left_unused() -> None:
             other = owners.setdefault(f"{path.name}:{key}", path)
             assert other == path, (key, other, path)
     used = _calls() | _declared()
-    dynamic = ("cli.", "page.", "report.", "where.", "decode.", "cardview.")  # looked up by a key built at run time
+    dynamic = ("cli.", "page.", "report.", "where.", "decode.", "cardview.", "word.", "stance.", "decision.")  # built at run time
     stale = sorted(k for k in i18n.catalogue("en") if k not in used and not k.startswith(dynamic))
     assert not stale, stale
 
@@ -90,10 +101,15 @@ def test_each_catalogue_pairs_with_the_other_language(path: Path) -> None:
 def test_japanese_texts_are_japanese() -> None:
     """A Japanese text with no Japanese in it is an untranslated copy (a template of only fields or code is fine)."""
     _en, ja = i18n.catalogue("en"), i18n.catalogue("ja")
+    cited = {f"rule.{r.code}.citation": r.citation.ja for r in registry.all_rules()}
+    cited |= {f"option.{o.name}.citation": o.citation.ja for g in registry.games() for o in g.options}
     untranslated = []
     for key, text in ja.items():
         if key.endswith((".bad", ".good")):  # examples written in the log's own notation
             continue
+        if key.startswith("doc.") and key.endswith(".name"):  # a document's own name ("Saturday School #56")
+            continue
+        text = cited.get(key, text)  # a citation as a reader sees it, its documents named
         words = FIELD.sub("", text)
         words = re.sub(r"`[^`]*`|\"[^\"]*\"|\b[\w.-]*[._/]\w+\b|[A-Z]{2,}[\w-]*|seq|N=?\d*|\d+", "", words)
         if re.search(r"[A-Za-z]{4,}", words) and not JAPANESE.search(text):

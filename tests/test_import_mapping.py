@@ -59,7 +59,7 @@ from kifu.games.generic import projection
 
 from .events import EVENTS
 
-GAME = Game(id="tinytest", prefix="tt", code="KIFU", seed="", events=EVENTS, projection=projection, rules=())
+GAME = Game(id="tinytest", prefix="tt", code="KIFU", events=EVENTS, projection=projection, rules=())
 '''
 
 TINY_MAP = """

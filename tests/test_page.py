@@ -16,6 +16,7 @@ import pytest
 from conftest import FIXTURES, run_cli
 
 from kifu.auditor import page, registry
+from kifu.auditor.base import Text
 from kifu.auditor.page import charts
 from kifu.events import i18n, logfile
 from kifu.projector import series
@@ -107,10 +108,10 @@ def test_dispute_page_explains_its_rules_and_rulings(tmp_path: Path) -> None:
         card = doc.get_element_by_id(f"f-{i}").text_content()
         rule = registry.find_rule(f.code)
         assert rule.doc.section("checks", "en").replace("`", "") in card
-        assert rule.title.en in card and f.citation in card
+        assert rule.title.en in card and f.citation.en in card
         for k, v in f.evidence.items():
             if not k.endswith("_ja"):
-                assert k in card and str(v) in card
+                assert k in card and (v.en if isinstance(v, Text) else str(v)) in card
     # seq 20 is the judge's warning about the toss of GG-TOSS-001 at seq 14.
     toss = doc.get_element_by_id("f-1")
     assert "#seq-20" in {a.get("href") for a in toss.xpath(".//a")}

@@ -23,7 +23,8 @@ FORBIDDEN = {"os", "io", "sys", "pathlib", "random", "time", "datetime", "loggin
 
 @pytest.mark.parametrize("r", RULES, ids=lambda r: r.code)
 def test_every_rule_is_documented_and_cites_its_source(r) -> None:
-    assert r.code.startswith("WS-") and r.citation and ("seed 003" in r.citation or "reference" in r.citation)
+    docs = registry.game("weiss").documents
+    assert r.code.startswith("WS-") and any(d.name.en in r.citation.en and d.name.ja in r.citation.ja for d in docs)
     assert r.title.ja and r.title.en and r.message.ja and r.message.en
     assert all([r.doc.checks, r.doc.why, r.doc.bad, r.doc.good])
     assert set(r.options) <= {o.name for o in OPTIONS}

@@ -67,7 +67,7 @@ def _imports(path: Path) -> set[str]:
 def test_cli_audit_cites_the_rule_and_exits_1(kifu) -> None:
     r = kifu("audit", FIXTURES / "worldtrigger/rules/WT-MOVE-002/bad.jsonl", "--lang", "en")
     assert r.code == 1
-    assert "WT-MOVE-002" in r.out and "seed 002 ■5" in r.out and "from distance 3 to 5" in r.out
+    assert "WT-MOVE-002" in r.out and "ボーダー隊員ソロランク戦ゲーム（仮） rules ■5" in r.out and "from distance 3 to 5" in r.out
 
 
 def test_cli_clean_match_and_rule_listing(kifu) -> None:
@@ -84,14 +84,14 @@ def test_every_option_is_documented_and_used_by_a_rule() -> None:
     g = registry.game("worldtrigger")
     used = {name for r in g.rules for name in r.options}
     for opt in g.options:
-        assert opt.doc.ja and opt.doc.en and opt.citation.startswith("seed 002"), opt.name
+        assert opt.doc.ja and opt.doc.en and opt.citation.ja.startswith("「ボーダー隊員ソロランク戦ゲーム（仮）」 ■"), opt.name
         assert opt.name in used, f"{opt.name} is declared but no rule lists it"
         assert opt.choices is None or opt.default in opt.choices
     assert used <= {o.name for o in g.options}
 
 
-def test_every_rule_cites_seed_002_and_is_documented() -> None:
+def test_every_rule_cites_the_fan_rules_and_is_documented() -> None:
     for r in registry.game("worldtrigger").rules:
-        assert r.citation.startswith("seed 002 ■"), r.code
+        assert r.citation.en.startswith("ボーダー隊員ソロランク戦ゲーム（仮） rules ■"), r.code
         assert r.doc.checks and r.doc.why and r.doc.bad and r.doc.good, r.code
         assert r.title.ja and r.message.ja and r.message.en, r.code

@@ -11,8 +11,6 @@ from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note
 from ..projector.base import RECORDER_OR_JUDGE, parse_time, void_verdicts
 from .base import Hit, Option, Rule, Severity, Step, rule
 
-CITE = "kifu DESIGN.md, contract 1 (log format)"
-VOID_CITE = "kifu docs/format.md, Voids (log.void)"
 ROLES = ("judge", "system", "recorder")
 """`by` values that name a role at the table rather than a player."""
 
@@ -21,7 +19,6 @@ ROLES = ("judge", "system", "recorder")
     code="KIFU-LOG-001",
     name="nothing-after-match-end",
     severity=Severity.ERROR,
-    citation=CITE,
 )
 def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
     # Watches every event, so a plain return instead of a generator (the engine takes None).
@@ -35,12 +32,11 @@ def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
     code="KIFU-LOG-002",
     name="by-names-a-player",
     severity=Severity.ERROR,
-    citation=CITE,
 )
 def by_names_a_player(s: Step) -> tuple[Hit, ...] | None:
     by = s.event.by
     if by is not None and by not in ROLES and by not in s.after.log.players:
-        return (Hit(s.event.seq, {"by": by, "players": ", ".join(s.after.log.players)}),)
+        return (Hit(s.event.seq, {"by": by, "players": list(s.after.log.players)}),)
     return None
 
 
@@ -48,7 +44,6 @@ def by_names_a_player(s: Step) -> tuple[Hit, ...] | None:
     code="KIFU-LOG-003",
     name="time-goes-forward",
     severity=Severity.WARNING,
-    citation=CITE,
 )
 def time_goes_forward(s: Step) -> tuple[Hit, ...] | None:
     seq = s.event.seq
@@ -72,7 +67,6 @@ def time_goes_forward(s: Step) -> tuple[Hit, ...] | None:
     code="KIFU-LOG-004",
     name="at-is-rfc3339",
     severity=Severity.ERROR,
-    citation=CITE,
 )
 def at_is_rfc3339(s: Step) -> tuple[Hit, ...] | None:
     seq = s.event.seq
@@ -87,7 +81,6 @@ def at_is_rfc3339(s: Step) -> tuple[Hit, ...] | None:
     code="KIFU-LOG-005",
     name="ruling-names-earlier-events",
     severity=Severity.ERROR,
-    citation=CITE,
     on=(JudgeRuling,),
 )
 def ruling_names_earlier_events(s: Step) -> Iterable[Hit]:
@@ -101,7 +94,6 @@ def ruling_names_earlier_events(s: Step) -> Iterable[Hit]:
     code="KIFU-LOG-006",
     name="match-ends-once",
     severity=Severity.ERROR,
-    citation=CITE,
     on=(MatchEnded,),
 )
 def match_ends_once(s: Step) -> Iterable[Hit]:
@@ -113,7 +105,6 @@ def match_ends_once(s: Step) -> Iterable[Hit]:
     code="KIFU-LOG-007",
     name="player-ids-unique",
     severity=Severity.ERROR,
-    citation=CITE,
     on=(MatchStarted,),
 )
 def player_ids_unique(s: Step) -> Iterable[Hit]:
@@ -133,16 +124,15 @@ def options_rule(declared: Sequence[Option]) -> Rule:
         for key, value in s.start.rules.items():
             opt = known.get(key)
             if opt is None:
-                yield Hit(1, {"option": key, "value": value, "choices": ", ".join(sorted(known)) or "-"})
+                yield Hit(1, {"option": key, "value": value, "choices": sorted(known)})
             elif opt.choices is not None and value not in opt.choices:
-                yield Hit(1, {"option": key, "value": value, "choices": ", ".join(map(str, opt.choices))})
+                yield Hit(1, {"option": key, "value": value, "choices": [str(c) for c in opt.choices]})
 
     return Rule(
         check=check,
         code="KIFU-LOG-008",
         name="rule-options-are-known",
         severity=Severity.WARNING,
-        citation="kifu DESIGN.md, contract 1 (`rules`: variant and house-ruling options)",
         on=(MatchStarted,),
     )
 
@@ -160,13 +150,12 @@ def _refused(s: Step, problem: str) -> list[int]:
     code="KIFU-LOG-009",
     name="void-by-recorder-or-judge",
     severity=Severity.ERROR,
-    citation=VOID_CITE,
     on=(LogVoided,),
 )
 def void_by_recorder_or_judge(s: Step) -> Iterable[Hit]:
     if s.event.by not in RECORDER_OR_JUDGE:
         seqs = _refused(s, "by")
-        yield Hit(s.event.seq, {"by": s.event.by or "-", "seqs": ", ".join(map(str, seqs))},
+        yield Hit(s.event.seq, {"by": s.event.by, "seqs": seqs},
                   tuple(x for x in seqs if 1 <= x < s.event.seq))
 
 
@@ -174,7 +163,6 @@ def void_by_recorder_or_judge(s: Step) -> Iterable[Hit]:
     code="KIFU-LOG-010",
     name="void-names-earlier-events",
     severity=Severity.ERROR,
-    citation=VOID_CITE,
     on=(LogVoided,),
 )
 def void_names_earlier_events(s: Step) -> Iterable[Hit]:
@@ -186,7 +174,6 @@ def void_names_earlier_events(s: Step) -> Iterable[Hit]:
     code="KIFU-LOG-011",
     name="match-start-is-never-voided",
     severity=Severity.ERROR,
-    citation=VOID_CITE,
     on=(LogVoided,),
 )
 def match_start_is_never_voided(s: Step) -> Iterable[Hit]:
@@ -198,7 +185,6 @@ def match_start_is_never_voided(s: Step) -> Iterable[Hit]:
     code="KIFU-LOG-012",
     name="void-is-never-voided",
     severity=Severity.ERROR,
-    citation=VOID_CITE,
     on=(LogVoided,),
 )
 def void_is_never_voided(s: Step) -> Iterable[Hit]:
@@ -210,7 +196,6 @@ def void_is_never_voided(s: Step) -> Iterable[Hit]:
     code="KIFU-LOG-013",
     name="ruled-event-is-never-voided",
     severity=Severity.ERROR,
-    citation=VOID_CITE,
     on=(LogVoided,),
 )
 def ruled_event_is_never_voided(s: Step) -> Iterable[Hit]:

@@ -85,8 +85,10 @@ def options(g: Game, start: MatchStarted) -> dict[str, Any]:
     return resolve_options(options_of(g), start.rules)
 
 
-def audit(events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None) -> list[Finding]:
-    """Audit one verified match (its events from match.start on).
+def audit(events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None,
+          folded: bool = True) -> list[Finding]:
+    """Audit one verified match (its events from match.start on): one finding per mistake, or with
+    ``folded=False`` every finding as the rules' checks made it (``base.fold``).
 
     ``events`` may be a list or a stream (``logfile.stream``): the engine holds no
     event past its step, so a stream is audited in memory that does not grow with
@@ -103,7 +105,7 @@ def audit(events: Iterable[Event], strict: bool = False, voided: Container[int] 
     assert isinstance(start, MatchStarted)
     g = game(start.game)
     catalogue = g.catalogue(start) if g.catalogue else None
-    return engine(g.id).run(rest, options(g, start), catalogue, strict=strict, voided=voided)
+    return engine(g.id).run(rest, options(g, start), catalogue, strict=strict, voided=voided, folded=folded)
 
 
 ENVELOPE = ("seq", "prev", "at", "by", "src")

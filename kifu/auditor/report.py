@@ -9,8 +9,9 @@ import msgspec
 from ..events import i18n
 from ..events.base import Event, LogVoided, event_type
 from ..projector.base import voided_in
-from .base import Finding, Rule
+from .base import Finding, Rule, cited
 from .markup import CSP, NAME_CAP, TEXT_CAP, esc, isolate
+from .stance import Stance, decision_word
 
 
 def label(key: str, lang: str) -> str:
@@ -60,13 +61,19 @@ def _voided_lines(gone: Voided, lang: str, where: str, struck: str) -> list[str]
             for seq, (v, e) in gone.items()]
 
 
-def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voided = {}) -> str:
-    """Findings one per line, the summary, then the events voids took back, struck through (``~~…~~``)."""
+def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voided = {},
+            stances: Sequence[Stance] = ()) -> str:
+    """Findings one per line, the summary, kifu's stance on each judge ruling, then the events voids took back,
+    struck through (``~~…~~``)."""
     lines = []
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
-        lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}  ({f.citation})")
+        lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}"
+                     f"{folded(f, lang)}  ({f.citation.get(lang)})")
     lines.append(f"{where}{summary(findings, lang)}")
+    if stances:
+        lines.append(f"{where}{label('rulings', lang)}:")
+        lines.extend(f"{where}  {ruling_line(s, lang)}" for s in stances)
     struck = _voided_lines(gone, lang, where, "~~")
     if struck:
         lines.append(f"{where}{label('voided_events', lang)}:")
@@ -74,14 +81,17 @@ def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voide
     return "\n".join(lines)
 
 
-def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None, gone: Voided = {}) -> str:
+def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None, gone: Voided = {},
+            stances: Sequence[Stance] = ()) -> str:
     items = []
     for f in findings:
         d = msgspec.to_builtins(f)
         d["message"] = f.message.get(lang)
+        d["citation"] = f.citation.get(lang)
         items.append(d)
     taken = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, (v, _) in gone.items()]
-    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "voided": taken}
+    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "rulings": [s.to_json(lang) for s in stances],
+           "voided": taken}
     return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode()
 
 
@@ -89,7 +99,8 @@ def _md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: Voided = {}) -> str:
+def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: Voided = {},
+                stances: Sequence[Stance] = ()) -> str:
     out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
     if findings:
         out.append(f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
@@ -97,12 +108,27 @@ def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: V
         out.append("|---|---|---|---|---|")
         for f in findings:
             out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
-                       f"{_md_cell(f.message.get(lang))} | {_md_cell(f.citation)} |")
+                       f"{_md_cell(f.message.get(lang) + folded(f, lang))} | {_md_cell(f.citation.get(lang))} |")
+    if stances:
+        out.extend([""] * (out[-1] != "") + [f"## {label('rulings', lang)}", "",
+                    f"| {label('seq', lang)} | {label('about', lang)} | {label('decision', lang)} | {label('stance', lang)} |",
+                    "|---|---|---|---|"])
+        out.extend(f"| {s.ruling.seq} | {', '.join(map(str, s.ruling.about))} | "
+                   f"{_md_cell(' '.join(filter(None, (decision_word(s.ruling.decision, lang), s.ruling.code))))} | "
+                   f"{_md_cell(s.words().get(lang))} |" for s in stances)
     struck = _voided_lines(gone, lang, "", "~~")
     if struck:
         out.extend([""] * (out[-1] != "") + [f"## {label('voided_events', lang)}", ""])
         out.extend(f"* {_md_cell(line)}" for line in struck)
     return "\n".join(out) + "\n"
+
+
+def ruling_line(s: Stance, lang: str) -> str:
+    """One ruling and kifu's stance on it: ``seq 20 (about seq 14, GG-TOSS-001) warning: kifu agrees …``."""
+    r = s.ruling
+    about = ", ".join(map(str, r.about))
+    said = " ".join(filter(None, (decision_word(r.decision, lang), r.code)))
+    return f"seq {r.seq} ({label('about', lang)} seq {about}){' ' + said if said else ''}: {s.words().get(lang)}"
 
 
 def event_detail(event: Event) -> str:
@@ -113,8 +139,9 @@ def event_detail(event: Event) -> str:
     return msgspec.json.encode(d).decode()
 
 
-def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, title: str, gone: Voided = {}) -> str:
-    """A self-contained page: findings on top, the timeline with flagged events below.
+def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, title: str, gone: Voided = {},
+            stances: Sequence[Stance] = ()) -> str:
+    """A self-contained page: findings on top, kifu's stance on the rulings, the timeline with flagged events below.
 
     Every string from the log is escaped, isolated and cut as on the match page
     (kifu/auditor/markup.py); the same Content-Security-Policy forbids scripts.
@@ -138,11 +165,14 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
         )
     items = "".join(
         f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
-        f"{isolate(f.message.get(lang), TEXT_CAP, lang)} <small>{isolate(f.citation, TEXT_CAP, lang)}</small></li>"
+        f"{isolate(f.message.get(lang) + folded(f, lang), TEXT_CAP, lang)} <small>{isolate(f.citation.get(lang), TEXT_CAP, lang)}</small></li>"
         for f in findings
     )
     head = "".join(f"<th>{esc(label(k, lang))}</th>" for k in ("seq", "at", "by", "type", "detail"))
     shown = isolate(title, NAME_CAP, lang)
+    rulings = "".join(f"<li>{isolate(ruling_line(st, lang), TEXT_CAP, lang)}</li>" for st in stances)
+    if rulings:
+        rulings = f"<h2>{esc(label('rulings', lang))}</h2><ul>{rulings}</ul>"
     return f"""<!doctype html>
 <html lang="{esc(lang)}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">
@@ -155,21 +185,29 @@ li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;m
 code{{white-space:pre-wrap;word-break:break-all;}} .cut{{color:#6b7280;font-size:12px;font-style:italic;}}
 </style></head><body>
 <h1>{esc(label('title', lang))}: {shown}</h1>
-<p>{esc(summary(findings, lang))}</p><ul>{items}</ul>
+<p>{esc(summary(findings, lang))}</p><ul>{items}</ul>{rulings}
 <table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>
 </body></html>
 """
 
 
 def explain(r: Rule, lang: str) -> str:
-    """A rule's documentation, as `kifu rules CODE` prints it."""
+    """A rule's documentation, as `kifu rules CODE` prints it: the documents it cites with their titles."""
     lines = [
         f"{r.code} {r.name} [{label(r.severity.value, lang)}]",
         r.title.get(lang),
-        f"{label('citation', lang)}: {r.citation}",
+        f"{label('citation', lang)}: {r.citation.get(lang)}",
+        *(f"  {d.name.get(lang)}: {d.title.get(lang)}" for d in cited(r.citation, r.game)),
         "",
         *(f"{label(k, lang)}: {r.doc.section(k, lang)}" for k in ("checks", "why", "bad", "good")),
     ]
     if r.options:
         lines.append(f"{label('options', lang)}: {', '.join(r.options)}")
     return "\n".join(lines)
+
+
+def folded(f: Finding, lang: str) -> str:
+    """What a finding explains, after its message: `` (and 2 consequences: seq 15, 16)``; empty when nothing."""
+    if not f.consequences:
+        return ""
+    return " " + label("consequences", lang).format(n=len(f.consequences), seqs=", ".join(map(str, f.consequences)))

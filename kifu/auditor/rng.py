@@ -26,7 +26,6 @@ from ..events.base import (RNG_EVENTS, Event, MatchStarted, RandomRolled, RngCom
                            event_type)
 from .base import VERIFIED_RANDOM, End, Hit, Rule, Severity, Step, Text, end_rule
 
-CITE = "kifu docs/randomness.md, \"What the audit checks\""
 
 
 # --- one pass over the ledger ------------------------------------------------------------------
@@ -398,7 +397,7 @@ def _rule(code: str, name: str, severity: Severity = Severity.ERROR) -> Rule:
     def finish(end: End) -> Iterable[Hit]:
         return [p.hit for p in _analysis(end).problems if p.code == code]
 
-    return end_rule(code=code, name=name, severity=severity, citation=CITE)(finish)
+    return end_rule(code=code, name=name, severity=severity)(finish)
 
 
 RULES: tuple[Rule, ...] = (
@@ -429,4 +428,4 @@ def claim_rule(events: Iterable[type[Event]]) -> Rule:
         return None
 
     return Rule(check=check, code="KIFU-RNG-012", name="verified-random-names-a-commitment",
-                severity=Severity.ERROR, citation=CITE, on=random, options=(VERIFIED_RANDOM.name,))
+                severity=Severity.ERROR, on=random, options=(VERIFIED_RANDOM.name,))

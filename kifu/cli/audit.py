@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple, Optional
+from typing import TYPE_CHECKING, Annotated, Iterator, NamedTuple, Optional
 
 import typer
 
 from kifu.events import atomic, logfile
-from kifu.events.base import KifuError, MatchStarted
+from kifu.events.base import Event, JudgeRuling, KifuError, MatchStarted
 
 from .common import (
     DataFormat,
@@ -29,6 +29,7 @@ from .progress import Bar, log_note, logs_progress, starts
 if TYPE_CHECKING:
     from kifu.auditor.base import Finding
     from kifu.auditor.report import Voided
+    from kifu.auditor.stance import Stance
 
 app = typer.Typer()
 PANEL = "Judging"
@@ -39,9 +40,14 @@ def audit(
     logs: Annotated[list[Path], typer.Argument(help="Match logs to audit.", show_default=False)],
     fmt: Annotated[ReportFormat, typer.Option("--format", "-f", help="text, json, md, or html (a page).")] = ReportFormat.text,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every finding the rules' checks made, unfolded (no consequences).")] = False,
     lang: LangOpt = None,
 ) -> None:
     """Audit match logs against their game's rulebook; findings cite the rule.
+
+    One mistake is one finding: what follows only from it is listed as its
+    consequences (--all shows every finding as the checks made it). After the
+    findings, kifu's stance on each judge ruling: whether it agrees.
 
     Exit 0 when no finding is an error, 1 when one is, 2 when a log cannot be
     trusted (malformed or a broken chain).
@@ -58,7 +64,7 @@ def audit(
         for i, (path, size, start) in enumerate(zip(logs, sizes, starts(sizes, 1), strict=True)):
             try:
                 bar.update(start, note=log_note(i, logs, lang))
-                done = audit_path(path, ticker(bar, start))
+                done = audit_path(path, ticker(bar, start), folded=not every)
             except KifuError as exc:  # one untrusted log does not hide the others' reports
                 if len(logs) == 1:
                     raise exc.located(str(path)) from None
@@ -72,14 +78,14 @@ def audit(
             if fmt is ReportFormat.json:
                 meta = {"log": str(path), "game": done.start.game, "match": done.start.match,
                         "head": done.head.hash, "events": done.head.seq}
-                out.append(report.as_json(findings, code, meta, done.gone))
+                out.append(report.as_json(findings, code, meta, done.gone, done.stances))
             elif fmt is ReportFormat.md:
-                out.append(report.as_markdown(findings, code, title, done.gone))
+                out.append(report.as_markdown(findings, code, title, done.gone, done.stances))
             elif fmt is ReportFormat.html:  # the timeline is a second pass over the (verified) file
-                out.append(report.as_html(findings, logfile.stream(path), code, title, done.gone))
+                out.append(report.as_html(findings, logfile.stream(path), code, title, done.gone, done.stances))
             else:
                 prefix = f"{path}: " if len(logs) > 1 else ""
-                out.append(report.as_text(findings, code, prefix, done.gone))
+                out.append(report.as_text(findings, code, prefix, done.gone, done.stances))
             if output is None:
                 bar.echo(out.pop())
     if output is not None:
@@ -97,24 +103,36 @@ class Audited(NamedTuple):
     findings: list[Finding]
     gone: Voided
     """The events log.voids took back (found in passes of their own only when the log has a void)."""
+    stances: list[Stance]
+    """kifu's stance on each judge ruling the log records (``kifu.auditor.stance``)."""
 
 
-def audit_path(path: Path, progress: logfile.Progress | None = None) -> Audited:
-    """Read, verify and audit one log as it streams: memory does not grow with the log.
+def audit_path(path: Path, progress: logfile.Progress | None = None, folded: bool = True) -> Audited:
+    """Read, verify and audit one log as it streams: memory does not grow with the log (the judge rulings
+    are kept as they pass: a log has a few).
 
     Each block of lines is verified before the engine sees its events; a line that
     does not verify stops the audit with its KifuError (the findings so far are
     dropped: a log that cannot be trusted gets no verdict).
     """
     from kifu.auditor import registry
+    from kifu.auditor.stance import stances
 
     gone = voids_of(path)
     reader = logfile.Reader(path, progress)
     events = reader.events()
     start = next(events)
     assert isinstance(start, MatchStarted)  # the Verifier refuses any other first line
-    findings = registry.audit(itertools.chain((start,), events), voided=set(gone))
-    return Audited(start, reader.head, findings, gone)
+    rulings: list[JudgeRuling] = []
+
+    def seen(stream: Iterator[Event]) -> Iterator[Event]:
+        for e in stream:
+            if type(e) is JudgeRuling and e.seq not in gone:
+                rulings.append(e)
+            yield e
+
+    findings = registry.audit(itertools.chain((start,), seen(events)), voided=set(gone), folded=folded)
+    return Audited(start, reader.head, findings, gone, stances(rulings, findings))
 
 
 def ticker(bar: Bar, start: float) -> logfile.Progress | None:
@@ -173,9 +191,13 @@ def rules(
 ) -> None:
     """List every rule with its code, severity and citation, or explain one.
 
+    A citation names the rule document as its readers know it and the passage; with
+    -g GAME the table and Markdown list the game's documents and their full titles below.
+
     Examples: kifu rules -g gunandgun     kifu rules GG-TOSS-001 --lang ja
     """
     from kifu.auditor import registry, report
+    from kifu.auditor.base import documents
 
     if code:
         try:
@@ -185,5 +207,10 @@ def rules(
         return
     selected = registry.all_rules() if game is None else sorted(
         registry.rules_of(registry.game(game)), key=lambda r: r.code)
-    rows = [(r.code, r.name, r.severity.value, r.title.get(lang_of(lang).value), r.citation) for r in selected]
+    code = lang_of(lang).value
+    rows = [(r.code, r.name, r.severity.value, r.title.get(code), r.citation.get(code)) for r in selected]
     print_rows(["code", "name", "severity", "title", "citation"], rows, fmt)
+    if game is not None and fmt in (DataFormat.table, DataFormat.md):  # data formats stay one list of rules
+        docs = registry.game(game).documents + [d for d in documents("kifu") if game != "generic"]
+        print_rows(["document", "title"], [(d.name.get(code), d.title.get(code)) for d in docs], fmt,
+                   title=msg("documents", lang), labels=[msg("document", lang), msg("document_title", lang)])

@@ -123,12 +123,15 @@ rows, so it streams in memory that does not grow with it (a table's widths need 
 
 
 def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None,
-               struck: Collection[int] = ()) -> None:
+               struck: Collection[int] = (), labels: Sequence[str] | None = None) -> None:
     """Print rows as a table, CSV, JSON (a list of objects) or Markdown, as they come.
 
     Rows whose index is in ``struck`` (events a void took back) are struck through in a
     table and in Markdown; CSV and JSON carry the reason in a column of their own.
+    ``labels`` head a table's and Markdown's columns for a person (in their language);
+    CSV and JSON keep the ``columns`` as keys.
     """
+    heads = list(labels) if labels is not None else list(columns)
     if fmt is DataFormat.json:
         _print_json_rows(columns, rows)
     elif fmt is DataFormat.csv:
@@ -146,7 +149,7 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
         esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
         if title:
             typer.echo(f"**{esc(title)}**\n")
-        typer.echo("| " + " | ".join(columns) + " |")
+        typer.echo("| " + " | ".join(heads) + " |")
         typer.echo("|" + "---|" * len(columns))
         for i, r in enumerate(rows):
             cells = [esc(v) for v in r]
@@ -163,7 +166,7 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
         for i, block in enumerate(_blocks(rows, TABLE_ROWS)):
             # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup.
             table = Table(title=escape(title) if title and i == 0 else None, show_lines=False)
-            for c in columns:
+            for c in heads:
                 table.add_column(escape(c), overflow="fold")
             for k, r in enumerate(block, done):
                 table.add_row(*("" if v is None else escape(str(v)) for v in r), style="strike dim" if k in struck else None)

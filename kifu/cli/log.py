@@ -264,16 +264,26 @@ def show(
     from kifu.auditor.report import event_detail, void_note
     from kifu.events.base import event_type
 
+    from kifu.auditor.base import who
+    from kifu.auditor.report import label
+    from kifu.events import i18n
+
     gone = voids_of(log)
     code = lang_of(lang).value
     # Streamed: rows are printed as the log is read. The whole log is still read, so a line
     # after --until that does not verify fails the command as it always did (exit 2).
-    shown = (e for e in logfile.stream(log) if e.seq >= since and (until is None or e.seq <= until))
-    rows = ((e.seq, e.at, e.by, event_type(type(e)), event_detail(e),
+    stream = logfile.stream(log)
+    start = next(stream)
+    names = {p.id: p.name for p in start.players} if fmt in (DataFormat.table, DataFormat.md) else {}
+    shown = (e for e in itertools.chain((start,), stream) if e.seq >= since and (until is None or e.seq <= until))
+    roles = {r: i18n.text(f"page.{r}", code) for r in ("judge", "system", "recorder")} if names else {}
+    rows = ((e.seq, e.at, roles.get(e.by) or who(e.by, names) if e.by else e.by, event_type(type(e)), event_detail(e),
              void_note(gone[e.seq][0], code) if e.seq in gone else None) for e in shown)
     first = max(since, 1)
     struck = {seq - first for seq in gone if seq >= first and (until is None or seq <= until)}
-    print_rows(["seq", "at", "by", "type", "detail", "voided"], rows, fmt, title=str(log), struck=struck)
+    columns = ["seq", "at", "by", "type", "detail", "voided"]
+    print_rows(columns, rows, fmt, title=str(log), struck=struck,
+               labels=[label(c if c != "voided" else "voided_column", code) for c in columns])
 
 
 @app.command(rich_help_panel=PANEL)

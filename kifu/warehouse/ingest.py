@@ -83,9 +83,10 @@ JOIN (SELECT match, min(time) AS first_at, max(time) AS last_at FROM _batch GROU
 
 _FINDING_ROW = (
     '[{"match":"VARCHAR","code":"VARCHAR","name":"VARCHAR","severity":"VARCHAR","seq":"BIGINT",'
-    '"seqs":["BIGINT"],"citation":"VARCHAR","message_en":"VARCHAR","message_ja":"VARCHAR","evidence":"JSON"}]'
+    '"seqs":["BIGINT"],"citation":"VARCHAR","message_en":"VARCHAR","message_ja":"VARCHAR","evidence":"JSON",'
+    '"consequences":["BIGINT"]}]'
 )
-_INSERT_FINDINGS = f"INSERT INTO findings SELECT unnest(from_json($rows, '{_FINDING_ROW}'), recursive := true)"
+_INSERT_FINDINGS = f"INSERT INTO findings BY NAME SELECT unnest(from_json($rows, '{_FINDING_ROW}'), recursive := true)"
 
 _KNOWN_HEADS = "SELECT match, head, source FROM matches"
 
@@ -140,8 +141,8 @@ def _match_row(path: str, events: list[Event], types: list[str], head: str) -> d
 def _finding_row(match: str, f: Any) -> dict[str, Any]:
     return {
         "match": match, "code": f.code, "name": f.name, "severity": f.severity, "seq": f.seq,
-        "seqs": list(f.seqs), "citation": f.citation, "message_en": f.message.en, "message_ja": f.message.ja,
-        "evidence": msgspec.json.encode(f.evidence).decode(),
+        "seqs": list(f.seqs), "citation": f.citation.en, "message_en": f.message.en, "message_ja": f.message.ja,
+        "evidence": msgspec.json.encode(f.evidence).decode(), "consequences": list(f.consequences),
     }
 
 

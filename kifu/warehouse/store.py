@@ -53,7 +53,9 @@ SCHEMA = (
     """CREATE TABLE IF NOT EXISTS findings (
         match VARCHAR NOT NULL, code VARCHAR NOT NULL, name VARCHAR, severity VARCHAR NOT NULL,
         seq BIGINT NOT NULL, seqs BIGINT[], citation VARCHAR, message_en VARCHAR, message_ja VARCHAR,
-        evidence JSON)""",
+        evidence JSON, consequences BIGINT[])""",
+    # the seqs a finding explains (one mistake, one finding); a warehouse made before gets the column empty
+    "ALTER TABLE findings ADD COLUMN IF NOT EXISTS consequences BIGINT[]",
     # The exact line stays VARCHAR (byte-exact export); the JSON cast is only paid when selected.
     "CREATE OR REPLACE VIEW events AS " + _EVENTS_VIEW.format(table="event_lines"),
 )

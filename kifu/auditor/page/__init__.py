@@ -10,8 +10,8 @@ Content-Security-Policy forbids everything else, and every text that comes from
 the log is escaped. Pure: events, frames and findings in, a string out.
 
 One module per part of the page, top to bottom: ``summary`` (header, verdict,
-players, options), ``findings``, ``charts``, ``timeline`` (rulings and every
-event); the words are in ``labels``, the look in ``styles``, and what every
+kifu's stance on each ruling, players; the options below the findings), ``findings``,
+``charts``, ``timeline`` (rulings and every event); the words are in ``labels``, the look in ``styles``, and what every
 section shares (the ``Context``, escaping, formatting) in ``common``.
 """
 
@@ -31,7 +31,7 @@ from .charts import charts_section
 from .common import Context, esc
 from .findings import findings_section
 from .styles import CSP, CSS, PALETTE
-from .summary import header_section, top_section
+from .summary import header_section, options_section, top_section
 from .timeline import Rows, rulings_section, timeline_section
 
 __all__ = ["render", "render_steps"]
@@ -87,6 +87,7 @@ def render_steps(
         header_section(ctx, head, source),
         top_section(ctx, findings),
         findings_section(ctx, findings),
+        options_section(ctx),
         charts_section(ctx, findings),
         rulings_section(ctx),
         timeline_section(ctx, pass_.rows, findings, source),

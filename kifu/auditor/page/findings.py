@@ -7,21 +7,38 @@ import re
 from typing import Any, Mapping, Sequence
 
 from ...events.base import JudgeRuling
-from ..base import Finding, Rule, Text
+from ..base import Document, Finding, Rule, Text, cited
+from ..stance import decision_word
 from .common import Context, esc, plain, seq_links
 
 
 def findings_section(ctx: Context, findings: Sequence[Finding]) -> str:
     if not findings:
-        return f"<h2>{esc(ctx.t('findings'))}</h2><p>{esc(ctx.t('no_findings'))}</p>"
+        return f'<h2 id="findings">{esc(ctx.t("findings"))}</h2><p>{esc(ctx.t("no_findings"))}</p>'
     cards = "".join(_finding(ctx, i, f) for i, f in enumerate(findings, 1))
-    return f'<h2 id="findings">{esc(ctx.t("findings"))} ({len(findings)})</h2>{cards}'
+    return f'<h2 id="findings">{esc(ctx.t("findings"))} ({len(findings)})</h2>{cards}{_sources(ctx, findings)}'
+
+
+def _sources(ctx: Context, findings: Sequence[Finding]) -> str:
+    """The rule documents the findings cite, each by the name the citations use and its full title."""
+    docs: dict[str, Document] = {}
+    for f in findings:
+        r = ctx.rules.get(f.code)
+        if r is not None:
+            for d in cited(r.citation, r.game):
+                docs.setdefault(f"{r.game}.{d.id}", d)
+    if not docs:
+        return ""
+    items = "".join(f"<li><b>{esc(d.name.get(ctx.lang))}</b>: {esc(d.title.get(ctx.lang))}</li>" for d in docs.values())
+    return f'<div class="card sources"><p class="note">{esc(ctx.t("sources"))}</p><ul>{items}</ul></div>'
 
 
 def _finding(ctx: Context, i: int, f: Finding) -> str:
     r = ctx.rules.get(f.code)
     title = r.title.get(ctx.lang) if r else f.name
-    rows = [(ctx.t("at_seq"), seq_links(f.seqs)), (ctx.t("citation"), ctx.user(f.citation))]
+    rows = [(ctx.t("at_seq"), seq_links(f.seqs)), (ctx.t("citation"), esc(f.citation.get(ctx.lang)))]
+    if f.consequences:
+        rows.append((ctx.t("consequences"), seq_links(f.consequences)))
     if r is not None:
         rows += [(ctx.t("checks"), _prose(r.doc.section("checks", ctx.lang))),
                  (ctx.t("why"), _prose(r.doc.section("why", ctx.lang)))]
@@ -45,7 +62,7 @@ def _rulings_on(ctx: Context, f: Finding) -> list[JudgeRuling]:
 
 
 def _ruling(ctx: Context, r: JudgeRuling) -> str:
-    decision = f"<b>{ctx.name(r.decision)}</b> " if r.decision else ""
+    decision = f"<b>{ctx.name(decision_word(r.decision, ctx.lang))}</b> " if r.decision else ""
     return f"{seq_links((r.seq,))} {decision}{ctx.user(r.text)}"
 
 

@@ -30,6 +30,9 @@ th{color:var(--mute);font-weight:600;font-size:12px}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}
 .badge{display:inline-block;border-radius:999px;padding:0 8px;font-size:12px;font-weight:600;color:#fff}
 .badge.error{background:var(--err)}.badge.warning{background:var(--warn)}.badge.info{background:var(--inf)}
+.stances ul{list-style:none;padding:0;margin:0}.stances li{padding:6px 0;border-bottom:1px solid var(--line);font-size:14px}
+.stances li:last-child{border-bottom:0}.badge.agree{background:var(--ok)}.badge.stricter,.badge.lenient,.badge.none{background:var(--warn)}
+.badge.undecided,.badge.unknown{background:var(--mute)}
 .finding{background:#fff;border:1px solid var(--line);border-left:6px solid var(--inf);border-radius:10px;
 padding:12px 16px;margin:12px 0}
 .finding.error{border-left-color:var(--err)}.finding.warning{border-left-color:var(--warn)}

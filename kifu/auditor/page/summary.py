@@ -1,4 +1,5 @@
-"""The top of the match page: the header, the verdict and result, the players and the rule options."""
+"""The top of the match page: the header, the verdict and result, kifu's stance on each judge ruling, the
+players; and, below the findings, the rule options."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Sequence
 from ...projector import series
 from ..base import CORE_OPTIONS, Finding
 from ..report import counts
+from ..stance import decision_word, stances
 from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain
 
 
@@ -27,8 +29,9 @@ def header_section(ctx: Context, head: str | None, source: str | None) -> str:
 
 
 def top_section(ctx: Context, findings: Sequence[Finding]) -> str:
-    left = _verdict(ctx, findings) + _players(ctx, findings)
-    return f'<section class="top"><div>{left}</div><div>{_options(ctx)}</div></section>'
+    """The verdict, then kifu's stance on each ruling (what a judge looks for first), beside the players."""
+    left = _verdict(ctx, findings) + _stances(ctx, findings)
+    return f'<section class="top"><div>{left}</div><div>{_players(ctx, findings)}</div></section>'
 
 
 def _verdict(ctx: Context, findings: Sequence[Finding]) -> str:
@@ -90,6 +93,29 @@ def _player_row(ctx: Context, pid: str, final: series.Values, flagged: int) -> s
             f"<td>{esc(stats)}</td><td>{flagged}</td></tr>")
 
 
+def _stances(ctx: Context, findings: Sequence[Finding]) -> str:
+    """One line per judge ruling: what it decided about which events, and whether kifu agrees."""
+    if not ctx.rulings:
+        return ""
+    items = []
+    for s in stances(ctx.rulings, findings):
+        r = s.ruling
+        said = " ".join(filter(None, (decision_word(r.decision, ctx.lang), r.code)))
+        about = ", ".join(f'<a class="seqlink" href="#seq-{int(x)}">seq {int(x)}</a>' for x in r.about)
+        items.append(
+            f'<li class="stance {esc(s.kind)}"><a class="seqlink" href="#seq-{r.seq}">seq {r.seq}</a> '
+            f'<span class="note">{esc(ctx.t("about"))} {about}</span> <b>{esc(said)}</b><br>'
+            f'<span class="badge {esc(s.kind)}">{esc(ctx.t("stance_" + s.kind))}</span> {esc(s.words().get(ctx.lang))}</li>'
+        )
+    return (f'<div class="card stances" style="margin-top:14px"><h2 style="margin-top:0">{esc(ctx.t("stances"))}</h2>'
+            f'<ul>{"".join(items)}</ul></div>')
+
+
+def options_section(ctx: Context) -> str:
+    """The rule options the match was audited under (below the findings: they explain, they are not the verdict)."""
+    return _options(ctx)
+
+
 def _options(ctx: Context) -> str:
     if ctx.game is None:
         return ""
@@ -100,5 +126,5 @@ def _options(ctx: Context) -> str:
         rows.append(f'<tr><td><code>{esc(o.name)}</code></td><td><b>{ctx.user(plain(value))}</b> '
                     f'<span class="note">({esc(where)})</span><br><span class="note">{esc(o.doc.get(ctx.lang))}</span>'
                     f"</td></tr>")
-    return (f'<div class="card"><h2 style="margin-top:0">{esc(ctx.t("options"))}</h2>'
+    return (f'<h2 id="options">{esc(ctx.t("options"))}</h2><div class="card">'
             f"<table><tbody>{''.join(rows)}</tbody></table></div>")

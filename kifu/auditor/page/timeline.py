@@ -12,6 +12,7 @@ import msgspec
 from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, event_type
 from ...projector import series
 from ..base import Finding
+from ..stance import decision_word
 from .common import (
     SEVERITIES,
     Context,
@@ -32,7 +33,7 @@ def rulings_section(ctx: Context) -> str:
         return ""
     rows = "".join(
         f'<tr><td>{seq_links((r.seq,))}</td><td>{seq_links(r.about)}</td>'
-        f"<td>{ctx.name(r.decision or '')} <code>{ctx.name(r.code or '')}</code></td><td>{ctx.user(r.text)}</td></tr>"
+        f"<td>{ctx.name(decision_word(r.decision, ctx.lang))} <code>{ctx.name(r.code or '')}</code></td><td>{ctx.user(r.text)}</td></tr>"
         for r in rulings
     )
     table = labelled_table(ctx, ("seq", "about", "decision", "detail"), rows)

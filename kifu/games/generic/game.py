@@ -12,7 +12,6 @@ GAME = Game(
     id="generic",
     prefix="",
     code="KIFU",
-    seed="",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]
     rules=(),

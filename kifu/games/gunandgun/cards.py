@@ -2,9 +2,9 @@
 
 Facts only, in our own words: the 9 guns, 6 gunners, 18 skills and 54 deck cards of
 ``shared/reference/gunandgun.md`` (§1.4–1.11, §2.1–2.3), with every number on a card
-tagged with its role and whether the coin-toss variant of seed 000
-(``shared/seeds/000_bcb755c8f159f990.txt``) replaces it with N. Where the seed states
-a card fact differently from the reference, the seed wins and the card says so in
+tagged with its role and whether the coin-toss variant of the coin-toss variant
+(`the coin-toss variant`) replaces it with N. Where the coin-toss variant states
+a card fact differently from the reference, the coin-toss variant wins and the card says so in
 ``seed_note``. The page ``docs/games/gunandgun-cards.md`` documents the schema.
 
 The data is ``gunandgun.json`` (package data). ``load()`` decodes it once with the
@@ -85,13 +85,13 @@ class Number(msgspec.Struct, **_STRUCT):
     role: Role
     """What it counts: cards drawn, HIT dealt, a threshold, a limit imposed on the opponent …"""
     replaceable: bool
-    """True when the variant replaces it with N (seed 000 §基本ルール 2, §追加コストについて)."""
+    """True when the variant replaces it with N (the coin-toss variant §基本ルール 2, §追加コストについて)."""
     note: str = ""
     """Why, where the policy needs a word: structural numbers, timing, seed rulings."""
 
 
 class Limit(msgspec.Struct, **_STRUCT):
-    """A usage limit the card puts on its own owner; never replaced by N (seed 000 §ルール適用の例外)."""
+    """A usage limit the card puts on its own owner; never replaced by N (the coin-toss variant §ルール適用の例外)."""
 
     scope: Literal["turn", "game"]
     """The period the limit counts over."""
@@ -109,7 +109,7 @@ class AdditionalCost(msgspec.Struct, **_STRUCT):
     gun: Slug
     """Id of the gun whose loads are discarded."""
     n: NonNeg
-    """How many loads, as printed; the variant replaces it with N (seed 000 §追加コストについて)."""
+    """How many loads, as printed; the variant replaces it with N (the coin-toss variant §追加コストについて)."""
 
 
 class Card(msgspec.Struct, **_STRUCT):
@@ -146,7 +146,7 @@ class Card(msgspec.Struct, **_STRUCT):
     summary: Text
     """Our own short English paraphrase of the effect, never the card text."""
     seed_note: str = ""
-    """Where seed 000 states the card differently from the reference (the seed wins)."""
+    """Where the coin-toss variant states the card differently from the reference (the coin-toss variant wins)."""
 
     @property
     def replaceable_numbers(self) -> list[Number]:
@@ -221,7 +221,7 @@ class Gun(msgspec.Struct, **_STRUCT):
 
 
 class Gunner(msgspec.Struct, **_STRUCT):
-    """One gunner (銃士); its effect is never replaced by N (seed 000 §ルール適用の例外)."""
+    """One gunner (銃士); its effect is never replaced by N (the coin-toss variant §ルール適用の例外)."""
 
     id: Slug
     """Romaji slug (``hibana``)."""

@@ -14,7 +14,6 @@ GAME = Game(
     id="gunandgun",
     prefix="gg",
     code="GG",
-    seed="000_bcb755c8f159f990.txt",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]
     rules=RULES,

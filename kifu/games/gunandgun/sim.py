@@ -13,6 +13,9 @@ tosses, each number under N, a load effect's cap, the HIT-table row and the dama
 It never calls the auditor's helpers (``rules/``), so a generated match can catch the
 auditor being wrong. ``Table`` (events plus their projection) is shared with the
 fixture generators, which write one event at a time.
+
+Given a ``Slip`` (kifu/games/slips.py) the generator makes one mistake of a kind in
+``SLIPS`` and plays on from what it recorded, as a table that did not notice.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from typing import Any, Iterator
 from kifu.events import games
 from kifu.events.base import MatchStarted
 
+from ..slips import Slip, now
 from . import cards
 from . import projection as proj
 
@@ -38,6 +42,19 @@ ACTIONS = DRAWS + ("叩き付け", "クールダウン", "起死回生", "チャ
 FUNCTIONS = ("リロード・サポーター", "蓄電装置", "ヒーリング・チューブ")
 RESPONSES = ("緊急回避", "多層防壁", "焼却壁", "相撃ち")
 BULLETS = ("徹甲榴弾", "ドレイン・ボルト")
+
+SLIPS = {
+    "cost-after-toss": "GG-TOSS-001",
+    "second-use": "GG-LIM-001",
+    "load-past-max": "GG-LOAD-002",
+    "effect-tossed": "GG-TOSS-009",
+    "no-toss-to-opponent": "GG-TOSS-004",
+    "bullet-tossed-at-load": "GG-TOSS-005",
+}
+"""The mistakes the generator can make (``Slip.kind``) and the rule each breaks: a cost paid after the toss,
+a once-per-turn card used again, a basic load past the gun's maximum, a gunner or gun effect tossed (as
+often as the coin faces the tosser), an activation resolved before its toss faces the opponent, a face-up
+bullet tossed when it is loaded (its activation named there) instead of at the shot, which then uses that N."""
 
 
 def values_under(card: Any, n: int) -> list[int]:
@@ -81,14 +98,17 @@ class Side:
     """Guns that may not shoot this turn (the opponent's 叩き付け)."""
     retrieval: bool = False
     """ダタラ fired from its RETRIEVAL row this turn."""
+    early: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Gun -> (activation, N) of a face-up bullet tossed when it was loaded (the slip "bullet-tossed-at-load")."""
 
 
 class Table:
     """The match being generated: payloads so far and the state they project to."""
 
     def __init__(self, rng: random.Random, match_id: str, rules: dict[str, Any] | None = None,
-                 catalogue: dict[str, Any] | None = None) -> None:
+                 catalogue: dict[str, Any] | None = None, slip: Slip | None = None) -> None:
         self.rng = rng
+        self.slip = slip
         self.cat = cards.load()
         self.codec = games.codec("gunandgun")
         self.events: list[dict[str, Any]] = []
@@ -122,16 +142,39 @@ class Table:
     def other(self, pid: str) -> str:
         return self.ids[1] if pid == self.ids[0] else self.ids[0]
 
-    def toss(self, pid: str, act: str, cap: int | None = None) -> int:
-        """Toss until the coin faces the opponent (or N reaches ``cap``); return N."""
+    def toss(self, pid: str, act: str, cap: int | None = None, resolves: bool = False) -> int:
+        """Toss until the coin faces the opponent (or N reaches ``cap``); return N. ``resolves``: the
+        activation resolves right after (where the slip "no-toss-to-opponent" can show)."""
         n = 0
         while cap is None or n < cap:
             facing = "self" if self.rng.random() < 0.5 else "opponent"
+            if facing == "opponent" and n and resolves and now(self.slip, "no-toss-to-opponent"):
+                self.slipped("no-toss-to-opponent", self.seq + 1)
+                break  # the table stops at a self-facing toss and resolves with the N so far
             self.emit("gg.toss", pid, act=act, player=pid, facing=facing)
             if facing == "opponent":
                 break
             n += 1
         return n
+
+    @property
+    def seq(self) -> int:
+        """The seq of the last event written."""
+        return len(self.events)
+
+    def slipped(self, kind: str, seq: int | None = None) -> None:
+        """The slip of ``kind`` was made at ``seq`` (the last event by default)."""
+        assert self.slip is not None
+        self.slip.made(self.seq if seq is None else seq, SLIPS[kind])
+
+    def effect_tossed(self, pid: str, act: str) -> None:
+        """A gunner or gun effect is never tossed (seed 000); the slip tosses one until the coin faces the
+        opponent, and the effect then applies as printed (the table knew N does not replace it)."""
+        if not now(self.slip, "effect-tossed"):
+            return
+        mark = self.seq + 1
+        self.toss(pid, act)
+        self.slipped("effect-tossed", mark)
 
 
 # --- setup ------------------------------------------------------------------------------
@@ -284,6 +327,7 @@ def _gun_turn_end(t: Table, pid: str) -> None:
     if "ヌエ" in s.loads and s.life < t.sides[t.other(pid)].life and _room(s, "ヌエ") and _cards_left(s):
         act = t.act_id()
         t.emit("gg.ability", pid, act=act, player=pid, source="gun", name="ヌエ")
+        t.effect_tossed(pid, act)
         _load_from_deck(t, pid, "ヌエ", 1, act)
     if s.retrieval and s.discard:
         act = t.act_id()
@@ -304,6 +348,10 @@ def _basic_load(t: Table, pid: str) -> None:
     gun = t.rng.choice(guns)
     bullets = [c for c in s.hand if c in BULLETS]
     name = gun.short_name
+    room = gun.max_load - len(s.loads[name])
+    if room + 1 <= min(len(s.hand), gun.load_limit - s.basic[name]) and now(t.slip, "load-past-max"):
+        _load_past_max(t, pid, gun, room + 1)
+        return
     if bullets and gun.face_up_bullets and t.rng.random() < 0.6:
         card, face = t.rng.choice(bullets), "up"
     else:
@@ -311,16 +359,38 @@ def _basic_load(t: Table, pid: str) -> None:
     s.hand.remove(card)
     s.loads[name].append((card, face))
     s.basic[name] += 1
-    t.emit("gg.load", pid, player=pid, gun=name, face=face, card=card if face == "up" else None)
+    early = face == "up" and name not in s.early and now(t.slip, "bullet-tossed-at-load")
+    act = t.act_id() if early else None
+    t.emit("gg.load", pid, player=pid, gun=name, face=face, card=card if face == "up" else None, act=act)
+    if act is not None:
+        t.slipped("bullet-tossed-at-load", t.seq + 1)
+        s.early[name] = (act, t.toss(pid, act))
 
 
-def _use(t: Table, pid: str, card: str, kind: str) -> tuple[str, Any]:
-    """Take ``card`` from the hand, open its activation and pay its COST."""
+def _load_past_max(t: Table, pid: str, gun: Any, n: int) -> None:
+    """The slip: ``n`` hand cards loaded face down into a gun with room for ``n - 1``. The gun holds its
+    maximum; the card past it goes to the discard (seed 000 FAQ: loads past the maximum are ignored)."""
+    s = t.sides[pid]
+    name = gun.short_name
+    for i in range(n):
+        card = s.hand.pop(t.rng.randrange(len(s.hand)))
+        (s.loads[name].append((card, "down")) if i < n - 1 else s.discard.append(card))
+    s.basic[name] += n
+    t.emit("gg.load", pid, player=pid, gun=name, n=n)
+    t.slipped("load-past-max")
+
+
+def _use(t: Table, pid: str, card: str, kind: str, pay: bool = True) -> tuple[str, Any]:
+    """Take ``card`` from the hand, open its activation and pay its COST (unless ``pay`` is False: the
+    caller pays it later)."""
     s = t.sides[pid]
     facts = t.cat.card(card)
     act = t.act_id()
     t.emit("gg.play", pid, act=act, player=pid, card=card, kind=kind)
-    _pay(t, pid, act, facts.cost, card)
+    if _spent(s, facts):
+        t.slipped("second-use")
+    if pay:
+        _pay(t, pid, act, facts.cost, card)
     s.hand.remove(card)
     s.plays[card] += 1
     return act, facts
@@ -333,8 +403,16 @@ def _resolve(t: Table, pid: str, act: str, facts: Any, n: int, **kw: Any) -> Non
 def _action(t: Table, pid: str, card: str) -> None:
     s = t.sides[pid]
     opp = t.sides[t.other(pid)]
-    act, facts = _use(t, pid, card, "action")
-    n = t.toss(pid, act)
+    late = t.cat.card(card).cost > 0 and now(t.slip, "cost-after-toss")
+    act, facts = _use(t, pid, card, "action", pay=not late)
+    if late:
+        t.slipped("cost-after-toss", t.seq + 1)
+        n = t.toss(pid, act)
+        s.hand.append(card)  # the card is still in play while its cost is paid: it is not a card to discard
+        _pay(t, pid, act, facts.cost, card)
+        s.hand.remove(card)
+    else:
+        n = t.toss(pid, act, resolves=True)
     _resolve(t, pid, act, facts, n)
     s.discard.append(card)
     if card in DRAWS and card != "高速充電":
@@ -385,7 +463,7 @@ def _playable(t: Table, pid: str) -> list[str]:
     out = []
     for card in dict.fromkeys(s.hand):
         facts = t.cat.card(card)
-        if not _affordable(s, facts) or any(lim.scope == "turn" and s.plays[card] >= lim.n for lim in facts.limits):
+        if not _affordable(s, facts) or _spent(s, facts):
             continue
         if card in DRAWS and _cards_left(s) < 14:
             continue  # a draw of N must be possible in full (GG-NUM-004): keep well clear of the deck's end
@@ -396,7 +474,18 @@ def _playable(t: Table, pid: str) -> list[str]:
     return out
 
 
+def _spent(s: Side, facts: Any) -> bool:
+    """A per-turn limit of the card is used up this turn."""
+    return any(lim.scope == "turn" and s.plays[facts.name] >= lim.n for lim in facts.limits)
+
+
 def _play(t: Table, pid: str) -> None:
+    s = t.sides[pid]
+    again = [c for c in dict.fromkeys(s.hand) if c in ACTIONS and _spent(s, t.cat.card(c))
+             and _affordable(s, t.cat.card(c)) and not (c in DRAWS and _cards_left(s) < 14)]
+    if again and now(t.slip, "second-use"):
+        _action(t, pid, t.rng.choice(again))
+        return
     options = _playable(t, pid)
     if not options:
         return
@@ -434,14 +523,19 @@ def _shoot(t: Table, pid: str) -> None:
         _hurt(t, pid, pid, int(extra[len("RECOIL"):]), act=act)
     heal = 0
     no_responses = gun.no_responses
+    early = s.early.pop(name, None)
     for card, face in fired:
         if face != "up":
             continue
-        act = t.act_id()
         facts = t.cat.card(card)
         no_responses = no_responses or facts.no_responses
-        t.emit("gg.bullet", pid, act=act, player=pid, shot=shot, card=card)
-        n = t.toss(pid, act)
+        if early is not None:  # tossed when it was loaded: the table uses that N
+            (act, n), early = early, None
+            t.emit("gg.bullet", pid, act=act, player=pid, shot=shot, card=card)
+        else:
+            act = t.act_id()
+            t.emit("gg.bullet", pid, act=act, player=pid, shot=shot, card=card)
+            n = t.toss(pid, act)
         if card == "徹甲榴弾":
             holds = len(fired) >= n
             _resolve(t, pid, act, facts, n, measured=len(fired), holds=holds)
@@ -503,6 +597,7 @@ def _hurt(t: Table, by: str, target: str, hit: int, **tag: Any) -> None:
     if by != target and hit >= 3 and side.gunner.name == "ナトリ" and side.life > 0:
         act = t.act_id()
         t.emit("gg.ability", target, act=act, player=target, source="gunner", name="ナトリ")
+        t.effect_tossed(target, act)
         t.sides[by].life -= 1
         t.emit("gg.life", target, player=by, delta=-1, why="hit", act=act)
 
@@ -576,9 +671,10 @@ def to_events(payloads: list[dict[str, Any]]) -> list[Any]:
     return events
 
 
-def simulate(rng: random.Random, match_id: str, turns: int) -> list[dict[str, Any]]:
-    """Event payloads (without seq/prev) of a legal match of at most ``turns`` turns."""
-    t = Table(rng, match_id)
+def simulate(rng: random.Random, match_id: str, turns: int, slip: Slip | None = None) -> list[dict[str, Any]]:
+    """Event payloads (without seq/prev) of a legal match of at most ``turns`` turns (with ``slip``: one
+    mistake of that kind, where the match gives its ``nth`` chance)."""
+    t = Table(rng, match_id, slip=slip)
     _setup(t)
     for pid in _turns(t, turns):
         loser = _decked(t)

@@ -60,7 +60,7 @@ class Card(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     name: str
     """English name: the key flips name in ``mtg.flip.card``."""
     ja: str | None = None
-    """Japanese name, where the seed gives one."""
+    """Japanese name, where MTG Wiki «コイン投げ» gives one."""
     ability: str | None = None
     """The ability that flips, when it is one of several."""
     roles: tuple[Literal["flip", "watcher", "modifier"], ...] = ()

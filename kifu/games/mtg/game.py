@@ -14,7 +14,6 @@ GAME = Game(
     id="mtg",
     prefix="mtg",
     code="MTG",
-    seed="001_a9773e9e4e2d9798.txt",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]
     rules=RULES,

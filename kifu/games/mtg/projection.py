@@ -279,10 +279,13 @@ def controls(state: State, player: str, modifier: str) -> int:
 
 
 def _watchers(state: State) -> tuple[Permanent, ...]:
+    """The permanents in play that count flips: the catalogue's watchers, and every permanent whose card the
+    catalogue does not know (it may be one: the rules then cannot decide its payoffs, rather than call them
+    wrong)."""
     out = []
     for p in state.permanents.values():
         card = card_of(state, p.card)
-        if card is not None and card.watch is not None:
+        if card is None or card.watch is not None:
             out.append(p)
     return tuple(out)
 
@@ -451,8 +454,10 @@ def kept_coin(g: Group, player: str) -> Coin | None:
     mine = coins_of(g, player)
     keeps = [k for k in g.keeps if k.player == player]
     if keeps:
-        i = keeps[0].value
-        return mine[i - 1] if 1 <= i <= len(mine) else None
+        named = [mine[k.value - 1] if 1 <= k.value <= len(mine) else None for k in keeps]
+        # keep lines naming coins that differ leave the kept coin undecided whichever line came first
+        # (MTG-THUMB-002 reports them); lines naming the same result agree
+        return named[0] if len({c.result if c else None for c in named}) == 1 else None
     return mine[0] if mine and len({c.result for c in mine}) == 1 else None
 
 

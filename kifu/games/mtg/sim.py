@@ -7,6 +7,10 @@ Thumb coin then the keep, outcomes from the kept coin, sequences that stop
 where the card says, and payoffs that match the counted wins. It is written
 from the card facts, independently of the auditor, so the property tests can
 compare the two. The same seed always gives the same match.
+
+Given a ``Slip`` (kifu/games/slips.py) it makes one mistake of a kind in ``SLIPS`` and
+plays on from what it recorded, as a table that did not notice: payoffs and the
+decision to flip again follow the outcome the table wrote down.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..slips import Slip, now
 from .cards import Card, builtin
 
 PLAYERS = ("a", "b")
@@ -26,12 +31,24 @@ SPECIAL = ("Fiery Gambit", "Squee's Revenge", "Yusri, Fortune's Flame", "Game of
 WATCHERS = ("Chance Encounter", "Tavern Scoundrel", "Okaun, Eye of Chaos", "Zndrsplt, Eye of Wisdom")
 SIDES = ("heads", "tails")
 
+SLIPS = {
+    "wrong-outcome": "MTG-CALL-006",
+    "call-after-coin": "MTG-CALL-004",
+    "extra-coin": "MTG-THUMB-001",
+    "two-keeps": "MTG-THUMB-002",
+}
+"""The mistakes the generator can make and the rule each breaks: a won flip written as lost (or the other
+way), a call written after its coin, a coin flipped again in one flip without a Thumb (the table reads
+the second), a second keep line under Krark's Thumb naming another coin (the table goes by either line)."""
+
 
 class Sim:
     """One match being played; ``events`` holds the bodies (no seq/prev) in order."""
 
-    def __init__(self, seed: int, thumbs: bool = True, stacking: str = "multiply", edgar: bool = False) -> None:
+    def __init__(self, seed: int, thumbs: bool = True, stacking: str = "multiply", edgar: bool = False,
+                 slip: Slip | None = None) -> None:
         self.rng = random.Random(seed)
+        self.slip = slip
         self.use_thumbs = thumbs
         self.use_edgar = edgar
         self.edgar: set[str] = set()
@@ -47,6 +64,15 @@ class Sim:
 
     def emit(self, type_: str, **fields: Any) -> None:
         self.events.append({"type": f"mtg.{type_}", **{k: v for k, v in fields.items() if v is not None}})
+
+    @property
+    def seq(self) -> int:
+        """The seq of the last event written (``match.start`` is seq 1)."""
+        return len(self.events) + 1
+
+    def slipped(self, kind: str, seq: int | None = None) -> None:
+        assert self.slip is not None
+        self.slip.made(self.seq if seq is None else seq, SLIPS[kind])
 
     # --- one group of coins ---------------------------------------------------------------
 
@@ -70,6 +96,14 @@ class Sim:
         if len(sides) == 1:
             return sides[0]
         pick = sides.index(want) if want in sides and self.rng.random() < 0.8 else self.rng.randrange(len(sides))
+        other = next((i for i, side in enumerate(sides) if side != sides[pick]), None)
+        if other is not None and now(self.slip, "two-keeps"):
+            # two keep lines naming coins that differ, in either order; the table goes by one of them
+            lines = [pick, other] if self.rng.random() < 0.5 else [other, pick]
+            for i in lines:
+                self.emit("keep", flip=fid, group=group, player=player, coin=i + 1)
+            self.slipped("two-keeps")
+            return sides[pick]
         self.emit("keep", flip=fid, group=group, player=player, coin=pick + 1)
         return sides[pick]
 
@@ -80,11 +114,29 @@ class Sim:
             self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won")
             return True
         call = self.rng.choice(SIDES)
-        if self.rng.random() < 0.15:  # a call changed before the coin lands (option call_counts)
-            self.emit("call", flip=fid, group=group, player=flipper, side="tails" if call == "heads" else "heads")
-        self.emit("call", flip=fid, group=group, player=flipper, side=call)
-        kept = self.keep(fid, group, flipper, self.land(fid, group, flipper), call)
+        if now(self.slip, "call-after-coin"):
+            sides = self.land(fid, group, flipper)
+            self.emit("call", flip=fid, group=group, player=flipper, side=call)
+            self.slipped("call-after-coin")
+            kept = self.keep(fid, group, flipper, sides, call)
+        else:
+            if self.rng.random() < 0.15:  # a call changed before the coin lands (option call_counts)
+                self.emit("call", flip=fid, group=group, player=flipper, side="tails" if call == "heads" else "heads")
+            self.emit("call", flip=fid, group=group, player=flipper, side=call)
+            sides = self.land(fid, group, flipper)
+            if len(sides) == 1 and now(self.slip, "extra-coin"):
+                sides = self.land(fid, group, flipper)  # flipped again: the table reads the second coin
+                self.slipped("extra-coin")
+            kept = self.keep(fid, group, flipper, sides, call)
         won = kept == call
+        if now(self.slip, "wrong-outcome"):
+            won = not won  # written down wrong, and played on as written
+            self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won" if won else "lost")
+            self.slipped("wrong-outcome")
+            # an ignored Thumb coin that would give the written outcome makes it MTG-THUMB-004's
+            if any((side == call) == won for side in sides):
+                self.slip.code = "MTG-THUMB-004"  # type: ignore[union-attr]
+            return won
         self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won" if won else "lost")
         return won
 
@@ -276,7 +328,8 @@ def start(match: str = "sim", rules: dict[str, Any] | None = None) -> dict[str, 
 
 
 def legal_match(seed: int, turns: int = 4, thumbs: bool = True, stacking: str = "multiply",
-                edgar: bool = False) -> list[dict[str, Any]]:
-    """Every event body of a legal match, ``match.start`` first (no seq or prev yet)."""
+                edgar: bool = False, slip: Slip | None = None) -> list[dict[str, Any]]:
+    """Every event body of a legal match, ``match.start`` first (no seq or prev yet); with ``slip``, one
+    mistake of that kind where the match gives its ``nth`` chance."""
     rules = {"thumbs_stack": stacking} if stacking != "multiply" else {}
-    return [start(f"sim-{seed}", rules)] + Sim(seed, thumbs, stacking, edgar).play(turns)
+    return [start(f"sim-{seed}", rules)] + Sim(seed, thumbs, stacking, edgar, slip).play(turns)

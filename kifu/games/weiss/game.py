@@ -14,7 +14,6 @@ GAME = Game(
     id="weiss",
     prefix="ws",
     code="WS",
-    seed="003_6ef41692d6c94716.txt",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]
     rules=RULES,

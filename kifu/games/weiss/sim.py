@@ -5,6 +5,9 @@ act legally (draw what the deck holds, level up at 7 clock, attack with standing
 characters). ``play_match(seed, turns)`` plays whole turns with choices drawn from
 ``random.Random(seed)``: the same seed always gives the same events. Fixture
 scripts use the same helpers and then break one rule on purpose.
+
+Given a ``Slip`` (kifu/games/slips.py) ``play_match`` makes one mistake of a kind in
+``SLIPS`` and plays on from what it recorded, as a table that did not notice.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from kifu.events.base import Event, MatchStarted
 from kifu.events.codec import Codec
 from kifu.projector.base import Frame, first_frame, step
 
+from ..slips import Slip, now
 from . import projection
 from .events import CENTER, EVENTS
 
@@ -41,6 +45,16 @@ def attack_damage(soul: int, trigger_soul: int, kind: str, side_level: int) -> i
     return max(0, soul + trigger_soul + bonus)
 ICONS = (["soul"], ["soul"], [], ["draw"], ["pool"], ["soul", "soul"], ["gate"], [], ["soul", "shot"])
 
+SLIPS = {
+    "phase-out-of-order": "WS-FLOW-001",
+    "draw-two": "WS-DRAW-001",
+    "damage-miscounted": "WS-DMG-001",
+    "second-climax": "WS-CX-001",
+}
+"""The mistakes ``play_match`` can make and the rule each breaks: the climax phase played before the main
+phase, two cards drawn in the draw phase, one damage more than the soul, a second climax played in one
+turn (the first is replaced by the second, which leaves in the end phase)."""
+
 
 class GameOver(Exception):
     """Raised by ``Table.act`` once a loss has been recorded: nothing else may follow."""
@@ -50,7 +64,8 @@ class Table:
     """A match being written: events so far and the state after them."""
 
     def __init__(self, match: str = "ws-sim", players: tuple[str, str] = ("p1", "p2"),
-                 rules: dict[str, Any] | None = None, rng: random.Random | None = None) -> None:
+                 rules: dict[str, Any] | None = None, rng: random.Random | None = None,
+                 slip: Slip | None = None) -> None:
         start = {"type": "match.start", "seq": 1, "prev": None, "format": "kifu/1", "game": "weiss", "match": match,
                  "players": [{"id": p, "name": p.upper()} for p in players], "rules": rules or {}}
         self.start = CODEC.convert(start)
@@ -61,6 +76,11 @@ class Table:
         self.rng = rng or random.Random(0)
         self.players = players
         self._ability = 0
+        self.slip = slip
+
+    def slipped(self, kind: str, seq: int) -> None:
+        assert self.slip is not None
+        self.slip.made(seq, SLIPS[kind])
 
     # --- writing -------------------------------------------------------------
 
@@ -130,7 +150,10 @@ class Table:
 
     def draw_phase(self, player: str) -> None:
         self.phase("draw")
-        self.act("ws.draw", player=player, count=1, reason="draw-phase")
+        two = self.side(player).deck > 2 and now(self.slip, "draw-two")
+        seq = self.act("ws.draw", player=player, count=2 if two else 1, reason="draw-phase")
+        if two:
+            self.slipped("draw-two", seq)
         self.end("draw")
 
     def clock_phase(self, player: str, clock: bool) -> None:
@@ -153,6 +176,8 @@ class Table:
         self.phase("climax")
         if climax and self.side(player).hand > 0:
             self.act("ws.climax", player=player, card=f"{player}-CX")
+            if self.side(player).hand > 0 and now(self.slip, "second-climax"):
+                self.slipped("second-climax", self.act("ws.climax", player=player, card=f"{player}-CX2"))
         self.end("climax")
 
     def end_phase(self, player: str, again: bool = False) -> None:
@@ -210,6 +235,8 @@ class Table:
 
     def damage(self, defender: str, climaxes: list[bool] | None) -> None:
         amount = self.expected_damage()
+        wrong = now(self.slip, "damage-miscounted")
+        amount += wrong
         if climaxes is None:
             marks = [self.rng.random() < 0.15 for _ in range(amount)]
         else:
@@ -220,6 +247,8 @@ class Table:
             if is_cx:
                 break
         cancelled = any(c.get("climax") for c in cards)
+        if wrong:
+            self.slipped("damage-miscounted", len(self.events) + 1)
         self.act("ws.damage", player=defender, amount=amount, cards=cards, cancelled=cancelled)
 
     def expected_damage(self) -> int:
@@ -289,12 +318,17 @@ class Table:
         self.stand_phase(player)
         self.draw_phase(player)
         self.clock_phase(player, self.rng.random() < 0.5)
+        early = now(self.slip, "phase-out-of-order")
+        if early:  # the climax phase played before the main phase, then the turn goes on
+            self.slipped("phase-out-of-order", len(self.events) + 1)
+            self.climax_phase(player, self.rng.random() < 0.3)
         self.phase("main")
         if self.rng.random() < 0.3:
             self.triggered([player, self.other(player)])
         self.state_plays(player)
         self.end("main")
-        self.climax_phase(player, self.rng.random() < 0.3)
+        if not early:
+            self.climax_phase(player, self.rng.random() < 0.3)
         self.attack_phase(player)
         self.end_phase(player, again=self.rng.random() < 0.2)
 
@@ -304,9 +338,10 @@ class Table:
                      level=level, power=power, soul=soul)
 
 
-def play_match(seed: int, turns: int = 4, match: str = "ws-sim") -> list[Event]:
-    """A legal match of up to ``turns`` turns, chosen with ``random.Random(seed)``."""
-    table = Table(match=match, rng=random.Random(seed))
+def play_match(seed: int, turns: int = 4, match: str = "ws-sim", slip: Slip | None = None) -> list[Event]:
+    """A legal match of up to ``turns`` turns, chosen with ``random.Random(seed)``; with ``slip``, one mistake
+    of that kind where the match gives its ``nth`` chance."""
+    table = Table(match=match, rng=random.Random(seed), slip=slip)
     table.setup()
     try:
         for n in range(turns):

@@ -1,6 +1,6 @@
-"""Typed trigger catalogue of the World Trigger 1v1 dice game (seed 002).
+"""Typed trigger catalogue of the World Trigger 1v1 dice game (the fan rules).
 
-Seed 002 names timings (初期距離決定時, 戦術フェイズ, 対抗使用), reveal costs and
+The fan rules name timings (初期距離決定時, 戦術フェイズ, 対抗使用), reveal costs and
 effect costs in trion and tags, but no numbers for any trigger. The bundled
 ``worldtrigger.json`` is therefore an EXAMPLE; a log may carry its own catalogue
 in ``match.start.catalogue`` (same shape), which ``merged`` lays over it trigger

@@ -14,7 +14,6 @@ GAME = Game(
     id="worldtrigger",
     prefix="wt",
     code="WT",
-    seed="002_8caa01d942fb408e.txt",
     events=EVENTS,
     projection=projection,  # type: ignore[arg-type]
     rules=RULES,

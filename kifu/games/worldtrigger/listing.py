@@ -2,7 +2,7 @@
 
 Every number the auditor uses: the trion to reveal a trigger, each effect's timing,
 trion and tag costs, the distances it may be used at, what a counter answers, moves,
-shifts and damage. The bundled numbers are an EXAMPLE (seed 002 gives none); a table
+shifts and damage. The bundled numbers are an EXAMPLE (the fan rules give none); a table
 puts its own in ``match.start.catalogue``.
 """
 

@@ -6,6 +6,9 @@ catalogue and returns ``match.start`` and the events as plain dicts, ready for
 rulebook reads it (defaults of every option), so an audit of a generated match
 gives no errors: the property tests and ``fixtures/worldtrigger/make.py`` rely
 on that. Same seed, same match.
+
+Given a ``Slip`` (kifu/games/slips.py) it makes one mistake of a kind in ``SLIPS`` and
+plays on from what it recorded, as a table that did not notice.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..slips import Slip, now
 from . import cards
 
 BUILDS: dict[str, dict[str, list[str]]] = {
@@ -23,6 +27,16 @@ BUILDS: dict[str, dict[str, list[str]]] = {
 """Two legal example builds (4 + 4, options beside their trigger)."""
 
 TAGS = ("move", "shooting", "close")
+
+SLIPS = {
+    "play-after-defeat": "WT-END-001",
+    "use-underpaid": "WT-USE-003",
+    "use-twice": "WT-USE-004",
+    "wrong-first": "WT-ORDER-001",
+}
+"""The mistakes the generator can make and the rule each breaks: a turn played on after a player's trion
+reached 0, a use recorded without its trion cost (the table never took the chips), the same effect used
+twice in one tactics phase, the player with more trion made first."""
 
 
 @dataclass
@@ -48,6 +62,9 @@ class Sim:
     over: bool = False
     first1: str = "a"
     """Turn 1's first player, drawn before ■2 so the initial-distance uses can follow it."""
+    slip: Slip | None = None
+    lost: str | None = None
+    """The player whose trion reached 0 while the table played on (the slip "play-after-defeat")."""
 
     def emit(self, type_: str, by: str | None = None, **fields: Any) -> int:
         """Record an event; return the seq it will get (match.start is seq 1)."""
@@ -58,6 +75,15 @@ class Sim:
     def foe(self, pid: str) -> Agent:
         return next(a for a in self.agents.values() if a.id != pid)
 
+    @property
+    def seq(self) -> int:
+        """The seq of the last event written (match.start is seq 1)."""
+        return len(self.events) + 1
+
+    def slipped(self, kind: str, seq: int | None = None) -> None:
+        assert self.slip is not None
+        self.slip.made(self.seq if seq is None else seq, SLIPS[kind])
+
 
 def start(match_id: str = "wt-sim") -> dict[str, Any]:
     """The match.start of a generated match."""
@@ -65,14 +91,19 @@ def start(match_id: str = "wt-sim") -> dict[str, Any]:
             "players": [{"id": "a", "name": "三雲"}, {"id": "b", "name": "空閑"}]}
 
 
-def match(seed: int, max_turns: int = 10, match_id: str = "wt-sim") -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A legal match from ``seed``: (match.start fields, the following events)."""
-    sim = Sim(random.Random(seed), cards.load(), {p: Agent(p) for p in BUILDS})
+def match(seed: int, max_turns: int = 10, match_id: str = "wt-sim",
+          slip: Slip | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A legal match from ``seed``: (match.start fields, the following events); with ``slip``, one mistake
+    of that kind where the match gives its ``nth`` chance."""
+    sim = Sim(random.Random(seed), cards.load(), {p: Agent(p) for p in BUILDS}, slip=slip)
     setup(sim)
     turn = 0
-    while not sim.over and turn < max_turns:
-        turn += 1
+    while not sim.over and (turn < max_turns or sim.slip is not None and sim.slip.seq == sim.seq + 1):
+        turn += 1  # (a slip made at the very end plays one more turn: the mistake is to play on)
         play_turn(sim, turn)
+    if sim.lost is not None and not sim.over:  # the table played on; the match still went to the winner
+        sim.emit("match.end", by="judge", winner=sim.foe(sim.lost).id, reason="trion")
+        sim.over = True
     if not sim.over:
         loser = min(sim.agents.values(), key=lambda a: (a.trion, a.id))
         sim.emit("wt.bailout", by=loser.id, player=loser.id)
@@ -108,6 +139,11 @@ def order(sim: Sim, turn: int) -> str:
     a, b = sim.agents["a"], sim.agents["b"]
     if a.trion != b.trion:
         first = "a" if a.trion < b.trion else "b"
+        if turn > 1 and now(sim.slip, "wrong-first"):
+            first = "b" if first == "a" else "a"
+            sim.emit("wt.order", by="judge", turn=turn, first=first)
+            sim.slipped("wrong-first")
+            return first
         sim.emit("wt.order", by="judge", turn=turn, first=first)
         return first
     first = sim.first1 if turn == 1 else sim.rng.choice(["a", "b"])
@@ -191,6 +227,12 @@ def _options(sim: Sim, me: Agent, used: set[tuple[str, str, str]], timing: str, 
 
 def act(sim: Sim, me: Agent, used: set[tuple[str, str, str]]) -> bool:
     """One use or move of the turn player; False when nothing more is done."""
+    again = [(t, e) for t, e in _options(sim, me, used - {(me.id, t, e) for _, t, e in used}, "tactics")
+             if (me.id, t, e) in used]
+    if again and now(sim.slip, "use-twice"):
+        trigger, effect = sim.rng.choice(again)
+        use(sim, me, trigger, effect, used, None, slip="use-twice")
+        return True
     choices: list[Any] = list(_options(sim, me, used, "tactics"))
     if "move" in me.tags:
         choices += [("move", to) for to in (sim.distance - 1, sim.distance + 1) if 1 <= to <= 6]
@@ -214,16 +256,19 @@ def reveal(sim: Sim, me: Agent, trigger: str) -> None:
         sim.emit("wt.reveal", by=me.id, player=me.id, trigger=trigger, trion=cost)
 
 
-def use(sim: Sim, me: Agent, trigger: str, effect: str, used: set[tuple[str, str, str]], counter: int | None) -> int:
+def use(sim: Sim, me: Agent, trigger: str, effect: str, used: set[tuple[str, str, str]], counter: int | None,
+        slip: str | None = None) -> int:
+    """Reveal (if face down), pay and declare one effect; ``slip`` names a mistake this use makes."""
     reveal(sim, me, trigger)
     eff = sim.cat.effect(trigger, effect)
     assert eff is not None
-    me.trion -= eff.trion
+    unpaid = eff.trion > 0 and slip is None and counter is None and now(sim.slip, "use-underpaid")
+    me.trion -= 0 if unpaid else eff.trion
     for t in eff.tags:
         me.tags.remove(t)
     used.add((me.id, trigger, effect))
     fields: dict[str, Any] = {"player": me.id, "trigger": trigger, "effect": effect}
-    if eff.trion:
+    if eff.trion and not unpaid:
         fields["trion"] = eff.trion
     if eff.tags:
         fields["tags"] = list(eff.tags)
@@ -235,6 +280,8 @@ def use(sim: Sim, me: Agent, trigger: str, effect: str, used: set[tuple[str, str
         to = next((d for d in (sim.distance - 1, sim.distance + 1) if 1 <= d <= 6))
         fields["to"] = to
     decl = sim.emit("wt.use", by=me.id, **fields)
+    if unpaid or slip:
+        sim.slipped("use-underpaid" if unpaid else slip)  # type: ignore[arg-type]
     chain(sim, me, decl, eff.kind, eff.damage, used, to)
     return decl
 
@@ -265,6 +312,10 @@ def hurt(sim: Sim, foe: Agent, damage: int, source: int) -> None:
     delta = -min(damage, foe.trion)
     foe.trion += delta
     sim.emit("wt.trion", by="judge", player=foe.id, delta=delta, source=source)
-    if foe.trion <= 0:
+    if foe.trion <= 0 and sim.lost is None:
+        if now(sim.slip, "play-after-defeat"):
+            sim.lost = foe.id  # the table does not notice: the next event written is the mistake
+            sim.slipped("play-after-defeat", sim.seq + 1)
+            return
         sim.over = True
         sim.emit("match.end", by="judge", winner=sim.foe(foe.id).id, reason="trion")

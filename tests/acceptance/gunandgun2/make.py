@@ -873,8 +873,8 @@ def bad_flip_back_skill_twice_in_turn() -> Table:
     t.resolve(A, "k2", 1, values=[1])
     t.damage(B, 1, act="k2")
     t.end(A)
-    t.expect("GG-COST-003", bad + 1)
-    t.expect("GG-LIM-004", bad)
+    # the second use is the mistake; paying its voltage from cards the first use spent follows from it
+    t.expect("GG-LIM-004", bad, consequences=[bad + 1])
     return t
 
 

@@ -203,8 +203,7 @@ def nino_vs_kage(fault: str | None = None) -> Table:
               [M, M, C, C, S, C])
     k.deal(40)
     if fault == "forty-without-rule":
-        k.expect("WT-TRION-001", 6)
-        k.expect("WT-TRION-001", 7)
+        k.expect("WT-TRION-001", 6)  # one starting trion, dealt to both: one finding, both seqs
     if fault == "bagworm-second-player-first":
         k.raw("wt.init.roll", by=a, value=3)
         k.raw("wt.init.use", by=b, player=b, trigger="バッグワーム", effect="潜伏", delta=2, trion=2)
@@ -342,10 +341,10 @@ def mido_vs_kitora(fault: str | None = None) -> Table:
     if fault == "meteora-underpaid":
         k.face_up(b, "main")
         u = k.raw("wt.use", by=b, player=b, trigger="メテオラ", effect="射撃", trion=3, tags=[S, S])
-        k.expect("WT-USE-003", u)
         k.passes(b, a)
         k.resolve(u)
-        k.expect("WT-TRION-002", k.damage(a, 25, u))   # ■5 step 2: a cost not paid, no effect
+        # ■5 step 2: a cost not paid, no effect; the damage recorded follows from it (one finding)
+        k.expect("WT-USE-003", u, consequences=[k.damage(a, 25, u)])
     else:
         k.hit(b, "メテオラ")                        # midorikawa 48
     k.plot(a, [1, 5], [2, 3])                      # [移動][近距離戦]

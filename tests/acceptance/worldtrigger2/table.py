@@ -79,8 +79,9 @@ class Table:
         self.events.append(ev)
         return self.next_seq - 1
 
-    def expect(self, code: str, seq: int) -> None:
-        self.expected.append({"code": code, "seq": seq})
+    def expect(self, code: str, seq: int, consequences: list[int] | None = None) -> None:
+        """The finding at ``seq``; ``consequences``: the later events it explains (one mistake, one finding)."""
+        self.expected.append({"code": code, "seq": seq, **({"consequences": consequences} if consequences else {})})
 
     def legal(self, ok: bool, why: str) -> None:
         if ok:

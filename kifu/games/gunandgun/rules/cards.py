@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
@@ -30,7 +31,6 @@ def _claimed(e: object) -> tuple[str | None, str | None]:
 
 @rule(
     code="GG-CARD-001", name="card-used-as-its-kind", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.3 ①, §1.8 / seed 000 §カード処理ごとのトス実行タイミング",
     on=(ev.CardPlayed, ev.BulletFired, ev.TossGroupOpened),
 )
 def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
@@ -39,7 +39,7 @@ def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
         return
     f = proj.find_card(cat(game(s.before)), card)
     if f is None:
-        yield Hit(s.event.seq, {"reason": f"{card} is not in the card catalogue"}, undecided=True)
+        yield Hit(s.event.seq, {"reason": Msg("reason.gg.card_unknown", card=card)}, undecided=True)
     elif f.kind != used:
         yield Hit(s.event.seq, {"card": card, "kind": f.kind, "kind_ja": KIND_JA[f.kind], "used": used,
                                 "used_ja": KIND_JA.get(used or "", used)})

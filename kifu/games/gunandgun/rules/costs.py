@@ -9,17 +9,16 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
 from .facts import cat, expected_cost, facts_of, game, unknown
 
-EXC = "seed 000 §ルール適用の例外 (各種コスト（コスト、ボルテージなど）には適用されない)"
 
 
 @rule(
-    code="GG-COST-001", name="cost-is-the-printed-cost", severity=Severity.ERROR, citation=EXC,
-    on=(ev.EffectResolved,), options=("cost_payment",),
+    code="GG-COST-001", name="cost-is-the-printed-cost", severity=Severity.ERROR, on=(ev.EffectResolved,), options=("cost_payment",),
 )
 def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
     st = game(s.before)
@@ -29,17 +28,17 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
     want = expected_cost(st, a, s.options)
     if want is None:
         if facts_of(st, a) is None:
-            yield unknown(s.event.seq, f"{a.card} is not in the card catalogue", (a.seq,))
+            yield unknown(s.event.seq, Msg("reason.gg.card_unknown", card=a.card), (a.seq,), about=("act", a.id))
         return
     got = {k: v for k, v in a.costs.items() if k != "additional" and v}
     if got != ({want[0]: want[1]} if want[1] else {}):
-        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "want": f"{want[1]} {want[0]}",
-                                "got": ", ".join(f"{v} {k}" for k, v in got.items()) or "nothing"}, (a.seq,))
+        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "want": amount(want[0], want[1]),
+                                "got": [amount(k, v) for k, v in got.items()] or Msg("text.gg.nothing")}, (a.seq,),
+                  about=("act", a.id))
 
 
 @rule(
     code="GG-COST-002", name="additional-cost-uses-n", severity=Severity.ERROR,
-    citation="seed 000 §追加コストについて / 裁定例 過焔地獄",
     on=(ev.CostPaid, ev.EffectResolved),
 )
 def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
@@ -55,17 +54,33 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
             return
         if add is None:
             if f is None:
-                yield unknown(e.seq, f"{a.card} is not in the card catalogue", (a.seq,))
+                yield unknown(e.seq, Msg("reason.gg.card_unknown", card=a.card), (a.seq,), about=("act", a.id))
             else:
-                yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": "-", "want": 0, "n": a.n, "got": e.n})
+                yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n,
+                                  "detail": Msg("text.gg.no_additional_cost", got=e.n)}, about=("act", a.id))
             return
         gun = proj.find_gun(cat(st), e.gun)
         if gun is None or gun.id != add.gun or not a.ended:
-            got = f"{e.n} from {e.gun}" + ("" if a.ended else " before the toss sequence ended")
-            yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": add.gun, "want": "N", "n": a.n, "got": got})
+            key = "text.gg.additional_paid" if a.ended else "text.gg.additional_paid_early"
+            yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n,
+                              "detail": Msg("text.gg.additional_cost", gun=_gun_name(st, add.gun), want="N",
+                                            got=Msg(key, n=e.n, gun=e.gun))},
+                      about=("act", a.id))
     elif add is not None and a.resolved is None and a.costs.get("additional", 0) != e.n and not _flagged(a):
-        yield Hit(e.seq, {"card": a.card, "act": a.id, "gun": add.gun, "want": e.n, "n": e.n,
-                          "got": a.costs.get("additional", 0)}, (a.add_seq or a.seq,))
+        yield Hit(e.seq, {"card": a.card, "act": a.id, "n": e.n,
+                          "detail": Msg("text.gg.additional_cost", gun=_gun_name(st, add.gun), want=e.n,
+                                        got=a.costs.get("additional", 0))}, (a.add_seq or a.seq,), about=("act", a.id))
+
+
+def _gun_name(st: proj.State, gun: str) -> str:
+    """A gun as a table names it (its short name), from the id a card's facts give."""
+    g = proj.find_gun(cat(st), gun)
+    return g.short_name if g is not None else gun
+
+
+def amount(kind: str, n: int) -> Msg:
+    """A cost as a table says it: ``手札 1 枚`` / ``1 hand card``."""
+    return Msg("text.gg.amount", n=n, kind=Msg(f"word.gg.{kind}"))
 
 
 def _flagged(a: proj.Activation) -> bool:
@@ -76,7 +91,6 @@ def _flagged(a: proj.Activation) -> bool:
 
 @rule(
     code="GG-COST-003", name="cost-is-affordable", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.7 (D1 hand, D2 voltage, D3 additional) [APP] Card.cs, Skill.cs",
     on=(ev.CostPaid,),
 )
 def cost_is_affordable(s: Step) -> Iterable[Hit]:
@@ -89,22 +103,25 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
     elif e.kind == "voltage":
         have = p.voltage
     else:
+        a = game(s.before).acts.get(e.act)
+        if a is not None and a.ended and e.n != a.n:
+            return  # an additional cost that is not N is GG-COST-002's, however many loads the gun had
         g = proj.gun_of(game(s.before), p, e.gun)
         have = g.loads if g else 0
     if e.n > have:
-        yield Hit(e.seq, {"player": e.player, "kind": e.kind if e.kind != "additional" else f"{e.gun} loads",
-                          "n": e.n, "have": have})
+        where = Msg(f"word.gg.{e.kind}") if e.kind != "additional" else Msg("text.gg.loads_of", gun=e.gun)
+        yield Hit(e.seq, {"player": e.player, "kind": where, "n": e.n, "have": have}, about=("act", e.act))
 
 
 @rule(
     code="GG-COST-004", name="cost-not-refunded", severity=Severity.ERROR,
-    citation="seed 000 FAQ (コストを支払った後で、コイントスで0が出た場合 … 返ってきません)",
     on=(ev.CostRefunded,),
 )
 def cost_not_refunded(s: Step) -> Iterable[Hit]:
     a = game(s.before).acts.get(s.event.act)
-    yield Hit(s.event.seq, {"act": s.event.act, "card": a.card if a else "?", "n": s.event.n, "kind": s.event.kind,
-                            "nn": a.n if a else "?"}, (a.seq,) if a else ())
+    yield Hit(s.event.seq, {"act": s.event.act, "card": a.card if a and a.card else s.event.act,
+                            "cost": amount(s.event.kind, s.event.n), "n": a.n if a else Msg("word.gg.unknown")},
+              (a.seq,) if a else (), about=("act", s.event.act))
 
 
 RULES = (cost_is_the_printed_cost, additional_cost_uses_n, cost_is_affordable, cost_not_refunded)

@@ -12,12 +12,12 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, player_gun
 
-DECKS = "reference gunandgun.md §1.1 (機銃デッキ: each gun brings its own 20-card deck), §2.2 (the decks' cards)"
 
 
 @lru_cache(maxsize=256)
@@ -34,11 +34,11 @@ def _decks(ckey: str, guns: tuple[str, ...]) -> tuple[tuple[str, str | None, fro
     return tuple(out)
 
 
-def deck_verdict(st: proj.State, pid: str, card: str, deck: str | None = None) -> tuple[str, str] | None:
+def deck_verdict(st: proj.State, pid: str, card: str, deck: str | None = None) -> tuple[str, Any] | None:
     """Whether ``card`` can come from ``pid``'s decks (or from the one deck named ``deck``).
 
     None: it can (or the log never set the player up); ("missing", decks) when it cannot;
-    ("unknown", reason) when the catalogue cannot tell (an unknown card, or a deck not fully listed).
+    ("unknown", reason) when the catalogue cannot tell (an unknown card, or a deck not fully listed: a ``Msg``).
     """
     p = st.players.get(pid)
     if p is None or not p.guns:
@@ -52,9 +52,9 @@ def deck_verdict(st: proj.State, pid: str, card: str, deck: str | None = None) -
         return None
     names = ", ".join(d[0] for d in decks)
     if facts is None:
-        return "unknown", f"{card} is not in the card catalogue"
+        return "unknown", Msg("reason.gg.card_unknown", card=card)
     if any(gid is None for _, gid, _, _ in decks):
-        return "unknown", f"a gun of {names} is not in the card catalogue, so its deck is unknown"
+        return "unknown", Msg("reason.gg.deck_unknown", guns=names)
     return "missing", names  # a known card lists every deck it is in: an unlisted remainder holds none of it
 
 
@@ -72,8 +72,7 @@ def _named(e: Any) -> Iterable[tuple[str, str | None]]:
 
 
 @rule(
-    code="GG-DECK-001", name="cards-come-from-own-decks", severity=Severity.ERROR, citation=DECKS,
-    on=(ev.CardPlayed, ev.CardsDrawn, ev.Loaded, ev.CardsDiscarded, ev.CardsMoved),
+    code="GG-DECK-001", name="cards-come-from-own-decks", severity=Severity.ERROR, on=(ev.CardPlayed, ev.CardsDrawn, ev.Loaded, ev.CardsDiscarded, ev.CardsMoved),
 )
 def cards_come_from_own_decks(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -89,7 +88,7 @@ def cards_come_from_own_decks(s: Step) -> Iterable[Hit]:
             yield Hit(e.seq, {"player": e.player, "card": card, "decks": where})
 
 
-def _zone_problem(st: proj.State, e: Any) -> tuple[str, str] | None:
+def _zone_problem(st: proj.State, e: Any) -> Msg | None:
     p = st.players.get(e.player)
     if p is None or not p.drawn:
         return None  # a log written from the middle of a match does not know what is in play
@@ -103,58 +102,41 @@ def _zone_problem(st: proj.State, e: Any) -> tuple[str, str] | None:
             return None
         gun = shot.gun
         if not loaded:
-            return (f"{card} was not loaded face up in {gun} when the shot was declared",
-                    f"{card} は射撃宣言の時点で {gun} に表向きで装填されていません")
-        return (f"{card} was loaded face up in {gun} only {loaded}×", f"{card} は {gun} に表向きで {loaded} 枚しか装填されていません")
+            return Msg("text.gg.bullet_not_loaded", card=card, gun=gun)
+        return Msg("text.gg.bullet_loaded_only", card=card, gun=gun, n=loaded)
     if isinstance(e, ev.TossGroupOpened) and e.kind == "function" and e.card:
         card = proj.canon(st, e.card) or e.card
         if card not in p.functions:
-            return f"{card} is not in play for {e.player}", f"{e.player} の場に {card} はありません"
+            return Msg("text.gg.function_not_in_play", card=card)
     return None
 
 
 @rule(
     code="GG-DECK-002", name="card-used-from-its-zone", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.4-1.5 ([N-shoot] 特殊弾: the face-up bullets loaded in the firing gun), "
-             "§1.3 (【機能】 act while in play)",
     on=(ev.BulletFired, ev.TossGroupOpened),
 )
 def card_used_from_its_zone(s: Step) -> Iterable[Hit]:
     why = _zone_problem(game(s.before), s.event)
     if why is not None:
-        yield Hit(s.event.seq, {"player": s.event.player, "card": s.event.card, "why": why[0], "why_ja": why[1]})
+        yield Hit(s.event.seq, {"player": s.event.player, "card": s.event.card, "why": why})
 
 
-CONSEQUENCE = {
-    "both-empty": ("{player} loses only when both decks are empty; {other} still holds {k}",
-                   "両方のデッキが空になるまで {player} は敗北しません。{other} にはまだ {k} 枚あります"),
-    "both-empty-out": ("both of {player}'s decks are now empty: {player} loses by deck-out",
-                       "{player} のデッキは両方とも空です。デッキ切れで {player} の敗北です"),
-    "either-empty": ("{deck} ran out: {player} lost by deck-out when it did",
-                     "{deck} が尽きた時点で {player} はデッキ切れで敗北しています"),
-    "load": ("a load takes only the cards the deck holds", "装填できるのはデッキにあるカードだけです"),
-}
-
-
-def _consequence(st: proj.State, e: Any, gun: proj.Gun, option: str) -> tuple[str, str]:
-    p = st.players[e.player]
+def _consequence(st: proj.State, e: Any, gun: proj.Gun, option: str) -> Msg:
+    """What the deck running out means under option ``deck_out``."""
     if isinstance(e, ev.Loaded):
-        key = "load"
-    elif option == "either-empty":
-        key = "either-empty"
-    else:
-        others = [g for g in p.guns.values() if g.name != gun.name]
-        k = sum(g.deck for g in others)
-        key = "both-empty" if k else "both-empty-out"
-        values = {"player": e.player, "other": ", ".join(g.name for g in others), "k": k, "deck": gun.name}
-        return tuple(t.format(**values) for t in CONSEQUENCE[key])  # type: ignore[return-value]
-    values = {"player": e.player, "deck": gun.name}
-    return tuple(t.format(**values) for t in CONSEQUENCE[key])  # type: ignore[return-value]
+        return Msg("text.gg.deck_load")
+    if option == "either-empty":
+        return Msg("text.gg.deck_either_empty", player=e.player, deck=gun.name)
+    others = [g for g in st.players[e.player].guns.values() if g.name != gun.name]
+    k = sum(g.deck for g in others)
+    if k:
+        return Msg("text.gg.deck_both_empty", player=e.player, other=[g.name for g in others], k=k)
+    return Msg("text.gg.deck_both_empty_out", player=e.player)
 
 
 @rule(
     code="GG-DECK-003", name="no-draw-or-load-past-an-empty-deck", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.1 (each gun deck holds its cards), §1.11 (deck-out)", options=("deck_out",),
+    options=("deck_out",),
     on=(ev.CardsDrawn, ev.Loaded),
 )
 def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Hit]:
@@ -172,9 +154,8 @@ def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Hit]:
     option = s.options.get("deck_out", "both-empty")
     if isinstance(e, ev.CardsDrawn) and option == "failed-draw":
         return  # the draw that cannot be made is the deck-out itself; play after it is GG-END-002's
-    en, ja = _consequence(st, e, g, option)
     yield Hit(e.seq, {"player": e.player, "n": e.n, "deck": deck, "left": g.deck, "option": option,
-                      "consequence": en, "consequence_ja": ja})
+                      "consequence": _consequence(st, e, g, option)})
 
 
 RULES = (cards_come_from_own_decks, card_used_from_its_zone, no_draw_or_load_past_an_empty_deck)

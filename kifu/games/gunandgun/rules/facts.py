@@ -155,9 +155,9 @@ def opponent(state: State, pid: str) -> str | None:
     return next((o for o in state.order if o != pid), None)
 
 
-def unknown(seq: int, what: str, seqs: Iterable[int] = ()) -> Hit:
+def unknown(seq: int, what: str, seqs: Iterable[int] = (), about: Any = None) -> Hit:
     """An info finding: the rule cannot decide without the card's facts."""
-    return Hit(seq, {"reason": what}, seqs=tuple(seqs), undecided=True)
+    return Hit(seq, {"reason": what}, seqs=tuple(seqs), undecided=True, about=about)
 
 
 def effective_n(state: State, a: Activation) -> int:

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, opponent
 
 PER_JA = {"name": "同名カード", "effect": "この効果", "loading": "装填"}
-EXC = "seed 000 §ルール適用の例外 (カード使用制限は変わらない) / FAQ (処理自体は行われたものとして扱う)"
 
 
 def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
@@ -49,20 +49,19 @@ def _check(s: Step, scope: str) -> Iterable[Hit]:
     for lim, count, card in _used(s, scope):
         if count > lim.n:
             yield Hit(s.event.seq, {"card": card, "per": lim.per, "per_ja": PER_JA[lim.per], "n": lim.n, "count": count,
-                                    "player": s.event.player})
+                                    "player": s.event.player},
+                      about=("limit", scope, s.event.player, card, game(s.after).turn if scope == "turn" else 0))
 
 
 @rule(
-    code="GG-LIM-001", name="turn-usage-limit-unchanged", severity=Severity.ERROR, citation=EXC,
-    on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
+    code="GG-LIM-001", name="turn-usage-limit-unchanged", severity=Severity.ERROR, on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
 )
 def turn_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     return _check(s, "turn")
 
 
 @rule(
-    code="GG-LIM-002", name="game-usage-limit-unchanged", severity=Severity.ERROR, citation=EXC,
-    on=(ev.CardPlayed, ev.BulletFired),
+    code="GG-LIM-002", name="game-usage-limit-unchanged", severity=Severity.ERROR, on=(ev.CardPlayed, ev.BulletFired),
 )
 def game_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     return _check(s, "game")
@@ -87,7 +86,6 @@ def _imposed(st: Any, owner: str) -> Iterable[tuple[str, int | None, int]]:
 
 @rule(
     code="GG-LIM-003", name="imposed-limit-uses-n", severity=Severity.ERROR,
-    citation="seed 000 裁定例 ノイズジェネレーター (相手は【行動】を1ターンにN枚までしか発動できない)",
     on=(ev.CardPlayed,),
 )
 def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
@@ -99,14 +97,13 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
     count = st.players[e.player].actions if e.player in st.players else 0
     for card, limit, gseq in _imposed(st, opp or ""):
         if limit is None:
-            yield Hit(e.seq, {"reason": f"{card} has not been tossed yet"}, undecided=True)
+            yield Hit(e.seq, {"reason": Msg("reason.gg.not_tossed_yet", card=card)}, undecided=True)
         elif count > limit:
             yield Hit(e.seq, {"player": e.player, "count": count, "card": card, "n": limit}, (gseq,) if gseq else ())
 
 
 @rule(
     code="GG-LIM-004", name="used-skill-stays-face-up", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.9 (使用すると表向き; 裏向きに戻す技能は1ターンに1度) [APP] Skill.cs",
     on=(ev.SkillUsed,),
 )
 def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
@@ -120,19 +117,17 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     if p.skills and e.skill not in p.skills and f is not None and f not in chosen:
         names = ", ".join(p.skills)
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {names}",
-                          "why_ja": f"選んだ技能は {names} です"})
+                          "why_ja": f"選んだ技能は {names} です"}, about=("act", e.act))
     elif (proj.canon(st, e.skill) or e.skill) in p.skills_up:
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": "it is face up (already used)",
-                          "why_ja": "表向き (使用済み) です"})
+                          "why_ja": "表向き (使用済み) です"}, about=("act", e.act))
     elif f is not None and f.per_turn is not None and p.plays.get(f.name, 0) >= f.per_turn:
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"used {f.per_turn}× this turn already",
-                          "why_ja": f"このターン既に {f.per_turn} 回使っています"})
+                          "why_ja": f"このターン既に {f.per_turn} 回使っています"}, about=("act", e.act))
 
 
 @rule(
     code="GG-LIM-005", name="card-not-used-on-own-first-turn", severity=Severity.ERROR,
-    citation="reference gunandgun.md §2.2 #52, E4 [W38] (オーバーヒート: 自分の第1ターンには使用できない) / "
-             "seed 000 §ルール適用の例外 (カード使用制限は変わらない)",
     on=(ev.CardPlayed,),
 )
 def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
@@ -143,8 +138,7 @@ def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
         return
     p = st.players.get(e.player)
     if st.active is None or p is None or p.turns == 0:
-        yield Hit(e.seq, {"reason": "the log records no gg.turn, so the owner's first turn is unknown"},
-                  undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.gg.no_turns")}, undecided=True)
     elif st.active == e.player and p.turns == 1:
         yield Hit(e.seq, {"player": e.player, "card": f.name, "turn": st.turn})
 

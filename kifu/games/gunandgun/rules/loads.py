@@ -9,17 +9,16 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, player_gun
 
-NLOAD = "reference gunandgun.md §1.4 [N-load]"
 
 
 @rule(
-    code="GG-LOAD-001", name="basic-loads-within-load-limit", severity=Severity.ERROR, citation=NLOAD + " (装填上限)",
-    on=(ev.Loaded,),
+    code="GG-LOAD-001", name="basic-loads-within-load-limit", severity=Severity.ERROR, on=(ev.Loaded,),
 )
 def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -33,7 +32,6 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-LOAD-002", name="loads-never-above-max", severity=Severity.ERROR,
-    citation=NLOAD + " (最大装填数) / seed 000 FAQ (装填上限を超えた分は無視) / §ルール適用の例外 (各機銃が装填上限に達した場合はそこで止まる)",
     on=(ev.Loaded,),
 )
 def loads_never_above_max(s: Step) -> Iterable[Hit]:
@@ -50,7 +48,6 @@ def loads_never_above_max(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-LOAD-003", name="face-up-loads-are-bullets", severity=Severity.ERROR,
-    citation=NLOAD + " (表向きは【銃弾】のみ; ドドメは【銃弾】を表向きに装填できない)",
     on=(ev.Loaded,),
 )
 def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:
@@ -61,13 +58,11 @@ def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:
     f = proj.find_card(cat(st), e.card)
     gun = proj.find_gun(cat(st), e.gun)
     if f is None:
-        yield Hit(e.seq, {"reason": f"face-up card {e.card!r} is not in the catalogue"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.card or e.gun)}, undecided=True)
     elif f.kind != "bullet":
-        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": f"it is a {f.kind} card",
-                          "why_ja": "【銃弾】ではありません"})
+        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.not_a_bullet", kind=Msg(f"word.gg.{f.kind}"))})
     elif gun is not None and not gun.face_up_bullets:
-        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": "this gun takes no face-up bullets",
-                          "why_ja": "この機銃には【銃弾】を表向きで装填できません"})
+        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.no_face_up_bullets")})
 
 
 RULES = (basic_loads_within_load_limit, loads_never_above_max, face_up_loads_are_bullets)

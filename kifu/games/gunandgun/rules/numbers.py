@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any, Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .facts import (
@@ -26,7 +27,6 @@ from .facts import (
     value_of,
 )
 
-RULING = "seed 000 §基本ルール 2 / 裁定例 (徹甲榴弾, 相撃ち, 過焔地獄, ノイズジェネレーター)"
 ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": "hit", "hit_mod": "hit_mod"}
 
 
@@ -39,8 +39,7 @@ def _card_of(s: Step) -> tuple[Any, Any]:
 
 
 @rule(
-    code="GG-NUM-001", name="effect-numbers-use-n", severity=Severity.ERROR, citation=RULING,
-    on=(ev.EffectResolved,),
+    code="GG-NUM-001", name="effect-numbers-use-n", severity=Severity.ERROR, on=(ev.EffectResolved,),
 )
 def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     a, f = _card_of(s)
@@ -48,19 +47,19 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
         return
     card = s.event.card or a.card
     if f is None:
-        yield unknown(s.event.seq, f"{card} is not in the card catalogue")
+        yield unknown(s.event.seq, Msg("reason.gg.card_unknown", card=card), about=("act", a.id))
         return
     want = expected_values(f, s.event.n)
     if len(s.event.values) != len(want):
-        yield unknown(s.event.seq, f"values {list(s.event.values)} do not line up with the {len(want)} numbers "
-                                   f"of {card} in the catalogue")
+        yield unknown(s.event.seq, Msg("reason.gg.values_misaligned", values=list(s.event.values), count=len(want),
+                                       card=card), about=("act", a.id))
     elif list(s.event.values) != want:
-        yield Hit(s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)})
+        yield Hit(s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)},
+                  about=("act", a.id))
 
 
 @rule(
     code="GG-NUM-002", name="effect-does-not-exceed-n", severity=Severity.ERROR,
-    citation="seed 000 §基本ルール 2 / 裁定例 (計略: 0回なら0枚) / FAQ コイントスの結果が0",
     on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsMoved),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
@@ -80,13 +79,18 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     done = a.effects.get(_effect_key(e, st), 0)
     if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
-        yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": "exactly " + role, "limit": limit,
-                          "done": done}, (a.resolved or a.seq,))
+        yield Hit(e.seq, {"card": a.card or Msg("word.gg.continuous"), "act": a.id, "n": a.n, "role": Msg("text.gg.exactly", role=_word(role)),
+                          "limit": limit, "done": done}, (a.resolved or a.seq,), about=("act", a.id))
     elif isinstance(e, ev.HitModified) and a.kind.startswith("group-"):
         return  # a lasting modifier (スパイラル・シューター, バレットキャッチ) applies N to every shot of its turn
     elif limit is not None and done > limit:
-        yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n, "role": role, "limit": limit, "done": done},
-                  (a.resolved or a.seq,))
+        yield Hit(e.seq, {"card": a.card or Msg("word.gg.continuous"), "act": a.id, "n": a.n, "role": _word(role), "limit": limit,
+                          "done": done}, (a.resolved or a.seq,), about=("act", a.id))
+
+
+def _word(role: str) -> Msg:
+    """What an effect's number counts (draw, load, burn, heal, HIT …), as a word of the message's language."""
+    return Msg(f"word.gg.role.{role}")
 
 
 def _role(e: Any) -> str | None:
@@ -110,7 +114,6 @@ def _effect_key(e: Any, st: Any) -> str:
 
 @rule(
     code="GG-NUM-003", name="threshold-compares-with-n", severity=Severity.ERROR,
-    citation="seed 000 裁定例 (徹甲榴弾: 装填数が3以上の場合 HIT+3; 相撃ち: 1HIT以上与えられる場合) / 【対応】 (発動条件)",
     on=(ev.EffectResolved, ev.HitModified, ev.LifeChanged),
 )
 def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
@@ -121,7 +124,7 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
         t = threshold(st, a, e) if a is not None and a.kind not in ("gunner", "gun") else None
         if t is None or e.holds is None or t[3] == e.holds:
             return
-        yield _threshold_hit(e.seq, a, e.n, t, f"the table judged it {e.holds}")
+        yield _threshold_hit(e.seq, a, e.n, t, Msg("text.gg.judged", holds=_holds(e.holds)))
         return
     a = st.acts.get(e.act) if e.act else None
     if a is None or (isinstance(e, ev.LifeChanged) and e.why != "hit"):
@@ -138,12 +141,16 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
         return  # 起死回生: the threshold only picks which HIT; under one N both are N, so HIT is due either way
     t = threshold(st, a, SimpleNamespace(n=n, measured=a.measured, cmp=a.cmp, card=None))
     if t is not None and not t[3] and a.holds is not True:  # a wrong `holds: true` was flagged at the resolve
-        yield _threshold_hit(e.seq, a, a.n, t, "its HIT was applied anyway", (a.resolved or a.seq,))
+        yield _threshold_hit(e.seq, a, a.n, t, Msg("text.gg.applied_anyway"), (a.resolved or a.seq,))
 
 
-def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: str, seqs: tuple[int, ...] = ()) -> Hit:
-    return Hit(seq, {"card": a.card, "measured": t[0], "op": "≥" if t[2] == "ge" else "≤", "threshold": t[1],
-                     "n": n, "want": t[3], "got": got}, seqs)
+def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: Msg, seqs: tuple[int, ...] = ()) -> Hit:
+    return Hit(seq, {"card": a.card or Msg("word.gg.continuous"), "measured": t[0], "op": "≥" if t[2] == "ge" else "≤", "threshold": t[1],
+                     "n": n, "want": _holds(t[3]), "got": got}, seqs, about=("act", a.id))
+
+
+def _holds(holds: bool) -> Msg:
+    return Msg("text.gg.holds" if holds else "text.gg.fails")
 
 
 EXACT_ROLES = ("draw", "burn")
@@ -158,7 +165,6 @@ def _exact_numbers(f: Any) -> bool:
 
 @end_rule(
     code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.ERROR,
-    citation="seed 000 §基本ルール 2 / 裁定例 (計略: 3回 → カードを3枚引く; 過焔地獄: バーンカウンターを2個)",
 )
 def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
     st = game(end.final)
@@ -175,8 +181,8 @@ def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
             want = value_of(f, a.rn, role)
             done = a.effects.get(role, 0)
             if want is not None and done < want:
-                yield Hit(a.resolved, {"card": a.card, "act": a.id, "n": a.rn, "role": role, "want": want,
-                                       "done": done}, (a.seq,))
+                yield Hit(a.resolved, {"card": a.card, "act": a.id, "n": a.rn, "role": _word(role), "want": want,
+                                       "done": done}, (a.seq,), about=("act", a.id))
 
 
 RULES = (effect_numbers_use_n, effect_does_not_exceed_n, threshold_compares_with_n, effect_does_all_that_n_says)

@@ -14,13 +14,11 @@ from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, threshold
 
-FAQ = "seed 000 §【対応】 (結果として発動条件を満たさない場合はそのまま捨て札に置く) / FAQ 対応カード"
 EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsDiscarded)
 
 
 @rule(
-    code="GG-RESP-001", name="failed-response-goes-to-discard", severity=Severity.ERROR, citation=FAQ,
-    on=(ev.EffectResolved,),
+    code="GG-RESP-001", name="failed-response-goes-to-discard", severity=Severity.ERROR, on=(ev.EffectResolved,),
 )
 def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -32,12 +30,11 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     holds = e.holds if e.holds is not None else (t[3] if t is not None else None)
     if holds is False:
         yield Hit(e.seq, {"card": a.card, "act": a.id, "measured": e.measured if t is None else t[0], "n": e.n},
-                  (a.seq,))
+                  (a.seq,), about=("act", a.id))
 
 
 @rule(
-    code="GG-RESP-002", name="fizzled-response-has-no-effect", severity=Severity.ERROR, citation=FAQ,
-    on=EFFECTS,
+    code="GG-RESP-002", name="fizzled-response-has-no-effect", severity=Severity.ERROR, on=EFFECTS,
 )
 def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     aid = getattr(s.event, "act", None)
@@ -45,12 +42,12 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, ev.CardsDiscarded) and s.event.zone == "set":
         return  # the fizzled card itself going to the discard is what should happen
     if a is not None and a.outcome == "fizzled":
-        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq}, (a.resolved or a.seq,))
+        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
+                  (a.resolved or a.seq,), about=("act", a.id))
 
 
 @rule(
     code="GG-RESP-003", name="response-set-then-declared-against-opponent", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.8, F1 ([W56]: set face down in your main phase; used against the opponent's shot or skill)",
     on=(ev.ResponseDeclared,),
 )
 def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
@@ -69,12 +66,11 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
             why = f"{e.against} is not a shot or skill of the opponent"
             why_ja = f"{e.against} は相手の射撃・技能ではありません"
     if why:
-        yield Hit(e.seq, {"player": e.player, "act": e.act, "why": why, "why_ja": why_ja})
+        yield Hit(e.seq, {"player": e.player, "act": e.act, "why": why, "why_ja": why_ja}, about=("act", e.act))
 
 
 @rule(
     code="GG-RESP-004", name="responses-resolve-last-declared-first", severity=Severity.ERROR,
-    citation="reference gunandgun.md F1 [N-skill] (対応は後に宣言したものから解決する: LIFO)",
     on=(ev.EffectResolved,),
 )
 def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
@@ -86,7 +82,7 @@ def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
              and x.declared > a.declared and x.resolved is None]
     if later:
         yield Hit(s.event.seq, {"act": a.id, "declared": a.declared, "later": later[0].id},
-                  (a.declared, later[0].declared))
+                  (a.declared, later[0].declared), about=("act", a.id))
 
 
 def _blockers(st: Any, shot: Any) -> list[str]:
@@ -100,7 +96,6 @@ def _blockers(st: Any, shot: Any) -> list[str]:
 
 @rule(
     code="GG-RESP-005", name="no-response-to-unanswerable-shot", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.5, §2.1 ダタラ, §2.2 #4 ステルスバレット, C5 [APP]",
     on=(ev.ResponseDeclared,),
 )
 def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
@@ -111,7 +106,7 @@ def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
         return
     by = _blockers(st, shot)
     if by:
-        yield Hit(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,))
+        yield Hit(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,), about=("act", e.act))
 
 
 RULES = (failed_response_goes_to_discard, fizzled_response_has_no_effect, response_set_then_declared_against_opponent,

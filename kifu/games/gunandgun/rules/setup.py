@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import REST, Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded
 
 from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game
 
-W56 = "reference gunandgun.md §1.2 [W56] [KR-QA]"
 MAIN = (ev.CardPlayed, ev.Loaded, ev.ShotDeclared, ev.SkillUsed, ev.TossGroupOpened)
 
 
@@ -41,23 +41,22 @@ def _first_by_rule(st: proj.State) -> tuple[set[str], str] | None:
 
 
 @rule(
-    code="GG-SETUP-001", name="first-player-by-speed-then-weight", severity=Severity.ERROR, citation=W56,
-    on=(ev.FirstPlayerChosen,),
+    code="GG-SETUP-001", name="first-player-by-speed-then-weight", severity=Severity.ERROR, on=(ev.FirstPlayerChosen,),
 )
 def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
     e = s.event
     found = _first_by_rule(game(s.before))
     if found is None:
-        yield Hit(e.seq, {"reason": "both setups with known gunners and guns must come first"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.gg.setups_first")}, undecided=True)
         return
     who, reason = found
     if e.player not in who or e.reason != reason:
-        yield Hit(e.seq, {"want": "/".join(sorted(who)), "reason": reason, "got": e.player, "got_reason": e.reason})
+        yield Hit(e.seq, {"want": sorted(who), "reason": Msg(f"word.gg.first.{reason}"), "got": e.player,
+                          "got_reason": Msg(f"word.gg.first.{e.reason}")})
 
 
 @rule(
     code="GG-SETUP-002", name="skill-belongs-to-gunner", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.1, A4 (each gunner's three skills)",
     on=(ev.SetupChosen,),
 )
 def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
@@ -67,14 +66,14 @@ def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
     for name in (e.skill, *e.extra_skills):
         skill = proj.find_skill(c, name)
         if gunner is None or skill is None:
-            yield Hit(e.seq, {"reason": f"{e.gunner} or {name} is not in the catalogue"}, undecided=True)
+            yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.gunner if gunner is None else name)},
+                      undecided=True)
         elif skill.id not in gunner.skills:
             yield Hit(e.seq, {"skill": name, "gunner": e.gunner})
 
 
 @rule(
     code="GG-SETUP-004", name="skills-per-player-as-allowed", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.1 (one skill) / seed 000 §継続技能等 (複数の継続技能がある場合)",
     on=(ev.SetupChosen,), options=("skills_per_player",),
 )
 def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
@@ -90,7 +89,6 @@ def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
 
 @rule(
     code="GG-SETUP-003", name="starting-life-from-gunner", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.1, A3 (life 30; マカ 40)",
     on=(ev.SetupChosen,),
 )
 def starting_life_from_gunner(s: Step) -> Iterable[Hit]:
@@ -100,22 +98,20 @@ def starting_life_from_gunner(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"gunner": e.gunner, "want": gunner.life, "got": e.life})
 
 
-def _turn_order(s: Step) -> tuple[str, str] | None:
+def _turn_order(s: Step) -> Msg | None:
     e, st = s.event, game(s.before)
     if e.turn != st.turn + 1:
-        return f"turn {e.turn} follows turn {st.turn}", f"ターン {st.turn} の次がターン {e.turn} です"
+        return Msg("text.gg.turn_follows", turn=e.turn, last=st.turn)
     if e.turn == 1 and st.first is not None and e.player != st.first:
-        return f"turn 1 belongs to the first player {st.first}", f"ターン1は先手 {st.first} のターンです"
+        return Msg("text.gg.turn_one_first", first=st.first)
     owed = st.players[e.player].extra if e.player in st.players else 0
     if e.turn > 1 and e.player == st.active and owed <= 0:
-        return (f"{e.player} had the previous turn too and is owed no extra turn",
-                f"{e.player} は前のターンも手番で、追加ターンもありません")
+        return Msg("text.gg.turn_twice", player=e.player)
     return None
 
 
 @rule(
     code="GG-TURN-001", name="only-active-player-acts", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.3 [W56] (players alternate; the turn player performs the basic actions)",
     on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
 )
 def only_active_player_acts(s: Step) -> Iterable[Hit]:
@@ -129,15 +125,13 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
     elif st.active is None:
         why = None  # a log without gg.turn events says nothing about whose turn it is
     else:
-        why = None if e.player == st.active else (f"{e.player} acts in {st.active}'s turn",
-                                                  f"{st.active} のターンに {e.player} が行動しています")
+        why = None if e.player == st.active else Msg("text.gg.acts_in_turn", player=e.player, active=st.active)
     if why:
-        yield Hit(e.seq, {"seq": e.seq, "why": why[0], "why_ja": why[1]})
+        yield Hit(e.seq, {"seq": e.seq, "why": why})
 
 
 @rule(
     code="GG-TURN-002", name="hand-refilled-to-hand-size", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.3 ② ダウンフェイズ [W56] (G1)",
     on=(ev.TurnEnded,), options=("deck_out",),
 )
 def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
@@ -162,7 +156,7 @@ def _burn_due(option: str, counters: int) -> int:
 
 @rule(
     code="GG-TURN-003", name="burn-at-turn-start", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.10 [APP] ResolveBurnCounters", options=("burn", "burn_counters"),
+    options=("burn", "burn_counters"),
     on=(ev.LifeChanged,) + MAIN + (ev.TurnEnded,),
 )
 def burn_at_turn_start(s: Step) -> Iterable[Hit]:
@@ -173,27 +167,23 @@ def burn_at_turn_start(s: Step) -> Iterable[Hit]:
         p = st.players.get(e.player)
         due = _burn_due(s.options.get("burn", "flat"), p.burn if p else 0)
         if st.phase != "start" or st.active != e.player or p is None or p.burned:
-            yield Hit(e.seq, {"player": e.player, "why": "burn is resolved once, at the burned player's turn start",
-                              "why_ja": "バーンは燃えているプレイヤーのターン開始時に1回だけ処理します"})
+            yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_once")})
         elif -e.delta != due:
-            yield Hit(e.seq, {"player": e.player, "why": f"burn of {-e.delta} recorded, {due} due",
-                              "why_ja": f"バーンで {-e.delta} 点失っていますが、{due} 点のはずです"})
+            yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_amount", got=-e.delta, due=due)})
         return
     pid = getattr(e, "player", None)
     p = st.players.get(pid or "")
     if p is None or pid != st.active or st.phase != "start" or isinstance(e, ev.TossGroupOpened):
         return  # turn-start effects may come in any order; the main phase may not begin before the burn
     if p.burn > 0 and not p.burned:
-        yield Hit(e.seq, {"player": pid, "why": f"{p.burn} burn counters were not resolved at the turn start",
-                          "why_ja": f"バーンカウンター {p.burn} 個がターン開始時に処理されていません"})
+        yield Hit(e.seq, {"player": pid, "why": Msg("text.gg.burn_skipped", n=p.burn)})
     elif p.burned and p.burn > 0 and s.options.get("burn_counters") == "remove":
-        yield Hit(e.seq, {"player": pid, "why": "burn counters were not removed after the burn",
-                          "why_ja": "バーン処理の後にカウンターが取り除かれていません"})
+        yield Hit(e.seq, {"player": pid, "why": Msg("text.gg.burn_kept")})
 
 
 @rule(
     code="GG-TURN-004", name="turn-end-effects-order", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.3 ② (open: turn-end effects vs refill)", options=("turn_end_order",),
+    options=("turn_end_order",),
     on=(ev.EffectResolved,),
 )
 def turn_end_effects_order(s: Step) -> Iterable[Hit]:
@@ -207,7 +197,8 @@ def turn_end_effects_order(s: Step) -> Iterable[Hit]:
         return
     refilled = st.players[a.player].refill is not None
     if refilled == (order == "before-refill"):
-        yield Hit(s.event.seq, {"card": f.name, "when": "after" if refilled else "before", "order": order})
+        yield Hit(s.event.seq, {"card": f.name, "when": Msg("word.gg.after" if refilled else "word.gg.before"),
+                                "order": order})
 
 
 def _dead(st: proj.State) -> list[str]:
@@ -228,7 +219,6 @@ def _decked(st: proj.State, option: str) -> list[str]:
 
 @rule(
     code="GG-END-001", name="match-ends-when-life-reaches-zero", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.11 [hiyama] [APP] LoseWhenLifeIsZero",
     on=(ev.TurnStarted, ev.TurnEnded, MatchEnded),
 )
 def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
@@ -237,23 +227,21 @@ def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
         return
     if isinstance(s.event, MatchEnded):
         if s.event.winner in dead:
-            yield Hit(s.event.seq, {"why": f"the winner {s.event.winner} has life 0 or less",
-                                    "why_ja": f"勝者 {s.event.winner} のライフは0以下です"})
+            yield Hit(s.event.seq, {"why": Msg("text.gg.winner_dead", winner=s.event.winner)})
     else:
-        who = ", ".join(dead)
-        yield Hit(s.event.seq, {"why": f"{who} has life 0 or less: the match should have ended",
-                                "why_ja": f"{who} のライフが0以下なので、試合は終わっているはずです"})
+        # the match was over: what is recorded after it is play on after a defeat (one finding)
+        yield Hit(s.event.seq, {"why": Msg("text.gg.should_have_ended", players=dead)}, about=REST)
 
 
 @rule(
     code="GG-END-002", name="match-ends-on-deck-out", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.11 (deck-out) [APP] LoseWhenBothDecksAreDepleted", options=("deck_out",),
+    options=("deck_out",),
     on=(ev.TurnStarted,),
 )
 def match_ends_on_deck_out(s: Step) -> Iterable[Hit]:
     option = s.options.get("deck_out", "both-empty")
     for pid in _decked(game(s.before), option):
-        yield Hit(s.event.seq, {"player": pid, "option": option})
+        yield Hit(s.event.seq, {"player": pid, "option": option}, about=REST)
 
 
 RULES = (

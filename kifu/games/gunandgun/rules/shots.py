@@ -9,18 +9,18 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
 from .facts import cat, game, player_gun
 
-NSHOOT = "reference gunandgun.md §1.5 [N-shoot]"
 STAGES = ("effect", "bullet", "response", "replace")
 
 
 @rule(
     code="GG-SHOT-001", name="gun-shoots-once-per-turn", severity=Severity.ERROR,
-    citation="reference gunandgun.md §1.5 (C1: each gun shoots at most once per turn)", options=("shots_per_gun",),
+    options=("shots_per_gun",),
     on=(ev.ShotDeclared,),
 )
 def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
@@ -29,12 +29,11 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
     g = player_gun(st, e.player, e.gun)
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
-        yield Hit(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit})
+        yield Hit(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
 
 
 @rule(
     code="GG-SHOT-002", name="shot-needs-lowest-hit-row", severity=Severity.ERROR,
-    citation=NSHOOT + " (最低限の装填数を満たさない限り、射撃はできません)",
     on=(ev.ShotDeclared,),
 )
 def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
@@ -44,16 +43,15 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     gun = proj.find_gun(cat(st), e.gun)
     if g is None or gun is None:
         if g is not None:
-            yield Hit(e.seq, {"reason": f"gun {e.gun!r} is not in the catalogue"}, undecided=True)
+            yield Hit(e.seq, {"reason": Msg("reason.gg.gun_unknown", gun=e.gun)}, undecided=True, about=("shot", e.shot))
         return
     need = gun.min_load()
     if need is not None and g.loads < need:
-        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "need": need})
+        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
 
 
 @rule(
-    code="GG-SHOT-003", name="hit-modifiers-in-order", severity=Severity.ERROR, citation=NSHOOT + " (sequence 1-5)",
-    on=(ev.HitModified,),
+    code="GG-SHOT-003", name="hit-modifiers-in-order", severity=Severity.ERROR, on=(ev.HitModified,),
 )
 def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -62,7 +60,8 @@ def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
         return
     last = max(STAGES.index(m[0]) for m in shot.mods)
     if STAGES.index(e.stage) < last:
-        yield Hit(e.seq, {"shot": e.shot, "stage": e.stage, "after": STAGES[last]}, (shot.seq,))
+        yield Hit(e.seq, {"shot": e.shot, "stage": Msg(f"word.gg.stage.{e.stage}"),
+                          "after": Msg(f"word.gg.stage.{STAGES[last]}")}, (shot.seq,), about=("shot", e.shot))
 
 
 def expected_damage(gun: Any, shot: proj.Shot) -> int | None:
@@ -83,7 +82,6 @@ def current_hit(state: Any, shot: proj.Shot) -> int | None:
 
 @rule(
     code="GG-SHOT-004", name="damage-matches-hit-table-and-modifiers", severity=Severity.ERROR,
-    citation=NSHOOT + " (HIT table row; steps 1-6) / seed 000 §ルール適用の例外 (機銃の固有効果には適用されない)",
     on=(ev.LifeChanged,),
 )
 def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
@@ -97,8 +95,9 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
         return  # the shooter's own loss (RECOIL) on the shot is not the shot's damage
     want = expected_damage(gun, shot)
     if want is not None and shot.damage != want:
+        modifiers = tuple(("act", a.id) for a in st.acts.values() if a.shot == shot.id)
         yield Hit(e.seq, {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
-                  (shot.seq,))
+                  (shot.seq,), about=("shot", e.shot), follows=modifiers)
 
 
 RULES = (gun_shoots_once_per_turn, shot_needs_lowest_hit_row, hit_modifiers_in_order,

@@ -8,9 +8,11 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
+from .costs import amount
 from .facts import (
     effective_n,
     expected_cost,
@@ -22,13 +24,10 @@ from .facts import (
     sequence_over,
 )
 
-CURRENCY_JA = {"hand": "手札", "voltage": "ボルテージ", "additional": "追加コスト"}
-TIMING = "seed 000 §カード処理ごとのトス実行タイミング"
 
 
 @rule(
     code="GG-TOSS-001", name="cost-paid-before-toss", severity=Severity.ERROR,
-    citation="seed 000 §ルール適用の例外 (各種コストは先払い) / FAQ コストは返ってきますか",
     on=(ev.CoinTossed, ev.CostPaid), options=("cost_payment",),
 )
 def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
@@ -41,16 +40,25 @@ def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     cost = expected_cost(st, a, s.options)
     if isinstance(s.event, ev.CoinTossed):
         if cost is not None and cost[1] > 0:
-            yield Hit(s.event.seq, {"seq": s.event.seq, "card": a.card, "act": a.id, "cost": f"{cost[1]} {cost[0]}",
-                                    "cost_ja": f"{CURRENCY_JA[cost[0]]} {cost[1]} 枚"}, (a.seq,))
+            yield Hit(s.event.seq, {"seq": s.event.seq, "card": _card(a), "act": a.id, "cost": amount(cost[0], cost[1])},
+                      (a.seq,), about=("act", a.id))
     elif cost is None or cost[1] == 0:
-        yield Hit(s.event.seq, {"seq": a.toss_seqs[0], "card": a.card, "act": a.id, "cost": s.event.n,
-                                "cost_ja": f"{CURRENCY_JA.get(s.event.kind, s.event.kind)} {s.event.n} 枚"}, a.toss_seqs[:1])
+        yield Hit(s.event.seq, {"seq": a.toss_seqs[0], "card": _card(a), "act": a.id,
+                                "cost": amount(s.event.kind, s.event.n)}, a.toss_seqs[:1], about=("act", a.id))
+
+
+def _card(a: proj.Activation) -> object:
+    """What an activation uses, for a message: its card or skill, or for a continuous group its skills."""
+    return a.card or Msg("word.gg.continuous")
+
+
+def _tosses(a: proj.Activation) -> object:
+    """The toss sequence so far as S (facing the tosser) and O (the opponent), or "no toss"."""
+    return "".join("S" if t == "self" else "O" for t in a.tosses) or Msg("text.gg.no_toss")
 
 
 @rule(
     code="GG-TOSS-002", name="no-toss-after-sequence-ends", severity=Severity.ERROR,
-    citation="seed 000 §概要 2 (相手を向いた時点で終了) / §ルール適用の例外 (装填効果: 装填上限に達したら止まる)",
     on=(ev.CoinTossed,), options=("load_toss_end",),
 )
 def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
@@ -59,34 +67,32 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
     if a is None:
         return
     if a.resolved is not None:
-        why, ended = "resolved", a.resolved
+        why, ended = Msg("text.gg.ended_resolved"), a.resolved
     elif a.ended:
-        why, ended = "opponent", a.toss_seqs[a.tosses.index("opponent")]
+        why, ended = Msg("text.gg.ended_opponent"), a.toss_seqs[a.tosses.index("opponent")]
     elif s.options.get("load_toss_end") == "cap" and sequence_over(st, a, s.options) and load_cap(st, a):
         # with every gun already full (cap 0) a toss is pointless but harmless: N changes nothing
-        why, ended = f"load cap {load_cap(st, a)}", a.toss_seqs[-1] if a.toss_seqs else a.seq
+        why, ended = Msg("text.gg.ended_cap", cap=load_cap(st, a)), a.toss_seqs[-1] if a.toss_seqs else a.seq
     else:
         return
-    yield Hit(s.event.seq, {"act": a.id, "card": a.card, "ended": ended, "why": why, "seq": s.event.seq}, (ended,))
+    yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "ended": ended, "why": why, "seq": s.event.seq}, (ended,),
+              about=("act", a.id))
 
 
 @rule(
     code="GG-TOSS-003", name="n-counts-self-before-first-opponent", severity=Severity.ERROR,
-    citation="seed 000 §概要 1-3 / §基本ルール 2",
     on=(ev.EffectResolved,), options=("load_toss_end",),
 )
 def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
     st = game(s.before)
     a = st.acts.get(s.event.act)
     if a is not None and a.kind not in ("gunner", "gun") and s.event.n not in n_choices(st, a, s.options):
-        yield Hit(s.event.seq, {"act": a.id, "card": a.card, "claimed": s.event.n, "n": effective_n(st, a),
-                                "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "-"},
-                  a.toss_seqs)
+        yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "claimed": s.event.n, "n": effective_n(st, a),
+                                "tosses": _tosses(a)}, a.toss_seqs, about=("act", a.id))
 
 
 @rule(
     code="GG-TOSS-004", name="toss-sequence-finished-before-resolve", severity=Severity.ERROR,
-    citation="seed 000 §概要 2 (相手を向くまでトスを続ける)",
     on=(ev.EffectResolved,), options=("load_toss_end",),
 )
 def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
@@ -100,9 +106,8 @@ def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
     if not a.tosses and f is not None and not any(x.replaceable for x in numbers(f)):
         return  # nothing for N to replace (バラージ, ステルスバレット): a table need not toss
     if not sequence_over(st, a, s.options):
-        yield Hit(s.event.seq, {"act": a.id, "card": a.card,
-                                "tosses": "".join("S" if t == "self" else "O" for t in a.tosses) or "no toss"},
-                  a.toss_seqs)
+        yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "tosses": _tosses(a)}, a.toss_seqs,
+                  about=("act", a.id))
 
 
 WHY_JA = {
@@ -138,7 +143,7 @@ def _timing_problem(s: Step) -> str | None:
 
 @rule(
     code="GG-TOSS-005", name="toss-at-the-kinds-timing", severity=Severity.ERROR,
-    citation=TIMING, options=("function_first_toss",),
+    options=("function_first_toss",),
     on=(ev.CoinTossed, ev.TossGroupOpened),
 )
 def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
@@ -147,31 +152,31 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.TossGroupOpened):
         if st.turn and (st.phase != "start" or st.active != e.player):
             why = "a turn toss group opens at the owner's turn start"
-            yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or "継続技能", "why": why, "why_ja": WHY_JA[why]})
+            yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or Msg("word.gg.continuous"), "why": why,
+                              "why_ja": WHY_JA[why]}, about=("act", e.act))
         return
     a = st.acts.get(e.act)
     if a is not None and a.tosses:
         return  # the sequence is judged by its first toss: one finding per mistimed sequence
     why = _timing_problem(s)
     if why is not None:
-        yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": a.card if a else None, "why": why,
-                          "why_ja": WHY_JA.get(why, why)}, (a.seq,) if a else ())
+        yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": _card(a) if a else Msg("text.gg.not_opened"), "why": why,
+                          "why_ja": WHY_JA.get(why, why)}, (a.seq,) if a else (), about=("act", e.act))
 
 
 @rule(
     code="GG-TOSS-006", name="tosser-owns-the-activation", severity=Severity.ERROR,
-    citation="seed 000 §概要 1 (自分を向いた回数)",
     on=(ev.CoinTossed,),
 )
 def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
     a = game(s.before).acts.get(s.event.act)
     if a is not None and a.player != s.event.player:
-        yield Hit(s.event.seq, {"act": a.id, "card": a.card, "owner": a.player, "tosser": s.event.player}, (a.seq,))
+        yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "owner": a.player, "tosser": s.event.player}, (a.seq,),
+                  about=("act", a.id))
 
 
 @rule(
     code="GG-TOSS-007", name="one-toss-per-function-kind-per-turn", severity=Severity.ERROR,
-    citation=TIMING + " (同じ種類は一度のトス; 継続技能はターン開始時に1回) / FAQ 【機能】まとめて処理, 継続技能",
     on=(ev.TossGroupOpened,),
 )
 def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
@@ -184,13 +189,13 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
         return
     if key in p.groups:
         prev = st.acts.get(p.group_of.get(key, ""))
-        yield Hit(e.seq, {"player": e.player, "card": e.card or "継続技能", "seq": prev.seq if prev else "?"},
-                  (prev.seq,) if prev else ())
+        yield Hit(e.seq, {"player": e.player, "card": e.card or Msg("word.gg.continuous"),
+                          "seq": prev.seq if prev else e.seq}, (prev.seq,) if prev else ())
 
 
 @rule(
     code="GG-TOSS-008", name="function-uses-its-kinds-turn-toss", severity=Severity.ERROR,
-    citation=TIMING + " (【機能】自分のターン開始時に都度トス; 種類ごとに個別)", options=("function_first_toss",),
+    options=("function_first_toss",),
     on=(ev.EffectResolved,),
 )
 def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
@@ -211,12 +216,11 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
         why = f"uses the toss of turn {a.turn}, not this turn's start"
         why_ja = f"このターンではなくターン {a.turn} のトスを使っています"
     if why:
-        yield Hit(e.seq, {"card": card, "seq": e.seq, "why": why, "why_ja": why_ja}, (a.seq,))
+        yield Hit(e.seq, {"card": card, "seq": e.seq, "why": why, "why_ja": why_ja}, (a.seq,), about=("act", a.id))
 
 
 @rule(
     code="GG-TOSS-009", name="gunner-and-gun-effects-not-tossed", severity=Severity.ERROR,
-    citation="seed 000 §ルール適用の例外 (銃士効果や機銃の固有効果には適用されない)",
     on=(ev.CoinTossed, ev.EffectResolved),
 )
 def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
@@ -224,7 +228,8 @@ def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
     if a is None or a.kind not in ("gunner", "gun"):
         return
     if isinstance(s.event, ev.CoinTossed) or s.event.n != 0:
-        yield Hit(s.event.seq, {"name": a.card, "source": a.kind, "act": a.id, "seq": s.event.seq}, (a.seq,))
+        yield Hit(s.event.seq, {"name": a.card, "source": Msg(f"word.gg.{a.kind}"), "act": a.id, "seq": s.event.seq},
+                  (a.seq,), about=("act", a.id))
 
 
 RULES = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from ..events import CoinCalled, CoinLanded, FlipDecided
 from ..projection import (
@@ -19,7 +20,7 @@ from ..projection import (
     stated_group,
     the_call,
 )
-from .common import CALLS, CR_705_2, CR_705_3, STATED, evidence, flip_of
+from .common import CALLS, STATED, evidence, flip_of, flip_subject
 
 
 def _called(s: Step) -> Instruction | None:
@@ -33,7 +34,6 @@ def _called(s: Step) -> Instruction | None:
     code="MTG-CALL-001",
     name="heads-tails-flip-has-no-call",
     severity=Severity.ERROR,
-    citation=CR_705_2,
     on=(CoinCalled,),
 )
 def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
@@ -41,14 +41,13 @@ def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
     assert isinstance(e, CoinCalled)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.kind == "heads-tails":
-        yield Hit(e.seq, evidence(ins, player=e.player, side=e.side))
+        yield Hit(e.seq, evidence(ins, player=e.player, side=e.side), about=flip_subject(ins, e.group))
 
 
 @rule(
     code="MTG-CALL-002",
     name="heads-tails-flip-has-no-winner",
     severity=Severity.ERROR,
-    citation=CR_705_2 + "; " + CR_705_3,
     on=(FlipDecided,),
     options=(STATED.name,),
 )
@@ -57,14 +56,13 @@ def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
     assert isinstance(e, FlipDecided)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.kind == "heads-tails" and not stated_group(ins, e.group):
-        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome))
+        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
 
 @rule(
     code="MTG-CALL-003",
     name="the-flipper-calls",
     severity=Severity.ERROR,
-    citation=CR_705_2,
     on=(CoinCalled,),
 )
 def flipper_calls(s: Step) -> Iterable[Hit]:
@@ -72,14 +70,13 @@ def flipper_calls(s: Step) -> Iterable[Hit]:
     assert isinstance(e, CoinCalled)
     ins = _called(s)
     if ins is not None and e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, player=e.player))
+        yield Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group))
 
 
 @rule(
     code="MTG-CALL-004",
     name="call-comes-before-the-result",
     severity=Severity.ERROR,
-    citation=CR_705_2 + "; seed 001 §ルール (投げる→空中にある間に宣言→確認)",
     on=(CoinCalled, CoinLanded, FlipDecided),
 )
 def call_before_result(s: Step) -> Iterable[Hit]:
@@ -92,7 +89,8 @@ def call_before_result(s: Step) -> Iterable[Hit]:
     if isinstance(e, CoinCalled):
         landed = coins_of(g_before, ins.flipper) if g_before else ()
         if landed and e.player == ins.flipper:
-            yield Hit(e.seq, evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq), (landed[0].seq,))
+            yield Hit(e.seq, evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq), (landed[0].seq,),
+                      about=flip_subject(ins, e.group))
         return
     yield from _no_call(ins, g_before, e)
 
@@ -103,16 +101,14 @@ def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no
         return
     if isinstance(e, CoinLanded) and (e.player or ins.flipper) != ins.flipper:
         return
-    reason = (f"the log records no call by the flipper ({ins.flipper}) for flip {e.group} of {ins.card} "
-              "(a client that records only outcomes, or a call by someone else)")
-    yield Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True)
+    reason = Msg("reason.mtg.no_call", flipper=ins.flipper, group=e.group, card=ins.card)
+    yield Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True, about=flip_subject(ins, e.group))
 
 
 @rule(
     code="MTG-CALL-005",
     name="only-the-flipper-wins-or-loses",
     severity=Severity.ERROR,
-    citation=CR_705_2,
     on=(FlipDecided,),
 )
 def only_flipper_wins(s: Step) -> Iterable[Hit]:
@@ -120,13 +116,13 @@ def only_flipper_wins(s: Step) -> Iterable[Hit]:
     assert isinstance(e, FlipDecided)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.kind != "heads-tails" and e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome))
+        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
 
 def expected_outcome(ins: Instruction, g: Group) -> tuple[str | None, dict]:
     """The outcome 705.2/705.3 give for flip ``g``, with the values compared."""
     if stated_group(ins, g.group):
-        return "won", {"call": "-", "result": "heads (stated, 705.3)"}
+        return "won", {"call": Msg("text.mtg.no_call_needed"), "result": Msg("text.mtg.stated_heads")}
     kept, call = kept_coin(g, ins.flipper), the_call(ins, g)
     if kept is None or call is None:
         return None, {}
@@ -160,20 +156,19 @@ def wrong_outcomes(state: State) -> Iterable[tuple[Instruction, Group, Mark, str
     code="MTG-CALL-006",
     name="won-means-the-call-matches-the-result",
     severity=Severity.ERROR,
-    citation=CR_705_2 + "; " + CR_705_3,
     options=(STATED.name, CALLS.name),
 )
 def won_means_call_matches(end: End) -> Iterable[Hit]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
         if not explained_by_ignored(ins, g, o.value):
-            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen))
+            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen),
+                      about=flip_subject(ins, g.group))
 
 
 @rule(
     code="MTG-CALL-007",
     name="the-instructed-player-flips",
     severity=Severity.ERROR,
-    citation=CR_705_2 + "; seed 001 §ルール (その影響を受けるプレイヤーがコインを投げる)",
     on=(CoinLanded,),
 )
 def instructed_player_flips(s: Step) -> Iterable[Hit]:
@@ -181,14 +176,13 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     assert isinstance(e, CoinLanded)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.flippers != "each-player" and e.player not in (None, ins.flipper):
-        yield Hit(e.seq, evidence(ins, player=e.player))
+        yield Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group))
 
 
 @rule(
     code="MTG-STATE-001",
     name="stated-result-lands-heads-and-wins",
     severity=Severity.ERROR,
-    citation=CR_705_3 + "; Edgar, King of Figaro (reference A2 #24)",
     on=(CoinLanded, FlipDecided),
     options=(STATED.name,),
 )
@@ -198,9 +192,10 @@ def stated_result(s: Step) -> Iterable[Hit]:
     if ins is None or not stated_group(ins, e.group):  # type: ignore[attr-defined]
         return
     if isinstance(e, CoinLanded) and e.result != "heads" and (e.player or ins.flipper) == ins.flipper:
-        yield Hit(e.seq, evidence(ins, what=f"a {e.result} coin"))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.a_coin", side=e.result)), about=flip_subject(ins, e.group))
     if isinstance(e, FlipDecided) and e.outcome != "won":
-        yield Hit(e.seq, evidence(ins, what=f"{e.player} {e.outcome}"))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.player_outcome", player=e.player, outcome=e.outcome)),
+                  about=flip_subject(ins, e.group))
 
 
 RULES = (

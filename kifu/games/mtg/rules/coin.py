@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import (
     ChoiceMade,
@@ -18,7 +19,7 @@ from ..events import (
     RandomiserAgreed,
 )
 from ..projection import Randomiser
-from .common import CR_705_1, CR_705_2, flip_of
+from .common import flip_of
 
 DIE_READINGS = ("odd", "even", "low", "high")
 
@@ -27,7 +28,6 @@ DIE_READINGS = ("odd", "even", "low", "high")
     code="MTG-COIN-001",
     name="substitute-needs-every-players-agreement",
     severity=Severity.ERROR,
-    citation=CR_705_1,
     on=(RandomiserAgreed, CoinLanded),
 )
 def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
@@ -36,18 +36,17 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
     if isinstance(e, RandomiserAgreed):
         missing = [p for p in players if p not in e.agreed]
         if e.kind != "coin" and missing:
-            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": ", ".join(missing)})
+            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": missing})
     elif isinstance(e, CoinLanded):
         r = s.before.game.randomisers.get(e.randomiser)
         if r is None or (r.kind == "coin" and e.face is not None):
-            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": ", ".join(players)})
+            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": list(players)})
 
 
 @rule(
     code="MTG-COIN-002",
     name="substitute-gives-two-equal-results",
     severity=Severity.ERROR,
-    citation=CR_705_1,
     on=(RandomiserAgreed, HeadsNamed),
 )
 def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
@@ -59,7 +58,8 @@ def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
     # a die's reading may be named later (mtg.heads); only a reading that is named and not 50/50 is wrong
     bad_die = r.kind == "die" and (r.sides % 2 or (r.heads is not None and r.heads not in DIE_READINGS))
     if bad_coin or bad_die:
-        yield Hit(e.seq, {"randomiser": r.randomiser, "kind": r.kind, "sides": r.sides, "heads": r.heads})
+        yield Hit(e.seq, {"randomiser": r.randomiser, "kind": Msg(f"word.mtg.{r.kind}"), "sides": r.sides,
+                          "heads": r.heads if r.heads is not None else Msg("text.mtg.heads_not_named")})
 
 
 def die_side(r: Randomiser, face: int) -> str | None:
@@ -75,7 +75,6 @@ def die_side(r: Randomiser, face: int) -> str | None:
     code="MTG-COIN-003",
     name="die-face-reads-as-agreed",
     severity=Severity.ERROR,
-    citation=CR_705_1,
     on=(CoinLanded,),
 )
 def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
@@ -87,14 +86,13 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     expected = die_side(r, e.face)
     if expected != e.result:
         yield Hit(e.seq, {"randomiser": e.randomiser, "face": e.face, "result": e.result,
-                          "expected": expected or f"no side (the die has {r.sides} faces)"}, (r.seq,))
+                          "expected": expected or Msg("text.mtg.no_side", sides=r.sides)}, (r.seq,))
 
 
 @rule(
     code="MTG-COIN-004",
     name="unclear-coin-has-heads-named-before-flipping",
     severity=Severity.ERROR,
-    citation=CR_705_1 + "; seed 001 §ルール (表裏が分かりにくい場合、投げる前に)",
     on=(CoinLanded,),
 )
 def unclear_coin_heads_named(s: Step) -> Iterable[Hit]:
@@ -112,7 +110,6 @@ REFERS = (CoinCalled, CoinLanded, CoinKept, FlipDecided, ChoiceMade, PayoffAppli
     code="MTG-FLIP-001",
     name="flip-events-name-an-instruction",
     severity=Severity.ERROR,
-    citation="kifu docs/games/mtg.md (event model)",
     on=REFERS,
 )
 def events_name_an_instruction(s: Step) -> Iterable[Hit]:
@@ -125,7 +122,6 @@ def events_name_an_instruction(s: Step) -> Iterable[Hit]:
     code="MTG-FLIP-002",
     name="flip-ids-are-unique",
     severity=Severity.ERROR,
-    citation="kifu docs/games/mtg.md (event model)",
     on=(FlipInstructed,),
 )
 def flip_ids_unique(s: Step) -> Iterable[Hit]:
@@ -140,7 +136,6 @@ def flip_ids_unique(s: Step) -> Iterable[Hit]:
     code="MTG-FLIP-003",
     name="flip-card-is-classified",
     severity=Severity.INFO,
-    citation=CR_705_2,
     on=(FlipInstructed,),
 )
 def flip_card_classified(s: Step) -> Iterable[Hit]:
@@ -148,7 +143,7 @@ def flip_card_classified(s: Step) -> Iterable[Hit]:
     assert isinstance(e, FlipInstructed)
     ins = flip_of(s.after.game, e.flip)
     if ins is not None and ins.seq == e.seq and ins.kind is None:
-        yield Hit(e.seq, {"card": e.card, "reason": f"{e.card} is not in the catalogue and the event gives no kind"},
+        yield Hit(e.seq, {"card": e.card, "reason": Msg("reason.mtg.unclassified", card=e.card)},
                   undecided=True)
 
 

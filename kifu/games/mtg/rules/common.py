@@ -9,45 +9,40 @@ from kifu.auditor.base import Option
 from ..cards import Card
 from ..projection import Group, Instruction, State, card_of, groups_in_order
 
-CR_705_1 = "CR 705.1; seed 001 §引用：総合ルール 705.1"
-CR_705_2 = "CR 705.2; seed 001 §ルール, §引用：総合ルール 705.2"
-CR_705_3 = "CR 705.3 (2025, Edgar, King of Figaro); reference A1"
-THUMB = "Saturday School #56 (2003-12-13), Krark's Thumb; CR 614.1a"
-CARD = "card text (reference A2, Forge card script) with CR 705.2"
 
 STACKING = Option(
+    docs="mtg",
     name="thumbs_stack",
     default="multiply",
     choices=("multiply", "add"),
-    citation="Saturday School #56; reference A1 (multiplication marked to verify against the Scryfall ruling)",
 )
 
 STATED = Option(
+    docs="mtg",
     name="stated_results",
     default=True,
     choices=(True, False),
-    citation=CR_705_3,
 )
 
 RECORDED = Option(
+    docs="mtg",
     name="recorded_coins",
     default="all",
     choices=("all", "kept"),
-    citation="reference A3 (Forge logs only the kept coin), A4 item 10",
 )
 
 CALLS = Option(
+    docs="mtg",
     name="call_counts",
     default="last-before-result",
     choices=("last-before-result", "first"),
-    citation="CR 705.2 (the flipper calls); seed 001 §ルール (宣言→投げる の順序も可); the seed is silent on changing a call",
 )
 
 UNRECORDED = Option(
+    docs="mtg",
     name="unrecorded_payoffs",
     default="undecided",
     choices=("undecided", "error"),
-    citation="CR 705 says nothing of recording effects; docs/games/mtg.md (mtg.payoff is optional)",
 )
 
 OPTIONS = (STACKING, STATED, RECORDED, CALLS, UNRECORDED)
@@ -78,6 +73,17 @@ def last_coin_seq(ins: Instruction) -> int:
 
 def players_flipping(g: Group) -> list[str]:
     return list(dict.fromkeys(c.player for c in g.coins))
+
+
+def flip_subject(ins: Instruction, group: int) -> tuple[str, str, int]:
+    """What a finding about one flip of an instruction is about (``Hit.about``)."""
+    return ("flip", ins.flip, group)
+
+
+def every_flip(ins: Instruction) -> tuple[tuple[Any, ...], ...]:
+    """Every flip of an instruction, and how many it made: what its payoffs follow from (``Hit.follows``; a
+    flip recorded after the effect was over, and paid for, is one mistake)."""
+    return tuple(flip_subject(ins, n) for n in sorted(ins.groups)) + (("length", ins.flip),)
 
 
 def evidence(ins: Instruction, **more: Any) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from kifu.auditor.base import End, Hit, Severity, end_rule
+from kifu.events.i18n import Msg
 
 from ..cards import Card
 from ..projection import (
@@ -24,7 +25,7 @@ from ..projection import (
     kept_wins,
     the_call,
 )
-from .common import CARD, UNRECORDED, card, evidence, last_coin_seq
+from .common import UNRECORDED, card, every_flip, evidence, last_coin_seq
 from .thumb import ignored_counts_for_nothing
 
 
@@ -66,14 +67,14 @@ def _voided(ins: Instruction, c: Card) -> bool:
     code="MTG-PAY-001",
     name="any-loss-means-no-payoff",
     severity=Severity.ERROR,
-    citation=CARD + " (Fiery Gambit, Squee's Revenge)",
 )
 def any_loss_no_payoff(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
         c = card(end.final.game, ins)
         if c is not None and _voided(ins, c):
             for p in own_payoffs(ins, c):
-                yield Hit(p.seq, evidence(ins, kind=p.kind, amount=p.amount))
+                yield Hit(p.seq, evidence(ins, kind=p.kind, amount=p.amount), about=("payoff", ins.flip),
+                          follows=every_flip(ins))
 
 
 def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iterable[tuple[int, int]]:
@@ -92,7 +93,6 @@ def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iter
     code="MTG-PAY-002",
     name="payoff-equals-the-kept-results",
     severity=Severity.ERROR,
-    citation=CARD,
     options=(UNRECORDED.name,),
 )
 def payoff_equals_results(end: End) -> Iterable[Hit]:
@@ -102,8 +102,8 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         if c is None or not c.own_kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
-            yield Hit(_last_counted_coin(ins), evidence(ins, reason=f"a flip of {ins.card} has no decidable outcome"),
-                      undecided=True)
+            yield Hit(_last_counted_coin(ins), evidence(ins, reason=Msg("reason.mtg.no_outcome", card=ins.card)),
+                      undecided=True, about=("payoff", ins.flip), follows=every_flip(ins))
             continue
         yield from _own_diffs(state, ins, c, end.options.get(UNRECORDED.name, UNRECORDED.default))
 
@@ -113,13 +113,15 @@ def _own_diffs(state: State, ins: Instruction, c: Card, unrecorded: str) -> Iter
     paid = own_payoffs(ins, c)
     if not paid and unrecorded == "undecided":
         if +want:
-            reason = f"the log records no effect of {ins.card} (option unrecorded_payoffs: undecided)"
-            yield Hit(_last_counted_coin(ins), evidence(ins, reason=reason), undecided=True)
+            reason = Msg("reason.mtg.no_payoff", card=ins.card)
+            yield Hit(_last_counted_coin(ins), evidence(ins, reason=reason), undecided=True, about=("payoff", ins.flip),
+                      follows=every_flip(ins))
         return
     for kind in sorted(c.own_kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
             yield Hit(seq, evidence(ins, kind=kind, expected=want[kind], recorded=total,
-                                    wins=kept_wins(ins), losses=kept_losses(ins)))
+                                    wins=kept_wins(ins), losses=kept_losses(ins)),
+                      about=("payoff", ins.flip), follows=every_flip(ins))
 
 
 def counted_for(ins: Instruction, w: Permanent, scope: str) -> tuple[int, int]:
@@ -146,6 +148,8 @@ class Tally(NamedTuple):
     phantom: int
     """Extra amount that only ignored Thumb coins would explain."""
     paid: list[Payoff]
+    known: bool = True
+    """False for a watcher in play whose card the catalogue does not know: what it counts cannot be decided."""
 
     @property
     def recorded(self) -> int:
@@ -162,13 +166,22 @@ class Tally(NamedTuple):
 
 
 def tallies(state: State) -> Iterable[Tally]:
-    """Every watcher in play at an instruction, and every permanent a payoff of it names."""
+    """Every watcher in play at an instruction, and every permanent a payoff of it names: one not in play when
+    the instruction began (it counts nothing) as the log last named it, or as an unnamed permanent."""
     for ins in state.flips.values():
         watchers = {w.permanent: w for w in ins.watchers}
         for pid in sorted(set(watchers) | {p.permanent for p in ins.payoffs if p.permanent}):
             paid = [p for p in ins.payoffs if p.permanent == pid]
-            yield _tally(state, ins, watchers.get(pid) or Permanent(permanent=pid, card="?", controller="?", seq=0),
-                         paid)
+            w = watchers.get(pid)
+            named = state.permanents.get(pid)
+            if w is None and named is None:  # never recorded entering (a client that records no mtg.enters)
+                controller = next((p.player for p in paid if p.player), "")
+                yield Tally(ins, Permanent(permanent=pid, card="", controller=controller, seq=0), 0, 0, 0, paid,
+                            known=False)
+                continue
+            if w is None:  # in play, but not when the flip began: it counts nothing
+                w = Permanent(permanent=pid, card=named.card, controller=named.controller, seq=0)
+            yield _tally(state, ins, w, paid)
 
 
 AT_ONCE = ("fixed", "chosen")
@@ -186,7 +199,7 @@ def _triggers(ins: Instruction, c: Card, kept: int, phantom: int) -> tuple[int, 
 def _tally(state: State, ins: Instruction, w: Permanent, paid: list[Payoff]) -> Tally:
     c = card_of(state, w.card)
     if c is None or c.watch is None or w.seq == 0:
-        return Tally(ins, w, 0, 0, 0, paid)
+        return Tally(ins, w, 0, 0, 0, paid, known=c is not None or w.seq == 0)
     kept, phantom = _triggers(ins, c, *counted_for(ins, w, c.watch.scope))
     return Tally(ins, w, kept, kept * c.watch.per_win, phantom * c.watch.per_win, paid)
 
@@ -199,23 +212,32 @@ def _ignored_only(t: Tally) -> bool:
     code="MTG-PAY-003",
     name="watcher-payoff-equals-counted-wins",
     severity=Severity.ERROR,
-    citation="CR 705.2; " + CARD.replace(" with CR 705.2", "") + " (Chance Encounter, Tavern Scoundrel: your wins; Okaun, Zndrsplt: any player's)",
 )
 def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):
+        if not t.known:
+            if t.paid:
+                w = t.watcher
+                reason = (Msg("reason.mtg.watcher_unknown", card=w.card, watcher=w.permanent) if w.card else
+                          Msg("reason.mtg.watcher_not_entered", watcher=w.permanent, controller=w.controller))
+                yield Hit(t.paid[0].seq, {"reason": reason}, undecided=True,
+                          about=("watcher", w.permanent, t.ins.flip))
+            continue
         if t.recorded == t.expected or _ignored_only(t):
             continue
         seq = t.first_over(t.expected) if t.recorded > t.expected else _last_counted_coin(t.ins)
         yield Hit(seq, {"card": t.watcher.card, "watcher": t.watcher.permanent, "controller": t.watcher.controller,
                         "flip": t.ins.flip, "flip_card": t.ins.card, "wins": t.wins, "expected": t.expected,
-                        "recorded": t.recorded})
+                        "recorded": t.recorded}, about=("watcher", t.watcher.permanent, t.ins.flip), follows=every_flip(t.ins))
 
 
 def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):
         if _ignored_only(t):
-            yield Hit(t.first_over(t.expected), evidence(t.ins, group="-", expected=f"{t.expected} from {t.watcher.card}",
-                                                         outcome=f"{t.recorded} (counting an ignored coin's win)"))
+            yield Hit(t.first_over(t.expected), evidence(t.ins, detail=Msg("text.mtg.ignored_watcher", watcher=t.watcher.card,
+                                                                           expected=t.expected, recorded=t.recorded),
+                                                         expected=t.expected, outcome=t.recorded),
+                      about=("watcher", t.watcher.permanent, t.ins.flip), follows=every_flip(t.ins))
 
 
 def _ignored_anywhere(end: End) -> Iterable[Hit]:

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from ..events import ChoiceMade, CoinLanded, FlipInstructed, PayoffApplied
 from ..projection import (
@@ -18,17 +19,19 @@ from ..projection import (
     true_outcome,
 )
 from .common import (
-    CARD,
-    THUMB,
     card,
+    every_flip,
     evidence,
     flip_of,
+    flip_subject,
     last_coin_seq,
     new_group,
     players_flipping,
 )
 
 UNTIL_LOSE = ("until-lose", "until-lose-or-stop", "capped")
+OPPONENT = "an opponent"
+"""Who decides for Game of Chaos after a lost flip: any opponent of the flipper."""
 
 
 def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
@@ -45,7 +48,6 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     code="MTG-SEQ-001",
     name="until-lose-flips-stop-at-the-first-kept-loss",
     severity=Severity.ERROR,
-    citation=CARD + "; " + THUMB + " (Fiery Gambit: the chain goes on only if the kept flip is won)",
     on=(CoinLanded,),
 )
 def stops_at_first_loss(s: Step) -> Iterable[Hit]:
@@ -57,7 +59,8 @@ def stops_at_first_loss(s: Step) -> Iterable[Hit]:
         if outcome == "lost" and g.group < s.event.group:  # type: ignore[attr-defined]
             seq = kept_coin(g, before.flipper).seq if kept_coin(g, before.flipper) else g.first_seq
             yield Hit(s.event.seq, evidence(after, group=s.event.group, lost_group=g.group,  # type: ignore[attr-defined]
-                                            loss_seq=seq), (seq,))
+                                            loss_seq=seq), (seq,), about=("length", after.flip),
+                      follows=(flip_subject(after, g.group),))
             return
 
 
@@ -75,7 +78,6 @@ def _ends_well(ins: Instruction, last: Group, outcome: str) -> bool:
     code="MTG-SEQ-002",
     name="until-lose-flips-end-on-a-kept-loss",
     severity=Severity.ERROR,
-    citation=CARD,
 )
 def ends_on_a_loss(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
@@ -84,13 +86,14 @@ def ends_on_a_loss(end: End) -> Iterable[Hit]:
         results = counted(ins)
         if not results:
             if not (ins.sequence == "capped" and not ins.chosen):
-                yield Hit(ins.seq, evidence(ins, flips=0, why="no flip at all"))
+                yield Hit(ins.seq, evidence(ins, flips=0, why="no flip at all"), about=("length", ins.flip))
             continue
         last, outcome = results[-1]
         if outcome is not None and not _ends_well(ins, last, outcome):
-            why = {"until-lose": "it only stops on a loss", "capped": f"fewer than N={ins.chosen} flips"}.get(
-                ins.sequence, "no stop choice by the flipper")
-            yield Hit(last_coin_seq(ins), evidence(ins, flips=len(results), why=why))
+            why = {"until-lose": Msg("text.mtg.stops_on_loss"),
+                   "capped": Msg("text.mtg.fewer_than", n=ins.chosen)}.get(ins.sequence, Msg("text.mtg.no_stop"))
+            yield Hit(last_coin_seq(ins), evidence(ins, flips=len(results), why=why), about=("length", ins.flip),
+                      follows=every_flip(ins))
 
 
 def expected_flips(s: Step | End, ins: Instruction) -> int | None:
@@ -112,7 +115,6 @@ def _choice_range(s: Step, ins: Instruction) -> tuple[int, int | None] | None:
     code="MTG-SEQ-003",
     name="flips-the-number-instructed",
     severity=Severity.ERROR,
-    citation=CARD + " (Yusri: one to five coins; Squee's Revenge: up to N; Ral Zarek: five)",
     on=(FlipInstructed, CoinLanded),
 )
 def number_instructed(s: Step) -> Iterable[Hit]:
@@ -125,7 +127,7 @@ def number_instructed(s: Step) -> Iterable[Hit]:
         return
     want = expected_flips(s, ins)
     if want is not None and _starting(s) is not None and len(ins.groups) > want:
-        yield Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)))
+        yield Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip))
 
 
 def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
@@ -134,15 +136,15 @@ def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
         return
     lo, hi = rng
     if ins.chosen is None or ins.chosen < lo or (hi is not None and ins.chosen > hi):
-        yield Hit(s.event.seq, evidence(ins, expected=f"a chosen number in {lo}–{hi if hi is not None else '∞'}",
-                                        found=ins.chosen if ins.chosen is not None else "no choice"))
+        yield Hit(s.event.seq, evidence(ins, expected=Msg("text.mtg.chosen_in", lo=lo, hi=hi if hi is not None else "∞"),
+                                        found=ins.chosen if ins.chosen is not None else Msg("text.mtg.no_choice")))
 
 
 def _too_few_flips(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
         want = expected_flips(end, ins)
         if ins.sequence in ("fixed", "chosen") and want is not None and len(ins.groups) < want:
-            yield Hit(last_coin_seq(ins), evidence(ins, expected=want, found=len(ins.groups)))
+            yield Hit(last_coin_seq(ins), evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip))
 
 
 NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
@@ -152,7 +154,6 @@ NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
     code="MTG-SEQ-004",
     name="stop-is-allowed-by-the-card-and-final",
     severity=Severity.ERROR,
-    citation=CARD + " (Fiery Gambit: flip until you lose or choose to stop)",
     on=(ChoiceMade, CoinLanded),
 )
 def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
@@ -166,16 +167,17 @@ def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     pair = _starting(s)
     stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"] if pair else []
     if stops:
-        yield Hit(e.seq, evidence(ins, what=f"a flip follows the stop at seq {stops[0].seq}"), (stops[0].seq,))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)), (stops[0].seq,),
+                  about=("length", ins.flip))
 
 
 def _bad_stop(ins: Instruction, e: ChoiceMade) -> Iterable[Hit]:
     if e.choice != "stop" or ins.sequence == "repeat":
         return
     if ins.sequence != "until-lose-or-stop":
-        yield Hit(e.seq, evidence(ins, what="the card gives no choice to stop"))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.no_choice_to_stop")))
     elif e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, what=f"only the flipper {ins.flipper} may stop, not {e.player}"))
+        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.only_flipper_stops", flipper=ins.flipper, player=e.player)))
 
 
 def _decider(ins: Instruction, g: Group) -> str | None:
@@ -183,14 +185,13 @@ def _decider(ins: Instruction, g: Group) -> str | None:
     outcome = true_outcome(ins, g)
     if outcome is None:
         return None
-    return ins.flipper if outcome == "won" else "an opponent"
+    return ins.flipper if outcome == "won" else OPPONENT
 
 
 @rule(
     code="MTG-SEQ-005",
     name="repeat-only-on-the-right-players-decision",
     severity=Severity.ERROR,
-    citation=CARD + " (Game of Chaos)",
     on=(CoinLanded,),
 )
 def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
@@ -205,17 +206,18 @@ def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
     decider = _decider(before, prev)
     if decider is None:
         return
-    ok = any(c.value == "continue" and (c.player == decider or (decider == "an opponent" and c.player != before.flipper))
+    ok = any(c.value == "continue" and (c.player == decider or (decider == OPPONENT and c.player != before.flipper))
              for c in prev.choices)
     if not ok:
-        yield Hit(s.event.seq, evidence(before, group=s.event.group, prev=prev.group, decider=decider))  # type: ignore[attr-defined]
+        who = Msg("text.mtg.an_opponent") if decider == OPPONENT else decider
+        yield Hit(s.event.seq, evidence(before, group=s.event.group, prev=prev.group, decider=who),  # type: ignore[attr-defined]
+                  about=("length", before.flip), follows=(flip_subject(before, prev.group),))
 
 
 @rule(
     code="MTG-SEQ-006",
     name="stakes-double-with-each-flip",
     severity=Severity.ERROR,
-    citation=CARD + " (Game of Chaos)",
     on=(PayoffApplied,),
 )
 def stakes_double(s: Step) -> Iterable[Hit]:
@@ -226,9 +228,10 @@ def stakes_double(s: Step) -> Iterable[Hit]:
     if ins is None or c is None or c.stakes != "double" or e.permanent or e.kind not in ("life-gain", "life-loss"):
         return
     if e.group is None:
-        yield Hit(e.seq, evidence(ins, group="?", kind=e.kind, reason="the payoff names no group"), undecided=True)
+        yield Hit(e.seq, evidence(ins, kind=e.kind, reason=Msg("reason.mtg.payoff_no_group")), undecided=True)
     elif e.amount != 2 ** (e.group - 1):
-        yield Hit(e.seq, evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount))
+        yield Hit(e.seq, evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount),
+                  about=("payoff", ins.flip))
 
 
 def _all_heads(ins: Instruction, g: Group) -> bool | None:
@@ -242,7 +245,6 @@ def _all_heads(ins: Instruction, g: Group) -> bool | None:
     code="MTG-SEQ-007",
     name="mana-clash-repeats-until-both-land-heads",
     severity=Severity.ERROR,
-    citation=CARD + " (Mana Clash); seed 001 §ルール (魔力激突)",
     on=(CoinLanded,),
 )
 def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
@@ -252,7 +254,8 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
     for g in groups_in_order(pair[0]):
         if g.group < s.event.group and _all_heads(pair[0], g):  # type: ignore[attr-defined]
             yield Hit(s.event.seq, evidence(pair[1], group=s.event.group,  # type: ignore[attr-defined]
-                                            what=f"round {g.group} already landed heads for everyone"))
+                                            what=Msg("text.mtg.round_all_heads", round=g.group)),
+                      about=("length", pair[1].flip), follows=(flip_subject(pair[1], g.group),))
             return
 
 
@@ -265,10 +268,10 @@ def _clash_unfinished(end: End) -> Iterable[Hit]:
         for g in groups:
             if g.coins and len(players_flipping(g)) < 2:
                 yield Hit(g.coins[-1].seq, evidence(ins, group=g.group,
-                                                    what=f"only {g.coins[0].player} flipped; both players flip"))
+                                                    what=Msg("text.mtg.only_one_flipped", player=g.coins[0].player)))
         if groups and _all_heads(ins, groups[-1]) is False:
             yield Hit(last_coin_seq(ins), evidence(ins, group=groups[-1].group,
-                                                   what="the last round did not land heads for everyone"))
+                                                   what=Msg("text.mtg.last_round_not_heads")))
 
 
 MANA_CLASH = replace(mana_clash_until_heads, finish=_clash_unfinished)

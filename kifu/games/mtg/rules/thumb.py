@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Iterable, Iterator
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from ..events import CoinLanded
 from ..projection import Group, Instruction, State, coins_of, groups_in_order
@@ -13,10 +14,10 @@ from .call import explained_by_ignored, wrong_outcomes
 from .common import (
     RECORDED,
     STACKING,
-    THUMB,
     evidence,
     expected_coins,
     flip_of,
+    flip_subject,
     players_flipping,
 )
 
@@ -29,7 +30,6 @@ def _expected(g: Group, player: str, options) -> int:  # type: ignore[no-untyped
     code="MTG-THUMB-001",
     name="each-flip-makes-2-to-the-k-coins",
     severity=Severity.ERROR,
-    citation=THUMB,
     on=(CoinLanded,),
     options=(STACKING.name, RECORDED.name),
 )
@@ -43,16 +43,15 @@ def coins_per_flip(s: Step) -> Iterable[Hit]:
     who = e.player or ins.flipper
     want, found = _expected(g, who, s.options), len(coins_of(g, who))
     if found > want:
-        yield Hit(e.seq, _count_evidence(ins, g, who, want, found, s.options))
+        yield Hit(e.seq, _count_evidence(ins, g, who, want, found, s.options), about=flip_subject(ins, g.group))
 
 
 def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int, options) -> dict:  # type: ignore[no-untyped-def]
     k = g.thumbs.get(who, 0)
     additive = options[STACKING.name] == "multiply" and k > 1 and found == 1 + k
-    note = " (an additive, Forge-style count)" if additive else ""
+    note = Msg("text.mtg.note_additive") if additive else ""
     if k == 0 and found > want:
-        note = (" (without a Thumb a second coin in one flip is a re-flip; a card's further flips each need "
-                "their own `group`)")
+        note = Msg("text.mtg.note_reflip")
     return evidence(ins, group=g.group, player=who, thumbs=k, expected=want, found=found, note=note)
 
 
@@ -75,10 +74,10 @@ def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]
         return
     ev = _count_evidence(ins, g, who, want, len(mine), options)
     if options[RECORDED.name] == "kept":
-        ev["reason"] = f"the log records only the kept coin, so the {want} coins of flip {g.group} cannot be counted"
-        yield Hit(mine[-1].seq, ev, undecided=True)
+        ev["reason"] = Msg("reason.mtg.only_kept", want=want, group=g.group)
+        yield Hit(mine[-1].seq, ev, undecided=True, about=flip_subject(ins, g.group))
     else:
-        yield Hit(mine[-1].seq, ev)
+        yield Hit(mine[-1].seq, ev, about=flip_subject(ins, g.group))
 
 
 THUMB_COUNT = replace(coins_per_flip, finish=_too_few)
@@ -92,7 +91,6 @@ def _keeps(g: Group, who: str) -> list:  # type: ignore[type-arg]
     code="MTG-THUMB-002",
     name="exactly-one-coin-is-kept",
     severity=Severity.ERROR,
-    citation=THUMB,
     options=(RECORDED.name,),
 )
 def exactly_one_kept(end: End) -> Iterable[Hit]:
@@ -106,20 +104,22 @@ def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
     # with no Thumb an extra coin is a re-flip (MTG-THUMB-001), not a coin waiting to be kept
     thumbed = g.thumbs.get(who, 0) > 0
     if thumbed and len(mine) > 1 and not keeps and len({c.result for c in mine}) > 1:
-        yield Hit(mine[-1].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0, why="none kept"))
+        yield Hit(mine[-1].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0,
+                                         why=Msg("text.mtg.none_kept")),
+                  about=flip_subject(ins, g.group))
     for k in keeps[1:]:
         yield Hit(k.seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=len(keeps),
-                                  why="kept a second time"), (keeps[0].seq,))
+                                  why=Msg("text.mtg.kept_twice")), (keeps[0].seq,), about=flip_subject(ins, g.group))
     if keeps and keeps[0] not in valid:
         yield Hit(keeps[0].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0,
-                                         why=f"coin {keeps[0].value} does not exist"))
+                                         why=Msg("text.mtg.no_such_coin", coin=keeps[0].value)),
+                  about=flip_subject(ins, g.group))
 
 
 @rule(
     code="MTG-THUMB-003",
     name="coin-is-kept-after-every-coin-is-seen",
     severity=Severity.ERROR,
-    citation=THUMB + " (Mana Clash: the opponent's coin too)",
     on=(CoinLanded,),
     options=(RECORDED.name,),
 )
@@ -132,19 +132,21 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
         return
     keep = g.keeps[0]
     if all(c.seq < keep.seq for c in g.coins):
-        yield Hit(keep.seq, evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq), (e.seq,))
+        yield Hit(keep.seq, evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq), (e.seq,),
+                  about=flip_subject(before, e.group))
 
 
 @end_rule(
     code="MTG-THUMB-004",
     name="ignored-coin-counts-for-nothing",
     severity=Severity.ERROR,
-    citation=THUMB,
 )
 def ignored_counts_for_nothing(end: End) -> Iterable[Hit]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
         if explained_by_ignored(ins, g, o.value):
-            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen))
+            yield Hit(o.seq, evidence(ins, detail=Msg("text.mtg.ignored_flip", group=g.group, expected=expected,
+                                                      outcome=o.value), expected=expected, outcome=o.value, **seen),
+                      about=flip_subject(ins, g.group))
 
 
 RULES = (THUMB_COUNT, exactly_one_kept, kept_after_all_seen, ignored_counts_for_nothing)

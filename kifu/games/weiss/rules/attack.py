@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from ..projection import Attack, Slot, State
@@ -27,14 +28,12 @@ from .common import (
     step_ja,
 )
 
-ATK = "seed 003 §アタックフェイズ"
 
 
 @rule(
     code="WS-ATK-001",
     name="attacker-is-a-standing-center-character",
     severity=Severity.ERROR,
-    citation=f"{ATK} A.3 (攻撃できるかどうかはスタンドされているか); reference B1 #6, B6 #7",
     on=(ev.AttackDeclared,),
 )
 def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
@@ -65,7 +64,6 @@ _STATE_WORD = {"rest": "rested", "reverse": "reversed", "stand": "standing"}
     code="WS-ATK-002",
     name="first-player-first-turn-attacks-once",
     severity=Severity.ERROR,
-    citation="reference B1 #6, B6 #7 (simulator rules_coverage: starting player declares one attack)",
     on=(ev.AttackDeclared,),
 )
 def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
@@ -78,7 +76,6 @@ def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
     code="WS-ATK-003",
     name="direct-attack-only-against-an-empty-column",
     severity=Severity.ERROR,
-    citation=f"{ATK} A.3 (ダイレクトアタック（正面に相手キャラがいない場合のみ）); reference B6 #8",
     on=(ev.AttackDeclared,),
 )
 def direct_only_against_empty(s: Step) -> Iterable[Hit]:
@@ -97,7 +94,6 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     code="WS-ATK-004",
     name="trigger-step-reveals-the-top-card",
     severity=Severity.ERROR,
-    citation=f"{ATK} B.3–5; reference B6 #9",
     on=(ev.StepStarted,) + CLOSERS,
 )
 def trigger_step_reveals(s: Step) -> Iterable[Hit]:
@@ -110,7 +106,6 @@ def trigger_step_reveals(s: Step) -> Iterable[Hit]:
     code="WS-ATK-006",
     name="trigger-card-goes-to-stock",
     severity=Severity.ERROR,
-    citation=f"{ATK} B.5 (トリガーに使ったカードをストックに置く); reference B1 #6, B4, B6 #9",
     on=(ev.TriggerRevealed,),
 )
 def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
@@ -124,7 +119,6 @@ def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
     code="WS-ATK-005",
     name="counter-step-only-on-front-attacks-by-the-defender",
     severity=Severity.ERROR,
-    citation=f"{ATK} B.7 (フロントアタック→カウンターステップ), C; reference B1 #6, B6 #10",
     on=(ev.StepStarted, ev.Countered),
     options=("counter_by",),
 )
@@ -160,11 +154,8 @@ def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, cou
         detail = Text(ja=f"{KIND_JA[attack.kind]}アタックに対してプレイされました",
                       en=f"played against a {attack.kind} attack")
     elif e.player not in _counter_players(attack, counter_by):
-        detail = Text(
-            ja=f"{e.player} がプレイしましたが、プレイできるのは{COUNTER_BY_JA.get(counter_by, counter_by)}です "
-               f"({attack.defender} が防御側)",
-            en=f"played by {e.player}, not by the {counter_by} ({attack.defender} defends)",
-        )
+        detail = Msg("text.ws.counter_by", player=e.player, by=Msg(f"word.ws.counter_by.{counter_by}"),
+                     defender=attack.defender)
     elif attack.counters >= 1:
         detail = Text(ja="1 回のアタックに対する 2 回目のカウンターです", en="a second counter against one attack")
     else:
@@ -174,7 +165,6 @@ def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, cou
 
 # --- battle ----------------------------------------------------------------------
 
-BTL = f"{ATK} E"
 
 
 def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
@@ -190,7 +180,6 @@ def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
     code="WS-BTL-001",
     name="battle-reverses-the-lower-power",
     severity=Severity.ERROR,
-    citation=f"{BTL}.4 (比較し低いほうをリバースする); reference B1 #6, B6 #12",
     on=(ev.BattleResolved,),
     options=("battle_tie",),
 )
@@ -214,11 +203,11 @@ def reversal(roles: Sequence[str]) -> Text:
     return Text(ja="+".join(ROLE_JA.get(r, r) for r in roles) or "なし", en="+".join(roles) or "nobody")
 
 
-def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[str, str]:
-    """("p1 C2 Mikoto", "p2 C2 Yuji"): who fought, for the judge reading the finding."""
+def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[Msg, Msg]:
+    """(Aoi (p1) C2 Mikoto, Ren (p2) C2 Yuji): who fought, for the judge reading the finding."""
     a = state.attack
     assert a is not None  # the pair is facing(state)
-    named = (f"{p} {a.slot} {slot.card}" for p, slot in zip((a.player, a.defender), pair))
+    named = (Msg("text.ws.fighter", player=p, slot=a.slot, card=slot.card) for p, slot in zip((a.player, a.defender), pair))
     return tuple(named)  # type: ignore[return-value]
 
 
@@ -226,7 +215,6 @@ def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[str, str]:
     code="WS-BTL-002",
     name="battle-only-when-both-characters-remain",
     severity=Severity.ERROR,
-    citation=f"{BTL}.3–4 (両方のキャラが存在している場合…いなくなった場合は比較もリバースもしない); reference B1 #6",
     on=(ev.BattleResolved, ev.StepStarted) + CLOSERS,
 )
 def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:

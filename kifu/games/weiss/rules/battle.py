@@ -16,7 +16,6 @@ from ..projection import Slot, State
 from .attack import expected_reversed, reversal
 from .common import BATTLE_TIE, ROLE_JA, facing, game, option
 
-BTL = "seed 003 §アタックフェイズ E"
 
 
 def _fighters(state: State) -> tuple[Slot, Slot] | None:
@@ -31,7 +30,6 @@ def _fighters(state: State) -> tuple[Slot, Slot] | None:
     code="WS-BTL-003",
     name="battle-counts-the-recorded-counters-and-modifiers",
     severity=Severity.ERROR,
-    citation=f"{BTL}.3–4 (パワーの比較); reference B1 #6 (counter), B6 #10, #12",
     on=(ev.BattleResolved,),
     options=("battle_tie",),
 )

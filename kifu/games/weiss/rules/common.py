@@ -9,53 +9,53 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from kifu.auditor.base import Hit, Option, Step, Text
+from kifu.events.i18n import Msg
 from kifu.events.base import Event, event_type
 from kifu.projector.base import Frame
 
 from .. import events as ev
 from ..projection import Pending, Slot, State
 
-SEED = "seed 003"
 
 HAND_LIMIT = Option(
+    docs="ws",
     name="hand_limit",
     default=7,
-    citation="seed 003 §エンドフェイズ 3 (規定枚数); reference B1 (7)",
 )
 BATTLE_TIE = Option(
+    docs="ws",
     name="battle_tie",
     default="both",
     choices=("both", "neither"),
-    citation="seed 003 §アタックフェイズ E.4; reference B1, B6 #12",
 )
 ENCORE_SAME_SLOT = Option(
+    docs="ws",
     name="encore_rested_same_slot",
     default=True,
     choices=(True, False),
-    citation="reference B1 (encore step), B6 #16",
 )
 END_ORDER = Option(
+    docs="ws",
     name="end_phase_order",
-    default="seed",
-    choices=("seed", "any"),
-    citation="seed 003 §エンドフェイズ 3–4",
+    default="flow",
+    choices=("flow", "any"),
 )
 COUNTER_BY = Option(
+    docs="ws",
     name="counter_by",
     default="defender",
     choices=("defender", "turn-player", "either"),
-    citation="seed 003 §アタックフェイズ C.3; reference B1 #6, B6 #10",
 )
 SIDE_ATTACK_LEVEL = Option(
+    docs="ws",
     name="side_attack_level",
     default="defender",
     choices=("defender", "attacker"),
-    citation="seed 003 §アタックフェイズ A.3 (サイドアタック); reference B1 #6, B6 #8",
 )
 DECK_SIZE = Option(
+    docs="ws",
     name="deck_size",
     default=50,
-    citation="reference B6 #19 (deck = 50)",
 )
 
 OPTIONS: tuple[Option, ...] = (
@@ -121,6 +121,15 @@ STEP_JA = {
 }
 """Seed 003's own names for the phases and steps, so a Japanese message names them as the seed does."""
 KIND_JA = {"front": "フロント", "side": "サイド", "direct": "ダイレクト"}
+
+
+def rule_action_words(due: Any) -> list[Msg]:
+    """Rule actions due (``level-up:p1``, ``lose-deck:p2``) as phrases naming the player."""
+    out = []
+    for key in sorted(due):
+        kind, player = key.rsplit(":", 1)
+        out.append(Msg("text.ws.rule_action", action=Msg(f"word.ws.action.{kind}"), player=player))
+    return out
 STATE_JA = {"stand": "スタンド", "rest": "レスト", "reverse": "リバース"}
 ROLE_JA = {"attacker": "攻撃側", "defender": "防御側"}
 

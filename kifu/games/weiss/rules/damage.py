@@ -13,9 +13,7 @@ from .. import events as ev
 from ..projection import State
 from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, game, option, undecided
 
-ATK = "seed 003 §アタックフェイズ"
 SIDE_LEVEL = "side_attack_level"
-DMG = f"{ATK} D.3"
 
 
 def expected_damage(state: State, side_level: str = "defender") -> dict[str, Any] | None:
@@ -86,7 +84,6 @@ DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
     code="WS-DMG-001",
     name="attack-damage-equals-soul",
     severity=Severity.ERROR,
-    citation=f"{DMG} (攻撃キャラが存在する場合、相手にソウル分のダメージ); reference B6 #8",
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
 )
@@ -101,7 +98,6 @@ def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
     code="WS-DMG-002",
     name="direct-attack-adds-one-soul",
     severity=Severity.ERROR,
-    citation=f"{ATK} A.3 (ダイレクトアタック: アタックキャラのソウル+1); reference B1 #6",
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
 )
@@ -113,7 +109,6 @@ def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
     code="WS-DMG-003",
     name="side-attack-subtracts-the-opposing-level",
     severity=Severity.ERROR,
-    citation=f"{ATK} A.3 (サイドアタック: ソウル数を…レベル分だけ引く); reference B1 #6, B6 #8",
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
 )
@@ -125,7 +120,6 @@ def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
     code="WS-DMG-004",
     name="no-damage-when-soul-is-zero-or-less",
     severity=Severity.ERROR,
-    citation=f"{DMG} (ソウルが0かそれ以下の場合、与えるダメージは0)",
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
 )
@@ -157,7 +151,6 @@ def _reveal_problem(e: ev.DamageDealt) -> Text | None:
     code="WS-DMG-005",
     name="a-revealed-climax-cancels-and-stops-the-reveal",
     severity=Severity.ERROR,
-    citation="CR damage cancel per reference B3 (wikia Q&A No.4); reference B6 #11",
     on=(ev.DamageDealt,),
 )
 def climax_cancels_damage(s: Step) -> Iterable[Hit]:
@@ -171,7 +164,6 @@ def climax_cancels_damage(s: Step) -> Iterable[Hit]:
     code="WS-DMG-006",
     name="shot-damage-only-after-a-cancel",
     severity=Severity.ERROR,
-    citation="reference B4 (Shot), B6 #11",
     on=(ev.DamageDealt,),
 )
 def shot_only_after_cancel(s: Step) -> Iterable[Hit]:

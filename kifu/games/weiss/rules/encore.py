@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from ..projection import State
-from .attack import ATK
 from .common import (
     CLOSERS,
     ENCORE_SAME_SLOT,
-    STATE_JA,
     UNKNOWN_BOARD,
     closed_phase,
     game,
@@ -25,7 +24,6 @@ from .common import (
     undecided,
 )
 
-ENC = f"{ATK} F"
 
 
 def _reversed(state: State, player: str | None) -> list[str]:
@@ -36,7 +34,6 @@ def _reversed(state: State, player: str | None) -> list[str]:
     code="WS-ENC-001",
     name="encore-step-turn-player-first",
     severity=Severity.ERROR,
-    citation=f"{ENC}.3–4 (甲のリバースカード → 乙のリバースカード); reference B1 #7",
     on=(ev.CharacterRetired,),
 )
 def encore_turn_player_first(s: Step) -> Iterable[Hit]:
@@ -54,7 +51,6 @@ def encore_turn_player_first(s: Step) -> Iterable[Hit]:
     code="WS-ENC-002",
     name="encore-step-repeats-until-no-reversed-card-remains",
     severity=Severity.ERROR,
-    citation=f"{ENC}.3–6; reference B6 #16",
     on=(ev.CharacterRetired,) + CLOSERS,
 )
 def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
@@ -63,26 +59,20 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.CharacterRetired):
         slot = before.side(e.player).stage.get(e.slot)
         if before.step == "encore" and slot is not None and slot.state != "reverse":
-            yield Hit(e.seq, {"detail": Text(
-                ja=f"{e.player} の {e.slot} は{STATE_JA[slot.state]}していて、リバースしていません",
-                en=f"{e.player}'s {e.slot} is {slot.state}, not reversed",
-            )})
+            yield Hit(e.seq, {"detail": Msg("text.ws.not_reversed", player=e.player, slot=e.slot,
+                                            state=Msg(f"word.ws.state.{slot.state}"))})
         return
     if closed_phase(s) != "attack":
         return
-    left = [f"{p}:{k}" for p in before.players for k in _reversed(before, p)]
+    left = [Msg("text.ws.slot_of", player=p, slot=k) for p in before.players for k in _reversed(before, p)]
     if left:
-        yield Hit(e.seq, {"detail": Text(
-            ja=f"リバースしているキャラ {', '.join(left)} を残してアタックフェイズが終わりました",
-            en=f"the attack phase ended with reversed characters {', '.join(left)}",
-        )})
+        yield Hit(e.seq, {"detail": Msg("text.ws.reversed_left", left=left)})
 
 
 @rule(
     code="WS-ENC-003",
     name="rule-encore-costs-three-stock",
     severity=Severity.ERROR,
-    citation="reference B1 #7 (all characters: [AUTO] Encore (3)), B6 #16",
     on=(ev.Encored,),
 )
 def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
@@ -104,7 +94,6 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
     code="WS-ENC-004",
     name="encore-returns-rested-to-its-slot",
     severity=Severity.ERROR,
-    citation="reference B1 #7 [to verify], B6 #16",
     on=(ev.Encored,),
     options=("encore_rested_same_slot",),
 )

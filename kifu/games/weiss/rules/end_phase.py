@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, Mapping
 
 from kifu.auditor.base import End, Hit, Rule, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from ..projection import State
@@ -23,7 +24,6 @@ from .common import (
     pending_hit,
 )
 
-END_CITE = "seed 003 §エンドフェイズ"
 
 
 def _end_phase_over(s: Step) -> tuple[State, int] | None:
@@ -83,10 +83,9 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
     limit = int(option(s.options, HAND_LIMIT))
     had, left = game(s.before).side(e.player).hand, game(s.after).side(e.player).hand
     if left < limit:
-        yield if_known(Hit(e.seq, {"limit": limit, "detail": Text(
-            ja=f"{e.player} は手札 {had} 枚から {left} 枚まで捨て、規定枚数を下回りました",
-            en=f"{e.player} discarded from {had} to {left}, below the limit",
-        )}), game(s.before).side(e.player).hand_known, UNKNOWN_HAND)
+        yield if_known(Hit(e.seq, {"limit": limit, "detail": Msg("text.ws.discarded_below", player=e.player,
+                                                                 had=had, left=left)}),
+                       game(s.before).side(e.player).hand_known, UNKNOWN_HAND)
 
 
 end_phase_hand_limit = end_phase_rule(
@@ -96,7 +95,6 @@ end_phase_hand_limit = end_phase_rule(
     code="WS-END-001",
     name="end-phase-discards-down-to-the-hand-limit",
     severity=Severity.ERROR,
-    citation=f"{END_CITE} 3, 6; reference B1 #8, B6 #17",
     options=("hand_limit",),
 )
 
@@ -112,7 +110,6 @@ climax_leaves_in_the_end_phase = end_phase_rule(
     code="WS-END-002",
     name="climax-leaves-in-the-end-phase",
     severity=Severity.ERROR,
-    citation=f"{END_CITE} 4; reference B1 #8, B6 #6",
 )
 
 
@@ -126,7 +123,6 @@ end_phase_repeats_while_pending = end_phase_rule(
     code="WS-END-003",
     name="end-phase-repeats-while-abilities-are-pending",
     severity=Severity.ERROR,
-    citation=f"{END_CITE} 6",
 )
 
 
@@ -134,14 +130,13 @@ end_phase_repeats_while_pending = end_phase_rule(
     code="WS-END-004",
     name="hand-limit-discard-before-the-climax-leaves",
     severity=Severity.WARNING,
-    citation=f"{END_CITE} 3–4",
     on=(ev.Discarded,),
     options=("end_phase_order",),
 )
 def discard_before_climax_leaves(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.Discarded)
     before = game(s.before)
-    if option(s.options, END_ORDER) == "seed" and s.event.reason == "hand-limit" and \
+    if option(s.options, END_ORDER) != "any" and s.event.reason == "hand-limit" and \
             before.phase == "end" and before.climax_left:
         yield Hit(s.event.seq, {})
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 from kifu.events.base import Event
 
 from .. import events as ev
 from ..projection import State, rule_actions
-from .common import CLOSERS, closed_phase, game, pending_hit, phase_ja, step_ja, tag
+from .common import CLOSERS, closed_phase, game, pending_hit, phase_ja, rule_action_words, step_ja, tag
 
 PHASES = ev.PHASES
 
@@ -76,7 +77,6 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     code="WS-FLOW-001",
     name="phases-follow-the-turn-order",
     severity=Severity.ERROR,
-    citation="seed 003 (スタンド→ドロー→クロック→メイン→クライマックス→アタック→エンド); reference B1, B6 #1",
     on=(ev.PhaseStarted, ev.PhaseEnded),
 )
 def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
@@ -84,10 +84,12 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, ev.PhaseEnded):
         if not before.phase_open or before.phase != s.event.phase:
             current = before.phase if before.phase_open else "none"
-            yield Hit(s.event.seq, {"found": f"ws.phase.end {s.event.phase}",
-                                    "expected": f"ws.phase.end {current}",
+            yield Hit(s.event.seq, {"found": Text(ja=f"{phase_ja(s.event.phase)}の終わり",
+                                                  en=f"ws.phase.end {s.event.phase}"),
+                                    "expected": Text(ja=f"{phase_ja(before.phase)}の終わり" if before.phase_open
+                                                     else "進行中のフェイズなし", en=f"ws.phase.end {current}"),
                                     "detail": Text(ja="そのフェイズは進行中ではありません",
-                                                   en="that phase is not in progress")})
+                                                   en="that phase is not in progress")}, about=("phases", before.turn))
         return
     assert isinstance(s.event, ev.PhaseStarted)
     expected = _next_phase(before.phases_done)
@@ -99,8 +101,10 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     elif s.event.phase not in expected:
         detail = Text(ja="順番が違います", en="out of order")
     if detail:
-        yield Hit(s.event.seq, {"found": f"ws.phase {s.event.phase}", "expected": "ws.phase " + "/".join(expected),
-                                "detail": detail})
+        yield Hit(s.event.seq, {"found": Text(ja=phase_ja(s.event.phase), en=f"ws.phase {s.event.phase}"),
+                                "expected": Text(ja="・".join(phase_ja(p) for p in expected),
+                                                 en="ws.phase " + "/".join(expected)),
+                                "detail": detail}, about=("phases", before.turn))
 
 
 def _step_key(state: State) -> tuple[str | None, str]:
@@ -113,9 +117,8 @@ def _step_key(state: State) -> tuple[str | None, str]:
 
 @rule(
     code="WS-FLOW-002",
-    name="attack-steps-follow-the-seed",
+    name="attack-steps-follow-the-turn-flow",
     severity=Severity.ERROR,
-    citation="seed 003 §アタックフェイズ A–F (A.3, B.7, D.5, E.8); reference B1 #6",
     on=(ev.StepStarted,) + CLOSERS,
 )
 def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
@@ -124,20 +127,24 @@ def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
     if not isinstance(s.event, ev.StepStarted):
         if closed_phase(s) == "attack" and before.step != "encore":
             yield Hit(s.event.seq, {"found": Text(ja="アタックフェイズの終わり", en="the end of the attack phase"),
-                                    "current": before.step or Text(ja="フェイズの始まり", en="its start"),
-                                    "expected": "/".join(STEP_NEXT.get(current, ("encore",)))})
+                                    "current": Text(ja=step_ja(before.step), en=before.step) if before.step
+                                    else Text(ja="フェイズの始まり", en="its start"),
+                                    "expected": Text(ja="・".join(step_ja(x) for x in STEP_NEXT.get(current, ("encore",))),
+                                                     en="/".join(STEP_NEXT.get(current, ("encore",))))})
         return
     assert isinstance(s.event, ev.StepStarted)
     if before.phase != "attack" or not before.phase_open:
-        yield Hit(s.event.seq, {"found": s.event.step,
+        yield Hit(s.event.seq, {"found": Text(ja=step_ja(s.event.step), en=s.event.step),
                                 "current": Text(ja=phase_ja(before.phase), en=f"phase {before.phase}"),
                                 "expected": Text(ja=phase_ja("attack"), en="attack phase")})
         return
     allowed = STEP_NEXT.get(current, ())
     if s.event.step not in allowed and s.event.step not in OWNED_ELSEWHERE:
-        yield Hit(s.event.seq, {"found": s.event.step,
-                                "current": current[0] or Text(ja="フェイズの始まり", en="the phase start"),
-                                "expected": "/".join(allowed) or Text(ja="フェイズの終わり", en="the end of the phase")})
+        yield Hit(s.event.seq, {"found": Text(ja=step_ja(s.event.step), en=s.event.step),
+                                "current": Text(ja=step_ja(current[0]), en=current[0]) if current[0]
+                                else Text(ja="フェイズの始まり", en="the phase start"),
+                                "expected": Text(ja="・".join(step_ja(x) for x in allowed), en="/".join(allowed)) if allowed
+                                else Text(ja="フェイズの終わり", en="the end of the phase")})
 
 
 AUTOMATIC = (ev.BattleResolved, ev.DamageDealt)
@@ -162,7 +169,6 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
     code="WS-FLOW-003",
     name="actions-happen-in-their-phase-by-the-turn-player",
     severity=Severity.ERROR,
-    citation="seed 003 (each phase's item 3; 甲 acts); reference B6 #1, #6",
     on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded, ev.DamageDealt),
 )
 def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
@@ -194,53 +200,47 @@ def _hint(e: Event, state: State) -> dict[str, str]:
     code="WS-FLOW-004",
     name="a-turn-starts-after-the-end-phase-and-alternates",
     severity=Severity.ERROR,
-    citation="seed 003 §エンドフェイズ 6 (フェイズ終了); reference B1",
     on=(ev.TurnStarted,),
 )
 def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
     before = game(s.before)
     e = s.event
     assert isinstance(e, ev.TurnStarted)
-    problems: list[Text] = []
+    problems: list[Text | Msg] = []
     if before.turn_player is not None:
         if before.phase != "end":
             problems.append(Text(ja=f"ターン {before.turn} がエンドフェイズまで進んでいません",
                                  en=f"turn {before.turn} has not reached its end phase"))
         if e.player == before.turn_player:
-            problems.append(Text(ja=f"{e.player} はターン {before.turn} も行いました",
-                                 en=f"{e.player} also took turn {before.turn}"))
+            problems.append(Msg("text.ws.took_turn_too", player=e.player, turn=before.turn))
     if before.turn_player is not None and e.number != before.turn + 1:
         problems.append(Text(ja=f"次のターン番号は {before.turn + 1} です",
                              en=f"the next turn number is {before.turn + 1}"))
     if problems:
-        yield Hit(e.seq, {"number": e.number, "player": e.player,
-                          "detail": Text(ja="、".join(p.ja for p in problems), en="; ".join(p.en for p in problems))})
+        yield Hit(e.seq, {"number": e.number, "player": e.player, "detail": problems})
 
 
 # --- check timing -------------------------------------------------------------
 
-CHECK_CITE = "seed 003 (チェックタイミング 1–4); CR 4.4.2, 8.5.1.2 per reference B2"
 
 
 @rule(
     code="WS-CHK-001",
     name="rule-actions-come-before-abilities",
     severity=Severity.ERROR,
-    citation=CHECK_CITE,
     on=(ev.AbilityResolved,),
 )
 def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.AbilityResolved)
     due = rule_actions(game(s.before))
     if due:
-        yield Hit(s.event.seq, {"player": s.event.player, "ability": s.event.ability, "due": ", ".join(sorted(due))})
+        yield Hit(s.event.seq, {"player": s.event.player, "ability": s.event.ability, "due": rule_action_words(due)})
 
 
 @rule(
     code="WS-CHK-002",
     name="turn-player-abilities-resolve-first",
     severity=Severity.ERROR,
-    citation=CHECK_CITE,
     on=(ev.AbilityResolved,),
 )
 def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
@@ -257,7 +257,6 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
     code="WS-CHK-003",
     name="abilities-resolve-one-at-a-time-in-a-check-timing",
     severity=Severity.ERROR,
-    citation=CHECK_CITE,
     on=(ev.AbilityResolved,),
 )
 def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
@@ -268,15 +267,13 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"ability": e.ability, "detail": Text(ja="チェックタイミングの外です",
                                                                en="no check timing is open")})
     elif not any(p.ability == e.ability and p.player == e.player for p in before.pending):
-        yield Hit(e.seq, {"ability": e.ability, "detail": Text(ja=f"{e.player} のその能力は処理待機中ではありません",
-                                                               en=f"no such ability of {e.player} is pending")})
+        yield Hit(e.seq, {"ability": e.ability, "detail": Msg("text.ws.not_pending", player=e.player)})
 
 
 @rule(
     code="WS-CHK-004",
     name="check-timing-ends-with-nothing-pending",
     severity=Severity.ERROR,
-    citation=CHECK_CITE,
     on=(ev.CheckTimingEnded, ev.StepStarted) + CLOSERS,
 )
 def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded
 
 from .. import events as ev
@@ -28,7 +29,6 @@ def _loss_overdue(s: Step, kind: str) -> list[Hit]:
     code="WS-GAME-001",
     name="level-four-loses",
     severity=Severity.ERROR,
-    citation="CR 1.2.2.1 per reference B2; reference B6 #18",
     on=None,
 )
 def level_four_loses(s: Step) -> list[Hit]:
@@ -39,7 +39,6 @@ def level_four_loses(s: Step) -> list[Hit]:
     code="WS-GAME-002",
     name="empty-deck-and-waiting-room-loses",
     severity=Severity.ERROR,
-    citation="CR 1.2.2.2 per reference B2; reference B6 #18",
     on=None,
 )
 def empty_deck_and_waiting_loses(s: Step) -> list[Hit]:
@@ -50,7 +49,6 @@ def empty_deck_and_waiting_loses(s: Step) -> list[Hit]:
     code="WS-GAME-003",
     name="a-loss-has-its-cause",
     severity=Severity.ERROR,
-    citation="CR 1.2.2 per reference B2; reference B6 #18",
     on=(ev.GameLost,),
 )
 def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
@@ -61,10 +59,10 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     if e.reason in ("level", "deck") and not (before.known and (e.reason == "level" or side.hand_known)):
         yield undecided(e.seq, UNKNOWN_BOARD if e.reason == "level" else UNKNOWN_HAND)
     elif e.reason == "level" and len(side.level) < 4:
-        yield Hit(e.seq, {"player": e.player, "reason": e.reason, "detail": Text(
+        yield Hit(e.seq, {"player": e.player, "reason": Msg(f"word.ws.loss.{e.reason}"), "detail": Text(
             ja=f"レベル置場は {len(side.level)} 枚です", en=f"has {len(side.level)} level cards")})
     elif e.reason == "deck" and side.deck + side.waiting > 0:
-        yield Hit(e.seq, {"player": e.player, "reason": e.reason, "detail": Text(
+        yield Hit(e.seq, {"player": e.player, "reason": Msg(f"word.ws.loss.{e.reason}"), "detail": Text(
             ja=f"山札が {side.deck} 枚、控室が {side.waiting} 枚あります",
             en=f"has {side.deck} deck and {side.waiting} waiting-room cards",
         )})
@@ -74,7 +72,6 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     code="WS-GAME-004",
     name="a-loser-does-not-win",
     severity=Severity.ERROR,
-    citation="CR 1.2.2–1.2.3 per reference B2; reference B6 #18",
     on=(MatchEnded,),
 )
 def a_loser_does_not_win(s: Step) -> Iterable[Hit]:
@@ -86,7 +83,7 @@ def a_loser_does_not_win(s: Step) -> Iterable[Hit]:
         both = len(losers & set(before.players)) > 1
         yield Hit(e.seq, {"winner": e.winner, "detail": Text(
             ja="両プレイヤーとも敗北しているので引き分けです", en="both players lost: it is a draw") if both
-            else Text(ja=f"{e.winner} は敗北しています", en=f"{e.winner} lost")})
+            else Msg("text.ws.winner_lost", winner=e.winner)})
 
 
 RULES = (

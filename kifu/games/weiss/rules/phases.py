@@ -19,7 +19,6 @@ from .common import CLOSERS, STATE_JA, closed_phase, game
     code="WS-STAND-001",
     name="stand-phase-stands-every-character",
     severity=Severity.ERROR,
-    citation="seed 003 §スタンドフェイズ 3; reference B6 #2",
     on=CLOSERS,
 )
 def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
@@ -38,7 +37,6 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     code="WS-DRAW-001",
     name="draw-phase-draws-one-card",
     severity=Severity.ERROR,
-    citation="seed 003 §ドローフェイズ 3; reference B6 #3",
     on=(ev.Drew,) + CLOSERS,
 )
 def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
@@ -55,7 +53,6 @@ def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
     code="WS-CLK-001",
     name="clock-draws-two-and-no-clock-draws-none",
     severity=Severity.ERROR,
-    citation="seed 003 §クロックフェイズ 3 (置いたら 2枚引く / 置かないなら次へ); reference B6 #4",
     on=(ev.Drew,) + CLOSERS,
 )
 def clock_draws_two(s: Step) -> Iterable[Hit]:
@@ -80,7 +77,6 @@ def clock_draws_two(s: Step) -> Iterable[Hit]:
     code="WS-CLK-002",
     name="clock-at-most-one-card",
     severity=Severity.ERROR,
-    citation="seed 003 §クロックフェイズ 3 (1枚選び); reference B6 #4",
     on=(ev.Clocked,),
 )
 def clock_at_most_one_card(s: Step) -> Iterable[Hit]:
@@ -93,7 +89,6 @@ def clock_at_most_one_card(s: Step) -> Iterable[Hit]:
     code="WS-CX-001",
     name="one-climax-per-turn",
     severity=Severity.ERROR,
-    citation="seed 003 §クライマックスフェイズ 3; reference B1 #5, B6 #6",
     on=(ev.ClimaxPlayed,),
 )
 def one_climax_per_turn(s: Step) -> Iterable[Hit]:

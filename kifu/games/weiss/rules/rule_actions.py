@@ -51,7 +51,6 @@ def _came_before(s: Step, kind: str, late: Text) -> list[Hit]:
     code="WS-RULE-001",
     name="level-up-at-seven-clock-at-once",
     severity=Severity.ERROR,
-    citation="CR 9.3 and 9.1.2.1 per reference B2; reference B6 #13",
     on=None,
 )
 def level_up_at_seven(s: Step) -> list[Hit]:
@@ -79,7 +78,6 @@ LEVEL_UP_LATE = Text(
     code="WS-RULE-002",
     name="refresh-when-the-deck-empties",
     severity=Severity.ERROR,
-    citation="CR 9.2 and 9.1.2.1 per reference B2; reference B6 #14",
     on=None,
 )
 def refresh_when_deck_empties(s: Step) -> list[Hit]:
@@ -106,7 +104,6 @@ REFRESH_LATE = Text(
     code="WS-RULE-003",
     name="refresh-point-follows-the-refresh",
     severity=Severity.ERROR,
-    citation="CR 9.2 per reference B2 (refresh point after the interrupted process); reference B3, B6 #14",
     on=(ev.RefreshPointPaid, ev.TurnStarted),
 )
 def refresh_point_follows_refresh(s: Step) -> Iterable[Hit]:

@@ -10,7 +10,7 @@ from kifu.auditor.base import Hit, Severity, Step, rule
 
 from ..events import CounterPassed, EffectResolved, EffectUsed, TrionChanged
 from ..projection import State, other
-from .common import STEP1, STEP3, cat, cite
+from .common import cat
 
 
 def _asked_first(s: Step, g: State) -> str:
@@ -22,7 +22,6 @@ def _asked_first(s: Step, g: State) -> str:
     code="WT-CTR-001",
     name="counter-use-asked-from-declarer-first",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP3} (この使用の確認を今トリガーの効果を宣言したプレイヤーから順に行います)"),
     on=(EffectUsed, CounterPassed),
     options=("counter_first",),
 )
@@ -48,7 +47,6 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
     code="WT-CTR-002",
     name="resolve-last-declared-first",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP3} (最後に使用の宣言のあったトリガーの効果から順に効果の適用)"),
     on=(EffectResolved,),
 )
 def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
@@ -72,7 +70,6 @@ def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
     code="WT-CTR-003",
     name="resolution-waits-for-both-players-to-decline",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP3} (どちらも対抗使用がなかった場合、…効果の適用を行います)"),
     on=(EffectResolved,),
 )
 def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
@@ -83,7 +80,7 @@ def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
         return
     missing = [p for p in g.agents if p not in g.passes]
     if missing:
-        yield Hit(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": ", ".join(missing)},
+        yield Hit(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": list(missing)},
                   seqs=(g.chain[-1].seq,))
 
 
@@ -101,7 +98,6 @@ VOID = {
     code="WT-TRION-002",
     name="effect-without-effect-deals-no-damage",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP1}–2 (トリガーの効果は発揮されません); {STEP3} (対抗使用)"),
     on=(TrionChanged,),
 )
 def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
@@ -117,7 +113,8 @@ def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
     if reason is not None:
         why, why_ja = VOID[reason]
         yield Hit(e.seq, {"player": e.player, "delta": e.delta, "source": e.source, "trigger": rec.trigger,
-                          "effect": rec.effect, "why": why, "why_ja": why_ja}, seqs=(e.source,))
+                          "effect": rec.effect, "why": why, "why_ja": why_ja}, seqs=(e.source,),
+                  follows=(("use", e.source),))
 
 
 RULES = (

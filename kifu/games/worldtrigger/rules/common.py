@@ -5,50 +5,44 @@ from __future__ import annotations
 from typing import Any
 
 from kifu.auditor.base import Option
+from kifu.events.i18n import Msg
 
 from .. import cards
 from ..projection import Agent, State, agent
 
-SEED = "seed 002"
-STEP1 = "■5 戦術フェイズ 手順1"
-STEP2 = "■5 戦術フェイズ 手順2"
-STEP3 = "■5 戦術フェイズ 手順3"
 
 
-def cite(section: str) -> str:
-    """A citation of seed 002 (``■5 プロット`` …)."""
-    return f"{SEED} {section}"
 
 
 OPTIONS: tuple[Option, ...] = (
     Option(
+        docs="wt",
         name="starting_trion",
         default=100,
-        citation=cite("■1 初期トリオン量 ※調整案"),
     ),
     Option(
+        docs="wt",
         name="initial_order",
         default="turn1",
         choices=("turn1", "seat"),
-        citation=cite("■2 初期距離を操作する効果 (先攻プレイヤーから順に)"),
     ),
     Option(
+        docs="wt",
         name="use_limit",
         default="effect",
         choices=("effect", "trigger"),
-        citation=cite("■5 同じトリガー効果の使用は…トリガー１枚につき１回まで"),
     ),
     Option(
+        docs="wt",
         name="counter_first",
         default="latest",
         choices=("latest", "initiator"),
-        citation=cite("■5 手順3 (今トリガーの効果を宣言したプレイヤーから順に)"),
     ),
     Option(
+        docs="wt",
         name="tags_expire",
         default="turn",
         choices=("turn", "phase"),
-        citation=cite("■5 行動タグは毎ターン行うプロットによって取得"),
     ),
 )
 
@@ -82,8 +76,8 @@ def face_up(a: Agent, slot: str) -> bool:
 
 def unknown(name: str, effect: str | None = None) -> dict[str, Any]:
     """Evidence of an undecided finding: a trigger or effect the catalogue lacks."""
-    what = name if effect is None else f"{name} / {effect}"
-    return {"reason": f"{what} is not in the catalogue (add it to match.start.catalogue)", "trigger": name}
+    what = name if effect is None else f"{name}/{effect}"
+    return {"reason": Msg("reason.wt.not_in_catalogue", what=what), "trigger": name}
 
 
 def distance_now(g: State) -> int | None:

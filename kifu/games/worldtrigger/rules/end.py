@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import REST, Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded, event_type
 
-from .common import cite
 
-WIN = "■7 勝利条件 (相手の残トリオンが０になる / 相手が緊急脱出を宣言する)"
 
 
 @rule(
     code="WT-END-001",
     name="nothing-played-after-zero-trion-or-bailout",
     severity=Severity.ERROR,
-    citation=cite(WIN),
 )
 def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     g = s.before.game
@@ -24,14 +22,13 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     if g.defeated is not None and g.played_on_seq is None and tag.startswith("wt."):
         how, how_ja = ("reached 0 trion", "トリオン0になった") if g.defeat_reason == "trion" else ("bailed out", "緊急脱出した")
         yield Hit(s.event.seq, {"loser": g.defeated, "at": g.defeated_seq, "how": how, "how_ja": how_ja, "type": tag},
-                  seqs=(g.defeated_seq or s.event.seq,))
+                  seqs=(g.defeated_seq or s.event.seq,), about=REST)
 
 
 @rule(
     code="WT-END-002",
     name="winner-is-the-opponent-of-the-loser",
     severity=Severity.ERROR,
-    citation=cite(WIN),
     on=(MatchEnded,),
 )
 def winner_is_opponent(s: Step) -> Iterable[Hit]:
@@ -46,8 +43,8 @@ def winner_is_opponent(s: Step) -> Iterable[Hit]:
         return
     expected = g.winner
     if e.winner != expected:
-        yield Hit(e.seq, {"winner": e.winner, "why": f"{g.defeated} lost at seq {g.defeated_seq}, so {expected} wins",
-                          "why_ja": f"{g.defeated} が seq {g.defeated_seq} で敗北したので勝者は {expected} です"},
+        yield Hit(e.seq, {"winner": e.winner, "why": Msg("text.wt.lost_so_wins", loser=g.defeated, at=g.defeated_seq,
+                                                         winner=expected)},
                   seqs=(g.defeated_seq or e.seq,))
 
 

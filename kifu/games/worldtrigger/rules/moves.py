@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import Moved
-from .common import cite, distance_now, who
+from .common import distance_now, who
 
 
 @rule(
     code="WT-MOVE-001",
     name="move-costs-one-move-tag",
     severity=Severity.ERROR,
-    citation=cite("■5 (移動を行う場合、［移動］タグをコストとして支払い)"),
     on=(Moved,),
     options=("tags_expire",),
 )
@@ -30,7 +30,6 @@ def move_costs_one_move_tag(s: Step) -> Iterable[Hit]:
     code="WT-MOVE-002",
     name="move-changes-distance-by-one",
     severity=Severity.ERROR,
-    citation=cite("■5 (距離を＋１ないし－１する宣言)"),
     on=(Moved,),
 )
 def move_changes_distance_by_one(s: Step) -> Iterable[Hit]:
@@ -38,7 +37,7 @@ def move_changes_distance_by_one(s: Step) -> Iterable[Hit]:
     assert isinstance(e, Moved)
     d = distance_now(s.before.game)
     if d is None:
-        yield Hit(e.seq, {"reason": "the distance is not known (no wt.init.set)"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_distance")}, undecided=True)
     elif abs(e.to - d) != 1 or not 1 <= e.to <= 6:
         yield Hit(e.seq, {"player": e.player, "distance": d, "to": e.to})
 

@@ -4,19 +4,19 @@ and paid for (seed 002 ■5 戦術フェイズ 手順1–2, and ■2 for initial
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from typing import Any, Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import EffectUsed, InitialTriggerUsed, TriggerRevealed
-from .common import STEP1, STEP2, cat, cite, face_up, set_slot, slots, unknown, who
+from .common import cat, face_up, set_slot, slots, unknown, who
 
 
 @rule(
     code="WT-REVEAL-001",
     name="reveal-pays-its-trion",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP1} (表向きにする際にトリオンが必要なトリガーはトリオンチップを支払う)"),
     on=(TriggerRevealed,),
 )
 def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
@@ -52,7 +52,6 @@ _RECORDING = {"then": "the recording disagrees with the triggers set and the cat
     code="WT-USE-001",
     name="face-down-trigger-has-no-effect",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP1} (使用するトリガーが裏向きの場合、表向きにする)"),
     on=(EffectUsed,),
 )
 def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
@@ -61,14 +60,13 @@ def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     a = who(s)
     held = slots(a, e.trigger)
     if held and not any(face_up(a, slot) for slot in held):
-        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect})
+        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect}, about=("use", e.seq))
 
 
 @rule(
     code="WT-USE-002",
     name="used-trigger-is-set",
     severity=Severity.ERROR,
-    citation=cite("■5 (４でセットしたトリガーのトリガー能力を使用)"),
     on=(EffectUsed,),
 )
 def used_trigger_is_set(s: Step) -> Iterable[Hit]:
@@ -78,33 +76,31 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     eff = cat(s).effect(e.trigger, e.effect)
     if a.set_main is None and a.set_sub is None:
-        yield Hit(e.seq, {"reason": f"no wt.set of {e.player} is recorded"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_set", player=e.player)}, undecided=True, about=("use", e.seq))
     elif set_slot(a, e.trigger) is None or a.set_turn != s.before.game.turn:
         yield Hit(e.seq, {**ev, "why": "it is not one of the triggers set this turn",
-                          "why_ja": "このターンにセットしたトリガーではありません"})
+                          "why_ja": "このターンにセットしたトリガーではありません"}, about=("use", e.seq))
     elif eff is None:
-        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
+        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
     elif eff.requires is not None and eff.requires not in a.build_main + a.build_sub:
         yield Hit(e.seq, {**ev, "why": f"the effect needs the option {eff.requires}, which is not in the build",
-                          "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません"})
+                          "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません"}, about=("use", e.seq))
 
 
 def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: int, cost_tags: list[str],
-                  check_hand: bool) -> dict[str, str] | None:
+                  check_hand: bool) -> dict[str, Any] | None:
     """Why a payment falls short, in English and Japanese; None when it is paid in full."""
     a = who(s)
     if paid_trion != cost_trion:
         return {"why": f"paid {paid_trion} trion, the cost is {cost_trion}",
                 "why_ja": f"支払ったトリオン {paid_trion}、コストは {cost_trion}"}
     if Counter(paid_tags) != Counter(cost_tags):
-        return {"why": f"paid tags {sorted(paid_tags)}, the cost is {sorted(cost_tags)}",
-                "why_ja": f"支払ったタグ {sorted(paid_tags)}、コストは {sorted(cost_tags)}"}
+        return {"why": Msg("text.wt.paid_tags", paid=sorted(paid_tags), cost=sorted(cost_tags))}
     if a.dealt_seq is not None and a.trion < paid_trion:
         return {"why": f"only {a.trion} trion was left", "why_ja": f"残トリオンは {a.trion} しかありません"}
     missing = Counter(paid_tags) - Counter(a.tags)
     if check_hand and missing:
-        return {"why": f"tags {sorted(missing.elements())} were not in hand (hand: {sorted(a.tags)})",
-                "why_ja": f"タグ {sorted(missing.elements())} を持っていません (手持ち: {sorted(a.tags)})"}
+        return {"why": Msg("text.wt.tags_not_held", tags=sorted(missing.elements()), hand=sorted(a.tags))}
     return None
 
 
@@ -112,7 +108,6 @@ def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: in
     code="WT-USE-003",
     name="effect-cost-paid-in-full",
     severity=Severity.ERROR,
-    citation=cite(f"{STEP2} (支払うことができない場合、トリガーの効果は発揮されません); ■2 (トリオンチップを支払います)"),
     on=(EffectUsed, InitialTriggerUsed),
     options=("tags_expire",),
 )
@@ -121,14 +116,14 @@ def effect_cost_paid(s: Step) -> Iterable[Hit]:
     assert isinstance(e, (EffectUsed, InitialTriggerUsed))
     eff = cat(s).effect(e.trigger, e.effect)
     if eff is None:
-        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
+        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
         return
     if isinstance(e, InitialTriggerUsed) and eff.timing != "initial":
         return  # WT-INIT-003 reports it: a wt.init.use has no tags to pay a tactics effect's cost with
     tags = e.tags if isinstance(e, EffectUsed) else []
     why = _cost_problem(s, e.trion, tags, eff.trion, eff.tags, isinstance(e, EffectUsed))
     if why:
-        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, **why})
+        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, **why}, about=("use", e.seq))
 
 
 RULES = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.events.i18n import Msg
 
 from .. import cards
 from ..events import (
@@ -15,7 +16,7 @@ from ..events import (
     TrionDealt,
 )
 from ..projection import InitUse
-from .common import cat, cite, unknown, who
+from .common import cat, unknown, who
 
 SLOTS = 4
 
@@ -24,7 +25,6 @@ SLOTS = 4
     code="WT-BUILD-001",
     name="four-main-and-four-sub-triggers",
     severity=Severity.ERROR,
-    citation=cite("■1 トリガーセットの決定 (メイントリガーを４つ、サブトリガーを４つ)"),
     on=(BuildChosen,),
 )
 def four_main_and_four_sub(s: Step) -> Iterable[Hit]:
@@ -38,7 +38,6 @@ def four_main_and_four_sub(s: Step) -> Iterable[Hit]:
     code="WT-BUILD-002",
     name="option-on-its-trigger-side",
     severity=Severity.ERROR,
-    citation=cite("■1 トリガーセットの決定 (★専用オプションはそれが付属するトリガーと同じ側に)"),
     on=(BuildChosen,),
 )
 def option_on_its_trigger_side(s: Step) -> Iterable[Hit]:
@@ -53,7 +52,6 @@ def option_on_its_trigger_side(s: Step) -> Iterable[Hit]:
     code="WT-BUILD-003",
     name="trigger-fits-its-side",
     severity=Severity.ERROR,
-    citation=cite("■1 トリガーセットの決定; trigger sides from the catalogue"),
     on=(BuildChosen,),
 )
 def trigger_fits_its_side(s: Step) -> Iterable[Hit]:
@@ -77,7 +75,6 @@ def _build_entries(e: BuildChosen, c: cards.Catalogue) -> Iterator[tuple[str, li
     code="WT-SHEET-001",
     name="plot-sheet-assigns-every-face",
     severity=Severity.ERROR,
-    citation=cite("■1 プロットシートの作成 (１～６の数字に…割り振って作成)"),
     on=(SheetMade,),
 )
 def plot_sheet_assigns_every_face(s: Step) -> Iterable[Hit]:
@@ -91,7 +88,6 @@ def plot_sheet_assigns_every_face(s: Step) -> Iterable[Hit]:
     code="WT-TRION-001",
     name="starting-trion-is-100",
     severity=Severity.ERROR,
-    citation=cite("■1 初期トリオン量分のトリオンチップをそれぞれ配布 (一律で１００)"),
     on=(TrionDealt,),
     options=("starting_trion",),
 )
@@ -100,7 +96,8 @@ def starting_trion_is_100(s: Step) -> Iterable[Hit]:
     assert isinstance(e, TrionDealt)
     expected = s.options.get("starting_trion", 100)
     if e.trion != expected:
-        yield Hit(e.seq, {"player": e.player, "trion": e.trion, "expected": expected})
+        # one starting trion for the match: the same wrong amount dealt to both is one mistake
+        yield Hit(e.seq, {"player": e.player, "trion": e.trion, "expected": expected}, about=("starting-trion", e.trion))
 
 
 def clamp(value: int) -> int:
@@ -112,7 +109,6 @@ def clamp(value: int) -> int:
     code="WT-INIT-001",
     name="initial-distance-is-die-plus-shifts-clamped",
     severity=Severity.ERROR,
-    citation=cite("■2 初期距離の決定 (１未満は１に、７以上は６に)"),
     on=(DistanceFixed,),
 )
 def initial_distance_clamped(s: Step) -> Iterable[Hit]:
@@ -120,7 +116,7 @@ def initial_distance_clamped(s: Step) -> Iterable[Hit]:
     assert isinstance(e, DistanceFixed)
     g = s.before.game
     if g.initial_roll is None:
-        yield Hit(e.seq, {"reason": "no wt.init.roll before the initial distance"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_roll")}, undecided=True)
         return
     c = cat(s)
     shifts = [u.delta for u in g.init_uses if shift_happens(c, u)]
@@ -146,7 +142,6 @@ def shift_happens(c: cards.Catalogue, u: InitUse) -> bool:
     code="WT-INIT-002",
     name="initial-effects-used-first-player-first",
     severity=Severity.ERROR,
-    citation=cite("■2 初期距離を操作する効果 (効果の使用は先攻プレイヤーから順に)"),
     options=("initial_order",),
 )
 def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
@@ -155,7 +150,7 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
     first = g.turn1_first if end.options.get("initial_order", "turn1") == "turn1" else end.start.players[0].id
     if first is None:
         if len({p for p, _ in uses}) > 1:
-            yield Hit(uses[-1][1], {"reason": "no turn order was recorded"}, undecided=True)
+            yield Hit(uses[-1][1], {"reason": Msg("reason.wt.no_order")}, undecided=True)
         return
     second_at: int | None = None
     second = next((p for p in g.agents if p != first), "?")
@@ -171,7 +166,6 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
     code="WT-INIT-003",
     name="initial-shift-is-an-initial-timing-effect",
     severity=Severity.ERROR,
-    citation=cite("■2 (「タイミング：初期距離決定時」の効果を持つものを使用)"),
     on=(InitialTriggerUsed,),
 )
 def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
@@ -189,7 +183,7 @@ def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
     if eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
     elif eff.timing != "initial":
-        yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}", "why_ja": f"タイミングが {eff.timing} です"})
+        yield Hit(e.seq, {**ev, "why": Msg("text.wt.timing_is", timing=eff.timing)})
     elif eff.shift is not None and not eff.shift[0] <= e.delta <= eff.shift[1]:
         yield Hit(e.seq, {**ev, "why": f"the effect shifts {eff.shift[0]}..{eff.shift[1]}",
                           "why_ja": f"効果の修正幅は {eff.shift[0]}〜{eff.shift[1]} です"})

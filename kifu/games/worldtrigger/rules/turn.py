@@ -6,17 +6,17 @@ from collections import Counter
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import OrderDecided, Plotted, TagsGained, TriggersSet
 from ..projection import agent, other
-from .common import cat, cite, face_up, who
+from .common import cat, face_up, who
 
 
 @rule(
     code="WT-ORDER-001",
     name="fewer-trion-goes-first",
     severity=Severity.ERROR,
-    citation=cite("■3 先攻／後攻の決定 (残りのトリオンチップが少ないほうが先攻)"),
     on=(OrderDecided,),
 )
 def fewer_trion_goes_first(s: Step) -> Iterable[Hit]:
@@ -35,7 +35,6 @@ def fewer_trion_goes_first(s: Step) -> Iterable[Hit]:
     code="WT-ORDER-002",
     name="tie-broken-by-fair-random-method",
     severity=Severity.WARNING,
-    citation=cite("■3 (残りのトリオンチップが同じ場合は、じゃんけん等の公平な方法で決定)"),
     on=(OrderDecided,),
 )
 def tie_broken_at_random(s: Step) -> Iterable[Hit]:
@@ -51,7 +50,6 @@ def tie_broken_at_random(s: Step) -> Iterable[Hit]:
     code="WT-SET-001",
     name="set-one-main-and-one-sub-from-the-build",
     severity=Severity.ERROR,
-    citation=cite("■4 (メイン側のトリガーから１枚、サブ側のトリガーから１枚)"),
     on=(TriggersSet,),
 )
 def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
@@ -63,8 +61,7 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
         t = c.trigger(trigger)
         if trigger not in side:
             yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
-                              "why": f"is not on the {slot} side of the build",
-                              "why_ja": f"トリガーセットの {slot} 側にありません"})
+                              "why": Msg("text.wt.not_on_side", side=slot)})
         elif t is not None and t.option_of is not None:
             yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
                               "why": f"is a dedicated option of {t.option_of}, not a trigger",
@@ -75,7 +72,6 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
     code="WT-SET-002",
     name="only-face-up-triggers-are-kept",
     severity=Severity.ERROR,
-    citation=cite("■4 (前のターンにだしたトリガーのうち、表になっているものは手札に戻さなくても構いません)"),
     on=(TriggersSet,),
 )
 def only_face_up_kept(s: Step) -> Iterable[Hit]:
@@ -97,7 +93,6 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
     code="WT-SET-003",
     name="triggers-set-once-each-turn-before-plots",
     severity=Severity.ERROR,
-    citation=cite("■4 使用するトリガーの決定 (毎ターン、プロットの前に)"),
     on=(TriggersSet, Plotted),
 )
 def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
@@ -125,7 +120,6 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
     code="WT-TURN-001",
     name="plots-follow-the-turn-order",
     severity=Severity.ERROR,
-    citation=cite("■5 先攻プレイヤーの手番, ■6 後攻プレイヤーの手番"),
     on=(Plotted,),
 )
 def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
@@ -134,7 +128,7 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     g = s.before.game
     n = len(g.plots) + 1
     if g.first is None:
-        yield Hit(e.seq, {"reason": "no wt.order before this plot: the turn order is unknown"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_order_before_plot")}, undecided=True)
         return
     if n == 1:
         expected = expected_ja = g.first
@@ -151,7 +145,6 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     code="WT-PLOT-001",
     name="tags-are-the-unblocked-plot-faces",
     severity=Severity.ERROR,
-    citation=cite("■5 プロットを行い、行動タグを入手 (同じ目にプロットしていた場合、その目による行動タグの入手を防ぐ)"),
     on=(TagsGained,),
 )
 def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
@@ -159,22 +152,21 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
     assert isinstance(e, TagsGained)
     g = s.before.game
     if not agent(g, e.player).sheet:
-        yield Hit(e.seq, {"reason": f"no wt.sheet of {e.player}: the tags cannot be checked"}, undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.no_sheet", player=e.player)}, undecided=True)
     elif g.expected_tags is None or g.active != e.player:
-        yield Hit(e.seq, {"player": e.player, "tags": e.tags, "sheet": "-", "attack": "-", "defence": "-",
-                          "expected": "nothing (no plot of this player precedes it)",
-                          "expected_ja": "なし (このプレイヤーのプロットが先にありません)"})
+        yield Hit(e.seq, {"player": e.player, "tags": e.tags,
+                          "detail": Msg("text.wt.tags_without_plot")})
     elif Counter(e.tags) != Counter(g.expected_tags):
-        yield Hit(e.seq, {"player": e.player, "tags": e.tags, "sheet": list(agent(g, e.player).sheet),
-                          "attack": list(g.attack), "defence": list(g.defence), "expected": list(g.expected_tags),
-                          "expected_ja": list(g.expected_tags)})
+        yield Hit(e.seq, {"player": e.player, "tags": e.tags,
+                          "detail": Msg("text.wt.tags_from_plot", sheet=list(agent(g, e.player).sheet),
+                                        attack=list(g.attack), defence=list(g.defence),
+                                        expected=list(g.expected_tags))})
 
 
 @rule(
     code="WT-ORDER-003",
     name="turns-numbered-consecutively",
     severity=Severity.WARNING,
-    citation=cite("■7 (３～６を繰り返す); ■3 (先攻後攻は１ターンごとに決め直します)"),
     on=(OrderDecided,),
 )
 def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
@@ -189,14 +181,13 @@ def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
     code="WT-TURN-002",
     name="both-players-take-their-turn",
     severity=Severity.ERROR,
-    citation=cite("■5 先攻プレイヤーの手番, ■6 後攻プレイヤーの手番, ■7 (３～６を繰り返す)"),
     on=(OrderDecided,),
 )
 def both_players_take_their_turn(s: Step) -> Iterable[Hit]:
     g = s.before.game
     if g.turn > 0 and len(g.plots) < 2:
-        missing = ", ".join(p for p in (g.first, g.second) if p is not None and p not in g.plots)
-        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots), "missing": missing or "?"})
+        missing = [p for p in (g.first, g.second) if p is not None and p not in g.plots]
+        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots), "missing": missing})
 
 
 RULES = (

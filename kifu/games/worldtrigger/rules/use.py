@@ -6,18 +6,17 @@ from __future__ import annotations
 from typing import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.events.i18n import Msg
 
 from ..events import EffectUsed, Moved
 from ..projection import Decl, State
-from .common import STEP3, cat, cite, distance_now, slots, who
+from .common import cat, distance_now, slots, unknown, who
 
 
 @rule(
     code="WT-USE-004",
     name="effect-once-per-set-trigger-per-tactics-phase",
     severity=Severity.ERROR,
-    citation=cite("■5 (同じトリガー効果の使用は１回の戦術フェイズでセットしたトリガー１枚につき１回まで。"
-                  "この制限は対抗使用を行うプレイヤーにも適用)"),
     on=(EffectUsed,),
     options=("use_limit",),
 )
@@ -30,26 +29,25 @@ def effect_once_per_phase(s: Step) -> Iterable[Hit]:
     copies = max(1, len(slots(who(s), e.trigger)))  # the limit is per set card: the same trigger set twice, twice
     if len(earlier) >= copies:
         yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": earlier[-1]},
-                  seqs=tuple(earlier))
+                  seqs=tuple(earlier), about=("use", e.seq))
 
 
 def _open(g: State, seq: int | None) -> Decl | None:
     return next((d for d in g.chain if d.seq == seq and not d.resolved), None)
 
 
-def _kind(s: Step, d: Decl) -> str:
+def _kind(s: Step, d: Decl) -> str | None:
+    """What a declaration is (``move``, ``shooting`` …); None when its effect is not in the catalogue."""
     if d.trigger is None:
         return "move"
     eff = cat(s).effect(d.trigger, d.effect or "")
-    return eff.kind if eff is not None else "?"
+    return eff.kind if eff is not None else None
 
 
 @rule(
     code="WT-USE-005",
     name="effect-used-at-its-timing",
     severity=Severity.ERROR,
-    citation=cite("■5 (「タイミング：戦術フェイズ」となっているトリガーの効果を使用); "
-                  f"{STEP3} (特定のトリガーの効果が発揮された際に使用できるもの)"),
     on=(EffectUsed,),
 )
 def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
@@ -61,26 +59,25 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     if e.counter is None:
         if eff.timing != "tactics":
-            yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}, not tactics",
-                              "why_ja": f"タイミングが戦術フェイズではなく {eff.timing} です"})
+            yield Hit(e.seq, {**ev, "why": Msg("text.wt.not_tactics", timing=eff.timing)}, about=("use", e.seq))
         return
     target = _open(s.before.game, e.counter)
     if eff.timing != "counter":
-        yield Hit(e.seq, {**ev, "why": f"its timing is {eff.timing}: it cannot counter",
-                          "why_ja": f"タイミングが {eff.timing} なので対抗使用できません"})
+        yield Hit(e.seq, {**ev, "why": Msg("text.wt.cannot_counter", timing=eff.timing)}, about=("use", e.seq))
     elif target is None:
         yield Hit(e.seq, {**ev, "why": f"seq {e.counter} is no open declaration",
-                          "why_ja": f"seq {e.counter} は未解決の宣言ではありません"})
+                          "why_ja": f"seq {e.counter} は未解決の宣言ではありません"}, about=("use", e.seq))
+    elif _kind(s, target) is None:
+        yield Hit(e.seq, unknown(target.trigger or "", target.effect), undecided=True, about=("use", e.seq))
     elif _kind(s, target) not in eff.against:
-        yield Hit(e.seq, {**ev, "why": f"it counters {eff.against}, not {_kind(s, target)}",
-                          "why_ja": f"対抗できるのは {eff.against} で、{_kind(s, target)} ではありません"}, seqs=(target.seq,))
+        yield Hit(e.seq, {**ev, "why": Msg("text.wt.counters", against=list(eff.against), kind=_kind(s, target))},
+                  seqs=(target.seq,), about=("use", e.seq))
 
 
 @rule(
     code="WT-USE-006",
     name="effect-distance-condition-holds",
     severity=Severity.ERROR,
-    citation=cite("■5 戦術フェイズ (距離条件はトリガーの効果による; catalogue `distance`, `moves`)"),
     on=(EffectUsed,),
 )
 def effect_distance_condition(s: Step) -> Iterable[Hit]:
@@ -94,17 +91,16 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "distance": d}
     if eff.distance is not None and not eff.distance[0] <= d <= eff.distance[1]:
         yield Hit(e.seq, {**ev, "why": f"its range is {eff.distance[0]}–{eff.distance[1]}",
-                          "why_ja": f"使用できる距離は {eff.distance[0]}〜{eff.distance[1]} です"})
+                          "why_ja": f"使用できる距離は {eff.distance[0]}〜{eff.distance[1]} です"}, about=("use", e.seq))
     elif e.to is not None and (abs(e.to - d) > eff.moves or not 1 <= e.to <= 6):
         yield Hit(e.seq, {**ev, "why": f"to={e.to} moves more than {eff.moves} or leaves 1–6",
-                          "why_ja": f"to={e.to} は移動量 {eff.moves} を超えるか 1〜6 の外です"})
+                          "why_ja": f"to={e.to} は移動量 {eff.moves} を超えるか 1〜6 の外です"}, about=("use", e.seq))
 
 
 @rule(
     code="WT-TACT-001",
     name="declarations-in-own-tactics-phase",
     severity=Severity.ERROR,
-    citation=cite("■5 (プロットが終わると、手番プレイヤーの戦術フェイズになります)"),
     on=(EffectUsed, Moved),
 )
 def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
@@ -114,11 +110,12 @@ def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
         return
     g = s.before.game
     if g.active is None and g.turn == 0:
-        yield Hit(e.seq, {"reason": "no wt.order or wt.plot is recorded: whose phase it is is unknown"},
-                  undecided=True)
+        yield Hit(e.seq, {"reason": Msg("reason.wt.whose_phase")},
+                  undecided=True, about=("use", e.seq))
     elif e.player != g.active or not g.in_tactics_phase:
-        what = "move" if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
-        yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or "-"})
+        what = Msg("text.wt.a_move") if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
+        yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or Msg("text.wt.nobody")},
+                  about=("use", e.seq))
 
 
 RULES = (
