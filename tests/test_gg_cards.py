@@ -155,7 +155,7 @@ def test_kaen_jigoku_additional_cost_is_kiyohime_five():
 def test_tekko_ryudan_threshold_is_a_load_count_per_the_seed():
     c = CAT.card("徹甲榴弾")
     assert "load count" in c.condition and c.timing == "shot"
-    assert "総点数" in c.seed_note and "装填数" in c.seed_note
+    assert "総点数" in c.variant_note and "装填数" in c.variant_note
 
 
 def test_reload_supporter_loads_at_turn_end():
@@ -166,7 +166,7 @@ def test_reload_supporter_loads_at_turn_end():
 
 def test_noise_generator_limit_is_an_effect_number_not_its_own_limit():
     c = CAT.card("ノイズジェネレーター")
-    assert c.limits == [] and c.timing == "continuous" and c.seed_note
+    assert c.limits == [] and c.timing == "continuous" and c.variant_note
 
 
 def test_responses_carry_conditions():

@@ -5,7 +5,7 @@ Facts only, in our own words: the 9 guns, 6 gunners, 18 skills and 54 deck cards
 tagged with its role and whether the coin-toss variant of the coin-toss variant
 (`the coin-toss variant`) replaces it with N. Where the coin-toss variant states
 a card fact differently from the reference, the coin-toss variant wins and the card says so in
-``seed_note``. The page ``docs/games/gunandgun-cards.md`` documents the schema.
+``variant_note``. The page ``docs/games/gunandgun-cards.md`` documents the schema.
 
 The data is ``gunandgun.json`` (package data). ``load()`` decodes it once with the
 structs below, so a malformed catalogue fails loudly, naming the field; ``merged()``
@@ -145,7 +145,7 @@ class Card(msgspec.Struct, **_STRUCT):
     """True when the card may not be used on its owner's own first turn (オーバーヒート); a usage limit, never tossed."""
     summary: Text
     """Our own short English paraphrase of the effect, never the card text."""
-    seed_note: str = ""
+    variant_note: str = ""
     """Where the coin-toss variant states the card differently from the reference (the coin-toss variant wins)."""
 
     @property

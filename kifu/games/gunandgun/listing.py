@@ -135,8 +135,8 @@ def _card(cat: cards.Catalogue, c: cards.Card, lang: str) -> Entry:
     if c.no_responses:
         lines.append((_t("no_responses", lang), yes_no(True, lang)))
     lines += [(_t("summary", lang), c.summary)]
-    if c.seed_note:
-        lines.append((_t("seed_note", lang), c.seed_note))
+    if c.variant_note:
+        lines.append((_t("variant_note", lang), c.variant_note))
     lines.append((_t("accepted_names", lang), ", ".join(names)))
     return Entry(name=c.name, kind=_t("kind." + c.kind, lang), lines=lines, tables=_numbers_table(c.numbers, lang),
                  data=_data(c, names))
