@@ -233,7 +233,7 @@ def _checked(text: str, lang: Lang | None) -> tuple[list[tuple[Any, ...]], bool]
                 rows.append((id, msg("toss_ok", lang), shown, ""))
                 continue
         else:
-            problem_text = problem.message
+            problem_text = problem.message.render(lang_of(lang).value)
         rows.append((id, msg("toss_bad", lang), "", problem_text))
         bad = True
     return rows, bad

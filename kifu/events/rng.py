@@ -23,6 +23,7 @@ from typing import Callable, ClassVar, Iterator, Sequence, TypeVar, Union
 import msgspec
 
 from .base import KifuError
+from .i18n import Msg
 
 VERSION = "kifu-rng-v1"
 """Domain-separation label of this construction; a change to any byte below gets a new one."""
@@ -125,7 +126,7 @@ def outcome(secret: bytes, nonce: str, index: int, sides: int) -> int:
     _check_nonce(nonce)
     _check_sides(sides)
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise RngError(f"an outcome index must be a whole number from 0, not {index!r}", field="index")
+        raise RngError(Msg("rng.bad_index", index=repr(index)), field="index")
     id = commitment_id(commitment_digest(secret))
     for word in _words(secret, id, nonce, index):
         kept = face(word, sides)
@@ -162,31 +163,30 @@ def faces(secret: bytes, nonce: str, sides: int, start: int = 0) -> Iterator[int
 
 def _check_secret(secret: bytes) -> None:
     if not isinstance(secret, bytes) or len(secret) != SECRET_BYTES:
-        raise RngError(f"a secret must be exactly {SECRET_BYTES} bytes", field="secret")
+        raise RngError(Msg("rng.bad_secret", bytes=SECRET_BYTES), field="secret")
 
 
 def _check_sides(sides: int) -> None:
     if isinstance(sides, bool) or not isinstance(sides, int) or not 2 <= sides <= MAX_SIDES:
-        raise RngError(f"a die must have 2 to 2**32 sides, not {sides!r}", field="sides")
+        raise RngError(Msg("rng.bad_sides", sides=repr(sides)), field="sides")
 
 
 def _check_nonce(nonce: str) -> None:
     if not isinstance(nonce, str) or not NONCE_MIN <= len(nonce) <= NONCE_MAX:
         n = len(nonce) if isinstance(nonce, str) else 0
-        raise RngError(f"a nonce must be {NONCE_MIN} to {NONCE_MAX} letters or digits, found {n} characters",
-                       field="nonce")
+        raise RngError(Msg("rng.nonce_length", least=NONCE_MIN, most=NONCE_MAX, found=n), field="nonce")
     if not set(nonce) <= _NONCE_CHARS:
-        raise RngError("a nonce must be letters a-z and digits 0-9 only (any case or width as typed)", field="nonce")
+        raise RngError(Msg("rng.nonce_chars"), field="nonce")
 
 
 def _check_id(id: str) -> None:
     if not isinstance(id, str) or len(id) != ID_LENGTH or not set(id) <= _ID_CHARS:
-        raise RngError(f"an id must be {ID_LENGTH} characters of 0-9 and a-z without i, l, o, u", field="id")
+        raise RngError(Msg("rng.bad_id", length=ID_LENGTH), field="id")
 
 
 def _check_hex(value: str, field: str) -> None:
     if not isinstance(value, str) or len(value) != 2 * SECRET_BYTES or not set(value) <= _HEX:
-        raise RngError(f"{field} must be {2 * SECRET_BYTES} lower-case hex digits", field=field)
+        raise RngError(Msg("rng.bad_hex", field=field, digits=2 * SECRET_BYTES), field=field)
 
 
 def check_digits(body: str) -> str:
@@ -216,11 +216,11 @@ class _Token(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         if len(mine) == 1:
             return mine[0]
         if mine:
-            raise RngError(f"{len(mine)} different kifu:{cls.kind} tokens in the text; give one", field="token")
+            raise RngError(Msg("rng.many_tokens", count=len(mine), kind=cls.kind), field="token")
         refused = [r for r in found if isinstance(r, Refused) and r.kind == cls.kind]
         if refused:
-            raise RngError(f"kifu:{cls.kind} token refused: {refused[0].reason}", field="token")
-        raise RngError(f"no kifu:{cls.kind} token in the text", field="token")
+            raise RngError(Msg("rng.token_refused", kind=cls.kind, reason=refused[0].reason), field="token")
+        raise RngError(Msg("rng.no_token", kind=cls.kind), field="token")
 
 
 class Commitment(_Token, frozen=True, kw_only=True):
@@ -234,7 +234,7 @@ class Commitment(_Token, frozen=True, kw_only=True):
         _check_id(self.id)
         _check_hex(self.digest, "digest")
         if commitment_id(self.digest) != self.id:
-            raise RngError(f"id {self.id} is not the id of this commitment", field="id")
+            raise RngError(Msg("rng.id_not_commitment", id=self.id), field="id")
 
     def format(self) -> str:
         """``kifu:c1:<id>:<digest>:<check>``."""
@@ -272,7 +272,7 @@ class Reveal(_Token, frozen=True, kw_only=True):
         _check_hex(self.secret, "secret")
         _check_nonce(self.nonce)
         if commitment_id(commitment_digest(self.secret_bytes)) != self.id:
-            raise RngError(f"id {self.id} is not the id of this secret's commitment", field="id")
+            raise RngError(Msg("rng.id_not_secret", id=self.id), field="id")
 
     @property
     def secret_bytes(self) -> bytes:
@@ -333,7 +333,7 @@ def normalise_nonce(text: str) -> str:
     folded, gaps = _fold(text)
     if any(gaps[1:]):
         # In a token whitespace ends a nonce; a bare nonce with a space inside is a mistake to show, not guess.
-        raise RngError("a nonce has no whitespace inside", field="nonce")
+        raise RngError(Msg("rng.nonce_space"), field="nonce")
     _check_nonce(folded)
     return folded
 
@@ -355,8 +355,8 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
     code: str
     """Kebab-case reason: ``nonce-names-another-commitment``, ``reveal-names-another-commitment``,
     ``secret-does-not-match-commitment`` or ``reveal-uses-another-nonce``."""
-    message: str
-    """One line in English naming the values compared."""
+    message: Msg
+    """One line naming the values compared (rendered in the reader's language)."""
 
 
 def verify_reveal(commit: Commitment, reveal: Reveal) -> bool:
@@ -368,17 +368,17 @@ def problem(commit: Commitment, nonce: Nonce, reveal: Reveal) -> Problem | None:
     """The first reason the three messages are not one toss, or None when the reveal's outcomes stand."""
     if nonce.id != commit.id:
         return Problem(code="nonce-names-another-commitment",
-                       message=f"the nonce answers commitment {nonce.id}, not {commit.id}")
+                       message=Msg("rng.problem_nonce_id", nonce=nonce.id, commit=commit.id))
     if reveal.id != commit.id:
         return Problem(code="reveal-names-another-commitment",
-                       message=f"the reveal opens commitment {reveal.id}, not {commit.id}")
+                       message=Msg("rng.problem_reveal_id", reveal=reveal.id, commit=commit.id))
     if not verify_reveal(commit, reveal):
         return Problem(code="secret-does-not-match-commitment",
-                       message=f"the revealed secret hashes to {commitment_digest(reveal.secret_bytes)}, "
-                               f"not to the committed {commit.digest}")
+                       message=Msg("rng.problem_secret", digest=commitment_digest(reveal.secret_bytes),
+                                   committed=commit.digest))
     if reveal.nonce != nonce.text:
         return Problem(code="reveal-uses-another-nonce",
-                       message=f"the reveal uses nonce {reveal.nonce!r}, the opponent sent {nonce.text!r}")
+                       message=Msg("rng.problem_nonce", used=reveal.nonce, sent=nonce.text))
     return None
 
 
@@ -491,7 +491,7 @@ def _read(text: str, gaps: list[bool], start: int) -> tuple[Token | Refused, _Re
             raise _Stop(f"protocol version {kind} is not one this kifu reads ({kind[0]}1)")
         return _FIELDS[kind[0]](reader), reader
     except (_Stop, RngError) as stop:
-        reason = stop.message if isinstance(stop, RngError) else str(stop)
+        reason = str(stop.message) if isinstance(stop, RngError) else str(stop)  # a Refused says why in English (data)
         shown = text[start : start + _LONGEST_TOKEN]
         after = shown.find(PREFIX, 1)
         return Refused(kind=kind, reason=reason, text=shown if after == -1 else shown[:after]), reader
@@ -634,8 +634,7 @@ def draw(reveal: Reveal, sides: Sequence[int], until: int | None = None, limit: 
     if until is None:
         return list(zip(sides, reveal.outcomes(sides)))
     if len(sides) != 1 or not 1 <= until <= sides[0]:
-        raise RngError(f"rolling until a face needs one die and a face of it, not {list(sides)} until {until}",
-                       field="until")
+        raise RngError(Msg("rng.bad_until", sides=list(sides), until=until), field="until")
     out = []
     for face in itertools.islice(reveal.faces(sides[0]), limit):
         out.append((sides[0], face))

@@ -26,6 +26,7 @@ from typing import Mapping
 import msgspec
 
 from . import rng
+from .i18n import Msg
 from .codec import field_error
 from .atomic import fsync_dir as _fsync_dir  # a new name made durable
 from .logfile import _write_all  # the log's all-or-nothing append
@@ -46,7 +47,7 @@ class StoredSecret(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 
     def __post_init__(self) -> None:
         if rng.commit(rng.parse_secret(self.secret)).id != self.id:
-            raise rng.RngError(f"id {self.id} is not the id of this line's secret", field="id")
+            raise rng.RngError(Msg("rng.store_id", id=self.id), field="id")
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -112,11 +113,7 @@ def secret_for(id: str, path: Path | None = None) -> bytes:
     for entry in stored(path):
         if entry.id == id:
             return rng.parse_secret(entry.secret)
-    raise rng.RngError(
-        f"no secret for commitment {id} here: it was made on another device, by another user or under another "
-        "KIFU_HOME, or never by kifu",
-        where=str(path), field="id",
-    )
+    raise rng.RngError(Msg("rng.store_missing", id=id), where=str(path), field="id")
 
 
 def reveal_for(nonce: rng.Nonce, path: Path | None = None) -> rng.Reveal:
@@ -146,8 +143,8 @@ def _open(path: Path, flags: int) -> int:
         raise
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise rng.RngError("the secret store is a symbolic link; it must be a plain file", where=where) from None
-        raise rng.RngError(f"cannot open the secret store: {exc.strerror}", where=where) from None
+            raise rng.RngError(Msg("rng.store_link"), where=where) from None
+        raise rng.RngError(Msg("rng.store_open", reason=exc.strerror), where=where) from None
     try:
         _check_private(os.fstat(fd), where)
     except BaseException:
@@ -158,13 +155,12 @@ def _open(path: Path, flags: int) -> int:
 
 def _check_private(st: os.stat_result, where: str) -> None:
     if not stat.S_ISREG(st.st_mode):
-        raise rng.RngError("the secret store is not a regular file", where=where)
+        raise rng.RngError(Msg("rng.store_not_file"), where=where)
     if st.st_uid != os.geteuid():
-        raise rng.RngError("the secret store belongs to another user", where=where)
+        raise rng.RngError(Msg("rng.store_owner"), where=where)
     if st.st_mode & 0o077:
         mode = stat.S_IMODE(st.st_mode)
-        raise rng.RngError(f"others may read or write the secret store (mode {mode:o}); run: chmod 600 {where}",
-                           where=where)
+        raise rng.RngError(Msg("rng.store_mode", mode=f"{mode:o}", path=where), where=where)
 
 
 def _read_all(fd: int) -> bytes:
@@ -195,7 +191,7 @@ def _entries(data: bytes, where: str) -> list[StoredSecret]:
             out.append(_DECODER.decode(raw))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             message, field = field_error(exc)
-            raise rng.RngError(f"not a line of the secret store: {message}", where=where, line=line,
+            raise rng.RngError(Msg("rng.store_line", detail=message), where=where, line=line,
                                field=field) from None
         except rng.RngError as exc:
             exc.line = line
