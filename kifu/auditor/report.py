@@ -7,10 +7,12 @@ from typing import Any, Iterable, Mapping, Sequence
 import msgspec
 
 from ..events import i18n
-from ..events.base import Event, LogVoided, event_type
+from ..events.base import Event, LogVoided, Source, event_type
 from ..projector.base import voided_in
 from .base import Finding, Rule, cited
 from .markup import CSP, NAME_CAP, TEXT_CAP, esc, isolate
+from .provenance import Edited, note, sentence, wanted
+from .provenance import to_json as provenance_json
 from .stance import Stance, decision_word
 
 
@@ -62,14 +64,17 @@ def _voided_lines(gone: Voided, lang: str, where: str, struck: str) -> list[str]
 
 
 def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voided = {},
-            stances: Sequence[Stance] = ()) -> str:
-    """Findings one per line, the summary, kifu's stance on each judge ruling, then the events voids took back,
-    struck through (``~~…~~``)."""
+            stances: Sequence[Stance] = (), edited: Edited = {}) -> str:
+    """Findings one per line (under one, ``✎ …`` when some of its events came from edited messages), the
+    summary, kifu's stance on each judge ruling, then the events voids took back, struck through (``~~…~~``)."""
     lines = []
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
         lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}"
                      f"{folded(f, lang)}  ({f.citation.get(lang)})")
+        said = note(f, edited, lang)
+        if said:
+            lines.append(f"{where}  ✎ {said}")
     lines.append(f"{where}{summary(findings, lang)}")
     if stances:
         lines.append(f"{where}{label('rulings', lang)}:")
@@ -82,12 +87,13 @@ def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voide
 
 
 def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None, gone: Voided = {},
-            stances: Sequence[Stance] = ()) -> str:
+            stances: Sequence[Stance] = (), edited: Edited = {}) -> str:
     items = []
     for f in findings:
         d = msgspec.to_builtins(f)
         d["message"] = f.message.get(lang)
         d["citation"] = f.citation.get(lang)
+        d["provenance"] = provenance_json(f, edited, lang)
         items.append(d)
     taken = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, (v, _) in gone.items()]
     doc = {**(meta or {}), "counts": counts(findings), "findings": items, "rulings": [s.to_json(lang) for s in stances],
@@ -100,7 +106,7 @@ def _md_cell(text: Any) -> str:
 
 
 def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: Voided = {},
-                stances: Sequence[Stance] = ()) -> str:
+                stances: Sequence[Stance] = (), edited: Edited = {}) -> str:
     out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
     if findings:
         out.append(f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
@@ -108,7 +114,8 @@ def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: V
         out.append("|---|---|---|---|---|")
         for f in findings:
             out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
-                       f"{_md_cell(f.message.get(lang) + folded(f, lang))} | {_md_cell(f.citation.get(lang))} |")
+                       f"{_md_cell(f.message.get(lang) + folded(f, lang) + _edited_note(f, edited, lang))} | "
+                       f"{_md_cell(f.citation.get(lang))} |")
     if stances:
         out.extend([""] * (out[-1] != "") + [f"## {label('rulings', lang)}", "",
                     f"| {label('seq', lang)} | {label('about', lang)} | {label('decision', lang)} | {label('stance', lang)} |",
@@ -121,6 +128,16 @@ def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: V
         out.extend([""] * (out[-1] != "") + [f"## {label('voided_events', lang)}", ""])
         out.extend(f"* {_md_cell(line)}" for line in struck)
     return "\n".join(out) + "\n"
+
+
+def _edited_html(f: Finding, edited: Edited, lang: str) -> str:
+    said = note(f, edited, lang)
+    return f'<div class="f edited">✎ {isolate(said, TEXT_CAP, lang)}</div>' if said else ""
+
+
+def _edited_note(f: Finding, edited: Edited, lang: str) -> str:
+    said = note(f, edited, lang)
+    return f" ✎ {said}" if said else ""
 
 
 def ruling_line(s: Stance, lang: str) -> str:
@@ -143,6 +160,9 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
             stances: Sequence[Stance] = ()) -> str:
     """A self-contained page: findings on top, kifu's stance on the rulings, the timeline with flagged events below.
 
+    An event made of a message the source marks as edited says so in its row, with the
+    source's location and text, and so does each finding resting on such an event.
+
     Every string from the log is escaped, isolated and cut as on the match page
     (kifu/auditor/markup.py); the same Content-Security-Policy forbids scripts.
     """
@@ -150,6 +170,8 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
     for f in findings:
         for s in f.seqs:
             flagged.setdefault(s, []).append(f)
+    cited = wanted(findings)
+    edited: dict[int, Source] = {}
     rows = []
     for e in events:
         fs = flagged.get(e.seq, [])
@@ -159,13 +181,18 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
         detail = f"<code>{isolate(event_detail(e), TEXT_CAP, lang)}</code>"
         if e.seq in gone:
             detail = f'<del>{detail}</del><div class="f">{isolate(void_note(gone[e.seq][0], lang), TEXT_CAP, lang)}</div>'
+        if e.src is not None and e.src.edited:
+            notes += f'<div class="f edited">✎ {isolate(sentence(e.seq, e.src, lang), TEXT_CAP, lang)}</div>'
+            if e.seq in cited:
+                edited[e.seq] = e.src
         rows.append(
             f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{isolate(e.at or "", NAME_CAP, lang)}</td>'
             f"<td>{isolate(e.by or '', NAME_CAP, lang)}</td><td>{esc(event_type(type(e)))}</td><td>{detail}{notes}</td></tr>"
         )
     items = "".join(
         f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
-        f"{isolate(f.message.get(lang) + folded(f, lang), TEXT_CAP, lang)} <small>{isolate(f.citation.get(lang), TEXT_CAP, lang)}</small></li>"
+        f"{isolate(f.message.get(lang) + folded(f, lang), TEXT_CAP, lang)} <small>{isolate(f.citation.get(lang), TEXT_CAP, lang)}</small>"
+        f"{_edited_html(f, edited, lang)}</li>"
         for f in findings
     )
     head = "".join(f"<th>{esc(label(k, lang))}</th>" for k in ("seq", "at", "by", "type", "detail"))
@@ -181,7 +208,7 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
 body{{font-family:system-ui,sans-serif;margin:2em;}} table{{border-collapse:collapse;width:100%;}}
 td,th{{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top;font-size:13px;}}
 tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}} tr.voided{{color:#888;}}
-li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}}
+li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}} .edited{{color:#7c2d12;}}
 code{{white-space:pre-wrap;word-break:break-all;}} .cut{{color:#6b7280;font-size:12px;font-style:italic;}}
 </style></head><body>
 <h1>{esc(label('title', lang))}: {shown}</h1>

@@ -18,6 +18,7 @@ from .common import (
     LangOpt,
     LogArg,
     ReportFormat,
+    edited_of,
     fail,
     lang_of,
     msg,
@@ -49,6 +50,10 @@ def audit(
     consequences (--all shows every finding as the checks made it). After the
     findings, kifu's stance on each judge ruling: whether it agrees.
 
+    A finding some of whose events were imported from a message the source
+    marks as edited after it was sent says so (✎, with the file:location and the
+    text as exported; json: its `provenance` list).
+
     Exit 0 when no finding is an error, 1 when one is, 2 when a log cannot be
     trusted (malformed or a broken chain).
 
@@ -75,17 +80,19 @@ def audit(
             if worst < 2 and any(f.severity == "error" for f in findings):
                 worst = 1
             title = f"{path} ({done.start.game}, {done.start.match})"
+            # html finds the edited messages in its own pass over the timeline
+            edited = edited_of(path, findings) if fmt is not ReportFormat.html else {}
             if fmt is ReportFormat.json:
                 meta = {"log": str(path), "game": done.start.game, "match": done.start.match,
                         "head": done.head.hash, "events": done.head.seq}
-                out.append(report.as_json(findings, code, meta, done.gone, done.stances))
+                out.append(report.as_json(findings, code, meta, done.gone, done.stances, edited))
             elif fmt is ReportFormat.md:
-                out.append(report.as_markdown(findings, code, title, done.gone, done.stances))
+                out.append(report.as_markdown(findings, code, title, done.gone, done.stances, edited))
             elif fmt is ReportFormat.html:  # the timeline is a second pass over the (verified) file
                 out.append(report.as_html(findings, logfile.stream(path), code, title, done.gone, done.stances))
             else:
                 prefix = f"{path}: " if len(logs) > 1 else ""
-                out.append(report.as_text(findings, code, prefix, done.gone, done.stances))
+                out.append(report.as_text(findings, code, prefix, done.gone, done.stances, edited))
             if output is None:
                 bar.echo(out.pop())
     if output is not None:

@@ -123,11 +123,12 @@ rows, so it streams in memory that does not grow with it (a table's widths need 
 
 
 def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None,
-               struck: Collection[int] = (), labels: Sequence[str] | None = None) -> None:
+               struck: Collection[int] = (), labels: Sequence[str] | None = None, notes: int = 1) -> None:
     """Print rows as a table, CSV, JSON (a list of objects) or Markdown, as they come.
 
     Rows whose index is in ``struck`` (events a void took back) are struck through in a
-    table and in Markdown; CSV and JSON carry the reason in a column of their own.
+    table and in Markdown, all but the last ``notes`` cells in Markdown (the reason and
+    other remarks on the row); CSV and JSON carry the reason in a column of their own.
     ``labels`` head a table's and Markdown's columns for a person (in their language);
     CSV and JSON keep the ``columns`` as keys.
     """
@@ -154,7 +155,7 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
         for i, r in enumerate(rows):
             cells = [esc(v) for v in r]
             if i in struck:
-                cells = [f"~~{c}~~" if c and k < len(cells) - 1 else c for k, c in enumerate(cells)]
+                cells = [f"~~{c}~~" if c and k < len(cells) - notes else c for k, c in enumerate(cells)]
             typer.echo("| " + " | ".join(cells) + " |")
     else:
         from rich.console import Console
@@ -213,6 +214,20 @@ def voids_of(path: Path) -> Any:
         return {}
     taken = voided_in(logfile.stream(path))
     return collect_voided(taken, logfile.stream(path)) if taken else {}
+
+
+def edited_of(path: Path, findings: Any) -> Any:
+    """The ``src`` of each event the findings name that came from a message the source marks as edited
+    (``provenance.Edited``): read in one more pass only when findings name events and the log has such a
+    message at all (a byte scan; the importers write the key canonically, and whoever rewrites a line can
+    drop the mark as well as hide it)."""
+    from kifu.auditor.provenance import edited_sources, wanted
+    from kifu.events import logfile
+
+    seqs = wanted(findings)
+    if not seqs or not logfile.mentions(path, b'"edited"'):
+        return {}
+    return edited_sources(logfile.stream(path), seqs)
 
 
 def print_json(value: Any) -> None:

@@ -259,31 +259,59 @@ def show(
     An event a log.void took back (a recording mistake) is struck through, and the
     `voided` column says which void, who and why.
 
+    An imported event keeps where it came from: csv and json add `src_file`,
+    `src_loc` and `edited` (json also `src_text`, the message as exported). An
+    event made of a message the source marks as edited after it was sent is
+    marked ✎ with its file:location in the table's and Markdown's `edited`
+    column, which a log with such a message gets (docs/importers.md).
+
     Example: kifu show m1.jsonl --since 10 --until 40 -f md
     """
-    from kifu.auditor.report import event_detail, void_note
-    from kifu.events.base import event_type
-
     from kifu.auditor.base import who
-    from kifu.auditor.report import label
+    from kifu.auditor.provenance import where
+    from kifu.auditor.report import event_detail, label, void_note
     from kifu.events import i18n
+    from kifu.events.base import event_type
 
     gone = voids_of(log)
     code = lang_of(lang).value
+    person = fmt in (DataFormat.table, DataFormat.md)
+    # The column is there when the log holds an edited message at all: a byte scan, as for voids. A key
+    # written other than canonically (a space, an escape) could hide it; only a hand-made line does that.
+    marked = person and logfile.mentions(log, b'"edited"')
     # Streamed: rows are printed as the log is read. The whole log is still read, so a line
     # after --until that does not verify fails the command as it always did (exit 2).
     stream = logfile.stream(log)
     start = next(stream)
-    names = {p.id: p.name for p in start.players} if fmt in (DataFormat.table, DataFormat.md) else {}
+    names = {p.id: p.name for p in start.players} if person else {}
     shown = (e for e in itertools.chain((start,), stream) if e.seq >= since and (until is None or e.seq <= until))
     roles = {r: i18n.text(f"page.{r}", code) for r in ("judge", "system", "recorder")} if names else {}
-    rows = ((e.seq, e.at, roles.get(e.by) or who(e.by, names) if e.by else e.by, event_type(type(e)), event_detail(e),
-             void_note(gone[e.seq][0], code) if e.seq in gone else None) for e in shown)
+    seen_edit = False
+
+    def row(e: Any) -> tuple[Any, ...]:
+        nonlocal seen_edit
+        base = (e.seq, e.at, roles.get(e.by) or who(e.by, names) if e.by else e.by, event_type(type(e)),
+                event_detail(e), void_note(gone[e.seq][0], code) if e.seq in gone else None)
+        src = e.src
+        edited = src is not None and src.edited
+        if person:
+            seen_edit = seen_edit or edited
+            return (*base, f"✎ {where(src)}" if edited else None) if marked else base
+        files = (src.file, src.loc, edited) if src is not None else (None, None, False)
+        return (*base, *files, src.text if src is not None else None) if fmt is DataFormat.json else (*base, *files)
+
     first = max(since, 1)
     struck = {seq - first for seq in gone if seq >= first and (until is None or seq <= until)}
     columns = ["seq", "at", "by", "type", "detail", "voided"]
-    print_rows(columns, rows, fmt, title=str(log), struck=struck,
-               labels=[label(c if c != "voided" else "voided_column", code) for c in columns])
+    if marked:
+        columns.append("edited")
+    elif not person:
+        columns += ["src_file", "src_loc", "edited"] + (["src_text"] if fmt is DataFormat.json else [])
+    heads = {"voided": "voided_column", "edited": "edited_column"}
+    print_rows(columns, map(row, shown), fmt, title=str(log), struck=struck,
+               labels=[label(heads.get(c, c), code) for c in columns], notes=len(columns) - 5)
+    if seen_edit:  # Markdown: a paragraph of its own, not a row of the table
+        typer.echo(("\n" if fmt is DataFormat.md else "") + label("edited_legend", code))
 
 
 @app.command(rich_help_panel=PANEL)

@@ -21,10 +21,11 @@ import itertools
 from typing import Any, Iterable, Mapping, Sequence
 
 from ...events import i18n
-from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted
+from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted, Source
 from ...projector import series
 from ...projector.base import Frame
 from ..base import Finding
+from ..provenance import wanted
 from ..report import voided as report_voided
 from ..rng import Tally
 from .charts import charts_section
@@ -124,6 +125,9 @@ class _Pass:
         self.rulings: list[JudgeRuling] = []
         self.end: MatchEnded | None = None
         cited = {s for f in findings for s in f.seqs}
+        self._asked = wanted(findings)
+        self.edited: dict[int, Source] = {}
+        """The source of each event a finding names that came from a message edited after it was sent."""
         self.by_seq: dict[int, str | None] = {}
         self._finding_seqs = {f.seq for f in findings}
         self.rows = Rows(cited)
@@ -139,6 +143,8 @@ class _Pass:
         self.timed = self.timed or bool(event.at)
         if seq in self._finding_seqs:
             self.by_seq[seq] = event.by
+        if event.src is not None and event.src.edited and seq in self._asked:
+            self.edited[seq] = event.src
         if isinstance(event, JudgeRuling):
             self.rulings.append(event)
         elif isinstance(event, MatchEnded) and self.end is None:
@@ -193,5 +199,6 @@ class _Pass:
             by_seq=self.by_seq,
             timed=self.timed,
             voids=self.voids,
+            edited=self.edited,
             randomness=self.randomness,
         )

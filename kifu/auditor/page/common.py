@@ -8,13 +8,14 @@ from typing import Any, Iterable, Mapping
 import msgspec
 
 from ...events import i18n
-from ...events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted
+from ...events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Source
 from ...projector import series
+from .. import provenance
 from ..base import Game, Rule
 from ..markup import NAME_CAP, TEXT_CAP, attribute, esc, isolate
 
-__all__ = ["NAME_CAP", "SEVERITIES", "TEXT_CAP", "Context", "esc", "labelled_table", "metric_label", "num", "plain",
-           "seq_links"]
+__all__ = ["NAME_CAP", "SEVERITIES", "TEXT_CAP", "Context", "edited_note", "esc", "labelled_table", "metric_label",
+           "num", "plain", "seq_links"]
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -51,6 +52,8 @@ class Context:
     voids: Mapping[int, LogVoided] = field(default_factory=dict)
     """Seq of each event a void took back -> that void."""
     randomness: Any = None
+    edited: Mapping[int, Source] = field(default_factory=dict)
+    """Seq of each event a finding names that came from a message the source marks as edited -> its source."""
     """The match's random outcomes and how many are verifiable (``kifu.auditor.rng.Tally``)."""
 
     def t(self, key: str, **kw: Any) -> str:
@@ -77,6 +80,14 @@ class Context:
     def attr(self, value: Any) -> str:
         """A string from the log for an attribute or an SVG title."""
         return attribute(value, NAME_CAP, self.lang)
+
+
+def edited_note(ctx: Context, src: Source) -> str:
+    """An edited source message as page content: where the export has it and its text as exported."""
+    where = ctx.name(provenance.where(src))
+    if src.text is None:
+        return ctx.th("edited_no_text", where=where)
+    return ctx.th("edited", where=where, text=ctx.user(src.text))
 
 
 def seq_links(seqs: Iterable[int]) -> str:

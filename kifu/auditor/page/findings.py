@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from ...events.base import JudgeRuling
+from ...events.base import JudgeRuling, Source
+from .. import provenance
 from ..base import Document, Finding, Rule, Text, cited
 from ..stance import decision_word
-from .common import Context, esc, plain, seq_links
+from .common import Context, edited_note, esc, plain, seq_links
 
 
 def findings_section(ctx: Context, findings: Sequence[Finding]) -> str:
@@ -44,6 +45,9 @@ def _finding(ctx: Context, i: int, f: Finding) -> str:
                  (ctx.t("why"), _prose(r.doc.section("why", ctx.lang)))]
         if r.options:
             rows.append((ctx.t("depends"), ctx.user(", ".join(f"{o}={plain(ctx.options.get(o))}" for o in r.options))))
+    edited = provenance.of(f, ctx.edited)
+    if edited:
+        rows.append((ctx.t("from_edited"), _edited(ctx, edited)))
     if f.evidence:
         rows.append((ctx.t("evidence"), _evidence(ctx, f.evidence)))
     rows += [(ctx.t("ruled"), _ruling(ctx, r)) for r in _rulings_on(ctx, f)]
@@ -54,6 +58,11 @@ def _finding(ctx: Context, i: int, f: Finding) -> str:
         f'<div class="name">{esc(f.name)}</div><p class="msg">{ctx.user(f.message.get(ctx.lang))}</p>'
         f"<dl>{dl}</dl>{_examples(ctx, r)}</article>"
     )
+
+
+def _edited(ctx: Context, edited: list[tuple[int, Source]]) -> str:
+    """Each of a finding's events made of an edited message: the event, where the source has it, its text."""
+    return "".join(f'<div class="edited">✎ {seq_links((s,))} {edited_note(ctx, src)}</div>' for s, src in edited)
 
 
 def _rulings_on(ctx: Context, f: Finding) -> list[JudgeRuling]:

@@ -8,7 +8,7 @@ TABLE_COLOUR = "#475569"
 
 CSS = """
 :root{--ink:#1f2937;--mute:#6b7280;--line:#e5e7eb;--err:#b91c1c;--errbg:#fef2f2;--warn:#a16207;--warnbg:#fefce8;
---inf:#1d4ed8;--infbg:#eff6ff;--ok:#15803d;--okbg:#f0fdf4}
+--inf:#1d4ed8;--infbg:#eff6ff;--ok:#15803d;--okbg:#f0fdf4;--edit:#9a3412}
 *{box-sizing:border-box}
 body{font-family:system-ui,"Hiragino Sans","Noto Sans CJK JP","Yu Gothic","IPAGothic",sans-serif;color:var(--ink);margin:0;
 background:#f8fafc;line-height:1.5}
@@ -58,6 +58,8 @@ pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;padding:6px 8px
 .timeline .t,.timeline .who{white-space:nowrap;color:var(--mute)}.timeline .who{color:var(--ink)}.timeline .ty{font-family:ui-monospace,monospace;white-space:nowrap}
 .kv{margin-right:10px;white-space:normal}.kv i{color:var(--mute);font-style:normal}
 .chg{white-space:nowrap;font-size:12px}.flag{display:block;font-size:12px;margin-top:2px;text-decoration:none}
+.timeline .edited{display:table;font-size:12px;color:var(--edit);background:#fff7ed;border:1px solid #fed7aa;
+border-radius:4px;padding:0 6px;margin:2px 0}.editmark{color:var(--edit);font-weight:700}.finding .edited{color:var(--edit)}
 .flag.error{color:var(--err)}.flag.warning{color:var(--warn)}.flag.info{color:var(--inf)}
 footer{color:var(--mute);font-size:12px;margin-top:30px}
 @media (max-width:800px){.top,.charts{grid-template-columns:1fr}}

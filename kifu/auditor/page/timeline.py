@@ -16,6 +16,7 @@ from ..stance import decision_word
 from .common import (
     SEVERITIES,
     Context,
+    edited_note,
     esc,
     labelled_table,
     metric_label,
@@ -150,6 +151,10 @@ def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change:
         f'<a class="flag {esc(f.severity)}" href="#f-{i}">▲ {esc(f.code)} {ctx.user(f.message.get(ctx.lang))}</a>'
         for i, f in flags
     )
+    mark = ""
+    if e.src is not None and e.src.edited:  # testimony changed after it was given: where to check it, what it says
+        notes = f'<span class="edited">✎ {edited_note(ctx, e.src)}</span>{notes}'
+        mark = f' <span class="editmark" title="{esc(ctx.t("edited_mark"))}">✎</span>'
     void = ctx.voids.get(e.seq)
     struck = (lambda html: f"<del>{html}</del>") if void is not None else (lambda html: html)
     if void is not None:  # never happened: struck through, with who took it back and why
@@ -157,7 +162,7 @@ def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change:
         voided = ctx.th("voided", seq=str(void.seq), by=ctx.name(ctx.who(void.by)), reason=ctx.user(void.reason))
         notes = f'<span class="void">{voided}</span>{notes}'
     return (
-        f'<tr id="seq-{e.seq}" class="{sev}"><td><a href="#seq-{e.seq}">{e.seq}</a></td>'
+        f'<tr id="seq-{e.seq}" class="{sev}"><td><a href="#seq-{e.seq}">{e.seq}</a>{mark}</td>'
         + (f'<td class="t" title="{ctx.attr(e.at)}">{ctx.name(_clock(e.at))}</td>' if timed else "")
         + f'<td class="who">{struck(ctx.name(ctx.who(e.by)))}</td>'
         f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td>{struck(_detail(ctx, e))}{notes}</td>'
