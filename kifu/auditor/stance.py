@@ -71,6 +71,8 @@ class Stance(NamedTuple):
         if self.kind == "agree":
             key += ".broken" if self.judge_broken else ".legal"
         elif self.kind == "unknown":
+            if not (self.ruling.decision or "").strip():  # a ruling with no decision word: say so, not «»
+                key = "stance.no_decision"
             key += ".found" if self.findings else ".nothing"
         word = (self.ruling.decision or "").strip().lower()
         penalty = self.kind == "agree" and word in PENALTIES
