@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note
+from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note, RandomRolled
 from ..projector.base import RECORDER_OR_JUDGE, parse_time, void_verdicts
+from ..events.i18n import Msg
 from .base import Hit, Option, Rule, Severity, Step, rule
 
 ROLES = ("judge", "system", "recorder")
@@ -205,6 +206,49 @@ def ruled_event_is_never_voided(s: Step) -> Iterable[Hit]:
             yield Hit(s.event.seq, {"target": v.seq, "ruling": v.ruling}, (v.seq, v.ruling or v.seq))
 
 
+def face_range(e: RandomRolled) -> tuple[int, int] | None:
+    """The least and greatest value a ``random`` event may record, or None when its shape is wrong
+    (a coin that is not 2-sided, a total without its number of dice or with more than one value)."""
+    if e.sides < 1 or (e.kind == "coin" and e.sides != 2):
+        return None
+    if e.kind == "total":
+        if e.dice is None or e.dice < 1 or len(e.values) != 1:
+            return None
+        return e.dice, e.dice * e.sides
+    return 1, e.sides
+
+
+@rule(
+    code="KIFU-LOG-014",
+    name="random-values-within-their-sides",
+    severity=Severity.ERROR,
+    on=(RandomRolled,),
+)
+def random_values_within_their_sides(s: Step) -> Iterable[Hit]:
+    # A face no die has is a recording error; left in, it would reach the fairness statistics as data.
+    e = s.event
+    assert isinstance(e, RandomRolled)
+    if e.secret and not e.values:
+        return  # a secret roll whose result the source hides (sides 0, no values): nothing was recorded to check
+    bounds = face_range(e)
+    if bounds is None:
+        if e.kind == "coin" and e.sides >= 1:
+            what = Msg("text.kifu.random_coin_sides", sides=e.sides)
+        elif e.kind == "total" and e.sides >= 1 and (e.dice is None or e.dice < 1):
+            what = Msg("text.kifu.random_total_dice")
+        elif e.kind == "total" and e.sides >= 1:
+            what = Msg("text.kifu.random_total_values", count=len(e.values))
+        else:
+            what = Msg("text.kifu.random_no_sides", sides=e.sides)
+        yield Hit(e.seq, {"kind": Msg(f"word.random.{e.kind}"), "what": what})
+        return
+    low, high = bounds
+    wrong = [v for v in e.values if not low <= v <= high]
+    if wrong:
+        yield Hit(e.seq, {"kind": Msg(f"word.random.{e.kind}"),
+                          "what": Msg("text.kifu.random_range", values=wrong, low=low, high=high)})
+
+
 RULES: tuple[Rule, ...] = (
     nothing_after_match_end,
     by_names_a_player,
@@ -218,4 +262,5 @@ RULES: tuple[Rule, ...] = (
     match_start_is_never_voided,
     void_is_never_voided,
     ruled_event_is_never_voided,
+    random_values_within_their_sides,
 )
