@@ -30,7 +30,10 @@ from .common import ImportFailed, Message, Source, decode_text, lines
 # open-ended part, and what follows it starts with fixed text, so a failed line costs one pass.
 _WHO = r"(?P<who>\S(?:.*?\S)?)"
 _STAMP = re.compile(r"^\[(?P<t>\d{1,2}:\d{2}(?::\d{2})?)\]\s*")
-_CHAT = re.compile(r"^(?P<who>[^:\s][^:]{0,39}):\s(?P<text>.*)$")
+# A chat name is one word: servatrice allows no space in a user name, and the client's own chat
+# history reads ``(\S+):\s`` (chat_view.cpp). Game lines that carry a colon after several words
+# ("Aoi creates token: Goblin (1/1).", "peeks at face down card #2: …") are then not chat.
+_CHAT = re.compile(r"^(?P<who>[^:\s]{1,40}):\s(?P<text>.*)$")
 _ICON = "\ufffc"
 """What a copy of the log keeps of the user-level icon Cockatrice draws before a chat name."""
 _AGAIN = "    "
