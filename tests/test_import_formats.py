@@ -106,7 +106,8 @@ def test_ccfolia_classic_reads_choice_toss_and_hidden_roll(tmp_path: Path) -> No
     toss = rolls[0]
     assert (toss.kind, toss.values, toss.purpose, toss.by, toss.expr) == ("coin", [2], "toss", "p1", "CHOICE[自分,相手]")
     hidden = [r for r in rolls if r.secret]
-    assert [(h.values, h.sides, h.expr) for h in hidden] == [([], 6, "S2D6")]
+    # The page shows an unopened secret roll as its placeholder only: no command, so no die size.
+    assert [(h.values, h.sides, h.expr, h.src.text) for h in hidden] == [([], 0, None, "シークレットダイス ???")]
     assert [r.values for r in rolls if r.sides == 6 and not r.secret] == [[3, 4], [2], [5]]
 
 
@@ -223,9 +224,13 @@ def test_udonarium_result_says_system_and_command_for_the_bcdice_reader() -> Non
 def test_ccfolia_secret_only_from_the_s_prefix_or_the_source(tmp_path: Path) -> None:
     run, out = _import("ccfolia/classic-secret.html", tmp_path)
     events = {e.src.text.split()[0]: e for e in _events(out)[1:]}
-    opened, unopened, again, plain = events["S1D100<=50"], events["SCCB<=60"], events["sx2"], events["1D6"]
+    opened, unopened, again, plain = events["S1D100<=50"], events["シークレットダイス"], events["sx2"], events["1D6"]
     assert (opened.secret, opened.values) == (True, [23])
     assert (unopened.secret, unopened.values, type(unopened).__name__) == (True, [], "RandomRolled")
+    # An S command shown without a result is not how the page writes a hidden roll: chat, reported.
+    untaken = events["SCCB<=60"]
+    assert (type(untaken).__name__, untaken.secret) == ("Note", False)
+    assert f"{untaken.src.loc}: a secret command with no result" in run.err
     assert again.secret and not plain.secret
     # BCDice answered nothing (a command of a system the room does not use): chat, not a hidden roll.
     assert [type(events[w]).__name__ for w in ("CC<=50", "ST")] == ["Note", "Note"]

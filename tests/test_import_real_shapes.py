@@ -52,3 +52,28 @@ def test_cockatrice_game_lines_with_a_colon_are_not_chat(tmp_path: Path) -> None
     said = [(e.by, e.text) for e in events if type(e).__name__ == "Note" and e.by not in (None, "system")]
     assert said == [("p2", "nice roll")]
     assert report.unreadable == []
+
+
+def _classic(*messages: tuple[str, str]) -> str:
+    """A classic CCFOLIA page, laid out as the client writes it (one <p> of three spans per message)."""
+    body = "".join(f'\n<p style="color:#888888;">\n  <span> [main]</span>\n  <span>{who}</span> :\n'
+                   f"  <span>\n    {text}\n  </span>\n</p>\n" for who, text in messages)
+    return ('<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
+            f"    <title>ccfolia - logs</title>\n  </head>\n  <body>\n{body}\n  </body>\n</html>\n")
+
+
+def test_ccfolia_classic_hidden_roll_is_the_placeholder_not_the_typed_command(tmp_path: Path) -> None:
+    page = _classic(
+        ("ミオ", "CC&lt;=(12*5) 【STR × 5】 (1D100&lt;=60) ボーナス・ペナルティダイス[0] ＞ 5 ＞ 5 ＞ イクストリーム成功"),
+        ("狂信者", "sCC&lt;=(13)*5 【CON × 5】"),  # BCDice did not take it ...
+        ("狂信者", "シークレットダイス ???"),  # ... so it was typed again: the one hidden roll
+        ("ミオ", "シークレットダイスって何ですか？"),  # chat about it: no roll
+        ("ミオ", "1D100  (1D100) ＞ 40"),
+    )
+    report, events = _import(tmp_path, "room.html", page)
+    rolls = [(e.by, e.sides, e.values, e.secret) for e in events if isinstance(e, RandomRolled)]
+    assert rolls == [("p1", 10, [10, 5], False), ("p2", 0, [], True), ("p1", 100, [40], False)]
+    assert report.hidden == 1
+    untaken = next(e for e in events if e.src and e.src.text.startswith("sCC"))
+    assert (type(untaken).__name__, untaken.secret) == ("Note", False)
+    assert [u.loc for u in report.unreadable] == [untaken.src.loc]

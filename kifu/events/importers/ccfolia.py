@@ -65,7 +65,7 @@ def read_html(data: bytes, file: str) -> Source:
         paragraphs = doc.xpath("//body//p")
         if not paragraphs or not _classic(doc, paragraphs):
             raise ImportFailed(Msg("import.ccfolia_none"), where=file)
-        src.messages = [_secrecy(_paragraph(p, i)) for i, p in enumerate(paragraphs, 1)]
+        src.messages = [_classic_secrecy(_paragraph(p, i)) for i, p in enumerate(paragraphs, 1)]
     if b"</html>" not in data[-512:].lower():
         src.notes.append("the file does not end with </html>: it may be truncated")
     return src
@@ -95,6 +95,32 @@ def _secrecy(msg: Message) -> Message:
     shown = msg.result is not None or bcdice.SEP in msg.text
     if not shown and (msg.secret or bcdice.is_hidden_marker(msg.text)):
         msg.hidden_roll = msg.secret = True
+    return msg
+
+
+# What a classic page writes for a secret roll not yet opened: the placeholder alone, never the command
+# (kurocafe/ccfolia-log-viewer: docs/cc.html, docs/ccb.html, 17 such rolls, none with its command shown).
+_CLASSIC_HIDDEN = re.compile(r"シークレットダイス[ \t\u3000]*[?？]*")
+
+
+def _classic_secrecy(msg: Message) -> Message:
+    """A classic page's message: hidden only as the client's placeholder (``シークレットダイス ???``).
+
+    An ``S`` command shown with no result is not how that page writes a hidden roll, so it is a
+    command BCDice did not take (the player typed it again, or gave up): chat everyone saw. It
+    is reported, since an ``S`` command the reader got wrong would otherwise pass unseen.
+    """
+    if msg.unreadable or msg.system:
+        return msg
+    shown = msg.result is not None or bcdice.SEP in msg.text
+    if shown:
+        return _secrecy(msg)
+    if _CLASSIC_HIDDEN.fullmatch(msg.text.strip()):
+        msg.hidden_roll = msg.secret = True
+    elif bcdice.typed_secret(msg.text):
+        msg.rolls = []  # no result to read: the line is chat, reported once below
+        msg.unreadable = ("a secret command with no result: a classic page shows an unopened secret roll as "
+                          "'シークレットダイス ???', so BCDice did not answer this one")
     return msg
 
 

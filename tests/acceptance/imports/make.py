@@ -70,7 +70,7 @@ GG_CLASSIC = [
     ("main", *YUKI, "x3 1D2 #1\n(1D2) ＞ 1\n\n#2\n(1D2) ＞ 1\n\n#3\n(1D2) ＞ 2"),
     ("main", *YUKI, "!resolve a2 2 2"),
     ("info", *JUDGE, "!ruling a1のトスは有効です"),
-    ("main", *MINATO, "SCHOICE[自分,相手]"),
+    ("main", *MINATO, "シークレットダイス ???"),  # an unopened secret roll, as a classic page shows it
     ("main", *YUKI, "!win ユキ"),
     ("other", *MINATO, "ありがとうございました"),
 ]
@@ -86,7 +86,7 @@ GENERIC_CLASSIC = [
     ("other", *AOI, "choice[グー,チョキ,パー] (choice[グー,チョキ,パー]) ＞ パー"),
     ("info", *KP, "<script>alert(1)</script> は無効です"),
     ("main", *REN, "1D100<=50 (1D100<=50) ＞ 37 ＞ 成功"),
-    ("main", *AOI, "S1D100<=50"),
+    ("main", *AOI, "シークレットダイス ???"),
     ("main", *REN, "Renの勝ち"),
 ]
 
