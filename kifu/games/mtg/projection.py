@@ -10,6 +10,7 @@ kept, legal or not; the helpers at the end derive what the rules compare
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 import msgspec
@@ -232,8 +233,17 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
 
 def card_of(state: State, name: str) -> Card | None:
     """The catalogue facts of a card (the match's own cards first)."""
-    key = name.strip().lower()
-    return state.custom.get(key) or builtin().get(key)
+    if state.custom:
+        found = state.custom.get(name.strip().lower())
+        if found is not None:
+            return found
+    return _builtin_card(name)
+
+
+@lru_cache(maxsize=4096)
+def _builtin_card(name: str) -> Card | None:
+    # The fold asks for the cards in play at every coin; the names are the few a log uses.
+    return builtin().get(name)
 
 
 apply: Dispatch[State] = Dispatch()
@@ -271,11 +281,21 @@ def _heads(state: State, e: HeadsNamed) -> State:
 
 def controls(state: State, player: str, modifier: str) -> int:
     """How many permanents with this modifier (``thumb``, ``edgar``) the player controls."""
-    n = 0
-    for p in state.permanents.values():
-        card = card_of(state, p.card)
-        n += p.controller == player and card is not None and card.modifier == modifier
+    memo = _CONTROLS
+    if memo[0] is not state.permanents or memo[1] is not state.custom:
+        memo[:] = (state.permanents, state.custom, {})
+    counts = memo[2]
+    n = counts.get((player, modifier))
+    if n is None:
+        n = counts[(player, modifier)] = sum(
+            p.controller == player and (card := card_of(state, p.card)) is not None and card.modifier == modifier
+            for p in state.permanents.values())
     return n
+
+
+# Asked at the first coin of every flip; the permanents change far less often. The answers are kept for the
+# latest permanents (held here, so the identity cannot be reused while it is compared).
+_CONTROLS: list[Any] = [None, None, {}]
 
 
 def _watchers(state: State) -> tuple[Permanent, ...]:
@@ -322,8 +342,11 @@ def _retire(state: State, flip: str, seq: int) -> State:
 
 
 def _put(state: State, ins: Instruction) -> State:
+    """``ins`` scored again and stored; the players' tallies moved by what its score changed."""
     ins = _scored(ins)
     old = state.flips.get(ins.flip)
+    if old is not None and old.wins == ins.wins and old.losses == ins.losses:
+        return replace(state, flips={**state.flips, ins.flip: ins})
     wins, losses = dict(state.wins), dict(state.losses)
     for tally, before, after in ((wins, old.wins if old else 0, ins.wins),
                                  (losses, old.losses if old else 0, ins.losses)):
@@ -353,7 +376,19 @@ def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
     ins = state.flips.get(flip)
     if ins is None:
         return _orphan(state, seq)
-    return _put(state, _regrouped(ins, _changed(ins, n, seq, add), seq))
+    return _put_group(state, ins, _changed(ins, n, seq, add), seq)
+
+
+def _put_group(state: State, ins: Instruction, g: Group, seq: int) -> State:
+    """``ins`` with group ``g`` stored. Its score (made, wins, losses) reads only each group's outcome, kept
+    sides and choices, and Mana Clash's flippers (``_last_flip_made``): when an event left those of an
+    existing group as they were (an outcome or a call the verdict already had), the score stands."""
+    old = ins.groups.get(g.group)
+    ins = _regrouped(ins, g, seq)
+    if old is not None and old.outcome == g.outcome and old.kept == g.kept and old.choices == g.choices and (
+            ins.sequence != "until-both-heads" or old.coins == g.coins):
+        return replace(state, flips={**state.flips, ins.flip: ins})
+    return _put(state, ins)
 
 
 def _changed(ins: Instruction, n: int, seq: int, add: Mapping[str, Any]) -> Group:
@@ -410,7 +445,7 @@ def _coin(state: State, e: CoinLanded) -> State:
     g = _changed(ins, e.group, e.seq, {"coins": coin})
     if who not in g.thumbs:  # the Thumbs a player controls when their first coin of the flip lands
         g = replace(g, thumbs={**g.thumbs, who: controls(state, who, "thumb")})
-    return _put(state, _regrouped(ins, g, e.seq))
+    return _put_group(state, ins, g, e.seq)
 
 
 @apply.on(CoinKept)
@@ -434,7 +469,8 @@ def _payoff(state: State, e: PayoffApplied) -> State:
     if ins is None:
         return _orphan(state, e.seq)
     p = Payoff(seq=e.seq, kind=e.kind, amount=e.amount, player=e.player, permanent=e.permanent, group=e.group)
-    return _put(state, replace(ins, payoffs=ins.payoffs + (p,), last_seq=e.seq))
+    # a payoff changes no flip: the instruction's score stands
+    return replace(state, flips={**state.flips, e.flip: replace(ins, payoffs=ins.payoffs + (p,), last_seq=e.seq)})
 
 
 # --- derived values the rules compare ------------------------------------------------
@@ -445,7 +481,7 @@ def groups_in_order(ins: Instruction) -> list[Group]:
 
 
 def coins_of(g: Group, player: str) -> tuple[Coin, ...]:
-    return tuple(c for c in g.coins if c.player == player)
+    return tuple([c for c in g.coins if c.player == player])
 
 
 def kept_coin(g: Group, player: str) -> Coin | None:
