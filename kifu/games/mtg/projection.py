@@ -342,8 +342,7 @@ def _retire(state: State, flip: str, seq: int) -> State:
 
 
 def _put(state: State, ins: Instruction) -> State:
-    """``ins`` scored again and stored; the players' tallies moved by what its score changed."""
-    ins = _scored(ins)
+    """``ins`` (scored) stored; the players' tallies moved by what its score changed."""
     old = state.flips.get(ins.flip)
     if old is not None and old.wins == ins.wins and old.losses == ins.losses:
         return replace(state, flips={**state.flips, ins.flip: ins})
@@ -384,11 +383,32 @@ def _put_group(state: State, ins: Instruction, g: Group, seq: int) -> State:
     sides and choices, and Mana Clash's flippers (``_last_flip_made``): when an event left those of an
     existing group as they were (an outcome or a call the verdict already had), the score stands."""
     old = ins.groups.get(g.group)
-    ins = _regrouped(ins, g, seq)
+    new = _regrouped(ins, g, seq)
     if old is not None and old.outcome == g.outcome and old.kept == g.kept and old.choices == g.choices and (
             ins.sequence != "until-both-heads" or old.coins == g.coins):
-        return replace(state, flips={**state.flips, ins.flip: ins})
-    return _put(state, ins)
+        return replace(state, flips={**state.flips, new.flip: new})
+    return _put(state, _rescored(ins, new, old, g))
+
+
+def _rescored(before: Instruction, after: Instruction, old: Group | None, g: Group) -> Instruction:
+    """``after`` (``before``, scored, with group ``g`` changed from ``old`` or added) scored.
+
+    A flip's verdict and place never depend on the flips after it, so when ``g`` is the last flip the others
+    keep theirs: ``g`` counts when the effect was still going after them, and only its own verdict moves the
+    score. An event costs the same however many flips the instruction made. A flip recorded before an
+    earlier one (out of order) is scored from the start.
+    """
+    if max(after.groups) != g.group:
+        return _scored(after)
+    rest = len(after.groups) - 1
+    made, wins, losses = before.made, before.wins, before.losses
+    if old is not None:
+        if made <= rest:
+            return after  # the effect was over before ``g``: it counted and counts nothing
+        made, wins, losses = made - 1, wins - (old.outcome == "won"), losses - (old.outcome == "lost")
+    elif made < rest or (rest and _last_flip_made(after, before.groups[max(before.groups)], made)):
+        return after  # the effect was over before this new flip
+    return replace(after, made=made + 1, wins=wins + (g.outcome == "won"), losses=losses + (g.outcome == "lost"))
 
 
 def _changed(ins: Instruction, n: int, seq: int, add: Mapping[str, Any]) -> Group:
@@ -586,11 +606,11 @@ def kept_losses(ins: Instruction) -> int:
 
 
 def kept_sides(ins: Instruction, side: str) -> int:
-    """Kept coins showing ``side``, over every flipping player (heads/tails-only cards)."""
+    """Kept coins showing ``side``, over every flipping player (heads/tails-only cards): the kept sides the fold
+    keeps on each group (``kept_coin``)."""
     n = 0
     for g in effective_groups(ins):
-        for who in dict.fromkeys(c.player for c in g.coins):
-            kept = kept_coin(g, who)
-            stated = stated_group(ins, g.group) and who == ins.flipper
-            n += kept is not None and (("heads" if stated else kept.result) == side)
+        stated = stated_group(ins, g.group)
+        for who, result in g.kept.items():
+            n += ("heads" if stated and who == ins.flipper else result) == side
     return n
