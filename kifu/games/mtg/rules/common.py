@@ -61,11 +61,6 @@ def card(state: State, ins: Instruction) -> Card | None:
     return card_of(state, ins.card)
 
 
-def new_group(before: Instruction | None, n: int) -> bool:
-    """True when group ``n`` had no coin before this event."""
-    return before is None or n not in before.groups or not before.groups[n].coins
-
-
 def last_coin_seq(ins: Instruction) -> int:
     seqs = [c.seq for g in groups_in_order(ins) for c in g.coins]
     return seqs[-1] if seqs else ins.seq

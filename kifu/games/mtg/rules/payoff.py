@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from kifu.auditor.base import End, Hit, Severity, end_rule
+from kifu.auditor.base import End, Hit, Severity, end_rule, latest
 from kifu.events.i18n import Msg
 
 from ..cards import Card
@@ -23,7 +23,6 @@ from ..projection import (
     kept_losses,
     kept_sides,
     kept_wins,
-    the_call,
 )
 from .common import UNRECORDED, card, every_flip, evidence, last_coin_seq
 from .thumb import ignored_counts_for_nothing
@@ -128,13 +127,16 @@ def counted_for(ins: Instruction, w: Permanent, scope: str) -> tuple[int, int]:
     """(kept wins, wins only an ignored coin gave) that a watcher with ``scope`` counts."""
     if scope == "you" and ins.flipper != w.controller:
         return 0, 0
-    kept, phantom = 0, 0
+    return kept_wins(ins), _phantom_wins(ins)
+
+
+def _phantom_wins(ins: Instruction) -> int:
+    """Lost flips the effect made that an ignored Thumb coin would have won (the call the fold kept)."""
+    phantom = 0
     for g, outcome in counted(ins):
-        call = the_call(ins, g)
-        kept += outcome == "won"
-        phantom += outcome == "lost" and call is not None and any(
-            c.result == call.value for c in ignored_coins(g, ins.flipper))
-    return kept, phantom
+        if outcome == "lost" and g.call is not None and len(g.coins) > 1:  # one coin: none ignored
+            phantom += any(c.result == g.call for c in ignored_coins(g, ins.flipper))
+    return phantom
 
 
 class Tally(NamedTuple):
@@ -165,9 +167,15 @@ class Tally(NamedTuple):
         return self.paid[-1].seq
 
 
-def tallies(state: State) -> Iterable[Tally]:
+@latest
+def tallies(state: State) -> tuple[Tally, ...]:
     """Every watcher in play at an instruction, and every permanent a payoff of it names: one not in play when
-    the instruction began (it counts nothing) as the log last named it, or as an unnamed permanent."""
+    the instruction began (it counts nothing) as the log last named it, or as an unnamed permanent. For
+    MTG-PAY-003 and MTG-THUMB-004: worked out once per final state."""
+    return tuple(_tallies(state))
+
+
+def _tallies(state: State) -> Iterable[Tally]:
     for ins in state.flips.values():
         watchers = {w.permanent: w for w in ins.watchers}
         for pid in sorted(set(watchers) | {p.permanent for p in ins.payoffs if p.permanent}):

@@ -25,7 +25,6 @@ from .common import (
     flip_of,
     flip_subject,
     last_coin_seq,
-    new_group,
     players_flipping,
 )
 
@@ -35,13 +34,20 @@ OPPONENT = "an opponent"
 
 
 def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
-    """(before, after) when this coin starts a new flip of an existing instruction."""
+    """(before, after) when this coin starts a new flip of an existing instruction: its group had no coin before
+    (a coin adds itself to its group, and never opens an instruction, so the group after it holds it alone)."""
     e = s.event
-    assert isinstance(e, CoinLanded)
-    before, after = flip_of(s.before.game, e.flip), flip_of(s.after.game, e.flip)
-    if before is None or after is None or not new_group(before, e.group):
+    after = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    if after is None or len(after.groups[e.group].coins) != 1:  # type: ignore[attr-defined]
         return None
-    return before, after
+    return s.before.game.flips[e.flip], after  # type: ignore[attr-defined]
+
+
+def _sequence(s: Step) -> str | None:
+    """The sequence of the instruction this event names (None when it names none): each sequence rule judges
+    one kind, so it asks this first."""
+    ins = flip_of(s.after.game, s.event.flip)  # type: ignore[attr-defined]
+    return None if ins is None else ins.sequence
 
 
 @rule(
@@ -51,10 +57,13 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     on=(CoinLanded,),
 )
 def stops_at_first_loss(s: Step) -> Iterable[Hit]:
+    if _sequence(s) not in UNTIL_LOSE:
+        return ()
     pair = _starting(s)
-    if pair is None or pair[0].sequence not in UNTIL_LOSE:
-        return
-    before, after = pair
+    return () if pair is None else _flips_after_a_loss(s, *pair)
+
+
+def _flips_after_a_loss(s: Step, before: Instruction, after: Instruction) -> Iterable[Hit]:
     for g, outcome in counted(before):
         if outcome == "lost" and g.group < s.event.group:  # type: ignore[attr-defined]
             seq = kept_coin(g, before.flipper).seq if kept_coin(g, before.flipper) else g.first_seq
@@ -125,8 +134,10 @@ def number_instructed(s: Step) -> Iterable[Hit]:
     if isinstance(e, FlipInstructed):
         yield from _bad_choice(s, ins)
         return
+    if ins.sequence not in ("fixed", "chosen", "capped"):
+        return  # no number to exceed (expected_flips)
     want = expected_flips(s, ins)
-    if want is not None and _starting(s) is not None and len(ins.groups) > want:
+    if want is not None and len(ins.groups) > want and _starting(s) is not None:
         yield Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip))
 
 
@@ -160,15 +171,15 @@ def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     e = s.event
     ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
     if ins is None:
-        return
+        return ()
     if isinstance(e, ChoiceMade):
-        yield from _bad_stop(ins, e)
-        return
+        return _bad_stop(ins, e)
     pair = _starting(s)
     stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"] if pair else []
     if stops:
-        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)), (stops[0].seq,),
-                  about=("length", ins.flip))
+        return (Hit(e.seq, evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)), (stops[0].seq,),
+                    about=("length", ins.flip)),)
+    return ()
 
 
 def _bad_stop(ins: Instruction, e: ChoiceMade) -> Iterable[Hit]:
@@ -195,10 +206,13 @@ def _decider(ins: Instruction, g: Group) -> str | None:
     on=(CoinLanded,),
 )
 def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
+    if _sequence(s) != "repeat":
+        return ()
     pair = _starting(s)
-    if pair is None or pair[0].sequence != "repeat":
-        return
-    before = pair[0]
+    return () if pair is None else _repeat_undecided(s, pair[0])
+
+
+def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
     earlier = [g for g in groups_in_order(before) if g.group < s.event.group]  # type: ignore[attr-defined]
     if not earlier:
         return
@@ -248,9 +262,13 @@ def _all_heads(ins: Instruction, g: Group) -> bool | None:
     on=(CoinLanded,),
 )
 def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
+    if _sequence(s) != "until-both-heads":
+        return ()
     pair = _starting(s)
-    if pair is None or pair[0].sequence != "until-both-heads":
-        return
+    return () if pair is None else _round_after_all_heads(s, pair)
+
+
+def _round_after_all_heads(s: Step, pair: tuple[Instruction, Instruction]) -> Iterable[Hit]:
     for g in groups_in_order(pair[0]):
         if g.group < s.event.group and _all_heads(pair[0], g):  # type: ignore[attr-defined]
             yield Hit(s.event.seq, evidence(pair[1], group=s.event.group,  # type: ignore[attr-defined]
@@ -261,10 +279,10 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
 
 def _clash_unfinished(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
-        # rounds after the all-heads one were reported where they began; judge the rounds the spell made
-        groups = effective_groups(ins)
         if ins.sequence != "until-both-heads":
             continue
+        # rounds after the all-heads one were reported where they began; judge the rounds the spell made
+        groups = effective_groups(ins)
         for g in groups:
             if g.coins and len(players_flipping(g)) < 2:
                 yield Hit(g.coins[-1].seq, evidence(ins, group=g.group,
