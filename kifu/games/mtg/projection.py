@@ -367,15 +367,11 @@ def _orphan(state: State, seq: int) -> State:
     return replace(state, orphans=state.orphans + (seq,))
 
 
-def _group(ins: Instruction, n: int, seq: int) -> Group:
-    return ins.groups.get(n) or Group(group=n, first_seq=seq)
-
-
-def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
+def _with_group(state: State, flip: str, n: int, seq: int, field: str, mark: Mark) -> State:
     ins = state.flips.get(flip)
     if ins is None:
         return _orphan(state, seq)
-    return _put_group(state, ins, _changed(ins, n, seq, add), seq)
+    return _put_group(state, ins, _changed(ins, n, seq, field, mark), seq)
 
 
 def _put_group(state: State, ins: Instruction, g: Group, seq: int) -> State:
@@ -411,24 +407,37 @@ def _rescored(before: Instruction, after: Instruction, old: Group | None, g: Gro
     return replace(after, made=made + 1, wins=wins + (g.outcome == "won"), losses=losses + (g.outcome == "lost"))
 
 
-def _changed(ins: Instruction, n: int, seq: int, add: Mapping[str, Any]) -> Group:
-    """Group ``n`` with the marks or coin of one event added, and its derived facts brought up to date.
+def _changed(ins: Instruction, n: int, seq: int, field: str, mark: Mark | Coin) -> Group:
+    """Group ``n`` with one event's mark or coin added to ``field``, and its derived facts brought up to date.
 
-    Only this group's facts are recomputed (kept sides, the call, the outcome); the other groups'
-    stay as stored, so an event costs the same however many flips came before it.
+    Only this group's facts are recomputed, and of them only those the field is read for: the kept sides
+    read the coins and the keeps, the call the calls and the coins (the flipper's first coin lands after the
+    call that counts), the outcome all of these and the recorded outcomes; a choice changes none. The other
+    groups' stay as stored, so an event costs the same however many flips came before it.
     """
-    g = _group(ins, n, seq)
-    g = replace(g, **{k: getattr(g, k) + (v,) for k, v in add.items()})
-    kept = _kept_sides(g)
+    old = ins.groups.get(n)
+    if old is None:
+        g = Group(group=n, first_seq=seq, **{field: (mark,)})
+        kept, call = _kept_sides(g), _call_value(ins, g)
+    elif field == "choices":
+        return replace(old, choices=old.choices + (mark,))
+    else:
+        g = replace(old, **{field: getattr(old, field) + (mark,)})
+        kept = _kept_sides(g) if field == "coins" or field == "keeps" else g.kept
+        call = _call_value(ins, g) if field == "coins" or field == "calls" else g.call
+    return replace(g, kept=kept, call=call, outcome=_judged_outcome(ins, g, kept, call))
+
+
+def _call_value(ins: Instruction, g: Group) -> str | None:
     call = the_call(ins, g)
-    return replace(g, kept=kept, call=call.value if call else None, outcome=_judged_outcome(ins, g, kept, call))
+    return None if call is None else call.value
 
 
 def _regrouped(ins: Instruction, g: Group, seq: int) -> Instruction:
     return replace(ins, groups={**ins.groups, g.group: g}, last_seq=seq)
 
 
-def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: Mark | None) -> str | None:
+def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: str | None) -> str | None:
     """``true_outcome`` from the kept sides and the call just worked out (the same verdict, not recomputed)."""
     if stated_group(ins, g.group):
         return "won"
@@ -436,14 +445,14 @@ def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: M
         return None
     side = kept.get(ins.flipper)
     if side is not None and call is not None:
-        return "won" if call.value == side else "lost"
+        return "won" if call == side else "lost"
     mine = [o for o in g.outcomes if o.player == ins.flipper]
     return mine[0].value if mine else None
 
 
 def _kept_sides(g: Group) -> dict[str, str]:
     out = {}
-    for who in dict.fromkeys(c.player for c in g.coins):
+    for who in dict.fromkeys([c.player for c in g.coins]):
         coin = kept_coin(g, who)
         if coin is not None:
             out[who] = coin.result
@@ -452,7 +461,7 @@ def _kept_sides(g: Group) -> dict[str, str]:
 
 @apply.on(CoinCalled)
 def _call(state: State, e: CoinCalled) -> State:
-    return _with_group(state, e.flip, e.group, e.seq, calls=Mark(seq=e.seq, player=e.player, value=e.side))
+    return _with_group(state, e.flip, e.group, e.seq, "calls", Mark(seq=e.seq, player=e.player, value=e.side))
 
 
 @apply.on(CoinLanded)
@@ -462,7 +471,7 @@ def _coin(state: State, e: CoinLanded) -> State:
         return _orphan(state, e.seq)
     who = e.player or ins.flipper
     coin = Coin(seq=e.seq, player=who, result=e.result, face=e.face, randomiser=e.randomiser)
-    g = _changed(ins, e.group, e.seq, {"coins": coin})
+    g = _changed(ins, e.group, e.seq, "coins", coin)
     if who not in g.thumbs:  # the Thumbs a player controls when their first coin of the flip lands
         g = replace(g, thumbs={**g.thumbs, who: controls(state, who, "thumb")})
     return _put_group(state, ins, g, e.seq)
@@ -470,17 +479,17 @@ def _coin(state: State, e: CoinLanded) -> State:
 
 @apply.on(CoinKept)
 def _keep(state: State, e: CoinKept) -> State:
-    return _with_group(state, e.flip, e.group, e.seq, keeps=Mark(seq=e.seq, player=e.player, value=e.coin))
+    return _with_group(state, e.flip, e.group, e.seq, "keeps", Mark(seq=e.seq, player=e.player, value=e.coin))
 
 
 @apply.on(FlipDecided)
 def _outcome(state: State, e: FlipDecided) -> State:
-    return _with_group(state, e.flip, e.group, e.seq, outcomes=Mark(seq=e.seq, player=e.player, value=e.outcome))
+    return _with_group(state, e.flip, e.group, e.seq, "outcomes", Mark(seq=e.seq, player=e.player, value=e.outcome))
 
 
 @apply.on(ChoiceMade)
 def _choice(state: State, e: ChoiceMade) -> State:
-    return _with_group(state, e.flip, e.group, e.seq, choices=Mark(seq=e.seq, player=e.player, value=e.choice))
+    return _with_group(state, e.flip, e.group, e.seq, "choices", Mark(seq=e.seq, player=e.player, value=e.choice))
 
 
 @apply.on(PayoffApplied)
@@ -508,12 +517,14 @@ def kept_coin(g: Group, player: str) -> Coin | None:
     """The coin that counts: the kept one, or the only one (or the first of coins that all agree, where
     the choice cannot change anything); None if undecided."""
     mine = coins_of(g, player)
-    keeps = [k for k in g.keeps if k.player == player]
+    keeps = [k for k in g.keeps if k.player == player] if g.keeps else None
     if keeps:
         named = [mine[k.value - 1] if 1 <= k.value <= len(mine) else None for k in keeps]
         # keep lines naming coins that differ leave the kept coin undecided whichever line came first
         # (MTG-THUMB-002 reports them); lines naming the same result agree
         return named[0] if len({c.result if c else None for c in named}) == 1 else None
+    if len(mine) == 1:
+        return mine[0]
     return mine[0] if mine and len({c.result for c in mine}) == 1 else None
 
 
@@ -527,6 +538,8 @@ def the_call(ins: Instruction, g: Group) -> Mark | None:
     until the coin lands (seed 001 allows calling before the toss), so by default the last call before the
     flipper's first coin counts; a call made only after the result is still the call (MTG-CALL-004 judges
     its timing). Option ``call_counts: first`` holds the flipper to the first call."""
+    if not g.calls:
+        return None
     mine = [c for c in g.calls if c.player == ins.flipper]
     if not mine:
         return None
