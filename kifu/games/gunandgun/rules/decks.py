@@ -16,7 +16,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game, player_gun
+from .facts import player_gun
 
 
 
@@ -26,7 +26,7 @@ def _decks(ckey: str, guns: tuple[str, ...]) -> tuple[tuple[str, str | None, fro
     c = proj.catalogue(ckey)
     out = []
     for name in guns:
-        g = proj.find_gun(c, name)
+        g = None if c is None else c.gun(name)
         if g is None:
             out.append((name, None, frozenset(), False))
         else:
@@ -47,7 +47,7 @@ def deck_verdict(st: proj.State, pid: str, card: str, deck: str | None = None) -
     if deck is not None:
         g = player_gun(st, pid, deck)
         decks = tuple(d for d in decks if g is not None and d[0] == g.name) or decks
-    facts = proj.find_card(cat(st), card)
+    facts = proj.card_facts(st, card)
     if facts is not None and any(gid in facts.copies for _, gid, _, _ in decks):
         return None
     names = ", ".join(d[0] for d in decks)
@@ -76,7 +76,7 @@ def _named(e: Any) -> Iterable[tuple[str, str | None]]:
 )
 def cards_come_from_own_decks(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     for card, deck in _named(e):
         verdict = deck_verdict(st, e.player, card, deck)
         if verdict is None:
@@ -116,7 +116,7 @@ def _zone_problem(st: proj.State, e: Any) -> Msg | None:
     on=(ev.BulletFired, ev.TossGroupOpened),
 )
 def card_used_from_its_zone(s: Step) -> Iterable[Hit]:
-    why = _zone_problem(game(s.before), s.event)
+    why = _zone_problem(s.before.game, s.event)
     if why is not None:
         yield Hit(s.event.seq, {"player": s.event.player, "card": s.event.card, "why": why})
 
@@ -147,7 +147,7 @@ def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Hit]:
         deck = e.deck
     else:
         deck = e.deck
-    st = game(s.before)
+    st = s.before.game
     g = player_gun(st, e.player, deck)
     if g is None or e.n <= g.deck:
         return

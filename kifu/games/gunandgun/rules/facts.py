@@ -18,14 +18,6 @@ CARD_KINDS = ("action", "function", "response", "bullet", "group-function")
 SKILL_KINDS = ("skill", "group-continuous")
 
 
-def game(frame: Any) -> State:
-    return frame.game
-
-
-def cat(state: State) -> Any:
-    return proj.catalogue(state.ckey)
-
-
 def player_gun(state: State, player: str, gun: str | None) -> proj.Gun | None:
     """The player's gun named ``gun``; None when the log has not set that player up (it started mid-game)."""
     p = state.players.get(player)
@@ -53,9 +45,9 @@ def _facts_of(state: State, a: Activation, card: str | None) -> Any:
     if key is None and a.kind == "group-continuous" and a.player in state.players:
         key = _continuous_skill(state, a.player)
     if a.kind in CARD_KINDS:
-        return proj.find_card(cat(state), key)
+        return proj.card_facts(state, key)
     if a.kind in SKILL_KINDS:
-        return proj.find_skill(cat(state), key)
+        return proj.skill_facts(state, key)
     return None
 
 
@@ -63,9 +55,8 @@ def _continuous_skill(state: State, pid: str) -> str | None:
     """The skill a continuous group resolves when the resolution does not name one: the player's
     continuous skill in use (the first chosen one where several are)."""
     p = state.players[pid]
-    c = cat(state)
     for name in p.skills_up + p.skills:
-        if getattr(proj.find_skill(c, name), "kind", None) == "continuous":
+        if getattr(proj.skill_facts(state, name), "kind", None) == "continuous":
             return name
     return p.skill
 

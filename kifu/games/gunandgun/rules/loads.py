@@ -13,7 +13,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game, player_gun
+from .facts import player_gun
 
 
 
@@ -24,7 +24,7 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     e = s.event
     if e.how != "basic":
         return
-    st = game(s.after)
+    st = s.after.game
     g = player_gun(st, e.player, e.gun)
     if g is not None and g.limit is not None and g.basic > g.limit:
         yield Hit(e.seq, {"gun": e.gun, "basic": g.basic, "limit": g.limit})
@@ -36,7 +36,7 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
 )
 def loads_never_above_max(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     g = player_gun(st, e.player, e.gun)
     if g is None or g.max is None or e.how == "effect":
         return
@@ -54,9 +54,9 @@ def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:
     e = s.event
     if e.face != "up":
         return
-    st = game(s.before)
-    f = proj.find_card(cat(st), e.card)
-    gun = proj.find_gun(cat(st), e.gun)
+    st = s.before.game
+    f = proj.card_facts(st, e.card)
+    gun = proj.gun_facts(st, e.gun)
     if f is None:
         yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.card or e.gun)}, undecided=True)
     elif f.kind != "bullet":

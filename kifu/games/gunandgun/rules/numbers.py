@@ -16,7 +16,6 @@ from .. import events as ev
 from .facts import (
     expected_values,
     facts_of,
-    game,
     n_choices,
     numbers,
     player_gun,
@@ -31,7 +30,7 @@ ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": 
 
 
 def _card_of(s: Step) -> tuple[Any, Any]:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind in ("gunner", "gun"):
         return None, None
@@ -65,7 +64,7 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     e = s.event
     aid = getattr(e, "act", None)
-    st = game(s.after)
+    st = s.after.game
     a = st.acts.get(aid) if aid else None
     if a is None or a.kind in ("gunner", "gun") or a.outcome == "fizzled":
         return
@@ -118,7 +117,7 @@ def _effect_key(e: Any, st: Any) -> str:
 )
 def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     if isinstance(e, ev.EffectResolved):
         a = st.acts.get(e.act)
         t = threshold(st, a, e) if a is not None and a.kind not in ("gunner", "gun") else None
@@ -167,7 +166,7 @@ def _exact_numbers(f: Any) -> bool:
     code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.ERROR,
 )
 def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
-    st = game(end.final)
+    st = end.final.game
     for a in st.acts.values():
         if a.kind != "action" or a.resolved is None or a.outcome != "applied" or a.rn is None:
             continue
