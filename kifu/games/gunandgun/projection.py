@@ -224,6 +224,12 @@ _TABLES: dict[str, Any] = {}
 _NO_TABLES = SimpleNamespace(cards={}, guns={}, gunners={}, skills={})
 
 
+def tables(key: str) -> Any:
+    """The look-up tables of the catalogue registered under ``key`` (``cards``, ``guns``, ``gunners``, ``skills``:
+    each by id and by name); empty ones when there is none."""
+    return _TABLES.get(key, _NO_TABLES)
+
+
 def card_facts(state: "State", name: str | None) -> Any:
     """The deck card ``name`` (id or Japanese name) in the match's catalogue; None if unknown."""
     return _TABLES.get(state.ckey, _NO_TABLES).cards.get(name)

@@ -19,21 +19,9 @@ from .facts import opponent
 PER_JA = {"name": "同名カード", "effect": "この効果", "loading": "装填"}
 
 
-def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
+def _used(s: Step, scope: str, p: Any, card: str, f: Any) -> Iterable[tuple[Any, int, str]]:
     """(limit, count so far, card) for each of the card's limits of ``scope`` this event counts against."""
     e = s.event
-    if isinstance(e, ev.Loaded) and e.face != "up":
-        return  # only a face-up loading counts against a limit: skip the catalogue look-ups
-    st = s.after.game
-    p = st.players.get(e.player)
-    if isinstance(e, ev.EffectResolved):
-        a = st.acts.get(e.act)
-        card = proj.canon(st, e.card) or (a.card if a else None)
-    else:
-        card = proj.canon(st, getattr(e, "card", None))
-    f = proj.card_facts(st, card)
-    if p is None or f is None:
-        return
     for lim in f.limits:
         if lim.scope != scope:
             continue
@@ -46,7 +34,25 @@ def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
 
 
 def _check(s: Step, scope: str) -> Iterable[Hit]:
-    for lim, count, card in _used(s, scope):
+    # Both rules watch every use of a card, and few cards have a limit: the look-up first, in a plain function.
+    e = s.event
+    if type(e) is ev.Loaded and e.face != "up":
+        return ()  # only a face-up loading counts against a limit: skip the catalogue look-ups
+    st = s.after.game
+    if type(e) is ev.EffectResolved:
+        a = st.acts.get(e.act)
+        card = proj.canon(st, e.card) or (a.card if a else None)
+    else:
+        card = proj.canon(st, getattr(e, "card", None))
+    f = proj.card_facts(st, card)
+    p = st.players.get(e.player)
+    if p is None or f is None or not f.limits:
+        return ()
+    return _over(s, scope, _used(s, scope, p, card, f))
+
+
+def _over(s: Step, scope: str, used: Iterable[tuple[Any, int, str]]) -> Iterable[Hit]:
+    for lim, count, card in used:
         if count > lim.n:
             yield Hit(s.event.seq, {"card": card, "per": lim.per, "per_ja": PER_JA[lim.per], "n": lim.n, "count": count,
                                     "player": s.event.player},

@@ -37,13 +37,15 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     code="GG-RESP-002", name="fizzled-response-has-no-effect", severity=Severity.ERROR, on=EFFECTS,
 )
 def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
-    aid = getattr(s.event, "act", None)
+    # Watches every effect, most of them no activation's: a plain function.
+    aid = s.event.act  # type: ignore[attr-defined]
     a = s.before.game.acts.get(aid) if aid else None
+    if a is None or a.outcome != "fizzled":
+        return ()
     if isinstance(s.event, ev.CardsDiscarded) and s.event.zone == "set":
-        return  # the fizzled card itself going to the discard is what should happen
-    if a is not None and a.outcome == "fizzled":
-        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
-                  (a.resolved or a.seq,), about=("act", a.id))
+        return ()  # the fizzled card itself going to the discard is what should happen
+    return (Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
+                (a.resolved or a.seq,), about=("act", a.id)),)
 
 
 @rule(

@@ -113,19 +113,19 @@ def _turn_order(s: Step) -> Msg | None:
     on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
 )
 def only_active_player_acts(s: Step) -> Iterable[Hit]:
+    # Watches most actions, nearly all by the active player: a plain function that returns at once for them.
     e, st = s.event, s.before.game
     if isinstance(e, ev.TurnStarted):
         why = _turn_order(s)
+    elif st.active is None or e.player == st.active:
+        return ()  # (no gg.turn events: the log says nothing about whose turn it is)
     elif isinstance(e, ev.Loaded) and e.how != "basic":
-        why = None
+        return ()
     elif isinstance(e, ev.SkillUsed) and getattr(proj.skill_facts(st, e.skill), "kind", "") == "response":
-        why = None
-    elif st.active is None:
-        why = None  # a log without gg.turn events says nothing about whose turn it is
+        return ()
     else:
-        why = None if e.player == st.active else Msg("text.gg.acts_in_turn", player=e.player, active=st.active)
-    if why:
-        yield Hit(e.seq, {"seq": e.seq, "why": why})
+        why = Msg("text.gg.acts_in_turn", player=e.player, active=st.active)
+    return (Hit(e.seq, {"seq": e.seq, "why": why}),) if why else ()
 
 
 @rule(
@@ -158,20 +158,32 @@ def _burn_due(option: str, counters: int) -> int:
     on=(ev.LifeChanged,) + MAIN + (ev.TurnEnded,),
 )
 def burn_at_turn_start(s: Step) -> Iterable[Hit]:
+    # Watches every main-phase action, which matters only at a turn's start: asked first, in a plain function.
     e, st = s.event, s.before.game
-    if isinstance(e, ev.LifeChanged):
-        if e.why != "burn":
-            return
-        p = st.players.get(e.player)
-        due = _burn_due(s.options.get("burn", "flat"), p.burn if p else 0)
-        if st.phase != "start" or st.active != e.player or p is None or p.burned:
-            yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_once")})
-        elif -e.delta != due:
-            yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_amount", got=-e.delta, due=due)})
-        return
+    if type(e) is ev.LifeChanged:
+        return _burn_applied(s) if e.why == "burn" else ()
+    if st.phase != "start":
+        return ()
+    return _burn_missed(s)
+
+
+def _burn_applied(s: Step) -> Iterable[Hit]:
+    """GG-TURN-003 at a burn: once, at the start of the burned player's turn, by what the counters say."""
+    e, st = s.event, s.before.game
+    p = st.players.get(e.player)
+    due = _burn_due(s.options.get("burn", "flat"), p.burn if p else 0)
+    if st.phase != "start" or st.active != e.player or p is None or p.burned:
+        yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_once")})
+    elif -e.delta != due:
+        yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_amount", got=-e.delta, due=due)})
+
+
+def _burn_missed(s: Step) -> Iterable[Hit]:
+    """GG-TURN-003 at a main-phase action in the turn-start window: the burn came first, and as the option says."""
+    e, st = s.event, s.before.game
     pid = getattr(e, "player", None)
     p = st.players.get(pid or "")
-    if p is None or pid != st.active or st.phase != "start" or isinstance(e, ev.TossGroupOpened):
+    if p is None or pid != st.active or isinstance(e, ev.TossGroupOpened):
         return  # turn-start effects may come in any order; the main phase may not begin before the burn
     if p.burn > 0 and not p.burned:
         yield Hit(e.seq, {"player": pid, "why": Msg("text.gg.burn_skipped", n=p.burn)})
