@@ -336,9 +336,13 @@ def _to_main(state: State, pid: str) -> State:
     return state
 
 
-def _effect(state: State, aid: str | None, role: str, amount: int) -> State:
+def _effect(state: State, aid: str | None, role: str, amount: int, also: str | None = None) -> State:
+    """The effect totals of activation ``aid`` (if any) with ``amount`` added to ``role`` (and to ``also``)."""
     a = _act(state, aid) if aid else None
-    return state if a is None else _put_act(state, a, effects=_bump(a.effects, role, amount))
+    if a is None:
+        return state
+    effects = _bump(a.effects, role, amount)
+    return _put_act(state, a, effects=effects if also is None else _bump(effects, also, amount))
 
 
 # --- setup and turns ----------------------------------------------------------
@@ -367,7 +371,8 @@ def _first(state: State, e: ev.FirstPlayerChosen) -> State:
 def _turn(state: State, e: ev.TurnStarted) -> State:
     players = {
         pid: replace(p, plays={}, resolves={}, up_loads={}, actions=0, groups=(), refill=None, burned=False,
-                     guns={n: replace(g, basic=0, shots=0) for n, g in p.guns.items()}, **_turn_counts(state, p, e))
+                     guns={n: replace(g, basic=0, shots=0) if g.basic or g.shots else g for n, g in p.guns.items()},
+                     **_turn_counts(state, p, e))
         for pid, p in state.players.items()
     }
     if e.player not in players:
@@ -524,16 +529,17 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
         return state
     p = _player(state, e.player)
     card = canon(state, e.card) or a.card
+    changes: dict[str, Any] = {}  # the resolver's, made at once
     if card is not None:
-        state = _put(state, p, resolves=_bump(p.resolves, card))
-        p = state.players[p.id]
+        changes["resolves"] = _bump(p.resolves, card)
     if a.kind == "action" and a.resolved is None:
-        state = _put(state, p, discard=p.discard + 1)
+        changes["discard"] = p.discard + 1
     elif a.kind == "response" and a.resolved is None and a.id in p.set:
-        state = _put(state, p, set=tuple(x for x in p.set if x != a.id), discard=p.discard + 1)
+        changes.update(set=tuple(x for x in p.set if x != a.id), discard=p.discard + 1)
     if a.kind == "skill" and getattr(skill_facts(state, a.card), "flip_back", False):
-        q = state.players[p.id]
-        state = _put(state, q, skills_up=tuple(x for x in q.skills_up if x != a.card))
+        changes["skills_up"] = tuple(x for x in p.skills_up if x != a.card)
+    if changes:
+        state = _put(state, p, **changes)
     if a.resolved is None and e.outcome == "applied":
         state = _extra_turns(state, a, e)
     a = state.acts[a.id]
@@ -585,7 +591,7 @@ def _loaded(state: State, e: ev.Loaded) -> State:
             pch["guns"][d.name] = replace(d, deck=max(0, d.deck - e.n))
     if e.face == "up" and e.card:
         pch["up_loads"] = _bump(p.up_loads, canon(state, e.card) or e.card)
-    return _effect(_effect(_put(state, p, **pch), e.act, "load", e.n), e.act, "load:" + g.name, e.n)
+    return _effect(_put(state, p, **pch), e.act, "load", e.n, "load:" + g.name)
 
 
 def counts_as(state: State, e: ev.Loaded) -> int:

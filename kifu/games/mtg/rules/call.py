@@ -18,12 +18,12 @@ from ..projection import (
     ignored_coins,
     stated_group,
 )
-from .common import CALLS, STATED, evidence, flip_of, flip_subject
+from .common import CALLS, STATED, evidence, flip_subject
 
 
 def _called(s: Step) -> Instruction | None:
     """The instruction of this event if it is a called flip without a stated result."""
-    ins = flip_of(s.after.game, s.event.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
     if ins is None or ins.kind != "called" or stated_group(ins, s.event.group):  # type: ignore[attr-defined]
         return None
     return ins
@@ -38,7 +38,7 @@ def _called(s: Step) -> Instruction | None:
 def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinCalled)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind == "heads-tails":
         yield Hit(e.seq, evidence(ins, player=e.player, side=e.side), about=flip_subject(ins, e.group))
 
@@ -53,7 +53,7 @@ def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
 def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipDecided)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind == "heads-tails" and not stated_group(ins, e.group):
         yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
@@ -84,7 +84,7 @@ def call_before_result(s: Step) -> Iterable[Hit]:
     if ins is None:
         return ()
     e = s.event
-    before = flip_of(s.before.game, e.flip)  # type: ignore[attr-defined]
+    before = s.before.game.flips.get(e.flip)  # type: ignore[attr-defined]
     g_before = before.groups.get(e.group) if before else None  # type: ignore[attr-defined]
     if isinstance(e, CoinCalled):
         landed = coins_of(g_before, ins.flipper) if g_before else ()
@@ -114,7 +114,7 @@ def _no_call(ins: Instruction, g_before, e) -> tuple[Hit, ...]:  # type: ignore[
 def only_flipper_wins(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipDecided)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind != "heads-tails" and e.player != ins.flipper:
         yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
@@ -180,7 +180,7 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     e = s.event
     if e.player is None:  # type: ignore[attr-defined]
         return ()  # the instruction's flipper, as the log leaves it
-    ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
     if ins is not None and ins.flippers != "each-player" and e.player != ins.flipper:  # type: ignore[attr-defined]
         return (Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group)),)  # type: ignore[attr-defined]
     return ()
@@ -194,7 +194,7 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     options=(STATED.name,),
 )
 def stated_result(s: Step) -> Iterable[Hit]:
-    ins = flip_of(s.after.game, s.event.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
     if ins is None or not stated_group(ins, s.event.group):  # type: ignore[attr-defined]
         return ()
     return _stated_contradicted(s.event, ins)

@@ -19,7 +19,6 @@ from ..events import (
     RandomiserAgreed,
 )
 from ..projection import Randomiser
-from .common import flip_of
 
 DIE_READINGS = ("odd", "even", "low", "high")
 
@@ -133,7 +132,7 @@ def events_name_an_instruction(s: Step) -> Iterable[Hit]:
 def flip_ids_unique(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipInstructed)
-    old = flip_of(s.before.game, e.flip)
+    old = s.before.game.flips.get(e.flip)
     if old is not None:
         yield Hit(e.seq, {"flip": e.flip, "first": old.seq}, (old.seq,))
 
@@ -147,7 +146,7 @@ def flip_ids_unique(s: Step) -> Iterable[Hit]:
 def flip_card_classified(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipInstructed)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.seq == e.seq and ins.kind is None:
         yield Hit(e.seq, {"card": e.card, "reason": Msg("reason.mtg.unclassified", card=e.card)},
                   undecided=True)

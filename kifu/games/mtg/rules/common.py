@@ -53,10 +53,6 @@ def expected_coins(thumbs: int, stacking: str) -> int:
     return 1 + thumbs if stacking == "add" else 2 ** thumbs
 
 
-def flip_of(state: State, flip: str) -> Instruction | None:
-    return state.flips.get(flip)
-
-
 def card(state: State, ins: Instruction) -> Card | None:
     return card_of(state, ins.card)
 

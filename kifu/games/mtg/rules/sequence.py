@@ -22,7 +22,6 @@ from .common import (
     card,
     every_flip,
     evidence,
-    flip_of,
     flip_subject,
     last_coin_seq,
     players_flipping,
@@ -37,7 +36,7 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     """(before, after) when this coin starts a new flip of an existing instruction: its group had no coin before
     (a coin adds itself to its group, and never opens an instruction, so the group after it holds it alone)."""
     e = s.event
-    after = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    after = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
     if after is None or len(after.groups[e.group].coins) != 1:  # type: ignore[attr-defined]
         return None
     return s.before.game.flips[e.flip], after  # type: ignore[attr-defined]
@@ -46,7 +45,7 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
 def _sequence(s: Step) -> str | None:
     """The sequence of the instruction this event names (None when it names none): each sequence rule judges
     one kind, so it asks this first."""
-    ins = flip_of(s.after.game, s.event.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
     return None if ins is None else ins.sequence
 
 
@@ -128,7 +127,7 @@ def _choice_range(s: Step, ins: Instruction) -> tuple[int, int | None] | None:
 )
 def number_instructed(s: Step) -> Iterable[Hit]:
     e = s.event
-    ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
     if ins is None:
         return
     if isinstance(e, FlipInstructed):
@@ -169,7 +168,7 @@ NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
 )
 def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     e = s.event
-    ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
     if ins is None:
         return ()
     if isinstance(e, ChoiceMade):
@@ -237,7 +236,7 @@ def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
 def stakes_double(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, PayoffApplied)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     c = card(s.after.game, ins) if ins else None
     if ins is None or c is None or c.stakes != "double" or e.permanent or e.kind not in ("life-gain", "life-loss"):
         return

@@ -16,7 +16,6 @@ from .common import (
     STACKING,
     evidence,
     expected_coins,
-    flip_of,
     flip_subject,
     players_flipping,
 )
@@ -36,7 +35,7 @@ def _expected(g: Group, player: str, options) -> int:  # type: ignore[no-untyped
 def coins_per_flip(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinLanded)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is None:
         return ()
     g = ins.groups[e.group]
@@ -132,7 +131,7 @@ def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
 def kept_after_all_seen(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinLanded)
-    before = flip_of(s.before.game, e.flip)
+    before = s.before.game.flips.get(e.flip)
     g = before.groups.get(e.group) if before else None
     if before is None or g is None or not g.keeps:
         return ()
