@@ -604,10 +604,15 @@ def effective_groups(ins: Instruction) -> list[Group]:
     return out
 
 
+def made_groups(ins: Instruction) -> list[Group]:
+    """``effective_groups`` as the fold keeps it: the first ``made`` groups (what the rules read)."""
+    return groups_in_order(ins)[: ins.made]
+
+
 def counted(ins: Instruction) -> list[tuple[Group, str | None]]:
     """Each flip the effect made (see ``effective_groups``) with its true outcome, in order: the first
     ``made`` groups, as the fold scored them."""
-    return [(g, g.outcome) for g in groups_in_order(ins)[: ins.made]]
+    return [(g, g.outcome) for g in made_groups(ins)]
 
 
 def kept_wins(ins: Instruction) -> int:
@@ -622,7 +627,7 @@ def kept_sides(ins: Instruction, side: str) -> int:
     """Kept coins showing ``side``, over every flipping player (heads/tails-only cards): the kept sides the fold
     keeps on each group (``kept_coin``)."""
     n = 0
-    for g in effective_groups(ins):
+    for g in made_groups(ins):
         stated = stated_group(ins, g.group)
         for who, result in g.kept.items():
             n += ("heads" if stated and who == ins.flipper else result) == side

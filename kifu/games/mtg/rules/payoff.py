@@ -18,7 +18,7 @@ from ..projection import (
     State,
     card_of,
     counted,
-    effective_groups,
+    made_groups,
     ignored_coins,
     kept_losses,
     kept_sides,
@@ -31,12 +31,14 @@ from .thumb import ignored_counts_for_nothing
 def _last_counted_coin(ins: Instruction) -> int:
     """Where a missing payoff is reported: the last coin of the flips the effect made (a coin recorded after
     the effect was over pays nothing and has its own finding)."""
-    seqs = [c.seq for g in effective_groups(ins) for c in g.coins]
+    seqs = [c.seq for g in made_groups(ins) for c in g.coins]
     return seqs[-1] if seqs else last_coin_seq(ins)
 
 
-def own_payoffs(ins: Instruction, c: Card) -> list[Payoff]:
-    return [p for p in ins.payoffs if p.permanent is None and p.kind in c.own_kinds]
+def own_payoffs(ins: Instruction, c: Card, kinds: set[str] | None = None) -> list[Payoff]:
+    """The payoffs of the card's own effect (of ``kinds``, its ``own_kinds`` unless the caller has them)."""
+    kinds = c.own_kinds if kinds is None else kinds  # a property worked out at each ask: once, not once a payoff
+    return [p for p in ins.payoffs if p.permanent is None and p.kind in kinds]
 
 
 def expected_own(ins: Instruction, c: Card, players: int) -> Counter[str]:
@@ -98,25 +100,26 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
     state = end.final.game
     for ins in state.flips.values():
         c = card(state, ins)
-        if c is None or not c.own_kinds or _voided(ins, c):
+        kinds = c.own_kinds if c is not None else None
+        if c is None or not kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
             yield Hit(_last_counted_coin(ins), evidence(ins, reason=Msg("reason.mtg.no_outcome", card=ins.card)),
                       undecided=True, about=("payoff", ins.flip), follows=every_flip(ins))
             continue
-        yield from _own_diffs(state, ins, c, end.options.get(UNRECORDED.name, UNRECORDED.default))
+        yield from _own_diffs(state, ins, c, kinds, end.options.get(UNRECORDED.name, UNRECORDED.default))
 
 
-def _own_diffs(state: State, ins: Instruction, c: Card, unrecorded: str) -> Iterable[Hit]:
+def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecorded: str) -> Iterable[Hit]:
     want = expected_own(ins, c, len(state.players))
-    paid = own_payoffs(ins, c)
+    paid = own_payoffs(ins, c, kinds)
     if not paid and unrecorded == "undecided":
         if +want:
             reason = Msg("reason.mtg.no_payoff", card=ins.card)
             yield Hit(_last_counted_coin(ins), evidence(ins, reason=reason), undecided=True, about=("payoff", ins.flip),
                       follows=every_flip(ins))
         return
-    for kind in sorted(c.own_kinds):
+    for kind in sorted(kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
             yield Hit(seq, evidence(ins, kind=kind, expected=want[kind], recorded=total,
                                     wins=kept_wins(ins), losses=kept_losses(ins)),
@@ -130,6 +133,7 @@ def counted_for(ins: Instruction, w: Permanent, scope: str) -> tuple[int, int]:
     return kept_wins(ins), _phantom_wins(ins)
 
 
+@latest  # asked for each watcher of one instruction in turn
 def _phantom_wins(ins: Instruction) -> int:
     """Lost flips the effect made that an ignored Thumb coin would have won (the call the fold kept)."""
     phantom = 0
@@ -178,8 +182,11 @@ def tallies(state: State) -> tuple[Tally, ...]:
 def _tallies(state: State) -> Iterable[Tally]:
     for ins in state.flips.values():
         watchers = {w.permanent: w for w in ins.watchers}
+        by_permanent: dict[str | None, list[Payoff]] = {}
+        for p in ins.payoffs:
+            by_permanent.setdefault(p.permanent, []).append(p)
         for pid in sorted(set(watchers) | {p.permanent for p in ins.payoffs if p.permanent}):
-            paid = [p for p in ins.payoffs if p.permanent == pid]
+            paid = by_permanent.get(pid, [])
             w = watchers.get(pid)
             named = state.permanents.get(pid)
             if w is None and named is None:  # never recorded entering (a client that records no mtg.enters)

@@ -13,7 +13,7 @@ from ..projection import (
     Group,
     Instruction,
     counted,
-    effective_groups,
+    made_groups,
     groups_in_order,
     kept_coin,
     true_outcome,
@@ -281,7 +281,7 @@ def _clash_unfinished(end: End) -> Iterable[Hit]:
         if ins.sequence != "until-both-heads":
             continue
         # rounds after the all-heads one were reported where they began; judge the rounds the spell made
-        groups = effective_groups(ins)
+        groups = made_groups(ins)
         for g in groups:
             if g.coins and len(players_flipping(g)) < 2:
                 yield Hit(g.coins[-1].seq, evidence(ins, group=g.group,

@@ -17,7 +17,6 @@ from .common import (
     evidence,
     expected_coins,
     flip_subject,
-    players_flipping,
 )
 
 
@@ -59,16 +58,16 @@ def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int,
 
 def _too_few(end: End) -> Iterable[Hit]:
     for ins, g, who in _flippers(end.final.game):
-        if g.thumbs.get(who, 0):  # without a Thumb a flip wants one coin, and a flipper flipped one
+        if g.thumbs[who]:  # without a Thumb a flip wants one coin, and a flipper flipped one
             yield from _short_group(ins, g, who, end.options)
 
 
 @latest
 def _flippers(state: State) -> tuple[tuple[Instruction, Group, str], ...]:
     """(instruction, group, player) for every player who flipped in every group of every instruction (for the
-    two end-of-match Thumb rules: worked out once per final state)."""
-    return tuple((ins, g, who) for ins in state.flips.values() for g in groups_in_order(ins)
-                 for who in players_flipping(g))
+    two end-of-match Thumb rules: worked out once per final state). A group's ``thumbs`` name each player
+    who flipped in it, in the order of their first coins (``players_flipping``)."""
+    return tuple((ins, g, who) for ins in state.flips.values() for g in groups_in_order(ins) for who in g.thumbs)
 
 
 def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]:  # type: ignore[no-untyped-def]
