@@ -42,13 +42,6 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     return s.before.game.flips[e.flip], after  # type: ignore[attr-defined]
 
 
-def _sequence(s: Step) -> str | None:
-    """The sequence of the instruction this event names (None when it names none): each sequence rule judges
-    one kind, so it asks this first."""
-    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
-    return None if ins is None else ins.sequence
-
-
 @rule(
     code="MTG-SEQ-001",
     name="until-lose-flips-stop-at-the-first-kept-loss",
@@ -56,7 +49,8 @@ def _sequence(s: Step) -> str | None:
     on=(CoinLanded,),
 )
 def stops_at_first_loss(s: Step) -> Iterable[Hit]:
-    if _sequence(s) not in UNTIL_LOSE:
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    if ins is None or ins.sequence not in UNTIL_LOSE:  # each sequence rule judges one kind: asked first
         return ()
     pair = _starting(s)
     return () if pair is None else _flips_after_a_loss(s, *pair)
@@ -205,7 +199,8 @@ def _decider(ins: Instruction, g: Group) -> str | None:
     on=(CoinLanded,),
 )
 def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
-    if _sequence(s) != "repeat":
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    if ins is None or ins.sequence != "repeat":
         return ()
     pair = _starting(s)
     return () if pair is None else _repeat_undecided(s, pair[0])
@@ -261,7 +256,8 @@ def _all_heads(ins: Instruction, g: Group) -> bool | None:
     on=(CoinLanded,),
 )
 def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
-    if _sequence(s) != "until-both-heads":
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    if ins is None or ins.sequence != "until-both-heads":
         return ()
     pair = _starting(s)
     return () if pair is None else _round_after_all_heads(s, pair)
