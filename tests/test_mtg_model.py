@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import msgspec
 import pytest
 from conftest import FIXTURES
@@ -16,7 +18,8 @@ from kifu.events.codec import encode
 from kifu.events.logfile import load
 from kifu.games.mtg import projection
 from kifu.games.mtg.cards import builtin, for_match
-from kifu.projector.base import Replay
+from kifu.games.mtg.sim import legal_match
+from kifu.projector.base import Replay, frames
 
 CODEC = games.codec("mtg")
 REFERENCE_CARDS = [
@@ -119,6 +122,65 @@ def test_the_auditor_never_raises_on_well_formed_events(bodies: list[dict], rule
     findings = registry.audit(events, strict=True)
     assert all(f.code != "KIFU-ENG-001" for f in findings)
     msgspec.json.encode(Replay(projection, events, {}).state_at(events[-1].seq))
+
+
+def _assert_fold_as_worked_out_again(events: list) -> None:
+    """At every event, what the fold keeps of each flip (what the rules read: its verdicts, and the score of its
+    instruction) equals what is worked out again from the whole instruction. The fold brings up to date only
+    the group an event names, and an instruction's score only by that group when it is the last."""
+    for frame in frames(projection, events, registry.options(registry.game("mtg"), events[0])):
+        wins: Counter[str] = Counter()
+        losses: Counter[str] = Counter()
+        for ins in frame.game.flips.values():
+            for g in ins.groups.values():
+                call = projection.the_call(ins, g)
+                kept = {who: c.result for who in dict.fromkeys(c.player for c in g.coins)
+                        if (c := projection.kept_coin(g, who)) is not None}
+                assert (g.call, g.kept, g.outcome) == (call.value if call else None, kept,
+                                                       projection.true_outcome(ins, g)), (frame.seq, ins.flip)
+            made = projection.effective_groups(ins)
+            assert (ins.made, ins.wins, ins.losses) == (len(made), sum(g.outcome == "won" for g in made),
+                                                        sum(g.outcome == "lost" for g in made)), (frame.seq, ins.flip)
+            wins[ins.flipper] += ins.wins
+            losses[ins.flipper] += ins.losses
+        assert frame.game.wins == +wins and frame.game.losses == +losses
+
+
+@given(st.lists(BODY, max_size=30), st.sampled_from([{}, {"call_counts": "first", "stated_results": False}]))
+def test_the_fold_keeps_what_the_rules_read_of_any_events(bodies: list[dict], rules: dict) -> None:
+    start = {"type": "match.start", "format": "kifu/1", "game": "mtg", "match": "fuzz", "rules": rules,
+             "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}
+    _assert_fold_as_worked_out_again(chain([start] + [{k: v for k, v in b.items() if v is not None} for b in bodies]))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_fold_keeps_what_the_rules_read_of_simulated_matches(seed: int) -> None:
+    _assert_fold_as_worked_out_again(chain(legal_match(seed, turns=6, thumbs=True, edgar=seed % 3 == 0)))
+    slipped = legal_match(seed, turns=6, thumbs=True)
+    for body in slipped:  # every flip's outcome recorded wrong: the fold must judge it from call and kept coin
+        if body["type"] == "mtg.outcome":
+            body["outcome"] = "lost" if body["outcome"] == "won" else "won"
+    _assert_fold_as_worked_out_again(chain(slipped))
+
+
+def _flips(*groups: tuple[int, str, str]) -> list[dict]:
+    """An until-lose flip by ``a``: for each (group, call, result) a call and a coin."""
+    bodies = [{"type": "match.start", "format": "kifu/1", "game": "mtg", "match": "m",
+               "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]},
+              {"type": "mtg.flip", "flip": "f1", "card": "Crazed Firecat", "flipper": "a"}]
+    for n, call, result in groups:
+        bodies += [{"type": "mtg.call", "flip": "f1", "group": n, "player": "a", "side": call},
+                   {"type": "mtg.coin", "flip": "f1", "group": n, "result": result}]
+    return bodies
+
+
+@pytest.mark.parametrize("groups", [
+    [(1, "heads", "heads"), (2, "heads", "tails"), (3, "heads", "heads"), (4, "tails", "tails")],  # after the loss
+    [(2, "heads", "tails"), (1, "heads", "heads"), (3, "heads", "heads")],  # recorded out of order
+    [(1, "heads", "heads"), (1, "tails", "heads"), (2, "heads", "heads")],  # a flip recorded again
+])
+def test_the_fold_keeps_what_the_rules_read_of_flips_after_the_effect_or_out_of_order(groups: list) -> None:
+    _assert_fold_as_worked_out_again(chain(_flips(*groups)))
 
 
 def test_every_fixture_finding_fills_its_message_in_both_languages() -> None:

@@ -20,7 +20,7 @@ import functools
 import re
 import string
 from dataclasses import dataclass, field
-from typing import Any, Callable, Container, Hashable, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Container, Hashable, Iterable, Mapping, NamedTuple, Sequence, TypeVar
 
 import msgspec
 
@@ -488,6 +488,32 @@ def fold(raws: Iterable[Raw]) -> list[Finding]:
 @functools.lru_cache(maxsize=1)
 def _undecided() -> Text:
     return Text(ja=i18n.template(UNDECIDED, "ja"), en=i18n.template(UNDECIDED, "en"))
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def latest(fn: Callable[[T], R]) -> Callable[[T], R]:
+    """``fn`` of one frozen value, remembered for the latest value (by identity).
+
+    Several rules of a game judge the same facts of one state (the end-of-match rules all read the final
+    state): each asks, the first computes. The value is held, so its identity cannot be reused while it is
+    compared; ``fn`` must be pure and give a value nobody changes (a tuple). The pair is one object, read
+    and replaced whole, so threads auditing at once never see one value's answer for another.
+    """
+    memo: list[tuple[T, R] | None] = [None]
+
+    @functools.wraps(fn)
+    def once(x: T) -> R:
+        last = memo[0]
+        if last is not None and last[0] is x:
+            return last[1]
+        found = fn(x)
+        memo[0] = (x, found)
+        return found
+
+    return once
 
 
 def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Hit]]], Rule]:

@@ -36,7 +36,7 @@ def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
 )
 def by_names_a_player(s: Step) -> tuple[Hit, ...] | None:
     by = s.event.by
-    if by is not None and by not in ROLES and by not in s.after.log.players:
+    if by is not None and by not in s.after.log.players and by not in ROLES:  # mostly a player: asked first
         return (Hit(s.event.seq, {"by": by, "players": list(s.after.log.players)}),)
     return None
 

@@ -318,6 +318,12 @@ class _Index(msgspec.Struct, frozen=True):
 _INDEXES: dict[int, _Index] = {}
 
 
+def index(cat: Catalogue) -> _Index:
+    """``cat``'s look-up tables (cards, guns, gunners, skills by id and by name), built once: for a caller
+    that looks cards up on every event (the projection's ``card_facts`` and its kin)."""
+    return _index(cat)
+
+
 def _index(cat: Catalogue) -> _Index:
     found = _INDEXES.get(id(cat))
     if found is None:

@@ -11,6 +11,7 @@ cap are ignored).
 from __future__ import annotations
 
 import hashlib
+from types import SimpleNamespace
 from typing import Any, Literal, Mapping
 
 import msgspec
@@ -207,13 +208,46 @@ def register(start: MatchStarted) -> str:
     key = hashlib.sha256(msgspec.json.encode(extra, order="deterministic")).hexdigest()[:16]
     if key not in _CATALOGUES:
         cards = _loader()
-        _CATALOGUES[key] = None if cards is None else cards.merged(extra) if extra else cards.load()
+        cat = _CATALOGUES[key] = None if cards is None else cards.merged(extra) if extra else cards.load()
+        _TABLES[key] = _NO_TABLES if cat is None else cards.index(cat)
     return key
 
 
 def catalogue(key: str) -> Any:
     """The catalogue registered under ``key`` (None when there is none)."""
     return _CATALOGUES.get(key)
+
+
+# The rules look a card up on most events: each finder below is one call and two dict look-ups into the
+# tables of the match's catalogue (by id and by name), registered with it.
+_TABLES: dict[str, Any] = {}
+_NO_TABLES = SimpleNamespace(cards={}, guns={}, gunners={}, skills={})
+
+
+def tables(key: str) -> Any:
+    """The look-up tables of the catalogue registered under ``key`` (``cards``, ``guns``, ``gunners``, ``skills``:
+    each by id and by name); empty ones when there is none."""
+    return _TABLES.get(key, _NO_TABLES)
+
+
+def card_facts(state: "State", name: str | None) -> Any:
+    """The deck card ``name`` (id or Japanese name) in the match's catalogue; None if unknown."""
+    return _TABLES.get(state.ckey, _NO_TABLES).cards.get(name)
+
+
+def gun_facts(state: "State", name: str | None) -> Any:
+    """The gun ``name`` (id, full or short name) in the match's catalogue; None if unknown."""
+    return _TABLES.get(state.ckey, _NO_TABLES).guns.get(name)
+
+
+def gunner_facts(state: "State", name: str | None) -> Any:
+    """The gunner ``name`` (id or Japanese name) in the match's catalogue; None if unknown."""
+    return _TABLES.get(state.ckey, _NO_TABLES).gunners.get(name)
+
+
+def skill_facts(state: "State", name: str | None) -> Any:
+    """The skill ``name`` (id or Japanese name) in the match's catalogue; None if unknown."""
+    return _TABLES.get(state.ckey, _NO_TABLES).skills.get(name)
 
 
 def canon(state: "State", name: str | None) -> str | None:
@@ -223,8 +257,7 @@ def canon(state: "State", name: str | None) -> str | None:
     key = (state.ckey, name)
     found = _CANON.get(key)
     if found is None:
-        cat = _CATALOGUES.get(state.ckey)
-        card = find_card(cat, name) or find_skill(cat, name)
+        card = card_facts(state, name) or skill_facts(state, name)
         found = _CANON[key] = card.name if card is not None else name
     return found
 
@@ -232,23 +265,6 @@ def canon(state: "State", name: str | None) -> str | None:
 # canon() runs in handlers and rules on most events. A registered catalogue never changes, so
 # its answers are kept; the keys are names that occur in logs, a few hundred per catalogue.
 _CANON: dict[tuple[str, str], str] = {}
-
-
-# The finders are called several times per event by the rules: each is one direct method call.
-def find_gun(cat: Any, key: str | None) -> Any:
-    return None if cat is None or key is None else cat.gun(key)
-
-
-def find_gunner(cat: Any, key: str | None) -> Any:
-    return None if cat is None or key is None else cat.gunner(key)
-
-
-def find_card(cat: Any, key: str | None) -> Any:
-    return None if cat is None or key is None else cat.card(key)
-
-
-def find_skill(cat: Any, key: str | None) -> Any:
-    return None if cat is None or key is None else cat.skill(key)
 
 
 apply: Dispatch[State] = Dispatch()
@@ -272,11 +288,10 @@ def gun_of(state: State, p: Player, name: str | None) -> Gun | None:
     g = p.guns.get(name)
     if g is not None:
         return g
-    cat = catalogue(state.ckey)
-    want = find_gun(cat, name)
+    want = gun_facts(state, name)
     if want is None:
         return None
-    return next((g for key, g in p.guns.items() if getattr(find_gun(cat, key), "id", None) == want.id), None)
+    return next((g for key, g in p.guns.items() if getattr(gun_facts(state, key), "id", None) == want.id), None)
 
 
 def _gun(state: State, p: Player, name: str) -> Gun:
@@ -321,9 +336,13 @@ def _to_main(state: State, pid: str) -> State:
     return state
 
 
-def _effect(state: State, aid: str | None, role: str, amount: int) -> State:
+def _effect(state: State, aid: str | None, role: str, amount: int, also: str | None = None) -> State:
+    """The effect totals of activation ``aid`` (if any) with ``amount`` added to ``role`` (and to ``also``)."""
     a = _act(state, aid) if aid else None
-    return state if a is None else _put_act(state, a, effects=_bump(a.effects, role, amount))
+    if a is None:
+        return state
+    effects = _bump(a.effects, role, amount)
+    return _put_act(state, a, effects=effects if also is None else _bump(effects, also, amount))
 
 
 # --- setup and turns ----------------------------------------------------------
@@ -331,14 +350,13 @@ def _effect(state: State, aid: str | None, role: str, amount: int) -> State:
 
 @apply.on(ev.SetupChosen)
 def _setup(state: State, e: ev.SetupChosen) -> State:
-    cat = catalogue(state.ckey)
     guns = {}
     for name in e.guns:
-        facts = find_gun(cat, name)
+        facts = gun_facts(state, name)
         deck = e.deck if e.deck is not None else getattr(facts, "deck_size", 20)
         guns[name] = Gun(name=name, deck=deck, max=getattr(facts, "max_load", None),
                          limit=getattr(facts, "load_limit", None))
-    gunner = find_gunner(cat, e.gunner)
+    gunner = gunner_facts(state, e.gunner)
     life = e.life or getattr(gunner, "life", None) or 30
     p = _player(state, e.player)
     return _put(state, p, gunner=e.gunner, guns=guns, skill=e.skill, skills=(e.skill, *e.extra_skills), life=life)
@@ -353,7 +371,8 @@ def _first(state: State, e: ev.FirstPlayerChosen) -> State:
 def _turn(state: State, e: ev.TurnStarted) -> State:
     players = {
         pid: replace(p, plays={}, resolves={}, up_loads={}, actions=0, groups=(), refill=None, burned=False,
-                     guns={n: replace(g, basic=0, shots=0) for n, g in p.guns.items()}, **_turn_counts(state, p, e))
+                     guns={n: replace(g, basic=0, shots=0) if g.basic or g.shots else g for n, g in p.guns.items()},
+                     **_turn_counts(state, p, e))
         for pid, p in state.players.items()
     }
     if e.player not in players:
@@ -510,16 +529,17 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
         return state
     p = _player(state, e.player)
     card = canon(state, e.card) or a.card
+    changes: dict[str, Any] = {}  # the resolver's, made at once
     if card is not None:
-        state = _put(state, p, resolves=_bump(p.resolves, card))
-        p = state.players[p.id]
+        changes["resolves"] = _bump(p.resolves, card)
     if a.kind == "action" and a.resolved is None:
-        state = _put(state, p, discard=p.discard + 1)
+        changes["discard"] = p.discard + 1
     elif a.kind == "response" and a.resolved is None and a.id in p.set:
-        state = _put(state, p, set=tuple(x for x in p.set if x != a.id), discard=p.discard + 1)
-    if a.kind == "skill" and getattr(find_skill(catalogue(state.ckey), a.card), "flip_back", False):
-        q = state.players[p.id]
-        state = _put(state, q, skills_up=tuple(x for x in q.skills_up if x != a.card))
+        changes.update(set=tuple(x for x in p.set if x != a.id), discard=p.discard + 1)
+    if a.kind == "skill" and getattr(skill_facts(state, a.card), "flip_back", False):
+        changes["skills_up"] = tuple(x for x in p.skills_up if x != a.card)
+    if changes:
+        state = _put(state, p, **changes)
     if a.resolved is None and e.outcome == "applied":
         state = _extra_turns(state, a, e)
     a = state.acts[a.id]
@@ -530,7 +550,7 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
 
 def _extra_turns(state: State, a: Activation, e: ev.EffectResolved) -> State:
     """ブリッツ: its "1 extra turn" is an effect number, so the player is owed N extra turns."""
-    facts = find_card(catalogue(state.ckey), a.card) if a.kind == "action" else None
+    facts = card_facts(state, a.card) if a.kind == "action" else None
     if not any(x.role == "turns" and x.replaceable for x in getattr(facts, "numbers", ())):
         return state
     p = state.players.get(a.player)
@@ -571,7 +591,7 @@ def _loaded(state: State, e: ev.Loaded) -> State:
             pch["guns"][d.name] = replace(d, deck=max(0, d.deck - e.n))
     if e.face == "up" and e.card:
         pch["up_loads"] = _bump(p.up_loads, canon(state, e.card) or e.card)
-    return _effect(_effect(_put(state, p, **pch), e.act, "load", e.n), e.act, "load:" + g.name, e.n)
+    return _effect(_put(state, p, **pch), e.act, "load", e.n, "load:" + g.name)
 
 
 def counts_as(state: State, e: ev.Loaded) -> int:
@@ -581,7 +601,7 @@ def counts_as(state: State, e: ev.Loaded) -> int:
     """
     if e.face != "up" or not e.card:
         return 1
-    facts = find_card(catalogue(state.ckey), e.card)
+    facts = card_facts(state, e.card)
     if getattr(facts, "kind", None) != "bullet":
         return 1
     fixed = [x.value for x in getattr(facts, "numbers", ()) if x.role == "load" and not x.replaceable]

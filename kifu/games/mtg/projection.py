@@ -10,6 +10,7 @@ kept, legal or not; the helpers at the end derive what the rules compare
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Mapping
 
 import msgspec
@@ -232,8 +233,17 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
 
 def card_of(state: State, name: str) -> Card | None:
     """The catalogue facts of a card (the match's own cards first)."""
-    key = name.strip().lower()
-    return state.custom.get(key) or builtin().get(key)
+    if state.custom:
+        found = state.custom.get(name.strip().lower())
+        if found is not None:
+            return found
+    return _builtin_card(name)
+
+
+@lru_cache(maxsize=4096)
+def _builtin_card(name: str) -> Card | None:
+    # The fold asks for the cards in play at every coin; the names are the few a log uses.
+    return builtin().get(name)
 
 
 apply: Dispatch[State] = Dispatch()
@@ -271,11 +281,21 @@ def _heads(state: State, e: HeadsNamed) -> State:
 
 def controls(state: State, player: str, modifier: str) -> int:
     """How many permanents with this modifier (``thumb``, ``edgar``) the player controls."""
-    n = 0
-    for p in state.permanents.values():
-        card = card_of(state, p.card)
-        n += p.controller == player and card is not None and card.modifier == modifier
+    memo = _CONTROLS
+    if memo[0] is not state.permanents or memo[1] is not state.custom:
+        memo[:] = (state.permanents, state.custom, {})
+    counts = memo[2]
+    n = counts.get((player, modifier))
+    if n is None:
+        n = counts[(player, modifier)] = sum(
+            p.controller == player and (card := card_of(state, p.card)) is not None and card.modifier == modifier
+            for p in state.permanents.values())
     return n
+
+
+# Asked at the first coin of every flip; the permanents change far less often. The answers are kept for the
+# latest permanents (held here, so the identity cannot be reused while it is compared).
+_CONTROLS: list[Any] = [None, None, {}]
 
 
 def _watchers(state: State) -> tuple[Permanent, ...]:
@@ -322,8 +342,10 @@ def _retire(state: State, flip: str, seq: int) -> State:
 
 
 def _put(state: State, ins: Instruction) -> State:
-    ins = _scored(ins)
+    """``ins`` (scored) stored; the players' tallies moved by what its score changed."""
     old = state.flips.get(ins.flip)
+    if old is not None and old.wins == ins.wins and old.losses == ins.losses:
+        return replace(state, flips={**state.flips, ins.flip: ins})
     wins, losses = dict(state.wins), dict(state.losses)
     for tally, before, after in ((wins, old.wins if old else 0, ins.wins),
                                  (losses, old.losses if old else 0, ins.losses)):
@@ -345,35 +367,77 @@ def _orphan(state: State, seq: int) -> State:
     return replace(state, orphans=state.orphans + (seq,))
 
 
-def _group(ins: Instruction, n: int, seq: int) -> Group:
-    return ins.groups.get(n) or Group(group=n, first_seq=seq)
-
-
-def _with_group(state: State, flip: str, n: int, seq: int, **add: Any) -> State:
+def _with_group(state: State, flip: str, n: int, seq: int, field: str, mark: Mark) -> State:
     ins = state.flips.get(flip)
     if ins is None:
         return _orphan(state, seq)
-    return _put(state, _regrouped(ins, _changed(ins, n, seq, add), seq))
+    return _put_group(state, ins, _changed(ins, n, seq, field, mark), seq)
 
 
-def _changed(ins: Instruction, n: int, seq: int, add: Mapping[str, Any]) -> Group:
-    """Group ``n`` with the marks or coin of one event added, and its derived facts brought up to date.
+def _put_group(state: State, ins: Instruction, g: Group, seq: int) -> State:
+    """``ins`` with group ``g`` stored. Its score (made, wins, losses) reads only each group's outcome, kept
+    sides and choices, and Mana Clash's flippers (``_last_flip_made``): when an event left those of an
+    existing group as they were (an outcome or a call the verdict already had), the score stands."""
+    old = ins.groups.get(g.group)
+    new = _regrouped(ins, g, seq)
+    if old is not None and old.outcome == g.outcome and old.kept == g.kept and old.choices == g.choices and (
+            ins.sequence != "until-both-heads" or old.coins == g.coins):
+        return replace(state, flips={**state.flips, new.flip: new})
+    return _put(state, _rescored(ins, new, old, g))
 
-    Only this group's facts are recomputed (kept sides, the call, the outcome); the other groups'
-    stay as stored, so an event costs the same however many flips came before it.
+
+def _rescored(before: Instruction, after: Instruction, old: Group | None, g: Group) -> Instruction:
+    """``after`` (``before``, scored, with group ``g`` changed from ``old`` or added) scored.
+
+    A flip's verdict and place never depend on the flips after it, so when ``g`` is the last flip the others
+    keep theirs: ``g`` counts when the effect was still going after them, and only its own verdict moves the
+    score. An event costs the same however many flips the instruction made. A flip recorded before an
+    earlier one (out of order) is scored from the start.
     """
-    g = _group(ins, n, seq)
-    g = replace(g, **{k: getattr(g, k) + (v,) for k, v in add.items()})
-    kept = _kept_sides(g)
+    if max(after.groups) != g.group:
+        return _scored(after)
+    rest = len(after.groups) - 1
+    made, wins, losses = before.made, before.wins, before.losses
+    if old is not None:
+        if made <= rest:
+            return after  # the effect was over before ``g``: it counted and counts nothing
+        made, wins, losses = made - 1, wins - (old.outcome == "won"), losses - (old.outcome == "lost")
+    elif made < rest or (rest and _last_flip_made(after, before.groups[max(before.groups)], made)):
+        return after  # the effect was over before this new flip
+    return replace(after, made=made + 1, wins=wins + (g.outcome == "won"), losses=losses + (g.outcome == "lost"))
+
+
+def _changed(ins: Instruction, n: int, seq: int, field: str, mark: Mark | Coin) -> Group:
+    """Group ``n`` with one event's mark or coin added to ``field``, and its derived facts brought up to date.
+
+    Only this group's facts are recomputed, and of them only those the field is read for: the kept sides
+    read the coins and the keeps, the call the calls and the coins (the flipper's first coin lands after the
+    call that counts), the outcome all of these and the recorded outcomes; a choice changes none. The other
+    groups' stay as stored, so an event costs the same however many flips came before it.
+    """
+    old = ins.groups.get(n)
+    if old is None:
+        g = Group(group=n, first_seq=seq, **{field: (mark,)})
+        kept, call = _kept_sides(g), _call_value(ins, g)
+    elif field == "choices":
+        return replace(old, choices=old.choices + (mark,))
+    else:
+        g = replace(old, **{field: getattr(old, field) + (mark,)})
+        kept = _kept_sides(g) if field == "coins" or field == "keeps" else g.kept
+        call = _call_value(ins, g) if field == "coins" or field == "calls" else g.call
+    return replace(g, kept=kept, call=call, outcome=_judged_outcome(ins, g, kept, call))
+
+
+def _call_value(ins: Instruction, g: Group) -> str | None:
     call = the_call(ins, g)
-    return replace(g, kept=kept, call=call.value if call else None, outcome=_judged_outcome(ins, g, kept, call))
+    return None if call is None else call.value
 
 
 def _regrouped(ins: Instruction, g: Group, seq: int) -> Instruction:
     return replace(ins, groups={**ins.groups, g.group: g}, last_seq=seq)
 
 
-def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: Mark | None) -> str | None:
+def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: str | None) -> str | None:
     """``true_outcome`` from the kept sides and the call just worked out (the same verdict, not recomputed)."""
     if stated_group(ins, g.group):
         return "won"
@@ -381,14 +445,14 @@ def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: M
         return None
     side = kept.get(ins.flipper)
     if side is not None and call is not None:
-        return "won" if call.value == side else "lost"
+        return "won" if call == side else "lost"
     mine = [o for o in g.outcomes if o.player == ins.flipper]
     return mine[0].value if mine else None
 
 
 def _kept_sides(g: Group) -> dict[str, str]:
     out = {}
-    for who in dict.fromkeys(c.player for c in g.coins):
+    for who in dict.fromkeys([c.player for c in g.coins]):
         coin = kept_coin(g, who)
         if coin is not None:
             out[who] = coin.result
@@ -397,7 +461,7 @@ def _kept_sides(g: Group) -> dict[str, str]:
 
 @apply.on(CoinCalled)
 def _call(state: State, e: CoinCalled) -> State:
-    return _with_group(state, e.flip, e.group, e.seq, calls=Mark(seq=e.seq, player=e.player, value=e.side))
+    return _with_group(state, e.flip, e.group, e.seq, "calls", Mark(seq=e.seq, player=e.player, value=e.side))
 
 
 @apply.on(CoinLanded)
@@ -407,25 +471,25 @@ def _coin(state: State, e: CoinLanded) -> State:
         return _orphan(state, e.seq)
     who = e.player or ins.flipper
     coin = Coin(seq=e.seq, player=who, result=e.result, face=e.face, randomiser=e.randomiser)
-    g = _changed(ins, e.group, e.seq, {"coins": coin})
+    g = _changed(ins, e.group, e.seq, "coins", coin)
     if who not in g.thumbs:  # the Thumbs a player controls when their first coin of the flip lands
         g = replace(g, thumbs={**g.thumbs, who: controls(state, who, "thumb")})
-    return _put(state, _regrouped(ins, g, e.seq))
+    return _put_group(state, ins, g, e.seq)
 
 
 @apply.on(CoinKept)
 def _keep(state: State, e: CoinKept) -> State:
-    return _with_group(state, e.flip, e.group, e.seq, keeps=Mark(seq=e.seq, player=e.player, value=e.coin))
+    return _with_group(state, e.flip, e.group, e.seq, "keeps", Mark(seq=e.seq, player=e.player, value=e.coin))
 
 
 @apply.on(FlipDecided)
 def _outcome(state: State, e: FlipDecided) -> State:
-    return _with_group(state, e.flip, e.group, e.seq, outcomes=Mark(seq=e.seq, player=e.player, value=e.outcome))
+    return _with_group(state, e.flip, e.group, e.seq, "outcomes", Mark(seq=e.seq, player=e.player, value=e.outcome))
 
 
 @apply.on(ChoiceMade)
 def _choice(state: State, e: ChoiceMade) -> State:
-    return _with_group(state, e.flip, e.group, e.seq, choices=Mark(seq=e.seq, player=e.player, value=e.choice))
+    return _with_group(state, e.flip, e.group, e.seq, "choices", Mark(seq=e.seq, player=e.player, value=e.choice))
 
 
 @apply.on(PayoffApplied)
@@ -434,7 +498,8 @@ def _payoff(state: State, e: PayoffApplied) -> State:
     if ins is None:
         return _orphan(state, e.seq)
     p = Payoff(seq=e.seq, kind=e.kind, amount=e.amount, player=e.player, permanent=e.permanent, group=e.group)
-    return _put(state, replace(ins, payoffs=ins.payoffs + (p,), last_seq=e.seq))
+    # a payoff changes no flip: the instruction's score stands
+    return replace(state, flips={**state.flips, e.flip: replace(ins, payoffs=ins.payoffs + (p,), last_seq=e.seq)})
 
 
 # --- derived values the rules compare ------------------------------------------------
@@ -445,19 +510,21 @@ def groups_in_order(ins: Instruction) -> list[Group]:
 
 
 def coins_of(g: Group, player: str) -> tuple[Coin, ...]:
-    return tuple(c for c in g.coins if c.player == player)
+    return tuple([c for c in g.coins if c.player == player])
 
 
 def kept_coin(g: Group, player: str) -> Coin | None:
     """The coin that counts: the kept one, or the only one (or the first of coins that all agree, where
     the choice cannot change anything); None if undecided."""
     mine = coins_of(g, player)
-    keeps = [k for k in g.keeps if k.player == player]
+    keeps = [k for k in g.keeps if k.player == player] if g.keeps else None
     if keeps:
         named = [mine[k.value - 1] if 1 <= k.value <= len(mine) else None for k in keeps]
         # keep lines naming coins that differ leave the kept coin undecided whichever line came first
         # (MTG-THUMB-002 reports them); lines naming the same result agree
         return named[0] if len({c.result if c else None for c in named}) == 1 else None
+    if len(mine) == 1:
+        return mine[0]
     return mine[0] if mine and len({c.result for c in mine}) == 1 else None
 
 
@@ -471,6 +538,8 @@ def the_call(ins: Instruction, g: Group) -> Mark | None:
     until the coin lands (seed 001 allows calling before the toss), so by default the last call before the
     flipper's first coin counts; a call made only after the result is still the call (MTG-CALL-004 judges
     its timing). Option ``call_counts: first`` holds the flipper to the first call."""
+    if not g.calls:
+        return None
     mine = [c for c in g.calls if c.player == ins.flipper]
     if not mine:
         return None
@@ -535,10 +604,15 @@ def effective_groups(ins: Instruction) -> list[Group]:
     return out
 
 
+def made_groups(ins: Instruction) -> list[Group]:
+    """``effective_groups`` as the fold keeps it: the first ``made`` groups (what the rules read)."""
+    return groups_in_order(ins)[: ins.made]
+
+
 def counted(ins: Instruction) -> list[tuple[Group, str | None]]:
     """Each flip the effect made (see ``effective_groups``) with its true outcome, in order: the first
     ``made`` groups, as the fold scored them."""
-    return [(g, g.outcome) for g in groups_in_order(ins)[: ins.made]]
+    return [(g, g.outcome) for g in made_groups(ins)]
 
 
 def kept_wins(ins: Instruction) -> int:
@@ -550,11 +624,11 @@ def kept_losses(ins: Instruction) -> int:
 
 
 def kept_sides(ins: Instruction, side: str) -> int:
-    """Kept coins showing ``side``, over every flipping player (heads/tails-only cards)."""
+    """Kept coins showing ``side``, over every flipping player (heads/tails-only cards): the kept sides the fold
+    keeps on each group (``kept_coin``)."""
     n = 0
-    for g in effective_groups(ins):
-        for who in dict.fromkeys(c.player for c in g.coins):
-            kept = kept_coin(g, who)
-            stated = stated_group(ins, g.group) and who == ins.flipper
-            n += kept is not None and (("heads" if stated else kept.result) == side)
+    for g in made_groups(ins):
+        stated = stated_group(ins, g.group)
+        for who, result in g.kept.items():
+            n += ("heads" if stated and who == ins.flipper else result) == side
     return n

@@ -14,7 +14,6 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game
 
 KIND_JA = {"action": "【行動】", "function": "【機能】", "response": "【対応】", "bullet": "【銃弾】"}
 
@@ -37,7 +36,7 @@ def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
     card, used = _claimed(s.event)
     if card is None:
         return
-    f = proj.find_card(cat(game(s.before)), card)
+    f = proj.card_facts(s.before.game, card)
     if f is None:
         yield Hit(s.event.seq, {"reason": Msg("reason.gg.card_unknown", card=card)}, undecided=True)
     elif f.kind != used:

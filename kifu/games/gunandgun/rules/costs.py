@@ -13,7 +13,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, expected_cost, facts_of, game, unknown
+from .facts import expected_cost, facts_of, unknown
 
 
 
@@ -21,7 +21,7 @@ from .facts import cat, expected_cost, facts_of, game, unknown
     code="GG-COST-001", name="cost-is-the-printed-cost", severity=Severity.ERROR, on=(ev.EffectResolved,), options=("cost_payment",),
 )
 def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.resolved is not None or a.kind not in ("action", "function", "response", "skill"):
         return
@@ -42,7 +42,7 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
     on=(ev.CostPaid, ev.EffectResolved),
 )
 def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     e = s.event
     a = st.acts.get(e.act)
     if a is None or a.kind in ("gunner", "gun"):
@@ -59,7 +59,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
                 yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n,
                                   "detail": Msg("text.gg.no_additional_cost", got=e.n)}, about=("act", a.id))
             return
-        gun = proj.find_gun(cat(st), e.gun)
+        gun = proj.gun_facts(st, e.gun)
         if gun is None or gun.id != add.gun or not a.ended:
             key = "text.gg.additional_paid" if a.ended else "text.gg.additional_paid_early"
             yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n,
@@ -74,7 +74,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
 
 def _gun_name(st: proj.State, gun: str) -> str:
     """A gun as a table names it (its short name), from the id a card's facts give."""
-    g = proj.find_gun(cat(st), gun)
+    g = proj.gun_facts(st, gun)
     return g.short_name if g is not None else gun
 
 
@@ -95,7 +95,7 @@ def _flagged(a: proj.Activation) -> bool:
 )
 def cost_is_affordable(s: Step) -> Iterable[Hit]:
     e = s.event
-    p = game(s.before).players.get(e.player)
+    p = s.before.game.players.get(e.player)
     if p is None or (e.kind != "additional" and not p.drawn):
         return  # a log that starts mid-game does not know the hand or the voltage
     if e.kind == "hand":
@@ -103,10 +103,10 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
     elif e.kind == "voltage":
         have = p.voltage
     else:
-        a = game(s.before).acts.get(e.act)
+        a = s.before.game.acts.get(e.act)
         if a is not None and a.ended and e.n != a.n:
             return  # an additional cost that is not N is GG-COST-002's, however many loads the gun had
-        g = proj.gun_of(game(s.before), p, e.gun)
+        g = proj.gun_of(s.before.game, p, e.gun)
         have = g.loads if g else 0
     if e.n > have:
         where = Msg(f"word.gg.{e.kind}") if e.kind != "additional" else Msg("text.gg.loads_of", gun=e.gun)
@@ -118,7 +118,7 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
     on=(ev.CostRefunded,),
 )
 def cost_not_refunded(s: Step) -> Iterable[Hit]:
-    a = game(s.before).acts.get(s.event.act)
+    a = s.before.game.acts.get(s.event.act)
     yield Hit(s.event.seq, {"act": s.event.act, "card": a.card if a and a.card else s.event.act,
                             "cost": amount(s.event.kind, s.event.n), "n": a.n if a else Msg("word.gg.unknown")},
               (a.seq,) if a else (), about=("act", s.event.act))

@@ -16,7 +16,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game, player_gun
+from .facts import player_gun
 
 
 
@@ -26,7 +26,7 @@ def _decks(ckey: str, guns: tuple[str, ...]) -> tuple[tuple[str, str | None, fro
     c = proj.catalogue(ckey)
     out = []
     for name in guns:
-        g = proj.find_gun(c, name)
+        g = None if c is None else c.gun(name)
         if g is None:
             out.append((name, None, frozenset(), False))
         else:
@@ -43,11 +43,17 @@ def deck_verdict(st: proj.State, pid: str, card: str, deck: str | None = None) -
     p = st.players.get(pid)
     if p is None or not p.guns:
         return None
-    decks = _decks(st.ckey, tuple(p.guns))
-    if deck is not None:
-        g = player_gun(st, pid, deck)
-        decks = tuple(d for d in decks if g is not None and d[0] == g.name) or decks
-    facts = proj.find_card(cat(st), card)
+    g = player_gun(st, pid, deck) if deck is not None else None
+    return _verdict(st.ckey, tuple(p.guns), card, g.name if g is not None else None)
+
+
+@lru_cache(maxsize=4096)
+def _verdict(ckey: str, guns: tuple[str, ...], card: str, gun: str | None) -> tuple[str, Any] | None:
+    """``deck_verdict`` for a player with ``guns`` (as named at setup), of the one deck of ``gun`` when it is
+    one of them: a fact of the catalogue alone, asked for every card drawn, so worked out once."""
+    decks = _decks(ckey, guns)
+    decks = tuple(d for d in decks if d[0] == gun) or decks
+    facts = proj.tables(ckey).cards.get(card)
     if facts is not None and any(gid in facts.copies for _, gid, _, _ in decks):
         return None
     names = ", ".join(d[0] for d in decks)
@@ -76,7 +82,7 @@ def _named(e: Any) -> Iterable[tuple[str, str | None]]:
 )
 def cards_come_from_own_decks(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     for card, deck in _named(e):
         verdict = deck_verdict(st, e.player, card, deck)
         if verdict is None:
@@ -116,7 +122,7 @@ def _zone_problem(st: proj.State, e: Any) -> Msg | None:
     on=(ev.BulletFired, ev.TossGroupOpened),
 )
 def card_used_from_its_zone(s: Step) -> Iterable[Hit]:
-    why = _zone_problem(game(s.before), s.event)
+    why = _zone_problem(s.before.game, s.event)
     if why is not None:
         yield Hit(s.event.seq, {"player": s.event.player, "card": s.event.card, "why": why})
 
@@ -141,21 +147,18 @@ def _consequence(st: proj.State, e: Any, gun: proj.Gun, option: str) -> Msg:
 )
 def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Hit]:
     e = s.event
-    if isinstance(e, ev.Loaded):
-        if e.zone != "deck" or not e.deck:
-            return
-        deck = e.deck
-    else:
-        deck = e.deck
-    st = game(s.before)
+    deck = e.deck
+    if type(e) is ev.Loaded and (e.zone != "deck" or not deck):
+        return ()
+    st = s.before.game
     g = player_gun(st, e.player, deck)
     if g is None or e.n <= g.deck:
-        return
+        return ()
     option = s.options.get("deck_out", "both-empty")
     if isinstance(e, ev.CardsDrawn) and option == "failed-draw":
-        return  # the draw that cannot be made is the deck-out itself; play after it is GG-END-002's
-    yield Hit(e.seq, {"player": e.player, "n": e.n, "deck": deck, "left": g.deck, "option": option,
-                      "consequence": _consequence(st, e, g, option)})
+        return ()  # the draw that cannot be made is the deck-out itself; play after it is GG-END-002's
+    return (Hit(e.seq, {"player": e.player, "n": e.n, "deck": deck, "left": g.deck, "option": option,
+                        "consequence": _consequence(st, e, g, option)}),)
 
 
 RULES = (cards_come_from_own_decks, card_used_from_its_zone, no_draw_or_load_past_an_empty_deck)

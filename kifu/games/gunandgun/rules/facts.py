@@ -7,7 +7,8 @@ values the way seed 000 §基本ルール and §ルール適用の例外 describ
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from functools import lru_cache
+from typing import Any, Iterable, Sequence
 
 from kifu.auditor.base import Hit
 
@@ -16,14 +17,7 @@ from ..projection import Activation, State
 
 CARD_KINDS = ("action", "function", "response", "bullet", "group-function")
 SKILL_KINDS = ("skill", "group-continuous")
-
-
-def game(frame: Any) -> State:
-    return frame.game
-
-
-def cat(state: State) -> Any:
-    return proj.catalogue(state.ckey)
+TOSSED_KINDS = CARD_KINDS + SKILL_KINDS
 
 
 def player_gun(state: State, player: str, gun: str | None) -> proj.Gun | None:
@@ -32,46 +26,48 @@ def player_gun(state: State, player: str, gun: str | None) -> proj.Gun | None:
     return proj.gun_of(state, p, gun) if p else None
 
 
-# The rules of one event ask about the same activation one after another (N, cap, cost,
-# threshold): the last answer is kept, keyed by the identity of the frozen state and activation
-# (held here, so the identities cannot be reused while they are compared).
-_LAST_FACTS: list[Any] = [None, None, None, None]
-
-
 def facts_of(state: State, a: Activation, card: str | None = None) -> Any:
     """The card or skill an activation (or one skill of a continuous group) uses; None if unknown."""
-    last = _LAST_FACTS
-    if last[0] is state and last[1] is a and last[2] == card:
-        return last[3]
-    found = _facts_of(state, a, card)
-    last[:] = (state, a, card, found)
-    return found
+    return _facts(state.ckey, a.kind, _name(state, a, card))
 
 
-def _facts_of(state: State, a: Activation, card: str | None) -> Any:
+def _name(state: State, a: Activation, card: str | None) -> str | None:
     key = card or a.card
     if key is None and a.kind == "group-continuous" and a.player in state.players:
         key = _continuous_skill(state, a.player)
-    if a.kind in CARD_KINDS:
-        return proj.find_card(cat(state), key)
-    if a.kind in SKILL_KINDS:
-        return proj.find_skill(cat(state), key)
+    return key
+
+
+# The rules of one event ask about the same activation one after another (N, its cap, the cost, the
+# threshold), and an activation's card is asked about at each of its events: what a card says is a fact
+# of the catalogue, kept by (catalogue, kind of use, name).
+@lru_cache(maxsize=4096)
+def _facts(ckey: str, kind: str, key: str | None) -> Any:
+    if kind in CARD_KINDS:
+        return proj.tables(ckey).cards.get(key)
+    if kind in SKILL_KINDS:
+        return proj.tables(ckey).skills.get(key)
     return None
+
+
+@lru_cache(maxsize=4096)
+def _pure_load(ckey: str, kind: str, key: str | None) -> bool:
+    return is_pure_load(_facts(ckey, kind, key))
 
 
 def _continuous_skill(state: State, pid: str) -> str | None:
     """The skill a continuous group resolves when the resolution does not name one: the player's
     continuous skill in use (the first chosen one where several are)."""
     p = state.players[pid]
-    c = cat(state)
     for name in p.skills_up + p.skills:
-        if getattr(proj.find_skill(c, name), "kind", None) == "continuous":
+        if getattr(proj.skill_facts(state, name), "kind", None) == "continuous":
             return name
     return p.skill
 
 
-def numbers(facts: Any) -> list[Any]:
-    return list(getattr(facts, "numbers", []) or [])
+def numbers(facts: Any) -> Sequence[Any]:
+    """The effect's numbers in printed order (the card's own list: read, never changed)."""
+    return getattr(facts, "numbers", None) or ()
 
 
 def expected_values(facts: Any, n: int) -> list[int]:
@@ -93,7 +89,7 @@ def is_pure_load(facts: Any) -> bool:
 
 def load_cap(state: State, a: Activation) -> int | None:
     """Room of the gun with the most room left: a load effect's toss stops there (seed 000 §ルール適用の例外)."""
-    if a.kind not in CARD_KINDS + SKILL_KINDS or not is_pure_load(facts_of(state, a)):
+    if a.kind not in TOSSED_KINDS or not _pure_load(state.ckey, a.kind, _name(state, a, None)):
         return None
     return a.room  # measured when the activation opened and again at its first toss
 

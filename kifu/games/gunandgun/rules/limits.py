@@ -14,26 +14,14 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game, opponent
+from .facts import opponent
 
 PER_JA = {"name": "同名カード", "effect": "この効果", "loading": "装填"}
 
 
-def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
+def _used(s: Step, scope: str, p: Any, card: str, f: Any) -> Iterable[tuple[Any, int, str]]:
     """(limit, count so far, card) for each of the card's limits of ``scope`` this event counts against."""
     e = s.event
-    if isinstance(e, ev.Loaded) and e.face != "up":
-        return  # only a face-up loading counts against a limit: skip the catalogue look-ups
-    st = game(s.after)
-    p = st.players.get(e.player)
-    if isinstance(e, ev.EffectResolved):
-        a = st.acts.get(e.act)
-        card = proj.canon(st, e.card) or (a.card if a else None)
-    else:
-        card = proj.canon(st, getattr(e, "card", None))
-    f = proj.find_card(cat(st), card)
-    if p is None or f is None:
-        return
     for lim in f.limits:
         if lim.scope != scope:
             continue
@@ -46,11 +34,29 @@ def _used(s: Step, scope: str) -> Iterable[tuple[Any, int, str]]:
 
 
 def _check(s: Step, scope: str) -> Iterable[Hit]:
-    for lim, count, card in _used(s, scope):
+    # Both rules watch every use of a card, and few cards have a limit: the look-up first, in a plain function.
+    e = s.event
+    if type(e) is ev.Loaded and e.face != "up":
+        return ()  # only a face-up loading counts against a limit: skip the catalogue look-ups
+    st = s.after.game
+    if type(e) is ev.EffectResolved:
+        a = st.acts.get(e.act)
+        card = proj.canon(st, e.card) or (a.card if a else None)
+    else:
+        card = proj.canon(st, getattr(e, "card", None))
+    f = proj.card_facts(st, card)
+    p = st.players.get(e.player)
+    if p is None or f is None or not f.limits:
+        return ()
+    return _over(s, scope, _used(s, scope, p, card, f))
+
+
+def _over(s: Step, scope: str, used: Iterable[tuple[Any, int, str]]) -> Iterable[Hit]:
+    for lim, count, card in used:
         if count > lim.n:
             yield Hit(s.event.seq, {"card": card, "per": lim.per, "per_ja": PER_JA[lim.per], "n": lim.n, "count": count,
                                     "player": s.event.player},
-                      about=("limit", scope, s.event.player, card, game(s.after).turn if scope == "turn" else 0))
+                      about=("limit", scope, s.event.player, card, s.after.game.turn if scope == "turn" else 0))
 
 
 @rule(
@@ -71,7 +77,7 @@ def _imposed(st: Any, owner: str) -> Iterable[tuple[str, int | None, int]]:
     """(card, limit under its latest toss or None, group seq) for each opponent function imposing a limit."""
     p = st.players.get(owner)
     for card in dict.fromkeys(p.functions if p else ()):
-        f = proj.find_card(cat(st), card)
+        f = proj.card_facts(st, card)
         nums = [x for x in getattr(f, "numbers", []) if x.role == "limit_imposed"]
         if not nums:
             continue
@@ -92,7 +98,7 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
     e = s.event
     if e.kind != "action":
         return
-    st = game(s.after)
+    st = s.after.game
     opp = opponent(st, e.player)
     count = st.players[e.player].actions if e.player in st.players else 0
     for card, limit, gseq in _imposed(st, opp or ""):
@@ -108,12 +114,12 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
 )
 def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     p = st.players.get(e.player)
-    f = proj.find_skill(cat(st), e.skill)
+    f = proj.skill_facts(st, e.skill)
     if p is None:
         return
-    chosen = [proj.find_skill(cat(st), x) for x in p.skills]
+    chosen = [proj.skill_facts(st, x) for x in p.skills]
     if p.skills and e.skill not in p.skills and f is not None and f not in chosen:
         names = ", ".join(p.skills)
         yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {names}",
@@ -132,8 +138,8 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
 )
 def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
-    f = proj.find_card(cat(st), e.card)
+    st = s.before.game
+    f = proj.card_facts(st, e.card)
     if f is None or not f.not_first_turn:
         return
     p = st.players.get(e.player)

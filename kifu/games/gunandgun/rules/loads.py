@@ -13,7 +13,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game, player_gun
+from .facts import player_gun
 
 
 
@@ -23,11 +23,11 @@ from .facts import cat, game, player_gun
 def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     e = s.event
     if e.how != "basic":
-        return
-    st = game(s.after)
-    g = player_gun(st, e.player, e.gun)
+        return ()
+    g = player_gun(s.after.game, e.player, e.gun)
     if g is not None and g.limit is not None and g.basic > g.limit:
-        yield Hit(e.seq, {"gun": e.gun, "basic": g.basic, "limit": g.limit})
+        return (Hit(e.seq, {"gun": e.gun, "basic": g.basic, "limit": g.limit}),)
+    return ()
 
 
 @rule(
@@ -36,14 +36,17 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
 )
 def loads_never_above_max(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    if e.how == "effect":
+        return ()
+    st = s.before.game
     g = player_gun(st, e.player, e.gun)
-    if g is None or g.max is None or e.how == "effect":
-        return
+    if g is None or g.max is None:
+        return ()
     size = e.n * proj.counts_as(st, e)  # ダブルバレット fills two places
     over = size - max(0, g.max - g.loads)
     if over > 0:
-        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "max": g.max, "n": size, "over": over})
+        return (Hit(e.seq, {"gun": e.gun, "loads": g.loads, "max": g.max, "n": size, "over": over}),)
+    return ()
 
 
 @rule(
@@ -53,10 +56,15 @@ def loads_never_above_max(s: Step) -> Iterable[Hit]:
 def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:
     e = s.event
     if e.face != "up":
-        return
-    st = game(s.before)
-    f = proj.find_card(cat(st), e.card)
-    gun = proj.find_gun(cat(st), e.gun)
+        return ()
+    return _face_up_load(s)
+
+
+def _face_up_load(s: Step) -> Iterable[Hit]:
+    e = s.event
+    st = s.before.game
+    f = proj.card_facts(st, e.card)
+    gun = proj.gun_facts(st, e.gun)
     if f is None:
         yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.card or e.gun)}, undecided=True)
     elif f.kind != "bullet":

@@ -16,7 +16,6 @@ from .. import events as ev
 from .facts import (
     expected_values,
     facts_of,
-    game,
     n_choices,
     numbers,
     player_gun,
@@ -31,7 +30,7 @@ ROLES = {"draw": "draw", "load": "load", "burn": "burn", "heal": "heal", "hit": 
 
 
 def _card_of(s: Step) -> tuple[Any, Any]:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind in ("gunner", "gun"):
         return None, None
@@ -63,12 +62,17 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsMoved),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
-    e = s.event
-    aid = getattr(e, "act", None)
-    st = game(s.after)
-    a = st.acts.get(aid) if aid else None
+    # Watches every draw, load, life and burn change, most of them no activation's effect: a plain function.
+    aid = s.event.act  # type: ignore[attr-defined]
+    a = s.after.game.acts.get(aid) if aid else None
     if a is None or a.kind in ("gunner", "gun") or a.outcome == "fizzled":
-        return
+        return ()
+    return _effect_within_n(s, a)
+
+
+def _effect_within_n(s: Step, a: Any) -> Iterable[Hit]:
+    e = s.event
+    st = s.after.game
     if a.resolved is None and not sequence_over(st, a, s.options):
         return  # N is not known yet; a log without gg.resolve is judged once its tosses ended
     role = _role(e)
@@ -117,17 +121,31 @@ def _effect_key(e: Any, st: Any) -> str:
     on=(ev.EffectResolved, ev.HitModified, ev.LifeChanged),
 )
 def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
+    # Watches every HIT and life change; only a recorded verdict or an activation's effect is judged.
     e = s.event
-    st = game(s.before)
-    if isinstance(e, ev.EffectResolved):
-        a = st.acts.get(e.act)
-        t = threshold(st, a, e) if a is not None and a.kind not in ("gunner", "gun") else None
-        if t is None or e.holds is None or t[3] == e.holds:
-            return
+    if type(e) is ev.EffectResolved:
+        return () if e.holds is None else _verdict_recorded(s)
+    if e.act is None or (type(e) is ev.LifeChanged and e.why != "hit"):  # type: ignore[attr-defined]
+        return ()
+    return _threshold_applied(s)
+
+
+def _verdict_recorded(s: Step) -> Iterable[Hit]:
+    """GG-NUM-003 at a resolution that records whether the threshold holds: as the card compares it with N."""
+    e = s.event
+    st = s.before.game
+    a = st.acts.get(e.act)
+    t = threshold(st, a, e) if a is not None and a.kind not in ("gunner", "gun") else None
+    if t is not None and t[3] != e.holds:
         yield _threshold_hit(e.seq, a, e.n, t, Msg("text.gg.judged", holds=_holds(e.holds)))
-        return
-    a = st.acts.get(e.act) if e.act else None
-    if a is None or (isinstance(e, ev.LifeChanged) and e.why != "hit"):
+
+
+def _threshold_applied(s: Step) -> Iterable[Hit]:
+    """GG-NUM-003 at an effect applied: only where the threshold under N holds."""
+    e = s.event
+    st = s.before.game
+    a = st.acts.get(e.act)
+    if a is None:
         return
     if a.resolved is not None:
         if a.kind == "response":
@@ -167,7 +185,7 @@ def _exact_numbers(f: Any) -> bool:
     code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.ERROR,
 )
 def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
-    st = game(end.final)
+    st = end.final.game
     for a in st.acts.values():
         if a.kind != "action" or a.resolved is None or a.outcome != "applied" or a.rn is None:
             continue

@@ -12,7 +12,7 @@ from kifu.auditor.base import Hit, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game, threshold
+from .facts import threshold
 
 EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsDiscarded)
 
@@ -22,7 +22,7 @@ EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModif
 )
 def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(e.act)
     if a is None or a.kind != "response" or e.outcome != "applied":
         return
@@ -37,13 +37,15 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     code="GG-RESP-002", name="fizzled-response-has-no-effect", severity=Severity.ERROR, on=EFFECTS,
 )
 def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
-    aid = getattr(s.event, "act", None)
-    a = game(s.before).acts.get(aid) if aid else None
+    # Watches every effect, most of them no activation's: a plain function.
+    aid = s.event.act  # type: ignore[attr-defined]
+    a = s.before.game.acts.get(aid) if aid else None
+    if a is None or a.outcome != "fizzled":
+        return ()
     if isinstance(s.event, ev.CardsDiscarded) and s.event.zone == "set":
-        return  # the fizzled card itself going to the discard is what should happen
-    if a is not None and a.outcome == "fizzled":
-        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
-                  (a.resolved or a.seq,), about=("act", a.id))
+        return ()  # the fizzled card itself going to the discard is what should happen
+    return (Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
+                (a.resolved or a.seq,), about=("act", a.id)),)
 
 
 @rule(
@@ -52,7 +54,7 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
 )
 def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     p = st.players.get(e.player)
     a = st.acts.get(e.act)
     why = why_ja = None
@@ -74,7 +76,7 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
     on=(ev.EffectResolved,),
 )
 def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind != "response" or a.declared is None or a.resolved is not None or a.shot is None:
         return
@@ -87,10 +89,9 @@ def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
 
 def _blockers(st: Any, shot: Any) -> list[str]:
     """What on this shot forbids responses: the gun's own effect, or a face-up bullet's."""
-    c = cat(st)
-    found = [shot.gun] if getattr(proj.find_gun(c, shot.gun), "no_responses", False) else []
+    found = [shot.gun] if getattr(proj.gun_facts(st, shot.gun), "no_responses", False) else []
     bullets = list(shot.up) + [a.card for a in st.acts.values() if a.kind == "bullet" and a.shot == shot.id]
-    found += [b for b in dict.fromkeys(bullets) if getattr(proj.find_card(c, b), "no_responses", False)]
+    found += [b for b in dict.fromkeys(bullets) if getattr(proj.card_facts(st, b), "no_responses", False)]
     return found
 
 
@@ -100,7 +101,7 @@ def _blockers(st: Any, shot: Any) -> list[str]:
 )
 def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     shot = st.shots.get(e.against or st.last_shot or "")
     if shot is None or shot.player == e.player:
         return

@@ -14,19 +14,17 @@ from kifu.events.base import MatchEnded
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game
 
 MAIN = (ev.CardPlayed, ev.Loaded, ev.ShotDeclared, ev.SkillUsed, ev.TossGroupOpened)
 
 
 def _first_by_rule(st: proj.State) -> tuple[set[str], str] | None:
     """(players who may go first, reason) from speed then total gun weight; None if unknown."""
-    c = cat(st)
     keys = []
     for pid in st.order:
         p = st.players[pid]
-        gunner = proj.find_gunner(c, p.gunner)
-        guns = [proj.find_gun(c, g) for g in p.guns]
+        gunner = proj.gunner_facts(st, p.gunner)
+        guns = [proj.gun_facts(st, g) for g in p.guns]
         if gunner is None or not guns or any(g is None for g in guns):
             return None
         keys.append((pid, gunner.speed, sum(g.weight for g in guns)))
@@ -45,7 +43,7 @@ def _first_by_rule(st: proj.State) -> tuple[set[str], str] | None:
 )
 def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
     e = s.event
-    found = _first_by_rule(game(s.before))
+    found = _first_by_rule(s.before.game)
     if found is None:
         yield Hit(e.seq, {"reason": Msg("reason.gg.setups_first")}, undecided=True)
         return
@@ -61,10 +59,10 @@ def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
 )
 def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
     e = s.event
-    c = cat(game(s.before))
-    gunner = proj.find_gunner(c, e.gunner)
+    st = s.before.game
+    gunner = proj.gunner_facts(st, e.gunner)
     for name in (e.skill, *e.extra_skills):
-        skill = proj.find_skill(c, name)
+        skill = proj.skill_facts(st, name)
         if gunner is None or skill is None:
             yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.gunner if gunner is None else name)},
                       undecided=True)
@@ -81,8 +79,8 @@ def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
     if not e.extra_skills:
         return
     allowed = s.options.get("skills_per_player", 1)
-    c = cat(game(s.before))
-    ids = [getattr(proj.find_skill(c, x), "id", x) for x in (e.skill, *e.extra_skills)]
+    st = s.before.game
+    ids = [getattr(proj.skill_facts(st, x), "id", x) for x in (e.skill, *e.extra_skills)]
     if len(ids) > allowed or len(set(ids)) < len(ids):
         yield Hit(e.seq, {"player": e.player, "count": len(ids), "distinct": len(set(ids)), "allowed": allowed})
 
@@ -93,13 +91,13 @@ def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
 )
 def starting_life_from_gunner(s: Step) -> Iterable[Hit]:
     e = s.event
-    gunner = proj.find_gunner(cat(game(s.before)), e.gunner)
+    gunner = proj.gunner_facts(s.before.game, e.gunner)
     if e.life is not None and gunner is not None and e.life != gunner.life:
         yield Hit(e.seq, {"gunner": e.gunner, "want": gunner.life, "got": e.life})
 
 
 def _turn_order(s: Step) -> Msg | None:
-    e, st = s.event, game(s.before)
+    e, st = s.event, s.before.game
     if e.turn != st.turn + 1:
         return Msg("text.gg.turn_follows", turn=e.turn, last=st.turn)
     if e.turn == 1 and st.first is not None and e.player != st.first:
@@ -115,19 +113,19 @@ def _turn_order(s: Step) -> Msg | None:
     on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
 )
 def only_active_player_acts(s: Step) -> Iterable[Hit]:
-    e, st = s.event, game(s.before)
+    # Watches most actions, nearly all by the active player: a plain function that returns at once for them.
+    e, st = s.event, s.before.game
     if isinstance(e, ev.TurnStarted):
         why = _turn_order(s)
+    elif st.active is None or e.player == st.active:
+        return ()  # (no gg.turn events: the log says nothing about whose turn it is)
     elif isinstance(e, ev.Loaded) and e.how != "basic":
-        why = None
-    elif isinstance(e, ev.SkillUsed) and getattr(proj.find_skill(cat(st), e.skill), "kind", "") == "response":
-        why = None
-    elif st.active is None:
-        why = None  # a log without gg.turn events says nothing about whose turn it is
+        return ()
+    elif isinstance(e, ev.SkillUsed) and getattr(proj.skill_facts(st, e.skill), "kind", "") == "response":
+        return ()
     else:
-        why = None if e.player == st.active else Msg("text.gg.acts_in_turn", player=e.player, active=st.active)
-    if why:
-        yield Hit(e.seq, {"seq": e.seq, "why": why})
+        why = Msg("text.gg.acts_in_turn", player=e.player, active=st.active)
+    return (Hit(e.seq, {"seq": e.seq, "why": why}),) if why else ()
 
 
 @rule(
@@ -135,9 +133,9 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
     on=(ev.TurnEnded,), options=("deck_out",),
 )
 def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
-    e, st = s.event, game(s.before)
+    e, st = s.event, s.before.game
     p = st.players.get(e.player)
-    gunner = proj.find_gunner(cat(st), p.gunner) if p else None
+    gunner = proj.gunner_facts(st, p.gunner) if p else None
     if p is None or gunner is None or not p.drawn:
         return
     if s.options.get("deck_out") == "failed-draw" and p.failed_draw is not None:
@@ -160,20 +158,32 @@ def _burn_due(option: str, counters: int) -> int:
     on=(ev.LifeChanged,) + MAIN + (ev.TurnEnded,),
 )
 def burn_at_turn_start(s: Step) -> Iterable[Hit]:
-    e, st = s.event, game(s.before)
-    if isinstance(e, ev.LifeChanged):
-        if e.why != "burn":
-            return
-        p = st.players.get(e.player)
-        due = _burn_due(s.options.get("burn", "flat"), p.burn if p else 0)
-        if st.phase != "start" or st.active != e.player or p is None or p.burned:
-            yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_once")})
-        elif -e.delta != due:
-            yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_amount", got=-e.delta, due=due)})
-        return
+    # Watches every main-phase action, which matters only at a turn's start: asked first, in a plain function.
+    e, st = s.event, s.before.game
+    if type(e) is ev.LifeChanged:
+        return _burn_applied(s) if e.why == "burn" else ()
+    if st.phase != "start":
+        return ()
+    return _burn_missed(s)
+
+
+def _burn_applied(s: Step) -> Iterable[Hit]:
+    """GG-TURN-003 at a burn: once, at the start of the burned player's turn, by what the counters say."""
+    e, st = s.event, s.before.game
+    p = st.players.get(e.player)
+    due = _burn_due(s.options.get("burn", "flat"), p.burn if p else 0)
+    if st.phase != "start" or st.active != e.player or p is None or p.burned:
+        yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_once")})
+    elif -e.delta != due:
+        yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_amount", got=-e.delta, due=due)})
+
+
+def _burn_missed(s: Step) -> Iterable[Hit]:
+    """GG-TURN-003 at a main-phase action in the turn-start window: the burn came first, and as the option says."""
+    e, st = s.event, s.before.game
     pid = getattr(e, "player", None)
     p = st.players.get(pid or "")
-    if p is None or pid != st.active or st.phase != "start" or isinstance(e, ev.TossGroupOpened):
+    if p is None or pid != st.active or isinstance(e, ev.TossGroupOpened):
         return  # turn-start effects may come in any order; the main phase may not begin before the burn
     if p.burn > 0 and not p.burned:
         yield Hit(e.seq, {"player": pid, "why": Msg("text.gg.burn_skipped", n=p.burn)})
@@ -188,11 +198,11 @@ def burn_at_turn_start(s: Step) -> Iterable[Hit]:
 )
 def turn_end_effects_order(s: Step) -> Iterable[Hit]:
     order = s.options.get("turn_end_order", "any")
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if order == "any" or a is None or a.kind != "group-function" or a.player != st.active:
         return
-    f = proj.find_card(cat(st), s.event.card or a.card)
+    f = proj.card_facts(st, s.event.card or a.card)
     if getattr(f, "timing", None) != "turn_end":
         return
     refilled = st.players[a.player].refill is not None
@@ -222,7 +232,7 @@ def _decked(st: proj.State, option: str) -> list[str]:
     on=(ev.TurnStarted, ev.TurnEnded, MatchEnded),
 )
 def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
-    dead = _dead(game(s.before))
+    dead = _dead(s.before.game)
     if not dead:
         return
     if isinstance(s.event, MatchEnded):
@@ -240,7 +250,7 @@ def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
 )
 def match_ends_on_deck_out(s: Step) -> Iterable[Hit]:
     option = s.options.get("deck_out", "both-empty")
-    for pid in _decked(game(s.before), option):
+    for pid in _decked(s.before.game, option):
         yield Hit(s.event.seq, {"player": pid, "option": option}, about=REST)
 
 

@@ -13,7 +13,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import cat, game, player_gun
+from .facts import player_gun
 
 STAGES = ("effect", "bullet", "response", "replace")
 
@@ -25,7 +25,7 @@ STAGES = ("effect", "bullet", "response", "replace")
 )
 def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.after)
+    st = s.after.game
     g = player_gun(st, e.player, e.gun)
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
@@ -38,9 +38,9 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
 )
 def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     e = s.event
-    st = game(s.before)
+    st = s.before.game
     g = player_gun(st, e.player, e.gun)
-    gun = proj.find_gun(cat(st), e.gun)
+    gun = proj.gun_facts(st, e.gun)
     if g is None or gun is None:
         if g is not None:
             yield Hit(e.seq, {"reason": Msg("reason.gg.gun_unknown", gun=e.gun)}, undecided=True, about=("shot", e.shot))
@@ -55,7 +55,7 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
 )
 def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
     e = s.event
-    shot = game(s.before).shots.get(e.shot)
+    shot = s.before.game.shots.get(e.shot)
     if shot is None or not shot.mods:
         return
     last = max(STAGES.index(m[0]) for m in shot.mods)
@@ -76,7 +76,7 @@ def expected_damage(gun: Any, shot: proj.Shot) -> int | None:
 
 def current_hit(state: Any, shot: proj.Shot) -> int | None:
     """The HIT a shot would deal now (its row plus the modifiers recorded so far)."""
-    gun = proj.find_gun(cat(state), shot.gun)
+    gun = proj.gun_facts(state, shot.gun)
     return None if gun is None else expected_damage(gun, shot)
 
 
@@ -88,9 +88,9 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
     e = s.event
     if e.why != "hit" or e.shot is None:
         return
-    st = game(s.after)
+    st = s.after.game
     shot = st.shots.get(e.shot)
-    gun = proj.find_gun(cat(st), shot.gun) if shot else None
+    gun = proj.gun_facts(st, shot.gun) if shot else None
     if shot is None or gun is None or e.player == shot.player:
         return  # the shooter's own loss (RECOIL) on the shot is not the shot's damage
     want = expected_damage(gun, shot)

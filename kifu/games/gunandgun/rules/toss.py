@@ -17,7 +17,6 @@ from .facts import (
     effective_n,
     expected_cost,
     facts_of,
-    game,
     load_cap,
     n_choices,
     numbers,
@@ -31,7 +30,7 @@ from .facts import (
     on=(ev.CoinTossed, ev.CostPaid), options=("cost_payment",),
 )
 def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind in ("gunner", "gun") or isinstance(s.event, ev.CostPaid) and s.event.kind == "additional":
         return
@@ -62,7 +61,7 @@ def _tosses(a: proj.Activation) -> object:
     on=(ev.CoinTossed,), options=("load_toss_end",),
 )
 def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None:
         return
@@ -84,7 +83,7 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
     on=(ev.EffectResolved,), options=("load_toss_end",),
 )
 def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is not None and a.kind not in ("gunner", "gun") and s.event.n not in n_choices(st, a, s.options):
         yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "claimed": s.event.n, "n": effective_n(st, a),
@@ -96,7 +95,7 @@ def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
     on=(ev.EffectResolved,), options=("load_toss_end",),
 )
 def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind in ("gunner", "gun") or a.resolved is not None:
         return
@@ -122,7 +121,7 @@ WHY_JA = {
 
 
 def _timing_problem(s: Step) -> str | None:
-    st = game(s.before)
+    st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None:
         return "the toss names no activation"
@@ -147,7 +146,7 @@ def _timing_problem(s: Step) -> str | None:
     on=(ev.CoinTossed, ev.TossGroupOpened),
 )
 def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     e = s.event
     if isinstance(e, ev.TossGroupOpened):
         if st.turn and (st.phase != "start" or st.active != e.player):
@@ -169,7 +168,7 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     on=(ev.CoinTossed,),
 )
 def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
-    a = game(s.before).acts.get(s.event.act)
+    a = s.before.game.acts.get(s.event.act)
     if a is not None and a.player != s.event.player:
         yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "owner": a.player, "tosser": s.event.player}, (a.seq,),
                   about=("act", a.id))
@@ -180,7 +179,7 @@ def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
     on=(ev.TossGroupOpened,),
 )
 def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     e = s.event
     p = st.players.get(e.player)
     card = proj.canon(st, e.card)
@@ -199,7 +198,7 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
     on=(ev.EffectResolved,),
 )
 def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
-    st = game(s.before)
+    st = s.before.game
     e = s.event
     a = st.acts.get(e.act)
     if a is None:
@@ -224,7 +223,7 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
     on=(ev.CoinTossed, ev.EffectResolved),
 )
 def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
-    a = game(s.before).acts.get(s.event.act)
+    a = s.before.game.acts.get(s.event.act)
     if a is None or a.kind not in ("gunner", "gun"):
         return
     if isinstance(s.event, ev.CoinTossed) or s.event.n != 0:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.auditor.base import End, Hit, Severity, Step, end_rule, latest, rule
 from kifu.events.i18n import Msg
 
 from ..events import CoinCalled, CoinLanded, FlipDecided
@@ -16,18 +16,17 @@ from ..projection import (
     coins_of,
     groups_in_order,
     ignored_coins,
-    kept_coin,
     stated_group,
-    the_call,
 )
-from .common import CALLS, STATED, evidence, flip_of, flip_subject
+from .common import CALLS, STATED, evidence, flip_subject
 
 
 def _called(s: Step) -> Instruction | None:
     """The instruction of this event if it is a called flip without a stated result."""
-    ins = flip_of(s.after.game, s.event.flip)  # type: ignore[attr-defined]
-    stated = ins is not None and stated_group(ins, s.event.group)  # type: ignore[attr-defined]
-    return ins if ins is not None and ins.kind == "called" and not stated else None
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    if ins is None or ins.kind != "called" or stated_group(ins, s.event.group):  # type: ignore[attr-defined]
+        return None
+    return ins
 
 
 @rule(
@@ -39,7 +38,7 @@ def _called(s: Step) -> Instruction | None:
 def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinCalled)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind == "heads-tails":
         yield Hit(e.seq, evidence(ins, player=e.player, side=e.side), about=flip_subject(ins, e.group))
 
@@ -54,7 +53,7 @@ def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
 def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipDecided)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind == "heads-tails" and not stated_group(ins, e.group):
         yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
@@ -80,29 +79,30 @@ def flipper_calls(s: Step) -> Iterable[Hit]:
     on=(CoinCalled, CoinLanded, FlipDecided),
 )
 def call_before_result(s: Step) -> Iterable[Hit]:
+    # Watches most flip events: a plain function, not a generator (one is built per call).
     ins = _called(s)
     if ins is None:
-        return
+        return ()
     e = s.event
-    before = flip_of(s.before.game, e.flip)  # type: ignore[attr-defined]
+    before = s.before.game.flips.get(e.flip)  # type: ignore[attr-defined]
     g_before = before.groups.get(e.group) if before else None  # type: ignore[attr-defined]
     if isinstance(e, CoinCalled):
         landed = coins_of(g_before, ins.flipper) if g_before else ()
         if landed and e.player == ins.flipper:
-            yield Hit(e.seq, evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq), (landed[0].seq,),
-                      about=flip_subject(ins, e.group))
-        return
-    yield from _no_call(ins, g_before, e)
+            return (Hit(e.seq, evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq), (landed[0].seq,),
+                        about=flip_subject(ins, e.group)),)
+        return ()
+    return _no_call(ins, g_before, e)
 
 
-def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no-untyped-def]
+def _no_call(ins: Instruction, g_before, e) -> tuple[Hit, ...]:  # type: ignore[no-untyped-def]
     """Info: a result with no call before it and nothing earlier in the flip: the timing cannot be decided."""
     if g_before is not None and (any(c.player == ins.flipper for c in g_before.calls) or g_before.coins):
-        return
+        return ()
     if isinstance(e, CoinLanded) and (e.player or ins.flipper) != ins.flipper:
-        return
+        return ()
     reason = Msg("reason.mtg.no_call", flipper=ins.flipper, group=e.group, card=ins.card)
-    yield Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True, about=flip_subject(ins, e.group))
+    return (Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True, about=flip_subject(ins, e.group)),)
 
 
 @rule(
@@ -114,42 +114,47 @@ def _no_call(ins: Instruction, g_before, e) -> Iterable[Hit]:  # type: ignore[no
 def only_flipper_wins(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipDecided)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind != "heads-tails" and e.player != ins.flipper:
         yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
 
 def expected_outcome(ins: Instruction, g: Group) -> tuple[str | None, dict]:
-    """The outcome 705.2/705.3 give for flip ``g``, with the values compared."""
+    """The outcome 705.2/705.3 give for flip ``g``, with the values compared: the call and the flipper's kept
+    side, as the fold keeps them on the group (``the_call``, ``kept_coin``)."""
     if stated_group(ins, g.group):
         return "won", {"call": Msg("text.mtg.no_call_needed"), "result": Msg("text.mtg.stated_heads")}
-    kept, call = kept_coin(g, ins.flipper), the_call(ins, g)
+    kept, call = g.kept.get(ins.flipper), g.call
     if kept is None or call is None:
         return None, {}
-    return ("won" if call.value == kept.result else "lost"), {"call": call.value, "result": kept.result}
+    return ("won" if call == kept else "lost"), {"call": call, "result": kept}
 
 
 def explained_by_ignored(ins: Instruction, g: Group, outcome: str) -> bool:
     """True when the recorded outcome is what an ignored Thumb coin would have given."""
-    call = the_call(ins, g)
+    call = g.call
     if call is None or stated_group(ins, g.group):
         return False
-    return any((c.result == call.value) == (outcome == "won") for c in ignored_coins(g, ins.flipper))
+    return any((c.result == call) == (outcome == "won") for c in ignored_coins(g, ins.flipper))
 
 
-def wrong_outcomes(state: State) -> Iterable[tuple[Instruction, Group, Mark, str, dict]]:
+@latest
+def wrong_outcomes(state: State) -> tuple[tuple[Instruction, Group, Mark, str, dict], ...]:
     """Each flipper's recorded outcome of a called flip that contradicts call and kept coin, judged once the
-    whole log is in (a keep or a coin may be recorded after the outcome)."""
+    whole log is in (a keep or a coin may be recorded after the outcome). MTG-CALL-006 and MTG-THUMB-004
+    split them: worked out once per final state."""
+    out = []
     for ins in state.flips.values():
         if ins.kind != "called":
             continue
         for g in groups_in_order(ins):
-            if stated_group(ins, g.group):
-                continue  # a stated result is MTG-STATE-001's to judge
+            if not g.outcomes or stated_group(ins, g.group):
+                continue  # nothing recorded to judge; a stated result is MTG-STATE-001's to judge
             expected, seen = expected_outcome(ins, g)
             for o in g.outcomes:
                 if o.player == ins.flipper and expected is not None and o.value != expected:
-                    yield ins, g, o, expected, seen
+                    out.append((ins, g, o, expected, seen))
+    return tuple(out)
 
 
 @end_rule(
@@ -173,10 +178,12 @@ def won_means_call_matches(end: End) -> Iterable[Hit]:
 )
 def instructed_player_flips(s: Step) -> Iterable[Hit]:
     e = s.event
-    assert isinstance(e, CoinLanded)
-    ins = flip_of(s.after.game, e.flip)
-    if ins is not None and ins.flippers != "each-player" and e.player not in (None, ins.flipper):
-        yield Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group))
+    if e.player is None:  # type: ignore[attr-defined]
+        return ()  # the instruction's flipper, as the log leaves it
+    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
+    if ins is not None and ins.flippers != "each-player" and e.player != ins.flipper:  # type: ignore[attr-defined]
+        return (Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group)),)  # type: ignore[attr-defined]
+    return ()
 
 
 @rule(
@@ -187,10 +194,13 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     options=(STATED.name,),
 )
 def stated_result(s: Step) -> Iterable[Hit]:
-    e = s.event
-    ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
-    if ins is None or not stated_group(ins, e.group):  # type: ignore[attr-defined]
-        return
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    if ins is None or not stated_group(ins, s.event.group):  # type: ignore[attr-defined]
+        return ()
+    return _stated_contradicted(s.event, ins)
+
+
+def _stated_contradicted(e: CoinLanded | FlipDecided, ins: Instruction) -> Iterable[Hit]:
     if isinstance(e, CoinLanded) and e.result != "heads" and (e.player or ins.flipper) == ins.flipper:
         yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.a_coin", side=e.result)), about=flip_subject(ins, e.group))
     if isinstance(e, FlipDecided) and e.outcome != "won":

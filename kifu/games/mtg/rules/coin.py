@@ -19,7 +19,6 @@ from ..events import (
     RandomiserAgreed,
 )
 from ..projection import Randomiser
-from .common import flip_of
 
 DIE_READINGS = ("odd", "even", "low", "high")
 
@@ -36,11 +35,12 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
     if isinstance(e, RandomiserAgreed):
         missing = [p for p in players if p not in e.agreed]
         if e.kind != "coin" and missing:
-            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": missing})
+            return (Hit(e.seq, {"randomiser": e.randomiser, "missing": missing}),)
     elif isinstance(e, CoinLanded):
         r = s.before.game.randomisers.get(e.randomiser)
         if r is None or (r.kind == "coin" and e.face is not None):
-            yield Hit(e.seq, {"randomiser": e.randomiser, "missing": list(players)})
+            return (Hit(e.seq, {"randomiser": e.randomiser, "missing": list(players)}),)
+    return ()
 
 
 @rule(
@@ -80,13 +80,16 @@ def die_side(r: Randomiser, face: int) -> str | None:
 def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinLanded)
+    if e.face is None:
+        return ()
     r = s.before.game.randomisers.get(e.randomiser)
-    if e.face is None or r is None or r.kind != "die" or r.heads is None:
-        return  # no reading named yet: MTG-COIN-004
+    if r is None or r.kind != "die" or r.heads is None:
+        return ()  # no reading named yet: MTG-COIN-004
     expected = die_side(r, e.face)
     if expected != e.result:
-        yield Hit(e.seq, {"randomiser": e.randomiser, "face": e.face, "result": e.result,
-                          "expected": expected or Msg("text.mtg.no_side", sides=r.sides)}, (r.seq,))
+        return (Hit(e.seq, {"randomiser": e.randomiser, "face": e.face, "result": e.result,
+                            "expected": expected or Msg("text.mtg.no_side", sides=r.sides)}, (r.seq,)),)
+    return ()
 
 
 @rule(
@@ -100,7 +103,8 @@ def unclear_coin_heads_named(s: Step) -> Iterable[Hit]:
     assert isinstance(e, CoinLanded)
     r = s.before.game.randomisers.get(e.randomiser)
     if r is not None and (not r.clear or r.kind == "die") and r.heads is None:
-        yield Hit(e.seq, {"randomiser": e.randomiser}, (r.seq,) if r.seq else ())
+        return (Hit(e.seq, {"randomiser": e.randomiser}, (r.seq,) if r.seq else ()),)
+    return ()
 
 
 REFERS = (CoinCalled, CoinLanded, CoinKept, FlipDecided, ChoiceMade, PayoffApplied)
@@ -113,9 +117,10 @@ REFERS = (CoinCalled, CoinLanded, CoinKept, FlipDecided, ChoiceMade, PayoffAppli
     on=REFERS,
 )
 def events_name_an_instruction(s: Step) -> Iterable[Hit]:
-    flip = getattr(s.event, "flip")
-    if flip_of(s.before.game, flip) is None:
-        yield Hit(s.event.seq, {"type": type(s.event).__struct_config__.tag, "flip": flip})
+    flip = s.event.flip  # type: ignore[attr-defined]
+    if flip not in s.before.game.flips:
+        return (Hit(s.event.seq, {"type": type(s.event).__struct_config__.tag, "flip": flip}),)
+    return ()
 
 
 @rule(
@@ -127,7 +132,7 @@ def events_name_an_instruction(s: Step) -> Iterable[Hit]:
 def flip_ids_unique(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipInstructed)
-    old = flip_of(s.before.game, e.flip)
+    old = s.before.game.flips.get(e.flip)
     if old is not None:
         yield Hit(e.seq, {"flip": e.flip, "first": old.seq}, (old.seq,))
 
@@ -141,7 +146,7 @@ def flip_ids_unique(s: Step) -> Iterable[Hit]:
 def flip_card_classified(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, FlipInstructed)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.seq == e.seq and ins.kind is None:
         yield Hit(e.seq, {"card": e.card, "reason": Msg("reason.mtg.unclassified", card=e.card)},
                   undecided=True)

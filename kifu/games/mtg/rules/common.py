@@ -53,17 +53,8 @@ def expected_coins(thumbs: int, stacking: str) -> int:
     return 1 + thumbs if stacking == "add" else 2 ** thumbs
 
 
-def flip_of(state: State, flip: str) -> Instruction | None:
-    return state.flips.get(flip)
-
-
 def card(state: State, ins: Instruction) -> Card | None:
     return card_of(state, ins.card)
-
-
-def new_group(before: Instruction | None, n: int) -> bool:
-    """True when group ``n`` had no coin before this event."""
-    return before is None or n not in before.groups or not before.groups[n].coins
 
 
 def last_coin_seq(ins: Instruction) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from kifu.auditor.base import End, Hit, Severity, end_rule
+from kifu.auditor.base import End, Hit, Severity, end_rule, latest
 from kifu.events.i18n import Msg
 
 from ..cards import Card
@@ -18,12 +18,11 @@ from ..projection import (
     State,
     card_of,
     counted,
-    effective_groups,
+    made_groups,
     ignored_coins,
     kept_losses,
     kept_sides,
     kept_wins,
-    the_call,
 )
 from .common import UNRECORDED, card, every_flip, evidence, last_coin_seq
 from .thumb import ignored_counts_for_nothing
@@ -32,12 +31,14 @@ from .thumb import ignored_counts_for_nothing
 def _last_counted_coin(ins: Instruction) -> int:
     """Where a missing payoff is reported: the last coin of the flips the effect made (a coin recorded after
     the effect was over pays nothing and has its own finding)."""
-    seqs = [c.seq for g in effective_groups(ins) for c in g.coins]
+    seqs = [c.seq for g in made_groups(ins) for c in g.coins]
     return seqs[-1] if seqs else last_coin_seq(ins)
 
 
-def own_payoffs(ins: Instruction, c: Card) -> list[Payoff]:
-    return [p for p in ins.payoffs if p.permanent is None and p.kind in c.own_kinds]
+def own_payoffs(ins: Instruction, c: Card, kinds: set[str] | None = None) -> list[Payoff]:
+    """The payoffs of the card's own effect (of ``kinds``, its ``own_kinds`` unless the caller has them)."""
+    kinds = c.own_kinds if kinds is None else kinds  # a property worked out at each ask: once, not once a payoff
+    return [p for p in ins.payoffs if p.permanent is None and p.kind in kinds]
 
 
 def expected_own(ins: Instruction, c: Card, players: int) -> Counter[str]:
@@ -99,25 +100,26 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
     state = end.final.game
     for ins in state.flips.values():
         c = card(state, ins)
-        if c is None or not c.own_kinds or _voided(ins, c):
+        kinds = c.own_kinds if c is not None else None
+        if c is None or not kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
             yield Hit(_last_counted_coin(ins), evidence(ins, reason=Msg("reason.mtg.no_outcome", card=ins.card)),
                       undecided=True, about=("payoff", ins.flip), follows=every_flip(ins))
             continue
-        yield from _own_diffs(state, ins, c, end.options.get(UNRECORDED.name, UNRECORDED.default))
+        yield from _own_diffs(state, ins, c, kinds, end.options.get(UNRECORDED.name, UNRECORDED.default))
 
 
-def _own_diffs(state: State, ins: Instruction, c: Card, unrecorded: str) -> Iterable[Hit]:
+def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecorded: str) -> Iterable[Hit]:
     want = expected_own(ins, c, len(state.players))
-    paid = own_payoffs(ins, c)
+    paid = own_payoffs(ins, c, kinds)
     if not paid and unrecorded == "undecided":
         if +want:
             reason = Msg("reason.mtg.no_payoff", card=ins.card)
             yield Hit(_last_counted_coin(ins), evidence(ins, reason=reason), undecided=True, about=("payoff", ins.flip),
                       follows=every_flip(ins))
         return
-    for kind in sorted(c.own_kinds):
+    for kind in sorted(kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
             yield Hit(seq, evidence(ins, kind=kind, expected=want[kind], recorded=total,
                                     wins=kept_wins(ins), losses=kept_losses(ins)),
@@ -128,13 +130,17 @@ def counted_for(ins: Instruction, w: Permanent, scope: str) -> tuple[int, int]:
     """(kept wins, wins only an ignored coin gave) that a watcher with ``scope`` counts."""
     if scope == "you" and ins.flipper != w.controller:
         return 0, 0
-    kept, phantom = 0, 0
+    return kept_wins(ins), _phantom_wins(ins)
+
+
+@latest  # asked for each watcher of one instruction in turn
+def _phantom_wins(ins: Instruction) -> int:
+    """Lost flips the effect made that an ignored Thumb coin would have won (the call the fold kept)."""
+    phantom = 0
     for g, outcome in counted(ins):
-        call = the_call(ins, g)
-        kept += outcome == "won"
-        phantom += outcome == "lost" and call is not None and any(
-            c.result == call.value for c in ignored_coins(g, ins.flipper))
-    return kept, phantom
+        if outcome == "lost" and g.call is not None and len(g.coins) > 1:  # one coin: none ignored
+            phantom += any(c.result == g.call for c in ignored_coins(g, ins.flipper))
+    return phantom
 
 
 class Tally(NamedTuple):
@@ -165,13 +171,22 @@ class Tally(NamedTuple):
         return self.paid[-1].seq
 
 
-def tallies(state: State) -> Iterable[Tally]:
+@latest
+def tallies(state: State) -> tuple[Tally, ...]:
     """Every watcher in play at an instruction, and every permanent a payoff of it names: one not in play when
-    the instruction began (it counts nothing) as the log last named it, or as an unnamed permanent."""
+    the instruction began (it counts nothing) as the log last named it, or as an unnamed permanent. For
+    MTG-PAY-003 and MTG-THUMB-004: worked out once per final state."""
+    return tuple(_tallies(state))
+
+
+def _tallies(state: State) -> Iterable[Tally]:
     for ins in state.flips.values():
         watchers = {w.permanent: w for w in ins.watchers}
+        by_permanent: dict[str | None, list[Payoff]] = {}
+        for p in ins.payoffs:
+            by_permanent.setdefault(p.permanent, []).append(p)
         for pid in sorted(set(watchers) | {p.permanent for p in ins.payoffs if p.permanent}):
-            paid = [p for p in ins.payoffs if p.permanent == pid]
+            paid = by_permanent.get(pid, [])
             w = watchers.get(pid)
             named = state.permanents.get(pid)
             if w is None and named is None:  # never recorded entering (a client that records no mtg.enters)

@@ -13,7 +13,7 @@ from ..projection import (
     Group,
     Instruction,
     counted,
-    effective_groups,
+    made_groups,
     groups_in_order,
     kept_coin,
     true_outcome,
@@ -22,10 +22,8 @@ from .common import (
     card,
     every_flip,
     evidence,
-    flip_of,
     flip_subject,
     last_coin_seq,
-    new_group,
     players_flipping,
 )
 
@@ -35,13 +33,13 @@ OPPONENT = "an opponent"
 
 
 def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
-    """(before, after) when this coin starts a new flip of an existing instruction."""
+    """(before, after) when this coin starts a new flip of an existing instruction: its group had no coin before
+    (a coin adds itself to its group, and never opens an instruction, so the group after it holds it alone)."""
     e = s.event
-    assert isinstance(e, CoinLanded)
-    before, after = flip_of(s.before.game, e.flip), flip_of(s.after.game, e.flip)
-    if before is None or after is None or not new_group(before, e.group):
+    after = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
+    if after is None or len(after.groups[e.group].coins) != 1:  # type: ignore[attr-defined]
         return None
-    return before, after
+    return s.before.game.flips[e.flip], after  # type: ignore[attr-defined]
 
 
 @rule(
@@ -51,10 +49,14 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     on=(CoinLanded,),
 )
 def stops_at_first_loss(s: Step) -> Iterable[Hit]:
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    if ins is None or ins.sequence not in UNTIL_LOSE:  # each sequence rule judges one kind: asked first
+        return ()
     pair = _starting(s)
-    if pair is None or pair[0].sequence not in UNTIL_LOSE:
-        return
-    before, after = pair
+    return () if pair is None else _flips_after_a_loss(s, *pair)
+
+
+def _flips_after_a_loss(s: Step, before: Instruction, after: Instruction) -> Iterable[Hit]:
     for g, outcome in counted(before):
         if outcome == "lost" and g.group < s.event.group:  # type: ignore[attr-defined]
             seq = kept_coin(g, before.flipper).seq if kept_coin(g, before.flipper) else g.first_seq
@@ -119,14 +121,16 @@ def _choice_range(s: Step, ins: Instruction) -> tuple[int, int | None] | None:
 )
 def number_instructed(s: Step) -> Iterable[Hit]:
     e = s.event
-    ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
     if ins is None:
         return
     if isinstance(e, FlipInstructed):
         yield from _bad_choice(s, ins)
         return
+    if ins.sequence not in ("fixed", "chosen", "capped"):
+        return  # no number to exceed (expected_flips)
     want = expected_flips(s, ins)
-    if want is not None and _starting(s) is not None and len(ins.groups) > want:
+    if want is not None and len(ins.groups) > want and _starting(s) is not None:
         yield Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip))
 
 
@@ -158,17 +162,17 @@ NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
 )
 def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     e = s.event
-    ins = flip_of(s.after.game, e.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
     if ins is None:
-        return
+        return ()
     if isinstance(e, ChoiceMade):
-        yield from _bad_stop(ins, e)
-        return
+        return _bad_stop(ins, e)
     pair = _starting(s)
     stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"] if pair else []
     if stops:
-        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)), (stops[0].seq,),
-                  about=("length", ins.flip))
+        return (Hit(e.seq, evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)), (stops[0].seq,),
+                    about=("length", ins.flip)),)
+    return ()
 
 
 def _bad_stop(ins: Instruction, e: ChoiceMade) -> Iterable[Hit]:
@@ -195,10 +199,14 @@ def _decider(ins: Instruction, g: Group) -> str | None:
     on=(CoinLanded,),
 )
 def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    if ins is None or ins.sequence != "repeat":
+        return ()
     pair = _starting(s)
-    if pair is None or pair[0].sequence != "repeat":
-        return
-    before = pair[0]
+    return () if pair is None else _repeat_undecided(s, pair[0])
+
+
+def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
     earlier = [g for g in groups_in_order(before) if g.group < s.event.group]  # type: ignore[attr-defined]
     if not earlier:
         return
@@ -223,7 +231,7 @@ def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
 def stakes_double(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, PayoffApplied)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     c = card(s.after.game, ins) if ins else None
     if ins is None or c is None or c.stakes != "double" or e.permanent or e.kind not in ("life-gain", "life-loss"):
         return
@@ -248,9 +256,14 @@ def _all_heads(ins: Instruction, g: Group) -> bool | None:
     on=(CoinLanded,),
 )
 def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
+    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    if ins is None or ins.sequence != "until-both-heads":
+        return ()
     pair = _starting(s)
-    if pair is None or pair[0].sequence != "until-both-heads":
-        return
+    return () if pair is None else _round_after_all_heads(s, pair)
+
+
+def _round_after_all_heads(s: Step, pair: tuple[Instruction, Instruction]) -> Iterable[Hit]:
     for g in groups_in_order(pair[0]):
         if g.group < s.event.group and _all_heads(pair[0], g):  # type: ignore[attr-defined]
             yield Hit(s.event.seq, evidence(pair[1], group=s.event.group,  # type: ignore[attr-defined]
@@ -261,10 +274,10 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
 
 def _clash_unfinished(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
-        # rounds after the all-heads one were reported where they began; judge the rounds the spell made
-        groups = effective_groups(ins)
         if ins.sequence != "until-both-heads":
             continue
+        # rounds after the all-heads one were reported where they began; judge the rounds the spell made
+        groups = made_groups(ins)
         for g in groups:
             if g.coins and len(players_flipping(g)) < 2:
                 yield Hit(g.coins[-1].seq, evidence(ins, group=g.group,

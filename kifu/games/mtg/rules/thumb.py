@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable, Iterator
+from typing import Iterable
 
-from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.auditor.base import End, Hit, Severity, Step, end_rule, latest, rule
 from kifu.events.i18n import Msg
 
 from ..events import CoinLanded
@@ -16,9 +16,7 @@ from .common import (
     STACKING,
     evidence,
     expected_coins,
-    flip_of,
     flip_subject,
-    players_flipping,
 )
 
 
@@ -36,14 +34,17 @@ def _expected(g: Group, player: str, options) -> int:  # type: ignore[no-untyped
 def coins_per_flip(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinLanded)
-    ins = flip_of(s.after.game, e.flip)
+    ins = s.after.game.flips.get(e.flip)
     if ins is None:
-        return
+        return ()
     g = ins.groups[e.group]
+    if len(g.coins) == 1:
+        return ()  # a flip makes at least one coin, whatever the Thumbs
     who = e.player or ins.flipper
     want, found = _expected(g, who, s.options), len(coins_of(g, who))
     if found > want:
-        yield Hit(e.seq, _count_evidence(ins, g, who, want, found, s.options), about=flip_subject(ins, g.group))
+        return (Hit(e.seq, _count_evidence(ins, g, who, want, found, s.options), about=flip_subject(ins, g.group)),)
+    return ()
 
 
 def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int, options) -> dict:  # type: ignore[no-untyped-def]
@@ -57,15 +58,16 @@ def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int,
 
 def _too_few(end: End) -> Iterable[Hit]:
     for ins, g, who in _flippers(end.final.game):
-        yield from _short_group(ins, g, who, end.options)
+        if g.thumbs[who]:  # without a Thumb a flip wants one coin, and a flipper flipped one
+            yield from _short_group(ins, g, who, end.options)
 
 
-def _flippers(state: State) -> Iterator[tuple[Instruction, Group, str]]:
-    """(instruction, group, player) for every player who flipped in every group of every instruction."""
-    for ins in state.flips.values():
-        for g in groups_in_order(ins):
-            for who in players_flipping(g):
-                yield ins, g, who
+@latest
+def _flippers(state: State) -> tuple[tuple[Instruction, Group, str], ...]:
+    """(instruction, group, player) for every player who flipped in every group of every instruction (for the
+    two end-of-match Thumb rules: worked out once per final state). A group's ``thumbs`` name each player
+    who flipped in it, in the order of their first coins (``players_flipping``)."""
+    return tuple((ins, g, who) for ins in state.flips.values() for g in groups_in_order(ins) for who in g.thumbs)
 
 
 def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]:  # type: ignore[no-untyped-def]
@@ -99,6 +101,8 @@ def exactly_one_kept(end: End) -> Iterable[Hit]:
 
 
 def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
+    if not g.keeps and len(g.coins) == 1:
+        return  # one coin and no keep line: nothing to choose, nothing chosen
     mine, keeps = coins_of(g, who), _keeps(g, who)
     valid = [k for k in keeps if 1 <= k.value <= len(mine)]
     # with no Thumb an extra coin is a re-flip (MTG-THUMB-001), not a coin waiting to be kept
@@ -126,14 +130,15 @@ def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
 def kept_after_all_seen(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, CoinLanded)
-    before = flip_of(s.before.game, e.flip)
+    before = s.before.game.flips.get(e.flip)
     g = before.groups.get(e.group) if before else None
     if before is None or g is None or not g.keeps:
-        return
+        return ()
     keep = g.keeps[0]
     if all(c.seq < keep.seq for c in g.coins):
-        yield Hit(keep.seq, evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq), (e.seq,),
-                  about=flip_subject(before, e.group))
+        return (Hit(keep.seq, evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq), (e.seq,),
+                    about=flip_subject(before, e.group)),)
+    return ()
 
 
 @end_rule(

@@ -22,7 +22,6 @@ from .common import (
     STATE_JA,
     UNKNOWN_BOARD,
     facing,
-    game,
     if_known,
     option,
     step_ja,
@@ -39,7 +38,7 @@ from .common import (
 def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.AttackDeclared)
-    before = game(s.before)
+    before = s.before.game
     slot = before.side(e.player).stage.get(e.slot)
     if e.slot not in ev.CENTER:
         yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="アタックできるのは前列のキャラだけです",
@@ -67,7 +66,7 @@ _STATE_WORD = {"rest": "rested", "reverse": "reversed", "stand": "standing"}
     on=(ev.AttackDeclared,),
 )
 def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     if before.turn == 1 and before.attacks >= 1:
         yield Hit(s.event.seq, {"n": before.attacks + 1})
 
@@ -81,7 +80,7 @@ def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
 def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.AttackDeclared)
-    before = game(s.before)
+    before = s.before.game
     opposing = before.side(before.opponent(e.player)).stage.get(e.slot)
     if (e.kind == "direct") == (opposing is None):
         return
@@ -97,7 +96,7 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     on=(ev.StepStarted,) + CLOSERS,
 )
 def trigger_step_reveals(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     if before.step == "trigger" and before.attack is not None and before.attack.reveals == 0:
         yield Hit(s.event.seq, {"attack": before.attack.seq}, (before.attack.seq,))
 
@@ -123,7 +122,7 @@ def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
     options=("counter_by",),
 )
 def counter_only_on_front(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     attack = before.attack
     e = s.event
     if isinstance(e, ev.StepStarted):
@@ -186,7 +185,7 @@ def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
 def battle_reverses_lower(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.BattleResolved)
-    before = game(s.before)
+    before = s.before.game
     pair = facing(before)
     if pair is None:
         return
@@ -218,7 +217,7 @@ def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[Msg, Msg]:
     on=(ev.BattleResolved, ev.StepStarted) + CLOSERS,
 )
 def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     e = s.event
     if isinstance(e, ev.BattleResolved):
         if e.reversed and facing(before) is None:

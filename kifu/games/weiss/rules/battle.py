@@ -14,7 +14,7 @@ from kifu.auditor.base import Hit, Severity, Step, Text, rule
 from .. import events as ev
 from ..projection import Slot, State
 from .attack import expected_reversed, reversal
-from .common import BATTLE_TIE, ROLE_JA, facing, game, option
+from .common import BATTLE_TIE, ROLE_JA, facing, option
 
 
 
@@ -36,7 +36,7 @@ def _fighters(state: State) -> tuple[Slot, Slot] | None:
 def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.BattleResolved)
-    before = game(s.before)
+    before = s.before.game
     fighters = _fighters(before)
     if fighters is None:
         return

@@ -11,7 +11,6 @@ from typing import Any, Mapping, Sequence
 from kifu.auditor.base import Hit, Option, Step, Text
 from kifu.events.i18n import Msg
 from kifu.events.base import Event, event_type
-from kifu.projector.base import Frame
 
 from .. import events as ev
 from ..projection import Pending, Slot, State
@@ -66,11 +65,6 @@ OPTIONS: tuple[Option, ...] = (
 def option(options: Mapping[str, Any], declared: Option) -> Any:
     """The match's value of a declared option; its documented default when a caller passes no value."""
     return options.get(declared.name, declared.default)
-
-
-def game(frame: Frame[Any]) -> State:
-    """The Weiss part of a frame."""
-    return frame.game  # type: ignore[no-any-return]
 
 
 def tag(event: Event) -> str:

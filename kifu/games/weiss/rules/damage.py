@@ -11,7 +11,7 @@ from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
 from .. import events as ev
 from ..projection import State
-from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, game, option, undecided
+from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, option, undecided
 
 SIDE_LEVEL = "side_attack_level"
 
@@ -40,8 +40,8 @@ def _attack_damage(s: Step) -> tuple[ev.DamageDealt, dict[str, Any]] | None:
         return None
     if e.cancelled and e.amount == 0:
         return None  # a cancelled damage may be written as the 0 that stuck; the reveal is WS-DMG-005's
-    calc = expected_damage(game(s.before), str(option(s.options, SIDE_ATTACK_LEVEL)))
-    if calc is None or e.amount == calc["expected"] or not _damage_knowable(game(s.before)):
+    calc = expected_damage(s.before.game, str(option(s.options, SIDE_ATTACK_LEVEL)))
+    if calc is None or e.amount == calc["expected"] or not _damage_knowable(s.before.game):
         return None
     return e, calc
 
@@ -74,7 +74,7 @@ def _damage_hit(s: Step, kinds: tuple[str, ...]) -> Iterable[Hit]:
         return
     e, calc = found
     if _diagnosis(e, calc) in kinds:
-        yield Hit(e.seq, {"amount": e.amount, **calc}, (game(s.before).attack.seq,))  # type: ignore[union-attr]
+        yield Hit(e.seq, {"amount": e.amount, **calc}, (s.before.game.attack.seq,))  # type: ignore[union-attr]
 
 
 DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
@@ -88,7 +88,7 @@ DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
     on=(ev.DamageDealt,),
 )
 def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     if isinstance(s.event, ev.DamageDealt) and s.event.source == "attack" and not _damage_knowable(before):
         yield undecided(s.event.seq, UNKNOWN_BOARD)
     yield from _damage_hit(s, ("other", "absent"))
@@ -171,7 +171,7 @@ def shot_only_after_cancel(s: Step) -> Iterable[Hit]:
     assert isinstance(e, ev.DamageDealt)
     if e.source != "shot":
         return
-    a = game(s.before).attack
+    a = s.before.game.attack
     if a is None or a.shots == 0:
         yield Hit(e.seq, {"detail": Text(ja="このアタックでショットアイコンは公開されていません",
                                          en="no shot icon was revealed in this attack")})

@@ -18,7 +18,6 @@ from .common import (
     ENCORE_SAME_SLOT,
     UNKNOWN_BOARD,
     closed_phase,
-    game,
     if_known,
     option,
     undecided,
@@ -37,7 +36,7 @@ def _reversed(state: State, player: str | None) -> list[str]:
     on=(ev.CharacterRetired,),
 )
 def encore_turn_player_first(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     e = s.event
     assert isinstance(e, ev.CharacterRetired)
     if before.step != "encore" or e.player == before.turn_player:
@@ -54,7 +53,7 @@ def encore_turn_player_first(s: Step) -> Iterable[Hit]:
     on=(ev.CharacterRetired,) + CLOSERS,
 )
 def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     e = s.event
     if isinstance(e, ev.CharacterRetired):
         slot = before.side(e.player).stage.get(e.slot)
@@ -80,14 +79,14 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
     assert isinstance(e, ev.Encored)
     if e.via != "rule":
         return
-    have = game(s.before).side(e.player).stock
+    have = s.before.game.side(e.player).stock
     if e.stock != 3:
         yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックを {e.stock} 枚払いました (3 枚のはず)",
                                                          en=f"{e.stock} stock paid, not 3")})
     elif have < 3:
         yield if_known(Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックが {have} 枚しかなく、3 枚は払えません",
                                                                   en=f"only {have} stock to pay 3 from")}),
-                       game(s.before).known, UNKNOWN_BOARD)
+                       s.before.game.known, UNKNOWN_BOARD)
 
 
 @rule(
@@ -102,7 +101,7 @@ def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
     assert isinstance(e, ev.Encored)
     if not option(s.options, ENCORE_SAME_SLOT):
         return
-    before = game(s.before)
+    before = s.before.game
     side = before.side(e.player)
     if e.slot not in side.retired and not before.known:
         yield undecided(e.seq, UNKNOWN_BOARD)

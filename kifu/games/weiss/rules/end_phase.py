@@ -18,7 +18,6 @@ from .common import (
     END_ORDER,
     HAND_LIMIT,
     UNKNOWN_HAND,
-    game,
     if_known,
     option,
     pending_hit,
@@ -34,7 +33,7 @@ def _end_phase_over(s: Step) -> tuple[State, int] | None:
     next turn: it is reported at the ``ws.phase.end end`` that claimed the end,
     or at the ``ws.turn`` when the end was not recorded.
     """
-    before = game(s.before)
+    before = s.before.game
     if isinstance(s.event, ev.TurnStarted) and before.phase == "end":
         return before, before.end_closed_seq or s.event.seq
     return None
@@ -42,7 +41,7 @@ def _end_phase_over(s: Step) -> tuple[State, int] | None:
 
 def _log_ends_after_end_phase(e: End) -> tuple[State, int] | None:
     """The same verdict for a log that stops after its last ``ws.phase.end end``."""
-    final = game(e.final)
+    final = e.final.game
     if final.phase == "end" and final.end_closed_seq is not None and not final.lost:
         return final, final.end_closed_seq
     return None
@@ -81,11 +80,11 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
     if not isinstance(e, ev.Discarded) or e.reason != "hand-limit":
         return
     limit = int(option(s.options, HAND_LIMIT))
-    had, left = game(s.before).side(e.player).hand, game(s.after).side(e.player).hand
+    had, left = s.before.game.side(e.player).hand, s.after.game.side(e.player).hand
     if left < limit:
         yield if_known(Hit(e.seq, {"limit": limit, "detail": Msg("text.ws.discarded_below", player=e.player,
                                                                  had=had, left=left)}),
-                       game(s.before).side(e.player).hand_known, UNKNOWN_HAND)
+                       s.before.game.side(e.player).hand_known, UNKNOWN_HAND)
 
 
 end_phase_hand_limit = end_phase_rule(
@@ -135,7 +134,7 @@ end_phase_repeats_while_pending = end_phase_rule(
 )
 def discard_before_climax_leaves(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.Discarded)
-    before = game(s.before)
+    before = s.before.game
     if option(s.options, END_ORDER) != "any" and s.event.reason == "hand-limit" and \
             before.phase == "end" and before.climax_left:
         yield Hit(s.event.seq, {})

@@ -16,7 +16,7 @@ from kifu.events.base import Event
 
 from .. import events as ev
 from ..projection import State, rule_actions
-from .common import CLOSERS, closed_phase, game, pending_hit, phase_ja, rule_action_words, step_ja, tag
+from .common import CLOSERS, closed_phase, pending_hit, phase_ja, rule_action_words, step_ja, tag
 
 PHASES = ev.PHASES
 
@@ -80,7 +80,7 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     on=(ev.PhaseStarted, ev.PhaseEnded),
 )
 def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     if isinstance(s.event, ev.PhaseEnded):
         if not before.phase_open or before.phase != s.event.phase:
             current = before.phase if before.phase_open else "none"
@@ -122,7 +122,7 @@ def _step_key(state: State) -> tuple[str | None, str]:
     on=(ev.StepStarted,) + CLOSERS,
 )
 def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     current = _step_key(before)
     if not isinstance(s.event, ev.StepStarted):
         if closed_phase(s) == "attack" and before.step != "encore":
@@ -175,7 +175,7 @@ def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
     place = _place_of(s.event)
     if place is None:
         return
-    before = game(s.before)
+    before = s.before.game
     phase, step = place
     where_ok = before.phase == phase and before.phase_open and (step is None or before.step == step)
     who = before.turn_player if isinstance(s.event, AUTOMATIC) else getattr(s.event, "player", None)
@@ -203,7 +203,7 @@ def _hint(e: Event, state: State) -> dict[str, str]:
     on=(ev.TurnStarted,),
 )
 def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     e = s.event
     assert isinstance(e, ev.TurnStarted)
     problems: list[Text | Msg] = []
@@ -232,7 +232,7 @@ def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
 )
 def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.AbilityResolved)
-    due = rule_actions(game(s.before))
+    due = rule_actions(s.before.game)
     if due:
         yield Hit(s.event.seq, {"player": s.event.player, "ability": s.event.ability, "due": rule_action_words(due)})
 
@@ -244,7 +244,7 @@ def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
     on=(ev.AbilityResolved,),
 )
 def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     assert isinstance(s.event, ev.AbilityResolved)
     if s.event.player == before.turn_player:
         return
@@ -260,7 +260,7 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
     on=(ev.AbilityResolved,),
 )
 def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     e = s.event
     assert isinstance(e, ev.AbilityResolved)
     if before.check is None:
@@ -277,7 +277,7 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
     on=(ev.CheckTimingEnded, ev.StepStarted) + CLOSERS,
 )
 def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     if not before.pending:
         return
     closing = closed_phase(s)

@@ -13,14 +13,14 @@ from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded
 
 from .. import events as ev
-from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, tag, undecided
+from .common import UNKNOWN_BOARD, UNKNOWN_HAND, tag, undecided
 from .rule_actions import overdue
 
 
 def _loss_overdue(s: Step, kind: str) -> list[Hit]:
     # Two rules ask this of every event: a list, and nothing built unless something is due.
     e = s.event
-    if isinstance(e, ev.GameLost) or not game(s.before).due:
+    if isinstance(e, ev.GameLost) or not s.before.game.due:
         return []  # the loss itself; whether it has its cause is WS-GAME-003's
     return [Hit(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,)) for player, seq in overdue(s, kind)]
 
@@ -54,7 +54,7 @@ def empty_deck_and_waiting_loses(s: Step) -> list[Hit]:
 def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.GameLost)
-    before = game(s.before)
+    before = s.before.game
     side = before.side(e.player)
     if e.reason in ("level", "deck") and not (before.known and (e.reason == "level" or side.hand_known)):
         yield undecided(e.seq, UNKNOWN_BOARD if e.reason == "level" else UNKNOWN_HAND)
@@ -77,7 +77,7 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
 def a_loser_does_not_win(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, MatchEnded)
-    before = game(s.before)
+    before = s.before.game
     losers = set(before.lost) | {key.rsplit(":", 1)[1] for key in before.due if key.startswith("lose-")}
     if e.winner is not None and e.winner in losers:
         both = len(losers & set(before.players)) > 1

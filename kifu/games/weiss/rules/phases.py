@@ -12,7 +12,7 @@ from typing import Iterable
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
 from .. import events as ev
-from .common import CLOSERS, STATE_JA, closed_phase, game
+from .common import CLOSERS, STATE_JA, closed_phase
 
 
 @rule(
@@ -24,7 +24,7 @@ from .common import CLOSERS, STATE_JA, closed_phase, game
 def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     if closed_phase(s) != "stand":
         return
-    before = game(s.before)
+    before = s.before.game
     side = before.side(before.turn_player)
     down = sorted(k for k, v in side.stage.items() if v.state != "stand" and k not in before.stand_held)
     if down:
@@ -40,7 +40,7 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     on=(ev.Drew,) + CLOSERS,
 )
 def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
-    before, after, e = game(s.before), game(s.after), s.event
+    before, after, e = s.before.game, s.after.game, s.event
     if isinstance(e, ev.Drew):
         # The extra card is known at the draw that took it; a writer looks there first.
         if e.reason == "draw-phase" and before.phase_draws < 2 <= after.phase_draws:
@@ -56,7 +56,7 @@ def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
     on=(ev.Drew,) + CLOSERS,
 )
 def clock_draws_two(s: Step) -> Iterable[Hit]:
-    before, after, e = game(s.before), game(s.after), s.event
+    before, after, e = s.before.game, s.after.game, s.event
     if isinstance(e, ev.Drew):
         if e.reason != "clock":
             return
@@ -80,7 +80,7 @@ def clock_draws_two(s: Step) -> Iterable[Hit]:
     on=(ev.Clocked,),
 )
 def clock_at_most_one_card(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     if before.clocked >= 1:
         yield Hit(s.event.seq, {"n": before.clocked + 1})
 
@@ -92,7 +92,7 @@ def clock_at_most_one_card(s: Step) -> Iterable[Hit]:
     on=(ev.ClimaxPlayed,),
 )
 def one_climax_per_turn(s: Step) -> Iterable[Hit]:
-    before = game(s.before)
+    before = s.before.game
     if before.climaxes >= 1:
         yield Hit(s.event.seq, {"n": before.climaxes + 1})
 

@@ -12,7 +12,7 @@ from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
 from .. import events as ev
 from ..projection import NEUTRAL
-from .common import UNKNOWN_BOARD, UNKNOWN_HAND, game, if_known, is_game_event, tag
+from .common import UNKNOWN_BOARD, UNKNOWN_HAND, if_known, is_game_event, tag
 
 _NOT_ACTIONS = frozenset(NEUTRAL + (ev.AbilityResolved,))
 
@@ -26,7 +26,7 @@ def overdue(s: Step, kind: str) -> list[tuple[str, int]]:
     almost always nothing is due: that is answered first, and the answer is a list,
     not a generator.
     """
-    before = game(s.before)
+    before = s.before.game
     if not before.due or type(s.event) in _NOT_ACTIONS or not is_game_event(s.event):
         return []  # notes and rulings are no game action; an ability resolved first is WS-CHK-001's finding
     out = []
@@ -57,13 +57,13 @@ def level_up_at_seven(s: Step) -> list[Hit]:
     # Watches every event: a plain function that returns at once when nothing is due.
     e = s.event
     if isinstance(e, ev.LeveledUp):
-        n = len(game(s.before).side(e.player).clock)
+        n = len(s.before.game.side(e.player).clock)
         if n < 7:
             return [if_known(Hit(e.seq, {"player": e.player, "detail": Text(
                 ja=f"クロック {n} 枚でレベルアップしました (7 枚必要)", en=f"levelled up with {n} clock cards (7 needed)",
-            )}), game(s.before).known, UNKNOWN_BOARD)]
+            )}), s.before.game.known, UNKNOWN_BOARD)]
         return []
-    if not game(s.before).due:
+    if not s.before.game.due:
         return []
     return _came_before(s, "level-up", LEVEL_UP_LATE)
 
@@ -83,13 +83,13 @@ LEVEL_UP_LATE = Text(
 def refresh_when_deck_empties(s: Step) -> list[Hit]:
     e = s.event
     if isinstance(e, ev.Refreshed):
-        n = game(s.before).side(e.player).deck
+        n = s.before.game.side(e.player).deck
         if n > 0:
             return [if_known(Hit(e.seq, {"player": e.player, "detail": Text(
                 ja=f"山札に {n} 枚残っているのにリフレッシュしました", en=f"refreshed with {n} cards still in the deck",
-            )}), game(s.before).side(e.player).hand_known, UNKNOWN_HAND)]
+            )}), s.before.game.side(e.player).hand_known, UNKNOWN_HAND)]
         return []
-    if not game(s.before).due:
+    if not s.before.game.due:
         return []
     return _came_before(s, "refresh", REFRESH_LATE)
 
@@ -107,7 +107,7 @@ REFRESH_LATE = Text(
     on=(ev.RefreshPointPaid, ev.TurnStarted),
 )
 def refresh_point_follows_refresh(s: Step) -> Iterable[Hit]:
-    before, e = game(s.before), s.event
+    before, e = s.before.game, s.event
     if isinstance(e, ev.RefreshPointPaid):
         if e.player not in before.refresh_owed:
             yield Hit(e.seq, {"player": e.player, "detail": Text(
