@@ -12,6 +12,7 @@ of such a match must give exactly one error finding, ``(code, seq)``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 
 @dataclass
@@ -37,6 +38,25 @@ class Slip:
     def made(self, seq: int, code: str) -> None:
         """The wrong event was written at ``seq``; it breaks rule ``code``."""
         self.seq, self.code = seq, code
+
+
+class Slipping:
+    """What a simulator that writes its events without ``match.start`` shares: the seq of the last
+    event written, and marking the slip made. ``SLIPS`` maps each kind of slip to the rule it breaks."""
+
+    SLIPS: ClassVar[dict[str, str]]
+    events: list[dict[str, Any]]
+    slip: Slip | None
+
+    @property
+    def seq(self) -> int:
+        """The seq of the last event written (``match.start`` is seq 1)."""
+        return len(self.events) + 1
+
+    def slipped(self, kind: str, seq: int | None = None) -> None:
+        """The slip of ``kind`` was made at ``seq`` (the last event by default)."""
+        assert self.slip is not None
+        self.slip.made(self.seq if seq is None else seq, self.SLIPS[kind])
 
 
 def now(slip: Slip | None, kind: str) -> bool:

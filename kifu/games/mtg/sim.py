@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..slips import Slip, now
+from ..slips import Slip, Slipping, now
 from .cards import Card, builtin
 
 PLAYERS = ("a", "b")
@@ -42,8 +42,10 @@ way), a call written after its coin, a coin flipped again in one flip without a 
 the second), a second keep line under Krark's Thumb naming another coin (the table goes by either line)."""
 
 
-class Sim:
+class Sim(Slipping):
     """One match being played; ``events`` holds the bodies (no seq/prev) in order."""
+
+    SLIPS = SLIPS
 
     def __init__(self, seed: int, thumbs: bool = True, stacking: str = "multiply", edgar: bool = False,
                  slip: Slip | None = None) -> None:
@@ -64,15 +66,6 @@ class Sim:
 
     def emit(self, type_: str, **fields: Any) -> None:
         self.events.append({"type": f"mtg.{type_}", **{k: v for k, v in fields.items() if v is not None}})
-
-    @property
-    def seq(self) -> int:
-        """The seq of the last event written (``match.start`` is seq 1)."""
-        return len(self.events) + 1
-
-    def slipped(self, kind: str, seq: int | None = None) -> None:
-        assert self.slip is not None
-        self.slip.made(self.seq if seq is None else seq, SLIPS[kind])
 
     # --- one group of coins ---------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..slips import Slip, now
+from ..slips import Slip, Slipping, now
 from . import cards
 
 BUILDS: dict[str, dict[str, list[str]]] = {
@@ -51,8 +51,10 @@ class Agent:
 
 
 @dataclass
-class Sim:
+class Sim(Slipping):
     """One match being generated."""
+
+    SLIPS = SLIPS
 
     rng: random.Random
     cat: cards.Catalogue
@@ -74,15 +76,6 @@ class Sim:
 
     def foe(self, pid: str) -> Agent:
         return next(a for a in self.agents.values() if a.id != pid)
-
-    @property
-    def seq(self) -> int:
-        """The seq of the last event written (match.start is seq 1)."""
-        return len(self.events) + 1
-
-    def slipped(self, kind: str, seq: int | None = None) -> None:
-        assert self.slip is not None
-        self.slip.made(self.seq if seq is None else seq, SLIPS[kind])
 
 
 def start(match_id: str = "wt-sim") -> dict[str, Any]:
