@@ -39,7 +39,8 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     after = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
     if after is None or len(after.groups[e.group].coins) != 1:  # type: ignore[attr-defined]
         return None
-    return s.before.game.flips[e.flip], after  # type: ignore[attr-defined]
+    before = s.before.game.flips.get(e.flip)  # type: ignore[attr-defined]
+    return None if before is None else (before, after)
 
 
 @rule(
