@@ -439,7 +439,7 @@ def _regrouped(ins: Instruction, g: Group, seq: int) -> Instruction:
 
 def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: str | None) -> str | None:
     """``true_outcome`` from the kept sides and the call just worked out (the same verdict, not recomputed)."""
-    if stated_group(ins, g.group):
+    if ins.stated and stated_group(ins, g.group):
         return "won"
     if ins.kind != "called":
         return None
@@ -451,6 +451,8 @@ def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: s
 
 
 def _kept_sides(g: Group) -> dict[str, str]:
+    if len(g.coins) == 1 and not g.keeps:  # most flips: one coin, nothing to choose
+        return {g.coins[0].player: g.coins[0].result}
     out = {}
     for who in dict.fromkeys([c.player for c in g.coins]):
         coin = kept_coin(g, who)
@@ -541,8 +543,8 @@ def the_call(ins: Instruction, g: Group) -> Mark | None:
     if not g.calls:
         return None
     mine = [c for c in g.calls if c.player == ins.flipper]
-    if not mine:
-        return None
+    if len(mine) < 2:
+        return mine[0] if mine else None  # one call is the call, before the coin or after it
     landed = coins_of(g, ins.flipper)
     before = [c for c in mine if not landed or c.seq < landed[0].seq]
     if ins.call_counts == "first" or not before:

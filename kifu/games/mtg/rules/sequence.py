@@ -124,15 +124,15 @@ def number_instructed(s: Step) -> Iterable[Hit]:
     e = s.event
     ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
     if ins is None:
-        return
+        return ()
     if isinstance(e, FlipInstructed):
-        yield from _bad_choice(s, ins)
-        return
+        return _bad_choice(s, ins)
     if ins.sequence not in ("fixed", "chosen", "capped"):
-        return  # no number to exceed (expected_flips)
+        return ()  # no number to exceed (expected_flips)
     want = expected_flips(s, ins)
     if want is not None and len(ins.groups) > want and _starting(s) is not None:
-        yield Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip))
+        return (Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip)),)
+    return ()
 
 
 def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
@@ -169,7 +169,9 @@ def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     if isinstance(e, ChoiceMade):
         return _bad_stop(ins, e)
     pair = _starting(s)
-    stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"] if pair else []
+    if pair is None or not any([g.choices for g in pair[0].groups.values()]):
+        return ()  # (choices are rare: asked before the flips are put in order)
+    stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"]
     if stops:
         return (Hit(e.seq, evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)), (stops[0].seq,),
                     about=("length", ins.flip)),)
