@@ -1,8 +1,7 @@
 """ガンナガン (Gun and Gun) played with the coin-toss variant: the ``gg.*`` events.
 
-Rule sources: seed 000 (the coin-toss variant: N = tosses facing the tosser before
-the first toss facing the opponent) and ../shared/reference/gunandgun.md (the base
-game). An *activation* (``act``, e.g. ``"a12"``) ties together everything one use of
+Rule sources: the coin-toss variant, トスで決まる枚数ルール (N = tosses facing the tosser
+before the first toss facing the opponent), and the base game's rules. An *activation* (``act``, e.g. ``"a12"``) ties together everything one use of
 a card, skill or effect records: the costs paid, the coin tosses and the
 resolution. Function cards and continuous skills toss once at the owner's turn
 start for a *turn toss group* (``gg.group``), whose id is used as ``act`` too.
@@ -41,7 +40,7 @@ class SetupChosen(Event, tag="gg.setup", kw_only=True):
     """Cards in each gun deck at the start; null means each gun's own deck as the rules build it (its
     catalogue ``deck_size``, 20)."""
     extra_skills: list[str] = []
-    """Further skills of the same gunner, where option ``skills_per_player`` allows several (seed 000
+    """Further skills of the same gunner, where option ``skills_per_player`` allows several (the coin-toss variant
     §継続技能等: several continuous skills share one turn-start toss)."""
 
 
@@ -138,7 +137,7 @@ class SkillUsed(Event, tag="gg.skill", kw_only=True):
 
 
 class AbilityUsed(Event, tag="gg.ability", kw_only=True):
-    """A gunner effect or a gun's own effect: never tossed (seed 000 §ルール適用の例外)."""
+    """A gunner effect or a gun's own effect: never tossed (the coin-toss variant §ルール適用の例外)."""
 
     act: ActId
     """New activation id."""

@@ -1,7 +1,7 @@
 """Magic: The Gathering coin flips: the ``mtg.*`` events of a match log.
 
-Rule source: seed 001 (MTG Wiki コイン投げ, quoting Comprehensive Rules 705) and
-the current CR 705 as summarised in ``shared/reference/mtg-and-weiss.md`` Part A.
+Rule source: MTG Wiki «コイン投げ», quoting the Comprehensive Rules 705, and the
+current Comprehensive Rules 705.
 
 A flip is recorded the way it happens at a table: an instruction (``mtg.flip``)
 names the card, the flipper and how many coins; for a called flip the flipper
@@ -71,7 +71,7 @@ class RandomiserAgreed(Event, tag="mtg.randomiser", kw_only=True):
     """Id that coins name in ``mtg.coin.randomiser``."""
     kind: Literal["coin", "die", "cards"] = "coin"
     """A two-sided coin; a die read as two equal halves; or ``cards``: two face-down cards, one picked at random
-    (seed 001 allows it, warning against cards from the sideboard, graveyard or exile)."""
+    (MTG Wiki «コイン投げ» allows it, warning against cards from the sideboard, graveyard or exile)."""
     sides: Count = 2
     """Faces of a die (2 for a coin, 2 cards for ``cards``)."""
     clear: bool = True
@@ -91,7 +91,7 @@ class HeadsNamed(Event, tag="mtg.heads", kw_only=True):
     heads: Id
     """The side named heads, described (``平等院鳳凰堂の面``)."""
     agreed: list[Id] = []
-    """Players who confirmed it (seed 001 advises checking with the opponent)."""
+    """Players who confirmed it (MTG Wiki «コイン投げ» advises checking with the opponent)."""
 
 
 class FlipInstructed(Event, tag="mtg.flip", kw_only=True):

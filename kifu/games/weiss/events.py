@@ -1,7 +1,6 @@
-"""Weiss Schwarz (ヴァイスシュヴァルツ) events: one per step of the turn flow of seed 003.
+"""Weiss Schwarz (ヴァイスシュヴァルツ) events: one per step of the turn flow, WSターンの流れ.
 
-Source: ``shared/seeds/003_6ef41692d6c94716.txt`` (WSターンの流れ) and the rule facts of
-``shared/reference/mtg-and-weiss.md`` Part B. The turn player is 甲, the other 乙.
+Source: WSターンの流れ (the turn flow) and Weiss Schwarz's Comprehensive Rules. The turn player is 甲, the other 乙.
 
 Stage slots are named by the table's columns, the same for both players, so a
 character always faces the opponent's character in the same column:
@@ -29,7 +28,7 @@ Count = Annotated[int, Meta(ge=0)]
 Positive = Annotated[int, Meta(ge=1)]
 
 PHASES: tuple[str, ...] = ("stand", "draw", "clock", "main", "climax", "attack", "end")
-"""The phase order of every turn (seed 003, reference B1)."""
+"""The phase order of every turn (WSターンの流れ; the Comprehensive Rules)."""
 SLOTS: tuple[str, ...] = ("C1", "C2", "C3", "B1", "B2")
 CENTER: tuple[str, ...] = ("C1", "C2", "C3")
 
@@ -69,7 +68,7 @@ class CheckTimingStarted(Event, tag="ws.check", kw_only=True):
 
 
 class CheckTimingEnded(Event, tag="ws.check.end", kw_only=True):
-    """The check timing ends (seed 003 check timing item 4)."""
+    """The check timing ends (WSターンの流れ check timing item 4)."""
 
 
 class AbilityTriggered(Event, tag="ws.auto", kw_only=True):
@@ -86,7 +85,7 @@ class AbilityTriggered(Event, tag="ws.auto", kw_only=True):
 
 
 class AbilityResolved(Event, tag="ws.resolve", kw_only=True):
-    """One pending ability was chosen and resolved (seed 003 check timing items 2 and 3)."""
+    """One pending ability was chosen and resolved (WSターンの流れ check timing items 2 and 3)."""
 
     player: str
     """Controller of the ability."""
@@ -102,7 +101,7 @@ class Stood(Event, tag="ws.stand", kw_only=True):
     slots: list[SlotName] = []
     """Slots stood; empty means all of them."""
     held: list[SlotName] = []
-    """Slots an effect keeps rested this stand phase (「次のスタンドフェイズにスタンドしない」, reference B6 #2:
+    """Slots an effect keeps rested this stand phase (「次のスタンドフェイズにスタンドしない」, the Comprehensive Rules:
     unless an effect says otherwise); they are not stood, and WS-STAND-001 accepts them."""
 
 
@@ -360,7 +359,7 @@ class Moved(Event, tag="ws.move", kw_only=True):
 
 
 class LeveledUp(Event, tag="ws.levelup", kw_only=True):
-    """レベルアップ (rule action, CR 9.3 per reference B2): 1 of 7 clock cards to level, 6 to waiting."""
+    """レベルアップ (rule action, CR 9.3): 1 of 7 clock cards to level, 6 to waiting."""
 
     player: str
     """Who levels up."""
@@ -369,7 +368,7 @@ class LeveledUp(Event, tag="ws.levelup", kw_only=True):
 
 
 class Refreshed(Event, tag="ws.refresh", kw_only=True):
-    """リフレッシュ (rule action, CR 9.2 per reference B2): the waiting room becomes the deck."""
+    """リフレッシュ (rule action, CR 9.2): the waiting room becomes the deck."""
 
     player: str
     """Whose deck."""
@@ -443,7 +442,7 @@ class BoardRecorded(Event, tag="ws.board", kw_only=True):
 
 
 class GameLost(Event, tag="ws.lose", kw_only=True):
-    """A player lost (CR 1.2.2 per reference B2); ``match.end`` follows."""
+    """A player lost (CR 1.2.2); ``match.end`` follows."""
 
     player: str
     """The losing player."""

@@ -1,6 +1,6 @@
 """Events of the fan-made World Trigger 1v1 dice game (ボーダー隊員ソロランク戦ゲーム（仮）).
 
-Rule source: seed 002 (``shared/seeds/002_8caa01d942fb408e.txt``). One event per
+Rule source: the fan rules, ボーダー隊員ソロランク戦ゲーム（仮）. One event per
 fact a table writes down: the build, the plot sheet, trion dealt, the initial
 distance (die, trigger uses, result), each turn's order, the triggers set, the
 plots and tags, the tactics phase (reveal, use, counter-use, pass, move,
@@ -39,7 +39,7 @@ TwoDice = Annotated[list[Die], Meta(min_length=2, max_length=2)]
 
 
 class BuildChosen(Event, tag="wt.build", kw_only=True):
-    """A player's trigger set (seed 002 ■1 トリガーセットの決定)."""
+    """A player's trigger set (the fan rules ■1 トリガーセットの決定)."""
 
     player: str
     """The player whose agent this is."""
@@ -50,7 +50,7 @@ class BuildChosen(Event, tag="wt.build", kw_only=True):
 
 
 class SheetMade(Event, tag="wt.sheet", kw_only=True):
-    """A player's plot sheet (seed 002 ■1 プロットシートの作成)."""
+    """A player's plot sheet (the fan rules ■1 プロットシートの作成)."""
 
     player: str
     """The player whose sheet this is."""
@@ -59,7 +59,7 @@ class SheetMade(Event, tag="wt.sheet", kw_only=True):
 
 
 class TrionDealt(Event, tag="wt.deal", kw_only=True):
-    """Trion chips handed out at the start (seed 002 ■1 初期トリオン量)."""
+    """Trion chips handed out at the start (the fan rules ■1 初期トリオン量)."""
 
     player: str
     """Who received them."""
@@ -68,7 +68,7 @@ class TrionDealt(Event, tag="wt.deal", kw_only=True):
 
 
 class DistanceRolled(Event, tag="wt.init.roll", kw_only=True):
-    """The initial-distance die (seed 002 ■2 ダイスロール)."""
+    """The initial-distance die (the fan rules ■2 ダイスロール)."""
 
     random = True
     value: Die
@@ -96,14 +96,14 @@ class InitialTriggerUsed(Event, tag="wt.init.use", kw_only=True):
 
 
 class DistanceFixed(Event, tag="wt.init.set", kw_only=True):
-    """The initial distance after all modifications and clamping (seed 002 ■2 初期距離の決定)."""
+    """The initial distance after all modifications and clamping (the fan rules ■2 初期距離の決定)."""
 
     distance: Distance
     """The distance the battle starts at, as recorded (WT-INIT-001 checks the clamping)."""
 
 
 class OrderDecided(Event, tag="wt.order", kw_only=True):
-    """Who goes first this turn (seed 002 ■3); it starts a new turn."""
+    """Who goes first this turn (the fan rules ■3); it starts a new turn."""
 
     turn: Annotated[int, Meta(ge=1)]
     """Turn number, 1-based."""
@@ -114,7 +114,7 @@ class OrderDecided(Event, tag="wt.order", kw_only=True):
 
 
 class TriggersSet(Event, tag="wt.set", kw_only=True):
-    """The two triggers a player submits for this turn (seed 002 ■4)."""
+    """The two triggers a player submits for this turn (the fan rules ■4)."""
 
     player: str
     """Who set them."""
@@ -127,7 +127,7 @@ class TriggersSet(Event, tag="wt.set", kw_only=True):
 
 
 class Plotted(Event, tag="wt.plot", kw_only=True):
-    """Both players' plot dice for the attacker's turn (seed 002 ■5 プロット)."""
+    """Both players' plot dice for the attacker's turn (the fan rules ■5 プロット)."""
 
     attacker: str
     """The player whose turn (手番) it is."""
@@ -138,7 +138,7 @@ class Plotted(Event, tag="wt.plot", kw_only=True):
 
 
 class TagsGained(Event, tag="wt.tags", kw_only=True):
-    """The action tags the attacker took from the plot (seed 002 ■5 行動タグを入手)."""
+    """The action tags the attacker took from the plot (the fan rules ■5 行動タグを入手)."""
 
     player: str
     """The attacker."""
@@ -147,7 +147,7 @@ class TagsGained(Event, tag="wt.tags", kw_only=True):
 
 
 class TriggerRevealed(Event, tag="wt.reveal", kw_only=True):
-    """A face-down set trigger turned face up, with its reveal cost (seed 002 ■5 手順1)."""
+    """A face-down set trigger turned face up, with its reveal cost (the fan rules ■5 手順1)."""
 
     player: str
     """Whose trigger."""
@@ -158,7 +158,7 @@ class TriggerRevealed(Event, tag="wt.reveal", kw_only=True):
 
 
 class EffectUsed(Event, tag="wt.use", kw_only=True):
-    """A trigger effect declared with its costs paid (seed 002 ■5 手順2–3).
+    """A trigger effect declared with its costs paid (the fan rules ■5 手順2–3).
 
     With ``counter`` it is a counter-use (対抗使用) against the declaration at
     that seq; otherwise it is a use in the player's own tactics phase.
@@ -181,7 +181,7 @@ class EffectUsed(Event, tag="wt.use", kw_only=True):
 
 
 class Moved(Event, tag="wt.move", kw_only=True):
-    """A move declared in the tactics phase (seed 002 ■5 移動を行う場合)."""
+    """A move declared in the tactics phase (the fan rules ■5 移動を行う場合)."""
 
     player: str
     """Who moves."""
@@ -192,14 +192,14 @@ class Moved(Event, tag="wt.move", kw_only=True):
 
 
 class CounterPassed(Event, tag="wt.pass", kw_only=True):
-    """A player asked for a counter-use declined (seed 002 ■5 手順3 対抗使用の確認)."""
+    """A player asked for a counter-use declined (the fan rules ■5 手順3 対抗使用の確認)."""
 
     player: str
     """Who declined."""
 
 
 class EffectResolved(Event, tag="wt.resolve", kw_only=True):
-    """A declared effect or move applied (seed 002 ■5 手順3: last declared first)."""
+    """A declared effect or move applied (the fan rules ■5 手順3: last declared first)."""
 
     of: int
     """Seq of the ``wt.use`` or ``wt.move`` being applied."""
@@ -219,7 +219,7 @@ class TrionChanged(Event, tag="wt.trion", kw_only=True):
 
 
 class BailedOut(Event, tag="wt.bailout", kw_only=True):
-    """A player declared 緊急脱出 (bailout): the opponent wins (seed 002 ■7)."""
+    """A player declared 緊急脱出 (bailout): the opponent wins (the fan rules ■7)."""
 
     player: str
     """Who bailed out."""
