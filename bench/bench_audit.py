@@ -32,7 +32,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -101,8 +102,11 @@ def bench_game(game: str, matches: int, runs: int) -> bool:
         ratios.append(f / max(w - cold, 1e-9))
     f, w, ratio = statistics.median(floors), statistics.median(walls), statistics.median(ratios)
     rate = n / max(w - cold, 1e-9)
-    print(f"{game:<13} {matches:>4} {n:>8,} {n / f:>12,.0f} {w:>7.2f} {cold:>6.2f} {rate:>12,.0f} "
-          f"{ratio:>7.1%}  ≥ {TARGET:.0%}  {verdict(ratio >= TARGET)}", flush=True)
+    print(
+        f"{game:<13} {matches:>4} {n:>8,} {n / f:>12,.0f} {w:>7.2f} {cold:>6.2f} {rate:>12,.0f} "
+        f"{ratio:>7.1%}  ≥ {TARGET:.0%}  {verdict(ratio >= TARGET)}",
+        flush=True,
+    )
     return ratio >= TARGET
 
 
@@ -151,7 +155,7 @@ def bench_lengths(games: list[str], runs: int) -> bool:
                 cells.append(f"{'–':>10}")
                 continue
             n = sum(p.read_bytes().count(b"\n") for p in paths)
-            us = per_event_us(lambda: [audit_path(p) for p in paths], n, runs)
+            us = per_event_us(lambda paths=paths: [audit_path(p) for p in paths], n, runs)
             grew = previous is not None and us > 1.25 * previous
             ok &= not grew
             cells.append(f"{us:>8.2f}{'!' if grew else ' '} ")
@@ -171,10 +175,14 @@ def main() -> int:
     matches = args.matches or (40 if args.quick else 120)
     runs = args.runs or (3 if args.quick else 5)
     load = os.getloadavg()[0]
-    print(f"kifu audit benchmark: {matches} simulated matches per game, medians of {runs} runs, "
-          f"Python {sys.version.split()[0]}, msgspec {msgspec.__version__}, {os.cpu_count()} cores, load {load:.1f}")
-    print(f"{'game':<13} {'logs':>4} {'events':>8} {'floor ev/s':>12} {'cpu s':>7} {'cold':>6} {'audit ev/s':>12} "
-          f"{'ratio':>7}")
+    print(
+        f"kifu audit benchmark: {matches} simulated matches per game, medians of {runs} runs, "
+        f"Python {sys.version.split()[0]}, msgspec {msgspec.__version__}, {os.cpu_count()} cores, load {load:.1f}"
+    )
+    print(
+        f"{'game':<13} {'logs':>4} {'events':>8} {'floor ev/s':>12} {'cpu s':>7} {'cold':>6} {'audit ev/s':>12} "
+        f"{'ratio':>7}"
+    )
     results = [bench_game(g, matches, runs) for g in args.games]
     print()
     print("CPU µs/event of read + verify + audit, by match length (in process, as `kifu audit` does it)")

@@ -75,14 +75,33 @@ from xml.sax.saxutils import escape, quoteattr
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kifu.events import (
-    games,
-    importers,  # noqa: E402
-)
+from kifu.events import games, importers
 
-COMMON = ("None", "dummyBot", "AddDice", "UpperDice", "D66Dice", "Repeat", "choice", "calc", "tally_sort",
-          "tally_ty", "tally_tz", "randomizer", "Cthulhu", "Cthulhu7th", "Arianrhod", "SwordWorld2_5",
-          "DoubleCross", "ShinobiGami", "Emoklore", "Kamigakari", "Insane", "Satasupe", "LogHorizon")
+COMMON = (
+    "None",
+    "dummyBot",
+    "AddDice",
+    "UpperDice",
+    "D66Dice",
+    "Repeat",
+    "choice",
+    "calc",
+    "tally_sort",
+    "tally_ty",
+    "tally_tz",
+    "randomizer",
+    "Cthulhu",
+    "Cthulhu7th",
+    "Arianrhod",
+    "SwordWorld2_5",
+    "DoubleCross",
+    "ShinobiGami",
+    "Emoklore",
+    "Kamigakari",
+    "Insane",
+    "Satasupe",
+    "LogHorizon",
+)
 """The issue's common systems, by file (None and dummyBot are BCDice's DiceBot basics)."""
 TARGET_RIGHT = 0.95
 CARRIERS = ("udonarium", "ccfolia", "ccfolia-json")
@@ -109,7 +128,7 @@ class Tally:
     unordered: int = 0
     secret: int = 0
 
-    def add(self, other: "Tally") -> None:
+    def add(self, other: Tally) -> None:
         self.n += other.n
         self.kinds.update(other.kinds)
         self.unordered += other.unordered
@@ -146,30 +165,51 @@ def udonarium(cases: list[Case]) -> bytes:
         text = re.sub(r"\n?(#\d+)\n", r"\1 ", c.output)  # dice-bot.ts shortens repeats this way
         tag = "system dicebot" + (" secret" if c.secret else "")
         name = f"{c.system} : PL" + (" (Secret)" if c.secret else "")
-        rows.append(f'    <chat from="peerPL" name="PL" timestamp="{at}" tag={quoteattr(c.system)}>{escape(c.input)}</chat>')
-        rows.append(f'    <chat originFrom="peerPL" from="System-BCDice" timestamp="{at + 1}" tag="{tag}" '
-                    f'name={quoteattr(name)}>{escape(text)}</chat>')
+        rows.append(
+            f'    <chat from="peerPL" name="PL" timestamp="{at}" tag={quoteattr(c.system)}>{escape(c.input)}</chat>'
+        )
+        rows.append(
+            f'    <chat originFrom="peerPL" from="System-BCDice" timestamp="{at + 1}" tag="{tag}" '
+            f"name={quoteattr(name)}>{escape(text)}</chat>"
+        )
     body = "\n".join(rows)
     return f'<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list>\n  <chat-tab name="メイン">\n{body}\n  </chat-tab>\n</chat-tab-list>\n'.encode()
 
 
 def ccfolia(cases: list[Case]) -> bytes:
     """A classic CCFOLIA page: each case as one <p> whose body is the command and the answer."""
-    head = ('<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
-            '    <title>ccfolia - logs</title>\n  </head>\n  <body>\n')
-    rows = [f'<p style="color:#888888;">\n  <span> [main]</span>\n  <span>PL</span> :\n  <span>\n'
-            f'    {html.escape(c.input)} {html.escape(c.output).replace(chr(10), "<br>")}\n  </span>\n</p>\n'
-            for c in cases]
+    head = (
+        '<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
+        "    <title>ccfolia - logs</title>\n  </head>\n  <body>\n"
+    )
+    rows = [
+        f'<p style="color:#888888;">\n  <span> [main]</span>\n  <span>PL</span> :\n  <span>\n'
+        f"    {html.escape(c.input)} {html.escape(c.output).replace(chr(10), '<br>')}\n  </span>\n</p>\n"
+        for c in cases
+    ]
     return (head + "".join(rows) + "  </body>\n</html>\n").encode()
 
 
 def ccfolia_json(cases: list[Case]) -> bytes:
-    msgs = [{"name": "PL", "text": c.input, "type": "text", "channel": "main", "createdAt": 1_740_000_000_000 + i,
-             "extend": {"roll": {"result": c.output, "secret": c.secret}}} for i, c in enumerate(cases)]
+    msgs = [
+        {
+            "name": "PL",
+            "text": c.input,
+            "type": "text",
+            "channel": "main",
+            "createdAt": 1_740_000_000_000 + i,
+            "extend": {"roll": {"result": c.output, "secret": c.secret}},
+        }
+        for i, c in enumerate(cases)
+    ]
     return json.dumps({"messages": msgs}, ensure_ascii=False).encode()
 
 
-WRITERS = {"udonarium": (udonarium, "xml", 2), "ccfolia": (ccfolia, "html", 1), "ccfolia-json": (ccfolia_json, "json", 1)}
+WRITERS = {
+    "udonarium": (udonarium, "xml", 2),
+    "ccfolia": (ccfolia, "html", 1),
+    "ccfolia-json": (ccfolia_json, "json", 1),
+}
 
 
 # --- judging -----------------------------------------------------------------------
@@ -197,15 +237,18 @@ def judge(case: Case, events: list[dict[str, Any]], unreadable: bool, unordered:
     pos, sorted_, summed = 0, False, False
     for e in randoms:
         if e["kind"] == "total":
-            part = rands[pos: pos + e["dice"]]
+            part = rands[pos : pos + e["dice"]]
             pos += e["dice"]
-            if len(part) != e["dice"] or any(s != e["sides"] for s, _ in part) or \
-                    [sum(v for _, v in part)] != e["values"]:
+            if (
+                len(part) != e["dice"]
+                or any(s != e["sides"] for s, _ in part)
+                or [sum(v for _, v in part)] != e["values"]
+            ):
                 return "wrong"
             summed = True
             continue
         got = [(e["sides"], v) for v in e["values"]]
-        part = rands[pos: pos + len(got)]
+        part = rands[pos : pos + len(got)]
         pos += len(got)
         if got != part:
             if not (unordered and sorted(got) == sorted(part)):
@@ -221,7 +264,9 @@ def secret_error(case: Case, events: list[dict[str, Any]]) -> bool:
     return hidden or any(bool(e.get("secret")) != case.secret for e in events)
 
 
-def run(path: Path, carrier: str, codec: Any, tmp: Path, system: bool = False) -> tuple[Tally, list[tuple[str, Case, str]]]:
+def run(
+    path: Path, carrier: str, codec: Any, tmp: Path, system: bool = False
+) -> tuple[Tally, list[tuple[str, Case, str]]]:
     """One system's cases through one carrier; ``system``: import with ``--system`` set to the case's system."""
     cases = load(path)
     tally, notes = Tally(), []
@@ -259,8 +304,13 @@ def run(path: Path, carrier: str, codec: Any, tmp: Path, system: bool = False) -
 
 
 def _describe(events: list[dict[str, Any]], report: Any, loc: str) -> str:
-    dice = [(e["sides"], e["values"], e.get("secret")) if e["kind"] != "total" else (e["dice"], e["sides"], "sum", e["values"])
-            for e in events if e["type"] == "random"]
+    dice = [
+        (e["sides"], e["values"], e.get("secret"))
+        if e["kind"] != "total"
+        else (e["dice"], e["sides"], "sum", e["values"])
+        for e in events
+        if e["type"] == "random"
+    ]
     why = [u.what for u in report.unreadable if u.loc == loc]
     return f"recorded {dice} secret={[e.get('secret', False) for e in events]} report {why}"
 
@@ -270,13 +320,17 @@ def _describe(events: list[dict[str, Any]], report: Any, loc: str) -> str:
 
 def line(label: str, t: Tally) -> str:
     k = t.kinds
-    return (f"{label:32s} {t.n:6d} {k['right']:6d} {t.unordered:6d} {k['total']:6d} {k['wrong']:6d} {k['reported']:6d} "
-            f"{k['silent']:6d} {t.secret:6d} {100 * t.faces():7.1f}% {100 * t.rate():7.1f}%")
+    return (
+        f"{label:32s} {t.n:6d} {k['right']:6d} {t.unordered:6d} {k['total']:6d} {k['wrong']:6d} {k['reported']:6d} "
+        f"{k['silent']:6d} {t.secret:6d} {100 * t.faces():7.1f}% {100 * t.rate():7.1f}%"
+    )
 
 
 def header() -> str:
-    return (f"{'system':32s} {'cases':>6s} {'faces':>6s} {'(uno)':>6s} {'total':>6s} {'wrong':>6s} {'report':>6s} "
-            f"{'silent':>6s} {'secret':>6s} {'faces%':>8s} {'read%':>8s}")
+    return (
+        f"{'system':32s} {'cases':>6s} {'faces':>6s} {'(uno)':>6s} {'total':>6s} {'wrong':>6s} {'report':>6s} "
+        f"{'silent':>6s} {'secret':>6s} {'faces%':>8s} {'read%':>8s}"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -284,7 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("corpus", type=Path, help="folder of BCDice's test TOMLs")
     ap.add_argument("--carrier", default="all", choices=("all", *CARRIERS))
     ap.add_argument("--systems", default="", help="comma-separated file stems (default: all)")
-    ap.add_argument("--all-systems", action="store_true", help="print a line for every system, not only the common ones")
+    ap.add_argument(
+        "--all-systems", action="store_true", help="print a line for every system, not only the common ones"
+    )
     ap.add_argument("--show", default="", help="print cases of these kinds: wrong,silent,reported,secret")
     ap.add_argument("--limit", type=int, default=10, help="cases shown per kind and carrier")
     args = ap.parse_args(argv)
@@ -309,8 +365,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if ok else 1
 
 
-def report(label: str, results: list[tuple[Tally, list[tuple[str, Case, str]]]], files: list[Path],
-           args: argparse.Namespace, show: set[str]) -> bool:
+def report(
+    label: str,
+    results: list[tuple[Tally, list[tuple[str, Case, str]]]],
+    files: list[Path],
+    args: argparse.Namespace,
+    show: set[str],
+) -> bool:
     """Print one carrier's table and checks; False when a target is missed."""
     common, every = Tally(), Tally()
     rows, shown = [], Counter[str]()
@@ -323,20 +384,28 @@ def report(label: str, results: list[tuple[Tally, list[tuple[str, Case, str]]]],
         for kind, case, desc in notes:
             if kind in show and shown[kind] < args.limit:
                 shown[kind] += 1
-                print(f"[{label.split(' (')[0]} {kind}] {case.file}#{case.index} {case.system} {case.input!r}\n"
-                      f"    output {case.output[:300]!r}\n    rands {case.rands[:20]}\n    {desc[:400]}")
+                print(
+                    f"[{label.split(' (')[0]} {kind}] {case.file}#{case.index} {case.system} {case.input!r}\n"
+                    f"    output {case.output[:300]!r}\n    rands {case.rands[:20]}\n    {desc[:400]}"
+                )
     print(f"\n== carrier: {label}")
     print(header())
     print("\n".join(rows))
     print(line("common systems", common))
     print(line(f"all {len({f.stem for f in files})} systems", every))
-    checks = [("wrong faces, all systems", every.kinds["wrong"], "= 0", every.kinds["wrong"] == 0),
-              ("silent misses, all systems", every.kinds["silent"], "= 0", every.kinds["silent"] == 0),
-              ("read right, common systems", f"{100 * common.rate():.1f}%", f">= {100 * TARGET_RIGHT:.0f}%",
-               common.rate() >= TARGET_RIGHT),
-              ("faces read right, common", f"{100 * common.faces():.1f}%", "(info)", None),
-              ("read right, all systems", f"{100 * every.rate():.1f}%", "(info)", None),
-              ("secret errors, all systems", every.secret, "(reported)", None)]
+    checks = [
+        ("wrong faces, all systems", every.kinds["wrong"], "= 0", every.kinds["wrong"] == 0),
+        ("silent misses, all systems", every.kinds["silent"], "= 0", every.kinds["silent"] == 0),
+        (
+            "read right, common systems",
+            f"{100 * common.rate():.1f}%",
+            f">= {100 * TARGET_RIGHT:.0f}%",
+            common.rate() >= TARGET_RIGHT,
+        ),
+        ("faces read right, common", f"{100 * common.faces():.1f}%", "(info)", None),
+        ("read right, all systems", f"{100 * every.rate():.1f}%", "(info)", None),
+        ("secret errors, all systems", every.secret, "(reported)", None),
+    ]
     ok = True
     for name, value, target, passed in checks:
         verdict = "" if passed is None else "PASS" if passed else "MISS"

@@ -115,8 +115,10 @@ def time_read_json(corpus: Path) -> tuple[float, int]:
     con = duckdb.connect(str(_fresh(OUT / "read_json.duckdb")))
     t = time.perf_counter()
     # Union by name: each game's events have their own fields.
-    con.execute("CREATE TABLE raw AS SELECT * FROM read_json($glob, format = 'newline_delimited', "
-                "union_by_name = true)", {"glob": str(corpus / "**" / "*.jsonl")})
+    con.execute(
+        "CREATE TABLE raw AS SELECT * FROM read_json($glob, format = 'newline_delimited', union_by_name = true)",
+        {"glob": str(corpus / "**" / "*.jsonl")},
+    )
     elapsed = time.perf_counter() - t
     n = con.execute("SELECT count(*) FROM raw").fetchone()[0]  # type: ignore[index]
     con.close()
@@ -157,8 +159,9 @@ def time_cluster(client: Any, corpus: Path, name: str) -> tuple[float, int, floa
     elapsed = time.perf_counter() - t
     after = client.run(_cpu)
     assert not summary.refused, summary.refused[:3]
-    ran = sum(ss["stop"] - ss["start"] for task in stream.data for ss in task["startstops"]
-              if ss["action"] == "compute")
+    ran = sum(
+        ss["stop"] - ss["start"] for task in stream.data for ss in task["startstops"] if ss["action"] == "compute"
+    )
     return elapsed, summary.events, sum(after[w] - before[w] for w in after), ran
 
 
@@ -213,8 +216,9 @@ def main() -> None:
     clusters = {}
     for workers in (1, 2):
         t = time.perf_counter()
-        lc = LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0",
-                          silence_logs=logging.ERROR)
+        lc = LocalCluster(
+            n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0", silence_logs=logging.ERROR
+        )
         clusters[workers] = (lc, Client(lc))
         print(f"local cluster of {workers} worker(s) started in {time.perf_counter() - t:.1f} s", flush=True)
     try:
@@ -230,31 +234,43 @@ def main() -> None:
                 rates[f"local:{workers}"].append(events / secs)
                 cpu[workers].append((used / events * 1e6, ran / (workers * secs), used / ran))
             ratios["scaling"].append(rates["local:2"][-1] / rates["local:1"][-1])
-            print(f"run {run + 1}: read_json {rates['read_json'][-1]:,.0f} ev/s; kifu ingest "
-                  f"{rates['ingest'][-1]:,.0f} ev/s ({ratios['ingest'][-1]:.0%} of read_json); cluster 1 worker "
-                  f"{rates['local:1'][-1]:,.0f} ev/s, 2 workers {rates['local:2'][-1]:,.0f} ev/s "
-                  f"({ratios['scaling'][-1]:.2f}x; two CPU loops on two processes: {ratios['control'][-1]:.2f}x); "
-                  f"{_load()}", flush=True)
+            print(
+                f"run {run + 1}: read_json {rates['read_json'][-1]:,.0f} ev/s; kifu ingest "
+                f"{rates['ingest'][-1]:,.0f} ev/s ({ratios['ingest'][-1]:.0%} of read_json); cluster 1 worker "
+                f"{rates['local:1'][-1]:,.0f} ev/s, 2 workers {rates['local:2'][-1]:,.0f} ev/s "
+                f"({ratios['scaling'][-1]:.2f}x; two CPU loops on two processes: {ratios['control'][-1]:.2f}x); "
+                f"{_load()}",
+                flush=True,
+            )
     finally:
         for lc, client in clusters.values():
             client.close()
             lc.close()
     med = statistics.median
     print(f"median DuckDB read_json (the reference): {med(rates['read_json']):,.0f} events/s")
-    print(f"median kifu ingest (verify + audit + load, one machine): {med(rates['ingest']):,.0f} events/s; "
-          f"paired ratio {med(ratios['ingest']):.1%} of read_json  {_verdict(med(ratios['ingest']), INGEST)}")
+    print(
+        f"median kifu ingest (verify + audit + load, one machine): {med(rates['ingest']):,.0f} events/s; "
+        f"paired ratio {med(ratios['ingest']):.1%} of read_json  {_verdict(med(ratios['ingest']), INGEST)}"
+    )
     for workers in (1, 2):
         r = med(rates[f"local:{workers}"])
-        print(f"median cluster, {workers} worker(s): {r:,.0f} events/s "
-              f"({r / med(rates['read_json']):.1%} of read_json)")
-    print(f"median scaling, 2 workers / 1 worker (paired): {med(ratios['scaling']):.2f}x  "
-          f"{_verdict(med(ratios['scaling']), SCALING, 'x')}")
-    print(f"  control: two CPU loops on two processes ran {med(ratios['control']):.2f}x one loop, in the same "
-          "runs (what this machine gave two processes; 2.00x on two free cores)")
+        print(
+            f"median cluster, {workers} worker(s): {r:,.0f} events/s ({r / med(rates['read_json']):.1%} of read_json)"
+        )
+    print(
+        f"median scaling, 2 workers / 1 worker (paired): {med(ratios['scaling']):.2f}x  "
+        f"{_verdict(med(ratios['scaling']), SCALING, 'x')}"
+    )
+    print(
+        f"  control: two CPU loops on two processes ran {med(ratios['control']):.2f}x one loop, in the same "
+        "runs (what this machine gave two processes; 2.00x on two free cores)"
+    )
     for workers in (1, 2):
         us, busy, core = (med(x) for x in zip(*cpu[workers]))
-        print(f"  cluster, {workers} worker(s): {us:.0f} µs of worker CPU per event; the workers ran tasks "
-              f"{busy:.0%} of the time and got {core:.0%} of a core while they did")
+        print(
+            f"  cluster, {workers} worker(s): {us:.0f} µs of worker CPU per event; the workers ran tasks "
+            f"{busy:.0%} of the time and got {core:.0%} of a core while they did"
+        )
     if n < 5_000_000:
         print(f"(the targets are set on a corpus of 5,000,000 events; this one has {n:,})")
 

@@ -22,7 +22,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -31,10 +32,7 @@ sys.path.insert(0, str(ROOT))
 import msgspec  # noqa: E402
 
 from kifu.auditor import registry  # noqa: E402
-from kifu.events import (
-    games,
-    logfile,  # noqa: E402
-)
+from kifu.events import games, logfile
 from kifu.events.codec import encode, line_hash  # noqa: E402
 from kifu.projector.base import Replay, frames  # noqa: E402
 
@@ -59,13 +57,28 @@ def bodies(n: int, seed: int = 2) -> list[dict[str, Any]]:
         else:
             sides = rng.choice((2, 6, 20))
             values = [rng.randint(1, sides) for _ in range(rng.randint(1, 3))]
-            out.append({"type": "random", "at": at, "by": by, "kind": "die", "sides": sides, "values": values,
-                        "expr": f"{len(values)}D{sides}"})
+            out.append(
+                {
+                    "type": "random",
+                    "at": at,
+                    "by": by,
+                    "kind": "die",
+                    "sides": sides,
+                    "values": values,
+                    "expr": f"{len(values)}D{sides}",
+                }
+            )
     return out
 
 
-START = {"type": "match.start", "format": "kifu/1", "game": "generic", "match": "bench", "at": "2026-11-01T10:00:00+09:00",
-         "players": [{"id": p, "name": p.title()} for p in PLAYERS]}
+START = {
+    "type": "match.start",
+    "format": "kifu/1",
+    "game": "generic",
+    "match": "bench",
+    "at": "2026-11-01T10:00:00+09:00",
+    "players": [{"id": p, "name": p.title()} for p in PLAYERS],
+}
 
 
 def write_corpus(path: Path, n: int) -> bytes:
@@ -121,6 +134,7 @@ def bench_appends(t: Table, floor: float, n_fast: int, n_durable: int, n_proc: i
             with logfile.Writer(path, durable=durable) as w:
                 for e in events[:n]:
                     w.append(e)
+
         return go
 
     def per_process_run() -> None:
@@ -250,8 +264,10 @@ def bench_peer(t: Table, runs: int, samples: int) -> None:
     cold = median_time(lambda: Replay(GENERIC.projection, events, {}).state_at(2000), runs)
     replay.state_at(1)
     rng = random.Random(7)
-    warm = max(state_at_latency(replay, [rng.randint(1, 2000) for _ in range(samples)]),
-               state_at_latency(replay, [2000] * samples))
+    warm = max(
+        state_at_latency(replay, [rng.randint(1, 2000) for _ in range(samples)]),
+        state_at_latency(replay, [2000] * samples),
+    )
     peer = peer_rebuild(bodies(1999), runs)
     t.row("state_at over 2,000 events, warm (worse of random/last)", f"{warm * 1000:.3f} ms")
     t.row("state_at over 2,000 events, cold (no snapshots yet)", f"{cold * 1000:.2f} ms")
@@ -289,12 +305,20 @@ def main() -> int:
     OUT.mkdir(exist_ok=True)
     corpus = OUT / f"corpus-{n}.jsonl"
     data = corpus.read_bytes() if corpus.exists() else write_corpus(corpus, n)
-    print(f"kifu core benchmark: {n:,}-event corpus ({len(data) / 1e6:,.0f} MB), medians of {runs} runs, "
-          f"Python {sys.version.split()[0]}, msgspec {msgspec.__version__}")
+    print(
+        f"kifu core benchmark: {n:,}-event corpus ({len(data) / 1e6:,.0f} MB), medians of {runs} runs, "
+        f"Python {sys.version.split()[0]}, msgspec {msgspec.__version__}"
+    )
     t = Table()
     floor = bench_floor(t, data, n, runs)
-    bench_appends(t, floor, n_fast=min(n, 100_000) // (4 if args.quick else 1), n_durable=500 if args.quick else 2000,
-                  n_proc=200 if args.quick else 1000, runs=3)
+    bench_appends(
+        t,
+        floor,
+        n_fast=min(n, 100_000) // (4 if args.quick else 1),
+        n_durable=500 if args.quick else 2000,
+        n_proc=200 if args.quick else 1000,
+        runs=3,
+    )
     bench_read(t, corpus, data, n, runs)
     bench_replay(t, corpus, data, n, runs)
     log100k = OUT / "time-travel-100000.jsonl"

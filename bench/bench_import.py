@@ -41,10 +41,12 @@ NAMES = ["ミナト", "ユキ", "ハル", "ソラ"]
 def ccfolia_export(path: Path, messages: int, seed: int = 8) -> None:
     """A classic CCFOLIA export: chat, CHOICE tosses, 2D6 rolls and chat-notation commands."""
     rng = random.Random(seed)
-    head = ('<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
-            '    <meta name="viewport" content="width=device-width, initial-scale=1.0" />\n'
-            '    <meta http-equiv="X-UA-Compatible" content="ie=edge" />\n    <title>ccfolia - logs</title>\n'
-            '  </head>\n  <body>\n    \n\n')
+    head = (
+        '<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
+        '    <meta name="viewport" content="width=device-width, initial-scale=1.0" />\n'
+        '    <meta http-equiv="X-UA-Compatible" content="ie=edge" />\n    <title>ccfolia - logs</title>\n'
+        "  </head>\n  <body>\n    \n\n"
+    )
     with path.open("w", encoding="utf-8") as fh:
         fh.write(head)
         for i in range(messages):
@@ -66,24 +68,48 @@ def _body(rng: random.Random, i: int) -> str:
 
 
 def _p(name: str, body: str) -> str:
-    return (f'\n<p style="color:#e91e63;">\n  <span> [main]</span>\n  <span>{name}</span> :\n  <span>\n'
-            f'    {body}\n  </span>\n</p>\n')
+    return (
+        f'\n<p style="color:#e91e63;">\n  <span> [main]</span>\n  <span>{name}</span> :\n  <span>\n'
+        f"    {body}\n  </span>\n</p>\n"
+    )
 
 
 def arena_log(path: Path, size: int, seed: int = 8) -> None:
     """A Player.log of about ``size`` bytes: Unity noise, game-state diffs, a die roll, coin flips."""
     rng = random.Random(seed)
-    players = [{"userId": "U1", "playerName": "Aiko", "systemSeatId": 1, "teamId": 1},
-               {"userId": "U2", "playerName": "Ren", "systemSeatId": 2, "teamId": 2}]
-    room = {"matchGameRoomStateChangedEvent": {"gameRoomInfo": {"gameRoomConfig": {
-        "matchId": "bench-match", "reservedPlayers": players}, "stateType": "MatchGameRoomStateType_Playing"}}}
-    die = {"greToClientEvent": {"greToClientMessages": [{"type": "GREMessageType_DieRollResultsResp", "msgId": 1,
-           "dieRollResultsResp": {"playerDieRolls": [{"systemSeatId": 1, "rollValue": 7},
-                                                     {"systemSeatId": 2, "rollValue": 15}]}}]}}
+    players = [
+        {"userId": "U1", "playerName": "Aiko", "systemSeatId": 1, "teamId": 1},
+        {"userId": "U2", "playerName": "Ren", "systemSeatId": 2, "teamId": 2},
+    ]
+    room = {
+        "matchGameRoomStateChangedEvent": {
+            "gameRoomInfo": {
+                "gameRoomConfig": {"matchId": "bench-match", "reservedPlayers": players},
+                "stateType": "MatchGameRoomStateType_Playing",
+            }
+        }
+    }
+    die = {
+        "greToClientEvent": {
+            "greToClientMessages": [
+                {
+                    "type": "GREMessageType_DieRollResultsResp",
+                    "msgId": 1,
+                    "dieRollResultsResp": {
+                        "playerDieRolls": [{"systemSeatId": 1, "rollValue": 7}, {"systemSeatId": 2, "rollValue": 15}]
+                    },
+                }
+            ]
+        }
+    }
     written = 0
     with path.open("w", encoding="utf-8") as fh:
-        for line in ("[UnityCrossThreadLogger]Match to U1: MatchGameRoomStateChangedEvent", json.dumps(room),
-                     "[UnityCrossThreadLogger]Match to U1: GreToClientEvent", json.dumps(die)):
+        for line in (
+            "[UnityCrossThreadLogger]Match to U1: MatchGameRoomStateChangedEvent",
+            json.dumps(room),
+            "[UnityCrossThreadLogger]Match to U1: GreToClientEvent",
+            json.dumps(die),
+        ):
             fh.write(line + "\n")
         state = 1
         while written < size:
@@ -95,21 +121,57 @@ def arena_log(path: Path, size: int, seed: int = 8) -> None:
 
 
 def _state(rng: random.Random, state: int) -> dict:
-    objects = [{"instanceId": 100 + k, "grpId": rng.randint(60000, 90000), "zoneId": rng.randint(20, 40),
-                "owner": 1 + k % 2, "controller": 1 + k % 2, "cardTypes": ["CardType_Creature"],
-                "power": {"value": rng.randint(0, 9)}, "toughness": {"value": rng.randint(1, 9)}} for k in range(12)]
-    annotations = [{"id": state * 10, "affectorId": 1, "affectedIds": [101], "type": ["AnnotationType_ZoneTransfer"],
-                    "details": [{"key": "zone_src", "type": "KeyValuePairValueType_int32", "valueInt32": [31]}]}]
+    objects = [
+        {
+            "instanceId": 100 + k,
+            "grpId": rng.randint(60000, 90000),
+            "zoneId": rng.randint(20, 40),
+            "owner": 1 + k % 2,
+            "controller": 1 + k % 2,
+            "cardTypes": ["CardType_Creature"],
+            "power": {"value": rng.randint(0, 9)},
+            "toughness": {"value": rng.randint(1, 9)},
+        }
+        for k in range(12)
+    ]
+    annotations = [
+        {
+            "id": state * 10,
+            "affectorId": 1,
+            "affectedIds": [101],
+            "type": ["AnnotationType_ZoneTransfer"],
+            "details": [{"key": "zone_src", "type": "KeyValuePairValueType_int32", "valueInt32": [31]}],
+        }
+    ]
     if state % 50 == 0:
-        annotations.append({"id": state * 10 + 1, "affectorId": 1 + state % 2, "affectedIds": [300],
-                            "type": ["AnnotationType_CoinFlip"],
-                            "details": [{"key": "flip", "type": "KeyValuePairValueType_int32",
-                                         "valueInt32": [rng.randint(0, 1)]}]})
-    return {"greToClientEvent": {"greToClientMessages": [{"type": "GREMessageType_GameStateMessage",
-            "msgId": state, "gameStateId": state, "gameStateMessage": {
-                "type": "GameStateType_Diff", "gameStateId": state, "prevGameStateId": state - 1,
-                "gameInfo": {"matchID": "bench-match", "gameNumber": 1, "stage": "GameStage_Play"},
-                "gameObjects": objects, "annotations": annotations}}]}}
+        annotations.append(
+            {
+                "id": state * 10 + 1,
+                "affectorId": 1 + state % 2,
+                "affectedIds": [300],
+                "type": ["AnnotationType_CoinFlip"],
+                "details": [{"key": "flip", "type": "KeyValuePairValueType_int32", "valueInt32": [rng.randint(0, 1)]}],
+            }
+        )
+    return {
+        "greToClientEvent": {
+            "greToClientMessages": [
+                {
+                    "type": "GREMessageType_GameStateMessage",
+                    "msgId": state,
+                    "gameStateId": state,
+                    "gameStateMessage": {
+                        "type": "GameStateType_Diff",
+                        "gameStateId": state,
+                        "prevGameStateId": state - 1,
+                        "gameInfo": {"matchID": "bench-match", "gameNumber": 1, "stage": "GameStage_Play"},
+                        "gameObjects": objects,
+                        "annotations": annotations,
+                    },
+                }
+            ]
+        }
+    }
 
 
 def time_import(src: Path, runs: int) -> tuple[float, importers.ImportReport]:
@@ -156,8 +218,11 @@ def bench_long(runs: int) -> bool:
             per_kb.append(secs / (src.stat().st_size / 1000))
         growth = per_kb[-1] / per_kb[0]
         ok &= growth <= 3
-        print(f"{name:<18}" + "".join(f"{us * 1e6:>9,.0f} µs" for us in per_kb)
-              + f"   {growth:>5.2f}×  ≤ 3×  {'PASS' if growth <= 3 else 'MISS'}")
+        print(
+            f"{name:<18}"
+            + "".join(f"{us * 1e6:>9,.0f} µs" for us in per_kb)
+            + f"   {growth:>5.2f}×  ≤ 3×  {'PASS' if growth <= 3 else 'MISS'}"
+        )
     return ok
 
 
@@ -182,9 +247,11 @@ def main() -> None:
             ok = lines / secs >= 100_000
             missed += not ok
             verdict = f"  ≥ 100,000 lines/s  {'PASS' if ok else 'MISS'}"
-        print(f"{src.name}: {src.stat().st_size / 1e6:.1f} MB, {lines} lines, {rep.messages} messages → "
-              f"{rep.events} events; median of {args.runs}: {secs:.2f} s = {lines / secs:,.0f} lines/s, "
-              f"{rep.messages / secs:,.0f} messages/s{verdict}")
+        print(
+            f"{src.name}: {src.stat().st_size / 1e6:.1f} MB, {lines} lines, {rep.messages} messages → "
+            f"{rep.events} events; median of {args.runs}: {secs:.2f} s = {lines / secs:,.0f} lines/s, "
+            f"{rep.messages / secs:,.0f} messages/s{verdict}"
+        )
     print("per KB of the export, median of the runs (the whole import)")
     missed += not bench_long(args.runs)
     print(f"{missed} target(s) missed" if missed else "all targets met")

@@ -53,8 +53,19 @@ def child(game: str, matches: int, audit: bool) -> None:
 
 def count(game: str, matches: int, audit: bool) -> tuple[int, int]:
     """(instructions, events) of one child run under callgrind."""
-    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, __file__,
-           "--child", "audit" if audit else "read", "--games", game, "--matches", str(matches)]
+    cmd = [
+        "valgrind",
+        "--tool=callgrind",
+        "--callgrind-out-file=/dev/null",
+        sys.executable,
+        __file__,
+        "--child",
+        "audit" if audit else "read",
+        "--games",
+        game,
+        "--matches",
+        str(matches),
+    ]
     err = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT).stderr
     found = re.search(r"Collected : (\d+)", err)
     events = re.search(r"^(\d+)$", err, re.M)

@@ -58,8 +58,10 @@ def main() -> int:
     if not other.exists():
         other.write_bytes(foreign(data))
     other_data = other.read_bytes()
-    print(f"kifu limits benchmark: {n:,} events ({len(data) / 1e6:.0f} MB canonical, "
-          f"{len(other_data) / 1e6:.0f} MB in another client's form), medians of {runs} runs")
+    print(
+        f"kifu limits benchmark: {n:,} events ({len(data) / 1e6:.0f} MB canonical, "
+        f"{len(other_data) / 1e6:.0f} MB in another client's form), medians of {runs} runs"
+    )
     t = Table()
     floor = n / median_time(lambda: floor_decode(data), runs)
     t.row(f"floor: msgspec.json.decode per line ({n:,})", f"{floor:,.0f} ev/s")

@@ -43,8 +43,9 @@ COMMANDS = {
 def peak(args: list[str]) -> tuple[float, float, int]:
     """(peak RSS in MB, wall seconds, exit code) of ``python -m kifu ARGS``, its output thrown away."""
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "kifu", *args], env=ENV, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kifu", *args], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     return usage.ru_maxrss / 1024, time.perf_counter() - t, proc.returncode
@@ -66,8 +67,10 @@ def main() -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     args = ap.parse_args()
     logs = {n: corpus(n) for n in args.sizes}
-    print(f"peak RSS (MB) of `kifu COMMAND LOG`, generic corpus, Python {sys.version.split()[0]}, "
-          f"load {os.getloadavg()[0]:.1f}")
+    print(
+        f"peak RSS (MB) of `kifu COMMAND LOG`, generic corpus, Python {sys.version.split()[0]}, "
+        f"load {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'command':<14}" + "".join(f"{n:>12,}" for n in args.sizes) + "   target at the largest")
     missed = 0
     pages: dict[int, float] = {}
@@ -83,11 +86,16 @@ def main() -> int:
                 pages[n] = page.stat().st_size / 1e6
         ok = mb <= RSS_TARGET_MB
         missed += not ok
-        print(f"{name:<14}" + "".join(f"{c:>12}" for c in cells) + f"   ≤ {RSS_TARGET_MB} MB  {'PASS' if ok else 'MISS'}")
+        print(
+            f"{name:<14}" + "".join(f"{c:>12}" for c in cells) + f"   ≤ {RSS_TARGET_MB} MB  {'PASS' if ok else 'MISS'}"
+        )
     ok = all(mb <= PAGE_TARGET_MB for mb in pages.values())
     missed += not ok
-    print(f"{'report page':<14}" + "".join(f"{pages[n]:>10.2f}MB" for n in args.sizes)
-          + f"   ≤ {PAGE_TARGET_MB} MB   {'PASS' if ok else 'MISS'}")
+    print(
+        f"{'report page':<14}"
+        + "".join(f"{pages[n]:>10.2f}MB" for n in args.sizes)
+        + f"   ≤ {PAGE_TARGET_MB} MB   {'PASS' if ok else 'MISS'}"
+    )
     print(f"{missed} target(s) missed" if missed else "all targets met")
     return 1 if missed else 0
 

@@ -28,7 +28,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -56,16 +57,29 @@ def tosses(n: int) -> list[tuple[str, str, rng.Commitment, rng.Nonce, rng.Reveal
 
 
 def match_log(path: Path, n: int) -> None:
-    start = {"type": "match.start", "game": "generic", "match": f"rng-{n}", "rules": {"verified_random": True},
-             "players": [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}]}
+    start = {
+        "type": "match.start",
+        "game": "generic",
+        "match": f"rng-{n}",
+        "rules": {"verified_random": True},
+        "players": [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}],
+    }
     logfile.create(path, start)
     with logfile.Writer(path, durable=False) as w:
         for roller, other, c, nonce, r in tosses(n):
             w.append({"type": "rng.commit", "by": roller, "id": c.id, "digest": c.digest})
             w.append({"type": "rng.nonce", "by": other, "id": c.id, "nonce": nonce.text})
             w.append({"type": "rng.reveal", "by": roller, "id": c.id, "secret": r.secret, "nonce": r.nonce})
-            w.append({"type": "random", "by": roller, "kind": "coin", "sides": 2, "values": r.outcomes([2] * COINS),
-                      "rng": {"commit": c.id}})
+            w.append(
+                {
+                    "type": "random",
+                    "by": roller,
+                    "kind": "coin",
+                    "sides": 2,
+                    "values": r.outcomes([2] * COINS),
+                    "rng": {"commit": c.id},
+                }
+            )
 
 
 def chat(path: Path, n: int) -> int:
@@ -73,14 +87,22 @@ def chat(path: Path, n: int) -> int:
     names = {"a": "ミナト", "b": "ユキ"}
     rows = []
     for roller, other, c, nonce, r in tosses(n):
-        rows += [(names[roller], c.format()), (names[other], nonce.format()),
-                 (names[roller], f"{r.format()} {rng.format_claims(rng.draw(r, [2] * COINS))}"),
-                 (names[other], "了解です")]
-    body = "".join(f'\n<p style="color:#e91e63;">\n  <span> [main]</span>\n  <span>{html.escape(who)}</span> :\n'
-                   f"  <span>\n    {html.escape(text)}\n  </span>\n</p>\n" for who, text in rows)
-    path.write_text('<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
-                    f"    <title>ccfolia - logs</title>\n  </head>\n  <body>\n{body}\n  </body>\n</html>\n",
-                    encoding="utf-8")
+        rows += [
+            (names[roller], c.format()),
+            (names[other], nonce.format()),
+            (names[roller], f"{r.format()} {rng.format_claims(rng.draw(r, [2] * COINS))}"),
+            (names[other], "了解です"),
+        ]
+    body = "".join(
+        f'\n<p style="color:#e91e63;">\n  <span> [main]</span>\n  <span>{html.escape(who)}</span> :\n'
+        f"  <span>\n    {html.escape(text)}\n  </span>\n</p>\n"
+        for who, text in rows
+    )
+    path.write_text(
+        '<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
+        f"    <title>ccfolia - logs</title>\n  </head>\n  <body>\n{body}\n  </body>\n</html>\n",
+        encoding="utf-8",
+    )
     return len(rows)
 
 
@@ -137,7 +159,9 @@ def main() -> int:
     ok &= per <= 100
     extra = max(0.0, with_count - plain) / outcomes * 1e6
     print(f"  verify                     {plain:8.3f} s")
-    print(f"  verify + count             {with_count:8.3f} s  {extra:8.1f} µs/outcome   target ≤ 50   {_verdict(extra <= 50)}")
+    print(
+        f"  verify + count             {with_count:8.3f} s  {extra:8.1f} µs/outcome   target ≤ 50   {_verdict(extra <= 50)}"
+    )
     ok &= extra <= 50
     rate = messages / imp
     print(f"{export.name}: {messages} messages")

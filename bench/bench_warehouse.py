@@ -44,17 +44,38 @@ def _events(match: str, rng: random.Random) -> list:
     day = 1 + rng.randrange(28)
     month = 1 + rng.randrange(12)
     base = f"2026-{month:02d}-{day:02d}T"
-    out: list = [MatchStarted(seq=1, prev=None, at=base + "09:00:00Z", format="kifu/1", game="generic", match=match,
-                              players=[Player(id=a, name=a.upper()), Player(id=b, name=b.upper())])]
+    out: list = [
+        MatchStarted(
+            seq=1,
+            prev=None,
+            at=base + "09:00:00Z",
+            format="kifu/1",
+            game="generic",
+            match=match,
+            players=[Player(id=a, name=a.upper()), Player(id=b, name=b.upper())],
+        )
+    ]
     for seq in range(2, PER_MATCH):
         at = f"{base}{10 + seq // 3600:02d}:{seq // 60 % 60:02d}:{seq % 60:02d}Z"
         who = a if rng.random() < 0.5 else b
         r = rng.random()
         if r < 0.4:
-            out.append(RandomRolled(seq=seq, prev=None, at=at, by=who, kind="coin", sides=2, values=[rng.randint(1, 2)]))
+            out.append(
+                RandomRolled(seq=seq, prev=None, at=at, by=who, kind="coin", sides=2, values=[rng.randint(1, 2)])
+            )
         elif r < 0.6:
-            out.append(RandomRolled(seq=seq, prev=None, at=at, by=who, kind="die", sides=6,
-                                    values=[rng.randint(1, 6), rng.randint(1, 6)], expr="2D6"))
+            out.append(
+                RandomRolled(
+                    seq=seq,
+                    prev=None,
+                    at=at,
+                    by=who,
+                    kind="die",
+                    sides=6,
+                    values=[rng.randint(1, 6), rng.randint(1, 6)],
+                    expr="2D6",
+                )
+            )
         else:
             out.append(Note(seq=seq, prev=None, at=at, by=who, text=f"plays card {rng.randrange(500)}"))
     out.append(MatchEnded(seq=PER_MATCH, prev=None, at=f"{base}23:59:59Z", winner=rng.choice((a, b)), reason="life"))
@@ -89,13 +110,13 @@ def _fresh(name: str) -> str:
     return str(db)
 
 
-def time_ingest(corpus: Path, audit: bool, jobs: int | None, start: str,
-                name: str = "bench.duckdb") -> tuple[float, int, str]:
+def time_ingest(
+    corpus: Path, audit: bool, jobs: int | None, start: str, name: str = "bench.duckdb"
+) -> tuple[float, int, str]:
     db = _fresh(name)
     con = wh.connect(db)
     t = time.perf_counter()
-    summary = wh.ingest(con, [corpus], registry.audit if audit else None, jobs=jobs,
-                        start_method=start)
+    summary = wh.ingest(con, [corpus], registry.audit if audit else None, jobs=jobs, start_method=start)
     elapsed = time.perf_counter() - t
     con.close()
     assert not summary.refused, summary.refused[:3]
@@ -107,8 +128,10 @@ def time_read_json(corpus: Path) -> tuple[float, int]:
 
     con = duckdb.connect(_fresh("read_json.duckdb"))
     t = time.perf_counter()
-    con.execute("CREATE TABLE raw AS SELECT * FROM read_json($glob, format = 'newline_delimited')",
-                {"glob": str(corpus / "**" / "*.jsonl")})
+    con.execute(
+        "CREATE TABLE raw AS SELECT * FROM read_json($glob, format = 'newline_delimited')",
+        {"glob": str(corpus / "**" / "*.jsonl")},
+    )
     elapsed = time.perf_counter() - t
     n = con.execute("SELECT count(*) FROM raw").fetchone()[0]  # type: ignore[index]
     con.close()
@@ -156,16 +179,22 @@ def main() -> None:
         secs, events, _ = time_ingest(corpus, False, args.jobs, args.start_method, "bench-verify.duckdb")
         verify_only.append(events / secs)
         r_verify.append(verify_only[-1] / bare[-1])
-        print(f"run {run + 1}: ingest {full[-1]:,.0f} ev/s ({r_full[-1]:.0%} of read_json {bare[-2]:,.0f}), "
-              f"without audit {verify_only[-1]:,.0f} ev/s ({r_verify[-1]:.0%} of read_json {bare[-1]:,.0f})",
-              flush=True)
+        print(
+            f"run {run + 1}: ingest {full[-1]:,.0f} ev/s ({r_full[-1]:.0%} of read_json {bare[-2]:,.0f}), "
+            f"without audit {verify_only[-1]:,.0f} ev/s ({r_verify[-1]:.0%} of read_json {bare[-1]:,.0f})",
+            flush=True,
+        )
     # Last, on the warehouse of the last audited ingest: the fairness statistics load scipy.
     fair = [time_fairness(db) for _ in range(args.runs)]
     med = statistics.median
-    print(f"median ingest (verify + audit + load, `kifu ingest`): {med(full):,.0f} events/s; "
-          f"median paired ratio {med(r_full):.1%} of read_json  {_verdict(med(r_full))}")
-    print(f"median ingest without audit (verify + load): {med(verify_only):,.0f} events/s; "
-          f"median paired ratio {med(r_verify):.1%} of read_json  {_verdict(med(r_verify))}")
+    print(
+        f"median ingest (verify + audit + load, `kifu ingest`): {med(full):,.0f} events/s; "
+        f"median paired ratio {med(r_full):.1%} of read_json  {_verdict(med(r_full))}"
+    )
+    print(
+        f"median ingest without audit (verify + load): {med(verify_only):,.0f} events/s; "
+        f"median paired ratio {med(r_verify):.1%} of read_json  {_verdict(med(r_verify))}"
+    )
     print(f"median DuckDB read_json: {med(bare):,.0f} events/s")
     print(f"median fairness query: {med(fair) * 1000:.0f} ms")
     if n < 5_000_000:
@@ -178,6 +207,7 @@ TARGET = 0.5
 
 def _verdict(ratio: float) -> str:
     return f"target >= {TARGET:.0%}: {'PASS' if ratio >= TARGET else 'MISS'}"
+
 
 if __name__ == "__main__":
     main()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import msgspec
 
@@ -45,7 +46,10 @@ def _weiss(seed: int, turns: int) -> list[dict[str, Any]]:
 
 
 PLAY: dict[str, Callable[[int, int], list[dict[str, Any]]]] = {
-    "gunandgun": _gunandgun, "mtg": _mtg, "worldtrigger": _worldtrigger, "weiss": _weiss,
+    "gunandgun": _gunandgun,
+    "mtg": _mtg,
+    "worldtrigger": _worldtrigger,
+    "weiss": _weiss,
 }
 TURNS = {"gunandgun": 14, "mtg": 8, "worldtrigger": 10, "weiss": 8}
 """Turns of a typical match: 150–450 events each (Magic's flips are few per turn)."""

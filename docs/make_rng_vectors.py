@@ -76,20 +76,22 @@ def vectors() -> dict[str, object]:
         nonce = rng.Nonce(id=commitment.id, text=nonce_text)
         reveal = rng.reveal(secret, nonce)
         message = f"{rng.VERSION}:outcome:{commitment.id}:{nonce_text}:0:0"
-        out.append({
-            "secret": secret.hex(),
-            "nonce": nonce_text,
-            "commitment": commitment.digest,
-            "id": commitment.id,
-            "commit_token": commitment.format(),
-            "nonce_token": nonce.format(),
-            "reveal_token": reveal.format(),
-            "block_message": message,
-            "block": hmac.digest(secret, message.encode("ascii"), "sha256").hex(),
-            "outcomes": {str(s): reveal.outcomes([s] * COUNT) for s in SIDES},
-            "mixed_sides": MIXED,
-            "mixed": reveal.outcomes(MIXED),
-        })
+        out.append(
+            {
+                "secret": secret.hex(),
+                "nonce": nonce_text,
+                "commitment": commitment.digest,
+                "id": commitment.id,
+                "commit_token": commitment.format(),
+                "nonce_token": nonce.format(),
+                "reveal_token": reveal.format(),
+                "block_message": message,
+                "block": hmac.digest(secret, message.encode("ascii"), "sha256").hex(),
+                "outcomes": {str(s): reveal.outcomes([s] * COUNT) for s in SIDES},
+                "mixed_sides": MIXED,
+                "mixed": reveal.outcomes(MIXED),
+            }
+        )
     return {"version": rng.VERSION, "vectors": out, "chat": _chat_cases()}
 
 
@@ -107,7 +109,9 @@ def _json(data: dict[str, object]) -> str:
                 lines.append(f"      {json.dumps(key)}: {{")
                 inner = list(value.items())
                 for k, (sides, faces) in enumerate(inner):
-                    lines.append(f"        {json.dumps(sides)}: {json.dumps(faces)}" + ("," if k < len(inner) - 1 else ""))
+                    lines.append(
+                        f"        {json.dumps(sides)}: {json.dumps(faces)}" + ("," if k < len(inner) - 1 else "")
+                    )
                 lines.append("      }" + comma)
             else:
                 lines.append(f"      {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}{comma}")
@@ -152,19 +156,19 @@ def worked_example() -> str:
         "",
         "```",
         f"secret        {secret.hex()}",
-        f"commitment    SHA-256(\"{rng.VERSION}:commit:\" || secret bytes)",
+        f'commitment    SHA-256("{rng.VERSION}:commit:" || secret bytes)',
         f"              = {c.digest}",
         f"id            first 5 bytes {first5.hex()} = bits {groups}",
         f"              = values {values} in 0123456789abcdefghjkmnpqrstvwxyz = {c.id}",
-        f"commit check  SHA-256(\"{body}\")",
+        f'commit check  SHA-256("{body}")',
         f"              first 6 hex digits = {rng.check_digits(body)}",
         f"commit token  {c.format()}",
         f"nonce token   {nonce.format()}",
-        f"reveal check  SHA-256(\"{reveal_body}\")",
+        f'reveal check  SHA-256("{reveal_body}")',
         f"              first 6 hex digits = {rng.check_digits(reveal_body)}",
         f"reveal token  {rng.reveal(secret, nonce).format()}",
         "",
-        f"outcome 0, block 0: HMAC-SHA256(key = secret bytes, message = \"{message}\")",
+        f'outcome 0, block 0: HMAC-SHA256(key = secret bytes, message = "{message}")',
         f"              = {block.hex()}",
         "words         " + " ".join(f"{x:08x}" for x in w),
         f"              w0 = {w[0]}",
@@ -195,7 +199,7 @@ def _first_rejection(secret: bytes, nonce: str, id: str) -> str:
             kept = next(i for i, x in enumerate(words) if x < limit)
             return (
                 f"rejection     mixed outcome {index} has {sides} sides: limit = {limit};\n"
-                f"              block 0 of \"{message}\" gives w0 = {words[0]}"
+                f'              block 0 of "{message}" gives w0 = {words[0]}'
                 + "".join(f", w{i} = {words[i]}" for i in range(1, kept + 1))
                 + f";\n              {'w0 >= limit is' if kept == 1 else f'w0 … w{kept - 1} >= limit are'} rejected, "
                 f"w{kept} is kept: {words[kept]} mod {sides} + 1 = {words[kept] % sides + 1}"
@@ -205,21 +209,23 @@ def _first_rejection(secret: bytes, nonce: str, id: str) -> str:
 
 def section() -> str:
     """The Markdown between the markers of docs/randomness.md."""
-    return "\n".join([
-        BEGIN,
-        "",
-        worked_example(),
-        "",
-        "All vectors (`outcomes` maps sides to outcomes 0 … 19 of a stream of that die alone; "
-        "`mixed` is outcomes 0 … 11 with `mixed_sides`; `chat` lists messages and the tokens they must read as, "
-        "none for one that must be refused):",
-        "",
-        "```json",
-        _json(vectors()),
-        "```",
-        "",
-        END,
-    ])
+    return "\n".join(
+        [
+            BEGIN,
+            "",
+            worked_example(),
+            "",
+            "All vectors (`outcomes` maps sides to outcomes 0 … 19 of a stream of that die alone; "
+            "`mixed` is outcomes 0 … 11 with `mixed_sides`; `chat` lists messages and the tokens they must read as, "
+            "none for one that must be refused):",
+            "",
+            "```json",
+            _json(vectors()),
+            "```",
+            "",
+            END,
+        ]
+    )
 
 
 def main(argv: list[str]) -> int:

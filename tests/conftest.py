@@ -55,13 +55,17 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 # CI explores the same examples every run (derandomize): a submission lands or not on its own merits,
 # never on the luck of the draw; `--hypothesis-profile=dev` explores new ones, many more of them.
 settings.register_profile(
-    "ci", max_examples=40, deadline=None, derandomize=True,
+    "ci",
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.register_profile("dev", max_examples=200, deadline=None)
 # The fuzz targets for long (tests/test_fuzz.py; docs/hacking.md): `pytest tests/test_fuzz.py --hypothesis-profile=fuzz`.
-settings.register_profile("fuzz", max_examples=2000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "fuzz", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 settings.load_profile("ci")
 
 

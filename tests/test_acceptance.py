@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +38,21 @@ SUITES: dict[str, tuple[int, int]] = {
 """Folder -> at least this many (clean, violating) logs."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def cases(suite: str) -> dict[str, dict[str, Any]]:
     """The folder's cases, each with ``expected`` (code and seq per finding) and ``about`` (what it tests)."""
     raw = json.loads((ROOT / suite / "cases.json").read_text(encoding="utf-8"))
-    return {name: {**case, "expected": case.get("expected", case.get("findings")),
-                   "about": case.get("about") or case.get("statement", "")} for name, case in raw.items()}
+    return {
+        name: {
+            **case,
+            "expected": case.get("expected", case.get("findings")),
+            "about": case.get("about") or case.get("statement", ""),
+        }
+        for name, case in raw.items()
+    }
 
 
-@lru_cache(maxsize=None)
+@cache
 def audited(suite: str, name: str) -> tuple[Any, tuple[Any, ...]]:
     log = logfile.load(ROOT / suite / name)
     return log, tuple(registry.audit(log.events, strict=True))

@@ -127,11 +127,18 @@ def test_hostile_export_fails_cleanly(tmp_path: Path, name: str) -> None:
     assert _tree(tmp_path) == ["in", f"in/{name}", "out"], "a failed import left files behind"
 
 
-@pytest.mark.parametrize(("name", "wrong"), [
-    ("Player.log", "discord"), ("ccf_log_ms.json", "discord"), ("discord_export.json", "ccfolia"),
-    ("udon_chat.xml", "ccfolia"), ("ccf_classic_gg.html", "cockatrice"), ("ccf_classic_gg.html", "udonarium"),
-    ("ルームデータ_2025-03-01_2011.zip", "arena"),
-])
+@pytest.mark.parametrize(
+    ("name", "wrong"),
+    [
+        ("Player.log", "discord"),
+        ("ccf_log_ms.json", "discord"),
+        ("discord_export.json", "ccfolia"),
+        ("udon_chat.xml", "ccfolia"),
+        ("ccf_classic_gg.html", "cockatrice"),
+        ("ccf_classic_gg.html", "udonarium"),
+        ("ルームデータ_2025-03-01_2011.zip", "arena"),
+    ],
+)
 def test_a_wrong_from_is_refused_not_read_as_chatter(tmp_path: Path, name: str, wrong: str) -> None:
     run, _ = _import(tmp_path, name, {"args": ["--from", wrong]}, "m.jsonl")
     assert run.code == 2 and run.err.count("\n") == 1, run.err
@@ -147,13 +154,26 @@ def test_an_output_in_a_missing_folder_fails_cleanly(tmp_path: Path) -> None:
 
 def test_a_pretty_printed_arena_payload_with_braces_in_strings(tmp_path: Path) -> None:
     # Multi-line payloads are gathered until their braces balance (strings and escapes skipped), then decoded once.
-    flip = {"id": 9, "affectorId": 1, "type": ["AnnotationType_CoinFlip"],
-            "details": [{"key": 'odd "}{" key\\', "valueInt32": [2]}]}
-    gre = {"greToClientEvent": {"greToClientMessages": [{"type": "GREMessageType_GameStateMessage", "gameStateMessage": {
-        "gameStateId": 5, "annotations": [flip]}}]}}
+    flip = {
+        "id": 9,
+        "affectorId": 1,
+        "type": ["AnnotationType_CoinFlip"],
+        "details": [{"key": 'odd "}{" key\\', "valueInt32": [2]}],
+    }
+    gre = {
+        "greToClientEvent": {
+            "greToClientMessages": [
+                {
+                    "type": "GREMessageType_GameStateMessage",
+                    "gameStateMessage": {"gameStateId": 5, "annotations": [flip]},
+                }
+            ]
+        }
+    }
     src = tmp_path / "Player.log"
-    src.write_text("[UnityCrossThreadLogger]greToClientEvent\n" + json.dumps(gre, indent=2) + " trailing\n",
-                   encoding="utf-8")
+    src.write_text(
+        "[UnityCrossThreadLogger]greToClientEvent\n" + json.dumps(gre, indent=2) + " trailing\n", encoding="utf-8"
+    )
     run = run_cli("import", src, "-o", tmp_path / "m.jsonl", "--game", "mtg")
     assert run.code == 0, run.err
     coins = [e for e in _events(tmp_path / "m.jsonl") if e["type"] == "random"]

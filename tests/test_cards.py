@@ -34,8 +34,9 @@ def test_the_cards_page_is_what_the_generator_writes(game: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_every_card_is_described_in_both_languages_by_every_accepted_name(game: str, lang: str) -> None:
     view = kifu.games.part(game, "listing")
-    text = json.dumps([s.title for s in view.listing(lang)] + [c for s in view.listing(lang) for c in s.columns],
-                      ensure_ascii=False)
+    text = json.dumps(
+        [s.title for s in view.listing(lang)] + [c for s in view.listing(lang) for c in s.columns], ensure_ascii=False
+    )
     for form in view.forms():
         entry = view.describe(form, lang)
         assert entry is not None, form

@@ -20,18 +20,27 @@ SECOND = TABLE.read_bytes().split(b"\n")[1]
 
 BAD_LOGS: dict[str, tuple[bytes | None, tuple[str, ...]]] = {
     # name: (file content, or None for no file; words the error line must contain)
-    "invalid-json": (START + b"\n{\"type\":\"note\",\n", (":2:", "seq 2", "not JSON")),
-    "unknown-type": (START + b"\n" + SECOND.replace(b'"note"', b'"gg.nosuch"') + b"\n",
-                     (":2:", "seq 2", "field type", "unknown event type 'gg.nosuch'")),
-    "string-for-int": (START + b"\n" + SECOND.replace(b'"seq":2', b'"seq":"2"') + b"\n",
-                       (":2:", "field seq", "Expected `int`, got `str`")),
+    "invalid-json": (START + b'\n{"type":"note",\n', (":2:", "seq 2", "not JSON")),
+    "unknown-type": (
+        START + b"\n" + SECOND.replace(b'"note"', b'"gg.nosuch"') + b"\n",
+        (":2:", "seq 2", "field type", "unknown event type 'gg.nosuch'"),
+    ),
+    "string-for-int": (
+        START + b"\n" + SECOND.replace(b'"seq":2', b'"seq":"2"') + b"\n",
+        (":2:", "field seq", "Expected `int`, got `str`"),
+    ),
     "no-match-start": (SECOND + b"\n", (":1:", "field type", "must be match.start")),
     "binary-garbage": (bytes(range(256)) * 4 + b"\n", (":1:", "not JSON")),
     "empty-file": (b"", (":1:", "empty log")),
     "missing-file": (None, ("cannot read", "No such file")),
-    "unknown-field": (START + b"\n" + SECOND.replace(b'"text"', b'"txet"') + b"\n",
-                      (":2:", "seq 2", "field txet", "unknown field")),
-    "bad-literal": (START.replace(b'"format":"kifu/1"', b'"format":"kifu/9"') + b"\n", (":1:", "field format", "kifu/9")),
+    "unknown-field": (
+        START + b"\n" + SECOND.replace(b'"text"', b'"txet"') + b"\n",
+        (":2:", "seq 2", "field txet", "unknown field"),
+    ),
+    "bad-literal": (
+        START.replace(b'"format":"kifu/1"', b'"format":"kifu/9"') + b"\n",
+        (":1:", "field format", "kifu/9"),
+    ),
     "unknown-game": (START.replace(b'"game":"generic"', b'"game":"chess"') + b"\n", (":1:", "field game", "chess")),
     "not-utf8": (START + b"\n" + SECOND.replace("先攻".encode(), b"\xff\xfe") + b"\n", (":2:", "seq 2")),
     "blank-line": (START + b"\n\n" + SECOND + b"\n", (":2:", "empty line")),
@@ -85,7 +94,9 @@ def test_append_of_an_invalid_event_names_the_field_and_writes_nothing(kifu, tmp
     log.write_bytes(TABLE.read_bytes())
     r = kifu("append", log, "--json", '{"type":"random","kind":"coin","sides":"two","values":[1]}')
     assert r.code == 2 and "field sides" in r.err and len(r.err.splitlines()) == 1, r.err
-    r = kifu("append", log, "--json", '{"type":"match.start","format":"kifu/1","game":"generic","match":"x","players":[]}')
+    r = kifu(
+        "append", log, "--json", '{"type":"match.start","format":"kifu/1","game":"generic","match":"x","players":[]}'
+    )
     assert r.code == 2 and "exactly one match.start" in r.err, r.err
     assert log.read_bytes() == TABLE.read_bytes()
 
@@ -116,8 +127,13 @@ def test_commands_are_all_there() -> None:
 
 
 def _imported_modules(*args: str) -> set[str]:
-    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "kifu", *args], capture_output=True, text=True,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=ROOT)
+    r = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "kifu", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     return {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
 

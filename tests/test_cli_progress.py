@@ -74,8 +74,11 @@ def big_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.usefixtures("every_log_is_long")
-@pytest.mark.parametrize("args", [("verify", TABLE, DISPUTE), ("audit", TABLE, DISPUTE), ("report", TABLE),
-                                  ("verify", TABLE, "-f", "json")], ids=["verify", "audit", "report", "verify-json"])
+@pytest.mark.parametrize(
+    "args",
+    [("verify", TABLE, DISPUTE), ("audit", TABLE, DISPUTE), ("report", TABLE), ("verify", TABLE, "-f", "json")],
+    ids=["verify", "audit", "report", "verify-json"],
+)
 def test_no_bar_when_stderr_is_not_a_terminal(args: tuple[object, ...]) -> None:
     run = run_cli(*args)
     assert run.code in (0, 1), run.err
@@ -118,8 +121,7 @@ def test_a_big_log_shows_a_bar_at_the_real_threshold(big_log: Path) -> None:
     ],
     ids=lambda v: " ".join(map(str, v)) if isinstance(v, tuple) else None,
 )
-def test_a_bar_on_a_terminal_leaves_stdout_and_exit_code_alone(args: tuple[object, ...], label: str,
-                                                                code: int) -> None:
+def test_a_bar_on_a_terminal_leaves_stdout_and_exit_code_alone(args: tuple[object, ...], label: str, code: int) -> None:
     plain = run_cli(*args)
     run, _ = run_tty(*args)
     assert plain.code == run.code == code, run.err
@@ -213,8 +215,15 @@ def test_verify_json_is_one_object_per_log() -> None:
     for row, path in zip(rows, (TABLE, DISPUTE), strict=True):
         head = logfile.verify(path)
         tally = rng.tally(logfile.load(path).events)
-        assert row == {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None,
-                       "random": tally.outcomes, "verifiable": tally.verifiable}
+        assert row == {
+            "path": str(path),
+            "seq": head.seq,
+            "head": head.hash,
+            "ok": True,
+            "error": None,
+            "random": tally.outcomes,
+            "verifiable": tally.verifiable,
+        }
 
 
 @pytest.mark.parametrize("lang,words", [("en", ("expected seq 4",)), ("ja", ("seq 4",))])

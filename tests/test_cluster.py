@@ -38,12 +38,27 @@ COMPARE = {
 
 
 def _generic(path: Path, match: str, month: int, faces: list[int]) -> Path:
-    logfile.create(path, {"game": "generic", "match": match, "at": f"2026-{month:02d}-03T09:00:00Z",
-                          "players": [{"id": "a", "name": "Aoi", "key": "jcg:1"}, {"id": "b", "name": "Ren"}]})
+    logfile.create(
+        path,
+        {
+            "game": "generic",
+            "match": match,
+            "at": f"2026-{month:02d}-03T09:00:00Z",
+            "players": [{"id": "a", "name": "Aoi", "key": "jcg:1"}, {"id": "b", "name": "Ren"}],
+        },
+    )
     with logfile.Writer(path, durable=False) as w:
         for i, f in enumerate(faces):
-            w.append({"type": "random", "by": "ab"[i % 2], "kind": "die", "sides": 6, "values": [f, 7 - f],
-                      "at": f"2026-{month:02d}-03T09:{i + 1:02d}:00Z"})
+            w.append(
+                {
+                    "type": "random",
+                    "by": "ab"[i % 2],
+                    "kind": "die",
+                    "sides": 6,
+                    "values": [f, 7 - f],
+                    "at": f"2026-{month:02d}-03T09:{i + 1:02d}:00Z",
+                }
+            )
         w.append({"type": "match.end", "winner": "a", "reason": "concede"})
     return path
 
@@ -67,8 +82,9 @@ def corpus(tmp_path_factory) -> Path:
     logfile.append(extended, {"type": "note", "text": "late", "by": "a"})
     # A tampered log: refused with the verifier's reason.
     lines = (gen / "g02.jsonl").read_bytes().splitlines(keepends=True)
-    (root / "tampered.jsonl").write_bytes(b"".join(lines[:3]).replace(b'"values":[', b'"values":[1,', 1)
-                                          + b"".join(lines[3:]))
+    (root / "tampered.jsonl").write_bytes(
+        b"".join(lines[:3]).replace(b'"values":[', b'"values":[1,', 1) + b"".join(lines[3:])
+    )
     return root
 
 
@@ -76,8 +92,7 @@ def corpus(tmp_path_factory) -> Path:
 def client():
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0") as lc, \
-            Client(lc) as c:
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0") as lc, Client(lc) as c:
         yield c
 
 
@@ -115,8 +130,12 @@ def test_the_cluster_writes_the_rows_one_machine_stores(client, corpus: Path, si
     chunk_of = {f: i for i, c in enumerate(cluster.chunks(files, 2, PER_WORKER)) for f in c}
     assert chunk_of[str(corpus / "generic" / "g01.jsonl")] == chunk_of[str(corpus / "generic" / "g01b.jsonl")]
     assert chunk_of[str(corpus / "generic" / "g02.jsonl")] != chunk_of[str(corpus / "zz-fork.jsonl")]
-    assert (many.matches, many.events, many.unchanged, many.findings) == (one.matches, one.events, one.unchanged,
-                                                                          one.findings)
+    assert (many.matches, many.events, many.unchanged, many.findings) == (
+        one.matches,
+        one.events,
+        one.unchanged,
+        one.findings,
+    )
     assert [(p, str(r)) for p, r in many.refused] == [(p, str(r)) for p, r in one.refused]
     reasons = [str(r) for _, r in one.refused]
     # Within one run a log with events appended is a fork like any other (the stored head is known
@@ -160,8 +179,10 @@ def test_rows_of_a_run_cut_off_before_its_matches_file_are_dropped(client, corpu
     summary = cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
     assert summary.matches == 1
     con = duckdb.connect()
-    n = con.execute("SELECT count(*) FROM read_parquet($f)",
-                    {"f": str(out / "events" / "game=generic" / "month=2026-02" / cluster.PART)}).fetchone()[0]
+    n = con.execute(
+        "SELECT count(*) FROM read_parquet($f)",
+        {"f": str(out / "events" / "game=generic" / "month=2026-02" / cluster.PART)},
+    ).fetchone()[0]
     con.close()
     assert n == len(logfile.load(corpus / "generic" / "g02.jsonl").events)
 
@@ -173,8 +194,11 @@ def test_object_urls_are_read_through_fsspec(client, corpus: Path, tmp_path: Pat
     assert summary.matches == 4 and summary.refused == [(url + "/g01b.jsonl", summary.refused[0][1])]
     got = _dataset(tmp_path / "out")
     assert {r[-1] for r in got["matches"]} == {f"{url}/g{m:02d}.jsonl" for m in (1, 2, 3, 11)}
-    want = [line for p in sorted((corpus / "generic").glob("g[0-9][0-9].jsonl"))
-            for line in p.read_text(encoding="utf-8").splitlines()]
+    want = [
+        line
+        for p in sorted((corpus / "generic").glob("g[0-9][0-9].jsonl"))
+        for line in p.read_text(encoding="utf-8").splitlines()
+    ]
     assert sorted(r[-1] for r in got["event_lines"]) == sorted(want)
 
 
@@ -204,8 +228,11 @@ def test_sql_on_a_dataset_is_as_locked_down_as_on_the_warehouse(kifu, corpus: Pa
     assert kifu("export", "--parquet", out, "--db", db).code == 0
     secret = tmp_path / "secret.csv"
     secret.write_text("a,b\n1,2\n", encoding="utf-8")
-    for sql in (f"SELECT * FROM read_csv('{secret}')", f"SELECT * FROM read_text('{out}/../secret.csv')",
-                "SELECT * FROM read_text('/etc/passwd')"):
+    for sql in (
+        f"SELECT * FROM read_csv('{secret}')",
+        f"SELECT * FROM read_text('{out}/../secret.csv')",
+        "SELECT * FROM read_text('/etc/passwd')",
+    ):
         r = kifu("sql", sql, "--parquet", out)
         assert r.code == 2 and "Permission Error" in r.err, (sql, r.err)
     for sql in (f"COPY (SELECT 1) TO '{out}/x.csv'", f"ATTACH '{out}/x.duckdb'", "SET enable_external_access = true"):

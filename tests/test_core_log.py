@@ -32,7 +32,9 @@ def _env() -> dict[str, str]:
 
 def make_log(path: Path, n: int = 10) -> bytes:
     """A generic log of ``n`` events (seq 1 is match.start) through the library."""
-    logfile.create(path, {"game": "generic", "match": "t", "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]})
+    logfile.create(
+        path, {"game": "generic", "match": "t", "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]}
+    )
     with logfile.Writer(path, durable=False) as w:
         for i in range(2, n + 1):
             w.append({"type": "note", "by": "ab"[i % 2], "text": f"note {i} ノート"})
@@ -159,8 +161,13 @@ def test_slip_of_an_earlier_head_says_events_were_appended(kifu, tmp_path: Path)
 def _append_many(log: Path, who: str, n: int, failures: list[str]) -> None:
     for i in range(n):
         event = msgspec.json.encode({"type": "note", "by": who, "text": f"{who}-{i}"}).decode()
-        r = subprocess.run([sys.executable, "-m", "kifu", "append", str(log), "--json", event],
-                           env=_env(), capture_output=True, text=True, cwd=ROOT)
+        r = subprocess.run(
+            [sys.executable, "-m", "kifu", "append", str(log), "--json", event],
+            env=_env(),
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         if r.returncode != 0:
             failures.append(r.stderr)
 
@@ -234,7 +241,9 @@ def test_repair_never_cuts_a_complete_line(kifu, tmp_path: Path) -> None:
 
 def _next_line(log: Path) -> bytes:
     head = logfile.verify(log)
-    event = games.codec("generic").convert({"type": "note", "text": "in flight", "seq": head.seq + 1, "prev": head.hash})
+    event = games.codec("generic").convert(
+        {"type": "note", "text": "in flight", "seq": head.seq + 1, "prev": head.hash}
+    )
     return encode(event) + b"\n"
 
 

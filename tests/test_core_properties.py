@@ -68,10 +68,19 @@ players = st.lists(
     st.fixed_dictionaries({"id": st.sampled_from(PLAYER_IDS + ("judge",)) | texts, "name": texts}), max_size=4
 )
 starts = st.fixed_dictionaries(
-    {"type": st.just("match.start"), "format": st.just("kifu/1"), "game": st.just("generic"),
-     "match": texts, "players": players, "at": times},
-    optional={"rules": st.dictionaries(texts, json_values, max_size=3), "title": texts,
-              "catalogue": st.none() | st.dictionaries(texts, json_values, max_size=3)},
+    {
+        "type": st.just("match.start"),
+        "format": st.just("kifu/1"),
+        "game": st.just("generic"),
+        "match": texts,
+        "players": players,
+        "at": times,
+    },
+    optional={
+        "rules": st.dictionaries(texts, json_values, max_size=3),
+        "title": texts,
+        "catalogue": st.none() | st.dictionaries(texts, json_values, max_size=3),
+    },
 )
 
 
@@ -90,7 +99,9 @@ def chain(bodies_: list[dict[str, Any]]) -> tuple[list[Any], list[bytes]]:
 logs = st.builds(lambda s, rest: chain([s, *rest]), starts, st.lists(bodies, min_size=1, max_size=40))
 
 
-@given(st.one_of(starts, bodies), st.integers(1, 10**6), st.none() | st.text("0123456789abcdef", min_size=64, max_size=64))
+@given(
+    st.one_of(starts, bodies), st.integers(1, 10**6), st.none() | st.text("0123456789abcdef", min_size=64, max_size=64)
+)
 def test_events_round_trip_and_encoding_is_canonical(body: dict[str, Any], seq: int, prev: str | None) -> None:
     event = CODEC.convert({**body, "seq": seq, "prev": prev})
     raw = encode(event)
@@ -173,7 +184,13 @@ def _legal_body(kind: str, seq: int, minute: int, ended: bool, about: list[int])
     at = f"2026-11-01T{10 + minute // 60:02d}:{minute % 60:02d}:00+09:00"
     by = PLAYER_IDS[seq % 2]
     if kind == "ruling" or (ended and kind in ("roll", "end")):
-        return {"type": "judge.ruling", "at": at, "by": "judge", "about": [a % (seq - 1) + 1 for a in about], "text": "ok"}
+        return {
+            "type": "judge.ruling",
+            "at": at,
+            "by": "judge",
+            "about": [a % (seq - 1) + 1 for a in about],
+            "text": "ok",
+        }
     if kind == "roll":
         return {"type": "random", "at": at, "by": by, "kind": "die", "sides": 6, "values": [a % 6 + 1 for a in about]}
     if kind == "end":
@@ -186,8 +203,14 @@ def legal_logs(draw: st.DrawFn) -> list[Any]:
     """A generic match that keeps every KIFU rule: times go forward, `by` names a
     player, rulings look back, one match.end, and only notes and rulings after it."""
     kinds = draw(st.lists(st.sampled_from(["note", "roll", "ruling", "end"]), min_size=1, max_size=40))
-    start = {"type": "match.start", "format": "kifu/1", "game": "generic", "match": "legal",
-             "at": "2026-11-01T10:00:00+09:00", "players": [{"id": p, "name": p} for p in PLAYER_IDS[:2]]}
+    start = {
+        "type": "match.start",
+        "format": "kifu/1",
+        "game": "generic",
+        "match": "legal",
+        "at": "2026-11-01T10:00:00+09:00",
+        "players": [{"id": p, "name": p} for p in PLAYER_IDS[:2]],
+    }
     out, minute, ended = [start], 0, False
     for seq, kind in enumerate(kinds, start=2):
         minute += draw(st.integers(0, 3))

@@ -20,9 +20,39 @@ PURE_PACKAGES = ("kifu/projector", "kifu/auditor")
 PURE_GAME_PARTS = ("projection.py", "rules", "game.py", "charts.py")
 """Each game's part of the projector and auditor layers (kifu/games/<id>/)."""
 IO_MODULES = {
-    "os", "sys", "io", "pathlib", "shutil", "tempfile", "glob", "fcntl", "mmap", "subprocess", "socket", "select",
-    "signal", "threading", "multiprocessing", "asyncio", "time", "random", "secrets", "uuid", "logging", "urllib",
-    "http", "requests", "sqlite3", "duckdb", "pickle", "shelve", "csv", "builtins", "importlib", "typer", "rich",
+    "os",
+    "sys",
+    "io",
+    "pathlib",
+    "shutil",
+    "tempfile",
+    "glob",
+    "fcntl",
+    "mmap",
+    "subprocess",
+    "socket",
+    "select",
+    "signal",
+    "threading",
+    "multiprocessing",
+    "asyncio",
+    "time",
+    "random",
+    "secrets",
+    "uuid",
+    "logging",
+    "urllib",
+    "http",
+    "requests",
+    "sqlite3",
+    "duckdb",
+    "pickle",
+    "shelve",
+    "csv",
+    "builtins",
+    "importlib",
+    "typer",
+    "rich",
 }
 IO_KIFU_MODULES = {"kifu.events.logfile", "kifu.warehouse", "kifu.events.importers", "kifu.cli"}
 IO_CALLS = {"open", "print", "input", "breakpoint", "exec", "eval", "__import__"}
@@ -91,7 +121,15 @@ def test_the_checker_catches_io() -> None:
         "import time as t\nx = datetime.now()\nprint(open('f').read())\n"
     )
     found = violations(source, ROOT / "kifu" / "auditor" / "probe.py")
-    assert sorted(found) == sorted([
-        "1: imports os", "2: imports pathlib.Path", "2: imports pathlib", "3: imports kifu.events.logfile",
-        "5: imports time", "6: reads the clock (.now)", "7: calls print()", "7: calls open()",
-    ])
+    assert sorted(found) == sorted(
+        [
+            "1: imports os",
+            "2: imports pathlib.Path",
+            "2: imports pathlib",
+            "3: imports kifu.events.logfile",
+            "5: imports time",
+            "6: reads the clock (.now)",
+            "7: calls print()",
+            "7: calls open()",
+        ]
+    )

@@ -56,9 +56,7 @@ def test_fixture_gives_expected_findings(d: Path, name: str) -> None:
     log = _load(d / name)
     findings = registry.audit(log.events, strict=True)
     got = Counter((f.code, f.seq) for f in findings if f.severity != "info")
-    assert got == Counter((w["code"], w["seq"]) for w in want), [
-        (f.code, f.seq, f.message.en) for f in findings
-    ]
+    assert got == Counter((w["code"], w["seq"]) for w in want), [(f.code, f.seq, f.message.en) for f in findings]
     folded = {(f.code, f.seq): f.consequences for f in findings}
     for w in want:
         assert "consequences" not in w or folded[(w["code"], w["seq"])] == w["consequences"], (w, folded)
@@ -84,9 +82,13 @@ def test_rule_alone_on_its_fixtures(d: Path) -> None:
     for name in bad + good:
         log = _load(d / name)
         g = registry.game(log.start.game)
-        alone = Engine(g.projection, (rule,)).run(log.events, registry.options(g, log.start),
-                                                  g.catalogue(log.start) if g.catalogue else None, strict=True,
-                                                  folded=False)
+        alone = Engine(g.projection, (rule,)).run(
+            log.events,
+            registry.options(g, log.start),
+            g.catalogue(log.start) if g.catalogue else None,
+            strict=True,
+            folded=False,
+        )
         every = registry.audit(log.events, strict=True, folded=False)
         got = Counter((f.code, f.seq) for f in alone if f.severity != "info")
         assert got == Counter((f.code, f.seq) for f in every if f.code == rule.code and f.severity != "info"), name

@@ -8,8 +8,15 @@ from kifu.auditor.base import REST, Finding, Raw, Text, fold
 
 
 def raw(code: str, seq: int, about=None, follows=(), severity: str = "error", seqs=()) -> Raw:
-    f = Finding(code=code, name=code.lower(), severity=severity, seq=seq, seqs=sorted({seq, *seqs}),
-                citation=Text(ja="j", en="e"), message=Text(ja="j", en="e"))
+    f = Finding(
+        code=code,
+        name=code.lower(),
+        severity=severity,
+        seq=seq,
+        seqs=sorted({seq, *seqs}),
+        citation=Text(ja="j", en="e"),
+        message=Text(ja="j", en="e"),
+    )
     return Raw(f, about, tuple(follows))
 
 
@@ -30,7 +37,8 @@ def test_one_rule_about_one_subject_is_one_finding_with_all_its_seqs() -> None:
 def test_a_later_finding_about_an_earlier_errors_subject_is_its_consequence() -> None:
     act = ("act", "a1")
     assert shown(fold([raw("A-X-001", 9, act), raw("A-Y-001", 31, act), raw("A-Z-001", 31, act)])) == [
-        ("A-X-001", 9, [9], [31])]
+        ("A-X-001", 9, [9], [31])
+    ]
 
 
 def test_two_rules_one_line_breaks_both_stand() -> None:
@@ -42,12 +50,20 @@ def test_what_a_hit_follows_from_may_come_later_in_the_log() -> None:
     """A payoff written before the outcome it follows from folds into the outcome's error."""
     flip = ("flip", "f1", 1)
     assert shown(fold([raw("P-PAY-003", 6, ("payoff", "f1"), [flip]), raw("P-CALL-002", 7, flip)])) == [
-        ("P-CALL-002", 7, [7], [6])]
+        ("P-CALL-002", 7, [7], [6])
+    ]
 
 
 def test_play_after_a_defeat_folds_everything_after_it() -> None:
-    out = fold([raw("W-END-001", 20, REST), raw("W-ORDER-001", 22), raw("W-USE-003", 25, ("use", 25)),
-                raw("W-ORDER-003", 26, severity="warning"), raw("W-X-001", 19)])
+    out = fold(
+        [
+            raw("W-END-001", 20, REST),
+            raw("W-ORDER-001", 22),
+            raw("W-USE-003", 25, ("use", 25)),
+            raw("W-ORDER-003", 26, severity="warning"),
+            raw("W-X-001", 19),
+        ]
+    )
     assert shown(out) == [("W-X-001", 19, [19], []), ("W-END-001", 20, [20], [22, 25, 26])]
 
 
@@ -67,8 +83,14 @@ def test_an_error_never_folds_into_a_warning() -> None:
 
 def test_the_order_of_the_hits_changes_nothing() -> None:
     flip, act = ("flip", "f1", 1), ("act", "a1")
-    raws = [raw("P-THUMB-002", 9, flip), raw("P-PAY-002", 8, ("payoff", "f1"), [flip]), raw("P-PAY-003", 11, None, [flip]),
-            raw("G-TOSS-009", 12, act), raw("G-TOSS-009", 13, act), raw("G-SHOT-004", 15, ("shot", "s1"), [act])]
+    raws = [
+        raw("P-THUMB-002", 9, flip),
+        raw("P-PAY-002", 8, ("payoff", "f1"), [flip]),
+        raw("P-PAY-003", 11, None, [flip]),
+        raw("G-TOSS-009", 12, act),
+        raw("G-TOSS-009", 13, act),
+        raw("G-SHOT-004", 15, ("shot", "s1"), [act]),
+    ]
     first = fold(raws)
     assert shown(first) == [("P-THUMB-002", 9, [9], [8, 11]), ("G-TOSS-009", 12, [12, 13], [15])]
     assert all(fold(list(p)) == first for p in itertools.permutations(raws))

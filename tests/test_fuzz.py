@@ -22,7 +22,7 @@ import os
 import re
 import warnings
 from pathlib import Path
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from conftest import FIXTURES, ROOT, run_cli
@@ -47,31 +47,62 @@ CATALOGUE = b'{"cards": [{"id": "zz", "name": "X", "kind": "bullet", "copies": {
 EVENT = b'{"type": "note", "by": "aoi", "text": "hello", "channel": "main"}'
 
 HOSTILE = [
-    b"[" * 70, b"]" * 70, b"{" * 70, b'{"a":' * 70, b"[" * 5000 + b"]" * 5000,
-    b'"text":"a","text":"b",', b'"seq":2,"seq":3,', b'"values":[1],"values":[2]',
-    b"\r", b"\r\n", b"\n", b"\x00", b"\xff\xfe", b"\xef\xbb\xbf", "\u202e".encode(), "\u2066".encode(),
-    b"1e999999", b"-0", b"123456789012345678901234567890", b"NaN", b"null", b"true",
-    b" " * 3000, b":" * 2000, b"(1D6) \xef\xbc\x9e 3", b"\\u0000", b'\\"', b'"', b"<!DOCTYPE x [<!ENTITY a 'b'>]>",
-    b"<script>alert(1)</script>", b"]]>", b"&#0;", b"\t",
+    b"[" * 70,
+    b"]" * 70,
+    b"{" * 70,
+    b'{"a":' * 70,
+    b"[" * 5000 + b"]" * 5000,
+    b'"text":"a","text":"b",',
+    b'"seq":2,"seq":3,',
+    b'"values":[1],"values":[2]',
+    b"\r",
+    b"\r\n",
+    b"\n",
+    b"\x00",
+    b"\xff\xfe",
+    b"\xef\xbb\xbf",
+    "\u202e".encode(),
+    "\u2066".encode(),
+    b"1e999999",
+    b"-0",
+    b"123456789012345678901234567890",
+    b"NaN",
+    b"null",
+    b"true",
+    b" " * 3000,
+    b":" * 2000,
+    b"(1D6) \xef\xbc\x9e 3",
+    b"\\u0000",
+    b'\\"',
+    b'"',
+    b"<!DOCTYPE x [<!ENTITY a 'b'>]>",
+    b"<script>alert(1)</script>",
+    b"]]>",
+    b"&#0;",
+    b"\t",
 ]
 
-_MUTATION = st.tuples(st.floats(0, 1), st.sampled_from(["insert", "replace", "cut", "repeat"]),
-                      st.sampled_from(HOSTILE) | st.binary(max_size=12))
+_MUTATION = st.tuples(
+    st.floats(0, 1),
+    st.sampled_from(["insert", "replace", "cut", "repeat"]),
+    st.sampled_from(HOSTILE) | st.binary(max_size=12),
+)
 
 
 def mutated(seed: bytes) -> st.SearchStrategy[bytes]:
     """``seed`` with up to four mutations, or cut short, or left as it is."""
+
     def apply(data: bytes, ops: list, cut: float | None) -> bytes:
         for at, kind, payload in ops:
             i = int(len(data) * at)
             if kind == "insert":
                 data = data[:i] + payload + data[i:]
             elif kind == "replace":
-                data = data[:i] + payload + data[i + len(payload):]
+                data = data[:i] + payload + data[i + len(payload) :]
             elif kind == "cut":
-                data = data[:i] + data[i + max(1, len(payload)):]
+                data = data[:i] + data[i + max(1, len(payload)) :]
             else:
-                data = data[:i] + data[i:i + 64] * 3 + data[i + 64:]
+                data = data[:i] + data[i : i + 64] * 3 + data[i + 64 :]
         return data if cut is None else data[: int(len(data) * cut)]
 
     return st.builds(apply, st.just(seed), st.lists(_MUTATION, max_size=4), st.none() | st.floats(0, 1))
@@ -109,9 +140,10 @@ def _fresh(factory, name: str, data: bytes) -> Path:
     return folder
 
 
-FUZZ = settings(max_examples=max(10, settings().max_examples // 4),
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=max(10, settings().max_examples // 4),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
 """Every target: a quarter of the loaded profile's examples (``ci``: 10, ``fuzz``: 500)."""
 
 SLOW = settings(FUZZ, max_examples=max(4, settings().max_examples // 10))
@@ -156,16 +188,20 @@ def test_append_holds_on_any_event(tmp_path_factory, event: bytes) -> None:
 @given(catalogue=mutated(CATALOGUE))
 def test_new_holds_on_any_catalogue(tmp_path_factory, catalogue: bytes) -> None:
     folder = _fresh(tmp_path_factory, "cards.json", catalogue)
-    run_target(folder, ("new", "new.jsonl", "-g", "gunandgun", "-m", "x", "-p", "a=A", "-p", "b=B",
-                        "--catalogue", "cards.json"), lambda n: n == "new.jsonl")
+    run_target(
+        folder,
+        ("new", "new.jsonl", "-g", "gunandgun", "-m", "x", "-p", "a=A", "-p", "b=B", "--catalogue", "cards.json"),
+        lambda n: n == "new.jsonl",
+    )
 
 
 @SLOW
 @given(log=mutated(LOG))
 def test_ingest_holds_on_any_log(tmp_path_factory, log: bytes) -> None:
     folder = _fresh(tmp_path_factory, "m.jsonl", log)
-    run_target(folder, ("ingest", "m.jsonl", "--db", "w.duckdb", "--jobs", "1"),
-               lambda n: n in ("w.duckdb", "w.duckdb.wal"))
+    run_target(
+        folder, ("ingest", "m.jsonl", "--db", "w.duckdb", "--jobs", "1"), lambda n: n in ("w.duckdb", "w.duckdb.wal")
+    )
 
 
 # --- the importers -----------------------------------------------------------------
@@ -177,8 +213,11 @@ def test_ingest_holds_on_any_log(tmp_path_factory, log: bytes) -> None:
 def test_an_importer_holds_on_any_export(tmp_path_factory, export: str, data) -> None:
     source = EXPORTS[export]
     folder = _fresh(tmp_path_factory, source.name, data.draw(mutated(source.read_bytes())))
-    run_target(folder, ("import", source.name, "-o", "out.jsonl", "--report", "rep.json"),
-               lambda n: n in ("out.jsonl", "rep.json"))
+    run_target(
+        folder,
+        ("import", source.name, "-o", "out.jsonl", "--report", "rep.json"),
+        lambda n: n in ("out.jsonl", "rep.json"),
+    )
 
 
 @FUZZ
@@ -195,8 +234,10 @@ def test_import_holds_on_any_mapping_file(tmp_path_factory, mapping: bytes) -> N
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("wh")
-    assert run_cli("ingest", FIXTURES / "gunandgun" / "dispute.jsonl", "--db", folder / "w.duckdb",
-                   "--jobs", "1").code == 0
+    assert (
+        run_cli("ingest", FIXTURES / "gunandgun" / "dispute.jsonl", "--db", folder / "w.duckdb", "--jobs", "1").code
+        == 0
+    )
     return folder / "w.duckdb"
 
 
@@ -207,6 +248,9 @@ SQL = b"SELECT match, seq, type FROM events WHERE match = 'R3-T7' ORDER BY seq L
 @given(statement=mutated(SQL))
 def test_sql_holds_on_any_statement_and_writes_nothing(warehouse: Path, statement: bytes) -> None:
     before = warehouse.read_bytes()
-    run_target(warehouse.parent, ("sql", statement.decode("utf-8", "replace") or " ", "--db", warehouse.name,
-                                  "--timeout", "5"), lambda n: n == "w.duckdb.wal")
+    run_target(
+        warehouse.parent,
+        ("sql", statement.decode("utf-8", "replace") or " ", "--db", warehouse.name, "--timeout", "5"),
+        lambda n: n == "w.duckdb.wal",
+    )
     assert warehouse.read_bytes() == before

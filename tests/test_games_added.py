@@ -78,11 +78,11 @@ def players_alternate(s):
 
 RULES = (players_alternate,)
 ''',
-    "charts.py": '''from kifu.projector.series import Charts, Metric, per_player
+    "charts.py": """from kifu.projector.series import Charts, Metric, per_player
 
 CHARTS = Charts((Metric("position"),), lambda frame: per_player("position", frame.game.position.items()))
-''',
-    "game.py": '''from kifu.auditor.base import Game
+""",
+    "game.py": """from kifu.auditor.base import Game
 
 from . import projection
 from .charts import CHARTS
@@ -91,24 +91,41 @@ from .rules import RULES
 
 GAME = Game(id="toy", prefix="toy", code="TOY", events=EVENTS, projection=projection, rules=RULES,
             charts=CHARTS)
-''',
-    "views.py": '''VIEWS = {"toy_rolls": "SELECT match, seq, json_extract_string(line, '$.player') AS player, "
+""",
+    "views.py": """VIEWS = {"toy_rolls": "SELECT match, seq, json_extract_string(line, '$.player') AS player, "
                        "json_extract(line, '$.face')::INTEGER AS face FROM events WHERE type = 'toy.roll'"}
-''',
-    "locale/en.json": json.dumps({
-        "game.toy.title": "Toy race", "chart.position": "Position",
-        "rule.TOY-TURN-001.title": "players alternate", "rule.TOY-TURN-001.message": "{player} rolled twice in a row",
-        "rule.TOY-TURN-001.checks": "No player rolls twice in a row.", "rule.TOY-TURN-001.why": "Turns alternate.",
-        "rule.TOY-TURN-001.bad": "a rolls; a rolls", "rule.TOY-TURN-001.good": "a rolls; b rolls",
-        "rule.TOY-TURN-001.citation": "{rules} §1", "doc.toy.rules.name": "Toy rules",
-        "doc.toy.rules.title": "The rules of the toy race"}),
-    "locale/ja.json": json.dumps({
-        "game.toy.title": "おもちゃの競争", "chart.position": "位置",
-        "rule.TOY-TURN-001.title": "交互に振る", "rule.TOY-TURN-001.message": "{player} が続けて 2 回振りました",
-        "rule.TOY-TURN-001.checks": "同じプレイヤーが続けて振らない。", "rule.TOY-TURN-001.why": "手番は交互。",
-        "rule.TOY-TURN-001.bad": "a が振る; a が振る", "rule.TOY-TURN-001.good": "a が振る; b が振る",
-        "rule.TOY-TURN-001.citation": "{rules} §1", "doc.toy.rules.name": "おもちゃの競争のルール",
-        "doc.toy.rules.title": "おもちゃの競争のルール"}, ensure_ascii=False),
+""",
+    "locale/en.json": json.dumps(
+        {
+            "game.toy.title": "Toy race",
+            "chart.position": "Position",
+            "rule.TOY-TURN-001.title": "players alternate",
+            "rule.TOY-TURN-001.message": "{player} rolled twice in a row",
+            "rule.TOY-TURN-001.checks": "No player rolls twice in a row.",
+            "rule.TOY-TURN-001.why": "Turns alternate.",
+            "rule.TOY-TURN-001.bad": "a rolls; a rolls",
+            "rule.TOY-TURN-001.good": "a rolls; b rolls",
+            "rule.TOY-TURN-001.citation": "{rules} §1",
+            "doc.toy.rules.name": "Toy rules",
+            "doc.toy.rules.title": "The rules of the toy race",
+        }
+    ),
+    "locale/ja.json": json.dumps(
+        {
+            "game.toy.title": "おもちゃの競争",
+            "chart.position": "位置",
+            "rule.TOY-TURN-001.title": "交互に振る",
+            "rule.TOY-TURN-001.message": "{player} が続けて 2 回振りました",
+            "rule.TOY-TURN-001.checks": "同じプレイヤーが続けて振らない。",
+            "rule.TOY-TURN-001.why": "手番は交互。",
+            "rule.TOY-TURN-001.bad": "a が振る; a が振る",
+            "rule.TOY-TURN-001.good": "a が振る; b が振る",
+            "rule.TOY-TURN-001.citation": "{rules} §1",
+            "doc.toy.rules.name": "おもちゃの競争のルール",
+            "doc.toy.rules.title": "おもちゃの競争のルール",
+        },
+        ensure_ascii=False,
+    ),
 }
 
 

@@ -92,10 +92,10 @@ def test_cards_in_two_decks():
 
 
 def test_limits():
-    assert [(l.scope, l.per, l.n) for l in CAT.card("ブリッツ").limits] == [("game", "name", 1)]
-    assert [(l.scope, l.per) for l in CAT.card("オーバーブースト").limits] == [("turn", "name")]
-    assert [(l.scope, l.per) for l in CAT.card("ポイズンバレット").limits] == [("turn", "effect")]
-    assert [(l.scope, l.per) for l in CAT.card("ダブルバレット").limits] == [("turn", "loading")]
+    assert [(lim.scope, lim.per, lim.n) for lim in CAT.card("ブリッツ").limits] == [("game", "name", 1)]
+    assert [(lim.scope, lim.per) for lim in CAT.card("オーバーブースト").limits] == [("turn", "name")]
+    assert [(lim.scope, lim.per) for lim in CAT.card("ポイズンバレット").limits] == [("turn", "effect")]
+    assert [(lim.scope, lim.per) for lim in CAT.card("ダブルバレット").limits] == [("turn", "loading")]
     first_turn = CAT.card("オーバーヒート").numbers[0]
     assert (first_turn.role, first_turn.replaceable) == ("turns", False) and "first turn" in first_turn.note
 
@@ -225,8 +225,16 @@ def test_structural_numbers_fixed():
 
 
 def _card(**over) -> dict:
-    card = {"id": "tesuto", "name": "テスト", "no": "HOUSE-1", "kind": "action", "cost": 0,
-            "copies": {"enra": 1}, "summary": "house card", "timing": "activation"}
+    card = {
+        "id": "tesuto",
+        "name": "テスト",
+        "no": "HOUSE-1",
+        "kind": "action",
+        "cost": 0,
+        "copies": {"enra": 1},
+        "summary": "house card",
+        "timing": "activation",
+    }
     return {**card, **over}
 
 
@@ -245,8 +253,17 @@ def test_merged_overrides_by_id_and_keeps_order():
 
 
 def test_merged_extends_with_new_gun_and_card():
-    gun = {"id": "hausu", "name": "試作銃 ハウス", "no": "H-1", "type": "light", "max_load": 2,
-           "load_limit": 1, "weight": 1, "hit_table": [{"load": 1, "hit": 1}], "summary": "house gun"}
+    gun = {
+        "id": "hausu",
+        "name": "試作銃 ハウス",
+        "no": "H-1",
+        "type": "light",
+        "max_load": 2,
+        "load_limit": 1,
+        "weight": 1,
+        "hit_table": [{"load": 1, "hit": 1}],
+        "summary": "house gun",
+    }
     cat = gg.merged({"guns": [gun], "cards": [_card(copies={"hausu": 20})]})
     assert cat.gun("ハウス").id == "hausu" and cat.card("テスト").copies == {"hausu": 20}
     assert len(cat.cards) == 55 and len(cat.guns) == 10
@@ -268,8 +285,15 @@ def test_merging_builtin_entries_changes_only_what_differs(cards, value):
 
 
 def test_for_match_uses_the_logs_catalogue():
-    start = MatchStarted(seq=1, prev=None, format="kifu/1", game="gunandgun", match="m",
-                         players=[Player(id="a", name="A")], catalogue={"cards": [_card()]})
+    start = MatchStarted(
+        seq=1,
+        prev=None,
+        format="kifu/1",
+        game="gunandgun",
+        match="m",
+        players=[Player(id="a", name="A")],
+        catalogue={"cards": [_card()]},
+    )
     assert gg.for_match(start).card("tesuto").cost == 0
     assert gg.for_match(start) is gg.for_match(start), "one catalogue per distinct log catalogue"
 

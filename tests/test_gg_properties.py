@@ -24,6 +24,7 @@ def findings(payloads):
 def errors(payloads):
     return {(f.code, f.seq) for f in findings(payloads) if f.severity == "error"}
 
+
 seeds = st.integers(min_value=0, max_value=10_000)
 
 
@@ -87,8 +88,15 @@ def test_any_toss_sequence_gives_the_right_n(tosses: list[str]) -> None:
 
 
 def _toss_before_cost(p: list[dict[str, Any]], rng: random.Random) -> tuple[str, int] | None:
-    costs = [i for i, e in enumerate(p) if e["type"] == "gg.cost" and e["kind"] != "additional"
-             and i + 1 < len(p) and p[i + 1]["type"] == "gg.toss" and p[i + 1]["act"] == e["act"]]
+    costs = [
+        i
+        for i, e in enumerate(p)
+        if e["type"] == "gg.cost"
+        and e["kind"] != "additional"
+        and i + 1 < len(p)
+        and p[i + 1]["type"] == "gg.toss"
+        and p[i + 1]["act"] == e["act"]
+    ]
     if not costs:
         return None
     i = rng.choice(costs)

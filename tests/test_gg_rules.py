@@ -22,25 +22,42 @@ def findings(payloads):
 def errors(payloads):
     return {(f.code, f.seq) for f in findings(payloads) if f.severity == "error"}
 
+
 GG = FIXTURES / "gunandgun"
 
 
 def _start(guns=("キヨヒメ", "ダタラ"), **extra):
-    return [{"type": "match.start", "format": "kifu/1", "game": "gunandgun", "match": "t",
-             "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}], **extra},
-            {"type": "gg.setup", "player": "p1", "gunner": "ヒバナ", "guns": list(guns), "skill": "朧走り"},
-            {"type": "gg.setup", "player": "p2", "gunner": "ナトリ", "guns": ["ダタラ", "ハクメン"], "skill": "グッドメディスン"},
-            {"type": "gg.first", "player": "p1", "reason": "speed"},
-            {"type": "gg.draw", "player": "p1", "deck": "キヨヒメ", "n": 3, "why": "opening"},
-            {"type": "gg.draw", "player": "p2", "deck": "ダタラ", "n": 5, "why": "opening"},
-            {"type": "gg.turn", "player": "p1", "turn": 1}]
+    return [
+        {
+            "type": "match.start",
+            "format": "kifu/1",
+            "game": "gunandgun",
+            "match": "t",
+            "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}],
+            **extra,
+        },
+        {"type": "gg.setup", "player": "p1", "gunner": "ヒバナ", "guns": list(guns), "skill": "朧走り"},
+        {
+            "type": "gg.setup",
+            "player": "p2",
+            "gunner": "ナトリ",
+            "guns": ["ダタラ", "ハクメン"],
+            "skill": "グッドメディスン",
+        },
+        {"type": "gg.first", "player": "p1", "reason": "speed"},
+        {"type": "gg.draw", "player": "p1", "deck": "キヨヒメ", "n": 3, "why": "opening"},
+        {"type": "gg.draw", "player": "p2", "deck": "ダタラ", "n": 5, "why": "opening"},
+        {"type": "gg.turn", "player": "p1", "turn": 1},
+    ]
 
 
 def _use(card: str, pay: int, kind: str = "hand") -> list[dict]:
-    return [{"type": "gg.play", "act": "a1", "player": "p1", "card": card, "kind": "action"},
-            {"type": "gg.cost", "act": "a1", "player": "p1", "kind": kind, "n": pay},
-            {"type": "gg.toss", "act": "a1", "player": "p1", "facing": "opponent"},
-            {"type": "gg.resolve", "act": "a1", "player": "p1", "n": 0, "values": [0]}]
+    return [
+        {"type": "gg.play", "act": "a1", "player": "p1", "card": card, "kind": "action"},
+        {"type": "gg.cost", "act": "a1", "player": "p1", "kind": kind, "n": pay},
+        {"type": "gg.toss", "act": "a1", "player": "p1", "facing": "opponent"},
+        {"type": "gg.resolve", "act": "a1", "player": "p1", "n": 0, "values": [0]},
+    ]
 
 
 def test_events_round_trip_through_the_codec():
@@ -65,9 +82,20 @@ def test_a_card_the_catalogue_lacks_is_undecided_not_guessed():
 
 
 def test_the_logs_own_catalogue_decides_it():
-    own = {"cards": [{"id": "nazo", "name": "謎のカード", "no": "X-1", "kind": "action", "cost": 2,
-                      "copies": {"datara": 1}, "numbers": [{"value": 2, "role": "draw", "replaceable": True}],
-                      "summary": "test card"}]}
+    own = {
+        "cards": [
+            {
+                "id": "nazo",
+                "name": "謎のカード",
+                "no": "X-1",
+                "kind": "action",
+                "cost": 2,
+                "copies": {"datara": 1},
+                "numbers": [{"value": 2, "role": "draw", "replaceable": True}],
+                "summary": "test card",
+            }
+        ]
+    }
     fs = findings(_start(catalogue=own) + _use("謎のカード", 1))
     assert [(f.code, f.severity) for f in fs if f.code == "GG-COST-001"] == [("GG-COST-001", "error")]
 
@@ -87,6 +115,7 @@ def test_unknown_option_is_a_warning():
 def test_projection_counts_the_state_a_judge_needs():
     events = chain([*_start(), *_use("計略", 1)])
     from kifu.projector.base import state_at
+
     g = registry.game("gunandgun")
     frame = state_at(g.projection, events, len(events), {})
     p1 = frame.game.players["p1"]
@@ -116,8 +145,10 @@ def test_every_gg_rule_has_docs_and_both_languages():
     for rule in registry.game("gunandgun").rules:
         assert rule.title.ja and rule.title.en and rule.message.ja and rule.message.en
         assert rule.doc.checks and rule.doc.why and rule.doc.bad and rule.doc.good
-        assert any(d.name.en in rule.citation.en and d.name.ja in rule.citation.ja
-                   for d in registry.game("gunandgun").documents), rule.code
+        assert any(
+            d.name.en in rule.citation.en and d.name.ja in rule.citation.ja
+            for d in registry.game("gunandgun").documents
+        ), rule.code
         known = {o.name for o in registry.game("gunandgun").options}
         assert set(rule.options) <= known
 
@@ -145,28 +176,34 @@ def test_every_seed_ruling_has_a_follow_and_a_break():
 
 
 def test_a_gun_may_be_named_by_id_full_or_short_name():
-    log = _start() + [{"type": "gg.load", "player": "p1", "gun": "kiyohime"},
-                      {"type": "gg.load", "player": "p1", "gun": "不消焔器 キヨヒメ"}]
+    log = _start() + [
+        {"type": "gg.load", "player": "p1", "gun": "kiyohime"},
+        {"type": "gg.load", "player": "p1", "gun": "不消焔器 キヨヒメ"},
+    ]
     assert [(f.code, f.seq) for f in findings(log) if f.severity == "error"] == [("GG-LOAD-001", 9)]
 
 
 def test_a_card_may_be_named_by_id_or_name():
     log = _start(guns=("キヨヒメ", "カサネ"))
     for act, card in (("a1", "叩き付け"), ("a2", "tatakitsuke")):
-        log += [{"type": "gg.play", "act": act, "player": "p1", "card": card, "kind": "action"},
-                {"type": "gg.toss", "act": act, "player": "p1", "facing": "opponent"},
-                {"type": "gg.resolve", "act": act, "player": "p1", "n": 0}]
+        log += [
+            {"type": "gg.play", "act": act, "player": "p1", "card": card, "kind": "action"},
+            {"type": "gg.toss", "act": act, "player": "p1", "facing": "opponent"},
+            {"type": "gg.resolve", "act": act, "player": "p1", "n": 0},
+        ]
     assert [(f.code, f.seq) for f in findings(log) if f.severity == "error"] == [("GG-LIM-001", 11)]
 
 
 def test_a_snippet_without_turns_or_draws_is_judged_on_the_toss_alone():
     """A dispute written down from the middle of a game: only what it records is judged."""
-    log = _start()[:4] + [{"type": "gg.play", "act": "a1", "player": "p1", "card": "計略", "kind": "action"},
-                          {"type": "gg.toss", "act": "a1", "player": "p1", "facing": "self"},
-                          {"type": "gg.toss", "act": "a1", "player": "p1", "facing": "opponent"},
-                          {"type": "gg.cost", "act": "a1", "player": "p1", "kind": "hand", "n": 1},
-                          {"type": "gg.resolve", "act": "a1", "player": "p1", "n": 1, "values": [1]},
-                          {"type": "gg.draw", "player": "p1", "deck": "キヨヒメ", "n": 1, "why": "effect", "act": "a1"}]
+    log = _start()[:4] + [
+        {"type": "gg.play", "act": "a1", "player": "p1", "card": "計略", "kind": "action"},
+        {"type": "gg.toss", "act": "a1", "player": "p1", "facing": "self"},
+        {"type": "gg.toss", "act": "a1", "player": "p1", "facing": "opponent"},
+        {"type": "gg.cost", "act": "a1", "player": "p1", "kind": "hand", "n": 1},
+        {"type": "gg.resolve", "act": "a1", "player": "p1", "n": 1, "values": [1]},
+        {"type": "gg.draw", "player": "p1", "deck": "キヨヒメ", "n": 1, "why": "effect", "act": "a1"},
+    ]
     assert [(f.code, f.seq) for f in findings(log) if f.severity != "info"] == [("GG-TOSS-001", 6)]
 
 
@@ -175,6 +212,7 @@ def test_no_gg_field_shadows_the_envelope():
 
     from kifu.events.base import Event
     from kifu.games.gunandgun.events import EVENTS
+
     envelope = {f.name: f.type for f in msgspec.structs.fields(Event)}
     for cls in EVENTS:
         for f in msgspec.structs.fields(cls):

@@ -56,7 +56,9 @@ def _declared() -> set[str]:
         cites.append((f"rule.{r.code}.citation", r.game))
     for g in registry.games():
         keys.add(f"game.{g.id}.title")
-        keys |= {f"option.{o.name}" for o in registry.options_of(g)} | {f"option.{o.name}.citation" for o in registry.options_of(g)}
+        keys |= {f"option.{o.name}" for o in registry.options_of(g)} | {
+            f"option.{o.name}.citation" for o in registry.options_of(g)
+        }
         cites += [(f"option.{o.name}.citation", o.docs) for o in registry.options_of(g)]
         keys |= {f"chart.{m.name}" for m in g.charts.metrics}
     for key, docs in cites:
@@ -80,7 +82,17 @@ def test_no_id_is_defined_twice_or_left_unused() -> None:
             other = owners.setdefault(f"{path.name}:{key}", path)
             assert other == path, (key, other, path)
     used = _calls() | _declared()
-    dynamic = ("cli.", "page.", "report.", "where.", "decode.", "cardview.", "word.", "stance.", "decision.")  # built at run time
+    dynamic = (
+        "cli.",
+        "page.",
+        "report.",
+        "where.",
+        "decode.",
+        "cardview.",
+        "word.",
+        "stance.",
+        "decision.",
+    )  # built at run time
     stale = sorted(k for k in i18n.catalogue("en") if k not in used and not k.startswith(dynamic))
     assert not stale, stale
 
@@ -90,6 +102,7 @@ def test_each_catalogue_pairs_with_the_other_language(path: Path) -> None:
     other = path.with_name("ja.json" if path.name == "en.json" else "en.json")
     mine, theirs = json.loads(path.read_text(encoding="utf-8")), json.loads(other.read_text(encoding="utf-8"))
     assert set(mine) == set(theirs), set(mine) ^ set(theirs)
+
     def fields(text: str) -> set[str]:  # a rule may fill its Japanese from the evidence's ``x_ja``
         return {re.sub(r"_(ja|en)$", "", f) for f in FIELD.findall(text)}
 
@@ -138,12 +151,16 @@ CASES = {
     "not-json": lambda ls: b"\n".join(ls[:2] + [b"{oops"] + ls[3:]) + b"\n",
     "wrong-type": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"seq":3', b'"seq":"3"')] + ls[3:]) + b"\n",
     "unknown-field": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"text"', b'"zz":1,"text"')] + ls[3:]) + b"\n",
-    "unknown-type": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"type":"note"', b'"type":"nope"')] + ls[3:]) + b"\n",
+    "unknown-type": lambda ls: (
+        b"\n".join(ls[:2] + [ls[2].replace(b'"type":"note"', b'"type":"nope"')] + ls[3:]) + b"\n"
+    ),
     "empty": lambda ls: b"",
     # the limits of docs/format.md (issue 20)
     "duplicate-key": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"text"', b'"by":"b","text"')] + ls[3:]) + b"\n",
-    "too-deep": lambda ls: b"\n".join(ls[:2] + [ls[2].replace(b'"text"', b'"zz":' + b"[" * 100 + b"]" * 100 + b',"text"')]
-                                    + ls[3:]) + b"\n",
+    "too-deep": lambda ls: (
+        b"\n".join(ls[:2] + [ls[2].replace(b'"text"', b'"zz":' + b"[" * 100 + b"]" * 100 + b',"text"')] + ls[3:])
+        + b"\n"
+    ),
     "lone-cr": lambda ls: b"\r".join(ls) + b"\r",
 }
 

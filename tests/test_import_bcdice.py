@@ -16,23 +16,39 @@ CASES = [
     ("(1D6+3/2U) ＞ 1[1]+3/2U ＞ 3", "", [("die", 6, (1,), 3, None, None, None)]),
     ("(1U6[3]) ＞ 5[3,2] ＞ 5/5(最大/合計)", "", [("die", 6, (3, 2), None, "5/5(最大/合計)", None, None)]),
     ("CHOICE[表,裏] (choice[表,裏]) ＞ 裏", "CHOICE[表,裏]", [("choice", 2, (2,), None, "裏", "裏", None)]),
-    ("Schoice[自分,相手] (choice[自分,相手]) ＞ 自分", "Schoice[自分,相手]",
-     [("choice", 2, (1,), None, "自分", "自分", None)]),
+    (
+        "Schoice[自分,相手] (choice[自分,相手]) ＞ 自分",
+        "Schoice[自分,相手]",
+        [("choice", 2, (1,), None, "自分", "自分", None)],
+    ),
     ("1d2<=1 (1D2<=1) ＞ 1 ＞ 成功", "1d2<=1", [("die", 2, (1,), 1, "成功", None, None)]),
     ("c(1+4*3/2) ＞ 7", "", [("other", 0, (), 7, None, None, None)]),
     ("飲み物表(6) ＞ 選ばれし者の知的飲料", "", [("other", 0, (), None, "選ばれし者の知的飲料", None, None)]),
     # nested ＞ inside table text stays in one step; the echo anchors on the first ") ＞"
-    ("BMR 狂気表(6) ＞ 恐怖で動けない(1D10＞8ラウンド)", "BMR", [("other", 0, (), None, "恐怖で動けない(1D10＞8ラウンド)", None, None)]),
+    (
+        "BMR 狂気表(6) ＞ 恐怖で動けない(1D10＞8ラウンド)",
+        "BMR",
+        [("other", 0, (), None, "恐怖で動けない(1D10＞8ラウンド)", None, None)],
+    ),
     # repeat blocks: BCDice's own form and Udonarium's inline form
-    ("x2 1d6\n#1\n(1D6) ＞ 2\n\n#2\n(1D6) ＞ 5", "x2 1d6",
-     [("die", 6, (2,), 2, None, None, 1), ("die", 6, (5,), 5, None, None, 2)]),
+    (
+        "x2 1d6\n#1\n(1D6) ＞ 2\n\n#2\n(1D6) ＞ 5",
+        "x2 1d6",
+        [("die", 6, (2,), 2, None, None, 1), ("die", 6, (5,), 5, None, None, 2)],
+    ),
     ("#1 (1D6) ＞ 3\n#2 (1D6) ＞ 5", "", [("die", 6, (3,), 3, None, None, 1), ("die", 6, (5,), 5, None, None, 2)]),
     ("#1 (1D6) ＞ 3 #2 (1D6) ＞ 5", "", [("die", 6, (3,), 3, None, None, 1), ("die", 6, (5,), 5, None, None, 2)]),
     # Discord bot: a roller line, then system-prefixed result lines
-    ("＞ユキ\n#1\nDiceBot: (2D6) ＞ 7[2,5] ＞ 7\n\n#2\nDiceBot: (2D6) ＞ 6[5,1] ＞ 6", "＞ユキ",
-     [("die", 6, (2, 5), 7, None, None, 1), ("die", 6, (5, 1), 6, None, None, 2)]),
-    ("＞ミナト\nCthulhu7th: (1D100<=50) ＞ 23 ＞ レギュラー成功", "＞ミナト",
-     [("die", 100, (23,), 23, "レギュラー成功", None, None)]),
+    (
+        "＞ユキ\n#1\nDiceBot: (2D6) ＞ 7[2,5] ＞ 7\n\n#2\nDiceBot: (2D6) ＞ 6[5,1] ＞ 6",
+        "＞ユキ",
+        [("die", 6, (2, 5), 7, None, None, 1), ("die", 6, (5, 1), 6, None, None, 2)],
+    ),
+    (
+        "＞ミナト\nCthulhu7th: (1D100<=50) ＞ 23 ＞ レギュラー成功",
+        "＞ミナト",
+        [("die", 100, (23,), 23, "レギュラー成功", None, None)],
+    ),
     # copy-pasted without the spaces around ＞
     ("(1D2)＞1", "", [("die", 2, (1,), 1, None, None, None)]),
     # mixed dice sizes: one group per size
@@ -57,18 +73,36 @@ def test_mixed_dice_keep_their_groups() -> None:
     assert roll.groups == ((6, (5,)), (4, (3,)))
 
 
-@pytest.mark.parametrize("typed,secret", [
-    ("S2D6", True), ("s1d2", True), ("Schoice[表,裏]", True), ("SCCB<=50", True), ("2D6", False),
-    ("CHOICE[表,裏]", False), ("Sword", False), ("S", False), ("ＳＣＨＯＩＣＥ[表,裏]", True),
-])
+@pytest.mark.parametrize(
+    "typed,secret",
+    [
+        ("S2D6", True),
+        ("s1d2", True),
+        ("Schoice[表,裏]", True),
+        ("SCCB<=50", True),
+        ("2D6", False),
+        ("CHOICE[表,裏]", False),
+        ("Sword", False),
+        ("S", False),
+        ("ＳＣＨＯＩＣＥ[表,裏]", True),
+    ],
+)
 def test_typed_secret(typed: str, secret: bool) -> None:
     assert bcdice.typed_secret(typed) is secret
 
 
-@pytest.mark.parametrize("text,hidden", [
-    ("S2D6", True), ("2d6 判定", True), ("SCCB<=50 隠し", True), ("choice[a,b]", True),
-    ("こんにちは", False), ("a<b", False), ("ok>", False),
-])
+@pytest.mark.parametrize(
+    "text,hidden",
+    [
+        ("S2D6", True),
+        ("2d6 判定", True),
+        ("SCCB<=50 隠し", True),
+        ("choice[a,b]", True),
+        ("こんにちは", False),
+        ("a<b", False),
+        ("ok>", False),
+    ],
+)
 def test_looks_like_command(text: str, hidden: bool) -> None:
     assert bcdice.looks_like_command(text) is hidden
 
@@ -78,26 +112,32 @@ def test_normalise_compares_spellings() -> None:
     assert bcdice.normalise("２ｄ６") == "2D6"
 
 
-@pytest.mark.parametrize("typed,echo,secret", [
-    ("SSG>=7", "SG@12#2>=7", True),     # the echo shows the command without its S
-    ("SG>=7", "SG@12#2>=7", False),     # ShinobiGami's SG itself starts with S
-    ("SR7", None, False),               # Satasupe's SR: no common command after the S
-    ("x5 s1D6", None, True),            # a repeat carries the S on its command
-    ("sx5 1D6", None, True),
-    ("SRES(18-11)", "1d100<=85", True),  # Cthulhu's checks, the usual secret rolls
-])
+@pytest.mark.parametrize(
+    "typed,echo,secret",
+    [
+        ("SSG>=7", "SG@12#2>=7", True),  # the echo shows the command without its S
+        ("SG>=7", "SG@12#2>=7", False),  # ShinobiGami's SG itself starts with S
+        ("SR7", None, False),  # Satasupe's SR: no common command after the S
+        ("x5 s1D6", None, True),  # a repeat carries the S on its command
+        ("sx5 1D6", None, True),
+        ("SRES(18-11)", "1d100<=85", True),  # Cthulhu's checks, the usual secret rolls
+    ],
+)
 def test_typed_secret_with_echo(typed: str, echo: str | None, secret: bool) -> None:
     assert bcdice.typed_secret(typed, echo) is secret
 
 
-@pytest.mark.parametrize("text,dice,ordered", [
-    ("🎲2D6+20 → 5[3,2]+20 → 25", ((6, 3), (6, 2)), True),          # UdonariumWithFly
-    ("🎲5D10KH3 → 21[2,3,5,~~~8~~~,8] → 21", ((10, 2), (10, 3), (10, 5), (10, 8), (10, 8)), False),
-    ("(2D6) → 6[3,3] → 6", ((6, 3), (6, 3)), True),                 # Udonarium before 1.10
-    ("(D66N) ＞ 61", ((6, 6), (6, 1)), True),
-    ("(D66) ＞ 61", ((6, 6), (6, 1)), True),                         # a sort never puts 6 before 1
-    ("(2R6[5]>=5) ＞ 6,1 + 3 ＞ 成功数1", ((6, 6), (6, 1), (6, 3)), True),
-])
+@pytest.mark.parametrize(
+    "text,dice,ordered",
+    [
+        ("🎲2D6+20 → 5[3,2]+20 → 25", ((6, 3), (6, 2)), True),  # UdonariumWithFly
+        ("🎲5D10KH3 → 21[2,3,5,~~~8~~~,8] → 21", ((10, 2), (10, 3), (10, 5), (10, 8), (10, 8)), False),
+        ("(2D6) → 6[3,3] → 6", ((6, 3), (6, 3)), True),  # Udonarium before 1.10
+        ("(D66N) ＞ 61", ((6, 6), (6, 1)), True),
+        ("(D66) ＞ 61", ((6, 6), (6, 1)), True),  # a sort never puts 6 before 1
+        ("(2R6[5]>=5) ＞ 6,1 + 3 ＞ 成功数1", ((6, 6), (6, 1), (6, 3)), True),
+    ],
+)
 def test_dice_read(text: str, dice: tuple, ordered: bool) -> None:
     _, (roll,) = bcdice.parse(text)
     assert (roll.dice, roll.ordered, roll.problem) == (dice, ordered, None)
@@ -108,43 +148,52 @@ def test_d66_is_two_d6_never_one_66_sided_die() -> None:
     assert roll.dice == ((6, 3), (6, 5)) and not roll.ordered
 
 
-@pytest.mark.parametrize("text,system,why", [
-    ("(1D20<=2) ＞ 13 ＞ 失敗", None, "PhantasmAdventure"),          # its check rolls a hidden d20
-    ("(3B6) ＞ 2,5,6 ＞ 失敗", None, "count"),                        # not the common B command's ending
-    ("(3D6) ＞ 12[3,3,5] ＞ 12", None, "add up"),                     # faces that do not sum
-    ("シーン表(7) ＞ 森の中", None, "not shown"),                      # no system: which dice is unknown
-    ("体力消耗表(6[6]) ＞ [疲労:65]を受ける", "LogHorizon", "not known"),  # PCT1$6 prints the same: command needed
-])
+@pytest.mark.parametrize(
+    "text,system,why",
+    [
+        ("(1D20<=2) ＞ 13 ＞ 失敗", None, "PhantasmAdventure"),  # its check rolls a hidden d20
+        ("(3B6) ＞ 2,5,6 ＞ 失敗", None, "count"),  # not the common B command's ending
+        ("(3D6) ＞ 12[3,3,5] ＞ 12", None, "add up"),  # faces that do not sum
+        ("シーン表(7) ＞ 森の中", None, "not shown"),  # no system: which dice is unknown
+        ("体力消耗表(6[6]) ＞ [疲労:65]を受ける", "LogHorizon", "not known"),  # PCT1$6 prints the same: command needed
+    ],
+)
 def test_not_proved_is_reported(text: str, system: str | None, why: str) -> None:
     _, (roll,) = bcdice.parse(text, system)
     assert roll.kind == "other" and not roll.dice and why in (roll.problem or "")
 
 
-@pytest.mark.parametrize("text,system,command,dice,totals", [
-    # a 2D6 table shows only the sum: kept as a sum of two d6, never as faces
-    ("シーン表(7) ＞ 森の中", "ShinobiGami", None, (), ((0, 2, 6, 7),)),
-    # a sum that only one set of faces gives proves them (2 = 1+1, 12 = 6+6)
-    ("シーン表(2) ＞ 血の臭い", "ShinobiGami", None, ((6, 1), (6, 1)), ()),
-    ("シーン表(12) ＞ 夜明け", "ShinobiGami", None, ((6, 6), (6, 6)), ()),
-    # Satasupe's +n shifts the 2D6 (Satasupe.rb getTableIndex): the sum rolled is the value less n
-    ("情報イベント表／〔犯罪〕:10:近所のコンビニで立ち読み。", "Satasupe", "CrimeIET+2", (), ((0, 2, 6, 8),)),
-    # LogHorizon: the die in brackets is a roll unless the command fixed it with $
-    ("体力消耗表(7[6]) ＞ [疲労:65]を受け", "LogHorizon", "PCT11+1", ((6, 6),), ()),
-    ("체력 소모표(1[1]) ＞ [피로:5]를 받는다", "LogHorizon:Korean", "PCT1", ((6, 1),), ()),  # a name with a space
-    ("金銭財宝表(17[6,6]) ＞ 39G", "LogHorizon", "CTRS1", ((6, 6), (6, 6)), ()),
-])
+@pytest.mark.parametrize(
+    "text,system,command,dice,totals",
+    [
+        # a 2D6 table shows only the sum: kept as a sum of two d6, never as faces
+        ("シーン表(7) ＞ 森の中", "ShinobiGami", None, (), ((0, 2, 6, 7),)),
+        # a sum that only one set of faces gives proves them (2 = 1+1, 12 = 6+6)
+        ("シーン表(2) ＞ 血の臭い", "ShinobiGami", None, ((6, 1), (6, 1)), ()),
+        ("シーン表(12) ＞ 夜明け", "ShinobiGami", None, ((6, 6), (6, 6)), ()),
+        # Satasupe's +n shifts the 2D6 (Satasupe.rb getTableIndex): the sum rolled is the value less n
+        ("情報イベント表／〔犯罪〕:10:近所のコンビニで立ち読み。", "Satasupe", "CrimeIET+2", (), ((0, 2, 6, 8),)),
+        # LogHorizon: the die in brackets is a roll unless the command fixed it with $
+        ("体力消耗表(7[6]) ＞ [疲労:65]を受け", "LogHorizon", "PCT11+1", ((6, 6),), ()),
+        ("체력 소모표(1[1]) ＞ [피로:5]를 받는다", "LogHorizon:Korean", "PCT1", ((6, 1),), ()),  # a name with a space
+        ("金銭財宝表(17[6,6]) ＞ 39G", "LogHorizon", "CTRS1", ((6, 6), (6, 6)), ()),
+    ],
+)
 def test_read_with_system_and_command(text: str, system: str, command: str | None, dice: tuple, totals: tuple) -> None:
     _, (roll,) = bcdice.parse(text, system, bot=True, command=command)
     assert (roll.dice, roll.totals, roll.problem) == (dice, totals, None)
 
 
-@pytest.mark.parametrize("text,system,command", [
-    ("体力消耗表(7[7]) ＞ [疲労:120]を受け", "LogHorizon", "PCT30$7"),   # $ set the die: nothing rolled
-    ("金銭財宝表(22[7]) ＞ 80G", "LogHorizon", "CTRS3$"),              # a treasure table's $ prints [7]
-    ("情報イベント表／〔犯罪〕:5:…", "Satasupe", "CrimeIET=5"),          # =n sets the value
-    ("弾薬は正の数です。", "Cthulhu7th", "FAR(0,0,98)"),                 # an error before any roll
-    ("HTRS ＞ CRを指定してください", "LogHorizon", "HTRS"),
-])
+@pytest.mark.parametrize(
+    "text,system,command",
+    [
+        ("体力消耗表(7[7]) ＞ [疲労:120]を受け", "LogHorizon", "PCT30$7"),  # $ set the die: nothing rolled
+        ("金銭財宝表(22[7]) ＞ 80G", "LogHorizon", "CTRS3$"),  # a treasure table's $ prints [7]
+        ("情報イベント表／〔犯罪〕:5:…", "Satasupe", "CrimeIET=5"),  # =n sets the value
+        ("弾薬は正の数です。", "Cthulhu7th", "FAR(0,0,98)"),  # an error before any roll
+        ("HTRS ＞ CRを指定してください", "LogHorizon", "HTRS"),
+    ],
+)
 def test_set_by_the_command_or_refused_rolls_nothing(text: str, system: str, command: str) -> None:
     _, rolls = bcdice.parse(text, system, bot=True, command=command)
     assert [(r.kind, r.dice, r.totals, r.problem) for r in rolls] == [("other", (), (), None)]
@@ -171,22 +220,36 @@ def test_nothing_rolled_is_no_problem() -> None:
         assert (roll.kind, roll.dice, roll.problem) == ("other", (), None), text
 
 
-@pytest.mark.parametrize("text,flagged", [
-    ("TAGT タグ決定表:53:ヒマツブシ(イ)", True), ("gr [1,2]->(器用度 or 敏捷度)", True),
-    ("sce シーン演出表 ＞ 2：遊び", True), ("了解です 3人で", False), ("OK です", False), ("x2 2d6", False),
-])
+@pytest.mark.parametrize(
+    "text,flagged",
+    [
+        ("TAGT タグ決定表:53:ヒマツブシ(イ)", True),
+        ("gr [1,2]->(器用度 or 敏捷度)", True),
+        ("sce シーン演出表 ＞ 2：遊び", True),
+        ("了解です 3人で", False),
+        ("OK です", False),
+        ("x2 2d6", False),
+    ],
+)
 def test_maybe_result(text: str, flagged: bool) -> None:
     assert bcdice.maybe_result(text) is flagged
 
 
-@pytest.mark.parametrize("text,command,dice,totals", [
-    ("인간 부위표(12) ＞ 머리 부위", "HPT", ((12, 12),), ()),                  # KemonoNoMori's, read whole (not Insane's 부위표)
-    ("都市シーン表(7) ＞ 閑静な住宅街", "CST", (), ((0, 2, 6, 7),)),          # only ShinobiGami prints it
-    ("感情表(51-33) ＞ 遺志 - ○劣等感", "ET", ((100, 51), (100, 33), (2, 2)), ()),  # DoubleCross's pair form
-    ("致命傷表:8:気絶して行動不能。", "FumbleT", (), ((0, 2, 6, 8),)),        # name:value: is Satasupe's form
-    ("獲得素材チャート(63,5,64) ＞ 石状の断片。", "MT",
-     ((6, 6), (6, 3), (6, 5), (6, 6), (6, 4)), ()),                            # Kamigakari's chart
-])
+@pytest.mark.parametrize(
+    "text,command,dice,totals",
+    [
+        ("인간 부위표(12) ＞ 머리 부위", "HPT", ((12, 12),), ()),  # KemonoNoMori's, read whole (not Insane's 부위표)
+        ("都市シーン表(7) ＞ 閑静な住宅街", "CST", (), ((0, 2, 6, 7),)),  # only ShinobiGami prints it
+        ("感情表(51-33) ＞ 遺志 - ○劣等感", "ET", ((100, 51), (100, 33), (2, 2)), ()),  # DoubleCross's pair form
+        ("致命傷表:8:気絶して行動不能。", "FumbleT", (), ((0, 2, 6, 8),)),  # name:value: is Satasupe's form
+        (
+            "獲得素材チャート(63,5,64) ＞ 石状の断片。",
+            "MT",
+            ((6, 6), (6, 3), (6, 5), (6, 6), (6, 4)),
+            (),
+        ),  # Kamigakari's chart
+    ],
+)
 def test_the_text_tells_the_system(text: str, command: str, dice: tuple, totals: tuple) -> None:
     """Where the export records no system (CCFOLIA), a name or a form only one system prints tells it."""
     _, (roll,) = bcdice.parse(text, None, bot=True, command=command)

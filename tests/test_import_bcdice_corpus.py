@@ -30,8 +30,18 @@ def _bench():
 
 BENCH = _bench()
 RAW = tomllib.loads(DATA.read_text(encoding="utf-8"))["test"]
-CASES = [BENCH.Case(t["file"], t["index"], t["game_system"], t["input"], t["output"], bool(t.get("secret")),
-                    [(r["sides"], r["value"]) for r in t["rands"]]) for t in RAW]
+CASES = [
+    BENCH.Case(
+        t["file"],
+        t["index"],
+        t["game_system"],
+        t["input"],
+        t["output"],
+        bool(t.get("secret")),
+        [(r["sides"], r["value"]) for r in t["rands"]],
+    )
+    for t in RAW
+]
 
 
 def _imported(carrier: str, tmp_path: Path, system: bool = False) -> list[tuple[str, list[dict], bool]]:
@@ -51,8 +61,12 @@ def _imported(carrier: str, tmp_path: Path, system: bool = False) -> list[tuple[
 def _judged(case, src, imported, per_case: int) -> tuple[str, list[dict], bool]:
     loc = src.messages[per_case - 1].loc
     events = [e for e in imported.events if e["src"]["loc"] == loc]
-    kind = BENCH.judge(case, events, loc in {u.loc for u in imported.report.unreadable},
-                       loc in {u.loc for u in imported.report.unordered})
+    kind = BENCH.judge(
+        case,
+        events,
+        loc in {u.loc for u in imported.report.unreadable},
+        loc in {u.loc for u in imported.report.unordered},
+    )
     kind = {"right-unordered": "right", "right-total": "total"}.get(kind, kind)
     return kind, events, BENCH.secret_error(case, events)
 

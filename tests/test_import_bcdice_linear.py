@@ -12,7 +12,7 @@ import gc
 import html
 import time
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -70,8 +70,10 @@ def _best(fn: Callable[[], object], runs: int = 3) -> float:
 
 
 def _import(text: str, tmp: Path) -> Callable[[], object]:
-    page = (f'<html><head><title>ccfolia - logs</title></head><body>\n<p><span>[main]</span><span>PL</span> :'
-            f'<span>{html.escape(text)}</span></p>\n</body></html>\n')
+    page = (
+        f"<html><head><title>ccfolia - logs</title></head><body>\n<p><span>[main]</span><span>PL</span> :"
+        f"<span>{html.escape(text)}</span></p>\n</body></html>\n"
+    )
     path = tmp / "one.html"
     path.write_text(page, encoding="utf-8")
     codec = games.codec("generic")
@@ -79,6 +81,7 @@ def _import(text: str, tmp: Path) -> Callable[[], object]:
     def run() -> object:
         src, data = importers.read_source(path, "ccfolia")
         return importers.build(src, data, codec)
+
     return run
 
 
@@ -92,9 +95,10 @@ def test_reading_is_linear(shape: str) -> None:
     make = SHAPES[shape]
     before, size_before = max(_best(lambda: _read(make(1000)), runs=5), FLOOR), 1000
     for size in (10_000, 100_000):
-        took = _best(lambda: _read(make(size)), runs=3)
-        assert took <= before * (size / size_before) * FACTOR, \
+        took = _best(lambda size=size: _read(make(size)), runs=3)
+        assert took <= before * (size / size_before) * FACTOR, (
             f"{shape}: {size} chars took {took:.3f} s ({size_before} chars: {before:.4f} s)"
+        )
         before, size_before = max(took, FLOOR), size
 
 

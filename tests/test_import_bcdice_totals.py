@@ -16,23 +16,32 @@ from kifu.games.generic import views as generic
 from kifu.warehouse import stats
 
 LINES = [
-    ("ST シーン表(7) ＞ 森の中。木々の間を抜けて", "ソラ"),   # a 2D6 table: the sum only
-    ("ST シーン表(12) ＞ 夜明け", "ソラ"),                    # 12 on 2D6: both dice were 6
-    ("2d6 (2D6) ＞ 8[3,5] ＞ 8", "ユキ"),                     # faces shown
-    ("RTT ランダム指定特技表(2,7) ＞ 『体術』歩法", "ユキ"),   # a d6 shown, then a 2D6 sum
+    ("ST シーン表(7) ＞ 森の中。木々の間を抜けて", "ソラ"),  # a 2D6 table: the sum only
+    ("ST シーン表(12) ＞ 夜明け", "ソラ"),  # 12 on 2D6: both dice were 6
+    ("2d6 (2D6) ＞ 8[3,5] ＞ 8", "ユキ"),  # faces shown
+    ("RTT ランダム指定特技表(2,7) ＞ 『体術』歩法", "ユキ"),  # a d6 shown, then a 2D6 sum
 ]
 
 
 def _page(path: Path) -> Path:
-    rows = "".join(f'<p style="color:#888888;"><span> [main]</span><span>{who}</span> :<span>{html.escape(text)}</span></p>\n'
-                   for text, who in LINES)
-    path.write_text('<!DOCTYPE html>\n<html lang="ja"><head><meta charset="UTF-8" /><title>ccfolia - logs</title></head>'
-                    f"<body>\n{rows}</body></html>\n", encoding="utf-8")
+    rows = "".join(
+        f'<p style="color:#888888;"><span> [main]</span><span>{who}</span> :<span>{html.escape(text)}</span></p>\n'
+        for text, who in LINES
+    )
+    path.write_text(
+        '<!DOCTYPE html>\n<html lang="ja"><head><meta charset="UTF-8" /><title>ccfolia - logs</title></head>'
+        f"<body>\n{rows}</body></html>\n",
+        encoding="utf-8",
+    )
     return path
 
 
 def _randoms(log: Path) -> list[tuple]:
-    return [(e.kind, e.sides, e.dice, e.values, e.expr) for e in logfile.load(log).events if type(e).__name__ == "RandomRolled"]
+    return [
+        (e.kind, e.sides, e.dice, e.values, e.expr)
+        for e in logfile.load(log).events
+        if type(e).__name__ == "RandomRolled"
+    ]
 
 
 def test_without_the_system_a_name_several_systems_print_is_reported(tmp_path: Path) -> None:
@@ -64,10 +73,12 @@ def test_with_the_system_sums_and_faces(tmp_path: Path) -> None:
 def test_the_system_is_spelled_as_bcdice_spells_it(tmp_path: Path) -> None:
     out = tmp_path / "m.jsonl"
     assert run_cli("import", _page(tmp_path / "room.html"), "-o", out, "--system", "shinobigami").code == 0
-    run = run_cli("import", _page(tmp_path / "room2.html"), "-o", tmp_path / "n.jsonl", "--system", "ShinobiGam",
-                  "--lang", "en")
-    assert run.code == 2 and run.err.startswith("kifu: error: --system: 'ShinobiGam' is no BCDice game system id "
-                                                "(closest: ShinobiGami")
+    run = run_cli(
+        "import", _page(tmp_path / "room2.html"), "-o", tmp_path / "n.jsonl", "--system", "ShinobiGam", "--lang", "en"
+    )
+    assert run.code == 2 and run.err.startswith(
+        "kifu: error: --system: 'ShinobiGam' is no BCDice game system id (closest: ShinobiGami"
+    )
     assert run.err.count("\n") == 1 and not (tmp_path / "n.jsonl").exists()
 
 
@@ -94,9 +105,23 @@ def test_a_total_is_no_face_in_the_fairness_tests(tmp_path: Path) -> None:
 def test_a_table_result_with_nothing_typed(tmp_path: Path) -> None:
     """A CCFOLIA JSON result whose text is empty: the table is read, its expr is the table itself."""
     src = tmp_path / "room.json"
-    src.write_text(msgspec.json.encode({"messages": [
-        {"name": "PL", "text": "", "type": "text", "channel": "main", "createdAt": 1_740_000_000_000,
-         "extend": {"roll": {"result": "シーン表(7) ＞ 森の中", "secret": False}}}]}).decode(), encoding="utf-8")
+    src.write_text(
+        msgspec.json.encode(
+            {
+                "messages": [
+                    {
+                        "name": "PL",
+                        "text": "",
+                        "type": "text",
+                        "channel": "main",
+                        "createdAt": 1_740_000_000_000,
+                        "extend": {"roll": {"result": "シーン表(7) ＞ 森の中", "secret": False}},
+                    }
+                ]
+            }
+        ).decode(),
+        encoding="utf-8",
+    )
     out = tmp_path / "m.jsonl"
     run = run_cli("import", src, "-o", out, "--system", "ShinobiGami")
     assert run.code == 0, run.err

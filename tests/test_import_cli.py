@@ -31,13 +31,31 @@ def test_writes_nothing_but_the_log(tmp_path: Path) -> None:
     run = run_cli("import", src, "-o", out)
     assert run.code == 0, run.err
     assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
-        "in", "in/room.zip", "out", "out/m.jsonl"]
+        "in",
+        "in/room.zip",
+        "out",
+        "out/m.jsonl",
+    ]
 
 
 def test_players_match_and_report(tmp_path: Path) -> None:
     out, rep = tmp_path / "m.jsonl", tmp_path / "report.json"
-    run = run_cli("import", CLASSIC, "-o", out, "--match", "R1-T3", "-p", "a=ミナト", "-p", "b=ユキ",
-                  "--report", rep, "--lang", "ja")
+    run = run_cli(
+        "import",
+        CLASSIC,
+        "-o",
+        out,
+        "--match",
+        "R1-T3",
+        "-p",
+        "a=ミナト",
+        "-p",
+        "b=ユキ",
+        "--report",
+        rep,
+        "--lang",
+        "ja",
+    )
     assert run.code == 0, run.err
     log = logfile.load(out)
     assert log.start.match == "R1-T3"
@@ -62,7 +80,11 @@ def test_match_id_is_derived_from_the_source(tmp_path: Path) -> None:
 
 def test_wrong_format_or_missing_file_fails_cleanly(tmp_path: Path) -> None:
     run = run_cli("import", CLASSIC, "-o", tmp_path / "m.jsonl", "--from", "arena")
-    assert run.code == 2 and run.err.startswith("kifu: error: classic.html: this file is a ccfolia export, not arena") and "\n" == run.err[-1]
+    assert (
+        run.code == 2
+        and run.err.startswith("kifu: error: classic.html: this file is a ccfolia export, not arena")
+        and "\n" == run.err[-1]
+    )
     run = run_cli("import", tmp_path / "nope.html", "-o", tmp_path / "m.jsonl")
     assert run.code == 2 and "cannot read" in run.err
     run = run_cli("import", CLASSIC, "-o", tmp_path / "m.jsonl", "--game", "chess")

@@ -35,21 +35,38 @@ def _events(path: Path):
 
 
 def test_expected_covers_every_fixture() -> None:
-    exports = {str(p.relative_to(IMPORTS)) for p in IMPORTS.rglob("*")
-               if p.is_file() and p.suffix not in (".py", ".toml") and p.name != "expected.json"
-               and not p.name.endswith(".kifu.jsonl") and p.relative_to(IMPORTS).parts[0] not in ("games", "rng")}
+    exports = {
+        str(p.relative_to(IMPORTS))
+        for p in IMPORTS.rglob("*")
+        if p.is_file()
+        and p.suffix not in (".py", ".toml")
+        and p.name != "expected.json"
+        and not p.name.endswith(".kifu.jsonl")
+        and p.relative_to(IMPORTS).parts[0] not in ("games", "rng")
+    }
     assert exports == set(EXPECTED)
 
 
 @pytest.mark.parametrize("rel", GOOD)
 def test_import_counts(rel: str, tmp_path: Path) -> None:
     want = EXPECTED[rel]
-    report = importers.import_file(IMPORTS / rel, tmp_path / "o.jsonl",
-                                   map_text=GENERIC_MAP.read_text(encoding="utf-8"), map_name="generic.toml")
-    got = {"format": report.format, "messages": report.messages, "events": report.events,
-           "game": report.game_events, "random": report.random, "notes": report.notes, "secret": report.secret,
-           "hidden": report.hidden, "unreadable": len(report.unreadable), "unmapped": len(report.unmapped),
-           "failed": len(report.failed), "edited": len(report.edited)}
+    report = importers.import_file(
+        IMPORTS / rel, tmp_path / "o.jsonl", map_text=GENERIC_MAP.read_text(encoding="utf-8"), map_name="generic.toml"
+    )
+    got = {
+        "format": report.format,
+        "messages": report.messages,
+        "events": report.events,
+        "game": report.game_events,
+        "random": report.random,
+        "notes": report.notes,
+        "secret": report.secret,
+        "hidden": report.hidden,
+        "unreadable": len(report.unreadable),
+        "unmapped": len(report.unmapped),
+        "failed": len(report.failed),
+        "edited": len(report.edited),
+    }
     assert got == want
     assert logfile.verify(tmp_path / "o.jsonl").hash == report.head
 
@@ -104,7 +121,13 @@ def _randoms(rel: str, tmp: Path, *extra: str) -> list[RandomRolled]:
 def test_ccfolia_classic_reads_choice_toss_and_hidden_roll(tmp_path: Path) -> None:
     rolls = _randoms("ccfolia/classic.html", tmp_path)
     toss = rolls[0]
-    assert (toss.kind, toss.values, toss.purpose, toss.by, toss.expr) == ("coin", [2], "toss", "p1", "CHOICE[自分,相手]")
+    assert (toss.kind, toss.values, toss.purpose, toss.by, toss.expr) == (
+        "coin",
+        [2],
+        "toss",
+        "p1",
+        "CHOICE[自分,相手]",
+    )
     hidden = [r for r in rolls if r.secret]
     # The page shows an unopened secret roll as its placeholder only: no command, so no die size.
     assert [(h.values, h.sides, h.expr, h.src.text) for h in hidden] == [([], 0, None, "シークレットダイス ???")]
@@ -147,7 +170,12 @@ def test_hostile_names_are_text_not_markup(tmp_path: Path) -> None:
 def test_udonarium_pairs_results_with_rollers_and_keeps_secrets(tmp_path: Path) -> None:
     rolls = _randoms("udonarium/chat.xml", tmp_path)
     assert [(r.by, r.values, r.secret) for r in rolls] == [
-        ("p1", [2], False), ("p2", [3, 5], True), ("p1", [3], False), ("p1", [5], False), ("p2", [1], False)]
+        ("p1", [2], False),
+        ("p2", [3, 5], True),
+        ("p1", [3], False),
+        ("p1", [5], False),
+        ("p2", [1], False),
+    ]
     events = _events(tmp_path / "out.jsonl")
     assert [e.at for e in events[1:]] == sorted(e.at for e in events[1:])  # tabs merged by time
 
@@ -160,15 +188,24 @@ def test_room_zip_skips_unexpected_entries(tmp_path: Path) -> None:
 def test_discord_rollers_embeds_and_secret_key(tmp_path: Path) -> None:
     rolls = _randoms("discord/export.json", tmp_path)
     assert [(r.by, r.kind, r.values, r.secret) for r in rolls] == [
-        ("p1", "coin", [1], False), ("p2", "die", [2, 5], False), ("p2", "die", [5, 1], False),
-        ("p2", "die", [], True), ("p1", "coin", [1], False)]
+        ("p1", "coin", [1], False),
+        ("p2", "die", [2, 5], False),
+        ("p2", "die", [5, 1], False),
+        ("p2", "die", [], True),
+        ("p1", "coin", [1], False),
+    ]
 
 
 def test_cockatrice_coins_and_dice(tmp_path: Path) -> None:
     rolls = _randoms("cockatrice/game.log", tmp_path)
     assert [(r.by, r.kind, r.sides, r.values) for r in rolls] == [
-        ("p1", "coin", 2, [2]), ("p1", "coin", 2, [1]), ("p2", "coin", 2, [1, 1, 2]), ("p2", "die", 20, [14]),
-        ("p1", "die", 6, [3, 4, 5]), ("p2", "coin", 2, [1])]
+        ("p1", "coin", 2, [2]),
+        ("p1", "coin", 2, [1]),
+        ("p2", "coin", 2, [1, 1, 2]),
+        ("p2", "die", 20, [14]),
+        ("p1", "die", 6, [3, 4, 5]),
+        ("p2", "coin", 2, [1]),
+    ]
 
 
 def test_arena_match_seats_die_roll_and_coin_flip(tmp_path: Path) -> None:
@@ -179,7 +216,10 @@ def test_arena_match_seats_die_roll_and_coin_flip(tmp_path: Path) -> None:
     assert [(p.id, p.name) for p in start.players] == [("p1", "Aiko"), ("p2", "Ren")]
     rolls = [e for e in events if isinstance(e, RandomRolled)]
     assert [(r.by, r.values, r.purpose) for r in rolls] == [
-        ("p1", [4], "play-draw"), ("p2", [17], "play-draw"), ("p1", [], "card-coin-flip")]
+        ("p1", [4], "play-draw"),
+        ("p2", [17], "play-draw"),
+        ("p1", [], "card-coin-flip"),
+    ]
     assert msgspec.json.decode(rolls[2].src.text)["type"] == ["AnnotationType_CoinFlip"]
     assert type(events[-1]).__name__ == "MatchEnded" and events[-1].winner == "p2"
 
@@ -190,13 +230,23 @@ def test_arena_match_seats_die_roll_and_coin_flip(tmp_path: Path) -> None:
 def test_udonarium_fly_room_reads_its_results_under_the_name_rolled_as(tmp_path: Path) -> None:
     rolls = _randoms("udonarium/fly-room.xml", tmp_path)
     assert [(r.by, r.expr, r.values, r.secret) for r in rolls] == [
-        ("p2", "2D6", [3, 5], False), ("p3", "2D20KH1", [3, 15], False), ("p3", "1D6", [4], False),
-        ("p3", "1D6", [2], False), ("p2", "choice[表,裏]", [2], False),
+        ("p2", "2D6", [3, 5], False),
+        ("p3", "2D20KH1", [3, 15], False),
+        ("p3", "1D6", [4], False),
+        ("p3", "1D6", [2], False),
+        ("p2", "choice[表,裏]", [2], False),
         ("p4", "1D100", [37], False),  # the GM's peer, rolling as 門番ゴルド: not credited to "GM"
-        ("p1", "1D6", [5], True), ("p2", "1D6", [4], False), ("p3", "1D6", [3], False)]
+        ("p1", "1D6", [5], True),
+        ("p2", "1D6", [4], False),
+        ("p3", "1D6", [3], False),
+    ]
     events = _events(tmp_path / "out.jsonl")
-    assert [(p.id, p.name) for p in events[0].players] == [("p1", "GM"), ("p2", "アオイ"), ("p3", "レン"),
-                                                           ("p4", "門番ゴルド")]
+    assert [(p.id, p.name) for p in events[0].players] == [
+        ("p1", "GM"),
+        ("p2", "アオイ"),
+        ("p3", "レン"),
+        ("p4", "門番ゴルド"),
+    ]
     # lastUpdate="0" on every message is no edit; the one with a time is.
     assert [e.src.text for e in events[1:] if e.src.edited] == ["!act a1 計略（打ち間違いを直した）"]
     assert [e.by for e in events if e.src and "起動した" in (e.src.text or "")] == ["system"]  # an operation log
@@ -217,7 +267,10 @@ def test_udonarium_result_says_system_and_command_for_the_bcdice_reader() -> Non
     src, _ = importers.read_source(IMPORTS / "udonarium/fly-room.xml")
     answers = {m.text: (m.game_system, m.command) for m in src.messages if m.command is not None}
     assert answers["🎲1D100 → 37"] == ("ChaosFlare", "1d100 敵の行動")
-    assert answers["🎲1D6 → 4\n森の小道"] == ("DiceBot", "行き先表")  # a table result: the system the table was rolled under
+    assert answers["🎲1D6 → 4\n森の小道"] == (
+        "DiceBot",
+        "行き先表",
+    )  # a table result: the system the table was rolled under
     assert answers["(1D6) ＞ 3"] == ("DiceBot", "1d6 (旧形式)")
 
 
@@ -270,11 +323,18 @@ def test_cockatrice_japanese_client_is_known_by_its_lines(tmp_path: Path) -> Non
     assert importers.detect((IMPORTS / "discord/paste.txt").read_bytes(), "paste.txt") == "discord"
     rolls = _randoms("cockatrice/ja-client.txt", tmp_path)
     assert [(r.by, r.kind, r.sides, r.values) for r in rolls] == [
-        ("p1", "coin", 2, [2]), ("p2", "coin", 2, [1]), ("p2", "coin", 2, [1, 1, 2]), ("p2", "die", 20, [14]),
-        ("p1", "die", 6, [4]), ("p1", "die", 6, [3, 4, 5])]
+        ("p1", "coin", 2, [2]),
+        ("p2", "coin", 2, [1]),
+        ("p2", "coin", 2, [1, 1, 2]),
+        ("p2", "die", 20, [14]),
+        ("p1", "die", 6, [4]),
+        ("p1", "die", 6, [3, 4, 5]),
+    ]
     notes = [e for e in _events(tmp_path / "out.jsonl") if type(e).__name__ == "Note"]
     assert [(e.by, e.text) for e in notes if e.by != "system"][:2] == [
-        ("p1", "よろしくお願いします＞＜ (先攻です)"), ("p1", "がんばります")]  # the second line has no name
+        ("p1", "よろしくお願いします＞＜ (先攻です)"),
+        ("p1", "がんばります"),
+    ]  # the second line has no name
 
 
 def test_discord_reads_a_message_id_once(tmp_path: Path) -> None:
@@ -286,7 +346,9 @@ def test_discord_reads_a_message_id_once(tmp_path: Path) -> None:
     again = [e for e in _events(out)[1:] if e.src.loc.endswith("(again)")]
     assert [type(e).__name__ for e in again] == ["Note"] and "さらに修正" in again[0].src.text
     assert "3 message id(s) appear more than once and are read once" in run.err
-    assert len(_randoms("discord/duplicates.json", tmp_path / "r")) == len(_randoms("discord/export.json", tmp_path / "e"))
+    assert len(_randoms("discord/duplicates.json", tmp_path / "r")) == len(
+        _randoms("discord/export.json", tmp_path / "e")
+    )
 
 
 def _grep_lines(rel: str) -> list[str]:

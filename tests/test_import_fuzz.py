@@ -20,10 +20,24 @@ from kifu.events.base import KifuError
 from kifu.events.importers import bcdice, mapping
 
 IMPORTS = FIXTURES / "imports"
-GOOD = [IMPORTS / p for p in ("ccfolia/classic.html", "ccfolia/new.html", "ccfolia/log.json", "udonarium/chat.xml",
-                              "udonarium/ルームデータ_2025-03-01_1102.zip", "discord/export.json", "discord/export.txt",
-                              "cockatrice/game.log", "arena/Player.log", "udonarium/fly-room.xml",
-                              "ccfolia/new-format.json", "cockatrice/ja-client.txt", "discord/duplicates.json")]
+GOOD = [
+    IMPORTS / p
+    for p in (
+        "ccfolia/classic.html",
+        "ccfolia/new.html",
+        "ccfolia/log.json",
+        "udonarium/chat.xml",
+        "udonarium/ルームデータ_2025-03-01_1102.zip",
+        "discord/export.json",
+        "discord/export.txt",
+        "cockatrice/game.log",
+        "arena/Player.log",
+        "udonarium/fly-room.xml",
+        "ccfolia/new-format.json",
+        "cockatrice/ja-client.txt",
+        "discord/duplicates.json",
+    )
+]
 
 
 def _import_bytes(tmp: Path, name: str, data: bytes) -> None:
@@ -50,7 +64,7 @@ def test_any_prefix_imports_or_fails_cleanly(tmp_path_factory, which: Path, cut:
 def test_any_corruption_imports_or_fails_cleanly(tmp_path_factory, which: Path, at: float, junk: bytes) -> None:
     data = which.read_bytes()
     i = int(len(data) * at)
-    _import_bytes(tmp_path_factory.mktemp("c"), which.name, data[:i] + junk + data[i + len(junk):])
+    _import_bytes(tmp_path_factory.mktemp("c"), which.name, data[:i] + junk + data[i + len(junk) :])
 
 
 @given(st.text())
@@ -74,9 +88,11 @@ def test_fixture_script_reproduces_every_file() -> None:
         assert (IMPORTS / rel).read_bytes() == data, rel
 
 
-_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-                     lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
-                     max_leaves=8)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
+    max_leaves=8,
+)
 _CCFOLIA_KEYS = ("name", "text", "type", "channel", "channelName", "createdAt", "extend")
 _DISCORD_KEYS = ("id", "timestamp", "timestampEdited", "content", "author", "embeds", "interaction")
 
@@ -93,23 +109,48 @@ def test_discord_json_of_any_shape_imports_or_fails_cleanly(tmp_path_factory, me
     _import_bytes(tmp_path_factory.mktemp("d"), "export.json", data)
 
 
-_GRE = st.fixed_dictionaries({"type": st.sampled_from(["GREMessageType_DieRollResultsResp",
-                                                       "GREMessageType_GameStateMessage"]) | _JSON},
-                              optional={"dieRollResultsResp": st.fixed_dictionaries(
-                                  {}, optional={"playerDieRolls": st.lists(st.fixed_dictionaries(
-                                      {}, optional={"systemSeatId": _JSON, "rollValue": _JSON}), max_size=2)}) | _JSON,
-                                  "gameStateMessage": st.fixed_dictionaries({}, optional={
-                                      "gameStateId": _JSON, "gameInfo": _JSON,
-                                      "annotations": st.lists(st.fixed_dictionaries({}, optional={
-                                          "id": _JSON, "affectorId": _JSON,
-                                          "type": st.just(["AnnotationType_CoinFlip"]) | _JSON}), max_size=2) | _JSON}),
-                                  "msgId": _JSON})
+_GRE = st.fixed_dictionaries(
+    {"type": st.sampled_from(["GREMessageType_DieRollResultsResp", "GREMessageType_GameStateMessage"]) | _JSON},
+    optional={
+        "dieRollResultsResp": st.fixed_dictionaries(
+            {},
+            optional={
+                "playerDieRolls": st.lists(
+                    st.fixed_dictionaries({}, optional={"systemSeatId": _JSON, "rollValue": _JSON}), max_size=2
+                )
+            },
+        )
+        | _JSON,
+        "gameStateMessage": st.fixed_dictionaries(
+            {},
+            optional={
+                "gameStateId": _JSON,
+                "gameInfo": _JSON,
+                "annotations": st.lists(
+                    st.fixed_dictionaries(
+                        {},
+                        optional={
+                            "id": _JSON,
+                            "affectorId": _JSON,
+                            "type": st.just(["AnnotationType_CoinFlip"]) | _JSON,
+                        },
+                    ),
+                    max_size=2,
+                )
+                | _JSON,
+            },
+        ),
+        "msgId": _JSON,
+    },
+)
 
 
 @given(st.lists(_GRE, max_size=3), _JSON)
 def test_arena_payloads_of_any_shape_import_or_fail_cleanly(tmp_path_factory, messages: list, room) -> None:
-    lines = [b"[UnityCrossThreadLogger]Match to U1: GreToClientEvent",
-             msgspec.json.encode({"greToClientEvent": {"greToClientMessages": messages}}),
-             b"[UnityCrossThreadLogger]Match to U1: MatchGameRoomStateChangedEvent",
-             msgspec.json.encode({"matchGameRoomStateChangedEvent": {"gameRoomInfo": room}})]
+    lines = [
+        b"[UnityCrossThreadLogger]Match to U1: GreToClientEvent",
+        msgspec.json.encode({"greToClientEvent": {"greToClientMessages": messages}}),
+        b"[UnityCrossThreadLogger]Match to U1: MatchGameRoomStateChangedEvent",
+        msgspec.json.encode({"matchGameRoomStateChangedEvent": {"gameRoomInfo": room}}),
+    ]
     _import_bytes(tmp_path_factory.mktemp("a"), "Player.log", b"\n".join(lines) + b"\n")

@@ -30,8 +30,21 @@ def _import(rel: str, tmp: Path, name: str = "out.jsonl"):
     spec = EXPECTED[rel]
     out = tmp / name
     players = [a for p in spec["players"] for a in ("-p", p)]
-    run = run_cli("import", GAMES / rel, "-o", out, "--game", spec["game"], "--map", game_map(spec["game"]),
-                  "--report", tmp / f"{name}.report.json", "--lang", "en", *players)
+    run = run_cli(
+        "import",
+        GAMES / rel,
+        "-o",
+        out,
+        "--game",
+        spec["game"],
+        "--map",
+        game_map(spec["game"]),
+        "--report",
+        tmp / f"{name}.report.json",
+        "--lang",
+        "en",
+        *players,
+    )
     assert run.code == 0, run.err
     return out, json.loads((tmp / f"{name}.report.json").read_text(encoding="utf-8"))
 
@@ -93,7 +106,11 @@ def test_the_two_halves_of_a_plot_make_one_plot_event() -> None:
     events = _events("worldtrigger/ランク戦_chat.xml")
     plots = [e for e in events if e.__struct_config__.tag == "wt.plot"]
     assert [(p.attacker, p.attack, p.defence) for p in plots] == [
-        ("a", [2, 6], [6, 5]), ("b", [5, 5], [4, 1]), ("a", [1, 3], [2, 4]), ("b", [3, 3], [1, 5])]
+        ("a", [2, 6], [6, 5]),
+        ("b", [5, 5], [4, 1]),
+        ("a", [1, 3], [2, 4]),
+        ("b", [3, 3], [1, 5]),
+    ]
     halves = [e for e in events if isinstance(e, Note) and e.text.startswith("plot ")]
     assert [e.seq + 1 for e in halves] == [p.seq for p in plots]
 
@@ -118,8 +135,9 @@ def _converted(game: str, lines: list[tuple[str, str]]):
     """Events and report for a tiny classic CCFOLIA page made of (speaker, text) lines."""
     from kifu.events.importers.common import Message, Source
 
-    src = Source("ccfolia", "t.html", messages=[Message(loc=f"line {i}", text=t, speaker=s)
-                                                for i, (s, t) in enumerate(lines, 1)])
+    src = Source(
+        "ccfolia", "t.html", messages=[Message(loc=f"line {i}", text=t, speaker=s) for i, (s, t) in enumerate(lines, 1)]
+    )
     codec = games.codec(game)
     maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)
     built = importers.build(src, b"x", codec, game, maps, players=(("a", "A"), ("b", "B")))
@@ -127,15 +145,18 @@ def _converted(game: str, lines: list[tuple[str, str]]):
 
 
 def test_a_block_without_a_plot_stays_a_note_and_is_reported() -> None:
-    events, rep = _converted("worldtrigger", [("B", "block 3 4"), ("A", "plot 1 2"), ("B", "block 3 4"),
-                                              ("B", "block 5 6")])
+    events, rep = _converted(
+        "worldtrigger", [("B", "block 3 4"), ("A", "plot 1 2"), ("B", "block 3 4"), ("B", "block 5 6")]
+    )
     assert [e["type"] for e in events] == ["note", "note", "wt.plot", "note"]
     assert [f.loc for f in rep.failed] == ["line 1", "line 4"]  # the plot was used up by the first block
     assert "{plot." in rep.failed[0].what
 
 
 def test_optional_fields_left_empty_take_the_event_default() -> None:
-    events, rep = _converted("worldtrigger", [("A", "!order 1 A"), ("A", "!order 2 B じゃんけん"), ("A", "!set 弧月 シールド")])
+    events, rep = _converted(
+        "worldtrigger", [("A", "!order 1 A"), ("A", "!order 2 B じゃんけん"), ("A", "!set 弧月 シールド")]
+    )
     assert rep.failed == []
     assert [e.get("tie_break") for e in events[:2]] == [None, "janken"]
     assert "kept" in events[2] and events[2]["kept"] == []
@@ -152,26 +173,48 @@ def test_every_command_of_a_game_map_is_documented(game: str) -> None:
     codec = games.codec(game)
     maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)
     docs = DOCS.read_text(encoding="utf-8")
-    section = docs[docs.index(f"<!-- map:{game} -->"):docs.index(f"<!-- /map:{game} -->")]
+    section = docs[docs.index(f"<!-- map:{game} -->") : docs.index(f"<!-- /map:{game} -->")]
     missing = [n for n in maps.commands if not re.search(rf"`!?{re.escape(n)}[ `]", section)]
     assert missing == []
 
 
 def test_rule_options_go_into_match_start(tmp_path: Path) -> None:
     out = tmp_path / "m.jsonl"
-    run = run_cli("import", GAMES / "mtg/cockatrice.log", "-o", out, "--game", "mtg", "--map", game_map("mtg"),
-                  "-p", "a=Aoi", "-p", "b=Ren", "-r", "thumbs_stack=add", "--lang", "en")
+    run = run_cli(
+        "import",
+        GAMES / "mtg/cockatrice.log",
+        "-o",
+        out,
+        "--game",
+        "mtg",
+        "--map",
+        game_map("mtg"),
+        "-p",
+        "a=Aoi",
+        "-p",
+        "b=Ren",
+        "-r",
+        "thumbs_stack=add",
+        "--lang",
+        "en",
+    )
     assert run.code == 0, run.err
     start = logfile.load(out).events[0]
     assert start.rules == {"thumbs_stack": "add"}
-    assert [f.code for f in registry.audit(logfile.load(out).events)
-            if f.severity == "error"] == []
+    assert [f.code for f in registry.audit(logfile.load(out).events) if f.severity == "error"] == []
 
 
 def test_gg_tosses_from_choice_1d2_and_repeats_belong_to_the_latest_activation() -> None:
-    events, rep = _converted("gunandgun", [
-        ("A", "!act a1 計略"), ("A", "!cost a1 手札 1"), ("A", "CHOICE[自分,相手] (choice[自分,相手]) ＞ 自分"),
-        ("A", "x3 1D2\n#1\n(1D2) ＞ 1\n\n#2\n(1D2) ＞ 1\n\n#3\n(1D2) ＞ 2"), ("A", "!resolve a1 3 3")])
+    events, rep = _converted(
+        "gunandgun",
+        [
+            ("A", "!act a1 計略"),
+            ("A", "!cost a1 手札 1"),
+            ("A", "CHOICE[自分,相手] (choice[自分,相手]) ＞ 自分"),
+            ("A", "x3 1D2\n#1\n(1D2) ＞ 1\n\n#2\n(1D2) ＞ 1\n\n#3\n(1D2) ＞ 2"),
+            ("A", "!resolve a1 3 3"),
+        ],
+    )
     assert rep.failed == [] and rep.random == 0
     tosses = [(e["act"], e["facing"]) for e in events if e["type"] == "gg.toss"]
     assert tosses == [("a1", "self"), ("a1", "self"), ("a1", "self"), ("a1", "opponent")]

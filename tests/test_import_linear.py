@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 
@@ -47,32 +47,65 @@ TEXTS: dict[str, Callable[[int], str]] = {
 
 
 def _ccfolia_html(text: str) -> bytes:
-    return ("<!DOCTYPE html><html><head><title>ccfolia - logs</title></head><body>\n"
-            f'<p style="color:#e91e63;"><span> [main]</span><span>ミナト</span> :<span>{text}</span></p>\n'
-            "</body></html>\n").encode()
+    return (
+        "<!DOCTYPE html><html><head><title>ccfolia - logs</title></head><body>\n"
+        f'<p style="color:#e91e63;"><span> [main]</span><span>ミナト</span> :<span>{text}</span></p>\n'
+        "</body></html>\n"
+    ).encode()
 
 
 def _ccfolia_json(text: str) -> bytes:
-    return json.dumps({"messages": [{"name": "ミナト", "text": text, "type": "text", "channel": "main",
-                                     "createdAt": 1740826923456, "extend": {"roll": {"result": text}}}]},
-                      ensure_ascii=False).encode()
+    return json.dumps(
+        {
+            "messages": [
+                {
+                    "name": "ミナト",
+                    "text": text,
+                    "type": "text",
+                    "channel": "main",
+                    "createdAt": 1740826923456,
+                    "extend": {"roll": {"result": text}},
+                }
+            ]
+        },
+        ensure_ascii=False,
+    ).encode()
 
 
 def _udonarium(text: str) -> bytes:
     escaped = text.replace("&", "&amp;").replace("<", "&lt;")
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list><chat-tab name="main">\n'
-            f'<chat from="Ab3dE9xQ" name="ハル" timestamp="1740826923456" tag="DiceBot">{escaped}</chat>\n'
-            f'<chat originFrom="Ab3dE9xQ" from="System-BCDice" timestamp="1740826923457" tag="system" '
-            f'name="DiceBot : {escaped}">{escaped}</chat>\n</chat-tab></chat-tab-list>\n').encode()
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list><chat-tab name="main">\n'
+        f'<chat from="Ab3dE9xQ" name="ハル" timestamp="1740826923456" tag="DiceBot">{escaped}</chat>\n'
+        f'<chat originFrom="Ab3dE9xQ" from="System-BCDice" timestamp="1740826923457" tag="system" '
+        f'name="DiceBot : {escaped}">{escaped}</chat>\n</chat-tab></chat-tab-list>\n'
+    ).encode()
 
 
 def _discord_json(text: str) -> bytes:
-    return json.dumps({"guild": {"name": "g"}, "channel": {"name": "c"}, "messages": [
-        {"id": "1", "timestamp": "2025-03-01T20:02:03+09:00", "content": text,
-         "author": {"id": "9", "name": "ミナト", "isBot": False}, "embeds": []},
-        {"id": "2", "timestamp": "2025-03-01T20:02:04+09:00", "content": "＞" + text + "\n" + text,
-         "author": {"id": "1", "name": "BCDice", "isBot": True}, "embeds": [{"title": text}]}]},
-        ensure_ascii=False).encode()
+    return json.dumps(
+        {
+            "guild": {"name": "g"},
+            "channel": {"name": "c"},
+            "messages": [
+                {
+                    "id": "1",
+                    "timestamp": "2025-03-01T20:02:03+09:00",
+                    "content": text,
+                    "author": {"id": "9", "name": "ミナト", "isBot": False},
+                    "embeds": [],
+                },
+                {
+                    "id": "2",
+                    "timestamp": "2025-03-01T20:02:04+09:00",
+                    "content": "＞" + text + "\n" + text,
+                    "author": {"id": "1", "name": "BCDice", "isBot": True},
+                    "embeds": [{"title": text}],
+                },
+            ],
+        },
+        ensure_ascii=False,
+    ).encode()
 
 
 def _discord_txt(text: str) -> bytes:
@@ -84,9 +117,11 @@ def _cockatrice(text: str) -> bytes:
 
 
 def _arena(text: str) -> bytes:
-    return ("[UnityCrossThreadLogger]3/1/2025 8:02:03 PM: Match to U1: MatchGameRoomStateChangedEvent\n"
-            '{"matchGameRoomStateChangedEvent":{"gameRoomInfo":{}}}\n'
-            f"{text}\n[UnityCrossThreadLogger]{text}\n").encode()
+    return (
+        "[UnityCrossThreadLogger]3/1/2025 8:02:03 PM: Match to U1: MatchGameRoomStateChangedEvent\n"
+        '{"matchGameRoomStateChangedEvent":{"gameRoomInfo":{}}}\n'
+        f"{text}\n[UnityCrossThreadLogger]{text}\n"
+    ).encode()
 
 
 EXPORTS: dict[str, tuple[str, Callable[[str], bytes]]] = {

@@ -19,7 +19,7 @@ import gc
 import multiprocessing
 import time
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from hypothesis import Phase, given, settings
@@ -58,7 +58,7 @@ def _small(fmt: str, path: Path, tries: int = 5) -> float:
     return best
 
 
-def _child(fmt: str, path: str, report: "multiprocessing.connection.Connection") -> None:
+def _child(fmt: str, path: str, report: multiprocessing.connection.Connection) -> None:
     # The child inherits the whole test session's heap: a full collection of it, triggered by
     # the import's allocations, cost 0.1 s once (a "quadratic" 10 KB import). The best of two runs.
     gc.disable()
@@ -108,7 +108,8 @@ def _check(export: str, name: str, text: Callable[[int], str], tmp: Path) -> Non
         assert took is not None and took < bound, (
             f"{export}, {name}: the {size // 1000} KB import took "
             f"{'over ' + format(bound, '.2f') if took is None else format(took, '.3f')} s, "
-            f"more than {bound:.3f} s ({small * 1e3:.2f} ms for 1 KB): not linear")
+            f"more than {bound:.3f} s ({small * 1e3:.2f} ms for 1 KB): not linear"
+        )
 
 
 @pytest.mark.parametrize("text", sorted(WHOLE_TEXTS))
@@ -126,8 +127,9 @@ _UNITS = st.text(alphabet=" \t:：,、＞>→()（）[]【】#~0123456789DdxyS+-
 @given(export=st.sampled_from(sorted(EXPORTS)), unit=_UNITS, tail=st.sampled_from(["", " (1D6) ＞ 3", " 2D6"]))
 def test_any_repeated_text_imports_in_linear_time(tmp_path_factory, export: str, unit: str, tail: str) -> None:
     """A message made of any short unit repeated to 100 KB, with or without a roll after it."""
-    _check(export, repr(unit + tail), lambda n: _repeat(unit, max(1, n - len(tail))) + tail,
-           tmp_path_factory.mktemp("lin"))
+    _check(
+        export, repr(unit + tail), lambda n: _repeat(unit, max(1, n - len(tail))) + tail, tmp_path_factory.mktemp("lin")
+    )
 
 
 def test_a_quadratic_import_fails_this_check(tmp_path: Path, monkeypatch) -> None:

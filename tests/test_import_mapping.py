@@ -54,13 +54,13 @@ class Tossed(Event, tag="tt.toss", kw_only=True):
 EVENTS = (Plotted, Tossed)
 '''
 
-TINY_GAME = '''from kifu.auditor.base import Game
+TINY_GAME = """from kifu.auditor.base import Game
 from kifu.games.generic import projection
 
 from .events import EVENTS
 
 GAME = Game(id="tinytest", prefix="tt", code="KIFU", events=EVENTS, projection=projection, rules=())
-'''
+"""
 
 TINY_MAP = """
 game = "tinytest"
@@ -94,37 +94,52 @@ def tiny(install_game):
 
 
 def _ccfolia_json(tmp: Path, texts: list[tuple[str, str, str | None]]) -> Path:
-    msgs = [{"name": who, "text": text, "type": "text", "channel": "main", "channelName": "メイン",
-             "createdAt": 1740826923000 + i * 1000, **({"extend": {"roll": {"result": roll}}} if roll else {})}
-            for i, (who, text, roll) in enumerate(texts)]
+    msgs = [
+        {
+            "name": who,
+            "text": text,
+            "type": "text",
+            "channel": "main",
+            "channelName": "メイン",
+            "createdAt": 1740826923000 + i * 1000,
+            **({"extend": {"roll": {"result": roll}}} if roll else {}),
+        }
+        for i, (who, text, roll) in enumerate(texts)
+    ]
     path = tmp / "room.json"
     path.write_text(json.dumps({"messages": msgs}, ensure_ascii=False), encoding="utf-8")
     return path
 
 
-@pytest.mark.parametrize("text,want", [
-    ("!act a3 計略", ("act", ("a3", "計略"), True)),
-    ("！ＡＣＴ　ａ３　計略", ("act", ("a3", "計略"), True)),
-    ("!cost a3 hand 1", ("cost", ("a3", "hand", "1"), True)),
-    ("plot 1 4", ("plot", ("1", "4"), False)),
-    ('!say "two words" 「二 語」', ("say", ("two words", "二 語"), True)),
-    ("!", None),
-    ("", None),
-    ("!act a3\n二行目", None),
-])
+@pytest.mark.parametrize(
+    "text,want",
+    [
+        ("!act a3 計略", ("act", ("a3", "計略"), True)),
+        ("！ＡＣＴ　ａ３　計略", ("act", ("a3", "計略"), True)),
+        ("!cost a3 hand 1", ("cost", ("a3", "hand", "1"), True)),
+        ("plot 1 4", ("plot", ("1", "4"), False)),
+        ('!say "two words" 「二 語」', ("say", ("two words", "二 語"), True)),
+        ("!", None),
+        ("", None),
+        ("!act a3\n二行目", None),
+    ],
+)
 def test_parse_command(text: str, want) -> None:
     cmd = mapping.parse_command(text)
     assert (None if cmd is None else (cmd.name, cmd.args, cmd.bang)) == want
 
 
 def test_generic_map_commands_and_patterns(tmp_path: Path) -> None:
-    src = _ccfolia_json(tmp_path, [
-        ("ミナト", "CHOICE[自分,相手]", "(choice[自分,相手]) ＞ 相手"),
-        ("ユキ", "!ruling 2 トスは有効", None),
-        ("ユキ", "!win 相手 concede", None),
-        ("ミナト", "ユキの勝ち", None),
-        ("ミナト", "!win ダレカ", None),
-    ])
+    src = _ccfolia_json(
+        tmp_path,
+        [
+            ("ミナト", "CHOICE[自分,相手]", "(choice[自分,相手]) ＞ 相手"),
+            ("ユキ", "!ruling 2 トスは有効", None),
+            ("ユキ", "!win 相手 concede", None),
+            ("ミナト", "ユキの勝ち", None),
+            ("ミナト", "!win ダレカ", None),
+        ],
+    )
     out = tmp_path / "m.jsonl"
     run = run_cli("import", src, "-o", out, "--map", GENERIC_MAP, "--lang", "en")
     assert run.code == 0, run.err
@@ -138,21 +153,25 @@ def test_generic_map_commands_and_patterns(tmp_path: Path) -> None:
 
 
 def test_mapping_to_a_game_validates_against_its_codec(tmp_path: Path, tiny: Game) -> None:
-    src = _ccfolia_json(tmp_path, [
-        ("ミナト", "plot 1 4", None),
-        ("ユキ", "!plot 2 3", None),
-        ("ユキ", "!toss a1 自分", None),
-        ("ユキ", "!toss a1 sideways", None),
-        ("ミナト", "plot 1 12", None),
-        ("ミナト", "plot", None),
-        ("ミナト", "CHOICE[自分,相手]", "(choice[自分,相手]) ＞ 相手"),
-        ("ミナト", "!act a3 計略", None),
-    ])
+    src = _ccfolia_json(
+        tmp_path,
+        [
+            ("ミナト", "plot 1 4", None),
+            ("ユキ", "!plot 2 3", None),
+            ("ユキ", "!toss a1 自分", None),
+            ("ユキ", "!toss a1 sideways", None),
+            ("ミナト", "plot 1 12", None),
+            ("ミナト", "plot", None),
+            ("ミナト", "CHOICE[自分,相手]", "(choice[自分,相手]) ＞ 相手"),
+            ("ミナト", "!act a3 計略", None),
+        ],
+    )
     mp = tmp_path / "tiny.toml"
     mp.write_text(TINY_MAP, encoding="utf-8")
     out = tmp_path / "m.jsonl"
-    run = run_cli("import", src, "-o", out, "--game", "tinytest", "--map", mp, "--lang", "en", "--report",
-                  tmp_path / "r.json")
+    run = run_cli(
+        "import", src, "-o", out, "--game", "tinytest", "--map", mp, "--lang", "en", "--report", tmp_path / "r.json"
+    )
     assert run.code == 0, run.err
     events = logfile.load(out).events
     kinds = [type(e).__name__ for e in events[1:]]
@@ -168,26 +187,29 @@ def test_mapping_to_a_game_validates_against_its_codec(tmp_path: Path, tiny: Gam
     assert (report["game_events"], report["random"], report["notes"]) == (4, 1, 4)
 
 
-@pytest.mark.parametrize("text,error", [
-    ("game = \"generic\"\n[[command]]\nname = \"x\"\nevent = { type = \"gg.toss\" }", "has no event type 'gg.toss'"),
-    ("[[command]]\nname = \"x\"\nevent = { type = \"note\", colour = \"red\" }", "has no field(s) ['colour']"),
-    ("[[command]]\nname = \"x\"\nevent = { type = \"note\", seq = 3 }", "has no field(s)"),
-    ("[[command]]\nname = \"two words\"\nevent = { type = \"note\" }", "name must be one word"),
-    ("[[pattern]]\nregex = \"(\"\nevent = { type = \"note\" }", "[[pattern]] #1"),
-    ("[[roll]]\nexpr = \"1D2\"", "has no event"),
-    ("[[rol]]\n", "unknown top-level keys"),
-    ("[[roll]]\nsides = \"2\"\nevent = { type = \"note\" }", "sides must be a whole number"),
-    ("[[roll]]\nkind = \"d6\"\nevent = { type = \"note\" }", "kind must be die, coin or choice"),
-    ("[[command]]\nname = \"x\"\nargs = [1]\nevent = { type = \"note\" }", "args must be a list of names"),
-    ("[[command]]\nname = \"x\"\nnote = true\nevent = { type = \"note\" }", "a note = true entry makes no event"),
-    ("[[command]]\nname = \"x\"\nclear = [1]\nevent = { type = \"note\" }", "clear must be a list of names"),
-    ("[[roll]]\neach = [\"values\"]\nevent = { type = \"note\" }", "each must be text"),
-    ("[[command]]\nname = \"x\"\nremember_as = 3\nevent = { type = \"note\" }", "remember_as must be text"),
-    ("[[roll]]\nnote = true\nevent = { type = \"note\" }", "unknown keys ['note']"),
-    ("[[command]]\nname = \"x\"\ntranslate = { a = 1, b = [1] }\nnote = 3", "note must be true or false"),
-    ("game = \"mtg\"", "written for game 'mtg'"),
-    ("this is not toml", "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text,error",
+    [
+        ('game = "generic"\n[[command]]\nname = "x"\nevent = { type = "gg.toss" }', "has no event type 'gg.toss'"),
+        ('[[command]]\nname = "x"\nevent = { type = "note", colour = "red" }', "has no field(s) ['colour']"),
+        ('[[command]]\nname = "x"\nevent = { type = "note", seq = 3 }', "has no field(s)"),
+        ('[[command]]\nname = "two words"\nevent = { type = "note" }', "name must be one word"),
+        ('[[pattern]]\nregex = "("\nevent = { type = "note" }', "[[pattern]] #1"),
+        ('[[roll]]\nexpr = "1D2"', "has no event"),
+        ("[[rol]]\n", "unknown top-level keys"),
+        ('[[roll]]\nsides = "2"\nevent = { type = "note" }', "sides must be a whole number"),
+        ('[[roll]]\nkind = "d6"\nevent = { type = "note" }', "kind must be die, coin or choice"),
+        ('[[command]]\nname = "x"\nargs = [1]\nevent = { type = "note" }', "args must be a list of names"),
+        ('[[command]]\nname = "x"\nnote = true\nevent = { type = "note" }', "a note = true entry makes no event"),
+        ('[[command]]\nname = "x"\nclear = [1]\nevent = { type = "note" }', "clear must be a list of names"),
+        ('[[roll]]\neach = ["values"]\nevent = { type = "note" }', "each must be text"),
+        ('[[command]]\nname = "x"\nremember_as = 3\nevent = { type = "note" }', "remember_as must be text"),
+        ('[[roll]]\nnote = true\nevent = { type = "note" }', "unknown keys ['note']"),
+        ('[[command]]\nname = "x"\ntranslate = { a = 1, b = [1] }\nnote = 3', "note must be true or false"),
+        ('game = "mtg"', "written for game 'mtg'"),
+        ("this is not toml", "not valid TOML"),
+    ],
+)
 def test_bad_mapping_fails_cleanly(tmp_path: Path, text: str, error: str) -> None:
     mp = tmp_path / "bad.toml"
     mp.write_text(text, encoding="utf-8")

@@ -56,15 +56,23 @@ def test_cockatrice_game_lines_with_a_colon_are_not_chat(tmp_path: Path) -> None
 
 def _classic(*messages: tuple[str, str]) -> str:
     """A classic CCFOLIA page, laid out as the client writes it (one <p> of three spans per message)."""
-    body = "".join(f'\n<p style="color:#888888;">\n  <span> [main]</span>\n  <span>{who}</span> :\n'
-                   f"  <span>\n    {text}\n  </span>\n</p>\n" for who, text in messages)
-    return ('<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
-            f"    <title>ccfolia - logs</title>\n  </head>\n  <body>\n{body}\n  </body>\n</html>\n")
+    body = "".join(
+        f'\n<p style="color:#888888;">\n  <span> [main]</span>\n  <span>{who}</span> :\n'
+        f"  <span>\n    {text}\n  </span>\n</p>\n"
+        for who, text in messages
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="ja">\n  <head>\n    <meta charset="UTF-8" />\n'
+        f"    <title>ccfolia - logs</title>\n  </head>\n  <body>\n{body}\n  </body>\n</html>\n"
+    )
 
 
 def test_ccfolia_classic_hidden_roll_is_the_placeholder_not_the_typed_command(tmp_path: Path) -> None:
     page = _classic(
-        ("ミオ", "CC&lt;=(12*5) 【STR × 5】 (1D100&lt;=60) ボーナス・ペナルティダイス[0] ＞ 5 ＞ 5 ＞ イクストリーム成功"),
+        (
+            "ミオ",
+            "CC&lt;=(12*5) 【STR × 5】 (1D100&lt;=60) ボーナス・ペナルティダイス[0] ＞ 5 ＞ 5 ＞ イクストリーム成功",
+        ),
         ("狂信者", "sCC&lt;=(13)*5 【CON × 5】"),  # BCDice did not take it ...
         ("狂信者", "シークレットダイス ???"),  # ... so it was typed again: the one hidden roll
         ("ミオ", "シークレットダイスって何ですか？"),  # chat about it: no roll

@@ -63,11 +63,16 @@ def test_append_json_too_deep_or_with_a_key_twice(tmp_path: Path, kifu) -> None:
     log = tmp_path / "m.jsonl"
     assert kifu("new", log, "-g", "generic", "-m", "x", "-p", "a=A").code == 0
     before = log.read_bytes()
-    _one_line(kifu("append", log, "--json", f'{{"type":"note","text":"a","x":{DEEP}}}'),
-              "--json", "field x", "nested more than 64 levels")
+    _one_line(
+        kifu("append", log, "--json", f'{{"type":"note","text":"a","x":{DEEP}}}'),
+        "--json",
+        "field x",
+        "nested more than 64 levels",
+    )
     _one_line(kifu("append", log, stdin=f'{{"type":"note","text":{DEEP}}}'), "field text", "nested")
-    _one_line(kifu("append", log, "--json", '{"type":"note","text":"a","text":"b"}'),
-              "field text", "'text' appears twice")
+    _one_line(
+        kifu("append", log, "--json", '{"type":"note","text":"a","text":"b"}'), "field text", "'text' appears twice"
+    )
     _one_line(kifu("append", log, "type=note", f"text={DEEP}"), "field text[0]", "nested")
     assert log.read_bytes() == before
 
@@ -104,8 +109,11 @@ def test_the_japanese_line_for_each_limit(tmp_path: Path, kifu) -> None:
 
 @pytest.mark.parametrize("export", ["ccfolia", "discord"])
 def test_a_json_export_nested_too_deep_is_refused_before_parsing(tmp_path: Path, kifu, export: str) -> None:
-    doc = {"messages": [{"name": "a", "text": "x"}]} if export == "ccfolia" else {
-        "guild": {"name": "g"}, "channel": {"name": "c"}, "messages": []}
+    doc = (
+        {"messages": [{"name": "a", "text": "x"}]}
+        if export == "ccfolia"
+        else {"guild": {"name": "g"}, "channel": {"name": "c"}, "messages": []}
+    )
     text = json.dumps(doc, indent=1)[:-2] + f',\n "extra": {DEEP}\n}}'
     src = tmp_path / f"{export}.json"
     src.write_text(text, encoding="utf-8")
@@ -133,8 +141,11 @@ def test_a_mapping_file_too_deep_through_the_cli(tmp_path: Path, kifu) -> None:
     deep.write_text(f"x = {DEEP}\n", encoding="utf-8")
     src = tmp_path / "chat.txt"
     src.write_text("[01-Mar-25 08:02 PM] Aoi\nhello\n", encoding="utf-8")
-    _one_line(kifu("import", src, "-o", tmp_path / "o.jsonl", "--from", "discord", "--map", deep),
-              "deep.toml", "nested more than 64 levels")
+    _one_line(
+        kifu("import", src, "-o", tmp_path / "o.jsonl", "--from", "discord", "--map", deep),
+        "deep.toml",
+        "nested more than 64 levels",
+    )
 
 
 def test_writing_refuses_what_a_reader_would_refuse(tmp_path: Path) -> None:
@@ -144,8 +155,10 @@ def test_writing_refuses_what_a_reader_would_refuse(tmp_path: Path) -> None:
     with pytest.raises(KifuError, match="longer than 4,194,304 bytes"):
         logfile.append(log, {"type": "note", "text": "x" * limits.MAX_LINE})
     with pytest.raises(KifuError, match="nested more than 64 levels"):
-        logfile.create(tmp_path / "n.jsonl", {"game": "generic", "match": "x", "players": [],
-                                              "rules": {"x": json.loads("[" * 70 + "]" * 70)}})
+        logfile.create(
+            tmp_path / "n.jsonl",
+            {"game": "generic", "match": "x", "players": [], "rules": {"x": json.loads("[" * 70 + "]" * 70)}},
+        )
     assert logfile.verify(log).seq == 1 and not (tmp_path / "n.jsonl").exists()
 
 

@@ -10,7 +10,7 @@ word but the names and values the log itself wrote and identifiers; no citation 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,18 +22,21 @@ from kifu.auditor import registry
 from kifu.events import logfile
 
 LOGS = sorted(p for p in FIXTURES.rglob("*.jsonl") if "imports" not in p.parts) + sorted(
-    (ROOT / "tests/acceptance").rglob("*.jsonl"))
+    (ROOT / "tests/acceptance").rglob("*.jsonl")
+)
 REPR = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|\[['\"]|['\"]\]|\{\w+(:\w+)?\}|<\w+ object")
 DASH = re.compile(r"(^|[\s(,:=])-($|[\s),;])")
 _A = r"(?<![A-Za-z0-9_])"
 _Z = r"(?![A-Za-z0-9_])"
-IDENT = re.compile(rf"`[^`]*`|{_A}[\w-]+\.[\w.-]+{_Z}|{_A}\w+=\S+|{_A}[A-Za-z0-9-]*_[A-Za-z0-9_-]*{_Z}"
-                   rf"|{_A}[A-Z]{{2,}}[A-Za-z-]*{_Z}|{_A}(seq|N){_Z}|{_A}[A-Za-z]*\d[A-Za-z0-9-]*{_Z}")
+IDENT = re.compile(
+    rf"`[^`]*`|{_A}[\w-]+\.[\w.-]+{_Z}|{_A}\w+=\S+|{_A}[A-Za-z0-9-]*_[A-Za-z0-9_-]*{_Z}"
+    rf"|{_A}[A-Z]{{2,}}[A-Za-z-]*{_Z}|{_A}(seq|N){_Z}|{_A}[A-Za-z]*\d[A-Za-z0-9-]*{_Z}"
+)
 """What a Japanese message may write in Latin letters: code (`…`), event types and ids (gg.toss, a1),
 settings (key=value), identifiers, acronyms (HIT, FAQ), seq and N."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _audited(path: Path) -> tuple[Any, tuple[Any, ...]]:
     log = logfile.load(path)
     return log, tuple(registry.audit(log.events, folded=False))
@@ -70,7 +73,7 @@ def _bare(message: str, names: dict[str, str], lang: str) -> list[str]:
         if name == pid or (len(pid) < 2 and lang == "en"):  # an English "a" is a word, not a seat
             continue
         for m in re.finditer(rf"(?<![\w.-]){re.escape(pid)}(?![\w.-])", message):
-            if not (message[:m.start()].endswith(f"{name} (") and message[m.end():].startswith(")")):
+            if not (message[: m.start()].endswith(f"{name} (") and message[m.end() :].startswith(")")):
                 found.append(pid)
     return found
 

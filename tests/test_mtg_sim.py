@@ -59,8 +59,11 @@ def test_a_wrong_outcome_is_caught(seed: int, thumbs: bool, edgar: bool, data: s
 
 
 def _coins_of(bodies: list[dict[str, Any]], call: dict[str, Any]) -> list[int]:
-    return [j for j in indices(bodies, "mtg.coin")
-            if bodies[j]["flip"] == call["flip"] and bodies[j]["group"] == call["group"]]
+    return [
+        j
+        for j in indices(bodies, "mtg.coin")
+        if bodies[j]["flip"] == call["flip"] and bodies[j]["group"] == call["group"]
+    ]
 
 
 @given(SEEDS, st.booleans(), st.data())

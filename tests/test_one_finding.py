@@ -8,7 +8,8 @@ kifu lacks give "cannot decide", never an error.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import msgspec
 import pytest
@@ -30,8 +30,15 @@ def _log(n: int, text: str = "shuffled") -> list[bytes]:
     from kifu.events import games
 
     codec = games.codec("generic")
-    start = {"type": "match.start", "format": "kifu/1", "game": "generic", "match": "m",
-             "players": [{"id": "a", "name": "A"}], "seq": 1, "prev": None}
+    start = {
+        "type": "match.start",
+        "format": "kifu/1",
+        "game": "generic",
+        "match": "m",
+        "players": [{"id": "a", "name": "A"}],
+        "seq": 1,
+        "prev": None,
+    }
     lines = [encode(codec.convert(start))]
     for seq in range(2, n + 1):
         e = codec.convert({"type": "note", "by": "a", "text": text, "seq": seq, "prev": line_hash(lines[-1])})
@@ -71,9 +78,20 @@ def _relinked(lines: list[bytes]) -> list[bytes]:
 
 
 def _gg_start(catalogue: dict) -> bytes:
-    return json.dumps({"type": "match.start", "seq": 1, "prev": None, "format": "kifu/1", "game": "gunandgun",
-                       "match": "bad-cat", "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
-                       "catalogue": catalogue}, ensure_ascii=False, separators=(",", ":")).encode()
+    return json.dumps(
+        {
+            "type": "match.start",
+            "seq": 1,
+            "prev": None,
+            "format": "kifu/1",
+            "game": "gunandgun",
+            "match": "bad-cat",
+            "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+            "catalogue": catalogue,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    ).encode()
 
 
 def _deep_start(levels: int) -> bytes:
@@ -103,26 +121,36 @@ CASES: dict[str, bytes] = {
     "second-start": _join(SHORT[:3] + [SHORT[0]] + SHORT[3:]),
     "unknown-game": _join(_rechained([SHORT[0].replace(b'"generic"', b'"chess"')] + SHORT[1:])),
     "bad-format": _join(_rechained([SHORT[0].replace(b'"kifu/1"', b'"kifu/9"')] + SHORT[1:])),
-    "bad-catalogue": _join([_gg_start({"cards": [{"id": "zz", "name": "X", "kind": "bullet", "copies": {"nogun": 1}}]})]),
+    "bad-catalogue": _join(
+        [_gg_start({"cards": [{"id": "zz", "name": "X", "kind": "bullet", "copies": {"nogun": 1}}]})]
+    ),
     "catalogue-wrong-shape": _join([_gg_start({"guns": "not a list"})]),
     "crlf": b"".join(ln + b"\r\n" for ln in SHORT),
     "long-byte-changed": _join(_edit(LONG, MIDDLE, b"xxxx", b"xxxy")),
     "long-torn-tail": _join(LONG)[:-20],
-    "long-line-deleted": _join(LONG[:MIDDLE] + LONG[MIDDLE + 1:]),
+    "long-line-deleted": _join(LONG[:MIDDLE] + LONG[MIDDLE + 1 :]),
     "long-clean": _join(LONG),
     "clean": _join(SHORT),
     # the limits of docs/format.md (issue 20): one reading of a line, no recursion, bounded lines
     "duplicate-key": _join(_edit(SHORT, 3, b'"text":"shuffled"', b'"text":"shuffled","text":"dealt"')),
-    "duplicate-key-nested": _join(_relinked(SHORT[:2] + [SHORT[2].replace(
-        b'"by":"a"', b'"by":"a","src":{"file":"f","loc":"1","loc":"2"}')] + SHORT[3:])),
-    "duplicate-key-line-1": _join(_relinked([SHORT[0].replace(b'"match":"m"', b'"match":"m","match":"n"')] + SHORT[1:])),
+    "duplicate-key-nested": _join(
+        _relinked(
+            SHORT[:2] + [SHORT[2].replace(b'"by":"a"', b'"by":"a","src":{"file":"f","loc":"1","loc":"2"}')] + SHORT[3:]
+        )
+    ),
+    "duplicate-key-line-1": _join(
+        _relinked([SHORT[0].replace(b'"match":"m"', b'"match":"m","match":"n"')] + SHORT[1:])
+    ),
     "duplicate-type": _join(_edit(SHORT, 3, b'"type":"note"', b'"type":"note","type":"random"')),
-    "duplicate-key-escaped": _join(_relinked([SHORT[0]] + [SHORT[1].replace(b'"by":"a"', b'"by":"a","b\\u0079":"b"')]
-                                             + SHORT[2:])),
-    "too-deep": _join(SHORT[:2] + [SHORT[2].replace(b'"text"', b'"zz":' + b"[" * 1000 + b"]" * 1000 + b',"text"')]
-                      + SHORT[3:]),
-    "too-deep-tag-later": _join(SHORT[:4] + [b'{"seq":5,"zz":' + b"[" * 5000 + b"]" * 5000 + b',"type":"note"}']
-                                + SHORT[5:]),
+    "duplicate-key-escaped": _join(
+        _relinked([SHORT[0]] + [SHORT[1].replace(b'"by":"a"', b'"by":"a","b\\u0079":"b"')] + SHORT[2:])
+    ),
+    "too-deep": _join(
+        SHORT[:2] + [SHORT[2].replace(b'"text"', b'"zz":' + b"[" * 1000 + b"]" * 1000 + b',"text"')] + SHORT[3:]
+    ),
+    "too-deep-tag-later": _join(
+        SHORT[:4] + [b'{"seq":5,"zz":' + b"[" * 5000 + b"]" * 5000 + b',"type":"note"}'] + SHORT[5:]
+    ),
     "too-deep-line-1": _join(_relinked([_deep_start(70)] + SHORT[1:])),
     "deep-enough-line-1": _join(_relinked([_deep_start(62)] + SHORT[1:])),
     "not-canonical-clean": _join(_relinked([SHORT[0]] + [ln.replace(b'"by":"a"', b'"by" : "a"') for ln in SHORT[1:]])),
@@ -206,8 +234,11 @@ def test_the_readers_agree_on_the_values_a_duplicate_key_would_have_split(tmp_pa
     from kifu.events import games
 
     codec = games.codec("generic")
-    coin = encode(codec.convert({"type": "random", "kind": "coin", "sides": 2, "values": [1], "seq": 2,
-                                 "prev": line_hash(SHORT[0])}))
+    coin = encode(
+        codec.convert(
+            {"type": "random", "kind": "coin", "sides": 2, "values": [1], "seq": 2, "prev": line_hash(SHORT[0])}
+        )
+    )
     path = tmp_path / "coin.jsonl"
     path.write_bytes(_join([SHORT[0], coin.replace(b'"values":[1]', b'"values":[1],"values":[2]')]))
     for command in ("verify", "show", "audit", "state"):
@@ -218,7 +249,9 @@ def test_the_readers_agree_on_the_values_a_duplicate_key_would_have_split(tmp_pa
     assert r.code == 2 and "'values' appears twice" in r.err
 
 
-@pytest.mark.parametrize("name", ["byte-changed", "line-deleted", "lines-swapped", "long-byte-changed", "long-line-deleted"])
+@pytest.mark.parametrize(
+    "name", ["byte-changed", "line-deleted", "lines-swapped", "long-byte-changed", "long-line-deleted"]
+)
 def test_a_streaming_reader_is_handed_only_the_lines_before_the_edit(tmp_path: Path, name: str) -> None:
     """An edited line is caught by its successor: no reader may have been handed it."""
     path = tmp_path / "m.jsonl"

@@ -169,11 +169,17 @@ HOSTILE_BY = '"><img src=x onerror=alert(1)>'
 
 
 def hostile_log(path: Path) -> Path:
-    start = {"game": "gunandgun", "match": 'm"<b>', "title": "</title><script>alert(1)</script>",
-             "players": [{"id": "p1", "name": "Tom & Jerry"}, {"id": "p2", "name": "<i>Ren</i>"}]}
+    start = {
+        "game": "gunandgun",
+        "match": 'm"<b>',
+        "title": "</title><script>alert(1)</script>",
+        "players": [{"id": "p1", "name": "Tom & Jerry"}, {"id": "p2", "name": "<i>Ren</i>"}],
+    }
     logfile.create(path, start)
-    for event in ({"type": "note", "by": "p1", "text": HOSTILE_NOTE},
-                  {"type": "note", "by": HOSTILE_BY, "text": "by names nobody: KIFU-LOG-002"}):
+    for event in (
+        {"type": "note", "by": "p1", "text": HOSTILE_NOTE},
+        {"type": "note", "by": HOSTILE_BY, "text": "by names nobody: KIFU-LOG-002"},
+    ):
         logfile.append(path, event)
     return path
 

@@ -22,10 +22,14 @@ SPOOF = f"Aoi{RLO} niw neR {PDF}"
 
 
 def _log(path: Path, name: str, winner: str = "a", texts: tuple[str, ...] = ()) -> Path:
-    logfile.write_new(path, {"game": "generic", "match": "m-1", "players": [{"id": "a", "name": name},
-                                                                          {"id": "b", "name": "Ren"}]},
-                      [*({"type": "note", "by": "a", "text": t} for t in texts),
-                       {"type": "match.end", "by": "judge", "winner": winner, "reason": "concede"}])
+    logfile.write_new(
+        path,
+        {"game": "generic", "match": "m-1", "players": [{"id": "a", "name": name}, {"id": "b", "name": "Ren"}]},
+        [
+            *({"type": "note", "by": "a", "text": t} for t in texts),
+            {"type": "match.end", "by": "judge", "winner": winner, "reason": "concede"},
+        ],
+    )
     return path
 
 
@@ -80,8 +84,9 @@ def test_the_cut_note_is_in_the_page_language(tmp_path: Path, kifu) -> None:
 
 
 def test_audit_html_carries_the_content_security_policy(tmp_path: Path, kifu) -> None:
-    doc = _page(kifu, _log(tmp_path / "m.jsonl", "<script>alert(1)</script>"), tmp_path / "p.html",
-                "audit", "-f", "html")
+    doc = _page(
+        kifu, _log(tmp_path / "m.jsonl", "<script>alert(1)</script>"), tmp_path / "p.html", "audit", "-f", "html"
+    )
     policy = doc.xpath("//meta[@http-equiv='Content-Security-Policy']/@content")
     assert policy == [markup.CSP] and "default-src 'none'" in policy[0]
     assert not doc.xpath("//script")

@@ -31,11 +31,22 @@ def discord_export(title: str, authors: list[tuple[str, str]], rolls: list[tuple
 
     def post(author_id: str, name: str, content: str, bot: bool = False) -> None:
         i = len(msgs) + 1
-        msgs.append({"id": str(1345000000000000000 + i), "type": "Default",
-                     "timestamp": f"2026-11-0{1 + len(title) % 5}T20:{i // 60:02d}:{i % 60:02d}+09:00",
-                     "timestampEdited": None, "isPinned": False, "content": content,
-                     "author": {"id": author_id, "name": name, "nickname": name, "isBot": bot},
-                     "attachments": [], "embeds": [], "stickers": [], "reactions": [], "mentions": []})
+        msgs.append(
+            {
+                "id": str(1345000000000000000 + i),
+                "type": "Default",
+                "timestamp": f"2026-11-0{1 + len(title) % 5}T20:{i // 60:02d}:{i % 60:02d}+09:00",
+                "timestampEdited": None,
+                "isPinned": False,
+                "content": content,
+                "author": {"id": author_id, "name": name, "nickname": name, "isBot": bot},
+                "attachments": [],
+                "embeds": [],
+                "stickers": [],
+                "reactions": [],
+                "mentions": [],
+            }
+        )
 
     for author_id, name in authors:
         post(author_id, name, "よろしくお願いします")
@@ -43,10 +54,20 @@ def discord_export(title: str, authors: list[tuple[str, str]], rolls: list[tuple
     for name, face in rolls:
         post(names[name], name, "bcdice> 1D2")
         post("1", "BCDice", f"＞{name}\nDiceBot: (1D2) ＞ {face}", bot=True)
-    doc = {"guild": {"id": "10", "name": "交流会", "iconUrl": ""},
-           "channel": {"id": "20", "type": "GuildTextChat", "categoryId": "3", "category": "対戦", "name": title,
-                       "topic": None},
-           "dateRange": {"after": None, "before": None}, "messages": msgs, "messageCount": len(msgs)}
+    doc = {
+        "guild": {"id": "10", "name": "交流会", "iconUrl": ""},
+        "channel": {
+            "id": "20",
+            "type": "GuildTextChat",
+            "categoryId": "3",
+            "category": "対戦",
+            "name": title,
+            "topic": None,
+        },
+        "dateRange": {"after": None, "before": None},
+        "messages": msgs,
+        "messageCount": len(msgs),
+    }
     return json.dumps(doc, ensure_ascii=False)
 
 
@@ -56,8 +77,16 @@ def ccfolia_export(speakers: list[str], rolls: list[tuple[str, int]]) -> str:
     for name in speakers:
         msgs.append({"name": name, "text": "よろしく", "type": "text", "channel": "main", "createdAt": t0 + len(msgs)})
     for name, face in rolls:
-        msgs.append({"name": name, "text": "1D2", "type": "text", "channel": "main", "createdAt": t0 + len(msgs),
-                     "extend": {"roll": {"result": f"(1D2) ＞ {face}"}}})
+        msgs.append(
+            {
+                "name": name,
+                "text": "1D2",
+                "type": "text",
+                "channel": "main",
+                "createdAt": t0 + len(msgs),
+                "extend": {"roll": {"result": f"(1D2) ＞ {face}"}},
+            }
+        )
     return json.dumps({"messages": msgs, "images": {}}, ensure_ascii=False)
 
 
@@ -73,8 +102,15 @@ def imports_db(tmp_path_factory) -> tuple[Path, dict[str, list[int]]]:
 
     rng = random.Random(16)
     d = tmp_path_factory.mktemp("imports")
-    rolls = {name: _rolls(rng, who, 6) for name, who in [("a", ["Aoi", "Ren"]), ("b", ["Ren", "Aoi-chan"]),
-                                                         ("c", ["Ren", "ＡＯＩ "]), ("d", ["葵", "Ren"])]}
+    rolls = {
+        name: _rolls(rng, who, 6)
+        for name, who in [
+            ("a", ["Aoi", "Ren"]),
+            ("b", ["Ren", "Aoi-chan"]),
+            ("c", ["Ren", "ＡＯＩ "]),
+            ("d", ["葵", "Ren"]),
+        ]
+    }
     exports = {
         "a.json": discord_export("卓1", [("501", "Aoi"), ("502", "Ren")], rolls["a"]),
         "b.json": discord_export("卓2", [("502", "Ren"), ("501", "Aoi-chan")], rolls["b"]),
@@ -124,8 +160,9 @@ def test_one_person_under_two_seat_ids_and_spellings_is_one_row(kifu, imports_db
     assert coins["Ren"]["n"] == len(faces["ren"])
     seat_ids = {"p1", "p2", "x", "y"}
     assert not seat_ids & set(coins)
-    by_seat = {row["player"] for row in json.loads(kifu("stats", "fairness", "--db", db, "--by", "seat",
-                                                        "-f", "json").out)}
+    by_seat = {
+        row["player"] for row in json.loads(kifu("stats", "fairness", "--db", db, "--by", "seat", "-f", "json").out)
+    }
     assert by_seat == {"p1", "p2"}  # the old view: seat ids across matches
 
 
@@ -133,10 +170,16 @@ def test_winrate_and_views_are_per_person(kifu, imports_db) -> None:
     db, _ = imports_db
     rows = json.loads(kifu("stats", "winrate", "--db", db, "-f", "json").out)
     assert {r["person"]: r["played"] for r in rows} == {"Aoi": 4, "Ren": 5, "葵": 1}
-    out = json.loads(kifu("sql", "SELECT DISTINCT player, person FROM randomness ORDER BY ALL", "--db", db,
-                          "-f", "json").out)
-    assert {(r["player"], r["person"]) for r in out} == {("p1", "Aoi"), ("p2", "Aoi"), ("p1", "Ren"),
-                                                         ("p2", "Ren"), ("p1", "葵")}
+    out = json.loads(
+        kifu("sql", "SELECT DISTINCT player, person FROM randomness ORDER BY ALL", "--db", db, "-f", "json").out
+    )
+    assert {(r["player"], r["person"]) for r in out} == {
+        ("p1", "Aoi"),
+        ("p2", "Aoi"),
+        ("p1", "Ren"),
+        ("p2", "Ren"),
+        ("p1", "葵"),
+    }
 
 
 def test_people_toml_gathers_an_alias_and_is_picked_up_when_it_changes(kifu, imports_db, tmp_path) -> None:
@@ -150,9 +193,13 @@ def test_people_toml_gathers_an_alias_and_is_picked_up_when_it_changes(kifu, imp
     assert set(coins) == {"Aoi", "Ren"}
     assert coins["Aoi"]["n"] == len(faces["aoi"]) + len(faces["aoi-chan"]) + len(faces["葵"])
     merged = json.loads(kifu("people", "aoi", "--merge", "--db", copy, "-f", "json").out)
-    assert {(m["name"], m["via"]) for m in merged} == {("Aoi", "file-name"), ("Aoi-chan", "file-name"),
-                                                      ("ＡＯＩ ", "file-name"), ("aoi", "file-name"),
-                                                      ("葵", "file-name")}
+    assert {(m["name"], m["via"]) for m in merged} == {
+        ("Aoi", "file-name"),
+        ("Aoi-chan", "file-name"),
+        ("ＡＯＩ ", "file-name"),
+        ("aoi", "file-name"),
+        ("葵", "file-name"),
+    }
     (tmp_path / "people.toml").write_text('["葵"]\nkeys = []\n', encoding="utf-8")
     listed = {r["person"] for r in json.loads(kifu("people", "--db", copy, "-f", "json").out)}
     assert listed == {"Aoi", "Ren", "葵"}
@@ -167,8 +214,11 @@ def test_people_lists_searches_and_shows_the_merge(kifu, imports_db) -> None:
     assert [r["person"] for r in json.loads(kifu("people", "ａｏｉ", "--db", db, "-f", "json").out)] == ["Aoi"]
     merge = json.loads(kifu("people", "aoi", "--merge", "--db", db, "-f", "json").out)
     assert {(m["name"], m["key"], m["via"], m["seat_ids"]) for m in merge} == {
-        ("Aoi", "discord:501", "key", "p1"), ("Aoi-chan", "discord:501", "key", "p2"),
-        ("ＡＯＩ ", None, "key-name", "p2"), ("aoi", None, "key-name", "y")}
+        ("Aoi", "discord:501", "key", "p1"),
+        ("Aoi-chan", "discord:501", "key", "p2"),
+        ("ＡＯＩ ", None, "key-name", "p2"),
+        ("aoi", None, "key-name", "y"),
+    }
     md = kifu("people", "--db", db, "-f", "md", "--lang", "ja").out
     assert md.startswith("**人 (3 人, 10 席") and "| person | seats |" in md
 
@@ -197,8 +247,8 @@ def _seat(match: str, player: str, name: str, key: str | None = None, seat: int 
     return ("generic", match, seat, player, name, key)
 
 
-def _people(seats: list[tuple], identity: Identity = Identity()) -> list[tuple[str, str]]:
-    return [(row[6], row[7]) for row in resolve(seats, identity)]
+def _people(seats: list[tuple], identity: Identity | None = None) -> list[tuple[str, str]]:
+    return [(row[6], row[7]) for row in resolve(seats, identity or Identity())]
 
 
 def test_normalise_ignores_width_case_and_spaces() -> None:
@@ -208,16 +258,30 @@ def test_normalise_ignores_width_case_and_spaces() -> None:
 
 
 def test_a_key_wins_over_a_name_and_names_join_the_only_key_that_bears_them() -> None:
-    seats = [_seat("m1", "p1", "Ren", "discord:1"), _seat("m2", "p2", "Ren", "discord:2"),
-             _seat("m3", "p1", "ren"), _seat("m4", "p1", "Aoi", "discord:3"), _seat("m5", "p2", "AOI"),
-             _seat("m6", "p1", "Sora")]
-    assert _people(seats) == [("Ren (discord:1)", "key"), ("Ren (discord:2)", "key"), ("ren", "name"),
-                              ("Aoi", "key"), ("Aoi", "key-name"), ("Sora", "name")]
+    seats = [
+        _seat("m1", "p1", "Ren", "discord:1"),
+        _seat("m2", "p2", "Ren", "discord:2"),
+        _seat("m3", "p1", "ren"),
+        _seat("m4", "p1", "Aoi", "discord:3"),
+        _seat("m5", "p2", "AOI"),
+        _seat("m6", "p1", "Sora"),
+    ]
+    assert _people(seats) == [
+        ("Ren (discord:1)", "key"),
+        ("Ren (discord:2)", "key"),
+        ("ren", "name"),
+        ("Aoi", "key"),
+        ("Aoi", "key-name"),
+        ("Sora", "name"),
+    ]
 
 
 def test_session_keys_resolve_by_name_unless_listed(tmp_path: Path) -> None:
-    seats = [_seat("m1", "p1", "ハル", "udonarium:Ab3"), _seat("m2", "p2", "ハル", "udonarium:Zk8"),
-             _seat("m3", "p1", "GM", "udonarium:Zk8")]
+    seats = [
+        _seat("m1", "p1", "ハル", "udonarium:Ab3"),
+        _seat("m2", "p2", "ハル", "udonarium:Zk8"),
+        _seat("m3", "p1", "GM", "udonarium:Zk8"),
+    ]
     assert _people(seats) == [("ハル", "name"), ("ハル", "name"), ("GM", "name")]
     f = tmp_path / "people.toml"
     f.write_text('["Haru"]\nkeys = ["udonarium:Zk8"]\n', encoding="utf-8")
@@ -228,21 +292,38 @@ def test_identity_file_keys_names_and_labels(tmp_path: Path) -> None:
     f = tmp_path / "people.toml"
     f.write_text('["Aoi"]\nnames = ["葵"]\nkeys = ["jcg:1"]\n\n["Ren"]\nkeys = ["discord:9"]\n', encoding="utf-8")
     identity = load_identity(f)
-    seats = [_seat("m1", "a", "Aoi", "jcg:1"), _seat("m2", "b", "葵"), _seat("m3", "c", "aoi"),
-             _seat("m4", "d", "Ren", "discord:9"), _seat("m5", "e", "Ren", "discord:8"),
-             _seat("m6", "f", "Ren", "discord:7"), _seat("m7", "g", ""), _seat("m8", "h", "", "discord:6")]
+    seats = [
+        _seat("m1", "a", "Aoi", "jcg:1"),
+        _seat("m2", "b", "葵"),
+        _seat("m3", "c", "aoi"),
+        _seat("m4", "d", "Ren", "discord:9"),
+        _seat("m5", "e", "Ren", "discord:8"),
+        _seat("m6", "f", "Ren", "discord:7"),
+        _seat("m7", "g", ""),
+        _seat("m8", "h", "", "discord:6"),
+    ]
     assert _people(seats, identity) == [
-        ("Aoi", "file-key"), ("Aoi", "file-name"), ("Aoi", "file-name"), ("Ren", "file-key"),
+        ("Aoi", "file-key"),
+        ("Aoi", "file-name"),
+        ("Aoi", "file-name"),
+        ("Ren", "file-key"),
         # "Ren" is the file's, and two other keys go by it: each keeps its key in its label
-        ("Ren (discord:8)", "key"), ("Ren (discord:7)", "key"), ("(unnamed: seat 1 of m7)", "unnamed"),
-        ("discord:6", "key")]
+        ("Ren (discord:8)", "key"),
+        ("Ren (discord:7)", "key"),
+        ("(unnamed: seat 1 of m7)", "unnamed"),
+        ("discord:6", "key"),
+    ]
 
 
 def test_identity_file_errors_name_the_field(tmp_path: Path) -> None:
     f = tmp_path / "people.toml"
-    for text, field in [('["A"]\nkeys = ["k"]\n["B"]\nkeys = ["k"]\n', "B.keys"),
-                        ('["A"]\nnicknames = []\n', "A.nicknames"), ('["A"]\nnames = "x"\n', "A.names"),
-                        ('A = 1\n', "A"), ('["  "]\n', "  ")]:
+    for text, field in [
+        ('["A"]\nkeys = ["k"]\n["B"]\nkeys = ["k"]\n', "B.keys"),
+        ('["A"]\nnicknames = []\n', "A.nicknames"),
+        ('["A"]\nnames = "x"\n', "A.names"),
+        ("A = 1\n", "A"),
+        ('["  "]\n', "  "),
+    ]:
         f.write_text(text, encoding="utf-8")
         with pytest.raises(wh.people.KifuError) as exc:
             load_identity(f)
@@ -278,8 +359,9 @@ def test_new_takes_keys_and_old_logs_stay_byte_identical(kifu, tmp_path: Path) -
 
 def test_importers_fill_the_key_their_source_has(kifu, tmp_path: Path) -> None:
     def players(rel: str) -> list[dict]:
-        return json.loads((FIXTURES / "imports" / (rel + ".kifu.jsonl")).read_text(encoding="utf-8")
-                          .splitlines()[0])["players"]
+        return json.loads((FIXTURES / "imports" / (rel + ".kifu.jsonl")).read_text(encoding="utf-8").splitlines()[0])[
+            "players"
+        ]
 
     assert [p.get("key") for p in players("arena/Player.log")] == ["arena:U1", "arena:U2"]
     assert [p.get("key") for p in players("discord/export.json")] == ["discord:9512", "discord:9059"]
@@ -300,12 +382,28 @@ def test_every_view_with_a_player_has_its_person(imports_db) -> None:
     db, _ = imports_db
     con = duckdb.connect(str(db), read_only=True)
     views = con.execute("SELECT view_name FROM duckdb_views() WHERE NOT internal AND schema_name = 'main'").fetchall()
-    cols = {v: {c for (c,) in con.execute("SELECT column_name FROM duckdb_columns() WHERE table_name = $v",
-                                          {"v": v}).fetchall()} for (v,) in views}
+    cols = {
+        v: {
+            c
+            for (c,) in con.execute(
+                "SELECT column_name FROM duckdb_columns() WHERE table_name = $v", {"v": v}
+            ).fetchall()
+        }
+        for (v,) in views
+    }
     con.close()
     with_player = {v for v, c in cols.items() if "player" in c}
-    assert {"players", "randomness", "runs", "first_players", "gg_setups", "gg_tosses", "mtg_flips",
-            "wt_builds", "ws_attacks"} <= with_player
+    assert {
+        "players",
+        "randomness",
+        "runs",
+        "first_players",
+        "gg_setups",
+        "gg_tosses",
+        "mtg_flips",
+        "wt_builds",
+        "ws_attacks",
+    } <= with_player
     assert all("person" in cols[v] for v in with_player)
 
 
@@ -322,6 +420,7 @@ def test_a_warehouse_from_before_people_is_brought_up_to_date(kifu, imports_db, 
     rows = json.loads(kifu("people", "--db", old, "-f", "json").out)
     assert {r["person"] for r in rows} == {"Aoi", "Ren", "葵"}
     con = duckdb.connect(str(old), read_only=True)
-    assert con.execute("""SELECT count(*) FROM matches, unnest(players) p WHERE p.unnest."key" IS NOT NULL"""
-                       ).fetchone() == (4,)
+    assert con.execute(
+        """SELECT count(*) FROM matches, unnest(players) p WHERE p.unnest."key" IS NOT NULL"""
+    ).fetchone() == (4,)
     con.close()

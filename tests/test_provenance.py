@@ -25,17 +25,29 @@ WEISS = FIXTURES / "imports" / "games" / "weiss" / "ws対戦ログ.html.kifu.jso
 UDONARIUM = FIXTURES / "imports" / "udonarium" / "chat.xml.kifu.jsonl"  # seq 8 edited: "x2 1D6 & <繰り返し>"
 PLAIN = FIXTURES / "gunandgun" / "dispute.jsonl"  # recorded by hand: no src at all
 WHERE = "ws対戦ログ.html:line 271"
-SAID = {"en": f"seq 31 comes from a message edited after it was sent ({WHERE}): '!damage ミオ 3'",
-        "ja": f"seq 31 は送信後に編集されたメッセージから取り込まれています ({WHERE}): 「!damage ミオ 3」"}
+SAID = {
+    "en": f"seq 31 comes from a message edited after it was sent ({WHERE}): '!damage ミオ 3'",
+    "ja": f"seq 31 は送信後に編集されたメッセージから取り込まれています ({WHERE}): 「!damage ミオ 3」",
+}
 
 
 # --- kifu show --------------------------------------------------------------------------------------
 
+
 def test_show_json_and_csv_carry_each_events_source(kifu) -> None:
     rows = {r["seq"]: r for r in json.loads(kifu("show", WEISS, "-f", "json").out)}
     assert rows[31] | {"detail": None} == {
-        "seq": 31, "at": "2025-08-03T09:05:12.000Z", "by": "a", "type": "ws.damage", "detail": None, "voided": None,
-        "src_file": "ws対戦ログ.html", "src_loc": "line 271", "edited": True, "src_text": "!damage ミオ 3"}
+        "seq": 31,
+        "at": "2025-08-03T09:05:12.000Z",
+        "by": "a",
+        "type": "ws.damage",
+        "detail": None,
+        "voided": None,
+        "src_file": "ws対戦ログ.html",
+        "src_loc": "line 271",
+        "edited": True,
+        "src_text": "!damage ミオ 3",
+    }
     assert [s for s, r in rows.items() if r["edited"]] == [31]
     assert rows[30]["src_loc"] == "line 260" and rows[30]["src_text"] == "!step ダメージ"
     assert rows[1]["src_file"] is None and rows[1]["edited"] is False  # match.start is kifu's own
@@ -50,10 +62,13 @@ def test_show_json_of_a_log_recorded_by_hand_has_no_source(kifu) -> None:
     assert all(r["src_file"] is None and r["src_text"] is None and r["edited"] is False for r in rows)
 
 
-@pytest.mark.parametrize("lang, head, legend", [
-    ("en", "| seq | at | by | type | detail | voided | edited |", "✎ the source marks the message as edited"),
-    ("ja", "| seq | 時刻 | 誰 | 種類 | 内容 | 取り消し | 編集済 |", "✎ 元のログで送信後に編集された"),
-])
+@pytest.mark.parametrize(
+    "lang, head, legend",
+    [
+        ("en", "| seq | at | by | type | detail | voided | edited |", "✎ the source marks the message as edited"),
+        ("ja", "| seq | 時刻 | 誰 | 種類 | 内容 | 取り消し | 編集済 |", "✎ 元のログで送信後に編集された"),
+    ],
+)
 def test_show_md_marks_the_edited_row_and_explains_the_mark(kifu, lang: str, head: str, legend: str) -> None:
     out = kifu("show", WEISS, "-f", "md", "--lang", lang).out.splitlines()
     assert head in out
@@ -86,6 +101,7 @@ def test_show_keeps_the_source_text_as_exported(kifu) -> None:
 
 # --- kifu audit --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_audit_text_names_the_edited_event_under_its_finding_once(kifu, lang: str) -> None:
     lines = kifu("audit", WEISS, "--lang", lang).out.splitlines()
@@ -98,8 +114,16 @@ def test_audit_text_names_the_edited_event_under_its_finding_once(kifu, lang: st
 def test_audit_json_gives_a_provenance_list_on_each_finding(kifu, lang: str) -> None:
     doc = json.loads(kifu("audit", WEISS, "-f", "json", "--lang", lang).out)
     found = {f["code"]: f for f in doc["findings"]}
-    assert found["WS-DMG-001"]["provenance"] == [{"seq": 31, "file": "ws対戦ログ.html", "loc": "line 271",
-                                                  "text": "!damage ミオ 3", "edited": True, "says": SAID[lang]}]
+    assert found["WS-DMG-001"]["provenance"] == [
+        {
+            "seq": 31,
+            "file": "ws対戦ログ.html",
+            "loc": "line 271",
+            "text": "!damage ミオ 3",
+            "edited": True,
+            "says": SAID[lang],
+        }
+    ]
     assert found["WS-ATK-003"]["provenance"] == [] and found["WS-ATK-003"]["seqs"] == [24]
     # extra context, not a verdict: the findings are those the auditor makes
     assert (found["WS-DMG-001"]["seqs"], found["WS-DMG-001"]["severity"]) == ([24, 31], "error")
@@ -111,7 +135,8 @@ def test_audit_findings_are_unchanged_by_provenance(kifu) -> None:
     doc = json.loads(kifu("audit", WEISS, "-f", "json").out)
     audited = registry.audit(logfile.load(WEISS).events)
     assert [(f["code"], f["seq"], f["seqs"], f["message"]) for f in doc["findings"]] == [
-        (f.code, f.seq, f.seqs, f.message.en) for f in audited]
+        (f.code, f.seq, f.seqs, f.message.en) for f in audited
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -131,7 +156,8 @@ def test_audit_html_marks_the_row_and_the_finding(kifu, tmp_path: Path, lang: st
     assert not doc.xpath("//tr[@id='seq-24']//div[contains(@class,'edited')]")
     items = {li.xpath("b")[0].text: li for li in doc.xpath("//ul/li[b]")}
     assert [d.text_content() for d in items["WS-DMG-001"].xpath(".//div[contains(@class,'edited')]")] == [
-        f"✎ {SAID[lang]}"]
+        f"✎ {SAID[lang]}"
+    ]
     assert not items["WS-ATK-003"].xpath(".//div[contains(@class,'edited')]")
 
 
@@ -143,20 +169,33 @@ def test_audit_of_a_log_without_edits_carries_no_provenance(kifu) -> None:
 
 # --- the pure helper: consequences, several edits, no text, long text ----------------------------------
 
+
 def _finding(seqs: list[int], consequences: list[int] = ()) -> Finding:
-    return Finding(code="X-1", name="x", severity="error", seq=seqs[-1], seqs=seqs, citation=Text(ja="j", en="e"),
-                   message=Text(ja="j", en="e"), consequences=list(consequences))
+    return Finding(
+        code="X-1",
+        name="x",
+        severity="error",
+        seq=seqs[-1],
+        seqs=seqs,
+        citation=Text(ja="j", en="e"),
+        message=Text(ja="j", en="e"),
+        consequences=list(consequences),
+    )
 
 
 def test_a_finding_names_its_consequences_edited_events_too_once() -> None:
-    edited = {5: Source(file="r.html", loc="line 9", text="1D6 → 4", edited=True),
-              8: Source(file="r.html", loc="line 12", edited=True),
-              9: Source(file="r.html", loc="line 13", text="elsewhere", edited=True)}
+    edited = {
+        5: Source(file="r.html", loc="line 9", text="1D6 → 4", edited=True),
+        8: Source(file="r.html", loc="line 12", edited=True),
+        9: Source(file="r.html", loc="line 13", text="elsewhere", edited=True),
+    }
     f = _finding([3, 5], consequences=[8])
     assert [s for s, _ in provenance.of(f, edited)] == [5, 8]
-    assert provenance.note(f, edited, "en") == ("seq 5 comes from a message edited after it was sent (r.html:line 9): "
-                                                "'1D6 → 4'; seq 8 comes from a message edited after it was sent "
-                                                "(r.html:line 12)")
+    assert provenance.note(f, edited, "en") == (
+        "seq 5 comes from a message edited after it was sent (r.html:line 9): "
+        "'1D6 → 4'; seq 8 comes from a message edited after it was sent "
+        "(r.html:line 12)"
+    )
     assert provenance.note(_finding([3]), edited, "en") == "" and provenance.to_json(_finding([3]), edited, "ja") == []
 
 
@@ -168,10 +207,18 @@ def test_a_long_or_multiline_source_text_stays_on_one_capped_line() -> None:
 
 # --- kifu report (the match page) ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("lang, label, said", [
-    ("en", "From edited messages", f"edited after it was sent ({WHERE}); as exported: !damage ミオ 3"),
-    ("ja", "編集されたメッセージ", f"送信後に編集されたメッセージ ({WHERE})。エクスポートされた本文: !damage ミオ 3"),
-])
+
+@pytest.mark.parametrize(
+    "lang, label, said",
+    [
+        ("en", "From edited messages", f"edited after it was sent ({WHERE}); as exported: !damage ミオ 3"),
+        (
+            "ja",
+            "編集されたメッセージ",
+            f"送信後に編集されたメッセージ ({WHERE})。エクスポートされた本文: !damage ミオ 3",
+        ),
+    ],
+)
 def test_page_marks_the_edited_event_and_its_finding(kifu, tmp_path: Path, lang: str, label: str, said: str) -> None:
     out = tmp_path / "r.html"
     assert kifu("report", WEISS, "-o", out, "--lang", lang).code == 1  # WS-DMG-001 is an error
@@ -191,12 +238,24 @@ def test_page_isolates_a_hostile_edited_message(kifu, tmp_path: Path) -> None:
     """The source's text and location come from outside kifu: escaped, isolated and cut like any log string."""
     hostile = "<script>alert(1)</script>\u202e4 → 6D1"
     log = tmp_path / "m.jsonl"
-    logfile.write_new(log, {"game": "generic", "match": "m-1", "players": [{"id": "a", "name": "Aoi"}]}, [
-        {"type": "note", "by": "a", "text": "1D6", "src": {"file": "r<b>.html", "loc": "line 3", "text": hostile,
-                                                          "edited": True}},
-        {"type": "note", "by": "a", "text": "x" * 10, "src": {"file": "r.html", "loc": "line 4",
-                                                             "text": "y" * 5000, "edited": True}},
-    ])
+    logfile.write_new(
+        log,
+        {"game": "generic", "match": "m-1", "players": [{"id": "a", "name": "Aoi"}]},
+        [
+            {
+                "type": "note",
+                "by": "a",
+                "text": "1D6",
+                "src": {"file": "r<b>.html", "loc": "line 3", "text": hostile, "edited": True},
+            },
+            {
+                "type": "note",
+                "by": "a",
+                "text": "x" * 10,
+                "src": {"file": "r.html", "loc": "line 4", "text": "y" * 5000, "edited": True},
+            },
+        ],
+    )
     for command in (("report",), ("audit", "-f", "html")):
         out = tmp_path / "p.html"
         assert kifu(*command, log, "-o", out).code == 0

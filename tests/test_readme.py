@@ -25,7 +25,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 def _commands() -> list[str]:
     """The command lines of every sh block but the Quickstart's, continuation lines joined."""
     body = README.split("## Quickstart", 1)[1]
-    body = body[body.index("```", body.index("```") + 3) + 3:]  # past the Quickstart's own block
+    body = body[body.index("```", body.index("```") + 3) + 3 :]  # past the Quickstart's own block
     lines: list[str] = []
     for block in re.findall(r"```sh\n(.*?)```", body, re.S):
         pending = ""
@@ -53,11 +53,24 @@ def test_every_readme_command_works_in_a_fresh_clone(tmp_path: Path) -> None:
     for i, cmd in enumerate(_commands()):
         script.append(cmd)
         script.append(f'rc=$?; if [ $rc -gt 1 ]; then echo "README command {i} failed with exit $rc" >&2; exit 3; fi')
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-           "KIFU_HOME": str(tmp_path / "home"), "KIFU_DB": "", "LANG": "C.UTF-8", "KIFU_LANG": "en"}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "KIFU_HOME": str(tmp_path / "home"),
+        "KIFU_DB": "",
+        "LANG": "C.UTF-8",
+        "KIFU_LANG": "en",
+    }
     env.pop("KIFU_DB")
-    run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=clone, env=env, capture_output=True, text=True,
-                         timeout=600, stdin=subprocess.DEVNULL)
+    run = subprocess.run(
+        ["bash", "-c", "\n".join(script)],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
     failed = re.search(r"README command (\d+) failed", run.stderr)
     where = _commands()[int(failed.group(1))] if failed else ""
     assert run.returncode == 0, (where, run.stderr[-3000:])

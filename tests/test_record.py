@@ -23,8 +23,14 @@ from kifu.events.notation import Table
 
 PLAYERS = [{"id": "a", "name": "ミナト"}, {"id": "b", "name": "ユキ"}]
 GG = {"game": "gunandgun", "match": "R1-T3", "players": PLAYERS}
-OPENING = ["!setup ラン ダタラ ハクメン がんばる!!", "b: !setup ヒバナ エンラ ウワン 朧走り", "!first ユキ 速度",
-           "!draw エンラ 3 初手", "a: !draw ダタラ 3 初手", "b: !turn 1"]
+OPENING = [
+    "!setup ラン ダタラ ハクメン がんばる!!",
+    "b: !setup ヒバナ エンラ ウワン 朧走り",
+    "!first ユキ 速度",
+    "!draw エンラ 3 初手",
+    "a: !draw ダタラ 3 初手",
+    "b: !turn 1",
+]
 
 
 def _recording(path: Path, start: dict[str, Any] = GG) -> Any:
@@ -64,7 +70,13 @@ def test_typing_an_activation_shows_the_toss_before_cost_live_and_an_undo_takes_
             await pilot.pause()
             assert rec.session.voided == {9: 10}
             assert "GG-TOSS-001" not in panel("#findings") and "GG-TOSS-001" in panel("#preview")  # "gone"
-            for line in ["!cost a1 手札 1", "!toss a1 自分", "!toss a1 相手", "!resolve a1 1 1", "!draw エンラ 1 効果 a1"]:
+            for line in [
+                "!cost a1 手札 1",
+                "!toss a1 自分",
+                "!toss a1 相手",
+                "!resolve a1 1 1",
+                "!draw エンラ 1 効果 a1",
+            ]:
                 app.query_one("#line").value = line  # (each key costs the pilot ~60 ms: the rest as whole lines)
                 await pilot.press("enter")
             await pilot.pause()
@@ -132,7 +144,12 @@ def test_a_refused_line_is_shown_with_the_reason_and_up_brings_it_back(tmp_path:
 
 # --- one notation: each game's chat export typed at the table gives its import ---------------------
 
-EXPORTS = ["gunandgun/卓A_コイントス版.html", "worldtrigger/ランク戦_chat.xml", "weiss/ws対戦ログ.html", "mtg/コイン卓.json"]
+EXPORTS = [
+    "gunandgun/卓A_コイントス版.html",
+    "worldtrigger/ランク戦_chat.xml",
+    "weiss/ws対戦ログ.html",
+    "mtg/コイン卓.json",
+]
 
 
 def _fields(e: Any) -> dict[str, Any]:
@@ -163,20 +180,51 @@ def test_a_chat_export_typed_line_by_line_gives_the_imported_events_and_findings
 
 # --- the line-by-line mode (no terminal) -------------------------------------------------------------
 
-SCRIPT = "\n".join(OPENING + ["!act a1 計略", "!toss a1 自分", "!undo", "!foo", "!cost a1 手札 1", "!toss a1 相手",
-                              "!resolve a1 0", "!void 1", "b: !void 12"]) + "\n"
+SCRIPT = (
+    "\n".join(
+        OPENING
+        + [
+            "!act a1 計略",
+            "!toss a1 自分",
+            "!undo",
+            "!foo",
+            "!cost a1 手札 1",
+            "!toss a1 相手",
+            "!resolve a1 0",
+            "!void 1",
+            "b: !void 12",
+        ]
+    )
+    + "\n"
+)
 
 
 def test_piped_lines_print_seqs_and_live_findings_and_refusals(kifu, tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
-    r = kifu("record", log, "-g", "gunandgun", "-m", "R1-T3", "-p", "a=ミナト", "-p", "b=ユキ", "--no-time",
-             "--lang", "en", stdin=SCRIPT)
+    r = kifu(
+        "record",
+        log,
+        "-g",
+        "gunandgun",
+        "-m",
+        "R1-T3",
+        "-p",
+        "a=ミナト",
+        "-p",
+        "b=ユキ",
+        "--no-time",
+        "--lang",
+        "en",
+        stdin=SCRIPT,
+    )
     assert r.code == 2, r.err  # a line was refused
     out = r.out.splitlines()
     assert out[7].startswith("seq 9 b gg.toss") and out[8].startswith("  + GG-TOSS-001 [error] seq 9:")
     assert out[9].startswith("seq 10 recorder log.void") and out[10].startswith("  - GG-TOSS-001 [error] seq 9:")
-    assert r.err.strip() == "kifu: line 10: not recorded: !foo is not a command of gunandgun " \
-                            "(known: ability, act, bullet, burn, continuous, cost, draw, effectload, end, first, fizzle, func …)"
+    assert (
+        r.err.strip() == "kifu: line 10: not recorded: !foo is not a command of gunandgun "
+        "(known: ability, act, bullet, burn, continuous, cost, draw, effectload, end, first, fizzle, func …)"
+    )
     assert any(line.startswith("  + KIFU-LOG-011 [error] seq 14:") for line in out)  # a void of match.start
     assert any(line.startswith("  + KIFU-LOG-009 [error] seq 15:") for line in out)  # a void by a player
     head = logfile.verify(log)
@@ -186,8 +234,25 @@ def test_piped_lines_print_seqs_and_live_findings_and_refusals(kifu, tmp_path: P
 
 def test_piped_lines_as_json_and_the_slip_written(kifu, tmp_path: Path) -> None:
     log, slip = tmp_path / "m.jsonl", tmp_path / "m.slip.svg"
-    r = kifu("record", log, "-g", "gunandgun", "-m", "R1", "-p", "a=ミナト", "-p", "b=ユキ", "-f", "json",
-             "--slip", slip, "--lang", "ja", stdin="\n".join(OPENING + ["!act a1 計略", "!toss a1 自分"]) + "\n")
+    r = kifu(
+        "record",
+        log,
+        "-g",
+        "gunandgun",
+        "-m",
+        "R1",
+        "-p",
+        "a=ミナト",
+        "-p",
+        "b=ユキ",
+        "-f",
+        "json",
+        "--slip",
+        slip,
+        "--lang",
+        "ja",
+        stdin="\n".join(OPENING + ["!act a1 計略", "!toss a1 自分"]) + "\n",
+    )
     assert r.code == 1, r.err  # clean input, an error finding
     rows = [json.loads(line) for line in r.out.splitlines()]
     assert [row["seq"] for row in rows if "seq" in row] == list(range(2, 10))
@@ -206,11 +271,16 @@ def test_an_existing_log_is_continued_and_undo_reaches_its_last_event(kifu, tmp_
     assert [e.text for e in logfile.load(log).events if type(e).__name__ == "Note"] == ["hello", "again"]
 
 
-@pytest.mark.parametrize("args,words", [
-    ((), ("-g, -m and -p",)),
-    (("-g", "mtg"), ("-g, -m and -p",)),
-])
-def test_a_new_log_needs_game_match_and_players(kifu, tmp_path: Path, args: tuple[str, ...], words: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    "args,words",
+    [
+        ((), ("-g, -m and -p",)),
+        (("-g", "mtg"), ("-g, -m and -p",)),
+    ],
+)
+def test_a_new_log_needs_game_match_and_players(
+    kifu, tmp_path: Path, args: tuple[str, ...], words: tuple[str, ...]
+) -> None:
     r = kifu("record", tmp_path / "new.jsonl", *args, "--lang", "en", stdin="")
     assert r.code == 2 and len(r.err.splitlines()) == 1 and all(w in r.err for w in words), r.err
     assert not (tmp_path / "new.jsonl").exists()
@@ -248,11 +318,13 @@ def test_slip_as_text_and_svg_names_the_head_and_its_qr_code_holds_it(kifu, tmp_
     svg = tmp_path / "s.svg"
     assert kifu("slip", log, "-f", "svg", "-o", svg).code == 0
     assert ET.fromstring(svg.read_text(encoding="utf-8")).tag.endswith("svg")
-    want = [[bool(m) for m in row] for row in segno.make(head.upper(), error="m", boost_error=False).matrix_iter(border=2)]
+    want = [
+        [bool(m) for m in row] for row in segno.make(head.upper(), error="m", boost_error=False).matrix_iter(border=2)
+    ]
     assert qr_matrix(head) == want
     rows = qr_text(head)  # two module rows per line, read back from the half blocks
     top = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}
-    back = [[bool(top[c][k]) for c in line] for line in rows for k in (0, 1)][:len(want)]
+    back = [[bool(top[c][k]) for c in line] for line in rows for k in (0, 1)][: len(want)]
     assert back == want and any(line in text for line in rows[3:5])
 
 
@@ -263,8 +335,18 @@ def _table(game: str = "gunandgun") -> Table:
     from kifu.events import games
     from kifu.events.base import MatchStarted
 
-    start = msgspec.convert({"type": "match.start", "seq": 1, "prev": None, "format": "kifu/1", "game": game,
-                             "match": "x", "players": PLAYERS}, MatchStarted)
+    start = msgspec.convert(
+        {
+            "type": "match.start",
+            "seq": 1,
+            "prev": None,
+            "format": "kifu/1",
+            "game": game,
+            "match": "x",
+            "players": PLAYERS,
+        },
+        MatchStarted,
+    )
     return Table(start, games.codec(game), importers.game_map(game))
 
 
@@ -289,7 +371,9 @@ def test_undo_restores_what_the_mapping_remembered_before_the_line() -> None:
     undo = t.read("!undo", 4)
     assert undo.events[0]["about"] == [3] and undo.events[0]["reason"] == "undo: !act a2 計略"
     t.commit(undo, [4])
-    assert t.read("CHOICE[自分,相手] (choice[自分,相手]) ＞ 自分", 5).events[0]["act"] == "a1"  # the roll goes to a1 again
+    assert (
+        t.read("CHOICE[自分,相手] (choice[自分,相手]) ＞ 自分", 5).events[0]["act"] == "a1"
+    )  # the roll goes to a1 again
 
 
 def test_refusals_name_the_problem_and_a_bare_command_word_gets_a_hint() -> None:

@@ -29,8 +29,11 @@ def _env() -> dict[str, str]:
 
 
 def _log(path: Path, n: int = 5) -> bytes:
-    logfile.write_new(path, {"game": "generic", "match": "r", "players": [{"id": "a", "name": "A"}]},
-                      ({"type": "note", "by": "a", "text": f"event {i}"} for i in range(2, n + 1)))
+    logfile.write_new(
+        path,
+        {"game": "generic", "match": "r", "players": [{"id": "a", "name": "A"}]},
+        ({"type": "note", "by": "a", "text": f"event {i}"} for i in range(2, n + 1)),
+    )
     return path.read_bytes()
 
 
@@ -184,8 +187,12 @@ def test_every_acknowledged_event_survives_kills_and_repairs(kifu, tmp_path: Pat
     _log(log, 1)
     acked: dict[int, str] = {}
     for round_ in range(6):
-        child = subprocess.Popen([sys.executable, "-c", APPENDER, str(log), str(round_ * 1000)],
-                                 env=_env(), stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [sys.executable, "-c", APPENDER, str(log), str(round_ * 1000)],
+            env=_env(),
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         time.sleep(0.2 + rng.random() * 0.3)  # start-up, then some appends
         child.send_signal(signal.SIGKILL)
         out, _ = child.communicate()

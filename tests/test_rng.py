@@ -173,7 +173,11 @@ def test_each_way_a_toss_can_fail_to_verify_has_its_own_reason():
     assert _problem(COMMIT, NONCE, other_reveal).code == "reveal-names-another-commitment"
     moved = rng.reveal(SECRET, rng.Nonce(id=COMMIT.id, text="neko9999"))
     found = _problem(COMMIT, NONCE, moved)
-    assert found.code == "reveal-uses-another-nonce" and "neko9999" in str(found.message) and "neko1234" in str(found.message)
+    assert (
+        found.code == "reveal-uses-another-nonce"
+        and "neko9999" in str(found.message)
+        and "neko1234" in str(found.message)
+    )
 
 
 def test_a_secret_that_does_not_open_the_commitment_is_named():
@@ -232,7 +236,20 @@ def _insert(text: str, places: list[int], what: list[str], lo: int, hi: int) -> 
     return "".join(out + [text[last:]])
 
 
-PREFIXES = ["", "<@123456789012345678> ", "@ユキ ", "> ", ">>> ", "`", "```\n", "**", "||", "「", "先攻を決めます ", "abc"]
+PREFIXES = [
+    "",
+    "<@123456789012345678> ",
+    "@ユキ ",
+    "> ",
+    ">>> ",
+    "`",
+    "```\n",
+    "**",
+    "||",
+    "「",
+    "先攻を決めます ",
+    "abc",
+]
 SUFFIXES = ["", " ", "\n", "`", "\n```", "**", "||", "」", "。", "!", ", ok?", " よろしく", ")"]
 SPACES = st.sampled_from([" ", "\n", "\r\n", "\t", "\u3000", "\u00a0", "  "])
 INVISIBLE = st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e"])
@@ -247,8 +264,9 @@ def chat_forms(draw, token: str, keep: int):
     gaps = draw(st.lists(SPACES, max_size=4))
     text = _insert(text, draw(st.lists(st.integers(0, 10**6), min_size=len(gaps), max_size=len(gaps))), gaps, 1, keep)
     marks = draw(st.lists(INVISIBLE, max_size=3))
-    text = _insert(text, draw(st.lists(st.integers(0, 10**6), min_size=len(marks), max_size=len(marks))), marks, 1,
-                   len(text))
+    text = _insert(
+        text, draw(st.lists(st.integers(0, 10**6), min_size=len(marks), max_size=len(marks))), marks, 1, len(text)
+    )
     return draw(st.sampled_from(PREFIXES)) + text + draw(st.sampled_from(SUFFIXES))
 
 
@@ -323,8 +341,9 @@ def test_refusals_say_why():
 
 def test_a_refusal_shows_the_text_up_to_the_next_token():
     scanned = rng.scan(f"kifu:n1:{COMMIT.id}:ab {NONCE.format()}")
-    assert scanned[0] == rng.Refused(kind="n1", reason="nonce: expected 4 to 64 letters a-z or digits 0-9, found 2",
-                                     text=f"kifu:n1:{COMMIT.id}:ab")
+    assert scanned[0] == rng.Refused(
+        kind="n1", reason="nonce: expected 4 to 64 letters a-z or digits 0-9, found 2", text=f"kifu:n1:{COMMIT.id}:ab"
+    )
     assert scanned[1] == NONCE
 
 
@@ -339,11 +358,40 @@ def test_find_tokens_never_raises_on_any_text(text):
     assert isinstance(rng.scan(text), list)
 
 
-@given(st.lists(st.sampled_from([
-    "kifu:", "c1:", "n1:", "r1:", "c9:", ":", COMMIT.id, COMMIT.digest[:31], COMMIT.digest, SECRET.hex(),
-    "ea4db6", "823052", "neko1234", " ", "\n", "\u200b", "ｋｉｆｕ：", "Ａ", "ß", "ﬁ", "\u0301", "①", "٣", "\ud800",
-    "\x00",
-]), max_size=40))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "kifu:",
+                "c1:",
+                "n1:",
+                "r1:",
+                "c9:",
+                ":",
+                COMMIT.id,
+                COMMIT.digest[:31],
+                COMMIT.digest,
+                SECRET.hex(),
+                "ea4db6",
+                "823052",
+                "neko1234",
+                " ",
+                "\n",
+                "\u200b",
+                "ｋｉｆｕ：",
+                "Ａ",
+                "ß",
+                "ﬁ",
+                "\u0301",
+                "①",
+                "٣",
+                "\ud800",
+                "\x00",
+            ]
+        ),
+        max_size=40,
+    )
+)
 def test_find_tokens_never_raises_on_token_debris(parts):
     for item in rng.scan("".join(parts)):
         assert isinstance(item, (rng.Commitment, rng.Nonce, rng.Reveal, rng.Refused))
@@ -375,6 +423,7 @@ def test_100_kb_of_junk_is_read_in_linear_time():
         elapsed = time.perf_counter() - began
         assert elapsed < 2.0, (text[:40], elapsed)
         assert all(isinstance(t, (rng.Commitment, rng.Nonce, rng.Reveal, rng.Refused)) for t in found)
+
     def best(text: str) -> float:  # best of three: a shared machine's pauses are not the scanner's
         times = []
         for _ in range(3):
@@ -403,8 +452,11 @@ def test_rng_is_pure_and_draws_randomness_in_one_place():
     assert [v.split(": ", 1)[1] for v in found] == ["imports secrets"]
     tree = ast.parse(source)
     users = [
-        fn.name for fn in ast.walk(tree) if isinstance(fn, ast.FunctionDef)
-        for node in ast.walk(fn) if isinstance(node, ast.Name) and node.id == "secrets"
+        fn.name
+        for fn in ast.walk(tree)
+        if isinstance(fn, ast.FunctionDef)
+        for node in ast.walk(fn)
+        if isinstance(node, ast.Name) and node.id == "secrets"
     ]
     assert users == ["new_secret"]
 

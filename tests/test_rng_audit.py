@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -50,28 +51,51 @@ class Toss:
         return {"type": "rng.nonce", "by": self.opponent, "id": self.id, "nonce": self.nonce}
 
     def reveal(self) -> dict[str, Any]:
-        return {"type": "rng.reveal", "by": self.roller, "id": self.id, "secret": self.secret.hex(), "nonce": self.nonce}
+        return {
+            "type": "rng.reveal",
+            "by": self.roller,
+            "id": self.id,
+            "secret": self.secret.hex(),
+            "nonce": self.nonce,
+        }
 
     def uses(self) -> list[dict[str, Any]]:
         faces = rng.outcomes(self.secret, self.nonce, self.sides)
-        return [{"type": "random", "by": self.roller, "kind": "coin" if s == 2 else "die", "sides": s, "values": [f],
-                 "rng": {"commit": self.id, "index": i}} for i, (s, f) in enumerate(zip(self.sides, faces))]
+        return [
+            {
+                "type": "random",
+                "by": self.roller,
+                "kind": "coin" if s == 2 else "die",
+                "sides": s,
+                "values": [f],
+                "rng": {"commit": self.id, "index": i},
+            }
+            for i, (s, f) in enumerate(zip(self.sides, faces))
+        ]
 
     def events(self) -> list[dict[str, Any]]:
         return [self.commit(), self.answer(), self.reveal(), *self.uses()]
 
 
 def _audit(events: list[dict[str, Any]], **rules: Any):
-    start = {"type": "match.start", "format": "kifu/1", "game": "generic", "match": "m",
-             "players": [{"id": p, "name": p.upper()} for p in PLAYERS], "rules": rules}
-    decoded = [CODEC.convert({**e, "seq": i, "prev": None if i == 1 else "0" * 64})
-               for i, e in enumerate([start, *events], 1)]
+    start = {
+        "type": "match.start",
+        "format": "kifu/1",
+        "game": "generic",
+        "match": "m",
+        "players": [{"id": p, "name": p.upper()} for p in PLAYERS],
+        "rules": rules,
+    }
+    decoded = [
+        CODEC.convert({**e, "seq": i, "prev": None if i == 1 else "0" * 64}) for i, e in enumerate([start, *events], 1)
+    ]
     return decoded, registry.audit(decoded, strict=True)
 
 
 TOSSES = st.lists(
     st.tuples(st.sampled_from(PLAYERS), st.lists(st.sampled_from([2, 2, 6, 20, 100]), min_size=1, max_size=3)),
-    min_size=1, max_size=4,
+    min_size=1,
+    max_size=4,
 ).map(lambda ts: [Toss(i, who, sides, f"nonce{i:04d}") for i, (who, sides) in enumerate(ts)])
 
 
@@ -90,7 +114,7 @@ Mistake = Callable[[list[Toss], int], tuple[list[dict[str, Any]], str, int]]
 
 
 def _around(tosses: list[Toss], i: int, middle: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [e for t in tosses[:i] for e in t.events()] + middle + [e for t in tosses[i + 1:] for e in t.events()]
+    return [e for t in tosses[:i] for e in t.events()] + middle + [e for t in tosses[i + 1 :] for e in t.events()]
 
 
 def _pos(tosses: list[Toss], i: int, k: int) -> int:
@@ -102,7 +126,11 @@ def changed_outcome(tosses, i):
     t = tosses[i]
     uses = t.uses()
     uses[-1]["values"] = [uses[-1]["values"][0] % uses[-1]["sides"] + 1]
-    return _around(tosses, i, [t.commit(), t.answer(), t.reveal(), *uses]), "KIFU-RNG-009", _pos(tosses, i, 3 + len(uses) - 1)
+    return (
+        _around(tosses, i, [t.commit(), t.answer(), t.reveal(), *uses]),
+        "KIFU-RNG-009",
+        _pos(tosses, i, 3 + len(uses) - 1),
+    )
 
 
 def reveal_mismatch(tosses, i):
@@ -114,8 +142,11 @@ def reveal_mismatch(tosses, i):
 def reveal_other_nonce(tosses, i):
     t = tosses[i]
     other = Toss(t.label, t.roller, t.sides, "othernonce")
-    return (_around(tosses, i, [t.commit(), t.answer(), other.reveal(), *other.uses()]), "KIFU-RNG-007",
-            _pos(tosses, i, 2))
+    return (
+        _around(tosses, i, [t.commit(), t.answer(), other.reveal(), *other.uses()]),
+        "KIFU-RNG-007",
+        _pos(tosses, i, 2),
+    )
 
 
 def nonce_before_commit(tosses, i):
@@ -125,14 +156,20 @@ def nonce_before_commit(tosses, i):
 
 def nonce_by_roller(tosses, i):
     t = tosses[i]
-    return (_around(tosses, i, [t.commit(), {**t.answer(), "by": t.roller}, t.reveal(), *t.uses()]), "KIFU-RNG-003",
-            _pos(tosses, i, 1))
+    return (
+        _around(tosses, i, [t.commit(), {**t.answer(), "by": t.roller}, t.reveal(), *t.uses()]),
+        "KIFU-RNG-003",
+        _pos(tosses, i, 1),
+    )
 
 
 def nonce_by_judge(tosses, i):
     t = tosses[i]
-    return (_around(tosses, i, [t.commit(), {**t.answer(), "by": "judge"}, t.reveal(), *t.uses()]), "KIFU-RNG-003",
-            _pos(tosses, i, 1))
+    return (
+        _around(tosses, i, [t.commit(), {**t.answer(), "by": "judge"}, t.reveal(), *t.uses()]),
+        "KIFU-RNG-003",
+        _pos(tosses, i, 1),
+    )
 
 
 def abandoned(tosses, i):
@@ -153,8 +190,7 @@ def skipped_index(tosses, i):
     t = tosses[i]
     t.uses()
     shifted = Toss(t.label, t.roller, [2] + t.sides, t.nonce).uses()[1:]  # outcomes 1 … as if 0 were skipped
-    return (_around(tosses, i, [t.commit(), t.answer(), t.reveal(), *shifted]), "KIFU-RNG-010",
-            _pos(tosses, i, 3))
+    return (_around(tosses, i, [t.commit(), t.answer(), t.reveal(), *shifted]), "KIFU-RNG-010", _pos(tosses, i, 3))
 
 
 def nonce_again(tosses, i):
@@ -165,8 +201,18 @@ def nonce_again(tosses, i):
     return _around(tosses, i, same.events()), "KIFU-RNG-004", _pos(tosses, i, 1)
 
 
-MISTAKES: list[Mistake] = [changed_outcome, reveal_mismatch, reveal_other_nonce, nonce_before_commit, nonce_by_roller,
-                           nonce_by_judge, abandoned, reused, skipped_index, nonce_again]
+MISTAKES: list[Mistake] = [
+    changed_outcome,
+    reveal_mismatch,
+    reveal_other_nonce,
+    nonce_before_commit,
+    nonce_by_roller,
+    nonce_by_judge,
+    abandoned,
+    reused,
+    skipped_index,
+    nonce_again,
+]
 
 
 @settings(max_examples=60, deadline=None)

@@ -45,8 +45,9 @@ def test_the_three_lines_are_tokens_and_the_reveal_posts_its_outcomes(store: Pat
 def test_reveal_until_stops_at_the_first_face_asked_for(store: Path) -> None:
     commit = run_cli("toss", "commit", "--store", store).out.splitlines()[0]
     c = rng.Commitment.parse(commit)
-    reveal = run_cli("toss", "reveal", c.id, "-n", "neko1234", "--roll", "coin", "--until", "2", "--store", store,
-                     "-f", "json")
+    reveal = run_cli(
+        "toss", "reveal", c.id, "-n", "neko1234", "--roll", "coin", "--until", "2", "--store", store, "-f", "json"
+    )
     assert reveal.code == 0, reveal.err
     faces = [o["face"] for o in json.loads(reveal.out)["outcomes"]]
     assert faces[-1] == 2 and 2 not in faces[:-1]
@@ -102,12 +103,29 @@ def _match(tmp_path: Path) -> Path:
 
 def test_append_toss_writes_a_clean_verifiable_toss(tmp_path: Path, store: Path) -> None:
     log = _match(tmp_path)
-    run = run_cli("append", log, "--toss", "a", "--nonce", "Neko1234", "--roll", "coin", "--purpose", "first-player",
-                  "--store", store)
+    run = run_cli(
+        "append",
+        log,
+        "--toss",
+        "a",
+        "--nonce",
+        "Neko1234",
+        "--roll",
+        "coin",
+        "--purpose",
+        "first-player",
+        "--store",
+        store,
+    )
     assert run.code == 0, run.err
     events = logfile.load(log).events
-    assert [type(e).__struct_config__.tag for e in events] == ["match.start", "rng.commit", "rng.nonce", "rng.reveal",
-                                                                "random"]
+    assert [type(e).__struct_config__.tag for e in events] == [
+        "match.start",
+        "rng.commit",
+        "rng.nonce",
+        "rng.reveal",
+        "random",
+    ]
     assert [e.by for e in events[1:]] == ["a", "b", "a", "a"]
     assert events[2].nonce == "neko1234" and events[4].purpose == "first-player"
     assert registry.audit(events) == []

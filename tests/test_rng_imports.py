@@ -33,29 +33,46 @@ def test_each_chat_imports_to_its_log_and_audits_to_its_one_finding(name: str, t
     assert out.read_bytes() == (RNG / f"{name}.kifu.jsonl").read_bytes()
     findings = registry.audit(logfile.load(out).events, strict=True)
     got = sorted((f.code, f.seq) for f in findings if f.severity != "info")
-    assert got == sorted((w["code"], w["seq"]) for w in EXPECTED[name]), [(f.code, f.seq, f.message.en) for f in findings]
+    assert got == sorted((w["code"], w["seq"]) for w in EXPECTED[name]), [
+        (f.code, f.seq, f.message.en) for f in findings
+    ]
 
 
 def test_every_carrier_has_every_variant() -> None:
     carriers = {name.split("-", 1)[0] for name in EXPECTED}
     variants = {name.split("-", 1)[1].rsplit(".", 1)[0] for name in EXPECTED}
     assert carriers == {"ccfolia", "udonarium", "discord"}
-    assert {"honest", "changed-outcome", "reveal-mismatch", "nonce-before-commit", "nonce-by-roller",
-            "reused-commitment", "abandoned"} <= variants
+    assert {
+        "honest",
+        "changed-outcome",
+        "reveal-mismatch",
+        "nonce-before-commit",
+        "nonce-by-roller",
+        "reused-commitment",
+        "abandoned",
+    } <= variants
     assert len(EXPECTED) == len(carriers) * len(variants)
 
 
 def _build(rows: list[tuple[str, str]], game: str = "generic", map_text: str | None = None):
-    src = Source(format="test", file="chat.txt",
-                 messages=[Message(loc=f"line {i}", text=text, speaker=who) for i, (who, text) in enumerate(rows, 1)])
+    src = Source(
+        format="test",
+        file="chat.txt",
+        messages=[Message(loc=f"line {i}", text=text, speaker=who) for i, (who, text) in enumerate(rows, 1)],
+    )
     codec = games.codec(game)
     maps = importers.load_mapping(map_text, "map.toml", codec) if map_text else importers.mapping.EMPTY
     return importers.build(src, b"chat", codec, game, maps, players=[("a", "Aoi"), ("b", "Ren")])
 
 
 def test_tokens_become_events_with_the_message_as_their_source() -> None:
-    imported = _build([("Aoi", f"コイン行きます {COMMIT.format()}"), ("Ren", f"@Aoi {NONCE.format()}"),
-                       ("Aoi", f"{REVEAL.format()} → {'表' if REVEAL.outcome(0, 2) == 1 else '裏'}")])
+    imported = _build(
+        [
+            ("Aoi", f"コイン行きます {COMMIT.format()}"),
+            ("Ren", f"@Aoi {NONCE.format()}"),
+            ("Aoi", f"{REVEAL.format()} → {'表' if REVEAL.outcome(0, 2) == 1 else '裏'}"),
+        ]
+    )
     types = [e["type"] for e in imported.events]
     assert types == ["rng.commit", "rng.nonce", "rng.reveal", "random"]
     commit, nonce, reveal, coin = imported.events
@@ -69,16 +86,25 @@ def test_tokens_become_events_with_the_message_as_their_source() -> None:
 
 
 def test_a_quote_of_another_speakers_token_makes_no_event() -> None:
-    imported = _build([("Aoi", COMMIT.format()), ("Ren", f"> {COMMIT.format()}\n{NONCE.format()}"),
-                       ("Aoi", f"{NONCE.format()} をありがとう {REVEAL.format()}")])
-    assert [(e["type"], e["by"]) for e in imported.events] == [("rng.commit", "a"), ("rng.nonce", "b"),
-                                                              ("rng.reveal", "a")]
+    imported = _build(
+        [
+            ("Aoi", COMMIT.format()),
+            ("Ren", f"> {COMMIT.format()}\n{NONCE.format()}"),
+            ("Aoi", f"{NONCE.format()} をありがとう {REVEAL.format()}"),
+        ]
+    )
+    assert [(e["type"], e["by"]) for e in imported.events] == [
+        ("rng.commit", "a"),
+        ("rng.nonce", "b"),
+        ("rng.reveal", "a"),
+    ]
     assert imported.report.rng_quotes == 2
 
 
 def test_the_same_speaker_posting_a_token_again_is_recorded_for_the_audit() -> None:
-    imported = _build([("Aoi", COMMIT.format()), ("Ren", NONCE.format()), ("Aoi", REVEAL.format()),
-                       ("Aoi", COMMIT.format())])
+    imported = _build(
+        [("Aoi", COMMIT.format()), ("Ren", NONCE.format()), ("Aoi", REVEAL.format()), ("Aoi", COMMIT.format())]
+    )
     assert [e["type"] for e in imported.events] == ["rng.commit", "rng.nonce", "rng.reveal", "rng.commit"]
 
 
@@ -88,7 +114,8 @@ def test_a_token_changed_on_the_way_is_recorded_as_it_reads_and_reported() -> No
     reveal = imported.events[-1]
     assert reveal["type"] == "rng.reveal" and reveal["secret"].startswith("ffffff")
     assert [r.what.split(": ", 1)[1] for r in imported.report.refused] == [
-        "check digits do not match: the token was changed on the way"]
+        "check digits do not match: the token was changed on the way"
+    ]
 
 
 def test_a_token_too_broken_to_read_stays_a_note_and_is_reported() -> None:
@@ -117,8 +144,16 @@ def test_a_mapping_ties_each_posted_coin_to_a_game_toss_with_its_index() -> None
     faces = REVEAL.outcomes([2] * 6)
     n = faces.index(2) + 1 if 2 in faces else len(faces)
     words = " ".join("表" if f == 1 else "裏" for f in faces[:n])
-    imported = _build([("Aoi", "!act a1 計略"), ("Aoi", COMMIT.format()), ("Ren", NONCE.format()),
-                       ("Aoi", f"{REVEAL.format()} → {words}")], game="gunandgun", map_text=GG_MAP)
+    imported = _build(
+        [
+            ("Aoi", "!act a1 計略"),
+            ("Aoi", COMMIT.format()),
+            ("Ren", NONCE.format()),
+            ("Aoi", f"{REVEAL.format()} → {words}"),
+        ],
+        game="gunandgun",
+        map_text=GG_MAP,
+    )
     tosses = [e for e in imported.events if e["type"] == "gg.toss"]
     assert [t["rng"].get("index", 0) for t in tosses] == list(range(n))
     assert [t["facing"] for t in tosses] == ["self" if f == 1 else "opponent" for f in faces[:n]]
@@ -143,12 +178,17 @@ def _doc_chat(heading: str) -> list[tuple[str, str]]:
     return rows
 
 
-@pytest.mark.parametrize("heading,players", [("### In a CCFOLIA room", [("a", "ミナト"), ("b", "ユキ")]),
-                                             ("### On Discord", [("a", "Aoi"), ("b", "Ren")])])
+@pytest.mark.parametrize(
+    "heading,players",
+    [("### In a CCFOLIA room", [("a", "ミナト"), ("b", "ユキ")]), ("### On Discord", [("a", "Aoi"), ("b", "Ren")])],
+)
 def test_the_documented_chats_import_to_a_clean_verifiable_toss(heading: str, players, tmp_path: Path) -> None:
     rows = _doc_chat(heading)
-    src = Source(format="test", file="doc.txt",
-                 messages=[Message(loc=f"line {i}", text=t, speaker=w) for i, (w, t) in enumerate(rows, 1)])
+    src = Source(
+        format="test",
+        file="doc.txt",
+        messages=[Message(loc=f"line {i}", text=t, speaker=w) for i, (w, t) in enumerate(rows, 1)],
+    )
     imported = importers.build(src, b"doc", games.codec("generic"), players=players)
     out = tmp_path / "doc.jsonl"
     importers.write(out, imported)
@@ -163,30 +203,41 @@ def test_the_documented_chats_import_to_a_clean_verifiable_toss(heading: str, pl
 GAMES = Path(__file__).resolve().parent.parent / "kifu" / "games"
 
 
-@pytest.mark.parametrize("game,before,roll,tag", [
-    ("gunandgun", ["!act a1 計略"], "--roll coin --until 2", "gg.toss"),
-    ("mtg", ['!flip "Krark\'s Thumb" 2'], "--roll 2coins", "mtg.coin"),
-    ("worldtrigger", [], "--roll d6", "wt.init.roll"),
-])
+@pytest.mark.parametrize(
+    "game,before,roll,tag",
+    [
+        ("gunandgun", ["!act a1 計略"], "--roll coin --until 2", "gg.toss"),
+        ("mtg", ['!flip "Krark\'s Thumb" 2'], "--roll 2coins", "mtg.coin"),
+        ("worldtrigger", [], "--roll d6", "wt.init.roll"),
+    ],
+)
 def test_the_shipped_mappings_tie_posted_outcomes_to_the_games_tosses(game, before, roll, tag) -> None:
     """kifu/games/<game>/mapping.toml: the outcomes a reveal posts become the game's own events, each naming
     its outcome of the commitment; the KIFU-RNG rules find nothing to say."""
     sides = {"--roll coin --until 2": None, "--roll 2coins": [2, 2], "--roll d6": [6]}[roll]
     drawn = rng.draw(REVEAL, [2], until=2) if sides is None else rng.draw(REVEAL, sides)
     rows = [("Aoi", text) for text in before] + [
-        ("Aoi", COMMIT.format()), ("Ren", NONCE.format()), ("Aoi", f"{REVEAL.format()} {rng.format_claims(drawn)}")]
+        ("Aoi", COMMIT.format()),
+        ("Ren", NONCE.format()),
+        ("Aoi", f"{REVEAL.format()} {rng.format_claims(drawn)}"),
+    ]
     imported = _build(rows, game=game, map_text=(GAMES / game / "mapping.toml").read_text(encoding="utf-8"))
     tied = [e for e in imported.events if e["type"] == tag]
     assert [e["rng"].get("index", 0) for e in tied] == list(range(len(drawn)))
     assert all(e["rng"]["commit"] == COMMIT.id for e in tied)
-    decoded = [games.codec(game).convert({**e, "seq": i, "prev": None})
-               for i, e in enumerate([{**imported.start, "type": "match.start", "format": "kifu/1"}, *imported.events], 1)]
+    decoded = [
+        games.codec(game).convert({**e, "seq": i, "prev": None})
+        for i, e in enumerate([{**imported.start, "type": "match.start", "format": "kifu/1"}, *imported.events], 1)
+    ]
     findings = registry.audit(decoded)
     assert not [f for f in findings if f.code.startswith("KIFU-RNG")], [(f.code, f.message.en) for f in findings]
 
 
 def test_a_verified_roll_entry_leaves_a_dice_bots_roll_alone() -> None:
-    imported = _build([("Aoi", "1D6 (1D6) ＞ 4"), ("Aoi", "2D6 (2D6) ＞ 7[3,4] ＞ 7")], game="worldtrigger",
-                      map_text=(GAMES / "worldtrigger" / "mapping.toml").read_text(encoding="utf-8"))
+    imported = _build(
+        [("Aoi", "1D6 (1D6) ＞ 4"), ("Aoi", "2D6 (2D6) ＞ 7[3,4] ＞ 7")],
+        game="worldtrigger",
+        map_text=(GAMES / "worldtrigger" / "mapping.toml").read_text(encoding="utf-8"),
+    )
     assert [e["type"] for e in imported.events] == ["wt.init.roll", "random"]
     assert "rng" not in imported.events[0]

@@ -43,7 +43,7 @@ CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz"
 
 
 def page_commitment(secret_hex: str) -> str:
-    return hashlib.sha256("kifu-rng-v1:commit:".encode() + bytes.fromhex(secret_hex)).hexdigest()
+    return hashlib.sha256(b"kifu-rng-v1:commit:" + bytes.fromhex(secret_hex)).hexdigest()
 
 
 def page_id(commitment_hex: str) -> str:

@@ -31,8 +31,9 @@ def db(tmp_path_factory) -> Path:
 
 
 def _verifiable_per_match(con) -> dict[str, tuple[int, int]]:
-    rows = con.execute("SELECT match, count(*), count(*) FILTER (WHERE verifiable) FROM randomness GROUP BY match"
-                       ).fetchall()
+    rows = con.execute(
+        "SELECT match, count(*), count(*) FILTER (WHERE verifiable) FROM randomness GROUP BY match"
+    ).fetchall()
     return {m: (n, k) for m, n, k in rows}
 
 
@@ -63,8 +64,12 @@ def test_fairness_tests_verifiable_outcomes_apart(db: Path) -> None:
     rows = json.loads(run.out)
     coins = {(r["person"], r["verifiable"]): r["n"] for r in rows if r["test"] == "coin"}
     con = wh.connect(db, read_only=True)
-    want = dict(((p, v), n) for p, v, n in con.execute(
-        "SELECT person, verifiable, count(*) FROM randomness WHERE kind = 'coin' GROUP BY ALL").fetchall())
+    want = dict(
+        ((p, v), n)
+        for p, v, n in con.execute(
+            "SELECT person, verifiable, count(*) FROM randomness WHERE kind = 'coin' GROUP BY ALL"
+        ).fetchall()
+    )
     con.close()
     assert coins == want
     assert {v for _, v in coins} == {True, False}

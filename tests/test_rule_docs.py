@@ -78,16 +78,22 @@ def english_prose(text: str) -> bool:
 
 def _cases() -> list[object]:
     return [
-        pytest.param(r, id=r.code, marks=pytest.mark.skip(reason=f"{r.code}: Gun-and-Gun docs are still plain "
-                                                                 "strings (translated on another branch)"))
-        if _pending(r) else pytest.param(r, id=r.code)
+        pytest.param(
+            r,
+            id=r.code,
+            marks=pytest.mark.skip(
+                reason=f"{r.code}: Gun-and-Gun docs are still plain strings (translated on another branch)"
+            ),
+        )
+        if _pending(r)
+        else pytest.param(r, id=r.code)
         for r in _rules()
     ]
 
 
 def test_the_prose_detector_tells_english_from_japanese() -> None:
     assert english_prose("No `mtg.call` for a flip whose card only cares about heads or tails.")
-    assert english_prose("Crazed Firecat: won, won, lost; {\"type\":\"mtg.payoff\"}")
+    assert english_prose('Crazed Firecat: won, won, lost; {"type":"mtg.payoff"}')
     assert english_prose("Krark's Thumb を 1 枚 then the second coin is flipped")
     assert not english_prose("Krark's Thumb の下で投げた `mtg.coin` は 2 枚")
     assert not english_prose('{"type":"mtg.flip","flip":"f1"} … {"type":"mtg.flip","flip":"f2"}')

@@ -35,8 +35,13 @@ def db(tmp_path_factory) -> Path:
 
 
 def _kifu(*args: object) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "kifu", *map(str, args)], env=_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "kifu", *map(str, args)],
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_ctrl_c_stops_a_running_query_at_once(db: Path) -> None:
@@ -56,7 +61,8 @@ def test_a_query_past_its_timeout_is_stopped(db: Path, kifu) -> None:
     r = kifu("sql", RUNAWAY, "--db", db, "--timeout", "0.5")
     assert time.monotonic() - start < 5
     assert r.code == 2 and r.err.strip().splitlines() == [
-        "kifu: error: the query ran longer than 0.5 s and was stopped (--timeout SECONDS; 0 for no limit)"]
+        "kifu: error: the query ran longer than 0.5 s and was stopped (--timeout SECONDS; 0 for no limit)"
+    ]
 
 
 def test_a_query_within_its_timeout_answers(db: Path, kifu) -> None:

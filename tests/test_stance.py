@@ -38,16 +38,19 @@ def test_every_decision_word_says_whether_a_rule_was_broken() -> None:
         assert i18n.has(f"decision.{w}", "ja") and decision_word(w, "ja") != w
 
 
-@pytest.mark.parametrize("about,decision,code,kind", [
-    ([14], "warning", "GG-TOSS-001", "agree"),      # a penalty on an event kifu calls an error: a rule was broken
-    ([27], "upheld", "GG-LIM-001", "agree"),
-    ([39], "upheld", None, "agree"),                # the play stands, and kifu finds nothing there
-    ([39], "legal", None, "agree"),
-    ([14], "legal", None, "stricter"),              # the judge let it stand; kifu finds an error
-    ([14], "overturned", "GG-TOSS-001", "stricter"),
-    ([39], "game-loss", None, "none"),              # the judge found a rule broken where kifu finds none
-    ([14], "a stern look", None, "unknown"),
-])
+@pytest.mark.parametrize(
+    "about,decision,code,kind",
+    [
+        ([14], "warning", "GG-TOSS-001", "agree"),  # a penalty on an event kifu calls an error: a rule was broken
+        ([27], "upheld", "GG-LIM-001", "agree"),
+        ([39], "upheld", None, "agree"),  # the play stands, and kifu finds nothing there
+        ([39], "legal", None, "agree"),
+        ([14], "legal", None, "stricter"),  # the judge let it stand; kifu finds an error
+        ([14], "overturned", "GG-TOSS-001", "stricter"),
+        ([39], "game-loss", None, "none"),  # the judge found a rule broken where kifu finds none
+        ([14], "a stern look", None, "unknown"),
+    ],
+)
 def test_the_stance_compares_the_ruling_with_the_findings_on_its_events(findings, about, decision, code, kind) -> None:
     s = stance(_ruling(about, decision, code), findings)
     assert s.kind == kind
@@ -61,8 +64,15 @@ def test_a_warning_or_an_info_only_is_more_lenient_or_undecided() -> None:
     from kifu.auditor.base import Finding, Text
 
     def finding(severity: str) -> Finding:
-        return Finding(code="X-Y-001", name="x", severity=severity, seq=5, seqs=[5], citation=Text(ja="j", en="e"),
-                       message=Text(ja="j", en="e"))
+        return Finding(
+            code="X-Y-001",
+            name="x",
+            severity=severity,
+            seq=5,
+            seqs=[5],
+            citation=Text(ja="j", en="e"),
+            message=Text(ja="j", en="e"),
+        )
 
     assert stance(_ruling([5], "warning"), [finding("warning")]).kind == "lenient"
     assert stance(_ruling([5], "warning"), [finding("info")]).kind == "undecided"
@@ -74,8 +84,16 @@ def test_a_ruling_about_a_consequence_finds_the_finding_it_is_folded_into() -> N
     explains the damage."""
     from kifu.auditor.base import Finding, Text
 
-    folded = Finding(code="GG-TOSS-005", name="x", severity="error", seq=9, seqs=[9, 10], consequences=[31, 32],
-                     citation=Text(ja="j", en="e"), message=Text(ja="j", en="e"))
+    folded = Finding(
+        code="GG-TOSS-005",
+        name="x",
+        severity="error",
+        seq=9,
+        seqs=[9, 10],
+        consequences=[31, 32],
+        citation=Text(ja="j", en="e"),
+        message=Text(ja="j", en="e"),
+    )
     assert stance(_ruling([32], "rewind"), [folded]).findings == [folded]
 
 
@@ -84,22 +102,32 @@ def test_audit_shows_the_stance_on_each_ruling_in_every_format(kifu) -> None:
     assert text.code == 1
     lines = text.out.splitlines()
     at = lines.index("Rulings:")
-    assert len(lines[at + 1:at + 4]) == 3 and all("kifu agrees" in line for line in lines[at + 1:at + 4])
+    assert len(lines[at + 1 : at + 4]) == 3 and all("kifu agrees" in line for line in lines[at + 1 : at + 4])
     ja = kifu("audit", DISPUTE, "--lang", "ja", "-f", "md")
     assert "## 裁定" in ja.out and "| 20 | 14 | 警告 GG-TOSS-001 |" in ja.out and "warning" not in ja.out
     doc = json.loads(kifu("audit", DISPUTE, "-f", "json").out)
     assert [(r["seq"], r["stance"], r["judge_finds_rule_broken"], r["kifu"]) for r in doc["rulings"]] == [
-        (20, "agree", True, "error"), (31, "agree", True, "error"), (41, "agree", False, "none")]
+        (20, "agree", True, "error"),
+        (31, "agree", True, "error"),
+        (41, "agree", False, "none"),
+    ]
 
 
-def test_the_report_shows_the_stances_right_after_the_verdict_and_the_options_after_the_findings(kifu, tmp_path: Path) -> None:
+def test_the_report_shows_the_stances_right_after_the_verdict_and_the_options_after_the_findings(
+    kifu, tmp_path: Path
+) -> None:
     for lang, agrees in (("en", "kifu agrees"), ("ja", "kifu も同じ判断です")):
         page = tmp_path / f"{lang}.html"
         assert kifu("report", DISPUTE, "-o", page, "--lang", lang).code == 1
         doc = lxml.html.fromstring(page.read_text(encoding="utf-8"))
-        order = [e.get("class") or e.get("id") for e in doc.xpath("//div[contains(@class,'verdict')] | "
-                                                                  "//div[contains(@class,'stances')] | "
-                                                                  "//h2[@id='findings'] | //h2[@id='options']")]
+        order = [
+            e.get("class") or e.get("id")
+            for e in doc.xpath(
+                "//div[contains(@class,'verdict')] | "
+                "//div[contains(@class,'stances')] | "
+                "//h2[@id='findings'] | //h2[@id='options']"
+            )
+        ]
         assert order == ["card verdict error", "card stances", "findings", "options"]
         stances = doc.xpath("//div[contains(@class,'stances')]//li")
         assert len(stances) == 3 and all(agrees in li.text_content() for li in stances)

@@ -21,7 +21,9 @@ FAIR, BIASED = 50, "p50"
 
 
 def write_match(path: Path, match: str, players: list[str], events: list[dict]) -> None:
-    logfile.create(path, {"game": "generic", "match": match, "players": [{"id": p, "name": p.upper()} for p in players]})
+    logfile.create(
+        path, {"game": "generic", "match": match, "players": [{"id": p, "name": p.upper()} for p in players]}
+    )
     with logfile.Writer(path, durable=False) as w:
         for e in events:
             w.append(e)
@@ -114,8 +116,10 @@ def test_runs_and_dice_against_their_distributions(tmp_path: Path) -> None:
         p_self = 0.62 if p == "r13" else 0.5
         events = [{"type": "note", "by": p, "text": str(geometric(rng, p_self))} for _ in range(300)]
         weights = [3, 1, 1, 1, 1, 1] if p == "r05" else [1] * 6
-        events += [{"type": "random", "by": p, "kind": "die", "sides": 6,
-                    "values": rng.choices(range(1, 7), weights, k=2)} for _ in range(120)]
+        events += [
+            {"type": "random", "by": p, "kind": "die", "sides": 6, "values": rng.choices(range(1, 7), weights, k=2)}
+            for _ in range(120)
+        ]
         write_match(tmp_path / f"{p}.jsonl", p, [p], events)
     con = wh.connect(tmp_path / "w.duckdb")
     wh.ingest(con, [tmp_path], registry.audit, jobs=1, views=(generic, RUNS_FEED))
@@ -179,15 +183,27 @@ def test_rule_rates_count_matches_not_findings(tmp_path: Path) -> None:
     columns, rows = stats.rule_rates(con)
     con.close()
     row = dict(zip(columns, rows[0]))
-    assert (row["code"], row["matches_hit"], row["matches"], row["findings"], row["rate"]) == ("KIFU-LOG-002", 3, 4, 4, 0.75)
+    assert (row["code"], row["matches_hit"], row["matches"], row["findings"], row["rate"]) == (
+        "KIFU-LOG-002",
+        3,
+        4,
+        4,
+        0.75,
+    )
 
 
 # --- statistics that cannot mislead (issue 16) ---------------------------------------------------
 
 
 def die(by: str, sides: int, values: list[int], expr: str | None = None) -> dict:
-    return {"type": "random", "by": by, "kind": "die", "sides": sides, "values": values,
-            **({"expr": expr} if expr else {})}
+    return {
+        "type": "random",
+        "by": by,
+        "kind": "die",
+        "sides": sides,
+        "values": values,
+        **({"expr": expr} if expr else {}),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -196,9 +212,16 @@ def dice_db(tmp_path_factory) -> Path:
     keep-highest dice, a face outside its die, and a d6 that is fair and well sampled."""
     rng = random.Random(66)
     d = tmp_path_factory.mktemp("dice")
-    events = [die("a", 20, [4]), die("a", 66, [35], "1D66"), die("a", 66, [14, 62], "D66"),
-              die("a", 66, [25], "D66S"), die("a", 6, [5, 10, 3], "3U6[6]"), die("a", 20, [3, 17], "2D20KH1"),
-              die("a", 6, [7]), die("b", 66, [70], "1D66")]
+    events = [
+        die("a", 20, [4]),
+        die("a", 66, [35], "1D66"),
+        die("a", 66, [14, 62], "D66"),
+        die("a", 66, [25], "D66S"),
+        die("a", 6, [5, 10, 3], "3U6[6]"),
+        die("a", 20, [3, 17], "2D20KH1"),
+        die("a", 6, [7]),
+        die("b", 66, [70], "1D66"),
+    ]
     events += [die("b", 6, [rng.randint(1, 6) for _ in range(2)], "2D6") for _ in range(40)]
     write_match(d / "m.jsonl", "m", ["a", "b"], events)
     db = d / "w.duckdb"
@@ -210,18 +233,27 @@ def dice_db(tmp_path_factory) -> Path:
 
 def test_d66_is_two_d6_faces_and_derived_values_are_kept_but_not_tested(dice_db: Path) -> None:
     con = wh.connect(dice_db, read_only=True)
-    rows = con.execute("SELECT seq, idx, sides, value, uniform FROM randomness WHERE player = 'a' "
-                       "ORDER BY seq, idx").fetchall()
+    rows = con.execute(
+        "SELECT seq, idx, sides, value, uniform FROM randomness WHERE player = 'a' ORDER BY seq, idx"
+    ).fetchall()
     bad = con.execute("SELECT sides, value, uniform FROM randomness WHERE player = 'b' AND sides <> 6").fetchall()
     con.close()
     assert rows == [
         (2, 1, 20, 4, True),
-        (3, 1, 6, 3, True), (3, 2, 6, 5, True),                                        # 1D66 ＞ 35
-        (4, 1, 6, 1, True), (4, 2, 6, 4, True), (4, 3, 6, 6, True), (4, 4, 6, 2, True),  # D66 twice
-        (5, 1, 66, 25, False),                                                         # sorted: not two fair dice
-        (6, 1, 6, 5, False), (6, 2, 6, 10, False), (6, 3, 6, 3, False),                # exploding sums
-        (7, 1, 20, 3, False), (7, 2, 20, 17, False),                                   # keep-highest
-        (8, 1, 6, 7, False)]                                                           # not a face of a d6
+        (3, 1, 6, 3, True),
+        (3, 2, 6, 5, True),  # 1D66 ＞ 35
+        (4, 1, 6, 1, True),
+        (4, 2, 6, 4, True),
+        (4, 3, 6, 6, True),
+        (4, 4, 6, 2, True),  # D66 twice
+        (5, 1, 66, 25, False),  # sorted: not two fair dice
+        (6, 1, 6, 5, False),
+        (6, 2, 6, 10, False),
+        (6, 3, 6, 3, False),  # exploding sums
+        (7, 1, 20, 3, False),
+        (7, 2, 20, 17, False),  # keep-highest
+        (8, 1, 6, 7, False),
+    ]  # not a face of a d6
     assert bad == [(66, 70, False)]  # "70" is no pair of d6 faces
 
 

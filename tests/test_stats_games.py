@@ -62,11 +62,14 @@ def _rate(k: int, n: int) -> dict[str, Any]:
     return {"rate": round(k / n, 4) if n else None, "ci_low": round(lo, 4), "ci_high": round(hi, 4)}
 
 
-@pytest.mark.parametrize("by, tag, key", [
-    ("gunner", "gg.setup", lambda e: e.gunner),
-    ("guns", "gg.setup", lambda e: "+".join(sorted(e.guns))),
-    ("triggers", "wt.build", lambda e: ",".join(sorted(e.main)) + " / " + ",".join(sorted(e.sub))),
-])
+@pytest.mark.parametrize(
+    "by, tag, key",
+    [
+        ("gunner", "gg.setup", lambda e: e.gunner),
+        ("guns", "gg.setup", lambda e: "+".join(sorted(e.guns))),
+        ("triggers", "wt.build", lambda e: ",".join(sorted(e.main)) + " / " + ",".join(sorted(e.sub))),
+    ],
+)
 def test_builds_win_rate_leaves_mirrors_apart(kifu, corpus, by: str, tag: str, key) -> None:
     db, logs = corpus
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])  # played, mirrors, decided, wins
@@ -83,8 +86,18 @@ def test_builds_win_rate_leaves_mirrors_apart(kifu, corpus, by: str, tag: str, k
                 t[2] += 1
                 t[3] += winner == player
     assert tally
-    want = [{"game": "worldtrigger" if by == "triggers" else "gunandgun", by: k, "played": t[0], "mirrors": t[1],
-             "decided": t[2], "wins": t[3], **_rate(t[3], t[2])} for k, t in sorted(tally.items())]
+    want = [
+        {
+            "game": "worldtrigger" if by == "triggers" else "gunandgun",
+            by: k,
+            "played": t[0],
+            "mirrors": t[1],
+            "decided": t[2],
+            "wins": t[3],
+            **_rate(t[3], t[2]),
+        }
+        for k, t in sorted(tally.items())
+    ]
     assert _cli_json(kifu, "builds", "--by", by, "--db", db) == want
 
 
@@ -100,8 +113,17 @@ def test_first_player_advantage_per_game(kifu, corpus) -> None:
         t[0] += 1
         t[1] += _winner(es) is not None
         t[2] += _winner(es) == first
-    want = [{"game": g, "matches": t[0], "decided": t[1], "first_wins": t[2], **_rate(t[2], t[1]),
-             "p": float(f"{sps.binomtest(t[2], t[1], 0.5).pvalue:.3g}")} for g, t in sorted(tally.items())]
+    want = [
+        {
+            "game": g,
+            "matches": t[0],
+            "decided": t[1],
+            "first_wins": t[2],
+            **_rate(t[2], t[1]),
+            "p": float(f"{sps.binomtest(t[2], t[1], 0.5).pvalue:.3g}"),
+        }
+        for g, t in sorted(tally.items())
+    ]
     assert len(want) == 4
     assert _cli_json(kifu, "first", "--db", db) == want
     assert _cli_json(kifu, "first", "--db", db, "-g", "weiss") == [w for w in want if w["game"] == "weiss"]
@@ -133,8 +155,18 @@ def test_zero_n_counts_shots_whose_bullet_or_response_got_n_zero(kifu, corpus) -
                 out[kind][2] += 0 in ns
                 out[kind][3] += (1 - 0.5 ** len(ns)) if ns else 0
     assert out["any"][2] > 0
-    want = [{"effect": k, "shots": s, "tossed": t, "zero": z, **_rate(z, t), "expected": round(e / t, 4),
-             "of_all_shots": round(z / s, 4)} for k, (s, t, z, e) in out.items()]
+    want = [
+        {
+            "effect": k,
+            "shots": s,
+            "tossed": t,
+            "zero": z,
+            **_rate(z, t),
+            "expected": round(e / t, 4),
+            "of_all_shots": round(z / s, 4),
+        }
+        for k, (s, t, z, e) in out.items()
+    ]
     assert _cli_json(kifu, "zero-n", "--db", db) == want
 
 

@@ -111,8 +111,12 @@ def _runs(events) -> dict[tuple[str, str], dict[str, Any]]:
 
 def test_gg_activations_count_n_card_kind_and_turn(db: Path, events) -> None:
     runs = _runs(events)
-    got = {(m, act): (n, tosses, fin) for m, act, n, tosses, fin in
-           rows(db, "SELECT match, act, n, tosses, finished FROM gg_activations WHERE tosses > 0")}
+    got = {
+        (m, act): (n, tosses, fin)
+        for m, act, n, tosses, fin in rows(
+            db, "SELECT match, act, n, tosses, finished FROM gg_activations WHERE tosses > 0"
+        )
+    }
     assert got == {k: (r["n"], r["tosses"], r["finished"]) for k, r in runs.items()}
     # Card, kind and the turn counter at the activation's first toss.
     opened = {(m, e.act): (e.card, e.kind) for m, e in of_type(events, "gg.play")}
@@ -140,13 +144,28 @@ def test_gg_resolve_n_agrees_with_the_tosses_in_legal_matches(db: Path) -> None:
 
 
 def test_gg_feeds_randomness_and_runs(db: Path, events) -> None:
-    tosses = sorted([(m, e.seq, e.player, 1 if e.facing == "self" else 2, e.act) for m, e in of_type(events, "gg.toss")]
-                    + [(m, e.seq, e.by, v, e.purpose) for m, e in of_type(events, "random")  # a first player by coin
-                       if e.kind == "coin" and e.sides == 2 for v in e.values])
-    assert rows(db, "SELECT match, seq, player, value, purpose FROM randomness WHERE game = 'gunandgun' "
-                    "AND kind = 'coin' AND sides = 2 ORDER BY ALL") == tosses
+    tosses = sorted(
+        [(m, e.seq, e.player, 1 if e.facing == "self" else 2, e.act) for m, e in of_type(events, "gg.toss")]
+        + [
+            (m, e.seq, e.by, v, e.purpose)
+            for m, e in of_type(events, "random")  # a first player by coin
+            if e.kind == "coin" and e.sides == 2
+            for v in e.values
+        ]
+    )
+    assert (
+        rows(
+            db,
+            "SELECT match, seq, player, value, purpose FROM randomness WHERE game = 'gunandgun' "
+            "AND kind = 'coin' AND sides = 2 ORDER BY ALL",
+        )
+        == tosses
+    )
     finished = sorted((m, r["seq"], r["player"], r["n"]) for (m, _), r in _runs(events).items() if r["finished"])
-    assert finished and rows(db, "SELECT match, seq, player, n FROM runs WHERE game = 'gunandgun' ORDER BY ALL") == finished
+    assert (
+        finished
+        and rows(db, "SELECT match, seq, player, n FROM runs WHERE game = 'gunandgun' ORDER BY ALL") == finished
+    )
 
 
 def test_gg_setups_and_shots(db: Path, events) -> None:
@@ -197,8 +216,9 @@ def test_mtg_recorded_outcome_agrees_with_the_call_in_legal_matches(db: Path) ->
 
 
 def test_mtg_feeds_randomness_heads_as_face_one(db: Path, events) -> None:
-    want = sorted((m, c[1], c[3], 1 if c[5] == "heads" else 2, c[2]) for m in events for c in _mtg_coins(events)
-                  if c[0] == m)
+    want = sorted(
+        (m, c[1], c[3], 1 if c[5] == "heads" else 2, c[2]) for m in events for c in _mtg_coins(events) if c[0] == m
+    )
     assert rows(db, "SELECT match, seq, player, value, purpose FROM randomness WHERE game = 'mtg' ORDER BY ALL") == want
 
 
@@ -211,25 +231,43 @@ def test_wt_plots_dice_and_tags(db: Path, events) -> None:
         plots = [e for e in es if type(e).__struct_config__.tag == "wt.plot"]
         for i, p in enumerate(plots):
             end = plots[i + 1].seq if i + 1 < len(plots) else 10**9
-            tags = next((e.tags for e in es if type(e).__struct_config__.tag == "wt.tags"
-                         and p.seq < e.seq < end and e.player == p.attacker), [])
+            tags = next(
+                (
+                    e.tags
+                    for e in es
+                    if type(e).__struct_config__.tag == "wt.tags" and p.seq < e.seq < end and e.player == p.attacker
+                ),
+                [],
+            )
             other = next(x.id for x in es[0].players if x.id != p.attacker)
             want.append((m, p.seq, p.attacker, other, *p.attack, *p.defence, tags, len(tags)))
-    got = rows(db, "SELECT match, seq, attacker, defender, attack_1, attack_2, defence_1, defence_2, tags, tags_gained "
-                   "FROM wt_plots ORDER BY match, seq")
+    got = rows(
+        db,
+        "SELECT match, seq, attacker, defender, attack_1, attack_2, defence_1, defence_2, tags, tags_gained "
+        "FROM wt_plots ORDER BY match, seq",
+    )
     assert want and got == sorted(want, key=lambda r: (r[0], r[1]))
 
 
 def test_wt_initial_die_is_the_only_random_outcome(db: Path, events) -> None:
     want = sorted((m, e.seq, e.by, e.value) for m, e in of_type(events, "wt.init.roll"))
-    assert want and rows(db, "SELECT match, seq, player, value FROM randomness WHERE game = 'worldtrigger' "
-                             "AND kind = 'die' AND sides = 6 AND purpose = 'initial-distance' ORDER BY ALL") == want
+    assert (
+        want
+        and rows(
+            db,
+            "SELECT match, seq, player, value FROM randomness WHERE game = 'worldtrigger' "
+            "AND kind = 'die' AND sides = 6 AND purpose = 'initial-distance' ORDER BY ALL",
+        )
+        == want
+    )
     assert rows(db, "SELECT count(*) FROM randomness WHERE game = 'worldtrigger'") == [(len(want),)]
 
 
 def test_wt_builds_trigger_set_ignores_slot_order(db: Path, events) -> None:
-    want = sorted((m, e.player, ",".join(sorted(e.main)) + " / " + ",".join(sorted(e.sub)))
-                  for m, e in of_type(events, "wt.build"))
+    want = sorted(
+        (m, e.player, ",".join(sorted(e.main)) + " / " + ",".join(sorted(e.sub)))
+        for m, e in of_type(events, "wt.build")
+    )
     assert rows(db, "SELECT match, player, trigger_set FROM wt_builds ORDER BY ALL") == want
 
 
@@ -262,8 +300,12 @@ def _ws_attacks(es: list[Any]) -> list[tuple]:
 
 
 def test_ws_attacks_against_the_projection(db: Path, events) -> None:
-    got = {(m, seq): r for m, seq, *r in rows(db, "SELECT match, seq, player, slot, kind, soul, trigger_soul, damage, "
-                                                   "cancelled, battle FROM ws_attacks")}
+    got = {
+        (m, seq): r
+        for m, seq, *r in rows(
+            db, "SELECT match, seq, player, slot, kind, soul, trigger_soul, damage, cancelled, battle FROM ws_attacks"
+        )
+    }
     checked = souls = 0
     for m, es in events.items():
         if es[0].game != "weiss":
@@ -277,8 +319,9 @@ def test_ws_attacks_against_the_projection(db: Path, events) -> None:
             checked += 1
     assert not got and checked > 10 and souls > checked // 2
     # Attack damage is the soul plus one for a direct attack in these matches (no side penalties at level 0).
-    assert rows(db, "SELECT count(*) FROM ws_attacks WHERE kind = 'direct' AND soul IS NOT NULL "
-                    "AND damage <> soul + 1") == [(0,)]
+    assert rows(
+        db, "SELECT count(*) FROM ws_attacks WHERE kind = 'direct' AND soul IS NOT NULL AND damage <> soul + 1"
+    ) == [(0,)]
 
 
 def test_ws_records_no_randomness_of_its_own(db: Path) -> None:

@@ -30,8 +30,9 @@ from kifu.projector.base import Replay, frames, voided_in
 def _session(events: list[Any]):
     start = events[0]
     g = registry.game(start.game)
-    return registry.engine(g.id).session(start, registry.options(g, start), g.catalogue(start) if g.catalogue else None,
-                                         strict=True)
+    return registry.engine(g.id).session(
+        start, registry.options(g, start), g.catalogue(start) if g.catalogue else None, strict=True
+    )
 
 
 def _fed(events: list[Any]):
@@ -88,8 +89,10 @@ def _codes(findings) -> set[tuple[str, int]]:
 def test_a_void_takes_the_finding_of_the_voided_toss_away_in_batch_and_live() -> None:
     payloads = _toss_before_cost()
     assert ("GG-TOSS-001", 7) in _codes(registry.audit(chain(payloads)))
-    voided = payloads + [{"type": "log.void", "by": "recorder", "about": [7], "reason": "toss typed before the cost"},
-                         {"type": "gg.toss", "act": "a1", "player": "a", "facing": "opponent"}]
+    voided = payloads + [
+        {"type": "log.void", "by": "recorder", "about": [7], "reason": "toss typed before the cost"},
+        {"type": "gg.toss", "act": "a1", "player": "a", "facing": "opponent"},
+    ]
     events = chain(voided)
     assert not any(f.code == "GG-TOSS-001" for f in registry.audit(events))
     s = _session(events)
@@ -145,14 +148,17 @@ def test_projection_passes_over_voided_events_as_if_never_recorded(seed: int, tu
     options = registry.options(g, events[0])
     gone = voided_in(events)
     kept = [e for e in events if e.seq not in gone]
-    assert _game(list(frames(g.projection, events, options))[-1]) == _game(list(frames(g.projection, kept, options, ()))[-1])
+    assert _game(list(frames(g.projection, events, options))[-1]) == _game(
+        list(frames(g.projection, kept, options, ()))[-1]
+    )
     replay = Replay(g.projection, events, options, every=8)
     for seq in range(1, len(events) + 1, 5):
         assert replay.state_at(seq) == replay.replay_from_start(seq)
 
 
-@pytest.mark.parametrize("path", ["KIFU-LOG-013/bad_ruling_voided_later.jsonl", "KIFU-LOG-013/good.jsonl",
-                                  "KIFU-LOG-012/bad.jsonl"])
+@pytest.mark.parametrize(
+    "path", ["KIFU-LOG-013/bad_ruling_voided_later.jsonl", "KIFU-LOG-013/good.jsonl", "KIFU-LOG-012/bad.jsonl"]
+)
 def test_a_void_is_judged_on_the_log_as_it_stood_before_it(path: str) -> None:
     events = logfile.load(FIXTURES / "core" / "rules" / path).events
     voids = [e for e in events if isinstance(e, LogVoided)]
@@ -189,8 +195,10 @@ def test_audit_lists_voided_events_struck_through_in_every_format(kifu) -> None:
     text = kifu("audit", VOIDED, "--lang", "en").out
     assert "~~seq 5 random" in text and "(voided at seq 8 by recorder: typo)" in text
     doc = json.loads(kifu("audit", VOIDED, "-f", "json").out)
-    assert doc["voided"] == [{"seq": 5, "void": 8, "by": "recorder", "reason": "typo"},
-                             {"seq": 6, "void": 7, "by": "judge", "reason": "ruling on the wrong seq"}]
+    assert doc["voided"] == [
+        {"seq": 5, "void": 8, "by": "recorder", "reason": "typo"},
+        {"seq": 6, "void": 7, "by": "judge", "reason": "ruling on the wrong seq"},
+    ]
     assert "~~seq 6 judge.ruling" in kifu("audit", VOIDED, "-f", "md").out
 
 
@@ -198,7 +206,11 @@ def test_report_page_strikes_voided_rows_with_the_reason(kifu, tmp_path: Path) -
     page = tmp_path / "r.html"
     assert kifu("report", VOIDED, "-o", page, "--lang", "en").code == 0
     html = page.read_text(encoding="utf-8")
-    row = html[html.index('<tr id="seq-5"'):html.index('<tr id="seq-6"')]
+    row = html[html.index('<tr id="seq-5"') : html.index('<tr id="seq-6"')]
     shown = re.sub(r"<[^>]+>", "", row)  # names and reasons from the log stand in <bdi> (kifu/auditor/markup.py)
-    assert 'class="voided"' in row and "<del>" in row and "voided at seq 8 by the recorder (a recording mistake): typo" in shown
-    assert "<del>" not in html[html.index('<tr id="seq-4"'):html.index('<tr id="seq-5"')]
+    assert (
+        'class="voided"' in row
+        and "<del>" in row
+        and "voided at seq 8 by the recorder (a recording mistake): typo" in shown
+    )
+    assert "<del>" not in html[html.index('<tr id="seq-4"') : html.index('<tr id="seq-5"')]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from conftest import FIXTURES, ROOT
 
 from kifu import warehouse as wh
@@ -81,11 +83,22 @@ def test_matches_row_and_findings(kifu, corpus: Path, tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     kifu("ingest", corpus, "--db", db)
     con = duckdb.connect(str(db), read_only=True)
-    row = con.execute("SELECT game, players, events, winner, end_reason, first_at::VARCHAR, last_at::VARCHAR, "
-                      "head, source FROM matches WHERE match = 'm1'").fetchone()
+    row = con.execute(
+        "SELECT game, players, events, winner, end_reason, first_at::VARCHAR, last_at::VARCHAR, "
+        "head, source FROM matches WHERE match = 'm1'"
+    ).fetchone()
     head = logfile.verify(corpus / "m1.jsonl").hash
-    assert row == ("generic", [{**p, "key": None} for p in PLAYERS], 6, "a", "concede", "2026-10-05 09:00:00+00", "2026-10-05 09:03:00+00",
-                   head, str((corpus / "m1.jsonl").resolve()))
+    assert row == (
+        "generic",
+        [{**p, "key": None} for p in PLAYERS],
+        6,
+        "a",
+        "concede",
+        "2026-10-05 09:00:00+00",
+        "2026-10-05 09:03:00+00",
+        head,
+        str((corpus / "m1.jsonl").resolve()),
+    )
     found = con.execute("SELECT code, seq, severity FROM findings WHERE match = 'who' ORDER BY seq, code").fetchall()
     con.close()
     assert found == [("KIFU-LOG-001", 5, "error"), ("KIFU-LOG-002", 5, "error")]
@@ -156,19 +169,22 @@ def _in_memory(path: Path) -> tuple[str | None, str | None]:
         return None, f"{type(exc).__name__}: {exc}"
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda ls: ls[:2] + ls[3:],                       # a line deleted
-    lambda ls: [ls[0], ls[2], ls[1]] + ls[3:],        # two lines swapped
-    lambda ls: ls[:1] + [ls[1].replace(b'"x"', b'"y"')] + ls[2:],  # an edit
-    lambda ls: ls + [ls[-1]],                         # a line duplicated
-    lambda ls: ls[:1] + [ls[1].replace(b'"by":"a"', b'"by":"a","extra":1')] + ls[2:],  # unknown field
-    lambda ls: ls[:2] + [b""] + ls[2:],               # a blank line
-    lambda ls: ls[:2] + [ls[0]] + ls[2:],             # a second match.start
-    lambda ls: [ls[0].replace(b'"kifu/1"', b'"kifu/9"')] + ls[1:],  # an unknown format
-    lambda ls: [ln + b"\r" for ln in ls],             # CRLF line ends (accepted by both)
-    lambda ls: ls[:-1] + [ls[-1] + b"\nTORN"],        # a torn last line (the join adds no terminator)
-    lambda ls: [],                                    # an empty file
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda ls: ls[:2] + ls[3:],  # a line deleted
+        lambda ls: [ls[0], ls[2], ls[1]] + ls[3:],  # two lines swapped
+        lambda ls: ls[:1] + [ls[1].replace(b'"x"', b'"y"')] + ls[2:],  # an edit
+        lambda ls: ls + [ls[-1]],  # a line duplicated
+        lambda ls: ls[:1] + [ls[1].replace(b'"by":"a"', b'"by":"a","extra":1')] + ls[2:],  # unknown field
+        lambda ls: ls[:2] + [b""] + ls[2:],  # a blank line
+        lambda ls: ls[:2] + [ls[0]] + ls[2:],  # a second match.start
+        lambda ls: [ls[0].replace(b'"kifu/1"', b'"kifu/9"')] + ls[1:],  # an unknown format
+        lambda ls: [ln + b"\r" for ln in ls],  # CRLF line ends (accepted by both)
+        lambda ls: ls[:-1] + [ls[-1] + b"\nTORN"],  # a torn last line (the join adds no terminator)
+        lambda ls: [],  # an empty file
+    ],
+)
 def test_verify_bytes_agrees_with_the_core_reader(tmp_path: Path, mutate) -> None:
     log = write_log(tmp_path / "m.jsonl", "m", ["x", "y"])
     assert _in_memory(log) == _core(log) and _core(log)[0] is not None
@@ -208,8 +224,18 @@ def test_sql_formats_params_and_stdin(kifu, corpus: Path, tmp_path: Path) -> Non
     r = kifu("sql", q, "-p", "m", "m0", "-p", "n", "2", "--db", db, "-f", "json")
     assert r.code == 0, r.err
     assert json.loads(r.out) == [{"seq": 1, "type": "match.start"}, {"seq": 2, "type": "note"}]
-    r = kifu("sql", "-", "--param", "m", "demo-001", "--db", db, "-f", "csv",
-             stdin="SELECT count(*) AS n FROM randomness WHERE match = $m")
+    r = kifu(
+        "sql",
+        "-",
+        "--param",
+        "m",
+        "demo-001",
+        "--db",
+        db,
+        "-f",
+        "csv",
+        stdin="SELECT count(*) AS n FROM randomness WHERE match = $m",
+    )
     assert r.out == "n\n3\n"
     assert kifu("sql", "SELECT 1", "--db", tmp_path / "missing.duckdb").code == 2
 
@@ -233,11 +259,14 @@ def test_parquet_export_is_hive_partitioned(kifu, corpus: Path, tmp_path: Path) 
     assert r.code == 0, r.err
     assert (out / "events" / "game=generic" / "month=2026-10").is_dir()
     assert (out / "events" / "game=generic" / "month=2026-11").is_dir()
-    back = duckdb.sql(f"SELECT game, count(*) FROM read_parquet('{out}/events/**/*.parquet', "
-                      "hive_partitioning = true) GROUP BY ALL ORDER BY ALL").fetchall()
+    back = duckdb.sql(
+        f"SELECT game, count(*) FROM read_parquet('{out}/events/**/*.parquet', "
+        "hive_partitioning = true) GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
     with duckdb.connect(str(db), read_only=True) as con:
-        stored = con.sql("SELECT m.game, count(*) FROM events e JOIN matches m USING (match) "
-                         "GROUP BY ALL ORDER BY ALL").fetchall()
+        stored = con.sql(
+            "SELECT m.game, count(*) FROM events e JOIN matches m USING (match) GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
     assert back == stored and {g for g, _ in back} >= {"generic", "gunandgun", "mtg", "worldtrigger", "weiss"}
 
 
@@ -253,11 +282,18 @@ def test_env_var_names_the_database(kifu, corpus: Path, tmp_path: Path, monkeypa
 
 def test_verify_does_not_import_duckdb(tmp_path: Path) -> None:
     log = write_log(tmp_path / "m.jsonl", "m", ["x"])
-    code = ("import sys\nfrom kifu.cli import main\ntry:\n    rc = main(['verify', sys.argv[1]])\n"
-            "except SystemExit as exc:\n    rc = exc.code\n"
-            "print(rc, 'duckdb' in sys.modules, 'scipy' in sys.modules)")
-    r = subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True, text=True, cwd=ROOT,
-                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    code = (
+        "import sys\nfrom kifu.cli import main\ntry:\n    rc = main(['verify', sys.argv[1]])\n"
+        "except SystemExit as exc:\n    rc = exc.code\n"
+        "print(rc, 'duckdb' in sys.modules, 'scipy' in sys.modules)"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code, str(log)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert r.stdout.strip().splitlines()[-1] == "0 False False", (r.stdout, r.stderr)
 
 
@@ -276,17 +312,19 @@ def test_documented_game_views_example_plugs_in(tmp_path: Path) -> None:
     con = wh.connect(tmp_path / "w.duckdb")
     wh.ingest(con, [log], None, jobs=1, views=(generic, gg))
     # Stand-in rows with gg.toss's real fields go through the refresh path.
-    con.execute("CREATE TEMP VIEW tosses AS SELECT * FROM (VALUES "
-                "('m', 3, '{\"act\":\"act1\",\"player\":\"a\",\"facing\":\"self\"}'), "
-                "('m', 4, '{\"act\":\"act1\",\"player\":\"a\",\"facing\":\"opponent\"}'), "
-                "('m', 6, '{\"act\":\"act2\",\"player\":\"b\",\"facing\":\"self\"}')) "
-                "t(match, seq, line)")
+    con.execute(
+        "CREATE TEMP VIEW tosses AS SELECT * FROM (VALUES "
+        '(\'m\', 3, \'{"act":"act1","player":"a","facing":"self"}\'), '
+        '(\'m\', 4, \'{"act":"act1","player":"a","facing":"opponent"}\'), '
+        '(\'m\', 6, \'{"act":"act2","player":"b","facing":"self"}\')) '
+        "t(match, seq, line)"
+    )
     con.execute("CREATE TEMP VIEW fake AS SELECT match, seq, 'gg.toss' AS type, line, line::JSON AS event FROM tosses")
     for sql in feed_inserts((gg,), "fake"):
         con.execute(sql)
-    assert con.execute("SELECT game, player, kind, value FROM randomness WHERE game = 'gunandgun' ORDER BY seq"
-                       ).fetchall() == [("gunandgun", "a", "coin", 1), ("gunandgun", "a", "coin", 2),
-                                        ("gunandgun", "b", "coin", 1)]
+    assert con.execute(
+        "SELECT game, player, kind, value FROM randomness WHERE game = 'gunandgun' ORDER BY seq"
+    ).fetchall() == [("gunandgun", "a", "coin", 1), ("gunandgun", "a", "coin", 2), ("gunandgun", "b", "coin", 1)]
     assert con.execute("SELECT player, n FROM runs").fetchall() == [("a", 1)]
     assert con.execute("SELECT count(*) FROM randomness WHERE match = 'm'").fetchone() == (5,)
     assert "first_players" in {r[0] for r in con.execute("SELECT view_name FROM duckdb_views()").fetchall()}
@@ -310,10 +348,6 @@ def test_feeds_are_recomputed_when_their_sql_changes(tmp_path: Path) -> None:
     con.close()
 
 
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st
-
-
 @given(data=st.data())
 def test_verify_bytes_says_what_the_core_reader_says(tmp_path_factory, data) -> None:
     """Any single-byte change: the same head, or the same error (class, message, line, seq, offset)."""
@@ -326,9 +360,22 @@ def test_verify_bytes_says_what_the_core_reader_says(tmp_path_factory, data) -> 
     assert _in_memory(log) == _core(log)
 
 
-@pytest.mark.parametrize("path", [("ingest",), ("sql",), ("export",), ("stats", "fairness"), ("stats", "winrate"),
-                                  ("stats", "seats"), ("stats", "rules"), ("stats", "builds"), ("stats", "first"),
-                                  ("stats", "zero-n"), ("people",)])
+@pytest.mark.parametrize(
+    "path",
+    [
+        ("ingest",),
+        ("sql",),
+        ("export",),
+        ("stats", "fairness"),
+        ("stats", "winrate"),
+        ("stats", "seats"),
+        ("stats", "rules"),
+        ("stats", "builds"),
+        ("stats", "first"),
+        ("stats", "zero-n"),
+        ("people",),
+    ],
+)
 def test_every_warehouse_command_is_documented(kifu, path) -> None:
     r = kifu(*path, "--help")
     assert r.code == 0 and "Example" in r.out, r.out
@@ -340,8 +387,14 @@ def test_match_times_are_the_earliest_and_latest_event_times(tmp_path: Path) -> 
     log = tmp_path / "times.jsonl"
     logfile.create(log, {"game": "generic", "match": "times", "players": PLAYERS, "at": "2026-10-05T18:00:00+09:00"})
     with logfile.Writer(log, durable=False) as w:
-        for at in ("2026-10-05T09:30:00Z", "2026-10-05T09:00:00", "not a time", "2026-10-05T01:00:00-08:00",
-                   "2026-10-05 08:59:00Z", None):
+        for at in (
+            "2026-10-05T09:30:00Z",
+            "2026-10-05T09:00:00",
+            "not a time",
+            "2026-10-05T01:00:00-08:00",
+            "2026-10-05 08:59:00Z",
+            None,
+        ):
             w.append({"type": "note", "by": "a", "text": "t", **({"at": at} if at else {})})
     con = wh.connect(tmp_path / "w.duckdb")
     wh.ingest(con, [log], registry.audit, jobs=1)
@@ -366,7 +419,9 @@ def test_a_warehouse_with_the_former_time_text_column_still_loads(tmp_path: Path
     con = wh.connect(db)
     assert wh.ingest(con, [log], None, jobs=1).matches == 1
     assert con.execute("SELECT seq, time_text FROM events WHERE match = 'm' AND seq <= 2 ORDER BY seq").fetchall() == [
-        (1, "2026-10-05T09:00:00Z"), (2, "2026-10-05T09:01:00Z")]
+        (1, "2026-10-05T09:00:00Z"),
+        (2, "2026-10-05T09:01:00Z"),
+    ]
     assert wh.match_lines(con, "m") == log.read_bytes()
     con.close()
 
@@ -401,5 +456,10 @@ def test_a_crlf_log_loads_its_lines_without_the_cr(tmp_path: Path) -> None:
     assert summary.matches == 1 and not summary.refused
     assert wh.match_lines(con, "crlf") == lf
     assert con.execute("SELECT list(type ORDER BY seq) FROM events").fetchone()[0] == [
-        "match.start", "note", "note", "random", "match.end"]
+        "match.start",
+        "note",
+        "note",
+        "random",
+        "match.end",
+    ]
     con.close()

@@ -40,8 +40,14 @@ def _env() -> dict[str, str]:
 
 def _limited(limit: int, *args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
     """`kifu ARGS` in a child whose files cannot grow past ``limit`` bytes."""
-    return subprocess.run([sys.executable, "-c", LIMITED, str(limit), *map(str, args)], env=_env(), cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", LIMITED, str(limit), *map(str, args)],
+        env=_env(),
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _one_line(r: subprocess.CompletedProcess[str], *parts: str) -> str:
@@ -55,8 +61,9 @@ def _one_line(r: subprocess.CompletedProcess[str], *parts: str) -> str:
 
 def _discord_txt(n: int) -> bytes:
     """A DiscordChatExporter text export of ``n`` chat messages by two players."""
-    body = "".join(f"[01-Mar-25 08:{i // 60 % 60:02d} PM] {'Aoi' if i % 2 else 'Ren'}\nmessage number {i}\n\n"
-                   for i in range(n))
+    body = "".join(
+        f"[01-Mar-25 08:{i // 60 % 60:02d} PM] {'Aoi' if i % 2 else 'Ren'}\nmessage number {i}\n\n" for i in range(n)
+    )
     return ("=" * 62 + "\nGuild: table\nChannel: game\n" + "=" * 62 + "\n\n" + body).encode()
 
 
@@ -83,8 +90,9 @@ def test_a_full_disk_during_import_leaves_nothing_and_the_retry_works(tmp_path: 
     assert logfile.verify(tmp_path / "m.jsonl").seq > 2000
 
 
-@pytest.mark.parametrize("command", [("report", DISPUTE, "-o", "page.html"),
-                                     ("audit", DISPUTE, "-f", "html", "-o", "page.html")])
+@pytest.mark.parametrize(
+    "command", [("report", DISPUTE, "-o", "page.html"), ("audit", DISPUTE, "-f", "html", "-o", "page.html")]
+)
 def test_a_full_disk_during_a_report_names_the_file_and_keeps_the_old_one(tmp_path: Path, command) -> None:
     page = tmp_path / "page.html"
     page.write_text("the previous page\n", encoding="utf-8")
@@ -98,8 +106,11 @@ def test_an_ingest_the_warehouse_cannot_hold_rolls_back_and_says_so(tmp_path: Pa
     logs = tmp_path / "logs"
     logs.mkdir()
     for i in range(6):
-        logfile.write_new(logs / f"m{i}.jsonl", {"game": "generic", "match": f"m{i}", "players": []},
-                          ({"type": "note", "text": "x" * 300 + str(j)} for j in range(2000)))
+        logfile.write_new(
+            logs / f"m{i}.jsonl",
+            {"game": "generic", "match": f"m{i}", "players": []},
+            ({"type": "note", "text": "x" * 300 + str(j)} for j in range(2000)),
+        )
     r = _limited(3_000_000, "ingest", "logs", "--db", "w.duckdb", "--jobs", "1", cwd=tmp_path)
     line = _one_line(r, "w.duckdb", "could not store the next batch", "rolled back", "run the same ingest again")
     assert "File too large" in line

@@ -39,6 +39,8 @@ def test_every_event_type_has_an_example() -> None:
 
 
 def test_every_rule_and_option_is_documented() -> None:
-    missing = [r.code for r in registry.rules_of(GAME) if r.code.startswith("WS-") and f"| {r.code} | `{r.name}`" not in DOC]
+    missing = [
+        r.code for r in registry.rules_of(GAME) if r.code.startswith("WS-") and f"| {r.code} | `{r.name}`" not in DOC
+    ]
     assert not missing
     assert all(f"| `{o.name}` |" in DOC for o in GAME.options)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 from conftest import ROOT, run_cli
@@ -66,13 +67,18 @@ def english_run(message: str, names: set[str]) -> list[str]:
 
 
 def test_english_run_finds_a_sentence_and_spares_code_and_names() -> None:
-    assert english_run("C2 のアタック宣言: Mikoto there is rested, not standing", {"Mikoto"}) == \
-        ["there", "is", "rested", "not", "standing"]
+    assert english_run("C2 のアタック宣言: Mikoto there is rested, not standing", {"Mikoto"}) == [
+        "there",
+        "is",
+        "rested",
+        "not",
+        "standing",
+    ]
     assert len(english_run("ws.phase.end stand が記録されましたが、来るべきは ws.phase.end end です", set())) < RUN
     assert len(english_run("防御側 Kuroko Shirai の front アタック", {"Kuroko Shirai"})) < RUN
 
 
-@lru_cache(maxsize=None)
+@cache
 def _audit_ja(log: Path) -> list[dict[str, Any]]:
     r = run_cli("audit", "-f", "json", "--lang", "ja", str(ROOT / log))
     assert r.code in (0, 1), r.err
@@ -82,8 +88,7 @@ def _audit_ja(log: Path) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("log", LOGS, ids=str)
 def test_every_finding_is_japanese(log: Path) -> None:
     names = names_in(log)
-    english = {f"{f['code']} seq {f['seq']}: {f['message']}": english_run(f["message"], names)
-               for f in _audit_ja(log)}
+    english = {f"{f['code']} seq {f['seq']}: {f['message']}": english_run(f["message"], names) for f in _audit_ja(log)}
     assert not {k: v for k, v in english.items() if len(v) >= RUN}
 
 

@@ -44,8 +44,18 @@ def test_generated_legal_turns_give_no_findings(seed, turns):
 
 
 def _cards(side: projection.Side) -> int:
-    return (side.deck + side.hand + side.stock + side.waiting + side.memory + len(side.clock) + len(side.level)
-            + len(side.resolution) + len(side.stage) + (side.climax is not None))
+    return (
+        side.deck
+        + side.hand
+        + side.stock
+        + side.waiting
+        + side.memory
+        + len(side.clock)
+        + len(side.level)
+        + len(side.resolution)
+        + len(side.stage)
+        + (side.climax is not None)
+    )
 
 
 @given(SEEDS, TURNS)
@@ -89,7 +99,7 @@ def test_a_flow_event_moved_out_of_order_is_caught(seed, data):
     moved.insert(j if j < i else j, item)  # lands just before (earlier) or just after (later) event j
     # An end phase may be done again (seed 003 §エンドフェイズ 6) and phase ends may be left out, so an
     # end-phase start that lands beside another one reads as a legal repeat: not a mutation to catch.
-    neighbours = moved[max(j - 1, 0): j] + moved[j + 1: j + 2]
+    neighbours = moved[max(j - 1, 0) : j] + moved[j + 1 : j + 2]
     assume(not (_end_start(item) and any(_end_start(e) for e in neighbours)))
     found = [f for f in _errors(_renumber(moved)) if f.code.startswith("WS-")]
     assert found, f"moving seq {i + 1} next to seq {j + 1} went unnoticed"
@@ -131,8 +141,12 @@ def _other(player):
     return {"p1": "p2", "p2": "p1"}.get(player, player)
 
 
-@given(SEEDS, st.lists(st.tuples(st.sampled_from(["drop", "swap", "dup", "player"]), st.integers(1, 10_000)),
-                       min_size=1, max_size=6))
+@given(
+    SEEDS,
+    st.lists(
+        st.tuples(st.sampled_from(["drop", "swap", "dup", "player"]), st.integers(1, 10_000)), min_size=1, max_size=6
+    ),
+)
 def test_the_auditor_never_raises_on_a_scrambled_match(seed, edits):
     """Any well-formed log, however wrong, is projected and audited without an exception (strict mode)."""
     events = play_match(seed, 3)

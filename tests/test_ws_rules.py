@@ -21,6 +21,7 @@ from kifu.games.weiss.sim import Table
 CODEC = games.codec("weiss")
 FORBIDDEN = {"os", "io", "sys", "pathlib", "random", "time", "datetime", "logging", "socket", "subprocess", "duckdb"}
 
+
 @pytest.mark.parametrize("r", RULES, ids=lambda r: r.code)
 def test_every_rule_is_documented_and_cites_its_source(r) -> None:
     docs = registry.game("weiss").documents
@@ -35,14 +36,17 @@ def test_registry_knows_weiss() -> None:
     assert {o.name for o in OPTIONS} >= {"hand_limit", "battle_tie", "encore_rested_same_slot", "end_phase_order"}
 
 
-@pytest.mark.parametrize("line,field", [
-    ({"type": "ws.attack", "player": "p1", "slot": "C4", "kind": "front"}, "slot"),
-    ({"type": "ws.attack", "player": "p1", "slot": "C1", "kind": "sideways"}, "kind"),
-    ({"type": "ws.damage", "player": "p1", "amount": -1}, "amount"),
-    ({"type": "ws.draw", "player": "p1", "count": 0}, "count"),
-    ({"type": "ws.phase", "phase": "upkeep"}, "phase"),
-    ({"type": "ws.encore", "player": "p1", "slot": "C1", "stock": 3, "colour": "red"}, "colour"),
-])
+@pytest.mark.parametrize(
+    "line,field",
+    [
+        ({"type": "ws.attack", "player": "p1", "slot": "C4", "kind": "front"}, "slot"),
+        ({"type": "ws.attack", "player": "p1", "slot": "C1", "kind": "sideways"}, "kind"),
+        ({"type": "ws.damage", "player": "p1", "amount": -1}, "amount"),
+        ({"type": "ws.draw", "player": "p1", "count": 0}, "count"),
+        ({"type": "ws.phase", "phase": "upkeep"}, "phase"),
+        ({"type": "ws.encore", "player": "p1", "slot": "C1", "stock": 3, "colour": "red"}, "colour"),
+    ],
+)
 def test_the_decoder_rejects_impossible_values_naming_the_field(line, field) -> None:
     raw = json.dumps({**line, "seq": 2, "prev": "0" * 64}).encode()
     with pytest.raises(MalformedEvent) as exc:
@@ -50,12 +54,15 @@ def test_the_decoder_rejects_impossible_values_naming_the_field(line, field) -> 
     assert exc.value.field == field
 
 
-@pytest.mark.parametrize("a,d,tie,want", [
-    (3000, 2000, "both", ["defender"]),
-    (1000, 2000, "both", ["attacker"]),
-    (2000, 2000, "both", ["attacker", "defender"]),
-    (2000, 2000, "neither", []),
-])
+@pytest.mark.parametrize(
+    "a,d,tie,want",
+    [
+        (3000, 2000, "both", ["defender"]),
+        (1000, 2000, "both", ["attacker"]),
+        (2000, 2000, "both", ["attacker", "defender"]),
+        (2000, 2000, "neither", []),
+    ],
+)
 def test_battle_reverses_the_lower_and_ties_follow_the_option(a, d, tie, want) -> None:
     assert expected_reversed(a, d, tie) == want
 
@@ -70,8 +77,7 @@ def _table() -> Table:
 
 def test_cancelled_damage_goes_to_the_waiting_room_and_uncancelled_to_the_clock() -> None:
     t = _table()
-    t.emit("ws.damage", player="p2", amount=3, cards=[{"card": "x"}, {"climax": True}], cancelled=True,
-           source="effect")
+    t.emit("ws.damage", player="p2", amount=3, cards=[{"card": "x"}, {"climax": True}], cancelled=True, source="effect")
     assert (t.side("p2").waiting, t.side("p2").clock, t.side("p2").deck) == (2, (), 43)
     t.emit("ws.damage", player="p2", amount=2, cards=[{"card": "y"}, {"card": "z"}], source="effect")
     assert t.side("p2").clock == ("y", "z")
@@ -109,17 +115,27 @@ def test_a_log_without_its_start_leaves_counted_zones_undecided(tmp_path: Path) 
     deck, clock or stage the log never showed: each is an info finding saying why (in the audit's language)."""
     log = str(tmp_path / "excerpt.jsonl")
     assert run_cli("new", log, "-g", "weiss", "-m", "m1", "-p", "p1=Alice", "-p", "p2=Bob").code == 0
-    for line in ({"type": "ws.turn", "player": "p1", "number": 7}, {"type": "ws.phase", "phase": "draw"},
-                 {"type": "ws.refresh", "player": "p1"}, {"type": "ws.levelup", "player": "p1"},
-                 {"type": "ws.draw", "player": "p1", "count": 1, "reason": "draw-phase"},
-                 {"type": "ws.phase", "phase": "clock"}, {"type": "ws.phase", "phase": "main"},
-                 {"type": "ws.phase", "phase": "climax"}, {"type": "ws.phase", "phase": "attack"},
-                 {"type": "ws.step", "step": "declare"},
-                 {"type": "ws.attack", "player": "p1", "slot": "C1", "kind": "front"}):
+    for line in (
+        {"type": "ws.turn", "player": "p1", "number": 7},
+        {"type": "ws.phase", "phase": "draw"},
+        {"type": "ws.refresh", "player": "p1"},
+        {"type": "ws.levelup", "player": "p1"},
+        {"type": "ws.draw", "player": "p1", "count": 1, "reason": "draw-phase"},
+        {"type": "ws.phase", "phase": "clock"},
+        {"type": "ws.phase", "phase": "main"},
+        {"type": "ws.phase", "phase": "climax"},
+        {"type": "ws.phase", "phase": "attack"},
+        {"type": "ws.step", "step": "declare"},
+        {"type": "ws.attack", "player": "p1", "slot": "C1", "kind": "front"},
+    ):
         assert run_cli("append", log, "--json", json.dumps(line)).code == 0
     r = run_cli("audit", "-f", "json", "--lang", "ja", log)
     found = {(f["code"], f["seq"], f["severity"]): f["message"] for f in json.loads(r.out)["findings"]}
-    assert set(found) == {("WS-RULE-002", 4, "info"), ("WS-RULE-001", 5, "info"),
-                          ("WS-ATK-001", 12, "info"), ("WS-ATK-003", 12, "info")}
+    assert set(found) == {
+        ("WS-RULE-002", 4, "info"),
+        ("WS-RULE-001", 5, "info"),
+        ("WS-ATK-001", 12, "info"),
+        ("WS-ATK-003", 12, "info"),
+    }
     assert found[("WS-RULE-002", 4, "info")].startswith("判定できません: 最初の手札")
     assert found[("WS-ATK-003", 12, "info")].startswith("判定できません: ログが ws.board なしで")

@@ -14,18 +14,33 @@ from kifu.events.base import KifuError, MalformedEvent
 from kifu.games.worldtrigger import cards
 
 CODEC = games.codec("worldtrigger")
-REQUIRED = ["弧月", "旋空", "スコーピオン", "レイガスト", "アステロイド", "ハウンド", "メテオラ", "バイパー",
-            "シールド", "エスクード", "バッグワーム", "グラスホッパー"]
+REQUIRED = [
+    "弧月",
+    "旋空",
+    "スコーピオン",
+    "レイガスト",
+    "アステロイド",
+    "ハウンド",
+    "メテオラ",
+    "バイパー",
+    "シールド",
+    "エスクード",
+    "バッグワーム",
+    "グラスホッパー",
+]
 
 
-@pytest.mark.parametrize("line,field", [
-    (b'{"type":"wt.plot","seq":2,"prev":"x","attacker":"a","attack":[1,7],"defence":[1,2]}', "attack[1]"),
-    (b'{"type":"wt.plot","seq":2,"prev":"x","attacker":"a","attack":[1,2,3],"defence":[1,2]}', "attack"),
-    (b'{"type":"wt.init.roll","seq":2,"prev":"x","value":0}', "value"),
-    (b'{"type":"wt.move","seq":2,"prev":"x","player":"a","to":99}', "to"),
-    (b'{"type":"wt.tags","seq":2,"prev":"x","player":"a","tags":["jump"]}', "tags[0]"),
-    (b'{"type":"wt.set","seq":2,"prev":"x","player":"a","main":"x","sub":"y","colour":1}', "colour"),
-])
+@pytest.mark.parametrize(
+    "line,field",
+    [
+        (b'{"type":"wt.plot","seq":2,"prev":"x","attacker":"a","attack":[1,7],"defence":[1,2]}', "attack[1]"),
+        (b'{"type":"wt.plot","seq":2,"prev":"x","attacker":"a","attack":[1,2,3],"defence":[1,2]}', "attack"),
+        (b'{"type":"wt.init.roll","seq":2,"prev":"x","value":0}', "value"),
+        (b'{"type":"wt.move","seq":2,"prev":"x","player":"a","to":99}', "to"),
+        (b'{"type":"wt.tags","seq":2,"prev":"x","player":"a","tags":["jump"]}', "tags[0]"),
+        (b'{"type":"wt.set","seq":2,"prev":"x","player":"a","main":"x","sub":"y","colour":1}', "colour"),
+    ],
+)
 def test_decoder_rejects_impossible_values_naming_the_field(line: bytes, field: str) -> None:
     with pytest.raises(MalformedEvent) as err:
         CODEC.decode(line)
@@ -67,7 +82,11 @@ def _imports(path: Path) -> set[str]:
 def test_cli_audit_cites_the_rule_and_exits_1(kifu) -> None:
     r = kifu("audit", FIXTURES / "worldtrigger/rules/WT-MOVE-002/bad.jsonl", "--lang", "en")
     assert r.code == 1
-    assert "WT-MOVE-002" in r.out and "ボーダー隊員ソロランク戦ゲーム（仮） rules ■5" in r.out and "from distance 3 to 5" in r.out
+    assert (
+        "WT-MOVE-002" in r.out
+        and "ボーダー隊員ソロランク戦ゲーム（仮） rules ■5" in r.out
+        and "from distance 3 to 5" in r.out
+    )
 
 
 def test_cli_clean_match_and_rule_listing(kifu) -> None:
@@ -84,7 +103,9 @@ def test_every_option_is_documented_and_used_by_a_rule() -> None:
     g = registry.game("worldtrigger")
     used = {name for r in g.rules for name in r.options}
     for opt in g.options:
-        assert opt.doc.ja and opt.doc.en and opt.citation.ja.startswith("「ボーダー隊員ソロランク戦ゲーム（仮）」 ■"), opt.name
+        assert opt.doc.ja and opt.doc.en and opt.citation.ja.startswith("「ボーダー隊員ソロランク戦ゲーム（仮）」 ■"), (
+            opt.name
+        )
         assert opt.name in used, f"{opt.name} is declared but no rule lists it"
         assert opt.choices is None or opt.default in opt.choices
     assert used <= {o.name for o in g.options}

@@ -52,8 +52,13 @@ def test_every_plot_of_a_sheet_gives_the_unblocked_faces(sheet: list[str]) -> No
 def _events(sheet: list[str], attack: list[int], defence: list[int], tags: list[str]):
     codec = games.codec("worldtrigger")
     raw = [
-        {"type": "match.start", "format": "kifu/1", "game": "worldtrigger", "match": "p",
-         "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}]},
+        {
+            "type": "match.start",
+            "format": "kifu/1",
+            "game": "worldtrigger",
+            "match": "p",
+            "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+        },
         {"type": "wt.sheet", "player": "a", "faces": sheet},
         {"type": "wt.order", "turn": 1, "first": "a", "tie_break": "janken"},
         {"type": "wt.set", "player": "a", "main": "アステロイド", "sub": "シールド"},

@@ -58,7 +58,7 @@ def test_auditor_never_raises_on_a_mutilated_match(seed: int, data) -> None:
     drop = data.draw(st.sets(st.integers(0, len(events) - 1), max_size=8))
     order = data.draw(st.permutations(range(min(10, len(events)))))
     kept = [e for i, e in enumerate(events) if i not in drop]
-    kept = [kept[i] for i in order if i < len(kept)] + kept[len(order):]
+    kept = [kept[i] for i in order if i < len(kept)] + kept[len(order) :]
     registry.audit(to_events(start, kept), strict=True)
 
 

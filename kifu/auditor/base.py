@@ -20,7 +20,8 @@ import functools
 import re
 import string
 from dataclasses import dataclass, field
-from typing import Any, Callable, Container, Hashable, Iterable, Mapping, NamedTuple, Sequence, TypeVar
+from typing import Any, NamedTuple, TypeVar
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -62,7 +63,7 @@ class Text(msgspec.Struct, frozen=True):
         return self.ja if lang == "ja" else self.en
 
     @classmethod
-    def of(cls, key: str, **params: Any) -> "Text":
+    def of(cls, key: str, **params: Any) -> Text:
         """The catalogue's message ``key`` in both languages (kifu/events/i18n.py)."""
         return cls(ja=i18n.text(key, "ja", **params), en=i18n.text(key, "en", **params))
 
@@ -116,11 +117,10 @@ def cite(key: str, docs: str) -> Text:
     return Text(ja=_cite(key, docs, "ja"), en=_cite(key, docs, "en"))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cite(key: str, docs: str, lang: str) -> str:
     template = i18n.template(key, lang)
-    fields = {f: i18n.template(f"doc.{docs}.{f}.name", lang)
-              for _, f, _, _ in string.Formatter().parse(template) if f}
+    fields = {f: i18n.template(f"doc.{docs}.{f}.name", lang) for _, f, _, _ in string.Formatter().parse(template) if f}
     return template.format(**fields)
 
 
@@ -273,8 +273,9 @@ def word(value: Any, lang: str, game: str = "") -> str:
     return str(value)
 
 
-def _fill(template: str, evidence: Mapping[str, Any], names: Mapping[str, str] = {}, lang: str = "en",
-          game: str = "") -> str:
+def _fill(
+    template: str, evidence: Mapping[str, Any], names: Mapping[str, str] = {}, lang: str = "en", game: str = ""
+) -> str:
     return _Formatter(names, lang, game).vformat(template, (), _SafeDict(evidence))
 
 
@@ -355,7 +356,9 @@ class Rule:
     @functools.cached_property
     def message(self) -> Text:
         """The finding's template in both languages (read once: findings are made from it)."""
-        return Text(ja=i18n.template(f"rule.{self.code}.message", "ja"), en=i18n.template(f"rule.{self.code}.message", "en"))
+        return Text(
+            ja=i18n.template(f"rule.{self.code}.message", "ja"), en=i18n.template(f"rule.{self.code}.message", "en")
+        )
 
     @property
     def doc(self) -> Doc:
@@ -377,8 +380,10 @@ class Rule:
             seq=hit.seq,
             seqs=sorted(set(hit.seqs) | {hit.seq}),
             citation=self.citation,
-            message=Text(ja=_fill(message.ja, _in(ev, "ja"), names, "ja", self.game),
-                         en=_fill(message.en, _in(ev, "en"), names, "en", self.game)),
+            message=Text(
+                ja=_fill(message.ja, _in(ev, "ja"), names, "ja", self.game),
+                en=_fill(message.en, _in(ev, "en"), names, "en", self.game),
+            ),
             evidence=ev,
         )
 
@@ -619,8 +624,14 @@ class Engine:
             return fold(raws)
         return sorted((r.finding for r in raws), key=Finding.sort_key)
 
-    def _check(self, pairs: tuple[tuple[Callable[[Step], Any], Rule], ...], s: Step, out: list[Raw],
-               strict: bool, names: Mapping[str, str]) -> None:
+    def _check(
+        self,
+        pairs: tuple[tuple[Callable[[Step], Any], Rule], ...],
+        s: Step,
+        out: list[Raw],
+        strict: bool,
+        names: Mapping[str, str],
+    ) -> None:
         """The raw findings of one step, appended to ``out`` in rule order."""
         mark = len(out)
         try:
@@ -633,8 +644,14 @@ class Engine:
             del out[mark:]
             self._redo(pairs, s, out, strict, names)
 
-    def _redo(self, pairs: tuple[tuple[Callable[[Step], Any], Rule], ...], s: Step, out: list[Raw],
-              strict: bool, names: Mapping[str, str]) -> None:
+    def _redo(
+        self,
+        pairs: tuple[tuple[Callable[[Step], Any], Rule], ...],
+        s: Step,
+        out: list[Raw],
+        strict: bool,
+        names: Mapping[str, str],
+    ) -> None:
         """A step whose checks raised, redone rule by rule (rules are pure), the failing one reported."""
         for _, r in pairs:
             self._collect(r, r.check, s, s.event.seq, out, strict, names)  # type: ignore[arg-type]
@@ -647,14 +664,22 @@ class Engine:
             self._collect(r, r.finish, end, end.last_seq, out, strict, names)  # type: ignore[arg-type]
         return out
 
-    def session(self, start: MatchStarted, options: Mapping[str, Any], catalogue: Any = None,
-                strict: bool = False) -> "Session":
+    def session(
+        self, start: MatchStarted, options: Mapping[str, Any], catalogue: Any = None, strict: bool = False
+    ) -> Session:
         """An audit fed one event at a time (``Session``), starting at ``start``."""
         return Session(self, start, options, catalogue, strict)
 
     @staticmethod
-    def _collect(r: Rule, fn: Callable[[Any], Iterable[Hit]], arg: Any, seq: int, out: list[Raw], strict: bool,
-                 names: Mapping[str, str]) -> None:
+    def _collect(
+        r: Rule,
+        fn: Callable[[Any], Iterable[Hit]],
+        arg: Any,
+        seq: int,
+        out: list[Raw],
+        strict: bool,
+        names: Mapping[str, str],
+    ) -> None:
         try:
             for hit in fn(arg) or ():
                 out.append(r.raw(hit, names))
@@ -691,8 +716,15 @@ class Session:
     ``added``). End-of-match rules run on demand.
     """
 
-    def __init__(self, engine: Engine, start: MatchStarted, options: Mapping[str, Any], catalogue: Any = None,
-                 strict: bool = False, every: int = 32) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        start: MatchStarted,
+        options: Mapping[str, Any],
+        catalogue: Any = None,
+        strict: bool = False,
+        every: int = 32,
+    ) -> None:
         self.engine, self.start, self.options, self.catalogue, self.strict = engine, start, options, catalogue, strict
         self.names = players_of(start)
         self.every = max(1, every)
@@ -725,8 +757,11 @@ class Session:
             raise ValueError(f"expected seq {self.frame.seq + 1}, got {event.seq}")
         self.events.append(event)
         if type(event) is LogVoided:
-            taken = [v.seq for v in void_verdicts(event, self.frame.log)
-                     if v.problem is None and v.seq not in self.frame.log.voided]
+            taken = [
+                v.seq
+                for v in void_verdicts(event, self.frame.log)
+                if v.problem is None and v.seq not in self.frame.log.voided
+            ]
             if taken:
                 return self._refold(min(taken), {**dict.fromkeys(self.voided), **dict.fromkeys(taken)})
         mark = len(self._found)
@@ -759,8 +794,9 @@ class Session:
         out: list[Raw] = []
         cls = type(event)
         pairs = self.engine._checks.get(cls) or self.engine._checks_of(cls)
-        self.engine._check(pairs, Step(event, before, after, self.options, self.start, self.catalogue), out,
-                           self.strict, self.names)
+        self.engine._check(
+            pairs, Step(event, before, after, self.options, self.start, self.catalogue), out, self.strict, self.names
+        )
         self._found.extend((event.seq, r) for r in out)
 
     def _refold(self, first: int, skip: dict[int, None]) -> Delta:
@@ -771,7 +807,7 @@ class Session:
         self.frame = self._snaps[-1]
         cut = next((i for i, (seq, _) in enumerate(self._found) if seq > self.frame.seq), len(self._found))
         del self._found[cut:]
-        for event in self.events[self.frame.seq:]:
+        for event in self.events[self.frame.seq :]:
             self._step(event, skip)
         return _delta(old, self.findings())
 

@@ -5,7 +5,7 @@ Source: DESIGN.md contracts 1 and 4, and issue 2 of the tracker.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note, RandomRolled
 from ..projector.base import RECORDER_OR_JUDGE, parse_time, void_verdicts
@@ -52,8 +52,13 @@ def time_goes_forward(s: Step) -> tuple[Hit, ...] | None:
         return None
     t, last = parse_time(s.event.at), parse_time(s.before.log.last_at)
     if t is not None and last is not None and t < last:
-        return (Hit(s.event.seq, {"at": s.event.at, "last_at": s.before.log.last_at,
-                                  "last_seq": s.before.log.last_at_seq}, (s.before.log.last_at_seq or s.event.seq,)),)
+        return (
+            Hit(
+                s.event.seq,
+                {"at": s.event.at, "last_at": s.before.log.last_at, "last_seq": s.before.log.last_at_seq},
+                (s.before.log.last_at_seq or s.event.seq,),
+            ),
+        )
     return None
 
 
@@ -156,8 +161,7 @@ def _refused(s: Step, problem: str) -> list[int]:
 def void_by_recorder_or_judge(s: Step) -> Iterable[Hit]:
     if s.event.by not in RECORDER_OR_JUDGE:
         seqs = _refused(s, "by")
-        yield Hit(s.event.seq, {"by": s.event.by, "seqs": seqs},
-                  tuple(x for x in seqs if 1 <= x < s.event.seq))
+        yield Hit(s.event.seq, {"by": s.event.by, "seqs": seqs}, tuple(x for x in seqs if 1 <= x < s.event.seq))
 
 
 @rule(
@@ -245,8 +249,13 @@ def random_values_within_their_sides(s: Step) -> Iterable[Hit]:
     low, high = bounds
     wrong = [v for v in e.values if not low <= v <= high]
     if wrong:
-        yield Hit(e.seq, {"kind": Msg(f"word.random.{e.kind}"),
-                          "what": Msg("text.kifu.random_range", values=wrong, low=low, high=high)})
+        yield Hit(
+            e.seq,
+            {
+                "kind": Msg(f"word.random.{e.kind}"),
+                "what": Msg("text.kifu.random_range", values=wrong, low=low, high=high),
+            },
+        )
 
 
 RULES: tuple[Rule, ...] = (

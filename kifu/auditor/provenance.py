@@ -13,7 +13,8 @@ Pure: events and findings in, values and strings out.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Iterable, Mapping
+from typing import Any
+from collections.abc import Collection, Iterable, Mapping
 
 from ..events import i18n
 from ..events.base import Event, Source
@@ -29,8 +30,7 @@ QUOTE_CAP = NAME_CAP
 
 def edited_sources(events: Iterable[Event], wanted: Collection[int] | None = None) -> dict[int, Source]:
     """The ``src`` of each event (among ``wanted`` seqs, if given) whose source message was edited."""
-    return {e.seq: e.src for e in events
-            if e.src is not None and e.src.edited and (wanted is None or e.seq in wanted)}
+    return {e.seq: e.src for e in events if e.src is not None and e.src.edited and (wanted is None or e.seq in wanted)}
 
 
 def seqs_of(finding: Finding) -> list[int]:
@@ -73,5 +73,7 @@ def note(finding: Finding, edited: Edited, lang: str) -> str:
 
 def to_json(finding: Finding, edited: Edited, lang: str) -> list[dict[str, Any]]:
     """A finding's ``provenance`` list in ``kifu audit -f json``: the source's text in full, and the sentence."""
-    return [{"seq": s, "file": src.file, "loc": src.loc, "text": src.text, "edited": True,
-             "says": sentence(s, src, lang)} for s, src in of(finding, edited)]
+    return [
+        {"seq": s, "file": src.file, "loc": src.loc, "text": src.text, "edited": True, "says": sentence(s, src, lang)}
+        for s, src in of(finding, edited)
+    ]

@@ -10,8 +10,9 @@ types inside the game's namespace, declared with the envelope first.
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
-from typing import Any, Container, Iterable, Sequence
+from functools import cache
+from typing import Any
+from collections.abc import Container, Iterable, Sequence
 
 import msgspec
 
@@ -25,7 +26,7 @@ from .base import CODE, CORE_OPTIONS, INTERNAL, NAME, Engine, Finding, Game, Opt
 __all__ = ["all_rules", "audit", "engine", "find_rule", "game", "games", "known", "options", "options_of", "rules_of"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def game(game_id: str) -> Game:
     """The game registered under ``game_id`` (KeyError if none), checked on first use."""
     g: Game = part(game_id, "game").GAME
@@ -47,7 +48,13 @@ def known(game_id: str) -> bool:
 
 def rules_of(g: Game) -> tuple[Rule, ...]:
     """Every rule that runs on a match of ``g``: the log rules, the verifiable-randomness rules, then the game's."""
-    return log.RULES + (log.options_rule(options_of(g)),) + rng.RULES + (rng.claim_rule(SHARED_EVENTS + g.events),) + g.rules
+    return (
+        log.RULES
+        + (log.options_rule(options_of(g)),)
+        + rng.RULES
+        + (rng.claim_rule(SHARED_EVENTS + g.events),)
+        + g.rules
+    )
 
 
 def options_of(g: Game) -> tuple[Option, ...]:
@@ -75,7 +82,7 @@ def find_rule(code: str) -> Rule:
     raise KeyError(code)
 
 
-@lru_cache(maxsize=None)
+@cache
 def engine(game_id: str) -> Engine:
     g = game(game_id)
     return Engine(g.projection, rules_of(g))
@@ -85,8 +92,9 @@ def options(g: Game, start: MatchStarted) -> dict[str, Any]:
     return resolve_options(options_of(g), start.rules)
 
 
-def audit(events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None,
-          folded: bool = True) -> list[Finding]:
+def audit(
+    events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None, folded: bool = True
+) -> list[Finding]:
     """Audit one verified match (its events from match.start on): one finding per mistake, or with
     ``folded=False`` every finding as the rules' checks made it (``base.fold``).
 

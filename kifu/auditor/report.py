@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -36,6 +38,7 @@ def summary(findings: Sequence[Finding], lang: str) -> str:
 
 
 Voided = Mapping[int, tuple[LogVoided, Event]]
+_NONE: Mapping[int, Any] = MappingProxyType({})
 """Seq of each event a log.void took back -> (that void, the event taken back): none in most logs."""
 
 
@@ -59,19 +62,29 @@ def void_note(void: LogVoided, lang: str) -> str:
 
 
 def _voided_lines(gone: Voided, lang: str, where: str, struck: str) -> list[str]:
-    return [f"{where}{struck}seq {seq} {event_type(type(e))} {event_detail(e)}{struck}  ({void_note(v, lang)})"
-            for seq, (v, e) in gone.items()]
+    return [
+        f"{where}{struck}seq {seq} {event_type(type(e))} {event_detail(e)}{struck}  ({void_note(v, lang)})"
+        for seq, (v, e) in gone.items()
+    ]
 
 
-def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voided = {},
-            stances: Sequence[Stance] = (), edited: Edited = {}) -> str:
+def as_text(
+    findings: Sequence[Finding],
+    lang: str,
+    where: str = "",
+    gone: Voided = _NONE,
+    stances: Sequence[Stance] = (),
+    edited: Edited = _NONE,
+) -> str:
     """Findings one per line (under one, ``✎ …`` when some of its events came from edited messages), the
     summary, kifu's stance on each judge ruling, then the events voids took back, struck through (``~~…~~``)."""
     lines = []
     for f in findings:
         seqs = ",".join(map(str, f.seqs))
-        lines.append(f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}"
-                     f"{folded(f, lang)}  ({f.citation.get(lang)})")
+        lines.append(
+            f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}"
+            f"{folded(f, lang)}  ({f.citation.get(lang)})"
+        )
         said = note(f, edited, lang)
         if said:
             lines.append(f"{where}  ✎ {said}")
@@ -86,8 +99,14 @@ def as_text(findings: Sequence[Finding], lang: str, where: str = "", gone: Voide
     return "\n".join(lines)
 
 
-def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None = None, gone: Voided = {},
-            stances: Sequence[Stance] = (), edited: Edited = {}) -> str:
+def as_json(
+    findings: Sequence[Finding],
+    lang: str,
+    meta: dict[str, Any] | None = None,
+    gone: Voided = _NONE,
+    stances: Sequence[Stance] = (),
+    edited: Edited = _NONE,
+) -> str:
     items = []
     for f in findings:
         d = msgspec.to_builtins(f)
@@ -96,8 +115,13 @@ def as_json(findings: Sequence[Finding], lang: str, meta: dict[str, Any] | None 
         d["provenance"] = provenance_json(f, edited, lang)
         items.append(d)
     taken = [{"seq": seq, "void": v.seq, "by": v.by, "reason": v.reason} for seq, (v, _) in gone.items()]
-    doc = {**(meta or {}), "counts": counts(findings), "findings": items, "rulings": [s.to_json(lang) for s in stances],
-           "voided": taken}
+    doc = {
+        **(meta or {}),
+        "counts": counts(findings),
+        "findings": items,
+        "rulings": [s.to_json(lang) for s in stances],
+        "voided": taken,
+    }
     return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode()
 
 
@@ -105,24 +129,43 @@ def _md_cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def as_markdown(findings: Sequence[Finding], lang: str, title: str = "", gone: Voided = {},
-                stances: Sequence[Stance] = (), edited: Edited = {}) -> str:
+def as_markdown(
+    findings: Sequence[Finding],
+    lang: str,
+    title: str = "",
+    gone: Voided = _NONE,
+    stances: Sequence[Stance] = (),
+    edited: Edited = _NONE,
+) -> str:
     out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
     if findings:
-        out.append(f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
-                   f"{label('message', lang)} | {label('citation', lang)} |")
+        out.append(
+            f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "
+            f"{label('message', lang)} | {label('citation', lang)} |"
+        )
         out.append("|---|---|---|---|---|")
         for f in findings:
-            out.append(f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
-                       f"{_md_cell(f.message.get(lang) + folded(f, lang) + _edited_note(f, edited, lang))} | "
-                       f"{_md_cell(f.citation.get(lang))} |")
+            out.append(
+                f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
+                f"{_md_cell(f.message.get(lang) + folded(f, lang) + _edited_note(f, edited, lang))} | "
+                f"{_md_cell(f.citation.get(lang))} |"
+            )
     if stances:
-        out.extend([""] * (out[-1] != "") + [f"## {label('rulings', lang)}", "",
-                    f"| {label('seq', lang)} | {label('about', lang)} | {label('decision', lang)} | {label('stance', lang)} |",
-                    "|---|---|---|---|"])
-        out.extend(f"| {s.ruling.seq} | {', '.join(map(str, s.ruling.about))} | "
-                   f"{_md_cell(' '.join(filter(None, (decision_word(s.ruling.decision, lang), s.ruling.code))))} | "
-                   f"{_md_cell(s.words().get(lang))} |" for s in stances)
+        out.extend(
+            [""] * (out[-1] != "")
+            + [
+                f"## {label('rulings', lang)}",
+                "",
+                f"| {label('seq', lang)} | {label('about', lang)} | {label('decision', lang)} | {label('stance', lang)} |",
+                "|---|---|---|---|",
+            ]
+        )
+        out.extend(
+            f"| {s.ruling.seq} | {', '.join(map(str, s.ruling.about))} | "
+            f"{_md_cell(' '.join(filter(None, (decision_word(s.ruling.decision, lang), s.ruling.code))))} | "
+            f"{_md_cell(s.words().get(lang))} |"
+            for s in stances
+        )
     struck = _voided_lines(gone, lang, "", "~~")
     if struck:
         out.extend([""] * (out[-1] != "") + [f"## {label('voided_events', lang)}", ""])
@@ -156,8 +199,14 @@ def event_detail(event: Event) -> str:
     return msgspec.json.encode(d).decode()
 
 
-def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, title: str, gone: Voided = {},
-            stances: Sequence[Stance] = ()) -> str:
+def as_html(
+    findings: Sequence[Finding],
+    events: Iterable[Event],
+    lang: str,
+    title: str,
+    gone: Voided = _NONE,
+    stances: Sequence[Stance] = (),
+) -> str:
     """A self-contained page: findings on top, kifu's stance on the rulings, the timeline with flagged events below.
 
     An event made of a message the source marks as edited says so in its row, with the
@@ -176,11 +225,15 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
     for e in events:
         fs = flagged.get(e.seq, [])
         cls = "voided" if e.seq in gone else fs[0].severity if fs else ""
-        notes = "".join(f'<div class="f {esc(f.severity)}">{esc(f.code)} {isolate(f.message.get(lang), TEXT_CAP, lang)}'
-                        "</div>" for f in fs)
+        notes = "".join(
+            f'<div class="f {esc(f.severity)}">{esc(f.code)} {isolate(f.message.get(lang), TEXT_CAP, lang)}</div>'
+            for f in fs
+        )
         detail = f"<code>{isolate(event_detail(e), TEXT_CAP, lang)}</code>"
         if e.seq in gone:
-            detail = f'<del>{detail}</del><div class="f">{isolate(void_note(gone[e.seq][0], lang), TEXT_CAP, lang)}</div>'
+            detail = (
+                f'<del>{detail}</del><div class="f">{isolate(void_note(gone[e.seq][0], lang), TEXT_CAP, lang)}</div>'
+            )
         if e.src is not None and e.src.edited:
             notes += f'<div class="f edited">✎ {isolate(sentence(e.seq, e.src, lang), TEXT_CAP, lang)}</div>'
             if e.seq in cited:
@@ -203,7 +256,7 @@ def as_html(findings: Sequence[Finding], events: Iterable[Event], lang: str, tit
     return f"""<!doctype html>
 <html lang="{esc(lang)}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">
-<title>{esc(label('title', lang))}: {esc(title[:NAME_CAP])}</title>
+<title>{esc(label("title", lang))}: {esc(title[:NAME_CAP])}</title>
 <style>
 body{{font-family:system-ui,sans-serif;margin:2em;}} table{{border-collapse:collapse;width:100%;}}
 td,th{{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top;font-size:13px;}}
@@ -211,9 +264,9 @@ tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{backg
 li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}} .edited{{color:#7c2d12;}}
 code{{white-space:pre-wrap;word-break:break-all;}} .cut{{color:#6b7280;font-size:12px;font-style:italic;}}
 </style></head><body>
-<h1>{esc(label('title', lang))}: {shown}</h1>
+<h1>{esc(label("title", lang))}: {shown}</h1>
 <p>{esc(summary(findings, lang))}</p><ul>{items}</ul>{rulings}
-<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>
+<table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>
 </body></html>
 """
 

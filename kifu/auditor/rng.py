@@ -19,13 +19,21 @@ when its event names a commitment and no KIFU-RNG finding names its seq
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, NamedTuple
+from collections.abc import Iterable, Sequence
 
 from ..events import rng as protocol
-from ..events.base import (RNG_EVENTS, Event, MatchStarted, RandomRolled, RngCommitted, RngNonced, RngRevealed,
-                           event_type)
+from ..events.base import (
+    RNG_EVENTS,
+    Event,
+    MatchStarted,
+    RandomRolled,
+    RngCommitted,
+    RngNonced,
+    RngRevealed,
+    event_type,
+)
 from .base import VERIFIED_RANDOM, End, Hit, Rule, Severity, Step, Text, end_rule
-
 
 
 # --- one pass over the ledger ------------------------------------------------------------------
@@ -40,7 +48,7 @@ class _Round:
     nonce: RngNonced | None = None
     reveal: RngRevealed | None = None
     uses: list[Event] = field(default_factory=list)
-    before: "_Round | None" = None
+    before: _Round | None = None
     """The earlier round of the same commitment that this one uses again."""
     foreign: bool = False
     """The reveal names another id: taken as this open commitment's reveal (it cannot be both)."""
@@ -153,8 +161,14 @@ def _rounds(ledger: Sequence[Event]) -> list[_Round]:
             if cur is None:
                 # An id never seen: if the roller has an answered commitment waiting for its reveal, this is
                 # that reveal (opening something else), not a second mystery beside an abandoned commitment.
-                waiting = next((r for r in reversed(order) if r.reveal is None and r.commit is not None
-                                and r.nonce is not None and r.roller == _party(e)), None)
+                waiting = next(
+                    (
+                        r
+                        for r in reversed(order)
+                        if r.reveal is None and r.commit is not None and r.nonce is not None and r.roller == _party(e)
+                    ),
+                    None,
+                )
                 if waiting is not None:
                     waiting.reveal, waiting.foreign = e, True
                     by_id.setdefault(e.id, []).append(waiting)
@@ -194,8 +208,15 @@ def _judge(r: _Round, players: Sequence[str], out: list[Problem]) -> bool:
     roller = r.roller
     if r.before is not None:
         if r.commit is None and r.reveal is None and r.nonce is not None:
-            add("KIFU-RNG-002", r.nonce, detail=Text.of("rng.nonce_after_reveal", id=r.id, reveal=r.before.reveal.seq
-                                                      if r.before.reveal else r.before.first.seq))
+            add(
+                "KIFU-RNG-002",
+                r.nonce,
+                detail=Text.of(
+                    "rng.nonce_after_reveal",
+                    id=r.id,
+                    reveal=r.before.reveal.seq if r.before.reveal else r.before.first.seq,
+                ),
+            )
         else:
             add("KIFU-RNG-001", r.first, first=r.before.first.seq)
     elif r.nonce is not None and r.commit is None:
@@ -206,26 +227,40 @@ def _judge(r: _Round, players: Sequence[str], out: list[Problem]) -> bool:
         add("KIFU-RNG-003", r.nonce, who=_who(r.nonce), roller=(roller or "?").lstrip("@"))
     if r.reveal is None:
         if r.commit is not None and r.before is None and not r.reused:
-            detail = (Text.of("rng.abandoned", id=r.id, nonce=r.nonce.seq) if r.nonce is not None
-                      else Text.of("rng.never_answered", id=r.id))
+            detail = (
+                Text.of("rng.abandoned", id=r.id, nonce=r.nonce.seq)
+                if r.nonce is not None
+                else Text.of("rng.never_answered", id=r.id)
+            )
             add("KIFU-RNG-008", r.commit, detail=detail)
         return True
     digest = r.digest
     if r.foreign:
-        add("KIFU-RNG-006", r.reveal, detail=Text.of("rng.reveal_other", id=r.reveal.id, open=r.id,
-                                                   commit=r.commit.seq if r.commit else r.first.seq))
+        add(
+            "KIFU-RNG-006",
+            r.reveal,
+            detail=Text.of(
+                "rng.reveal_other", id=r.reveal.id, open=r.id, commit=r.commit.seq if r.commit else r.first.seq
+            ),
+        )
     elif digest is None:
         if r.nonce is None:  # a nonce without its commitment already says what is missing
             add("KIFU-RNG-006", r.reveal, detail=Text.of("rng.reveal_unknown", id=r.id))
     elif _digest(r.reveal.secret) != digest:
         add("KIFU-RNG-006", r.reveal, detail=Text.of("rng.reveal_mismatch", id=r.id, commit=(r.commit or r.first).seq))
     elif r.answer is None:
-        late = Text.of("rng.reveal_before_nonce", id=r.id, nonce=r.late.seq) if r.late is not None else \
-            Text.of("rng.reveal_without_nonce", id=r.id)
+        late = (
+            Text.of("rng.reveal_before_nonce", id=r.id, nonce=r.late.seq)
+            if r.late is not None
+            else Text.of("rng.reveal_without_nonce", id=r.id)
+        )
         add("KIFU-RNG-007", r.reveal, detail=late)
     elif r.reveal.nonce != r.answer:
-        add("KIFU-RNG-007", r.reveal, detail=Text.of("rng.reveal_other_nonce", id=r.id, used=r.reveal.nonce,
-                                                   sent=r.answer))
+        add(
+            "KIFU-RNG-007",
+            r.reveal,
+            detail=Text.of("rng.reveal_other_nonce", id=r.id, used=r.reveal.nonce, sent=r.answer),
+        )
     return len(out) > found
 
 
@@ -235,8 +270,14 @@ def _digest(secret: str) -> str:
 
 def _settled(r: _Round) -> bool:
     """True when the round's reveal opens its commitment with its nonce: its outcomes are then fixed."""
-    return (r.reveal is not None and not r.foreign and r.digest is not None and r.answer is not None
-            and _digest(r.reveal.secret) == r.digest and r.reveal.nonce == r.answer)
+    return (
+        r.reveal is not None
+        and not r.foreign
+        and r.digest is not None
+        and r.answer is not None
+        and _digest(r.reveal.secret) == r.digest
+        and r.reveal.nonce == r.answer
+    )
 
 
 def _outcomes(r: _Round, out: list[Problem]) -> tuple[set[int], int]:
@@ -258,8 +299,16 @@ def _outcomes(r: _Round, out: list[Problem]) -> tuple[set[int], int]:
         for k, (sides, face) in enumerate(recorded):
             derived = derive(index + k, sides) if 2 <= sides <= protocol.MAX_SIDES else None
             if face != derived:
-                out.append(Problem("KIFU-RNG-009", Hit(e.seq, {**base, "index": index + k, "sides": sides,
-                                                               "face": face, "derived": derived or "-"}, seqs)))
+                out.append(
+                    Problem(
+                        "KIFU-RNG-009",
+                        Hit(
+                            e.seq,
+                            {**base, "index": index + k, "sides": sides, "face": face, "derived": derived or "-"},
+                            seqs,
+                        ),
+                    )
+                )
                 fine = False
                 break
         expected = max(expected, index + len(recorded))
@@ -276,10 +325,20 @@ def _open_together(rounds: list[_Round], out: list[Problem]) -> set[int]:
     abandoned (KIFU-RNG-008), which already says what went wrong. One sweep in seq
     order over the nonces and reveals. Returns the rounds hit (by ``id()``).
     """
-    proper = [r for r in rounds if r.before is None and r.commit is not None and r.nonce is not None
-              and r.reveal is not None and r.commit.seq < r.nonce.seq < r.reveal.seq and r.roller is not None]
-    steps = sorted([(r.nonce.seq, 1, r) for r in proper] + [(r.reveal.seq, 0, r) for r in proper],  # type: ignore[union-attr]
-                   key=lambda step: step[0])
+    proper = [
+        r
+        for r in rounds
+        if r.before is None
+        and r.commit is not None
+        and r.nonce is not None
+        and r.reveal is not None
+        and r.commit.seq < r.nonce.seq < r.reveal.seq
+        and r.roller is not None
+    ]
+    steps = sorted(
+        [(r.nonce.seq, 1, r) for r in proper] + [(r.reveal.seq, 0, r) for r in proper],  # type: ignore[union-attr]
+        key=lambda step: step[0],
+    )
     waiting: dict[str | None, list[_Round]] = {}
     hit: set[int] = set()
     for _, answered, b in steps:
@@ -290,9 +349,21 @@ def _open_together(rounds: list[_Round], out: list[Problem]) -> set[int]:
         if mine:
             other = mine[-1]
             seqs = tuple(sorted(set(b.seqs()) | set(other.seqs())))
-            out.append(Problem("KIFU-RNG-005", Hit(b.nonce.seq, {  # type: ignore[union-attr]
-                "id": b.id, "other": other.id, "other_seq": other.nonce.seq,  # type: ignore[union-attr]
-                "roller": (b.roller or "?").lstrip("@")}, seqs)))
+            out.append(
+                Problem(
+                    "KIFU-RNG-005",
+                    Hit(
+                        b.nonce.seq,
+                        {  # type: ignore[union-attr]
+                            "id": b.id,
+                            "other": other.id,
+                            "other_seq": other.nonce.seq,  # type: ignore[union-attr]
+                            "roller": (b.roller or "?").lstrip("@"),
+                        },
+                        seqs,
+                    ),
+                )
+            )
             hit |= {id(b), id(other)}
         mine.append(b)
     return hit
@@ -313,8 +384,11 @@ def analyse(ledger: Sequence[Event], players: Sequence[str]) -> Analysis:
         if r.nonce is not None and r.before is None:
             first = seen_nonces.setdefault(r.nonce.nonce, r.nonce.seq)
             if first != r.nonce.seq:
-                problems.append(Problem("KIFU-RNG-004", Hit(r.nonce.seq, {"id": r.id, "nonce": r.nonce.nonce,
-                                                                          "first": first}, r.seqs())))
+                problems.append(
+                    Problem(
+                        "KIFU-RNG-004", Hit(r.nonce.seq, {"id": r.id, "nonce": r.nonce.nonce, "first": first}, r.seqs())
+                    )
+                )
                 bad = True
         if _settled(r):
             good, n = _outcomes(r, problems)
@@ -322,8 +396,9 @@ def analyse(ledger: Sequence[Event], players: Sequence[str]) -> Analysis:
                 verified |= good
                 count += n
     for e in _unknown_uses(ledger):
-        problems.append(Problem("KIFU-RNG-011", Hit(e.seq, {"type": event_type(type(e)), "seq": e.seq,
-                                                            "id": e.rng.commit})))  # type: ignore[attr-defined]
+        problems.append(
+            Problem("KIFU-RNG-011", Hit(e.seq, {"type": event_type(type(e)), "seq": e.seq, "id": e.rng.commit}))
+        )  # type: ignore[attr-defined]
     return Analysis(tuple(problems), frozenset(verified), count)
 
 
@@ -427,5 +502,11 @@ def claim_rule(events: Iterable[type[Event]]) -> Rule:
             return (Hit(e.seq, {"type": event_type(type(e)), "seq": e.seq}),)
         return None
 
-    return Rule(check=check, code="KIFU-RNG-012", name="verified-random-names-a-commitment",
-                severity=Severity.ERROR, on=random, options=(VERIFIED_RANDOM.name,))
+    return Rule(
+        check=check,
+        code="KIFU-RNG-012",
+        name="verified-random-names-a-commitment",
+        severity=Severity.ERROR,
+        on=random,
+        options=(VERIFIED_RANDOM.name,),
+    )

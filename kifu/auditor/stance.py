@@ -18,7 +18,8 @@ Pure: rulings and findings in, stances out.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple
+from collections.abc import Iterable, Sequence
 
 from ..events import i18n
 from ..events.base import JudgeRuling
@@ -76,23 +77,39 @@ class Stance(NamedTuple):
             key += ".found" if self.findings else ".nothing"
         word = (self.ruling.decision or "").strip().lower()
         penalty = self.kind == "agree" and word in PENALTIES
-        return Text(**{lang: i18n.text(key, lang, codes=_codes(self.findings, lang), decision=self.ruling.decision or "")
-                       + (i18n.text("stance.penalty", lang, decision=decision_word(word, lang)) if penalty else "")
-                       for lang in ("ja", "en")})
+        return Text(
+            **{
+                lang: i18n.text(key, lang, codes=_codes(self.findings, lang), decision=self.ruling.decision or "")
+                + (i18n.text("stance.penalty", lang, decision=decision_word(word, lang)) if penalty else "")
+                for lang in ("ja", "en")
+            }
+        )
 
     def to_json(self, lang: str) -> dict[str, object]:
         r = self.ruling
-        return {"seq": r.seq, "about": list(r.about), "code": r.code, "decision": r.decision, "text": r.text,
-                "judge_finds_rule_broken": self.judge_broken, "kifu": self.kifu_level, "stance": self.kind,
-                "findings": [{"code": f.code, "seq": f.seq, "severity": f.severity} for f in self.findings],
-                "says": self.words().get(lang)}
+        return {
+            "seq": r.seq,
+            "about": list(r.about),
+            "code": r.code,
+            "decision": r.decision,
+            "text": r.text,
+            "judge_finds_rule_broken": self.judge_broken,
+            "kifu": self.kifu_level,
+            "stance": self.kind,
+            "findings": [{"code": f.code, "seq": f.seq, "severity": f.severity} for f in self.findings],
+            "says": self.words().get(lang),
+        }
 
 
 def _codes(findings: Sequence[Finding], lang: str) -> str:
     """``GG-TOSS-001 (error, seq 14)`` for each finding, joined."""
     sep = "、" if lang == "ja" else ", "
-    return sep.join(dict.fromkeys(i18n.text("stance.finding", lang, code=f.code, seq=f.seq,
-                                            severity=i18n.text(f"report.{f.severity}", lang)) for f in findings))
+    return sep.join(
+        dict.fromkeys(
+            i18n.text("stance.finding", lang, code=f.code, seq=f.seq, severity=i18n.text(f"report.{f.severity}", lang))
+            for f in findings
+        )
+    )
 
 
 def on_events(ruling: JudgeRuling, findings: Iterable[Finding]) -> list[Finding]:
@@ -112,8 +129,15 @@ def stance(ruling: JudgeRuling, findings: Iterable[Finding]) -> Stance:
     if broken is None:
         kind = "unknown"
     elif broken:
-        kind = ("agree" if "error" in level else "lenient" if "warning" in level else
-                "undecided" if "info" in level else "none")
+        kind = (
+            "agree"
+            if "error" in level
+            else "lenient"
+            if "warning" in level
+            else "undecided"
+            if "info" in level
+            else "none"
+        )
     else:
         kind = "stricter" if level & {"error", "warning"} else "agree"
     return Stance(ruling, there, kind)

@@ -15,7 +15,8 @@ traceback). Commands that do not touch DuckDB never import it.
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional, Sequence
+from typing import Annotated
+from collections.abc import Sequence
 
 import typer
 
@@ -49,8 +50,10 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    show_version: Annotated[Optional[bool], typer.Option("--version", help="Print kifu's version and exit.",
-                                                         callback=_version, is_eager=True)] = None,
+    show_version: Annotated[
+        bool | None,
+        typer.Option("--version", help="Print kifu's version and exit.", callback=_version, is_eager=True),
+    ] = None,
 ) -> None:
     """kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games."""
 
@@ -59,8 +62,11 @@ def _argv_lang(argv: Sequence[str] | None) -> Lang:
     """The --lang of a command line that stopped with an error (else the default)."""
     args = list(sys.argv[1:] if argv is None else argv)
     for i, arg in enumerate(args):
-        value = arg.split("=", 1)[1] if arg.startswith("--lang=") else (
-            args[i + 1] if arg == "--lang" and i + 1 < len(args) else None)
+        value = (
+            arg.split("=", 1)[1]
+            if arg.startswith("--lang=")
+            else (args[i + 1] if arg == "--lang" and i + 1 < len(args) else None)
+        )
         if value in ("ja", "en"):
             return Lang(value)
     return default_lang()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Iterator, NamedTuple, Optional
+from typing import TYPE_CHECKING, Annotated, NamedTuple
+from collections.abc import Iterator
 
 import typer
 
@@ -39,9 +40,13 @@ PANEL = "Judging"
 @app.command(rich_help_panel=PANEL)
 def audit(
     logs: Annotated[list[Path], typer.Argument(help="Match logs to audit.", show_default=False)],
-    fmt: Annotated[ReportFormat, typer.Option("--format", "-f", help="text, json, md, or html (a page).")] = ReportFormat.text,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to this file.")] = None,
-    every: Annotated[bool, typer.Option("--all", help="Every finding the rules' checks made, unfolded (no consequences).")] = False,
+    fmt: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="text, json, md, or html (a page).")
+    ] = ReportFormat.text,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
+    every: Annotated[
+        bool, typer.Option("--all", help="Every finding the rules' checks made, unfolded (no consequences).")
+    ] = False,
     lang: LangOpt = None,
 ) -> None:
     """Audit match logs against their game's rulebook; findings cite the rule.
@@ -66,7 +71,7 @@ def audit(
     worst = 0
     progress, sizes = logs_progress(logs, 1, msg("progress_audit", lang))
     with progress as bar:
-        for i, (path, size, start) in enumerate(zip(logs, sizes, starts(sizes, 1), strict=True)):
+        for i, (path, _size, start) in enumerate(zip(logs, sizes, starts(sizes, 1), strict=True)):
             try:
                 bar.update(start, note=log_note(i, logs, lang))
                 done = audit_path(path, ticker(bar, start), folded=not every)
@@ -83,8 +88,13 @@ def audit(
             # html finds the edited messages in its own pass over the timeline
             edited = edited_of(path, findings) if fmt is not ReportFormat.html else {}
             if fmt is ReportFormat.json:
-                meta = {"log": str(path), "game": done.start.game, "match": done.start.match,
-                        "head": done.head.hash, "events": done.head.seq}
+                meta = {
+                    "log": str(path),
+                    "game": done.start.game,
+                    "match": done.start.match,
+                    "head": done.head.hash,
+                    "events": done.head.seq,
+                }
                 out.append(report.as_json(findings, code, meta, done.gone, done.stances, edited))
             elif fmt is ReportFormat.md:
                 out.append(report.as_markdown(findings, code, title, done.gone, done.stances, edited))
@@ -150,7 +160,7 @@ def ticker(bar: Bar, start: float) -> logfile.Progress | None:
 @app.command(rich_help_panel=PANEL)
 def report(
     log: LogArg,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The page to write (default: stdout).")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="The page to write (default: stdout).")] = None,
     lang: LangOpt = None,
 ) -> None:
     """Write one self-contained HTML page for a match: players, verdict, findings explained, charts, timeline.
@@ -177,10 +187,18 @@ def report(
         events = logfile.Reader(log, ticker(bar, size)).events()
         start = next(events)
         assert isinstance(start, MatchStarted)
-        steps = ((e, after) for e, _, after in transitions(g.projection, start, events, registry.options(g, start),
-                                                            set(done.gone)))
-        text = page.render_steps(steps, done.findings, code, head=done.head.hash, source=str(log),
-                                 voids={seq: void for seq, (void, _) in done.gone.items()})
+        steps = (
+            (e, after)
+            for e, _, after in transitions(g.projection, start, events, registry.options(g, start), set(done.gone))
+        )
+        text = page.render_steps(
+            steps,
+            done.findings,
+            code,
+            head=done.head.hash,
+            source=str(log),
+            voids={seq: void for seq, (void, _) in done.gone.items()},
+        )
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -191,7 +209,7 @@ def report(
 
 @app.command(rich_help_panel=PANEL)
 def rules(
-    code: Annotated[Optional[str], typer.Argument(help="A rule code to explain, e.g. GG-TOSS-001.")] = None,
+    code: Annotated[str | None, typer.Argument(help="A rule code to explain, e.g. GG-TOSS-001.")] = None,
     game: GameFilter = None,
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,
@@ -212,12 +230,18 @@ def rules(
         except KeyError:
             fail(msg("unknown_rule", lang, code=code))
         return
-    selected = registry.all_rules() if game is None else sorted(
-        registry.rules_of(registry.game(game)), key=lambda r: r.code)
+    selected = (
+        registry.all_rules() if game is None else sorted(registry.rules_of(registry.game(game)), key=lambda r: r.code)
+    )
     code = lang_of(lang).value
     rows = [(r.code, r.name, r.severity.value, r.title.get(code), r.citation.get(code)) for r in selected]
     print_rows(["code", "name", "severity", "title", "citation"], rows, fmt)
     if game is not None and fmt in (DataFormat.table, DataFormat.md):  # data formats stay one list of rules
         docs = registry.game(game).documents + [d for d in documents("kifu") if game != "generic"]
-        print_rows(["document", "title"], [(d.name.get(code), d.title.get(code)) for d in docs], fmt,
-                   title=msg("documents", lang), labels=[msg("document", lang), msg("document_title", lang)])
+        print_rows(
+            ["document", "title"],
+            [(d.name.get(code), d.title.get(code)) for d in docs],
+            fmt,
+            title=msg("documents", lang),
+            labels=[msg("document", lang), msg("document_title", lang)],
+        )

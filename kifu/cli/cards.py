@@ -6,7 +6,7 @@ has the shapes); this module only prints it, so a new game brings its own listin
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated
 
 import msgspec
 import typer
@@ -31,7 +31,7 @@ app = typer.Typer()
 
 @app.command(rich_help_panel="Judging")
 def cards(
-    name: Annotated[Optional[str], typer.Argument(help="A card, gun, gunner, skill or trigger to show in full.")] = None,
+    name: Annotated[str | None, typer.Argument(help="A card, gun, gunner, skill or trigger to show in full.")] = None,
     game: GameOpt = "gunandgun",
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,
@@ -72,7 +72,9 @@ def show(entry: Entry, fmt: DataFormat) -> None:
         return
     if fmt is DataFormat.md:
         typer.echo(f"### {entry.name} ({entry.kind})\n")
-    print_rows(["", entry.name], entry.lines, fmt, title=f"{entry.name} ({entry.kind})" if fmt is DataFormat.table else None)
+    print_rows(
+        ["", entry.name], entry.lines, fmt, title=f"{entry.name} ({entry.kind})" if fmt is DataFormat.table else None
+    )
     for t in entry.tables:
         typer.echo("")
         if fmt is DataFormat.md:

@@ -15,13 +15,9 @@ from pathlib import Path
 from typing import (
     Annotated,
     Any,
-    Collection,
-    Iterable,
-    Iterator,
     NoReturn,
-    Optional,
-    Sequence,
 )
+from collections.abc import Collection, Iterable, Iterator, Sequence
 
 import msgspec
 import typer
@@ -77,7 +73,7 @@ def fail(text: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _known_game(ctx: typer.Context, value: Optional[str]) -> Optional[str]:
+def _known_game(ctx: typer.Context, value: str | None) -> str | None:
     """--game names a game kifu knows (one check, for every command that takes it)."""
     if value is not None and value not in kifu.games.GAMES:
         lang = ctx.params.get("lang")
@@ -89,29 +85,57 @@ def _game_option(help: str) -> Any:
     return typer.Option("--game", "-g", help=help, callback=_known_game, is_eager=False)
 
 
-LangOpt = Annotated[Optional[Lang], typer.Option("--lang", help="Language of messages: ja or en (default: KIFU_LANG or LANG).",
-                                                 show_default=False, is_eager=True)]
+LangOpt = Annotated[
+    Lang | None,
+    typer.Option(
+        "--lang", help="Language of messages: ja or en (default: KIFU_LANG or LANG).", show_default=False, is_eager=True
+    ),
+]
 FormatOpt = Annotated[DataFormat, typer.Option("--format", "-f", help="Output format.")]
 LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
 GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
-GameFilter = Annotated[Optional[str], _game_option("Only this game's matches (or rules).")]
-NewGameOpt = Annotated[Optional[str], _game_option(f"Game id of a new log: {', '.join(GAMES)}.")]
-DbOpt = Annotated[Optional[Path], typer.Option("--db", envvar="KIFU_DB", show_default=False,
-                                               help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb).")]
-PeopleOpt = Annotated[Optional[Path], typer.Option(
-    "--people", envvar="KIFU_PEOPLE", show_default=False,
-    help="Identity file: aliases gathered under one person (default: KIFU_PEOPLE, else people.toml beside "
-         "the warehouse or dataset).")]
-ParquetOpt = Annotated[Optional[Path], typer.Option(
-    "--parquet", show_default=False,
-    help="Query this Parquet dataset (kifu export --parquet, kifu ingest --cluster … --parquet) in place, "
-         "instead of the warehouse file.")]
-WaitOpt = Annotated[Optional[float], typer.Option(
-    "--wait", envvar="KIFU_DB_WAIT", show_default=False, metavar="SECONDS", min=0,
-    help="How long to wait for another kifu process using the warehouse (an ingest) before giving up "
-         "(default: KIFU_DB_WAIT, else 30).")]
-RuleOpt = Annotated[Optional[list[str]], typer.Option("--rule", "-r", help="Rule option as key=value (into "
-                                                                         "match.start.rules); repeat.")]
+GameFilter = Annotated[str | None, _game_option("Only this game's matches (or rules).")]
+NewGameOpt = Annotated[str | None, _game_option(f"Game id of a new log: {', '.join(GAMES)}.")]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--db", envvar="KIFU_DB", show_default=False, help="Warehouse file (default: KIFU_DB, else ./kifu.duckdb)."
+    ),
+]
+PeopleOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--people",
+        envvar="KIFU_PEOPLE",
+        show_default=False,
+        help="Identity file: aliases gathered under one person (default: KIFU_PEOPLE, else people.toml beside "
+        "the warehouse or dataset).",
+    ),
+]
+ParquetOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--parquet",
+        show_default=False,
+        help="Query this Parquet dataset (kifu export --parquet, kifu ingest --cluster … --parquet) in place, "
+        "instead of the warehouse file.",
+    ),
+]
+WaitOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--wait",
+        envvar="KIFU_DB_WAIT",
+        show_default=False,
+        metavar="SECONDS",
+        min=0,
+        help="How long to wait for another kifu process using the warehouse (an ingest) before giving up "
+        "(default: KIFU_DB_WAIT, else 30).",
+    ),
+]
+RuleOpt = Annotated[
+    list[str] | None, typer.Option("--rule", "-r", help="Rule option as key=value (into match.start.rules); repeat.")
+]
 
 
 # --- output ----------------------------------------------------------------------
@@ -122,8 +146,15 @@ TABLE_ROWS = 1000
 rows, so it streams in memory that does not grow with it (a table's widths need all of its rows)."""
 
 
-def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataFormat, title: str | None = None,
-               struck: Collection[int] = (), labels: Sequence[str] | None = None, notes: int = 1) -> None:
+def print_rows(
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    fmt: DataFormat,
+    title: str | None = None,
+    struck: Collection[int] = (),
+    labels: Sequence[str] | None = None,
+    notes: int = 1,
+) -> None:
     """Print rows as a table, CSV, JSON (a list of objects) or Markdown, as they come.
 
     Rows whose index is in ``struck`` (events a void took back) are struck through in a
@@ -170,7 +201,9 @@ def print_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]], fmt: DataF
             for c in heads:
                 table.add_column(escape(c), overflow="fold")
             for k, r in enumerate(block, done):
-                table.add_row(*("" if v is None else escape(str(v)) for v in r), style="strike dim" if k in struck else None)
+                table.add_row(
+                    *("" if v is None else escape(str(v)) for v in r), style="strike dim" if k in struck else None
+                )
             console.print(table)
             done += len(block)
 

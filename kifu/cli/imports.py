@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any
+from collections.abc import Callable
 
 import msgspec
 import typer
@@ -31,23 +32,44 @@ class ImportFrom(str, Enum):
 
 @app.command("import", rich_help_panel=PANEL)
 def import_(
-    source: Annotated[Path, typer.Argument(help="The export: CCFOLIA .html/.json, Udonarium .xml/.zip, "
-                                                "Discord .json/.txt, Cockatrice log, Arena Player.log.",
-                                           show_default=False)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The new log to write (never overwritten).",
-                                         show_default=False)],
+    source: Annotated[
+        Path,
+        typer.Argument(
+            help="The export: CCFOLIA .html/.json, Udonarium .xml/.zip, "
+            "Discord .json/.txt, Cockatrice log, Arena Player.log.",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="The new log to write (never overwritten).", show_default=False)
+    ],
     from_: Annotated[ImportFrom, typer.Option("--from", help="The source format; auto detects it.")] = ImportFrom.auto,
     game: GameOpt = "generic",
-    map_: Annotated[Optional[str], typer.Option("--map", help="Mapping file (TOML): commands and rolls to game events; "
-                                                             "or a game id for the game's own (--map gunandgun).")] = None,
-    match: Annotated[Optional[str], typer.Option("--match", "-m", help="Match id (default: from the source).")] = None,
-    player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="Player as id=Name (Name as the source "
-                                                                            "shows it); repeat. Default: every speaker.")] = None,
-    report_: Annotated[Optional[Path], typer.Option("--report", help="Also write the import report as JSON here.")] = None,
+    map_: Annotated[
+        str | None,
+        typer.Option(
+            "--map",
+            help="Mapping file (TOML): commands and rolls to game events; "
+            "or a game id for the game's own (--map gunandgun).",
+        ),
+    ] = None,
+    match: Annotated[str | None, typer.Option("--match", "-m", help="Match id (default: from the source).")] = None,
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player", "-p", help="Player as id=Name (Name as the source shows it); repeat. Default: every speaker."
+        ),
+    ] = None,
+    report_: Annotated[Path | None, typer.Option("--report", help="Also write the import report as JSON here.")] = None,
     rule: RuleOpt = None,
-    system: Annotated[Optional[str], typer.Option("--system", help="BCDice game system id (Cthulhu7th, SwordWorld2.5 …) "
-                                                                  "of rolls whose export records none (CCFOLIA).",
-                                                  show_default=False)] = None,
+    system: Annotated[
+        str | None,
+        typer.Option(
+            "--system",
+            help="BCDice game system id (Cthulhu7th, SwordWorld2.5 …) of rolls whose export records none (CCFOLIA).",
+            show_default=False,
+        ),
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """Import a chat or client log from online play into a new kifu/1 log.
@@ -72,9 +94,19 @@ def import_(
     given = players(player or [], lang, names_required=True)
     map_text, map_name = _map_text(map_, lang) if map_ is not None else (None, "")
     with bars.progress(bars.size(source), msg("progress_source", lang), bars.BIG_SOURCE) as bar:
-        rep = importers.import_file(source, output, fmt=from_.value, game=game,
-                                    map_text=map_text, map_name=map_name, match=match,
-                                    players=given, rules=rules, progress=_import_stages(bar, lang), system=system)
+        rep = importers.import_file(
+            source,
+            output,
+            fmt=from_.value,
+            game=game,
+            map_text=map_text,
+            map_name=map_name,
+            match=match,
+            players=given,
+            rules=rules,
+            progress=_import_stages(bar, lang),
+            system=system,
+        )
     for line in _import_lines(rep, output, lang):
         typer.echo(line, err=True)
     if report_ is not None:
@@ -112,16 +144,31 @@ def _import_stages(bar: Bar, lang: Lang | None) -> Callable[[str, list[Any] | No
 
 
 def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
-    lines = [msg("import_done", lang, path=output, format=rep.format, messages=rep.messages, events=rep.events,
-                 game=rep.game_events, random=rep.random, notes=rep.notes, head=rep.head),
-             msg("import_players", lang, players=", ".join(rep.players) or "-", match=rep.match)]
+    lines = [
+        msg(
+            "import_done",
+            lang,
+            path=output,
+            format=rep.format,
+            messages=rep.messages,
+            events=rep.events,
+            game=rep.game_events,
+            random=rep.random,
+            notes=rep.notes,
+            head=rep.head,
+        ),
+        msg("import_players", lang, players=", ".join(rep.players) or "-", match=rep.match),
+    ]
     if rep.secret or rep.hidden:
         lines.append(msg("import_secret", lang, secret=rep.secret, hidden=rep.hidden))
     if rep.rng or rep.rng_quotes:
         lines.append(msg("import_rng", lang, tokens=rep.rng, quotes=rep.rng_quotes))
     lines.extend(msg("import_refused", lang, loc=i.loc, what=i.what) for i in rep.refused)
-    for key, items in (("import_unreadable", rep.unreadable), ("import_unmapped", rep.unmapped),
-                       ("import_failed", rep.failed)):
+    for key, items in (
+        ("import_unreadable", rep.unreadable),
+        ("import_unmapped", rep.unmapped),
+        ("import_failed", rep.failed),
+    ):
         lines.extend(msg(key, lang, loc=i.loc, what=i.what) for i in items)
     if rep.edited:
         lines.append(msg("import_edited", lang, count=len(rep.edited), locs=", ".join(rep.edited[:10])))

@@ -6,7 +6,8 @@ import itertools
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Optional
+from typing import Annotated, Any
+from collections.abc import Iterable
 
 import msgspec
 import typer
@@ -45,13 +46,21 @@ def new(
     game: GameOpt,
     match: Annotated[str, typer.Option("--match", "-m", help="Match id.")],
     player: Annotated[list[str], typer.Option("--player", "-p", help="Player as id=Name; repeat per player.")],
-    key: Annotated[Optional[list[str]], typer.Option(
-        "--key", "-k", help="A player's stable key across matches as id=KEY (a membership or tournament id, "
-                            "such as jcg:12345); repeat per player.")] = None,
+    key: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--key",
+            "-k",
+            help="A player's stable key across matches as id=KEY (a membership or tournament id, "
+            "such as jcg:12345); repeat per player.",
+        ),
+    ] = None,
     rule: RuleOpt = None,
-    title: Annotated[Optional[str], typer.Option(help="Tournament, round or table.")] = None,
-    at: Annotated[Optional[str], typer.Option(help="RFC 3339 start time.")] = None,
-    catalogue: Annotated[Optional[Path], typer.Option(help="A JSON file: the cards or triggers this table plays with.")] = None,
+    title: Annotated[str | None, typer.Option(help="Tournament, round or table.")] = None,
+    at: Annotated[str | None, typer.Option(help="RFC 3339 start time.")] = None,
+    catalogue: Annotated[
+        Path | None, typer.Option(help="A JSON file: the cards or triggers this table plays with.")
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
     """Create a new match log holding its match.start.
@@ -68,9 +77,12 @@ def new(
     seated = players(player, lang)
     for pid in keys.keys() - {pid for pid, _ in seated}:
         fail(msg("key_no_player", lang, player=pid))
-    start: dict[str, Any] = {"game": game, "match": match, "rules": pairs(rule or [], lang),
-                             "players": [{"id": pid, "name": name, **({"key": keys[pid]} if pid in keys else {})}
-                                         for pid, name in seated]}
+    start: dict[str, Any] = {
+        "game": game,
+        "match": match,
+        "rules": pairs(rule or [], lang),
+        "players": [{"id": pid, "name": name, **({"key": keys[pid]} if pid in keys else {})} for pid, name in seated],
+    }
     if title:
         start["title"] = title
     if at:
@@ -85,22 +97,50 @@ def new(
 @app.command(rich_help_panel=PANEL)
 def append(
     log: LogArg,
-    items: Annotated[Optional[list[str]], typer.Argument(help="The event as key=value pairs (values may be JSON).")] = None,
-    json_: Annotated[Optional[str], typer.Option("--json", help="The event as a JSON object; '-' reads stdin.")] = None,
-    expect_seq: Annotated[Optional[int], typer.Option(help="Refuse unless this is the next seq (optimistic concurrency).")] = None,
-    toss: Annotated[Optional[str], typer.Option("--toss", help="Instead of one event, a verifiable toss by this "
-                                                "player: commit, the opponent's nonce, reveal and --roll's outcomes "
-                                                "(docs/randomness.md).", show_default=False, rich_help_panel="Toss")] = None,
-    opponent: Annotated[Optional[str], typer.Option("--opponent", help="Who answers the toss's commitment (default: "
-                                                    "the other player of a two-player match).", show_default=False,
-                                                    rich_help_panel="Toss")] = None,
-    nonce: Annotated[Optional[str], typer.Option("--nonce", help="The opponent's nonce; without it kifu shows the "
-                                                 "commitment and asks (Enter draws one).", show_default=False,
-                                                 rich_help_panel="Toss")] = None,
+    items: Annotated[
+        list[str] | None, typer.Argument(help="The event as key=value pairs (values may be JSON).")
+    ] = None,
+    json_: Annotated[str | None, typer.Option("--json", help="The event as a JSON object; '-' reads stdin.")] = None,
+    expect_seq: Annotated[
+        int | None, typer.Option(help="Refuse unless this is the next seq (optimistic concurrency).")
+    ] = None,
+    toss: Annotated[
+        str | None,
+        typer.Option(
+            "--toss",
+            help="Instead of one event, a verifiable toss by this "
+            "player: commit, the opponent's nonce, reveal and --roll's outcomes "
+            "(docs/randomness.md).",
+            show_default=False,
+            rich_help_panel="Toss",
+        ),
+    ] = None,
+    opponent: Annotated[
+        str | None,
+        typer.Option(
+            "--opponent",
+            help="Who answers the toss's commitment (default: the other player of a two-player match).",
+            show_default=False,
+            rich_help_panel="Toss",
+        ),
+    ] = None,
+    nonce: Annotated[
+        str | None,
+        typer.Option(
+            "--nonce",
+            help="The opponent's nonce; without it kifu shows the commitment and asks (Enter draws one).",
+            show_default=False,
+            rich_help_panel="Toss",
+        ),
+    ] = None,
     roll: RollOpt = None,
     until: UntilOpt = None,
-    purpose: Annotated[Optional[str], typer.Option("--purpose", help="What the toss decides (first-player).",
-                                                   show_default=False, rich_help_panel="Toss")] = None,
+    purpose: Annotated[
+        str | None,
+        typer.Option(
+            "--purpose", help="What the toss decides (first-player).", show_default=False, rich_help_panel="Toss"
+        ),
+    ] = None,
     store: StoreOpt = None,
     lang: LangOpt = None,
 ) -> None:
@@ -147,8 +187,9 @@ def _read_json(path: Path) -> Any:
     try:
         size = path.stat().st_size
         if size > limits.MAX_LINE:  # it goes into one line of the log
-            raise KifuError(Msg("limits.event_too_big", size=f"{size:,}", limit=f"{limits.MAX_LINE:,}"),
-                            where=str(path))
+            raise KifuError(
+                Msg("limits.event_too_big", size=f"{size:,}", limit=f"{limits.MAX_LINE:,}"), where=str(path)
+            )
         data = path.read_bytes()
     except OSError as exc:
         raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=str(path)) from None
@@ -163,9 +204,13 @@ class VerifyFormat(str, Enum):
 @app.command(rich_help_panel=PANEL)
 def verify(
     logs: Annotated[list[Path], typer.Argument(help="Match logs to verify.", show_default=False)],
-    expect_head: Annotated[Optional[str], typer.Option(help="Head hash from the match slip (≥ 12 hex digits).")] = None,
-    fmt: Annotated[VerifyFormat, typer.Option("--format", "-f", help="text, or json: one object per log "
-                                              "(path, seq, head, ok, error, random, verifiable).")] = VerifyFormat.text,
+    expect_head: Annotated[str | None, typer.Option(help="Head hash from the match slip (≥ 12 hex digits).")] = None,
+    fmt: Annotated[
+        VerifyFormat,
+        typer.Option(
+            "--format", "-f", help="text, or json: one object per log (path, seq, head, ok, error, random, verifiable)."
+        ),
+    ] = VerifyFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Verify each log's hash chain and schema, and print its head (last seq and hash).
@@ -198,15 +243,16 @@ def verify(
                 head = verify_log(path, expect_head, bar, start, tally.add_all)
                 bar.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
                 if tally.outcomes or tally.ledger:
-                    bar.echo(msg("verified_random", lang, path=path, outcomes=tally.outcomes,
-                                 verifiable=tally.verifiable))
+                    bar.echo(
+                        msg("verified_random", lang, path=path, outcomes=tally.outcomes, verifiable=tally.verifiable)
+                    )
             start += size
     if fmt is VerifyFormat.json:
         print_json(rows)
         raise typer.Exit(0 if all(r["ok"] for r in rows) else 2)
 
 
-def _verify_row(path: Path, expect_head: Optional[str], bar: Bar, start: float, lang: Lang | None) -> dict[str, Any]:
+def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lang: Lang | None) -> dict[str, Any]:
     """One log's verdict for `verify -f json`; a failure is a row (and a line on stderr), not the end."""
     from kifu.auditor.rng import Tally
 
@@ -216,10 +262,24 @@ def _verify_row(path: Path, expect_head: Optional[str], bar: Bar, start: float, 
     except KifuError as exc:
         error = exc.located(str(path)).render(lang_of(lang).value)
         bar.warn(f"kifu: error: {error}")
-        return {"path": str(path), "seq": None, "head": None, "ok": False, "error": error, "random": None,
-                "verifiable": None}
-    return {"path": str(path), "seq": head.seq, "head": head.hash, "ok": True, "error": None,
-            "random": tally.outcomes, "verifiable": tally.verifiable}
+        return {
+            "path": str(path),
+            "seq": None,
+            "head": None,
+            "ok": False,
+            "error": error,
+            "random": None,
+            "verifiable": None,
+        }
+    return {
+        "path": str(path),
+        "seq": head.seq,
+        "head": head.hash,
+        "ok": True,
+        "error": None,
+        "random": tally.outcomes,
+        "verifiable": tally.verifiable,
+    }
 
 
 @app.command(rich_help_panel=PANEL)
@@ -242,8 +302,9 @@ def repair(log: LogArg, lang: LangOpt = None) -> None:
     elif result.copy is None:
         typer.echo(msg("repaired_end", lang, path=log, kept=result.kept))
     else:
-        typer.echo(msg("repaired", lang, path=log, cut=result.cut, offset=result.offset, kept=result.kept,
-                       copy=result.copy))
+        typer.echo(
+            msg("repaired", lang, path=log, cut=result.cut, offset=result.offset, kept=result.kept, copy=result.copy)
+        )
 
 
 @app.command(rich_help_panel=PANEL)
@@ -251,7 +312,7 @@ def show(
     log: LogArg,
     fmt: FormatOpt = DataFormat.table,
     since: Annotated[int, typer.Option(help="First seq to show.")] = 1,
-    until: Annotated[Optional[int], typer.Option(help="Last seq to show.")] = None,
+    until: Annotated[int | None, typer.Option(help="Last seq to show.")] = None,
     lang: LangOpt = None,
 ) -> None:
     """Print the timeline of a log: seq, time, who, type and the event's fields.
@@ -290,8 +351,14 @@ def show(
 
     def row(e: Any) -> tuple[Any, ...]:
         nonlocal seen_edit
-        base = (e.seq, e.at, roles.get(e.by) or who(e.by, names) if e.by else e.by, event_type(type(e)),
-                event_detail(e), void_note(gone[e.seq][0], code) if e.seq in gone else None)
+        base = (
+            e.seq,
+            e.at,
+            roles.get(e.by) or who(e.by, names) if e.by else e.by,
+            event_type(type(e)),
+            event_detail(e),
+            void_note(gone[e.seq][0], code) if e.seq in gone else None,
+        )
         src = e.src
         edited = src is not None and src.edited
         if person:
@@ -308,8 +375,15 @@ def show(
     elif not person:
         columns += ["src_file", "src_loc", "edited"] + (["src_text"] if fmt is DataFormat.json else [])
     heads = {"voided": "voided_column", "edited": "edited_column"}
-    print_rows(columns, map(row, shown), fmt, title=str(log), struck=struck,
-               labels=[label(heads.get(c, c), code) for c in columns], notes=len(columns) - 5)
+    print_rows(
+        columns,
+        map(row, shown),
+        fmt,
+        title=str(log),
+        struck=struck,
+        labels=[label(heads.get(c, c), code) for c in columns],
+        notes=len(columns) - 5,
+    )
     if seen_edit:  # Markdown: a paragraph of its own, not a row of the table
         typer.echo(("\n" if fmt is DataFormat.md else "") + label("edited_legend", code))
 
@@ -317,9 +391,11 @@ def show(
 @app.command(rich_help_panel=PANEL)
 def state(
     log: LogArg,
-    at: Annotated[Optional[int], typer.Option("--at", help="Show the state after this seq (default: the last).")] = None,
-    path: Annotated[Optional[str], typer.Option("--path", help="Only this part, dot-separated (game.players.p1).")] = None,
-    flat: Annotated[bool, typer.Option("--flat", help="One `path = value` line per leaf, easy to grep and diff.")] = False,
+    at: Annotated[int | None, typer.Option("--at", help="Show the state after this seq (default: the last).")] = None,
+    path: Annotated[str | None, typer.Option("--path", help="Only this part, dot-separated (game.players.p1).")] = None,
+    flat: Annotated[
+        bool, typer.Option("--flat", help="One `path = value` line per leaf, easy to grep and diff.")
+    ] = False,
     lang: LangOpt = None,
 ) -> None:
     """Print the projected state after an event, as JSON (time travel).
@@ -339,8 +415,11 @@ def state(
         elif isinstance(tree, (list, tuple)) and key.lstrip("-").isdigit() and -len(tree) <= int(key) < len(tree):
             tree = tree[int(key)]
         else:
-            known = ", ".join(map(str, tree)) if isinstance(tree, dict) else (
-                f"0..{len(tree) - 1}" if isinstance(tree, (list, tuple)) else "-")
+            known = (
+                ", ".join(map(str, tree))
+                if isinstance(tree, dict)
+                else (f"0..{len(tree) - 1}" if isinstance(tree, (list, tuple)) else "-")
+            )
             fail(msg("no_path", lang, path=path, part=key, known=known))
     if flat:
         for leaf, value in _leaves(tree, path or ""):
@@ -349,7 +428,7 @@ def state(
         print_json(tree)
 
 
-def _frame_at(log: Path, at: Optional[int]) -> tuple[Any, int]:
+def _frame_at(log: Path, at: int | None) -> tuple[Any, int]:
     """(the frame after event ``at``, or after the last event; the last seq) in one streaming pass.
 
     The fold stops at ``at``; the rest of the log is still read and verified (a log that

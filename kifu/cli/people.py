@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -30,10 +30,19 @@ GROUP BY ALL ORDER BY person, seats DESC, name, "key" NULLS FIRST"""
 
 @app.command(rich_help_panel=PANEL)
 def people(
-    text: Annotated[Optional[str], typer.Argument(help="Only people whose name, spelling or key contains this "
-                                                      "(width, case and spaces ignored).", show_default=False)] = None,
-    merge: Annotated[bool, typer.Option("--merge", help="One row per spelling, key and rule merged into each "
-                                                        "person, instead of one per person.")] = False,
+    text: Annotated[
+        str | None,
+        typer.Argument(
+            help="Only people whose name, spelling or key contains this (width, case and spaces ignored).",
+            show_default=False,
+        ),
+    ] = None,
+    merge: Annotated[
+        bool,
+        typer.Option(
+            "--merge", help="One row per spelling, key and rule merged into each person, instead of one per person."
+        ),
+    ] = False,
     db: DbOpt = None,
     parquet: ParquetOpt = None,
     people_file: PeopleOpt = None,
@@ -62,12 +71,14 @@ def people(
         columns, rows = _rows(con, MERGE_SQL if merge else PEOPLE_SQL, chosen)
     finally:
         con.close()
-    title = msg("title_merge", lang) if merge else msg("title_people", lang, people=len(chosen),
-                                                        seats=sum(r[1] for r in rows) if rows else 0)
+    title = (
+        msg("title_merge", lang)
+        if merge
+        else msg("title_people", lang, people=len(chosen), seats=sum(r[1] for r in rows) if rows else 0)
+    )
     print_rows(columns, rows, fmt, title=title)
 
 
 def _rows(con: Any, sql: str, chosen: list[str]) -> tuple[list[str], list[tuple[Any, ...]]]:
     cur = con.execute(sql, {"people": chosen})
     return [d[0] for d in cur.description], cur.fetchall()
-

@@ -11,7 +11,8 @@ import os
 import sys
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import typer
 
@@ -136,10 +137,18 @@ def progress(total: float | None, label: str, small: float = BIG_LOGS) -> Iterat
     # isatty was asked above; forcing keeps rich from asking again through a wrapped stream.
     # No redirection: rich would send stdout to stderr and re-wrap lines; Bar.echo and
     # Bar.warn keep both streams byte for byte what they are without a bar.
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-                        TextColumn("{task.fields[note]}"), TimeRemainingColumn(),
-                        console=Console(stderr=True, force_terminal=True), transient=True,
-                        redirect_stdout=False, redirect_stderr=False, refresh_per_second=4)
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[note]}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True, force_terminal=True),
+        transient=True,
+        redirect_stdout=False,
+        redirect_stderr=False,
+        refresh_per_second=4,
+    )
     bar = Bar(progress, label, total, hold=isatty(sys.stdout))
     try:
         with progress:
@@ -162,8 +171,9 @@ def logs_progress(logs: Sequence[Path], passes: int, label: str) -> tuple[Abstra
     return progress(passes * sum(sizes), label, small), sizes
 
 
-def verify_log(path: Path, expect_head: Optional[str], bar: Bar, start: float,
-               each: Callable[[list[Event]], None] | None = None) -> logfile.Head:
+def verify_log(
+    path: Path, expect_head: str | None, bar: Bar, start: float, each: Callable[[list[Event]], None] | None = None
+) -> logfile.Head:
     """``logfile.verify``, moving the bar by the bytes read (``each`` is shown each block of events)."""
     tick = (lambda offset: bar.update(start + offset)) if bar.live else None
     return logfile.verify(path, expect_head, tick, each)

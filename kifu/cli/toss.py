@@ -11,7 +11,7 @@ import sys
 import unicodedata
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -20,8 +20,10 @@ from kifu.events import rng
 from .common import DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_rows
 
 app = typer.Typer()
-toss_app = typer.Typer(no_args_is_help=True, help="Verifiable coin tosses and die rolls over a chat: commit, nonce, "
-                                                  "reveal, check (docs/randomness.md).")
+toss_app = typer.Typer(
+    no_args_is_help=True,
+    help="Verifiable coin tosses and die rolls over a chat: commit, nonce, reveal, check (docs/randomness.md).",
+)
 app.add_typer(toss_app, name="toss", rich_help_panel="Verifiable tosses")
 
 
@@ -30,15 +32,30 @@ class LineFormat(str, Enum):
     json = "json"
 
 
-LineFormatOpt = Annotated[LineFormat, typer.Option("--format", "-f", help="text (the line to post, then what it "
-                                                                        "means) or json.")]
-StoreOpt = Annotated[Optional[Path], typer.Option("--store", show_default=False, help="The secret store (default: "
-                                                  "$KIFU_HOME/secrets.jsonl, else ~/.local/share/kifu/secrets.jsonl).")]
-RollOpt = Annotated[Optional[list[str]], typer.Option("--roll", "-r", help="What the toss draws, in order: coin, "
-                                                      "3coins, d6, 2d6 …; repeat.")]
-UntilOpt = Annotated[Optional[int], typer.Option("--until", help="Roll the one --roll die again until this face "
-                                                 "(included): ガンナガン's coins until one faces the opponent "
-                                                 "(--roll coin --until 2).")]
+LineFormatOpt = Annotated[
+    LineFormat, typer.Option("--format", "-f", help="text (the line to post, then what it means) or json.")
+]
+StoreOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--store",
+        show_default=False,
+        help="The secret store (default: $KIFU_HOME/secrets.jsonl, else ~/.local/share/kifu/secrets.jsonl).",
+    ),
+]
+RollOpt = Annotated[
+    list[str] | None,
+    typer.Option("--roll", "-r", help="What the toss draws, in order: coin, 3coins, d6, 2d6 …; repeat."),
+]
+UntilOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--until",
+        help="Roll the one --roll die again until this face "
+        "(included): ガンナガン's coins until one faces the opponent "
+        "(--roll coin --until 2).",
+    ),
+]
 
 _SPEC = re.compile(r"^(\d*)(?:d(\d+)|coins?)$")
 
@@ -78,8 +95,12 @@ def nonce_of(text: str, id: str) -> rng.Nonce:
 
 def _outcome_lines(outcomes: list[tuple[int, int]], lang: Lang | None) -> list[str]:
     code = lang_of(lang).value
-    return [msg("toss_outcome_coin", lang, index=i, face=f, word=rng.format_claims([(s, f)], code)[2:]) if s == 2
-            else msg("toss_outcome", lang, index=i, sides=s, face=f) for i, (s, f) in enumerate(outcomes)]
+    return [
+        msg("toss_outcome_coin", lang, index=i, face=f, word=rng.format_claims([(s, f)], code)[2:])
+        if s == 2
+        else msg("toss_outcome", lang, index=i, sides=s, face=f)
+        for i, (s, f) in enumerate(outcomes)
+    ]
 
 
 @toss_app.command("commit")
@@ -107,8 +128,9 @@ def commit(store: StoreOpt = None, fmt: LineFormatOpt = LineFormat.text, lang: L
 
 @toss_app.command("nonce")
 def nonce(
-    commitment: Annotated[str, typer.Argument(help="The commitment's id, or the roller's whole commit message.",
-                                              show_default=False)],
+    commitment: Annotated[
+        str, typer.Argument(help="The commitment's id, or the roller's whole commit message.", show_default=False)
+    ],
     fmt: LineFormatOpt = LineFormat.text,
     lang: LangOpt = None,
 ) -> None:
@@ -132,9 +154,15 @@ def nonce(
 
 @toss_app.command("reveal")
 def reveal(
-    commitment: Annotated[str, typer.Argument(help="The commitment's id (or your commit message).", show_default=False)],
-    nonce_text: Annotated[str, typer.Option("--nonce", "-n", help="The opponent's answer: their message, or just "
-                                            "the nonce.", show_default=False)],
+    commitment: Annotated[
+        str, typer.Argument(help="The commitment's id (or your commit message).", show_default=False)
+    ],
+    nonce_text: Annotated[
+        str,
+        typer.Option(
+            "--nonce", "-n", help="The opponent's answer: their message, or just the nonce.", show_default=False
+        ),
+    ],
     roll: RollOpt = None,
     until: UntilOpt = None,
     store: StoreOpt = None,
@@ -164,22 +192,40 @@ def reveal(
     code = lang_of(lang).value
     line = f"{r.format()} {rng.format_claims(drawn, code)}" if drawn else r.format()
     if fmt is LineFormat.json:
-        print_json({"id": r.id, "token": r.format(), "line": line, "nonce": r.nonce,
-                    "outcomes": [{"index": i, "sides": s, "face": f} for i, (s, f) in enumerate(drawn)]})
+        print_json(
+            {
+                "id": r.id,
+                "token": r.format(),
+                "line": line,
+                "nonce": r.nonce,
+                "outcomes": [{"index": i, "sides": s, "face": f} for i, (s, f) in enumerate(drawn)],
+            }
+        )
         return
     typer.echo(line)
     if drawn:
         for text in _outcome_lines(drawn, lang):
             typer.echo(text)
     else:
-        typer.echo(msg("toss_first_outcomes", lang, coins=" ".join(map(str, r.outcomes([2] * 10))),
-                       dice=" ".join(map(str, r.outcomes([6] * 10)))))
+        typer.echo(
+            msg(
+                "toss_first_outcomes",
+                lang,
+                coins=" ".join(map(str, r.outcomes([2] * 10))),
+                dice=" ".join(map(str, r.outcomes([6] * 10))),
+            )
+        )
 
 
 @toss_app.command("check")
 def check(
-    texts: Annotated[list[str], typer.Argument(help="Chat messages (or a whole pasted chat) holding commit, nonce and "
-                                               "reveal tokens; - reads stdin.", show_default=False)],
+    texts: Annotated[
+        list[str],
+        typer.Argument(
+            help="Chat messages (or a whole pasted chat) holding commit, nonce and reveal tokens; - reads stdin.",
+            show_default=False,
+        ),
+    ],
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,
 ) -> None:
@@ -239,8 +285,17 @@ def _checked(text: str, lang: Lang | None) -> tuple[list[tuple[Any, ...]], bool]
     return rows, bad
 
 
-def append_toss(log: Path, roller: str, opponent: str | None, nonce: str | None, roll: list[str] | None,
-                until: int | None, purpose: str | None, store: Path | None, lang: Lang | None) -> None:
+def append_toss(
+    log: Path,
+    roller: str,
+    opponent: str | None,
+    nonce: str | None,
+    roll: list[str] | None,
+    until: int | None,
+    purpose: str | None,
+    store: Path | None,
+    lang: Lang | None,
+) -> None:
     """``kifu append LOG --toss ROLLER``: commit, the opponent's nonce, reveal and outcomes, appended in turn."""
     from kifu.events import logfile, rng_log
     from kifu.events.codec import encode, line_hash
@@ -263,16 +318,19 @@ def append_toss(log: Path, roller: str, opponent: str | None, nonce: str | None,
         typer.echo(t.commitment.format())
         if nonce is not None:
             return nonce
-        typed = typer.prompt(msg("toss_ask_nonce", lang, opponent=opponent, id=t.commitment.id), default="",
-                             show_default=False, err=True)
+        typed = typer.prompt(
+            msg("toss_ask_nonce", lang, opponent=opponent, id=t.commitment.id), default="", show_default=False, err=True
+        )
         return typed.strip() or None
 
     done = rng_log.toss(log, roller, opponent, ask, sides, until=until, purpose=purpose, store=store)
     for e in done.events:
-        typer.echo(msg("toss_appended", lang, seq=e.seq, type=type(e).__struct_config__.tag,
-                       head=line_hash(encode(e))[:12]))
+        typer.echo(
+            msg("toss_appended", lang, seq=e.seq, type=type(e).__struct_config__.tag, head=line_hash(encode(e))[:12])
+        )
     assert done.reveal is not None
-    typer.echo(done.reveal.format() + (f" {rng.format_claims(done.outcomes, lang_of(lang).value)}"
-                                       if done.outcomes else ""))
+    typer.echo(
+        done.reveal.format() + (f" {rng.format_claims(done.outcomes, lang_of(lang).value)}" if done.outcomes else "")
+    )
     for text in _outcome_lines(done.outcomes, lang):
         typer.echo(text)

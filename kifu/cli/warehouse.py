@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional, Sequence
+from typing import Annotated, Any
+from collections.abc import Sequence
 
 import typer
 
@@ -35,17 +36,34 @@ PANEL = "Warehouse (many matches)"
 
 @app.command(rich_help_panel=PANEL)
 def ingest(
-    paths: Annotated[list[str], typer.Argument(help="Match logs, or folders searched for *.jsonl; with --cluster "
-                                                    "also object URLs (s3://bucket/prefix/, via fsspec).",
-                                               show_default=False)],
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help="Match logs, or folders searched for *.jsonl; with --cluster "
+            "also object URLs (s3://bucket/prefix/, via fsspec).",
+            show_default=False,
+        ),
+    ],
     db: DbOpt = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Worker processes (default: every core).")] = None,
-    cluster: Annotated[Optional[str], typer.Option(
-        "--cluster", help="Run on a Dask cluster: a scheduler address (tcp://scheduler:8786) or local:N (N local "
-                          "worker processes); needs --parquet and the extra kifu[cluster].", show_default=False)] = None,
-    parquet: Annotated[Optional[str], typer.Option(
-        "--parquet", help="With --cluster: the hive-partitioned Parquet dataset to write (a folder, or a URL the "
-                          "workers can write).", show_default=False)] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: every core).")] = None,
+    cluster: Annotated[
+        str | None,
+        typer.Option(
+            "--cluster",
+            help="Run on a Dask cluster: a scheduler address (tcp://scheduler:8786) or local:N (N local "
+            "worker processes); needs --parquet and the extra kifu[cluster].",
+            show_default=False,
+        ),
+    ] = None,
+    parquet: Annotated[
+        str | None,
+        typer.Option(
+            "--parquet",
+            help="With --cluster: the hive-partitioned Parquet dataset to write (a folder, or a URL the "
+            "workers can write).",
+            show_default=False,
+        ),
+    ] = None,
     people_file: PeopleOpt = None,
     wait: WaitOpt = None,
     lang: LangOpt = None,
@@ -87,9 +105,15 @@ def ingest(
         con = wh.connect(db, wait=wait)
         try:
             with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
-                summary = wh.ingest(con, files, jobs=jobs, identity=identity,
-                                    progress=lambda done, total, ev: bar.update(done, note=msg(
-                                        "progress_ingested", lang, done=done, total=total, events=ev)))
+                summary = wh.ingest(
+                    con,
+                    files,
+                    jobs=jobs,
+                    identity=identity,
+                    progress=lambda done, total, ev: bar.update(
+                        done, note=msg("progress_ingested", lang, done=done, total=total, events=ev)
+                    ),
+                )
         except KifuError as exc:
             raise exc.located(wh.db_path(db)) from None
         finally:
@@ -99,8 +123,18 @@ def ingest(
     for path, reason in summary.refused:
         shown = reason.render(code)
         typer.echo(msg("refused", lang, path=path, reason=shown), err=True)
-    typer.echo(msg("ingested", lang, matches=summary.matches, events=summary.events, unchanged=summary.unchanged,
-                   refused=len(summary.refused), db=where, **summary.findings))
+    typer.echo(
+        msg(
+            "ingested",
+            lang,
+            matches=summary.matches,
+            events=summary.events,
+            unchanged=summary.unchanged,
+            refused=len(summary.refused),
+            db=where,
+            **summary.findings,
+        )
+    )
     # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.
     if not summary.refused:
         raise typer.Exit(0)
@@ -115,8 +149,14 @@ def _ingest_cluster(paths: list[str], address: str, out: str, lang: Lang | None)
     if not files:
         fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
     with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
-        summary = cluster.run(address, files, out, progress=lambda done, total, ev: bar.update(done, note=msg(
-            "progress_ingested", lang, done=done, total=total, events=ev)))
+        summary = cluster.run(
+            address,
+            files,
+            out,
+            progress=lambda done, total, ev: bar.update(
+                done, note=msg("progress_ingested", lang, done=done, total=total, events=ev)
+            ),
+        )
     return summary, len(files), out
 
 
@@ -138,16 +178,22 @@ def _sql_params(extra: Sequence[str], lang: Lang | None) -> dict[str, str]:
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True}, rich_help_panel=PANEL)
 def sql(
     ctx: typer.Context,
-    statement: Annotated[str, typer.Argument(help="One SELECT; '-' reads it from stdin. Then -p NAME VALUE, "
-                                             "repeated: bound as $NAME (a string: cast it in SQL).",
-                                             show_default=False)],
+    statement: Annotated[
+        str,
+        typer.Argument(
+            help="One SELECT; '-' reads it from stdin. Then -p NAME VALUE, "
+            "repeated: bound as $NAME (a string: cast it in SQL).",
+            show_default=False,
+        ),
+    ],
     db: DbOpt = None,
     parquet: ParquetOpt = None,
     people_file: PeopleOpt = None,
     fmt: FormatOpt = DataFormat.table,
-    timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", min=0,
-                                           help="Stop the statement after this long (0: no limit).")
-                       ] = 60.0,
+    timeout: Annotated[
+        float,
+        typer.Option("--timeout", metavar="SECONDS", min=0, help="Stop the statement after this long (0: no limit)."),
+    ] = 60.0,
     wait: WaitOpt = None,
     lang: LangOpt = None,
 ) -> None:
@@ -185,8 +231,10 @@ def sql(
     print_rows(columns, rows, fmt)
 
 
-stats_app = typer.Typer(no_args_is_help=True, help="Statistics over the warehouse (or a Parquet dataset), "
-                        "per person, with confidence intervals.")
+stats_app = typer.Typer(
+    no_args_is_help=True,
+    help="Statistics over the warehouse (or a Parquet dataset), per person, with confidence intervals.",
+)
 app.add_typer(stats_app, name="stats", rich_help_panel=PANEL)
 
 
@@ -200,8 +248,14 @@ class By(str, Enum):
     seat = "seat"
 
 
-ByOpt = Annotated[By, typer.Option("--by", help="person (seats resolved to people, docs/sql.md \"People\") or "
-                                               "seat (a seat id such as p1 across matches: the old view).")]
+ByOpt = Annotated[
+    By,
+    typer.Option(
+        "--by",
+        help='person (seats resolved to people, docs/sql.md "People") or '
+        "seat (a seat id such as p1 across matches: the old view).",
+    ),
+]
 LevelOpt = Annotated[float, typer.Option(help="Confidence level of the intervals.")]
 
 
@@ -217,19 +271,26 @@ def _stats(
     ctx.obj = {"parquet": parquet}
 
 
-def _parquet(ctx: typer.Context, parquet: Optional[Path]) -> Optional[Path]:
+def _parquet(ctx: typer.Context, parquet: Path | None) -> Path | None:
     """The subcommand's --parquet, else the group's (kifu stats --parquet DIR fairness)."""
     return parquet or (ctx.obj or {}).get("parquet")
 
 
-def _identity(db: Optional[Path], parquet: Optional[Path], people_file: Optional[Path]) -> Any:
+def _identity(db: Path | None, parquet: Path | None, people_file: Path | None) -> Any:
     from kifu import warehouse as wh
 
     return wh.load_identity(wh.identity_path(parquet or wh.db_path(db), people_file))
 
 
-def _reader(db: Optional[Path], parquet: Optional[Path], people_file: Optional[Path], lang: Lang | None,
-            *, sandbox: bool = False, wait: float | None = None) -> Any:
+def _reader(
+    db: Path | None,
+    parquet: Path | None,
+    people_file: Path | None,
+    lang: Lang | None,
+    *,
+    sandbox: bool = False,
+    wait: float | None = None,
+) -> Any:
     """A read-only connection: the warehouse file (people brought up to date) or a Parquet dataset."""
     from kifu import warehouse as wh
 
@@ -247,8 +308,17 @@ def _level(level: float) -> str:
     return f"{level:.0%}"
 
 
-def _stats_table(summary: str, title: str, ctx: typer.Context, db: Optional[Path], parquet: Optional[Path],
-                 people_file: Optional[Path], fmt: DataFormat, lang: Lang | None, **kw: Any) -> None:
+def _stats_table(
+    summary: str,
+    title: str,
+    ctx: typer.Context,
+    db: Path | None,
+    parquet: Path | None,
+    people_file: Path | None,
+    fmt: DataFormat,
+    lang: Lang | None,
+    **kw: Any,
+) -> None:
     """Run one ``kifu.warehouse.stats`` summary on the read-only warehouse and print its rows under a title."""
     from kifu.warehouse import stats
 
@@ -309,8 +379,12 @@ def stats_fairness(
     for i, group in enumerate(sections.values()):
         if i:
             typer.echo("")
-        print_rows([who if c == "person" else c for c in stats.SECTION_COLUMNS[group[0].kind]],
-                   [_section_row(r, lang) for r in group], fmt, title=_fairness_title(group, by, correction, level, lang))
+        print_rows(
+            [who if c == "person" else c for c in stats.SECTION_COLUMNS[group[0].kind]],
+            [_section_row(r, lang) for r in group],
+            fmt,
+            title=_fairness_title(group, by, correction, level, lang),
+        )
 
 
 def _section_row(r: Any, lang: Lang | None) -> list[Any]:
@@ -324,8 +398,11 @@ def _section_row(r: Any, lang: Lang | None) -> list[Any]:
 
 def _fairness_title(group: list[Any], by: By, correction: Correction, level: float, lang: Lang | None) -> str:
     first = group[0]
-    kw = {"by": msg(f"by_{by.value}", lang), "level": _level(level),
-          "correction": msg(f"correction_{correction.value}", lang, m=first.family)}
+    kw = {
+        "by": msg(f"by_{by.value}", lang),
+        "level": _level(level),
+        "correction": msg(f"correction_{correction.value}", lang, m=first.family),
+    }
     if first.kind == "die":
         title = msg("title_die", lang, sides=first.df + 1, df=first.df, min_n=first.min_n, **kw)
     else:
@@ -352,8 +429,20 @@ def stats_winrate(
 
     Example: kifu stats winrate --by-game -f md
     """
-    _stats_table("winrate", msg("title_winrate", lang, by=msg(f"by_{by.value}", lang), level=_level(level)), ctx,
-                 db, parquet, people_file, fmt, lang, game=game, by_game=by_game, by=by.value, level=level)
+    _stats_table(
+        "winrate",
+        msg("title_winrate", lang, by=msg(f"by_{by.value}", lang), level=_level(level)),
+        ctx,
+        db,
+        parquet,
+        people_file,
+        fmt,
+        lang,
+        game=game,
+        by_game=by_game,
+        by=by.value,
+        level=level,
+    )
 
 
 @stats_app.command("seats")
@@ -370,8 +459,18 @@ def stats_seats(
 
     Example: kifu stats seats -g weiss
     """
-    _stats_table("seats", msg("title_seats", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang,
-                 game=game, level=level)
+    _stats_table(
+        "seats",
+        msg("title_seats", lang, level=_level(level)),
+        ctx,
+        db,
+        parquet,
+        None,
+        fmt,
+        lang,
+        game=game,
+        level=level,
+    )
 
 
 @stats_app.command("rules")
@@ -388,8 +487,18 @@ def stats_rules(
 
     Example: kifu stats rules -g gunandgun -f md
     """
-    _stats_table("rule_rates", msg("title_rules", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang,
-                 game=game, level=level)
+    _stats_table(
+        "rule_rates",
+        msg("title_rules", lang, level=_level(level)),
+        ctx,
+        db,
+        parquet,
+        None,
+        fmt,
+        lang,
+        game=game,
+        level=level,
+    )
 
 
 class BuildKey(str, Enum):
@@ -403,8 +512,9 @@ def stats_builds(
     ctx: typer.Context,
     db: DbOpt = None,
     parquet: ParquetOpt = None,
-    by: Annotated[BuildKey, typer.Option("--by", help="gunner or guns (ガンナガン), triggers (World Trigger).")
-                  ] = BuildKey.gunner,
+    by: Annotated[
+        BuildKey, typer.Option("--by", help="gunner or guns (ガンナガン), triggers (World Trigger).")
+    ] = BuildKey.gunner,
     level: LevelOpt = 0.95,
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,
@@ -413,8 +523,18 @@ def stats_builds(
 
     Example: kifu stats builds --by guns -f md
     """
-    _stats_table("builds", msg("title_builds", lang, build=by.value, level=_level(level)), ctx, db, parquet, None,
-                 fmt, lang, by=by.value, level=level)
+    _stats_table(
+        "builds",
+        msg("title_builds", lang, build=by.value, level=_level(level)),
+        ctx,
+        db,
+        parquet,
+        None,
+        fmt,
+        lang,
+        by=by.value,
+        level=level,
+    )
 
 
 @stats_app.command("first")
@@ -431,8 +551,18 @@ def stats_first(
 
     Example: kifu stats first -f csv
     """
-    _stats_table("first_player", msg("title_first", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang,
-                 game=game, level=level)
+    _stats_table(
+        "first_player",
+        msg("title_first", lang, level=_level(level)),
+        ctx,
+        db,
+        parquet,
+        None,
+        fmt,
+        lang,
+        game=game,
+        level=level,
+    )
 
 
 @stats_app.command("zero-n")
@@ -448,15 +578,16 @@ def stats_zero_n(
 
     Example: kifu stats zero-n -f json
     """
-    _stats_table("zero_n", msg("title_zero_n", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang,
-                 level=level)
+    _stats_table(
+        "zero_n", msg("title_zero_n", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang, level=level
+    )
 
 
 @app.command(rich_help_panel=PANEL)
 def export(
-    parquet: Annotated[Optional[Path], typer.Option("--parquet", help="Write hive-partitioned Parquet here.")] = None,
-    match: Annotated[Optional[str], typer.Option("--match", "-m", help="Write this match's log, byte for byte.")] = None,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="File for --match (default: stdout).")] = None,
+    parquet: Annotated[Path | None, typer.Option("--parquet", help="Write hive-partitioned Parquet here.")] = None,
+    match: Annotated[str | None, typer.Option("--match", "-m", help="Write this match's log, byte for byte.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="File for --match (default: stdout).")] = None,
     db: DbOpt = None,
     wait: WaitOpt = None,
     lang: LangOpt = None,

@@ -17,7 +17,8 @@ import secrets
 import stat
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
+from collections.abc import Iterator
 
 from .base import KifuError
 from .i18n import Msg

@@ -31,7 +31,7 @@ class KifuError(Exception):
 
     def __init__(
         self,
-        message: "str | Msg",
+        message: str | Msg,
         *,
         where: str | None = None,
         line: int | None = None,
@@ -47,7 +47,7 @@ class KifuError(Exception):
         self.field = field
         self.offset = offset
 
-    def located(self, where: str) -> "KifuError":
+    def located(self, where: str) -> KifuError:
         """The same error, naming ``where`` if it named no file yet."""
         if self.where is None:
             self.where = where
@@ -316,7 +316,15 @@ class LogVoided(Event, tag="log.void", kw_only=True):
 
 
 SHARED_EVENTS: tuple[type[Event], ...] = (
-    MatchStarted, MatchEnded, Note, JudgeRuling, RandomRolled, LogVoided, RngCommitted, RngNonced, RngRevealed,
+    MatchStarted,
+    MatchEnded,
+    Note,
+    JudgeRuling,
+    RandomRolled,
+    LogVoided,
+    RngCommitted,
+    RngNonced,
+    RngRevealed,
 )
 """Event types every game's union includes."""
 

@@ -9,7 +9,8 @@ them into ``docs/games/<id>-cards.md``, so the page and the command never disagr
 from __future__ import annotations
 
 import difflib
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import msgspec
 

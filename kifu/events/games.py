@@ -10,8 +10,9 @@ is imported.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Callable
+from functools import cache
+from typing import Any
+from collections.abc import Callable
 
 import kifu.games
 from kifu.games import part
@@ -26,7 +27,7 @@ def events_module(game_id: str) -> Any:
     return part(game_id, "events")
 
 
-@lru_cache(maxsize=None)
+@cache
 def codec(game_id: str) -> Codec:
     """The codec of a game's tagged union, with its ``match.start`` check (KeyError if unknown)."""
     module = events_module(game_id)

@@ -15,9 +15,10 @@ field the caller did not give stays visible as ``{name}`` rather than failing.
 from __future__ import annotations
 
 import string
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any
+from collections.abc import Iterator, Mapping
 
 import msgspec
 
@@ -74,7 +75,7 @@ def _sources() -> Iterator[tuple[str, Path]]:
         yield game_id, found / "locale"
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalogue(lang: str) -> Mapping[str, str]:
     """Every message id -> its template in ``lang`` (the core's and every game's)."""
     table: dict[str, str] = {}

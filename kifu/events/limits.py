@@ -217,8 +217,11 @@ def decode(text: bytes | str, **where: Any) -> Any:
         where["line"] = line_of(data, problem.offset)
     if problem.field is not None:
         outer = where.get("field")
-        where["field"] = problem.field if not outer else (
-            f"{outer}{problem.field}" if problem.field.startswith("[") else f"{outer}.{problem.field}")
+        where["field"] = (
+            problem.field
+            if not outer
+            else (f"{outer}{problem.field}" if problem.field.startswith("[") else f"{outer}.{problem.field}")
+        )
     raise MalformedEvent(problem.message(), **where)
 
 

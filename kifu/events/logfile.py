@@ -15,7 +15,8 @@ import operator
 import os
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
@@ -67,12 +68,13 @@ def _decode_start(raw: bytes, where: str) -> str:
         raise MalformedEvent(Msg("log.not_json", detail=str(exc)), where=where, line=1) from None
     if not isinstance(obj, dict) or obj.get("type") != "match.start":
         found = obj.get("type") if isinstance(obj, dict) else type(obj).__name__
-        raise MalformedEvent(
-            Msg("log.first_not_start", found=repr(found)), where=where, line=1, field="type"
-        )
+        raise MalformedEvent(Msg("log.first_not_start", found=repr(found)), where=where, line=1, field="type")
     if obj.get("format") != FORMAT:
         raise MalformedEvent(
-            Msg("log.bad_format", found=repr(obj.get("format")), expected=repr(FORMAT)), where=where, line=1, field="format"
+            Msg("log.bad_format", found=repr(obj.get("format")), expected=repr(FORMAT)),
+            where=where,
+            line=1,
+            field="format",
         )
     if not isinstance(obj.get("game"), str):
         raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
@@ -139,12 +141,19 @@ class Verifier:
         if len(tail) > limits.MAX_LINE:  # as the streaming reader, which stops reading there
             return self.too_long(tail, offset)
         if tail and _lone_cr(tail):
-            return self._confirm([], MalformedEvent(
-                Msg("log.lone_cr"), where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1))
+            return self._confirm(
+                [],
+                MalformedEvent(
+                    Msg("log.lone_cr"), where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1
+                ),
+            )
         if tail:
             error: KifuError = TornTail(
                 Msg("log.torn_tail", bytes=len(tail)),
-                where=self.where, line=self.line + 1, offset=offset, seq=self.line + 1,
+                where=self.where,
+                line=self.line + 1,
+                offset=offset,
+                seq=self.line + 1,
             )
             return self._confirm([], error)
         if self._pending is None:
@@ -206,8 +215,7 @@ class Verifier:
         if any(issubclass(t, MatchStarted) for t in kinds):
             return None
         free = self.codec.free  # type: ignore[union-attr]
-        if not kinds.isdisjoint(free) and any(
-                type(e) in free and limits.too_deep(ln) for e, ln in zip(events, lines)):
+        if not kinds.isdisjoint(free) and any(type(e) in free and limits.too_deep(ln) for e, ln in zip(events, lines)):
             return None
         if first == 1:
             if not isinstance(events[0], MatchStarted):
@@ -291,8 +299,9 @@ def _check_limits(raw: bytes, where: str, lineno: int | None, offset: int) -> No
         raise _overlong(raw, where, lineno, offset)
     if limits.too_deep(raw):
         problem = limits.scan(raw) or limits.Problem("depth", None)
-        raise MalformedEvent(problem.message(), where=where, line=lineno, offset=offset, seq=lineno,
-                             field=problem.field)
+        raise MalformedEvent(
+            problem.message(), where=where, line=lineno, offset=offset, seq=lineno, field=problem.field
+        )
 
 
 def _overlong(head: bytes, where: str, lineno: int | None, offset: int) -> KifuError:
@@ -309,8 +318,9 @@ def _check_keys(raw: bytes, where: str, lineno: int, offset: int) -> None:
     """A line not in canonical form: refused if it names a key twice."""
     problem = None if limits.keys_unique(raw) else limits.scan(raw)
     if problem is not None:
-        raise MalformedEvent(problem.message(), where=where, line=lineno, offset=offset, seq=lineno,
-                             field=problem.field)
+        raise MalformedEvent(
+            problem.message(), where=where, line=lineno, offset=offset, seq=lineno, field=problem.field
+        )
 
 
 def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) -> MalformedEvent:
@@ -318,14 +328,16 @@ def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) 
     if not raw.strip():
         return MalformedEvent(Msg("log.empty_line"), where=where, line=lineno, offset=offset, seq=lineno)
     not_json = isinstance(exc, msgspec.DecodeError) or (
-        isinstance(exc, MalformedEvent) and isinstance(exc.message, Msg) and exc.message.key == "log.not_json")
+        isinstance(exc, MalformedEvent) and isinstance(exc.message, Msg) and exc.message.key == "log.not_json"
+    )
     if not_json and _lone_cr(raw):
         return MalformedEvent(Msg("log.lone_cr"), where=where, line=lineno, offset=offset, seq=lineno)
     if isinstance(exc, msgspec.ValidationError) and _repeats_a_key(raw):
         # Two "type"s fail the schema; the repeated key is the cause, so it is what is named.
         problem = limits.scan(raw) or limits.Problem("duplicate", None)
-        return MalformedEvent(problem.message(), where=where, line=lineno, offset=offset, seq=lineno,
-                              field=problem.field)
+        return MalformedEvent(
+            problem.message(), where=where, line=lineno, offset=offset, seq=lineno, field=problem.field
+        )
     err = exc if isinstance(exc, MalformedEvent) else malformed(exc, raw, where=where, line=lineno)
     # Every line before this one verified with seq == line, so this line
     # stands where seq `lineno` belongs: name it even when the line is too
@@ -337,8 +349,11 @@ def _bad_line(exc: Exception, raw: bytes, where: str, lineno: int, offset: int) 
 
 def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None:
     if event.seq != lineno:
-        found = (Msg("log.seq_missing", expected=lineno, found=event.seq) if event.seq > lineno
-                 else Msg("log.seq_inserted", expected=lineno, found=event.seq))
+        found = (
+            Msg("log.seq_missing", expected=lineno, found=event.seq)
+            if event.seq > lineno
+            else Msg("log.seq_inserted", expected=lineno, found=event.seq)
+        )
         raise ChainBroken(found, where=where, line=lineno, seq=lineno)
     if lineno == 1:
         if event.prev is not None:
@@ -351,7 +366,9 @@ def _check_link(event: Event, lineno: int, prev: str | None, where: str) -> None
     if event.prev != prev:
         raise ChainBroken(
             Msg("log.edited", edited=lineno - 1, next=lineno),
-            where=where, line=lineno - 1, seq=lineno - 1,
+            where=where,
+            line=lineno - 1,
+            seq=lineno - 1,
         )
 
 
@@ -410,7 +427,7 @@ class Reader:
                             yield events
                         raise error
                     continue
-                data, rest = rest + chunk[: cut + 1], chunk[cut + 1:]
+                data, rest = rest + chunk[: cut + 1], chunk[cut + 1 :]
                 events, error = verifier.block(data, offset)
                 if events:
                     yield events
@@ -437,7 +454,7 @@ def mentions(path: str | os.PathLike[str], needle: bytes) -> bool:
         while chunk := fh.read(_CHUNK):
             if needle in tail + chunk[: len(needle)] or needle in chunk:
                 return True
-            tail = chunk[-len(needle) + 1:] if len(needle) > 1 else b""
+            tail = chunk[-len(needle) + 1 :] if len(needle) > 1 else b""
     return False
 
 
@@ -481,11 +498,13 @@ def verify(
         if seen_at is not None:
             raise HeadMismatch(
                 Msg("log.appended_after_slip", expected=seen_at, last=head.seq),
-                where=str(path), seq=seen_at,
+                where=str(path),
+                seq=seen_at,
             )
         raise HeadMismatch(
             Msg("log.head_mismatch", seq=head.seq, hash=head.hash, expected=want),
-            where=str(path), seq=head.seq,
+            where=str(path),
+            seq=head.seq,
         )
     return head
 
@@ -583,9 +602,7 @@ class Writer:
     fsync'd before it returns unless ``durable=False`` (benchmarks only).
     """
 
-    def __init__(
-        self, path: str | os.PathLike[str], *, durable: bool = True
-    ) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, durable: bool = True) -> None:
         self.path = str(path)
         self.durable = durable
         self._fd = -1
@@ -593,7 +610,7 @@ class Writer:
         self.size = 0
         self.codec: Codec | None = None
 
-    def __enter__(self) -> "Writer":
+    def __enter__(self) -> Writer:
         try:
             self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         except OSError as exc:
@@ -641,7 +658,8 @@ class Writer:
             start = self._line_start(end)
             raise TornTail(
                 Msg("log.torn_tail_append", bytes=end - start),
-                where=self.path, offset=start,
+                where=self.path,
+                offset=start,
             )
         start = self._line_start(end - 1)
         if end - 1 - start > limits.MAX_LINE:
@@ -674,7 +692,8 @@ class Writer:
             if want is not None and want != seq:
                 raise StaleAppend(
                     Msg("log.stale", claimed=want, next=seq),
-                    where=self.path, seq=want,
+                    where=self.path,
+                    seq=want,
                 )
         if claimed_prev is not None and claimed_prev != self.head.hash:
             raise StaleAppend(Msg("log.stale_prev"), where=self.path, seq=seq, field="prev")
@@ -824,7 +843,7 @@ def _keep_copy(fd: int, where: str, offset: int, size: int) -> str:
 def _write_fully(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 # --- whole logs in memory ------------------------------------------------------

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Container, Iterable, Sequence
+from typing import Any
+from collections.abc import Container, Iterable, Sequence
 
 import msgspec
 
@@ -127,15 +128,24 @@ class Table:
                 return pid, m.group(2), True
         return self.speaker, text, False
 
-    def _mapped(self, text: str, said: str, who: str | None, next_seq: int, at: str | None,
-                speaker: str | None, cmd: Command | None) -> Reading:
+    def _mapped(
+        self,
+        text: str,
+        said: str,
+        who: str | None,
+        next_seq: int,
+        at: str | None,
+        speaker: str | None,
+        cmd: Command | None,
+    ) -> Reading:
         conv = self._conv
         memory = dict(conv.memory)
         conv.report = ImportReport(file="<table>", format="table", game=self.start.game, match=self.start.match)
         conv.written = next_seq - 1
         try:
-            made = conv.message(Message(loc=f"seq {next_seq}", text=said.strip(), speaker=who, speaker_key=who, at=at,
-                                        typed=True))
+            made = conv.message(
+                Message(loc=f"seq {next_seq}", text=said.strip(), speaker=who, speaker_key=who, at=at, typed=True)
+            )
             after = conv.memory
         finally:
             conv.memory = memory
@@ -144,8 +154,9 @@ class Table:
         only_notes = all(e.get("type") == "note" for e in made)
         if cmd is not None and cmd.bang and entry is None and only_notes and not rep.failed:
             known = ", ".join(sorted(self.maps.commands)[:12])
-            return Reading(text, error=f"!{cmd.name} is not a command of {self.start.game} (known: {known} …)",
-                           speaker=speaker)
+            return Reading(
+                text, error=f"!{cmd.name} is not a command of {self.start.game} (known: {known} …)", speaker=speaker
+            )
         # What an import keeps as a note and reports (a value missing or of the wrong kind, a
         # result it cannot read) is refused at the table: the recorder fixes the line instead.
         problems = [_plain_problem(p.what) for p in rep.failed + rep.unreadable]
@@ -157,8 +168,16 @@ class Table:
             hint = f"recorded as a note; the command is !{cmd.name}"
         return Reading(text, events=events, hint=hint, speaker=speaker, memory=after)
 
-    def _table_command(self, text: str, name: str, args: list[str], by: str | None, at: str | None,
-                       voided: Container[int], speaker: str | None) -> Reading:
+    def _table_command(
+        self,
+        text: str,
+        name: str,
+        args: list[str],
+        by: str | None,
+        at: str | None,
+        voided: Container[int],
+        speaker: str | None,
+    ) -> Reading:
         if name == "undo":
             i = self._last_line(voided)
             if i is None:
@@ -294,7 +313,9 @@ def _is_void(reading: Reading) -> bool:
 def describe(event: dict[str, Any]) -> str:
     """One event as the preview shows it: its type, then its fields (``gg.toss act=a1 facing=self``); the
     envelope (who, when) is shown apart."""
-    fields = " ".join(f"{k}={_plain(v)}" for k, v in event.items() if k not in ("type", "seq", "prev", "at", "by", "src"))
+    fields = " ".join(
+        f"{k}={_plain(v)}" for k, v in event.items() if k not in ("type", "seq", "prev", "at", "by", "src")
+    )
     return f"{event.get('type')} {fields}".strip()
 
 

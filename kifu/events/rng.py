@@ -18,7 +18,8 @@ import hmac
 import itertools
 import secrets
 import unicodedata
-from typing import Callable, ClassVar, Iterator, Sequence, TypeVar, Union
+from typing import ClassVar, TypeVar
+from collections.abc import Callable, Iterator, Sequence
 
 import msgspec
 
@@ -302,7 +303,7 @@ class Reveal(_Token, frozen=True, kw_only=True):
         return f"{PREFIX}r1:{self.id}:{self.secret}:{check}:{self.nonce}"
 
 
-Token = Union[Commitment, Nonce, Reveal]
+Token = Commitment | Nonce | Reveal
 """Any of the three messages."""
 
 
@@ -367,18 +368,23 @@ def verify_reveal(commit: Commitment, reveal: Reveal) -> bool:
 def problem(commit: Commitment, nonce: Nonce, reveal: Reveal) -> Problem | None:
     """The first reason the three messages are not one toss, or None when the reveal's outcomes stand."""
     if nonce.id != commit.id:
-        return Problem(code="nonce-names-another-commitment",
-                       message=Msg("rng.problem_nonce_id", nonce=nonce.id, commit=commit.id))
+        return Problem(
+            code="nonce-names-another-commitment", message=Msg("rng.problem_nonce_id", nonce=nonce.id, commit=commit.id)
+        )
     if reveal.id != commit.id:
-        return Problem(code="reveal-names-another-commitment",
-                       message=Msg("rng.problem_reveal_id", reveal=reveal.id, commit=commit.id))
+        return Problem(
+            code="reveal-names-another-commitment",
+            message=Msg("rng.problem_reveal_id", reveal=reveal.id, commit=commit.id),
+        )
     if not verify_reveal(commit, reveal):
-        return Problem(code="secret-does-not-match-commitment",
-                       message=Msg("rng.problem_secret", digest=commitment_digest(reveal.secret_bytes),
-                                   committed=commit.digest))
+        return Problem(
+            code="secret-does-not-match-commitment",
+            message=Msg("rng.problem_secret", digest=commitment_digest(reveal.secret_bytes), committed=commit.digest),
+        )
     if reveal.nonce != nonce.text:
-        return Problem(code="reveal-uses-another-nonce",
-                       message=Msg("rng.problem_nonce", used=reveal.nonce, sent=nonce.text))
+        return Problem(
+            code="reveal-uses-another-nonce", message=Msg("rng.problem_nonce", used=reveal.nonce, sent=nonce.text)
+        )
     return None
 
 
@@ -628,7 +634,9 @@ def _claims(text: str, at: int) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def draw(reveal: Reveal, sides: Sequence[int], until: int | None = None, limit: int = _MAX_CLAIMS) -> list[tuple[int, int]]:
+def draw(
+    reveal: Reveal, sides: Sequence[int], until: int | None = None, limit: int = _MAX_CLAIMS
+) -> list[tuple[int, int]]:
     """Outcomes 0, 1 … of ``reveal`` as (sides, face): one per entry of ``sides``; with ``until``, one die
     (``sides[0]``) rolled again and again up to and including the first ``until`` face (at most ``limit``)."""
     if until is None:
@@ -646,8 +654,9 @@ def draw(reveal: Reveal, sides: Sequence[int], until: int | None = None, limit: 
 def format_claims(outcomes: Sequence[tuple[int, int]], lang: str = "ja") -> str:
     """The outcomes as a reveal posts them after its token: ``→ 裏 表`` (coins), ``→ d6=4 d20=13``."""
     words = {HEADS: "表", TAILS: "裏"} if lang == "ja" else {HEADS: "heads", TAILS: "tails"}
-    return "→ " + " ".join(words[face] if sides == 2 and face in words else f"d{sides}={face}"
-                           for sides, face in outcomes)
+    return "→ " + " ".join(
+        words[face] if sides == 2 and face in words else f"d{sides}={face}" for sides, face in outcomes
+    )
 
 
 def _number(text: str, at: int) -> tuple[int | None, int]:

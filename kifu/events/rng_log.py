@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from . import logfile, rng, rng_store
 from .base import Event
@@ -50,27 +51,48 @@ def commit(log: LogPath, by: str, *, store: Path | None = None, at: str | None =
 
 def answer(log: LogPath, toss: Toss, by: str, nonce: str | None = None, *, at: str | None = None) -> Toss:
     """Append the opponent's ``rng.nonce``: ``nonce`` as typed (normalised), or a fresh one when None."""
-    n = rng.new_nonce(toss.commitment.id) if not nonce else rng.Nonce(id=toss.commitment.id,
-                                                                      text=rng.normalise_nonce(nonce))
+    n = (
+        rng.new_nonce(toss.commitment.id)
+        if not nonce
+        else rng.Nonce(id=toss.commitment.id, text=rng.normalise_nonce(nonce))
+    )
     event = logfile.append(log, _stamp({"type": "rng.nonce", "by": by, "id": n.id, "nonce": n.text}, at))
     toss.nonce = n
     toss.events.append(event)
     return toss
 
 
-def reveal(log: LogPath, toss: Toss, by: str, sides: Sequence[int] = (), *, until: int | None = None,
-           purpose: str | None = None, store: Path | None = None, at: str | None = None) -> Toss:
+def reveal(
+    log: LogPath,
+    toss: Toss,
+    by: str,
+    sides: Sequence[int] = (),
+    *,
+    until: int | None = None,
+    purpose: str | None = None,
+    store: Path | None = None,
+    at: str | None = None,
+) -> Toss:
     """Append the roller's ``rng.reveal`` and, for ``sides`` (see ``rng.draw``), one ``random`` event per run of
     dice of one size, naming the commitment and the index of its first outcome."""
     if toss.nonce is None:
         raise rng.RngError("a toss is revealed after its nonce", field="nonce")
     r = rng_store.reveal_for(toss.nonce, store)
     drawn = rng.draw(r, sides, until) if sides else []
-    appended = [logfile.append(log, _stamp({"type": "rng.reveal", "by": by, "id": r.id, "secret": r.secret,
-                                            "nonce": r.nonce}, at))]
+    appended = [
+        logfile.append(
+            log, _stamp({"type": "rng.reveal", "by": by, "id": r.id, "secret": r.secret, "nonce": r.nonce}, at)
+        )
+    ]
     for index, (size, faces) in _runs(drawn):
-        e: dict[str, Any] = {"type": "random", "by": by, "kind": "coin" if size == 2 else "die", "sides": size,
-                             "values": faces, "rng": {"commit": r.id, "index": index}}
+        e: dict[str, Any] = {
+            "type": "random",
+            "by": by,
+            "kind": "coin" if size == 2 else "die",
+            "sides": size,
+            "values": faces,
+            "rng": {"commit": r.id, "index": index},
+        }
         if purpose:
             e["purpose"] = purpose
         appended.append(logfile.append(log, _stamp(e, at)))
@@ -90,9 +112,17 @@ def _runs(drawn: Sequence[tuple[int, int]]) -> list[tuple[int, tuple[int, list[i
     return out
 
 
-def toss(log: LogPath, roller: str, opponent: str, nonce: str | None | Callable[[Toss], str | None],
-         sides: Sequence[int] = (), *, until: int | None = None, purpose: str | None = None,
-         store: Path | None = None) -> Toss:
+def toss(
+    log: LogPath,
+    roller: str,
+    opponent: str,
+    nonce: str | None | Callable[[Toss], str | None],
+    sides: Sequence[int] = (),
+    *,
+    until: int | None = None,
+    purpose: str | None = None,
+    store: Path | None = None,
+) -> Toss:
     """The three steps at once: commit, then the opponent's nonce (``nonce`` may be a function that is shown
     the commitment and asks for it), then the reveal and its outcomes."""
     t = commit(log, roller, store=store)

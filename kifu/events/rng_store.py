@@ -19,9 +19,9 @@ import errno
 import fcntl
 import os
 import stat
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 import msgspec
 
@@ -69,7 +69,7 @@ def new_commitment(path: Path | None = None, *, now: datetime | None = None) -> 
     """Make a secret, store it durably, and return its commitment (the token to show is ``.format()``)."""
     path = path or default_path()
     where = str(path)
-    created = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
+    created = (now or datetime.now(UTC)).astimezone(UTC)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd, made = _open_for_append(path)
     try:
@@ -191,8 +191,7 @@ def _entries(data: bytes, where: str) -> list[StoredSecret]:
             out.append(_DECODER.decode(raw))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             message, field = field_error(exc)
-            raise rng.RngError(Msg("rng.store_line", detail=message), where=where, line=line,
-                               field=field) from None
+            raise rng.RngError(Msg("rng.store_line", detail=message), where=where, line=line, field=field) from None
         except rng.RngError as exc:
             exc.line = line
             raise exc.located(where) from None

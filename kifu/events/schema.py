@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import inspect
 import textwrap
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -18,7 +18,7 @@ import msgspec
 from .codec import Codec
 
 
-@lru_cache(maxsize=None)
+@cache
 def field_docs(cls: type) -> dict[str, str]:
     """Attribute docstrings of a class and its bases: {field name: text}."""
     docs: dict[str, str] = {}

@@ -18,17 +18,12 @@ from datetime import datetime
 from functools import lru_cache
 from typing import (
     Any,
-    Callable,
-    Container,
     Generic,
-    Iterable,
-    Iterator,
-    Mapping,
     NamedTuple,
     Protocol,
-    Sequence,
     TypeVar,
 )
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -118,8 +113,12 @@ class LogState(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def log_initial(start: MatchStarted) -> LogState:
-    return LogState(seq=1, players=tuple(p.id for p in start.players), last_at=start.at if parse_time(start.at) else None,
-                    last_at_seq=1 if parse_time(start.at) else None)
+    return LogState(
+        seq=1,
+        players=tuple(p.id for p in start.players),
+        last_at=start.at if parse_time(start.at) else None,
+        last_at_seq=1 if parse_time(start.at) else None,
+    )
 
 
 _REPLACE = msgspec.structs.replace
@@ -152,8 +151,12 @@ def _rng(state: LogState, event: Event, cls: type) -> LogState:
 
 def _later(at: str, last_at: str | None) -> bool:
     """True if ``at`` is readable and not earlier than ``last_at`` (an unset last counts as earliest)."""
-    if (last_at is not None and len(at) == 20 == len(last_at) and at[19] == "Z" == last_at[19]
-            and at[10] == "T" == last_at[10]):
+    if (
+        last_at is not None
+        and len(at) == 20 == len(last_at)
+        and at[19] == "Z" == last_at[19]
+        and at[10] == "T" == last_at[10]
+    ):
         # Both "YYYY-MM-DDTHH:MM:SSZ": as text they sort as the times do, and ``last_at``
         # was read when it became the last; only ``at`` must still prove it is a time.
         # (A live log's times are unique, so parse_time's cache would only miss here.)
@@ -184,8 +187,9 @@ def _counted(state: LogState, event: Event, cls: type) -> LogState:
         return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, notes=state.notes + 1)
     if cls is JudgeRuling or cls is LogVoided:
         state = _book(state, event, cls)
-        return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq,
-                        rulings=state.rulings + (cls is JudgeRuling))
+        return _REPLACE(
+            state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, rulings=state.rulings + (cls is JudgeRuling)
+        )
     assert isinstance(event, MatchEnded)
     if state.ended is None:
         return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, ended=seq, winner=event.winner)
@@ -277,7 +281,8 @@ def voided_in(events: Iterable[Event]) -> dict[int, int]:
 
 _UNSEEN = object()
 _SPECIAL: dict[type, Callable[[LogState, Event, type], LogState] | None] = {
-    **{cls: _counted for cls in _COUNTED}, **{cls: _rng for cls in RNG_EVENTS},
+    **{cls: _counted for cls in _COUNTED},
+    **{cls: _rng for cls in RNG_EVENTS},
 }
 """Event class -> its log-level step, None for the plain ones (only seq and time move); filled on first sight."""
 
@@ -303,8 +308,9 @@ def first_frame(projection: Projection[S], start: MatchStarted, options: Mapping
 NONE_VOIDED: frozenset[int] = frozenset()
 
 
-def advance(projection: Projection[S], frame: Frame[S], events: Iterable[Event],
-            voided: Container[int] = NONE_VOIDED) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
+def advance(
+    projection: Projection[S], frame: Frame[S], events: Iterable[Event], voided: Container[int] = NONE_VOIDED
+) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
     """The fold, from ``frame`` on: (event, frame before it, frame after it) for each event.
 
     The one place a game's ``apply`` and the log's part are folded together: replays,
@@ -328,9 +334,13 @@ def advance(projection: Projection[S], frame: Frame[S], events: Iterable[Event],
         frame = after
 
 
-def transitions(projection: Projection[S], start: MatchStarted, rest: Iterable[Event],
-                options: Mapping[str, Any], voided: Container[int] = NONE_VOIDED,
-                ) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
+def transitions(
+    projection: Projection[S],
+    start: MatchStarted,
+    rest: Iterable[Event],
+    options: Mapping[str, Any],
+    voided: Container[int] = NONE_VOIDED,
+) -> Iterator[tuple[Event, Frame[S], Frame[S]]]:
     """A whole match folded: match.start (whose frame before is its frame after), then ``advance``."""
     frame = first_frame(projection, start, options)
     return itertools.chain(((start, frame, frame),), advance(projection, frame, rest, voided))
@@ -341,8 +351,9 @@ def step(projection: Projection[S], frame: Frame[S], event: Event) -> Frame[S]:
     return next(advance(projection, frame, (event,)))[2]
 
 
-def frames(projection: Projection[S], events: Iterable[Event], options: Mapping[str, Any],
-           voided: Container[int] | None = None) -> Iterator[Frame[S]]:
+def frames(
+    projection: Projection[S], events: Iterable[Event], options: Mapping[str, Any], voided: Container[int] | None = None
+) -> Iterator[Frame[S]]:
     """Replay from the start, yielding the frame after each event (a voided one's: the frame before).
 
     ``voided`` is the log's (``voided_in(events)``) unless given.
@@ -397,16 +408,16 @@ class Replay(Generic[S]):
         if not self._snaps:
             self._build()
         i = bisect.bisect_right(self._snap_seqs, seq) - 1
-        frame = self._snaps[i]
-        for _, _, frame in advance(self.projection, frame, self.events[frame.seq : seq], self.voided):
-            pass
+        snap = frame = self._snaps[i]
+        for _, _, frame in advance(self.projection, snap, self.events[snap.seq : seq], self.voided):  # noqa: B007
+            pass  # the loop keeps the last frame
         return frame
 
     def replay_from_start(self, seq: int) -> Frame[S]:
         """The same frame computed without snapshots (the reference)."""
         frame = None
-        for frame in frames(self.projection, self.events[:seq], self.options, self.voided):
-            pass
+        for frame in frames(self.projection, self.events[:seq], self.options, self.voided):  # noqa: B007
+            pass  # the loop keeps the last frame
         assert frame is not None
         return frame
 

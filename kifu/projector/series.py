@@ -12,7 +12,8 @@ number of the whole table. Nothing here does I/O.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
 
 from .base import Frame
 

@@ -31,7 +31,8 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator
 
 from kifu.auditor import registry
 from kifu.events.base import KifuError
@@ -48,8 +49,13 @@ if TYPE_CHECKING:
 
 EXTRA = "pip install 'kifu[cluster]'"
 
-ORDER = {"matches": "match", "events": "match, seq", "findings": "ALL", "random_outcomes": "match, seq, idx",
-         "run_lengths": "match, seq, player, n"}
+ORDER = {
+    "matches": "match",
+    "events": "match, seq",
+    "findings": "ALL",
+    "random_outcomes": "match, seq, idx",
+    "run_lengths": "match, seq, player, n",
+}
 """How each table's partition file is sorted: the same rows always give the same bytes."""
 
 WRITE_ORDER = ("events", "findings", "random_outcomes", "run_lengths", "matches")
@@ -119,12 +125,16 @@ def _listed(out: str, table: str, game: str | None = None, month: str | None = N
     fs, root = _fs(out)
     if _local(fs):
         base = Path(root)
-        found = ([p for p in (base / table / f"game={game}" / f"month={month}").glob("*.parquet")]
-                 if game is not None else files(base, table))
+        found = (
+            [p for p in (base / table / f"game={game}" / f"month={month}").glob("*.parquet")]
+            if game is not None
+            else files(base, table)
+        )
         return sorted(str(p.relative_to(base)) for p in found)
-    pattern = f"{root.rstrip('/')}/{table}/" + (f"game={game}/month={month}/*.parquet" if game is not None
-                                                  else "*=*/*=*/*.parquet")
-    return sorted(p[len(root.rstrip('/')) + 1:] for p in fs.glob(pattern))
+    pattern = f"{root.rstrip('/')}/{table}/" + (
+        f"game={game}/month={month}/*.parquet" if game is not None else "*=*/*=*/*.parquet"
+    )
+    return sorted(p[len(root.rstrip("/")) + 1 :] for p in fs.glob(pattern))
 
 
 def stored_heads(out: str) -> dict[str, tuple[str, str]]:
@@ -137,8 +147,9 @@ def stored_heads(out: str) -> dict[str, tuple[str, str]]:
     with _fetched(out, rel) as local:
         con = duckdb.connect()
         try:
-            rows = con.execute("SELECT match, head, source FROM read_parquet($f, hive_partitioning = false)",
-                               {"f": local}).fetchall()
+            rows = con.execute(
+                "SELECT match, head, source FROM read_parquet($f, hive_partitioning = false)", {"f": local}
+            ).fetchall()
         finally:
             con.close()
     return {m: (h, s) for m, h, s in rows}
@@ -169,8 +180,9 @@ class Chunk:
     chunk that is not stored)."""
 
 
-def check_chunk(paths: list[str], audit: Audit | None, stored: dict[str, tuple[str, str]]
-                ) -> tuple[Chunk, dict[tuple[str, str], dict[str, bytes]]]:
+def check_chunk(
+    paths: list[str], audit: Audit | None, stored: dict[str, tuple[str, str]]
+) -> tuple[Chunk, dict[tuple[str, str], dict[str, bytes]]]:
     """Verify, audit and load one chunk of logs; (the verdicts, Parquet pieces per (game, month) and table)."""
     import gc
 
@@ -201,13 +213,13 @@ def _pieces(batch: _Batch) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, 
         for sql in SCHEMA + FEED_TABLES:
             con.execute(sql)
         batch.load(con, feed_inserts(modules(), "_batch_events"))
-        where = {m: (g, mo) for m, g, mo in con.execute(f"SELECT match, game, month FROM ({EXPORTS['matches']})"
-                                                         ).fetchall()}
+        where = {
+            m: (g, mo) for m, g, mo in con.execute(f"SELECT match, game, month FROM ({EXPORTS['matches']})").fetchall()
+        }
         out: dict[tuple[str, str], dict[str, bytes]] = {}
         for table in TABLES:
             target = os.path.join(tmp, table)
-            con.execute(f"COPY ({EXPORTS[table]}) TO $t (FORMAT parquet, PARTITION_BY (game, month))",
-                        {"t": target})
+            con.execute(f"COPY ({EXPORTS[table]}) TO $t (FORMAT parquet, PARTITION_BY (game, month))", {"t": target})
             for f in files(Path(tmp), table):
                 game, month = (part.split("=", 1)[1] for part in f.relative_to(target).parts[:2])
                 out.setdefault((game, month), {})[table] = f.read_bytes()
@@ -229,8 +241,9 @@ def verdicts(result: tuple[Chunk, Any]) -> Chunk:
 # --- step 2: merge a partition (on a worker) -----------------------------------------------
 
 
-def merge_partition(out: str, game: str, month: str, pieces: list[dict[str, bytes]],
-                    excluded: list[list[str]]) -> dict[str, int]:
+def merge_partition(
+    out: str, game: str, month: str, pieces: list[dict[str, bytes]], excluded: list[list[str]]
+) -> dict[str, int]:
     """Write partition ``game``/``month`` of every table: what OUT holds plus the admitted pieces.
 
     ``excluded[i]`` are match ids piece ``i`` loaded that the client refused (a log of the same
@@ -250,20 +263,30 @@ def merge_partition(out: str, game: str, month: str, pieces: list[dict[str, byte
             for table, blob in p.items():
                 path = os.path.join(tmp, f"new-{table}-{i}.parquet")
                 Path(path).write_bytes(blob)
-                new[table].append(f"SELECT * FROM read_parquet({_sql_list([path])}, hive_partitioning = false) "
-                                  f"WHERE NOT list_contains($x{i}::VARCHAR[], match)")
+                new[table].append(
+                    f"SELECT * FROM read_parquet({_sql_list([path])}, hive_partitioning = false) "
+                    f"WHERE NOT list_contains($x{i}::VARCHAR[], match)"
+                )
         listed = {t: _listed(out, t, game, month) for t in TABLES}
         with _fetched(out, [r for t in TABLES for r in listed[t]]) as local:
             it = iter(local)
             old = {t: [next(it) for _ in listed[t]] for t in TABLES}
             # Rows of a run cut off before this partition's matches file was replaced belong to no
             # stored match: only rows of the matches the file holds are kept.
-            committed = (f"(SELECT match FROM read_parquet({_sql_list(old['matches'])}, hive_partitioning = false))" if old["matches"]
-                         else "(SELECT NULL::VARCHAR AS match WHERE false)")
+            committed = (
+                f"(SELECT match FROM read_parquet({_sql_list(old['matches'])}, hive_partitioning = false))"
+                if old["matches"]
+                else "(SELECT NULL::VARCHAR AS match WHERE false)"
+            )
             written = {}
             for table in WRITE_ORDER:
-                parts = [f"SELECT * FROM read_parquet({_sql_list(old[table])}, hive_partitioning = false) WHERE match IN {committed}"
-                         ] if old[table] else []
+                parts = (
+                    [
+                        f"SELECT * FROM read_parquet({_sql_list(old[table])}, hive_partitioning = false) WHERE match IN {committed}"
+                    ]
+                    if old[table]
+                    else []
+                )
                 parts += new[table]
                 if not parts:
                     continue
@@ -271,7 +294,8 @@ def merge_partition(out: str, game: str, month: str, pieces: list[dict[str, byte
                 target = os.path.join(tmp, f"out-{table}.parquet")
                 written[table] = con.execute(
                     f"COPY (SELECT * FROM ({union}) ORDER BY {ORDER[table]}) TO $t (FORMAT parquet)",
-                    {**{k: v for k, v in params.items() if f"${k}:" in union}, "t": target}).fetchone()[0]
+                    {**{k: v for k, v in params.items() if f"${k}:" in union}, "t": target},
+                ).fetchone()[0]
                 _replace(fs, root, f"{table}/game={game}/month={month}", target)
         return written
     finally:
@@ -305,7 +329,7 @@ def _replace(fs: Any, root: str, folder: str, local_file: str) -> None:
 
 
 @contextlib.contextmanager
-def connect(address: str) -> Iterator["Client"]:
+def connect(address: str) -> Iterator[Client]:
     """A client of the cluster at ``address``: ``tcp://host:8786`` (any Dask scheduler address),
     or ``local:N`` for a local cluster of N worker processes (one thread each), closed after."""
     try:
@@ -319,8 +343,16 @@ def connect(address: str) -> Iterator["Client"]:
         if count and not (count.isdigit() and int(count) >= 1):
             raise KifuError(Msg("cluster.bad_local", address=address))
         workers = int(count) if count else os.cpu_count() or 1
-        with LocalCluster(n_workers=workers, processes=True, threads_per_worker=1, dashboard_address=":0",
-                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+        with (
+            LocalCluster(
+                n_workers=workers,
+                processes=True,
+                threads_per_worker=1,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            ) as cluster,
+            Client(cluster) as client,
+        ):
             yield client
         return
     try:
@@ -340,12 +372,18 @@ def chunks(items: list[str], workers: int, per_worker: int = 8, largest: int = 2
         return []
     n = min(len(items), max(workers * per_worker, -(-len(items) // largest)))
     size = -(-len(items) // n)
-    return [items[i:i + size] for i in range(0, len(items), size)]
+    return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def ingest(client: "Client", paths: Iterable[str | os.PathLike[str]], out: str | os.PathLike[str],
-           audit: Audit | None = registry.audit, *, progress: Progress | None = None,
-           per_worker: int = 8) -> Summary:
+def ingest(
+    client: Client,
+    paths: Iterable[str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    audit: Audit | None = registry.audit,
+    *,
+    progress: Progress | None = None,
+    per_worker: int = 8,
+) -> Summary:
     """Verify, audit and write match logs into the Parquet dataset ``out`` on the cluster; see the module docstring.
 
     ``per_worker``: chunks of the file list per worker (``chunks``).
@@ -397,14 +435,19 @@ def ingest(client: "Client", paths: Iterable[str | os.PathLike[str]], out: str |
     for game, month in sorted(fresh):
         items = plan[(game, month)]
         pieces = [client.submit(piece, results[i], (game, month), pure=False) for i, _ in items]
-        merges.append(client.submit(merge_partition, out, game, month, pieces, [ex for _, ex in items],
-                                    pure=False))
+        merges.append(client.submit(merge_partition, out, game, month, pieces, [ex for _, ex in items], pure=False))
     client.gather(merges)
     return summary
 
 
-def run(address: str, paths: Iterable[str | os.PathLike[str]], out: str | os.PathLike[str],
-        audit: Audit | None = registry.audit, *, progress: Progress | None = None) -> Summary:
+def run(
+    address: str,
+    paths: Iterable[str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    audit: Audit | None = registry.audit,
+    *,
+    progress: Progress | None = None,
+) -> Summary:
     """``ingest`` on the cluster at ``address`` (connected, then closed)."""
     with connect(address) as client:
         return ingest(client, paths, out, audit, progress=progress)

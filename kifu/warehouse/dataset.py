@@ -51,8 +51,10 @@ def _columns() -> dict[str, list[tuple[str, str]]]:
         for sql in SCHEMA + FEED_TABLES:
             if sql.startswith("CREATE TABLE") or sql.startswith("ALTER TABLE"):
                 scratch.execute(sql)
-        rows = scratch.execute("SELECT table_name, column_name, data_type FROM duckdb_columns() "
-                               "WHERE schema_name = 'main' ORDER BY table_name, column_index").fetchall()
+        rows = scratch.execute(
+            "SELECT table_name, column_name, data_type FROM duckdb_columns() "
+            "WHERE schema_name = 'main' ORDER BY table_name, column_index"
+        ).fetchall()
     finally:
         scratch.close()
     out: dict[str, list[tuple[str, str]]] = {}
@@ -74,8 +76,7 @@ def files(root: Path, table: str) -> list[Path]:
     return sorted((root / table).glob("*=*/*=*/*.parquet"))
 
 
-def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None = None
-                 ) -> "duckdb.DuckDBPyConnection":
+def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None = None) -> duckdb.DuckDBPyConnection:
     """An in-memory connection over the dataset at ``root``, locked down (see the module docstring)."""
     import duckdb
 
@@ -93,8 +94,10 @@ def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None 
             stored = STORED.get(table, table)
             cols = columns[stored]
             if files(base, table):
-                source = (f"read_parquet({_literal(base / table, '/*=*/*=*/*.parquet')}, hive_partitioning = true, "
-                          "hive_types = {'game': VARCHAR, 'month': VARCHAR}, union_by_name = true)")
+                source = (
+                    f"read_parquet({_literal(base / table, '/*=*/*=*/*.parquet')}, hive_partitioning = true, "
+                    "hive_types = {'game': VARCHAR, 'month': VARCHAR}, union_by_name = true)"
+                )
                 select = ", ".join(f'CAST("{c}" AS {t}) AS "{c}"' for c, t in cols)
                 con.execute(f"CREATE VIEW {stored} AS SELECT {select} FROM {source}")
             else:  # an export made before this table was written: empty, with the table's columns

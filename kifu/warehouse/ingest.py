@@ -21,7 +21,8 @@ from multiprocessing import get_context
 from operator import attrgetter
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 
@@ -130,24 +131,39 @@ def _match_row(path: str, events: list[Event], types: list[str], head: str) -> d
     end = events[types.index(_END)] if _END in types else None
     assert end is None or isinstance(end, MatchEnded)
     return {
-        "match": start.match, "game": start.game, "title": start.title,
+        "match": start.match,
+        "game": start.game,
+        "title": start.title,
         "players": [{"id": p.id, "name": p.name, "key": p.key} for p in start.players],
-        "rules": msgspec.json.encode(start.rules).decode(), "events": len(events), "head": head,
-        "ended_seq": end.seq if end else None, "winner": end.winner if end else None,
-        "end_reason": end.reason if end else None, "source": path,
+        "rules": msgspec.json.encode(start.rules).decode(),
+        "events": len(events),
+        "head": head,
+        "ended_seq": end.seq if end else None,
+        "winner": end.winner if end else None,
+        "end_reason": end.reason if end else None,
+        "source": path,
     }
 
 
 def _finding_row(match: str, f: Any) -> dict[str, Any]:
     return {
-        "match": match, "code": f.code, "name": f.name, "severity": f.severity, "seq": f.seq,
-        "seqs": list(f.seqs), "citation": f.citation.en, "message_en": f.message.en, "message_ja": f.message.ja,
-        "evidence": msgspec.json.encode(f.evidence).decode(), "consequences": list(f.consequences),
+        "match": match,
+        "code": f.code,
+        "name": f.name,
+        "severity": f.severity,
+        "seq": f.seq,
+        "seqs": list(f.seqs),
+        "citation": f.citation.en,
+        "message_en": f.message.en,
+        "message_ja": f.message.ja,
+        "evidence": msgspec.json.encode(f.evidence).decode(),
+        "consequences": list(f.consequences),
     }
 
 
-def check_match(path: str, audit: Audit | None = registry.audit, known: dict[str, str] | None = None,
-                *, digest: bool = True) -> Checked:
+def check_match(
+    path: str, audit: Audit | None = registry.audit, known: dict[str, str] | None = None, *, digest: bool = True
+) -> Checked:
     """Verify and audit one log file; never raises for a bad log (the result names the reason).
 
     The file is read once: the bytes verified are the bytes loaded (and digested).
@@ -159,8 +175,14 @@ def check_match(path: str, audit: Audit | None = registry.audit, known: dict[str
     return check_bytes(data, path, audit, known, digest=digest)
 
 
-def check_bytes(data: bytes, path: str, audit: Audit | None = registry.audit,
-                known: dict[str, str] | None = None, *, digest: bool = True) -> Checked:
+def check_bytes(
+    data: bytes,
+    path: str,
+    audit: Audit | None = registry.audit,
+    known: dict[str, str] | None = None,
+    *,
+    digest: bool = True,
+) -> Checked:
     """``check_match`` of a log already in memory (an object fetched from storage); ``path`` names it.
 
     ``digest=False`` leaves ``Checked.digest`` empty: ``ingest`` loads the bytes it is handed
@@ -172,8 +194,14 @@ def check_bytes(data: bytes, path: str, audit: Audit | None = registry.audit,
         return Checked(path, error=exc.located(path))
     types = _types(events)
     row = _match_row(path, events, types, head)
-    out = Checked(path, match=row["match"], head=head, digest=hashlib.sha256(data).hexdigest() if digest else "",
-                  events=len(events), row=row)
+    out = Checked(
+        path,
+        match=row["match"],
+        head=head,
+        digest=hashlib.sha256(data).hexdigest() if digest else "",
+        events=len(events),
+        row=row,
+    )
     stored = (known or {}).get(out.match)
     if stored == head:
         out.skipped_audit = True
@@ -216,9 +244,14 @@ def _columns(events: list[Event], types: list[str]) -> bytes:
     it a fraction of what DuckDB's JSON parse of each whole line cost the (single)
     loading process. ``src`` is re-encoded from the decoded struct: the same JSON value.
     """
-    return msgspec.json.encode({
-        "type": types, "at": list(map(_AT, events)), "by": list(map(_BY, events)), "src": list(map(_SRC, events)),
-    })
+    return msgspec.json.encode(
+        {
+            "type": types,
+            "at": list(map(_AT, events)),
+            "by": list(map(_BY, events)),
+            "src": list(map(_SRC, events)),
+        }
+    )
 
 
 _WORKER: dict[str, Any] = {}
@@ -235,8 +268,9 @@ def _work(path: str) -> Checked:
     return check_match(path, _WORKER["audit"], _WORKER["known"], digest=False)
 
 
-def _checked(files: list[str], audit: Audit | None, known: dict[str, str],
-             jobs: int, start_method: str) -> Iterator[Checked]:
+def _checked(
+    files: list[str], audit: Audit | None, known: dict[str, str], jobs: int, start_method: str
+) -> Iterator[Checked]:
     """Per-match results in file order, over a process pool when it pays."""
     if jobs <= 1 or len(files) < 4:
         for path in files:
@@ -248,8 +282,7 @@ def _checked(files: list[str], audit: Audit | None, known: dict[str, str],
         # too: else every worker runs the main script again (the `kifu` console script imports the
         # whole CLI; a script that imports scipy at the top cost each worker half a second).
         ctx.set_forkserver_preload(["__main__", __name__, getattr(audit, "__module__", __name__)])
-    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker,
-                             initargs=(audit, known)) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(audit, known)) as pool:
         yield from pool.map(_work, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
 
 
@@ -286,7 +319,7 @@ Progress = Callable[[int, int, int], None]
 
 
 def ingest(
-    con: "duckdb.DuckDBPyConnection",
+    con: duckdb.DuckDBPyConnection,
     paths: Iterable[str | os.PathLike[str]],
     audit: Audit | None = registry.audit,
     *,
@@ -323,8 +356,12 @@ def ingest(
     # at the end. A partly filled row group per batch costs a scan nothing measurable.
     # One thread per loading connection: the workers keep the other cores busy, and
     # DuckDB's own pool only added CPU (2.5% more events/s without it, medians of 4).
-    saved = dict(con.execute("SELECT name, value FROM duckdb_settings() "
-                             "WHERE name IN ('checkpoint_threshold', 'max_vacuum_tasks', 'threads')").fetchall())
+    saved = dict(
+        con.execute(
+            "SELECT name, value FROM duckdb_settings() "
+            "WHERE name IN ('checkpoint_threshold', 'max_vacuum_tasks', 'threads')"
+        ).fetchall()
+    )
     con.execute("SET checkpoint_threshold = '16GB'")
     con.execute("SET max_vacuum_tasks = 0")
     con.execute("SET threads = 1")
@@ -332,8 +369,7 @@ def ingest(
 
     try:
         with _Loader(con, feed_inserts(mods, "_batch_events"), loaders) as loader:
-            for done, c in enumerate(_checked(files, audit, heads, jobs or os.cpu_count() or 1,
-                                              start_method), 1):
+            for done, c in enumerate(_checked(files, audit, heads, jobs or os.cpu_count() or 1, start_method), 1):
                 seen += c.events
                 if progress:
                     progress(done, len(files), seen)
@@ -380,11 +416,24 @@ def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> b
     if prior[0] == c.head:
         summary.unchanged += 1
     elif c.extends is not None:
-        summary.refused.append((c.path, Msg("warehouse.extended", match=repr(c.match), stored_seq=c.extends,
-                                            stored_head=prior[0], source=prior[1], seq=c.events, head=c.head)))
+        summary.refused.append(
+            (
+                c.path,
+                Msg(
+                    "warehouse.extended",
+                    match=repr(c.match),
+                    stored_seq=c.extends,
+                    stored_head=prior[0],
+                    source=prior[1],
+                    seq=c.events,
+                    head=c.head,
+                ),
+            )
+        )
     else:
-        summary.refused.append((c.path, Msg("warehouse.fork", match=repr(c.match), stored_head=prior[0],
-                                            source=prior[1], head=c.head)))
+        summary.refused.append(
+            (c.path, Msg("warehouse.fork", match=repr(c.match), stored_head=prior[0], source=prior[1], head=c.head))
+        )
     return False
 
 
@@ -407,15 +456,18 @@ class _Batch:
         self.items.append(c)
         self.events += c.events
 
-    def load(self, con: "duckdb.DuckDBPyConnection", feeds: list[str]) -> None:
+    def load(self, con: duckdb.DuckDBPyConnection, feeds: list[str]) -> None:
         """One transaction: the events, the matches, the findings and the feeds' rows."""
         con.execute("BEGIN TRANSACTION")
         try:
-            con.execute(_PARSE_BATCH, {
-                "matches": [c.match for c in self.items],
-                "columns": [c.columns.decode() for c in self.items],
-                "contents": [c.data.decode() for c in self.items],
-            })
+            con.execute(
+                _PARSE_BATCH,
+                {
+                    "matches": [c.match for c in self.items],
+                    "columns": [c.columns.decode() for c in self.items],
+                    "contents": [c.data.decode() for c in self.items],
+                },
+            )
             con.execute(_BATCH_EVENTS)
             con.execute(_INSERT_LINES)
             con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})
@@ -434,7 +486,7 @@ class _Batch:
                 pass
             raise
 
-    def split(self, parts: int) -> list["_Batch"]:
+    def split(self, parts: int) -> list[_Batch]:
         """This batch in up to ``parts`` batches of whole matches, none under a row group of events
         (DuckDB writes a smaller append to its WAL first, and copies it again at the checkpoint)."""
         parts = max(1, min(parts, self.events // _ROW_GROUP))
@@ -461,7 +513,7 @@ class _Loader:
     ``threads`` batches are in flight: the next submit waits for the oldest.
     """
 
-    def __init__(self, con: "duckdb.DuckDBPyConnection", feeds: list[str], threads: int) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, feeds: list[str], threads: int) -> None:
         from concurrent.futures import ThreadPoolExecutor
         from queue import SimpleQueue
 
@@ -497,7 +549,7 @@ class _Loader:
             future.result()
             done.count(summary)
 
-    def __enter__(self) -> "_Loader":
+    def __enter__(self) -> _Loader:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -506,5 +558,3 @@ class _Loader:
             future.exception()
         while not self.cursors.empty():
             self.cursors.get().close()
-
-

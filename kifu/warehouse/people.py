@@ -38,7 +38,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
@@ -68,8 +69,10 @@ SELECT m.game, m.match, s.seat, s.p.id, s.p.name, s.p."key"
 FROM matches m, (SELECT unnest(m.players) AS p, generate_subscripts(m.players, 1) AS seat) s
 ORDER BY m.match, s.seat"""
 
-_ROW = ('[{"game":"VARCHAR","match":"VARCHAR","seat":"INTEGER","player":"VARCHAR","name":"VARCHAR",'
-        '"key":"VARCHAR","person":"VARCHAR","via":"VARCHAR"}]')
+_ROW = (
+    '[{"game":"VARCHAR","match":"VARCHAR","seat":"INTEGER","player":"VARCHAR","name":"VARCHAR",'
+    '"key":"VARCHAR","person":"VARCHAR","via":"VARCHAR"}]'
+)
 _INSERT = f"INSERT INTO people SELECT unnest(from_json($rows, '{_ROW}'), recursive := true)"
 
 PERSON_OF = "(SELECT match, player, arg_min(person, seat) AS person FROM people GROUP BY match, player)"
@@ -131,8 +134,9 @@ def load_identity(path: str | os.PathLike[str] | None) -> Identity:
             raise KifuError(Msg("people.not_table", person=repr(person), heading=person), where=where, field=person)
         unknown = sorted(set(entry) - {"names", "keys"})
         if unknown:
-            raise KifuError(Msg("people.unknown_field", field=repr(unknown[0])), where=where,
-                            field=f"{person}.{unknown[0]}")
+            raise KifuError(
+                Msg("people.unknown_field", field=repr(unknown[0])), where=where, field=f"{person}.{unknown[0]}"
+            )
         if not normalise(person):
             raise KifuError(Msg("people.empty_heading"), where=where, field=person)
         for kind, table, norm in (("names", names, normalise), ("keys", keys, str.strip)):
@@ -147,8 +151,7 @@ def load_identity(path: str | os.PathLike[str] | None) -> Identity:
                     names = dict(alias=repr(alias), other=repr(other), person=repr(person))
                     twice = Msg("people.twice_names", **names) if kind == "names" else Msg("people.twice_keys", **names)
                     raise KifuError(twice, where=where, field=f"{person}.{kind}")
-    return Identity(path=where, people=tuple(doc), names=names, keys=keys,
-                    digest=hashlib.sha256(data).hexdigest())
+    return Identity(path=where, people=tuple(doc), names=names, keys=keys, digest=hashlib.sha256(data).hexdigest())
 
 
 Seat = tuple[str, str, int, str, str, "str | None"]
@@ -203,8 +206,9 @@ def resolve(seats: Sequence[Seat], identity: Identity = Identity()) -> list[tupl
     return [(*seat, labels[g], v) for seat, g, v in zip(seats, groups, via)]
 
 
-def _key_person(key: str, names: set[str], bearers: dict[str, set[str]],
-                identity: Identity) -> tuple[tuple[str, str], str]:
+def _key_person(
+    key: str, names: set[str], bearers: dict[str, set[str]], identity: Identity
+) -> tuple[tuple[str, str], str]:
     """The group of a key: the identity file's person when it lists the key, or one of the key's
     names that no other key goes by; else the key's own."""
     if key in identity.keys:
@@ -245,7 +249,7 @@ def _labels(seats: Sequence[Seat], groups: list[tuple[str, str]], via: list[str]
 _VERSION = "SELECT digest FROM feed_versions WHERE feed = 'people'"
 
 
-def stored_digest(con: "duckdb.DuckDBPyConnection") -> str | None:
+def stored_digest(con: duckdb.DuckDBPyConnection) -> str | None:
     """The ``Identity.version`` the ``people`` table was computed with (None: never computed)."""
     import duckdb
 
@@ -256,11 +260,11 @@ def stored_digest(con: "duckdb.DuckDBPyConnection") -> str | None:
     return row[0] if row else None
 
 
-def seats_of(con: "duckdb.DuckDBPyConnection") -> list[Seat]:
+def seats_of(con: duckdb.DuckDBPyConnection) -> list[Seat]:
     return [tuple(r) for r in con.execute(SEATS_SQL).fetchall()]  # type: ignore[misc]
 
 
-def refresh(con: "duckdb.DuckDBPyConnection", identity: Identity = Identity()) -> int:
+def refresh(con: duckdb.DuckDBPyConnection, identity: Identity = Identity()) -> int:
     """Recompute the ``people`` table from ``matches`` and the identity file; rows written."""
     rows = resolve(seats_of(con), identity)
     con.execute("BEGIN TRANSACTION")
@@ -276,7 +280,7 @@ def refresh(con: "duckdb.DuckDBPyConnection", identity: Identity = Identity()) -
     return len(rows)
 
 
-def fill(con: "duckdb.DuckDBPyConnection", identity: Identity = Identity()) -> None:
+def fill(con: duckdb.DuckDBPyConnection, identity: Identity = Identity()) -> None:
     """Compute ``people`` into a connection that has ``matches`` but no stored table (a Parquet dataset)."""
     con.execute(TABLE.replace("CREATE TABLE IF NOT EXISTS", "CREATE OR REPLACE TABLE"))
     rows = resolve(seats_of(con), identity)

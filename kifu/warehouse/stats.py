@@ -21,7 +21,8 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from scipy import special
 from scipy import stats as sps
@@ -54,9 +55,28 @@ FROM (SELECT game, coalesce({who}, '{none}') AS {column}, decided, won FROM play
 WHERE ($game IS NULL OR game = $game)
 GROUP BY ALL ORDER BY ALL"""
 
-FAIRNESS_COLUMNS = ("test", "person", "n", "face1", "share", "chi2", "df", "total", "mean_n", "effect",
-                    "effect_size", "effect_low", "effect_high", "p", "correction", "p_adj", "verdict", "min_n",
-                    "hypothesis", "verifiable")
+FAIRNESS_COLUMNS = (
+    "test",
+    "person",
+    "n",
+    "face1",
+    "share",
+    "chi2",
+    "df",
+    "total",
+    "mean_n",
+    "effect",
+    "effect_size",
+    "effect_low",
+    "effect_high",
+    "p",
+    "correction",
+    "p_adj",
+    "verdict",
+    "min_n",
+    "hypothesis",
+    "verifiable",
+)
 """Every column of ``kifu stats fairness -f json|csv`` (docs/sql.md); a test leaves the others' columns empty.
 With ``--by seat`` the second column is ``player``."""
 
@@ -71,9 +91,9 @@ whether the section's outcomes are verifiable or taken on trust)."""
 HYPOTHESES = {
     "coin": "P(face 1) = 1/2; exact two-sided binomial; effect Cohen's h with the Clopper–Pearson interval",
     "die": "each of the {sides} faces 1/{sides}; chi-square goodness of fit on {df} df; effect Cohen's w "
-           "(median-unbiased) with the noncentral chi-square interval",
+    "(median-unbiased) with the noncentral chi-square interval",
     "runs": "N ~ Geometric(1/2), i.e. the total over n runs ~ NegBin(n, 1/2); exact two-sided; effect Cohen's h "
-            "of the share of tosses facing the player, exact interval",
+    "of the share of tosses facing the player, exact interval",
 }
 
 TOO_FEW = "too few"
@@ -143,11 +163,25 @@ class Fairness:
     def as_dict(self) -> dict[str, Any]:
         """The row by ``FAIRNESS_COLUMNS`` (``person`` holds ``who``), rounded for printing."""
         values = {
-            "test": self.test, "person": self.who, "n": self.n, "face1": self.face1, "share": _round(self.share),
-            "chi2": _round(self.chi2), "df": self.df, "total": self.total, "mean_n": _round(self.mean_n),
-            "effect": self.effect, "effect_size": _round(self.effect_size), "effect_low": _round(self.effect_low),
-            "effect_high": _round(self.effect_high), "p": _sig(self.p), "correction": self.correction or None,
-            "p_adj": _sig(self.p_adj), "verdict": self.verdict, "min_n": self.min_n, "hypothesis": self.hypothesis,
+            "test": self.test,
+            "person": self.who,
+            "n": self.n,
+            "face1": self.face1,
+            "share": _round(self.share),
+            "chi2": _round(self.chi2),
+            "df": self.df,
+            "total": self.total,
+            "mean_n": _round(self.mean_n),
+            "effect": self.effect,
+            "effect_size": _round(self.effect_size),
+            "effect_low": _round(self.effect_low),
+            "effect_high": _round(self.effect_high),
+            "p": _sig(self.p),
+            "correction": self.correction or None,
+            "p_adj": _sig(self.p_adj),
+            "verdict": self.verdict,
+            "min_n": self.min_n,
+            "hypothesis": self.hypothesis,
             "verifiable": self.verifiable,
         }
         return values
@@ -182,17 +216,28 @@ DIE_MIN_PER_FACE = 5
 """Cochran's rule: the chi-square approximation wants an expected count of at least 5 per face."""
 
 
-def coin_test(who: str, k: int, n: int, *, alpha: float = 0.01, level: float = 0.95,
-              verifiable: bool | None = None) -> Fairness:
+def coin_test(
+    who: str, k: int, n: int, *, alpha: float = 0.01, level: float = 0.95, verifiable: bool | None = None
+) -> Fairness:
     """Face 1 in ``k`` of ``n`` tosses against a fair coin (exact two-sided binomial)."""
     min_n = extreme_min_n(alpha)
     if n == 0:
-        return Fairness("coin", who, 0, min_n, "cohen_h", 0.0, -math.pi, math.pi, None, face1=0,
-                        verifiable=verifiable)
+        return Fairness("coin", who, 0, min_n, "cohen_h", 0.0, -math.pi, math.pi, None, face1=0, verifiable=verifiable)
     low, high = clopper_pearson(k, n, level)
     p = float(sps.binomtest(k, n, 0.5).pvalue) if n >= min_n else None
-    return Fairness("coin", who, n, min_n, "cohen_h", cohen_h(k / n, 0.5), cohen_h(low, 0.5), cohen_h(high, 0.5), p,
-                    face1=k, verifiable=verifiable)
+    return Fairness(
+        "coin",
+        who,
+        n,
+        min_n,
+        "cohen_h",
+        cohen_h(k / n, 0.5),
+        cohen_h(low, 0.5),
+        cohen_h(high, 0.5),
+        p,
+        face1=k,
+        verifiable=verifiable,
+    )
 
 
 def noncentrality(chi2: float, df: int, level: float) -> tuple[float, float, float]:
@@ -219,8 +264,15 @@ def clopper_pearson(k: int, n: int, level: float) -> tuple[float, float]:
     return low, high
 
 
-def die_test(who: str, sides: int, faces: Sequence[int], counts: Sequence[int], *, level: float = 0.95,
-             verifiable: bool | None = None) -> Fairness:
+def die_test(
+    who: str,
+    sides: int,
+    faces: Sequence[int],
+    counts: Sequence[int],
+    *,
+    level: float = 0.95,
+    verifiable: bool | None = None,
+) -> Fairness:
     """Face counts of a ``sides``-sided die against uniform (chi-square, sides − 1 df).
 
     The effect is Cohen's w = sqrt(λ / n), λ the noncentrality (``noncentrality``).
@@ -231,14 +283,38 @@ def die_test(who: str, sides: int, faces: Sequence[int], counts: Sequence[int], 
             observed[face - 1] += c
     n, df, min_n = sum(observed), sides - 1, DIE_MIN_PER_FACE * sides
     if n == 0:
-        return Fairness(f"d{sides}", who, 0, min_n, "cohen_w", 0.0, 0.0, math.sqrt(df), None, chi2=None, df=df,
-                        verifiable=verifiable)
+        return Fairness(
+            f"d{sides}",
+            who,
+            0,
+            min_n,
+            "cohen_w",
+            0.0,
+            0.0,
+            math.sqrt(df),
+            None,
+            chi2=None,
+            df=df,
+            verifiable=verifiable,
+        )
     expected = n / sides
     chi2 = sum((o - expected) ** 2 for o in observed) / expected
     lam, lo, hi = noncentrality(chi2, df, level)
     p = float(sps.chi2.sf(chi2, df)) if n >= min_n else None
-    return Fairness(f"d{sides}", who, n, min_n, "cohen_w", math.sqrt(lam / n), math.sqrt(lo / n),
-                    math.sqrt(hi / n), p, chi2=chi2, df=df, verifiable=verifiable)
+    return Fairness(
+        f"d{sides}",
+        who,
+        n,
+        min_n,
+        "cohen_w",
+        math.sqrt(lam / n),
+        math.sqrt(lo / n),
+        math.sqrt(hi / n),
+        p,
+        chi2=chi2,
+        df=df,
+        verifiable=verifiable,
+    )
 
 
 def runs_test(who: str, runs: int, total: int, *, alpha: float = 0.01, level: float = 0.95) -> Fairness:
@@ -257,8 +333,18 @@ def runs_test(who: str, runs: int, total: int, *, alpha: float = 0.01, level: fl
     stop_low = float(special.betaincinv(runs, total + 1, tail))
     stop_high = float(special.betaincinv(runs, total, 1 - tail)) if total > 0 else 1.0
     share = total / (total + runs)
-    return Fairness("runs", who, runs, min_n, "cohen_h", cohen_h(share, 0.5), cohen_h(1 - stop_high, 0.5),
-                    cohen_h(1 - stop_low, 0.5), p if runs >= min_n else None, total=total)
+    return Fairness(
+        "runs",
+        who,
+        runs,
+        min_n,
+        "cohen_h",
+        cohen_h(share, 0.5),
+        cohen_h(1 - stop_high, 0.5),
+        cohen_h(1 - stop_low, 0.5),
+        p if runs >= min_n else None,
+        total=total,
+    )
 
 
 def holm(ps: Sequence[float]) -> list[float]:
@@ -294,13 +380,15 @@ def adjust(results: list[Fairness], alpha: float, correction: str = "holm") -> l
         label = f"{correction} over {len(tested)}"
         for r in group:
             q = adjusted.get(id(r))
-            out.append(replace(r, family=len(tested)) if q is None else
-                       replace(r, correction=label, family=len(tested), p_adj=q, flag=q < alpha))
+            out.append(
+                replace(r, family=len(tested))
+                if q is None
+                else replace(r, correction=label, family=len(tested), p_adj=q, flag=q < alpha)
+            )
     return out
 
 
-def _outcome_tests(rows: list[tuple[str, str, bool, int, int, int]], alpha: float,
-                   level: float) -> list[Fairness]:
+def _outcome_tests(rows: list[tuple[str, str, bool, int, int, int]], alpha: float, level: float) -> list[Fairness]:
     """Coin and die tests from (kind, who, verifiable, sides, value, count) rows, verifiable ones apart."""
     coins: dict[tuple[str, bool], list[int]] = {}
     dice: dict[tuple[str, bool, int], tuple[list[int], list[int]]] = {}
@@ -314,22 +402,33 @@ def _outcome_tests(rows: list[tuple[str, str, bool, int, int, int]], alpha: floa
             faces.append(value)
             counts.append(c)
     out = [coin_test(who, k, n, alpha=alpha, level=level, verifiable=v) for (who, v), (n, k) in coins.items()]
-    return out + [die_test(who, sides, f, c, level=level, verifiable=v)
-                  for (who, v, sides), (f, c) in sorted(dice.items(), key=lambda x: (x[0][2], x[0][0], x[0][1]))]
+    return out + [
+        die_test(who, sides, f, c, level=level, verifiable=v)
+        for (who, v, sides), (f, c) in sorted(dice.items(), key=lambda x: (x[0][2], x[0][0], x[0][1]))
+    ]
 
 
-def fairness(con: "duckdb.DuckDBPyConnection", *, game: str | None = None, alpha: float = 0.01,
-             correction: str = "holm", by: str = "person", level: float = 0.95) -> list[Fairness]:
+def fairness(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    game: str | None = None,
+    alpha: float = 0.01,
+    correction: str = "holm",
+    by: str = "person",
+    level: float = 0.95,
+) -> list[Fairness]:
     """Every person's (or seat id's) coins, dice and run lengths tested, corrected and flagged."""
     params, who = {"game": game}, BY[by]
     # The statistics are guarded (no empty counts, no zero expectations); numerical corners of
     # scipy's special functions must still never print a warning in the middle of a table.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        raw = _outcome_tests(con.execute(OUTCOMES_SQL.format(who=who, none=NO_PLAYER), params).fetchall(),
-                             alpha, level)
-        raw += [runs_test(w, n, int(t), alpha=alpha, level=level)
-                for w, n, t in con.execute(RUNS_SQL.format(who=who, none=NO_PLAYER), params).fetchall() if n]
+        raw = _outcome_tests(con.execute(OUTCOMES_SQL.format(who=who, none=NO_PLAYER), params).fetchall(), alpha, level)
+        raw += [
+            runs_test(w, n, int(t), alpha=alpha, level=level)
+            for w, n, t in con.execute(RUNS_SQL.format(who=who, none=NO_PLAYER), params).fetchall()
+            if n
+        ]
         return adjust(raw, alpha, correction)
 
 
@@ -349,8 +448,14 @@ def _proportion(k: int, n: int, level: float) -> tuple[float | None, float, floa
     return (round(k / n, 4) if n else None, round(lo, 4), round(hi, 4))
 
 
-def winrate(con: "duckdb.DuckDBPyConnection", *, game: str | None = None, by_game: bool = False,
-            by: str = "person", level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+def winrate(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    game: str | None = None,
+    by_game: bool = False,
+    by: str = "person",
+    level: float = 0.95,
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Wins over decided matches per person or seat id (and game), with the Wilson interval."""
     column = "person" if by == "person" else "player"
     keys = ["game", column] if by_game else [column]
@@ -366,8 +471,9 @@ FROM players WHERE ($game IS NULL OR game = $game)
 GROUP BY ALL ORDER BY ALL"""
 
 
-def seats(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
-          level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+def seats(
+    con: duckdb.DuckDBPyConnection, *, game: str | None = None, level: float = 0.95
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Win rate by seat (1 = first in match.start) per game: is going first an advantage?"""
     rows = con.execute(SEATS_SQL, {"game": game}).fetchall()
     out = [(g, seat, decided, wins, *_proportion(wins, decided, level)) for g, seat, decided, wins in rows]
@@ -383,8 +489,9 @@ WHERE ($game IS NULL OR m.game = $game)
 GROUP BY ALL ORDER BY hit DESC, m.game, f.code"""
 
 
-def rule_rates(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
-               level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+def rule_rates(
+    con: duckdb.DuckDBPyConnection, *, game: str | None = None, level: float = 0.95
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Per rule: the share of a game's matches with at least one finding of it."""
     rows = con.execute(RULE_RATES_SQL, {"game": game}).fetchall()
     out = [(g, code, sev, hit, n, total, *_proportion(hit, n, level)) for g, code, sev, hit, n, total in rows]
@@ -395,12 +502,21 @@ def rule_rates(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
 
 # A player's build is the last one recorded in the match (a correction is a later event).
 BUILD_KEYS: dict[str, tuple[str, str]] = {
-    "gunner": ("gunandgun", """SELECT match, player, gunner AS key FROM gg_setups
-                               QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1"""),
-    "guns": ("gunandgun", """SELECT match, player, gun_pair AS key FROM gg_setups
-                             QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1"""),
-    "triggers": ("worldtrigger", """SELECT match, player, trigger_set AS key FROM wt_builds
-                                    QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1"""),
+    "gunner": (
+        "gunandgun",
+        """SELECT match, player, gunner AS key FROM gg_setups
+                               QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1""",
+    ),
+    "guns": (
+        "gunandgun",
+        """SELECT match, player, gun_pair AS key FROM gg_setups
+                             QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1""",
+    ),
+    "triggers": (
+        "worldtrigger",
+        """SELECT match, player, trigger_set AS key FROM wt_builds
+                                    QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1""",
+    ),
 }
 """``kifu stats builds --by``: (game, the SELECT of each player's key in each match)."""
 
@@ -415,13 +531,16 @@ SELECT key, count(*) AS played, count(DISTINCT match) FILTER (WHERE decided AND 
 FROM r GROUP BY key ORDER BY key"""
 
 
-def builds(con: "duckdb.DuckDBPyConnection", *, by: str = "gunner",
-           level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+def builds(
+    con: duckdb.DuckDBPyConnection, *, by: str = "gunner", level: float = 0.95
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Win rate per gunner or gun pair (ガンナガン) or trigger set (World Trigger), mirrors apart."""
     game, keys = BUILD_KEYS[by]
     rows = con.execute(BUILDS_SQL.format(keys=keys)).fetchall()
-    out = [(game, key, played, mirrors, decided, wins, *_proportion(wins, decided, level))
-           for key, played, mirrors, decided, wins in rows]
+    out = [
+        (game, key, played, mirrors, decided, wins, *_proportion(wins, decided, level))
+        for key, played, mirrors, decided, wins in rows
+    ]
     return ["game", by, "played", "mirrors", "decided", "wins", "rate", "ci_low", "ci_high"], out
 
 
@@ -433,13 +552,22 @@ WHERE f.player IS NOT NULL AND ($game IS NULL OR f.game = $game)
 GROUP BY ALL ORDER BY ALL"""
 
 
-def first_player(con: "duckdb.DuckDBPyConnection", *, game: str | None = None,
-                 level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+def first_player(
+    con: duckdb.DuckDBPyConnection, *, game: str | None = None, level: float = 0.95
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Per game, how often the first player won a decided match; Wilson interval, exact test against 1/2."""
     rows = con.execute(FIRST_SQL, {"game": game}).fetchall()
-    out = [(g, matches, decided, wins, *_proportion(wins, decided, level),
-            _sig(float(sps.binomtest(wins, decided, 0.5).pvalue)) if decided else None)
-           for g, matches, decided, wins in rows]
+    out = [
+        (
+            g,
+            matches,
+            decided,
+            wins,
+            *_proportion(wins, decided, level),
+            _sig(float(sps.binomtest(wins, decided, 0.5).pvalue)) if decided else None,
+        )
+        for g, matches, decided, wins in rows
+    ]
     return ["game", "matches", "decided", "first_wins", "rate", "ci_low", "ci_high", "p"], out
 
 
@@ -458,11 +586,19 @@ SELECT kind, count(*) AS shots, count(*) FILTER (WHERE tossed > 0) AS tossed,
 FROM per GROUP BY kind ORDER BY CASE kind WHEN 'bullet' THEN 1 WHEN 'response' THEN 2 ELSE 3 END"""
 
 
-def zero_n(con: "duckdb.DuckDBPyConnection", *, level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
+def zero_n(con: duckdb.DuckDBPyConnection, *, level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
     """ガンナガン: the share of shots where a bullet's or a response's N came out 0, with its Wilson interval."""
     out = []
     for kind, shots, tossed, zero, expected in con.execute(ZERO_N_SQL).fetchall():
-        out.append((kind, shots, tossed, zero, *_proportion(zero, tossed, level),
-                    round(expected, 4) if expected is not None else None,
-                    round(zero / shots, 4) if shots else None))
+        out.append(
+            (
+                kind,
+                shots,
+                tossed,
+                zero,
+                *_proportion(zero, tossed, level),
+                round(expected, 4) if expected is not None else None,
+                round(zero / shots, 4) if shots else None,
+            )
+        )
     return ["effect", "shots", "tossed", "zero", "rate", "ci_low", "ci_high", "expected", "of_all_shots"], out

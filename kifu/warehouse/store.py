@@ -14,7 +14,8 @@ import threading
 import time
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
 
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
@@ -81,8 +82,13 @@ def lock_wait(wait: float | None = None) -> float:
         return DEFAULT_WAIT
 
 
-def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False,
-            sandbox: bool = False, wait: float | None = None) -> "duckdb.DuckDBPyConnection":
+def connect(
+    db: str | os.PathLike[str] | None = None,
+    *,
+    read_only: bool = False,
+    sandbox: bool = False,
+    wait: float | None = None,
+) -> duckdb.DuckDBPyConnection:
     """Open the warehouse; ``sandbox`` also forbids the SQL any file access (for `kifu sql`).
 
     DuckDB lets one process write a file, or any number read it, at a time. While
@@ -109,8 +115,9 @@ def connect(db: str | os.PathLike[str] | None = None, *, read_only: bool = False
             if left <= 0:
                 holder = re.search(r"PID (\d+)", text)
                 who = Msg("warehouse.holder", pid=holder.group(1)) if holder else Msg("warehouse.holder_unknown")
-                raise KifuError(Msg("warehouse.in_use", holder=who, seconds=f"{patience:g}", env=ENV_WAIT),
-                                where=path) from None
+                raise KifuError(
+                    Msg("warehouse.in_use", holder=who, seconds=f"{patience:g}", env=ENV_WAIT), where=path
+                ) from None
             time.sleep(min(pause, left))
             pause = min(pause * 2, 0.5)
     # Months of the Parquet partitions and printed times must not depend on the machine's zone.
@@ -134,7 +141,7 @@ _MIGRATE_PLAYERS = (
 )
 
 
-def close(con: "duckdb.DuckDBPyConnection") -> None:
+def close(con: duckdb.DuckDBPyConnection) -> None:
     """Close a connection, also one a failed write (a full disk) left unusable."""
     import duckdb
 
@@ -144,13 +151,15 @@ def close(con: "duckdb.DuckDBPyConnection") -> None:
         pass
 
 
-def create_schema(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] | None = None) -> None:
+def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | None = None) -> None:
     """Tables if missing, every view (re)created, and the feed tables rebuilt if a feed changed."""
     mods = tuple(modules() if mods is None else mods)
     for sql in SCHEMA + TABLES + (people.TABLE,):
         con.execute(sql)
-    kind = con.execute("SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
-                       "AND column_name = 'players' AND schema_name = 'main'").fetchone()
+    kind = con.execute(
+        "SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
+        "AND column_name = 'players' AND schema_name = 'main'"
+    ).fetchone()
     if kind is not None and "key" not in kind[0].lower():
         for sql in _MIGRATE_PLAYERS:
             con.execute(sql)
@@ -163,17 +172,19 @@ def create_schema(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] |
 _COLUMNS = "SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND schema_name = 'main'"
 
 
-def create_views(con: "duckdb.DuckDBPyConnection", views: dict[str, str]) -> None:
+def create_views(con: duckdb.DuckDBPyConnection, views: dict[str, str]) -> None:
     """Each view in order; one that has ``match`` and ``player`` columns gains ``person`` (docs/sql.md, "People")."""
     for name, sql in views.items():
         con.execute(f"CREATE OR REPLACE VIEW {name} AS {sql}")
         cols = {c for (c,) in con.execute(_COLUMNS, {"name": name}).fetchall()}
         if {"match", "player"} <= cols and "person" not in cols:
-            con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT v.*, p.person FROM ({sql}) v "
-                        f"LEFT JOIN {people.PERSON_OF} p ON p.match = v.match AND p.player = v.player")
+            con.execute(
+                f"CREATE OR REPLACE VIEW {name} AS SELECT v.*, p.person FROM ({sql}) v "
+                f"LEFT JOIN {people.PERSON_OF} p ON p.match = v.match AND p.player = v.player"
+            )
 
 
-def refresh_feeds(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] | None = None) -> None:
+def refresh_feeds(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | None = None) -> None:
     """Recompute ``random_outcomes`` and ``run_lengths`` from every stored event."""
     mods = tuple(modules() if mods is None else mods)
     con.execute("BEGIN TRANSACTION")
@@ -188,8 +199,13 @@ def refresh_feeds(con: "duckdb.DuckDBPyConnection", mods: Iterable[ModuleType] |
 # --- reading -------------------------------------------------------------------------
 
 
-def open_read(db: str | os.PathLike[str] | None = None, identity: "people.Identity | None" = None, *,
-              sandbox: bool = False, wait: float | None = None) -> "duckdb.DuckDBPyConnection":
+def open_read(
+    db: str | os.PathLike[str] | None = None,
+    identity: people.Identity | None = None,
+    *,
+    sandbox: bool = False,
+    wait: float | None = None,
+) -> duckdb.DuckDBPyConnection:
     """The warehouse opened read-only, its ``people`` table first brought up to date with the
     identity file (a short read-write open when the file changed since it was computed, or the
     warehouse predates people)."""
@@ -203,8 +219,9 @@ def open_read(db: str | os.PathLike[str] | None = None, identity: "people.Identi
     try:
         rw = connect(db, wait=wait)
     except KifuError as exc:
-        raise KifuError(Msg("people.stale_read_only", file=identity.path or "-", detail=exc.message),
-                        where=db_path(db)) from None
+        raise KifuError(
+            Msg("people.stale_read_only", file=identity.path or "-", detail=exc.message), where=db_path(db)
+        ) from None
     try:
         create_schema(rw)
         people.refresh(rw, identity)
@@ -213,7 +230,6 @@ def open_read(db: str | os.PathLike[str] | None = None, identity: "people.Identi
     finally:
         rw.close()
     return connect(db, read_only=True, sandbox=sandbox, wait=wait)
-
 
 
 READ_ONLY_TYPES = ("SELECT", "EXPLAIN")
@@ -238,8 +254,9 @@ def _first_line(exc: BaseException) -> str:
     return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
-def query(con: "duckdb.DuckDBPyConnection", sql: str, params: dict[str, str] | None = None,
-          timeout: float | None = None) -> tuple[list[str], list[tuple[Any, ...]]]:
+def query(
+    con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, str] | None = None, timeout: float | None = None
+) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Run one read-only statement with bound parameters; (column names, rows).
 
     The statement runs on a helper thread (DuckDB releases the GIL while it works)
@@ -283,7 +300,7 @@ def query(con: "duckdb.DuckDBPyConnection", sql: str, params: dict[str, str] | N
     return done["columns"], done["rows"]
 
 
-def _stop(con: "duckdb.DuckDBPyConnection", finished: threading.Event) -> None:
+def _stop(con: duckdb.DuckDBPyConnection, finished: threading.Event) -> None:
     """Interrupt the running statement and wait for it to unwind (a second Ctrl-C does not cut that short)."""
     con.interrupt()
     while True:
@@ -294,7 +311,7 @@ def _stop(con: "duckdb.DuckDBPyConnection", finished: threading.Event) -> None:
             con.interrupt()
 
 
-def match_lines(con: "duckdb.DuckDBPyConnection", match: str) -> bytes:
+def match_lines(con: duckdb.DuckDBPyConnection, match: str) -> bytes:
     """A stored match as its original log, byte for byte (it verifies with `kifu verify`)."""
     rows = con.execute("SELECT line FROM event_lines WHERE match = $match ORDER BY seq", {"match": match}).fetchall()
     if not rows:
@@ -316,7 +333,7 @@ EXPORTS: dict[str, str] = {
 """Datasets of `kifu export --parquet`; a match's month is the month (UTC) of its first event."""
 
 
-def export_parquet(con: "duckdb.DuckDBPyConnection", out: str | os.PathLike[str]) -> dict[str, int]:
+def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) -> dict[str, int]:
     """Hive-partitioned Parquet under OUT/<dataset>/game=…/month=…/; rows written per dataset.
 
     Every dataset is written whole into a hidden folder inside OUT first; only when all
@@ -336,11 +353,15 @@ def export_parquet(con: "duckdb.DuckDBPyConnection", out: str | os.PathLike[str]
         for name, sql in EXPORTS.items():
             target = stage / name
             try:
-                con.execute(f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
-                            "FILENAME_PATTERN 'part-{i}')", {"target": str(target)})
+                con.execute(
+                    f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
+                    "FILENAME_PATTERN 'part-{i}')",
+                    {"target": str(target)},
+                )
             except duckdb.Error as exc:
-                raise KifuError(Msg("warehouse.export_unchanged", detail=_first_line(exc)),
-                                where=str(root / name)) from None
+                raise KifuError(
+                    Msg("warehouse.export_unchanged", detail=_first_line(exc)), where=str(root / name)
+                ) from None
             target.mkdir(exist_ok=True)  # a dataset with no rows is an empty folder
             written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
         for name in EXPORTS:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from types import ModuleType
-from typing import Iterable
+from collections.abc import Iterable
 
 import kifu.games
 from kifu.games import has_part, part
@@ -38,8 +38,8 @@ def modules() -> tuple[ModuleType, ...]:
     """Every game's ``views`` module, in the order of ``kifu.games.GAMES`` (a game may have none)."""
     return tuple(part(g, "views") for g in kifu.games.GAMES if has_part(g, "views"))
 
-RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret",
-                      "uniform")
+
+RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret", "uniform")
 """One random outcome: ``idx`` numbers the dice of one event from 1; ``value`` is 1-based;
 ``uniform`` is true when ``value`` is by construction a uniform draw from 1..``sides`` (a coin's
 face, a die's face, a choice's pick), false for a value derived from several draws (an
@@ -116,8 +116,10 @@ def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:
             if sql:
                 if attr == "RANDOMNESS":
                     sql, cols = VERIFIABLE.replace("{feed}", sql), (*cols, "verifiable")
-                out.append(f"INSERT INTO {table} ({', '.join(cols)}) SELECT {', '.join(cols)} "
-                           f"FROM ({sql.replace('{events}', events)})")
+                out.append(
+                    f"INSERT INTO {table} ({', '.join(cols)}) SELECT {', '.join(cols)} "
+                    f"FROM ({sql.replace('{events}', events)})"
+                )
     return out
 
 

@@ -18,7 +18,8 @@ section shares (the ``Context``, escaping, formatting) in ``common``.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
 from ...events import i18n
 from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted, Source
@@ -84,16 +85,18 @@ def render_steps(
     for event, frame in itertools.chain((first,), it):
         pass_.see(event, frame)
     ctx = pass_.context(lang)
-    body = "".join((
-        header_section(ctx, head, source),
-        top_section(ctx, findings),
-        findings_section(ctx, findings),
-        options_section(ctx),
-        charts_section(ctx, findings),
-        rulings_section(ctx),
-        timeline_section(ctx, pass_.rows, findings, source),
-        f"<footer>{esc(ctx.t('footer'))}</footer>",
-    ))
+    body = "".join(
+        (
+            header_section(ctx, head, source),
+            top_section(ctx, findings),
+            findings_section(ctx, findings),
+            options_section(ctx),
+            charts_section(ctx, findings),
+            rulings_section(ctx),
+            timeline_section(ctx, pass_.rows, findings, source),
+            f"<footer>{esc(ctx.t('footer'))}</footer>",
+        )
+    )
     title = f"{esc(ctx.t('page'))}: {ctx.attr(ctx.start.match)}"
     return (
         f'<!doctype html>\n<html lang="{esc(ctx.lang)}"><head><meta charset="utf-8">'

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ...projector import series
 from ..base import Finding
@@ -43,11 +43,15 @@ def _chart(ctx: Context, metric: series.Metric, findings: Sequence[Finding]) -> 
     lo, hi, step = _bounds(v for pts in lines.values() for _, v in pts)
     scale = _Scale(ctx.last_seq, lo, hi, step)
     label = metric_label(ctx, metric.name)
-    svg = "".join((_axes(scale), _markers(scale, findings), *(_path(ctx, scale, k, pts, label) for k, pts in lines.items())))
+    svg = "".join(
+        (_axes(scale), _markers(scale, findings), *(_path(ctx, scale, k, pts, label) for k, pts in lines.items()))
+    )
     legend = "".join(_legend_item(ctx, k) for k in lines)
-    return (f'<div class="card chart"><h3>{esc(label)}</h3><svg viewBox="0 0 {W} {H}" role="img" '
-            f'aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg">{svg}</svg>'
-            f'<div class="legend">{legend}</div></div>')
+    return (
+        f'<div class="card chart"><h3>{esc(label)}</h3><svg viewBox="0 0 {W} {H}" role="img" '
+        f'aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg">{svg}</svg>'
+        f'<div class="legend">{legend}</div></div>'
+    )
 
 
 @dataclass(frozen=True)
@@ -89,8 +93,10 @@ def _axes(s: _Scale) -> str:
     out = []
     for v in _ticks(s.lo, s.hi, s.step):
         y = s.y(v)
-        out.append(f'<line x1="{ML}" x2="{W - MR}" y1="{y}" y2="{y}" stroke="#e5e7eb"/>'
-                   f'<text x="{ML - 6}" y="{y + 4}" font-size="11" text-anchor="end" fill="#6b7280">{num(v)}</text>')
+        out.append(
+            f'<line x1="{ML}" x2="{W - MR}" y1="{y}" y2="{y}" stroke="#e5e7eb"/>'
+            f'<text x="{ML - 6}" y="{y + 4}" font-size="11" text-anchor="end" fill="#6b7280">{num(v)}</text>'
+        )
     step = _round_step(s.last)
     # A round label too close to the last seq would overprint it.
     seqs = [q for q in range(step, s.last, step) if s.last - q >= step / 2]
@@ -116,10 +122,12 @@ def _markers(s: _Scale, findings: Sequence[Finding]) -> str:
             continue
         x = s.x(f.seq)
         colour = "#dc2626" if f.severity == "error" else "#d97706"
-        out.append(f'<a href="#f-{i}"><title>{esc(f.code)} (seq {f.seq})</title>'
-                   f'<line x1="{x}" x2="{x}" y1="{MT}" y2="{H - MB}" stroke="{colour}" stroke-width="2" '
-                   f'stroke-dasharray="4 3"/><rect x="{x - 5}" y="{MT}" width="10" height="{H - MT - MB}" '
-                   f'fill="transparent"/></a>')
+        out.append(
+            f'<a href="#f-{i}"><title>{esc(f.code)} (seq {f.seq})</title>'
+            f'<line x1="{x}" x2="{x}" y1="{MT}" y2="{H - MB}" stroke="{colour}" stroke-width="2" '
+            f'stroke-dasharray="4 3"/><rect x="{x - 5}" y="{MT}" width="10" height="{H - MT - MB}" '
+            f'fill="transparent"/></a>'
+        )
     return "".join(out)
 
 
@@ -138,8 +146,10 @@ def _path(ctx: Context, s: _Scale, k: str, pts: list[tuple[int, float]], label: 
     # Players level with each other (everyone starts at 30 life) would hide one
     # line under the other; a nudge of a pixel or two keeps both visible.
     shift = f' transform="translate(0 {_nudge(ctx, k)})"' if _nudge(ctx, k) else ""
-    return (f'<g{shift}><path d="{"".join(d)}" fill="none" stroke="{colour}" stroke-width="2.2" '
-            f'stroke-opacity="0.9" stroke-linejoin="round"/>{"".join(dots)}</g>')
+    return (
+        f'<g{shift}><path d="{"".join(d)}" fill="none" stroke="{colour}" stroke-width="2.2" '
+        f'stroke-opacity="0.9" stroke-linejoin="round"/>{"".join(dots)}</g>'
+    )
 
 
 def _nudge(ctx: Context, k: str) -> float:
@@ -153,8 +163,10 @@ def _nudge(ctx: Context, k: str) -> float:
 def _dot(ctx: Context, s: _Scale, k: str, seq: int, old: float, new: float, label: str, colour: str) -> str:
     who = _series_owner(ctx, k)
     tip = f"seq {seq}: {who} {label} {num(old)} → {num(new)}"
-    return (f'<a href="#seq-{seq}"><circle cx="{s.x(seq)}" cy="{s.y(new)}" r="3.2" fill="{colour}">'
-            f"<title>{ctx.attr(tip)}</title></circle></a>")
+    return (
+        f'<a href="#seq-{seq}"><circle cx="{s.x(seq)}" cy="{s.y(new)}" r="3.2" fill="{colour}">'
+        f"<title>{ctx.attr(tip)}</title></circle></a>"
+    )
 
 
 def _series_owner(ctx: Context, k: str) -> str:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 import msgspec
 
@@ -14,8 +15,19 @@ from .. import provenance
 from ..base import Game, Rule
 from ..markup import NAME_CAP, TEXT_CAP, attribute, esc, isolate
 
-__all__ = ["NAME_CAP", "SEVERITIES", "TEXT_CAP", "Context", "edited_note", "esc", "labelled_table", "metric_label",
-           "num", "plain", "seq_links"]
+__all__ = [
+    "NAME_CAP",
+    "SEVERITIES",
+    "TEXT_CAP",
+    "Context",
+    "edited_note",
+    "esc",
+    "labelled_table",
+    "metric_label",
+    "num",
+    "plain",
+    "seq_links",
+]
 
 SEVERITIES = ("error", "warning", "info")
 

@@ -4,7 +4,8 @@ and the judge rulings on it."""
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from ...events.base import JudgeRuling, Source
 from .. import provenance
@@ -41,8 +42,10 @@ def _finding(ctx: Context, i: int, f: Finding) -> str:
     if f.consequences:
         rows.append((ctx.t("consequences"), seq_links(f.consequences)))
     if r is not None:
-        rows += [(ctx.t("checks"), _prose(r.doc.section("checks", ctx.lang))),
-                 (ctx.t("why"), _prose(r.doc.section("why", ctx.lang)))]
+        rows += [
+            (ctx.t("checks"), _prose(r.doc.section("checks", ctx.lang))),
+            (ctx.t("why"), _prose(r.doc.section("why", ctx.lang))),
+        ]
         if r.options:
             rows.append((ctx.t("depends"), ctx.user(", ".join(f"{o}={plain(ctx.options.get(o))}" for o in r.options))))
     edited = provenance.of(f, ctx.edited)
@@ -81,7 +84,9 @@ def _prose(text: str) -> str:
 
 
 def _evidence(ctx: Context, evidence: Mapping[str, Any]) -> str:
-    rows = "".join(f"<tr><th>{esc(k)}</th><td>{ctx.user(plain(v))}</td></tr>" for k, v in _in_language(evidence, ctx.lang))
+    rows = "".join(
+        f"<tr><th>{esc(k)}</th><td>{ctx.user(plain(v))}</td></tr>" for k, v in _in_language(evidence, ctx.lang)
+    )
     return f'<table class="evidence"><tbody>{rows}</tbody></table>'
 
 

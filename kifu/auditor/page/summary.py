@@ -3,7 +3,7 @@ players; and, below the findings, the rule options."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...projector import series
 from ..base import CORE_OPTIONS, Finding
@@ -51,8 +51,10 @@ def _randomness(ctx: Context) -> str:
     t = ctx.randomness
     if t is None or not t.outcomes and not t.ledger:
         return ""
-    return (f"<p><b>{esc(ctx.t('random'))}</b>: "
-            f"{esc(ctx.t('random_outcomes', outcomes=t.outcomes, verifiable=t.verifiable))}</p>")
+    return (
+        f"<p><b>{esc(ctx.t('random'))}</b>: "
+        f"{esc(ctx.t('random_outcomes', outcomes=t.outcomes, verifiable=t.verifiable))}</p>"
+    )
 
 
 def _count(ctx: Context, severity: str, n: int) -> str:
@@ -82,15 +84,20 @@ def _players(ctx: Context, findings: Sequence[Finding]) -> str:
     final = ctx.table[-1][1] if ctx.table else {}
     rows = "".join(_player_row(ctx, p.id, final, flagged.get(p.id, 0)) for p in ctx.start.players)
     table = labelled_table(ctx, ("id", "name", "at_end", "on_their_events"), rows)
-    return f'<div class="card" style="margin-top:14px"><h2 style="margin-top:0">{esc(ctx.t("players"))}</h2>{table}</div>'
+    return (
+        f'<div class="card" style="margin-top:14px"><h2 style="margin-top:0">{esc(ctx.t("players"))}</h2>{table}</div>'
+    )
 
 
 def _player_row(ctx: Context, pid: str, final: series.Values, flagged: int) -> str:
-    stats = " · ".join(f"{metric_label(ctx, m)} {num(v)}" for k, v in final.items()
-                       for m, p in (series.split(k),) if p == pid)
+    stats = " · ".join(
+        f"{metric_label(ctx, m)} {num(v)}" for k, v in final.items() for m, p in (series.split(k),) if p == pid
+    )
     swatch = f'<span class="swatch" style="background:{ctx.colours[pid]}"></span>'
-    return (f"<tr><td>{swatch}<code>{ctx.name(pid)}</code></td><td>{ctx.name(ctx.names[pid])}</td>"
-            f"<td>{esc(stats)}</td><td>{flagged}</td></tr>")
+    return (
+        f"<tr><td>{swatch}<code>{ctx.name(pid)}</code></td><td>{ctx.name(ctx.names[pid])}</td>"
+        f"<td>{esc(stats)}</td><td>{flagged}</td></tr>"
+    )
 
 
 def _stances(ctx: Context, findings: Sequence[Finding]) -> str:
@@ -107,8 +114,10 @@ def _stances(ctx: Context, findings: Sequence[Finding]) -> str:
             f'<span class="note">{esc(ctx.t("about"))} {about}</span> <b>{esc(said)}</b><br>'
             f'<span class="badge {esc(s.kind)}">{esc(ctx.t("stance_" + s.kind))}</span> {esc(s.words().get(ctx.lang))}</li>'
         )
-    return (f'<div class="card stances" style="margin-top:14px"><h2 style="margin-top:0">{esc(ctx.t("stances"))}</h2>'
-            f'<ul>{"".join(items)}</ul></div>')
+    return (
+        f'<div class="card stances" style="margin-top:14px"><h2 style="margin-top:0">{esc(ctx.t("stances"))}</h2>'
+        f"<ul>{''.join(items)}</ul></div>"
+    )
 
 
 def options_section(ctx: Context) -> str:
@@ -123,8 +132,12 @@ def _options(ctx: Context) -> str:
     for o in ctx.game.options + CORE_OPTIONS:
         value = ctx.options.get(o.name, o.default)
         where = ctx.t("set_in_log") if o.name in ctx.start.rules else ctx.t("default")
-        rows.append(f'<tr><td><code>{esc(o.name)}</code></td><td><b>{ctx.user(plain(value))}</b> '
-                    f'<span class="note">({esc(where)})</span><br><span class="note">{esc(o.doc.get(ctx.lang))}</span>'
-                    f"</td></tr>")
-    return (f'<h2 id="options">{esc(ctx.t("options"))}</h2><div class="card">'
-            f"<table><tbody>{''.join(rows)}</tbody></table></div>")
+        rows.append(
+            f"<tr><td><code>{esc(o.name)}</code></td><td><b>{ctx.user(plain(value))}</b> "
+            f'<span class="note">({esc(where)})</span><br><span class="note">{esc(o.doc.get(ctx.lang))}</span>'
+            f"</td></tr>"
+        )
+    return (
+        f'<h2 id="options">{esc(ctx.t("options"))}</h2><div class="card">'
+        f"<table><tbody>{''.join(rows)}</tbody></table></div>"
+    )

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import msgspec
 
@@ -33,7 +34,7 @@ def rulings_section(ctx: Context) -> str:
     if not rulings:
         return ""
     rows = "".join(
-        f'<tr><td>{seq_links((r.seq,))}</td><td>{seq_links(r.about)}</td>'
+        f"<tr><td>{seq_links((r.seq,))}</td><td>{seq_links(r.about)}</td>"
         f"<td>{ctx.name(decision_word(r.decision, ctx.lang))} <code>{ctx.name(r.code or '')}</code></td><td>{ctx.user(r.text)}</td></tr>"
         for r in rulings
     )
@@ -114,16 +115,21 @@ def timeline_section(ctx: Context, rows: Rows, findings: Sequence[Finding], sour
     if rows.summarised and last < ctx.last_seq:
         out.append(_gap(ctx, last + 1, ctx.last_seq, len(columns), source))
     table = labelled_table(ctx, columns, "".join(out), "timeline")
-    note = (f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL))}</p>'
-            if rows.summarised else "")
+    note = (
+        f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL))}</p>'
+        if rows.summarised
+        else ""
+    )
     return f'<h2 id="timeline">{esc(ctx.t("timeline"))}</h2>{note}<div class="card">{table}</div>'
 
 
 def _gap(ctx: Context, first: int, last: int, columns: int, source: str | None) -> str:
     """A row standing for the events a summarised timeline leaves out, and how to list them."""
     command = f"kifu show {source or 'LOG'} --since {first} --until {last}"
-    return (f'<tr class="gap"><td colspan="{columns}">'
-            f'{esc(ctx.t("timeline_gap", n=last - first + 1, first=first, last=last, command=command))}</td></tr>')
+    return (
+        f'<tr class="gap"><td colspan="{columns}">'
+        f"{esc(ctx.t('timeline_gap', n=last - first + 1, first=first, last=last, command=command))}</td></tr>"
+    )
 
 
 def _change(ctx: Context, change: Change | None) -> str:
@@ -133,7 +139,8 @@ def _change(ctx: Context, change: Change | None) -> str:
     before, values = change
     moved = [
         f"{_change_label(ctx, k)} {esc(num(before[k]))}→{esc(num(v))}"
-        for k, v in values.items() if k in before and before[k] != v
+        for k, v in values.items()
+        if k in before and before[k] != v
     ]
     return "<br>".join(moved)
 

@@ -10,7 +10,7 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional, TextIO
+from typing import Annotated, Any, TextIO
 
 import typer
 
@@ -45,15 +45,30 @@ class SlipFormat(str, Enum):
 def record(
     log: LogArg,
     game: NewGameOpt = None,
-    match: Annotated[Optional[str], typer.Option("--match", "-m", help="Match id (a new log).")] = None,
-    player: Annotated[Optional[list[str]], typer.Option("--player", "-p", help="Player as id=Name; repeat (a new log).")] = None,
+    match: Annotated[str | None, typer.Option("--match", "-m", help="Match id (a new log).")] = None,
+    player: Annotated[
+        list[str] | None, typer.Option("--player", "-p", help="Player as id=Name; repeat (a new log).")
+    ] = None,
     rule: RuleOpt = None,
-    title: Annotated[Optional[str], typer.Option(help="Tournament, round or table (a new log).")] = None,
-    time: Annotated[bool, typer.Option("--time/--no-time", help="Stamp each event with the time it was entered.")] = True,
-    slip: Annotated[Optional[Path], typer.Option("--slip", help="At the end, write the match slip here "
-                                                 "(.svg: SVG, else text with the QR code in block characters).")] = None,
-    fmt: Annotated[LineFormat, typer.Option("--format", "-f", help="Without a terminal: text, or json (one object "
-                                            "per appended event, finding, refusal, then the slip).")] = LineFormat.text,
+    title: Annotated[str | None, typer.Option(help="Tournament, round or table (a new log).")] = None,
+    time: Annotated[
+        bool, typer.Option("--time/--no-time", help="Stamp each event with the time it was entered.")
+    ] = True,
+    slip: Annotated[
+        Path | None,
+        typer.Option(
+            "--slip",
+            help="At the end, write the match slip here (.svg: SVG, else text with the QR code in block characters).",
+        ),
+    ] = None,
+    fmt: Annotated[
+        LineFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="Without a terminal: text, or json (one object per appended event, finding, refusal, then the slip).",
+        ),
+    ] = LineFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Record a match at the table: type lines in the chat notation, the audit answers at once.
@@ -88,16 +103,33 @@ def record(
     refused = _lines(rec, sys.stdin, fmt, code, lang)
     if fmt is LineFormat.json:
         s = rec.slip()
-        _json({"slip": {"head": s.head.hash, "seq": s.head.seq, "result": s.result(code),
-                        "counts": _counts(s.findings), "voided": s.voided}})
+        _json(
+            {
+                "slip": {
+                    "head": s.head.hash,
+                    "seq": s.head.seq,
+                    "result": s.result(code),
+                    "counts": _counts(s.findings),
+                    "voided": s.voided,
+                }
+            }
+        )
     else:
         typer.echo(_slip_text(rec, code), nl=False)
     _write_slip(rec, slip, code, lang)
     raise typer.Exit(2 if refused else 1 if _errors(rec) else 0)
 
 
-def _open(log: Path, game: Optional[str], match: Optional[str], player: Optional[list[str]],
-          rule: Optional[list[str]], title: Optional[str], clock: Any, lang: Lang | None) -> Any:
+def _open(
+    log: Path,
+    game: str | None,
+    match: str | None,
+    player: list[str] | None,
+    rule: list[str] | None,
+    title: str | None,
+    clock: Any,
+    lang: Lang | None,
+) -> Any:
     """The recording of an existing log, or of a new one made from the options."""
     from .recording import Recording
 
@@ -108,8 +140,12 @@ def _open(log: Path, game: Optional[str], match: Optional[str], player: Optional
         return rec
     if not (game and match and player):
         fail(msg("record_needs_start", lang, path=log))
-    start: dict[str, Any] = {"game": game, "match": match, "rules": pairs(rule or [], lang),
-                             "players": [{"id": pid, "name": name} for pid, name in players(player, lang)]}
+    start: dict[str, Any] = {
+        "game": game,
+        "match": match,
+        "rules": pairs(rule or [], lang),
+        "players": [{"id": pid, "name": name} for pid, name in players(player, lang)],
+    }
     if title:
         start["title"] = title
     return Recording.create(log, start, clock)
@@ -152,8 +188,18 @@ def _print_event(n: int, event: Any, fmt: LineFormat) -> None:
 
 def _print_finding(n: int, change: str, f: Any, fmt: LineFormat, code: str) -> None:
     if fmt is LineFormat.json:
-        _json({"line": n, change: {"code": f.code, "severity": f.severity, "seq": f.seq, "seqs": f.seqs,
-                                   "message": f.message.get(code)}})
+        _json(
+            {
+                "line": n,
+                change: {
+                    "code": f.code,
+                    "severity": f.severity,
+                    "seq": f.seq,
+                    "seqs": f.seqs,
+                    "message": f.message.get(code),
+                },
+            }
+        )
     else:
         mark = "+" if change == "added" else "-"
         typer.echo(f"  {mark} {f.code} [{f.severity}] seq {f.seq}: {f.message.get(code)}")
@@ -189,7 +235,7 @@ def _print_slip(rec: Any, code: str) -> None:
     Console(highlight=False).print(qr_styled(rec.head.hash), end="")
 
 
-def _write_slip(rec: Any, path: Optional[Path], code: str, lang: Lang | None) -> None:
+def _write_slip(rec: Any, path: Path | None, code: str, lang: Lang | None) -> None:
     if path is None:
         return
     from .slip import as_svg, as_text
@@ -204,9 +250,10 @@ def _write_slip(rec: Any, path: Optional[Path], code: str, lang: Lang | None) ->
 @app.command("slip", rich_help_panel=PANEL)
 def slip_(
     log: LogArg,
-    fmt: Annotated[SlipFormat, typer.Option("--format", "-f", help="text (the QR code in block characters) or svg.")]
-    = SlipFormat.text,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the slip to this file.")] = None,
+    fmt: Annotated[
+        SlipFormat, typer.Option("--format", "-f", help="text (the QR code in block characters) or svg.")
+    ] = SlipFormat.text,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the slip to this file.")] = None,
     lang: LangOpt = None,
 ) -> None:
     """Print the match slip of a log: its head, result, audit and a QR code of the head.
@@ -226,11 +273,18 @@ def slip_(
     lg = logfile.load(log)
     g = registry.game(lg.start.game)
     last = None
-    for last in frames(g.projection, lg.events, registry.options(g, lg.start)):
-        pass
+    for last in frames(g.projection, lg.events, registry.options(g, lg.start)):  # noqa: B007
+        pass  # the loop keeps the last frame
     assert last is not None
-    s = build(lg.start, lg.head, registry.audit(lg.events), lg.events, last.log.ended, len(voided_in(lg.events)),
-              Path(log).name)
+    s = build(
+        lg.start,
+        lg.head,
+        registry.audit(lg.events),
+        lg.events,
+        last.log.ended,
+        len(voided_in(lg.events)),
+        Path(log).name,
+    )
     text = as_svg(s, code) if fmt is SlipFormat.svg else as_text(s, code)
     if output is None:
         typer.echo(text, nl=False)

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from kifu.events import logfile
 from kifu.events.base import Event, KifuError, LogVoided, MatchStarted, event_type
@@ -99,8 +100,9 @@ class Recording:
 
             log, self._log = self._log, None
             assert log is not None
-            session = registry.engine(self.game.id).session(self.start, registry.options(self.game, self.start),
-                                                             self.catalogue)
+            session = registry.engine(self.game.id).session(
+                self.start, registry.options(self.game, self.start), self.catalogue
+            )
             session.extend(log.events[1:])
             for e in log.events[1:]:
                 if not isinstance(e, LogVoided) and e.seq not in session.voided:
@@ -109,7 +111,7 @@ class Recording:
         return self._session
 
     @classmethod
-    def create(cls, path: str | Path, start: dict[str, Any], clock: Callable[[], str | None] = local_now) -> "Recording":
+    def create(cls, path: str | Path, start: dict[str, Any], clock: Callable[[], str | None] = local_now) -> Recording:
         """A new log holding ``start`` (its ``at`` from the clock unless given), opened for recording."""
         at = start.get("at") or clock()
         logfile.create(path, {**start, "at": at} if at else start)
@@ -179,13 +181,14 @@ class Recording:
         log = self.session.frame.log
         return log.ended, log.winner
 
-    def slip(self) -> "Slip":
+    def slip(self) -> Slip:
         """The match slip as the log stands: every finding, end-of-match rules included."""
         from .slip import build
 
         ended, _ = self.result()
-        return build(self.start, self.head, self.session.finish(), self.events, ended, len(self.session.voided),
-                     self.path.name)
+        return build(
+            self.start, self.head, self.session.finish(), self.events, ended, len(self.session.voided), self.path.name
+        )
 
 
 def _line_of(event: Event) -> str:

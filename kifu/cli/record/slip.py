@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from kifu.auditor import markup
 from kifu.auditor.base import Finding
@@ -73,8 +74,15 @@ class Slip:
         return f"kifu verify {self.log} --expect-head {self.head.hash[:16]}"
 
 
-def build(start: MatchStarted, head: Head, findings: Sequence[Finding], events: Sequence[Event],
-          ended: int | None, voided: int, log: str) -> Slip:
+def build(
+    start: MatchStarted,
+    head: Head,
+    findings: Sequence[Finding],
+    events: Sequence[Event],
+    ended: int | None,
+    voided: int,
+    log: str,
+) -> Slip:
     """A slip of a log whose standing match.end (if any) is at seq ``ended``."""
     end = events[ended - 1] if ended is not None else None
     assert end is None or isinstance(end, MatchEnded)
@@ -138,14 +146,19 @@ def as_svg(slip: Slip, lang: str) -> str:
     """The slip as one SVG page (A6-ish, 105 × 148 mm): the rows, the head in full and its QR code."""
     m = qr_matrix(slip.head.hash)
     cell = 1.6
-    qr = "".join(f'<rect x="{x * cell:.1f}" y="{y * cell:.1f}" width="{cell}" height="{cell}"/>'
-                 for y, row in enumerate(m) for x, dark in enumerate(row) if dark)
+    qr = "".join(
+        f'<rect x="{x * cell:.1f}" y="{y * cell:.1f}" width="{cell}" height="{cell}"/>'
+        for y, row in enumerate(m)
+        for x, dark in enumerate(row)
+        if dark
+    )
     rows = [(word("title", lang), "")] + slip.lines(lang) + [("", part) for part in slip.grouped_head()]
     text = "".join(
         f'<text x="6" y="{14 + i * 6}" font-size="{5 if i == 0 else 3.6}">'
         f'<tspan font-weight="bold">{escape(label)}</tspan>'
         f'<tspan x="28" unicode-bidi="isolate">{markup.attribute(value, markup.NAME_CAP, lang)}</tspan></text>'
-        for i, (label, value) in enumerate(rows))
+        for i, (label, value) in enumerate(rows)
+    )
     y = 14 + len(rows) * 6
     size = len(m) * cell
     return (

@@ -161,8 +161,7 @@ class RecordApp(App[None]):
         found = sorted(self.rec.findings(), key=lambda f: (-f.seq, f.code))
         panel = self.query_one("#findings", Static)
         c = {s: sum(f.severity == s for f in found) for s in ("error", "warning", "info")}
-        panel.border_title = (f"{word('record_audit', self.lang)}: "
-                              f"E {c['error']}  W {c['warning']}  I {c['info']}")
+        panel.border_title = f"{word('record_audit', self.lang)}: E {c['error']}  W {c['warning']}  I {c['info']}"
         fresh = {id(f) for f in (self.last.added if self.last else [])}
         t = Text(overflow="ellipsis")
         if not found:
@@ -171,7 +170,10 @@ class RecordApp(App[None]):
         width = max(10, panel.content_size.width or 76)
         for f in found:
             line = Text()
-            line.append(f"seq {f.seq} {f.code} ", style=SEVERITY_STYLE.get(f.severity, "") + (" reverse" if id(f) in fresh else ""))
+            line.append(
+                f"seq {f.seq} {f.code} ",
+                style=SEVERITY_STYLE.get(f.severity, "") + (" reverse" if id(f) in fresh else ""),
+            )
             line.append(f.message.get(self.lang))
             if id(f) not in fresh:
                 line.truncate(width, overflow="ellipsis")
@@ -193,7 +195,9 @@ class RecordApp(App[None]):
         elif reading.events:
             t.append(f"{word('record_will_append', self.lang)}: ", style="bold")
             seq = self.rec.head.seq
-            t.append("  ".join(f"+{seq + i} {e.get('by') or '-'} {describe(e)}" for i, e in enumerate(reading.events, 1)))
+            t.append(
+                "  ".join(f"+{seq + i} {e.get('by') or '-'} {describe(e)}" for i, e in enumerate(reading.events, 1))
+            )
             if reading.hint:
                 t.append(f"  ({reading.hint})", style="yellow")
         elif reading.speaker != self.rec.table.speaker:
@@ -247,8 +251,9 @@ class RecordApp(App[None]):
         except KifuError as exc:
             self.last = None
             line.value = ""
-            self.query_one("#preview", Static).update(Text(word("record_error", self.lang, error=exc.render(self.lang)),
-                                                           style="bold red"))
+            self.query_one("#preview", Static).update(
+                Text(word("record_error", self.lang, error=exc.render(self.lang)), style="bold red")
+            )
             return None
         line.value = ""
         self.refresh_all()
@@ -293,7 +298,6 @@ class RecordApp(App[None]):
         self.push_screen(SlipScreen(self.rec, self.lang))
 
 
-
 class SlipScreen(ModalScreen[None]):
     """The match slip: head, result, audit and the QR code of the head; saves SVG and text."""
 
@@ -326,8 +330,9 @@ class SlipScreen(ModalScreen[None]):
 
     def action_save(self) -> None:
         svg, txt = save_slip(self.rec, self.lang)
-        self.query_one("#slip-text", Static).update(self.text() + Text("\n" + word("record_slip_saved", self.lang,
-                                                                                   svg=svg.name, txt=txt.name)))
+        self.query_one("#slip-text", Static).update(
+            self.text() + Text("\n" + word("record_slip_saved", self.lang, svg=svg.name, txt=txt.name))
+        )
 
 
 def save_slip(rec: Recording, lang: str) -> tuple[Path, Path]:
@@ -343,8 +348,13 @@ def save_slip(rec: Recording, lang: str) -> tuple[Path, Path]:
     return svg, txt
 
 
-KEYS = (("tab", "complete", "record_key_complete"), ("ctrl+z", "undo", "record_key_undo"),
-        ("f2", "speaker", "record_key_speaker"), ("ctrl+s", "slip", "record_key_slip"), ("ctrl+q", "quit", "record_key_quit"))
+KEYS = (
+    ("tab", "complete", "record_key_complete"),
+    ("ctrl+z", "undo", "record_key_undo"),
+    ("f2", "speaker", "record_key_speaker"),
+    ("ctrl+s", "slip", "record_key_slip"),
+    ("ctrl+q", "quit", "record_key_quit"),
+)
 """The app's keys (before the input line's own: Tab completes instead of moving the focus)."""
 
 

@@ -16,9 +16,10 @@ import itertools
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import kifu.games
 
@@ -40,9 +41,26 @@ from .convert import Converter
 from .mapping import EMPTY, MapFile, MappingError, PlayerBook
 from .mapping import load as load_mapping
 
-__all__ = ["FORMATS", "SPEAKER_KEYS", "ImportFailed", "ImportReport", "Imported", "Located", "MappingError", "Message",
-           "Source", "build", "detect", "game_map", "import_file", "load_mapping", "map_source", "plan", "read_source",
-           "write"]
+__all__ = [
+    "FORMATS",
+    "SPEAKER_KEYS",
+    "ImportFailed",
+    "ImportReport",
+    "Imported",
+    "Located",
+    "MappingError",
+    "Message",
+    "Source",
+    "build",
+    "detect",
+    "game_map",
+    "import_file",
+    "load_mapping",
+    "map_source",
+    "plan",
+    "read_source",
+    "write",
+]
 
 Reader = Callable[[bytes, str], Source]
 
@@ -59,7 +77,9 @@ def _reader(name: str) -> Reader:
     return read
 
 
-FORMATS: dict[str, Reader] = {name: _reader(name) for name in ("ccfolia", "udonarium", "discord", "cockatrice", "arena")}
+FORMATS: dict[str, Reader] = {
+    name: _reader(name) for name in ("ccfolia", "udonarium", "discord", "cockatrice", "arena")
+}
 """Format name → reader, as ``--from`` names them."""
 
 
@@ -69,7 +89,7 @@ def map_source(game_id: str) -> tuple[str, str] | None:
     return None if text is None else (text, f"kifu/games/{game_id}/mapping.toml")
 
 
-@lru_cache(maxsize=None)
+@cache
 def game_map(game_id: str) -> MapFile:
     """A game's own mapping, loaded and checked once; EMPTY for a game that ships none."""
     found = map_source(game_id)
@@ -88,7 +108,12 @@ def detect(data: bytes, file: str) -> str:
         return "discord" if b'"author"' in head or b'"guild"' in head else "ccfolia"
     if b"<chat-tab" in low or (low.startswith(b"<?xml") and b"<chat" in low):
         return "udonarium"
-    if b"ccfolia" in low or b"<p style" in low or b'class="message' in low or low.startswith((b"<!doctype html", b"<html")):
+    if (
+        b"ccfolia" in low
+        or b"<p style" in low
+        or b'class="message' in low
+        or low.startswith((b"<!doctype html", b"<html"))
+    ):
         return "ccfolia"
     if b"guild:" in low and b"channel:" in low:
         return "discord"  # DiscordChatExporter's TXT banner
@@ -162,8 +187,10 @@ def game_system(name: str) -> str:
 
     known = bcdice.game_system(name)
     if known is None:
-        raise KifuError(Msg("import.unknown_system", system=repr(name), close=", ".join(bcdice.close_systems(name)) or "-"),
-                        where="--system")
+        raise KifuError(
+            Msg("import.unknown_system", system=repr(name), close=", ".join(bcdice.close_systems(name)) or "-"),
+            where="--system",
+        )
     return known
 
 
@@ -270,9 +297,15 @@ def plan(
                 m.game_system = known
     book, plist = players_of(src, players)
     match_id = match or src.match or f"{src.format}-{hashlib.sha256(data).hexdigest()[:16]}"
-    report = ImportReport(file=src.file, format=src.format, game=game, match=match_id,
-                          players=[f"{p['id']}={p['name']}" for p in plist], remarks=list(src.notes),
-                          skipped_lines=src.skipped)
+    report = ImportReport(
+        file=src.file,
+        format=src.format,
+        game=game,
+        match=match_id,
+        players=[f"{p['id']}={p['name']}" for p in plist],
+        remarks=list(src.notes),
+        skipped_lines=src.skipped,
+    )
     made = iter(Converter(src, maps, codec, book, report).events())
     held: list[dict[str, Any]] = []
     first_at = None
@@ -281,8 +314,12 @@ def plan(
         if e.get("at"):
             first_at = e["at"]
             break
-    start: dict[str, Any] = {"game": game, "match": match_id, "players": plist,
-                             "title": f"{src.title or src.file} ({src.format} import)"}
+    start: dict[str, Any] = {
+        "game": game,
+        "match": match_id,
+        "players": plist,
+        "title": f"{src.title or src.file} ({src.format} import)",
+    }
     if rules:
         start["rules"] = dict(rules)
     if first_at:

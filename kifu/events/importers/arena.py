@@ -15,7 +15,8 @@ does (a lone CR inside a Unity line is no line break).
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import msgspec
 
@@ -165,11 +166,17 @@ class _State:
     def final(self, n: int, final: dict[str, Any], config: dict[str, Any]) -> None:
         results = [r for r in _dicts(final.get("resultList")) if r.get("scope") == "MatchScope_Match"]
         team = results[0].get("winningTeamId") if results else None
-        seat = next((p.get("systemSeatId") for p in _dicts(config.get("reservedPlayers")) if p.get("teamId") == team),
-                    team)
-        end = {"type": "match.end", "reason": str(results[0].get("reason") or "") if results else "", "winner_seat": seat}
-        self.src.messages.append(Message(loc=f"line {n}", text=msgspec.json.encode(final).decode(), system=True,
-                                         events=[end], rolls=[]))
+        seat = next(
+            (p.get("systemSeatId") for p in _dicts(config.get("reservedPlayers")) if p.get("teamId") == team), team
+        )
+        end = {
+            "type": "match.end",
+            "reason": str(results[0].get("reason") or "") if results else "",
+            "winner_seat": seat,
+        }
+        self.src.messages.append(
+            Message(loc=f"line {n}", text=msgspec.json.encode(final).decode(), system=True, events=[end], rolls=[])
+        )
 
     def gre(self, n: int, m: dict[str, Any]) -> None:
         if m.get("type") == "GREMessageType_DieRollResultsResp":
@@ -190,11 +197,23 @@ class _State:
             return
         for r in rolls:
             seat, value = r.get("systemSeatId"), r.get("rollValue")
-            msg = Message(loc=f"line {n} msgId {m.get('msgId')}", text=msgspec.json.encode(r).decode(),
-                          speaker_key=f"seat{seat}", rolls=[])
+            msg = Message(
+                loc=f"line {n} msgId {m.get('msgId')}",
+                text=msgspec.json.encode(r).decode(),
+                speaker_key=f"seat{seat}",
+                rolls=[],
+            )
             if isinstance(value, int) and not isinstance(value, bool):
-                msg.randoms = [{"type": "random", "kind": "die", "sides": DIE_SIDES, "values": [value],
-                                "purpose": "play-draw", "result": str(value)}]
+                msg.randoms = [
+                    {
+                        "type": "random",
+                        "kind": "die",
+                        "sides": DIE_SIDES,
+                        "values": [value],
+                        "purpose": "play-draw",
+                        "result": str(value),
+                    }
+                ]
             else:
                 msg.unreadable = "die roll without an integer rollValue"
             self.src.messages.append(msg)
@@ -204,8 +223,13 @@ class _State:
             return
         raw = msgspec.json.encode(a).decode()
         seat = a.get("affectorId")
-        msg = Message(loc=f"line {n} gameStateId {state_id} annotation {a.get('id')}", text=raw, rolls=[],
-                      randoms=[{"type": "random", "kind": "coin", "sides": 2, "values": [], "result": raw,
-                                "purpose": "card-coin-flip"}])
+        msg = Message(
+            loc=f"line {n} gameStateId {state_id} annotation {a.get('id')}",
+            text=raw,
+            rolls=[],
+            randoms=[
+                {"type": "random", "kind": "coin", "sides": 2, "values": [], "result": raw, "purpose": "card-coin-flip"}
+            ],
+        )
         msg.speaker_key = f"seat{seat}" if isinstance(seat, int) and seat in (1, 2, 3, 4) else None
         self.src.messages.append(msg)

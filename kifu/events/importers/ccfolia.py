@@ -119,8 +119,10 @@ def _classic_secrecy(msg: Message) -> Message:
         msg.hidden_roll = msg.secret = True
     elif bcdice.typed_secret(msg.text):
         msg.rolls = []  # no result to read: the line is chat, reported once below
-        msg.unreadable = ("a secret command with no result: a classic page shows an unopened secret roll as "
-                          "'シークレットダイス ???', so BCDice did not answer this one")
+        msg.unreadable = (
+            "a secret command with no result: a classic page shows an unopened secret roll as "
+            "'シークレットダイス ???', so BCDice did not answer this one"
+        )
     return msg
 
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from bs4 import BeautifulSoup
 
@@ -70,13 +71,18 @@ CLIENTS = (
     Client(
         lang="en",
         heads="heads",
-        one_coin=re.compile(_WHO + r" flip(?:s|ped) a coin\. It land(?:s|ed) (?:as|on) (?P<side>Heads|Tails)"
-                            r"(?: \((?P<n>[12])\))?\.?$", re.I),
-        coins=re.compile(_WHO + r" flips (?P<n>\d+) coins\. There (?:are|is) (?P<h>\d+) heads? and (?P<t>\d+) tails?\.?$",
-                         re.I),
+        one_coin=re.compile(
+            _WHO + r" flip(?:s|ped) a coin\. It land(?:s|ed) (?:as|on) (?P<side>Heads|Tails)"
+            r"(?: \((?P<n>[12])\))?\.?$",
+            re.I,
+        ),
+        coins=re.compile(
+            _WHO + r" flips (?P<n>\d+) coins\. There (?:are|is) (?P<h>\d+) heads? and (?P<t>\d+) tails?\.?$", re.I
+        ),
         one_die=re.compile(_WHO + r" rolls a (?P<v>\d+) with a (?P<s>\d+)-sided die\.?$", re.I),
-        dice=re.compile(_WHO + r" rolls an? (?P<s>\d+)-sided dic?e (?P<k>\d+) times?: (?P<vals>\d+(?:, ?\d+)*)\.?$",
-                        re.I),
+        dice=re.compile(
+            _WHO + r" rolls an? (?P<s>\d+)-sided dic?e (?P<k>\d+) times?: (?P<vals>\d+(?:, ?\d+)*)\.?$", re.I
+        ),
         started="The game has started.",
         ends=(" has joined the game.", " is ready to start the game.", " has conceded the game."),
         left=re.compile(r" has left the game \([^()]*\)\.$"),
@@ -89,9 +95,13 @@ CLIENTS = (
         heads="表",
         one_coin=re.compile(_WHO + r" ?はコインを投げた。結果は……【(?P<side>表|裏)(?: \((?P<n>[12])\))?】だ！$"),
         coins=re.compile(_WHO + r" ?は(?P<n>\d+)枚のコインを投げた。表が【(?P<h>\d+)】枚、裏が【(?P<t>\d+)】枚出た。$"),
-        one_die=re.compile(_WHO + r" ?は(?:(?P<s>\d+)面ダイスをふり、【(?P<v>\d+)】を出した。"
-                           r"|(?P<s2>\d+)面ダイスを使用して(?P<v2>\d+)を割り振ります[.。])$"),
-        dice=re.compile(_WHO + r" ?は(?P<s>\d+)面体サイコロを(?P<k>\d+)個振り、それぞれ【(?P<vals>\d+(?:, ?\d+)*)】を出した。$"),
+        one_die=re.compile(
+            _WHO + r" ?は(?:(?P<s>\d+)面ダイスをふり、【(?P<v>\d+)】を出した。"
+            r"|(?P<s2>\d+)面ダイスを使用して(?P<v2>\d+)を割り振ります[.。])$"
+        ),
+        dice=re.compile(
+            _WHO + r" ?は(?P<s>\d+)面体サイコロを(?P<k>\d+)個振り、それぞれ【(?P<vals>\d+(?:, ?\d+)*)】を出した。$"
+        ),
         started="◇◇ゲーム開始！◇◇",
         ends=("がゲームに参加した。", "はゲーム開始の準備が完了した！！", "が投了した！！！"),
         left=re.compile(r"はゲームから離脱した（[^（）]*）。$"),
@@ -139,7 +149,7 @@ def _plain(raw: str) -> str:
 
 def _body(plain: str) -> str:
     stamp = _STAMP.match(plain)
-    return plain[stamp.end():] if stamp else plain
+    return plain[stamp.end() :] if stamp else plain
 
 
 def line_message(n: int, raw: str, speaker: str | None = None) -> Message:
@@ -168,23 +178,28 @@ def line_message(n: int, raw: str, speaker: str | None = None) -> Message:
 
 def _game_line(body: str) -> bool:
     """A line the game writes about itself or a player (started, joined, ready, conceded, left)."""
-    return any(body == c.started or any(body.endswith(e) and len(body) > len(e) for e in c.ends)
-               or c.left.search(body) for c in CLIENTS)
+    return any(
+        body == c.started or any(body.endswith(e) and len(body) > len(e) for e in c.ends) or c.left.search(body)
+        for c in CLIENTS
+    )
 
 
 def _random(kind: str, sides: int, values: list[int], body: str) -> dict[str, Any]:
     return {"type": "random", "kind": kind, "sides": sides, "values": values, "result": body}
 
 
-def _reader(pick: Callable[[Client], re.Pattern[str]],
-            build: Callable[[re.Match[str], str, Client], dict[str, Any]]) -> Callable[[str], Any]:
+def _reader(
+    pick: Callable[[Client], re.Pattern[str]], build: Callable[[re.Match[str], str, Client], dict[str, Any]]
+) -> Callable[[str], Any]:
     """A line reader trying one kind of line in every client language: (who, [random]) or None."""
+
     def read_line(body: str) -> tuple[str, list[dict[str, Any]]] | None:
         for client in CLIENTS:
             m = pick(client).match(body)
             if m:
                 return m.group("who"), [build(m, body, client)]
         return None
+
     return read_line
 
 

@@ -12,7 +12,7 @@ import codecs
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any
 
 import msgspec
@@ -110,7 +110,7 @@ def decode_text(data: bytes, where: str, declared: str | None = None) -> tuple[s
     Returns (text, encoding used). Binary data (NUL bytes or undecodable) fails.
     """
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
     wide = utf16(data)
     if wide is not None:
         return wide, "utf-16"
@@ -155,7 +155,8 @@ def _codec_name(enc: str) -> str:
 def declared_charset(head: bytes) -> str | None:
     """The charset a page or XML declaration names in its first bytes."""
     m = re.search(rb"""charset\s*=\s*["']?([A-Za-z0-9_\-]+)""", head[:4096], re.I) or re.search(
-        rb"""<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_\-]+)""", head[:4096], re.I)
+        rb"""<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9_\-]+)""", head[:4096], re.I
+    )
     return m.group(1).decode("ascii") if m else None
 
 
@@ -197,8 +198,9 @@ def decode_json(text: str, where: str) -> Any:
     """
     if limits.too_deep(text):
         problem = limits.scan(text) or limits.Problem("depth", None)
-        raise ImportFailed(problem.message(), where=where, line=limits.line_of(text, problem.offset),
-                           field=problem.field)
+        raise ImportFailed(
+            problem.message(), where=where, line=limits.line_of(text, problem.offset), field=problem.field
+        )
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except _DuplicateKey as exc:
@@ -206,8 +208,9 @@ def decode_json(text: str, where: str) -> Any:
         located = {"line": limits.line_of(text, problem.offset), "field": problem.field} if problem else {}
         raise ImportFailed(Msg("import.json_duplicate_key", key=repr(exc.args[0])), where=where, **located) from None
     except json.JSONDecodeError as exc:
-        raise ImportFailed(Msg("import.json_invalid_at", detail=exc.msg, line=exc.lineno, column=exc.colno),
-                           where=where) from None
+        raise ImportFailed(
+            Msg("import.json_invalid_at", detail=exc.msg, line=exc.lineno, column=exc.colno), where=where
+        ) from None
     except ValueError as exc:
         raise ImportFailed(Msg("import.json_invalid", detail=str(exc)), where=where) from None
 
@@ -224,7 +227,7 @@ def epoch_ms(value: Any) -> str | None:
         return None
     ms = round(n * 1000) if abs(n) < 1e12 else n
     try:
-        t = datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
+        t = datetime.fromtimestamp(ms / 1000, tz=UTC)
     except (OverflowError, OSError, ValueError):
         return None
     return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{int(ms) % 1000:03d}Z"

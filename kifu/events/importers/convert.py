@@ -10,7 +10,8 @@ kept as notes. Every event carries ``src`` (file, location, original text).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from ..base import MalformedEvent
 from ..codec import Codec
@@ -46,8 +47,15 @@ class Converter:
         _as_text(msg)
         by = self.by(msg)
         base = self.envelope(msg, by)
-        values = {"by": by, "speaker": msg.speaker, "text": msg.text, "channel": msg.channel,
-                  "secret": msg.secret, "at": msg.at, "seq": self.written + 1}
+        values = {
+            "by": by,
+            "speaker": msg.speaker,
+            "text": msg.text,
+            "channel": msg.channel,
+            "secret": msg.secret,
+            "at": msg.at,
+            "seq": self.written + 1,
+        }
         out = [self.shared(e, base) for e in msg.events or []]
         verified = self.tokens.read(msg, base)
         out.extend(verified.events)
@@ -76,8 +84,11 @@ class Converter:
         return pid
 
     def envelope(self, msg: Message, by: str | None) -> dict[str, Any]:
-        src = {"file": self.src.file, "loc": msg.loc, "text": msg.text if msg.result is None
-               else f"{msg.text}\n{msg.result}" if msg.text else msg.result}
+        src = {
+            "file": self.src.file,
+            "loc": msg.loc,
+            "text": msg.text if msg.result is None else f"{msg.text}\n{msg.result}" if msg.text else msg.result,
+        }
         if msg.edited:
             src["edited"] = True
         base: dict[str, Any] = {"src": src}
@@ -119,7 +130,9 @@ class Converter:
             self.report.unreadable.append(Located(msg.loc, f"result not in a BCDice form kifu reads: {_short(answer)}"))
         flagged = not rolls and msg.rolls is None and not bot and not msg.typed and bcdice.maybe_result(msg.text)
         if flagged:
-            self.report.unreadable.append(Located(msg.loc, f"may be a BCDice result kifu cannot read: {_short(msg.text)}"))
+            self.report.unreadable.append(
+                Located(msg.loc, f"may be a BCDice result kifu cannot read: {_short(msg.text)}")
+            )
         unread = [r for r in rolls if r.problem and (bot or r.certain)]
         for roll in unread:
             self.report.unreadable.append(Located(msg.loc, f"{roll.problem}: {_short(roll.text)}"))
@@ -131,8 +144,11 @@ class Converter:
         # The typed S prefix counts where the command and its result share one message (CCFOLIA's
         # classic page); a source that keeps the result apart or tags it says secret itself.
         shared = msg.result is None and not msg.from_bot
-        secret = msg.secret or (shared and bool(rolls or unread or flagged) and
-                                bcdice.typed_secret(lead, next((r.echo for r in rolls or unread), None)))
+        secret = msg.secret or (
+            shared
+            and bool(rolls or unread or flagged)
+            and bcdice.typed_secret(lead, next((r.echo for r in rolls or unread), None))
+        )
         msg.secret = secret  # so the note of an unread secret result is secret too
         typed = lead.split(maxsplit=1)[0] if lead.strip() else ""
         if unread:
@@ -144,29 +160,59 @@ class Converter:
     def hidden(self, msg: Message) -> dict[str, Any]:
         kind, sides = bcdice.dice_of_command(msg.text)
         self.report.hidden += 1
-        return {"type": "random", "kind": kind, "sides": sides, "values": [], "secret": True,
-                "expr": msg.text.split(maxsplit=1)[0] if bcdice.looks_like_command(msg.text) else None, "echo": None}
+        return {
+            "type": "random",
+            "kind": kind,
+            "sides": sides,
+            "values": [],
+            "secret": True,
+            "expr": msg.text.split(maxsplit=1)[0] if bcdice.looks_like_command(msg.text) else None,
+            "echo": None,
+        }
 
     def from_roll(self, roll: Roll, typed: str, secret: bool, msg: Message) -> list[dict[str, Any]]:
         """One ``random`` template per run of dice of one size, or per pick of a choice."""
         if roll.kind == "other":
             return []  # a calculation, an error text, or faces kifu could not prove (reported)
-        expr = typed if typed and bcdice.normalise(typed).lstrip("S") in (
-            bcdice.normalise(roll.echo), bcdice.normalise(roll.echo).lstrip("S")) else roll.echo
+        expr = (
+            typed
+            if typed
+            and bcdice.normalise(typed).lstrip("S")
+            in (bcdice.normalise(roll.echo), bcdice.normalise(roll.echo).lstrip("S"))
+            else roll.echo
+        )
         if roll.prefix not in ("", "c", "C"):  # a table echoes its value, which is no command
             expr = typed or next(iter((msg.command or "").split()), "") or f"{roll.prefix}({roll.echo})"
         if roll.kind == "choice":
             parts = [("choice", left, None, (index,)) for left, index in roll.picks]
         else:  # runs of faces, and sums of dice BCDice shows only as a sum (kind "total")
-            parts = [(kind, sides, count if kind == "total" else None, values) for kind, sides, count, values in roll.parts]
-        return [{
-            "type": "random", "kind": kind, "sides": sides, "dice": count, "values": list(values), "expr": expr,
-            "result": roll.text, "secret": secret, "echo": roll.echo, "pick": roll.pick,
-            "pick_index": roll.picks[0][1] if roll.picks else None,
-            "total": roll.total, "outcome": roll.outcome, "repeat": roll.repeat, "options": list(roll.options),
-        } for kind, sides, count, values in parts]
+            parts = [
+                (kind, sides, count if kind == "total" else None, values) for kind, sides, count, values in roll.parts
+            ]
+        return [
+            {
+                "type": "random",
+                "kind": kind,
+                "sides": sides,
+                "dice": count,
+                "values": list(values),
+                "expr": expr,
+                "result": roll.text,
+                "secret": secret,
+                "echo": roll.echo,
+                "pick": roll.pick,
+                "pick_index": roll.picks[0][1] if roll.picks else None,
+                "total": roll.total,
+                "outcome": roll.outcome,
+                "repeat": roll.repeat,
+                "options": list(roll.options),
+            }
+            for kind, sides, count, values in parts
+        ]
 
-    def mapped_roll(self, msg: Message, r: dict[str, Any], base: dict[str, Any], values: dict[str, Any]) -> list[dict[str, Any]]:
+    def mapped_roll(
+        self, msg: Message, r: dict[str, Any], base: dict[str, Any], values: dict[str, Any]
+    ) -> list[dict[str, Any]]:
         v = {**values, **r, "value": r["values"][0] if r.get("values") else None}
         entry = mapping.find_roll(self.maps, v)
         if entry is not None:
@@ -188,14 +234,21 @@ class Converter:
             said = msg.text if msg.said is None else msg.said
             cmd = mapping.parse_command(said)
             if cmd is None and said.strip()[:1] in mapping.BANGS and len(said.strip()) > mapping.MAX_COMMAND:
-                self.report.unreadable.append(Located(msg.loc, f"a {len(said.strip())}-character line is too long "
-                                                               f"to be a command (at most {mapping.MAX_COMMAND})"))
+                self.report.unreadable.append(
+                    Located(
+                        msg.loc,
+                        f"a {len(said.strip())}-character line is too long "
+                        f"to be a command (at most {mapping.MAX_COMMAND})",
+                    )
+                )
             entry = mapping.find_command(self.maps, cmd) if cmd else None
             if cmd is not None and entry is not None and entry.note:
                 self.remember(entry, mapping.translated(mapping.command_values(cmd, entry, values), entry))
                 return [self.note(msg, base)]
             if cmd is not None and entry is not None:
-                return self.build(entry, mapping.command_values(cmd, entry, values), base, msg) or [self.note(msg, base)]
+                return self.build(entry, mapping.command_values(cmd, entry, values), base, msg) or [
+                    self.note(msg, base)
+                ]
             hit = mapping.find_pattern(self.maps, said)
             if hit is not None:
                 return self.build(hit[0], mapping.pattern_values(hit[1], values), base, msg) or [self.note(msg, base)]
@@ -218,7 +271,9 @@ class Converter:
 
     # --- templates -----------------------------------------------------------------
 
-    def build(self, entry: mapping.Entry, values: dict[str, Any], base: dict[str, Any], msg: Message) -> list[dict[str, Any]] | None:
+    def build(
+        self, entry: mapping.Entry, values: dict[str, Any], base: dict[str, Any], msg: Message
+    ) -> list[dict[str, Any]] | None:
         """Fill an entry's templates; on any failure report it and return None (the caller keeps a note).
 
         On success the entry's values are remembered for later entries and its
@@ -241,8 +296,10 @@ class Converter:
             return None
         for name in entry.clear:
             self.memory.pop(name, None)
-        self.remember(entry, {**mapping.translated(values, entry),
-                              **{k: v for k, v in out[-1].items() if k not in ("src", "type")}})
+        self.remember(
+            entry,
+            {**mapping.translated(values, entry), **{k: v for k, v in out[-1].items() if k not in ("src", "type")}},
+        )
         return out
 
     def items(self, entry: mapping.Entry, values: dict[str, Any], msg: Message) -> list[dict[str, Any]]:
@@ -255,9 +312,15 @@ class Converter:
             return []
         ref = values.get("rng")
         # A verified roll's outcomes one per event: the i-th item is outcome rng.index + i - 1.
-        return [dict(values, item=x, index=i, **({"rng": {**ref, "index": ref.get("index", 0) + i - 1}}
-                                                 if isinstance(ref, dict) else {}))
-                for i, x in enumerate(seq, 1)]
+        return [
+            dict(
+                values,
+                item=x,
+                index=i,
+                **({"rng": {**ref, "index": ref.get("index", 0) + i - 1}} if isinstance(ref, dict) else {}),
+            )
+            for i, x in enumerate(seq, 1)
+        ]
 
     def recalled(self) -> dict[str, Any]:
         """Remembered values as ``name.key`` for the templates."""

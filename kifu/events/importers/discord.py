@@ -75,8 +75,11 @@ def read_json(data: bytes, file: str) -> Source:
     for k, first in again.items():
         _unread_copy(src.messages[k], first)
     if repeated:
-        src.notes.append(f"{len(repeated)} message id(s) appear more than once and are read once: "
-                         + ", ".join(repeated[:10]) + (" …" if len(repeated) > 10 else ""))
+        src.notes.append(
+            f"{len(repeated)} message id(s) appear more than once and are read once: "
+            + ", ".join(repeated[:10])
+            + (" …" if len(repeated) > 10 else "")
+        )
     return src
 
 
@@ -144,7 +147,7 @@ def _result_line(line: str) -> bool:
     if _REPEAT_HEAD.fullmatch(line) or line.startswith(("(", "[ERROR]")):
         return True
     system = _SYSTEM_ID.match(line)
-    rest = line[system.end():] if system else ""
+    rest = line[system.end() :] if system else ""
     return bool(rest) and "(" in rest.split(maxsplit=1)[0]
 
 
@@ -193,8 +196,11 @@ def _name_embed_rollers(messages: list[Message], raw: list[Any]) -> None:
     Only a name some human author of the export uses is taken; otherwise the
     post stays the bot's own (``by`` = ``system``).
     """
-    humans = {m.speaker for m, r in zip(messages, raw)
-              if isinstance(r, dict) and isinstance(r.get("author"), dict) and not r["author"].get("isBot") and m.speaker}
+    humans = {
+        m.speaker
+        for m, r in zip(messages, raw)
+        if isinstance(r, dict) and isinstance(r.get("author"), dict) and not r["author"].get("isBot") and m.speaker
+    }
     for m, r in zip(messages, raw):
         if not m.system or not isinstance(r, dict):
             continue
@@ -215,8 +221,15 @@ def _json_message(i: int, m: Any, channel: str | None) -> Message:
     embeds = "\n\n".join(_embed_text(e) for e in _dicts(m.get("embeds")))
     text = "\n\n".join(t for t in (content, embeds) if t)
     name = next((n for n in (author.get("nickname"), author.get("name")) if isinstance(n, str) and n), None)
-    msg = Message(loc=loc, text=text, speaker=name, speaker_key=str(author["id"]) if author.get("id") else None,
-                  channel=channel, at=iso_time(m.get("timestamp")), edited=bool(m.get("timestampEdited")))
+    msg = Message(
+        loc=loc,
+        text=text,
+        speaker=name,
+        speaker_key=str(author["id"]) if author.get("id") else None,
+        channel=channel,
+        at=iso_time(m.get("timestamp")),
+        edited=bool(m.get("timestampEdited")),
+    )
     if author.get("isBot"):
         _bot_post(msg, _interaction_user(m))
     return msg
@@ -266,7 +279,9 @@ def read_text(data: bytes, file: str) -> Source:
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")
     numbered = lines(text)
-    blocks = _txt_blocks(numbered) if any(_TXT_HEADER.match(line) for line in numbered[:200]) else _paste_blocks(numbered)
+    blocks = (
+        _txt_blocks(numbered) if any(_TXT_HEADER.match(line) for line in numbered[:200]) else _paste_blocks(numbered)
+    )
     src.messages = [_text_message(start, author, body) for start, author, body in blocks]
     _continue_posts(src.messages, [author for _, author, _ in blocks])
     if not src.messages:

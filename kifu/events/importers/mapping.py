@@ -28,7 +28,8 @@ import tomllib
 import warnings
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import msgspec
 
@@ -164,8 +165,9 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
     """
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.MAX_MAPPING:
-        raise MappingError(Msg("limits.mapping_too_big", size=f"{size:,}", limit=f"{limits.MAX_MAPPING:,}"),
-                           where=where)
+        raise MappingError(
+            Msg("limits.mapping_too_big", size=f"{size:,}", limit=f"{limits.MAX_MAPPING:,}"), where=where
+        )
     deep = limits.Problem("depth", None).message()
     if limits.toml_too_deep(text):
         raise MappingError(deep, where=where)
@@ -222,29 +224,61 @@ def _entry(kind: str, i: int, e: Any, where: str, codec: Codec) -> Entry:
         _check_template(t, codec, f"{label}", where)
     try:
         return Entry(
-            kind=kind, index=i, templates=tuple(templates),
-            expr=e.get("expr"), expr_regex=_regex(e["expr_regex"]) if "expr_regex" in e else None,
-            roll_kind=e.get("kind"), sides=e.get("sides"), verified=e.get("verified"),
+            kind=kind,
+            index=i,
+            templates=tuple(templates),
+            expr=e.get("expr"),
+            expr_regex=_regex(e["expr_regex"]) if "expr_regex" in e else None,
+            roll_kind=e.get("kind"),
+            sides=e.get("sides"),
+            verified=e.get("verified"),
             name=_command_name(e, label, where) if kind == "command" else None,
-            bare=bool(e.get("bare", False)), args=tuple(e.get("args", ())),
+            bare=bool(e.get("bare", False)),
+            args=tuple(e.get("args", ())),
             regex=_regex(e["regex"]) if kind == "pattern" else None,
-            translate=tuple((k, v) for k, v in _translate(e.get("translate", {}), label, where).items()
-                            if not isinstance(v, dict)),
-            translate_by_name=tuple((k, tuple(_translate(v, label, where).items()))
-                                    for k, v in e.get("translate", {}).items() if isinstance(v, dict)),
-            note=bool(e.get("note", False)), remember_as=e.get("remember_as"),
-            clear=tuple(e.get("clear", ())), each=e.get("each"),
+            translate=tuple(
+                (k, v) for k, v in _translate(e.get("translate", {}), label, where).items() if not isinstance(v, dict)
+            ),
+            translate_by_name=tuple(
+                (k, tuple(_translate(v, label, where).items()))
+                for k, v in e.get("translate", {}).items()
+                if isinstance(v, dict)
+            ),
+            note=bool(e.get("note", False)),
+            remember_as=e.get("remember_as"),
+            clear=tuple(e.get("clear", ())),
+            each=e.get("each"),
         )
     except (re.error, KeyError) as exc:
-        raise MappingError(Msg("map.entry", label=label, detail=exc.message if isinstance(exc, KifuError) else str(exc)), where=where) from None
+        raise MappingError(
+            Msg("map.entry", label=label, detail=exc.message if isinstance(exc, KifuError) else str(exc)), where=where
+        ) from None
 
 
-_TYPES: dict[str, Any] = {"expr": str, "expr_regex": str, "kind": str, "sides": int, "verified": bool, "name": str, "bare": bool,
-                          "args": list, "regex": str, "events": list, "note": bool, "remember_as": str,
-                          "clear": list, "each": str}
+_TYPES: dict[str, Any] = {
+    "expr": str,
+    "expr_regex": str,
+    "kind": str,
+    "sides": int,
+    "verified": bool,
+    "name": str,
+    "bare": bool,
+    "args": list,
+    "regex": str,
+    "events": list,
+    "note": bool,
+    "remember_as": str,
+    "clear": list,
+    "each": str,
+}
 
 
-_TYPE_WORDS = {str: Msg("map.type.text"), int: Msg("map.type.int"), bool: Msg("map.type.bool"), list: Msg("map.type.list")}
+_TYPE_WORDS = {
+    str: Msg("map.type.text"),
+    int: Msg("map.type.int"),
+    bool: Msg("map.type.bool"),
+    list: Msg("map.type.list"),
+}
 
 
 def _check_types(e: dict[str, Any], label: str, where: str) -> None:
@@ -280,7 +314,9 @@ def _check_template(t: Any, codec: Codec, label: str, where: str) -> None:
     fields = {f.name for f in msgspec.structs.fields(cls)}
     bad = set(t) - fields - set(ENVELOPE)
     if bad or {"seq", "prev", "src"} & set(t):
-        raise MappingError(Msg("map.no_such_fields", label=label, type=t["type"], fields=sorted(bad or {"seq/prev/src"})), where=where)
+        raise MappingError(
+            Msg("map.no_such_fields", label=label, type=t["type"], fields=sorted(bad or {"seq/prev/src"})), where=where
+        )
 
 
 def translated(values: Mapping[str, Any], entry: Entry) -> dict[str, Any]:
@@ -307,7 +343,7 @@ def _swap(v: Any, table: Mapping[str, Any], text_only: bool) -> Any:
     return v
 
 
-def fill(template: Any, values: Mapping[str, Any], players: "PlayerBook") -> Any:
+def fill(template: Any, values: Mapping[str, Any], players: PlayerBook) -> Any:
     """The template with every placeholder replaced; raises Unfilled for a missing value."""
     if isinstance(template, dict):
         filled = {k: fill(v, values, players) for k, v in template.items()}
@@ -349,7 +385,7 @@ def _int(v: Any) -> int:
         raise Unfilled(f"{v!r} is not a whole number") from None
 
 
-def _convert(v: Any, conv: str | None, values: Mapping[str, Any], players: "PlayerBook") -> Any:
+def _convert(v: Any, conv: str | None, values: Mapping[str, Any], players: PlayerBook) -> Any:
     if conv is None:
         return v
     if conv == "int":
@@ -404,8 +440,8 @@ def command_values(cmd: Command, entry: Entry, base: Mapping[str, Any]) -> dict[
     values = dict(base, cmd=cmd.name, args=list(cmd.args), nargs=len(cmd.args))
     values.update({f"arg{i}": a for i, a in enumerate(cmd.args, 1)})
     values.update(dict(zip(entry.args, cmd.args)))
-    values["rest"] = " ".join((cmd.typed or cmd.args)[len(entry.args):]) or None
-    values["more"] = list(cmd.args[len(entry.args):])
+    values["rest"] = " ".join((cmd.typed or cmd.args)[len(entry.args) :]) or None
+    values["more"] = list(cmd.args[len(entry.args) :])
     return values
 
 
@@ -431,4 +467,3 @@ def find_pattern(mapping: MapFile, text: str) -> tuple[Entry, re.Match[str]] | N
 
 def find_roll(mapping: MapFile, values: Mapping[str, Any]) -> Entry | None:
     return next((e for e in mapping.rolls if e.matches_roll(values)), None)
-

@@ -78,7 +78,6 @@ class Tokens:
         return out
 
 
-
 def _event(found: rng.Found) -> dict[str, Any] | None:
     """The event a token makes: the valid token's fields, or a changed token's fields as they read."""
     token, fields = found.token, found.fields
@@ -103,7 +102,14 @@ def _claimed(id: str, claims: tuple[tuple[int, int], ...]) -> list[dict[str, Any
         if out and out[-1]["sides"] == sides:
             out[-1]["values"].append(face)
         else:
-            out.append({"type": "random", "kind": "coin" if sides == 2 else "die", "sides": sides, "values": [face],
-                        "rng": {"commit": id, "index": index} if index else {"commit": id}})
+            out.append(
+                {
+                    "type": "random",
+                    "kind": "coin" if sides == 2 else "die",
+                    "sides": sides,
+                    "values": [face],
+                    "rng": {"commit": id, "index": index} if index else {"commit": id},
+                }
+            )
         index += 1
     return out

@@ -49,17 +49,41 @@ TABLE_SENDER = "Dice-Roll Table"
 
 # What zipfile raises on a damaged or hostile archive (found by fuzzing: zlib, struct and
 # "zip file version" errors besides BadZipFile); each becomes one clean ImportFailed.
-_ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, struct.error, OSError, EOFError, RuntimeError, NotImplementedError,
-               ValueError, UnicodeDecodeError)
+_ZIP_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    struct.error,
+    OSError,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+    ValueError,
+    UnicodeDecodeError,
+)
 
-_PARSE_OPTIONS: dict[str, Any] = dict(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                                      remove_comments=True, remove_pis=True)
+_PARSE_OPTIONS: dict[str, Any] = dict(
+    resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_comments=True, remove_pis=True
+)
 # Udonarium_fly's decorations of a die in a result: ###6### (a special die), ~~~2~~~ (a dropped one).
 _DECORATION = re.compile(r"###([^#]*)###|~~~([^~]*)~~~")
 _FLY_REPEAT = re.compile(r" #(\d+)$")
 _FLY_STEP = " → "
-_TAG_FLAGS = frozenset({"system", "dicebot", "secret", "empty", "success", "failure", "critical", "fumble", "noface",
-                        "opelog", "direct", "mine"})
+_TAG_FLAGS = frozenset(
+    {
+        "system",
+        "dicebot",
+        "secret",
+        "empty",
+        "success",
+        "failure",
+        "critical",
+        "fumble",
+        "noface",
+        "opelog",
+        "direct",
+        "mine",
+    }
+)
 """Words of ``@tag`` that flag a message (Udonarium and Udonarium_fly); any other word names the game system."""
 
 
@@ -133,13 +157,22 @@ class _ChatReader:
     def message(self, c: Any, tab: str | None, ti: int, ci: int) -> Message:
         loc = f"chat-tab[{ti}]/chat[{ci}] line {c.sourceline}"
         if c.tag != "chat":
-            return Message(loc=loc, text=etree.tostring(c, encoding="unicode"), unreadable=f"unexpected element <{c.tag}>")
+            return Message(
+                loc=loc, text=etree.tostring(c, encoding="unicode"), unreadable=f"unexpected element <{c.tag}>"
+            )
         tags = (c.get("tag") or "").split()
         sender = c.get("from") or ""
-        result = sender == "System-BCDice" or tags[:2] == ["system", "dicebot"] or (
-            c.get("originFrom") is not None and "system" in tags)
+        result = (
+            sender == "System-BCDice"
+            or tags[:2] == ["system", "dicebot"]
+            or (c.get("originFrom") is not None and "system" in tags)
+        )
         msg = Message(
-            loc=loc, text=c.text or "", speaker=c.get("name"), speaker_key=c.get("from"), channel=tab,
+            loc=loc,
+            text=c.text or "",
+            speaker=c.get("name"),
+            speaker_key=c.get("from"),
+            channel=tab,
             at=epoch_ms(c.get("timestamp")) if c.get("timestamp") else None,
             secret="secret" in tags or bool(c.get("to")),
             # opelog: Udonarium_fly's operation log, a line the client writes for a peer ("… が起動した")
@@ -283,7 +316,9 @@ def _check_name(info: zipfile.ZipInfo, file: str) -> None:
         raise ImportFailed(Msg("import.zip_traversal", name=repr(name)), where=file)
 
 
-def _choose(infos: list[zipfile.ZipInfo], zf: zipfile.ZipFile, file: str, src: Source) -> tuple[str, list[Message]] | None:
+def _choose(
+    infos: list[zipfile.ZipInfo], zf: zipfile.ZipFile, file: str, src: Source
+) -> tuple[str, list[Message]] | None:
     by_name = {_name(i).rsplit("/", 1)[-1]: i for i in infos if not i.is_dir()}
     for wanted in CHAT_ENTRIES:
         info = by_name.get(wanted)

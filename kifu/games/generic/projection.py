@@ -6,7 +6,8 @@ table's messages map to no game.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import msgspec
 

@@ -346,8 +346,9 @@ def _by_key(items: list[Any], *extra: str) -> dict[str, Any]:
 def _build_index(cat: Catalogue) -> _Index:
     guns = _by_key(cat.guns, "short_name")
     decks = {key: {c.id: c.copies[g.id] for c in cat.cards if g.id in c.copies} for key, g in guns.items()}
-    return _Index(cards=_by_key(cat.cards), guns=guns, gunners=_by_key(cat.gunners), skills=_by_key(cat.skills),
-                  decks=decks)
+    return _Index(
+        cards=_by_key(cat.cards), guns=guns, gunners=_by_key(cat.gunners), skills=_by_key(cat.skills), decks=decks
+    )
 
 
 def _error(exc: Exception, where: str) -> CatalogueError:
@@ -486,7 +487,9 @@ def _check_card(i: int, c: Card, guns: set[str], where: str) -> None:
         if g not in guns:
             raise _fail(where, f"cards[{i}].copies", Msg("cards.unknown_gun", name=repr(g)))
     if c.additional_cost is not None and c.additional_cost.gun not in guns:
-        raise _fail(where, f"cards[{i}].additional_cost.gun", Msg("cards.unknown_gun", name=repr(c.additional_cost.gun)))
+        raise _fail(
+            where, f"cards[{i}].additional_cost.gun", Msg("cards.unknown_gun", name=repr(c.additional_cost.gun))
+        )
     if c.additional_cost is not None and not c.numbers_with("additional_cost"):
         raise _fail(where, f"cards[{i}].numbers", Msg("cards.additional_cost_number"))
 

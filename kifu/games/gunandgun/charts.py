@@ -19,11 +19,21 @@ def values(frame: Frame[Any]) -> Values:
 
 def board(frame: Frame[Any]) -> Board:
     state = frame.game
-    rows: Board = [(pid, (Figure("life", p.life), Figure("volt", p.voltage), Figure("hand", p.hand),
-                          Figure("guns", " ".join(f"{g.name}:{g.loads}" for g in p.guns.values()) or "-")))
-                   for pid, p in state.players.items()]
-    rows.append((None, (Figure("turn", state.turn), Figure("active", state.active or "-"),
-                        Figure("phase", state.phase))))
+    rows: Board = [
+        (
+            pid,
+            (
+                Figure("life", p.life),
+                Figure("volt", p.voltage),
+                Figure("hand", p.hand),
+                Figure("guns", " ".join(f"{g.name}:{g.loads}" for g in p.guns.values()) or "-"),
+            ),
+        )
+        for pid, p in state.players.items()
+    ]
+    rows.append(
+        (None, (Figure("turn", state.turn), Figure("active", state.active or "-"), Figure("phase", state.phase)))
+    )
     return rows
 
 

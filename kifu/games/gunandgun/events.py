@@ -352,9 +352,28 @@ class CardsMoved(Event, tag="gg.move", kw_only=True):
 
 
 EVENTS: tuple[type[Event], ...] = (
-    SetupChosen, FirstPlayerChosen, TurnStarted, TurnEnded, CardsDrawn, CardPlayed, ResponseDeclared,
-    BulletFired, SkillUsed, AbilityUsed, TossGroupOpened, CostPaid, CostRefunded, CoinTossed, EffectResolved,
-    Loaded, ShotDeclared, HitModified, LifeChanged, BurnChanged, CardsDiscarded, CardsMoved,
+    SetupChosen,
+    FirstPlayerChosen,
+    TurnStarted,
+    TurnEnded,
+    CardsDrawn,
+    CardPlayed,
+    ResponseDeclared,
+    BulletFired,
+    SkillUsed,
+    AbilityUsed,
+    TossGroupOpened,
+    CostPaid,
+    CostRefunded,
+    CoinTossed,
+    EffectResolved,
+    Loaded,
+    ShotDeclared,
+    HitModified,
+    LifeChanged,
+    BurnChanged,
+    CardsDiscarded,
+    CardsMoved,
 )
 """Every gg.* event type, in the order a turn usually shows them."""
 
@@ -370,5 +389,10 @@ def catalogue(start: MatchStarted) -> Any:
 
 def names(cat: Any) -> list[str]:
     """The names a table types (cards, guns by full and short name, gunners, skills): for completion."""
-    return ([c.name for c in cat.cards] + [g.name for g in cat.guns] + [g.short_name for g in cat.guns]
-            + [g.name for g in cat.gunners] + [s.name for s in cat.skills])
+    return (
+        [c.name for c in cat.cards]
+        + [g.name for g in cat.guns]
+        + [g.short_name for g in cat.guns]
+        + [g.name for g in cat.gunners]
+        + [s.name for s in cat.skills]
+    )

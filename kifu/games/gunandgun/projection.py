@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 from types import SimpleNamespace
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
+from collections.abc import Mapping
 
 import msgspec
 from msgspec.structs import replace
@@ -185,7 +186,6 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
     return State(ckey=register(start), order=ids, players={i: Player(id=i) for i in ids})
 
 
-
 # --- the card catalogue -------------------------------------------------------
 # Card facts come from the events layer's loader, merged with the log's own
 # match.start.catalogue. The state keeps only a key into this cache so that it
@@ -230,27 +230,27 @@ def tables(key: str) -> Any:
     return _TABLES.get(key, _NO_TABLES)
 
 
-def card_facts(state: "State", name: str | None) -> Any:
+def card_facts(state: State, name: str | None) -> Any:
     """The deck card ``name`` (id or Japanese name) in the match's catalogue; None if unknown."""
     return _TABLES.get(state.ckey, _NO_TABLES).cards.get(name)
 
 
-def gun_facts(state: "State", name: str | None) -> Any:
+def gun_facts(state: State, name: str | None) -> Any:
     """The gun ``name`` (id, full or short name) in the match's catalogue; None if unknown."""
     return _TABLES.get(state.ckey, _NO_TABLES).guns.get(name)
 
 
-def gunner_facts(state: "State", name: str | None) -> Any:
+def gunner_facts(state: State, name: str | None) -> Any:
     """The gunner ``name`` (id or Japanese name) in the match's catalogue; None if unknown."""
     return _TABLES.get(state.ckey, _NO_TABLES).gunners.get(name)
 
 
-def skill_facts(state: "State", name: str | None) -> Any:
+def skill_facts(state: State, name: str | None) -> Any:
     """The skill ``name`` (id or Japanese name) in the match's catalogue; None if unknown."""
     return _TABLES.get(state.ckey, _NO_TABLES).skills.get(name)
 
 
-def canon(state: "State", name: str | None) -> str | None:
+def canon(state: State, name: str | None) -> str | None:
     """A card's or skill's Japanese name when the catalogue knows it, so ids and names count together."""
     if name is None:
         return None
@@ -315,8 +315,17 @@ def _bump(d: Mapping[str, int], key: str, by: int = 1) -> dict[str, int]:
 
 
 def _open(state: State, e: Any, kind: str, card: str | None, **extra: Any) -> State:
-    a = Activation(id=e.act, player=e.player, kind=kind, card=card, seq=e.seq, turn=state.turn,
-                   room=room_of(state, e.player), phase=state.phase, **extra)
+    a = Activation(
+        id=e.act,
+        player=e.player,
+        kind=kind,
+        card=card,
+        seq=e.seq,
+        turn=state.turn,
+        room=room_of(state, e.player),
+        phase=state.phase,
+        **extra,
+    )
     return replace(state, acts={**state.acts, e.act: a})
 
 
@@ -354,8 +363,9 @@ def _setup(state: State, e: ev.SetupChosen) -> State:
     for name in e.guns:
         facts = gun_facts(state, name)
         deck = e.deck if e.deck is not None else getattr(facts, "deck_size", 20)
-        guns[name] = Gun(name=name, deck=deck, max=getattr(facts, "max_load", None),
-                         limit=getattr(facts, "load_limit", None))
+        guns[name] = Gun(
+            name=name, deck=deck, max=getattr(facts, "max_load", None), limit=getattr(facts, "load_limit", None)
+        )
     gunner = gunner_facts(state, e.gunner)
     life = e.life or getattr(gunner, "life", None) or 30
     p = _player(state, e.player)
@@ -370,9 +380,18 @@ def _first(state: State, e: ev.FirstPlayerChosen) -> State:
 @apply.on(ev.TurnStarted)
 def _turn(state: State, e: ev.TurnStarted) -> State:
     players = {
-        pid: replace(p, plays={}, resolves={}, up_loads={}, actions=0, groups=(), refill=None, burned=False,
-                     guns={n: replace(g, basic=0, shots=0) if g.basic or g.shots else g for n, g in p.guns.items()},
-                     **_turn_counts(state, p, e))
+        pid: replace(
+            p,
+            plays={},
+            resolves={},
+            up_loads={},
+            actions=0,
+            groups=(),
+            refill=None,
+            burned=False,
+            guns={n: replace(g, basic=0, shots=0) if g.basic or g.shots else g for n, g in p.guns.items()},
+            **_turn_counts(state, p, e),
+        )
         for pid, p in state.players.items()
     }
     if e.player not in players:
@@ -419,8 +438,11 @@ def _played(state: State, e: ev.CardPlayed) -> State:
     state = _to_main(state, e.player)
     p = _player(state, e.player)
     card = canon(state, e.card) or e.card
-    changes: dict[str, Any] = {"hand": max(0, p.hand - 1), "plays": _bump(p.plays, card),
-                               "plays_game": _bump(p.plays_game, card)}
+    changes: dict[str, Any] = {
+        "hand": max(0, p.hand - 1),
+        "plays": _bump(p.plays, card),
+        "plays_game": _bump(p.plays_game, card),
+    }
     if e.kind == "action":
         changes["actions"] = p.actions + 1
     elif e.kind == "function":
@@ -485,8 +507,12 @@ def _cost(state: State, e: ev.CostPaid) -> State:
     else:
         g = _gun(state, p, e.gun or "")
         n = min(e.n, g.loads)
-        state = _put(state, p, discard=p.discard + n,
-                     guns={**p.guns, g.name: replace(g, loads=g.loads - n, up=g.up[: max(0, g.loads - n)])})
+        state = _put(
+            state,
+            p,
+            discard=p.discard + n,
+            guns={**p.guns, g.name: replace(g, loads=g.loads - n, up=g.up[: max(0, g.loads - n)])},
+        )
     a = _act(state, e.act)
     if a is None:
         return state
@@ -512,8 +538,9 @@ def _tossed(state: State, e: ev.CoinTossed) -> State:
     ended = a.ended or e.facing == "opponent"
     n = a.n + (1 if e.facing == "self" and not a.ended else 0)
     room = a.room if a.tosses else room_of(state, a.player)
-    return _put_act(state, a, tosses=a.tosses + (e.facing,), toss_seqs=a.toss_seqs + (e.seq,), ended=ended, n=n,
-                    room=room)
+    return _put_act(
+        state, a, tosses=a.tosses + (e.facing,), toss_seqs=a.toss_seqs + (e.seq,), ended=ended, n=n, room=room
+    )
 
 
 def room_of(state: State, pid: str) -> int | None:
@@ -543,9 +570,17 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
     if a.resolved is None and e.outcome == "applied":
         state = _extra_turns(state, a, e)
     a = state.acts[a.id]
-    return _put_act(state, a, resolved=a.resolved or e.seq, outcome=e.outcome,
-                    values=tuple(e.values) if e.values is not None else a.values, rn=e.n,
-                    measured=e.measured, holds=e.holds, cmp=e.cmp)
+    return _put_act(
+        state,
+        a,
+        resolved=a.resolved or e.seq,
+        outcome=e.outcome,
+        values=tuple(e.values) if e.values is not None else a.values,
+        rn=e.n,
+        measured=e.measured,
+        holds=e.holds,
+        cmp=e.cmp,
+    )
 
 
 def _extra_turns(state: State, a: Activation, e: ev.EffectResolved) -> State:
@@ -614,8 +649,9 @@ def _shot(state: State, e: ev.ShotDeclared) -> State:
     p = _player(state, e.player)
     g = _gun(state, p, e.gun)
     shot = Shot(id=e.shot, player=e.player, gun=g.name, seq=e.seq, loads=g.loads, up=g.up)
-    state = _put(state, p, voltage=p.voltage + g.loads,
-                 guns={**p.guns, g.name: replace(g, loads=0, up=(), shots=g.shots + 1)})
+    state = _put(
+        state, p, voltage=p.voltage + g.loads, guns={**p.guns, g.name: replace(g, loads=0, up=(), shots=g.shots + 1)}
+    )
     return replace(state, shots={**state.shots, e.shot: shot}, last_shot=e.shot)
 
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from kifu.events import games
 from kifu.events.base import MatchStarted
@@ -105,8 +106,14 @@ class Side:
 class Table:
     """The match being generated: payloads so far and the state they project to."""
 
-    def __init__(self, rng: random.Random, match_id: str, rules: dict[str, Any] | None = None,
-                 catalogue: dict[str, Any] | None = None, slip: Slip | None = None) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        match_id: str,
+        rules: dict[str, Any] | None = None,
+        catalogue: dict[str, Any] | None = None,
+        slip: Slip | None = None,
+    ) -> None:
         self.rng = rng
         self.slip = slip
         self.cat = cards.load()
@@ -114,8 +121,14 @@ class Table:
         self.events: list[dict[str, Any]] = []
         self.acts = 0
         self.ids = ("p1", "p2")
-        start = {"type": "match.start", "format": "kifu/1", "game": "gunandgun", "match": match_id,
-                 "players": [{"id": "p1", "name": "Aoi"}, {"id": "p2", "name": "Ren"}], "rules": rules or {}}
+        start = {
+            "type": "match.start",
+            "format": "kifu/1",
+            "game": "gunandgun",
+            "match": match_id,
+            "players": [{"id": "p1", "name": "Aoi"}, {"id": "p2", "name": "Ren"}],
+            "rules": rules or {},
+        }
         if catalogue:
             start["catalogue"] = catalogue
         self.events.append(start)
@@ -194,8 +207,14 @@ def _setup(t: Table) -> None:
         guns = [t.cat.gun(g) for g in t.rng.sample(GUNS, 2)]
         skill = next(s for s in (t.cat.skill(k) for k in gunner.skills) if s.cost is not None)
         names = [g.short_name for g in guns]
-        t.sides[pid] = Side(gunner=gunner, guns=guns, decks={n: build_deck(t.cat, g, t.rng) for n, g in zip(names, guns)},
-                            loads={n: [] for n in names}, life=gunner.life, skill=skill)
+        t.sides[pid] = Side(
+            gunner=gunner,
+            guns=guns,
+            decks={n: build_deck(t.cat, g, t.rng) for n, g in zip(names, guns)},
+            loads={n: [] for n in names},
+            life=gunner.life,
+            skill=skill,
+        )
         t.emit("gg.setup", pid, player=pid, gunner=gunner.name, guns=names, skill=skill.name)
     keys = [(pid, s.gunner.speed, sum(g.weight for g in s.guns)) for pid, s in t.sides.items()]
     (a, sa, wa), (b, sb, wb) = keys
@@ -469,7 +488,11 @@ def _playable(t: Table, pid: str) -> list[str]:
             continue  # a draw of N must be possible in full (GG-NUM-004): keep well clear of the deck's end
         if card in ("突貫", "叩き付け") and s.life <= 8:
             continue
-        if card in ACTIONS or (card in FUNCTIONS and s.functions.count(card) < 2) or (card in RESPONSES and len(s.responses) < 2):
+        if (
+            card in ACTIONS
+            or (card in FUNCTIONS and s.functions.count(card) < 2)
+            or (card in RESPONSES and len(s.responses) < 2)
+        ):
             out.append(card)
     return out
 
@@ -481,8 +504,14 @@ def _spent(s: Side, facts: Any) -> bool:
 
 def _play(t: Table, pid: str) -> None:
     s = t.sides[pid]
-    again = [c for c in dict.fromkeys(s.hand) if c in ACTIONS and _spent(s, t.cat.card(c))
-             and _affordable(s, t.cat.card(c)) and not (c in DRAWS and _cards_left(s) < 14)]
+    again = [
+        c
+        for c in dict.fromkeys(s.hand)
+        if c in ACTIONS
+        and _spent(s, t.cat.card(c))
+        and _affordable(s, t.cat.card(c))
+        and not (c in DRAWS and _cards_left(s) < 14)
+    ]
     if again and now(t.slip, "second-use"):
         _action(t, pid, t.rng.choice(again))
         return
@@ -503,8 +532,14 @@ def _play(t: Table, pid: str) -> None:
 
 def _shoot(t: Table, pid: str) -> None:
     s = t.sides[pid]
-    ready = [g for g in s.guns if not s.shots[g.short_name] and g.short_name not in s.barred
-             and g.hit_table and len(s.loads[g.short_name]) >= g.hit_table[0].load]
+    ready = [
+        g
+        for g in s.guns
+        if not s.shots[g.short_name]
+        and g.short_name not in s.barred
+        and g.hit_table
+        and len(s.loads[g.short_name]) >= g.hit_table[0].load
+    ]
     if not ready:
         return
     gun = t.rng.choice(ready)
@@ -520,7 +555,7 @@ def _shoot(t: Table, pid: str) -> None:
     if extra.startswith("RECOIL"):
         act = t.act_id()
         t.emit("gg.ability", pid, act=act, player=pid, source="gun", name=name)
-        _hurt(t, pid, pid, int(extra[len("RECOIL"):]), act=act)
+        _hurt(t, pid, pid, int(extra[len("RECOIL") :]), act=act)
     heal = 0
     no_responses = gun.no_responses
     early = s.early.pop(name, None)
@@ -560,8 +595,8 @@ def _shoot(t: Table, pid: str) -> None:
     if extra.startswith("BURN"):
         act = t.act_id()
         t.emit("gg.ability", pid, act=act, player=pid, source="gun", name=name)
-        t.sides[target].burn += int(extra[len("BURN"):])
-        t.emit("gg.burn", pid, player=target, delta=int(extra[len("BURN"):]), act=act)
+        t.sides[target].burn += int(extra[len("BURN") :])
+        t.emit("gg.burn", pid, player=target, delta=int(extra[len("BURN") :]), act=act)
     if extra == "RETRIEVAL":
         s.retrieval = True
     _check_end(t)

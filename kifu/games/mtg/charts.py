@@ -30,14 +30,29 @@ def board(frame: Frame[Any]) -> Board:
         for p in flip.payoffs:
             if p.kind in COUNTERS and p.player:
                 counters[p.player] = counters.get(p.player, 0) + p.amount
-    rows: Board = [(pid, (Figure("won", state.wins.get(pid, 0)), Figure("lost", state.losses.get(pid, 0)),
-                          Figure("counters", counters.get(pid, 0))))
-                   for pid in state.players]
+    rows: Board = [
+        (
+            pid,
+            (
+                Figure("won", state.wins.get(pid, 0)),
+                Figure("lost", state.losses.get(pid, 0)),
+                Figure("counters", counters.get(pid, 0)),
+            ),
+        )
+        for pid in state.players
+    ]
     last = max(state.flips.values(), key=lambda f: f.seq, default=None)
-    rows.append((None, (Figure("turn", state.turn), Figure("flips", len(state.flips)),
-                        Figure("latest", "-" if last is None else f"{last.flip} {last.card}"))))
+    rows.append(
+        (
+            None,
+            (
+                Figure("turn", state.turn),
+                Figure("flips", len(state.flips)),
+                Figure("latest", "-" if last is None else f"{last.flip} {last.card}"),
+            ),
+        )
+    )
     return rows
 
 
-CHARTS = Charts((Metric("wins"),
-                 Metric("losses")), values, board)
+CHARTS = Charts((Metric("wins"), Metric("losses")), values, board)

@@ -31,8 +31,20 @@ Count = Annotated[int, msgspec.Meta(ge=1)]
 Amount = Annotated[int, msgspec.Meta(ge=0)]
 
 PayoffKind = Literal[
-    "luck-counter", "treasure", "draw", "double", "counter", "token", "damage",
-    "life-gain", "life-loss", "extra-turn", "copy", "free-cast", "destroy", "other",
+    "luck-counter",
+    "treasure",
+    "draw",
+    "double",
+    "counter",
+    "token",
+    "damage",
+    "life-gain",
+    "life-loss",
+    "extra-turn",
+    "copy",
+    "free-cast",
+    "destroy",
+    "other",
 ]
 """What a payoff did; ``amount`` says how much (cards, counters, damage, doublings …)."""
 
@@ -113,7 +125,9 @@ class FlipInstructed(Event, tag="mtg.flip", kw_only=True):
     """A number the player chose: Yusri's coins (1–5), Squee's Revenge's N."""
     kind: Literal["called", "heads-tails"] | None = None
     """Called (win/lose) or heads/tails-only; only read when the card is not in the catalogue."""
-    sequence: Literal["fixed", "until-lose", "until-lose-or-stop", "capped", "chosen", "repeat", "until-both-heads"] | None = None
+    sequence: (
+        Literal["fixed", "until-lose", "until-lose-or-stop", "capped", "chosen", "repeat", "until-both-heads"] | None
+    ) = None
     """How the flips go on; only read when the card is not in the catalogue."""
 
 
@@ -231,8 +245,9 @@ def catalogue(start: MatchStarted) -> Any:
     try:
         return cards.for_match(start.catalogue)
     except msgspec.ValidationError as exc:
-        raise MalformedEvent(Msg("cards.wrong_shape", detail=field_error(exc)[0]),
-                             line=1, seq=1, field="catalogue") from None
+        raise MalformedEvent(
+            Msg("cards.wrong_shape", detail=field_error(exc)[0]), line=1, seq=1, field="catalogue"
+        ) from None
 
 
 def names(cat: Any) -> list[str]:

@@ -27,12 +27,19 @@ def _pay(d: dict[str, int]) -> str:
 
 
 def _payoffs(c: cards.Card, lang: str) -> str:
-    parts = [(_t("per_win", lang), _pay(c.per_win)), (_t("per_loss", lang), _pay(c.per_loss)),
-             (_t("per_heads", lang), _pay(c.per_heads)), (_t("per_tails", lang), _pay(c.per_tails)),
-             (_t("all_won_per_flip", lang), _pay(c.all_won_per_flip))]
+    parts = [
+        (_t("per_win", lang), _pay(c.per_win)),
+        (_t("per_loss", lang), _pay(c.per_loss)),
+        (_t("per_heads", lang), _pay(c.per_heads)),
+        (_t("per_tails", lang), _pay(c.per_tails)),
+        (_t("all_won_per_flip", lang), _pay(c.all_won_per_flip)),
+    ]
     out = [f"{label}: {v}" for label, v in parts if v]
-    out += [f"{_t('tier', lang)} {t.wins}+: {t.kind} {t.amount}" + (f" ({_t('each_opponent', lang)})" if t.each_opponent else "")
-            for t in c.tiers]
+    out += [
+        f"{_t('tier', lang)} {t.wins}+: {t.kind} {t.amount}"
+        + (f" ({_t('each_opponent', lang)})" if t.each_opponent else "")
+        for t in c.tiers
+    ]
     if c.all_won_at:
         out.append(f"{_t('all_won_at', lang)} {c.all_won_at.flips}: {c.all_won_at.kind} {c.all_won_at.amount}")
     if c.stakes:
@@ -58,12 +65,28 @@ def _flips(c: cards.Card) -> str:
 def listing(lang: str) -> list[Section]:
     """Every flip card, watcher and modifier, in catalogue order."""
     cat = cards.builtin()
-    return [Section(
-        title=_t("cards", lang),
-        columns=[_t(k, lang) for k in ("name", "ja", "ability", "roles", "call", "sequence", "coins", "payoffs", "watch")],
-        rows=[[c.name, c.ja or "—", c.ability or "—", ", ".join(_t("role." + r, lang) for r in c.roles),
-               _t("call." + c.call, lang) if c.call else "—", c.sequence or "—", _flips(c), _payoffs(c, lang),
-               _watch(c, lang)] for c in cat.cards.values()])]
+    return [
+        Section(
+            title=_t("cards", lang),
+            columns=[
+                _t(k, lang) for k in ("name", "ja", "ability", "roles", "call", "sequence", "coins", "payoffs", "watch")
+            ],
+            rows=[
+                [
+                    c.name,
+                    c.ja or "—",
+                    c.ability or "—",
+                    ", ".join(_t("role." + r, lang) for r in c.roles),
+                    _t("call." + c.call, lang) if c.call else "—",
+                    c.sequence or "—",
+                    _flips(c),
+                    _payoffs(c, lang),
+                    _watch(c, lang),
+                ]
+                for c in cat.cards.values()
+            ],
+        )
+    ]
 
 
 def forms() -> list[str]:

@@ -11,7 +11,8 @@ kept, legal or not; the helpers at the end derive what the rules compare
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import msgspec
 from msgspec.structs import replace
@@ -267,8 +268,15 @@ def _leaves(state: State, e: PermanentLeft) -> State:
 
 @apply.on(RandomiserAgreed)
 def _randomiser(state: State, e: RandomiserAgreed) -> State:
-    r = Randomiser(randomiser=e.randomiser, kind=e.kind, sides=e.sides, clear=e.clear, heads=e.heads,
-                   agreed=tuple(e.agreed), seq=e.seq)
+    r = Randomiser(
+        randomiser=e.randomiser,
+        kind=e.kind,
+        sides=e.sides,
+        clear=e.clear,
+        heads=e.heads,
+        agreed=tuple(e.agreed),
+        seq=e.seq,
+    )
     return replace(state, randomisers={**state.randomisers, e.randomiser: r})
 
 
@@ -289,7 +297,8 @@ def controls(state: State, player: str, modifier: str) -> int:
     if n is None:
         n = counts[(player, modifier)] = sum(
             p.controller == player and (card := card_of(state, p.card)) is not None and card.modifier == modifier
-            for p in state.permanents.values())
+            for p in state.permanents.values()
+        )
     return n
 
 
@@ -311,8 +320,9 @@ def _watchers(state: State) -> tuple[Permanent, ...]:
 
 
 def _edgar_applies(state: State, flipper: str) -> bool:
-    return (state.stated_results and controls(state, flipper, "edgar") > 0
-            and (state.turn, flipper) not in state.edgar_used)
+    return (
+        state.stated_results and controls(state, flipper, "edgar") > 0 and (state.turn, flipper) not in state.edgar_used
+    )
 
 
 @apply.on(FlipInstructed)
@@ -322,11 +332,22 @@ def _flip(state: State, e: FlipInstructed) -> State:
     card = card_of(state, e.card)
     stated = _edgar_applies(state, e.flipper)
     ins = Instruction(
-        flip=e.flip, seq=e.seq, card=e.card, controller=e.controller or e.flipper, flipper=e.flipper,
-        coins=e.coins, chosen=e.chosen, turn=state.turn, stated=stated, call_counts=state.call_counts, watchers=_watchers(state),
+        flip=e.flip,
+        seq=e.seq,
+        card=e.card,
+        controller=e.controller or e.flipper,
+        flipper=e.flipper,
+        coins=e.coins,
+        chosen=e.chosen,
+        turn=state.turn,
+        stated=stated,
+        call_counts=state.call_counts,
+        watchers=_watchers(state),
         kind=card.call if card and card.call else e.kind,
         sequence=card.sequence if card and card.sequence else e.sequence,
-        flippers=card.flippers if card else "flipper", known=card is not None, last_seq=e.seq,
+        flippers=card.flippers if card else "flipper",
+        known=card is not None,
+        last_seq=e.seq,
     )
     used = state.edgar_used + (((state.turn, e.flipper),) if stated else ())
     return replace(state, flips={**state.flips, e.flip: ins}, edgar_used=used)
@@ -347,8 +368,10 @@ def _put(state: State, ins: Instruction) -> State:
     if old is not None and old.wins == ins.wins and old.losses == ins.losses:
         return replace(state, flips={**state.flips, ins.flip: ins})
     wins, losses = dict(state.wins), dict(state.losses)
-    for tally, before, after in ((wins, old.wins if old else 0, ins.wins),
-                                 (losses, old.losses if old else 0, ins.losses)):
+    for tally, before, after in (
+        (wins, old.wins if old else 0, ins.wins),
+        (losses, old.losses if old else 0, ins.losses),
+    ):
         n = tally.get(ins.flipper, 0) - before + after
         if n:
             tally[ins.flipper] = n
@@ -359,8 +382,9 @@ def _put(state: State, ins: Instruction) -> State:
 
 def _scored(ins: Instruction) -> Instruction:
     made = effective_groups(ins)
-    return replace(ins, made=len(made), wins=sum(g.outcome == "won" for g in made),
-                   losses=sum(g.outcome == "lost" for g in made))
+    return replace(
+        ins, made=len(made), wins=sum(g.outcome == "won" for g in made), losses=sum(g.outcome == "lost" for g in made)
+    )
 
 
 def _orphan(state: State, seq: int) -> State:
@@ -380,8 +404,13 @@ def _put_group(state: State, ins: Instruction, g: Group, seq: int) -> State:
     existing group as they were (an outcome or a call the verdict already had), the score stands."""
     old = ins.groups.get(g.group)
     new = _regrouped(ins, g, seq)
-    if old is not None and old.outcome == g.outcome and old.kept == g.kept and old.choices == g.choices and (
-            ins.sequence != "until-both-heads" or old.coins == g.coins):
+    if (
+        old is not None
+        and old.outcome == g.outcome
+        and old.kept == g.kept
+        and old.choices == g.choices
+        and (ins.sequence != "until-both-heads" or old.coins == g.coins)
+    ):
         return replace(state, flips={**state.flips, new.flip: new})
     return _put(state, _rescored(ins, new, old, g))
 

@@ -22,12 +22,28 @@ from ..slips import Slip, Slipping, now
 from .cards import Card, builtin
 
 PLAYERS = ("a", "b")
-FIXED = ("Mana Crypt", "Stitch in Time", "Frenetic Efreet", "Bottle of Suleiman", "Sorcerer's Strongbox",
-         "Goblin Archaeologist", "Krark, the Thumbless", "Tavern Scoundrel", "Mogg Assassin")
-UNTIL_LOSE = ("Crazed Firecat", "Mirror March", "Okaun, Eye of Chaos", "Zndrsplt, Eye of Wisdom",
-              "Toothy and Zndrsplt")
-SPECIAL = ("Fiery Gambit", "Squee's Revenge", "Yusri, Fortune's Flame", "Game of Chaos", "Ral Zarek",
-           "Mana Clash", "Two-Headed Giant", "Rakdos, the Showstopper")
+FIXED = (
+    "Mana Crypt",
+    "Stitch in Time",
+    "Frenetic Efreet",
+    "Bottle of Suleiman",
+    "Sorcerer's Strongbox",
+    "Goblin Archaeologist",
+    "Krark, the Thumbless",
+    "Tavern Scoundrel",
+    "Mogg Assassin",
+)
+UNTIL_LOSE = ("Crazed Firecat", "Mirror March", "Okaun, Eye of Chaos", "Zndrsplt, Eye of Wisdom", "Toothy and Zndrsplt")
+SPECIAL = (
+    "Fiery Gambit",
+    "Squee's Revenge",
+    "Yusri, Fortune's Flame",
+    "Game of Chaos",
+    "Ral Zarek",
+    "Mana Clash",
+    "Two-Headed Giant",
+    "Rakdos, the Showstopper",
+)
 WATCHERS = ("Chance Encounter", "Tavern Scoundrel", "Okaun, Eye of Chaos", "Zndrsplt, Eye of Wisdom")
 SIDES = ("heads", "tails")
 
@@ -47,8 +63,9 @@ class Sim(Slipping):
 
     SLIPS = SLIPS
 
-    def __init__(self, seed: int, thumbs: bool = True, stacking: str = "multiply", edgar: bool = False,
-                 slip: Slip | None = None) -> None:
+    def __init__(
+        self, seed: int, thumbs: bool = True, stacking: str = "multiply", edgar: bool = False, slip: Slip | None = None
+    ) -> None:
         self.rng = random.Random(seed)
         self.slip = slip
         self.use_thumbs = thumbs
@@ -71,7 +88,7 @@ class Sim(Slipping):
 
     def coins_for(self, player: str) -> int:
         k = self.thumbs[player]
-        return 1 + k if self.stacking == "add" else 2 ** k
+        return 1 + k if self.stacking == "add" else 2**k
 
     def forced(self, group: int) -> bool:
         """Edgar (705.3): the instruction's flips land heads and are won; of a one-at-a-time sequence only the first."""
@@ -267,8 +284,9 @@ class Sim(Slipping):
             self.emit("enters", permanent=f"edgar-{active}", card="Edgar, King of Figaro", controller=active)
         if self.use_thumbs and self.rng.random() < 0.35 and self.thumbs[active] < 2:
             self.thumbs[active] += 1
-            self.emit("enters", permanent=f"thumb-{active}{self.thumbs[active]}", card="Krark's Thumb",
-                      controller=active)
+            self.emit(
+                "enters", permanent=f"thumb-{active}{self.thumbs[active]}", card="Krark's Thumb", controller=active
+            )
         if self.rng.random() < 0.4 and len(self.watchers) < 4:
             name = self.rng.choice(WATCHERS)
             pid = f"w{len(self.watchers) + 1}"
@@ -285,9 +303,13 @@ class Sim(Slipping):
             self.special(self.rng.choice(SPECIAL), flipper)
 
     def special(self, card: str, flipper: str) -> None:
-        handlers = {"Fiery Gambit": self.fiery_gambit, "Squee's Revenge": self.squees_revenge,
-                    "Yusri, Fortune's Flame": self.yusri, "Game of Chaos": self.game_of_chaos,
-                    "Mana Clash": self.mana_clash}
+        handlers = {
+            "Fiery Gambit": self.fiery_gambit,
+            "Squee's Revenge": self.squees_revenge,
+            "Yusri, Fortune's Flame": self.yusri,
+            "Game of Chaos": self.game_of_chaos,
+            "Mana Clash": self.mana_clash,
+        }
         if card in handlers:
             handlers[card](flipper)
         else:
@@ -316,12 +338,24 @@ def _opponent(player: str) -> str:
 
 def start(match: str = "sim", rules: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``match.start`` body of a simulated match."""
-    return {"type": "match.start", "format": "kifu/1", "game": "mtg", "match": match,
-            "players": [{"id": p, "name": p.upper()} for p in PLAYERS], "rules": rules or {}}
+    return {
+        "type": "match.start",
+        "format": "kifu/1",
+        "game": "mtg",
+        "match": match,
+        "players": [{"id": p, "name": p.upper()} for p in PLAYERS],
+        "rules": rules or {},
+    }
 
 
-def legal_match(seed: int, turns: int = 4, thumbs: bool = True, stacking: str = "multiply",
-                edgar: bool = False, slip: Slip | None = None) -> list[dict[str, Any]]:
+def legal_match(
+    seed: int,
+    turns: int = 4,
+    thumbs: bool = True,
+    stacking: str = "multiply",
+    edgar: bool = False,
+    slip: Slip | None = None,
+) -> list[dict[str, Any]]:
     """Every event body of a legal match, ``match.start`` first (no seq or prev yet); with ``slip``, one
     mistake of that kind where the match gives its ``nth`` chance."""
     rules = {"thumbs_stack": stacking} if stacking != "multiply" else {}

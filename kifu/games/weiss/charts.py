@@ -20,14 +20,30 @@ def values(frame: Frame[Any]) -> Values:
 
 def board(frame: Frame[Any]) -> Board:
     state = frame.game
-    rows: Board = [(pid, (Figure("level", len(s.level)), Figure("clock", len(s.clock)),
-                          Figure("stock", s.stock), Figure("hand", s.hand),
-                          Figure("deck", s.deck)))
-                   for pid, s in state.sides.items()]
-    rows.append((None, (Figure("turn", state.turn), Figure("active", state.turn_player or "-"),
-                        Figure("phase", "/".join(x for x in (state.phase, state.step) if x) or "-"))))
+    rows: Board = [
+        (
+            pid,
+            (
+                Figure("level", len(s.level)),
+                Figure("clock", len(s.clock)),
+                Figure("stock", s.stock),
+                Figure("hand", s.hand),
+                Figure("deck", s.deck),
+            ),
+        )
+        for pid, s in state.sides.items()
+    ]
+    rows.append(
+        (
+            None,
+            (
+                Figure("turn", state.turn),
+                Figure("active", state.turn_player or "-"),
+                Figure("phase", "/".join(x for x in (state.phase, state.step) if x) or "-"),
+            ),
+        )
+    )
     return rows
 
 
-CHARTS = Charts((Metric("level"), Metric("clock"),
-                 Metric("stock")), values, board)
+CHARTS = Charts((Metric("level"), Metric("clock"), Metric("stock")), values, board)

@@ -7,7 +7,8 @@ so the auditor can compare what happened with what the seed requires.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
+from collections.abc import Mapping
 
 import msgspec
 from msgspec.structs import replace
@@ -348,9 +349,21 @@ def _unmodified(side: Side) -> Side:
 def _turn(state: State, e: ev.TurnStarted) -> State:
     sides = {p: _unmodified(s) for p, s in state.sides.items()}
     return replace(
-        state, sides=sides, turn=e.number, turn_player=e.player, first_player=state.first_player or e.player,
-        phase=None, phase_open=False, phases_done=(), step=None, attack=None, attacks=0, attackers=(), climaxes=0,
-        stand_held=(), known=state.known and not (state.turn == 0 and e.number > 1),
+        state,
+        sides=sides,
+        turn=e.number,
+        turn_player=e.player,
+        first_player=state.first_player or e.player,
+        phase=None,
+        phase_open=False,
+        phases_done=(),
+        step=None,
+        attack=None,
+        attacks=0,
+        attackers=(),
+        climaxes=0,
+        stand_held=(),
+        known=state.known and not (state.turn == 0 and e.number > 1),
         partial_turn=state.turn == 0 and e.number > 1,
     )
 
@@ -358,8 +371,16 @@ def _turn(state: State, e: ev.TurnStarted) -> State:
 @apply.on(ev.PhaseStarted)
 def _phase(state: State, e: ev.PhaseStarted) -> State:
     return replace(
-        state, phase=e.phase, phase_open=True, phases_done=state.phases_done + (e.phase,), step=None,
-        clocked=0, clock_draws=0, phase_draws=0, climax_left=False, end_closed_seq=None,
+        state,
+        phase=e.phase,
+        phase_open=True,
+        phases_done=state.phases_done + (e.phase,),
+        step=None,
+        clocked=0,
+        clock_draws=0,
+        phase_draws=0,
+        climax_left=False,
+        end_closed_seq=None,
     )
 
 
@@ -476,8 +497,13 @@ def _attack(state: State, e: ev.AttackDeclared) -> State:
     defender = state.opponent(e.player) or e.player
     opposing = state.side(defender).stage.get(e.slot)
     attack = Attack(
-        seq=e.seq, player=e.player, defender=defender, slot=e.slot, kind=e.kind,
-        defender_present=opposing is not None, defender_level=opposing.level_now if opposing else 0,
+        seq=e.seq,
+        player=e.player,
+        defender=defender,
+        slot=e.slot,
+        kind=e.kind,
+        defender_present=opposing is not None,
+        defender_level=opposing.level_now if opposing else 0,
     )
     state = _slot_update(state, e.player, e.slot, state="rest")
     return replace(state, attack=attack, attacks=state.attacks + 1, attackers=state.attackers + (e.slot,))
@@ -488,8 +514,12 @@ def _reveal(state: State, e: ev.TriggerRevealed) -> State:
     state = _with(state, e.player, _move(state.side(e.player), "deck", e.to, 1, e.card))
     if state.attack is None:
         return state
-    attack = replace(state.attack, trigger_soul=state.attack.trigger_soul + e.icons.count("soul"),
-                     shots=state.attack.shots + e.icons.count("shot"), reveals=state.attack.reveals + 1)
+    attack = replace(
+        state.attack,
+        trigger_soul=state.attack.trigger_soul + e.icons.count("soul"),
+        shots=state.attack.shots + e.icons.count("shot"),
+        reveals=state.attack.reveals + 1,
+    )
     return replace(state, attack=attack)
 
 
@@ -533,8 +563,14 @@ def _modified(state: State, e: ev.Modified) -> State:
     cur = state.side(e.player).stage.get(e.slot)
     if cur is None:
         return state
-    return _slot_update(state, e.player, e.slot, power_mod=cur.power_mod + e.power,
-                        soul_mod=cur.soul_mod + e.soul, level_mod=cur.level_mod + e.level)
+    return _slot_update(
+        state,
+        e.player,
+        e.slot,
+        power_mod=cur.power_mod + e.power,
+        soul_mod=cur.soul_mod + e.soul,
+        level_mod=cur.level_mod + e.level,
+    )
 
 
 @apply.on(ev.CharacterReversed)
@@ -584,8 +620,9 @@ def _levelup(state: State, e: ev.LeveledUp) -> State:
     side = state.side(e.player)
     seven = side.clock[:7]
     chosen = e.card if e.card in seven else (seven[0] if seven else e.card or UNKNOWN)
-    side = replace(side, clock=side.clock[7:], level=side.level + (chosen,),
-                   waiting=side.waiting + max(0, len(seven) - 1))
+    side = replace(
+        side, clock=side.clock[7:], level=side.level + (chosen,), waiting=side.waiting + max(0, len(seven) - 1)
+    )
     return _with(state, e.player, side)
 
 
@@ -608,10 +645,22 @@ def _cards(value: int | list[str]) -> tuple[str, ...]:
 
 
 def _side_of(r: ev.SideRecord) -> Side:
-    stage = {k: Slot(card=v.card, level=v.level, power=v.power, soul=v.soul, state=v.state)
-             for k, v in sorted(r.stage.items(), key=lambda kv: ev.SLOTS.index(kv[0]))}
-    return Side(deck=r.deck, hand=r.hand, stock=r.stock, waiting=r.waiting, memory=r.memory, clock=_cards(r.clock),
-                level=_cards(r.level), climax=r.climax, stage=stage, hand_known=True)
+    stage = {
+        k: Slot(card=v.card, level=v.level, power=v.power, soul=v.soul, state=v.state)
+        for k, v in sorted(r.stage.items(), key=lambda kv: ev.SLOTS.index(kv[0]))
+    }
+    return Side(
+        deck=r.deck,
+        hand=r.hand,
+        stock=r.stock,
+        waiting=r.waiting,
+        memory=r.memory,
+        clock=_cards(r.clock),
+        level=_cards(r.level),
+        climax=r.climax,
+        stage=stage,
+        hand_known=True,
+    )
 
 
 @apply.on(ev.BoardRecorded)
@@ -619,9 +668,17 @@ def _board(state: State, e: ev.BoardRecorded) -> State:
     sides = {**state.sides, **{r.player: _side_of(r) for r in e.sides}}
     done = ev.PHASES[: ev.PHASES.index(e.phase) + 1] if e.phase else ()
     return replace(
-        state, sides=sides, turn=e.turn, known=True, turn_player=e.turn_player,
-        first_player=e.first_player or state.first_player, phase=e.phase, phase_open=e.phase is not None,
-        phases_done=done, step=None, attack=None,
+        state,
+        sides=sides,
+        turn=e.turn,
+        known=True,
+        turn_player=e.turn_player,
+        first_player=e.first_player or state.first_player,
+        phase=e.phase,
+        phase_open=e.phase is not None,
+        phases_done=done,
+        step=None,
+        attack=None,
     )
 
 

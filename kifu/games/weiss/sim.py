@@ -13,7 +13,8 @@ Given a ``Slip`` (kifu/games/slips.py) ``play_match`` makes one mistake of a kin
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.events.base import Event, MatchStarted
 from kifu.events.codec import Codec
@@ -43,6 +44,8 @@ def attack_damage(soul: int, trigger_soul: int, kind: str, side_level: int) -> i
     minus the level that a side attack subtracts; never below 0."""
     bonus = 1 if kind == "direct" else -side_level if kind == "side" else 0
     return max(0, soul + trigger_soul + bonus)
+
+
 ICONS = (["soul"], ["soul"], [], ["draw"], ["pool"], ["soul", "soul"], ["gate"], [], ["soul", "shot"])
 
 SLIPS = {
@@ -63,11 +66,24 @@ class GameOver(Exception):
 class Table:
     """A match being written: events so far and the state after them."""
 
-    def __init__(self, match: str = "ws-sim", players: tuple[str, str] = ("p1", "p2"),
-                 rules: dict[str, Any] | None = None, rng: random.Random | None = None,
-                 slip: Slip | None = None) -> None:
-        start = {"type": "match.start", "seq": 1, "prev": None, "format": "kifu/1", "game": "weiss", "match": match,
-                 "players": [{"id": p, "name": p.upper()} for p in players], "rules": rules or {}}
+    def __init__(
+        self,
+        match: str = "ws-sim",
+        players: tuple[str, str] = ("p1", "p2"),
+        rules: dict[str, Any] | None = None,
+        rng: random.Random | None = None,
+        slip: Slip | None = None,
+    ) -> None:
+        start = {
+            "type": "match.start",
+            "seq": 1,
+            "prev": None,
+            "format": "kifu/1",
+            "game": "weiss",
+            "match": match,
+            "players": [{"id": p, "name": p.upper()} for p in players],
+            "rules": rules or {},
+        }
         self.start = CODEC.convert(start)
         assert isinstance(self.start, MatchStarted)
         self.options = {**DEFAULTS, **self.start.rules}
@@ -168,8 +184,15 @@ class Table:
         """``plays``: (slot, level, power, soul) of characters to put on empty slots."""
         self.phase("main")
         for slot, level, power, soul in plays:
-            self.act("ws.play.chara", player=player, card=f"{player}-L{level}-{power}", slot=slot,
-                     level=level, power=power, soul=soul)
+            self.act(
+                "ws.play.chara",
+                player=player,
+                card=f"{player}-L{level}-{power}",
+                slot=slot,
+                level=level,
+                power=power,
+                soul=soul,
+            )
         self.end("main")
 
     def climax_phase(self, player: str, climax: bool) -> None:
@@ -212,8 +235,15 @@ class Table:
 
     # --- attack phase ------------------------------------------------------------
 
-    def attack(self, player: str, slot: str, kind: str | None = None, icons: list[str] | None = None,
-               counter: int = 0, damage: list[bool] | None = None) -> None:
+    def attack(
+        self,
+        player: str,
+        slot: str,
+        kind: str | None = None,
+        icons: list[str] | None = None,
+        counter: int = 0,
+        damage: list[bool] | None = None,
+    ) -> None:
         """One whole attack: declare, trigger, counter, damage, battle; ``damage`` marks climaxes revealed."""
         self.emit("ws.step", step="declare")
         opposing = self.side(self.other(player)).stage.get(slot)
@@ -309,8 +339,15 @@ class Table:
         level = len(self.side(player).level)
         empty = [s for s in ("C1", "C2", "C3", "B1", "B2") if s not in self.side(player).stage]
         n = min(len(empty), self.side(player).hand, self.rng.randint(1, 3))
-        return [(s, 0 if level == 0 else self.rng.randint(0, level), self.rng.choice([500, 1000, 1500, 2500]),
-                 self.rng.choice([1, 1, 2])) for s in empty[:n]]
+        return [
+            (
+                s,
+                0 if level == 0 else self.rng.randint(0, level),
+                self.rng.choice([500, 1000, 1500, 2500]),
+                self.rng.choice([1, 1, 2]),
+            )
+            for s in empty[:n]
+        ]
 
     def turn(self, player: str) -> None:
         """One legal turn chosen at random (GameOver when a player loses)."""
@@ -334,8 +371,15 @@ class Table:
 
     def state_plays(self, player: str) -> None:
         for slot, level, power, soul in self.random_plays(player):
-            self.act("ws.play.chara", player=player, card=f"{player}-L{level}-{power}", slot=slot,
-                     level=level, power=power, soul=soul)
+            self.act(
+                "ws.play.chara",
+                player=player,
+                card=f"{player}-L{level}-{power}",
+                slot=slot,
+                level=level,
+                power=power,
+                soul=soul,
+            )
 
 
 def play_match(seed: int, turns: int = 4, match: str = "ws-sim", slip: Slip | None = None) -> list[Event]:

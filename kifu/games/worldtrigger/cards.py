@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping
+from typing import Annotated, Any, Literal
+from collections.abc import Mapping
 
 import msgspec
 from msgspec import Meta
@@ -95,7 +96,9 @@ def parse(extra: Mapping[str, Any]) -> Catalogue:
     try:
         return msgspec.convert(extra, Catalogue)
     except msgspec.ValidationError as exc:
-        raise KifuError(Msg("cards.bad_catalogue", detail=field_error(exc)[0]), line=1, seq=1, field="catalogue") from None
+        raise KifuError(
+            Msg("cards.bad_catalogue", detail=field_error(exc)[0]), line=1, seq=1, field="catalogue"
+        ) from None
 
 
 def merged(extra: Mapping[str, Any] | None) -> Catalogue:

@@ -21,12 +21,27 @@ def values(frame: Frame[Any]) -> Values:
 
 def board(frame: Frame[Any]) -> Board:
     state = frame.game
-    rows: Board = [(pid, (Figure("trion", a.trion),
-                          Figure("set", f"{a.set_main or '-'}/{a.set_sub or '-'}"),
-                          Figure("tags", " ".join(a.tags) or "-")))
-                   for pid, a in state.agents.items()]
-    rows.append((None, (Figure("distance", "-" if state.distance is None else state.distance),
-                        Figure("turn", state.turn), Figure("attacker", state.active or "-"))))
+    rows: Board = [
+        (
+            pid,
+            (
+                Figure("trion", a.trion),
+                Figure("set", f"{a.set_main or '-'}/{a.set_sub or '-'}"),
+                Figure("tags", " ".join(a.tags) or "-"),
+            ),
+        )
+        for pid, a in state.agents.items()
+    ]
+    rows.append(
+        (
+            None,
+            (
+                Figure("distance", "-" if state.distance is None else state.distance),
+                Figure("turn", state.turn),
+                Figure("attacker", state.active or "-"),
+            ),
+        )
+    )
     return rows
 
 

@@ -38,20 +38,50 @@ def listing(lang: str) -> list[Section]:
     """Triggers, every effect with its costs and range, and which counter answers which declaration."""
     cat = cards.load()
     triggers = Section(
-        title=_t("triggers", lang), columns=[_t(k, lang) for k in ("name", "side", "reveal", "options", "effects")],
-        rows=[[name, _t("side." + t.side, lang), t.reveal,
-               ", ".join(t.options) or (f"{_t('option_of', lang)} {t.option_of}" if t.option_of else "—"),
-               ", ".join(t.effects) or "—"] for name, t in cat.triggers.items()])
+        title=_t("triggers", lang),
+        columns=[_t(k, lang) for k in ("name", "side", "reveal", "options", "effects")],
+        rows=[
+            [
+                name,
+                _t("side." + t.side, lang),
+                t.reveal,
+                ", ".join(t.options) or (f"{_t('option_of', lang)} {t.option_of}" if t.option_of else "—"),
+                ", ".join(t.effects) or "—",
+            ]
+            for name, t in cat.triggers.items()
+        ],
+    )
     effects = Section(
         title=_t("effects", lang),
-        columns=[_t(k, lang) for k in ("trigger", "effect", "timing", "kind", "trion", "tags", "distance", "damage", "moves")],
-        rows=[[name, en, _t("timing." + e.timing, lang), _t("kind." + e.kind, lang), e.trion, _tags(e.tags, lang),
-               _range(e.distance, lang), "—" if e.damage is None else e.damage, _movement(e)]
-              for name, t in cat.triggers.items() for en, e in t.effects.items()])
+        columns=[
+            _t(k, lang) for k in ("trigger", "effect", "timing", "kind", "trion", "tags", "distance", "damage", "moves")
+        ],
+        rows=[
+            [
+                name,
+                en,
+                _t("timing." + e.timing, lang),
+                _t("kind." + e.kind, lang),
+                e.trion,
+                _tags(e.tags, lang),
+                _range(e.distance, lang),
+                "—" if e.damage is None else e.damage,
+                _movement(e),
+            ]
+            for name, t in cat.triggers.items()
+            for en, e in t.effects.items()
+        ],
+    )
     counters = Section(
-        title=_t("counters", lang), columns=[_t(k, lang) for k in ("trigger", "effect", "answers", "trion", "moves")],
-        rows=[[name, en, _kinds(e.against, lang), e.trion, _movement(e)]
-              for name, t in cat.triggers.items() for en, e in t.effects.items() if e.timing == "counter"])
+        title=_t("counters", lang),
+        columns=[_t(k, lang) for k in ("trigger", "effect", "answers", "trion", "moves")],
+        rows=[
+            [name, en, _kinds(e.against, lang), e.trion, _movement(e)]
+            for name, t in cat.triggers.items()
+            for en, e in t.effects.items()
+            if e.timing == "counter"
+        ],
+    )
     return [triggers, effects, counters]
 
 
@@ -73,17 +103,35 @@ def describe(name: str, lang: str) -> Entry | None:
     if t is None:
         return None
     lines = [
-        (_t("side", lang), _t("side." + t.side, lang)), (_t("reveal", lang), str(t.reveal)),
+        (_t("side", lang), _t("side." + t.side, lang)),
+        (_t("reveal", lang), str(t.reveal)),
         (_t("options", lang), ", ".join(t.options) or "—"),
     ]
     if t.option_of:
         lines.append((_t("option_of", lang), t.option_of))
     lines += [(_t("example", lang), _t("example_note", lang)), (_t("accepted_names", lang), name)]
-    rows = [[en, _t("timing." + e.timing, lang), _t("kind." + e.kind, lang), e.trion, _tags(e.tags, lang),
-             _range(e.distance, lang), _kinds(e.against, lang), e.requires or "—", _movement(e),
-             "—" if e.damage is None else e.damage] for en, e in t.effects.items()]
-    table = Section(title=_t("effects", lang),
-                    columns=[_t(k, lang) for k in ("effect", "timing", "kind", "trion", "tags", "distance", "answers",
-                                                   "requires", "moves", "damage")], rows=rows)
+    rows = [
+        [
+            en,
+            _t("timing." + e.timing, lang),
+            _t("kind." + e.kind, lang),
+            e.trion,
+            _tags(e.tags, lang),
+            _range(e.distance, lang),
+            _kinds(e.against, lang),
+            e.requires or "—",
+            _movement(e),
+            "—" if e.damage is None else e.damage,
+        ]
+        for en, e in t.effects.items()
+    ]
+    table = Section(
+        title=_t("effects", lang),
+        columns=[
+            _t(k, lang)
+            for k in ("effect", "timing", "kind", "trion", "tags", "distance", "answers", "requires", "moves", "damage")
+        ],
+        rows=rows,
+    )
     data: dict[str, Any] = {"triggers": {name: msgspec.to_builtins(t)}, "accepted_names": [name]}
     return Entry(name=name, kind=_t("trigger", lang), lines=lines, tables=[table] if rows else [], data=data)

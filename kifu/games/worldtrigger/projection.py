@@ -14,7 +14,8 @@ Passes since the latest declaration are kept for the counter-order rules.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import msgspec
 from msgspec.structs import replace
@@ -295,8 +296,16 @@ def _roll(state: State, e: DistanceRolled) -> State:
 @apply.on(InitialTriggerUsed)
 def _init_use(state: State, e: InitialTriggerUsed) -> State:
     a = agent(state, e.player)
-    use = InitUse(player=e.player, trigger=e.trigger, effect=e.effect, delta=e.delta, trion=e.trion, seq=e.seq,
-                  in_build=e.trigger in a.build_main + a.build_sub, short=a.dealt_seq is not None and a.trion < e.trion)
+    use = InitUse(
+        player=e.player,
+        trigger=e.trigger,
+        effect=e.effect,
+        delta=e.delta,
+        trion=e.trion,
+        seq=e.seq,
+        in_build=e.trigger in a.build_main + a.build_sub,
+        short=a.dealt_seq is not None and a.trion < e.trion,
+    )
     state = replace(state, init_uses=state.init_uses + (use,))
     return _pay(state, e.player, 0 if use.short else e.trion, e.seq)
 
@@ -310,9 +319,20 @@ def _fixed(state: State, e: DistanceFixed) -> State:
 def _order(state: State, e: OrderDecided) -> State:
     state = close_chain(state)
     agents = {p: replace(a, sets_this_turn=0, tags=()) for p, a in state.agents.items()}
-    return replace(state, agents=agents, turn=e.turn, first=e.first, second=other(state, e.first), plots=(),
-                   active=None, in_tactics_phase=False, uses_this_turn={}, unpaid_reveals=(),
-                   used_this_phase=(), turn1_first=state.turn1_first if state.turn1_first is not None else e.first)
+    return replace(
+        state,
+        agents=agents,
+        turn=e.turn,
+        first=e.first,
+        second=other(state, e.first),
+        plots=(),
+        active=None,
+        in_tactics_phase=False,
+        uses_this_turn={},
+        unpaid_reveals=(),
+        used_this_phase=(),
+        turn1_first=state.turn1_first if state.turn1_first is not None else e.first,
+    )
 
 
 @apply.on(TriggersSet)
@@ -320,8 +340,16 @@ def _set(state: State, e: TriggersSet) -> State:
     a = agent(state, e.player)
     up_main = "main" in e.kept and a.main_face_up and a.set_main == e.main
     up_sub = "sub" in e.kept and a.sub_face_up and a.set_sub == e.sub
-    return _put(state, e.player, set_main=e.main, set_sub=e.sub, main_face_up=up_main, sub_face_up=up_sub,
-                set_turn=state.turn, sets_this_turn=a.sets_this_turn + 1)
+    return _put(
+        state,
+        e.player,
+        set_main=e.main,
+        set_sub=e.sub,
+        main_face_up=up_main,
+        sub_face_up=up_sub,
+        set_turn=state.turn,
+        sets_this_turn=a.sets_this_turn + 1,
+    )
 
 
 @apply.on(Plotted)
@@ -330,8 +358,16 @@ def _plot(state: State, e: Plotted) -> State:
     expected = tuple(gained(agent(state, e.attacker).sheet, e.attack, e.defence))
     if state.tags_expire == "phase":
         state = replace(state, agents={p: replace(a, tags=()) for p, a in state.agents.items()})
-    return replace(state, plots=state.plots + (e.attacker,), active=e.attacker, in_tactics_phase=True,
-                   expected_tags=expected, attack=tuple(e.attack), defence=tuple(e.defence), used_this_phase=())
+    return replace(
+        state,
+        plots=state.plots + (e.attacker,),
+        active=e.attacker,
+        in_tactics_phase=True,
+        expected_tags=expected,
+        attack=tuple(e.attack),
+        defence=tuple(e.defence),
+        used_this_phase=(),
+    )
 
 
 @apply.on(TagsGained)
@@ -379,13 +415,24 @@ def void_reason(state: State, a: Agent, e: EffectUsed) -> str | None:
 @apply.on(EffectUsed)
 def _use(state: State, e: EffectUsed) -> State:
     void = void_reason(state, agent(state, e.player), e)
-    state = _declare(state, Decl(seq=e.seq, player=e.player, trigger=e.trigger, effect=e.effect,
-                                 counter=e.counter, to=e.to if void is None else None))
-    record = UseRecord(player=e.player, trigger=e.trigger, effect=e.effect, trion=e.trion, tags=tuple(e.tags),
-                       void=void)
+    state = _declare(
+        state,
+        Decl(
+            seq=e.seq,
+            player=e.player,
+            trigger=e.trigger,
+            effect=e.effect,
+            counter=e.counter,
+            to=e.to if void is None else None,
+        ),
+    )
+    record = UseRecord(
+        player=e.player, trigger=e.trigger, effect=e.effect, trion=e.trion, tags=tuple(e.tags), void=void
+    )
     done = PhaseUse(player=e.player, trigger=e.trigger, effect=e.effect, seq=e.seq)
-    state = replace(state, used_this_phase=state.used_this_phase + (done,),
-                    uses_this_turn={**state.uses_this_turn, e.seq: record})
+    state = replace(
+        state, used_this_phase=state.used_this_phase + (done,), uses_this_turn={**state.uses_this_turn, e.seq: record}
+    )
     return _pay(state, e.player, 0 if void == "trion" else e.trion, e.seq, e.tags)
 
 

@@ -21,8 +21,14 @@ from ..slips import Slip, Slipping, now
 from . import cards
 
 BUILDS: dict[str, dict[str, list[str]]] = {
-    "a": {"main": ["弧月", "旋空", "アステロイド", "レイガスト"], "sub": ["シールド", "バッグワーム", "グラスホッパー", "エスクード"]},
-    "b": {"main": ["アステロイド", "ハウンド", "メテオラ", "バイパー"], "sub": ["シールド", "バッグワーム", "エスクード", "スコーピオン"]},
+    "a": {
+        "main": ["弧月", "旋空", "アステロイド", "レイガスト"],
+        "sub": ["シールド", "バッグワーム", "グラスホッパー", "エスクード"],
+    },
+    "b": {
+        "main": ["アステロイド", "ハウンド", "メテオラ", "バイパー"],
+        "sub": ["シールド", "バッグワーム", "エスクード", "スコーピオン"],
+    },
 }
 """Two legal example builds (4 + 4, options beside their trigger)."""
 
@@ -80,12 +86,16 @@ class Sim(Slipping):
 
 def start(match_id: str = "wt-sim") -> dict[str, Any]:
     """The match.start of a generated match."""
-    return {"game": "worldtrigger", "match": match_id,
-            "players": [{"id": "a", "name": "三雲"}, {"id": "b", "name": "空閑"}]}
+    return {
+        "game": "worldtrigger",
+        "match": match_id,
+        "players": [{"id": "a", "name": "三雲"}, {"id": "b", "name": "空閑"}],
+    }
 
 
-def match(seed: int, max_turns: int = 10, match_id: str = "wt-sim",
-          slip: Slip | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def match(
+    seed: int, max_turns: int = 10, match_id: str = "wt-sim", slip: Slip | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A legal match from ``seed``: (match.start fields, the following events); with ``slip``, one mistake
     of that kind where the match gives its ``nth`` chance."""
     sim = Sim(random.Random(seed), cards.load(), {p: Agent(p) for p in BUILDS}, slip=slip)
@@ -149,8 +159,11 @@ def set_triggers(sim: Sim, agent: Agent) -> None:
     build = BUILDS[agent.id]
     mains = [t for t in build["main"] if sim.cat.triggers[t].option_of is None]
     main, sub = sim.rng.choice(mains), sim.rng.choice(build["sub"])
-    kept = [slot for slot, new, old in (("main", main, agent.main), ("sub", sub, agent.sub))
-            if new == old and old in agent.up]
+    kept = [
+        slot
+        for slot, new, old in (("main", main, agent.main), ("sub", sub, agent.sub))
+        if new == old and old in agent.up
+    ]
     agent.up = {t for slot, t in (("main", main), ("sub", sub)) if slot in kept}
     agent.main, agent.sub = main, sub
     sim.emit("wt.set", by=agent.id, player=agent.id, main=main, sub=sub, **({"kept": kept} if kept else {}))
@@ -189,8 +202,15 @@ def tactics_phase(sim: Sim, me: Agent) -> None:
             break
 
 
-def _usable(sim: Sim, me: Agent, trigger: str, effect: str, used: set[tuple[str, str, str]], timing: str,
-            against: str | None = None) -> bool:
+def _usable(
+    sim: Sim,
+    me: Agent,
+    trigger: str,
+    effect: str,
+    used: set[tuple[str, str, str]],
+    timing: str,
+    against: str | None = None,
+) -> bool:
     eff = sim.cat.effect(trigger, effect)
     if eff is None or eff.timing != timing or (me.id, trigger, effect) in used:
         return False
@@ -220,8 +240,11 @@ def _options(sim: Sim, me: Agent, used: set[tuple[str, str, str]], timing: str, 
 
 def act(sim: Sim, me: Agent, used: set[tuple[str, str, str]]) -> bool:
     """One use or move of the turn player; False when nothing more is done."""
-    again = [(t, e) for t, e in _options(sim, me, used - {(me.id, t, e) for _, t, e in used}, "tactics")
-             if (me.id, t, e) in used]
+    again = [
+        (t, e)
+        for t, e in _options(sim, me, used - {(me.id, t, e) for _, t, e in used}, "tactics")
+        if (me.id, t, e) in used
+    ]
     if again and now(sim.slip, "use-twice"):
         trigger, effect = sim.rng.choice(again)
         use(sim, me, trigger, effect, used, None, slip="use-twice")
@@ -249,8 +272,15 @@ def reveal(sim: Sim, me: Agent, trigger: str) -> None:
         sim.emit("wt.reveal", by=me.id, player=me.id, trigger=trigger, trion=cost)
 
 
-def use(sim: Sim, me: Agent, trigger: str, effect: str, used: set[tuple[str, str, str]], counter: int | None,
-        slip: str | None = None) -> int:
+def use(
+    sim: Sim,
+    me: Agent,
+    trigger: str,
+    effect: str,
+    used: set[tuple[str, str, str]],
+    counter: int | None,
+    slip: str | None = None,
+) -> int:
     """Reveal (if face down), pay and declare one effect; ``slip`` names a mistake this use makes."""
     reveal(sim, me, trigger)
     eff = sim.cat.effect(trigger, effect)
@@ -270,7 +300,7 @@ def use(sim: Sim, me: Agent, trigger: str, effect: str, used: set[tuple[str, str
         return sim.emit("wt.use", by=me.id, **fields)
     to = None
     if eff.moves:
-        to = next((d for d in (sim.distance - 1, sim.distance + 1) if 1 <= d <= 6))
+        to = next(d for d in (sim.distance - 1, sim.distance + 1) if 1 <= d <= 6)
         fields["to"] = to
     decl = sim.emit("wt.use", by=me.id, **fields)
     if unpaid or slip:
@@ -279,8 +309,9 @@ def use(sim: Sim, me: Agent, trigger: str, effect: str, used: set[tuple[str, str
     return decl
 
 
-def chain(sim: Sim, me: Agent, decl: int, kind: str, damage: int | None, used: set[tuple[str, str, str]],
-          to: int | None) -> None:
+def chain(
+    sim: Sim, me: Agent, decl: int, kind: str, damage: int | None, used: set[tuple[str, str, str]], to: int | None
+) -> None:
     """■5 step 3: ask the declarer, then the opponent; resolve last declared first."""
     foe = sim.foe(me.id)
     sim.emit("wt.pass", by=me.id, player=me.id)

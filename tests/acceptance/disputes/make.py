@@ -64,8 +64,22 @@ def gg_opening() -> list[dict[str, Any]]:
     """Aoi (キルコ, ドドメ + ヌエ) and Ren (ナトリ, カサネ + ヌエ), opening hands drawn."""
     return [
         {"game": "gunandgun", "players": P},
-        {"type": "gg.setup", "by": "p1", "player": "p1", "gunner": "キルコ", "guns": ["ドドメ", "ヌエ"], "skill": "ドーピング"},
-        {"type": "gg.setup", "by": "p2", "player": "p2", "gunner": "ナトリ", "guns": ["カサネ", "ヌエ"], "skill": "グッドメディスン"},
+        {
+            "type": "gg.setup",
+            "by": "p1",
+            "player": "p1",
+            "gunner": "キルコ",
+            "guns": ["ドドメ", "ヌエ"],
+            "skill": "ドーピング",
+        },
+        {
+            "type": "gg.setup",
+            "by": "p2",
+            "player": "p2",
+            "gunner": "ナトリ",
+            "guns": ["カサネ", "ヌエ"],
+            "skill": "グッドメディスン",
+        },
         {"type": "gg.first", "by": "system", "player": "p1", "reason": "speed"},
         {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 4, "why": "opening"},
         {"type": "gg.draw", "by": "p2", "player": "p2", "deck": "カサネ", "n": 5, "why": "opening"},
@@ -78,37 +92,52 @@ def bullet_tossed_at_load() -> None:
         {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ヌエ", "face": "up", "card": "徹甲榴弾"},
     ]
     first = {"type": "gg.toss", "by": "p1", "act": "a1", "player": "p1", "facing": "self"}
-    b += [first, {"type": "gg.toss", "by": "p1", "act": "a1", "player": "p1", "facing": "opponent"},
-          {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 1, "why": "refill"},
-          {"type": "gg.turn.end", "by": "p1", "player": "p1", "turn": 1},
-          {"type": "gg.turn", "by": "p2", "player": "p2", "turn": 2},
-          {"type": "gg.turn.end", "by": "p2", "player": "p2", "turn": 2},
-          {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 3},
-          {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ヌエ", "n": 1},
-          {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 1, "why": "refill"},
-          {"type": "gg.turn.end", "by": "p1", "player": "p1", "turn": 3},
-          {"type": "gg.turn", "by": "p2", "player": "p2", "turn": 4},
-          {"type": "gg.turn.end", "by": "p2", "player": "p2", "turn": 4},
-          {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 5},
-          {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ヌエ", "n": 1},
-          {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 1, "why": "refill"},
-          {"type": "gg.turn.end", "by": "p1", "player": "p1", "turn": 5},
-          {"type": "gg.turn", "by": "p2", "player": "p2", "turn": 6},
-          {"type": "gg.turn.end", "by": "p2", "player": "p2", "turn": 6},
-          {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 7},
-          {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ヌエ", "n": 1},
-          # the shot: the bullet's effect opened here and resolved with the N tossed at load time
-          {"type": "gg.shoot", "by": "p1", "shot": "s1", "player": "p1", "gun": "ヌエ"},
-          {"type": "gg.bullet", "by": "p1", "act": "a1", "player": "p1", "shot": "s1", "card": "徹甲榴弾"},
-          {"type": "gg.resolve", "by": "p1", "act": "a1", "player": "p1", "n": 1, "values": [1, 1], "measured": 4,
-           "holds": True},
-          {"type": "gg.hit", "by": "p1", "shot": "s1", "player": "p1", "stage": "bullet", "delta": 1, "act": "a1"},
-          {"type": "gg.life", "by": "p1", "player": "p2", "delta": -8, "why": "hit", "shot": "s1"},
-          {"type": "gg.ability", "by": "p2", "act": "a2", "player": "p2", "source": "gunner", "name": "ナトリ"},
-          {"type": "gg.life", "by": "p2", "player": "p1", "delta": -1, "why": "hit", "act": "a2"}]
-    write("gg-bullet-tossed-at-load", b, "コイントス・バリアント §カード処理ごとのトス実行タイミング: 【銃弾】 tosses at the "
-          "shot declaration; 徹甲榴弾's toss was recorded when it was loaded face up, and the shot used that N",
-          [("GG-TOSS-005", seq_of(b, first))])
+    b += [
+        first,
+        {"type": "gg.toss", "by": "p1", "act": "a1", "player": "p1", "facing": "opponent"},
+        {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 1, "why": "refill"},
+        {"type": "gg.turn.end", "by": "p1", "player": "p1", "turn": 1},
+        {"type": "gg.turn", "by": "p2", "player": "p2", "turn": 2},
+        {"type": "gg.turn.end", "by": "p2", "player": "p2", "turn": 2},
+        {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 3},
+        {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ヌエ", "n": 1},
+        {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 1, "why": "refill"},
+        {"type": "gg.turn.end", "by": "p1", "player": "p1", "turn": 3},
+        {"type": "gg.turn", "by": "p2", "player": "p2", "turn": 4},
+        {"type": "gg.turn.end", "by": "p2", "player": "p2", "turn": 4},
+        {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 5},
+        {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ヌエ", "n": 1},
+        {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 1, "why": "refill"},
+        {"type": "gg.turn.end", "by": "p1", "player": "p1", "turn": 5},
+        {"type": "gg.turn", "by": "p2", "player": "p2", "turn": 6},
+        {"type": "gg.turn.end", "by": "p2", "player": "p2", "turn": 6},
+        {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 7},
+        {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ヌエ", "n": 1},
+        # the shot: the bullet's effect opened here and resolved with the N tossed at load time
+        {"type": "gg.shoot", "by": "p1", "shot": "s1", "player": "p1", "gun": "ヌエ"},
+        {"type": "gg.bullet", "by": "p1", "act": "a1", "player": "p1", "shot": "s1", "card": "徹甲榴弾"},
+        {
+            "type": "gg.resolve",
+            "by": "p1",
+            "act": "a1",
+            "player": "p1",
+            "n": 1,
+            "values": [1, 1],
+            "measured": 4,
+            "holds": True,
+        },
+        {"type": "gg.hit", "by": "p1", "shot": "s1", "player": "p1", "stage": "bullet", "delta": 1, "act": "a1"},
+        {"type": "gg.life", "by": "p1", "player": "p2", "delta": -8, "why": "hit", "shot": "s1"},
+        {"type": "gg.ability", "by": "p2", "act": "a2", "player": "p2", "source": "gunner", "name": "ナトリ"},
+        {"type": "gg.life", "by": "p2", "player": "p1", "delta": -1, "why": "hit", "act": "a2"},
+    ]
+    write(
+        "gg-bullet-tossed-at-load",
+        b,
+        "コイントス・バリアント §カード処理ごとのトス実行タイミング: 【銃弾】 tosses at the "
+        "shot declaration; 徹甲榴弾's toss was recorded when it was loaded face up, and the shot used that N",
+        [("GG-TOSS-005", seq_of(b, first))],
+    )
 
 
 def gunner_effect_tossed_five_times() -> None:
@@ -119,13 +148,22 @@ def gunner_effect_tossed_five_times() -> None:
         {"type": "gg.life", "by": "p1", "player": "p2", "delta": -3, "why": "hit", "shot": "s1"},
         {"type": "gg.ability", "by": "p2", "act": "a1", "player": "p2", "source": "gunner", "name": "ナトリ"},
     ]
-    tosses = [{"type": "gg.toss", "by": "p2", "act": "a1", "player": "p2", "facing": f}
-              for f in ("self", "self", "self", "self", "opponent")]
-    b += tosses + [{"type": "gg.life", "by": "p2", "player": "p1", "delta": -1, "why": "hit", "act": "a1"},
-                   {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 2, "why": "refill"},
-                   {"type": "gg.turn.end", "by": "p1", "player": "p1", "turn": 1}]
-    write("gg-gunner-effect-tossed-five-times", b, "コイントス・バリアント §ルール適用の例外 (銃士効果には適用されない): ナトリ's "
-          "HIT back was tossed five times (and still dealt 1)", [("GG-TOSS-009", seq_of(b, tosses[0]))])
+    tosses = [
+        {"type": "gg.toss", "by": "p2", "act": "a1", "player": "p2", "facing": f}
+        for f in ("self", "self", "self", "self", "opponent")
+    ]
+    b += tosses + [
+        {"type": "gg.life", "by": "p2", "player": "p1", "delta": -1, "why": "hit", "act": "a1"},
+        {"type": "gg.draw", "by": "p1", "player": "p1", "deck": "ヌエ", "n": 2, "why": "refill"},
+        {"type": "gg.turn.end", "by": "p1", "player": "p1", "turn": 1},
+    ]
+    write(
+        "gg-gunner-effect-tossed-five-times",
+        b,
+        "コイントス・バリアント §ルール適用の例外 (銃士効果には適用されない): ナトリ's "
+        "HIT back was tossed five times (and still dealt 1)",
+        [("GG-TOSS-009", seq_of(b, tosses[0]))],
+    )
 
 
 def mtg_opening() -> list[dict[str, Any]]:
@@ -145,22 +183,48 @@ def two_thumb_keeps(order: tuple[int, int], name: str) -> None:
     kept = "won" if order[0] == 1 else "lost"  # the table goes by the first keep line it wrote
     b += keeps + [{"type": "mtg.outcome", "by": "p1", "flip": "f1", "player": "p1", "outcome": kept}]
     if kept == "won":
-        b.append({"type": "mtg.payoff", "by": "p1", "flip": "f1", "kind": "luck-counter", "amount": 1,
-                  "permanent": "ce", "player": "p1"})
-    write(name, b, "Saturday School #56: under Krark's Thumb one coin is kept; two keep lines name different coins "
-          f"(in the order {order}) and the table paid as the first said", [("MTG-THUMB-002", seq_of(b, keeps[1]))])
+        b.append(
+            {
+                "type": "mtg.payoff",
+                "by": "p1",
+                "flip": "f1",
+                "kind": "luck-counter",
+                "amount": 1,
+                "permanent": "ce",
+                "player": "p1",
+            }
+        )
+    write(
+        name,
+        b,
+        "Saturday School #56: under Krark's Thumb one coin is kept; two keep lines name different coins "
+        f"(in the order {order}) and the table paid as the first said",
+        [("MTG-THUMB-002", seq_of(b, keeps[1]))],
+    )
 
 
 def late_call() -> None:
     b = mtg_opening() + [
-        {"type": "mtg.flip", "by": "p1", "flip": "f1", "card": "Mana Crypt", "controller": "p1", "flipper": "p1",
-         "ability": "upkeep"},
+        {
+            "type": "mtg.flip",
+            "by": "p1",
+            "flip": "f1",
+            "card": "Mana Crypt",
+            "controller": "p1",
+            "flipper": "p1",
+            "ability": "upkeep",
+        },
         {"type": "mtg.coin", "by": "p1", "flip": "f1", "player": "p1", "result": "tails"},
     ]
     call = {"type": "mtg.call", "by": "p1", "flip": "f1", "player": "p1", "side": "tails"}
     b += [call, {"type": "mtg.outcome", "by": "p1", "flip": "f1", "player": "p1", "outcome": "won"}]
-    write("mtg-call-after-the-coin", b, "総合ルール 705.2 / MTG Wiki «コイン投げ»: the call is made while the coin is in "
-          "the air; Aoi's call is recorded after the coin", [("MTG-CALL-004", seq_of(b, call))])
+    write(
+        "mtg-call-after-the-coin",
+        b,
+        "総合ルール 705.2 / MTG Wiki «コイン投げ»: the call is made while the coin is in "
+        "the air; Aoi's call is recorded after the coin",
+        [("MTG-CALL-004", seq_of(b, call))],
+    )
 
 
 def unknown_watcher() -> None:
@@ -171,11 +235,23 @@ def unknown_watcher() -> None:
         {"type": "mtg.coin", "by": "p1", "flip": "f1", "player": "p1", "result": "heads"},
         {"type": "mtg.outcome", "by": "p1", "flip": "f1", "player": "p1", "outcome": "won"},
         {"type": "mtg.payoff", "by": "p1", "flip": "f1", "kind": "extra-turn", "amount": 1, "player": "p1"},
-        {"type": "mtg.payoff", "by": "p2", "flip": "f1", "kind": "luck-counter", "amount": 1, "permanent": "km-b",
-         "player": "p2"},
+        {
+            "type": "mtg.payoff",
+            "by": "p2",
+            "flip": "f1",
+            "kind": "luck-counter",
+            "amount": 1,
+            "permanent": "km-b",
+            "player": "p2",
+        },
     ]
-    write("mtg-watcher-not-in-the-catalogue", b, "a watcher the catalogue does not know (its controller named) pays a "
-          "luck counter: kifu cannot decide what it counts, so no error", [])
+    write(
+        "mtg-watcher-not-in-the-catalogue",
+        b,
+        "a watcher the catalogue does not know (its controller named) pays a "
+        "luck counter: kifu cannot decide what it counts, so no error",
+        [],
+    )
 
 
 # --- one mistake of each kind a simulator knows, and clean matches --------------------------------------
@@ -210,13 +286,17 @@ SIMS = {"gg": (_gg, gg.SLIPS), "mtg": (_mtg, mtg.SLIPS), "wt": (_wt, wt.SLIPS), 
 def simulated() -> None:
     for prefix, (make, slips) in SIMS.items():
         write(f"sim-{prefix}-clean", make(7, None), "a legal simulated match", [])
-        for kind, code in slips.items():
+        for kind, _code in slips.items():
             for seed in range(1000):
                 slip = Slip(kind, 1 if seed % 2 else 0)
                 bodies = make(seed, slip)
                 if slip.seq is not None:
-                    write(f"sim-{prefix}-{kind}", bodies, f"the simulator's mistake {kind!r} (seed {seed}): {slip.code}",
-                          [(slip.code, slip.seq)])  # type: ignore[list-item]
+                    write(
+                        f"sim-{prefix}-{kind}",
+                        bodies,
+                        f"the simulator's mistake {kind!r} (seed {seed}): {slip.code}",
+                        [(slip.code, slip.seq)],
+                    )  # type: ignore[list-item]
                     break
 
 
@@ -230,8 +310,9 @@ def main() -> None:
     late_call()
     unknown_watcher()
     simulated()
-    (HERE / "cases.json").write_text(json.dumps(dict(sorted(CASES.items())), ensure_ascii=False, indent=1) + "\n",
-                                     encoding="utf-8")
+    (HERE / "cases.json").write_text(
+        json.dumps(dict(sorted(CASES.items())), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
@@ -66,9 +67,12 @@ class Case:
 
     # -- setup and turns ---------------------------------------------------------
 
-    def setup(self, a: tuple[str, list[str]] = ("キルコ", ["ドドメ", "エンラ"]),
-              b: tuple[str, list[str]] = ("ナトリ", ["ヌエ", "カサネ"]),
-              skills: tuple[str | None, str | None] = (None, None)) -> None:
+    def setup(
+        self,
+        a: tuple[str, list[str]] = ("キルコ", ["ドドメ", "エンラ"]),
+        b: tuple[str, list[str]] = ("ナトリ", ["ヌエ", "カサネ"]),
+        skills: tuple[str | None, str | None] = (None, None),
+    ) -> None:
         """Both players' choices, the first player by speed, the opening draws."""
         for p, (gunner, guns), skill in ((A, a, skills[0]), (B, b, skills[1])):
             self.add("gg.setup", by=p, player=p, gunner=gunner, guns=guns, skill=skill or SKILL[gunner])
@@ -118,8 +122,7 @@ class Case:
 
     def toss(self, p: str, act: str, faces: str) -> list[int]:
         """Tosses written as a string: ``s`` faced the tosser, ``o`` the opponent."""
-        return [self.add("gg.toss", by=p, act=act, player=p, facing="self" if f == "s" else "opponent")
-                for f in faces]
+        return [self.add("gg.toss", by=p, act=act, player=p, facing="self" if f == "s" else "opponent") for f in faces]
 
     def resolve(self, p: str, act: str, n: int, **kw: Any) -> int:
         return self.add("gg.resolve", by=p, act=act, player=p, n=n, **kw)
@@ -157,6 +160,7 @@ def case(fn: Callable[[], Case]) -> Callable[[], Case]:
 
 # -- 【行動】: 計略 (§裁定例【行動】, §概要, FAQ) ----------------------------------------
 
+
 def _keiryaku(name: str, about: str, faces: str, drawn: int | None = None) -> Case:
     k = Case(name, about)
     k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
@@ -175,12 +179,18 @@ def ok_keiryaku_n3() -> Case:
 
 @case
 def ok_keiryaku_n0() -> Case:
-    return _keiryaku("ok-keiryaku-n0", "裁定例【行動】計略 / FAQ 0: first toss faced the opponent, draw 0 (recorded as a 0-card draw)", "o")
+    return _keiryaku(
+        "ok-keiryaku-n0",
+        "裁定例【行動】計略 / FAQ 0: first toss faced the opponent, draw 0 (recorded as a 0-card draw)",
+        "o",
+    )
 
 
 @case
 def bad_keiryaku_printed_draw() -> Case:
-    k = _keiryaku("bad-keiryaku-printed-draw", "§概要3: N=1 replaces the 3 of 計略, but 3 cards were drawn", "so", drawn=3)
+    k = _keiryaku(
+        "bad-keiryaku-printed-draw", "§概要3: N=1 replaces the 3 of 計略, but 3 cards were drawn", "so", drawn=3
+    )
     k.expect("GG-NUM-002", 13)
     return k
 
@@ -243,7 +253,10 @@ def bad_n_miscounted() -> Case:
 
 @case
 def bad_toss_after_opponent() -> Case:
-    k = Case("bad-toss-after-opponent", "§概要2: the sequence ends at the first toss facing the opponent; a third toss was made")
+    k = Case(
+        "bad-toss-after-opponent",
+        "§概要2: the sequence ends at the first toss facing the opponent; a third toss was made",
+    )
     k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
     k.turn(A)
     k.play(A, "a1", "計略")
@@ -258,7 +271,10 @@ def bad_toss_after_opponent() -> Case:
 
 @case
 def bad_turn_limit_after_zero() -> Case:
-    k = Case("bad-turn-limit-after-zero", "§例外 使用制限は変わらない + FAQ 0 (処理は行われた): 叩き付け (1/turn) used twice, the first with N=0")
+    k = Case(
+        "bad-turn-limit-after-zero",
+        "§例外 使用制限は変わらない + FAQ 0 (処理は行われた): 叩き付け (1/turn) used twice, the first with N=0",
+    )
     k.setup(a=("キルコ", ["カサネ", "ドドメ"]))
     k.turn(A)
     k.activation(A, "a1", "叩き付け", 0, "o", values=[0, 0])
@@ -272,7 +288,10 @@ def bad_turn_limit_after_zero() -> Case:
 
 @case
 def ok_limit_imposed_is_not_usage_limit() -> Case:
-    k = Case("ok-overboost-once-draws-n", "§例外: オーバーブースト (1/turn) once with N=4: the draw uses N, the 1/turn limit stays")
+    k = Case(
+        "ok-overboost-once-draws-n",
+        "§例外: オーバーブースト (1/turn) once with N=4: the draw uses N, the 1/turn limit stays",
+    )
     k.setup(a=("キルコ", ["エンラ", "ドドメ"]))
     k.turn(A)
     k.activation(A, "a1", "オーバーブースト", 2, "sssso", values=[4])
@@ -283,10 +302,11 @@ def ok_limit_imposed_is_not_usage_limit() -> Case:
 
 # -- 追加コスト: 過焔地獄 (§追加コストについて, §裁定例【行動】) -----------------------
 
+
 def _kaen(name: str, about: str, loads: int, faces: str, paid: int | None, burn: int | None) -> Case:
     k = Case(name, about)
     k.setup(a=("キルコ", ["キヨヒメ", "ダタラ"]))
-    for i in range(loads):
+    for _ in range(loads):
         k.turn(A)
         k.load(A, "キヨヒメ")
         k.end(A, "ダタラ")
@@ -307,32 +327,59 @@ def _kaen(name: str, about: str, loads: int, faces: str, paid: int | None, burn:
 
 @case
 def ok_kaen_n2() -> Case:
-    return _kaen("ok-kaen-jigoku-n2", "§追加コスト 過焔地獄 N=2: discard 2 loads of キヨヒメ (it holds only 2), 2 burn counters",
-                 2, "sso", 2, 2)
+    return _kaen(
+        "ok-kaen-jigoku-n2",
+        "§追加コスト 過焔地獄 N=2: discard 2 loads of キヨヒメ (it holds only 2), 2 burn counters",
+        2,
+        "sso",
+        2,
+        2,
+    )
 
 
 @case
 def ok_kaen_n0() -> Case:
-    return _kaen("ok-kaen-jigoku-n0", "§追加コスト 過焔地獄 N=0 with an empty キヨヒメ: additional cost 0, 0 burn counters",
-                 0, "o", 0, None)
+    return _kaen(
+        "ok-kaen-jigoku-n0",
+        "§追加コスト 過焔地獄 N=0 with an empty キヨヒメ: additional cost 0, 0 burn counters",
+        0,
+        "o",
+        0,
+        None,
+    )
 
 
 @case
 def bad_kaen_printed_burn() -> Case:
-    k = _kaen("bad-kaen-jigoku-printed-burn", "§裁定例 過焔地獄 N=2 but the printed 4 burn counters were given", 2, "sso", 2, 4)
+    k = _kaen(
+        "bad-kaen-jigoku-printed-burn",
+        "§裁定例 過焔地獄 N=2 but the printed 4 burn counters were given",
+        2,
+        "sso",
+        2,
+        4,
+    )
     k.expect("GG-NUM-002", k.seq_of("gg.burn"))
     return k
 
 
 @case
 def bad_kaen_additional_not_n() -> Case:
-    k = _kaen("bad-kaen-jigoku-additional-not-n", "§追加コスト 過焔地獄 N=2 but only 1 load of キヨヒメ was discarded", 2, "sso", 1, 2)
+    k = _kaen(
+        "bad-kaen-jigoku-additional-not-n",
+        "§追加コスト 過焔地獄 N=2 but only 1 load of キヨヒメ was discarded",
+        2,
+        "sso",
+        1,
+        2,
+    )
     res = next(i + 2 for i, e in enumerate(k.events) if e["type"] == "gg.resolve")
     k.expect("GG-COST-002", res)
     return k
 
 
 # -- 【銃弾】: 徹甲榴弾 (§裁定例【銃弾】) -------------------------------------------------
+
 
 def _tekko(name: str, about: str, faces: str, delta: int | None, damage: int) -> Case:
     k = Case(name, about)
@@ -354,7 +401,9 @@ def _tekko(name: str, about: str, faces: str, delta: int | None, damage: int) ->
 
 @case
 def ok_tekko_n3() -> Case:
-    return _tekko("ok-tekko-n3", "裁定例【銃弾】徹甲榴弾 N=3: 3 loaded >= 3, HIT+3 (カサネ 3 loads = 6, total 9)", "ssso", 3, 9)
+    return _tekko(
+        "ok-tekko-n3", "裁定例【銃弾】徹甲榴弾 N=3: 3 loaded >= 3, HIT+3 (カサネ 3 loads = 6, total 9)", "ssso", 3, 9
+    )
 
 
 @case
@@ -376,12 +425,15 @@ def bad_tekko_threshold_ignored() -> Case:
 
 @case
 def bad_tekko_printed_bonus() -> Case:
-    k = _tekko("bad-tekko-printed-bonus", "§銃弾 徹甲榴弾 N=1: the bonus is +1, but the printed +2 was added", "so", 2, 8)
+    k = _tekko(
+        "bad-tekko-printed-bonus", "§銃弾 徹甲榴弾 N=1: the bonus is +1, but the printed +2 was added", "so", 2, 8
+    )
     k.expect("GG-NUM-002", next(i + 2 for i, e in enumerate(k.events) if e["type"] == "gg.hit"))
     return k
 
 
 # -- 【対応】: 緊急回避, 相撃ち (§裁定例【対応】, FAQ 対応) --------------------------------
+
 
 def _respond(name: str, about: str, card: str, loads: int = 4) -> Case:
     """aoi loads ドドメ on turn 1; ren sets ``card`` on turn 2; aoi shoots on turn 3."""
@@ -450,8 +502,12 @@ def ok_aiuchi_n0() -> Case:
 
 @case
 def ok_aiuchi_fizzles() -> Case:
-    k = _respond("ok-aiuchi-fizzles", "FAQ 対応 / §対応: 相撃ち N=4 against a 3-HIT shot: condition fails, straight to the discard",
-                 "相撃ち", loads=2)
+    k = _respond(
+        "ok-aiuchi-fizzles",
+        "FAQ 対応 / §対応: 相撃ち N=4 against a 3-HIT shot: condition fails, straight to the discard",
+        "相撃ち",
+        loads=2,
+    )
     k.toss(B, "r1", "sssso")
     k.resolve(B, "r1", 4, values=[4, 4], outcome="fizzled", measured=3, holds=False)
     k.add("gg.discard", by=B, player=B, zone="set", card="相撃ち", act="r1")
@@ -462,7 +518,12 @@ def ok_aiuchi_fizzles() -> Case:
 
 @case
 def bad_aiuchi_fails_still_hits() -> Case:
-    k = _respond("bad-aiuchi-fails-still-hits", "FAQ 対応: 相撃ち N=4 against 3 HIT fails, but 4 HIT was dealt back", "相撃ち", loads=2)
+    k = _respond(
+        "bad-aiuchi-fails-still-hits",
+        "FAQ 対応: 相撃ち N=4 against 3 HIT fails, but 4 HIT was dealt back",
+        "相撃ち",
+        loads=2,
+    )
     k.toss(B, "r1", "sssso")
     # The table wrote no holds/outcome: kifu measures 3 incoming against N=4 itself and
     # judges the resolution that applied a failed response (seed: そのまま捨て札に置く).
@@ -476,7 +537,10 @@ def bad_aiuchi_fails_still_hits() -> Case:
 
 @case
 def bad_response_tossed_when_set() -> Case:
-    k = Case("bad-response-tossed-when-set", "§トス実行タイミング【対応】: 緊急回避 tossed when set in its owner's turn, not at the declaration")
+    k = Case(
+        "bad-response-tossed-when-set",
+        "§トス実行タイミング【対応】: 緊急回避 tossed when set in its owner's turn, not at the declaration",
+    )
     k.setup()
     k.pass_turn(A)
     k.turn(B)
@@ -488,6 +552,7 @@ def bad_response_tossed_when_set() -> Case:
 
 
 # -- 【機能】: リロード・サポーター, ヒーリング・チューブ, ノイズジェネレーター ----------------
+
 
 def _functions(name: str, about: str, cards: list[str], guns: list[str] | None = None) -> Case:
     """aoi plays function cards on turn 1 (COST paid), ren passes turn 2, aoi's turn 3 starts."""
@@ -519,7 +584,12 @@ def _reload(name: str, about: str, faces: str, loaded: int) -> Case:
 
 @case
 def ok_reload_supporter_n2() -> Case:
-    return _reload("ok-reload-supporter-n2", "裁定例【機能】リロード・サポーター N=2 (tossed at turn start): load 2 from the deck top", "sso", 2)
+    return _reload(
+        "ok-reload-supporter-n2",
+        "裁定例【機能】リロード・サポーター N=2 (tossed at turn start): load 2 from the deck top",
+        "sso",
+        2,
+    )
 
 
 @case
@@ -536,7 +606,11 @@ def bad_reload_supporter_over_n() -> Case:
 
 @case
 def bad_function_tossed_mid_turn() -> Case:
-    k = _functions("bad-function-tossed-mid-turn", "§機能 自分のターン開始時: the turn toss was made after a basic load", ["リロード・サポーター"])
+    k = _functions(
+        "bad-function-tossed-mid-turn",
+        "§機能 自分のターン開始時: the turn toss was made after a basic load",
+        ["リロード・サポーター"],
+    )
     k.load(A, "ドドメ")
     late = k.add("gg.group", by=A, act="g1", player=A, kind="function", card="リロード・サポーター")
     k.toss(A, "g1", "so")
@@ -549,8 +623,11 @@ def bad_function_tossed_mid_turn() -> Case:
 
 @case
 def ok_same_kind_one_toss() -> Case:
-    k = _functions("ok-same-kind-one-toss", "FAQ 機能 同じ種類: two リロード・サポーター share one toss (N=1), each loads 1",
-                   ["リロード・サポーター", "リロード・サポーター"])
+    k = _functions(
+        "ok-same-kind-one-toss",
+        "FAQ 機能 同じ種類: two リロード・サポーター share one toss (N=1), each loads 1",
+        ["リロード・サポーター", "リロード・サポーター"],
+    )
     k.add("gg.group", by=A, act="g1", player=A, kind="function", card="リロード・サポーター", copies=2)
     k.toss(A, "g1", "so")
     k.resolve(A, "g1", 1, values=[1])
@@ -562,8 +639,11 @@ def ok_same_kind_one_toss() -> Case:
 
 @case
 def bad_same_kind_tossed_twice() -> Case:
-    k = _functions("bad-same-kind-tossed-twice", "FAQ 機能 同じ種類: two リロード・サポーター tossed separately",
-                   ["リロード・サポーター", "リロード・サポーター"])
+    k = _functions(
+        "bad-same-kind-tossed-twice",
+        "FAQ 機能 同じ種類: two リロード・サポーター tossed separately",
+        ["リロード・サポーター", "リロード・サポーター"],
+    )
     k.add("gg.group", by=A, act="g1", player=A, kind="function", card="リロード・サポーター")
     k.toss(A, "g1", "so")
     second = k.add("gg.group", by=A, act="g2", player=A, kind="function", card="リロード・サポーター")
@@ -579,8 +659,11 @@ def bad_same_kind_tossed_twice() -> Case:
 
 @case
 def ok_different_kinds_own_tosses() -> Case:
-    k = _functions("ok-different-kinds-own-tosses", "FAQ 機能 種類が異なる: リロード・サポーター (N=1) and ヒーリング・チューブ (N=0) tossed separately",
-                   ["リロード・サポーター", "ヒーリング・チューブ"])
+    k = _functions(
+        "ok-different-kinds-own-tosses",
+        "FAQ 機能 種類が異なる: リロード・サポーター (N=1) and ヒーリング・チューブ (N=0) tossed separately",
+        ["リロード・サポーター", "ヒーリング・チューブ"],
+    )
     k.add("gg.group", by=A, act="g1", player=A, kind="function", card="リロード・サポーター")
     k.toss(A, "g1", "so")
     k.add("gg.group", by=A, act="g2", player=A, kind="function", card="ヒーリング・チューブ")
@@ -617,18 +700,29 @@ def _noise(name: str, about: str, faces: str, actions: int) -> tuple[Case, list[
 
 @case
 def ok_noise_generator_n3() -> Case:
-    k, _ = _noise("ok-noise-generator-n3", "裁定例【機能】ノイズジェネレーター N=3: the opponent plays 2 actions (<= 3)", "ssso", 2)
+    k, _ = _noise(
+        "ok-noise-generator-n3",
+        "裁定例【機能】ノイズジェネレーター N=3: the opponent plays 2 actions (<= 3)",
+        "ssso",
+        2,
+    )
     return k
 
 
 @case
 def bad_noise_generator_n0() -> Case:
-    k, plays = _noise("bad-noise-generator-n0", "裁定例【機能】ノイズジェネレーター N=0: the opponent may play no action, but played 計略", "o", 1)
+    k, plays = _noise(
+        "bad-noise-generator-n0",
+        "裁定例【機能】ノイズジェネレーター N=0: the opponent may play no action, but played 計略",
+        "o",
+        1,
+    )
     k.expect("GG-LIM-003", plays[0])
     return k
 
 
 # -- 継続技能等 (§トス実行タイミング, §裁定例 継続技能等, FAQ 継続技能) ---------------------
+
 
 def _continuous(name: str, about: str) -> Case:
     """aoi (キルコ) builds 6 voltage with two shots, uses バレットキャッチ, and starts turn 5."""
@@ -677,6 +771,7 @@ def bad_continuous_tossed_twice() -> Case:
 
 # -- 銃士効果・機銃の固有効果, 装填 (§例外, FAQ 装填) -------------------------------------
 
+
 @case
 def bad_gun_effect_tossed() -> Case:
     k = Case("bad-gun-effect-tossed", "§例外 機銃の固有効果には適用されない: a toss was made for ドドメ's own effect")
@@ -716,23 +811,33 @@ def _multi_gun(name: str, about: str, faces: str, rules: dict[str, Any] | None =
 
 @case
 def ok_multi_gun_load_cap() -> Case:
-    k = _multi_gun("ok-multi-gun-load-cap", "FAQ 装填効果 / §例外: guns with room 2 and 4; tossing stops at 4 self, エンラ gets 2, ドドメ 4",
-                   "ssss")
+    k = _multi_gun(
+        "ok-multi-gun-load-cap",
+        "FAQ 装填効果 / §例外: guns with room 2 and 4; tossing stops at 4 self, エンラ gets 2, ドドメ 4",
+        "ssss",
+    )
     return k
 
 
 @case
 def bad_multi_gun_tossed_past_cap() -> Case:
-    k = _multi_gun("bad-multi-gun-tossed-past-cap", "§例外 装填上限に達した場合はそこで止まる, read as 'the tossing stops' "
-                   "(option load_toss_end=cap): a fifth toss after the larger room (4) was reached",
-                   "sssso", {"load_toss_end": "cap"})
+    k = _multi_gun(
+        "bad-multi-gun-tossed-past-cap",
+        "§例外 装填上限に達した場合はそこで止まる, read as 'the tossing stops' "
+        "(option load_toss_end=cap): a fifth toss after the larger room (4) was reached",
+        "sssso",
+        {"load_toss_end": "cap"},
+    )
     k.expect("GG-TOSS-002", next(i + 2 for i, e in enumerate(k.events) if e["type"] == "gg.toss") + 4)
     return k
 
 
 @case
 def ok_load_over_max_ignored() -> Case:
-    k = Case("ok-load-over-max-ignored", "FAQ 装填上限を超えた場合: 高速充電 N=6 into キヨヒメ (max 5): 5 loaded, the rest ignored; 6 drawn")
+    k = Case(
+        "ok-load-over-max-ignored",
+        "FAQ 装填上限を超えた場合: 高速充電 N=6 into キヨヒメ (max 5): 5 loaded, the rest ignored; 6 drawn",
+    )
     k.setup(a=("キルコ", ["ヌエ", "キヨヒメ"]))
     k.turn(A)
     k.activation(A, "a1", "高速充電", 0, "sssssso", values=[6, 6])
@@ -744,7 +849,10 @@ def ok_load_over_max_ignored() -> Case:
 
 @case
 def ok_load_over_max_recorded_as_n() -> Case:
-    k = Case("ok-load-over-max-recorded-as-n", "FAQ 装填上限を超えた場合: 高速充電 N=6 recorded as 'load 6' into キヨヒメ (max 5): the excess is ignored, no error")
+    k = Case(
+        "ok-load-over-max-recorded-as-n",
+        "FAQ 装填上限を超えた場合: 高速充電 N=6 recorded as 'load 6' into キヨヒメ (max 5): the excess is ignored, no error",
+    )
     k.setup(a=("キルコ", ["ヌエ", "キヨヒメ"]))
     k.turn(A)
     k.activation(A, "a1", "高速充電", 0, "sssssso", values=[6, 6])
@@ -756,7 +864,10 @@ def ok_load_over_max_recorded_as_n() -> Case:
 
 @case
 def bad_basic_load_into_full_gun() -> Case:
-    k = Case("bad-basic-load-into-full-gun", "FAQ 装填数は装填上限の値で固定: after 高速充電 filled キヨヒメ to 5, a basic load was added")
+    k = Case(
+        "bad-basic-load-into-full-gun",
+        "FAQ 装填数は装填上限の値で固定: after 高速充電 filled キヨヒメ to 5, a basic load was added",
+    )
     k.setup(a=("キルコ", ["ヌエ", "キヨヒメ"]))
     k.turn(A)
     k.activation(A, "a1", "高速充電", 0, "sssssso", values=[6, 6])
@@ -768,6 +879,7 @@ def bad_basic_load_into_full_gun() -> Case:
 
 
 # -- base-game rules a judge hits in these matches (builder's known gaps) ------------
+
 
 def _blitz(name: str, about: str, faces: str) -> Case:
     k = Case(name, about)
@@ -797,7 +909,10 @@ def bad_blitz_zero_extra_turn() -> Case:
 
 @case
 def bad_overheat_first_turn() -> Case:
-    k = Case("bad-overheat-first-turn", "オーバーヒート cannot be used on your own first turn (a structural number, never tossed)")
+    k = Case(
+        "bad-overheat-first-turn",
+        "オーバーヒート cannot be used on your own first turn (a structural number, never tossed)",
+    )
     k.setup(a=("キルコ", ["ドドメ", "ダタラ"]), b=("ナトリ", ["ヌエ", "カサネ"]))
     k.turn(A)
     k.activation(A, "a1", "計略", 1, "sssso", values=[4])
@@ -839,7 +954,11 @@ def ok_full_exchange() -> Case:
 
 @case
 def ok_blitz_two_extra_turns() -> Case:
-    k = _blitz("ok-blitz-two-extra-turns", "ブリッツ N=2: the 1 of 'one extra turn' is replaced, aoi takes turns 1, 2 and 3", "sso")
+    k = _blitz(
+        "ok-blitz-two-extra-turns",
+        "ブリッツ N=2: the 1 of 'one extra turn' is replaced, aoi takes turns 1, 2 and 3",
+        "sso",
+    )
     k.pass_turn(A)
     k.pass_turn(A)
     k.pass_turn(B)
@@ -863,7 +982,9 @@ def ok_overheat_later_turn() -> Case:
 
 @case
 def ok_keiryaku_zero_without_draw_line() -> Case:
-    k = Case("ok-keiryaku-zero-without-draw-line", "FAQ 0: 計略 N=0 recorded with no gg.draw at all (nothing was drawn)")
+    k = Case(
+        "ok-keiryaku-zero-without-draw-line", "FAQ 0: 計略 N=0 recorded with no gg.draw at all (nothing was drawn)"
+    )
     k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
     k.turn(A)
     k.activation(A, "a1", "計略", 1, "o", values=[0])
@@ -873,7 +994,11 @@ def ok_keiryaku_zero_without_draw_line() -> Case:
 
 @case
 def ok_response_cost_at_declaration() -> Case:
-    k = _respond("ok-response-cost-at-declaration", "多層防壁 set on turn 2, its COST 1 paid when declared, then tossed (N=1: HIT-1)", "多層防壁")
+    k = _respond(
+        "ok-response-cost-at-declaration",
+        "多層防壁 set on turn 2, its COST 1 paid when declared, then tossed (N=1: HIT-1)",
+        "多層防壁",
+    )
     k.cost(B, "r1", 1)
     k.toss(B, "r1", "so")
     k.resolve(B, "r1", 1, values=[1])
@@ -912,12 +1037,18 @@ def _two_responses(name: str, about: str, order: tuple[str, str]) -> Case:
 
 @case
 def ok_responses_last_in_first_out() -> Case:
-    return _two_responses("ok-responses-lifo", "two responses to one shot resolve last declared first (相撃ち, then 緊急回避)", ("r2", "r1"))
+    return _two_responses(
+        "ok-responses-lifo",
+        "two responses to one shot resolve last declared first (相撃ち, then 緊急回避)",
+        ("r2", "r1"),
+    )
 
 
 @case
 def bad_responses_first_in_first_out() -> Case:
-    k = _two_responses("bad-responses-fifo", "two responses to one shot: the first declared (緊急回避) resolved first", ("r1", "r2"))
+    k = _two_responses(
+        "bad-responses-fifo", "two responses to one shot: the first declared (緊急回避) resolved first", ("r1", "r2")
+    )
     k.expect("GG-RESP-004", k.seq_of("gg.resolve"))
     return k
 
@@ -953,26 +1084,47 @@ def _blocked(name: str, about: str, gun: str, stealth: bool, respond: bool) -> C
 
 @case
 def bad_respond_to_datara() -> Case:
-    k = _blocked("bad-respond-to-datara", "ダタラ's own effect: no 【対応】 against its shots, yet 緊急回避 was declared", "ダタラ", False, True)
+    k = _blocked(
+        "bad-respond-to-datara",
+        "ダタラ's own effect: no 【対応】 against its shots, yet 緊急回避 was declared",
+        "ダタラ",
+        False,
+        True,
+    )
     k.expect("GG-RESP-005", k.seq_of("gg.respond"))
     return k
 
 
 @case
 def bad_respond_to_stealth() -> Case:
-    k = _blocked("bad-respond-to-stealth", "ステルスバレット: no 【対応】 against this shot, yet 緊急回避 was declared", "エンラ", True, True)
+    k = _blocked(
+        "bad-respond-to-stealth",
+        "ステルスバレット: no 【対応】 against this shot, yet 緊急回避 was declared",
+        "エンラ",
+        True,
+        True,
+    )
     k.expect("GG-RESP-005", k.seq_of("gg.respond"))
     return k
 
 
 @case
 def ok_stealth_shot_unanswered() -> Case:
-    return _blocked("ok-stealth-shot-unanswered", "ステルスバレット (no number, so no toss) fired; the set 緊急回避 stays set", "エンラ", True, False)
+    return _blocked(
+        "ok-stealth-shot-unanswered",
+        "ステルスバレット (no number, so no toss) fired; the set 緊急回避 stays set",
+        "エンラ",
+        True,
+        False,
+    )
 
 
 @case
 def ok_respond_without_against() -> Case:
-    k = Case("ok-respond-without-against", "緊急回避 declared without `against` (optional in the docs): it answers the shot just declared")
+    k = Case(
+        "ok-respond-without-against",
+        "緊急回避 declared without `against` (optional in the docs): it answers the shot just declared",
+    )
     k.setup()
     k.turn(A)
     k.load(A, "ドドメ", 4)
@@ -993,7 +1145,9 @@ def ok_respond_without_against() -> Case:
 
 @case
 def ok_action_without_numbers_not_tossed() -> Case:
-    k = Case("ok-action-without-numbers-not-tossed", "バラージ has no number to replace: played and resolved without a toss")
+    k = Case(
+        "ok-action-without-numbers-not-tossed", "バラージ has no number to replace: played and resolved without a toss"
+    )
     k.setup()
     k.turn(A)
     k.play(A, "a1", "バラージ")
@@ -1004,7 +1158,9 @@ def ok_action_without_numbers_not_tossed() -> Case:
 
 @case
 def ok_keiryaku_without_resolve_line() -> Case:
-    k = Case("ok-keiryaku-without-resolve-line", "計略 N=2 recorded as play, cost, tosses and the draw (no gg.resolve line)")
+    k = Case(
+        "ok-keiryaku-without-resolve-line", "計略 N=2 recorded as play, cost, tosses and the draw (no gg.resolve line)"
+    )
     k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
     k.turn(A)
     k.play(A, "a1", "計略")
@@ -1034,7 +1190,10 @@ def ok_tekko_unmeasured() -> Case:
 
 @case
 def ok_noise_generator_before_first_toss() -> Case:
-    k = Case("ok-noise-generator-before-first-toss", "ノイズジェネレーター played on turn 1 has no N until aoi's next turn start: ren's two actions on turn 2 are not errors")
+    k = Case(
+        "ok-noise-generator-before-first-toss",
+        "ノイズジェネレーター played on turn 1 has no N until aoi's next turn start: ren's two actions on turn 2 are not errors",
+    )
     k.setup(a=("キルコ", ["ツエツキ", "ドドメ"]), b=("ナトリ", ["ダタラ", "カサネ"]))
     k.turn(A)
     k.play(A, "f1", "ノイズジェネレーター", kind="function")
@@ -1048,7 +1207,10 @@ def ok_noise_generator_before_first_toss() -> Case:
 
 @case
 def ok_response_cost_when_set() -> Case:
-    k = Case("ok-response-cost-when-set", "多層防壁's COST 1 paid when it was set (turn 2); tossed at the declaration (N=2: HIT-2)")
+    k = Case(
+        "ok-response-cost-when-set",
+        "多層防壁's COST 1 paid when it was set (turn 2); tossed at the declaration (N=2: HIT-2)",
+    )
     k.setup()
     k.turn(A)
     k.load(A, "ドドメ", 4)
@@ -1070,7 +1232,10 @@ def ok_response_cost_when_set() -> Case:
 
 @case
 def bad_additional_cost_prepaid() -> Case:
-    k = Case("bad-additional-cost-prepaid", "§追加コスト: 過焔地獄's additional cost depends on N, yet 2 loads were discarded before the toss")
+    k = Case(
+        "bad-additional-cost-prepaid",
+        "§追加コスト: 過焔地獄's additional cost depends on N, yet 2 loads were discarded before the toss",
+    )
     k.setup(a=("キルコ", ["キヨヒメ", "ダタラ"]))
     for _ in range(2):
         k.turn(A)
@@ -1115,7 +1280,12 @@ def _oboro(name: str, about: str, faces: str, dealt: int) -> Case:
 
 @case
 def ok_skill_hit_uses_n() -> Case:
-    return _oboro("ok-skill-hit-uses-n", "§基本ルール2 (skills are not excluded): 朧走り N=2 deals 2 HIT; its voltage cost 5 stays", "sso", 2)
+    return _oboro(
+        "ok-skill-hit-uses-n",
+        "§基本ルール2 (skills are not excluded): 朧走り N=2 deals 2 HIT; its voltage cost 5 stays",
+        "sso",
+        2,
+    )
 
 
 @case
@@ -1142,7 +1312,11 @@ def _bullet_catch(name: str, about: str, delta: int) -> Case:
 
 @case
 def ok_continuous_n_applied() -> Case:
-    return _bullet_catch("ok-continuous-n-applied", "§継続技能等: バレットキャッチ's N=1 from aoi's turn start takes 1 HIT off ren's next shot", -1)
+    return _bullet_catch(
+        "ok-continuous-n-applied",
+        "§継続技能等: バレットキャッチ's N=1 from aoi's turn start takes 1 HIT off ren's next shot",
+        -1,
+    )
 
 
 @case
@@ -1154,8 +1328,14 @@ def bad_continuous_printed() -> Case:
 
 @case
 def ok_burn_at_turn_start() -> Case:
-    k = _kaen("ok-burn-at-turn-start", "過焔地獄 N=2 gives 2 burn counters; ren loses 3 at the start of ren's turn (option burn=flat)",
-              2, "sso", 2, 2)
+    k = _kaen(
+        "ok-burn-at-turn-start",
+        "過焔地獄 N=2 gives 2 burn counters; ren loses 3 at the start of ren's turn (option burn=flat)",
+        2,
+        "sso",
+        2,
+        2,
+    )
     k.turn(B)
     k.life(B, -3, why="burn", by=B)
     k.end(B)
@@ -1176,8 +1356,11 @@ def ok_draw_split_across_decks() -> Case:
 
 @case
 def ok_copies_not_written() -> Case:
-    k = _functions("ok-copies-not-written", "FAQ 同じ種類: two リロード・サポーター in play, the group written without `copies`; each loads N=1",
-                   ["リロード・サポーター", "リロード・サポーター"])
+    k = _functions(
+        "ok-copies-not-written",
+        "FAQ 同じ種類: two リロード・サポーター in play, the group written without `copies`; each loads N=1",
+        ["リロード・サポーター", "リロード・サポーター"],
+    )
     k.add("gg.group", by=A, act="g1", player=A, kind="function", card="リロード・サポーター")
     k.toss(A, "g1", "so")
     k.resolve(A, "g1", 1, values=[1])
@@ -1203,8 +1386,11 @@ def bad_opponent_tossed() -> Case:
 
 @case
 def bad_function_tossed_in_opponents_turn() -> Case:
-    k = _functions("bad-function-tossed-in-opponents-turn", "§機能 自分のターン開始時: aoi tossed for リロード・サポーター at the start of ren's turn",
-                   ["リロード・サポーター"])
+    k = _functions(
+        "bad-function-tossed-in-opponents-turn",
+        "§機能 自分のターン開始時: aoi tossed for リロード・サポーター at the start of ren's turn",
+        ["リロード・サポーター"],
+    )
     k.end(A)
     k.turn(B)
     wrong = k.add("gg.group", by=A, act="g1", player=A, kind="function", card="リロード・サポーター")
@@ -1217,7 +1403,9 @@ def bad_function_tossed_in_opponents_turn() -> Case:
 
 @case
 def bad_values_not_n() -> Case:
-    k = Case("bad-values-not-n", "§概要3: 計略 N=2 resolved with values [3] (the printed number) although 2 cards were drawn")
+    k = Case(
+        "bad-values-not-n", "§概要3: 計略 N=2 resolved with values [3] (the printed number) although 2 cards were drawn"
+    )
     k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
     k.turn(A)
     res = k.activation(A, "a1", "計略", 1, "sso", values=[3])
@@ -1229,7 +1417,10 @@ def bad_values_not_n() -> Case:
 
 @case
 def bad_tekko_holds_misjudged() -> Case:
-    k = Case("bad-tekko-holds-misjudged", "裁定例【銃弾】徹甲榴弾 N=2 with 3 loaded holds (3 >= 2), but the table wrote holds=false and added nothing")
+    k = Case(
+        "bad-tekko-holds-misjudged",
+        "裁定例【銃弾】徹甲榴弾 N=2 with 3 loaded holds (3 >= 2), but the table wrote holds=false and added nothing",
+    )
     k.setup(a=("キルコ", ["カサネ", "ヌエ"]))
     k.turn(A)
     k.load(A, "カサネ", face="up", card="徹甲榴弾")
@@ -1246,7 +1437,9 @@ def bad_tekko_holds_misjudged() -> Case:
 
 @case
 def bad_cost_never_paid() -> Case:
-    k = Case("bad-cost-never-paid", "§概要5 / §例外: 計略 (COST 1) was tossed and resolved without its COST ever being paid")
+    k = Case(
+        "bad-cost-never-paid", "§概要5 / §例外: 計略 (COST 1) was tossed and resolved without its COST ever being paid"
+    )
     k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
     k.turn(A)
     k.play(A, "a1", "計略")
@@ -1260,7 +1453,10 @@ def bad_cost_never_paid() -> Case:
 
 @case
 def bad_overdraw_without_resolve_line() -> Case:
-    k = Case("bad-overdraw-without-resolve-line", "§概要3: 計略 tossed self, opponent (N=1) and 3 cards drawn, with no gg.resolve line")
+    k = Case(
+        "bad-overdraw-without-resolve-line",
+        "§概要3: 計略 tossed self, opponent (N=1) and 3 cards drawn, with no gg.resolve line",
+    )
     k.setup(a=("キルコ", ["ダタラ", "ドドメ"]))
     k.turn(A)
     k.play(A, "a1", "計略")
@@ -1274,8 +1470,12 @@ def bad_overdraw_without_resolve_line() -> Case:
 
 @case
 def bad_aiuchi_fails_without_resolve_line() -> Case:
-    k = _respond("bad-aiuchi-fails-without-resolve-line", "FAQ 対応: 相撃ち N=4 against 3 HIT fails, yet 4 HIT was dealt back (no gg.resolve line)",
-                 "相撃ち", loads=2)
+    k = _respond(
+        "bad-aiuchi-fails-without-resolve-line",
+        "FAQ 対応: 相撃ち N=4 against 3 HIT fails, yet 4 HIT was dealt back (no gg.resolve line)",
+        "相撃ち",
+        loads=2,
+    )
     k.toss(B, "r1", "sssso")
     back = k.life(A, -4, by=B, act="r1")
     k.life(B, -3, shot="s1")
@@ -1286,11 +1486,16 @@ def bad_aiuchi_fails_without_resolve_line() -> Case:
 
 # -- writing ---------------------------------------------------------------------------
 
+
 def _raw_append(path: Path, ev: dict[str, Any]) -> None:
     """docs/format.md's client recipe: what any other writer would have put in the file."""
     lines = path.read_bytes().split(b"\n")[:-1]
-    full = {"type": ev["type"], "seq": len(lines) + 1, "prev": hashlib.sha256(lines[-1]).hexdigest(),
-            **{k: v for k, v in ev.items() if k != "type"}}
+    full = {
+        "type": ev["type"],
+        "seq": len(lines) + 1,
+        "prev": hashlib.sha256(lines[-1]).hexdigest(),
+        **{k: v for k, v in ev.items() if k != "type"},
+    }
     with path.open("ab") as f:
         f.write(json.dumps(full, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
 
@@ -1298,8 +1503,12 @@ def _raw_append(path: Path, ev: dict[str, Any]) -> None:
 def write(k: Case) -> dict[str, Any]:
     path = HERE / f"{k.name}.jsonl"
     path.unlink(missing_ok=True)
-    start: dict[str, Any] = {"game": "gunandgun", "match": k.name,
-                             "players": [{"id": A, "name": "Aoi"}, {"id": B, "name": "Ren"}], "title": k.about}
+    start: dict[str, Any] = {
+        "game": "gunandgun",
+        "match": k.name,
+        "players": [{"id": A, "name": "Aoi"}, {"id": B, "name": "Ren"}],
+        "title": k.about,
+    }
     if k.rules:
         start["rules"] = k.rules
     logfile.create(path, start)
@@ -1310,8 +1519,11 @@ def write(k: Case) -> dict[str, Any]:
         except KifuError as exc:
             refused.append(str(exc))
             _raw_append(path, ev)
-    return {"about": k.about, "expected": sorted(k.expected, key=lambda f: (f["seq"], f["code"])),
-            **({"refused_when_written": refused} if refused else {})}
+    return {
+        "about": k.about,
+        "expected": sorted(k.expected, key=lambda f: (f["seq"], f["code"])),
+        **({"refused_when_written": refused} if refused else {}),
+    }
 
 
 def main() -> None:
@@ -1321,8 +1533,9 @@ def main() -> None:
     for make in CASES:
         k = make()
         cases[f"{k.name}.jsonl"] = write(k)
-    (HERE / "cases.json").write_text(json.dumps(cases, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                     encoding="utf-8")
+    (HERE / "cases.json").write_text(
+        json.dumps(cases, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
@@ -52,14 +53,19 @@ def t_other(p: str) -> str:
 @case
 def match_life_zero() -> Table:
     """キルコ (ドドメ/カサネ) against ナトリ (ヌエ/ハクメン), seven turns, ends at life 0."""
-    t = Table("match-life-zero", "a full match ending at life 0: shots, RECOIL, RECOVER, ヌエ's turn-end load, "
-              "リロード・サポーター, 緊急回避 and 整息 declared, 突貫, 起死回生, マキシマムリロード over two guns, "
-              "グッドメディスン, a refill with the hand already above 札")
-    t.setup(("キルコ", ["ドドメ", "カサネ"], "マキシマムリロード"), ("ナトリ", ["ヌエ", "ハクメン"], "グッドメディスン"))
+    t = Table(
+        "match-life-zero",
+        "a full match ending at life 0: shots, RECOIL, RECOVER, ヌエ's turn-end load, "
+        "リロード・サポーター, 緊急回避 and 整息 declared, 突貫, 起死回生, マキシマムリロード over two guns, "
+        "グッドメディスン, a refill with the hand already above 札",
+    )
+    t.setup(
+        ("キルコ", ["ドドメ", "カサネ"], "マキシマムリロード"), ("ナトリ", ["ヌエ", "ハクメン"], "グッドメディスン")
+    )
     # turn 1, aoi: three loads and a shot
     t.turn(A)
     t.load(A, "ドドメ", 3)
-    shot_with_damage(t, A, "s1", "ドドメ")                       # 5 HIT: ren 25
+    shot_with_damage(t, A, "s1", "ドドメ")  # 5 HIT: ren 25
     t.end(A, deck="カサネ")
     # turn 2, ren: a function, a set response, one load into each gun
     t.turn(B)
@@ -75,30 +81,30 @@ def match_life_zero() -> Table:
     t.damage(A, 2, act="a1", by=A)
     t.load(A, "カサネ", 3)
     t.load(A, "ドドメ", 2)
-    _, hit = t.shoot(A, "s2", "カサネ")                           # 3 loads: 6 HIT, RECOIL3
+    _, hit = t.shoot(A, "s2", "カサネ")  # 3 loads: 6 HIT, RECOIL3
     t.respond(B, "r1", against="s2")
     t.toss(B, "r1", "so")
     t.resolve(B, "r1", 1, values=[1])
     t.hit(B, "s2", "response", -1, act="r1")
-    t.damage(B, hit - 1, shot="s2")                               # ren 20
+    t.damage(B, hit - 1, shot="s2")  # ren 20
     t.ability(A, "g1", "gun", "カサネ")
-    t.damage(A, 3, act="g1", by=A)                                # RECOIL3: aoi 25
-    shot_with_damage(t, A, "s3", "ドドメ")                        # 2 loads: 3 HIT, ren 17
+    t.damage(A, 3, act="g1", by=A)  # RECOIL3: aoi 25
+    shot_with_damage(t, A, "s3", "ドドメ")  # 2 loads: 3 HIT, ren 17
     t.end(A, deck="カサネ")
     # turn 4, ren: リロード・サポーター's first turn-start toss; ハクメン shot with RECOVER
     t.turn(B)
     t.group(B, "g1", "function", "sso", card="リロード・サポーター")
     t.load(B, "ヌエ")
     t.load(B, "ハクメン")
-    _, hit = t.shoot(B, "s4", "ハクメン")                          # 2 loads: 2 HIT
-    t.damage(A, hit, shot="s4")                                   # aoi 23
+    _, hit = t.shoot(B, "s4", "ハクメン")  # 2 loads: 2 HIT
+    t.damage(A, hit, shot="s4")  # aoi 23
     t.ability(B, "g2", "gun", "ハクメン")
-    t.heal(B, hit, act="g2")                                      # RECOVER: ren 19
+    t.heal(B, hit, act="g2")  # RECOVER: ren 19
     t.set_response(B, "r2", "整息")
     t.refill(B, deck="ハクメン")
     t.resolve(B, "g1", 2, values=[2])
     t.load(B, "ヌエ", 2, zone="deck", deck="ヌエ", how="effect", act="g1")
-    t.ability(B, "g3", "gun", "ヌエ")                              # ren 19 < aoi 23: ヌエ loads 1
+    t.ability(B, "g3", "gun", "ヌエ")  # ren 19 < aoi 23: ヌエ loads 1
     t.load(B, "ヌエ", 1, zone="deck", deck="ヌエ", how="effect", act="g3")
     t.close(B)
     # turn 5, aoi: マキシマムリロード (N=2) into both guns, then two shots
@@ -110,25 +116,25 @@ def match_life_zero() -> Table:
     t.load(A, "カサネ", 2, zone="deck", deck="カサネ", how="effect", act="k1")
     t.load(A, "ドドメ", 2)
     t.load(A, "カサネ", 1)
-    _, hit = t.shoot(A, "s5", "ドドメ")                            # 4 loads: 7 HIT
+    _, hit = t.shoot(A, "s5", "ドドメ")  # 4 loads: 7 HIT
     t.respond(B, "r2", against="s5")
     t.toss(B, "r2", "ssso")
     t.resolve(B, "r2", 3, values=[3, 3], measured=7, holds=True)
     t.draw(B, "ハクメン", 3, act="r2")
-    t.damage(B, hit, shot="s5")                                   # ren 12
-    _, hit = t.shoot(A, "s6", "カサネ")                            # 3 loads: 6 HIT
-    t.damage(B, hit, shot="s6")                                   # ren 6
+    t.damage(B, hit, shot="s5")  # ren 12
+    _, hit = t.shoot(A, "s6", "カサネ")  # 3 loads: 6 HIT
+    t.damage(B, hit, shot="s6")  # ren 6
     t.ability(A, "g4", "gun", "カサネ")
-    t.damage(A, 3, act="g4", by=A)                                # aoi 20
+    t.damage(A, 3, act="g4", by=A)  # aoi 20
     t.end(A, deck="ドドメ")
     # turn 6, ren: N=0 for リロード・サポーター; ヌエ at 5; グッドメディスン; hand already over 札
     t.turn(B)
     t.group(B, "g5", "function", "o", card="リロード・サポーター")
-    shot_with_damage(t, B, "s7", "ヌエ")                           # 5 loads: 10 HIT, aoi 10
+    shot_with_damage(t, B, "s7", "ヌエ")  # 5 loads: 10 HIT, aoi 10
     t.skill(B, "k2", "グッドメディスン", 4)
     t.toss(B, "k2", "sssso")
     t.resolve(B, "k2", 4, values=[4, 4])
-    t.heal(B, 4, act="k2")                                        # ren 10
+    t.heal(B, 4, act="k2")  # ren 10
     t.load(B, "ハクメン")
     t.resolve(B, "g5", 0, values=[0])
     assert t.seats[B].hand >= 5
@@ -136,23 +142,23 @@ def match_life_zero() -> Table:
     # turn 7, aoi: 起死回生 (N=3) and a last ドドメ shot
     t.turn(A)
     t.action(A, "a2", "起死回生", 0, "ssso")
-    t.damage(B, 3, act="a2")                                      # ren 7
+    t.damage(B, 3, act="a2")  # ren 7
     t.load(A, "ドドメ", 3)
-    shot_with_damage(t, A, "s8", "ドドメ")                         # 5 HIT: ren 2
+    shot_with_damage(t, A, "s8", "ドドメ")  # 5 HIT: ren 2
     assert t.seats[B].life == 2 and t.seats[A].hand == 0, (t.seats[B].life, t.seats[A].hand)
     t.end(A, deck="ドドメ")
     # turn 8, ren: one more ハクメン shot with RECOVER
     t.turn(B)
     t.load(B, "ハクメン")
-    _, hit = t.shoot(B, "s9", "ハクメン")                          # 2 loads: 2 HIT
+    _, hit = t.shoot(B, "s9", "ハクメン")  # 2 loads: 2 HIT
     t.damage(A, hit, shot="s9")
     t.ability(B, "g6", "gun", "ハクメン")
-    t.heal(B, hit, act="g6")                                      # ren 4
+    t.heal(B, hit, act="g6")  # ren 4
     t.end(B, deck="ハクメン")
     # turn 9, aoi: カサネ's 6 HIT ends it
     t.turn(A)
     t.load(A, "カサネ", 3)
-    shot_with_damage(t, A, "s10", "カサネ")                        # ren -2
+    shot_with_damage(t, A, "s10", "カサネ")  # ren -2
     assert t.seats[B].life <= 0
     t.finish(A, "life")
     return t
@@ -161,45 +167,49 @@ def match_life_zero() -> Table:
 @case
 def match_deck_out() -> Table:
     """キルコ (ウワン/ダタラ) mills ラン (エンラ/カサネ) out of her エンラ deck."""
-    t = Table("match-deck-out", "a full match ending by deck-out (deck_out: either-empty): three 過負荷光球 copies "
-              "tossed once per turn start, ANNIHILATION mills, 亜空光線 with its additional cost, がんばる!! "
-              "declared (no toss until its owner's next turn start)", rules={"deck_out": "either-empty"})
+    t = Table(
+        "match-deck-out",
+        "a full match ending by deck-out (deck_out: either-empty): three 過負荷光球 copies "
+        "tossed once per turn start, ANNIHILATION mills, 亜空光線 with its additional cost, がんばる!! "
+        "declared (no toss until its owner's next turn start)",
+        rules={"deck_out": "either-empty"},
+    )
     t.setup(("キルコ", ["ウワン", "ダタラ"], "バレットキャッチ"), ("ラン", ["エンラ", "カサネ"], "がんばる!!"))
-    t.turn(A)                                                     # 1
+    t.turn(A)  # 1
     t.function(A, "f1", "過負荷光球", 0)
     t.function(A, "f2", "過負荷光球", 0)
     t.action(A, "a1", "計略", 1, "so", values=[1])
     t.draw(A, "ウワン", 1, act="a1")
     t.load(A, "ウワン")
     t.end(A)
-    t.turn(B)                                                     # 2
+    t.turn(B)  # 2
     t.load(B, "エンラ", 2)
-    shot_with_damage(t, B, "s1", "エンラ")                         # 3 HIT: aoi 27
+    shot_with_damage(t, B, "s1", "エンラ")  # 3 HIT: aoi 27
     t.load(B, "カサネ")
     t.end(B)
-    t.turn(A)                                                     # 3
+    t.turn(A)  # 3
     t.group(A, "g1", "function", "sso", card="過負荷光球", copies=2)
     t.resolve(A, "g1", 2, values=[2])
     t.discard(B, "deck", 2, by=A, gun="エンラ", act="g1")
     t.discard(B, "deck", 2, by=A, gun="エンラ", act="g1")
-    _, hit = t.shoot(A, "s2", "ウワン")                            # 1 load: 1 HIT
+    _, hit = t.shoot(A, "s2", "ウワン")  # 1 load: 1 HIT
     t.damage(B, hit, shot="s2")
-    t.ability(A, "u1", "gun", "ウワン")                            # ANNIHILATION: mill 1
+    t.ability(A, "u1", "gun", "ウワン")  # ANNIHILATION: mill 1
     t.discard(B, "deck", hit, by=A, gun="エンラ", act="u1")
     t.function(A, "f3", "過負荷光球", 0)
     t.load(A, "ウワン")
     t.load(A, "ダタラ", 2)
     t.end(A)
-    t.turn(B)                                                     # 4
+    t.turn(B)  # 4
     t.load(B, "エンラ", 2)
-    shot_with_damage(t, B, "s3", "エンラ")                         # 3 HIT: aoi 24
+    shot_with_damage(t, B, "s3", "エンラ")  # 3 HIT: aoi 24
     t.load(B, "カサネ")
-    _, hit = t.shoot(B, "s4", "カサネ")                            # 2 loads: 4 HIT, RECOIL2
+    _, hit = t.shoot(B, "s4", "カサネ")  # 2 loads: 4 HIT, RECOIL2
     t.damage(A, hit, shot="s4")
     t.ability(B, "g2", "gun", "カサネ")
     t.damage(B, 2, act="g2", by=B)
     t.end(B)
-    t.turn(A)                                                     # 5
+    t.turn(A)  # 5
     t.group(A, "g3", "function", "so", card="過負荷光球", copies=3)
     t.resolve(A, "g3", 1, values=[1])
     for _ in range(3):
@@ -212,16 +222,16 @@ def match_deck_out() -> Table:
     t.resolve(A, "a2", 2, values=[2, 2, 2])
     t.discard(B, "deck", 2, by=A, gun="エンラ", act="a2")
     t.draw(A, "ダタラ", 2, act="a2")
-    shot_with_damage(t, A, "s5", "ダタラ")                         # 2 loads: 2 HIT
+    shot_with_damage(t, A, "s5", "ダタラ")  # 2 loads: 2 HIT
     t.load(A, "ダタラ", 2)
     t.end(A, deck="ダタラ")
-    t.turn(B)                                                     # 6
+    t.turn(B)  # 6
     t.load(B, "エンラ", 2)
-    shot_with_damage(t, B, "s6", "エンラ")                         # 3 HIT
+    shot_with_damage(t, B, "s6", "エンラ")  # 3 HIT
     t.skill(B, "k1", "がんばる!!", 8)
     t.load(B, "カサネ")
     t.end(B, deck="カサネ")
-    t.turn(A)                                                     # 7
+    t.turn(A)  # 7
     t.group(A, "g4", "function", "so", card="過負荷光球", copies=3)
     t.resolve(A, "g4", 1, values=[1])
     left = t.seats[B].deck["エンラ"]
@@ -236,32 +246,37 @@ def match_deck_out() -> Table:
 @case
 def match_groups_and_limits() -> Table:
     """キルコ (ハクメン/ウワン) against ナトリ (キヨヒメ/ツエツキ): nine turns, groups and an imposed limit."""
-    t = Table("match-groups-and-limits", "a full match: two リロード・サポーター copies share one toss, 過負荷光球 "
-              "tossed apart, ノイズジェネレーター's N bounds aoi's actions, BREAK and BURN gun effects, burn "
-              "at turn start, バレットキャッチ then a turn start with a continuous skill and two function "
-              "kinds; ends by concession")
-    t.setup(("キルコ", ["ハクメン", "ウワン"], "バレットキャッチ"), ("ナトリ", ["キヨヒメ", "ツエツキ"], "バッドメディスン"))
-    t.turn(A)                                                     # 1
+    t = Table(
+        "match-groups-and-limits",
+        "a full match: two リロード・サポーター copies share one toss, 過負荷光球 "
+        "tossed apart, ノイズジェネレーター's N bounds aoi's actions, BREAK and BURN gun effects, burn "
+        "at turn start, バレットキャッチ then a turn start with a continuous skill and two function "
+        "kinds; ends by concession",
+    )
+    t.setup(
+        ("キルコ", ["ハクメン", "ウワン"], "バレットキャッチ"), ("ナトリ", ["キヨヒメ", "ツエツキ"], "バッドメディスン")
+    )
+    t.turn(A)  # 1
     t.function(A, "f1", "リロード・サポーター", 1)
     t.function(A, "f2", "リロード・サポーター", 1)
     t.end(A, deck="ウワン")
-    t.turn(B)                                                     # 2
+    t.turn(B)  # 2
     t.function(B, "f3", "ノイズジェネレーター", 0)
     t.set_response(B, "r1", "奪火")
     t.load(B, "キヨヒメ")
     t.load(B, "ツエツキ")
     t.end(B)
-    t.turn(A)                                                     # 3
+    t.turn(A)  # 3
     t.group(A, "g1", "function", "sso", card="リロード・サポーター", copies=2)
     t.function(A, "f4", "過負荷光球", 0)
     t.load(A, "ハクメン")
     t.load(A, "ウワン")
-    _, hit = t.shoot(A, "s1", "ウワン")                            # 1 load: 1 HIT
+    _, hit = t.shoot(A, "s1", "ウワン")  # 1 load: 1 HIT
     t.respond(B, "r1", against="s1")
     t.toss(B, "r1", "o")
     t.resolve(B, "r1", 0, values=[0])
     t.hit(B, "s1", "response", 0, act="r1")
-    t.damage(B, hit, shot="s1")                                   # ren 29
+    t.damage(B, hit, shot="s1")  # ren 29
     t.ability(A, "u1", "gun", "ウワン")
     t.discard(B, "deck", hit, by=A, gun="キヨヒメ", act="u1")
     t.refill(A, deck="ウワン")
@@ -269,16 +284,16 @@ def match_groups_and_limits() -> Table:
     t.load(A, "ハクメン", 2, zone="deck", deck="ハクメン", how="effect", act="g1")
     t.load(A, "ウワン", 2, zone="deck", deck="ウワン", how="effect", act="g1")
     t.close(A)
-    t.turn(B)                                                     # 4
+    t.turn(B)  # 4
     t.group(B, "g2", "function", "ssso", card="ノイズジェネレーター")
     t.resolve(B, "g2", 3, values=[3])
     t.load(B, "キヨヒメ")
     t.load(B, "ツエツキ")
-    t.shoot(B, "s2", "ツエツキ")                                    # 2 loads: 0 HIT, BREAK1
+    t.shoot(B, "s2", "ツエツキ")  # 2 loads: 0 HIT, BREAK1
     t.ability(B, "t1", "gun", "ツエツキ")
     t.discard(A, "load", 1, by=B, gun="ハクメン", act="t1")
     t.end(B)
-    t.turn(A)                                                     # 5: ノイズジェネレーター allows 3 actions
+    t.turn(A)  # 5: ノイズジェネレーター allows 3 actions
     t.group(A, "g3", "function", "so", card="リロード・サポーター", copies=2)
     t.group(A, "g4", "function", "o", card="過負荷光球")
     t.resolve(A, "g4", 0, values=[0])
@@ -287,11 +302,11 @@ def match_groups_and_limits() -> Table:
     t.draw(A, "ウワン", 2, act="a2")
     t.load(A, "ハクメン")
     t.load(A, "ウワン")
-    _, hit = t.shoot(A, "s3", "ハクメン")                          # 3 loads: 3 HIT, RECOVER
+    _, hit = t.shoot(A, "s3", "ハクメン")  # 3 loads: 3 HIT, RECOVER
     t.damage(B, hit, shot="s3")
     t.ability(A, "h1", "gun", "ハクメン")
     t.heal(A, hit, act="h1")
-    _, hit = t.shoot(A, "s4", "ウワン")                            # 3 loads: 4 HIT, ANNIHILATION
+    _, hit = t.shoot(A, "s4", "ウワン")  # 3 loads: 4 HIT, ANNIHILATION
     t.damage(B, hit, shot="s4")
     t.ability(A, "u2", "gun", "ウワン")
     t.discard(B, "deck", hit, by=A, gun="キヨヒメ", act="u2")
@@ -300,26 +315,26 @@ def match_groups_and_limits() -> Table:
     t.load(A, "ハクメン", 1, zone="deck", deck="ハクメン", how="effect", act="g3")
     t.load(A, "ウワン", 1, zone="deck", deck="ウワン", how="effect", act="g3")
     t.close(A)
-    t.turn(B)                                                     # 6
+    t.turn(B)  # 6
     t.group(B, "g5", "function", "so", card="ノイズジェネレーター")
     t.resolve(B, "g5", 1, values=[1])
     t.load(B, "キヨヒメ")
-    t.shoot(B, "s5", "キヨヒメ")                                    # 3 loads: 0 HIT, BURN1
+    t.shoot(B, "s5", "キヨヒメ")  # 3 loads: 0 HIT, BURN1
     t.ability(B, "k1", "gun", "キヨヒメ")
     t.add("gg.burn", by=B, player=A, delta=1, act="k1")
     t.load(B, "ツエツキ")
     t.end(B)
-    t.turn(A)                                                     # 7: burn first, then the groups
+    t.turn(A)  # 7: burn first, then the groups
     t.burn_loss(A, 3)
     t.group(A, "g6", "function", "sso", card="リロード・サポーター", copies=2)
     t.group(A, "g7", "function", "so", card="過負荷光球")
     t.resolve(A, "g7", 1, values=[1])
     t.discard(B, "deck", 1, by=A, gun="ツエツキ", act="g7")
-    t.action(A, "a3", "計略", 1, "so", values=[1])               # 1 action: ノイズジェネレーター N=1
+    t.action(A, "a3", "計略", 1, "so", values=[1])  # 1 action: ノイズジェネレーター N=1
     t.draw(A, "ウワン", 1, act="a3")
     t.skill(A, "k2", "バレットキャッチ", 6)
     t.load(A, "ハクメン")
-    _, hit = t.shoot(A, "s6", "ハクメン")                          # 2 loads: 2 HIT, RECOVER
+    _, hit = t.shoot(A, "s6", "ハクメン")  # 2 loads: 2 HIT, RECOVER
     t.damage(B, hit, shot="s6")
     t.ability(A, "h2", "gun", "ハクメン")
     t.heal(A, hit, act="h2")
@@ -328,12 +343,12 @@ def match_groups_and_limits() -> Table:
     t.load(A, "ハクメン", 2, zone="deck", deck="ハクメン", how="effect", act="g6")
     t.load(A, "ウワン", 1, zone="deck", deck="ウワン", how="effect", act="g6")
     t.close(A)
-    t.turn(B)                                                     # 8
+    t.turn(B)  # 8
     t.group(B, "g8", "function", "o", card="ノイズジェネレーター")
     t.resolve(B, "g8", 0, values=[0])
     t.load(B, "ツエツキ")
     t.end(B)
-    t.turn(A)                                                     # 9: burn, a continuous skill and two function kinds
+    t.turn(A)  # 9: burn, a continuous skill and two function kinds
     t.burn_loss(A, 3)
     t.group(A, "c1", "continuous", "sso")
     t.resolve(A, "c1", 2, values=[2])
@@ -348,44 +363,47 @@ def match_groups_and_limits() -> Table:
 @case
 def match_bullets_and_responses() -> Table:
     """ヒバナ (ヌエ/エンラ) against ラン (カサネ/ダタラ): 徹甲榴弾, a fizzled 相撃ち, 朧走り."""
-    t = Table("match-bullets-and-responses", "a full match: a face-up 徹甲榴弾 tossed at the shot, 相撃ち whose "
-              "condition fails after the toss (to the discard), no response to ダタラ, 高速充電's effect load "
-              "beside a basic one, 整息 drawing for the defender in the shooter's turn, 朧走り; ends by concession")
+    t = Table(
+        "match-bullets-and-responses",
+        "a full match: a face-up 徹甲榴弾 tossed at the shot, 相撃ち whose "
+        "condition fails after the toss (to the discard), no response to ダタラ, 高速充電's effect load "
+        "beside a basic one, 整息 drawing for the defender in the shooter's turn, 朧走り; ends by concession",
+    )
     t.setup(("ヒバナ", ["ヌエ", "エンラ"], "朧走り"), ("ラン", ["カサネ", "ダタラ"], "いただきまーす!!"))
-    t.turn(A)                                                     # 1
+    t.turn(A)  # 1
     t.load(A, "ヌエ", 1, face="up", card="徹甲榴弾")
     t.load(A, "エンラ", 2)
-    shot_with_damage(t, A, "s1", "エンラ")                         # 3 HIT: ren 27
+    shot_with_damage(t, A, "s1", "エンラ")  # 3 HIT: ren 27
     t.end(A)
-    t.turn(B)                                                     # 2
+    t.turn(B)  # 2
     t.set_response(B, "r1", "相撃ち")
     t.load(B, "カサネ", 2)
-    _, hit = t.shoot(B, "s2", "カサネ")                            # 4 HIT, RECOIL2
+    _, hit = t.shoot(B, "s2", "カサネ")  # 4 HIT, RECOIL2
     t.damage(A, hit, shot="s2")
     t.ability(B, "g1", "gun", "カサネ")
     t.damage(B, 2, act="g1", by=B)
     t.end(B, deck="ダタラ")
-    t.turn(A)                                                     # 3
+    t.turn(A)  # 3
     t.load(A, "ヌエ")
     t.load(A, "エンラ", 2)
-    _, hit = t.shoot(A, "s3", "エンラ")                            # 3 HIT
+    _, hit = t.shoot(A, "s3", "エンラ")  # 3 HIT
     t.respond(B, "r1", against="s3")
     t.toss(B, "r1", "sssso")
     t.resolve(B, "r1", 4, values=[4, 4], outcome="fizzled", measured=3, holds=False)
     t.discard(B, "set", card="相撃ち", act="r1")
     t.damage(B, hit, shot="s3")
     t.end(A)
-    t.turn(B)                                                     # 4
+    t.turn(B)  # 4
     t.set_response(B, "r2", "整息")
     t.load(B, "ダタラ", 2)
-    shot_with_damage(t, B, "s4", "ダタラ")                         # 2 HIT, no response possible
+    shot_with_damage(t, B, "s4", "ダタラ")  # 2 HIT, no response possible
     t.end(B, deck="ダタラ")
-    t.turn(A)                                                     # 5
+    t.turn(A)  # 5
     t.action(A, "a1", "高速充電", 0, "sso", values=[2, 2])
     t.load(A, "ヌエ", 2, zone="deck", deck="ヌエ", how="effect", act="a1")
     t.draw(A, "ヌエ", 2, act="a1")
     t.load(A, "ヌエ")
-    _, hit = t.shoot(A, "s5", "ヌエ")                              # 5 loads: 10 HIT
+    _, hit = t.shoot(A, "s5", "ヌエ")  # 5 loads: 10 HIT
     t.add("gg.bullet", by=A, act="b1", player=A, shot="s5", card="徹甲榴弾")
     t.toss(A, "b1", "ssso")
     t.resolve(A, "b1", 3, values=[3, 3], measured=5, holds=True)
@@ -394,15 +412,15 @@ def match_bullets_and_responses() -> Table:
     t.toss(B, "r2", "so")
     t.resolve(B, "r2", 1, values=[1, 1], measured=13, holds=True)
     t.draw(B, "ダタラ", 1, act="r2")
-    t.damage(B, hit + 3, shot="s5")                               # ren 9
+    t.damage(B, hit + 3, shot="s5")  # ren 9
     t.skill(A, "k1", "朧走り", 5)
     t.toss(A, "k1", "sso")
     t.resolve(A, "k1", 2, values=[2])
-    t.damage(B, 2, act="k1")                                      # ren 7
+    t.damage(B, 2, act="k1")  # ren 7
     t.end(A)
-    t.turn(B)                                                     # 6
+    t.turn(B)  # 6
     t.load(B, "カサネ", 3)
-    _, hit = t.shoot(B, "s6", "カサネ")                            # 6 HIT, RECOIL3
+    _, hit = t.shoot(B, "s6", "カサネ")  # 6 HIT, RECOIL3
     t.damage(A, hit, shot="s6")
     t.ability(B, "g2", "gun", "カサネ")
     t.damage(B, 3, act="g2", by=B)
@@ -414,9 +432,13 @@ def match_bullets_and_responses() -> Table:
 # == base-game checks ========================================================================
 
 
-def _two_turns(name: str, about: str, rules: dict[str, Any] | None = None,
-               a: tuple[str, list[str], str] = ("キルコ", ["ドドメ", "エンラ"], "マキシマムリロード"),
-               b: tuple[str, list[str], str] = ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン")) -> Table:
+def _two_turns(
+    name: str,
+    about: str,
+    rules: dict[str, Any] | None = None,
+    a: tuple[str, list[str], str] = ("キルコ", ["ドドメ", "エンラ"], "マキシマムリロード"),
+    b: tuple[str, list[str], str] = ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"),
+) -> Table:
     """Setup, aoi's turn 1 (passes), ren's turn 2 (passes), aoi's turn 3 started."""
     t = Table(name, about, rules)
     t.setup(a, b)
@@ -430,7 +452,9 @@ def _two_turns(name: str, about: str, rules: dict[str, Any] | None = None,
 
 @case
 def bad_gun_shoots_twice() -> Table:
-    t = Table("bad-gun-shoots-twice", "reference §1.5: ドドメ shoots, is loaded again, and shoots a second time in the turn")
+    t = Table(
+        "bad-gun-shoots-twice", "reference §1.5: ドドメ shoots, is loaded again, and shoots a second time in the turn"
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "ドドメ", 2)
@@ -458,7 +482,10 @@ def ok_two_guns_shoot_once_each() -> Table:
 
 @case
 def bad_basic_loads_past_load_limit() -> Table:
-    t = Table("bad-basic-loads-past-load-limit", "reference §1.4 装填上限: ヌエ (装填上限 1) loaded twice by basic actions in one turn")
+    t = Table(
+        "bad-basic-loads-past-load-limit",
+        "reference §1.4 装填上限: ヌエ (装填上限 1) loaded twice by basic actions in one turn",
+    )
     t.setup(("キルコ", ["ヌエ", "カサネ"], "ドーピング"), ("ラン", ["エンラ", "ダタラ"], "がんばる!!"))
     t.turn(A)
     t.load(A, "ヌエ")
@@ -470,8 +497,10 @@ def bad_basic_loads_past_load_limit() -> Table:
 
 @case
 def ok_effect_load_beside_load_limit() -> Table:
-    t = Table("ok-effect-load-beside-load-limit", "reference §1.4: ヌエ's one basic load plus 高速充電's effect load "
-              "(effect loads do not use 装填上限)")
+    t = Table(
+        "ok-effect-load-beside-load-limit",
+        "reference §1.4: ヌエ's one basic load plus 高速充電's effect load (effect loads do not use 装填上限)",
+    )
     t.setup(("キルコ", ["ヌエ", "カサネ"], "ドーピング"), ("ラン", ["エンラ", "ダタラ"], "がんばる!!"))
     t.turn(A)
     t.load(A, "ヌエ")
@@ -484,8 +513,10 @@ def ok_effect_load_beside_load_limit() -> Table:
 
 @case
 def bad_basic_load_above_max() -> Table:
-    t = Table("bad-basic-load-above-max", "FAQ / reference §1.4 最大装填数: エンラ (max 3) holds 2 from turn 1 and "
-              "gets 2 more basic loads on turn 3")
+    t = Table(
+        "bad-basic-load-above-max",
+        "FAQ / reference §1.4 最大装填数: エンラ (max 3) holds 2 from turn 1 and gets 2 more basic loads on turn 3",
+    )
     t.setup(("キルコ", ["エンラ", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "エンラ", 2)
@@ -512,8 +543,11 @@ def bad_face_up_non_bullet() -> Table:
 
 @case
 def ok_double_bullet_counts_two() -> Table:
-    t = Table("ok-double-bullet-counts-two", "reference §1.4 / #1: ダブルバレット face up counts as 2 loads; with "
-              "one normal bullet エンラ holds 3 and its shot deals the 3-row's 5 HIT")
+    t = Table(
+        "ok-double-bullet-counts-two",
+        "reference §1.4 / #1: ダブルバレット face up counts as 2 loads; with "
+        "one normal bullet エンラ holds 3 and its shot deals the 3-row's 5 HIT",
+    )
     t.setup(("キルコ", ["エンラ", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "エンラ", 1, face="up", card="ダブルバレット")
@@ -549,8 +583,9 @@ def bad_shot_below_lowest_row() -> Table:
 
 @case
 def bad_damage_from_wrong_row() -> Table:
-    t = Table("bad-damage-from-wrong-row", "reference §1.5 HIT table: ドドメ with 3 loads uses the 3-row (5 HIT), "
-              "7 recorded")
+    t = Table(
+        "bad-damage-from-wrong-row", "reference §1.5 HIT table: ドドメ with 3 loads uses the 3-row (5 HIT), 7 recorded"
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "ドドメ", 3)
@@ -563,8 +598,11 @@ def bad_damage_from_wrong_row() -> Table:
 
 @case
 def ok_kiyohime_between_rows() -> Table:
-    t = Table("ok-kiyohime-between-rows", "reference §1.5 (atwiki Kiyohime Q1): キヨヒメ with 4 loads uses the "
-              "3-row: 0 HIT and BURN1 (a gun effect, never tossed); the burn hits at ren's turn start")
+    t = Table(
+        "ok-kiyohime-between-rows",
+        "reference §1.5 (atwiki Kiyohime Q1): キヨヒメ with 4 loads uses the "
+        "3-row: 0 HIT and BURN1 (a gun effect, never tossed); the burn hits at ren's turn start",
+    )
     t.setup(("キルコ", ["キヨヒメ", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     for _ in range(3):
         t.turn(A)
@@ -622,8 +660,11 @@ def _kaen(name: str, about: str, rules: dict[str, Any] | None = None, loads: int
 
 @case
 def bad_additional_cost_unavailable() -> Table:
-    t = _kaen("bad-additional-cost-unavailable", "§追加コスト / reference §1.7: 過焔地獄 N=3, additional cost 3 "
-              "loads of キヨヒメ paid while it holds 2", faces="ssso")
+    t = _kaen(
+        "bad-additional-cost-unavailable",
+        "§追加コスト / reference §1.7: 過焔地獄 N=3, additional cost 3 loads of キヨヒメ paid while it holds 2",
+        faces="ssso",
+    )
     bad = t.add("gg.cost", by=A, act="a1", player=A, kind="additional", n=3, gun="キヨヒメ")
     t.resolve(A, "a1", 3, values=[3, 3])
     t.add("gg.burn", by=A, player=B, delta=3, act="a1")
@@ -634,8 +675,11 @@ def bad_additional_cost_unavailable() -> Table:
 
 @case
 def ok_kaen_pays_n() -> Table:
-    t = _kaen("ok-kaen-pays-n", "§追加コスト: 過焔地獄 N=2 pays 2 of キヨヒメ's 2 loads and gives 2 burn; "
-              "ren burns 3 at her turn start (burn: flat)")
+    t = _kaen(
+        "ok-kaen-pays-n",
+        "§追加コスト: 過焔地獄 N=2 pays 2 of キヨヒメ's 2 loads and gives 2 burn; "
+        "ren burns 3 at her turn start (burn: flat)",
+    )
     t.cost(A, "a1", 2, kind="additional", gun="キヨヒメ")
     t.resolve(A, "a1", 2, values=[2, 2])
     t.add("gg.burn", by=A, player=B, delta=2, act="a1")
@@ -649,8 +693,10 @@ def ok_kaen_pays_n() -> Table:
 
 @case
 def bad_once_per_turn_card_twice() -> Table:
-    t = Table("bad-once-per-turn-card-twice", "§例外 「1ターン1度」は変わらない: ディバージョン (1 per turn by name) "
-              "played twice in a turn, both N=0")
+    t = Table(
+        "bad-once-per-turn-card-twice",
+        "§例外 「1ターン1度」は変わらない: ディバージョン (1 per turn by name) played twice in a turn, both N=0",
+    )
     t.setup(("キルコ", ["ハクメン", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.action(A, "a1", "ディバージョン", 0, "o", values=[0])
@@ -664,7 +710,9 @@ def bad_once_per_turn_card_twice() -> Table:
 
 @case
 def ok_once_per_turn_card_next_turn() -> Table:
-    t = Table("ok-once-per-turn-card-next-turn", "§例外: ディバージョン once on turn 1 and once on turn 3 (N=1, 1 draw)")
+    t = Table(
+        "ok-once-per-turn-card-next-turn", "§例外: ディバージョン once on turn 1 and once on turn 3 (N=1, 1 draw)"
+    )
     t.setup(("キルコ", ["ハクメン", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.action(A, "a1", "ディバージョン", 0, "o", values=[0])
@@ -680,7 +728,9 @@ def ok_once_per_turn_card_next_turn() -> Table:
 
 @case
 def bad_blitz_twice_in_game() -> Table:
-    t = Table("bad-blitz-twice-in-game", "§例外 使用制限は変わらない: ブリッツ (once per game) on turns 1 and 3, both N=0")
+    t = Table(
+        "bad-blitz-twice-in-game", "§例外 使用制限は変わらない: ブリッツ (once per game) on turns 1 and 3, both N=0"
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.action(A, "a1", "ブリッツ", 3, "o", values=[0])
@@ -730,8 +780,11 @@ def bad_refill_short_of_hand_size() -> Table:
 
 @case
 def ok_first_by_weight() -> Table:
-    t = Table("ok-first-by-weight", "reference §1.2: キルコ and アマタ both speed 4; キルコ's guns weigh 7 "
-              "(ドドメ 4 + エンラ 3) against 14: the lighter goes first")
+    t = Table(
+        "ok-first-by-weight",
+        "reference §1.2: キルコ and アマタ both speed 4; キルコ's guns weigh 7 "
+        "(ドドメ 4 + エンラ 3) against 14: the lighter goes first",
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("アマタ", ["ヌエ", "キヨヒメ"], "鬼火"), reason="weight")
     t.turn(A)
     t.end(A)
@@ -753,8 +806,11 @@ def bad_first_heavier_by_weight() -> Table:
 
 @case
 def ok_first_at_random() -> Table:
-    t = Table("ok-first-at-random", "reference §1.2: speed 4 each, weight 10 each (キヨヒメ 7 + エンラ 3, "
-              "ハクメン 6 + ドドメ 4): a coin decides, ren goes first")
+    t = Table(
+        "ok-first-at-random",
+        "reference §1.2: speed 4 each, weight 10 each (キヨヒメ 7 + エンラ 3, "
+        "ハクメン 6 + ドドメ 4): a coin decides, ren goes first",
+    )
     t.choose(A, "キルコ", ["キヨヒメ", "エンラ"], "ドーピング")
     t.choose(B, "アマタ", ["ハクメン", "ドドメ"], "鬼火")
     t.add("random", by="judge", kind="coin", sides=2, values=[2], purpose="first-player")
@@ -782,7 +838,9 @@ def bad_first_slower_by_speed() -> Table:
 
 @case
 def ok_maka_starts_at_40() -> Table:
-    t = Table("ok-maka-starts-at-40", "reference §1.1: マカ starts at 40 (life left out of gg.setup), takes 5 and is at 35")
+    t = Table(
+        "ok-maka-starts-at-40", "reference §1.1: マカ starts at 40 (life left out of gg.setup), takes 5 and is at 35"
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("マカ", ["ヌエ", "カサネ"], "キミのためなら死ねる"))
     t.turn(A)
     t.load(A, "ドドメ", 3)
@@ -807,8 +865,11 @@ def bad_life_40_for_natori() -> Table:
 
 @case
 def bad_double_bullet_twice_in_turn() -> Table:
-    t = Table("bad-double-bullet-twice-in-turn", "reference #1 / §例外 使用制限は変わらない: two ダブルバレット loaded "
-              "face up into エンラ in one turn (at most 1 per turn)")
+    t = Table(
+        "bad-double-bullet-twice-in-turn",
+        "reference #1 / §例外 使用制限は変わらない: two ダブルバレット loaded "
+        "face up into エンラ in one turn (at most 1 per turn)",
+    )
     t.setup(("キルコ", ["エンラ", "ダタラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "エンラ", 1, face="up", card="ダブルバレット")
@@ -827,7 +888,9 @@ def bad_double_bullet_twice_in_turn() -> Table:
 
 @case
 def bad_face_up_bullet_into_dodome() -> Table:
-    t = Table("bad-face-up-bullet-into-dodome", "reference §1.4 gun restrictions: ドドメ cannot take a 【銃弾】 face up")
+    t = Table(
+        "bad-face-up-bullet-into-dodome", "reference §1.4 gun restrictions: ドドメ cannot take a 【銃弾】 face up"
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     bad = t.load(A, "ドドメ", 1, face="up", card="ステルスバレット")
@@ -838,8 +901,11 @@ def bad_face_up_bullet_into_dodome() -> Table:
 
 @case
 def ok_recoil_written_on_the_shot() -> Table:
-    t = Table("ok-recoil-written-on-the-shot", "reference §2.1 カサネ RECOIL: the table writes the shooter's RECOIL "
-              "as gg.life why=hit shot=s1 for aoi herself; the shot's damage to ren is still 6")
+    t = Table(
+        "ok-recoil-written-on-the-shot",
+        "reference §2.1 カサネ RECOIL: the table writes the shooter's RECOIL "
+        "as gg.life why=hit shot=s1 for aoi herself; the shot's damage to ren is still 6",
+    )
     t.setup(("キルコ", ["カサネ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "ハクメン"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "カサネ", 3)
@@ -948,8 +1014,7 @@ def ok_response_against_skill() -> Table:
 # == multi-gun loads, groups, responses =====================================================
 
 
-def _maximum(name: str, about: str, faces: str, ddm: int, enra: int,
-             rules: dict[str, Any] | None = None) -> Table:
+def _maximum(name: str, about: str, faces: str, ddm: int, enra: int, rules: dict[str, Any] | None = None) -> Table:
     """キルコ: ドドメ just shot (room 4), エンラ holding 1 (room 2); マキシマムリロード from 6 voltage."""
     t = Table(name, about, rules)
     t.setup(("キルコ", ["ドドメ", "エンラ"], "マキシマムリロード"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
@@ -975,35 +1040,57 @@ def _maximum(name: str, about: str, faces: str, ddm: int, enra: int,
 
 @case
 def ok_multi_gun_load_tossed_to_opponent() -> Table:
-    t = _maximum("ok-multi-gun-load-tossed-to-opponent", "§例外 装填効果で複数の機銃 / FAQ 装填効果: rooms 4 and 2; "
-                 "the coin is tossed on until it faces the opponent (self ×5): processed against the larger room, "
-                 "ドドメ +4 and エンラ +2, each stopping at its limit", "ssssso", 4, 2)
+    t = _maximum(
+        "ok-multi-gun-load-tossed-to-opponent",
+        "§例外 装填効果で複数の機銃 / FAQ 装填効果: rooms 4 and 2; "
+        "the coin is tossed on until it faces the opponent (self ×5): processed against the larger room, "
+        "ドドメ +4 and エンラ +2, each stopping at its limit",
+        "ssssso",
+        4,
+        2,
+    )
     t.end(A)
     return t
 
 
 @case
 def ok_multi_gun_load_stops_at_room() -> Table:
-    t = _maximum("ok-multi-gun-load-stops-at-room", "§例外 装填効果で複数の機銃: rooms 4 and 2; the table stops "
-                 "tossing once N reached 4, the larger room", "ssss", 4, 2)
+    t = _maximum(
+        "ok-multi-gun-load-stops-at-room",
+        "§例外 装填効果で複数の機銃: rooms 4 and 2; the table stops tossing once N reached 4, the larger room",
+        "ssss",
+        4,
+        2,
+    )
     t.end(A)
     return t
 
 
 @case
 def ok_multi_gun_load_small_n() -> Table:
-    t = _maximum("ok-multi-gun-load-small-n", "§例外 装填効果で複数の機銃: N=2 loads 2 into each gun (エンラ fills "
-                 "its room of 2)", "sso", 2, 2)
+    t = _maximum(
+        "ok-multi-gun-load-small-n",
+        "§例外 装填効果で複数の機銃: N=2 loads 2 into each gun (エンラ fills its room of 2)",
+        "sso",
+        2,
+        2,
+    )
     t.end(A)
     return t
 
 
 @case
 def bad_option_multi_gun_load_stops_early() -> Table:
-    t = _maximum("bad-option-multi-gun-load-stops-early", "option load_toss_end=opponent (the seed's 原則 read "
-                 "strictly): the table stopped tossing at N=4 without the coin facing the opponent", "ssss", 4, 2,
-                 {"load_toss_end": "opponent"})
-    res = len(t.events) - 1                                       # the resolve, before the two loads
+    t = _maximum(
+        "bad-option-multi-gun-load-stops-early",
+        "option load_toss_end=opponent (the seed's 原則 read "
+        "strictly): the table stopped tossing at N=4 without the coin facing the opponent",
+        "ssss",
+        4,
+        2,
+        {"load_toss_end": "opponent"},
+    )
+    res = len(t.events) - 1  # the resolve, before the two loads
     t.end(A)
     t.expect("GG-TOSS-004", res)
     return t
@@ -1011,8 +1098,14 @@ def bad_option_multi_gun_load_stops_early() -> Table:
 
 @case
 def ok_option_multi_gun_load_to_opponent() -> Table:
-    t = _maximum("ok-option-multi-gun-load-to-opponent", "option load_toss_end=opponent: tossed on to the opponent "
-                 "side (N=5), ドドメ +4 and エンラ +2", "ssssso", 4, 2, {"load_toss_end": "opponent"})
+    t = _maximum(
+        "ok-option-multi-gun-load-to-opponent",
+        "option load_toss_end=opponent: tossed on to the opponent side (N=5), ドドメ +4 and エンラ +2",
+        "ssssso",
+        4,
+        2,
+        {"load_toss_end": "opponent"},
+    )
     t.end(A)
     return t
 
@@ -1020,7 +1113,7 @@ def ok_option_multi_gun_load_to_opponent() -> Table:
 @case
 def bad_multi_gun_load_past_n() -> Table:
     t = _maximum("bad-multi-gun-load-past-n", "§概要3: マキシマムリロード N=2 but ドドメ got 3", "sso", 3, 2)
-    bad = len(t.events)                                           # the ドドメ load, before エンラ's
+    bad = len(t.events)  # the ドドメ load, before エンラ's
     t.end(A)
     t.expect("GG-NUM-002", bad)
     return t
@@ -1028,8 +1121,10 @@ def bad_multi_gun_load_past_n() -> Table:
 
 @case
 def bad_fizzled_response_still_draws() -> Table:
-    t = Table("bad-fizzled-response-still-draws", "FAQ 対応: 整息 tossed N=4 against a 3 HIT shot fails and is "
-              "discarded, yet ren draws 4")
+    t = Table(
+        "bad-fizzled-response-still-draws",
+        "FAQ 対応: 整息 tossed N=4 against a 3 HIT shot fails and is discarded, yet ren draws 4",
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.end(A)
@@ -1052,8 +1147,11 @@ def bad_fizzled_response_still_draws() -> Table:
 
 @case
 def ok_response_condition_holds_after_toss() -> Table:
-    t = Table("ok-response-condition-holds-after-toss", "§【対応】: インパクト・チャージ (COST 1 paid when set) "
-              "tossed N=2 against 5 HIT: the condition (N or more) holds, heal 2")
+    t = Table(
+        "ok-response-condition-holds-after-toss",
+        "§【対応】: インパクト・チャージ (COST 1 paid when set) "
+        "tossed N=2 against 5 HIT: the condition (N or more) holds, heal 2",
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ハクメン", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.end(A)
@@ -1074,9 +1172,12 @@ def ok_response_condition_holds_after_toss() -> Table:
 
 @case
 def ok_two_kinds_and_continuous_at_turn_start() -> Table:
-    t = Table("ok-two-kinds-and-continuous-at-turn-start", "§【機能】/§継続技能等: at one turn start a continuous "
-              "skill's single toss and two ヒーリング・チューブ sharing one toss (copies share N, each heals N); "
-              "ren's next shot takes バレットキャッチ's N=1 off")
+    t = Table(
+        "ok-two-kinds-and-continuous-at-turn-start",
+        "§【機能】/§継続技能等: at one turn start a continuous "
+        "skill's single toss and two ヒーリング・チューブ sharing one toss (copies share N, each heals N); "
+        "ren's next shot takes バレットキャッチ's N=1 off",
+    )
     t.setup(("キルコ", ["ハクメン", "ドドメ"], "バレットキャッチ"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "ドドメ", 4)
@@ -1107,7 +1208,7 @@ def ok_two_kinds_and_continuous_at_turn_start() -> Table:
     t.turn(B)
     t.load(B, "ヌエ")
     t.load(B, "カサネ", 2)
-    _, hit = t.shoot(B, "s3", "カサネ")                            # 4 HIT - 1 (バレットキャッチ N=1)
+    _, hit = t.shoot(B, "s3", "カサネ")  # 4 HIT - 1 (バレットキャッチ N=1)
     t.hit(A, "s3", "effect", -1, act="c1")
     t.damage(A, hit - 1, shot="s3")
     t.ability(B, "g2", "gun", "カサネ")
@@ -1118,8 +1219,11 @@ def ok_two_kinds_and_continuous_at_turn_start() -> Table:
 
 @case
 def ok_spiral_shooter_on_two_shots() -> Table:
-    t = Table("ok-spiral-shooter-on-two-shots", "§【機能】: スパイラル・シューター (HIT+1 to your shots) tossed N=1 at "
-              "aoi's turn start adds +1 to each of her two shots that turn")
+    t = Table(
+        "ok-spiral-shooter-on-two-shots",
+        "§【機能】: スパイラル・シューター (HIT+1 to your shots) tossed N=1 at "
+        "aoi's turn start adds +1 to each of her two shots that turn",
+    )
     t.setup(("キルコ", ["ハクメン", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.function(A, "f1", "スパイラル・シューター", 1)
@@ -1133,12 +1237,12 @@ def ok_spiral_shooter_on_two_shots() -> Table:
     t.resolve(A, "g1", 1, values=[1])
     t.load(A, "ハクメン")
     t.load(A, "ドドメ", 2)
-    _, hit = t.shoot(A, "s1", "ハクメン")                          # 2 loads: 2 HIT + 1
+    _, hit = t.shoot(A, "s1", "ハクメン")  # 2 loads: 2 HIT + 1
     t.hit(A, "s1", "effect", 1, act="g1")
     t.damage(B, hit + 1, shot="s1")
     t.ability(A, "h1", "gun", "ハクメン")
     t.heal(A, hit + 1, act="h1")
-    _, hit = t.shoot(A, "s2", "ドドメ")                            # 3 loads: 5 HIT + 1
+    _, hit = t.shoot(A, "s2", "ドドメ")  # 3 loads: 5 HIT + 1
     t.hit(A, "s2", "effect", 1, act="g1")
     t.damage(B, hit + 1, shot="s2")
     t.end(A)
@@ -1147,8 +1251,11 @@ def ok_spiral_shooter_on_two_shots() -> Table:
 
 @case
 def ok_bullet_catch_on_two_shots() -> Table:
-    t = Table("ok-bullet-catch-on-two-shots", "§継続技能等: バレットキャッチ's N=2 (aoi's turn-start toss) takes 2 off "
-              "each of ren's two shots in her next turn")
+    t = Table(
+        "ok-bullet-catch-on-two-shots",
+        "§継続技能等: バレットキャッチ's N=2 (aoi's turn-start toss) takes 2 off "
+        "each of ren's two shots in her next turn",
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "バレットキャッチ"), ("ナトリ", ["ダタラ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.load(A, "ドドメ", 4)
@@ -1170,12 +1277,12 @@ def ok_bullet_catch_on_two_shots() -> Table:
     t.resolve(A, "c1", 2, values=[2])
     t.end(A)
     t.turn(B)
-    _, hit = t.shoot(B, "s3", "カサネ")                            # 2 loads: 4 HIT - 2
+    _, hit = t.shoot(B, "s3", "カサネ")  # 2 loads: 4 HIT - 2
     t.hit(A, "s3", "effect", -2, act="c1")
     t.damage(A, hit - 2, shot="s3")
     t.ability(B, "g1", "gun", "カサネ")
     t.damage(B, 2, act="g1", by=B)
-    _, hit = t.shoot(B, "s4", "ダタラ")                            # 2 loads: 2 HIT - 2
+    _, hit = t.shoot(B, "s4", "ダタラ")  # 2 loads: 2 HIT - 2
     t.hit(A, "s4", "effect", -2, act="c1")
     t.damage(A, hit - 2, shot="s4")
     t.end(B)
@@ -1211,15 +1318,22 @@ def _two_noise(name: str, about: str, actions: int) -> tuple[Table, int]:
 
 @case
 def ok_two_noise_generators_one_action() -> Table:
-    t, _ = _two_noise("ok-two-noise-generators-one-action", "裁定例 ノイズジェネレーター / FAQ 同じ種類: two copies "
-                      "share N=1; aoi activates one action", 1)
+    t, _ = _two_noise(
+        "ok-two-noise-generators-one-action",
+        "裁定例 ノイズジェネレーター / FAQ 同じ種類: two copies share N=1; aoi activates one action",
+        1,
+    )
     return t
 
 
 @case
 def bad_two_noise_generators_two_actions() -> Table:
-    t, last = _two_noise("bad-two-noise-generators-two-actions", "裁定例 ノイズジェネレーター: two copies with N=1 "
-                         "still allow one action (each copy says at most N), yet aoi activates two", 2)
+    t, last = _two_noise(
+        "bad-two-noise-generators-two-actions",
+        "裁定例 ノイズジェネレーター: two copies with N=1 "
+        "still allow one action (each copy says at most N), yet aoi activates two",
+        2,
+    )
     t.expect("GG-LIM-003", last)
     return t
 
@@ -1244,29 +1358,42 @@ def _keiryaku_paid(name: str, about: str, kind: str, rules: dict[str, Any] | Non
 
 @case
 def ok_option_cost_from_voltage() -> Table:
-    t, _ = _keiryaku_paid("ok-option-cost-from-voltage", "option cost_payment=voltage: 計略's COST 1 paid from voltage",
-                          "voltage", {"cost_payment": "voltage"})
+    t, _ = _keiryaku_paid(
+        "ok-option-cost-from-voltage",
+        "option cost_payment=voltage: 計略's COST 1 paid from voltage",
+        "voltage",
+        {"cost_payment": "voltage"},
+    )
     return t
 
 
 @case
 def bad_option_cost_from_hand_under_voltage() -> Table:
-    t, res = _keiryaku_paid("bad-option-cost-from-hand-under-voltage", "option cost_payment=voltage: 計略's COST "
-                            "paid from the hand instead", "hand", {"cost_payment": "voltage"})
+    t, res = _keiryaku_paid(
+        "bad-option-cost-from-hand-under-voltage",
+        "option cost_payment=voltage: 計略's COST paid from the hand instead",
+        "hand",
+        {"cost_payment": "voltage"},
+    )
     t.expect("GG-COST-001", res)
     return t
 
 
 @case
 def bad_option_cost_from_voltage_by_default() -> Table:
-    t, res = _keiryaku_paid("bad-option-cost-from-voltage-by-default", "default cost_payment=hand: 計略's COST "
-                            "paid from voltage", "voltage", None)
+    t, res = _keiryaku_paid(
+        "bad-option-cost-from-voltage-by-default",
+        "default cost_payment=hand: 計略's COST paid from voltage",
+        "voltage",
+        None,
+    )
     t.expect("GG-COST-001", res)
     return t
 
 
-def _burned(name: str, about: str, rules: dict[str, Any] | None, loss: int, remove: bool = False,
-            next_loss: int | None = None) -> tuple[Table, int]:
+def _burned(
+    name: str, about: str, rules: dict[str, Any] | None, loss: int, remove: bool = False, next_loss: int | None = None
+) -> tuple[Table, int]:
     """過焔地獄 N=2 gives ren 2 burn; ren's turn 4 start loses ``loss``; turn 6 start ``next_loss``."""
     t = _kaen(name, about, rules)
     t.cost(A, "a1", 2, kind="additional", gun="キヨヒメ")
@@ -1291,30 +1418,49 @@ def _burned(name: str, about: str, rules: dict[str, Any] | None, loss: int, remo
 
 @case
 def ok_option_burn_per_counter() -> Table:
-    t, _ = _burned("ok-option-burn-per-counter", "option burn=per-counter: 2 counters cost 6 at each of ren's turn "
-                   "starts (counters kept)", {"burn": "per-counter"}, 6, next_loss=6)
+    t, _ = _burned(
+        "ok-option-burn-per-counter",
+        "option burn=per-counter: 2 counters cost 6 at each of ren's turn starts (counters kept)",
+        {"burn": "per-counter"},
+        6,
+        next_loss=6,
+    )
     return t
 
 
 @case
 def bad_option_burn_flat_amount_under_per_counter() -> Table:
-    t, _ = _burned("bad-option-burn-flat-amount-under-per-counter", "option burn=per-counter: 2 counters, only 3 "
-                   "lost", {"burn": "per-counter"}, 3, next_loss=6)
+    t, _ = _burned(
+        "bad-option-burn-flat-amount-under-per-counter",
+        "option burn=per-counter: 2 counters, only 3 lost",
+        {"burn": "per-counter"},
+        3,
+        next_loss=6,
+    )
     t.expect("GG-TURN-003", t.seq_of_burn(0))
     return t
 
 
 @case
 def ok_option_burn_counters_removed() -> Table:
-    t, _ = _burned("ok-option-burn-counters-removed", "option burn_counters=remove: 3 lost once (flat), counters "
-                   "removed, nothing at the next turn start", {"burn_counters": "remove"}, 3, remove=True)
+    t, _ = _burned(
+        "ok-option-burn-counters-removed",
+        "option burn_counters=remove: 3 lost once (flat), counters removed, nothing at the next turn start",
+        {"burn_counters": "remove"},
+        3,
+        remove=True,
+    )
     return t
 
 
 @case
 def bad_burn_counters_kept_but_skipped() -> Table:
-    t, main = _burned("bad-burn-counters-kept-but-skipped", "default burn_counters=keep: ren still holds 2 counters "
-                      "but loses nothing at her next turn start", None, 3)
+    t, main = _burned(
+        "bad-burn-counters-kept-but-skipped",
+        "default burn_counters=keep: ren still holds 2 counters but loses nothing at her next turn start",
+        None,
+        3,
+    )
     t.expect("GG-TURN-003", main)
     return t
 
@@ -1344,23 +1490,35 @@ def _reload_support(name: str, about: str, rules: dict[str, Any] | None, before_
 
 @case
 def ok_option_turn_end_after_refill() -> Table:
-    t, _ = _reload_support("ok-option-turn-end-after-refill", "option turn_end_order=after-refill: リロード・サポーター "
-                           "resolves after the refill", {"turn_end_order": "after-refill"}, False)
+    t, _ = _reload_support(
+        "ok-option-turn-end-after-refill",
+        "option turn_end_order=after-refill: リロード・サポーター resolves after the refill",
+        {"turn_end_order": "after-refill"},
+        False,
+    )
     return t
 
 
 @case
 def bad_option_turn_end_before_refill() -> Table:
-    t, res = _reload_support("bad-option-turn-end-before-refill", "option turn_end_order=before-refill: "
-                             "リロード・サポーター resolved after the refill", {"turn_end_order": "before-refill"}, False)
+    t, res = _reload_support(
+        "bad-option-turn-end-before-refill",
+        "option turn_end_order=before-refill: リロード・サポーター resolved after the refill",
+        {"turn_end_order": "before-refill"},
+        False,
+    )
     t.expect("GG-TURN-004", res)
     return t
 
 
 @case
 def ok_option_turn_end_any() -> Table:
-    t, _ = _reload_support("ok-option-turn-end-any", "default turn_end_order=any: リロード・サポーター resolves "
-                           "before the refill", None, True)
+    t, _ = _reload_support(
+        "ok-option-turn-end-any",
+        "default turn_end_order=any: リロード・サポーター resolves before the refill",
+        None,
+        True,
+    )
     return t
 
 
@@ -1378,15 +1536,21 @@ def _function_on_play(name: str, about: str, rules: dict[str, Any] | None) -> tu
 
 @case
 def ok_option_function_tossed_on_play() -> Table:
-    t, _ = _function_on_play("ok-option-function-tossed-on-play", "option function_first_toss=on-play: 過負荷光球 "
-                             "tossed once when played", {"function_first_toss": "on-play"})
+    t, _ = _function_on_play(
+        "ok-option-function-tossed-on-play",
+        "option function_first_toss=on-play: 過負荷光球 tossed once when played",
+        {"function_first_toss": "on-play"},
+    )
     return t
 
 
 @case
 def bad_function_tossed_on_play_by_default() -> Table:
-    t, first = _function_on_play("bad-function-tossed-on-play-by-default", "default function_first_toss="
-                                 "next-turn-start: 過負荷光球 tossed when played", None)
+    t, first = _function_on_play(
+        "bad-function-tossed-on-play-by-default",
+        "default function_first_toss=next-turn-start: 過負荷光球 tossed when played",
+        None,
+    )
     t.expect("GG-TOSS-005", first)
     return t
 
@@ -1406,15 +1570,18 @@ def _two_shots(name: str, about: str, rules: dict[str, Any] | None) -> tuple[Tab
 
 @case
 def ok_option_two_shots_per_gun() -> Table:
-    t, _ = _two_shots("ok-option-two-shots-per-gun", "option shots_per_gun=2: ドドメ shoots twice in a turn",
-                      {"shots_per_gun": 2})
+    t, _ = _two_shots(
+        "ok-option-two-shots-per-gun", "option shots_per_gun=2: ドドメ shoots twice in a turn", {"shots_per_gun": 2}
+    )
     return t
 
 
 @case
 def ok_option_deck_out_both_empty_goes_on() -> Table:
-    t = Table("ok-option-deck-out-both-empty-goes-on", "default deck_out=both-empty: ren's ヌエ deck is milled to "
-              "0 but カサネ's is not; the match goes on")
+    t = Table(
+        "ok-option-deck-out-both-empty-goes-on",
+        "default deck_out=both-empty: ren's ヌエ deck is milled to 0 but カサネ's is not; the match goes on",
+    )
     t.setup(("キルコ", ["ウワン", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.function(A, "f1", "過負荷光球", 0)
@@ -1436,8 +1603,11 @@ def ok_option_deck_out_both_empty_goes_on() -> Table:
 
 @case
 def bad_option_deck_out_either_empty_plays_on() -> Table:
-    t = Table("bad-option-deck-out-either-empty-plays-on", "option deck_out=either-empty: ren's ヌエ deck is milled to "
-              "0, yet ren takes another turn", {"deck_out": "either-empty"})
+    t = Table(
+        "bad-option-deck-out-either-empty-plays-on",
+        "option deck_out=either-empty: ren's ヌエ deck is milled to 0, yet ren takes another turn",
+        {"deck_out": "either-empty"},
+    )
     t.setup(("キルコ", ["ウワン", "ドドメ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.function(A, "f1", "過負荷光球", 0)
@@ -1476,8 +1646,12 @@ def _milled_nue(name: str, about: str, rules: dict[str, Any] | None) -> Table:
 
 @case
 def bad_option_deck_out_failed_draw_plays_on() -> Table:
-    t = _milled_nue("bad-option-deck-out-failed-draw-plays-on", "option deck_out=failed-draw: ren refills from her "
-                    "empty ヌエ deck (the draw cannot be made), yet the match goes on", {"deck_out": "failed-draw"})
+    t = _milled_nue(
+        "bad-option-deck-out-failed-draw-plays-on",
+        "option deck_out=failed-draw: ren refills from her "
+        "empty ヌエ deck (the draw cannot be made), yet the match goes on",
+        {"deck_out": "failed-draw"},
+    )
     t.add("gg.draw", by=B, player=B, deck="ヌエ", n=1, why="refill")
     t.close(B)
     bad = t.turn(A)
@@ -1488,8 +1662,12 @@ def bad_option_deck_out_failed_draw_plays_on() -> Table:
 
 @case
 def ok_option_deck_out_failed_draw_not_yet() -> Table:
-    t = _milled_nue("ok-option-deck-out-failed-draw-not-yet", "option deck_out=failed-draw: ren's ヌエ deck is "
-                    "empty but she refills from カサネ: no failed draw, the match goes on", {"deck_out": "failed-draw"})
+    t = _milled_nue(
+        "ok-option-deck-out-failed-draw-not-yet",
+        "option deck_out=failed-draw: ren's ヌエ deck is "
+        "empty but she refills from カサネ: no failed draw, the match goes on",
+        {"deck_out": "failed-draw"},
+    )
     t.end(B, deck="カサネ")
     t.turn(A)
     t.end(A)
@@ -1498,16 +1676,23 @@ def ok_option_deck_out_failed_draw_not_yet() -> Table:
 
 @case
 def bad_option_turn_end_after_refill() -> Table:
-    t, res = _reload_support("bad-option-turn-end-after-refill", "option turn_end_order=after-refill: "
-                             "リロード・サポーター resolved before the refill", {"turn_end_order": "after-refill"}, True)
+    t, res = _reload_support(
+        "bad-option-turn-end-after-refill",
+        "option turn_end_order=after-refill: リロード・サポーター resolved before the refill",
+        {"turn_end_order": "after-refill"},
+        True,
+    )
     t.expect("GG-TURN-004", res)
     return t
 
 
 @case
 def ok_response_cost_paid_when_declared() -> Table:
-    t = Table("ok-response-cost-paid-when-declared", "§例外 コストは先払い: 多層防壁 (COST 1) set on turn 2, its "
-              "COST paid when declared, before its toss (N=2: HIT-2)")
+    t = Table(
+        "ok-response-cost-paid-when-declared",
+        "§例外 コストは先払い: 多層防壁 (COST 1) set on turn 2, its "
+        "COST paid when declared, before its toss (N=2: HIT-2)",
+    )
     t.setup(("キルコ", ["ドドメ", "エンラ"], "ドーピング"), ("ナトリ", ["ヌエ", "カサネ"], "グッドメディスン"))
     t.turn(A)
     t.end(A)
@@ -1540,8 +1725,12 @@ Table.seq_of_burn = _seq_of_burn  # type: ignore[attr-defined]
 def _raw_append(path: Path, ev: dict[str, Any]) -> None:
     """docs/format.md's client recipe: what any other writer would have put in the file."""
     lines = path.read_bytes().split(b"\n")[:-1]
-    full = {"type": ev["type"], "seq": len(lines) + 1, "prev": hashlib.sha256(lines[-1]).hexdigest(),
-            **{k: v for k, v in ev.items() if k != "type"}}
+    full = {
+        "type": ev["type"],
+        "seq": len(lines) + 1,
+        "prev": hashlib.sha256(lines[-1]).hexdigest(),
+        **{k: v for k, v in ev.items() if k != "type"},
+    }
     with path.open("ab") as f:
         f.write(json.dumps(full, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
 
@@ -1549,8 +1738,12 @@ def _raw_append(path: Path, ev: dict[str, Any]) -> None:
 def write(t: Table) -> dict[str, Any]:
     path = HERE / f"{t.name}.jsonl"
     path.unlink(missing_ok=True)
-    start: dict[str, Any] = {"game": "gunandgun", "match": t.name,
-                             "players": [{"id": A, "name": "Aoi"}, {"id": B, "name": "Ren"}], "title": t.about}
+    start: dict[str, Any] = {
+        "game": "gunandgun",
+        "match": t.name,
+        "players": [{"id": A, "name": "Aoi"}, {"id": B, "name": "Ren"}],
+        "title": t.about,
+    }
     if t.rules:
         start["rules"] = t.rules
     logfile.create(path, start)
@@ -1561,8 +1754,11 @@ def write(t: Table) -> dict[str, Any]:
         except KifuError as exc:
             refused.append(str(exc))
             _raw_append(path, ev)
-    return {"about": t.about, "expected": sorted(t.expected, key=lambda f: (f["seq"], f["code"])),
-            **({"refused_when_written": refused} if refused else {})}
+    return {
+        "about": t.about,
+        "expected": sorted(t.expected, key=lambda f: (f["seq"], f["code"])),
+        **({"refused_when_written": refused} if refused else {}),
+    }
 
 
 def main() -> None:
@@ -1573,8 +1769,9 @@ def main() -> None:
         t = make()
         assert f"{t.name}.jsonl" not in cases, t.name
         cases[f"{t.name}.jsonl"] = write(t)
-    (HERE / "cases.json").write_text(json.dumps(cases, ensure_ascii=False, indent=1, sort_keys=True) + "\n",
-                                     encoding="utf-8")
+    (HERE / "cases.json").write_text(
+        json.dumps(cases, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

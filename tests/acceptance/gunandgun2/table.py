@@ -15,8 +15,12 @@ A, B = "aoi", "ren"
 OTHER = {A: B, B: A}
 
 GUNNER = {  # speed (速), hand size (札), starting life
-    "ヒバナ": (5, 3, 30), "ナトリ": (1, 5, 30), "ラン": (2, 3, 30),
-    "キルコ": (4, 4, 30), "アマタ": (4, 4, 30), "マカ": (2, 4, 40),
+    "ヒバナ": (5, 3, 30),
+    "ナトリ": (1, 5, 30),
+    "ラン": (2, 3, 30),
+    "キルコ": (4, 4, 30),
+    "アマタ": (4, 4, 30),
+    "マカ": (2, 4, 40),
 }
 GUN = {  # 最大装填数, 装填上限, 重量, HIT table {loads: HIT}
     "エンラ": (3, 2, 3, {1: 1, 2: 3, 3: 5}),
@@ -101,8 +105,9 @@ class Table:
             s = self.seats[p]
             self.draw(p, (decks or {}).get(p, s.guns[0]), s.size, "opening")
 
-    def setup(self, a: tuple[str, list[str], str], b: tuple[str, list[str], str], reason: str = "speed",
-              first: str = A) -> None:
+    def setup(
+        self, a: tuple[str, list[str], str], b: tuple[str, list[str], str], reason: str = "speed", first: str = A
+    ) -> None:
         self.choose(A, *a)
         self.choose(B, *b)
         self.first(first, reason)
@@ -158,8 +163,7 @@ class Table:
 
     def toss(self, p: str, act: str, faces: str) -> list[int]:
         """``s``: the coin faced the tosser; ``o``: it faced the opponent."""
-        return [self.add("gg.toss", by=p, act=act, player=p, facing="self" if f == "s" else "opponent")
-                for f in faces]
+        return [self.add("gg.toss", by=p, act=act, player=p, facing="self" if f == "s" else "opponent") for f in faces]
 
     def resolve(self, p: str, act: str, n: int, **kw: Any) -> int:
         return self.add("gg.resolve", by=p, act=act, player=p, n=n, **kw)
@@ -179,8 +183,7 @@ class Table:
             self.cost(p, act, cost)
         return seq
 
-    def group(self, p: str, act: str, kind: str, faces: str, card: str | None = None,
-              copies: int | None = None) -> int:
+    def group(self, p: str, act: str, kind: str, faces: str, card: str | None = None, copies: int | None = None) -> int:
         """A turn toss group at the owner's turn start; returns the group's seq."""
         seq = self.add("gg.group", by=p, act=act, player=p, kind=kind, card=card, copies=copies)
         self.toss(p, act, faces)
@@ -232,8 +235,9 @@ class Table:
         s.loads[gun] = 0
         return self.add("gg.shoot", by=p, shot=shot, player=p, gun=gun), hit_of(gun, loads)
 
-    def damage(self, p: str, amount: int, shot: str | None = None, act: str | None = None,
-               by: str | None = None) -> int:
+    def damage(
+        self, p: str, amount: int, shot: str | None = None, act: str | None = None, by: str | None = None
+    ) -> int:
         """``p`` takes ``amount`` HIT (from a shot or an activation)."""
         self.seats[p].life -= amount
         return self.add("gg.life", by=by or OTHER[p], player=p, delta=-amount, why="hit", shot=shot, act=act)

@@ -44,8 +44,10 @@ CLASSIC_TAIL = """
 def classic_p(tab: str, colour: str, name: str, body: str, *, raw: bool = False) -> str:
     """One message; `raw` bodies are already markup (a `<br>`, a hostile tag)."""
     text = body if raw else html.escape(body, quote=False)
-    return (f'\n<p style="color:{colour};">\n  <span> [{tab}]</span>\n  <span>{html.escape(name, quote=False)}</span> :\n'
-            f"  <span>\n    {text} \n  </span>\n</p>\n")
+    return (
+        f'\n<p style="color:{colour};">\n  <span> [{tab}]</span>\n  <span>{html.escape(name, quote=False)}</span> :\n'
+        f"  <span>\n    {text} \n  </span>\n</p>\n"
+    )
 
 
 def classic(messages: list[tuple], charset: str = "UTF-8") -> str:
@@ -57,7 +59,7 @@ MINATO, YUKI, JUDGE = ("#e91e63", "ミナト"), ("#2196f3", "ユキ"), ("#888888
 
 GG_CLASSIC = [
     ("main", *MINATO, "よろしくお願いします！"),
-    ("main", *YUKI, "よろしく<お願い>します & \"楽しみ\""),
+    ("main", *YUKI, 'よろしく<お願い>します & "楽しみ"'),
     ("main", *MINATO, "!act a1 計略"),
     ("main", *MINATO, "!cost a1 手札 1"),
     ("main", *MINATO, "CHOICE[自分,相手] (choice[自分,相手]) ＞ 自分"),
@@ -130,8 +132,17 @@ def truncated_classic() -> str:
 
 # --- CCFOLIA new HTML (§1b) ---
 
-def article(channel: str, shown: str, colour: str, name: str, when: str, text: str,
-            roll: str | None = None, edited: bool = False) -> str:
+
+def article(
+    channel: str,
+    shown: str,
+    colour: str,
+    name: str,
+    when: str,
+    text: str,
+    roll: str | None = None,
+    edited: bool = False,
+) -> str:
     mark = '<span class="edited">[編集済]</span>' if edited else ""
     result = f'\n          <span class="roll-result">{html.escape(roll, quote=False)}</span>' if roll else ""
     return f"""      <article class="message" data-channel="{channel}">
@@ -149,9 +160,12 @@ def article(channel: str, shown: str, colour: str, name: str, when: str, text: s
 
 
 def new_html(title: str, articles: list[str]) -> str:
-    return (f'<!doctype html>\n<html lang="ja">\n  <head><meta charset="UTF-8" /><title>{title} [すべて]</title></head>\n'
-            f'  <body>\n    <main class="message-list">\n      <h1 class="log-title">{title} [すべて]</h1>\n'
-            + "".join(articles) + "    </main>\n  </body>\n</html>\n")
+    return (
+        f'<!doctype html>\n<html lang="ja">\n  <head><meta charset="UTF-8" /><title>{title} [すべて]</title></head>\n'
+        f'  <body>\n    <main class="message-list">\n      <h1 class="log-title">{title} [すべて]</h1>\n'
+        + "".join(articles)
+        + "    </main>\n  </body>\n</html>\n"
+    )
 
 
 MIO, RIN = ("#3f51b5", "ミオ"), ("#f44336", "リン")
@@ -173,17 +187,33 @@ GENERIC_NEW = [
     article("other", "雑談", *REN, "2025-03-02T10:00:10.000Z", "後攻か"),
     article("ch_8f2a", "作戦", *REN, "2025-03-02T10:00:20.000Z", "相手は&lt;速攻&gt;型"),
     article("info", "情報", *KP, "2025-03-02T10:00:30.000Z", "複数行の<br>案内です"),
-    article("main", "メイン", *AOI, "2025-03-02T10:01:00.000Z", "x2 1D6",
-            roll="#1 (1D6) ＞ 3\n#2 (1D6) ＞ 6"),
+    article("main", "メイン", *AOI, "2025-03-02T10:01:00.000Z", "x2 1D6", roll="#1 (1D6) ＞ 3\n#2 (1D6) ＞ 6"),
 ]
 
 
 # --- CCFOLIA JSON (§1c) ---
 
-def ccf_msg(name: str, colour: str, text: str, created: int, *, kind: str = "text", channel: str = "main",
-            shown: str = "メイン", roll: str | None = None) -> dict:
-    m = {"name": name, "color": colour, "text": text, "type": kind, "channel": channel, "channelName": shown,
-         "createdAt": created}
+
+def ccf_msg(
+    name: str,
+    colour: str,
+    text: str,
+    created: int,
+    *,
+    kind: str = "text",
+    channel: str = "main",
+    shown: str = "メイン",
+    roll: str | None = None,
+) -> dict:
+    m = {
+        "name": name,
+        "color": colour,
+        "text": text,
+        "type": kind,
+        "channel": channel,
+        "channelName": shown,
+        "createdAt": created,
+    }
     if roll is not None:
         m["extend"] = {"roll": {"result": roll}}
     return m
@@ -222,23 +252,30 @@ CCF_GG = [
 
 # --- Udonarium (§2) ---
 
+
 def chat(attrs: dict[str, str], text: str) -> str:
     a = " ".join(f'{k}="{html.escape(v)}"' for k, v in attrs.items())
     return f"    <chat {a}>{html.escape(text, quote=False)}</chat>\n"
 
 
 def result(peer: str, name: str, when: int, text: str, *, secret: bool = False, to: str | None = None) -> str:
-    attrs = {"originFrom": peer, "from": "System-BCDice", "timestamp": str(when),
-             "tag": "system dicebot secret" if secret else "system dicebot",
-             "name": f"DiceBot : {name}" + (" (Secret)" if secret else "")}
+    attrs = {
+        "originFrom": peer,
+        "from": "System-BCDice",
+        "timestamp": str(when),
+        "tag": "system dicebot secret" if secret else "system dicebot",
+        "name": f"DiceBot : {name}" + (" (Secret)" if secret else ""),
+    }
     if to:
         attrs["to"] = to
     return chat(attrs, text)
 
 
 def say(peer: str, name: str, when: int, text: str, **more: str) -> str:
-    return chat({"from": peer, "name": name, "imageIdentifier": "none_icon", "timestamp": str(when), "tag": "DiceBot",
-                 **more}, text)
+    return chat(
+        {"from": peer, "name": name, "imageIdentifier": "none_icon", "timestamp": str(when), "tag": "DiceBot", **more},
+        text,
+    )
 
 
 def tab(name: str, chats: list[str], ident: str | None = None) -> str:
@@ -252,32 +289,46 @@ def chat_xml(tabs: list[str]) -> str:
 
 HARU, SORA = "Ab3dE9xQ", "Zk81pLmN"
 
-UDON_CHAT = chat_xml([
-    tab("メインタブ", [
-        say(HARU, "ハル", 1740826923456, "1d2 コイントス"),
-        result(HARU, "ハル", 1740826923457, "(1D2) ＞ 2"),
-        say(SORA, "ソラ", 1740826930001, "（秘話）了解", to=HARU),
-        result(SORA, "ソラ", 1740826940002, "(2D6) ＞ 8[3,5] ＞ 8", secret=True, to=SORA),
-        say(HARU, "ハル", 1740826950000, "x2 1D6", toName="ソラ", aura="0", isUseStandImage="false"),
-        result(HARU, "ハル", 1740826950001, "#1 (1D6) ＞ 3\n#2 (1D6) ＞ 5"),
-    ]),
-    tab("雑談", [say(HARU, "ハル", 1740826935000, "楽しい&面白い <b>太字</b>", lastUpdate="1740826936000")]),
-])
+UDON_CHAT = chat_xml(
+    [
+        tab(
+            "メインタブ",
+            [
+                say(HARU, "ハル", 1740826923456, "1d2 コイントス"),
+                result(HARU, "ハル", 1740826923457, "(1D2) ＞ 2"),
+                say(SORA, "ソラ", 1740826930001, "（秘話）了解", to=HARU),
+                result(SORA, "ソラ", 1740826940002, "(2D6) ＞ 8[3,5] ＞ 8", secret=True, to=SORA),
+                say(HARU, "ハル", 1740826950000, "x2 1D6", toName="ソラ", aura="0", isUseStandImage="false"),
+                result(HARU, "ハル", 1740826950001, "#1 (1D6) ＞ 3\n#2 (1D6) ＞ 5"),
+            ],
+        ),
+        tab("雑談", [say(HARU, "ハル", 1740826935000, "楽しい&面白い <b>太字</b>", lastUpdate="1740826936000")]),
+    ]
+)
 
-UDON_TAB = ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            + tab("メインタブ", [
-                say(HARU, "ハル", 1740827000000, "CHOICE[表,裏]"),
-                result(HARU, "ハル", 1740827000001, "(choice[表,裏]) ＞ 表"),
-                say(SORA, "ソラ", 1740827005000, "表ですね\n先攻どうぞ"),
-            ], ident="ChatTab_main"))
+UDON_TAB = '<?xml version="1.0" encoding="UTF-8"?>\n' + tab(
+    "メインタブ",
+    [
+        say(HARU, "ハル", 1740827000000, "CHOICE[表,裏]"),
+        result(HARU, "ハル", 1740827000001, "(choice[表,裏]) ＞ 表"),
+        say(SORA, "ソラ", 1740827005000, "表ですね\n先攻どうぞ"),
+    ],
+    ident="ChatTab_main",
+)
 
-UDON_ROOM_CHAT = chat_xml([
-    tab("メインタブ", [
-        say(HARU, "ハル", 1740828000000, "2d6 攻撃", plCanView="true"),
-        result(HARU, "ハル", 1740828000001, "(2D6) ＞ 7[1,6] ＞ 7"),
-    ], ident="MainTab"),
-    tab("情報", [say(SORA, "ソラ", 1740828000500, "初期配置完了")]),
-])
+UDON_ROOM_CHAT = chat_xml(
+    [
+        tab(
+            "メインタブ",
+            [
+                say(HARU, "ハル", 1740828000000, "2d6 攻撃", plCanView="true"),
+                result(HARU, "ハル", 1740828000001, "(2D6) ＞ 7[1,6] ＞ 7"),
+            ],
+            ident="MainTab",
+        ),
+        tab("情報", [say(SORA, "ソラ", 1740828000500, "初期配置完了")]),
+    ]
+)
 
 UDON_ROOM_DATA = """<?xml version="1.0" encoding="UTF-8"?>
 <room>
@@ -316,17 +367,24 @@ UDON_SUMMARY = """<?xml version="1.0" encoding="UTF-8"?>
 
 HIKARU, TSUBASA, REF = "Hk0aa001", "Ts0bb002", "Rf0cc003"
 
-UDON_WT = chat_xml([tab("メインタブ", [
-    say(HIKARU, "ヒカル", 1741000000000, "!deal 100"),
-    say(TSUBASA, "ツバサ", 1741000001000, "!deal 100"),
-    say(REF, "審判", 1741000002000, "1d6 初期距離"),
-    result(REF, "審判", 1741000002001, "(1D6) ＞ 4"),
-    say(REF, "審判", 1741000003000, "!distance 4"),
-    say(HIKARU, "ヒカル", 1741000004000, "plot 2 6"),
-    say(TSUBASA, "ツバサ", 1741000005000, "block 6 5"),
-    say(TSUBASA, "ツバサ", 1741000006000, "ブロック 1 1"),
-    say(TSUBASA, "ツバサ", 1741000007000, "!bailout"),
-])])
+UDON_WT = chat_xml(
+    [
+        tab(
+            "メインタブ",
+            [
+                say(HIKARU, "ヒカル", 1741000000000, "!deal 100"),
+                say(TSUBASA, "ツバサ", 1741000001000, "!deal 100"),
+                say(REF, "審判", 1741000002000, "1d6 初期距離"),
+                result(REF, "審判", 1741000002001, "(1D6) ＞ 4"),
+                say(REF, "審判", 1741000003000, "!distance 4"),
+                say(HIKARU, "ヒカル", 1741000004000, "plot 2 6"),
+                say(TSUBASA, "ツバサ", 1741000005000, "block 6 5"),
+                say(TSUBASA, "ツバサ", 1741000006000, "ブロック 1 1"),
+                say(TSUBASA, "ツバサ", 1741000007000, "!bailout"),
+            ],
+        )
+    ]
+)
 
 # --- Discord (§5) ---
 
@@ -350,23 +408,60 @@ DiceBot: [Secret Dice] Key: 7f3a9c
 DiceBot: (choice[表,裏]) ＞ 表
 """
 
-BOT = {"id": "900000000000000001", "name": "BCDice", "discriminator": "4312", "nickname": "BCDice", "color": None,
-       "isBot": True, "roles": [], "avatarUrl": "https://cdn.discordapp.com/embed/avatars/0.png"}
+BOT = {
+    "id": "900000000000000001",
+    "name": "BCDice",
+    "discriminator": "4312",
+    "nickname": "BCDice",
+    "color": None,
+    "isBot": True,
+    "roles": [],
+    "avatarUrl": "https://cdn.discordapp.com/embed/avatars/0.png",
+}
 
 
 def user(uid: str, name: str, nick: str) -> dict:
-    return {"id": uid, "name": name, "discriminator": "0000", "nickname": nick, "color": "#E91E63", "isBot": False,
-            "roles": [], "avatarUrl": "https://cdn.discordapp.com/embed/avatars/1.png"}
+    return {
+        "id": uid,
+        "name": name,
+        "discriminator": "0000",
+        "nickname": nick,
+        "color": "#E91E63",
+        "isBot": False,
+        "roles": [],
+        "avatarUrl": "https://cdn.discordapp.com/embed/avatars/1.png",
+    }
 
 
 MINATO_U, YUKI_U = user("111111111111111111", "minato_tcg", "ミナト"), user("222222222222222222", "yuki.tcg", "ユキ")
 
 
-def dmsg(n: int, author: dict, when: str, content: str, *, edited: str | None = None, embeds: list | None = None,
-         interaction: dict | None = None) -> dict:
-    m = {"id": str(1300000000000000000 + n), "type": "Default", "timestamp": when, "timestampEdited": edited,
-         "callEndedTimestamp": None, "isPinned": False, "content": content, "author": author, "attachments": [],
-         "embeds": embeds or [], "stickers": [], "reactions": [], "mentions": [], "inlineEmojis": []}
+def dmsg(
+    n: int,
+    author: dict,
+    when: str,
+    content: str,
+    *,
+    edited: str | None = None,
+    embeds: list | None = None,
+    interaction: dict | None = None,
+) -> dict:
+    m = {
+        "id": str(1300000000000000000 + n),
+        "type": "Default",
+        "timestamp": when,
+        "timestampEdited": edited,
+        "callEndedTimestamp": None,
+        "isPinned": False,
+        "content": content,
+        "author": author,
+        "attachments": [],
+        "embeds": embeds or [],
+        "stickers": [],
+        "reactions": [],
+        "mentions": [],
+        "inlineEmojis": [],
+    }
     if interaction:
         m["type"] = "ChatInputCommand"
         m["interaction"] = interaction
@@ -380,20 +475,47 @@ DISCORD_MESSAGES = [
     dmsg(4, BOT, "2025-03-01T20:00:21+09:00", "＞ミナト\nDiceBot: (choice[自分,相手]) ＞ 相手"),
     dmsg(5, MINATO_U, "2025-03-01T20:00:30+09:00", "!resolve a1 0"),
     dmsg(6, YUKI_U, "2025-03-01T20:01:00+09:00", "!act a2 計略", edited="2025-03-01T20:01:30+09:00"),
-    dmsg(7, BOT, "2025-03-01T20:01:40+09:00", "",
-         embeds=[{"title": "ユキ のダイスロール", "url": None, "timestamp": None, "description": "(1D2) ＞ 2",
-                  "color": "#2F3136", "fields": [], "images": [], "inlineEmojis": []}],
-         interaction={"id": "1300000000000000999", "name": "roll", "user": YUKI_U}),
+    dmsg(
+        7,
+        BOT,
+        "2025-03-01T20:01:40+09:00",
+        "",
+        embeds=[
+            {
+                "title": "ユキ のダイスロール",
+                "url": None,
+                "timestamp": None,
+                "description": "(1D2) ＞ 2",
+                "color": "#2F3136",
+                "fields": [],
+                "images": [],
+                "inlineEmojis": [],
+            }
+        ],
+        interaction={"id": "1300000000000000999", "name": "roll", "user": YUKI_U},
+    ),
     dmsg(8, BOT, "2025-03-01T20:02:00+09:00", "＞ユキ\nDiceBot: [Secret Dice] Key: 9c1e77"),
     dmsg(9, YUKI_U, "2025-03-01T20:05:00+09:00", "ありがとうございました"),
 ]
 
 DISCORD_EXPORT = {
-    "guild": {"id": "800000000000000001", "name": "ガンナガン対戦会", "iconUrl": "https://cdn.discordapp.com/embed/avatars/0.png"},
-    "channel": {"id": "800000000000000002", "type": "GuildTextChat", "categoryId": "800000000000000003",
-                "category": "対戦卓", "name": "卓1", "topic": None},
-    "dateRange": {"after": None, "before": None}, "exportedAt": "2025-03-02T00:00:00+09:00",
-    "messages": DISCORD_MESSAGES, "messageCount": len(DISCORD_MESSAGES),
+    "guild": {
+        "id": "800000000000000001",
+        "name": "ガンナガン対戦会",
+        "iconUrl": "https://cdn.discordapp.com/embed/avatars/0.png",
+    },
+    "channel": {
+        "id": "800000000000000002",
+        "type": "GuildTextChat",
+        "categoryId": "800000000000000003",
+        "category": "対戦卓",
+        "name": "卓1",
+        "topic": None,
+    },
+    "dateRange": {"after": None, "before": None},
+    "exportedAt": "2025-03-02T00:00:00+09:00",
+    "messages": DISCORD_MESSAGES,
+    "messageCount": len(DISCORD_MESSAGES),
 }
 
 # --- Cockatrice (§6a) ---
@@ -424,56 +546,110 @@ MATCH = "0f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b"
 
 
 def room(state: str, extra: dict) -> dict:
-    return {"transactionId": "t-" + state[-4:], "requestId": 1, "timestamp": "638765000000000000",
-            "matchGameRoomStateChangedEvent": {"gameRoomInfo": {
-                "gameRoomConfig": {"reservedPlayers": [
-                    {"userId": "U1AAAA", "playerName": "Aiko", "systemSeatId": 1, "teamId": 1, "eventId": "Ladder"},
-                    {"userId": "U2BBBB", "playerName": "Ben", "systemSeatId": 2, "teamId": 2, "eventId": "Ladder"}],
-                    "matchId": MATCH}, "stateType": state, **extra}}}
+    return {
+        "transactionId": "t-" + state[-4:],
+        "requestId": 1,
+        "timestamp": "638765000000000000",
+        "matchGameRoomStateChangedEvent": {
+            "gameRoomInfo": {
+                "gameRoomConfig": {
+                    "reservedPlayers": [
+                        {"userId": "U1AAAA", "playerName": "Aiko", "systemSeatId": 1, "teamId": 1, "eventId": "Ladder"},
+                        {"userId": "U2BBBB", "playerName": "Ben", "systemSeatId": 2, "teamId": 2, "eventId": "Ladder"},
+                    ],
+                    "matchId": MATCH,
+                },
+                "stateType": state,
+                **extra,
+            }
+        },
+    }
 
 
-DIE_ROLL = {"greToClientEvent": {"greToClientMessages": [
-    {"type": "GREMessageType_DieRollResultsResp", "systemSeatIds": [1, 2], "msgId": 3,
-     "dieRollResultsResp": {"playerDieRolls": [{"systemSeatId": 1, "rollValue": 4},
-                                               {"systemSeatId": 2, "rollValue": 17}]}}]}}
+DIE_ROLL = {
+    "greToClientEvent": {
+        "greToClientMessages": [
+            {
+                "type": "GREMessageType_DieRollResultsResp",
+                "systemSeatIds": [1, 2],
+                "msgId": 3,
+                "dieRollResultsResp": {
+                    "playerDieRolls": [{"systemSeatId": 1, "rollValue": 4}, {"systemSeatId": 2, "rollValue": 17}]
+                },
+            }
+        ]
+    }
+}
 
-COIN_STATE = {"greToClientEvent": {"greToClientMessages": [
-    {"type": "GREMessageType_GameStateMessage", "systemSeatIds": [1, 2], "msgId": 40, "gameStateId": 31,
-     "gameStateMessage": {"type": "GameStateType_Diff", "gameStateId": 31, "prevGameStateId": 30,
-                          "annotations": [{"id": 77, "affectorId": 312, "affectedIds": [1],
-                                           "type": ["AnnotationType_CoinFlip"],
-                                           "details": [{"key": "result", "type": "KeyValuePairValueType_int32",
-                                                        "valueInt32": [1]}]}]}}]}}
+COIN_STATE = {
+    "greToClientEvent": {
+        "greToClientMessages": [
+            {
+                "type": "GREMessageType_GameStateMessage",
+                "systemSeatIds": [1, 2],
+                "msgId": 40,
+                "gameStateId": 31,
+                "gameStateMessage": {
+                    "type": "GameStateType_Diff",
+                    "gameStateId": 31,
+                    "prevGameStateId": 30,
+                    "annotations": [
+                        {
+                            "id": 77,
+                            "affectorId": 312,
+                            "affectedIds": [1],
+                            "type": ["AnnotationType_CoinFlip"],
+                            "details": [{"key": "result", "type": "KeyValuePairValueType_int32", "valueInt32": [1]}],
+                        }
+                    ],
+                },
+            }
+        ]
+    }
+}
 
-FINAL = {"finalMatchResult": {"matchId": MATCH, "matchCompletedReason": "MatchCompletedReasonType_Success",
-                              "resultList": [
-                                  {"scope": "MatchScope_Game", "result": "ResultType_WinLoss", "winningTeamId": 2},
-                                  {"scope": "MatchScope_Match", "result": "ResultType_WinLoss", "winningTeamId": 2,
-                                   "reason": "ResultReason_Concede"}]}}
+FINAL = {
+    "finalMatchResult": {
+        "matchId": MATCH,
+        "matchCompletedReason": "MatchCompletedReasonType_Success",
+        "resultList": [
+            {"scope": "MatchScope_Game", "result": "ResultType_WinLoss", "winningTeamId": 2},
+            {
+                "scope": "MatchScope_Match",
+                "result": "ResultType_WinLoss",
+                "winningTeamId": 2,
+                "reason": "ResultReason_Concede",
+            },
+        ],
+    }
+}
 
 
 def arena_log() -> str:
     def one(obj: dict) -> str:
         return json.dumps(obj, separators=(", ", ": "))
 
-    return "\n".join([
-        "Initialize engine version: 2022.3.42f1 (abc123)",
-        "[UnityCrossThreadLogger]3/1/2025 11:00:00 AM",
-        "[UnityCrossThreadLogger]Client.SceneChange {\"fromSceneName\":\"Home\",\"toSceneName\":\"Match\"}",
-        "[UnityCrossThreadLogger]3/1/2025 11:00:01 AM: Match to U1AAAA: MatchGameRoomStateChangedEvent",
-        one(room("MatchGameRoomStateType_Playing", {})),
-        "[UnityCrossThreadLogger]3/1/2025 11:00:02 AM: Match to U1AAAA: GreToClientEvent",
-        one(DIE_ROLL),
-        "[UnityCrossThreadLogger]greToClientEvent",
-        json.dumps(COIN_STATE, indent=2),
-        "(Filename: C:\\buildslave\\unity\\build\\Runtime/Export/Debug/Debug.bindings.h Line: 39)",
-        "[UnityCrossThreadLogger]3/1/2025 11:20:00 AM: Match to U1AAAA: MatchGameRoomStateChangedEvent",
-        one(room("MatchGameRoomStateType_MatchCompleted", FINAL)),
-        "",
-    ])
+    return "\n".join(
+        [
+            "Initialize engine version: 2022.3.42f1 (abc123)",
+            "[UnityCrossThreadLogger]3/1/2025 11:00:00 AM",
+            '[UnityCrossThreadLogger]Client.SceneChange {"fromSceneName":"Home","toSceneName":"Match"}',
+            "[UnityCrossThreadLogger]3/1/2025 11:00:01 AM: Match to U1AAAA: MatchGameRoomStateChangedEvent",
+            one(room("MatchGameRoomStateType_Playing", {})),
+            "[UnityCrossThreadLogger]3/1/2025 11:00:02 AM: Match to U1AAAA: GreToClientEvent",
+            one(DIE_ROLL),
+            "[UnityCrossThreadLogger]greToClientEvent",
+            json.dumps(COIN_STATE, indent=2),
+            "(Filename: C:\\buildslave\\unity\\build\\Runtime/Export/Debug/Debug.bindings.h Line: 39)",
+            "[UnityCrossThreadLogger]3/1/2025 11:20:00 AM: Match to U1AAAA: MatchGameRoomStateChangedEvent",
+            one(room("MatchGameRoomStateType_MatchCompleted", FINAL)),
+            "",
+        ]
+    )
 
 
 # --- hostile inputs ---
+
 
 def zipped(entries: list[tuple[str, bytes]], method: int = zipfile.ZIP_DEFLATED) -> bytes:
     buf = io.BytesIO()
@@ -492,9 +668,11 @@ XXE = """<?xml version="1.0" encoding="UTF-8"?>
 <chat-tab-list><chat-tab name="main"><chat from="x" name="x" timestamp="1">&leak;</chat></chat-tab></chat-tab-list>
 """
 
-LAUGHS = '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n' + "".join(
-    f' <!ENTITY lol{i} "{("&lol%s;" % (i - 1 if i > 1 else "")) * 10}">\n' for i in range(1, 10)) + \
-    ']>\n<chat-tab-list><chat-tab name="main"><chat from="x" name="x" timestamp="1">&lol9;</chat></chat-tab></chat-tab-list>\n'
+LAUGHS = (
+    '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
+    + "".join(f' <!ENTITY lol{i} "{("&lol%s;" % (i - 1 if i > 1 else "")) * 10}">\n' for i in range(1, 10))
+    + ']>\n<chat-tab-list><chat-tab name="main"><chat from="x" name="x" timestamp="1">&lol9;</chat></chat-tab></chat-tab-list>\n'
+)
 
 
 def garbage() -> bytes:
@@ -524,21 +702,25 @@ def files() -> dict[str, bytes]:
         "ccf_classic_mtg.html": utf8(classic(MTG_CLASSIC)),
         "ccf_classic_sjis.html": classic(SJIS_CLASSIC, charset="Shift_JIS").encode("cp932"),
         "ccf_classic_truncated.html": utf8(truncated_classic()),
-        "ccf_classic_script.html": utf8(classic(SCRIPT_CLASSIC).replace(
-            "</head>", "<script>fetch('https://example.invalid/x')</script>\n  </head>")),
+        "ccf_classic_script.html": utf8(
+            classic(SCRIPT_CLASSIC).replace("</head>", "<script>fetch('https://example.invalid/x')</script>\n  </head>")
+        ),
         "ccf_new_weiss.html": utf8(new_html("WS卓", WEISS_NEW)),
         "ccf_new_generic.html": utf8(new_html("卓B", GENERIC_NEW)),
         "ccf_log_ms.json": utf8(ccf_json(CCF_MS)),
         "ccf_log_seconds.json": utf8(ccf_json(CCF_SECONDS)),
         "ccf_gg.json": utf8(ccf_json(CCF_GG)),
         "udon_chat.xml": utf8(UDON_CHAT),
-        "chat_メインタブ_2025-03-01_2010.zip": zipped([("data.xml", utf8(UDON_TAB)),
-                                                      ("0f9e8d7c6b5a.png", PNG)]),
-        "ルームデータ_2025-03-01_2011.zip": zipped([("data.xml", utf8(UDON_ROOM_DATA)),
-                                                 ("chat.xml", utf8(UDON_ROOM_CHAT)),
-                                                 ("summary.xml", utf8(UDON_SUMMARY)),
-                                                 ("abc123def456.png", PNG),
-                                                 ("アイコン_1a2b.jpg", b"\xff\xd8\xff\xe0" + b"\x00" * 60)]),
+        "chat_メインタブ_2025-03-01_2010.zip": zipped([("data.xml", utf8(UDON_TAB)), ("0f9e8d7c6b5a.png", PNG)]),
+        "ルームデータ_2025-03-01_2011.zip": zipped(
+            [
+                ("data.xml", utf8(UDON_ROOM_DATA)),
+                ("chat.xml", utf8(UDON_ROOM_CHAT)),
+                ("summary.xml", utf8(UDON_SUMMARY)),
+                ("abc123def456.png", PNG),
+                ("アイコン_1a2b.jpg", b"\xff\xd8\xff\xe0" + b"\x00" * 60),
+            ]
+        ),
         "udon_wt.xml": utf8(UDON_WT),
         "discord_paste.txt": utf8(DISCORD_PASTE),
         "discord_export.json": utf8(json.dumps(DISCORD_EXPORT, ensure_ascii=False, indent=2) + "\n"),
@@ -550,8 +732,16 @@ def files() -> dict[str, bytes]:
         "ccf_log_sjis.json": ccf_json(CCF_SECONDS).encode("cp932"),
         "h_garbage.bin": garbage(),
         "h_traversal.zip": zipped([("../../outside/chat.xml", utf8(UDON_CHAT))]),
-        "h_bomb.zip": zipped([("chat.xml", b'<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list>'
-                               + b" " * (30 << 20) + b"</chat-tab-list>\n")]),
+        "h_bomb.zip": zipped(
+            [
+                (
+                    "chat.xml",
+                    b'<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list>'
+                    + b" " * (30 << 20)
+                    + b"</chat-tab-list>\n",
+                )
+            ]
+        ),
         "h_xxe.xml": utf8(XXE),
         "h_laughs.xml": utf8(LAUGHS),
         "h_not_ccfolia.html": utf8(NOT_CCFOLIA),
@@ -582,23 +772,60 @@ def quoted_classic(messages: list[tuple]) -> str:
 MENTION_MESSAGES = [
     dmsg(11, YUKI_U, "2025-03-03T21:00:00+09:00", "よろしく"),
     dmsg(12, MINATO_U, "2025-03-03T21:00:05+09:00", "こちらこそ"),
-    {**dmsg(13, BOT, "2025-03-03T21:00:10+09:00",
-            "＞<@222222222222222222>\nDiceBot: (1D6) ＞ 3\n\nDiceBot: (1D6) ＞ 5"), "mentions": [YUKI_U]},
+    {
+        **dmsg(
+            13, BOT, "2025-03-03T21:00:10+09:00", "＞<@222222222222222222>\nDiceBot: (1D6) ＞ 3\n\nDiceBot: (1D6) ＞ 5"
+        ),
+        "mentions": [YUKI_U],
+    },
     dmsg(14, BOT, "2025-03-03T21:00:20+09:00", "＞minato_tcg\nDiceBot: (1D2) ＞ 2"),
     dmsg(15, BOT, "2025-03-03T21:00:30+09:00", "＞ユキ\n[ERROR]unsupported command"),
 ]
 
 NATSU = "Nt0dd004"
 
-UDON_COC = chat_xml([tab("メインタブ", [
-    chat({"from": HARU, "name": "ハル", "timestamp": "1741100000000", "tag": "Cthulhu7th"}, "CC<=50 【目星】"),
-    chat({"originFrom": HARU, "from": "System-BCDice", "timestamp": "1741100000001", "tag": "system dicebot",
-          "name": "Cthulhu7th : ハル"}, "(1D100<=50) ＞ 45 ＞ レギュラー成功"),
-    chat({"originFrom": NATSU, "from": "System-BCDice", "timestamp": "1741100005001", "tag": "system dicebot",
-          "name": "Cthulhu7th : ナツ"}, "(1D100<=60) ＞ 99 ＞ 致命的失敗"),
-    chat({"from": SORA, "name": "ソラ", "timestamp": "1741100010000", "tag": "Cthulhu7th", "to": f"{HARU} {NATSU}"},
-         "了解\nこっちも振る"),
-])])
+UDON_COC = chat_xml(
+    [
+        tab(
+            "メインタブ",
+            [
+                chat(
+                    {"from": HARU, "name": "ハル", "timestamp": "1741100000000", "tag": "Cthulhu7th"}, "CC<=50 【目星】"
+                ),
+                chat(
+                    {
+                        "originFrom": HARU,
+                        "from": "System-BCDice",
+                        "timestamp": "1741100000001",
+                        "tag": "system dicebot",
+                        "name": "Cthulhu7th : ハル",
+                    },
+                    "(1D100<=50) ＞ 45 ＞ レギュラー成功",
+                ),
+                chat(
+                    {
+                        "originFrom": NATSU,
+                        "from": "System-BCDice",
+                        "timestamp": "1741100005001",
+                        "tag": "system dicebot",
+                        "name": "Cthulhu7th : ナツ",
+                    },
+                    "(1D100<=60) ＞ 99 ＞ 致命的失敗",
+                ),
+                chat(
+                    {
+                        "from": SORA,
+                        "name": "ソラ",
+                        "timestamp": "1741100010000",
+                        "tag": "Cthulhu7th",
+                        "to": f"{HARU} {NATSU}",
+                    },
+                    "了解\nこっちも振る",
+                ),
+            ],
+        )
+    ]
+)
 
 COCKATRICE_STAMPED = """[12:01:33] Aiko Tanaka flipped a coin. It landed as <font class="blue">Heads (1)</font>.
 [12:01:40] Ben: ok
@@ -611,8 +838,10 @@ def arena_twice() -> bytes:
     # Both seats' GRE streams land in one Player.log: the roll is logged twice.
     lines = arena_log().split("\n")
     roll = lines.index("[UnityCrossThreadLogger]3/1/2025 11:00:02 AM: Match to U1AAAA: GreToClientEvent")
-    lines[roll + 2:roll + 2] = ["[UnityCrossThreadLogger]3/1/2025 11:00:02 AM: Match to U2BBBB: GreToClientEvent",
-                                json.dumps(DIE_ROLL)]
+    lines[roll + 2 : roll + 2] = [
+        "[UnityCrossThreadLogger]3/1/2025 11:00:02 AM: Match to U2BBBB: GreToClientEvent",
+        json.dumps(DIE_ROLL),
+    ]
     return crlf("\n".join(lines))
 
 
@@ -629,7 +858,7 @@ def flagged(data: bytes, name: bytes, bit: int) -> bytes:
         i = out.find(sig)
         while i >= 0:
             name_at = i + (30 if sig == b"PK\x03\x04" else 46)
-            if out[name_at:name_at + len(name)] == name:
+            if out[name_at : name_at + len(name)] == name:
                 out[i + off] |= bit
             i = out.find(sig, i + 4)
     return bytes(out)
@@ -644,7 +873,12 @@ def bad_crc(data: bytes) -> bytes:
 
 
 def deep_xml() -> bytes:
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list>' + b"<a>" * 50000 + b"</a>" * 50000 + b"</chat-tab-list>\n"
+    return (
+        b'<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list>'
+        + b"<a>" * 50000
+        + b"</a>" * 50000
+        + b"</chat-tab-list>\n"
+    )
 
 
 def deep_json() -> bytes:
@@ -656,8 +890,13 @@ def second_round() -> dict[str, bytes]:
     chat_zip = zipped([("chat.xml", utf8(UDON_CHAT))])
     return {
         "ccf_classic_crlf_bom.html": b"\xef\xbb\xbf" + crlf(quoted_classic(CRLF_CLASSIC)),
-        "discord_mention.json": utf8(json.dumps({**DISCORD_EXPORT, "messages": MENTION_MESSAGES,
-                                                 "messageCount": len(MENTION_MESSAGES)}, ensure_ascii=False, indent=2)),
+        "discord_mention.json": utf8(
+            json.dumps(
+                {**DISCORD_EXPORT, "messages": MENTION_MESSAGES, "messageCount": len(MENTION_MESSAGES)},
+                ensure_ascii=False,
+                indent=2,
+            )
+        ),
         "udon_coc.xml": crlf(UDON_COC),
         "udon_utf16.xml": UDON_COC.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"),
         "cockatrice_stamped.log": crlf(COCKATRICE_STAMPED),
@@ -671,10 +910,15 @@ def second_round() -> dict[str, bytes]:
         "h_deep.xml": deep_xml(),
         "h_deep.json": deep_json(),
         "h_truncated.zip": chat_zip[: len(chat_zip) // 2],
-        "ccf_damaged.json": utf8(ccf_json([
-            {**ccf_msg("ミナト", "#e91e63", "", 1740826923456, roll="(1D2) ＞ 1"), "text": None},
-            {**ccf_msg("ユキ", "#2196f3", "ok", 1740826925000), "name": 42},
-            ccf_msg("ユキ", "#2196f3", "1D2", 1740826926000, roll="(1D2) ＞ 2")])),
+        "ccf_damaged.json": utf8(
+            ccf_json(
+                [
+                    {**ccf_msg("ミナト", "#e91e63", "", 1740826923456, roll="(1D2) ＞ 1"), "text": None},
+                    {**ccf_msg("ユキ", "#2196f3", "ok", 1740826925000), "name": 42},
+                    ccf_msg("ユキ", "#2196f3", "1D2", 1740826926000, roll="(1D2) ＞ 2"),
+                ]
+            )
+        ),
         "h_xxe_utf16.xml": XXE.replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16"),
     }
 
@@ -685,15 +929,26 @@ MINATO_PEER, YUKI_PEER = "Mn0ee005", "Yk0ff006"
 
 
 def gg_udon() -> str:
-    said = ["!setup ラン ダタラ ハクメン がんばる!!", "!setup クロエ エンラ キヨヒメ 見切り", "!first ミナト 速度", "!turn 1",
-            "!act a1 計略", "!cost a1 手札 1", "1D2"]
+    said = [
+        "!setup ラン ダタラ ハクメン がんばる!!",
+        "!setup クロエ エンラ キヨヒメ 見切り",
+        "!first ミナト 速度",
+        "!turn 1",
+        "!act a1 計略",
+        "!cost a1 手札 1",
+        "1D2",
+    ]
     who = [MINATO_PEER, YUKI_PEER] + [MINATO_PEER] * 5
-    chats = [say(p, "ミナト" if p == MINATO_PEER else "ユキ", 1741200000000 + 10000 * i, t)
-             for i, (p, t) in enumerate(zip(who, said))]
+    chats = [
+        say(p, "ミナト" if p == MINATO_PEER else "ユキ", 1741200000000 + 10000 * i, t)
+        for i, (p, t) in enumerate(zip(who, said))
+    ]
     t = 1741200000000 + 10000 * len(said)
-    chats += [result(MINATO_PEER, "ミナト", t - 9999, "(1D2) ＞ 1"),
-              say(MINATO_PEER, "ミナト", t, "x2 1D2"),
-              result(MINATO_PEER, "ミナト", t + 1, "#1 (1D2) ＞ 1\n#2 (1D2) ＞ 2")]
+    chats += [
+        result(MINATO_PEER, "ミナト", t - 9999, "(1D2) ＞ 1"),
+        say(MINATO_PEER, "ミナト", t, "x2 1D2"),
+        result(MINATO_PEER, "ミナト", t + 1, "#1 (1D2) ＞ 1\n#2 (1D2) ＞ 2"),
+    ]
     later = ["!resolve a1 2 2", "!load ダタラ", "!shoot ダタラ", "!hit ユキ 2", "!turnend"]
     chats += [say(MINATO_PEER, "ミナト", t + 10000 * (i + 1), x) for i, x in enumerate(later)]
     return chat_xml([tab("メインタブ", chats)])
@@ -750,23 +1005,43 @@ SPLIT = [
     dmsg(33, MINATO_U, "2025-03-04T22:00:10+09:00", "長い"),
     dmsg(34, BOT, "2025-03-04T22:00:20+09:00", "DiceBot: (1D6) ＞ 2"),
 ]
-SPLIT_TXT = "\n\n".join(f"[04-Mar-25 10:00 PM] {who}\n{text}" for who, text in (
-    ("BCDice", SPLIT_FIRST), ("BCDice", SPLIT_REST), ("ミナト", "長い"), ("BCDice", "DiceBot: (1D6) ＞ 2"))) + "\n"
+SPLIT_TXT = (
+    "\n\n".join(
+        f"[04-Mar-25 10:00 PM] {who}\n{text}"
+        for who, text in (
+            ("BCDice", SPLIT_FIRST),
+            ("BCDice", SPLIT_REST),
+            ("ミナト", "長い"),
+            ("BCDice", "DiceBot: (1D6) ＞ 2"),
+        )
+    )
+    + "\n"
+)
 
 
 def third_round() -> dict[str, bytes]:
     mention_gg = {**DISCORD_EXPORT, "messages": MENTION_GG, "messageCount": len(MENTION_GG)}
     split = {**DISCORD_EXPORT, "messages": SPLIT, "messageCount": len(SPLIT)}
-    return {"discord_split.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-8"),
-            "discord_split.txt": SPLIT_TXT.encode("utf-8"),
-            # Bytes that are neither UTF-8 nor CP932 (0xFD is unassigned in both): no guess is safe.
-            "h_undecodable.log": b"Aiko flipped a coin. It landed as Heads (1).\nAiko: caf\xe9 \xfd\xfd ok\n",
-            "discord_split_utf16.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-16"),
-            "ccf_log_ms_utf16.json": ccf_json(CCF_MS).encode("utf-16"),
-            # 60 KB of unclosed 「 once took the command tokenizer 15 s (quadratic backtracking).
-            "ccf_unclosed_quotes.json": utf8(ccf_json([ccf_msg("ユキ", "#2196f3", "!ruling " + "「x " * 20000, 1741300000000),
-                                                       ccf_msg("ユキ", "#2196f3", "!ruling 「閉じない", 1741300001000)])),"udon_gg.xml": gg_udon().encode("utf-8"), "discord_gg.txt": DCE_TXT.encode("utf-8"),
-            "discord_mention_gg.json": json.dumps(mention_gg, ensure_ascii=False, indent=2).encode("utf-8")}
+    return {
+        "discord_split.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-8"),
+        "discord_split.txt": SPLIT_TXT.encode("utf-8"),
+        # Bytes that are neither UTF-8 nor CP932 (0xFD is unassigned in both): no guess is safe.
+        "h_undecodable.log": b"Aiko flipped a coin. It landed as Heads (1).\nAiko: caf\xe9 \xfd\xfd ok\n",
+        "discord_split_utf16.json": json.dumps(split, ensure_ascii=False, indent=2).encode("utf-16"),
+        "ccf_log_ms_utf16.json": ccf_json(CCF_MS).encode("utf-16"),
+        # 60 KB of unclosed 「 once took the command tokenizer 15 s (quadratic backtracking).
+        "ccf_unclosed_quotes.json": utf8(
+            ccf_json(
+                [
+                    ccf_msg("ユキ", "#2196f3", "!ruling " + "「x " * 20000, 1741300000000),
+                    ccf_msg("ユキ", "#2196f3", "!ruling 「閉じない", 1741300001000),
+                ]
+            )
+        ),
+        "udon_gg.xml": gg_udon().encode("utf-8"),
+        "discord_gg.txt": DCE_TXT.encode("utf-8"),
+        "discord_mention_gg.json": json.dumps(mention_gg, ensure_ascii=False, indent=2).encode("utf-8"),
+    }
 
 
 def main() -> None:

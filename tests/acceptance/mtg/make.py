@@ -13,7 +13,8 @@ import json
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
@@ -32,9 +33,13 @@ class Table:
         self.path.unlink(missing_ok=True)
         self.seq = 1
         self.expected: list[dict[str, Any]] = []
-        start = {"game": "mtg", "match": f"acc-{name}", "at": self._at(),
-                 "players": [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}],
-                 "rules": rules or {}}
+        start = {
+            "game": "mtg",
+            "match": f"acc-{name}",
+            "at": self._at(),
+            "players": [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}],
+            "rules": rules or {},
+        }
         logfile.create(self.path, start)
 
     def _at(self) -> str:
@@ -58,8 +63,12 @@ class Table:
 
     def _append_raw(self, event: dict[str, Any]) -> None:
         last = self.path.read_bytes().split(b"\n")[-2]
-        line = {"type": event["type"], "seq": self.seq, "prev": hashlib.sha256(last).hexdigest(),
-                **{k: v for k, v in event.items() if k != "type"}}
+        line = {
+            "type": event["type"],
+            "seq": self.seq,
+            "prev": hashlib.sha256(last).hexdigest(),
+            **{k: v for k, v in event.items() if k != "type"},
+        }
         with open(self.path, "ab") as fh:
             fh.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
 
@@ -84,6 +93,7 @@ def case(name: str, statement: str) -> Callable[[Callable[[Table], None]], Calla
     def deco(fn: Callable[[Table], None]) -> Callable[[Table], None]:
         CASES[name] = (statement, fn)
         return fn
+
     return deco
 
 
@@ -118,8 +128,10 @@ def _c02(t: Table) -> None:
     t.add("mtg.payoff", by="a", flip="f1", kind="damage", amount=3, player="a")
 
 
-@case("c03-call-then-toss-with-table-talk",
-      "seed: 宣言→投げる order is fine; notes between call and coin change nothing (clean)")
+@case(
+    "c03-call-then-toss-with-table-talk",
+    "seed: 宣言→投げる order is fine; notes between call and coin change nothing (clean)",
+)
 def _c03(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Stitch in Time", "a")
@@ -131,8 +143,7 @@ def _c03(t: Table) -> None:
     t.add("mtg.payoff", by="a", flip="f1", kind="extra-turn", player="a")
 
 
-@case("c04-hidden-then-call",
-      "seed: 投げる→落ちると同時に隠す→宣言 is allowed: the call precedes the reveal (clean)")
+@case("c04-hidden-then-call", "seed: 投げる→落ちると同時に隠す→宣言 is allowed: the call precedes the reveal (clean)")
 def _c04(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Sorcerer's Strongbox", "a")
@@ -198,7 +209,10 @@ def _c10(t: Table) -> None:
     t.outcome("f1", "a", "won")
 
 
-@case("c11-called-no-outcome-recorded", "705.2: the outcome follows from call and result; recording it is optional (clean)")
+@case(
+    "c11-called-no-outcome-recorded",
+    "705.2: the outcome follows from call and result; recording it is optional (clean)",
+)
 def _c11(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Frenetic Efreet", "a")
@@ -256,16 +270,23 @@ def _c15(t: Table) -> None:
     t.outcome("f1", "a", "won", expect="MTG-CALL-002")
 
 
-@case("c16-luck-counter-from-mana-clash",
-      "seed: 勝敗がつかない場合、偶然の出合いに運勢カウンターは乗らない")
+@case("c16-luck-counter-from-mana-clash", "seed: 勝敗がつかない場合、偶然の出合いに運勢カウンターは乗らない")
 def _c16(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="a")
     t.add("mtg.enters", by="a", permanent="ce1", card="Chance Encounter", controller="a")
     t.flip("f1", "Mana Clash", "a")
     t.coin("f1", "heads", by="a", player="a")
     t.coin("f1", "heads", by="b", player="b")
-    t.add("mtg.payoff", by="a", flip="f1", kind="luck-counter", amount=1, permanent="ce1",
-          player="a", expect="MTG-PAY-003")
+    t.add(
+        "mtg.payoff",
+        by="a",
+        flip="f1",
+        kind="luck-counter",
+        amount=1,
+        permanent="ce1",
+        player="a",
+        expect="MTG-PAY-003",
+    )
 
 
 @case("c17-luck-counter-from-won-flip", "seed: a won called flip does put a luck counter on Chance Encounter (clean)")
@@ -279,14 +300,24 @@ def _c17(t: Table) -> None:
     _mana_clash_round(t, "f2", 1, "heads", "heads")
 
 
-@case("c18-luck-counter-for-opponents-win",
-      "705.2: only the flipper wins; the opponent's Chance Encounter gets nothing from that win")
+@case(
+    "c18-luck-counter-for-opponents-win",
+    "705.2: only the flipper wins; the opponent's Chance Encounter gets nothing from that win",
+)
 def _c18(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="b")
     t.add("mtg.enters", by="a", permanent="ce1", card="Chance Encounter", controller="a")
     _efreet(t, "f1", "b", "heads", "heads")
-    t.add("mtg.payoff", by="a", flip="f1", kind="luck-counter", amount=1, permanent="ce1",
-          player="a", expect="MTG-PAY-003")
+    t.add(
+        "mtg.payoff",
+        by="a",
+        flip="f1",
+        kind="luck-counter",
+        amount=1,
+        permanent="ce1",
+        player="a",
+        expect="MTG-PAY-003",
+    )
 
 
 @case("c19-ral-zarek-five-coins", "705.2: heads/tails-only flips with no call and no outcome (clean)")
@@ -323,8 +354,9 @@ def _c21(t: Table) -> None:
 
 @case("c22-die-without-opponents-agreement", "705.1: a substitute needs both players' agreement")
 def _c22(t: Table) -> None:
-    t.add("mtg.randomiser", by="a", randomiser="d6", kind="die", sides=6, heads="odd", agreed=["a"],
-          expect="MTG-COIN-001")
+    t.add(
+        "mtg.randomiser", by="a", randomiser="d6", kind="die", sides=6, heads="odd", agreed=["a"], expect="MTG-COIN-001"
+    )
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Frenetic Efreet", "a")
     t.call("f1", "a", "heads")
@@ -343,8 +375,16 @@ def _c23(t: Table) -> None:
 
 @case("c24-odd-sided-die", "705.1: 偶数面のサイコロ: a d3 gives no two equal results")
 def _c24(t: Table) -> None:
-    t.add("mtg.randomiser", by="a", randomiser="d3", kind="die", sides=3, heads="odd", agreed=["a", "b"],
-          expect="MTG-COIN-002")
+    t.add(
+        "mtg.randomiser",
+        by="a",
+        randomiser="d3",
+        kind="die",
+        sides=3,
+        heads="odd",
+        agreed=["a", "b"],
+        expect="MTG-COIN-002",
+    )
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Frenetic Efreet", "a")
     t.call("f1", "a", "heads")
@@ -375,8 +415,7 @@ def _c26(t: Table) -> None:
 
 @case("c27-two-face-down-cards", "seed / 705.1: two face-down cards picked at random, agreed by both (clean)")
 def _c27(t: Table) -> None:
-    t.add("mtg.randomiser", by="a", randomiser="cards", kind="cards", sides=2, heads="land",
-          agreed=["a", "b"])
+    t.add("mtg.randomiser", by="a", randomiser="cards", kind="cards", sides=2, heads="land", agreed=["a", "b"])
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Frenetic Efreet", "a")
     t.call("f1", "a", "heads")
@@ -386,8 +425,7 @@ def _c27(t: Table) -> None:
 
 @case("c28-three-sided-coin", "705.1: the coin is a two-sided object")
 def _c28(t: Table) -> None:
-    t.add("mtg.randomiser", by="a", randomiser="token", kind="coin", sides=3, agreed=["a", "b"],
-          expect="MTG-COIN-002")
+    t.add("mtg.randomiser", by="a", randomiser="token", kind="coin", sides=3, agreed=["a", "b"], expect="MTG-COIN-002")
 
 
 # --- Krark's Thumb (seed 解説: the 50% principle can be bent) -------------------------------------
@@ -428,8 +466,10 @@ def _c31(t: Table) -> None:
 # --- what a table writes that must not be flagged ------------------------------------------------
 
 
-@case("c32-mana-clash-no-payoffs-recorded",
-      "705.2: the seed's own Mana Clash example recorded as flips only (damage not logged) (clean)")
+@case(
+    "c32-mana-clash-no-payoffs-recorded",
+    "705.2: the seed's own Mana Clash example recorded as flips only (damage not logged) (clean)",
+)
 def _c32(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Mana Clash", "a")
@@ -448,8 +488,10 @@ def _c33(t: Table) -> None:
     t.outcome("f1", "a", "won")
 
 
-@case("c34-call-changed-before-toss",
-      "seed: 宣言→投げる: the flipper changes the call before the coin is thrown; the last call counts (clean)")
+@case(
+    "c34-call-changed-before-toss",
+    "seed: 宣言→投げる: the flipper changes the call before the coin is thrown; the last call counts (clean)",
+)
 def _c34(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Frenetic Efreet", "a")
@@ -478,8 +520,7 @@ def _c36(t: Table) -> None:
     t.call("f1", "a", "tails")
     t.coin("f1", "heads", by="a")
     t.outcome("f1", "a", "lost")
-    t.add("judge.ruling", by="judge", about=[6], text="Only the controller flips; the loss stands.",
-          decision="upheld")
+    t.add("judge.ruling", by="judge", about=[6], text="Only the controller flips; the loss stands.", decision="upheld")
     t.add("match.end", by="judge", winner="b", reason="concede")
     t.add("note", by="a", text="gg")
 
@@ -494,8 +535,10 @@ def _c37(t: Table) -> None:
     t.outcome("f1", "b", "lost", expect="MTG-CALL-005")
 
 
-@case("c38-opponent-told-to-flip",
-      "seed ルール: the affected player (here the opponent) flips, calls and wins; their Chance Encounter counts it (clean)")
+@case(
+    "c38-opponent-told-to-flip",
+    "seed ルール: the affected player (here the opponent) flips, calls and wins; their Chance Encounter counts it (clean)",
+)
 def _c38(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="a")
     t.add("mtg.enters", by="b", permanent="ce-b", card="Chance Encounter", controller="b")
@@ -507,7 +550,9 @@ def _c38(t: Table) -> None:
     t.add("mtg.payoff", by="b", flip="f1", kind="luck-counter", amount=1, permanent="ce-b", player="b")
 
 
-@case("c39-heads-named-without-asking", "705.1: heads made clear before flipping; asking the opponent is advice (clean)")
+@case(
+    "c39-heads-named-without-asking", "705.1: heads made clear before flipping; asking the opponent is advice (clean)"
+)
 def _c39(t: Table) -> None:
     t.add("mtg.randomiser", by="a", randomiser="yen100", kind="coin", sides=2, clear=False)
     t.add("mtg.heads", by="a", randomiser="yen100", heads="桜の面", agreed=["a"])
@@ -559,7 +604,10 @@ def _c43(t: Table) -> None:
     t.outcome("f2", "a", "won", expect="MTG-CALL-006")
 
 
-@case("c44-reflip-after-a-miss", "seed 解説 (床に落としても構わない): the coin that fell counts; flipping again is a re-flip")
+@case(
+    "c44-reflip-after-a-miss",
+    "seed 解説 (床に落としても構わない): the coin that fell counts; flipping again is a re-flip",
+)
 def _c44(t: Table) -> None:
     t.add("mtg.turn", turn=1, player="a")
     t.flip("f1", "Frenetic Efreet", "a")
@@ -570,8 +618,10 @@ def _c44(t: Table) -> None:
     t.outcome("f1", "a", "won")
 
 
-@case("c45-die-reading-named-separately",
-      "705.1: 「奇数がオモテで偶数が裏」と宣言して: the die is agreed first, its reading named before flipping (clean)")
+@case(
+    "c45-die-reading-named-separately",
+    "705.1: 「奇数がオモテで偶数が裏」と宣言して: the die is agreed first, its reading named before flipping (clean)",
+)
 def _c45(t: Table) -> None:
     t.add("mtg.randomiser", by="a", randomiser="d20", kind="die", sides=20, agreed=["a", "b"])
     t.add("mtg.heads", by="a", randomiser="d20", heads="odd", agreed=["a", "b"])
@@ -582,8 +632,10 @@ def _c45(t: Table) -> None:
     t.outcome("f1", "a", "won")
 
 
-@case("c46-die-rolled-before-reading-named",
-      "seed: 表裏を参照する場合はどちらか一方を表…と決めておけばよい: the reading is named only after the roll")
+@case(
+    "c46-die-rolled-before-reading-named",
+    "seed: 表裏を参照する場合はどちらか一方を表…と決めておけばよい: the reading is named only after the roll",
+)
 def _c46(t: Table) -> None:
     t.add("mtg.randomiser", by="a", randomiser="d6", kind="die", sides=6, agreed=["a", "b"])
     t.add("mtg.turn", turn=1, player="a")

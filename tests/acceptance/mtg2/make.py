@@ -42,8 +42,13 @@ class Table:
         self.turn = 0
         self.expected: list[dict[str, Any]] = []
         self._ids: dict[str, int] = {}
-        start = {"game": "mtg", "match": f"acc2-{name}", "at": self._at(), "players": players or PLAYERS,
-                 "title": "FNM round 3, table 7"}
+        start = {
+            "game": "mtg",
+            "match": f"acc2-{name}",
+            "at": self._at(),
+            "players": players or PLAYERS,
+            "title": "FNM round 3, table 7",
+        }
         if rules:
             start["rules"] = rules
         logfile.create(self.path, start)
@@ -69,8 +74,12 @@ class Table:
 
     def _append_raw(self, event: dict[str, Any]) -> None:
         last = self.path.read_bytes().split(b"\n")[-2]
-        line = {"type": event["type"], "seq": self.seq, "prev": hashlib.sha256(last).hexdigest(),
-                **{k: v for k, v in event.items() if k != "type"}}
+        line = {
+            "type": event["type"],
+            "seq": self.seq,
+            "prev": hashlib.sha256(last).hexdigest(),
+            **{k: v for k, v in event.items() if k != "type"},
+        }
         with open(self.path, "ab") as fh:
             fh.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode() + b"\n")
 
@@ -109,11 +118,11 @@ class Table:
         return self.add("mtg.keep", by=player, expect=expect, flip=flip, player=player, coin=coin, **kw)
 
     def choice(self, flip: str, group: int, player: str, choice: str, expect: str | None = None) -> int:
-        return self.add("mtg.choice", by=player, expect=expect, flip=flip, group=group, player=player,
-                        choice=choice)
+        return self.add("mtg.choice", by=player, expect=expect, flip=flip, group=group, player=player, choice=choice)
 
-    def payoff(self, flip: str, kind: str, player: str | None = None, amount: int = 1,
-               expect: str | None = None, **kw: Any) -> int:
+    def payoff(
+        self, flip: str, kind: str, player: str | None = None, amount: int = 1, expect: str | None = None, **kw: Any
+    ) -> int:
         fields: dict[str, Any] = {"flip": flip, "kind": kind, **kw}
         if amount != 1:
             fields["amount"] = amount
@@ -121,8 +130,17 @@ class Table:
             fields["player"] = player
         return self.add("mtg.payoff", by=player, expect=expect, **fields)
 
-    def called(self, card: str, flipper: str, call: str, result: str, *, record_outcome: bool = True,
-               stem: str = "f", **flipkw: Any) -> tuple[str, bool]:
+    def called(
+        self,
+        card: str,
+        flipper: str,
+        call: str,
+        result: str,
+        *,
+        record_outcome: bool = True,
+        stem: str = "f",
+        **flipkw: Any,
+    ) -> tuple[str, bool]:
         """One called flip in the formal order: instruction, call, coin, outcome as the table said."""
         f = self.fid(stem)
         self.flip(f, card, flipper, **flipkw)
@@ -137,11 +155,13 @@ class Table:
 CASES: dict[str, tuple[str, dict[str, Any] | None, list[dict[str, str]] | None, Callable[[Table], None]]] = {}
 
 
-def case(name: str, statement: str, rules: dict[str, Any] | None = None, players: list[dict[str, str]] | None = None
-         ) -> Callable[[Callable[[Table], None]], Callable[[Table], None]]:
+def case(
+    name: str, statement: str, rules: dict[str, Any] | None = None, players: list[dict[str, str]] | None = None
+) -> Callable[[Callable[[Table], None]], Callable[[Table], None]]:
     def deco(fn: Callable[[Table], None]) -> Callable[[Table], None]:
         CASES[name] = (statement, rules, players, fn)
         return fn
+
     return deco
 
 
@@ -162,8 +182,7 @@ def crypt_upkeep(t: Table, player: str, call: str, result: str, crypt_expect: st
     return f
 
 
-def efreet(t: Table, player: str, call: str, result: str, watchers: tuple[tuple[str, str, str], ...] = ()
-           ) -> str:
+def efreet(t: Table, player: str, call: str, result: str, watchers: tuple[tuple[str, str, str], ...] = ()) -> str:
     """Frenetic Efreet's {0}: a win phases it out, a loss sacrifices it; watchers trigger on a win."""
     f = t.fid("efreet")
     t.flip(f, "Frenetic Efreet", player)
@@ -195,9 +214,11 @@ def mana_clash(t: Table, caster: str, rounds: list[tuple[str, str]], first: str 
 # --- clean full matches ---------------------------------------------------------------------------
 
 
-@case("m01-crypt-vs-efreet-chance-encounter",
-      "705.2 with seed's Chance Encounter example: Mana Crypt upkeeps, Frenetic Efreet in both players' turns, "
-      "luck counters only for Ren's own wins, over seven turns (clean)")
+@case(
+    "m01-crypt-vs-efreet-chance-encounter",
+    "705.2 with seed's Chance Encounter example: Mana Crypt upkeeps, Frenetic Efreet in both players' turns, "
+    "luck counters only for Ren's own wins, over seven turns (clean)",
+)
 def _m01(t: Table) -> None:
     t.say(A, "よろしくお願いします")
     t.new_turn(A)
@@ -223,9 +244,11 @@ def _m01(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
-@case("m02-mana-clash-under-krarks-thumb",
-      "seed's Mana Clash example (誰も宣言せず、勝敗なし) under Krark's Thumb: Aoi flips two coins a round and keeps one "
-      "after seeing Ren's coin (SS #56); Ren's own Mana Clash too; Chance Encounter gets nothing (clean)")
+@case(
+    "m02-mana-clash-under-krarks-thumb",
+    "seed's Mana Clash example (誰も宣言せず、勝敗なし) under Krark's Thumb: Aoi flips two coins a round and keeps one "
+    "after seeing Ren's coin (SS #56); Ren's own Mana Clash too; Chance Encounter gets nothing (clean)",
+)
 def _m02(t: Table) -> None:
     t.new_turn(A)
     t.enters("thumb-a", "Krark's Thumb", A)
@@ -271,8 +294,10 @@ def _m02(t: Table) -> None:
     t.add("match.end", by="judge", winner=B, reason="concede")
 
 
-@case("m03-d6-instead-of-a-coin",
-      "705.1 / seed: nobody has a coin, both agree on a d6 read odd=heads; called flips with faces over five turns (clean)")
+@case(
+    "m03-d6-instead-of-a-coin",
+    "705.1 / seed: nobody has a coin, both agree on a d6 read odd=heads; called flips with faces over five turns (clean)",
+)
 def _m03(t: Table) -> None:
     t.say(A, "コインないのでダイスでいい?")
     t.say(B, "奇数が表でOK")
@@ -307,9 +332,11 @@ def _m03(t: Table) -> None:
     t.add("match.end", by="judge", winner=B, reason="concede")
 
 
-@case("m04-ten-yen-coin-cover-then-call",
-      "seed: 十円玉 (heads not obvious) named 平等院鳳凰堂=表 before the first flip and confirmed with the opponent; "
-      "投げる→隠す→宣言 and 宣言→投げる orders; Bottle of Suleiman and Goblin Archaeologist (clean)")
+@case(
+    "m04-ten-yen-coin-cover-then-call",
+    "seed: 十円玉 (heads not obvious) named 平等院鳳凰堂=表 before the first flip and confirmed with the opponent; "
+    "投げる→隠す→宣言 and 宣言→投げる orders; Bottle of Suleiman and Goblin Archaeologist (clean)",
+)
 def _m04(t: Table) -> None:
     t.add("mtg.randomiser", by=A, randomiser="yen10", kind="coin", clear=False)
     t.say(A, "十円玉で投げます。鳳凰堂が表、10が裏で")
@@ -340,9 +367,11 @@ def _m04(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
-@case("m05-zndrsplt-okaun-until-lose",
-      "card text + 705.2: Zndrsplt's combat trigger flips until a loss on Aoi's turns; Zndrsplt draws and "
-      "Okaun doubles for any player's win, Ren's Crazed Firecat counts its wins (clean)")
+@case(
+    "m05-zndrsplt-okaun-until-lose",
+    "card text + 705.2: Zndrsplt's combat trigger flips until a loss on Aoi's turns; Zndrsplt draws and "
+    "Okaun doubles for any player's win, Ren's Crazed Firecat counts its wins (clean)",
+)
 def _m05(t: Table) -> None:
     t.new_turn(A)
     t.enters("zn-a", "Zndrsplt, Eye of Wisdom", A)
@@ -383,9 +412,11 @@ def _m05(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
-@case("m06-fiery-gambit-squee-mirror-march",
-      "card text: Fiery Gambit stopped after two wins pays 3 and 6, a later Gambit lost pays nothing; Squee's Revenge "
-      "with N=2 all won draws four; Mirror March makes a copy per win (clean)")
+@case(
+    "m06-fiery-gambit-squee-mirror-march",
+    "card text: Fiery Gambit stopped after two wins pays 3 and 6, a later Gambit lost pays nothing; Squee's Revenge "
+    "with N=2 all won draws four; Mirror March makes a copy per win (clean)",
+)
 def _m06(t: Table) -> None:
     t.new_turn(A)
     t.new_turn(B)
@@ -430,8 +461,10 @@ def _m06(t: Table) -> None:
     t.add("match.end", by="judge", winner=B, reason="life")
 
 
-@case("m07-game-of-chaos",
-      "card text: Game of Chaos, the winner's side decides each repeat and the stakes double 1, 2, 4 (clean)")
+@case(
+    "m07-game-of-chaos",
+    "card text: Game of Chaos, the winner's side decides each repeat and the stakes double 1, 2, 4 (clean)",
+)
 def _m07(t: Table) -> None:
     t.new_turn(A)
     t.new_turn(B)
@@ -460,9 +493,11 @@ def _m07(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="concede")
 
 
-@case("m08-edgar-first-flip-each-turn",
-      "705.3 (Edgar): Aoi's first flip each turn lands heads and is won, her extra turn is a new turn, Ren's flips "
-      "and Aoi's second flip of a turn are ordinary (clean)")
+@case(
+    "m08-edgar-first-flip-each-turn",
+    "705.3 (Edgar): Aoi's first flip each turn lands heads and is won, her extra turn is a new turn, Ren's flips "
+    "and Aoi's second flip of a turn are ordinary (clean)",
+)
 def _m08(t: Table) -> None:
     t.new_turn(A)
     t.enters("edgar-a", "Edgar, King of Figaro", A)
@@ -493,9 +528,11 @@ def _m08(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="concede")
 
 
-@case("m09-heads-tails-cards-with-watchers",
-      "705.2 first half / seed: Ral Zarek's five coins, Two-Headed Giant's two, Rakdos per creature: no call, no "
-      "winner, so neither Chance Encounter nor Zndrsplt triggers (clean)")
+@case(
+    "m09-heads-tails-cards-with-watchers",
+    "705.2 first half / seed: Ral Zarek's five coins, Two-Headed Giant's two, Rakdos per creature: no call, no "
+    "winner, so neither Chance Encounter nor Zndrsplt triggers (clean)",
+)
 def _m09(t: Table) -> None:
     t.new_turn(A)
     t.enters("ce-a", "Chance Encounter", A)
@@ -526,9 +563,11 @@ def _m09(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
-@case("m10-yusri-and-chance-encounter",
-      "card text + seed's Chance Encounter: Yusri with three coins (2 wins, 1 loss) draws two and deals 2; each of "
-      "Aoi's wins puts one luck counter on her Chance Encounter; Ren's Efreet wins put none on it (clean)")
+@case(
+    "m10-yusri-and-chance-encounter",
+    "card text + seed's Chance Encounter: Yusri with three coins (2 wins, 1 loss) draws two and deals 2; each of "
+    "Aoi's wins puts one luck counter on her Chance Encounter; Ren's Efreet wins put none on it (clean)",
+)
 def _m10(t: Table) -> None:
     t.new_turn(A)
     t.enters("ce-a", "Chance Encounter", A)
@@ -552,9 +591,11 @@ def _m10(t: Table) -> None:
     t.add("match.end", by="judge", winner=B, reason="concede")
 
 
-@case("m11-two-thumbs-and-krark",
-      "SS #56: two Krark's Thumbs multiply (four coins, three ignored); Krark, the Thumbless copies on a win; the "
-      "ignored coins count for nothing with Chance Encounter in play (clean)")
+@case(
+    "m11-two-thumbs-and-krark",
+    "SS #56: two Krark's Thumbs multiply (four coins, three ignored); Krark, the Thumbless copies on a win; the "
+    "ignored coins count for nothing with Chance Encounter in play (clean)",
+)
 def _m11(t: Table) -> None:
     t.new_turn(A)
     t.enters("thumb-a1", "Krark's Thumb", A)
@@ -593,9 +634,11 @@ def _m11(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="concede")
 
 
-@case("m12-two-face-down-cards-and-mogg-assassin",
-      "seed / 705.1: two face-down basic lands from the deck picked at random, agreed by both (heads = the Mountain); "
-      "Mogg Assassin: only its controller flips, wins and loses (clean)")
+@case(
+    "m12-two-face-down-cards-and-mogg-assassin",
+    "seed / 705.1: two face-down basic lands from the deck picked at random, agreed by both (heads = the Mountain); "
+    "Mogg Assassin: only its controller flips, wins and loses (clean)",
+)
 def _m12(t: Table) -> None:
     t.say(B, "コインもダイスもない")
     t.add("mtg.randomiser", by=A, randomiser="pick", kind="cards", heads="the Mountain", agreed=[A, B])
@@ -621,12 +664,15 @@ def _m12(t: Table) -> None:
     t.add("match.end", by="judge", winner=B, reason="concede")
 
 
-@case("m13-client-log-no-outcomes-no-by",
-      "705.2: a client that records instruction, call and coin only (no outcome lines, no `by`) over a whole match; "
-      "kifu derives the outcomes, Chance Encounter counters follow them (clean)")
+@case(
+    "m13-client-log-no-outcomes-no-by",
+    "705.2: a client that records instruction, call and coin only (no outcome lines, no `by`) over a whole match; "
+    "kifu derives the outcomes, Chance Encounter counters follow them (clean)",
+)
 def _m13(t: Table) -> None:
     def bare(type_: str, **kw: Any) -> int:
         return t.add(type_, **kw)
+
     for turn, player in enumerate([A, B, A, B, A, B], start=1):
         t.turn = turn
         bare("mtg.turn", turn=turn, player=player)
@@ -647,10 +693,12 @@ def _m13(t: Table) -> None:
                 bare("mtg.payoff", flip=f, kind="luck-counter", permanent="ce-b", player=B)
 
 
-@case("m14-yusri-tavern-scoundrel-edgar",
-      "705.3 + card text: Edgar makes all of Yusri's three coins heads and won (calls made out of habit change "
-      "nothing); Tavern Scoundrel triggers once for one or more wins flipped at once; Edgar also covers Aoi's first "
-      "flip in Ren's turn, not her second (clean)")
+@case(
+    "m14-yusri-tavern-scoundrel-edgar",
+    "705.3 + card text: Edgar makes all of Yusri's three coins heads and won (calls made out of habit change "
+    "nothing); Tavern Scoundrel triggers once for one or more wins flipped at once; Edgar also covers Aoi's first "
+    "flip in Ren's turn, not her second (clean)",
+)
 def _m14(t: Table) -> None:
     t.new_turn(A)
     t.enters("tavern-a", "Tavern Scoundrel", A)
@@ -688,8 +736,13 @@ def _m14(t: Table) -> None:
     t.flip(y, "Yusri, Fortune's Flame", A, chosen=2)
     t.say(A, "エドガーは手札に戻っています")
     t.leaves("edgar-a", A)
-    t.add("judge.ruling", by="judge", about=[t.seq - 2, t.seq - 1],
-          text="Edgar left before the flips: the coins count as they land.", decision="upheld")
+    t.add(
+        "judge.ruling",
+        by="judge",
+        about=[t.seq - 2, t.seq - 1],
+        text="Edgar left before the flips: the coins count as they land.",
+        decision="upheld",
+    )
     for g, (c, r) in enumerate([("heads", "heads"), ("heads", "heads")], start=1):
         t.call(y, A, c, group=g)
         t.coin(y, r, by=A, group=g)
@@ -698,9 +751,11 @@ def _m14(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
-@case("m15-ral-zarek-under-thumb-and-two-thumbs-clash",
-      "SS #56: under Krark's Thumb each of Ral Zarek's five heads/tails coins becomes two, Aoi keeps one each (no call, "
-      "no winner); Mana Clash with a Thumb on each side, each player keeps after all four coins (clean)")
+@case(
+    "m15-ral-zarek-under-thumb-and-two-thumbs-clash",
+    "SS #56: under Krark's Thumb each of Ral Zarek's five heads/tails coins becomes two, Aoi keeps one each (no call, "
+    "no winner); Mana Clash with a Thumb on each side, each player keeps after all four coins (clean)",
+)
 def _m15(t: Table) -> None:
     t.new_turn(A)
     t.enters("thumb-a", "Krark's Thumb", A)
@@ -709,8 +764,13 @@ def _m15(t: Table) -> None:
     t.new_turn(A)
     f = t.fid("ral")
     t.flip(f, "Ral Zarek", A, ability="-7")
-    pairs = [("tails", "heads", 2), ("heads", "heads", None), ("tails", "tails", None), ("heads", "tails", 1),
-             ("tails", "heads", 2)]
+    pairs = [
+        ("tails", "heads", 2),
+        ("heads", "heads", None),
+        ("tails", "tails", None),
+        ("heads", "tails", 1),
+        ("tails", "heads", 2),
+    ]
     for g, (x, y, k) in enumerate(pairs, start=1):
         t.coin(f, x, by=A, group=g)
         t.coin(f, y, by=A, group=g)
@@ -732,9 +792,11 @@ def _m15(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="concede")
 
 
-@case("m16-d20-high-low-and-fiery-gambit-three-wins",
-      "705.1: a d20 read 11–20 as heads (high), agreed by both; Fiery Gambit won three times and stopped: 3 to a "
-      "creature, 6 to Ren, draw nine and untap lands (clean)")
+@case(
+    "m16-d20-high-low-and-fiery-gambit-three-wins",
+    "705.1: a d20 read 11–20 as heads (high), agreed by both; Fiery Gambit won three times and stopped: 3 to a "
+    "creature, 6 to Ren, draw nine and untap lands (clean)",
+)
 def _m16(t: Table) -> None:
     t.add("mtg.randomiser", by=B, randomiser="d20", kind="die", sides=20, agreed=[A, B])
     t.add("mtg.heads", by=B, randomiser="d20", heads="high", agreed=[A, B])
@@ -743,8 +805,7 @@ def _m16(t: Table) -> None:
     t.new_turn(A)
     f = t.fid("gambit")
     t.flip(f, "Fiery Gambit", A)
-    for g, (c, r, face) in enumerate([("heads", "heads", 11), ("tails", "tails", 10), ("heads", "heads", 20)],
-                                     start=1):
+    for g, (c, r, face) in enumerate([("heads", "heads", 11), ("tails", "tails", 10), ("heads", "heads", 20)], start=1):
         t.call(f, A, c, group=g)
         t.coin(f, r, by=A, group=g, randomiser="d20", face=face)
         t.outcome(f, A, "won", group=g)
@@ -766,15 +827,22 @@ def _m16(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
-POD = [{"id": "aoi", "name": "Aoi"}, {"id": "ren", "name": "Ren"}, {"id": "sora", "name": "Sora"},
-       {"id": "kai", "name": "Kai"}]
+POD = [
+    {"id": "aoi", "name": "Aoi"},
+    {"id": "ren", "name": "Ren"},
+    {"id": "sora", "name": "Sora"},
+    {"id": "kai", "name": "Kai"},
+]
 C, D = "sora", "kai"
 
 
-@case("m17-commander-pod-of-four",
-      "705.2 in multiplayer: Aoi's Krark, the Thumbless under Krark's Thumb, Ren's Zndrsplt draws for anyone's win, "
-      "Sora's Chance Encounter only for Sora's wins, Fiery Gambit's 6 to each of three opponents, a Mana Clash "
-      "between Kai and Sora while the others watch (clean)", players=POD)
+@case(
+    "m17-commander-pod-of-four",
+    "705.2 in multiplayer: Aoi's Krark, the Thumbless under Krark's Thumb, Ren's Zndrsplt draws for anyone's win, "
+    "Sora's Chance Encounter only for Sora's wins, Fiery Gambit's 6 to each of three opponents, a Mana Clash "
+    "between Kai and Sora while the others watch (clean)",
+    players=POD,
+)
 def _m17(t: Table) -> None:
     t.new_turn(A)
     t.enters("thumb-a", "Krark's Thumb", A)
@@ -836,11 +904,13 @@ def _m17(t: Table) -> None:
     t.add("match.end", by="judge", winner=A, reason="life")
 
 
-@case("m18-edgar-with-sequences-and-yusri-five",
-      "705.3 on sequences: Edgar makes Aoi's first Mana Clash round heads and won for her (so Zndrsplt draws; later "
-      "rounds are random) and the "
-      "first flip of Zndrsplt's chain a win; Yusri five of five draws five and lets her cast free; Mana Clash damage "
-      "written as one total per player at the end (clean)")
+@case(
+    "m18-edgar-with-sequences-and-yusri-five",
+    "705.3 on sequences: Edgar makes Aoi's first Mana Clash round heads and won for her (so Zndrsplt draws; later "
+    "rounds are random) and the "
+    "first flip of Zndrsplt's chain a win; Yusri five of five draws five and lets her cast free; Mana Clash damage "
+    "written as one total per player at the end (clean)",
+)
 def _m18(t: Table) -> None:
     t.new_turn(A)
     t.enters("edgar-a", "Edgar, King of Figaro", A)
@@ -903,9 +973,11 @@ def long_opening(t: Table) -> None:
     efreet(t, B, "tails", "tails", (("ce-b", "luck-counter", B),))
 
 
-@case("d01-luck-counter-for-opponents-crypt-win",
-      "705.2 / seed (偶然の出合い): Ren's Chance Encounter gets a counter when Aoi wins her Mana Crypt flip in turn 5",
-      None)
+@case(
+    "d01-luck-counter-for-opponents-crypt-win",
+    "705.2 / seed (偶然の出合い): Ren's Chance Encounter gets a counter when Aoi wins her Mana Crypt flip in turn 5",
+    None,
+)
 def _d01(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -919,8 +991,9 @@ def _d01(t: Table) -> None:
     efreet(t, B, "heads", "heads", (("ce-b", "luck-counter", B),))
 
 
-@case("d02-call-after-the-coin-turn-6",
-      "seed 正式な手順 / 705.2: in turn 6 Ren calls only after his Efreet coin was seen")
+@case(
+    "d02-call-after-the-coin-turn-6", "seed 正式な手順 / 705.2: in turn 6 Ren calls only after his Efreet coin was seen"
+)
 def _d02(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -936,8 +1009,10 @@ def _d02(t: Table) -> None:
     crypt_upkeep(t, A, "heads", "tails")
 
 
-@case("d03-winner-recorded-on-mana-clash",
-      "705.2 / seed (魔力激突: どのプレイヤーにも勝敗はつかない): a won outcome written for Ren's heads in round 2")
+@case(
+    "d03-winner-recorded-on-mana-clash",
+    "705.2 / seed (魔力激突: どのプレイヤーにも勝敗はつかない): a won outcome written for Ren's heads in round 2",
+)
 def _d03(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -956,8 +1031,10 @@ def _d03(t: Table) -> None:
     t.coin(f, "heads", by=B, group=3, player=B)
 
 
-@case("d04-thumb-keep-before-opponents-coin",
-      "SS #56: under Krark's Thumb Aoi keeps a Mana Clash coin before Ren's coin of the round was seen (round 2)")
+@case(
+    "d04-thumb-keep-before-opponents-coin",
+    "SS #56: under Krark's Thumb Aoi keeps a Mana Clash coin before Ren's coin of the round was seen (round 2)",
+)
 def _d04(t: Table) -> None:
     t.new_turn(A)
     t.enters("thumb-a", "Krark's Thumb", A)
@@ -985,8 +1062,10 @@ def _d04(t: Table) -> None:
     t.coin(f, "heads", by=B, group=2, player=B)
 
 
-@case("d05-firecat-keeps-flipping-after-a-loss",
-      "card text (Crazed Firecat: flip until you lose): Ren flips again after losing in turn 6")
+@case(
+    "d05-firecat-keeps-flipping-after-a-loss",
+    "card text (Crazed Firecat: flip until you lose): Ren flips again after losing in turn 6",
+)
 def _d05(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1004,8 +1083,9 @@ def _d05(t: Table) -> None:
     t.coin(c, "heads", by=B, group=3, expect="MTG-SEQ-001")
 
 
-@case("d06-die-face-misread-turn-7",
-      "705.1 (奇数がオモテで偶数が裏): in turn 7 Aoi's d6 shows 4 and is written as heads")
+@case(
+    "d06-die-face-misread-turn-7", "705.1 (奇数がオモテで偶数が裏): in turn 7 Aoi's d6 shows 4 and is written as heads"
+)
 def _d06(t: Table) -> None:
     t.add("mtg.randomiser", by=A, randomiser="d6", kind="die", sides=6, heads="odd", agreed=[A, B])
     faces = {"heads": 3, "tails": 6}
@@ -1026,8 +1106,9 @@ def _d06(t: Table) -> None:
     t.outcome(f, A, "won")
 
 
-@case("d07-yusri-flips-a-fourth-coin",
-      "card text (Yusri: flip the number chosen): Aoi chose 3 and flipped a fourth coin")
+@case(
+    "d07-yusri-flips-a-fourth-coin", "card text (Yusri: flip the number chosen): Aoi chose 3 and flipped a fourth coin"
+)
 def _d07(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1040,8 +1121,10 @@ def _d07(t: Table) -> None:
         t.coin(f, r, by=A, group=g, expect="MTG-SEQ-003" if g == 4 else None)
 
 
-@case("d08-edgar-first-flip-tails",
-      "705.3 (Edgar): Aoi's first flip of turn 5 is written tails and lost though Edgar is in play")
+@case(
+    "d08-edgar-first-flip-tails",
+    "705.3 (Edgar): Aoi's first flip of turn 5 is written tails and lost though Edgar is in play",
+)
 def _d08(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1056,8 +1139,10 @@ def _d08(t: Table) -> None:
     t.outcome(f, A, "lost")  # the same flip's 705.3 mistake: one finding, both seqs
 
 
-@case("d09-opponent-calls-in-turn-5",
-      "705.2 (the flipper calls; 現在のルールでは投げるのと宣言するのとは同じプレイヤー): Ren calls Aoi's Mana Crypt flip")
+@case(
+    "d09-opponent-calls-in-turn-5",
+    "705.2 (the flipper calls; 現在のルールでは投げるのと宣言するのとは同じプレイヤー): Ren calls Aoi's Mana Crypt flip",
+)
 def _d09(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1069,8 +1154,10 @@ def _d09(t: Table) -> None:
     efreet(t, B, "heads", "tails")
 
 
-@case("d10-fiery-gambit-pays-after-a-loss",
-      "card text (Fiery Gambit: any loss, no effect): two wins then a loss, yet 3 damage recorded")
+@case(
+    "d10-fiery-gambit-pays-after-a-loss",
+    "card text (Fiery Gambit: any loss, no effect): two wins then a loss, yet 3 damage recorded",
+)
 def _d10(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1084,8 +1171,10 @@ def _d10(t: Table) -> None:
     t.payoff(f, "damage", B, 3, expect="MTG-PAY-001")
 
 
-@case("d11-reflip-after-coin-falls",
-      "seed 解説 (床に落としても構わない): Aoi's Mana Crypt coin rolls off the table and she flips again in turn 5")
+@case(
+    "d11-reflip-after-coin-falls",
+    "seed 解説 (床に落としても構わない): Aoi's Mana Crypt coin rolls off the table and she flips again in turn 5",
+)
 def _d11(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1098,8 +1187,10 @@ def _d11(t: Table) -> None:
     t.outcome(f, A, "won")
 
 
-@case("d12-opponent-recorded-as-winner",
-      "705.2 (コインを投げたプレイヤーだけが勝ったり負けたりする): Aoi's Crypt loss is also written as Ren's win")
+@case(
+    "d12-opponent-recorded-as-winner",
+    "705.2 (コインを投げたプレイヤーだけが勝ったり負けたりする): Aoi's Crypt loss is also written as Ren's win",
+)
 def _d12(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1112,9 +1203,11 @@ def _d12(t: Table) -> None:
     t.payoff(f, "damage", A, 3)
 
 
-@case("d13-ignored-thumb-coin-counted",
-      "SS #56 (an ignored coin never happened): Aoi keeps her losing coin but counts the ignored winning one for a "
-      "luck counter")
+@case(
+    "d13-ignored-thumb-coin-counted",
+    "SS #56 (an ignored coin never happened): Aoi keeps her losing coin but counts the ignored winning one for a "
+    "luck counter",
+)
 def _d13(t: Table) -> None:
     t.new_turn(A)
     t.enters("thumb-a", "Krark's Thumb", A)
@@ -1141,8 +1234,10 @@ def _d13(t: Table) -> None:
     t.payoff(g, "luck-counter", A, permanent="ce-a", expect="MTG-THUMB-004")
 
 
-@case("d14-game-of-chaos-stakes-not-doubled",
-      "card text (Game of Chaos: double the life stakes with each flip): the third flip is paid at 2, not 4")
+@case(
+    "d14-game-of-chaos-stakes-not-doubled",
+    "card text (Game of Chaos: double the life stakes with each flip): the third flip is paid at 2, not 4",
+)
 def _d14(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1158,8 +1253,10 @@ def _d14(t: Table) -> None:
         t.choice(f, g, A, "continue" if g < 3 else "stop")
 
 
-@case("d15-thumb-opponent-flip-uses-two-coins",
-      "SS #56 / card text: Krark's Thumb is Aoi's; Ren flips two coins for his own Efreet as if he had it")
+@case(
+    "d15-thumb-opponent-flip-uses-two-coins",
+    "SS #56 / card text: Krark's Thumb is Aoi's; Ren flips two coins for his own Efreet as if he had it",
+)
 def _d15(t: Table) -> None:
     t.new_turn(A)
     t.enters("thumb-a", "Krark's Thumb", A)
@@ -1174,9 +1271,11 @@ def _d15(t: Table) -> None:
     t.outcome(f, B, "won")
 
 
-@case("d16-tavern-scoundrel-paid-per-coin",
-      "card text (Tavern Scoundrel: one or more coin flips): Yusri's three coins flipped at once, two won, paid as "
-      "two triggers (four Treasures)")
+@case(
+    "d16-tavern-scoundrel-paid-per-coin",
+    "card text (Tavern Scoundrel: one or more coin flips): Yusri's three coins flipped at once, two won, paid as "
+    "two triggers (four Treasures)",
+)
 def _d16(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1193,8 +1292,10 @@ def _d16(t: Table) -> None:
     t.payoff(y, "treasure", A, 2, permanent="tavern-a", expect="MTG-PAY-003")
 
 
-@case("d17-opponent-stops-fiery-gambit",
-      "card text (Fiery Gambit: you may stop): Ren tells Aoi to stop after her first win in turn 5")
+@case(
+    "d17-opponent-stops-fiery-gambit",
+    "card text (Fiery Gambit: you may stop): Ren tells Aoi to stop after her first win in turn 5",
+)
 def _d17(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1206,8 +1307,10 @@ def _d17(t: Table) -> None:
     t.payoff(f, "damage", B, 3)
 
 
-@case("d18-game-of-chaos-loser-decides",
-      "card text (Game of Chaos: the winner's side decides): Aoi lost flip 1 yet she chose to flip again")
+@case(
+    "d18-game-of-chaos-loser-decides",
+    "card text (Game of Chaos: the winner's side decides): Aoi lost flip 1 yet she chose to flip again",
+)
 def _d18(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1225,8 +1328,10 @@ def _d18(t: Table) -> None:
     t.choice(f, 2, A, "stop")
 
 
-@case("d19-ral-zarek-extra-turns-miscounted",
-      "card text with 705.2 (Ral Zarek: an extra turn per heads): two heads, three extra turns recorded")
+@case(
+    "d19-ral-zarek-extra-turns-miscounted",
+    "card text with 705.2 (Ral Zarek: an extra turn per heads): two heads, three extra turns recorded",
+)
 def _d19(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1237,14 +1342,15 @@ def _d19(t: Table) -> None:
     t.payoff(f, "extra-turn", A, 3, expect="MTG-PAY-002")
 
 
-@case("d20-die-brought-in-without-agreement",
-      "705.1 (両方のプレイヤーが同意できた場合): in turn 5 Aoi's coin is lost and she switches to a d6 Ren never agreed to")
+@case(
+    "d20-die-brought-in-without-agreement",
+    "705.1 (両方のプレイヤーが同意できた場合): in turn 5 Aoi's coin is lost and she switches to a d6 Ren never agreed to",
+)
 def _d20(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
     t.say(A, "コインなくしたのでダイスで。奇数が表")
-    t.add("mtg.randomiser", by=A, randomiser="d6", kind="die", sides=6, heads="odd", agreed=[A],
-          expect="MTG-COIN-001")
+    t.add("mtg.randomiser", by=A, randomiser="d6", kind="die", sides=6, heads="odd", agreed=[A], expect="MTG-COIN-001")
     f = t.fid("crypt")
     t.flip(f, "Mana Crypt", A, ability="upkeep")
     t.call(f, A, "heads")
@@ -1252,9 +1358,11 @@ def _d20(t: Table) -> None:
     t.outcome(f, A, "won")
 
 
-@case("d21-ten-yen-coin-heads-never-named",
-      "705.1 / seed (表裏が分かりにくい場合、投げる前にはっきりさせておく): a 10-yen coin brought in at turn 5, heads "
-      "never named before the flip")
+@case(
+    "d21-ten-yen-coin-heads-never-named",
+    "705.1 / seed (表裏が分かりにくい場合、投げる前にはっきりさせておく): a 10-yen coin brought in at turn 5, heads "
+    "never named before the flip",
+)
 def _d21(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1266,8 +1374,10 @@ def _d21(t: Table) -> None:
     t.outcome(f, A, "won")
 
 
-@case("d22-won-recorded-on-a-miss-turn-7",
-      "705.2 (一致した場合は勝ち、そうでなければ負け): in turn 7 Aoi calls heads, the coin shows tails, 'won' is written")
+@case(
+    "d22-won-recorded-on-a-miss-turn-7",
+    "705.2 (一致した場合は勝ち、そうでなければ負け): in turn 7 Aoi calls heads, the coin shows tails, 'won' is written",
+)
 def _d22(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1282,8 +1392,10 @@ def _d22(t: Table) -> None:
     t.outcome(f, A, "won", expect="MTG-CALL-006")
 
 
-@case("d23-call-on-ral-zarek",
-      "705.2 / seed (表裏のみを参照する場合、誰も何も宣言せず): Aoi calls heads before Ral Zarek's third coin")
+@case(
+    "d23-call-on-ral-zarek",
+    "705.2 / seed (表裏のみを参照する場合、誰も何も宣言せず): Aoi calls heads before Ral Zarek's third coin",
+)
 def _d23(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1296,8 +1408,10 @@ def _d23(t: Table) -> None:
     t.payoff(f, "extra-turn", A, 3)
 
 
-@case("d24-mana-clash-goes-on-after-both-heads",
-      "card text (Mana Clash, the seed's heads/tails example): a fourth round is flipped after round 3 landed heads for both")
+@case(
+    "d24-mana-clash-goes-on-after-both-heads",
+    "card text (Mana Clash, the seed's heads/tails example): a fourth round is flipped after round 3 landed heads for both",
+)
 def _d24(t: Table) -> None:
     long_opening(t)
     t.new_turn(A)
@@ -1313,8 +1427,10 @@ def _d24(t: Table) -> None:
                     t.payoff(f, "damage", p, 1, group=g)
 
 
-@case("d25-thumb-coins-differ-no-keep",
-      "SS #56 (two coins, keep one): under Krark's Thumb Aoi's two Efreet coins differ and no coin is kept")
+@case(
+    "d25-thumb-coins-differ-no-keep",
+    "SS #56 (two coins, keep one): under Krark's Thumb Aoi's two Efreet coins differ and no coin is kept",
+)
 def _d25(t: Table) -> None:
     t.new_turn(A)
     t.enters("thumb-a", "Krark's Thumb", A)
@@ -1339,8 +1455,10 @@ def _d25(t: Table) -> None:
     t.say(A, "表なので勝ち")
 
 
-@case("d26-client-reuses-flip-id",
-      "event model (one id per flip instruction): a client names every Mana Crypt upkeep flip 'crypt' in turns 3 and 5")
+@case(
+    "d26-client-reuses-flip-id",
+    "event model (one id per flip instruction): a client names every Mana Crypt upkeep flip 'crypt' in turns 3 and 5",
+)
 def _d26(t: Table) -> None:
     t.new_turn(A)
     t.enters("crypt-a", "Mana Crypt", A)

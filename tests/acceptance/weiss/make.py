@@ -20,7 +20,8 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
@@ -120,15 +121,21 @@ P2_STAGE = {
 }
 
 
-def excerpt(name: str, statement: str, phase: str = "attack", rules: dict[str, Any] | None = None,
-            p1: dict[str, Any] | None = None, p2: dict[str, Any] | None = None, climax: str | None = None) -> Log:
+def excerpt(
+    name: str,
+    statement: str,
+    phase: str = "attack",
+    rules: dict[str, Any] | None = None,
+    p1: dict[str, Any] | None = None,
+    p2: dict[str, Any] | None = None,
+    climax: str | None = None,
+) -> Log:
     """A dispute excerpt: turn 5, p1's turn, starting at ``phase`` from a ``ws.board``."""
     log = Log(name, statement, rules)
     s1 = p1 or side(P1, dict(P1_STAGE))
     if climax:
         s1["climax"] = climax
-    log.ev("ws.board", turn=5, turn_player=P1, first_player=P1, phase=phase,
-           sides=[s1, p2 or side(P2, dict(P2_STAGE))])
+    log.ev("ws.board", turn=5, turn_player=P1, first_player=P1, phase=phase, sides=[s1, p2 or side(P2, dict(P2_STAGE))])
     return log
 
 
@@ -152,8 +159,15 @@ def early_phases(log: Log, p: str, number: int, clock: bool = True) -> None:
         log.ev("ws.draw", by=p, player=p, count=2, reason="clock")
 
 
-def attack(log: Log, slot: str, kind: str, damage: int | None, icons: tuple[str, ...] = (),
-           player: str = P1, defender: str = P2) -> None:
+def attack(
+    log: Log,
+    slot: str,
+    kind: str,
+    damage: int | None,
+    icons: tuple[str, ...] = (),
+    player: str = P1,
+    defender: str = P2,
+) -> None:
     """One whole attack with no counter: declare, trigger, (counter), damage; battle left to the caller."""
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", by=player, player=player, slot=slot, kind=kind)
@@ -210,15 +224,19 @@ def c01_opening() -> Log:
 
 
 def c02_side_soul_zero() -> Log:
-    log = excerpt("c02-clean-side-soul-zero", "D.3 ソウルが0かそれ以下の場合、与えるダメージは0 (side: soul 1 − level 2)")
+    log = excerpt(
+        "c02-clean-side-soul-zero", "D.3 ソウルが0かそれ以下の場合、与えるダメージは0 (side: soul 1 − level 2)"
+    )
     attack(log, "C1", "side", 0)
     end_turn(log)
     return log
 
 
 def c03_defender_left() -> Log:
-    log = excerpt("c03-clean-front-defender-left",
-                  "E.4 何かしらの理由でキャラがいなくなった場合は比較は行わずリバース行動もしません")
+    log = excerpt(
+        "c03-clean-front-defender-left",
+        "E.4 何かしらの理由でキャラがいなくなった場合は比較は行わずリバース行動もしません",
+    )
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", by=P1, player=P1, slot="C2", kind="front")
     log.ev("ws.step", step="trigger")
@@ -233,8 +251,12 @@ def c03_defender_left() -> Log:
 
 
 def c04_end_again() -> Log:
-    log = excerpt("c04-clean-end-phase-again", "エンドフェイズ 6: hand over the limit again, so the end phase is done again",
-                  phase="climax", p1=side(P1, dict(P1_STAGE), hand=7))
+    log = excerpt(
+        "c04-clean-end-phase-again",
+        "エンドフェイズ 6: hand over the limit again, so the end phase is done again",
+        phase="climax",
+        p1=side(P1, dict(P1_STAGE), hand=7),
+    )
     log.ev("ws.phase", phase="attack")
     end_turn_start(log)
     log.ev("ws.auto", player=P1, ability="a1", card="Accelerator", text="ターンの終わりに、2枚引く")
@@ -255,8 +277,13 @@ def end_turn_start(log: Log) -> None:
 
 
 def c05_hand_limit() -> Log:
-    log = excerpt("c05-clean-hand-limit", "エンドフェイズ 3–4: discard down to the limit, then the climax leaves",
-                  phase="end", p1=side(P1, dict(P1_STAGE), hand=9), climax="Railgun")
+    log = excerpt(
+        "c05-clean-hand-limit",
+        "エンドフェイズ 3–4: discard down to the limit, then the climax leaves",
+        phase="end",
+        p1=side(P1, dict(P1_STAGE), hand=9),
+        climax="Railgun",
+    )
     log.ev("ws.discard", by=P1, player=P1, count=2, reason="hand-limit", cards=["Index", "Touma"])
     log.ev("ws.climax.leave", player=P1)
     log.ev("ws.phase.end", phase="end")
@@ -264,8 +291,11 @@ def c05_hand_limit() -> Log:
 
 
 def c06_check_timing() -> Log:
-    log = excerpt("c06-clean-check-timing", "チェックタイミング 1–3: level-up first, then 甲's ability, then 乙's",
-                  p2=side(P2, dict(P2_STAGE), clock=6))
+    log = excerpt(
+        "c06-clean-check-timing",
+        "チェックタイミング 1–3: level-up first, then 甲's ability, then 乙's",
+        p2=side(P2, dict(P2_STAGE), clock=6),
+    )
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", by=P1, player=P1, slot="C2", kind="side")
     log.ev("ws.auto", player=P1, ability="a1", card="Kuroko", text="アタックした時、1枚引く")
@@ -293,8 +323,13 @@ def c06_check_timing() -> Log:
 def c07_cancel() -> Log:
     log = excerpt("c07-clean-damage-cancelled", "D.3 damage cancelled by a revealed climax (reference B3)")
     attack(log, "C2", "side", None)
-    log.ev("ws.damage", player=P2, amount=0, cancelled=True,
-           cards=[{"card": "Hecate"}, {"card": "Gift of Flame", "climax": True}])
+    log.ev(
+        "ws.damage",
+        player=P2,
+        amount=0,
+        cancelled=True,
+        cards=[{"card": "Hecate"}, {"card": "Gift of Flame", "climax": True}],
+    )
     end_turn(log)
     return log
 
@@ -309,8 +344,12 @@ def c08_direct_trigger() -> Log:
 
 def c09_swap() -> Log:
     stage = dict(P1_STAGE, C2=chara("Kuroko", 1, 5500, 2, state="rest"))
-    log = excerpt("c09-clean-swap-then-attack", "メイン 舞台の枠と枠の入替: a standing back-row character moved to center attacks",
-                  phase="main", p1=side(P1, stage))
+    log = excerpt(
+        "c09-clean-swap-then-attack",
+        "メイン 舞台の枠と枠の入替: a standing back-row character moved to center attacks",
+        phase="main",
+        p1=side(P1, stage),
+    )
     log.ev("ws.swap", by=P1, player=P1, a="C2", b="B1")
     log.ev("ws.phase", phase="climax")
     log.ev("ws.phase", phase="attack")
@@ -323,7 +362,9 @@ def c09_swap() -> Log:
 
 def c10_tie_encore() -> Log:
     p2 = side(P2, dict(P2_STAGE, C3=chara("Margery", 0, 3000, 1)))
-    log = excerpt("c10-clean-tie-both-encore", "E.4 tie (option battle_tie=both) and F.3–4: 甲's encore first, then 乙's", p2=p2)
+    log = excerpt(
+        "c10-clean-tie-both-encore", "E.4 tie (option battle_tie=both) and F.3–4: 甲's encore first, then 乙's", p2=p2
+    )
     attack(log, "C3", "front", 1)
     log.ev("ws.step", step="battle")
     log.ev("ws.battle", attacker_power=3000, defender_power=3000, reversed=["attacker", "defender"])
@@ -338,8 +379,11 @@ def c10_tie_encore() -> Log:
 
 
 def c11_no_attack() -> Log:
-    log = excerpt("c11-clean-nothing-done", "クロック 置かないなら次へ, climax not played, no attack: アタックを終了しアンコールステップに移行",
-                  phase="stand")
+    log = excerpt(
+        "c11-clean-nothing-done",
+        "クロック 置かないなら次へ, climax not played, no attack: アタックを終了しアンコールステップに移行",
+        phase="stand",
+    )
     log.ev("ws.stand", player=P1)
     log.ev("ws.phase", phase="draw")
     log.ev("ws.draw", player=P1, count=1, reason="draw-phase")
@@ -352,8 +396,14 @@ def c11_no_attack() -> Log:
 
 
 def c12_act_event() -> Log:
-    log = excerpt("c12-clean-act-and-event", "メイン: 起動能力 (rest cost) and an event card through the resolution zone", phase="main")
-    log.ev("ws.act", by=P1, player=P1, slot="B1", ability="【起】［(1) このカードをレスト］ パワー+1000", cost=1, rest=True)
+    log = excerpt(
+        "c12-clean-act-and-event",
+        "メイン: 起動能力 (rest cost) and an event card through the resolution zone",
+        phase="main",
+    )
+    log.ev(
+        "ws.act", by=P1, player=P1, slot="B1", ability="【起】［(1) このカードをレスト］ パワー+1000", cost=1, rest=True
+    )
     log.ev("ws.modify", player=P1, slot="C1", power=1000)
     log.ev("ws.play.event", by=P1, player=P1, card="Level 5 Judge", cost=1)
     log.ev("ws.draw", player=P1, count=1, reason="effect")
@@ -375,7 +425,9 @@ def c12_act_event() -> Log:
 
 
 def c13_counter_wins() -> Log:
-    log = excerpt("c13-clean-counter-reverses-attacker", "C.3 counter (backup) by the defender; E.4 the attacker is now lower")
+    log = excerpt(
+        "c13-clean-counter-reverses-attacker", "C.3 counter (backup) by the defender; E.4 the attacker is now lower"
+    )
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", by=P1, player=P1, slot="C1", kind="front")
     log.ev("ws.step", step="trigger")
@@ -398,27 +450,41 @@ def c14_side_soul_trigger() -> Log:
 
 
 def c15_import_src() -> Log:
-    log = excerpt("c15-clean-imported-move-with-provenance",
-                  "docs/format.md: an imported event carries its provenance in the envelope member `src`",
-                  phase="main")
-    log.ev("ws.move", player=P1, src={"file": "table.txt", "loc": "12", "text": "イベントを控室へ"},
-           **{"from": "resolution"}, to="waiting")
+    log = excerpt(
+        "c15-clean-imported-move-with-provenance",
+        "docs/format.md: an imported event carries its provenance in the envelope member `src`",
+        phase="main",
+    )
+    log.ev(
+        "ws.move",
+        player=P1,
+        src={"file": "table.txt", "loc": "12", "text": "イベントを控室へ"},
+        **{"from": "resolution"},
+        to="waiting",
+    )
     log.ev("ws.phase", phase="climax")
     return log
 
 
 def c16_counter_by_option() -> Log:
-    log = excerpt("c16-clean-counter-by-turn-player-option", "C.3 甲がいずれかの行動を選択 read literally (option counter_by=turn-player)",
-                  rules={"counter_by": "turn-player"})
+    log = excerpt(
+        "c16-clean-counter-by-turn-player-option",
+        "C.3 甲がいずれかの行動を選択 read literally (option counter_by=turn-player)",
+        rules={"counter_by": "turn-player"},
+    )
     attack_with_counter(log, P1)
     log.ev("ws.phase", phase="end")
     return log
 
 
 def c17_turn_start_ability() -> Log:
-    log = excerpt("c17-clean-turn-start-ability-explicit-ends",
-                  "スタンド 1–4: a turn-start ability resolves before the stand; every phase end and check timing written",
-                  phase="end", p1=side(P1, dict(P1_STAGE)), p2=side(P2, dict(P2_STAGE, C1=chara("Shana", 1, 7000, state="rest"))))
+    log = excerpt(
+        "c17-clean-turn-start-ability-explicit-ends",
+        "スタンド 1–4: a turn-start ability resolves before the stand; every phase end and check timing written",
+        phase="end",
+        p1=side(P1, dict(P1_STAGE)),
+        p2=side(P2, dict(P2_STAGE, C1=chara("Shana", 1, 7000, state="rest"))),
+    )
     log.ev("ws.phase.end", phase="end")
     log.ev("ws.turn", player=P2, number=6)
     log.ev("ws.phase", phase="stand")
@@ -465,8 +531,12 @@ def c17_turn_start_ability() -> Log:
 
 
 def c18_clock_level_up() -> Log:
-    log = excerpt("c18-clean-clock-into-level-up", "クロック 3 + rule action: the 7th clock card levels up before the two draws",
-                  phase="clock", p1=side(P1, dict(P1_STAGE), clock=6))
+    log = excerpt(
+        "c18-clean-clock-into-level-up",
+        "クロック 3 + rule action: the 7th clock card levels up before the two draws",
+        phase="clock",
+        p1=side(P1, dict(P1_STAGE), clock=6),
+    )
     log.ev("ws.clock", player=P1, card="Index")
     log.ev("ws.levelup", player=P1, card="Touma")
     log.ev("ws.draw", player=P1, count=2, reason="clock")
@@ -475,8 +545,12 @@ def c18_clock_level_up() -> Log:
 
 
 def c19_refresh_in_draw() -> Log:
-    log = excerpt("c19-clean-refresh-in-draw-phase", "ドロー 3 with the last card of the deck: refresh, then its refresh point",
-                  phase="draw", p1=side(P1, dict(P1_STAGE), deck=1, waiting=12))
+    log = excerpt(
+        "c19-clean-refresh-in-draw-phase",
+        "ドロー 3 with the last card of the deck: refresh, then its refresh point",
+        phase="draw",
+        p1=side(P1, dict(P1_STAGE), deck=1, waiting=12),
+    )
     log.ev("ws.draw", player=P1, count=1, reason="draw-phase")
     log.ev("ws.refresh", player=P1)
     log.ev("ws.refresh.point", player=P1, card="Index")
@@ -486,8 +560,12 @@ def c19_refresh_in_draw() -> Log:
 
 
 def c20_hand_exactly_limit() -> Log:
-    log = excerpt("c20-clean-hand-at-limit", "エンド 3: a hand of exactly the limit (7) discards nothing",
-                  phase="end", p1=side(P1, dict(P1_STAGE), hand=7))
+    log = excerpt(
+        "c20-clean-hand-at-limit",
+        "エンド 3: a hand of exactly the limit (7) discards nothing",
+        phase="end",
+        p1=side(P1, dict(P1_STAGE), hand=7),
+    )
     log.ev("ws.phase.end", phase="end")
     return log
 
@@ -506,9 +584,13 @@ def c21_shot() -> Log:
 
 
 def c22_cancel_front() -> Log:
-    log = excerpt("c22-clean-front-damage-cancelled", "D.3 2 damage (soul 2) cancelled by the second card revealed, a climax")
+    log = excerpt(
+        "c22-clean-front-damage-cancelled", "D.3 2 damage (soul 2) cancelled by the second card revealed, a climax"
+    )
     attack(log, "C2", "front", None)
-    log.ev("ws.damage", player=P2, amount=2, cancelled=True, cards=[{"card": "Hecate"}, {"card": "Gift", "climax": True}])
+    log.ev(
+        "ws.damage", player=P2, amount=2, cancelled=True, cards=[{"card": "Hecate"}, {"card": "Gift", "climax": True}]
+    )
     log.ev("ws.step", step="battle")
     log.ev("ws.battle", attacker_power=5500, defender_power=8000, reversed=["attacker"])
     log.ev("ws.step", step="declare")
@@ -521,7 +603,9 @@ def c22_cancel_front() -> Log:
 
 
 def c23_two_attacks() -> Log:
-    log = excerpt("c23-clean-two-attacks-treasure", "A–E twice in one turn; a treasure trigger goes to hand (reference B4)")
+    log = excerpt(
+        "c23-clean-two-attacks-treasure", "A–E twice in one turn; a treasure trigger goes to hand (reference B4)"
+    )
     attack(log, "C2", "side", 0)
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", player=P1, slot="C3", kind="direct")
@@ -534,8 +618,13 @@ def c23_two_attacks() -> Log:
 
 
 def c24_hand_limit_option() -> Log:
-    log = excerpt("c24-clean-hand-limit-option", "エンド 3 規定枚数 as a table option (hand_limit=8): 8 cards stay",
-                  phase="end", rules={"hand_limit": 8}, p1=side(P1, dict(P1_STAGE), hand=8))
+    log = excerpt(
+        "c24-clean-hand-limit-option",
+        "エンド 3 規定枚数 as a table option (hand_limit=8): 8 cards stay",
+        phase="end",
+        rules={"hand_limit": 8},
+        p1=side(P1, dict(P1_STAGE), hand=8),
+    )
     log.ev("ws.phase.end", phase="end")
     return log
 
@@ -571,8 +660,13 @@ def v_turn_twice() -> Log:
 
 
 def v_discard_after_climax() -> Log:
-    log = excerpt("v38-discard-after-climax-leaves", "エンド 3 (discard) before 4 (climax to the waiting room)",
-                  phase="end", p1=side(P1, dict(P1_STAGE), hand=8), climax="Railgun")
+    log = excerpt(
+        "v38-discard-after-climax-leaves",
+        "エンド 3 (discard) before 4 (climax to the waiting room)",
+        phase="end",
+        p1=side(P1, dict(P1_STAGE), hand=8),
+        climax="Railgun",
+    )
     log.ev("ws.climax.leave", player=P1)
     log.bad("WS-END-004", "ws.discard", player=P1, count=1, reason="hand-limit")
     log.ev("ws.phase.end", phase="end")
@@ -595,10 +689,13 @@ def v_damage_after_attacker_left() -> Log:
 
 def c27_side_attacker_level() -> Log:
     stage = dict(P1_STAGE, C3=chara("Saten", 0, 3000, 2))
-    log = excerpt("c27-clean-side-attacker-level-option",
-                  "A.3 read literally: ソウル数を攻撃するキャラのレベル分だけ引く (option side_attack_level=attacker)",
-                  rules={"side_attack_level": "attacker"}, p1=side(P1, stage),
-                  p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 2, 9000, 1))))
+    log = excerpt(
+        "c27-clean-side-attacker-level-option",
+        "A.3 read literally: ソウル数を攻撃するキャラのレベル分だけ引く (option side_attack_level=attacker)",
+        rules={"side_attack_level": "attacker"},
+        p1=side(P1, stage),
+        p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 2, 9000, 1))),
+    )
     attack(log, "C3", "side", 2)
     end_turn(log)
     return log
@@ -606,18 +703,25 @@ def c27_side_attacker_level() -> Log:
 
 def v_side_attacker_level() -> Log:
     stage = dict(P1_STAGE, C3=chara("Saten", 0, 3000, 2))
-    log = excerpt("v40-side-attacker-level-default",
-                  "A.3 side: the opposing level (default side_attack_level=defender): soul 2 − 2 = 0, not 2",
-                  p1=side(P1, stage), p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 2, 9000, 1))))
+    log = excerpt(
+        "v40-side-attacker-level-default",
+        "A.3 side: the opposing level (default side_attack_level=defender): soul 2 − 2 = 0, not 2",
+        p1=side(P1, stage),
+        p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 2, 9000, 1))),
+    )
     attack(log, "C3", "side", None)
     log.bad("WS-DMG-003", "ws.damage", player=P2, amount=2)
     return log
 
 
 def c28_cancel_written_zero() -> Log:
-    log = excerpt("c28-clean-cancelled-written-as-zero", "D.3 + B3: a cancelled 2 damage written as amount 0 (what stuck)")
+    log = excerpt(
+        "c28-clean-cancelled-written-as-zero", "D.3 + B3: a cancelled 2 damage written as amount 0 (what stuck)"
+    )
     attack(log, "C2", "front", None)
-    log.ev("ws.damage", player=P2, amount=0, cancelled=True, cards=[{"card": "Hecate"}, {"card": "Gift", "climax": True}])
+    log.ev(
+        "ws.damage", player=P2, amount=0, cancelled=True, cards=[{"card": "Hecate"}, {"card": "Gift", "climax": True}]
+    )
     log.ev("ws.step", step="battle")
     log.ev("ws.battle", attacker_power=5500, defender_power=8000, reversed=["attacker"])
     end_turn(log, P1, ((P1, "C2"),))
@@ -625,8 +729,12 @@ def c28_cancel_written_zero() -> Log:
 
 
 def c29_play_over_occupied() -> Log:
-    log = excerpt("c29-clean-play-over-a-character", "メイン 3 手札からキャラを舞台に出す onto an occupied slot", phase="main",
-                  p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 1, 7000, 1))))
+    log = excerpt(
+        "c29-clean-play-over-a-character",
+        "メイン 3 手札からキャラを舞台に出す onto an occupied slot",
+        phase="main",
+        p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 1, 7000, 1))),
+    )
     log.ev("ws.play.chara", player=P1, card="Accelerator", slot="C3", level=1, power=7500, soul=1, cost=1)
     log.ev("ws.phase", phase="climax")
     log.ev("ws.phase", phase="attack")
@@ -638,8 +746,11 @@ def c29_play_over_occupied() -> Log:
 
 
 def c30_only_opponent_ability() -> Log:
-    log = excerpt("c30-clean-only-opponent-ability", "チェックタイミング 3: 乙 resolves when 甲 has nothing pending",
-                  p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 1, 4000, 1))))
+    log = excerpt(
+        "c30-clean-only-opponent-ability",
+        "チェックタイミング 3: 乙 resolves when 甲 has nothing pending",
+        p2=side(P2, dict(P2_STAGE, C3=chara("Margery", 1, 4000, 1))),
+    )
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", player=P1, slot="C2", kind="side")
     log.ev("ws.auto", player=P2, ability="z1", card="Yuji", text="アタックされた時、パワー+1000")
@@ -656,8 +767,9 @@ def c30_only_opponent_ability() -> Log:
 
 
 def c31_phase_end_left_out() -> Log:
-    log = excerpt("c31-clean-end-left-out-next-turn", "ws.phase.end left out: the next ws.turn ends the end phase",
-                  phase="end")
+    log = excerpt(
+        "c31-clean-end-left-out-next-turn", "ws.phase.end left out: the next ws.turn ends the end phase", phase="end"
+    )
     log.ev("ws.turn", player=P2, number=6)
     log.ev("ws.phase", phase="stand")
     log.ev("ws.stand", player=P2)
@@ -668,14 +780,18 @@ def c31_phase_end_left_out() -> Log:
 
 def v_front_into_empty() -> Log:
     p2 = side(P2, {"C1": chara("Shana", 1, 7000)})
-    log = excerpt("v41-front-into-empty-column", "A.3 フロント/サイド need a character in front (ダイレクト when none)", p2=p2)
+    log = excerpt(
+        "v41-front-into-empty-column", "A.3 フロント/サイド need a character in front (ダイレクト when none)", p2=p2
+    )
     log.ev("ws.step", step="declare")
     log.bad("WS-ATK-003", "ws.attack", player=P1, slot="C2", kind="front")
     return log
 
 
 def c32_auto_between_retires() -> Log:
-    log = excerpt("c32-clean-ability-between-retires", "F.3.2 チェックタイミング after each card put into the waiting room")
+    log = excerpt(
+        "c32-clean-ability-between-retires", "F.3.2 チェックタイミング after each card put into the waiting room"
+    )
     attack(log, "C1", "front", 1)
     log.ev("ws.step", step="battle")
     log.ev("ws.battle", attacker_power=7000, defender_power=7000, reversed=["attacker", "defender"])
@@ -694,8 +810,12 @@ def c32_auto_between_retires() -> Log:
 
 
 def c33_climax_leave_ability() -> Log:
-    log = excerpt("c33-clean-ability-on-climax-leaving", "エンド 4–5: the climax leaves, an ability it triggers resolves at 5",
-                  phase="end", climax="Railgun")
+    log = excerpt(
+        "c33-clean-ability-on-climax-leaving",
+        "エンド 4–5: the climax leaves, an ability it triggers resolves at 5",
+        phase="end",
+        climax="Railgun",
+    )
     log.ev("ws.climax.leave", player=P1)
     log.ev("ws.auto", player=P1, ability="x1", card="Mikoto", text="クライマックスが控室に置かれた時、ストック+1")
     log.ev("ws.check")
@@ -707,8 +827,11 @@ def c33_climax_leave_ability() -> Log:
 
 
 def c34_level_four_loses() -> Log:
-    log = excerpt("c34-clean-level-four-loses", "D.3 damage to clock 8 at level 3: level up (rule action), level 4 loses",
-                  p2=side(P2, dict(P2_STAGE), clock=6, level=3))
+    log = excerpt(
+        "c34-clean-level-four-loses",
+        "D.3 damage to clock 8 at level 3: level up (rule action), level 4 loses",
+        p2=side(P2, dict(P2_STAGE), clock=6, level=3),
+    )
     attack(log, "C2", "front", 2)
     log.ev("ws.levelup", player=P2, card="x")
     log.ev("ws.lose", player=P2, reason="level")
@@ -740,15 +863,21 @@ def v_check_ends_pending() -> Log:
 
 
 def v_no_refresh() -> Log:
-    log = excerpt("v43-deck-empty-no-refresh", "rule action: an empty deck refreshes at once (reference B2)",
-                  phase="draw", p1=side(P1, dict(P1_STAGE), deck=1, waiting=12))
+    log = excerpt(
+        "v43-deck-empty-no-refresh",
+        "rule action: an empty deck refreshes at once (reference B2)",
+        phase="draw",
+        p1=side(P1, dict(P1_STAGE), deck=1, waiting=12),
+    )
     log.ev("ws.draw", player=P1, count=1, reason="draw-phase")
     log.bad("WS-RULE-002", "ws.phase", phase="clock")
     return log
 
 
 def v_encore_standing() -> Log:
-    log = excerpt("v44-encore-returns-standing", "reference B1 #7: the encored character returns rested (option default)")
+    log = excerpt(
+        "v44-encore-returns-standing", "reference B1 #7: the encored character returns rested (option default)"
+    )
     attack(log, "C1", "front", 1)
     log.ev("ws.step", step="battle")
     log.ev("ws.battle", attacker_power=6000, defender_power=7000, reversed=["attacker"])
@@ -847,7 +976,9 @@ def v_two_climaxes() -> Log:
 
 def v_attack_rested() -> Log:
     stage = dict(P1_STAGE, C1=chara("Mikoto", 1, 6000, state="rest"))
-    log = excerpt("v08-attack-with-rested", "A.3 攻撃できるかどうかは基本的にスタンドされているかで決まります", p1=side(P1, stage))
+    log = excerpt(
+        "v08-attack-with-rested", "A.3 攻撃できるかどうかは基本的にスタンドされているかで決まります", p1=side(P1, stage)
+    )
     log.ev("ws.step", step="declare")
     log.bad("WS-ATK-001", "ws.attack", player=P1, slot="C1", kind="front")
     return log
@@ -1009,16 +1140,24 @@ def v_encore_left_reversed() -> Log:
 
 
 def v_hand_over_limit() -> Log:
-    log = excerpt("v26-end-hand-over-limit", "エンド 3 超えている分だけ…控室に置く (9 in hand, one discarded)",
-                  phase="end", p1=side(P1, dict(P1_STAGE), hand=9))
+    log = excerpt(
+        "v26-end-hand-over-limit",
+        "エンド 3 超えている分だけ…控室に置く (9 in hand, one discarded)",
+        phase="end",
+        p1=side(P1, dict(P1_STAGE), hand=9),
+    )
     log.ev("ws.discard", player=P1, count=1, reason="hand-limit")
     log.bad("WS-END-001", "ws.phase.end", phase="end")
     return log
 
 
 def v_climax_stays() -> Log:
-    log = excerpt("v27-end-climax-stays", "エンド 4 甲はクライマックスに置かれているCXカードを控室に置く",
-                  phase="end", climax="Railgun")
+    log = excerpt(
+        "v27-end-climax-stays",
+        "エンド 4 甲はクライマックスに置かれているCXカードを控室に置く",
+        phase="end",
+        climax="Railgun",
+    )
     log.bad("WS-END-002", "ws.phase.end", phase="end")
     return log
 
@@ -1044,8 +1183,11 @@ def v_nonturn_first() -> Log:
 
 
 def v_ability_before_levelup() -> Log:
-    log = excerpt("v30-ability-before-level-up", "チェックタイミング 1 ルール処理 first (level up at 7 clock)",
-                  p2=side(P2, dict(P2_STAGE), clock=6))
+    log = excerpt(
+        "v30-ability-before-level-up",
+        "チェックタイミング 1 ルール処理 first (level up at 7 clock)",
+        p2=side(P2, dict(P2_STAGE), clock=6),
+    )
     attack(log, "C2", "side", 1, icons=("soul",))
     log.ev("ws.auto", player=P1, ability="a1", card="Kuroko", text="アタックの終わりに…")
     log.ev("ws.check")
@@ -1084,7 +1226,9 @@ def v_opponent_plays_in_main() -> Log:
 
 
 def v_resolve_outside_check() -> Log:
-    log = excerpt("v34-resolve-outside-check", "チェックタイミング 2 処理待機中の効果を一つ選び実行 (inside a check timing)")
+    log = excerpt(
+        "v34-resolve-outside-check", "チェックタイミング 2 処理待機中の効果を一つ選び実行 (inside a check timing)"
+    )
     log.ev("ws.step", step="declare")
     log.ev("ws.attack", player=P1, slot="C2", kind="side")
     log.ev("ws.auto", player=P1, ability="a1", card="Kuroko")
@@ -1095,8 +1239,14 @@ def v_resolve_outside_check() -> Log:
 def v_reveal_after_cancel() -> Log:
     log = excerpt("v35-reveal-after-cancel", "reference B3: a revealed climax cancels and stops the reveal")
     attack(log, "C2", "side", None)
-    log.bad("WS-DMG-005", "ws.damage", player=P2, amount=0, cancelled=True,
-            cards=[{"card": "Gift of Flame", "climax": True}, {"card": "Hecate"}])
+    log.bad(
+        "WS-DMG-005",
+        "ws.damage",
+        player=P2,
+        amount=0,
+        cancelled=True,
+        cards=[{"card": "Gift of Flame", "climax": True}, {"card": "Hecate"}],
+    )
     return log
 
 
@@ -1113,21 +1263,85 @@ def v_encore_two_stock() -> Log:
 
 
 CASES: list[Callable[[], Log]] = [
-    c01_opening, c02_side_soul_zero, c03_defender_left, c04_end_again, c05_hand_limit, c06_check_timing,
-    c07_cancel, c08_direct_trigger, c09_swap, c10_tie_encore, c11_no_attack, c12_act_event, c13_counter_wins,
-    c14_side_soul_trigger, c15_import_src, c16_counter_by_option, c17_turn_start_ability, c18_clock_level_up,
-    c19_refresh_in_draw, c20_hand_exactly_limit, c21_shot, c22_cancel_front, c23_two_attacks, c24_hand_limit_option,
-    c25_attacker_left, c26_board_lists, c27_side_attacker_level, c28_cancel_written_zero, c29_play_over_occupied,
-    c30_only_opponent_ability, c31_phase_end_left_out, c32_auto_between_retires, c33_climax_leave_ability,
-    c34_level_four_loses, c35_draw_icon, v_check_ends_pending, v_no_refresh, v_encore_standing, v_shot_without_cancel,
-    v_turn_twice, v_discard_after_climax, v_damage_after_attacker_left, v_side_attacker_level, v_front_into_empty,
-    v_stand_partial, v_draw_two, v_clock_one_draw, v_draw_without_clock, v_clock_two, v_play_in_climax_phase,
-    v_two_climaxes, v_attack_rested, v_attack_back_row, v_attack_twice, v_direct_into_character,
-    v_direct_no_plus_one, v_side_no_minus, v_soul_zero_damage, v_front_wrong_damage, v_front_skips_counter,
-    v_side_to_counter, v_side_to_battle, v_counter_by_turn_player, v_no_reveal, v_trigger_to_waiting,
-    v_battle_wrong_side, v_battle_after_leave, v_encore_order, v_encore_left_reversed, v_hand_over_limit,
-    v_climax_stays, v_end_with_pending, v_nonturn_first, v_ability_before_levelup, v_phase_order,
-    v_first_turn_two_attacks, v_opponent_plays_in_main, v_resolve_outside_check, v_reveal_after_cancel,
+    c01_opening,
+    c02_side_soul_zero,
+    c03_defender_left,
+    c04_end_again,
+    c05_hand_limit,
+    c06_check_timing,
+    c07_cancel,
+    c08_direct_trigger,
+    c09_swap,
+    c10_tie_encore,
+    c11_no_attack,
+    c12_act_event,
+    c13_counter_wins,
+    c14_side_soul_trigger,
+    c15_import_src,
+    c16_counter_by_option,
+    c17_turn_start_ability,
+    c18_clock_level_up,
+    c19_refresh_in_draw,
+    c20_hand_exactly_limit,
+    c21_shot,
+    c22_cancel_front,
+    c23_two_attacks,
+    c24_hand_limit_option,
+    c25_attacker_left,
+    c26_board_lists,
+    c27_side_attacker_level,
+    c28_cancel_written_zero,
+    c29_play_over_occupied,
+    c30_only_opponent_ability,
+    c31_phase_end_left_out,
+    c32_auto_between_retires,
+    c33_climax_leave_ability,
+    c34_level_four_loses,
+    c35_draw_icon,
+    v_check_ends_pending,
+    v_no_refresh,
+    v_encore_standing,
+    v_shot_without_cancel,
+    v_turn_twice,
+    v_discard_after_climax,
+    v_damage_after_attacker_left,
+    v_side_attacker_level,
+    v_front_into_empty,
+    v_stand_partial,
+    v_draw_two,
+    v_clock_one_draw,
+    v_draw_without_clock,
+    v_clock_two,
+    v_play_in_climax_phase,
+    v_two_climaxes,
+    v_attack_rested,
+    v_attack_back_row,
+    v_attack_twice,
+    v_direct_into_character,
+    v_direct_no_plus_one,
+    v_side_no_minus,
+    v_soul_zero_damage,
+    v_front_wrong_damage,
+    v_front_skips_counter,
+    v_side_to_counter,
+    v_side_to_battle,
+    v_counter_by_turn_player,
+    v_no_reveal,
+    v_trigger_to_waiting,
+    v_battle_wrong_side,
+    v_battle_after_leave,
+    v_encore_order,
+    v_encore_left_reversed,
+    v_hand_over_limit,
+    v_climax_stays,
+    v_end_with_pending,
+    v_nonturn_first,
+    v_ability_before_levelup,
+    v_phase_order,
+    v_first_turn_two_attacks,
+    v_opponent_plays_in_main,
+    v_resolve_outside_check,
+    v_reveal_after_cancel,
     v_encore_two_stock,
 ]
 

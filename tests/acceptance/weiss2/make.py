@@ -17,7 +17,8 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -35,16 +36,40 @@ CLEAN: list[tuple[str, Match, str, dict[str, Any]]] = [
     ("a-clean", match_a, "match A, 9 turns from the opening hands to a concession", {}),
     ("a-clean-terse", match_a, "match A by a terse client: damage amounts only, no card names", {"listed": False}),
     ("a-clean-verbose", match_a, "match A by a client that writes every フェイズ終了", {"explicit_ends": True}),
-    ("b-clean", match_b, "match B, turns 14–15 from a board: a refresh inside a damage, an encore after an effect, level 4 loses", {}),
-    ("c-clean", match_c, ("match C, turns 8–9 from a board: pool, shot, choice, gate, standby, encore by "
-                          "ability, 相打ち, AUTOs at the turn's and the attack phase's start, a burn"), {}),
-    ("c-clean-bare", match_c, "match C by a client that writes no `by`, no `at`, every フェイズ終了 and no damage cards",
-     {"anonymous": True, "explicit_ends": True, "listed": False}),
+    (
+        "b-clean",
+        match_b,
+        "match B, turns 14–15 from a board: a refresh inside a damage, an encore after an effect, level 4 loses",
+        {},
+    ),
+    (
+        "c-clean",
+        match_c,
+        (
+            "match C, turns 8–9 from a board: pool, shot, choice, gate, standby, encore by "
+            "ability, 相打ち, AUTOs at the turn's and the attack phase's start, a burn"
+        ),
+        {},
+    ),
+    (
+        "c-clean-bare",
+        match_c,
+        "match C by a client that writes no `by`, no `at`, every フェイズ終了 and no damage cards",
+        {"anonymous": True, "explicit_ends": True, "listed": False},
+    ),
     ("b-clean-bare", match_b, "match B by the same bare client", {"anonymous": True, "explicit_ends": True}),
-    ("a-clean-tie-neither", match_a, "match A at a table that rules a tie reverses neither (option battle_tie)",
-     {"rules": {"battle_tie": "neither"}}),
-    ("c-clean-house-rules", match_c, "match C at a table that rules hand limit 8, ties reverse neither, either "
-     "player may counter", {"rules": {"hand_limit": 8, "battle_tie": "neither", "counter_by": "either"}}),
+    (
+        "a-clean-tie-neither",
+        match_a,
+        "match A at a table that rules a tie reverses neither (option battle_tie)",
+        {"rules": {"battle_tie": "neither"}},
+    ),
+    (
+        "c-clean-house-rules",
+        match_c,
+        "match C at a table that rules hand limit 8, ties reverse neither, either player may counter",
+        {"rules": {"hand_limit": 8, "battle_tie": "neither", "counter_by": "either"}},
+    ),
 ]
 
 DISPUTES: list[tuple[str, Match, str]] = [

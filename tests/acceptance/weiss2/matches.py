@@ -234,8 +234,10 @@ def a_turn5(t: Table) -> None:
     t.damage()
     t.step("battle")
     if t.bug == "battle-after-bounce":
-        t.expect_at("WS-BTL-002", t.ev("ws.battle", by=AOI, attacker_power=3000, defender_power=3000,
-                                       reversed=["attacker", "defender"]))
+        t.expect_at(
+            "WS-BTL-002",
+            t.ev("ws.battle", by=AOI, attacker_power=3000, defender_power=3000, reversed=["attacker", "defender"]),
+        )
         t.sides[AOI].stage["C3"].state = "reverse"
     t.encore_step({(AOI, "C2"): {}})
     t.end_phase()
@@ -264,7 +266,12 @@ def a_turn6(t: Table) -> None:
         t.play("B1", "Kazumi Yoshida", 0, 2000)
     t.phase("attack")
     t.declare("C3", t.facing("C3"))
-    t.auto(REN, "a6-shana", "Shana", "このカードがアタックした時、パワー+1000。次のあなたのスタンドフェイズにスタンドしない")
+    t.auto(
+        REN,
+        "a6-shana",
+        "Shana",
+        "このカードがアタックした時、パワー+1000。次のあなたのスタンドフェイズにスタンドしない",
+    )
     t.auto(AOI, "a6-last-order", "Last Order", "相手のキャラがアタックした時、山札の上から1枚をストックに置く")
     t.check()
     if t.bug == "non-turn-player-first":
@@ -441,14 +448,20 @@ def end_phase_with_auto(t: Table, ability: str, card: str) -> None:
 
 
 def late_sides() -> dict[str, Side]:
-    aoi = Side(deck=3, hand=5, stock=7, waiting=26, clock=["Index"],
-               level=["Railgun", "Ruiko Saten", "Touma Kamijou"])
-    aoi.stage = {"C1": Chara("Mikoto Misaka", 3, 10500, 2, REST), "C2": Chara("Accelerator", 2, 9000, 2, REST),
-                 "C3": Chara("Kuroko Shirai", 3, 9500, 2, REST), "B1": Chara("Kazari Uiharu", 1, 4000)}
-    ren = Side(deck=14, hand=6, stock=2, waiting=18, clock=["Shana", "Hecate"],
-               level=["Pheles", "Khamsin", "Sydonay"])
-    ren.stage = {"C1": Chara("Shana", 3, 11000, 2, REST), "C2": Chara("Margery Daw", 2, 8000, 2, REST),
-                 "C3": Chara("Hecate", 3, 10000, 2, REST), "B1": Chara("Wilhelmina", 1, 3500)}
+    aoi = Side(deck=3, hand=5, stock=7, waiting=26, clock=["Index"], level=["Railgun", "Ruiko Saten", "Touma Kamijou"])
+    aoi.stage = {
+        "C1": Chara("Mikoto Misaka", 3, 10500, 2, REST),
+        "C2": Chara("Accelerator", 2, 9000, 2, REST),
+        "C3": Chara("Kuroko Shirai", 3, 9500, 2, REST),
+        "B1": Chara("Kazari Uiharu", 1, 4000),
+    }
+    ren = Side(deck=14, hand=6, stock=2, waiting=18, clock=["Shana", "Hecate"], level=["Pheles", "Khamsin", "Sydonay"])
+    ren.stage = {
+        "C1": Chara("Shana", 3, 11000, 2, REST),
+        "C2": Chara("Margery Daw", 2, 8000, 2, REST),
+        "C3": Chara("Hecate", 3, 10000, 2, REST),
+        "B1": Chara("Wilhelmina", 1, 3500),
+    }
     for s in (aoi, ren):
         s.stage["B2"] = Chara("Kazumi Yoshida", 0, 1500)
     return {AOI: aoi, REN: ren}
@@ -554,14 +567,33 @@ def match_b(t: Table) -> None:
 
 
 def mid_sides() -> dict[str, Side]:
-    aoi = Side(deck=21, hand=7, stock=4, waiting=9, clock=["Index", "Mikoto Misaka", "Kinuho Wannai", "Last Order"],
-               level=["Kuroko Shirai"])
-    aoi.stage = {"C1": Chara("Mikoto Misaka", 1, 7000, 1, REST), "C2": Chara("Misaki Shokuhou", 1, 6000, 1, REST),
-                 "C3": Chara("Ruiko Saten", 1, 5000, 1, REST), "B1": Chara("Kazari Uiharu", 0, 2500)}
-    ren = Side(deck=19, hand=7, stock=3, waiting=12, clock=["Hecate", "Marianne", "Khamsin", "Pheles", "Sydonay"],
-               level=["Wilhelmina"])
-    ren.stage = {"C1": Chara("Shana", 1, 6500, 1, REST), "C2": Chara("Yuji Sakai", 1, 5000, 1, REST),
-                 "B2": Chara("Kazumi Yoshida", 0, 2000, 1, REST)}
+    aoi = Side(
+        deck=21,
+        hand=7,
+        stock=4,
+        waiting=9,
+        clock=["Index", "Mikoto Misaka", "Kinuho Wannai", "Last Order"],
+        level=["Kuroko Shirai"],
+    )
+    aoi.stage = {
+        "C1": Chara("Mikoto Misaka", 1, 7000, 1, REST),
+        "C2": Chara("Misaki Shokuhou", 1, 6000, 1, REST),
+        "C3": Chara("Ruiko Saten", 1, 5000, 1, REST),
+        "B1": Chara("Kazari Uiharu", 0, 2500),
+    }
+    ren = Side(
+        deck=19,
+        hand=7,
+        stock=3,
+        waiting=12,
+        clock=["Hecate", "Marianne", "Khamsin", "Pheles", "Sydonay"],
+        level=["Wilhelmina"],
+    )
+    ren.stage = {
+        "C1": Chara("Shana", 1, 6500, 1, REST),
+        "C2": Chara("Yuji Sakai", 1, 5000, 1, REST),
+        "B2": Chara("Kazumi Yoshida", 0, 2000, 1, REST),
+    }
     return {AOI: aoi, REN: ren}
 
 
@@ -700,14 +732,21 @@ def c_aoi_turn(t: Table) -> None:
     t.step("battle")
     t.battle()
     if t.sides[REN].stage["C1"].state == "reverse":
-        t.auto(REN, "c9-shana", "Shana", "このカードがリバースした時、このカードとバトルしているキャラをリバースしてよい")
+        t.auto(
+            REN, "c9-shana", "Shana", "このカードがリバースした時、このカードとバトルしているキャラをリバースしてよい"
+        )
         t.check()
         t.resolve(REN, "c9-shana")
         t.reverse(AOI, "C1")
         t.check_end()
     t.declare("C2", "front")
     if "B1" not in t.sides[REN].stage and "C2" in t.sides[REN].stage:
-        t.auto(REN, "c9-step", t.sides[REN].stage["C2"].card, "このカードがフロントアタックされた時、後列の空いている枠に動かしてよい")
+        t.auto(
+            REN,
+            "c9-step",
+            t.sides[REN].stage["C2"].card,
+            "このカードがフロントアタックされた時、後列の空いている枠に動かしてよい",
+        )
         t.check()
         t.resolve(REN, "c9-step")
         t.swap("C2", "B1", player=REN, effect=True)

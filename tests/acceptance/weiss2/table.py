@@ -52,9 +52,17 @@ class Side:
 class Table:
     """Writes one match: events in order, plus the findings the seed's ruling gives (code, seq)."""
 
-    def __init__(self, name: str, statement: str, players: tuple[str, str] = ("aoi", "ren"),
-                 rules: dict[str, Any] | None = None, bug: str | None = None,
-                 explicit_ends: bool = False, listed: bool = True, anonymous: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        statement: str,
+        players: tuple[str, str] = ("aoi", "ren"),
+        rules: dict[str, Any] | None = None,
+        bug: str | None = None,
+        explicit_ends: bool = False,
+        listed: bool = True,
+        anonymous: bool = False,
+    ) -> None:
         self.name, self.statement, self.bug = name, statement, bug
         self.explicit_ends, self.listed, self.anonymous = explicit_ends, listed, anonymous
         self.hold_levelup = False
@@ -65,8 +73,11 @@ class Table:
         self.current_phase: str | None = None
         self.players = players
         start: dict[str, Any] = {
-            "type": "match.start", "at": "2026-11-14T13:00:00+09:00", "game": "weiss",
-            "match": f"qa2-{name}", "title": "store championship, round 3",
+            "type": "match.start",
+            "at": "2026-11-14T13:00:00+09:00",
+            "game": "weiss",
+            "match": f"qa2-{name}",
+            "title": "store championship, round 3",
             "players": [{"id": players[0], "name": "Aoi Kisaragi"}, {"id": players[1], "name": "Ren Tachibana"}],
         }
         if rules:
@@ -248,8 +259,9 @@ class Table:
 
     def play(self, slot: str, card: str, level: int, power: int, soul: int = 1, cost: int = 0) -> int:
         p, s = self.tp, self.sides[self.tp]
-        seq = self.ev("ws.play.chara", by=p, player=p, card=card, slot=slot, level=level, power=power,
-                      soul=soul, cost=cost)
+        seq = self.ev(
+            "ws.play.chara", by=p, player=p, card=card, slot=slot, level=level, power=power, soul=soul, cost=cost
+        )
         s.hand -= 1
         s.stock -= cost
         s.waiting += cost
@@ -266,8 +278,16 @@ class Table:
         s.waiting += cost
         return seq
 
-    def move(self, p: str, src: str, dst: str, count: int = 1, slot: str | None = None,
-             card: str | None = None, by: str | None = None) -> int:
+    def move(
+        self,
+        p: str,
+        src: str,
+        dst: str,
+        count: int = 1,
+        slot: str | None = None,
+        card: str | None = None,
+        by: str | None = None,
+    ) -> int:
         fields: dict[str, Any] = {"player": p, "from": src, "to": dst}
         if count != 1:
             fields["count"] = count
@@ -357,8 +377,9 @@ class Table:
         self.trigger_soul = self.counter_power = 0
         return seq
 
-    def trigger(self, icons: tuple[str, ...] = (), climax: bool = False, to: str = "stock",
-                card: str | None = None) -> int:
+    def trigger(
+        self, icons: tuple[str, ...] = (), climax: bool = False, to: str = "stock", card: str | None = None
+    ) -> int:
         p, s = self.tp, self.sides[self.tp]
         self.step("trigger")
         name = card or self.card(p)
@@ -411,8 +432,15 @@ class Table:
         self.counter_power += power
         return seq
 
-    def damage(self, climax_at: int | None = None, amount: int | None = None, listed: bool | None = None,
-               source: str = "attack", target: str | None = None, cards: list[dict[str, Any]] | None = None) -> int:
+    def damage(
+        self,
+        climax_at: int | None = None,
+        amount: int | None = None,
+        listed: bool | None = None,
+        source: str = "attack",
+        target: str | None = None,
+        cards: list[dict[str, Any]] | None = None,
+    ) -> int:
         """Reveal `amount` cards one by one; a climax stops the reveal and cancels (reference B3)."""
         d = target or self.opp
         s = self.sides[d]
@@ -462,9 +490,17 @@ class Table:
             dch.state = REVERSE
         return seq
 
-    def attack(self, slot: str, kind: str, icons: tuple[str, ...] = (), climax: bool = False,
-               to: str = "stock", counter: tuple[str, int, int] | None = None,
-               climax_at: int | None = None, shot: bool = False) -> int:
+    def attack(
+        self,
+        slot: str,
+        kind: str,
+        icons: tuple[str, ...] = (),
+        climax: bool = False,
+        to: str = "stock",
+        counter: tuple[str, int, int] | None = None,
+        climax_at: int | None = None,
+        shot: bool = False,
+    ) -> int:
         """One whole attack as seed A–E writes it, with the client's own arithmetic; return the declaration."""
         seq = self.declare(slot, kind)
         d = self.defender()
@@ -550,10 +586,32 @@ class Table:
 
 
 DECKS = {
-    "aoi": ["Mikoto Misaka", "Kuroko Shirai", "Ruiko Saten", "Kazari Uiharu", "Misaki Shokuhou",
-            "Touma Kamijou", "Index", "Accelerator", "Last Order", "Mitsuko Kongou", "Kinuho Wannai"],
-    "ren": ["Shana", "Yuji Sakai", "Wilhelmina", "Kazumi Yoshida", "Marianne", "Hecate", "Margery Daw",
-            "Khamsin", "Sydonay", "Pheles", "Tenmoku Ikko"],
+    "aoi": [
+        "Mikoto Misaka",
+        "Kuroko Shirai",
+        "Ruiko Saten",
+        "Kazari Uiharu",
+        "Misaki Shokuhou",
+        "Touma Kamijou",
+        "Index",
+        "Accelerator",
+        "Last Order",
+        "Mitsuko Kongou",
+        "Kinuho Wannai",
+    ],
+    "ren": [
+        "Shana",
+        "Yuji Sakai",
+        "Wilhelmina",
+        "Kazumi Yoshida",
+        "Marianne",
+        "Hecate",
+        "Margery Daw",
+        "Khamsin",
+        "Sydonay",
+        "Pheles",
+        "Tenmoku Ikko",
+    ],
 }
 
 
@@ -561,16 +619,31 @@ def board(t: Table, turn: int, turn_player: str, phase: str, sides: dict[str, Si
     """Start a dispute excerpt mid-match: the client writes the position it shows (ws.board)."""
     rec = []
     for p, s in sides.items():
-        stage = {slot: {"card": c.card, "level": c.level, "power": c.power, "soul": c.soul,
-                        **({"state": c.state} if c.state != STAND else {})}
-                 for slot, c in s.stage.items()}
-        side: dict[str, Any] = {"player": p, "deck": s.deck, "hand": s.hand, "stock": s.stock,
-                                "waiting": s.waiting, "clock": list(s.clock), "level": list(s.level),
-                                "stage": stage}
+        stage = {
+            slot: {
+                "card": c.card,
+                "level": c.level,
+                "power": c.power,
+                "soul": c.soul,
+                **({"state": c.state} if c.state != STAND else {}),
+            }
+            for slot, c in s.stage.items()
+        }
+        side: dict[str, Any] = {
+            "player": p,
+            "deck": s.deck,
+            "hand": s.hand,
+            "stock": s.stock,
+            "waiting": s.waiting,
+            "clock": list(s.clock),
+            "level": list(s.level),
+            "stage": stage,
+        }
         if s.climax:
             side["climax"] = s.climax
         rec.append(side)
     t.sides = sides
     t.tp, t.turn_no = turn_player, turn
-    return t.ev("ws.board", by="judge", turn=turn, turn_player=turn_player, first_player=t.players[0],
-                phase=phase, sides=rec)
+    return t.ev(
+        "ws.board", by="judge", turn=turn, turn_player=turn_player, first_player=t.players[0], phase=phase, sides=rec
+    )

@@ -19,7 +19,8 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
@@ -60,9 +61,15 @@ class Case:
 
     # -- the seed's steps, each recorded as the docs say ----------------------
 
-    def prelude(self, roll: int = 3, uses: tuple[tuple[str, int], ...] = (), fixed: int | None = None,
-                deal: int = 100, builds: tuple[list[str], list[str], list[str], list[str]] | None = None,
-                sheets: tuple[list[str], list[str]] = (SEED_SHEET, SEED_SHEET)) -> None:
+    def prelude(
+        self,
+        roll: int = 3,
+        uses: tuple[tuple[str, int], ...] = (),
+        fixed: int | None = None,
+        deal: int = 100,
+        builds: tuple[list[str], list[str], list[str], list[str]] | None = None,
+        sheets: tuple[list[str], list[str]] = (SEED_SHEET, SEED_SHEET),
+    ) -> None:
         am, asub, bm, bsub = builds or (A_MAIN, A_SUB, B_MAIN, B_SUB)
         self.add("wt.build", by="a", player="a", main=am, sub=asub)
         self.add("wt.build", by="b", player="b", main=bm, sub=bsub)
@@ -72,7 +79,9 @@ class Case:
         self.add("wt.deal", by="judge", player="b", trion=deal)
         self.add("wt.init.roll", by="a", value=roll)
         for player, delta in uses:
-            self.add("wt.init.use", by=player, player=player, trigger="バッグワーム", effect="潜伏", delta=delta, trion=2)
+            self.add(
+                "wt.init.use", by=player, player=player, trigger="バッグワーム", effect="潜伏", delta=delta, trion=2
+            )
         dist = roll + sum(d for _, d in uses)
         self.add("wt.init.set", by="judge", distance=fixed if fixed is not None else min(6, max(1, dist)))
 
@@ -95,8 +104,16 @@ class Case:
     def reveal(self, player: str, trigger: str, trion: int) -> int:
         return self.add("wt.reveal", by=player, player=player, trigger=trigger, trion=trion)
 
-    def use(self, player: str, trigger: str, effect: str, trion: int = 0, tags: list[str] | None = None,
-            counter: int | None = None, to: int | None = None) -> int:
+    def use(
+        self,
+        player: str,
+        trigger: str,
+        effect: str,
+        trion: int = 0,
+        tags: list[str] | None = None,
+        counter: int | None = None,
+        to: int | None = None,
+    ) -> int:
         fields: dict[str, Any] = {"player": player, "trigger": trigger, "effect": effect, "trion": trion}
         if tags:
             fields["tags"] = tags
@@ -161,28 +178,31 @@ def case(fn: Callable[[], Case]) -> Callable[[], Case]:
 
 @case
 def clean_full_match() -> Case:
-    k = Case("clean-full-match", "■1–■7 a whole short match: shots, a shield counter, order by trion, kept face-up "
-             "triggers used without paying again, a move, bailout; nothing is wrong")
+    k = Case(
+        "clean-full-match",
+        "■1–■7 a whole short match: shots, a shield counter, order by trion, kept face-up "
+        "triggers used without paying again, a move, bailout; nothing is wrong",
+    )
     k.prelude(roll=3)
     k.opening()
-    k.shot("a")                                  # b 85, a 96
-    k.plot("b", [3, 6], [6, 1], [S])             # 6 blocked
+    k.shot("a")  # b 85, a 96
+    k.plot("b", [3, 6], [6, 1], [S])  # 6 blocked
     k.reveal("b", "アステロイド", 2)
     u = k.use("b", "アステロイド", "射撃", trion=2, tags=[S])
     k.passes("b")
     k.reveal("a", "シールド", 1)
     c = k.use("a", "シールド", "防御", trion=1, counter=u)
-    k.passes("a", "b")                            # the latest declarer (a) is asked first
+    k.passes("a", "b")  # the latest declarer (a) is asked first
     k.resolve(c)
-    k.resolve(u, cancelled=True)                  # b 81, a 94
-    k.order(2, "b")                               # fewer trion goes first
+    k.resolve(u, cancelled=True)  # b 81, a 94
+    k.order(2, "b")  # fewer trion goes first
     k.set("b", "アステロイド", "ハウンド", kept=["main"])
     k.set("a", "ハウンド", "シールド", kept=["sub"])
     k.plot("b", [1, 4], [2, 3], [M, S])
     k.move("b", 2)
-    u = k.use("b", "アステロイド", "射撃", trion=2, tags=[S])   # face up since turn 1: no reveal
+    u = k.use("b", "アステロイド", "射撃", trion=2, tags=[S])  # face up since turn 1: no reveal
     k.passes("b")
-    c = k.use("a", "シールド", "防御", trion=1, counter=u)      # face up and kept: no reveal
+    c = k.use("a", "シールド", "防御", trion=1, counter=u)  # face up and kept: no reveal
     k.passes("a", "b")
     k.resolve(c)
     k.resolve(u, cancelled=True)
@@ -221,8 +241,10 @@ def clean_plot_open_examples() -> Case:
 
 @case
 def clean_unusual_sheet() -> Case:
-    k = Case("clean-all-shooting-sheet", "■1 the move≥2 / attack≥3 split is only a recommendation: "
-             "a sheet of six 射撃戦 and one of five 移動 are legal")
+    k = Case(
+        "clean-all-shooting-sheet",
+        "■1 the move≥2 / attack≥3 split is only a recommendation: a sheet of six 射撃戦 and one of five 移動 are legal",
+    )
     k.prelude(sheets=([S] * 6, [M, M, M, M, M, C]))
     k.opening()
     k.shot("a")
@@ -232,8 +254,11 @@ def clean_unusual_sheet() -> Case:
 
 @case
 def clean_bagworm_then_order() -> Case:
-    k = Case("clean-bagworm-clamp", "■2 roll 5 + バッグワーム +2 = 7 is recorded as 6; ■3 a paid 2 trion so a (98) "
-             "goes first without a tie-break", {"initial_order": "seat"})
+    k = Case(
+        "clean-bagworm-clamp",
+        "■2 roll 5 + バッグワーム +2 = 7 is recorded as 6; ■3 a paid 2 trion so a (98) goes first without a tie-break",
+        {"initial_order": "seat"},
+    )
     k.prelude(roll=5, uses=(("a", 2),))
     k.order(1, "a")
     k.set("a", "アステロイド", "シールド")
@@ -244,8 +269,11 @@ def clean_bagworm_then_order() -> Case:
 
 @case
 def clean_double_set_trigger() -> Case:
-    k = Case("clean-asteroid-both-sides", "■5 once per set trigger card: アステロイド set on both sides may shoot "
-             "twice in one tactics phase (each copy revealed)")
+    k = Case(
+        "clean-asteroid-both-sides",
+        "■5 once per set trigger card: アステロイド set on both sides may shoot "
+        "twice in one tactics phase (each copy revealed)",
+    )
     k.prelude(builds=(A_MAIN, ["アステロイド", "シールド", "バッグワーム", "グラスホッパー"], B_MAIN, B_SUB))
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "アステロイド")
@@ -258,8 +286,11 @@ def clean_double_set_trigger() -> Case:
 
 @case
 def clean_moves_and_grasshopper() -> Case:
-    k = Case("clean-moves", "■5 moves are not limited per phase (two [移動] → two moves); グラスホッパー moves "
-             "by its own effect without a [移動] tag")
+    k = Case(
+        "clean-moves",
+        "■5 moves are not limited per phase (two [移動] → two moves); グラスホッパー moves "
+        "by its own effect without a [移動] tag",
+    )
     k.prelude(roll=3)
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "グラスホッパー")
@@ -276,8 +307,9 @@ def clean_moves_and_grasshopper() -> Case:
 
 @case
 def clean_move_countered() -> Case:
-    k = Case("clean-move-escudo", "■5 a move is asked for counters like an effect: エスクード stops it, "
-             "the distance stays")
+    k = Case(
+        "clean-move-escudo", "■5 a move is asked for counters like an effect: エスクード stops it, the distance stays"
+    )
     k.prelude(roll=3)
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -290,13 +322,13 @@ def clean_move_countered() -> Case:
     k.passes("b", "a")
     k.resolve(c)
     k.resolve(mv, cancelled=True)
-    k.shot("a")                                   # still at 3: in アステロイド range
+    k.shot("a")  # still at 3: in アステロイド range
     return k
 
 
 @case
 def clean_move_without_tags_field() -> Case:
-    k = Case("clean-move-default-tags", "docs: wt.move `tags` defaults to [\"move\"]; a writer may leave it out")
+    k = Case("clean-move-default-tags", 'docs: wt.move `tags` defaults to ["move"]; a writer may leave it out')
     k.prelude(roll=3)
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -310,8 +342,11 @@ def clean_move_without_tags_field() -> Case:
 
 @case
 def clean_trion_zero() -> Case:
-    k = Case("clean-trion-zero", "■7 with starting_trion 15 a single 15-damage shot empties b: a wins on life",
-             {"starting_trion": 15})
+    k = Case(
+        "clean-trion-zero",
+        "■7 with starting_trion 15 a single 15-damage shot empties b: a wins on life",
+        {"starting_trion": 15},
+    )
     k.prelude(deal=15)
     k.opening()
     k.shot("a")
@@ -355,8 +390,14 @@ def bad_build_five_main() -> Case:
 @case
 def bad_build_option_side() -> Case:
     k = Case("bad-build-option-side", "■1 ★ a dedicated option goes on its trigger's side: 旋空 on the sub side")
-    k.prelude(builds=(["弧月", "アステロイド", "ハウンド", "スコーピオン"], ["旋空", "シールド", "バッグワーム", "エスクード"],
-                      B_MAIN, B_SUB))
+    k.prelude(
+        builds=(
+            ["弧月", "アステロイド", "ハウンド", "スコーピオン"],
+            ["旋空", "シールド", "バッグワーム", "エスクード"],
+            B_MAIN,
+            B_SUB,
+        )
+    )
     k.expect("WT-BUILD-002", 2)
     return k
 
@@ -388,11 +429,16 @@ def bad_initial_not_clamped() -> Case:
 
 @case
 def bad_initial_wrong_timing() -> Case:
-    k = Case("bad-initial-tactics-effect", "■2 only 「タイミング：初期距離決定時」 effects shift the distance: "
-             "弧月's 斬撃 used", {"initial_order": "seat"})
+    k = Case(
+        "bad-initial-tactics-effect",
+        "■2 only 「タイミング：初期距離決定時」 effects shift the distance: 弧月's 斬撃 used",
+        {"initial_order": "seat"},
+    )
     k.prelude(roll=3)
-    k.events.insert(7, {"type": "wt.init.use", "by": "a", "player": "a", "trigger": "弧月", "effect": "斬撃",
-                        "delta": -1, "trion": 0})
+    k.events.insert(
+        7,
+        {"type": "wt.init.use", "by": "a", "player": "a", "trigger": "弧月", "effect": "斬撃", "delta": -1, "trion": 0},
+    )
     k.events[8]["distance"] = 2
     k.expect("WT-INIT-003", 9)
     return k
@@ -400,10 +446,11 @@ def bad_initial_wrong_timing() -> Case:
 
 @case
 def bad_initial_second_player_first() -> Case:
-    k = Case("bad-initial-order", "■2 effects are used first player first: b (second on turn 1) used バッグワーム "
-             "before a")
+    k = Case(
+        "bad-initial-order", "■2 effects are used first player first: b (second on turn 1) used バッグワーム before a"
+    )
     k.prelude(roll=2, uses=(("b", 1), ("a", 1)))
-    k.order(1, "a", "janken")                     # both 98
+    k.order(1, "a", "janken")  # both 98
     # b's use alone would be legal (a may decline); the breach is a's use coming after it
     k.expect("WT-INIT-002", 10)
     return k
@@ -411,8 +458,11 @@ def bad_initial_second_player_first() -> Case:
 
 @case
 def bad_order_after_bagworm() -> Case:
-    k = Case("bad-order-more-trion-first", "■3 fewer trion goes first: a paid 2 for バッグワーム (98 v 100) "
-             "but b is recorded first", {"initial_order": "seat"})
+    k = Case(
+        "bad-order-more-trion-first",
+        "■3 fewer trion goes first: a paid 2 for バッグワーム (98 v 100) but b is recorded first",
+        {"initial_order": "seat"},
+    )
     k.prelude(roll=3, uses=(("a", 1),))
     k.expect("WT-ORDER-001", k.order(1, "b"))
     return k
@@ -420,11 +470,13 @@ def bad_order_after_bagworm() -> Case:
 
 @case
 def bad_order_turn_two() -> Case:
-    k = Case("bad-order-not-redecided", "■3 order is decided again each turn: after b takes 15 damage "
-             "a stays first on turn 2")
+    k = Case(
+        "bad-order-not-redecided",
+        "■3 order is decided again each turn: after b takes 15 damage a stays first on turn 2",
+    )
     k.prelude()
     k.opening()
-    k.shot("a")                                   # a 96, b 85
+    k.shot("a")  # a 96, b 85
     k.plot("b", [1, 2], [1, 2], [])
     k.expect("WT-ORDER-001", k.order(2, "a"))
     return k
@@ -449,8 +501,9 @@ def bad_set_two_main() -> Case:
 
 @case
 def bad_set_kept_face_down() -> Case:
-    k = Case("bad-set-kept-face-down", "■4 only face-up triggers may stay: a keeps シールド that was never "
-             "turned face up")
+    k = Case(
+        "bad-set-kept-face-down", "■4 only face-up triggers may stay: a keeps シールド that was never turned face up"
+    )
     k.prelude()
     k.opening()
     k.shot("a")
@@ -495,8 +548,10 @@ def bad_turn_skipped() -> Case:
 
 @case
 def bad_use_not_revealed() -> Case:
-    k = Case("bad-use-face-down", "■5 step 1: a face-down trigger must be turned face up first: "
-             "アステロイド used with no reveal")
+    k = Case(
+        "bad-use-face-down",
+        "■5 step 1: a face-down trigger must be turned face up first: アステロイド used with no reveal",
+    )
     k.prelude()
     k.opening()
     u = k.use("a", "アステロイド", "射撃", trion=2, tags=[S])
@@ -508,8 +563,11 @@ def bad_use_not_revealed() -> Case:
 
 @case
 def bad_use_reset_face_down() -> Case:
-    k = Case("bad-use-set-again-face-down", "■4 a trigger returned to hand and set again is face down: turn 2 "
-             "アステロイド set without `kept` and used without paying to reveal it")
+    k = Case(
+        "bad-use-set-again-face-down",
+        "■4 a trigger returned to hand and set again is face down: turn 2 "
+        "アステロイド set without `kept` and used without paying to reveal it",
+    )
     k.prelude()
     k.opening()
     k.shot("a")
@@ -537,8 +595,10 @@ def bad_reveal_underpaid() -> Case:
 
 @case
 def bad_use_tag_not_held() -> Case:
-    k = Case("bad-use-tag-not-held", "■5 step 2: a cost that cannot be paid means no effect: [射撃戦] paid "
-             "with only [移動] gained")
+    k = Case(
+        "bad-use-tag-not-held",
+        "■5 step 2: a cost that cannot be paid means no effect: [射撃戦] paid with only [移動] gained",
+    )
     k.prelude()
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -567,8 +627,10 @@ def bad_use_twice() -> Case:
 
 @case
 def bad_counter_twice() -> Case:
-    k = Case("bad-counter-twice", "■5 the once-per-phase limit applies to counter-users: b's シールド counters "
-             "both of a's アステロイド shots")
+    k = Case(
+        "bad-counter-twice",
+        "■5 the once-per-phase limit applies to counter-users: b's シールド counters both of a's アステロイド shots",
+    )
     k.prelude(builds=(A_MAIN, ["アステロイド", "シールド", "バッグワーム", "グラスホッパー"], B_MAIN, B_SUB))
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "アステロイド")
@@ -591,8 +653,7 @@ def bad_counter_twice() -> Case:
 
 @case
 def bad_unset_trigger() -> Case:
-    k = Case("bad-use-unset-trigger", "■4/■5 only the two set triggers: a shoots with ハウンド (in the build, "
-             "not set)")
+    k = Case("bad-use-unset-trigger", "■4/■5 only the two set triggers: a shoots with ハウンド (in the build, not set)")
     k.prelude()
     k.opening()
     u = k.use("a", "ハウンド", "射撃", trion=2, tags=[S])
@@ -620,8 +681,10 @@ def bad_out_of_range() -> Case:
 
 @case
 def bad_shield_against_move() -> Case:
-    k = Case("bad-counter-wrong-target", "■5 step 3: a counter answers the effects it names: シールド "
-             "(against shots and blades) used against a move")
+    k = Case(
+        "bad-counter-wrong-target",
+        "■5 step 3: a counter answers the effects it names: シールド (against shots and blades) used against a move",
+    )
     k.prelude()
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -640,8 +703,10 @@ def bad_shield_against_move() -> Case:
 
 @case
 def bad_move_in_opponents_phase() -> Case:
-    k = Case("bad-move-opponents-phase", "■5 moves are made in one's own tactics phase: a spends a left-over "
-             "[移動] in b's phase")
+    k = Case(
+        "bad-move-opponents-phase",
+        "■5 moves are made in one's own tactics phase: a spends a left-over [移動] in b's phase",
+    )
     k.prelude()
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -682,8 +747,10 @@ def bad_move_two_steps() -> Case:
 
 @case
 def bad_counter_before_declarer_asked() -> Case:
-    k = Case("bad-counter-jumped", "■5 step 3: counters are asked from the declaring player first: b shields "
-             "before a was asked")
+    k = Case(
+        "bad-counter-jumped",
+        "■5 step 3: counters are asked from the declaring player first: b shields before a was asked",
+    )
     k.prelude()
     k.opening()
     k.reveal("a", "アステロイド", 2)
@@ -715,8 +782,10 @@ def bad_resolve_first_declared_first() -> Case:
 
 @case
 def bad_resolve_without_asking() -> Case:
-    k = Case("bad-resolve-unasked", "■5 step 3: the counter check comes before the effect applies: the shot "
-             "resolved with nobody asked")
+    k = Case(
+        "bad-resolve-unasked",
+        "■5 step 3: the counter check comes before the effect applies: the shot resolved with nobody asked",
+    )
     k.prelude()
     k.opening()
     k.reveal("a", "アステロイド", 2)
@@ -766,8 +835,7 @@ def bad_winner_is_bailer() -> Case:
 
 @case
 def bad_play_after_zero() -> Case:
-    k = Case("bad-play-after-zero", "■7 trion 0 ends the match: b plots after being shot to 0",
-             {"starting_trion": 15})
+    k = Case("bad-play-after-zero", "■7 trion 0 ends the match: b plots after being shot to 0", {"starting_trion": 15})
     k.prelude(deal=15)
     k.opening()
     k.shot("a")
@@ -782,8 +850,10 @@ def bad_play_after_zero() -> Case:
 
 @case
 def clean_plot_defender_pair() -> Case:
-    k = Case("clean-plot-defender-pair", "■5 blocking is by face: defence 4,4 blocks the 4 only; attack 3,3 v 3,1 "
-             "gives nothing")
+    k = Case(
+        "clean-plot-defender-pair",
+        "■5 blocking is by face: defence 4,4 blocks the 4 only; attack 3,3 v 3,1 gives nothing",
+    )
     k.prelude()
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -796,8 +866,11 @@ def clean_plot_defender_pair() -> Case:
 
 @case
 def clean_pay_last_trion() -> Case:
-    k = Case("clean-pay-last-trion", "■5/■7 trion is life and mana: paying the last 4 chips for a shot empties a, "
-             "so b wins", {"starting_trion": 4})
+    k = Case(
+        "clean-pay-last-trion",
+        "■5/■7 trion is life and mana: paying the last 4 chips for a shot empties a, so b wins",
+        {"starting_trion": 4},
+    )
     k.prelude(deal=4)
     k.opening()
     k.reveal("a", "アステロイド", 2)
@@ -842,8 +915,11 @@ def bad_range_edge() -> Case:
 
 @case
 def bad_use_cannot_pay_trion() -> Case:
-    k = Case("bad-use-cannot-pay", "■5 step 2: with 1 trion left after revealing, the 2-trion shot cannot be paid",
-             {"starting_trion": 3})
+    k = Case(
+        "bad-use-cannot-pay",
+        "■5 step 2: with 1 trion left after revealing, the 2-trion shot cannot be paid",
+        {"starting_trion": 3},
+    )
     k.prelude(deal=3)
     k.opening()
     k.reveal("a", "アステロイド", 2)
@@ -856,19 +932,27 @@ def bad_use_cannot_pay_trion() -> Case:
 
 @case
 def bad_initial_unpaid() -> Case:
-    k = Case("bad-initial-unpaid", "■2 a trigger used at the initial distance pays its trion: バッグワーム "
-             "used for nothing (the table left the distance at the roll)", {"initial_order": "seat"})
+    k = Case(
+        "bad-initial-unpaid",
+        "■2 a trigger used at the initial distance pays its trion: バッグワーム "
+        "used for nothing (the table left the distance at the roll)",
+        {"initial_order": "seat"},
+    )
     k.prelude(roll=3)
-    k.events.insert(7, {"type": "wt.init.use", "by": "a", "player": "a", "trigger": "バッグワーム", "effect": "潜伏",
-                        "delta": 2})
+    k.events.insert(
+        7, {"type": "wt.init.use", "by": "a", "player": "a", "trigger": "バッグワーム", "effect": "潜伏", "delta": 2}
+    )
     k.expect("WT-USE-003", 9)
     return k
 
 
 @case
 def bad_counter_asked_opener_first() -> Case:
-    k = Case("bad-counter-opener-asked", "■5 step 3 (default counter_first=latest): after b's counter, b (who "
-             "just declared) is asked first; a was asked first")
+    k = Case(
+        "bad-counter-opener-asked",
+        "■5 step 3 (default counter_first=latest): after b's counter, b (who "
+        "just declared) is asked first; a was asked first",
+    )
     k.prelude()
     k.opening()
     k.reveal("a", "アステロイド", 2)
@@ -885,8 +969,11 @@ def bad_counter_asked_opener_first() -> Case:
 
 @case
 def clean_counter_initiator_option() -> Case:
-    k = Case("clean-counter-initiator", "option counter_first=initiator: after b's counter the chain's opener a "
-             "is asked first", {"counter_first": "initiator"})
+    k = Case(
+        "clean-counter-initiator",
+        "option counter_first=initiator: after b's counter the chain's opener a is asked first",
+        {"counter_first": "initiator"},
+    )
     k.prelude()
     k.opening()
     k.reveal("a", "アステロイド", 2)
@@ -902,8 +989,9 @@ def clean_counter_initiator_option() -> Case:
 
 @case
 def bad_counter_not_set() -> Case:
-    k = Case("bad-counter-not-set", "■4/■5 counters too come from the set triggers: b counters with エスクード, "
-             "set シールド")
+    k = Case(
+        "bad-counter-not-set", "■4/■5 counters too come from the set triggers: b counters with エスクード, set シールド"
+    )
     k.prelude()
     k.opening()
     k.reveal("a", "アステロイド", 2)
@@ -936,8 +1024,11 @@ def bad_counter_face_down() -> Case:
 
 @case
 def bad_counter_effect_as_tactic() -> Case:
-    k = Case("bad-counter-as-tactic", "■5 the tactics phase uses 「タイミング：戦術フェイズ」 effects: a raises "
-             "シールド on its own with nothing to counter")
+    k = Case(
+        "bad-counter-as-tactic",
+        "■5 the tactics phase uses 「タイミング：戦術フェイズ」 effects: a raises "
+        "シールド on its own with nothing to counter",
+    )
     k.prelude()
     k.opening()
     k.reveal("a", "シールド", 1)
@@ -950,8 +1041,11 @@ def bad_counter_effect_as_tactic() -> Case:
 
 @case
 def bad_kept_other_trigger() -> Case:
-    k = Case("bad-kept-swapped", "■4 only the face-up trigger itself may stay: main slot 'kept' but now holds "
-             "ハウンド instead of the face-up アステロイド")
+    k = Case(
+        "bad-kept-swapped",
+        "■4 only the face-up trigger itself may stay: main slot 'kept' but now holds "
+        "ハウンド instead of the face-up アステロイド",
+    )
     k.prelude()
     k.opening()
     k.shot("a")
@@ -971,7 +1065,7 @@ def bad_move_before_plot() -> Case:
     k.set("b", "アステロイド", "シールド")
     mv = k.add("wt.move", by="a", player="a", to=4, tags=[M])
     k.expect("WT-MOVE-001", mv)
-    k.expect("WT-TACT-001", mv)                   # before the plot there is no tactics phase either
+    k.expect("WT-TACT-001", mv)  # before the plot there is no tactics phase either
     k.passes("a", "b")
     k.resolve(mv)
     return k
@@ -979,8 +1073,11 @@ def bad_move_before_plot() -> Case:
 
 @case
 def bad_stale_tag_next_turn() -> Case:
-    k = Case("bad-stale-tag", "■5 tags are gained each turn (default tags_expire=turn): a's unused [移動] from "
-             "turn 1 spent on turn 2 after a blocked plot")
+    k = Case(
+        "bad-stale-tag",
+        "■5 tags are gained each turn (default tags_expire=turn): a's unused [移動] from "
+        "turn 1 spent on turn 2 after a blocked plot",
+    )
     k.prelude()
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -1002,8 +1099,10 @@ def bad_stale_tag_next_turn() -> Case:
 
 @case
 def bad_counter_resolved_unasked() -> Case:
-    k = Case("bad-counter-resolved-unasked", "■5 step 3: a counter is itself asked for counters: b's shield "
-             "resolved straight after it was declared")
+    k = Case(
+        "bad-counter-resolved-unasked",
+        "■5 step 3: a counter is itself asked for counters: b's shield resolved straight after it was declared",
+    )
     k.prelude()
     k.opening()
     k.reveal("a", "アステロイド", 2)
@@ -1018,8 +1117,11 @@ def bad_counter_resolved_unasked() -> Case:
 
 @case
 def bad_winner_after_zero() -> Case:
-    k = Case("bad-winner-after-zero", "■7 the one who emptied the other's trion wins: b (at 0) recorded as winner",
-             {"starting_trion": 15})
+    k = Case(
+        "bad-winner-after-zero",
+        "■7 the one who emptied the other's trion wins: b (at 0) recorded as winner",
+        {"starting_trion": 15},
+    )
     k.prelude(deal=15)
     k.opening()
     k.shot("a")
@@ -1056,8 +1158,11 @@ def clean_tie_break_unneeded() -> Case:
 
 @case
 def clean_bagworm_default_order() -> Case:
-    k = Case("clean-bagworm-turn1-first", "■2/■3 default initial_order=turn1: a uses バッグワーム, so has 98 and is "
-             "turn 1's first player: the order of uses holds")
+    k = Case(
+        "clean-bagworm-turn1-first",
+        "■2/■3 default initial_order=turn1: a uses バッグワーム, so has 98 and is "
+        "turn 1's first player: the order of uses holds",
+    )
     k.prelude(roll=2, uses=(("a", 2),))
     k.order(1, "a")
     k.set("a", "アステロイド", "シールド")
@@ -1072,8 +1177,10 @@ def clean_bagworm_default_order() -> Case:
 
 @case
 def clean_dodge_counter() -> Case:
-    k = Case("clean-dodge-counter", "■5 step 3: b answers a's 弧月 斬撃 with グラスホッパー 回避 (a counter that "
-             "moves); the slash is cancelled")
+    k = Case(
+        "clean-dodge-counter",
+        "■5 step 3: b answers a's 弧月 斬撃 with グラスホッパー 回避 (a counter that moves); the slash is cancelled",
+    )
     k.prelude(roll=1, builds=(A_MAIN, A_SUB, B_MAIN, ["グラスホッパー", "シールド", "バッグワーム", "エスクード"]))
     k.order(1, "a", "janken")
     k.set("a", "弧月", "シールド")
@@ -1092,8 +1199,10 @@ def clean_dodge_counter() -> Case:
 
 @case
 def clean_reveal_then_move() -> Case:
-    k = Case("clean-reveal-unused", "■5 step 1: turning a trigger face up and then choosing to move instead is "
-             "allowed (the trion is simply spent)")
+    k = Case(
+        "clean-reveal-unused",
+        "■5 step 1: turning a trigger face up and then choosing to move instead is allowed (the trion is simply spent)",
+    )
     k.prelude()
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -1106,18 +1215,24 @@ def clean_reveal_then_move() -> Case:
 
 @case
 def bad_initial_after_fixed() -> Case:
-    k = Case("bad-initial-after-fixed", "■2 initial-distance effects come before the distance is fixed: "
-             "バッグワーム used after wt.init.set", {"initial_order": "seat"})
+    k = Case(
+        "bad-initial-after-fixed",
+        "■2 initial-distance effects come before the distance is fixed: バッグワーム used after wt.init.set",
+        {"initial_order": "seat"},
+    )
     k.prelude(roll=3)
-    k.expect("WT-INIT-003", k.add("wt.init.use", by="a", player="a", trigger="バッグワーム", effect="潜伏",
-                                  delta=1, trion=2))
+    k.expect(
+        "WT-INIT-003", k.add("wt.init.use", by="a", player="a", trigger="バッグワーム", effect="潜伏", delta=1, trion=2)
+    )
     return k
 
 
 @case
 def bad_plot_other_sheet() -> Case:
-    k = Case("bad-plot-other-sheet", "■5 tags come from the attacker's own sheet: a's 1,2 (移動 on a's sheet) "
-             "recorded as b's 射撃戦")
+    k = Case(
+        "bad-plot-other-sheet",
+        "■5 tags come from the attacker's own sheet: a's 1,2 (移動 on a's sheet) recorded as b's 射撃戦",
+    )
     k.prelude(sheets=(SEED_SHEET, [S] * 6))
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -1128,8 +1243,7 @@ def bad_plot_other_sheet() -> Case:
 
 @case
 def bad_set_not_in_build() -> Case:
-    k = Case("bad-set-not-in-build", "■4 triggers are set from one's trigger set: a sets メテオラ, not among a's "
-             "eight")
+    k = Case("bad-set-not-in-build", "■4 triggers are set from one's trigger set: a sets メテオラ, not among a's eight")
     k.prelude()
     k.order(1, "a", "janken")
     k.expect("WT-SET-001", k.set("a", "メテオラ", "シールド"))
@@ -1138,8 +1252,10 @@ def bad_set_not_in_build() -> Case:
 
 @case
 def bad_win_without_condition() -> Case:
-    k = Case("bad-win-no-condition", "■7 the only wins are trion 0 and the opponent's bailout: a is recorded "
-             "winner with b at 85 and no bailout")
+    k = Case(
+        "bad-win-no-condition",
+        "■7 the only wins are trion 0 and the opponent's bailout: a is recorded winner with b at 85 and no bailout",
+    )
     k.prelude()
     k.opening()
     k.shot("a")
@@ -1149,8 +1265,10 @@ def bad_win_without_condition() -> Case:
 
 @case
 def clean_trion_only_effect_without_tags() -> Case:
-    k = Case("clean-jump-no-tags", "■5 a fully blocked plot still opens the tactics phase: b jumps with "
-             "グラスホッパー, which costs trion only")
+    k = Case(
+        "clean-jump-no-tags",
+        "■5 a fully blocked plot still opens the tactics phase: b jumps with グラスホッパー, which costs trion only",
+    )
     k.prelude(builds=(A_MAIN, A_SUB, B_MAIN, ["グラスホッパー", "シールド", "バッグワーム", "エスクード"]))
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -1167,8 +1285,11 @@ def clean_trion_only_effect_without_tags() -> Case:
 
 @case
 def clean_blocked_plot_tags_unrecorded() -> Case:
-    k = Case("clean-jump-tags-unrecorded", "■5 the tactics phase begins when the plot ends: a table that wrote no "
-             "wt.tags line for a plot that gave nothing, then jumped with グラスホッパー")
+    k = Case(
+        "clean-jump-tags-unrecorded",
+        "■5 the tactics phase begins when the plot ends: a table that wrote no "
+        "wt.tags line for a plot that gave nothing, then jumped with グラスホッパー",
+    )
     k.prelude(builds=(A_MAIN, A_SUB, B_MAIN, ["グラスホッパー", "シールド", "バッグワーム", "エスクード"]))
     k.order(1, "a", "janken")
     k.set("a", "アステロイド", "シールド")
@@ -1185,11 +1306,24 @@ def clean_blocked_plot_tags_unrecorded() -> Case:
 
 @case
 def bad_initial_not_in_build() -> Case:
-    k = Case("bad-initial-not-in-build", "■2 initial-distance effects come from one's eight triggers: b uses "
-             "バッグワーム without it in b's set", {"initial_order": "seat"})
+    k = Case(
+        "bad-initial-not-in-build",
+        "■2 initial-distance effects come from one's eight triggers: b uses バッグワーム without it in b's set",
+        {"initial_order": "seat"},
+    )
     k.prelude(roll=3, builds=(A_MAIN, A_SUB, B_MAIN, ["シールド", "グラスホッパー", "ハウンド", "エスクード"]))
-    k.events.insert(7, {"type": "wt.init.use", "by": "b", "player": "b", "trigger": "バッグワーム", "effect": "潜伏",
-                        "delta": 1, "trion": 2})
+    k.events.insert(
+        7,
+        {
+            "type": "wt.init.use",
+            "by": "b",
+            "player": "b",
+            "trigger": "バッグワーム",
+            "effect": "潜伏",
+            "delta": 1,
+            "trion": 2,
+        },
+    )
     k.expect("WT-INIT-003", 9)
     return k
 
@@ -1207,10 +1341,18 @@ def warn_turn_number_jump() -> Case:
 
 @case
 def bad_build_side() -> Case:
-    k = Case("bad-build-side", "■1 main and sub triggers (sides from the trigger text, the catalogue): 弧月 "
-             "(main only) on the sub side")
-    k.prelude(builds=(["アステロイド", "ハウンド", "スコーピオン", "メテオラ"], ["弧月", "シールド", "バッグワーム", "エスクード"],
-                      B_MAIN, B_SUB))
+    k = Case(
+        "bad-build-side",
+        "■1 main and sub triggers (sides from the trigger text, the catalogue): 弧月 (main only) on the sub side",
+    )
+    k.prelude(
+        builds=(
+            ["アステロイド", "ハウンド", "スコーピオン", "メテオラ"],
+            ["弧月", "シールド", "バッグワーム", "エスクード"],
+            B_MAIN,
+            B_SUB,
+        )
+    )
     k.expect("WT-BUILD-003", 2)
     return k
 
@@ -1230,8 +1372,12 @@ def _raw_append(path: Path, event: dict[str, Any]) -> None:
 def write(k: Case) -> dict[str, Any]:
     path = HERE / f"{k.name}.jsonl"
     path.unlink(missing_ok=True)
-    start = {"game": "worldtrigger", "match": k.name, "players": [{"id": "a", "name": "三雲"}, {"id": "b", "name": "空閑"}],
-             "title": k.about}
+    start = {
+        "game": "worldtrigger",
+        "match": k.name,
+        "players": [{"id": "a", "name": "三雲"}, {"id": "b", "name": "空閑"}],
+        "title": k.about,
+    }
     if k.rules:
         start["rules"] = k.rules
     logfile.create(path, start)
@@ -1242,8 +1388,11 @@ def write(k: Case) -> dict[str, Any]:
         except KifuError as exc:
             refused.append(str(exc))
             _raw_append(path, ev)
-    return {"about": k.about, "expected": sorted(k.expected, key=lambda f: (f["seq"], f["code"])),
-            **({"refused_when_written": refused} if refused else {})}
+    return {
+        "about": k.about,
+        "expected": sorted(k.expected, key=lambda f: (f["seq"], f["code"])),
+        **({"refused_when_written": refused} if refused else {}),
+    }
 
 
 def main() -> None:

@@ -43,26 +43,41 @@ ATTACKER = [M, M, M, C, C, C]
 
 def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
     """Six turns, 100 trion, a shooter against an attacker; 空閑 bails out."""
-    k = Table("m1-osamu-vs-yuma", "shooter v attacker, 6 turns, bailout", {"osamu": "三雲", "yuma": "空閑"},
-              strict=fault is None, minimal=minimal)
+    k = Table(
+        "m1-osamu-vs-yuma",
+        "shooter v attacker, 6 turns, bailout",
+        {"osamu": "三雲", "yuma": "空閑"},
+        strict=fault is None,
+        minimal=minimal,
+    )
     a, b = "osamu", "yuma"
-    k.prepare(a, ["アステロイド", "ハウンド", "メテオラ", "バイパー"], ["シールド", "バッグワーム", "グラスホッパー", "エスクード"], MIXED)
-    k.prepare(b, ["弧月", "旋空", "スコーピオン", "アステロイド"], ["シールド", "バッグワーム", "グラスホッパー", "スコーピオン"], ATTACKER)
+    k.prepare(
+        a,
+        ["アステロイド", "ハウンド", "メテオラ", "バイパー"],
+        ["シールド", "バッグワーム", "グラスホッパー", "エスクード"],
+        MIXED,
+    )
+    k.prepare(
+        b,
+        ["弧月", "旋空", "スコーピオン", "アステロイド"],
+        ["シールド", "バッグワーム", "グラスホッパー", "スコーピオン"],
+        ATTACKER,
+    )
     k.deal()
-    k.initial(4, [(a, 2)])                        # 4 + 2 = 6; osamu pays 2 and so goes first
+    k.initial(4, [(a, 2)])  # 4 + 2 = 6; osamu pays 2 and so goes first
     # turn 1: osamu 98, yuma 100
     k.order(1)
     k.set(a, "アステロイド", "シールド")
     k.set(b, "弧月", "グラスホッパー")
-    k.plot(a, [1, 3], [2, 5])                      # [移動][射撃戦]
+    k.plot(a, [1, 3], [2, 5])  # [移動][射撃戦]
     if fault == "shot-out-of-range":
-        u = k.hit(a, "アステロイド")                 # at 6: アステロイド reaches 2–5
+        u = k.hit(a, "アステロイド")  # at 6: アステロイド reaches 2–5
         k.expect("WT-USE-006", u)
         k.step(a, 5)
     else:
         k.step(a, 5)
-        k.hit(a, "アステロイド")                     # yuma 85
-    k.plot(b, [1, 2], [3, 4])                      # [移動][移動]
+        k.hit(a, "アステロイド")  # yuma 85
+    k.plot(b, [1, 2], [3, 4])  # [移動][移動]
     k.jump(b, 4)
     if fault == "move-two-steps":
         u = k.raw("wt.move", by=b, player=b, to=2, tags=[M])
@@ -76,7 +91,7 @@ def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
     # turn 2: osamu 94, yuma 83
     k.order(2)
     if fault == "jump-face-down":
-        k.set(b, "弧月", "グラスホッパー")           # not kept: back to the hand, face down
+        k.set(b, "弧月", "グラスホッパー")  # not kept: back to the hand, face down
     else:
         k.set(b, "弧月", "グラスホッパー", kept=["sub"])
     if fault == "set-after-plot":
@@ -86,13 +101,13 @@ def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
     else:
         k.set(a, "ハウンド", "シールド")
     if fault == "set-after-plot":
-        pass                                     # the plot is already recorded, before osamu's set
+        pass  # the plot is already recorded, before osamu's set
     elif fault == "tags-blocked-face-counted":
         k.raw("wt.plot", by=b, attacker=b, attack=[4, 5], defence=[4, 1])
         k.expect("WT-PLOT-001", k.raw("wt.tags", by=b, player=b, tags=[C, C]))
         k.tags[b] = [C]
     else:
-        k.plot(b, [4, 5], [4, 1])                  # 4 blocked: [近距離戦]
+        k.plot(b, [4, 5], [4, 1])  # 4 blocked: [近距離戦]
     if fault == "jump-face-down":
         k.strict = False
         u = k.use(b, "グラスホッパー", "跳躍", to=1, reveal=False)
@@ -103,7 +118,7 @@ def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
         k.jump(b, 1)
     k.strict = fault is None
     u, c = k.blocked(b, "弧月", "斬撃", "シールド", "防御")
-    k.plot(a, [1, 6], [6, 2])                      # 6 blocked: [移動]
+    k.plot(a, [1, 6], [6, 2])  # 6 blocked: [移動]
     k.step(a, 2)
     # turn 3: osamu 92, yuma 79
     if fault == "wrong-first-player":
@@ -120,10 +135,10 @@ def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
         # after an unrevealed jump the card is still face down: only 弧月 may stay
         k.set(b, "弧月", "グラスホッパー", kept=["main"] if fault == "jump-face-down" else ["main", "sub"])
         k.set(a, "アステロイド", "シールド", kept=["sub"])
-        k.plot(b, [5, 6], [1, 2])                  # [近距離戦][近距離戦]
-        k.hit(b, "弧月", "旋空")                    # osamu 72
-        k.plot(a, [3, 4], [5, 6])                  # [射撃戦][射撃戦]
-        k.hit(a, "アステロイド")                     # yuma 62
+        k.plot(b, [5, 6], [1, 2])  # [近距離戦][近距離戦]
+        k.hit(b, "弧月", "旋空")  # osamu 72
+        k.plot(a, [3, 4], [5, 6])  # [射撃戦][射撃戦]
+        k.hit(a, "アステロイド")  # yuma 62
         if fault == "second-use-same-card":
             k.strict = False
             k.expect("WT-USE-004", k.use(a, "アステロイド", "射撃"))
@@ -133,8 +148,8 @@ def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
     k.order(4)
     k.set(b, "スコーピオン", "スコーピオン")
     k.set(a, "アステロイド", "シールド", kept=["main", "sub"])
-    k.plot(b, [4, 6], [3, 5])                      # [近距離戦][近距離戦]
-    k.hit(b, "スコーピオン", "斬撃")                 # the main copy: osamu 53
+    k.plot(b, [4, 6], [3, 5])  # [近距離戦][近距離戦]
+    k.hit(b, "スコーピオン", "斬撃")  # the main copy: osamu 53
     if fault == "counter-before-declarer-asked":
         u = k.use(b, "スコーピオン", "斬撃")
         c = k.use(a, "シールド", "防御", counter=u)
@@ -150,18 +165,18 @@ def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
         k.expect("WT-CTR-002", k.resolve(u, cancelled=True))
         k.resolve(c)
     else:
-        u, c = k.blocked(b, "スコーピオン", "斬撃", "シールド", "防御")   # the sub copy, shielded
+        u, c = k.blocked(b, "スコーピオン", "斬撃", "シールド", "防御")  # the sub copy, shielded
     if fault == "damage-from-shielded-slash":
         k.expect("WT-TRION-002", k.damage(a, 15, u))
-    k.plot(a, [2, 4], [4, 1])                      # [移動]
+    k.plot(a, [2, 4], [4, 1])  # [移動]
     k.step(a, 3)
     # turn 5: osamu 52, yuma 58
     k.order(5)
     k.set(a, "メテオラ", "エスクード")
     k.set(b, "スコーピオン", "スコーピオン", kept=["main", "sub"])
     k.plot(a, [3, 4], [1, 5])
-    k.hit(a, "メテオラ")                          # yuma 33
-    k.plot(b, [1, 5], [5, 6])                      # [移動]
+    k.hit(a, "メテオラ")  # yuma 33
+    k.plot(b, [1, 5], [5, 6])  # [移動]
     if fault == "move-paid-with-close-tag":
         k.strict = False
         u = k.raw("wt.move", by=b, player=b, to=2, tags=[C])
@@ -172,12 +187,12 @@ def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
         k.resolve(c)
         k.resolve(u, cancelled=True)
     else:
-        k.blocked(b, None, 2, "エスクード", "防壁")     # the move is walled off
+        k.blocked(b, None, 2, "エスクード", "防壁")  # the move is walled off
     # turn 6: osamu 40, yuma 33
     k.order(6)
     k.set(b, "弧月", "グラスホッパー")
     k.set(a, "アステロイド", "シールド")
-    k.plot(k.first, [4, 5], [4, 5])                # everything blocked
+    k.plot(k.first, [4, 5], [4, 5])  # everything blocked
     bail = k.raw("wt.bailout", by=b, player=b)
     if fault == "play-after-bailout":
         k.expect("WT-END-001", k.raw("wt.plot", by=a, attacker=a, attack=[3, 4], defence=[1, 2]))
@@ -195,19 +210,35 @@ def osamu_vs_yuma(fault: str | None = None, minimal: bool = False) -> Table:
 def nino_vs_kage(fault: str | None = None) -> Table:
     """A 40-trion short game: both use バッグワーム (clamped), janken ties, ends at 0 trion."""
     rules = None if fault == "forty-without-rule" else {"starting_trion": 40}
-    k = Table("m2-nino-vs-kage", "short 40-trion game, both bagworms, ends at 0 trion",
-              {"nino": "二宮", "kage": "影浦"}, rules=rules, strict=fault is None)
+    k = Table(
+        "m2-nino-vs-kage",
+        "short 40-trion game, both bagworms, ends at 0 trion",
+        {"nino": "二宮", "kage": "影浦"},
+        rules=rules,
+        strict=fault is None,
+    )
     a, b = "nino", "kage"
-    k.prepare(a, ["アステロイド", "ハウンド", "バイパー", "メテオラ"], ["アステロイド", "シールド", "バッグワーム", "エスクード"], SHOOTER)
-    k.prepare(b, ["スコーピオン", "レイガスト", "スラスター", "アステロイド"], ["スコーピオン", "シールド", "グラスホッパー", "バッグワーム"],
-              [M, M, C, C, S, C])
+    k.prepare(
+        a,
+        ["アステロイド", "ハウンド", "バイパー", "メテオラ"],
+        ["アステロイド", "シールド", "バッグワーム", "エスクード"],
+        SHOOTER,
+    )
+    k.prepare(
+        b,
+        ["スコーピオン", "レイガスト", "スラスター", "アステロイド"],
+        ["スコーピオン", "シールド", "グラスホッパー", "バッグワーム"],
+        [M, M, C, C, S, C],
+    )
     k.deal(40)
     if fault == "forty-without-rule":
         k.expect("WT-TRION-001", 6)  # one starting trion, dealt to both: one finding, both seqs
     if fault == "bagworm-second-player-first":
         k.raw("wt.init.roll", by=a, value=3)
         k.raw("wt.init.use", by=b, player=b, trigger="バッグワーム", effect="潜伏", delta=2, trion=2)
-        k.expect("WT-INIT-002", k.raw("wt.init.use", by=a, player=a, trigger="バッグワーム", effect="潜伏", delta=2, trion=2))
+        k.expect(
+            "WT-INIT-002", k.raw("wt.init.use", by=a, player=a, trigger="バッグワーム", effect="潜伏", delta=2, trion=2)
+        )
         k.trion = {a: 38, b: 38}
         k.distance = 6
         k.raw("wt.init.set", by="judge", distance=6)
@@ -219,7 +250,7 @@ def nino_vs_kage(fault: str | None = None) -> Table:
         k.distance = 6
         k.expect("WT-INIT-001", k.raw("wt.init.set", by="judge", distance=7))
     else:
-        k.initial(3, [(a, 2), (b, 2)])            # 3 + 2 + 2 = 7 → 6
+        k.initial(3, [(a, 2), (b, 2)])  # 3 + 2 + 2 = 7 → 6
     # turn 1: 38 v 38, nino wins the janken
     if fault == "tie-without-method":
         k.expect("WT-ORDER-002", k.raw("wt.order", by="judge", turn=1, first=a))
@@ -227,21 +258,21 @@ def nino_vs_kage(fault: str | None = None) -> Table:
         k.order(1, janken=a)
     k.set(a, "アステロイド", "アステロイド")
     k.set(b, "スコーピオン", "グラスホッパー")
-    k.plot(a, [1, 4], [2, 3])                      # [移動][射撃戦]
+    k.plot(a, [1, 4], [2, 3])  # [移動][射撃戦]
     k.step(a, 5)
-    k.hit(a, "アステロイド")                         # kage 23
-    k.plot(b, [1, 3], [3, 6])                      # 3 blocked: [移動]
+    k.hit(a, "アステロイド")  # kage 23
+    k.plot(b, [1, 3], [3, 6])  # 3 blocked: [移動]
     k.step(b, 4)
     # turn 2: nino 34, kage 23
     k.order(2)
     k.set(b, "スコーピオン", "グラスホッパー")
     k.set(a, "アステロイド", "シールド", kept=["main"])
-    k.plot(b, [2, 4], [5, 6])                      # [移動][近距離戦]
+    k.plot(b, [2, 4], [5, 6])  # [移動][近距離戦]
     k.jump(b, 3)
     k.step(b, 2)
     k.blocked(b, "スコーピオン", "斬撃", "シールド", "防御")
-    k.plot(a, [4, 6], [4, 1])                      # 4 blocked: [射撃戦]
-    k.hit(a, "アステロイド")                         # kept face up: no reveal; kage 4
+    k.plot(a, [4, 6], [4, 1])  # 4 blocked: [射撃戦]
+    k.hit(a, "アステロイド")  # kept face up: no reveal; kage 4
     # turn 3: nino 30, kage 4
     if fault == "turn-number-skipped":
         k.expect("WT-ORDER-003", k.order(4))
@@ -249,24 +280,24 @@ def nino_vs_kage(fault: str | None = None) -> Table:
         k.order(3)
     k.set(b, "スコーピオン", "グラスホッパー", kept=["main", "sub"])
     k.set(a, "アステロイド", "シールド", kept=["main", "sub"])
-    k.plot(b, [3, 5], [1, 2])                      # [近距離戦][射撃戦]
-    k.hit(b, "スコーピオン", "斬撃")                 # nino 15
+    k.plot(b, [3, 5], [1, 2])  # [近距離戦][射撃戦]
+    k.hit(b, "スコーピオン", "斬撃")  # nino 15
     if fault == "shot-with-unset-trigger":
         u = k.raw("wt.use", by=b, player=b, trigger="アステロイド", effect="射撃", trion=2, tags=[S])
         k.expect("WT-USE-002", u)
         k.passes(b, a)
         k.resolve(u)
-    k.plot(a, [4, 5], [4, 5])                      # all blocked: []
+    k.plot(a, [4, 5], [4, 5])  # all blocked: []
     # turn 4: kage 4, nino 15
     k.order(5 if fault == "turn-number-skipped" else 4)
     k.set(b, "スコーピオン", "グラスホッパー", kept=["main", "sub"])
     k.set(a, "アステロイド", "シールド", kept=["main", "sub"])
-    k.plot(b, [3, 4], [3, 4])                      # all blocked: []
-    k.plot(a, [5, 6], [3, 1])                      # [射撃戦][射撃戦]
+    k.plot(b, [3, 4], [3, 4])  # all blocked: []
+    k.plot(a, [5, 6], [3, 1])  # [射撃戦][射撃戦]
     u = k.use(a, "アステロイド", "射撃")
     k.passes(a, b)
     k.resolve(u)
-    k.damage(b, 15, u)                            # kage 4 − 15: 0
+    k.damage(b, 15, u)  # kage 4 − 15: 0
     if fault == "played-on-at-zero":
         k.expect("WT-END-001", k.raw("wt.bailout", by=b, player=b))
     k.end(a, "trion")
@@ -278,35 +309,50 @@ def nino_vs_kage(fault: str | None = None) -> Table:
 
 def mido_vs_kitora(fault: str | None = None) -> Table:
     """Four turns and time called: 弧月+旋空, two アステロイド, エスクード against moves, notes and a ruling."""
-    k = Table("m3-mido-vs-kitora", "all-rounder v shooter, time called after turn 4",
-              {"midorikawa": "緑川", "kitora": "木虎"}, strict=fault is None)
+    k = Table(
+        "m3-mido-vs-kitora",
+        "all-rounder v shooter, time called after turn 4",
+        {"midorikawa": "緑川", "kitora": "木虎"},
+        strict=fault is None,
+    )
     a, b = "midorikawa", "kitora"
-    k.prepare(a, ["弧月", "旋空", "アステロイド", "ハウンド"], ["アステロイド", "シールド", "グラスホッパー", "バッグワーム"], MIXED)
-    k.prepare(b, ["レイガスト", "スラスター", "バイパー", "メテオラ"], ["シールド", "エスクード", "グラスホッパー", "バッグワーム"],
-              [M, M, S, S, S, C])
+    k.prepare(
+        a,
+        ["弧月", "旋空", "アステロイド", "ハウンド"],
+        ["アステロイド", "シールド", "グラスホッパー", "バッグワーム"],
+        MIXED,
+    )
+    k.prepare(
+        b,
+        ["レイガスト", "スラスター", "バイパー", "メテオラ"],
+        ["シールド", "エスクード", "グラスホッパー", "バッグワーム"],
+        [M, M, S, S, S, C],
+    )
     k.deal()
     k.initial(2)
     k.raw("note", by=b, text="じゃんけんで木虎の勝ち、先攻")
     k.order(1, janken=b)
     k.set(b, "レイガスト", "シールド")
     k.set(a, "アステロイド", "アステロイド")
-    k.plot(b, [1, 6], [6, 3])                      # 6 blocked: [移動]
+    k.plot(b, [1, 6], [6, 3])  # 6 blocked: [移動]
     k.step(b, 1)
-    k.plot(a, [1, 3], [5, 6])                      # [移動][射撃戦]
+    k.plot(a, [1, 3], [5, 6])  # [移動][射撃戦]
     k.step(a, 2)
-    k.hit(a, "アステロイド")                         # the main copy; kitora 85
+    k.hit(a, "アステロイド")  # the main copy; kitora 85
     # turn 2: midorikawa 96, kitora 85
     k.order(2)
     k.set(b, "バイパー", "エスクード")
     if fault == "kept-face-down-copy":
-        k.expect("WT-SET-002", k.raw("wt.set", by=a, player=a, main="アステロイド", sub="アステロイド", kept=["main", "sub"]))
+        k.expect(
+            "WT-SET-002", k.raw("wt.set", by=a, player=a, main="アステロイド", sub="アステロイド", kept=["main", "sub"])
+        )
         k.slots[a]["sub"] = ("アステロイド", True)
     else:
         k.set(a, "アステロイド", "アステロイド", kept=["main"])
     k.plot(b, [3, 4], [1, 2])
-    k.hit(b, "バイパー")                            # midorikawa 84
+    k.hit(b, "バイパー")  # midorikawa 84
     k.plot(a, [3, 4], [1, 5])
-    k.hit(a, "アステロイド")                         # kitora 64
+    k.hit(a, "アステロイド")  # kitora 64
     if fault == "resolved-before-other-asked":
         k.strict = False
         u = k.use(a, "アステロイド", "射撃")
@@ -322,15 +368,15 @@ def mido_vs_kitora(fault: str | None = None) -> Table:
     k.order(3)
     k.set(b, "メテオラ", "エスクード", kept=["sub"])
     k.set(a, "弧月", "シールド")
-    k.plot(b, [1, 5], [2, 6])                      # [移動][射撃戦]
+    k.plot(b, [1, 5], [2, 6])  # [移動][射撃戦]
     k.step(b, 3)
     if fault != "second-turn-skipped":
-        k.plot(a, [5, 6], [1, 2])                  # [近距離戦][近距離戦]
+        k.plot(a, [5, 6], [1, 2])  # [近距離戦][近距離戦]
         if fault == "reveal-underpaid":
             k.expect("WT-REVEAL-001", k.raw("wt.reveal", by=a, player=a, trigger="弧月", trion=2))
             k.slots[a]["main"] = ("弧月", True)
             k.trion[a] -= 2
-        k.hit(a, "弧月", "旋空")                     # 1–3 with the option built; kitora 39
+        k.hit(a, "弧月", "旋空")  # 1–3 with the option built; kitora 39
     # turn 4: midorikawa 73, kitora 39
     order4 = k.order(4)
     if fault == "second-turn-skipped":
@@ -346,13 +392,13 @@ def mido_vs_kitora(fault: str | None = None) -> Table:
         # ■5 step 2: a cost not paid, no effect; the damage recorded follows from it (one finding)
         k.expect("WT-USE-003", u, consequences=[k.damage(a, 25, u)])
     else:
-        k.hit(b, "メテオラ")                        # midorikawa 48
-    k.plot(a, [1, 5], [2, 3])                      # [移動][近距離戦]
+        k.hit(b, "メテオラ")  # midorikawa 48
+    k.plot(a, [1, 5], [2, 3])  # [移動][近距離戦]
     k.blocked(a, None, 2, "エスクード", "防壁")
     k.jump(a, 2)
     if fault == "slash-out-of-range":
         k.strict = False
-        u = k.hit(a, "弧月", "斬撃")               # 斬撃 reaches 1 only
+        u = k.hit(a, "弧月", "斬撃")  # 斬撃 reaches 1 only
         k.expect("WT-USE-006", u)
         k.strict = True
     # turn 5: time is called during the sets
@@ -370,58 +416,78 @@ def mido_vs_kitora(fault: str | None = None) -> Table:
 # ------------------------------------------------------------------ match 4: the last trion paid
 
 
-SPIDER = {"スパイダー": {"side": "sub", "reveal": 0, "effects": {
-    "張り巡らす": {"timing": "initial", "kind": "other", "trion": 1, "shift": [-2, 0]}}}}
+SPIDER = {
+    "スパイダー": {
+        "side": "sub",
+        "reveal": 0,
+        "effects": {"張り巡らす": {"timing": "initial", "kind": "other", "trion": 1, "shift": [-2, 0]}},
+    }
+}
 """The table's own trigger (match.start.catalogue): an initial-distance effect that closes in."""
 
 
 def murakami_vs_karasuma(fault: str | None = None) -> Table:
     """60 trion, the table's own スパイダー (clamped below 1), shields from レイガスト, a dodge, 5-5 plots,
     a defender plotting a pair, and a loss by paying the last trion."""
-    k = Table("m4-murakami-vs-karasuma", "attacker v all-rounder, own catalogue, ends on the last trion paid",
-              {"murakami": "村上", "karasuma": "烏丸"}, rules={"starting_trion": 60}, catalogue=SPIDER,
-              strict=fault is None)
+    k = Table(
+        "m4-murakami-vs-karasuma",
+        "attacker v all-rounder, own catalogue, ends on the last trion paid",
+        {"murakami": "村上", "karasuma": "烏丸"},
+        rules={"starting_trion": 60},
+        catalogue=SPIDER,
+        strict=fault is None,
+    )
     a, b = "murakami", "karasuma"
-    k.prepare(a, ["レイガスト", "スラスター", "弧月", "旋空"], ["シールド", "グラスホッパー", "バッグワーム", "エスクード"],
-              [M, M, C, C, C, C])
-    k.prepare(b, ["アステロイド", "スコーピオン", "メテオラ", "ハウンド"], ["シールド", "グラスホッパー", "スパイダー", "アステロイド"],
-              MIXED)
+    k.prepare(
+        a,
+        ["レイガスト", "スラスター", "弧月", "旋空"],
+        ["シールド", "グラスホッパー", "バッグワーム", "エスクード"],
+        [M, M, C, C, C, C],
+    )
+    k.prepare(
+        b,
+        ["アステロイド", "スコーピオン", "メテオラ", "ハウンド"],
+        ["シールド", "グラスホッパー", "スパイダー", "アステロイド"],
+        MIXED,
+    )
     k.deal(60)
-    k.raw("wt.init.roll", by=a, value=2)     # karasuma alone uses an initial effect: he is turn 1's first
+    k.raw("wt.init.roll", by=a, value=2)  # karasuma alone uses an initial effect: he is turn 1's first
     if fault == "shift-beyond-range":
-        k.expect("WT-INIT-003", k.raw("wt.init.use", by=b, player=b, trigger="スパイダー", effect="張り巡らす",
-                                      delta=-3, trion=1))
+        k.expect(
+            "WT-INIT-003",
+            k.raw("wt.init.use", by=b, player=b, trigger="スパイダー", effect="張り巡らす", delta=-3, trion=1),
+        )
     else:
         k.raw("wt.init.use", by=b, player=b, trigger="スパイダー", effect="張り巡らす", delta=-2, trion=1)
     k.trion[b] -= 1
     k.distance = 1
-    k.raw("wt.init.set", by="judge", distance=1)       # 2 − 2 = 0, clamped to 1
+    k.raw("wt.init.set", by="judge", distance=1)  # 2 − 2 = 0, clamped to 1
     # turn 1: karasuma 59 (paid for スパイダー) goes first
     k.order(1)
     k.set(b, "スコーピオン", "シールド")
     k.set(a, "レイガスト", "グラスホッパー")
-    k.plot(b, [5, 5], [4, 6])                      # the seed's 5-5: two [近距離戦]
+    k.plot(b, [5, 5], [4, 6])  # the seed's 5-5: two [近距離戦]
     if fault == "counter-asked-in-wrong-order":
         u = k.use(b, "スコーピオン", "斬撃")
         k.passes(b)
         c = k.use(a, "レイガスト", "シールドモード", counter=u)
-        k.expect("WT-CTR-001", k.next_seq)       # karasuma answers before murakami, who just declared
+        k.expect("WT-CTR-001", k.next_seq)  # karasuma answers before murakami, who just declared
         k.passes(b, a)
         k.resolve(c)
         k.resolve(u, cancelled=True)
     else:
         k.blocked(b, "スコーピオン", "斬撃", "レイガスト", "シールドモード")
-    k.plot(a, [3, 4], [3, 3])                      # a defender's pair blocks one face: [近距離戦]
-    k.hit(a, "レイガスト", "斬撃")                   # face up since the counter: no new reveal
+    k.plot(a, [3, 4], [3, 3])  # a defender's pair blocks one face: [近距離戦]
+    k.hit(a, "レイガスト", "斬撃")  # face up since the counter: no new reveal
     # turn 2
     k.order(2)
     k.set(b, "スコーピオン", "グラスホッパー", kept=["main"])
     k.set(a, "レイガスト", "グラスホッパー", kept=["main"])
-    k.plot(b, [1, 2], [5, 6])                      # [移動][移動]
+    k.plot(b, [1, 2], [5, 6])  # [移動][移動]
     k.step(b, 2)
     k.jump(b, 3)
     k.step(b, 4)
-    k.plot(a, [1, 2], [3, 4])                      # [移動][移動]
+    k.plot(a, [1, 2], [3, 4])  # [移動][移動]
     k.jump(a, 3)
     k.step(a, 2)
     k.step(a, 1)
@@ -429,17 +495,17 @@ def murakami_vs_karasuma(fault: str | None = None) -> Table:
     k.order(3)
     k.set(b, "アステロイド", "アステロイド")
     k.set(a, "弧月", "グラスホッパー", kept=["sub"])
-    k.plot(b, [1, 3], [5, 6])                      # [移動][射撃戦]
+    k.plot(b, [1, 3], [5, 6])  # [移動][射撃戦]
     k.step(b, 2)
     k.hit(b, "アステロイド")
-    k.plot(a, [5, 6], [1, 2])                      # [近距離戦][近距離戦]
-    k.hit(a, "弧月", "旋空")                         # 旋空 reaches 1–3 with the option built
+    k.plot(a, [5, 6], [1, 2])  # [近距離戦][近距離戦]
+    k.hit(a, "弧月", "旋空")  # 旋空 reaches 1–3 with the option built
     # turn 4
     k.order(4)
     k.set(b, "アステロイド", "シールド", kept=["main"])
     k.set(a, "弧月", "グラスホッパー", kept=["main", "sub"])
-    k.plot(b, [3, 4], [3, 4])                      # all blocked: the tags line is still written, []
-    k.plot(a, [5, 1], [2, 3])                      # dice in any order: [近距離戦][移動]
+    k.plot(b, [3, 4], [3, 4])  # all blocked: the tags line is still written, []
+    k.plot(a, [5, 1], [2, 3])  # dice in any order: [近距離戦][移動]
     k.step(a, 1)
     k.blocked(a, "弧月", "斬撃", "シールド", "防御")
     # turn 5
@@ -451,7 +517,7 @@ def murakami_vs_karasuma(fault: str | None = None) -> Table:
     k.hit(b, "アステロイド")
     k.plot(a, [1, 5], [3, 4])
     k.step(a, 1)
-    k.blocked(a, "弧月", "斬撃", "グラスホッパー", "回避", to=2)   # dodged: 回避 moves b away first
+    k.blocked(a, "弧月", "斬撃", "グラスホッパー", "回避", to=2)  # dodged: 回避 moves b away first
     # turn 6
     k.order(6)
     k.set(b, "メテオラ", "シールド")
@@ -461,7 +527,7 @@ def murakami_vs_karasuma(fault: str | None = None) -> Table:
     k.plot(a, [5, 6], [1, 2])
     u = k.use(a, "弧月", "旋空")
     k.passes(a)
-    last = k.use(b, "シールド", "防御", counter=u)     # karasuma pays the last trion: 0, and loses (■7)
+    last = k.use(b, "シールド", "防御", counter=u)  # karasuma pays the last trion: 0, and loses (■7)
     assert k.trion[b] == 0, k.trion
     if fault == "played-on-after-last-trion":
         k.passes(b)
@@ -482,23 +548,38 @@ OPTIONS = {"initial_order": "seat", "counter_first": "initiator", "use_limit": "
 def ikoma_vs_mizukami(fault: str | None = None) -> Table:
     """Four turns under non-default options; time is called. Under the defaults the same play breaks ■2 and ■5."""
     rules = {} if fault == "same-play-default-options" else dict(OPTIONS)
-    k = Table("m5-ikoma-vs-mizukami", "a table's own options: seat order, initiator asked first, per-trigger limit",
-              {"ikoma": "生駒", "mizukami": "水上"}, rules=rules or None, strict=fault is None)
+    k = Table(
+        "m5-ikoma-vs-mizukami",
+        "a table's own options: seat order, initiator asked first, per-trigger limit",
+        {"ikoma": "生駒", "mizukami": "水上"},
+        rules=rules or None,
+        strict=fault is None,
+    )
     a, b = "ikoma", "mizukami"
-    k.prepare(a, ["弧月", "旋空", "スコーピオン", "アステロイド"], ["シールド", "グラスホッパー", "バッグワーム", "エスクード"],
-              [M, M, S, C, C, C])
-    k.prepare(b, ["アステロイド", "ハウンド", "バイパー", "メテオラ"], ["シールド", "バッグワーム", "グラスホッパー", "ハウンド"], SHOOTER)
+    k.prepare(
+        a,
+        ["弧月", "旋空", "スコーピオン", "アステロイド"],
+        ["シールド", "グラスホッパー", "バッグワーム", "エスクード"],
+        [M, M, S, C, C, C],
+    )
+    k.prepare(
+        b,
+        ["アステロイド", "ハウンド", "バイパー", "メテオラ"],
+        ["シールド", "バッグワーム", "グラスホッパー", "ハウンド"],
+        SHOOTER,
+    )
     k.deal()
     if fault == "seat-order-broken":
         k.raw("wt.init.roll", by=a, value=3)
         k.raw("wt.init.use", by=b, player=b, trigger="バッグワーム", effect="潜伏", delta=1, trion=2)
-        k.expect("WT-INIT-002", k.raw("wt.init.use", by=a, player=a, trigger="バッグワーム", effect="潜伏", delta=2,
-                                      trion=2))
+        k.expect(
+            "WT-INIT-002", k.raw("wt.init.use", by=a, player=a, trigger="バッグワーム", effect="潜伏", delta=2, trion=2)
+        )
         k.trion = {a: 98, b: 98}
         k.distance = 6
         k.raw("wt.init.set", by="judge", distance=6)
     else:
-        k.initial(3, [(a, 2), (b, 1)])            # seat order: ikoma (seat 1) first, though mizukami wins turn 1
+        k.initial(3, [(a, 2), (b, 1)])  # seat order: ikoma (seat 1) first, though mizukami wins turn 1
         if fault == "same-play-default-options":
             k.expect("WT-INIT-002", k.next_seq - 2)
     # turn 1: 98 v 98, mizukami wins the janken
@@ -510,7 +591,7 @@ def ikoma_vs_mizukami(fault: str | None = None) -> Table:
         u = k.use(b, "ハウンド", "射撃")
         k.passes(b)
         c = k.use(a, "シールド", "防御", counter=u)
-        k.expect("WT-CTR-001", k.next_seq)        # the chain's opener, mizukami, is asked first
+        k.expect("WT-CTR-001", k.next_seq)  # the chain's opener, mizukami, is asked first
         k.passes(a, b)
         k.resolve(c)
         k.resolve(u, cancelled=True)
@@ -518,16 +599,16 @@ def ikoma_vs_mizukami(fault: str | None = None) -> Table:
         u, c = k.blocked(b, "ハウンド", "射撃", "シールド", "防御", initiator_first=True)
         if fault == "same-play-default-options":
             k.expect("WT-CTR-001", c + 1)
-    k.plot(a, [1, 2], [3, 6])                      # [移動][移動]
+    k.plot(a, [1, 2], [3, 6])  # [移動][移動]
     k.step(a, 5)
     k.step(a, 4)
     # turn 2: ikoma 96, mizukami 94
     k.order(2)
     k.set(b, "ハウンド", "シールド", kept=["main"])
     k.set(a, "弧月", "グラスホッパー")
-    k.plot(b, [3, 4], [5, 6])                      # 3 is 移動 on the shooter's sheet: [移動][射撃戦]
+    k.plot(b, [3, 4], [5, 6])  # 3 is 移動 on the shooter's sheet: [移動][射撃戦]
     k.hit(b, "ハウンド")
-    k.plot(a, [5, 6], [1, 2])                      # [近距離戦][近距離戦]
+    k.plot(a, [5, 6], [1, 2])  # [近距離戦][近距離戦]
     k.jump(a, 3)
     u, c = k.blocked(a, "弧月", "旋空", "シールド", "防御", initiator_first=True)
     if fault == "same-play-default-options":
@@ -536,18 +617,18 @@ def ikoma_vs_mizukami(fault: str | None = None) -> Table:
     k.order(3)
     k.set(a, "弧月", "グラスホッパー", kept=["main", "sub"])
     k.set(b, "ハウンド", "ハウンド", kept=["main"])
-    k.plot(a, [1, 4], [5, 6])                      # [移動][近距離戦]
+    k.plot(a, [1, 4], [5, 6])  # [移動][近距離戦]
     k.jump(a, 2)
     k.step(a, 1)
-    k.hit(a, "弧月", "斬撃")                         # one effect of 弧月 this phase: within the per-trigger limit
-    k.plot(b, [1, 5], [2, 3])                      # [移動][射撃戦]
+    k.hit(a, "弧月", "斬撃")  # one effect of 弧月 this phase: within the per-trigger limit
+    k.plot(b, [1, 5], [2, 3])  # [移動][射撃戦]
     k.step(b, 2)
     k.hit(b, "ハウンド")
     # turn 4: 73 v 73 mid-match, a coin decides
     k.order(4, janken=a, method="coin")
     k.set(a, "スコーピオン", "シールド")
     k.set(b, "ハウンド", "ハウンド", kept=["main"])
-    k.plot(a, [3, 5], [1, 2])                      # [射撃戦][近距離戦]
+    k.plot(a, [3, 5], [1, 2])  # [射撃戦][近距離戦]
     k.hit(a, "スコーピオン", "斬撃")
     k.raw("note", by="judge", text="時間切れ")
     k.end(None, "time")
@@ -555,7 +636,10 @@ def ikoma_vs_mizukami(fault: str | None = None) -> Table:
 
 
 MATCHES: dict[str, Callable[..., Table]] = {
-    "m1": osamu_vs_yuma, "m2": nino_vs_kage, "m3": mido_vs_kitora, "m4": murakami_vs_karasuma,
+    "m1": osamu_vs_yuma,
+    "m2": nino_vs_kage,
+    "m3": mido_vs_kitora,
+    "m4": murakami_vs_karasuma,
     "m5": ikoma_vs_mizukami,
 }
 DISPUTES: list[tuple[str, str, str]] = [
@@ -598,7 +682,10 @@ DISPUTES: list[tuple[str, str, str]] = [
 def tables() -> list[Table]:
     out = [fn() for fn in MATCHES.values()]
     lean = osamu_vs_yuma(minimal=True)
-    lean.name, lean.about = "m1-minimal-client", "match 1 by a minimal client: no at, no by, wt.resolve only after counters"
+    lean.name, lean.about = (
+        "m1-minimal-client",
+        "match 1 by a minimal client: no at, no by, wt.resolve only after counters",
+    )
     lean.start["match"] = lean.name
     out.append(lean)
     for match, fault, about in DISPUTES:

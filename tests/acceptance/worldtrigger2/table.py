@@ -31,16 +31,29 @@ class IllegalScript(Exception):
 class Table:
     """One match being recorded: the lines, the findings a judge expects, and the checker's state."""
 
-    def __init__(self, name: str, about: str, players: dict[str, str], rules: dict[str, Any] | None = None,
-                 catalogue: dict[str, Any] | None = None, strict: bool = True, minimal: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        about: str,
+        players: dict[str, str],
+        rules: dict[str, Any] | None = None,
+        catalogue: dict[str, Any] | None = None,
+        strict: bool = True,
+        minimal: bool = False,
+    ) -> None:
         self.name, self.about, self.strict = name, about, strict
         self.minimal = minimal
         """A minimal client: no ``at``, no ``by``, and no ``wt.resolve`` for a declaration nobody countered
         (docs: any other game event then closes the chain)."""
         self.players = list(players)
         self.start: dict[str, Any] = {
-            "type": "match.start", "at": T0.isoformat(), "format": "kifu/1", "game": "worldtrigger",
-            "match": name, "players": [{"id": k, "name": v} for k, v in players.items()], "title": about[:60],
+            "type": "match.start",
+            "at": T0.isoformat(),
+            "format": "kifu/1",
+            "game": "worldtrigger",
+            "match": name,
+            "players": [{"id": k, "name": v} for k, v in players.items()],
+            "title": about[:60],
         }
         if rules:
             self.start["rules"] = rules
@@ -111,7 +124,9 @@ class Table:
         dist = roll
         for p, delta in uses:
             eff = self.cat["バッグワーム"]["effects"]["潜伏"]
-            self.raw("wt.init.use", by=p, player=p, trigger="バッグワーム", effect="潜伏", delta=delta, trion=eff["trion"])
+            self.raw(
+                "wt.init.use", by=p, player=p, trigger="バッグワーム", effect="潜伏", delta=delta, trion=eff["trion"]
+            )
             self.trion[p] -= eff["trion"]
             dist += delta
         self.distance = min(6, max(1, dist))
@@ -173,8 +188,9 @@ class Table:
         self.slots[p][slot] = (trigger, True)
         self.raw("wt.reveal", by=p, player=p, trigger=trigger, trion=cost)
 
-    def use(self, p: str, trigger: str, effect: str, counter: int | None = None, to: int | None = None,
-            reveal: bool = True) -> int:
+    def use(
+        self, p: str, trigger: str, effect: str, counter: int | None = None, to: int | None = None, reveal: bool = True
+    ) -> int:
         """■5 steps 1–2: reveal when face down, then declare the effect paying its cost."""
         eff = self.cat[trigger]["effects"][effect]
         slot = self.slot_of(p, trigger, effect)
@@ -193,8 +209,17 @@ class Table:
             if t in self.tags[p]:
                 self.tags[p].remove(t)
         self.pay(p, eff.get("trion", 0))
-        return self.raw("wt.use", by=p, player=p, trigger=trigger, effect=effect, trion=eff.get("trion", 0),
-                        tags=need or None, counter=counter, to=to)
+        return self.raw(
+            "wt.use",
+            by=p,
+            player=p,
+            trigger=trigger,
+            effect=effect,
+            trion=eff.get("trion", 0),
+            tags=need or None,
+            counter=counter,
+            to=to,
+        )
 
     def move(self, p: str, to: int) -> int:
         self.legal(M in self.tags[p] and abs(to - self.distance) == 1 and 1 <= to <= 6, f"bad move to {to}")
@@ -228,8 +253,16 @@ class Table:
         self.damage(self.other(p), self.cat[trigger]["effects"][effect]["damage"], u)
         return u
 
-    def blocked(self, p: str, trigger: str | None, effect: Any, guard: str, guard_effect: str,
-                to: int | None = None, initiator_first: bool = False) -> tuple[int, int]:
+    def blocked(
+        self,
+        p: str,
+        trigger: str | None,
+        effect: Any,
+        guard: str,
+        guard_effect: str,
+        to: int | None = None,
+        initiator_first: bool = False,
+    ) -> tuple[int, int]:
         """An attack (or a move to ``effect``, trigger None) the defender stops with a counter-use."""
         u = self.use(p, trigger, effect) if trigger else self.move(p, effect)
         self.passes(p)

@@ -34,8 +34,19 @@ from .roll import Roll, make
 from .settings import settings
 from .text import FLY_SEP, SEP, Block, blocks, typed_command
 
-__all__ = ["SEP", "Roll", "close_systems", "dice_of_command", "game_system", "is_hidden_marker", "looks_like_command", "maybe_result", "normalise",
-           "parse", "typed_secret"]
+__all__ = [
+    "SEP",
+    "Roll",
+    "close_systems",
+    "dice_of_command",
+    "game_system",
+    "is_hidden_marker",
+    "looks_like_command",
+    "maybe_result",
+    "normalise",
+    "parse",
+    "typed_secret",
+]
 
 _HIDDEN = ("シークレットダイス", "[Secret Dice]", "秘密ダイス")
 _DICE = re.compile(r"(?<!\d)(\d*)[DU](\d+)", re.I)  # starts only where a number starts: linear
@@ -76,8 +87,9 @@ def normalise(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).split()).upper()
 
 
-def parse(text: str, system: str | None = None, bot: bool = False,
-          command: str | None = None) -> tuple[str, list[Roll]]:
+def parse(
+    text: str, system: str | None = None, bot: bool = False, command: str | None = None
+) -> tuple[str, list[Roll]]:
     """Every BCDice result in a message: (the text before the first one, the rolls).
 
     ``system`` is the game system id the source records (Udonarium's tag); a bot's
@@ -98,7 +110,9 @@ def parse(text: str, system: str | None = None, bot: bool = False,
         return whole
     lead = errors.nothing_rolled(text, tables.family(system)) if bot or text[:1].isascii() else None
     if lead is not None:
-        block = Block(lead=lead, text=text.strip()[len(lead):].strip(), name="", echo=None, suffix="", head="", steps=())
+        block = Block(
+            lead=lead, text=text.strip()[len(lead) :].strip(), name="", echo=None, suffix="", head="", steps=()
+        )
         return lead, [make(block, "other", certain=True)]  # an error text: BCDice rolled nothing
     if SEP not in text and FLY_SEP not in text:
         return text.strip(), []  # the common case of a chat line: no result can be in it

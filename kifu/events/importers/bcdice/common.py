@@ -18,7 +18,7 @@ recording a face the text does not prove.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from .roll import Roll, make
 from .settings import Settings
@@ -49,8 +49,9 @@ def is_int(text: str) -> bool:
 
 
 def compare(op: str, a: int, b: int) -> bool:
-    return {"<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b, "=": a == b, "==": a == b,
-            "<>": a != b, "!=": a != b}[op]
+    return {"<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b, "=": a == b, "==": a == b, "<>": a != b, "!=": a != b}[
+        op
+    ]
 
 
 def faces_of(text: str) -> list[int] | None:
@@ -94,8 +95,11 @@ def read(block: Block, st: Settings) -> Roll | None:
     """The common command this block's echo names, read; None if it names none of them."""
     if block.echo is None:
         # "2R6 ＞ 条件が間違っています。…": reroll_dice/node.rb refuses the condition before rolling
-        if block.steps and block.steps[0].startswith("条件が間違っています") and \
-                _REROLL_HEAD.fullmatch(block.head.rsplit(" ", 1)[-1]):  # CCFOLIA's classic page: the command first
+        if (
+            block.steps
+            and block.steps[0].startswith("条件が間違っています")
+            and _REROLL_HEAD.fullmatch(block.head.rsplit(" ", 1)[-1])
+        ):  # CCFOLIA's classic page: the command first
             return make(block, "other", certain=True)
         return None
     if block.name:
@@ -119,8 +123,9 @@ def table(block: Block) -> Roll | None:
     """``飲み物表(6) ＞ …``: a table names the total it rolled, not the dice (1D6? 2D6? D66?)."""
     if not _INT.fullmatch(block.echo or "") and not re.fullmatch(r"-?\d+\[[\d,]+\]", block.echo or ""):
         return None
-    return make(block, "other", problem=f"table {block.name!r}: the dice behind {block.echo} are not shown",
-                certain=True)
+    return make(
+        block, "other", problem=f"table {block.name!r}: the dice behind {block.echo} are not shown", certain=True
+    )
 
 
 def choice(block: Block, echo: str, st: Settings) -> Roll | None:
@@ -130,7 +135,7 @@ def choice(block: Block, echo: str, st: Settings) -> Roll | None:
         return None
     takes = int(m.group(1) or 1)
     opener = m.group(2)
-    body = echo[m.end():]
+    body = echo[m.end() :]
     if opener in "[(":
         if not body.endswith("])"[opener == "("]):
             return None
@@ -160,8 +165,13 @@ def d66(block: Block, echo: str, st: Settings) -> Roll | None:
     pair = d66_pair(int(shown)) if is_int(shown) and len(block.steps) == 1 else None
     if pair is None:
         return make(block, "other", problem="D66 value not two digits 1–6", certain=True)
-    return make(block, "die", dice=((6, pair[0]), (6, pair[1])),
-                ordered=d66_order_known(pair, st.d66_sorted, m.group(1)), certain=True)
+    return make(
+        block,
+        "die",
+        dice=((6, pair[0]), (6, pair[1])),
+        ordered=d66_order_known(pair, st.d66_sorted, m.group(1)),
+        certain=True,
+    )
 
 
 def tally(block: Block, echo: str, st: Settings) -> Roll | None:
@@ -172,15 +182,23 @@ def tally(block: Block, echo: str, st: Settings) -> Roll | None:
     times, sides = int(m.group(1)), int(m.group(3))
     faces = faces_of(block.steps[0]) if block.steps else None
     if faces is None:
-        return make(block, "other", certain=True) if sides > 20 else \
-            make(block, "other", problem="tally faces not shown", certain=True)
+        return (
+            make(block, "other", certain=True)
+            if sides > 20
+            else make(block, "other", problem="tally faces not shown", certain=True)
+        )
     if len(faces) != _times(times, sides) or not all(1 <= f <= sides for f in faces):
         return make(block, "other", problem=f"{len(faces)} faces shown for {echo}", certain=True)
     counts = [f"[{v}]×{faces.count(v)}" for v in range(1, sides + 1) if faces.count(v) or m.group(2).upper() == "Z"]
     if block.steps[1:] != (", ".join(counts),):
         return make(block, "other", problem="the tally does not follow the faces", certain=True)
-    return make(block, "die", dice=tuple((sides, f) for f in faces), ordered=not unordered(faces, st.sort_barabara),
-                certain=True)
+    return make(
+        block,
+        "die",
+        dice=tuple((sides, f) for f in faces),
+        ordered=not unordered(faces, st.sort_barabara),
+        certain=True,
+    )
 
 
 def barabara(block: Block, echo: str, st: Settings) -> Roll | None:
@@ -194,7 +212,7 @@ def barabara(block: Block, echo: str, st: Settings) -> Roll | None:
         return make(block, "other", problem="faces not shown", certain=True)
     dice, pos, order = [], 0, True
     for times, sides in terms:
-        part = faces[pos: pos + _times(times, sides)]
+        part = faces[pos : pos + _times(times, sides)]
         pos += len(part)
         if not all(1 <= f <= sides for f in part):
             return make(block, "other", problem=f"a face out of 1–{sides}", certain=True)
@@ -278,7 +296,7 @@ def upper(block: Block, echo: str, st: Settings) -> Roll | None:
     terms = [(int(n), int(s)) for n, s in _TERM.findall(m.group("dice"))]
     dice, pos, order, all_sums = [], 0, True, []
     for times, sides in terms:
-        part = joined[pos: pos + times]
+        part = joined[pos : pos + times]
         pos += times
         sums = []
         for item in part:
@@ -355,8 +373,11 @@ def _bare(block: Block, tok: re.Match[str], total: int, st: Settings) -> Roll:
     """One die alone prints no brackets: ``(1D6) ＞ 4``; too many dice or sides print ``0``."""
     times, sides = int(tok.group("n")), int(tok.group("s"))
     if _times(times, sides) == 0:
-        return make(block, "other", certain=True) if total == 0 else \
-            make(block, "other", problem="a total for dice BCDice does not roll", certain=True)
+        return (
+            make(block, "other", certain=True)
+            if total == 0
+            else make(block, "other", problem="a total for dice BCDice does not roll", certain=True)
+        )
     if times != 1 or sides == 66:
         return make(block, "other", problem="only the total is shown", certain=True)
     if sides == 9 and st.d9 is not False:
@@ -388,7 +409,8 @@ def _term(want: re.Match[str], got: re.Match[str], st: Settings) -> tuple[list[t
         if None in pairs:
             return "a D66 face is not two digits 1–6"
         order = not (st.sort_add is not False and len(faces) > 1) and all(
-            d66_order_known(p, st.d66_sorted) for p in pairs if p)
+            d66_order_known(p, st.d66_sorted) for p in pairs if p
+        )
         return [(6, d) for p in pairs if p for d in p], order
     if sides == 9 and (st.d9 or (st.d9 is None and 0 in faces)):
         if not all(0 <= f <= 9 for f in faces):
@@ -408,8 +430,12 @@ def _kept(faces: list[int], keep: str | None, n: int) -> list[int] | None:
     if faces != sorted(faces):
         return None
     k = keep.upper()
-    return {"KH": faces[max(0, len(faces) - n):] if n else [], "KL": faces[:n], "DH": faces[: max(0, len(faces) - n)],
-            "DL": faces[n:]}[k]
+    return {
+        "KH": faces[max(0, len(faces) - n) :] if n else [],
+        "KL": faces[:n],
+        "DH": faces[: max(0, len(faces) - n)],
+        "DL": faces[n:],
+    }[k]
 
 
 def _times(times: int, sides: int) -> int:

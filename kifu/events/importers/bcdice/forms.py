@@ -42,8 +42,12 @@ def double_cross(block: Block) -> Roll | None:
             return make(block, "other", problem="a round not in the form total[faces]", certain=True)
         faces = [int(v) for v in g.group(2).split(",")]
         hits = sum(f >= crit for f in faces)
-        if len(faces) != want or not all(1 <= f <= 10 for f in faces) or faces != sorted(faces) or \
-                int(g.group(1)) != (10 if hits else max(faces)):
+        if (
+            len(faces) != want
+            or not all(1 <= f <= 10 for f in faces)
+            or faces != sorted(faces)
+            or int(g.group(1)) != (10 if hits else max(faces))
+        ):
             return make(block, "other", problem="rounds do not follow the critical value", certain=True)
         dice.extend((10, f) for f in faces)
         want = hits
@@ -67,10 +71,13 @@ def sword_world_rating(block: Block) -> Roll | None:
         return None
     p = _PAIRS.match(block.steps[0])
     if not p:
-        return make(block, "other", certain=True) if not any("2D:" in s for s in block.steps) else \
-            make(block, "other", problem="rating dice not in pairs", certain=True)
-    fixed = dict(_FIXED.findall(block.head[k.start():]))
-    doubled = "gf" in block.head[k.start():]  # "gf": one die read twice (a pair of equal faces)
+        return (
+            make(block, "other", certain=True)
+            if not any("2D:" in s for s in block.steps)
+            else make(block, "other", problem="rating dice not in pairs", certain=True)
+        )
+    fixed = dict(_FIXED.findall(block.head[k.start() :]))
+    doubled = "gf" in block.head[k.start() :]  # "gf": one die read twice (a pair of equal faces)
     dice = []
     for i, pair in enumerate(p.group(1).split(" ")):
         a, b = (int(v) for v in pair.split(","))
@@ -99,12 +106,19 @@ def sword_world_critical(block: Block) -> Roll | None:
         return None
     s = _CRIT_STEP.fullmatch(block.steps[0])
     if not s:
-        return make(block, "other", certain=True) if not re.search(r"\d\[", block.steps[0]) else \
-            make(block, "other", problem="pairs not shown", certain=True)
+        return (
+            make(block, "other", certain=True)
+            if not re.search(r"\d\[", block.steps[0])
+            else make(block, "other", problem="pairs not shown", certain=True)
+        )
     crit = int(m.group(1))
     pairs = [tuple(int(v) for v in p.split(",")) for p in re.findall(r"\[(\d,\d)\]", s.group(2))]
-    ok = all(1 <= a <= 6 and 1 <= b <= 6 for a, b in pairs) and all(a + b >= crit for a, b in pairs[:-1]) and \
-        sum(a + b for a, b in pairs) == int(s.group(1)) and (pairs[-1][0] + pairs[-1][1] < crit or len(pairs) == 1 and False)
+    ok = (
+        all(1 <= a <= 6 and 1 <= b <= 6 for a, b in pairs)
+        and all(a + b >= crit for a, b in pairs[:-1])
+        and sum(a + b for a, b in pairs) == int(s.group(1))
+        and (pairs[-1][0] + pairs[-1][1] < crit or len(pairs) == 1 and False)
+    )
     if not ok and not (len(pairs) and sum(a + b for a, b in pairs) == int(s.group(1))):
         return make(block, "other", problem="pairs do not follow the critical value", certain=True)
     return make(block, "die", dice=tuple((6, v) for p in pairs for v in p), certain=True)
@@ -139,7 +153,7 @@ def emoklore(block: Block) -> Roll | None:
     m = re.fullmatch(r"(\d+)DM<=-?\d+", echo, re.I)
     if m:
         count = int(m.group(1))
-    for i, step in enumerate(block.steps):
+    for step in block.steps:
         dm = _DM.fullmatch(step)
         if dm:
             count = int(dm.group(1))
@@ -173,8 +187,12 @@ def shinobigami(block: Block) -> Roll | None:
         return make(block, "other", problem="the two dice are not shown", certain=True)
     two = [int(v) for v in g.group(2).split(",")]
     faces = every if every is not None else two
-    if len(faces) != n or not all(1 <= f <= 6 for f in faces) or sorted(faces)[-2:] != sorted(two) or \
-            sum(two) != int(g.group(1)):
+    if (
+        len(faces) != n
+        or not all(1 <= f <= 6 for f in faces)
+        or sorted(faces)[-2:] != sorted(two)
+        or sum(two) != int(g.group(1))
+    ):
         return make(block, "other", problem="dice do not match the command", certain=True)
     return make(block, "die", dice=tuple((6, f) for f in faces), ordered=not (len(set(faces)) > 1), certain=True)
 
@@ -200,7 +218,10 @@ def log_horizon(block: Block) -> Roll | None:
 _SATA_HEAD = re.compile(r"【難易度\d+、ファンブル率\d+、必殺([^】]*)】")
 _SATA_ROUND = re.compile(r"([01])\[([1-6]),([1-6])\](『必殺！』)?")
 _SATA_NOTICE = re.compile(r"【\d+R>=\d+[^】]*】")
-_SATA_NOTICES = ("あらゆる難易度は5未満にはならないため、難易度は5になる！", "難易度が12を超えたため、超過分、ファンブル率が上昇！")
+_SATA_NOTICES = (
+    "あらゆる難易度は5未満にはならないため、難易度は5になる！",
+    "難易度が12を超えたため、超過分、ファンブル率が上昇！",
+)
 
 
 def _after_command(block: Block, at: int) -> bool:
@@ -225,8 +246,11 @@ def satasupe(block: Block) -> Roll | None:
     for r in rounds:
         m = _SATA_ROUND.fullmatch(r)
         if not m:
-            return make(block, "other", certain=True) if "ファンブル率" in block.steps[0] else \
-                make(block, "other", problem="rounds not in the form n[a,b]", certain=True)
+            return (
+                make(block, "other", certain=True)
+                if "ファンブル率" in block.steps[0]
+                else make(block, "other", problem="rounds not in the form n[a,b]", certain=True)
+            )
         a, b = int(m.group(2)), int(m.group(3))
         if bool(m.group(4)) != (a + b >= critical):
             return make(block, "other", problem="a critical mark that does not follow the dice", certain=True)
@@ -299,19 +323,31 @@ def satasupe_seigou(block: Block) -> Roll | None:
     head = _SEIGOU.search(block.head)
     if not head or head.end() != len(block.head) or not _after_command(block, head.start()):
         return None
-    block = msgspec.structs.replace(block, lead=block.head[: head.start()].strip(), head=head.group(),
-                                    text=block.text[head.start():])
+    block = msgspec.structs.replace(
+        block, lead=block.head[: head.start()].strip(), head=head.group(), text=block.text[head.start() :]
+    )
     shown = _SEIGOU_DICE.fullmatch(block.steps[0]) if len(block.steps) >= 3 else None
     dice = Dice()
     mod = int(head.group(1))
-    if not shown or block.steps[1] != f"{shown.group(1)}＋（{mod}）＝{int(shown.group(1)) + mod}" or \
-            not dice.total(2, 6, int(shown.group(1))):
+    if (
+        not shown
+        or block.steps[1] != f"{shown.group(1)}＋（{mod}）＝{int(shown.group(1)) + mod}"
+        or not dice.total(2, 6, int(shown.group(1)))
+    ):
         return make(block, "other", problem="the 2D6 of 性業値 not shown", certain=True)
     return make(block, "die", **dice.fields(), certain=True)
 
 
-_OWN = ((("DX",), double_cross), (("KeyNo.",), sword_world_rating), (("@",), sword_world_critical),
-        (("DRU[", "BIB["), sword_world_pair), (("DM", "DA"), emoklore), (("SG",), shinobigami),
-        (("LH", "*5"), log_horizon), (("【難易度", "R>="), satasupe), (("〔性業値〕",), satasupe_seigou))
+_OWN = (
+    (("DX",), double_cross),
+    (("KeyNo.",), sword_world_rating),
+    (("@",), sword_world_critical),
+    (("DRU[", "BIB["), sword_world_pair),
+    (("DM", "DA"), emoklore),
+    (("SG",), shinobigami),
+    (("LH", "*5"), log_horizon),
+    (("【難易度", "R>="), satasupe),
+    (("〔性業値〕",), satasupe_seigou),
+)
 """Forms no other system prints the same way: tried whatever the system (a CCFOLIA log names none)."""
 _ANY_MARK = re.compile("|".join(re.escape(m) for marks, _ in _OWN for m in marks))

@@ -25,18 +25,51 @@ import re
 from .roll import Dice, Roll, make
 from .text import Block
 
-_CONSUMPTION = frozenset({
-    "体力消耗表", "気力消耗表", "物品消耗表", "金銭消耗表", "特殊消耗表：ロデ研は爆発だ！", "特殊消耗表：アルヴの呪いじゃ！",
-    "체력 소모표", "기력 소모표", "물품 소모표", "금전 소모표", "특수 소모표 : 로데릭 연구소는 폭발했다!", "특수 소모표: 알브의 저주다!",
-})
-_TREASURE = frozenset({
-    "金銭財宝表", "魔法素材財宝表", "換金アイテム財宝表", "ヒロイン財宝表", "ゴブリン財宝表",
-    "金銭財宝表（拡張）", "魔法素材財宝表（拡張）", "換金アイテム財宝表（拡張）", "そのほか財宝表（拡張）",
-    "금전 재보표", "마법소재 재물표", "환전아이템 재물표", "히로인 재보표", "고블린 재물표",
-})
+_CONSUMPTION = frozenset(
+    {
+        "体力消耗表",
+        "気力消耗表",
+        "物品消耗表",
+        "金銭消耗表",
+        "特殊消耗表：ロデ研は爆発だ！",
+        "特殊消耗表：アルヴの呪いじゃ！",
+        "체력 소모표",
+        "기력 소모표",
+        "물품 소모표",
+        "금전 소모표",
+        "특수 소모표 : 로데릭 연구소는 폭발했다!",
+        "특수 소모표: 알브의 저주다!",
+    }
+)
+_TREASURE = frozenset(
+    {
+        "金銭財宝表",
+        "魔法素材財宝表",
+        "換金アイテム財宝表",
+        "ヒロイン財宝表",
+        "ゴブリン財宝表",
+        "金銭財宝表（拡張）",
+        "魔法素材財宝表（拡張）",
+        "換金アイテム財宝表（拡張）",
+        "そのほか財宝表（拡張）",
+        "금전 재보표",
+        "마법소재 재물표",
+        "환전아이템 재물표",
+        "히로인 재보표",
+        "고블린 재물표",
+    }
+)
 EXPLORATION = "イースタル探索表"  # the Korean file keeps the Japanese table
-_LISTS = frozenset({"ロデ研の新発明", "アキバの街で遭遇するトラブル", "廃棄児",
-                    "로데릭 연구소의 새로운 발명", "아키바 거리에서 발생하는 문제", "버림받은 아이"})
+_LISTS = frozenset(
+    {
+        "ロデ研の新発明",
+        "アキバの街で遭遇するトラブル",
+        "廃棄児",
+        "로데릭 연구소의 새로운 발명",
+        "아키바 거리에서 발생하는 문제",
+        "버림받은 아이",
+    }
+)
 _INSTRUMENT = frozenset({"楽器種別表", "악기 종류 표"})
 
 _ONE = re.compile(r"-?\d+\[(\d+)\]")
@@ -77,8 +110,12 @@ def _consumption(block: Block, typed: str | None) -> Roll:
     if not m:
         return make(block, "other", problem=f"{block.name}: the d6 is not shown", certain=True)
     if typed is None or not _CONSUMPTION_CMD.search(typed):
-        return make(block, "other", problem=f"{block.name}: the command is not known, and a $ in it fixes the die "
-                                            "without a roll", certain=True)
+        return make(
+            block,
+            "other",
+            problem=f"{block.name}: the command is not known, and a $ in it fixes the die without a roll",
+            certain=True,
+        )
     if "$" in typed:
         return make(block, "other", certain=True)  # "PCT1$5": the die was set, not rolled
     dice = Dice()
@@ -124,6 +161,6 @@ def read_message(text: str) -> tuple[str, list[Roll]] | None:
     if at < 0 or not first.endswith(")") or (at and not first[at - 1].isspace()):
         return None
     lead, head = first[:at].strip(), first[at:]  # CCFOLIA's classic page: the command before it
-    echo = head[len(EXPLORATION) + 1: -1]
+    echo = head[len(EXPLORATION) + 1 : -1]
     block = Block(lead=lead, text=text.strip()[at:], name=EXPLORATION, echo=echo, suffix="", head=head, steps=())
     return lead, [_bracketed(block, echo)]

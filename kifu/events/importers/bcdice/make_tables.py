@@ -48,8 +48,11 @@ _Q = r"""["']([^"'\n]+)["']"""
 _RUBY = [
     # Only these classes: a ChainTable or a custom table rolls more than its value shows.
     re.compile(r"(?:DiceTable::|(?<![\w:]))(?:Table|RangeTable)\.new\(\s*" + _Q + r",\s*" + r"""["'](\d+D\d+)["']"""),
-    re.compile(r"(?:DiceTable::|(?<![\w:]))D66(?:Grid|HalfGrid|LeftRange|OneThird|Parity|Range)?Table\.new\(\s*" + _Q
-               + r",\s*(?:BCDice::)?D66SortType::(\w+)"),
+    re.compile(
+        r"(?:DiceTable::|(?<![\w:]))D66(?:Grid|HalfGrid|LeftRange|OneThird|Parity|Range)?Table\.new\(\s*"
+        + _Q
+        + r",\s*(?:BCDice::)?D66SortType::(\w+)"
+    ),
 ]
 
 
@@ -84,8 +87,11 @@ def yaml_tables(text: str) -> list[tuple[str, str]]:
                     break
                 km = re.match(re.escape(indent) + r"(type|d66_sort_type):\s*[\"']?(\w+)", other)
                 if km:
-                    kind = km.group(2).upper() if km.group(1) == "type" else \
-                        "D66" + ("" if km.group(2) == "NO_SORT" else "S")
+                    kind = (
+                        km.group(2).upper()
+                        if km.group(1) == "type"
+                        else "D66" + ("" if km.group(2) == "NO_SORT" else "S")
+                    )
                     break
                 j += step
             if kind:
@@ -114,10 +120,17 @@ def main(root: Path) -> None:
     print(f"{VETTED}: {sum(map(len, vetted.values()))} tables of {len(vetted)} systems shown whole by BCDice's tests")
     found_in = owners({n for tables in found.values() for n in tables} | own_names(), sources(root))
     NAMES.write_text(json.dumps(found_in, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"{NAMES}: {sum(len(o) == 1 for o in found_in.values())} of {len(found_in)} names in one system's source only")
+    print(
+        f"{NAMES}: {sum(len(o) == 1 for o in found_in.values())} of {len(found_in)} names in one system's source only"
+    )
     # lib/bcdice/game_system/<System>.rb: each defines its id (``ID = 'SwordWorld2.5'``)
-    ids = sorted({m.group(1) for rb in (root / "lib/bcdice/game_system").glob("*.rb")
-                  for m in _ID.finditer(rb.read_text(encoding="utf-8"))})
+    ids = sorted(
+        {
+            m.group(1)
+            for rb in (root / "lib/bcdice/game_system").glob("*.rb")
+            for m in _ID.finditer(rb.read_text(encoding="utf-8"))
+        }
+    )
     IDS.write_text(json.dumps(ids, indent=0) + "\n", encoding="utf-8")
     print(f"{IDS}: {len(ids)} game system ids")
 
@@ -151,14 +164,18 @@ def owners(names: set[str], texts: dict[str, str]) -> dict[str, list[str]]:
     out = {}
     for name in sorted(names):
         longer = [other for other in names if name in other and other != name]
-        out[name] = sorted(fam for fam, text in texts.items() if name in text and
-                           text.count(name) > sum(text.count(o) * o.count(name) for o in longer))
+        out[name] = sorted(
+            fam
+            for fam, text in texts.items()
+            if name in text and text.count(name) > sum(text.count(o) * o.count(name) for o in longer)
+        )
     return out
 
 
 def own_names() -> set[str]:
     """The names kifu's own readers know (tables a system rolls in its own code, skill table heads)."""
     from . import forms, log_horizon, skills, tables
+
     return log_horizon.NAMES | {n for own in tables.OWN_TABLES.values() for n in own} | forms.OWN_NAMES | skills.NAMES
 
 
@@ -198,12 +215,12 @@ def _whole(named: list[tuple[int, str, int]], tables: dict[str, str], rands: lis
         m = re.fullmatch(r"(\d+)D(\d+)", kind)
         if m:
             count, sides = int(m.group(1)), int(m.group(2))
-            part = rands[pos: pos + count]
+            part = rands[pos : pos + count]
             if len(part) != count or any(s != sides for s, _ in part) or sum(v for _, v in part) != value:
                 return False
             pos += count
             continue
-        part = rands[pos: pos + 2]
+        part = rands[pos : pos + 2]
         tens, ones = divmod(value, 10)
         want = [(6, tens), (6, ones)]
         if part != want and not (kind == "D66S" and sorted(part) == want):

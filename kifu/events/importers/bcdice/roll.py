@@ -114,8 +114,17 @@ def make(block: Block, kind: str, **fields: Any) -> Roll:
     last = steps[-1] if steps else ""
     outcome = last if last and _int(last) is None else None
     echo = block.echo if block.echo is not None else block.head
-    return Roll(echo=echo, text=block.text, steps=steps, kind=kind, total=total, outcome=outcome,
-                repeat=block.repeat, prefix=block.name, **fields)
+    return Roll(
+        echo=echo,
+        text=block.text,
+        steps=steps,
+        kind=kind,
+        total=total,
+        outcome=outcome,
+        repeat=block.repeat,
+        prefix=block.name,
+        **fields,
+    )
 
 
 class Dice:

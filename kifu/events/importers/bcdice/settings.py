@@ -19,26 +19,26 @@ _TABLE = {
     # a: D66 digits sorted ascending; 9: "D9" is a d10 read as 0–9.
     "9": "Gundog GundogRevised GundogZero SajinsenkiAGuS2E",
     "A": "Airgetlamh Airgetlamh:Korean Alsetto Alsetto:Korean Alshard Arianrhod Arianrhod:Korean Avandner "
-         "BladeOfArcana CthulhuTech DemonParasite EarthDawn EarthDawn3 EarthDawn4 EmbryoMachine EtrianOdysseySRS "
-         "FullMetalPanic FullMetalPanic:Korean GranCrest Illusio Kamigakari Kamigakari:Korean LostRoyal "
-         "MetallicGuardian MetallicGuardian:Korean MonotoneMuseum MonotoneMuseum:Korean MorkBorg MorkBorg:Korean "
-         "NightmareHunterDeep NobunagasBlackCastle OrgaRain ParasiteBlood Postman Raisondetre RokumonSekai2 SRS "
-         "SRS:Korean StrangerOfSwordCity Strave TenkaRyouran TenkaRyouran:Korean TokumeiTenkousei TunnelsAndTrolls "
-         "TwilightGunsmoke",
+    "BladeOfArcana CthulhuTech DemonParasite EarthDawn EarthDawn3 EarthDawn4 EmbryoMachine EtrianOdysseySRS "
+    "FullMetalPanic FullMetalPanic:Korean GranCrest Illusio Kamigakari Kamigakari:Korean LostRoyal "
+    "MetallicGuardian MetallicGuardian:Korean MonotoneMuseum MonotoneMuseum:Korean MorkBorg MorkBorg:Korean "
+    "NightmareHunterDeep NobunagasBlackCastle OrgaRain ParasiteBlood Postman Raisondetre RokumonSekai2 SRS "
+    "SRS:Korean StrangerOfSwordCity Strave TenkaRyouran TenkaRyouran:Korean TokumeiTenkousei TunnelsAndTrolls "
+    "TwilightGunsmoke",
     "AB": "AlchemiaStruggle ArknightsFan BarnaKronika GehennaAn LiveraDoll Nechronica Nechronica:Korean OracleEngine "
-          "ShadowRun ShadowRun4 ShadowRun5",
+    "ShadowRun ShadowRun4 ShadowRun5",
     "ABa": "Insane Insane:Korean KanColle MagicaLogia MagicaLogia:Korean MagicaLogia:SimplifiedChinese",
     "Aa": "Amadeus Amadeus:Korean BeginningIdol BeginningIdol2022 BeginningIdol:Korean BloodCrusade BloodMoon "
-          "CardRanker Comes DesperateRun DetatokoSaga DetatokoSaga:Korean DiceOfTheDead HuntersMoon JekyllAndHyde "
-          "KillDeathBusiness KillDeathBusiness:Korean MeikyuDays MeikyuKingdom MeikyuKingdomBasic Peekaboo Satasupe "
-          "ShinobiGami ShinobiGami:Korean StratoShout StratoShout:Korean",
+    "CardRanker Comes DesperateRun DetatokoSaga DetatokoSaga:Korean DiceOfTheDead HuntersMoon JekyllAndHyde "
+    "KillDeathBusiness KillDeathBusiness:Korean MeikyuDays MeikyuKingdom MeikyuKingdomBasic Peekaboo Satasupe "
+    "ShinobiGami ShinobiGami:Korean StratoShout StratoShout:Korean",
     "B": "AngelGear AniMalus Ayabito DivineCharger FullFace Irisbane KimitoYell Kutulu KutuluRevised Magius "
-         "Magius_3rdNewTokyoCity MarvelHeroicRoleplaying NRR RogueLikeHalf Shiranui StellarKnights "
-         "StellarKnights:Korean YankeeMustDie",
+    "Magius_3rdNewTokyoCity MarvelHeroicRoleplaying NRR RogueLikeHalf Shiranui StellarKnights "
+    "StellarKnights:Korean YankeeMustDie",
     "Ba": "Bakenokawa ShuumatsuBargainWars",
     "a": "BeastBindTrinity DarkDaysDrive Elysion FutariSousa FutariSousa:Korean HatsuneMiku HatsuneMiku:Korean "
-         "LostRecord OneWayHeroics PastFutureParadox StarryDolls StarryDolls:Korean TensaiGunshiNiNaro "
-         "YankeeYogSothoth",
+    "LostRecord OneWayHeroics PastFutureParadox StarryDolls StarryDolls:Korean TensaiGunshiNiNaro "
+    "YankeeYogSothoth",
 }
 _FLAGS = {system: flags for flags, names in _TABLE.items() for system in names.split()}
 

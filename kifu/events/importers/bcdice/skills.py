@@ -18,16 +18,42 @@ import re
 from .roll import Dice, Roll, make
 from .text import Block
 
-SYSTEMS = frozenset({
-    "BloodCrusade", "CardRanker", "DarkDaysDrive", "HuntersMoon", "Insane", "KanColle", "KillDeathBusiness",
-    "MagicaLogia", "PastFutureParadox", "Peekaboo", "ShinobiGami", "StarryDolls", "StratoShout", "YankeeYogSothoth",
-})
+SYSTEMS = frozenset(
+    {
+        "BloodCrusade",
+        "CardRanker",
+        "DarkDaysDrive",
+        "HuntersMoon",
+        "Insane",
+        "KanColle",
+        "KillDeathBusiness",
+        "MagicaLogia",
+        "PastFutureParadox",
+        "Peekaboo",
+        "ShinobiGami",
+        "StarryDolls",
+        "StratoShout",
+        "YankeeYogSothoth",
+    }
+)
 """The systems whose BCDice code builds a ``SaiFicSkillTable``."""
 
-_BOTH = frozenset({"ランダム特技表", "ランダム指定特技表", "랜덤 특기 결정표", "隨機特技表", "個性：一括", "ランダムモンスター選択",
-                   "指定特技ランダム決定表", "지정특기 랜덤결정표"})
+_BOTH = frozenset(
+    {
+        "ランダム特技表",
+        "ランダム指定特技表",
+        "랜덤 특기 결정표",
+        "隨機特技表",
+        "個性：一括",
+        "ランダムモンスター選択",
+        "指定特技ランダム決定表",
+        "지정특기 랜덤결정표",
+    }
+)
 """``rtt_format`` heads: ``(field, skill)``."""
-_FIELD = frozenset({"ランダム分野表", "랜덤 분야표", "個性：分野表", "指定特技分野ランダム決定表", "지정특기분야 랜덤결정표"})
+_FIELD = frozenset(
+    {"ランダム分野表", "랜덤 분야표", "個性：分野表", "指定特技分野ランダム決定表", "지정특기분야 랜덤결정표"}
+)
 """``rct_format`` heads: ``(field)``."""
 _SKILL = re.compile(r".+分野ランダム特技表|指定特技\(.+\)表|지정특기\(.+\)표|.+領域隨機特技表")
 """``rttn_format`` heads (a field chosen by the command): ``(skill)``."""
@@ -88,10 +114,15 @@ def bad_end(block: Block) -> Roll | None:
         return make(block, "other", problem=f"{_BAD_END}: {block.echo} is no 2D6 sum", certain=True)
     found = _SKILL_IN_TEXT.findall(block.steps[0])
     if value in (3, 11):
-        if len(found) != 1 or found[0][0] not in _INSANE_FIELDS or \
-                not dice.face(6, _INSANE_FIELDS.index(found[0][0]) + 1) or not dice.total(2, 6, int(found[0][1])):
-            return make(block, "other", problem=f"{_BAD_END}({value}): the skill rolled into it is not shown",
-                        certain=True)
+        if (
+            len(found) != 1
+            or found[0][0] not in _INSANE_FIELDS
+            or not dice.face(6, _INSANE_FIELDS.index(found[0][0]) + 1)
+            or not dice.total(2, 6, int(found[0][1]))
+        ):
+            return make(
+                block, "other", problem=f"{_BAD_END}({value}): the skill rolled into it is not shown", certain=True
+            )
     elif found:
         return make(block, "other", problem=f"{_BAD_END}({value}): a skill in an entry that rolls none", certain=True)
     return make(block, "die", **dice.fields(), certain=True)

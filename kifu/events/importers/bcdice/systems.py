@@ -81,9 +81,11 @@ def _colon_tables(text: str, system: str, typed: str | None) -> tuple[str, list[
         if not m:
             continue
         name, value = m.group(1), m.group(2)
-        block = Block(lead="", text=line, name=name, echo=value, suffix="", head=m.group(0), steps=(line[m.end():],))
-        rolls.append(table(block, system, UNKNOWN, typed) or make(block, "other", problem=f"table {name!r}: dice not known",
-                                                          certain=True))
+        block = Block(lead="", text=line, name=name, echo=value, suffix="", head=m.group(0), steps=(line[m.end() :],))
+        rolls.append(
+            table(block, system, UNKNOWN, typed)
+            or make(block, "other", problem=f"table {name!r}: dice not known", certain=True)
+        )
     return (lead, rolls) if rolls else None
 
 
@@ -103,9 +105,14 @@ def _npc(line: str) -> Roll | None:
     band, age, mood, liked = m.groups()
     dice = Dice()
     base, count = _NPC_AGES.get(band, (0, 0))
-    ok = count > 0 and mood in _NPC_MOODS and dice.face(6, list(_NPC_AGES).index(band) + 1) and \
-        dice.total(count, 6, int(age) - base) and dice.face(6, _NPC_MOODS.index(mood) + 1) and \
-        dice.face(3, _NPC_LIKED.index(liked) + 1)
+    ok = (
+        count > 0
+        and mood in _NPC_MOODS
+        and dice.face(6, list(_NPC_AGES).index(band) + 1)
+        and dice.total(count, 6, int(age) - base)
+        and dice.face(6, _NPC_MOODS.index(mood) + 1)
+        and dice.face(3, _NPC_LIKED.index(liked) + 1)
+    )
     if not ok:
         return make(block, "other", problem="NPC表: entries that are not its dice", certain=True)
     return make(block, "die", **dice.fields(), certain=True)
@@ -163,8 +170,11 @@ def _full_auto(text: str) -> tuple[str, list[Roll]]:
         dice = _tens_and_ones(b.steps[0]) if b.steps else None
         if dice and "보너스" in text:
             dice = dice[-1:] + dice[:-1]  # Cthulhu7th_Korean.rb rolls the ones die first, then the tens dice
-        rolls.append(make(b, "die", dice=dice, certain=True) if dice else
-                     make(b, "other", problem="volley values not d100 totals of one ones die", certain=True))
+        rolls.append(
+            make(b, "die", dice=dice, certain=True)
+            if dice
+            else make(b, "other", problem="volley values not d100 totals of one ones die", certain=True)
+        )
     return " ".join(lead), rolls
 
 
@@ -225,8 +235,11 @@ def read(block: Block, system: str | None, st: Settings, typed: str | None = Non
         m = _CBR_STEP.fullmatch(block.steps[0]) if block.steps else None
         if m and 1 <= int(m.group(1)) <= 100:
             return make(block, "die", dice=((100, int(m.group(1))),), certain=True)
-        return make(block, "other", certain=True) if block.steps and not is_int(block.steps[0]) and not m else \
-            make(block, "other", problem="d100 not shown", certain=True)
+        return (
+            make(block, "other", certain=True)
+            if block.steps and not is_int(block.steps[0]) and not m
+            else make(block, "other", problem="d100 not shown", certain=True)
+        )
     return None
 
 
@@ -241,8 +254,9 @@ def _emotion(block: Block) -> Roll:
     marked = [part.startswith("○") for part in sides]
     if not m or len(sides) != 2 or marked.count(True) != 1 or not all(1 <= int(v) <= 100 for v in m.groups()):
         return make(block, "other", problem="emotion table not in its form", certain=True)
-    return make(block, "die", dice=((100, int(m.group(1))), (100, int(m.group(2))), (2, 1 if marked[0] else 2)),
-                certain=True)
+    return make(
+        block, "die", dice=((100, int(m.group(1))), (100, int(m.group(2))), (2, 1 if marked[0] else 2)), certain=True
+    )
 
 
 def _d100(block: Block) -> Roll:

@@ -59,18 +59,39 @@ def _vetted(fam: str, name: str) -> bool:
 # SwordWorld2_5.rb builds ABT and AABT from i18n as a D66GridTable (the value is the first die,
 # then the second: never sorted) and, for ABT's 14 and 25, a D66ParityTable on a line of its own.
 OWN_TABLES = {
-    "Cthulhu7th": {"恐怖症表": "1D100", "マニア表": "1D100", "キャスティング・ロール失敗(小)表": "1D8",
-                   "キャスティング・ロール失敗(大)表": "1D8", "狂気の発作（リアルタイム）": "1D10",
-                   "狂気の発作（サマリー）": "1D10",
-                   # Cthulhu7th_ChineseTraditional.rb: the same code, its own names
-                   "恐懼症表": "1D100", "狂熱症表": "1D100", "推骰時施法失敗擲骰表(小)": "1D8",
-                   "推骰時施法失敗擲骰表(大)": "1D8", "瘋狂發作（即時型）": "1D10", "狂氣發作（總結型）": "1D10"},
+    "Cthulhu7th": {
+        "恐怖症表": "1D100",
+        "マニア表": "1D100",
+        "キャスティング・ロール失敗(小)表": "1D8",
+        "キャスティング・ロール失敗(大)表": "1D8",
+        "狂気の発作（リアルタイム）": "1D10",
+        "狂気の発作（サマリー）": "1D10",
+        # Cthulhu7th_ChineseTraditional.rb: the same code, its own names
+        "恐懼症表": "1D100",
+        "狂熱症表": "1D100",
+        "推骰時施法失敗擲骰表(小)": "1D8",
+        "推骰時施法失敗擲骰表(大)": "1D8",
+        "瘋狂發作（即時型）": "1D10",
+        "狂氣發作（總結型）": "1D10",
+    },
     # PulpCthulhu.rb (a Cthulhu7th) rolls the same with roll_once, FCE and IT with roll_once(20)
-    "PulpCthulhu": {"恐怖症表": "1D100", "マニア表": "1D100", "狂気の発作（リアルタイム）": "1D10",
-                    "狂気の発作（サマリー）": "1D10", "キャスティング・ロール失敗表": "1D20", "狂気のタレント表": "1D20"},
-    "SwordWorld2_5": {"アビスカース表": "D66", "追加アビスカース表": "D66", "アビスカース分類決定表": "D66",
-                      "アビスカース属性決定表": "D66", "奈落诅咒表": "D66", "奈落诅咒分类决定表": "D66",
-                      "奈落诅咒属性决定表": "D66"},
+    "PulpCthulhu": {
+        "恐怖症表": "1D100",
+        "マニア表": "1D100",
+        "狂気の発作（リアルタイム）": "1D10",
+        "狂気の発作（サマリー）": "1D10",
+        "キャスティング・ロール失敗表": "1D20",
+        "狂気のタレント表": "1D20",
+    },
+    "SwordWorld2_5": {
+        "アビスカース表": "D66",
+        "追加アビスカース表": "D66",
+        "アビスカース分類決定表": "D66",
+        "アビスカース属性決定表": "D66",
+        "奈落诅咒表": "D66",
+        "奈落诅咒分类决定表": "D66",
+        "奈落诅咒属性决定表": "D66",
+    },
 }
 
 
@@ -168,8 +189,20 @@ def table(block: Block, system: str | None, st: Settings, typed: str | None = No
         link_kind = table_dice(system, link.group(1)) if link else None
         if link is None or link_kind is None or k + 1 >= len(block.steps):
             return make(block, "other", problem=f"table {block.name!r} rolled further tables", certain=True)
-        parts.append((Block(lead="", text=block.steps[k], name=link.group(1), echo=link.group(2), suffix="",
-                            head=block.steps[k], steps=block.steps[k + 1: k + 2]), link_kind))
+        parts.append(
+            (
+                Block(
+                    lead="",
+                    text=block.steps[k],
+                    name=link.group(1),
+                    echo=link.group(2),
+                    suffix="",
+                    head=block.steps[k],
+                    steps=block.steps[k + 1 : k + 2],
+                ),
+                link_kind,
+            )
+        )
     dice = Dice()
     ordered = True
     for part, part_kind in parts:
@@ -219,25 +252,36 @@ def _table_value(block: Block, kind: str, fam: str | None, typed: str | None) ->
     if fam == "Satasupe":
         shift = _satasupe_shift(typed)
         if shift is None:
-            return make(block, "other", problem=f"table {block.name!r}: the command, which may shift or set its value, "
-                                                "is not known", certain=True)
+            return make(
+                block,
+                "other",
+                problem=f"table {block.name!r}: the command, which may shift or set its value, is not known",
+                certain=True,
+            )
         if shift == "=":
             return make(block, "other", certain=True)  # "CrimeIET=5" (Satasupe.rb getTableIndex): nothing rolled
         if m and shift and value in (int(m.group(1)), int(m.group(1)) * int(m.group(2))):
-            return make(block, "other", problem=f"table {block.name!r}: {value} may be cut to the table's range "
-                                                f"after {shift:+d}", certain=True)
+            return make(
+                block,
+                "other",
+                problem=f"table {block.name!r}: {value} may be cut to the table's range after {shift:+d}",
+                certain=True,
+            )
         value -= shift
     if kind.startswith("D66"):
         pair = d66_pair(value)
         if pair is None:
             return make(block, "other", problem=f"table {block.name!r} (D66): {value} is no D66 value", certain=True)
-        return make(block, "die", dice=((6, pair[0]), (6, pair[1])),
-                    ordered=pair[0] == pair[1] or kind == "D66", certain=True)
+        return make(
+            block, "die", dice=((6, pair[0]), (6, pair[1])), ordered=pair[0] == pair[1] or kind == "D66", certain=True
+        )
     if m:
         dice = Dice()
         if dice.total(int(m.group(1)), int(m.group(2)), value):
             return make(block, "die", **dice.fields(), certain=True)
-        return make(block, "other", problem=f"table {block.name!r} ({kind}): {value} is no value of {kind}", certain=True)
+        return make(
+            block, "other", problem=f"table {block.name!r} ({kind}): {value} is no value of {kind}", certain=True
+        )
     return make(block, "other", problem=f"table {block.name!r} ({kind}): value {value} not read", certain=True)
 
 

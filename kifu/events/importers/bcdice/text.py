@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable
+from collections.abc import Callable
 
 import msgspec
 
@@ -88,7 +88,7 @@ def from_fly(line: str) -> str:
     Fly drops the echo's parentheses and prints ``→ `` for every `` ＞ ``; the Cthulhu
     forms keep their suffix after the echo (``🎲1D100<=50 ボーナス・ペナルティダイス[0]``).
     """
-    body = line[line.index(FLY_DIE) + len(FLY_DIE):]
+    body = line[line.index(FLY_DIE) + len(FLY_DIE) :]
     parts = body.split(" " + FLY_SEP + " ")
     head = parts[0]
     echo, space, suffix = head.partition(" ")
@@ -151,7 +151,7 @@ def cut_head(head: str) -> tuple[int, str, str | None, str]:
         return 0, "", None, ""
     open_, close = best
     start = _start_of_word(head, open_)
-    return start, head[start:open_], head[open_ + 1: close], head[close + 1:].strip()
+    return start, head[start:open_], head[open_ + 1 : close], head[close + 1 :].strip()
 
 
 def _repeat_marks(line: str) -> list[tuple[int | None, str]]:
@@ -216,15 +216,24 @@ def _block(piece: str, repeat: int | None, line: int) -> Block | None:
     system = None
     m = _SYSTEM_PREFIX.match(piece)
     if m and m.end() <= sep:
-        system, piece, sep = m.group(1), piece[m.end():], sep - m.end()
+        system, piece, sep = m.group(1), piece[m.end() :], sep - m.end()
     head = piece[:sep]
     start, name, echo, suffix = cut_head(head)
     if echo is None and not head.strip():
         return None  # "＞ユキ" (a Discord roller line) or a bare arrow: no result
     lead = head[:start].strip()
-    return Block(lead=lead, text=piece[start:].strip(), name=name, echo=echo, suffix=suffix,
-                 head=head[start:].strip(), steps=split_steps(piece[sep + 1:]), repeat=repeat,
-                 system=system, line=line)
+    return Block(
+        lead=lead,
+        text=piece[start:].strip(),
+        name=name,
+        echo=echo,
+        suffix=suffix,
+        head=head[start:].strip(),
+        steps=split_steps(piece[sep + 1 :]),
+        repeat=repeat,
+        system=system,
+        line=line,
+    )
 
 
 def widen(block: Block, known: Callable[[str], bool], words: int = 6) -> Block:
@@ -237,13 +246,18 @@ def widen(block: Block, known: Callable[[str], bool], words: int = 6) -> Block:
     lead, end, best = block.lead, len(block.lead), None
     for _ in range(words):
         space = lead.rfind(" ", 0, end)
-        if known(f"{lead[space + 1:]} {block.name}"):
+        if known(f"{lead[space + 1 :]} {block.name}"):
             best = space
         if space < 0:
             break
         end = space
     if best is None:
         return block
-    grown = lead[best + 1:]
-    return msgspec.structs.replace(block, lead=lead[: max(best, 0)].strip(), name=f"{grown} {block.name}",
-                                   text=f"{grown} {block.text}", head=f"{grown} {block.head}")
+    grown = lead[best + 1 :]
+    return msgspec.structs.replace(
+        block,
+        lead=lead[: max(best, 0)].strip(),
+        name=f"{grown} {block.name}",
+        text=f"{grown} {block.text}",
+        head=f"{grown} {block.head}",
+    )

@@ -14,6 +14,14 @@ from kifu.auditor.base import Rule
 from . import cards, costs, decks, limits, loads, numbers, responses, setup, shots, toss
 
 RULES: tuple[Rule, ...] = (
-    toss.RULES + numbers.RULES + costs.RULES + limits.RULES + loads.RULES + shots.RULES + responses.RULES
-    + cards.RULES + decks.RULES + setup.RULES
+    toss.RULES
+    + numbers.RULES
+    + costs.RULES
+    + limits.RULES
+    + loads.RULES
+    + shots.RULES
+    + responses.RULES
+    + cards.RULES
+    + decks.RULES
+    + setup.RULES
 )

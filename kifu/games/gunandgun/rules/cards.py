@@ -7,7 +7,7 @@ own timing, so a card recorded as the wrong kind would toss at the wrong time).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -29,7 +29,9 @@ def _claimed(e: object) -> tuple[str | None, str | None]:
 
 
 @rule(
-    code="GG-CARD-001", name="card-used-as-its-kind", severity=Severity.ERROR,
+    code="GG-CARD-001",
+    name="card-used-as-its-kind",
+    severity=Severity.ERROR,
     on=(ev.CardPlayed, ev.BulletFired, ev.TossGroupOpened),
 )
 def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
@@ -40,8 +42,16 @@ def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
     if f is None:
         yield Hit(s.event.seq, {"reason": Msg("reason.gg.card_unknown", card=card)}, undecided=True)
     elif f.kind != used:
-        yield Hit(s.event.seq, {"card": card, "kind": f.kind, "kind_ja": KIND_JA[f.kind], "used": used,
-                                "used_ja": KIND_JA.get(used or "", used)})
+        yield Hit(
+            s.event.seq,
+            {
+                "card": card,
+                "kind": f.kind,
+                "kind_ja": KIND_JA[f.kind],
+                "used": used,
+                "used_ja": KIND_JA.get(used or "", used),
+            },
+        )
 
 
 RULES = (card_used_as_its_kind,)

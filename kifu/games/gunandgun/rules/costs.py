@@ -6,7 +6,7 @@ FAQ (コストは返ってきますか); reference gunandgun.md §1.7 (how COST 
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -16,9 +16,12 @@ from .. import projection as proj
 from .facts import expected_cost, facts_of, unknown
 
 
-
 @rule(
-    code="GG-COST-001", name="cost-is-the-printed-cost", severity=Severity.ERROR, on=(ev.EffectResolved,), options=("cost_payment",),
+    code="GG-COST-001",
+    name="cost-is-the-printed-cost",
+    severity=Severity.ERROR,
+    on=(ev.EffectResolved,),
+    options=("cost_payment",),
 )
 def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
     st = s.before.game
@@ -32,13 +35,23 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
         return
     got = {k: v for k, v in a.costs.items() if k != "additional" and v}
     if got != ({want[0]: want[1]} if want[1] else {}):
-        yield Hit(s.event.seq, {"card": a.card, "act": a.id, "want": amount(want[0], want[1]),
-                                "got": [amount(k, v) for k, v in got.items()] or Msg("text.gg.nothing")}, (a.seq,),
-                  about=("act", a.id))
+        yield Hit(
+            s.event.seq,
+            {
+                "card": a.card,
+                "act": a.id,
+                "want": amount(want[0], want[1]),
+                "got": [amount(k, v) for k, v in got.items()] or Msg("text.gg.nothing"),
+            },
+            (a.seq,),
+            about=("act", a.id),
+        )
 
 
 @rule(
-    code="GG-COST-002", name="additional-cost-uses-n", severity=Severity.ERROR,
+    code="GG-COST-002",
+    name="additional-cost-uses-n",
+    severity=Severity.ERROR,
     on=(ev.CostPaid, ev.EffectResolved),
 )
 def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
@@ -56,20 +69,41 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
             if f is None:
                 yield unknown(e.seq, Msg("reason.gg.card_unknown", card=a.card), (a.seq,), about=("act", a.id))
             else:
-                yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n,
-                                  "detail": Msg("text.gg.no_additional_cost", got=e.n)}, about=("act", a.id))
+                yield Hit(
+                    e.seq,
+                    {"card": a.card, "act": a.id, "n": a.n, "detail": Msg("text.gg.no_additional_cost", got=e.n)},
+                    about=("act", a.id),
+                )
             return
         gun = proj.gun_facts(st, e.gun)
         if gun is None or gun.id != add.gun or not a.ended:
             key = "text.gg.additional_paid" if a.ended else "text.gg.additional_paid_early"
-            yield Hit(e.seq, {"card": a.card, "act": a.id, "n": a.n,
-                              "detail": Msg("text.gg.additional_cost", gun=_gun_name(st, add.gun), want="N",
-                                            got=Msg(key, n=e.n, gun=e.gun))},
-                      about=("act", a.id))
+            yield Hit(
+                e.seq,
+                {
+                    "card": a.card,
+                    "act": a.id,
+                    "n": a.n,
+                    "detail": Msg(
+                        "text.gg.additional_cost", gun=_gun_name(st, add.gun), want="N", got=Msg(key, n=e.n, gun=e.gun)
+                    ),
+                },
+                about=("act", a.id),
+            )
     elif add is not None and a.resolved is None and a.costs.get("additional", 0) != e.n and not _flagged(a):
-        yield Hit(e.seq, {"card": a.card, "act": a.id, "n": e.n,
-                          "detail": Msg("text.gg.additional_cost", gun=_gun_name(st, add.gun), want=e.n,
-                                        got=a.costs.get("additional", 0))}, (a.add_seq or a.seq,), about=("act", a.id))
+        yield Hit(
+            e.seq,
+            {
+                "card": a.card,
+                "act": a.id,
+                "n": e.n,
+                "detail": Msg(
+                    "text.gg.additional_cost", gun=_gun_name(st, add.gun), want=e.n, got=a.costs.get("additional", 0)
+                ),
+            },
+            (a.add_seq or a.seq,),
+            about=("act", a.id),
+        )
 
 
 def _gun_name(st: proj.State, gun: str) -> str:
@@ -90,7 +124,9 @@ def _flagged(a: proj.Activation) -> bool:
 
 
 @rule(
-    code="GG-COST-003", name="cost-is-affordable", severity=Severity.ERROR,
+    code="GG-COST-003",
+    name="cost-is-affordable",
+    severity=Severity.ERROR,
     on=(ev.CostPaid,),
 )
 def cost_is_affordable(s: Step) -> Iterable[Hit]:
@@ -114,14 +150,24 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-COST-004", name="cost-not-refunded", severity=Severity.ERROR,
+    code="GG-COST-004",
+    name="cost-not-refunded",
+    severity=Severity.ERROR,
     on=(ev.CostRefunded,),
 )
 def cost_not_refunded(s: Step) -> Iterable[Hit]:
     a = s.before.game.acts.get(s.event.act)
-    yield Hit(s.event.seq, {"act": s.event.act, "card": a.card if a and a.card else s.event.act,
-                            "cost": amount(s.event.kind, s.event.n), "n": a.n if a else Msg("word.gg.unknown")},
-              (a.seq,) if a else (), about=("act", s.event.act))
+    yield Hit(
+        s.event.seq,
+        {
+            "act": s.event.act,
+            "card": a.card if a and a.card else s.event.act,
+            "cost": amount(s.event.kind, s.event.n),
+            "n": a.n if a else Msg("word.gg.unknown"),
+        },
+        (a.seq,) if a else (),
+        about=("act", s.event.act),
+    )
 
 
 RULES = (cost_is_the_printed_cost, additional_cost_uses_n, cost_is_affordable, cost_not_refunded)

@@ -9,7 +9,8 @@ fired from the gun it was loaded in), §1.3 (a function acts while it is in play
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -17,7 +18,6 @@ from kifu.events.i18n import Msg
 from .. import events as ev
 from .. import projection as proj
 from .facts import player_gun
-
 
 
 @lru_cache(maxsize=256)
@@ -78,7 +78,10 @@ def _named(e: Any) -> Iterable[tuple[str, str | None]]:
 
 
 @rule(
-    code="GG-DECK-001", name="cards-come-from-own-decks", severity=Severity.ERROR, on=(ev.CardPlayed, ev.CardsDrawn, ev.Loaded, ev.CardsDiscarded, ev.CardsMoved),
+    code="GG-DECK-001",
+    name="cards-come-from-own-decks",
+    severity=Severity.ERROR,
+    on=(ev.CardPlayed, ev.CardsDrawn, ev.Loaded, ev.CardsDiscarded, ev.CardsMoved),
 )
 def cards_come_from_own_decks(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -118,7 +121,9 @@ def _zone_problem(st: proj.State, e: Any) -> Msg | None:
 
 
 @rule(
-    code="GG-DECK-002", name="card-used-from-its-zone", severity=Severity.ERROR,
+    code="GG-DECK-002",
+    name="card-used-from-its-zone",
+    severity=Severity.ERROR,
     on=(ev.BulletFired, ev.TossGroupOpened),
 )
 def card_used_from_its_zone(s: Step) -> Iterable[Hit]:
@@ -141,7 +146,9 @@ def _consequence(st: proj.State, e: Any, gun: proj.Gun, option: str) -> Msg:
 
 
 @rule(
-    code="GG-DECK-003", name="no-draw-or-load-past-an-empty-deck", severity=Severity.ERROR,
+    code="GG-DECK-003",
+    name="no-draw-or-load-past-an-empty-deck",
+    severity=Severity.ERROR,
     options=("deck_out",),
     on=(ev.CardsDrawn, ev.Loaded),
 )
@@ -157,8 +164,19 @@ def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Hit]:
     option = s.options.get("deck_out", "both-empty")
     if isinstance(e, ev.CardsDrawn) and option == "failed-draw":
         return ()  # the draw that cannot be made is the deck-out itself; play after it is GG-END-002's
-    return (Hit(e.seq, {"player": e.player, "n": e.n, "deck": deck, "left": g.deck, "option": option,
-                        "consequence": _consequence(st, e, g, option)}),)
+    return (
+        Hit(
+            e.seq,
+            {
+                "player": e.player,
+                "n": e.n,
+                "deck": deck,
+                "left": g.deck,
+                "option": option,
+                "consequence": _consequence(st, e, g, option),
+            },
+        ),
+    )
 
 
 RULES = (cards_come_from_own_decks, card_used_from_its_zone, no_draw_or_load_past_an_empty_deck)

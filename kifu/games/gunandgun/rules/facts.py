@@ -8,7 +8,8 @@ values the way seed 000 §基本ルール and §ルール適用の例外 describ
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from kifu.auditor.base import Hit
 

@@ -7,7 +7,8 @@ gunandgun.md §1.8 (keyword limits), §1.9 (skills).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -54,20 +55,35 @@ def _check(s: Step, scope: str) -> Iterable[Hit]:
 def _over(s: Step, scope: str, used: Iterable[tuple[Any, int, str]]) -> Iterable[Hit]:
     for lim, count, card in used:
         if count > lim.n:
-            yield Hit(s.event.seq, {"card": card, "per": lim.per, "per_ja": PER_JA[lim.per], "n": lim.n, "count": count,
-                                    "player": s.event.player},
-                      about=("limit", scope, s.event.player, card, s.after.game.turn if scope == "turn" else 0))
+            yield Hit(
+                s.event.seq,
+                {
+                    "card": card,
+                    "per": lim.per,
+                    "per_ja": PER_JA[lim.per],
+                    "n": lim.n,
+                    "count": count,
+                    "player": s.event.player,
+                },
+                about=("limit", scope, s.event.player, card, s.after.game.turn if scope == "turn" else 0),
+            )
 
 
 @rule(
-    code="GG-LIM-001", name="turn-usage-limit-unchanged", severity=Severity.ERROR, on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
+    code="GG-LIM-001",
+    name="turn-usage-limit-unchanged",
+    severity=Severity.ERROR,
+    on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
 )
 def turn_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     return _check(s, "turn")
 
 
 @rule(
-    code="GG-LIM-002", name="game-usage-limit-unchanged", severity=Severity.ERROR, on=(ev.CardPlayed, ev.BulletFired),
+    code="GG-LIM-002",
+    name="game-usage-limit-unchanged",
+    severity=Severity.ERROR,
+    on=(ev.CardPlayed, ev.BulletFired),
 )
 def game_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     return _check(s, "game")
@@ -91,7 +107,9 @@ def _imposed(st: Any, owner: str) -> Iterable[tuple[str, int | None, int]]:
 
 
 @rule(
-    code="GG-LIM-003", name="imposed-limit-uses-n", severity=Severity.ERROR,
+    code="GG-LIM-003",
+    name="imposed-limit-uses-n",
+    severity=Severity.ERROR,
     on=(ev.CardPlayed,),
 )
 def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
@@ -109,7 +127,9 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-LIM-004", name="used-skill-stays-face-up", severity=Severity.ERROR,
+    code="GG-LIM-004",
+    name="used-skill-stays-face-up",
+    severity=Severity.ERROR,
     on=(ev.SkillUsed,),
 )
 def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
@@ -122,18 +142,44 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     chosen = [proj.skill_facts(st, x) for x in p.skills]
     if p.skills and e.skill not in p.skills and f is not None and f not in chosen:
         names = ", ".join(p.skills)
-        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"the chosen skill is {names}",
-                          "why_ja": f"選んだ技能は {names} です"}, about=("act", e.act))
+        yield Hit(
+            e.seq,
+            {
+                "player": e.player,
+                "skill": e.skill,
+                "why": f"the chosen skill is {names}",
+                "why_ja": f"選んだ技能は {names} です",
+            },
+            about=("act", e.act),
+        )
     elif (proj.canon(st, e.skill) or e.skill) in p.skills_up:
-        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": "it is face up (already used)",
-                          "why_ja": "表向き (使用済み) です"}, about=("act", e.act))
+        yield Hit(
+            e.seq,
+            {
+                "player": e.player,
+                "skill": e.skill,
+                "why": "it is face up (already used)",
+                "why_ja": "表向き (使用済み) です",
+            },
+            about=("act", e.act),
+        )
     elif f is not None and f.per_turn is not None and p.plays.get(f.name, 0) >= f.per_turn:
-        yield Hit(e.seq, {"player": e.player, "skill": e.skill, "why": f"used {f.per_turn}× this turn already",
-                          "why_ja": f"このターン既に {f.per_turn} 回使っています"}, about=("act", e.act))
+        yield Hit(
+            e.seq,
+            {
+                "player": e.player,
+                "skill": e.skill,
+                "why": f"used {f.per_turn}× this turn already",
+                "why_ja": f"このターン既に {f.per_turn} 回使っています",
+            },
+            about=("act", e.act),
+        )
 
 
 @rule(
-    code="GG-LIM-005", name="card-not-used-on-own-first-turn", severity=Severity.ERROR,
+    code="GG-LIM-005",
+    name="card-not-used-on-own-first-turn",
+    severity=Severity.ERROR,
     on=(ev.CardPlayed,),
 )
 def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
@@ -149,5 +195,10 @@ def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"player": e.player, "card": f.name, "turn": st.turn})
 
 
-RULES = (turn_usage_limit_unchanged, game_usage_limit_unchanged, imposed_limit_uses_n, used_skill_stays_face_up,
-         card_not_used_on_own_first_turn)
+RULES = (
+    turn_usage_limit_unchanged,
+    game_usage_limit_unchanged,
+    imposed_limit_uses_n,
+    used_skill_stays_face_up,
+    card_not_used_on_own_first_turn,
+)

@@ -6,7 +6,7 @@ seed 000 FAQ (装填上限を超えた分は無視され、装填数は上限の
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -16,9 +16,11 @@ from .. import projection as proj
 from .facts import player_gun
 
 
-
 @rule(
-    code="GG-LOAD-001", name="basic-loads-within-load-limit", severity=Severity.ERROR, on=(ev.Loaded,),
+    code="GG-LOAD-001",
+    name="basic-loads-within-load-limit",
+    severity=Severity.ERROR,
+    on=(ev.Loaded,),
 )
 def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -31,7 +33,9 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-LOAD-002", name="loads-never-above-max", severity=Severity.ERROR,
+    code="GG-LOAD-002",
+    name="loads-never-above-max",
+    severity=Severity.ERROR,
     on=(ev.Loaded,),
 )
 def loads_never_above_max(s: Step) -> Iterable[Hit]:
@@ -50,7 +54,9 @@ def loads_never_above_max(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-LOAD-003", name="face-up-loads-are-bullets", severity=Severity.ERROR,
+    code="GG-LOAD-003",
+    name="face-up-loads-are-bullets",
+    severity=Severity.ERROR,
     on=(ev.Loaded,),
 )
 def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:
@@ -68,7 +74,9 @@ def _face_up_load(s: Step) -> Iterable[Hit]:
     if f is None:
         yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.card or e.gun)}, undecided=True)
     elif f.kind != "bullet":
-        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.not_a_bullet", kind=Msg(f"word.gg.{f.kind}"))})
+        yield Hit(
+            e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.not_a_bullet", kind=Msg(f"word.gg.{f.kind}"))}
+        )
     elif gun is not None and not gun.face_up_bullets:
         yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.no_face_up_bullets")})
 

@@ -7,7 +7,8 @@ Sources: seed 000 §基本ルール 2, §ルール適用の例外, §追加コ�
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
 from kifu.events.i18n import Msg
@@ -38,7 +39,10 @@ def _card_of(s: Step) -> tuple[Any, Any]:
 
 
 @rule(
-    code="GG-NUM-001", name="effect-numbers-use-n", severity=Severity.ERROR, on=(ev.EffectResolved,),
+    code="GG-NUM-001",
+    name="effect-numbers-use-n",
+    severity=Severity.ERROR,
+    on=(ev.EffectResolved,),
 )
 def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     a, f = _card_of(s)
@@ -50,15 +54,21 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
         return
     want = expected_values(f, s.event.n)
     if len(s.event.values) != len(want):
-        yield unknown(s.event.seq, Msg("reason.gg.values_misaligned", values=list(s.event.values), count=len(want),
-                                       card=card), about=("act", a.id))
+        yield unknown(
+            s.event.seq,
+            Msg("reason.gg.values_misaligned", values=list(s.event.values), count=len(want), card=card),
+            about=("act", a.id),
+        )
     elif list(s.event.values) != want:
-        yield Hit(s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)},
-                  about=("act", a.id))
+        yield Hit(
+            s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)}, about=("act", a.id)
+        )
 
 
 @rule(
-    code="GG-NUM-002", name="effect-does-not-exceed-n", severity=Severity.ERROR,
+    code="GG-NUM-002",
+    name="effect-does-not-exceed-n",
+    severity=Severity.ERROR,
     on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsMoved),
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
@@ -83,13 +93,35 @@ def _effect_within_n(s: Step, a: Any) -> Iterable[Hit]:
     done = a.effects.get(_effect_key(e, st), 0)
     if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
-        yield Hit(e.seq, {"card": a.card or Msg("word.gg.continuous"), "act": a.id, "n": a.n, "role": Msg("text.gg.exactly", role=_word(role)),
-                          "limit": limit, "done": done}, (a.resolved or a.seq,), about=("act", a.id))
+        yield Hit(
+            e.seq,
+            {
+                "card": a.card or Msg("word.gg.continuous"),
+                "act": a.id,
+                "n": a.n,
+                "role": Msg("text.gg.exactly", role=_word(role)),
+                "limit": limit,
+                "done": done,
+            },
+            (a.resolved or a.seq,),
+            about=("act", a.id),
+        )
     elif isinstance(e, ev.HitModified) and a.kind.startswith("group-"):
         return  # a lasting modifier (スパイラル・シューター, バレットキャッチ) applies N to every shot of its turn
     elif limit is not None and done > limit:
-        yield Hit(e.seq, {"card": a.card or Msg("word.gg.continuous"), "act": a.id, "n": a.n, "role": _word(role), "limit": limit,
-                          "done": done}, (a.resolved or a.seq,), about=("act", a.id))
+        yield Hit(
+            e.seq,
+            {
+                "card": a.card or Msg("word.gg.continuous"),
+                "act": a.id,
+                "n": a.n,
+                "role": _word(role),
+                "limit": limit,
+                "done": done,
+            },
+            (a.resolved or a.seq,),
+            about=("act", a.id),
+        )
 
 
 def _word(role: str) -> Msg:
@@ -117,7 +149,9 @@ def _effect_key(e: Any, st: Any) -> str:
 
 
 @rule(
-    code="GG-NUM-003", name="threshold-compares-with-n", severity=Severity.ERROR,
+    code="GG-NUM-003",
+    name="threshold-compares-with-n",
+    severity=Severity.ERROR,
     on=(ev.EffectResolved, ev.HitModified, ev.LifeChanged),
 )
 def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
@@ -162,9 +196,23 @@ def _threshold_applied(s: Step) -> Iterable[Hit]:
         yield _threshold_hit(e.seq, a, a.n, t, Msg("text.gg.applied_anyway"), (a.resolved or a.seq,))
 
 
-def _threshold_hit(seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: Msg, seqs: tuple[int, ...] = ()) -> Hit:
-    return Hit(seq, {"card": a.card or Msg("word.gg.continuous"), "measured": t[0], "op": "≥" if t[2] == "ge" else "≤", "threshold": t[1],
-                     "n": n, "want": _holds(t[3]), "got": got}, seqs, about=("act", a.id))
+def _threshold_hit(
+    seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: Msg, seqs: tuple[int, ...] = ()
+) -> Hit:
+    return Hit(
+        seq,
+        {
+            "card": a.card or Msg("word.gg.continuous"),
+            "measured": t[0],
+            "op": "≥" if t[2] == "ge" else "≤",
+            "threshold": t[1],
+            "n": n,
+            "want": _holds(t[3]),
+            "got": got,
+        },
+        seqs,
+        about=("act", a.id),
+    )
 
 
 def _holds(holds: bool) -> Msg:
@@ -182,7 +230,9 @@ def _exact_numbers(f: Any) -> bool:
 
 
 @end_rule(
-    code="GG-NUM-004", name="effect-does-all-that-n-says", severity=Severity.ERROR,
+    code="GG-NUM-004",
+    name="effect-does-all-that-n-says",
+    severity=Severity.ERROR,
 )
 def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
     st = end.final.game
@@ -199,8 +249,12 @@ def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
             want = value_of(f, a.rn, role)
             done = a.effects.get(role, 0)
             if want is not None and done < want:
-                yield Hit(a.resolved, {"card": a.card, "act": a.id, "n": a.rn, "role": _word(role), "want": want,
-                                       "done": done}, (a.seq,), about=("act", a.id))
+                yield Hit(
+                    a.resolved,
+                    {"card": a.card, "act": a.id, "n": a.rn, "role": _word(role), "want": want, "done": done},
+                    (a.seq,),
+                    about=("act", a.id),
+                )
 
 
 RULES = (effect_numbers_use_n, effect_does_not_exceed_n, threshold_compares_with_n, effect_does_all_that_n_says)

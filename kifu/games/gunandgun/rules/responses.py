@@ -6,7 +6,8 @@ Sources: seed 000 §カード処理ごとのトス実行タイミング (【対�
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 
@@ -18,7 +19,10 @@ EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModif
 
 
 @rule(
-    code="GG-RESP-001", name="failed-response-goes-to-discard", severity=Severity.ERROR, on=(ev.EffectResolved,),
+    code="GG-RESP-001",
+    name="failed-response-goes-to-discard",
+    severity=Severity.ERROR,
+    on=(ev.EffectResolved,),
 )
 def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -29,12 +33,19 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     t = threshold(st, a, e)
     holds = e.holds if e.holds is not None else (t[3] if t is not None else None)
     if holds is False:
-        yield Hit(e.seq, {"card": a.card, "act": a.id, "measured": e.measured if t is None else t[0], "n": e.n},
-                  (a.seq,), about=("act", a.id))
+        yield Hit(
+            e.seq,
+            {"card": a.card, "act": a.id, "measured": e.measured if t is None else t[0], "n": e.n},
+            (a.seq,),
+            about=("act", a.id),
+        )
 
 
 @rule(
-    code="GG-RESP-002", name="fizzled-response-has-no-effect", severity=Severity.ERROR, on=EFFECTS,
+    code="GG-RESP-002",
+    name="fizzled-response-has-no-effect",
+    severity=Severity.ERROR,
+    on=EFFECTS,
 )
 def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     # Watches every effect, most of them no activation's: a plain function.
@@ -44,12 +55,20 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
         return ()
     if isinstance(s.event, ev.CardsDiscarded) and s.event.zone == "set":
         return ()  # the fizzled card itself going to the discard is what should happen
-    return (Hit(s.event.seq, {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
-                (a.resolved or a.seq,), about=("act", a.id)),)
+    return (
+        Hit(
+            s.event.seq,
+            {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
+            (a.resolved or a.seq,),
+            about=("act", a.id),
+        ),
+    )
 
 
 @rule(
-    code="GG-RESP-003", name="response-set-then-declared-against-opponent", severity=Severity.ERROR,
+    code="GG-RESP-003",
+    name="response-set-then-declared-against-opponent",
+    severity=Severity.ERROR,
     on=(ev.ResponseDeclared,),
 )
 def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
@@ -72,7 +91,9 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-RESP-004", name="responses-resolve-last-declared-first", severity=Severity.ERROR,
+    code="GG-RESP-004",
+    name="responses-resolve-last-declared-first",
+    severity=Severity.ERROR,
     on=(ev.EffectResolved,),
 )
 def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
@@ -80,11 +101,22 @@ def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
     a = st.acts.get(s.event.act)
     if a is None or a.kind != "response" or a.declared is None or a.resolved is not None or a.shot is None:
         return
-    later = [x for x in st.acts.values() if x.kind == "response" and x.shot == a.shot and x.declared is not None
-             and x.declared > a.declared and x.resolved is None]
+    later = [
+        x
+        for x in st.acts.values()
+        if x.kind == "response"
+        and x.shot == a.shot
+        and x.declared is not None
+        and x.declared > a.declared
+        and x.resolved is None
+    ]
     if later:
-        yield Hit(s.event.seq, {"act": a.id, "declared": a.declared, "later": later[0].id},
-                  (a.declared, later[0].declared), about=("act", a.id))
+        yield Hit(
+            s.event.seq,
+            {"act": a.id, "declared": a.declared, "later": later[0].id},
+            (a.declared, later[0].declared),
+            about=("act", a.id),
+        )
 
 
 def _blockers(st: Any, shot: Any) -> list[str]:
@@ -96,7 +128,9 @@ def _blockers(st: Any, shot: Any) -> list[str]:
 
 
 @rule(
-    code="GG-RESP-005", name="no-response-to-unanswerable-shot", severity=Severity.ERROR,
+    code="GG-RESP-005",
+    name="no-response-to-unanswerable-shot",
+    severity=Severity.ERROR,
     on=(ev.ResponseDeclared,),
 )
 def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
@@ -110,5 +144,10 @@ def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,), about=("act", e.act))
 
 
-RULES = (failed_response_goes_to_discard, fizzled_response_has_no_effect, response_set_then_declared_against_opponent,
-         responses_resolve_last_declared_first, no_response_to_unanswerable_shot)
+RULES = (
+    failed_response_goes_to_discard,
+    fizzled_response_has_no_effect,
+    response_set_then_declared_against_opponent,
+    responses_resolve_last_declared_first,
+    no_response_to_unanswerable_shot,
+)

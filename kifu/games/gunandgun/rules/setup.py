@@ -6,7 +6,7 @@ Sources: reference gunandgun.md §1.1-1.3 ([W56] setup, first player, turn struc
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import REST, Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -39,7 +39,10 @@ def _first_by_rule(st: proj.State) -> tuple[set[str], str] | None:
 
 
 @rule(
-    code="GG-SETUP-001", name="first-player-by-speed-then-weight", severity=Severity.ERROR, on=(ev.FirstPlayerChosen,),
+    code="GG-SETUP-001",
+    name="first-player-by-speed-then-weight",
+    severity=Severity.ERROR,
+    on=(ev.FirstPlayerChosen,),
 )
 def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -49,12 +52,21 @@ def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
         return
     who, reason = found
     if e.player not in who or e.reason != reason:
-        yield Hit(e.seq, {"want": sorted(who), "reason": Msg(f"word.gg.first.{reason}"), "got": e.player,
-                          "got_reason": Msg(f"word.gg.first.{e.reason}")})
+        yield Hit(
+            e.seq,
+            {
+                "want": sorted(who),
+                "reason": Msg(f"word.gg.first.{reason}"),
+                "got": e.player,
+                "got_reason": Msg(f"word.gg.first.{e.reason}"),
+            },
+        )
 
 
 @rule(
-    code="GG-SETUP-002", name="skill-belongs-to-gunner", severity=Severity.ERROR,
+    code="GG-SETUP-002",
+    name="skill-belongs-to-gunner",
+    severity=Severity.ERROR,
     on=(ev.SetupChosen,),
 )
 def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
@@ -64,15 +76,21 @@ def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
     for name in (e.skill, *e.extra_skills):
         skill = proj.skill_facts(st, name)
         if gunner is None or skill is None:
-            yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.gunner if gunner is None else name)},
-                      undecided=True)
+            yield Hit(
+                e.seq,
+                {"reason": Msg("reason.gg.card_unknown", card=e.gunner if gunner is None else name)},
+                undecided=True,
+            )
         elif skill.id not in gunner.skills:
             yield Hit(e.seq, {"skill": name, "gunner": e.gunner})
 
 
 @rule(
-    code="GG-SETUP-004", name="skills-per-player-as-allowed", severity=Severity.ERROR,
-    on=(ev.SetupChosen,), options=("skills_per_player",),
+    code="GG-SETUP-004",
+    name="skills-per-player-as-allowed",
+    severity=Severity.ERROR,
+    on=(ev.SetupChosen,),
+    options=("skills_per_player",),
 )
 def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -86,7 +104,9 @@ def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-SETUP-003", name="starting-life-from-gunner", severity=Severity.ERROR,
+    code="GG-SETUP-003",
+    name="starting-life-from-gunner",
+    severity=Severity.ERROR,
     on=(ev.SetupChosen,),
 )
 def starting_life_from_gunner(s: Step) -> Iterable[Hit]:
@@ -109,7 +129,9 @@ def _turn_order(s: Step) -> Msg | None:
 
 
 @rule(
-    code="GG-TURN-001", name="only-active-player-acts", severity=Severity.ERROR,
+    code="GG-TURN-001",
+    name="only-active-player-acts",
+    severity=Severity.ERROR,
     on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
 )
 def only_active_player_acts(s: Step) -> Iterable[Hit]:
@@ -129,8 +151,11 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-TURN-002", name="hand-refilled-to-hand-size", severity=Severity.ERROR,
-    on=(ev.TurnEnded,), options=("deck_out",),
+    code="GG-TURN-002",
+    name="hand-refilled-to-hand-size",
+    severity=Severity.ERROR,
+    on=(ev.TurnEnded,),
+    options=("deck_out",),
 )
 def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
     e, st = s.event, s.before.game
@@ -144,8 +169,10 @@ def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
     short = p.hand < size and decks > 0
     long = p.refill is not None and p.hand > max(size, p.refill)
     if short or long:
-        yield Hit(e.seq, {"player": e.player, "hand": p.hand, "size": size,
-                          "before": p.refill if p.refill is not None else p.hand})
+        yield Hit(
+            e.seq,
+            {"player": e.player, "hand": p.hand, "size": size, "before": p.refill if p.refill is not None else p.hand},
+        )
 
 
 def _burn_due(option: str, counters: int) -> int:
@@ -153,7 +180,9 @@ def _burn_due(option: str, counters: int) -> int:
 
 
 @rule(
-    code="GG-TURN-003", name="burn-at-turn-start", severity=Severity.ERROR,
+    code="GG-TURN-003",
+    name="burn-at-turn-start",
+    severity=Severity.ERROR,
     options=("burn", "burn_counters"),
     on=(ev.LifeChanged,) + MAIN + (ev.TurnEnded,),
 )
@@ -192,7 +221,9 @@ def _burn_missed(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-TURN-004", name="turn-end-effects-order", severity=Severity.ERROR,
+    code="GG-TURN-004",
+    name="turn-end-effects-order",
+    severity=Severity.ERROR,
     options=("turn_end_order",),
     on=(ev.EffectResolved,),
 )
@@ -207,8 +238,10 @@ def turn_end_effects_order(s: Step) -> Iterable[Hit]:
         return
     refilled = st.players[a.player].refill is not None
     if refilled == (order == "before-refill"):
-        yield Hit(s.event.seq, {"card": f.name, "when": Msg("word.gg.after" if refilled else "word.gg.before"),
-                                "order": order})
+        yield Hit(
+            s.event.seq,
+            {"card": f.name, "when": Msg("word.gg.after" if refilled else "word.gg.before"), "order": order},
+        )
 
 
 def _dead(st: proj.State) -> list[str]:
@@ -221,14 +254,19 @@ def _decked(st: proj.State, option: str) -> list[str]:
         decks = [g.deck for g in p.guns.values()]
         if not decks:
             continue
-        if (option == "both-empty" and not any(decks)) or (option == "either-empty" and 0 in decks) \
-                or (option == "failed-draw" and p.failed_draw is not None):
+        if (
+            (option == "both-empty" and not any(decks))
+            or (option == "either-empty" and 0 in decks)
+            or (option == "failed-draw" and p.failed_draw is not None)
+        ):
             out.append(pid)
     return out
 
 
 @rule(
-    code="GG-END-001", name="match-ends-when-life-reaches-zero", severity=Severity.ERROR,
+    code="GG-END-001",
+    name="match-ends-when-life-reaches-zero",
+    severity=Severity.ERROR,
     on=(ev.TurnStarted, ev.TurnEnded, MatchEnded),
 )
 def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
@@ -244,7 +282,9 @@ def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-END-002", name="match-ends-on-deck-out", severity=Severity.ERROR,
+    code="GG-END-002",
+    name="match-ends-on-deck-out",
+    severity=Severity.ERROR,
     options=("deck_out",),
     on=(ev.TurnStarted,),
 )
@@ -255,7 +295,14 @@ def match_ends_on_deck_out(s: Step) -> Iterable[Hit]:
 
 
 RULES = (
-    first_player_by_speed_then_weight, skill_belongs_to_gunner, skills_per_player_as_allowed, starting_life_from_gunner, only_active_player_acts,
-    hand_refilled_to_hand_size, burn_at_turn_start, turn_end_effects_order, match_ends_when_life_reaches_zero,
+    first_player_by_speed_then_weight,
+    skill_belongs_to_gunner,
+    skills_per_player_as_allowed,
+    starting_life_from_gunner,
+    only_active_player_acts,
+    hand_refilled_to_hand_size,
+    burn_at_turn_start,
+    turn_end_effects_order,
+    match_ends_when_life_reaches_zero,
     match_ends_on_deck_out,
 )

@@ -6,7 +6,8 @@ Sources: reference gunandgun.md §1.5 ([N-shoot] sequence and HIT table), seed 0
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -19,7 +20,9 @@ STAGES = ("effect", "bullet", "response", "replace")
 
 
 @rule(
-    code="GG-SHOT-001", name="gun-shoots-once-per-turn", severity=Severity.ERROR,
+    code="GG-SHOT-001",
+    name="gun-shoots-once-per-turn",
+    severity=Severity.ERROR,
     options=("shots_per_gun",),
     on=(ev.ShotDeclared,),
 )
@@ -33,7 +36,9 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-SHOT-002", name="shot-needs-lowest-hit-row", severity=Severity.ERROR,
+    code="GG-SHOT-002",
+    name="shot-needs-lowest-hit-row",
+    severity=Severity.ERROR,
     on=(ev.ShotDeclared,),
 )
 def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
@@ -43,7 +48,9 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     gun = proj.gun_facts(st, e.gun)
     if g is None or gun is None:
         if g is not None:
-            yield Hit(e.seq, {"reason": Msg("reason.gg.gun_unknown", gun=e.gun)}, undecided=True, about=("shot", e.shot))
+            yield Hit(
+                e.seq, {"reason": Msg("reason.gg.gun_unknown", gun=e.gun)}, undecided=True, about=("shot", e.shot)
+            )
         return
     need = gun.min_load()
     if need is not None and g.loads < need:
@@ -51,7 +58,10 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-SHOT-003", name="hit-modifiers-in-order", severity=Severity.ERROR, on=(ev.HitModified,),
+    code="GG-SHOT-003",
+    name="hit-modifiers-in-order",
+    severity=Severity.ERROR,
+    on=(ev.HitModified,),
 )
 def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
     e = s.event
@@ -60,8 +70,12 @@ def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
         return
     last = max(STAGES.index(m[0]) for m in shot.mods)
     if STAGES.index(e.stage) < last:
-        yield Hit(e.seq, {"shot": e.shot, "stage": Msg(f"word.gg.stage.{e.stage}"),
-                          "after": Msg(f"word.gg.stage.{STAGES[last]}")}, (shot.seq,), about=("shot", e.shot))
+        yield Hit(
+            e.seq,
+            {"shot": e.shot, "stage": Msg(f"word.gg.stage.{e.stage}"), "after": Msg(f"word.gg.stage.{STAGES[last]}")},
+            (shot.seq,),
+            about=("shot", e.shot),
+        )
 
 
 def expected_damage(gun: Any, shot: proj.Shot) -> int | None:
@@ -81,7 +95,9 @@ def current_hit(state: Any, shot: proj.Shot) -> int | None:
 
 
 @rule(
-    code="GG-SHOT-004", name="damage-matches-hit-table-and-modifiers", severity=Severity.ERROR,
+    code="GG-SHOT-004",
+    name="damage-matches-hit-table-and-modifiers",
+    severity=Severity.ERROR,
     on=(ev.LifeChanged,),
 )
 def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
@@ -96,9 +112,18 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
     want = expected_damage(gun, shot)
     if want is not None and shot.damage != want:
         modifiers = tuple(("act", a.id) for a in st.acts.values() if a.shot == shot.id)
-        yield Hit(e.seq, {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
-                  (shot.seq,), about=("shot", e.shot), follows=modifiers)
+        yield Hit(
+            e.seq,
+            {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
+            (shot.seq,),
+            about=("shot", e.shot),
+            follows=modifiers,
+        )
 
 
-RULES = (gun_shoots_once_per_turn, shot_needs_lowest_hit_row, hit_modifiers_in_order,
-         damage_matches_hit_table_and_modifiers)
+RULES = (
+    gun_shoots_once_per_turn,
+    shot_needs_lowest_hit_row,
+    hit_modifiers_in_order,
+    damage_matches_hit_table_and_modifiers,
+)

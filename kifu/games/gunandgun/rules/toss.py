@@ -5,7 +5,7 @@ Sources: seed 000 §概要, §基本ルール 2, §ルール適用の例外, §�
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -24,10 +24,12 @@ from .facts import (
 )
 
 
-
 @rule(
-    code="GG-TOSS-001", name="cost-paid-before-toss", severity=Severity.ERROR,
-    on=(ev.CoinTossed, ev.CostPaid), options=("cost_payment",),
+    code="GG-TOSS-001",
+    name="cost-paid-before-toss",
+    severity=Severity.ERROR,
+    on=(ev.CoinTossed, ev.CostPaid),
+    options=("cost_payment",),
 )
 def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     st = s.before.game
@@ -39,11 +41,19 @@ def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     cost = expected_cost(st, a, s.options)
     if isinstance(s.event, ev.CoinTossed):
         if cost is not None and cost[1] > 0:
-            yield Hit(s.event.seq, {"seq": s.event.seq, "card": _card(a), "act": a.id, "cost": amount(cost[0], cost[1])},
-                      (a.seq,), about=("act", a.id))
+            yield Hit(
+                s.event.seq,
+                {"seq": s.event.seq, "card": _card(a), "act": a.id, "cost": amount(cost[0], cost[1])},
+                (a.seq,),
+                about=("act", a.id),
+            )
     elif cost is None or cost[1] == 0:
-        yield Hit(s.event.seq, {"seq": a.toss_seqs[0], "card": _card(a), "act": a.id,
-                                "cost": amount(s.event.kind, s.event.n)}, a.toss_seqs[:1], about=("act", a.id))
+        yield Hit(
+            s.event.seq,
+            {"seq": a.toss_seqs[0], "card": _card(a), "act": a.id, "cost": amount(s.event.kind, s.event.n)},
+            a.toss_seqs[:1],
+            about=("act", a.id),
+        )
 
 
 def _card(a: proj.Activation) -> object:
@@ -57,8 +67,11 @@ def _tosses(a: proj.Activation) -> object:
 
 
 @rule(
-    code="GG-TOSS-002", name="no-toss-after-sequence-ends", severity=Severity.ERROR,
-    on=(ev.CoinTossed,), options=("load_toss_end",),
+    code="GG-TOSS-002",
+    name="no-toss-after-sequence-ends",
+    severity=Severity.ERROR,
+    on=(ev.CoinTossed,),
+    options=("load_toss_end",),
 )
 def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
     st = s.before.game
@@ -74,25 +87,39 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
         why, ended = Msg("text.gg.ended_cap", cap=load_cap(st, a)), a.toss_seqs[-1] if a.toss_seqs else a.seq
     else:
         return
-    yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "ended": ended, "why": why, "seq": s.event.seq}, (ended,),
-              about=("act", a.id))
+    yield Hit(
+        s.event.seq,
+        {"act": a.id, "card": _card(a), "ended": ended, "why": why, "seq": s.event.seq},
+        (ended,),
+        about=("act", a.id),
+    )
 
 
 @rule(
-    code="GG-TOSS-003", name="n-counts-self-before-first-opponent", severity=Severity.ERROR,
-    on=(ev.EffectResolved,), options=("load_toss_end",),
+    code="GG-TOSS-003",
+    name="n-counts-self-before-first-opponent",
+    severity=Severity.ERROR,
+    on=(ev.EffectResolved,),
+    options=("load_toss_end",),
 )
 def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
     st = s.before.game
     a = st.acts.get(s.event.act)
     if a is not None and a.kind not in ("gunner", "gun") and s.event.n not in n_choices(st, a, s.options):
-        yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "claimed": s.event.n, "n": effective_n(st, a),
-                                "tosses": _tosses(a)}, a.toss_seqs, about=("act", a.id))
+        yield Hit(
+            s.event.seq,
+            {"act": a.id, "card": _card(a), "claimed": s.event.n, "n": effective_n(st, a), "tosses": _tosses(a)},
+            a.toss_seqs,
+            about=("act", a.id),
+        )
 
 
 @rule(
-    code="GG-TOSS-004", name="toss-sequence-finished-before-resolve", severity=Severity.ERROR,
-    on=(ev.EffectResolved,), options=("load_toss_end",),
+    code="GG-TOSS-004",
+    name="toss-sequence-finished-before-resolve",
+    severity=Severity.ERROR,
+    on=(ev.EffectResolved,),
+    options=("load_toss_end",),
 )
 def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
     st = s.before.game
@@ -105,8 +132,7 @@ def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
     if not a.tosses and f is not None and not any(x.replaceable for x in numbers(f)):
         return  # nothing for N to replace (バラージ, ステルスバレット): a table need not toss
     if not sequence_over(st, a, s.options):
-        yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "tosses": _tosses(a)}, a.toss_seqs,
-                  about=("act", a.id))
+        yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "tosses": _tosses(a)}, a.toss_seqs, about=("act", a.id))
 
 
 WHY_JA = {
@@ -141,7 +167,9 @@ def _timing_problem(s: Step) -> str | None:
 
 
 @rule(
-    code="GG-TOSS-005", name="toss-at-the-kinds-timing", severity=Severity.ERROR,
+    code="GG-TOSS-005",
+    name="toss-at-the-kinds-timing",
+    severity=Severity.ERROR,
     options=("function_first_toss",),
     on=(ev.CoinTossed, ev.TossGroupOpened),
 )
@@ -151,31 +179,58 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.TossGroupOpened):
         if st.turn and (st.phase != "start" or st.active != e.player):
             why = "a turn toss group opens at the owner's turn start"
-            yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": e.card or Msg("word.gg.continuous"), "why": why,
-                              "why_ja": WHY_JA[why]}, about=("act", e.act))
+            yield Hit(
+                e.seq,
+                {
+                    "seq": e.seq,
+                    "act": e.act,
+                    "card": e.card or Msg("word.gg.continuous"),
+                    "why": why,
+                    "why_ja": WHY_JA[why],
+                },
+                about=("act", e.act),
+            )
         return
     a = st.acts.get(e.act)
     if a is not None and a.tosses:
         return  # the sequence is judged by its first toss: one finding per mistimed sequence
     why = _timing_problem(s)
     if why is not None:
-        yield Hit(e.seq, {"seq": e.seq, "act": e.act, "card": _card(a) if a else Msg("text.gg.not_opened"), "why": why,
-                          "why_ja": WHY_JA.get(why, why)}, (a.seq,) if a else (), about=("act", e.act))
+        yield Hit(
+            e.seq,
+            {
+                "seq": e.seq,
+                "act": e.act,
+                "card": _card(a) if a else Msg("text.gg.not_opened"),
+                "why": why,
+                "why_ja": WHY_JA.get(why, why),
+            },
+            (a.seq,) if a else (),
+            about=("act", e.act),
+        )
 
 
 @rule(
-    code="GG-TOSS-006", name="tosser-owns-the-activation", severity=Severity.ERROR,
+    code="GG-TOSS-006",
+    name="tosser-owns-the-activation",
+    severity=Severity.ERROR,
     on=(ev.CoinTossed,),
 )
 def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
     a = s.before.game.acts.get(s.event.act)
     if a is not None and a.player != s.event.player:
-        yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "owner": a.player, "tosser": s.event.player}, (a.seq,),
-                  about=("act", a.id))
+        yield Hit(
+            s.event.seq,
+            {"act": a.id, "card": _card(a), "owner": a.player, "tosser": s.event.player},
+            (a.seq,),
+            about=("act", a.id),
+        )
 
 
 @rule(
-    code="GG-TOSS-007", name="one-toss-per-function-kind-per-turn", severity=Severity.ERROR,
+    code="GG-TOSS-007",
+    name="one-toss-per-function-kind-per-turn",
+    severity=Severity.ERROR,
     on=(ev.TossGroupOpened,),
 )
 def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
@@ -188,12 +243,17 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
         return
     if key in p.groups:
         prev = st.acts.get(p.group_of.get(key, ""))
-        yield Hit(e.seq, {"player": e.player, "card": e.card or Msg("word.gg.continuous"),
-                          "seq": prev.seq if prev else e.seq}, (prev.seq,) if prev else ())
+        yield Hit(
+            e.seq,
+            {"player": e.player, "card": e.card or Msg("word.gg.continuous"), "seq": prev.seq if prev else e.seq},
+            (prev.seq,) if prev else (),
+        )
 
 
 @rule(
-    code="GG-TOSS-008", name="function-uses-its-kinds-turn-toss", severity=Severity.ERROR,
+    code="GG-TOSS-008",
+    name="function-uses-its-kinds-turn-toss",
+    severity=Severity.ERROR,
     options=("function_first_toss",),
     on=(ev.EffectResolved,),
 )
@@ -219,7 +279,9 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
 
 
 @rule(
-    code="GG-TOSS-009", name="gunner-and-gun-effects-not-tossed", severity=Severity.ERROR,
+    code="GG-TOSS-009",
+    name="gunner-and-gun-effects-not-tossed",
+    severity=Severity.ERROR,
     on=(ev.CoinTossed, ev.EffectResolved),
 )
 def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
@@ -227,12 +289,22 @@ def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
     if a is None or a.kind not in ("gunner", "gun"):
         return
     if isinstance(s.event, ev.CoinTossed) or s.event.n != 0:
-        yield Hit(s.event.seq, {"name": a.card, "source": Msg(f"word.gg.{a.kind}"), "act": a.id, "seq": s.event.seq},
-                  (a.seq,), about=("act", a.id))
+        yield Hit(
+            s.event.seq,
+            {"name": a.card, "source": Msg(f"word.gg.{a.kind}"), "act": a.id, "seq": s.event.seq},
+            (a.seq,),
+            about=("act", a.id),
+        )
 
 
 RULES = (
-    cost_paid_before_toss, no_toss_after_sequence_ends, n_counts_self_before_first_opponent,
-    toss_sequence_finished_before_resolve, toss_at_the_kinds_timing, tosser_owns_the_activation,
-    one_toss_per_function_kind_per_turn, function_uses_its_kinds_turn_toss, gunner_and_gun_effects_not_tossed,
+    cost_paid_before_toss,
+    no_toss_after_sequence_ends,
+    n_counts_self_before_first_opponent,
+    toss_sequence_finished_before_resolve,
+    toss_at_the_kinds_timing,
+    tosser_owns_the_activation,
+    one_toss_per_function_kind_per_turn,
+    function_uses_its_kinds_turn_toss,
+    gunner_and_gun_effects_not_tossed,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, latest, rule
 from kifu.events.i18n import Msg
@@ -89,8 +89,14 @@ def call_before_result(s: Step) -> Iterable[Hit]:
     if isinstance(e, CoinCalled):
         landed = coins_of(g_before, ins.flipper) if g_before else ()
         if landed and e.player == ins.flipper:
-            return (Hit(e.seq, evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq), (landed[0].seq,),
-                        about=flip_subject(ins, e.group)),)
+            return (
+                Hit(
+                    e.seq,
+                    evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq),
+                    (landed[0].seq,),
+                    about=flip_subject(ins, e.group),
+                ),
+            )
         return ()
     return _no_call(ins, g_before, e)
 
@@ -166,8 +172,11 @@ def wrong_outcomes(state: State) -> tuple[tuple[Instruction, Group, Mark, str, d
 def won_means_call_matches(end: End) -> Iterable[Hit]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
         if not explained_by_ignored(ins, g, o.value):
-            yield Hit(o.seq, evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen),
-                      about=flip_subject(ins, g.group))
+            yield Hit(
+                o.seq,
+                evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen),
+                about=flip_subject(ins, g.group),
+            )
 
 
 @rule(
@@ -204,11 +213,20 @@ def _stated_contradicted(e: CoinLanded | FlipDecided, ins: Instruction) -> Itera
     if isinstance(e, CoinLanded) and e.result != "heads" and (e.player or ins.flipper) == ins.flipper:
         yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.a_coin", side=e.result)), about=flip_subject(ins, e.group))
     if isinstance(e, FlipDecided) and e.outcome != "won":
-        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.player_outcome", player=e.player, outcome=e.outcome)),
-                  about=flip_subject(ins, e.group))
+        yield Hit(
+            e.seq,
+            evidence(ins, what=Msg("text.mtg.player_outcome", player=e.player, outcome=e.outcome)),
+            about=flip_subject(ins, e.group),
+        )
 
 
 RULES = (
-    heads_tails_has_no_call, heads_tails_has_no_winner, flipper_calls, call_before_result, only_flipper_wins,
-    won_means_call_matches, instructed_player_flips, stated_result,
+    heads_tails_has_no_call,
+    heads_tails_has_no_winner,
+    flipper_calls,
+    call_before_result,
+    only_flipper_wins,
+    won_means_call_matches,
+    instructed_player_flips,
+    stated_result,
 )

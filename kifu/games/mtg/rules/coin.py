@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -58,8 +58,15 @@ def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
     # a die's reading may be named later (mtg.heads); only a reading that is named and not 50/50 is wrong
     bad_die = r.kind == "die" and (r.sides % 2 or (r.heads is not None and r.heads not in DIE_READINGS))
     if bad_coin or bad_die:
-        yield Hit(e.seq, {"randomiser": r.randomiser, "kind": Msg(f"word.mtg.{r.kind}"), "sides": r.sides,
-                          "heads": r.heads if r.heads is not None else Msg("text.mtg.heads_not_named")})
+        yield Hit(
+            e.seq,
+            {
+                "randomiser": r.randomiser,
+                "kind": Msg(f"word.mtg.{r.kind}"),
+                "sides": r.sides,
+                "heads": r.heads if r.heads is not None else Msg("text.mtg.heads_not_named"),
+            },
+        )
 
 
 def die_side(r: Randomiser, face: int) -> str | None:
@@ -87,8 +94,18 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
         return ()  # no reading named yet: MTG-COIN-004
     expected = die_side(r, e.face)
     if expected != e.result:
-        return (Hit(e.seq, {"randomiser": e.randomiser, "face": e.face, "result": e.result,
-                            "expected": expected or Msg("text.mtg.no_side", sides=r.sides)}, (r.seq,)),)
+        return (
+            Hit(
+                e.seq,
+                {
+                    "randomiser": e.randomiser,
+                    "face": e.face,
+                    "result": e.result,
+                    "expected": expected or Msg("text.mtg.no_side", sides=r.sides),
+                },
+                (r.seq,),
+            ),
+        )
     return ()
 
 
@@ -148,11 +165,15 @@ def flip_card_classified(s: Step) -> Iterable[Hit]:
     assert isinstance(e, FlipInstructed)
     ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.seq == e.seq and ins.kind is None:
-        yield Hit(e.seq, {"card": e.card, "reason": Msg("reason.mtg.unclassified", card=e.card)},
-                  undecided=True)
+        yield Hit(e.seq, {"card": e.card, "reason": Msg("reason.mtg.unclassified", card=e.card)}, undecided=True)
 
 
 RULES = (
-    substitute_needs_agreement, substitute_two_equal_results, die_face_reads_as_agreed, unclear_coin_heads_named,
-    events_name_an_instruction, flip_ids_unique, flip_card_classified,
+    substitute_needs_agreement,
+    substitute_two_equal_results,
+    die_face_reads_as_agreed,
+    unclear_coin_heads_named,
+    events_name_an_instruction,
+    flip_ids_unique,
+    flip_card_classified,
 )

@@ -50,7 +50,7 @@ OPTIONS = (STACKING, STATED, RECORDED, CALLS, UNRECORDED)
 
 def expected_coins(thumbs: int, stacking: str) -> int:
     """Coins one replaced flip makes under ``thumbs`` Krark's Thumbs."""
-    return 1 + thumbs if stacking == "add" else 2 ** thumbs
+    return 1 + thumbs if stacking == "add" else 2**thumbs
 
 
 def card(state: State, ins: Instruction) -> Card | None:
@@ -79,4 +79,3 @@ def every_flip(ins: Instruction) -> tuple[tuple[Any, ...], ...]:
 
 def evidence(ins: Instruction, **more: Any) -> dict[str, Any]:
     return {"flip": ins.flip, "card": ins.card, "flipper": ins.flipper, **more}
-

@@ -74,8 +74,12 @@ def any_loss_no_payoff(end: End) -> Iterable[Hit]:
         c = card(end.final.game, ins)
         if c is not None and _voided(ins, c):
             for p in own_payoffs(ins, c):
-                yield Hit(p.seq, evidence(ins, kind=p.kind, amount=p.amount), about=("payoff", ins.flip),
-                          follows=every_flip(ins))
+                yield Hit(
+                    p.seq,
+                    evidence(ins, kind=p.kind, amount=p.amount),
+                    about=("payoff", ins.flip),
+                    follows=every_flip(ins),
+                )
 
 
 def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iterable[tuple[int, int]]:
@@ -104,8 +108,13 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         if c is None or not kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
-            yield Hit(_last_counted_coin(ins), evidence(ins, reason=Msg("reason.mtg.no_outcome", card=ins.card)),
-                      undecided=True, about=("payoff", ins.flip), follows=every_flip(ins))
+            yield Hit(
+                _last_counted_coin(ins),
+                evidence(ins, reason=Msg("reason.mtg.no_outcome", card=ins.card)),
+                undecided=True,
+                about=("payoff", ins.flip),
+                follows=every_flip(ins),
+            )
             continue
         yield from _own_diffs(state, ins, c, kinds, end.options.get(UNRECORDED.name, UNRECORDED.default))
 
@@ -116,14 +125,24 @@ def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecor
     if not paid and unrecorded == "undecided":
         if +want:
             reason = Msg("reason.mtg.no_payoff", card=ins.card)
-            yield Hit(_last_counted_coin(ins), evidence(ins, reason=reason), undecided=True, about=("payoff", ins.flip),
-                      follows=every_flip(ins))
+            yield Hit(
+                _last_counted_coin(ins),
+                evidence(ins, reason=reason),
+                undecided=True,
+                about=("payoff", ins.flip),
+                follows=every_flip(ins),
+            )
         return
     for kind in sorted(kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
-            yield Hit(seq, evidence(ins, kind=kind, expected=want[kind], recorded=total,
-                                    wins=kept_wins(ins), losses=kept_losses(ins)),
-                      about=("payoff", ins.flip), follows=every_flip(ins))
+            yield Hit(
+                seq,
+                evidence(
+                    ins, kind=kind, expected=want[kind], recorded=total, wins=kept_wins(ins), losses=kept_losses(ins)
+                ),
+                about=("payoff", ins.flip),
+                follows=every_flip(ins),
+            )
 
 
 def counted_for(ins: Instruction, w: Permanent, scope: str) -> tuple[int, int]:
@@ -191,8 +210,9 @@ def _tallies(state: State) -> Iterable[Tally]:
             named = state.permanents.get(pid)
             if w is None and named is None:  # never recorded entering (a client that records no mtg.enters)
                 controller = next((p.player for p in paid if p.player), "")
-                yield Tally(ins, Permanent(permanent=pid, card="", controller=controller, seq=0), 0, 0, 0, paid,
-                            known=False)
+                yield Tally(
+                    ins, Permanent(permanent=pid, card="", controller=controller, seq=0), 0, 0, 0, paid, known=False
+                )
                 continue
             if w is None:  # in play, but not when the flip began: it counts nothing
                 w = Permanent(permanent=pid, card=named.card, controller=named.controller, seq=0)
@@ -233,26 +253,49 @@ def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
         if not t.known:
             if t.paid:
                 w = t.watcher
-                reason = (Msg("reason.mtg.watcher_unknown", card=w.card, watcher=w.permanent) if w.card else
-                          Msg("reason.mtg.watcher_not_entered", watcher=w.permanent, controller=w.controller))
-                yield Hit(t.paid[0].seq, {"reason": reason}, undecided=True,
-                          about=("watcher", w.permanent, t.ins.flip))
+                reason = (
+                    Msg("reason.mtg.watcher_unknown", card=w.card, watcher=w.permanent)
+                    if w.card
+                    else Msg("reason.mtg.watcher_not_entered", watcher=w.permanent, controller=w.controller)
+                )
+                yield Hit(t.paid[0].seq, {"reason": reason}, undecided=True, about=("watcher", w.permanent, t.ins.flip))
             continue
         if t.recorded == t.expected or _ignored_only(t):
             continue
         seq = t.first_over(t.expected) if t.recorded > t.expected else _last_counted_coin(t.ins)
-        yield Hit(seq, {"card": t.watcher.card, "watcher": t.watcher.permanent, "controller": t.watcher.controller,
-                        "flip": t.ins.flip, "flip_card": t.ins.card, "wins": t.wins, "expected": t.expected,
-                        "recorded": t.recorded}, about=("watcher", t.watcher.permanent, t.ins.flip), follows=every_flip(t.ins))
+        yield Hit(
+            seq,
+            {
+                "card": t.watcher.card,
+                "watcher": t.watcher.permanent,
+                "controller": t.watcher.controller,
+                "flip": t.ins.flip,
+                "flip_card": t.ins.card,
+                "wins": t.wins,
+                "expected": t.expected,
+                "recorded": t.recorded,
+            },
+            about=("watcher", t.watcher.permanent, t.ins.flip),
+            follows=every_flip(t.ins),
+        )
 
 
 def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
     for t in tallies(end.final.game):
         if _ignored_only(t):
-            yield Hit(t.first_over(t.expected), evidence(t.ins, detail=Msg("text.mtg.ignored_watcher", watcher=t.watcher.card,
-                                                                           expected=t.expected, recorded=t.recorded),
-                                                         expected=t.expected, outcome=t.recorded),
-                      about=("watcher", t.watcher.permanent, t.ins.flip), follows=every_flip(t.ins))
+            yield Hit(
+                t.first_over(t.expected),
+                evidence(
+                    t.ins,
+                    detail=Msg(
+                        "text.mtg.ignored_watcher", watcher=t.watcher.card, expected=t.expected, recorded=t.recorded
+                    ),
+                    expected=t.expected,
+                    outcome=t.recorded,
+                ),
+                about=("watcher", t.watcher.permanent, t.ins.flip),
+                follows=every_flip(t.ins),
+            )
 
 
 def _ignored_anywhere(end: End) -> Iterable[Hit]:

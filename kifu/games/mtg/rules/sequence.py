@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
 from kifu.events.i18n import Msg
@@ -61,9 +61,18 @@ def _flips_after_a_loss(s: Step, before: Instruction, after: Instruction) -> Ite
     for g, outcome in counted(before):
         if outcome == "lost" and g.group < s.event.group:  # type: ignore[attr-defined]
             seq = kept_coin(g, before.flipper).seq if kept_coin(g, before.flipper) else g.first_seq
-            yield Hit(s.event.seq, evidence(after, group=s.event.group, lost_group=g.group,  # type: ignore[attr-defined]
-                                            loss_seq=seq), (seq,), about=("length", after.flip),
-                      follows=(flip_subject(after, g.group),))
+            yield Hit(
+                s.event.seq,
+                evidence(
+                    after,
+                    group=s.event.group,
+                    lost_group=g.group,  # type: ignore[attr-defined]
+                    loss_seq=seq,
+                ),
+                (seq,),
+                about=("length", after.flip),
+                follows=(flip_subject(after, g.group),),
+            )
             return
 
 
@@ -93,10 +102,15 @@ def ends_on_a_loss(end: End) -> Iterable[Hit]:
             continue
         last, outcome = results[-1]
         if outcome is not None and not _ends_well(ins, last, outcome):
-            why = {"until-lose": Msg("text.mtg.stops_on_loss"),
-                   "capped": Msg("text.mtg.fewer_than", n=ins.chosen)}.get(ins.sequence, Msg("text.mtg.no_stop"))
-            yield Hit(last_coin_seq(ins), evidence(ins, flips=len(results), why=why), about=("length", ins.flip),
-                      follows=every_flip(ins))
+            why = {"until-lose": Msg("text.mtg.stops_on_loss"), "capped": Msg("text.mtg.fewer_than", n=ins.chosen)}.get(
+                ins.sequence, Msg("text.mtg.no_stop")
+            )
+            yield Hit(
+                last_coin_seq(ins),
+                evidence(ins, flips=len(results), why=why),
+                about=("length", ins.flip),
+                follows=every_flip(ins),
+            )
 
 
 def expected_flips(s: Step | End, ins: Instruction) -> int | None:
@@ -141,15 +155,23 @@ def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
         return
     lo, hi = rng
     if ins.chosen is None or ins.chosen < lo or (hi is not None and ins.chosen > hi):
-        yield Hit(s.event.seq, evidence(ins, expected=Msg("text.mtg.chosen_in", lo=lo, hi=hi if hi is not None else "∞"),
-                                        found=ins.chosen if ins.chosen is not None else Msg("text.mtg.no_choice")))
+        yield Hit(
+            s.event.seq,
+            evidence(
+                ins,
+                expected=Msg("text.mtg.chosen_in", lo=lo, hi=hi if hi is not None else "∞"),
+                found=ins.chosen if ins.chosen is not None else Msg("text.mtg.no_choice"),
+            ),
+        )
 
 
 def _too_few_flips(end: End) -> Iterable[Hit]:
     for ins in end.final.game.flips.values():
         want = expected_flips(end, ins)
         if ins.sequence in ("fixed", "chosen") and want is not None and len(ins.groups) < want:
-            yield Hit(last_coin_seq(ins), evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip))
+            yield Hit(
+                last_coin_seq(ins), evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip)
+            )
 
 
 NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
@@ -173,8 +195,14 @@ def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
         return ()  # (choices are rare: asked before the flips are put in order)
     stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"]
     if stops:
-        return (Hit(e.seq, evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)), (stops[0].seq,),
-                    about=("length", ins.flip)),)
+        return (
+            Hit(
+                e.seq,
+                evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)),
+                (stops[0].seq,),
+                about=("length", ins.flip),
+            ),
+        )
     return ()
 
 
@@ -217,12 +245,18 @@ def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
     decider = _decider(before, prev)
     if decider is None:
         return
-    ok = any(c.value == "continue" and (c.player == decider or (decider == OPPONENT and c.player != before.flipper))
-             for c in prev.choices)
+    ok = any(
+        c.value == "continue" and (c.player == decider or (decider == OPPONENT and c.player != before.flipper))
+        for c in prev.choices
+    )
     if not ok:
         who = Msg("text.mtg.an_opponent") if decider == OPPONENT else decider
-        yield Hit(s.event.seq, evidence(before, group=s.event.group, prev=prev.group, decider=who),  # type: ignore[attr-defined]
-                  about=("length", before.flip), follows=(flip_subject(before, prev.group),))
+        yield Hit(
+            s.event.seq,
+            evidence(before, group=s.event.group, prev=prev.group, decider=who),  # type: ignore[attr-defined]
+            about=("length", before.flip),
+            follows=(flip_subject(before, prev.group),),
+        )
 
 
 @rule(
@@ -241,8 +275,11 @@ def stakes_double(s: Step) -> Iterable[Hit]:
     if e.group is None:
         yield Hit(e.seq, evidence(ins, kind=e.kind, reason=Msg("reason.mtg.payoff_no_group")), undecided=True)
     elif e.amount != 2 ** (e.group - 1):
-        yield Hit(e.seq, evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount),
-                  about=("payoff", ins.flip))
+        yield Hit(
+            e.seq,
+            evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount),
+            about=("payoff", ins.flip),
+        )
 
 
 def _all_heads(ins: Instruction, g: Group) -> bool | None:
@@ -269,9 +306,16 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
 def _round_after_all_heads(s: Step, pair: tuple[Instruction, Instruction]) -> Iterable[Hit]:
     for g in groups_in_order(pair[0]):
         if g.group < s.event.group and _all_heads(pair[0], g):  # type: ignore[attr-defined]
-            yield Hit(s.event.seq, evidence(pair[1], group=s.event.group,  # type: ignore[attr-defined]
-                                            what=Msg("text.mtg.round_all_heads", round=g.group)),
-                      about=("length", pair[1].flip), follows=(flip_subject(pair[1], g.group),))
+            yield Hit(
+                s.event.seq,
+                evidence(
+                    pair[1],
+                    group=s.event.group,  # type: ignore[attr-defined]
+                    what=Msg("text.mtg.round_all_heads", round=g.group),
+                ),
+                about=("length", pair[1].flip),
+                follows=(flip_subject(pair[1], g.group),),
+            )
             return
 
 
@@ -283,14 +327,24 @@ def _clash_unfinished(end: End) -> Iterable[Hit]:
         groups = made_groups(ins)
         for g in groups:
             if g.coins and len(players_flipping(g)) < 2:
-                yield Hit(g.coins[-1].seq, evidence(ins, group=g.group,
-                                                    what=Msg("text.mtg.only_one_flipped", player=g.coins[0].player)))
+                yield Hit(
+                    g.coins[-1].seq,
+                    evidence(ins, group=g.group, what=Msg("text.mtg.only_one_flipped", player=g.coins[0].player)),
+                )
         if groups and _all_heads(ins, groups[-1]) is False:
-            yield Hit(last_coin_seq(ins), evidence(ins, group=groups[-1].group,
-                                                   what=Msg("text.mtg.last_round_not_heads")))
+            yield Hit(
+                last_coin_seq(ins), evidence(ins, group=groups[-1].group, what=Msg("text.mtg.last_round_not_heads"))
+            )
 
 
 MANA_CLASH = replace(mana_clash_until_heads, finish=_clash_unfinished)
 
-RULES = (stops_at_first_loss, ends_on_a_loss, NUMBER_INSTRUCTED, stop_allowed_and_final, repeat_on_right_decision,
-         stakes_double, MANA_CLASH)
+RULES = (
+    stops_at_first_loss,
+    ends_on_a_loss,
+    NUMBER_INSTRUCTED,
+    stop_allowed_and_final,
+    repeat_on_right_decision,
+    stakes_double,
+    MANA_CLASH,
+)

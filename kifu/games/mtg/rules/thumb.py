@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, latest, rule
 from kifu.events.i18n import Msg
@@ -108,16 +108,31 @@ def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
     # with no Thumb an extra coin is a re-flip (MTG-THUMB-001), not a coin waiting to be kept
     thumbed = g.thumbs.get(who, 0) > 0
     if thumbed and len(mine) > 1 and not keeps and len({c.result for c in mine}) > 1:
-        yield Hit(mine[-1].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0,
-                                         why=Msg("text.mtg.none_kept")),
-                  about=flip_subject(ins, g.group))
+        yield Hit(
+            mine[-1].seq,
+            evidence(ins, group=g.group, player=who, found=len(mine), kept=0, why=Msg("text.mtg.none_kept")),
+            about=flip_subject(ins, g.group),
+        )
     for k in keeps[1:]:
-        yield Hit(k.seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=len(keeps),
-                                  why=Msg("text.mtg.kept_twice")), (keeps[0].seq,), about=flip_subject(ins, g.group))
+        yield Hit(
+            k.seq,
+            evidence(ins, group=g.group, player=who, found=len(mine), kept=len(keeps), why=Msg("text.mtg.kept_twice")),
+            (keeps[0].seq,),
+            about=flip_subject(ins, g.group),
+        )
     if keeps and keeps[0] not in valid:
-        yield Hit(keeps[0].seq, evidence(ins, group=g.group, player=who, found=len(mine), kept=0,
-                                         why=Msg("text.mtg.no_such_coin", coin=keeps[0].value)),
-                  about=flip_subject(ins, g.group))
+        yield Hit(
+            keeps[0].seq,
+            evidence(
+                ins,
+                group=g.group,
+                player=who,
+                found=len(mine),
+                kept=0,
+                why=Msg("text.mtg.no_such_coin", coin=keeps[0].value),
+            ),
+            about=flip_subject(ins, g.group),
+        )
 
 
 @rule(
@@ -136,8 +151,14 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
         return ()
     keep = g.keeps[0]
     if all(c.seq < keep.seq for c in g.coins):
-        return (Hit(keep.seq, evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq), (e.seq,),
-                    about=flip_subject(before, e.group)),)
+        return (
+            Hit(
+                keep.seq,
+                evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq),
+                (e.seq,),
+                about=flip_subject(before, e.group),
+            ),
+        )
     return ()
 
 
@@ -149,9 +170,17 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
 def ignored_counts_for_nothing(end: End) -> Iterable[Hit]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
         if explained_by_ignored(ins, g, o.value):
-            yield Hit(o.seq, evidence(ins, detail=Msg("text.mtg.ignored_flip", group=g.group, expected=expected,
-                                                      outcome=o.value), expected=expected, outcome=o.value, **seen),
-                      about=flip_subject(ins, g.group))
+            yield Hit(
+                o.seq,
+                evidence(
+                    ins,
+                    detail=Msg("text.mtg.ignored_flip", group=g.group, expected=expected, outcome=o.value),
+                    expected=expected,
+                    outcome=o.value,
+                    **seen,
+                ),
+                about=flip_subject(ins, g.group),
+            )
 
 
 RULES = (THUMB_COUNT, exactly_one_kept, kept_after_all_seen, ignored_counts_for_nothing)

@@ -25,6 +25,13 @@ from . import (
 )
 
 RULES: tuple[Rule, ...] = (
-    flow.RULES + phases.RULES + end_phase.RULES + rule_actions.RULES + game_end.RULES
-    + attack.RULES + encore.RULES + battle.RULES + damage.RULES
+    flow.RULES
+    + phases.RULES
+    + end_phase.RULES
+    + rule_actions.RULES
+    + game_end.RULES
+    + attack.RULES
+    + encore.RULES
+    + battle.RULES
+    + damage.RULES
 )

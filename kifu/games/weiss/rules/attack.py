@@ -6,7 +6,7 @@ reference B1 #6, B4, B6 #7–#10, #12.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
@@ -28,7 +28,6 @@ from .common import (
 )
 
 
-
 @rule(
     code="WS-ATK-001",
     name="attacker-is-a-standing-center-character",
@@ -41,19 +40,33 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
     before = s.before.game
     slot = before.side(e.player).stage.get(e.slot)
     if e.slot not in ev.CENTER:
-        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="アタックできるのは前列のキャラだけです",
-                                                         en="only center-stage characters attack")})
+        yield Hit(
+            e.seq,
+            {
+                "slot": e.slot,
+                "detail": Text(ja="アタックできるのは前列のキャラだけです", en="only center-stage characters attack"),
+            },
+        )
     elif slot is None:
-        yield if_known(Hit(e.seq, {"slot": e.slot, "detail": Text(ja="そこにキャラがいません", en="no character is there")}),
-                       before.known, UNKNOWN_BOARD)
+        yield if_known(
+            Hit(e.seq, {"slot": e.slot, "detail": Text(ja="そこにキャラがいません", en="no character is there")}),
+            before.known,
+            UNKNOWN_BOARD,
+        )
     elif slot.state != "stand":
         again = e.slot in before.attackers
-        yield Hit(e.seq, {"slot": e.slot, "detail": Text(
-            ja=f"そこの {slot.card} は{STATE_JA[slot.state]}していて、スタンドしていません"
-               + ("。このターンにもうアタックしています" if again else ""),
-            en=f"{slot.card} there is {_STATE_WORD[slot.state]}, not standing"
-               + (", it attacked already this turn" if again else ""),
-        )})
+        yield Hit(
+            e.seq,
+            {
+                "slot": e.slot,
+                "detail": Text(
+                    ja=f"そこの {slot.card} は{STATE_JA[slot.state]}していて、スタンドしていません"
+                    + ("。このターンにもうアタックしています" if again else ""),
+                    en=f"{slot.card} there is {_STATE_WORD[slot.state]}, not standing"
+                    + (", it attacked already this turn" if again else ""),
+                ),
+            },
+        )
 
 
 _STATE_WORD = {"rest": "rested", "reverse": "reversed", "stand": "standing"}
@@ -84,8 +97,14 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     opposing = before.side(before.opponent(e.player)).stage.get(e.slot)
     if (e.kind == "direct") == (opposing is None):
         return
-    hit = Hit(e.seq, {"kind": Text(ja=KIND_JA[e.kind], en=e.kind), "slot": e.slot,
-                      "opposing": opposing.card if opposing else Text(ja="いません", en="absent")})
+    hit = Hit(
+        e.seq,
+        {
+            "kind": Text(ja=KIND_JA[e.kind], en=e.kind),
+            "slot": e.slot,
+            "opposing": opposing.card if opposing else Text(ja="いません", en="absent"),
+        },
+    )
     yield if_known(hit, before.known or opposing is not None, UNKNOWN_BOARD)
 
 
@@ -127,11 +146,17 @@ def counter_only_on_front(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.StepStarted):
         if e.step == "counter" and (attack is None or attack.kind != "front"):
-            yield Hit(e.seq, {"detail": Text(
-                ja=f"{KIND_JA[attack.kind]}アタックの後にカウンターステップが来ました" if attack
-                else "アタックがないのにカウンターステップが来ました",
-                en=f"a counter step after a {attack.kind if attack else 'missing'} attack",
-            )})
+            yield Hit(
+                e.seq,
+                {
+                    "detail": Text(
+                        ja=f"{KIND_JA[attack.kind]}アタックの後にカウンターステップが来ました"
+                        if attack
+                        else "アタックがないのにカウンターステップが来ました",
+                        en=f"a counter step after a {attack.kind if attack else 'missing'} attack",
+                    )
+                },
+            )
         return
     assert isinstance(e, ev.Countered)
     yield from _counter_problems(before, attack, e, str(option(s.options, COUNTER_BY)))
@@ -139,7 +164,8 @@ def counter_only_on_front(s: Step) -> Iterable[Hit]:
 
 def _counter_players(attack: Attack, counter_by: str) -> tuple[str, ...]:
     return {"defender": (attack.defender,), "turn-player": (attack.player,)}.get(
-        counter_by, (attack.defender, attack.player))
+        counter_by, (attack.defender, attack.player)
+    )
 
 
 COUNTER_BY_JA = {"defender": "防御側", "turn-player": "ターンプレイヤー", "either": "どちらかのプレイヤー"}
@@ -147,14 +173,18 @@ COUNTER_BY_JA = {"defender": "防御側", "turn-player": "ターンプレイヤ�
 
 def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, counter_by: str) -> Iterable[Hit]:
     if before.step != "counter" or attack is None:
-        detail = Text(ja=f"カウンターステップの外 ({step_ja(before.step)}) でプレイされました",
-                      en=f"played outside a counter step (step {before.step})")
+        detail = Text(
+            ja=f"カウンターステップの外 ({step_ja(before.step)}) でプレイされました",
+            en=f"played outside a counter step (step {before.step})",
+        )
     elif attack.kind != "front":
-        detail = Text(ja=f"{KIND_JA[attack.kind]}アタックに対してプレイされました",
-                      en=f"played against a {attack.kind} attack")
+        detail = Text(
+            ja=f"{KIND_JA[attack.kind]}アタックに対してプレイされました", en=f"played against a {attack.kind} attack"
+        )
     elif e.player not in _counter_players(attack, counter_by):
-        detail = Msg("text.ws.counter_by", player=e.player, by=Msg(f"word.ws.counter_by.{counter_by}"),
-                     defender=attack.defender)
+        detail = Msg(
+            "text.ws.counter_by", player=e.player, by=Msg(f"word.ws.counter_by.{counter_by}"), defender=attack.defender
+        )
     elif attack.counters >= 1:
         detail = Text(ja="1 回のアタックに対する 2 回目のカウンターです", en="a second counter against one attack")
     else:
@@ -163,7 +193,6 @@ def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, cou
 
 
 # --- battle ----------------------------------------------------------------------
-
 
 
 def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
@@ -192,9 +221,17 @@ def battle_reverses_lower(s: Step) -> Iterable[Hit]:
     want = expected_reversed(e.attacker_power, e.defender_power, str(option(s.options, BATTLE_TIE)))
     if sorted(set(e.reversed)) != want:
         attacker, defender = _named(before, pair)
-        yield Hit(e.seq, {"attacker": attacker, "defender": defender, "attacker_power": e.attacker_power,
-                          "defender_power": e.defender_power, "expected": reversal(want),
-                          "recorded": reversal(e.reversed)})
+        yield Hit(
+            e.seq,
+            {
+                "attacker": attacker,
+                "defender": defender,
+                "attacker_power": e.attacker_power,
+                "defender_power": e.defender_power,
+                "expected": reversal(want),
+                "recorded": reversal(e.reversed),
+            },
+        )
 
 
 def reversal(roles: Sequence[str]) -> Text:
@@ -206,7 +243,9 @@ def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[Msg, Msg]:
     """(Aoi (p1) C2 Mikoto, Ren (p2) C2 Yuji): who fought, for the judge reading the finding."""
     a = state.attack
     assert a is not None  # the pair is facing(state)
-    named = (Msg("text.ws.fighter", player=p, slot=a.slot, card=slot.card) for p, slot in zip((a.player, a.defender), pair))
+    named = (
+        Msg("text.ws.fighter", player=p, slot=a.slot, card=slot.card) for p, slot in zip((a.player, a.defender), pair)
+    )
     return tuple(named)  # type: ignore[return-value]
 
 
@@ -221,16 +260,24 @@ def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
     e = s.event
     if isinstance(e, ev.BattleResolved):
         if e.reversed and facing(before) is None:
-            left = Text(ja="片方のキャラが舞台を離れていたのに、キャラがリバースされました",
-                        en="a character was reversed though one side had left the stage")
+            left = Text(
+                ja="片方のキャラが舞台を離れていたのに、キャラがリバースされました",
+                en="a character was reversed though one side had left the stage",
+            )
             yield if_known(Hit(e.seq, {"detail": left}), before.known, UNKNOWN_BOARD)
         return
     a = before.attack
     if before.step == "battle" and a is not None and a.battle_seq is None and facing(before) is not None:
-        yield Hit(e.seq, {"detail": Text(
-            ja=f"seq {a.seq} のアタックのバトルステップが、パワーを比較せずに終わりました",
-            en=f"the battle step of the attack at seq {a.seq} ended without a comparison",
-        )}, (a.seq,))
+        yield Hit(
+            e.seq,
+            {
+                "detail": Text(
+                    ja=f"seq {a.seq} のアタックのバトルステップが、パワーを比較せずに終わりました",
+                    en=f"the battle step of the attack at seq {a.seq} ended without a comparison",
+                )
+            },
+            (a.seq,),
+        )
 
 
 RULES = (

@@ -7,7 +7,7 @@ docs/games/weiss.md: a character's power is its printed power (``ws.play.chara``
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
@@ -15,7 +15,6 @@ from .. import events as ev
 from ..projection import Slot, State
 from .attack import expected_reversed, reversal
 from .common import BATTLE_TIE, ROLE_JA, facing, option
-
 
 
 def _fighters(state: State) -> tuple[Slot, Slot] | None:
@@ -43,21 +42,33 @@ def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
     pairs = tuple(zip(("attacker", "defender"), fighters, (e.attacker_power, e.defender_power)))
     if any(recorded not in (slot.power, slot.power_now) for _, slot, recorded in pairs):
         return  # a power the log cannot explain: some effect it did not record
-    left_out = [(who, f"{slot.card} {slot.power_mod:+d}") for who, slot, recorded in pairs
-                if slot.power_mod and recorded == slot.power]
+    left_out = [
+        (who, f"{slot.card} {slot.power_mod:+d}")
+        for who, slot, recorded in pairs
+        if slot.power_mod and recorded == slot.power
+    ]
     if not left_out:
         return
     attacker, defender = fighters
     want = expected_reversed(attacker.power_now, defender.power_now, str(option(s.options, BATTLE_TIE)))
     if sorted(set(e.reversed)) == want:
         return
-    yield Hit(e.seq, {
-        "attacker_power": e.attacker_power, "defender_power": e.defender_power,
-        "left_out": Text(ja=", ".join(f"{ROLE_JA[who]} {mod}" for who, mod in left_out),
-                         en=", ".join(f"{who} {mod}" for who, mod in left_out)),
-        "stage_attacker": attacker.power_now, "stage_defender": defender.power_now,
-        "expected": reversal(want), "recorded": reversal(e.reversed),
-    }, seqs=(before.attack.seq,) if before.attack else ())
+    yield Hit(
+        e.seq,
+        {
+            "attacker_power": e.attacker_power,
+            "defender_power": e.defender_power,
+            "left_out": Text(
+                ja=", ".join(f"{ROLE_JA[who]} {mod}" for who, mod in left_out),
+                en=", ".join(f"{who} {mod}" for who, mod in left_out),
+            ),
+            "stage_attacker": attacker.power_now,
+            "stage_defender": defender.power_now,
+            "expected": reversal(want),
+            "recorded": reversal(e.reversed),
+        },
+        seqs=(before.attack.seq,) if before.attack else (),
+    )
 
 
 RULES = (battle_counts_recorded_modifiers,)

@@ -6,7 +6,8 @@ marked [to verify], each with the default the seed or the reference suggests.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from kifu.auditor.base import Hit, Option, Step, Text
 from kifu.events.i18n import Msg
@@ -58,7 +59,13 @@ DECK_SIZE = Option(
 )
 
 OPTIONS: tuple[Option, ...] = (
-    HAND_LIMIT, BATTLE_TIE, ENCORE_SAME_SLOT, END_ORDER, COUNTER_BY, SIDE_ATTACK_LEVEL, DECK_SIZE,
+    HAND_LIMIT,
+    BATTLE_TIE,
+    ENCORE_SAME_SLOT,
+    END_ORDER,
+    COUNTER_BY,
+    SIDE_ATTACK_LEVEL,
+    DECK_SIZE,
 )
 
 
@@ -106,12 +113,21 @@ UNKNOWN_HAND = Text(
 )
 
 PHASE_JA = {
-    "stand": "スタンドフェイズ", "draw": "ドローフェイズ", "clock": "クロックフェイズ", "main": "メインフェイズ",
-    "climax": "クライマックスフェイズ", "attack": "アタックフェイズ", "end": "エンドフェイズ",
+    "stand": "スタンドフェイズ",
+    "draw": "ドローフェイズ",
+    "clock": "クロックフェイズ",
+    "main": "メインフェイズ",
+    "climax": "クライマックスフェイズ",
+    "attack": "アタックフェイズ",
+    "end": "エンドフェイズ",
 }
 STEP_JA = {
-    "declare": "アタック宣言ステップ", "trigger": "トリガーステップ", "counter": "カウンターステップ",
-    "damage": "ダメージステップ", "battle": "バトルステップ", "encore": "アンコールステップ",
+    "declare": "アタック宣言ステップ",
+    "trigger": "トリガーステップ",
+    "counter": "カウンターステップ",
+    "damage": "ダメージステップ",
+    "battle": "バトルステップ",
+    "encore": "アンコールステップ",
 }
 """Seed 003's own names for the phases and steps, so a Japanese message names them as the seed does."""
 KIND_JA = {"front": "フロント", "side": "サイド", "direct": "ダイレクト"}
@@ -124,6 +140,8 @@ def rule_action_words(due: Any) -> list[Msg]:
         kind, player = key.rsplit(":", 1)
         out.append(Msg("text.ws.rule_action", action=Msg(f"word.ws.action.{kind}"), player=player))
     return out
+
+
 STATE_JA = {"stand": "スタンド", "rest": "レスト", "reverse": "リバース"}
 ROLE_JA = {"attacker": "攻撃側", "defender": "防御側"}
 

@@ -5,7 +5,8 @@ Source: seed 003 §アタックフェイズ A.3 and D.3; reference B1 #6, B3, B6
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
@@ -133,17 +134,24 @@ def _reveal_problem(e: ev.DamageDealt) -> Text | None:
     climaxes = [i for i, c in enumerate(e.cards) if c.climax]
     if climaxes and climaxes[0] < len(e.cards) - 1:
         after = len(e.cards) - climaxes[0] - 1
-        return Text(ja=f"クライマックスの後に {after} 枚公開されています",
-                    en=f"{after} card(s) revealed after the climax")
+        return Text(
+            ja=f"クライマックスの後に {after} 枚公開されています", en=f"{after} card(s) revealed after the climax"
+        )
     if climaxes and not e.cancelled:
-        return Text(ja="クライマックスが公開されたのに、ダメージがキャンセルと記録されていません",
-                    en="a climax was revealed but the damage is not marked cancelled")
+        return Text(
+            ja="クライマックスが公開されたのに、ダメージがキャンセルと記録されていません",
+            en="a climax was revealed but the damage is not marked cancelled",
+        )
     if e.cancelled and not climaxes:
-        return Text(ja="ダメージがキャンセルと記録されていますが、クライマックスは公開されていません",
-                    en="the damage is marked cancelled but no climax was revealed")
+        return Text(
+            ja="ダメージがキャンセルと記録されていますが、クライマックスは公開されていません",
+            en="the damage is marked cancelled but no climax was revealed",
+        )
     if not climaxes and len(e.cards) != e.amount:
-        return Text(ja=f"クライマックスなしで、ダメージ {e.amount} に {len(e.cards)} 枚公開されています",
-                    en=f"{len(e.cards)} card(s) revealed for {e.amount} damage without a climax")
+        return Text(
+            ja=f"クライマックスなしで、ダメージ {e.amount} に {len(e.cards)} 枚公開されています",
+            en=f"{len(e.cards)} card(s) revealed for {e.amount} damage without a climax",
+        )
     return None
 
 
@@ -173,11 +181,25 @@ def shot_only_after_cancel(s: Step) -> Iterable[Hit]:
         return
     a = s.before.game.attack
     if a is None or a.shots == 0:
-        yield Hit(e.seq, {"detail": Text(ja="このアタックでショットアイコンは公開されていません",
-                                         en="no shot icon was revealed in this attack")})
+        yield Hit(
+            e.seq,
+            {
+                "detail": Text(
+                    ja="このアタックでショットアイコンは公開されていません",
+                    en="no shot icon was revealed in this attack",
+                )
+            },
+        )
     elif not a.cancelled:
-        yield Hit(e.seq, {"detail": Text(ja="アタックのダメージはキャンセルされていません",
-                                         en="the attack's damage was not cancelled")}, (a.damage_seq or a.seq,))
+        yield Hit(
+            e.seq,
+            {
+                "detail": Text(
+                    ja="アタックのダメージはキャンセルされていません", en="the attack's damage was not cancelled"
+                )
+            },
+            (a.damage_seq or a.seq,),
+        )
 
 
 RULES = (

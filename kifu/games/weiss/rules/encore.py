@@ -6,7 +6,7 @@ Source: seed 003 §アタックフェイズ F (アンコールステップ: 甲�
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
@@ -22,7 +22,6 @@ from .common import (
     option,
     undecided,
 )
-
 
 
 def _reversed(state: State, player: str | None) -> list[str]:
@@ -58,8 +57,14 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.CharacterRetired):
         slot = before.side(e.player).stage.get(e.slot)
         if before.step == "encore" and slot is not None and slot.state != "reverse":
-            yield Hit(e.seq, {"detail": Msg("text.ws.not_reversed", player=e.player, slot=e.slot,
-                                            state=Msg(f"word.ws.state.{slot.state}"))})
+            yield Hit(
+                e.seq,
+                {
+                    "detail": Msg(
+                        "text.ws.not_reversed", player=e.player, slot=e.slot, state=Msg(f"word.ws.state.{slot.state}")
+                    )
+                },
+            )
         return
     if closed_phase(s) != "attack":
         return
@@ -81,12 +86,27 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
         return
     have = s.before.game.side(e.player).stock
     if e.stock != 3:
-        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックを {e.stock} 枚払いました (3 枚のはず)",
-                                                         en=f"{e.stock} stock paid, not 3")})
+        yield Hit(
+            e.seq,
+            {
+                "slot": e.slot,
+                "detail": Text(ja=f"ストックを {e.stock} 枚払いました (3 枚のはず)", en=f"{e.stock} stock paid, not 3"),
+            },
+        )
     elif have < 3:
-        yield if_known(Hit(e.seq, {"slot": e.slot, "detail": Text(ja=f"ストックが {have} 枚しかなく、3 枚は払えません",
-                                                                  en=f"only {have} stock to pay 3 from")}),
-                       s.before.game.known, UNKNOWN_BOARD)
+        yield if_known(
+            Hit(
+                e.seq,
+                {
+                    "slot": e.slot,
+                    "detail": Text(
+                        ja=f"ストックが {have} 枚しかなく、3 枚は払えません", en=f"only {have} stock to pay 3 from"
+                    ),
+                },
+            ),
+            s.before.game.known,
+            UNKNOWN_BOARD,
+        )
 
 
 @rule(
@@ -106,11 +126,21 @@ def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
     if e.slot not in side.retired and not before.known:
         yield undecided(e.seq, UNKNOWN_BOARD)
     elif e.slot not in side.retired or e.slot in side.stage:
-        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="その枠から離れたキャラがいないか、枠が埋まっています",
-                                                         en="no character left that slot, or it is occupied")})
+        yield Hit(
+            e.seq,
+            {
+                "slot": e.slot,
+                "detail": Text(
+                    ja="その枠から離れたキャラがいないか、枠が埋まっています",
+                    en="no character left that slot, or it is occupied",
+                ),
+            },
+        )
     elif not e.rested:
-        yield Hit(e.seq, {"slot": e.slot, "detail": Text(ja="キャラがスタンドして戻りました",
-                                                         en="the character returned standing")})
+        yield Hit(
+            e.seq,
+            {"slot": e.slot, "detail": Text(ja="キャラがスタンドして戻りました", en="the character returned standing")},
+        )
 
 
 RULES = (

@@ -7,7 +7,8 @@ reference B1 #8, B6 #6, #17.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from kifu.auditor.base import End, Hit, Rule, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
@@ -22,7 +23,6 @@ from .common import (
     option,
     pending_hit,
 )
-
 
 
 def _end_phase_over(s: Step) -> tuple[State, int] | None:
@@ -47,8 +47,11 @@ def _log_ends_after_end_phase(e: End) -> tuple[State, int] | None:
     return None
 
 
-def end_phase_rule(judge: Callable[[State, int, Mapping[str, Any]], Iterable[Hit]],
-                   extra: Callable[[Step], Iterable[Hit]] | None = None, **kw: Any) -> Rule:
+def end_phase_rule(
+    judge: Callable[[State, int, Mapping[str, Any]], Iterable[Hit]],
+    extra: Callable[[Step], Iterable[Hit]] | None = None,
+    **kw: Any,
+) -> Rule:
     """A rule judged when the end phase is over (next turn or end of log); ``extra`` sees other events."""
 
     def check(s: Step) -> Iterable[Hit]:
@@ -71,8 +74,16 @@ def _hand_over_limit(state: State, seq: int, options: Mapping[str, Any]) -> Iter
     limit = int(option(options, HAND_LIMIT))
     hand = state.side(state.turn_player).hand
     if hand > limit:
-        yield Hit(seq, {"limit": limit, "detail": Text(ja=f"手札 {hand} 枚のままエンドフェイズが終わりました",
-                                                       en=f"the end phase ended with {hand} cards in hand")})
+        yield Hit(
+            seq,
+            {
+                "limit": limit,
+                "detail": Text(
+                    ja=f"手札 {hand} 枚のままエンドフェイズが終わりました",
+                    en=f"the end phase ended with {hand} cards in hand",
+                ),
+            },
+        )
 
 
 def _discarded_too_many(s: Step) -> Iterable[Hit]:
@@ -82,9 +93,11 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
     limit = int(option(s.options, HAND_LIMIT))
     had, left = s.before.game.side(e.player).hand, s.after.game.side(e.player).hand
     if left < limit:
-        yield if_known(Hit(e.seq, {"limit": limit, "detail": Msg("text.ws.discarded_below", player=e.player,
-                                                                 had=had, left=left)}),
-                       s.before.game.side(e.player).hand_known, UNKNOWN_HAND)
+        yield if_known(
+            Hit(e.seq, {"limit": limit, "detail": Msg("text.ws.discarded_below", player=e.player, had=had, left=left)}),
+            s.before.game.side(e.player).hand_known,
+            UNKNOWN_HAND,
+        )
 
 
 end_phase_hand_limit = end_phase_rule(
@@ -135,8 +148,12 @@ end_phase_repeats_while_pending = end_phase_rule(
 def discard_before_climax_leaves(s: Step) -> Iterable[Hit]:
     assert isinstance(s.event, ev.Discarded)
     before = s.before.game
-    if option(s.options, END_ORDER) != "any" and s.event.reason == "hand-limit" and \
-            before.phase == "end" and before.climax_left:
+    if (
+        option(s.options, END_ORDER) != "any"
+        and s.event.reason == "hand-limit"
+        and before.phase == "end"
+        and before.climax_left
+    ):
         yield Hit(s.event.seq, {})
 
 

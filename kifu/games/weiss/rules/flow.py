@@ -8,7 +8,7 @@ generic check reads it, as boardgame.io declares phases.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
@@ -84,12 +84,18 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, ev.PhaseEnded):
         if not before.phase_open or before.phase != s.event.phase:
             current = before.phase if before.phase_open else "none"
-            yield Hit(s.event.seq, {"found": Text(ja=f"{phase_ja(s.event.phase)}の終わり",
-                                                  en=f"ws.phase.end {s.event.phase}"),
-                                    "expected": Text(ja=f"{phase_ja(before.phase)}の終わり" if before.phase_open
-                                                     else "進行中のフェイズなし", en=f"ws.phase.end {current}"),
-                                    "detail": Text(ja="そのフェイズは進行中ではありません",
-                                                   en="that phase is not in progress")}, about=("phases", before.turn))
+            yield Hit(
+                s.event.seq,
+                {
+                    "found": Text(ja=f"{phase_ja(s.event.phase)}の終わり", en=f"ws.phase.end {s.event.phase}"),
+                    "expected": Text(
+                        ja=f"{phase_ja(before.phase)}の終わり" if before.phase_open else "進行中のフェイズなし",
+                        en=f"ws.phase.end {current}",
+                    ),
+                    "detail": Text(ja="そのフェイズは進行中ではありません", en="that phase is not in progress"),
+                },
+                about=("phases", before.turn),
+            )
         return
     assert isinstance(s.event, ev.PhaseStarted)
     expected = _next_phase(before.phases_done)
@@ -101,10 +107,15 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     elif s.event.phase not in expected:
         detail = Text(ja="順番が違います", en="out of order")
     if detail:
-        yield Hit(s.event.seq, {"found": Text(ja=phase_ja(s.event.phase), en=f"ws.phase {s.event.phase}"),
-                                "expected": Text(ja="・".join(phase_ja(p) for p in expected),
-                                                 en="ws.phase " + "/".join(expected)),
-                                "detail": detail}, about=("phases", before.turn))
+        yield Hit(
+            s.event.seq,
+            {
+                "found": Text(ja=phase_ja(s.event.phase), en=f"ws.phase {s.event.phase}"),
+                "expected": Text(ja="・".join(phase_ja(p) for p in expected), en="ws.phase " + "/".join(expected)),
+                "detail": detail,
+            },
+            about=("phases", before.turn),
+        )
 
 
 def _step_key(state: State) -> tuple[str | None, str]:
@@ -126,25 +137,45 @@ def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
     current = _step_key(before)
     if not isinstance(s.event, ev.StepStarted):
         if closed_phase(s) == "attack" and before.step != "encore":
-            yield Hit(s.event.seq, {"found": Text(ja="アタックフェイズの終わり", en="the end of the attack phase"),
-                                    "current": Text(ja=step_ja(before.step), en=before.step) if before.step
-                                    else Text(ja="フェイズの始まり", en="its start"),
-                                    "expected": Text(ja="・".join(step_ja(x) for x in STEP_NEXT.get(current, ("encore",))),
-                                                     en="/".join(STEP_NEXT.get(current, ("encore",))))})
+            yield Hit(
+                s.event.seq,
+                {
+                    "found": Text(ja="アタックフェイズの終わり", en="the end of the attack phase"),
+                    "current": Text(ja=step_ja(before.step), en=before.step)
+                    if before.step
+                    else Text(ja="フェイズの始まり", en="its start"),
+                    "expected": Text(
+                        ja="・".join(step_ja(x) for x in STEP_NEXT.get(current, ("encore",))),
+                        en="/".join(STEP_NEXT.get(current, ("encore",))),
+                    ),
+                },
+            )
         return
     assert isinstance(s.event, ev.StepStarted)
     if before.phase != "attack" or not before.phase_open:
-        yield Hit(s.event.seq, {"found": Text(ja=step_ja(s.event.step), en=s.event.step),
-                                "current": Text(ja=phase_ja(before.phase), en=f"phase {before.phase}"),
-                                "expected": Text(ja=phase_ja("attack"), en="attack phase")})
+        yield Hit(
+            s.event.seq,
+            {
+                "found": Text(ja=step_ja(s.event.step), en=s.event.step),
+                "current": Text(ja=phase_ja(before.phase), en=f"phase {before.phase}"),
+                "expected": Text(ja=phase_ja("attack"), en="attack phase"),
+            },
+        )
         return
     allowed = STEP_NEXT.get(current, ())
     if s.event.step not in allowed and s.event.step not in OWNED_ELSEWHERE:
-        yield Hit(s.event.seq, {"found": Text(ja=step_ja(s.event.step), en=s.event.step),
-                                "current": Text(ja=step_ja(current[0]), en=current[0]) if current[0]
-                                else Text(ja="フェイズの始まり", en="the phase start"),
-                                "expected": Text(ja="・".join(step_ja(x) for x in allowed), en="/".join(allowed)) if allowed
-                                else Text(ja="フェイズの終わり", en="the end of the phase")})
+        yield Hit(
+            s.event.seq,
+            {
+                "found": Text(ja=step_ja(s.event.step), en=s.event.step),
+                "current": Text(ja=step_ja(current[0]), en=current[0])
+                if current[0]
+                else Text(ja="フェイズの始まり", en="the phase start"),
+                "expected": Text(ja="・".join(step_ja(x) for x in allowed), en="/".join(allowed))
+                if allowed
+                else Text(ja="フェイズの終わり", en="the end of the phase"),
+            },
+        )
 
 
 AUTOMATIC = (ev.BattleResolved, ev.DamageDealt)
@@ -181,18 +212,31 @@ def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
     who = before.turn_player if isinstance(s.event, AUTOMATIC) else getattr(s.event, "player", None)
     if where_ok and who == before.turn_player:
         return
-    where = Text(ja=phase_ja(before.phase) + (f"の{step_ja(before.step)}" if before.step else ""),
-                 en=f"in phase {before.phase or '-'}" + (f", step {before.step}" if before.step else ""))
+    where = Text(
+        ja=phase_ja(before.phase) + (f"の{step_ja(before.step)}" if before.step else ""),
+        en=f"in phase {before.phase or '-'}" + (f", step {before.step}" if before.step else ""),
+    )
     allowed = Text(ja=phase_ja(phase) + (f"の{step_ja(step)}" if step else ""), en=phase + (f"/{step}" if step else ""))
-    yield Hit(s.event.seq, {"type": tag(s.event), "player": who, "where": where, "allowed": allowed,
-                            "turn_player": before.turn_player, **_hint(s.event, before)})
+    yield Hit(
+        s.event.seq,
+        {
+            "type": tag(s.event),
+            "player": who,
+            "where": where,
+            "allowed": allowed,
+            "turn_player": before.turn_player,
+            **_hint(s.event, before),
+        },
+    )
 
 
 def _hint(e: Event, state: State) -> dict[str, str]:
     """Seed C.3 calls the counter an ACT (起動能力), so a writer may record it as ``ws.act``: say where it goes."""
     if isinstance(e, ev.ActPlayed) and state.step == "counter":
-        return {"hint_ja": " (カウンターステップの【カウンター】は ws.counter で記録します)",
-                "hint_en": " (a counter-step counter ACT is recorded as ws.counter)"}
+        return {
+            "hint_ja": " (カウンターステップの【カウンター】は ws.counter で記録します)",
+            "hint_en": " (a counter-step counter ACT is recorded as ws.counter)",
+        }
     return {"hint_ja": "", "hint_en": ""}
 
 
@@ -209,19 +253,23 @@ def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
     problems: list[Text | Msg] = []
     if before.turn_player is not None:
         if before.phase != "end":
-            problems.append(Text(ja=f"ターン {before.turn} がエンドフェイズまで進んでいません",
-                                 en=f"turn {before.turn} has not reached its end phase"))
+            problems.append(
+                Text(
+                    ja=f"ターン {before.turn} がエンドフェイズまで進んでいません",
+                    en=f"turn {before.turn} has not reached its end phase",
+                )
+            )
         if e.player == before.turn_player:
             problems.append(Msg("text.ws.took_turn_too", player=e.player, turn=before.turn))
     if before.turn_player is not None and e.number != before.turn + 1:
-        problems.append(Text(ja=f"次のターン番号は {before.turn + 1} です",
-                             en=f"the next turn number is {before.turn + 1}"))
+        problems.append(
+            Text(ja=f"次のターン番号は {before.turn + 1} です", en=f"the next turn number is {before.turn + 1}")
+        )
     if problems:
         yield Hit(e.seq, {"number": e.number, "player": e.player, "detail": problems})
 
 
 # --- check timing -------------------------------------------------------------
-
 
 
 @rule(
@@ -264,8 +312,9 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, ev.AbilityResolved)
     if before.check is None:
-        yield Hit(e.seq, {"ability": e.ability, "detail": Text(ja="チェックタイミングの外です",
-                                                               en="no check timing is open")})
+        yield Hit(
+            e.seq, {"ability": e.ability, "detail": Text(ja="チェックタイミングの外です", en="no check timing is open")}
+        )
     elif not any(p.ability == e.ability and p.player == e.player for p in before.pending):
         yield Hit(e.seq, {"ability": e.ability, "detail": Msg("text.ws.not_pending", player=e.player)})
 

@@ -6,7 +6,7 @@ the losing conditions are CR 1.2.2–1.2.3 as reference B2 gives them; reference
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
@@ -59,13 +59,26 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     if e.reason in ("level", "deck") and not (before.known and (e.reason == "level" or side.hand_known)):
         yield undecided(e.seq, UNKNOWN_BOARD if e.reason == "level" else UNKNOWN_HAND)
     elif e.reason == "level" and len(side.level) < 4:
-        yield Hit(e.seq, {"player": e.player, "reason": Msg(f"word.ws.loss.{e.reason}"), "detail": Text(
-            ja=f"レベル置場は {len(side.level)} 枚です", en=f"has {len(side.level)} level cards")})
+        yield Hit(
+            e.seq,
+            {
+                "player": e.player,
+                "reason": Msg(f"word.ws.loss.{e.reason}"),
+                "detail": Text(ja=f"レベル置場は {len(side.level)} 枚です", en=f"has {len(side.level)} level cards"),
+            },
+        )
     elif e.reason == "deck" and side.deck + side.waiting > 0:
-        yield Hit(e.seq, {"player": e.player, "reason": Msg(f"word.ws.loss.{e.reason}"), "detail": Text(
-            ja=f"山札が {side.deck} 枚、控室が {side.waiting} 枚あります",
-            en=f"has {side.deck} deck and {side.waiting} waiting-room cards",
-        )})
+        yield Hit(
+            e.seq,
+            {
+                "player": e.player,
+                "reason": Msg(f"word.ws.loss.{e.reason}"),
+                "detail": Text(
+                    ja=f"山札が {side.deck} 枚、控室が {side.waiting} 枚あります",
+                    en=f"has {side.deck} deck and {side.waiting} waiting-room cards",
+                ),
+            },
+        )
 
 
 @rule(
@@ -81,9 +94,15 @@ def a_loser_does_not_win(s: Step) -> Iterable[Hit]:
     losers = set(before.lost) | {key.rsplit(":", 1)[1] for key in before.due if key.startswith("lose-")}
     if e.winner is not None and e.winner in losers:
         both = len(losers & set(before.players)) > 1
-        yield Hit(e.seq, {"winner": e.winner, "detail": Text(
-            ja="両プレイヤーとも敗北しているので引き分けです", en="both players lost: it is a draw") if both
-            else Msg("text.ws.winner_lost", winner=e.winner)})
+        yield Hit(
+            e.seq,
+            {
+                "winner": e.winner,
+                "detail": Text(ja="両プレイヤーとも敗北しているので引き分けです", en="both players lost: it is a draw")
+                if both
+                else Msg("text.ws.winner_lost", winner=e.winner),
+            },
+        )
 
 
 RULES = (

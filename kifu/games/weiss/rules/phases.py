@@ -7,7 +7,7 @@ reference B1 #5, B6 #2–#4, #6.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
@@ -28,8 +28,10 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     side = before.side(before.turn_player)
     down = sorted(k for k, v in side.stage.items() if v.state != "stand" and k not in before.stand_held)
     if down:
-        slots = Text(ja=", ".join(f"{k} {side.stage[k].card} ({STATE_JA[side.stage[k].state]})" for k in down),
-                     en=", ".join(f"{k} {side.stage[k].card} ({side.stage[k].state})" for k in down))
+        slots = Text(
+            ja=", ".join(f"{k} {side.stage[k].card} ({STATE_JA[side.stage[k].state]})" for k in down),
+            en=", ".join(f"{k} {side.stage[k].card} ({side.stage[k].state})" for k in down),
+        )
         yield Hit(s.event.seq, {"player": before.turn_player, "slots": slots})
 
 
@@ -61,16 +63,35 @@ def clock_draws_two(s: Step) -> Iterable[Hit]:
         if e.reason != "clock":
             return
         if before.clocked == 0:
-            yield Hit(e.seq, {"detail": Text(ja=f"クロックに置いていないのに、クロックとして {e.count} 枚引きました",
-                                             en=f"{e.count} drawn for the clock, but no card was clocked")})
+            yield Hit(
+                e.seq,
+                {
+                    "detail": Text(
+                        ja=f"クロックに置いていないのに、クロックとして {e.count} 枚引きました",
+                        en=f"{e.count} drawn for the clock, but no card was clocked",
+                    )
+                },
+            )
         elif after.clock_draws > 2:
-            yield Hit(e.seq, {"detail": Text(ja=f"1 回のクロックで {after.clock_draws} 枚引きました (2 枚まで)",
-                                             en=f"{after.clock_draws} cards drawn for one clock (2 allowed)")})
+            yield Hit(
+                e.seq,
+                {
+                    "detail": Text(
+                        ja=f"1 回のクロックで {after.clock_draws} 枚引きました (2 枚まで)",
+                        en=f"{after.clock_draws} cards drawn for one clock (2 allowed)",
+                    )
+                },
+            )
     elif closed_phase(s) == "clock" and before.clocked and before.clock_draws < 2:
-        yield Hit(e.seq, {"detail": Text(
-            ja=f"クロックに置きましたが、{before.clock_draws} 枚しか引いていません (2 枚引く)",
-            en=f"a card was clocked but only {before.clock_draws} drawn (2 required)",
-        )})
+        yield Hit(
+            e.seq,
+            {
+                "detail": Text(
+                    ja=f"クロックに置きましたが、{before.clock_draws} 枚しか引いていません (2 枚引く)",
+                    en=f"a card was clocked but only {before.clock_draws} drawn (2 required)",
+                )
+            },
+        )
 
 
 @rule(

@@ -6,7 +6,7 @@ the rule actions themselves are CR 9.1–9.3 as reference B2 gives them; referen
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, Text, rule
 
@@ -42,8 +42,13 @@ def _came_before(s: Step, kind: str, late: Text) -> list[Hit]:
     out = []
     for player, seq in overdue(s, kind):
         fill = {"seq": seq, "type": tag(s.event)}
-        out.append(Hit(s.event.seq, {"player": player, "detail": Text(ja=late.ja.format(**fill),
-                                                                        en=late.en.format(**fill))}, (seq,)))
+        out.append(
+            Hit(
+                s.event.seq,
+                {"player": player, "detail": Text(ja=late.ja.format(**fill), en=late.en.format(**fill))},
+                (seq,),
+            )
+        )
     return out
 
 
@@ -59,9 +64,22 @@ def level_up_at_seven(s: Step) -> list[Hit]:
     if isinstance(e, ev.LeveledUp):
         n = len(s.before.game.side(e.player).clock)
         if n < 7:
-            return [if_known(Hit(e.seq, {"player": e.player, "detail": Text(
-                ja=f"クロック {n} 枚でレベルアップしました (7 枚必要)", en=f"levelled up with {n} clock cards (7 needed)",
-            )}), s.before.game.known, UNKNOWN_BOARD)]
+            return [
+                if_known(
+                    Hit(
+                        e.seq,
+                        {
+                            "player": e.player,
+                            "detail": Text(
+                                ja=f"クロック {n} 枚でレベルアップしました (7 枚必要)",
+                                en=f"levelled up with {n} clock cards (7 needed)",
+                            ),
+                        },
+                    ),
+                    s.before.game.known,
+                    UNKNOWN_BOARD,
+                )
+            ]
         return []
     if not s.before.game.due:
         return []
@@ -85,9 +103,22 @@ def refresh_when_deck_empties(s: Step) -> list[Hit]:
     if isinstance(e, ev.Refreshed):
         n = s.before.game.side(e.player).deck
         if n > 0:
-            return [if_known(Hit(e.seq, {"player": e.player, "detail": Text(
-                ja=f"山札に {n} 枚残っているのにリフレッシュしました", en=f"refreshed with {n} cards still in the deck",
-            )}), s.before.game.side(e.player).hand_known, UNKNOWN_HAND)]
+            return [
+                if_known(
+                    Hit(
+                        e.seq,
+                        {
+                            "player": e.player,
+                            "detail": Text(
+                                ja=f"山札に {n} 枚残っているのにリフレッシュしました",
+                                en=f"refreshed with {n} cards still in the deck",
+                            ),
+                        },
+                    ),
+                    s.before.game.side(e.player).hand_known,
+                    UNKNOWN_HAND,
+                )
+            ]
         return []
     if not s.before.game.due:
         return []
@@ -110,16 +141,29 @@ def refresh_point_follows_refresh(s: Step) -> Iterable[Hit]:
     before, e = s.before.game, s.event
     if isinstance(e, ev.RefreshPointPaid):
         if e.player not in before.refresh_owed:
-            yield Hit(e.seq, {"player": e.player, "detail": Text(
-                ja="リフレッシュしていないのにリフレッシュポイントが置かれました",
-                en="a refresh point without a refresh",
-            )})
+            yield Hit(
+                e.seq,
+                {
+                    "player": e.player,
+                    "detail": Text(
+                        ja="リフレッシュしていないのにリフレッシュポイントが置かれました",
+                        en="a refresh point without a refresh",
+                    ),
+                },
+            )
         return
     for player, seq in sorted(before.refresh_owed.items()):
-        yield Hit(e.seq, {"player": player, "detail": Text(
-            ja=f"seq {seq} のリフレッシュのリフレッシュポイントが、次のターンまでに置かれていません",
-            en=f"the refresh at seq {seq} got no refresh point before the next turn",
-        )}, (seq,))
+        yield Hit(
+            e.seq,
+            {
+                "player": player,
+                "detail": Text(
+                    ja=f"seq {seq} のリフレッシュのリフレッシュポイントが、次のターンまでに置かれていません",
+                    en=f"the refresh at seq {seq} got no refresh point before the next turn",
+                ),
+            },
+            (seq,),
+        )
 
 
 RULES = (

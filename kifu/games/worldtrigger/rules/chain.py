@@ -4,7 +4,8 @@ effects that did not happen dealing no damage (seed 002 ■5 戦術フェイズ 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 
@@ -31,16 +32,26 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
     if isinstance(e, EffectUsed) and e.counter is None or not g.chain:
         return
     first = _asked_first(s, g)
-    ev: dict[str, Any] = {"decl": g.chain[-1].seq, "first": first, "player": e.player,
-                          "rule": s.options.get("counter_first", "latest")}
+    ev: dict[str, Any] = {
+        "decl": g.chain[-1].seq,
+        "first": first,
+        "player": e.player,
+        "rule": s.options.get("counter_first", "latest"),
+    }
     passed = isinstance(e, CounterPassed)
     if not g.passes and e.player != first:
-        what = {"what": "passed", "what_ja": "パスしました"} if passed else \
-            {"what": "counter-used", "what_ja": "対抗使用しました"}
+        what = (
+            {"what": "passed", "what_ja": "パスしました"}
+            if passed
+            else {"what": "counter-used", "what_ja": "対抗使用しました"}
+        )
         yield Hit(e.seq, {**ev, **what}, seqs=(g.chain[-1].seq,))
     elif set(g.passes) >= {first, other(g, first)} and not passed:
-        yield Hit(e.seq, {**ev, "what": "counter-used after both players passed",
-                          "what_ja": "両者がパスした後に対抗使用しました"}, seqs=(g.chain[-1].seq,))
+        yield Hit(
+            e.seq,
+            {**ev, "what": "counter-used after both players passed", "what_ja": "両者がパスした後に対抗使用しました"},
+            seqs=(g.chain[-1].seq,),
+        )
 
 
 @rule(
@@ -57,12 +68,19 @@ def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
     if e.of == expected:
         return
     if expected is None:
-        why = ("no declaration is open: a later event (a new declaration, a plot, the next turn order) already "
-               "closed its chain, so record wt.resolve before it")
-        why_ja = ("開いている宣言がありません: 後のイベント (新しい宣言、プロット、次のターンの先攻決定) が連鎖を閉じています。"
-                  "wt.resolve はその前に記録します")
+        why = (
+            "no declaration is open: a later event (a new declaration, a plot, the next turn order) already "
+            "closed its chain, so record wt.resolve before it"
+        )
+        why_ja = (
+            "開いている宣言がありません: 後のイベント (新しい宣言、プロット、次のターンの先攻決定) が連鎖を閉じています。"
+            "wt.resolve はその前に記録します"
+        )
     else:
-        why, why_ja = f"the last declared open one is seq {expected}", f"先に適用するのは最後に宣言された seq {expected} です"
+        why, why_ja = (
+            f"the last declared open one is seq {expected}",
+            f"先に適用するのは最後に宣言された seq {expected} です",
+        )
     yield Hit(e.seq, {"of": e.of, "expected": expected, "why": why, "why_ja": why_ja})
 
 
@@ -80,13 +98,14 @@ def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
         return
     missing = [p for p in g.agents if p not in g.passes]
     if missing:
-        yield Hit(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": list(missing)},
-                  seqs=(g.chain[-1].seq,))
+        yield Hit(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": list(missing)}, seqs=(g.chain[-1].seq,))
 
 
 VOID = {
-    "face-down": ("its trigger's reveal could not be paid, so it stayed face down",
-                  "トリガーの表向きのトリオンを支払えず、裏向きのままでした"),
+    "face-down": (
+        "its trigger's reveal could not be paid, so it stayed face down",
+        "トリガーの表向きのトリオンを支払えず、裏向きのままでした",
+    ),
     "trion": ("its trion could not be paid", "トリオンを支払えませんでした"),
     "tags": ("its tags were not in hand", "タグを持っていませんでした"),
     "cancelled": ("a counter-use cancelled it", "対抗使用で打ち消されました"),
@@ -112,9 +131,20 @@ def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
         reason = "cost"
     if reason is not None:
         why, why_ja = VOID[reason]
-        yield Hit(e.seq, {"player": e.player, "delta": e.delta, "source": e.source, "trigger": rec.trigger,
-                          "effect": rec.effect, "why": why, "why_ja": why_ja}, seqs=(e.source,),
-                  follows=(("use", e.source),))
+        yield Hit(
+            e.seq,
+            {
+                "player": e.player,
+                "delta": e.delta,
+                "source": e.source,
+                "trigger": rec.trigger,
+                "effect": rec.effect,
+                "why": why,
+                "why_ja": why_ja,
+            },
+            seqs=(e.source,),
+            follows=(("use", e.source),),
+        )
 
 
 RULES = (

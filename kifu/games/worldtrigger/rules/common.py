@@ -11,9 +11,6 @@ from .. import cards
 from ..projection import Agent, State, agent
 
 
-
-
-
 OPTIONS: tuple[Option, ...] = (
     Option(
         docs="wt",

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import REST, Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded, event_type
-
-
 
 
 @rule(
@@ -20,9 +18,15 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     g = s.before.game
     tag = event_type(type(s.event))
     if g.defeated is not None and g.played_on_seq is None and tag.startswith("wt."):
-        how, how_ja = ("reached 0 trion", "トリオン0になった") if g.defeat_reason == "trion" else ("bailed out", "緊急脱出した")
-        yield Hit(s.event.seq, {"loser": g.defeated, "at": g.defeated_seq, "how": how, "how_ja": how_ja, "type": tag},
-                  seqs=(g.defeated_seq or s.event.seq,), about=REST)
+        how, how_ja = (
+            ("reached 0 trion", "トリオン0になった") if g.defeat_reason == "trion" else ("bailed out", "緊急脱出した")
+        )
+        yield Hit(
+            s.event.seq,
+            {"loser": g.defeated, "at": g.defeated_seq, "how": how, "how_ja": how_ja, "type": tag},
+            seqs=(g.defeated_seq or s.event.seq,),
+            about=REST,
+        )
 
 
 @rule(
@@ -39,13 +43,25 @@ def winner_is_opponent(s: Step) -> Iterable[Hit]:
         return  # KIFU-LOG-006 reports a second end
     if g.defeated is None:
         if e.winner is not None:
-            yield Hit(e.seq, {"winner": e.winner, "why": "no player reached 0 trion or bailed out", "why_ja": "トリオン0にも緊急脱出にもなったプレイヤーがいません"})
+            yield Hit(
+                e.seq,
+                {
+                    "winner": e.winner,
+                    "why": "no player reached 0 trion or bailed out",
+                    "why_ja": "トリオン0にも緊急脱出にもなったプレイヤーがいません",
+                },
+            )
         return
     expected = g.winner
     if e.winner != expected:
-        yield Hit(e.seq, {"winner": e.winner, "why": Msg("text.wt.lost_so_wins", loser=g.defeated, at=g.defeated_seq,
-                                                         winner=expected)},
-                  seqs=(g.defeated_seq or e.seq,))
+        yield Hit(
+            e.seq,
+            {
+                "winner": e.winner,
+                "why": Msg("text.wt.lost_so_wins", loser=g.defeated, at=g.defeated_seq, winner=expected),
+            },
+            seqs=(g.defeated_seq or e.seq,),
+        )
 
 
 RULES = (nothing_after_defeat, winner_is_opponent)

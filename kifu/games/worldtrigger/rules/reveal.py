@@ -4,7 +4,8 @@ and paid for (seed 002 ■5 戦術フェイズ 手順1–2, and ■2 for initial
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -33,19 +34,36 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     elif t is None:
         yield Hit(e.seq, unknown(e.trigger), undecided=True)
     elif e.trion != t.reveal:
-        yield Hit(e.seq, {**ev, "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}",
-                          "why_ja": f"支払い {e.trion}、表向きのコストは {t.reveal} です"})
+        yield Hit(
+            e.seq,
+            {
+                **ev,
+                "why": f"paid {e.trion} trion, the reveal cost is {t.reveal}",
+                "why_ja": f"支払い {e.trion}、表向きのコストは {t.reveal} です",
+            },
+        )
     elif a.dealt_seq is not None and a.trion < e.trion:
-        yield Hit(e.seq, {**ev, **_UNPAYABLE, "why": f"the cost is {e.trion} but only {a.trion} trion is left",
-                          "why_ja": f"コスト {e.trion} に対し残トリオンは {a.trion} です"})
+        yield Hit(
+            e.seq,
+            {
+                **ev,
+                **_UNPAYABLE,
+                "why": f"the cost is {e.trion} but only {a.trion} trion is left",
+                "why_ja": f"コスト {e.trion} に対し残トリオンは {a.trion} です",
+            },
+        )
 
 
 # What follows from each kind of problem: only an unpayable cost keeps the trigger face down (■5 手順1);
 # the others are recordings that disagree with the table's own facts.
-_UNPAYABLE = {"then": "it stays face down and its effect does not happen",
-              "then_ja": "表向きにならず、効果も発揮されません"}
-_RECORDING = {"then": "the recording disagrees with the triggers set and the catalogue's reveal cost",
-              "then_ja": "記録がセットしたトリガーやカタログの表向きコストと食い違います"}
+_UNPAYABLE = {
+    "then": "it stays face down and its effect does not happen",
+    "then_ja": "表向きにならず、効果も発揮されません",
+}
+_RECORDING = {
+    "then": "the recording disagrees with the triggers set and the catalogue's reveal cost",
+    "then_ja": "記録がセットしたトリガーやカタログの表向きコストと食い違います",
+}
 
 
 @rule(
@@ -78,22 +96,39 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
     if a.set_main is None and a.set_sub is None:
         yield Hit(e.seq, {"reason": Msg("reason.wt.no_set", player=e.player)}, undecided=True, about=("use", e.seq))
     elif set_slot(a, e.trigger) is None or a.set_turn != s.before.game.turn:
-        yield Hit(e.seq, {**ev, "why": "it is not one of the triggers set this turn",
-                          "why_ja": "このターンにセットしたトリガーではありません"}, about=("use", e.seq))
+        yield Hit(
+            e.seq,
+            {
+                **ev,
+                "why": "it is not one of the triggers set this turn",
+                "why_ja": "このターンにセットしたトリガーではありません",
+            },
+            about=("use", e.seq),
+        )
     elif eff is None:
         yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
     elif eff.requires is not None and eff.requires not in a.build_main + a.build_sub:
-        yield Hit(e.seq, {**ev, "why": f"the effect needs the option {eff.requires}, which is not in the build",
-                          "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません"}, about=("use", e.seq))
+        yield Hit(
+            e.seq,
+            {
+                **ev,
+                "why": f"the effect needs the option {eff.requires}, which is not in the build",
+                "why_ja": f"この効果にはオプション {eff.requires} が必要ですが、トリガーセットにありません",
+            },
+            about=("use", e.seq),
+        )
 
 
-def _cost_problem(s: Step, paid_trion: int, paid_tags: list[str], cost_trion: int, cost_tags: list[str],
-                  check_hand: bool) -> dict[str, Any] | None:
+def _cost_problem(
+    s: Step, paid_trion: int, paid_tags: list[str], cost_trion: int, cost_tags: list[str], check_hand: bool
+) -> dict[str, Any] | None:
     """Why a payment falls short, in English and Japanese; None when it is paid in full."""
     a = who(s)
     if paid_trion != cost_trion:
-        return {"why": f"paid {paid_trion} trion, the cost is {cost_trion}",
-                "why_ja": f"支払ったトリオン {paid_trion}、コストは {cost_trion}"}
+        return {
+            "why": f"paid {paid_trion} trion, the cost is {cost_trion}",
+            "why_ja": f"支払ったトリオン {paid_trion}、コストは {cost_trion}",
+        }
     if Counter(paid_tags) != Counter(cost_tags):
         return {"why": Msg("text.wt.paid_tags", paid=sorted(paid_tags), cost=sorted(cost_tags))}
     if a.dealt_seq is not None and a.trion < paid_trion:

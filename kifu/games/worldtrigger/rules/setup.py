@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
 from kifu.events.i18n import Msg
@@ -97,7 +97,9 @@ def starting_trion_is_100(s: Step) -> Iterable[Hit]:
     expected = s.options.get("starting_trion", 100)
     if e.trion != expected:
         # one starting trion for the match: the same wrong amount dealt to both is one mistake
-        yield Hit(e.seq, {"player": e.player, "trion": e.trion, "expected": expected}, about=("starting-trion", e.trion))
+        yield Hit(
+            e.seq, {"player": e.player, "trion": e.trion, "expected": expected}, about=("starting-trion", e.trion)
+        )
 
 
 def clamp(value: int) -> int:
@@ -123,8 +125,11 @@ def initial_distance_clamped(s: Step) -> Iterable[Hit]:
     expected = clamp(g.initial_roll + sum(shifts))
     as_recorded = clamp(g.initial_roll + sum(u.delta for u in g.init_uses))
     if e.distance not in (expected, as_recorded):
-        yield Hit(e.seq, {"distance": e.distance, "roll": g.initial_roll, "shifts": shifts, "expected": expected},
-                  seqs=tuple(u.seq for u in g.init_uses))
+        yield Hit(
+            e.seq,
+            {"distance": e.distance, "roll": g.initial_roll, "shifts": shifts, "expected": expected},
+            seqs=tuple(u.seq for u in g.init_uses),
+        )
 
 
 def shift_happens(c: cards.Catalogue, u: InitUse) -> bool:
@@ -158,8 +163,16 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
         if player != first and second_at is None:
             second_at = seq
         elif player == first and second_at is not None:
-            yield Hit(seq, {"player": first, "second": second, "after": second_at,
-                            "order": end.options.get("initial_order", "turn1")}, seqs=(second_at,))
+            yield Hit(
+                seq,
+                {
+                    "player": first,
+                    "second": second,
+                    "after": second_at,
+                    "order": end.options.get("initial_order", "turn1"),
+                },
+                seqs=(second_at,),
+            )
 
 
 @rule(
@@ -177,7 +190,9 @@ def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
         yield Hit(e.seq, {**ev, "why": "not in the player's trigger set", "why_ja": "トリガーセットにありません"})
         return
     if s.before.game.distance is not None:
-        yield Hit(e.seq, {**ev, "why": "the initial distance was already fixed", "why_ja": "初期距離は既に決定済みです"})
+        yield Hit(
+            e.seq, {**ev, "why": "the initial distance was already fixed", "why_ja": "初期距離は既に決定済みです"}
+        )
         return
     eff = cat(s).effect(e.trigger, e.effect)
     if eff is None:
@@ -185,8 +200,14 @@ def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
     elif eff.timing != "initial":
         yield Hit(e.seq, {**ev, "why": Msg("text.wt.timing_is", timing=eff.timing)})
     elif eff.shift is not None and not eff.shift[0] <= e.delta <= eff.shift[1]:
-        yield Hit(e.seq, {**ev, "why": f"the effect shifts {eff.shift[0]}..{eff.shift[1]}",
-                          "why_ja": f"効果の修正幅は {eff.shift[0]}〜{eff.shift[1]} です"})
+        yield Hit(
+            e.seq,
+            {
+                **ev,
+                "why": f"the effect shifts {eff.shift[0]}..{eff.shift[1]}",
+                "why_ja": f"効果の修正幅は {eff.shift[0]}〜{eff.shift[1]} です",
+            },
+        )
 
 
 RULES = (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -60,12 +60,21 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
     for slot, trigger, side in (("main", e.main, a.build_main), ("sub", e.sub, a.build_sub)):
         t = c.trigger(trigger)
         if trigger not in side:
-            yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
-                              "why": Msg("text.wt.not_on_side", side=slot)})
+            yield Hit(
+                e.seq,
+                {"player": e.player, "slot": slot, "trigger": trigger, "why": Msg("text.wt.not_on_side", side=slot)},
+            )
         elif t is not None and t.option_of is not None:
-            yield Hit(e.seq, {"player": e.player, "slot": slot, "trigger": trigger,
-                              "why": f"is a dedicated option of {t.option_of}, not a trigger",
-                              "why_ja": f"{t.option_of} の専用オプションで、単独ではセットできません"})
+            yield Hit(
+                e.seq,
+                {
+                    "player": e.player,
+                    "slot": slot,
+                    "trigger": trigger,
+                    "why": f"is a dedicated option of {t.option_of}, not a trigger",
+                    "why_ja": f"{t.option_of} の専用オプションで、単独ではセットできません",
+                },
+            )
 
 
 @rule(
@@ -83,8 +92,14 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
         before = a.set_main if slot == "main" else a.set_sub
         ev = {"player": e.player, "slot": slot, "trigger": now}
         if before != now:
-            yield Hit(e.seq, {**ev, "was": f"{before} (another trigger)" if before else "empty",
-                              "was_ja": f"別のトリガー {before}" if before else "空"})
+            yield Hit(
+                e.seq,
+                {
+                    **ev,
+                    "was": f"{before} (another trigger)" if before else "empty",
+                    "was_ja": f"別のトリガー {before}" if before else "空",
+                },
+            )
         elif not face_up(a, slot):
             yield Hit(e.seq, {**ev, "was": "face down", "was_ja": "裏向き"})
 
@@ -103,17 +118,32 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
         if g.turn and g.plots and not a.sets_this_turn:
             return  # already reported at the first plot as missing: one late set is one finding
         if g.turn == 0 or g.plots:
-            yield Hit(e.seq, {"turn": g.turn, "player": e.player,
-                              "why": "came outside the set step (after the plots began, or before any turn order)",
-                              "why_ja": "がセットの手順の外 (プロット開始後、または先攻決定前) に行われました"})
+            yield Hit(
+                e.seq,
+                {
+                    "turn": g.turn,
+                    "player": e.player,
+                    "why": "came outside the set step (after the plots began, or before any turn order)",
+                    "why_ja": "がセットの手順の外 (プロット開始後、または先攻決定前) に行われました",
+                },
+            )
         elif a.sets_this_turn:
-            yield Hit(e.seq, {"turn": g.turn, "player": e.player, "why": "was recorded twice",
-                              "why_ja": "が2回記録されています"})
+            yield Hit(
+                e.seq,
+                {"turn": g.turn, "player": e.player, "why": "was recorded twice", "why_ja": "が2回記録されています"},
+            )
     elif isinstance(e, Plotted) and not g.plots and g.turn:
         for player, a in g.agents.items():
             if a.sets_this_turn == 0:
-                yield Hit(e.seq, {"turn": g.turn, "player": player, "why": "is missing before the first plot",
-                                  "why_ja": "が最初のプロットの前にありません"})
+                yield Hit(
+                    e.seq,
+                    {
+                        "turn": g.turn,
+                        "player": player,
+                        "why": "is missing before the first plot",
+                        "why_ja": "が最初のプロットの前にありません",
+                    },
+                )
 
 
 @rule(
@@ -137,8 +167,9 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     else:
         expected, expected_ja = "(nobody: both players already had their turn)", "(なし: 両者とも手番を終えています)"
     if e.attacker != expected:
-        yield Hit(e.seq, {"turn": g.turn, "n": n, "attacker": e.attacker, "expected": expected,
-                          "expected_ja": expected_ja})
+        yield Hit(
+            e.seq, {"turn": g.turn, "n": n, "attacker": e.attacker, "expected": expected, "expected_ja": expected_ja}
+        )
 
 
 @rule(
@@ -154,13 +185,22 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
     if not agent(g, e.player).sheet:
         yield Hit(e.seq, {"reason": Msg("reason.wt.no_sheet", player=e.player)}, undecided=True)
     elif g.expected_tags is None or g.active != e.player:
-        yield Hit(e.seq, {"player": e.player, "tags": e.tags,
-                          "detail": Msg("text.wt.tags_without_plot")})
+        yield Hit(e.seq, {"player": e.player, "tags": e.tags, "detail": Msg("text.wt.tags_without_plot")})
     elif Counter(e.tags) != Counter(g.expected_tags):
-        yield Hit(e.seq, {"player": e.player, "tags": e.tags,
-                          "detail": Msg("text.wt.tags_from_plot", sheet=list(agent(g, e.player).sheet),
-                                        attack=list(g.attack), defence=list(g.defence),
-                                        expected=list(g.expected_tags))})
+        yield Hit(
+            e.seq,
+            {
+                "player": e.player,
+                "tags": e.tags,
+                "detail": Msg(
+                    "text.wt.tags_from_plot",
+                    sheet=list(agent(g, e.player).sheet),
+                    attack=list(g.attack),
+                    defence=list(g.defence),
+                    expected=list(g.expected_tags),
+                ),
+            },
+        )
 
 
 @rule(

@@ -3,7 +3,7 @@ phase, at its timing, at its distance, in one's own tactics phase (seed 002 ■5
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
 from kifu.events.i18n import Msg
@@ -24,12 +24,19 @@ def effect_once_per_phase(s: Step) -> Iterable[Hit]:
     e = s.event
     assert isinstance(e, EffectUsed)
     per_trigger = s.options.get("use_limit", "effect") == "trigger"
-    earlier = [u.seq for u in s.before.game.used_this_phase
-               if u.player == e.player and u.trigger == e.trigger and (per_trigger or u.effect == e.effect)]
+    earlier = [
+        u.seq
+        for u in s.before.game.used_this_phase
+        if u.player == e.player and u.trigger == e.trigger and (per_trigger or u.effect == e.effect)
+    ]
     copies = max(1, len(slots(who(s), e.trigger)))  # the limit is per set card: the same trigger set twice, twice
     if len(earlier) >= copies:
-        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": earlier[-1]},
-                  seqs=tuple(earlier), about=("use", e.seq))
+        yield Hit(
+            e.seq,
+            {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": earlier[-1]},
+            seqs=tuple(earlier),
+            about=("use", e.seq),
+        )
 
 
 def _open(g: State, seq: int | None) -> Decl | None:
@@ -65,13 +72,24 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     if eff.timing != "counter":
         yield Hit(e.seq, {**ev, "why": Msg("text.wt.cannot_counter", timing=eff.timing)}, about=("use", e.seq))
     elif target is None:
-        yield Hit(e.seq, {**ev, "why": f"seq {e.counter} is no open declaration",
-                          "why_ja": f"seq {e.counter} は未解決の宣言ではありません"}, about=("use", e.seq))
+        yield Hit(
+            e.seq,
+            {
+                **ev,
+                "why": f"seq {e.counter} is no open declaration",
+                "why_ja": f"seq {e.counter} は未解決の宣言ではありません",
+            },
+            about=("use", e.seq),
+        )
     elif _kind(s, target) is None:
         yield Hit(e.seq, unknown(target.trigger or "", target.effect), undecided=True, about=("use", e.seq))
     elif _kind(s, target) not in eff.against:
-        yield Hit(e.seq, {**ev, "why": Msg("text.wt.counters", against=list(eff.against), kind=_kind(s, target))},
-                  seqs=(target.seq,), about=("use", e.seq))
+        yield Hit(
+            e.seq,
+            {**ev, "why": Msg("text.wt.counters", against=list(eff.against), kind=_kind(s, target))},
+            seqs=(target.seq,),
+            about=("use", e.seq),
+        )
 
 
 @rule(
@@ -90,11 +108,25 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
         return
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "distance": d}
     if eff.distance is not None and not eff.distance[0] <= d <= eff.distance[1]:
-        yield Hit(e.seq, {**ev, "why": f"its range is {eff.distance[0]}–{eff.distance[1]}",
-                          "why_ja": f"使用できる距離は {eff.distance[0]}〜{eff.distance[1]} です"}, about=("use", e.seq))
+        yield Hit(
+            e.seq,
+            {
+                **ev,
+                "why": f"its range is {eff.distance[0]}–{eff.distance[1]}",
+                "why_ja": f"使用できる距離は {eff.distance[0]}〜{eff.distance[1]} です",
+            },
+            about=("use", e.seq),
+        )
     elif e.to is not None and (abs(e.to - d) > eff.moves or not 1 <= e.to <= 6):
-        yield Hit(e.seq, {**ev, "why": f"to={e.to} moves more than {eff.moves} or leaves 1–6",
-                          "why_ja": f"to={e.to} は移動量 {eff.moves} を超えるか 1〜6 の外です"}, about=("use", e.seq))
+        yield Hit(
+            e.seq,
+            {
+                **ev,
+                "why": f"to={e.to} moves more than {eff.moves} or leaves 1–6",
+                "why_ja": f"to={e.to} は移動量 {eff.moves} を超えるか 1〜6 の外です",
+            },
+            about=("use", e.seq),
+        )
 
 
 @rule(
@@ -110,12 +142,12 @@ def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
         return
     g = s.before.game
     if g.active is None and g.turn == 0:
-        yield Hit(e.seq, {"reason": Msg("reason.wt.whose_phase")},
-                  undecided=True, about=("use", e.seq))
+        yield Hit(e.seq, {"reason": Msg("reason.wt.whose_phase")}, undecided=True, about=("use", e.seq))
     elif e.player != g.active or not g.in_tactics_phase:
         what = Msg("text.wt.a_move") if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
-        yield Hit(e.seq, {"player": e.player, "what": what, "active": g.active or Msg("text.wt.nobody")},
-                  about=("use", e.seq))
+        yield Hit(
+            e.seq, {"player": e.player, "what": what, "active": g.active or Msg("text.wt.nobody")}, about=("use", e.seq)
+        )
 
 
 RULES = (
