@@ -34,7 +34,7 @@ OPENING = [
 
 
 def _recording(path: Path, start: dict[str, Any] = GG) -> Any:
-    from kifu.cli.record.recording import Recording
+    from kifu.app.recording import Recording
 
     return Recording.create(path, start, clock=lambda: None)
 

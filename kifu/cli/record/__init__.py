@@ -88,7 +88,7 @@ def record(
       kifu record m1.jsonl --lang ja
       printf '!act a1 計略\\n!cost a1 手札 1\\n' | kifu record m1.jsonl
     """
-    from .recording import local_now
+    from kifu.app.recording import local_now
 
     code = lang_of(lang).value
     clock = local_now if time else (lambda: None)
@@ -96,7 +96,9 @@ def record(
     if sys.stdin.isatty() and sys.stdout.isatty():
         from .tui import run  # Textual: only here
 
-        run(rec, code)
+        writer = run(rec, code)
+        if writer is not None:
+            _finish(writer, lang)
         _print_slip(rec, code)
         _write_slip(rec, slip, code, lang)
         raise typer.Exit(1 if _errors(rec) else 0)
@@ -131,7 +133,7 @@ def _open(
     lang: Lang | None,
 ) -> Any:
     """The recording of an existing log, or of a new one made from the options."""
-    from .recording import Recording
+    from kifu.app.recording import Recording
 
     if log.exists():
         rec = Recording(log, clock)
@@ -149,6 +151,16 @@ def _open(
     if title:
         start["title"] = title
     return Recording.create(log, start, clock)
+
+
+def _finish(writer: Any, lang: Lang | None) -> None:
+    """After the app: write the lines still queued (each was entered: none is dropped), then say
+    what faults of kifu's own the writer met, if any."""
+    if writer.waiting:
+        typer.echo(msg("record_writing_queued", lang, n=writer.waiting), err=True)
+    writer.close()
+    for fault in writer.faults:
+        typer.echo(fault, err=True)
 
 
 def _lines(rec: Any, stream: TextIO, fmt: LineFormat, code: str, lang: Lang | None) -> int:
@@ -267,7 +279,9 @@ def slip_(
     from kifu.events import logfile
     from kifu.projector.base import frames, voided_in
 
-    from .slip import as_svg, as_text, build
+    from kifu.app.recording import build
+
+    from .slip import as_svg, as_text
 
     code = lang_of(lang).value
     lg = logfile.load(log)

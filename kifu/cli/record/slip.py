@@ -8,85 +8,17 @@ reads either case). segno draws it; nothing here writes a file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from typing import Any
-from collections.abc import Sequence
 
+from kifu.app.recording import Slip
 from kifu.auditor import markup
-from kifu.auditor.base import Finding
-from kifu.auditor.report import counts
 from kifu.events import i18n
-from kifu.events.base import Event, MatchEnded, MatchStarted
-from kifu.events.logfile import Head
 
 
 def word(key: str, lang: str, **kw: Any) -> str:
     """The slip's word ``slip.<key>`` in ``lang``."""
     return i18n.text(f"slip.{key}", lang, **kw)
-
-
-@dataclass(frozen=True)
-class Slip:
-    """What a match slip says."""
-
-    start: MatchStarted
-    head: Head
-    findings: Sequence[Finding]
-    """Every finding, end-of-match rules included."""
-    end: MatchEnded | None
-    """The match.end that stands (not voided), if any."""
-    voided: int
-    """How many events voids took back."""
-    log: str
-    """The log's file name, for the check line."""
-
-    def result(self, lang: str) -> str:
-        if self.end is None:
-            return word("unfinished", lang)
-        names = {p.id: p.name for p in self.start.players}
-        reason = self.end.reason or "-"
-        if self.end.winner is None:
-            return word("draw", lang, reason=reason)
-        return word("winner", lang, who=f"{self.end.winner} {names.get(self.end.winner, '')}".strip(), reason=reason)
-
-    def lines(self, lang: str) -> list[tuple[str, str]]:
-        """(label, value) rows, in print order."""
-        c = counts(self.findings)
-        players = "  ".join(f"{p.id}={p.name}" for p in self.start.players)
-        events = f"{self.head.seq}" + (f" ({word('voided', lang, n=self.voided)})" if self.voided else "")
-        return [
-            (word("game", lang), self.start.game),
-            (word("match", lang), self.start.match + (f"  {self.start.title}" if self.start.title else "")),
-            (word("players", lang), players),
-            (word("result", lang), self.result(lang)),
-            (word("events", lang), events),
-            (word("audit", lang), word("audit_counts", lang, **c)),
-            (word("head", lang), f"seq {self.head.seq}"),
-        ]
-
-    def grouped_head(self) -> list[str]:
-        """The head hash in four groups of 16 hex digits, two per line: easy to read aloud and compare."""
-        h = self.head.hash
-        return [f"{h[0:16]} {h[16:32]}", f"{h[32:48]} {h[48:64]}"]
-
-    def check(self) -> str:
-        return f"kifu verify {self.log} --expect-head {self.head.hash[:16]}"
-
-
-def build(
-    start: MatchStarted,
-    head: Head,
-    findings: Sequence[Finding],
-    events: Sequence[Event],
-    ended: int | None,
-    voided: int,
-    log: str,
-) -> Slip:
-    """A slip of a log whose standing match.end (if any) is at seq ``ended``."""
-    end = events[ended - 1] if ended is not None else None
-    assert end is None or isinstance(end, MatchEnded)
-    return Slip(start, head, findings, end, voided, log)
 
 
 def qr_matrix(head: str) -> list[list[bool]]:
