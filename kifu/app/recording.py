@@ -164,6 +164,26 @@ class Recording:
         done.synced = synced
         return done
 
+    def enter_each(self, texts: Sequence[str], out: list[Entered] | None = None) -> list[Entered]:
+        """Enter each of ``texts`` in turn as ``enter`` would (each appended, or refused on its own),
+        under one hold of the lock and one fsync at the end: lines that queued up while the last
+        ones were written go to disk together (a burst of typing, a paste the terminal did not mark).
+
+        ``out`` receives each line's result as it is made: if something fails half-way, the caller
+        still knows which lines were written (they are fsync'd before the failure goes on).
+        """
+        done = [] if out is None else out
+        with logfile.Writer(self.path, durable=False) as writer:
+            synced = self._sync(writer.head)
+            try:
+                for text in texts:
+                    done.append(self._enter(writer, text))
+            finally:
+                writer.sync()
+        if done:
+            done[0].synced = synced
+        return done
+
     def enter_all(
         self, texts: Sequence[str], chunk: int = 100, progress: Callable[[list[Entered]], None] | None = None
     ) -> list[Entered] | Refused:
@@ -173,7 +193,8 @@ class Recording:
         it were recorded (nothing written); if one cannot be recorded, the whole paste is refused
         with that line and its reason. Otherwise each line is appended and audited, and every
         ``chunk`` lines are fsync'd together and handed to ``progress`` (so a long paste shows
-        itself being written, each line only once it is durable).
+        itself being written, each line only once it is durable; if something fails half-way,
+        what was written is fsync'd and handed over before the failure goes on).
         """
         with logfile.Writer(self.path, durable=False) as writer:
             synced = self._sync(writer.head)
@@ -182,18 +203,20 @@ class Recording:
                 return refused
             done: list[Entered] = []
             step: list[Entered] = []
-            for text in texts:
-                step.append(self._enter(writer, text))
-                if len(step) == chunk:
-                    writer.sync()
-                    done += step
-                    if progress:
-                        progress(step)
-                    step = []
-            writer.sync()
-            done += step
-            if progress and step:
-                progress(step)
+            try:
+                for text in texts:
+                    step.append(self._enter(writer, text))
+                    if len(step) == chunk:
+                        writer.sync()
+                        done += step
+                        if progress:
+                            progress(step)
+                        step = []
+            finally:
+                writer.sync()
+                done += step
+                if progress and step:
+                    progress(step)
         if done:
             done[0].synced = synced
         return done
@@ -455,6 +478,8 @@ Report = Line | View | Preview | Slip
 
 MAX_PASTE = 10_000
 """Lines one paste may hold."""
+GROUP = 100
+"""Single lines waiting in the queue that the writer takes together (one lock, one fsync)."""
 VIEW_EVERY = 32
 """While lines wait in the queue, the screen's view is refreshed after this many of them."""
 
@@ -583,9 +608,18 @@ class LineWriter:
             return f"{type(exc).__name__}: {exc}"
 
     def _do_line(self, line: Line) -> None:
+        """One line, and the single lines queued right behind it (at most ``GROUP``): one lock and one
+        fsync for them all, each still appended or refused on its own, in order."""
+        lines = [line]
+        with self._cond:
+            while self._jobs and self._jobs[0][0] == "line" and len(lines) < GROUP:
+                lines.append(self._jobs.popleft()[1])
         done: list[Entered] = []
-        reason = self._guard(lambda: done.append(self.rec.enter(line.text)))
-        self.report(self._settled(line, done[0]) if done else replace(line, state=LineState.REFUSED, reason=reason))
+        reason = self._guard(lambda: self.rec.enter_each([x.text for x in lines], done))
+        for i, x in enumerate(lines):  # the lines a failure kept from being written: refused with it
+            self.report(
+                self._settled(x, done[i]) if i < len(done) else replace(x, state=LineState.REFUSED, reason=reason)
+            )
 
     def _do_speaker(self, line: Line) -> None:
         self._do_line(replace(line, text=self.rec.next_speaker()))

@@ -68,7 +68,7 @@ Screen { layout: vertical; }
 #board { width: 33; height: 100%; border: round $secondary; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
 #timeline { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
 #findings { height: 5; border: round $warning; padding: 0 1; }
-#lines { height: 3; padding: 0 1; }
+#lines { height: 3; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
 #preview { height: 2; padding: 0 1; }
 #line { height: 3; }
 SlipScreen { align: center middle; }
@@ -149,29 +149,41 @@ class LineInput(Input):
         event.prevent_default()
         if self.pending is not None:
             self._answer_paste(key)
-        elif ch is not None and _is_text(ch):
-            self._type(ch + self._typed_after())
-        elif key in ("enter", "ctrl+j"):  # Enter; a line feed from a script or a raw paste is one too
-            self._submit()
+        elif (ch is not None and _is_text(ch)) or key in ENTER:
+            self._burst([event, *self._waiting_keys()])
         elif key in ACTIONS:
             getattr(self.rec_app, f"key_{ACTIONS[key]}")(self)
         else:  # editing keys (←, Backspace, Home …): the input's own bindings, run here, in order
             await self.rec_app.check_bindings(key)
 
-    def _typed_after(self) -> str:
-        """Characters already waiting behind this one in the input's queue, taken now: a burst (an IME
-        commit, a script, a raw paste) becomes one edit, so a long line costs its length once."""
-        out: list[str] = []
+    def _waiting_keys(self) -> list[events.Key]:
+        """The characters and Enters already waiting behind this key in the input's queue, taken now:
+        a burst (an IME commit, a script, a paste the terminal did not mark) is handled as a whole,
+        so a long line costs its length once and a thousand lines are a thousand submits, not a
+        thousand edits of the input."""
+        out: list[events.Key] = []
         while True:
             nxt = self._peek_message()
-            if not isinstance(nxt, events.Key) or nxt.character is None or not _is_text(nxt.character):
-                return "".join(out)
-            if self.pending is not None:
-                return "".join(out)
-            out.append(nxt.character)
+            if not isinstance(nxt, events.Key) or not (
+                (nxt.character is not None and _is_text(nxt.character)) or nxt.key in ENTER
+            ):
+                return out
+            out.append(nxt)
             # Taken: consumed here, as the message loop would (Textual keeps a peeked message there).
             self._pending_message = None
             self._message_queue.task_done()
+
+    def _burst(self, keys: list[events.Key]) -> None:
+        """Characters typed at the cursor, each Enter handing over the line it ends, in order."""
+        chars: list[str] = []
+        for k in keys:
+            if k.key in ENTER:
+                self._submit("".join(chars))
+                chars = []
+            else:
+                chars.append(k.character or "")
+        if chars:
+            self._type("".join(chars))
 
     def _type(self, text: str) -> None:
         from kifu.events.notation import MAX_LINE
@@ -184,13 +196,21 @@ class LineInput(Input):
         if text:
             self.insert_text_at_cursor(text)
 
-    def _submit(self) -> None:
-        text, over = self.value, self.overflow
-        self.value, self.overflow = "", 0
-        self.rec_app.entered(text, over)
+    def _submit(self, typed: str = "") -> None:
+        """Enter: the line, with ``typed`` (characters of the burst not yet in the input) at the cursor."""
+        from kifu.events.notation import MAX_LINE
+
+        at = self.cursor_position
+        text = self.value[:at] + typed + self.value[at:]
+        over = self.overflow + max(0, len(text) - MAX_LINE)
+        if self.value:  # (unchanged values cost nothing: in a burst the input stays empty)
+            self.value = ""
+        self.overflow = 0
+        self.rec_app.entered(text[:MAX_LINE], over)
 
     def _on_paste(self, event: events.Paste) -> None:
         event.stop()
+        event.prevent_default()  # Input's own handler would insert the first line
         if self.pending is not None or not event.text:
             return
         if "\n" not in event.text and "\r" not in event.text:
@@ -206,7 +226,7 @@ class LineInput(Input):
     def _answer_paste(self, key: str) -> None:
         lines, self.pending = self.pending, None
         assert lines is not None
-        if key in ("enter", "ctrl+j"):
+        if key in ENTER:
             self.rec_app.confirm_paste(lines)
         elif key == "escape":
             self.value = self._kept
@@ -218,6 +238,8 @@ class LineInput(Input):
         self.app.exit()
 
 
+ENTER = ("enter", "ctrl+j")
+"""Enter, and the line feed a script or a paste the terminal did not mark may send."""
 ACTIONS = {
     "tab": "complete",
     "ctrl+z": "undo",
@@ -256,6 +278,7 @@ class RecordApp(App[None]):
         """Every line entered, refused ones included (↑ recalls them); secrets left out."""
         self._back = 0
         self._quitting = False
+        self._redraw_pending = False
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -418,10 +441,21 @@ class RecordApp(App[None]):
         if line.secret and line.text in self.history:  # a secret is not recalled by ↑ either
             self.history.remove(line.text)
             self._back = len(self.history)
-        self.show_lines()
         if line.state is not LineState.QUEUED and line.paste is None:
             self.note = self.state_note(line)
-        if self.writer is not None and not self.writer.waiting and not self.input.value:
+        self.redraw_soon()
+
+    def redraw_soon(self) -> None:
+        """Draw the lines' states once the messages waiting now are handled: a burst of a thousand
+        lines is drawn a few times, not a thousand."""
+        if not self._redraw_pending:
+            self._redraw_pending = True
+            self.call_later(self._redraw)
+
+    def _redraw(self) -> None:
+        self._redraw_pending = False
+        self.show_lines()
+        if not self.input.value and not self.input.overflow:
             self.show_preview(None)
 
     def show_lines(self) -> None:
@@ -574,7 +608,6 @@ class RecordApp(App[None]):
             return
         assert self.writer is not None
         self.settled(self.writer.submit(text))
-        self.show_preview(None)
 
     def _local_refusal(self, text: str, reason: str) -> None:
         ids = [*self.lines] or [0]
