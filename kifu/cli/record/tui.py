@@ -33,6 +33,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from kifu.app.recording import (
+    MAX_PASTE,
     Line,
     LineState,
     LineWriter,
@@ -58,8 +59,8 @@ STATE_STYLE = {
 }
 TIMELINE = 40
 """Events the writer hands over for the timeline panel (it shows as many as fit)."""
-KEPT_LINES = 200
-"""Lines whose state the app remembers (the panel shows the latest few)."""
+KEPT_LINES = MAX_PASTE + 2_000
+"""Lines whose state the app remembers (the panel shows the latest few; a paste's row counts all of it)."""
 
 CSS = """
 Screen { layout: vertical; }
