@@ -594,6 +594,22 @@ def test_slip_as_text_and_svg_names_the_head_and_its_qr_code_holds_it(kifu, tmp_
     assert back == want and any(line in text for line in rows[3:5])
 
 
+def test_the_qr_code_on_a_terminal_sets_its_own_colours_and_draws_its_quiet_zone() -> None:
+    """On a dark terminal, blocks drawn in the terminal's own colours come out inverted (zbar read
+    none); the terminal's code draws the light modules in white on black, quiet zone included."""
+    from kifu.cli.record.slip import QUIET, qr_matrix, qr_styled
+
+    head = logfile.verify(FIXTURES / "gunandgun" / "dispute.jsonl").hash
+    t = qr_styled(head, QUIET)
+    rows = t.plain.splitlines()
+    want = qr_matrix(head, QUIET)
+    light = {"█": (0, 0), "▀": (0, 1), "▄": (1, 0), " ": (1, 1)}  # (top, bottom) dark
+    back = [[bool(light[c][k]) for c in line] for line in rows for k in (0, 1)][: len(want)]
+    assert back == want
+    assert {str(span.style) for span in t.spans} == {"#ffffff on #000000"}
+    assert all(line.startswith("█" * QUIET) and line.endswith("█" * QUIET) for line in rows)  # never trimmed
+
+
 # --- the notation at the table ---------------------------------------------------------------------------
 
 

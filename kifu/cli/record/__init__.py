@@ -238,13 +238,10 @@ def _slip_text(rec: Any, code: str) -> str:
 
 
 def _print_slip(rec: Any, code: str) -> None:
-    """The slip on the terminal after the app: its rows, then the QR code (black on white, any theme)."""
-    from rich.console import Console
+    """The slip on the terminal after the app: its rows, then the QR code in its own colours (any theme)."""
+    from .slip import print_on_terminal
 
-    from .slip import qr_styled
-
-    typer.echo(_slip_text(rec, code))
-    Console(highlight=False).print(qr_styled(rec.head.hash), end="")
+    print_on_terminal(rec.slip(), code)
 
 
 def _write_slip(rec: Any, path: Path | None, code: str, lang: Lang | None) -> None:
@@ -299,6 +296,11 @@ def slip_(
         len(voided_in(lg.events)),
         Path(log).name,
     )
+    if output is None and fmt is SlipFormat.text and sys.stdout.isatty():
+        from .slip import print_on_terminal
+
+        print_on_terminal(s, code)  # the QR code in its own colours: it scans on a dark terminal too
+        return
     text = as_svg(s, code) if fmt is SlipFormat.svg else as_text(s, code)
     if output is None:
         typer.echo(text, nl=False)
