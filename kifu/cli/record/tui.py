@@ -787,7 +787,17 @@ def make_app(rec: Recording, lang: str) -> RecordApp:
 
 
 def run(rec: Recording, lang: str) -> LineWriter | None:
-    """Run the app; returns its writer, still writing any line queued at the end (``close`` it)."""
+    """Run the app; returns its writer, still writing any line queued at the end (``close`` it).
+
+    A guard process puts the terminal back if the app is killed (guard.py).
+    """
+    from . import guard
+
     app = make_app(rec, lang)
-    app.run()
+    keeper = guard.start(word("record_killed", lang, log=str(rec.path)))
+    try:
+        app.run()
+    finally:
+        if keeper is not None:
+            keeper.release()
     return app.writer
