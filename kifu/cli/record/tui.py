@@ -258,6 +258,8 @@ class RecordApp(App[None]):
     CSS = CSS
     TITLE = "kifu record"
     ENABLE_COMMAND_PALETTE = False
+    input_class: type[LineInput] = LineInput
+    """The input line's class (``make_app`` gives it the footer's words in the reader's language)."""
 
     def __init__(self, recording: Recording, lang: str = "en") -> None:
         super().__init__()
@@ -291,7 +293,7 @@ class RecordApp(App[None]):
         yield Static(id="findings")
         yield Static(id="lines")
         yield Static(id="preview")
-        yield LineInput(placeholder=word("record_placeholder", self.lang), id="line", max_length=0)
+        yield self.input_class(placeholder=word("record_placeholder", self.lang), id="line", max_length=0)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -375,18 +377,19 @@ class RecordApp(App[None]):
         flagged = {s for f in v.findings for s in f.seqs}
         rows: list[tuple[str, str]] = []
         for e in reversed(v.events):
-            if len(rows) >= height:
-                break
             mark = "▲" if e.seq in flagged else " "
             if e.seq in v.hidden:
                 line = f"{e.seq:>4}{mark}{e.by or '-'} {word('record_secret', self.lang)}"
             else:
                 line = f"{e.seq:>4}{mark}{e.by or '-'} {_shown(e)}"
             style = "strike dim" if e.seq in v.voided else "red" if e.seq in flagged else ""
-            rows += [(row, style) for row in _folded(line, width, 7)]
+            more = [(row, style) for row in _folded(line, width, 7)]
             if e.seq in v.voided and v.voided[e.seq] in v.voids:
                 note = f"      {void_note(v.voids[v.voided[e.seq]], self.lang)}"
-                rows += [(row, "dim italic") for row in _folded(note, width, 7)]
+                more += [(row, "dim italic") for row in _folded(note, width, 7)]
+            if rows and len(rows) + len(more) > height:
+                break  # an event is shown whole or not at all
+            rows += more
         for row, style in rows[:height]:
             t.append(row + "\n", style=style)
         return t
@@ -780,10 +783,16 @@ KEYS = (
 
 
 def make_app(rec: Recording, lang: str) -> RecordApp:
-    """The app for one log, its keys labelled in ``lang`` (Textual reads bindings from the class)."""
-    bindings = [Binding(key, f"key('{action}')", word(label, lang)) for key, action, label in KEYS]
-    bindings.insert(0, Binding("ctrl+q", "quit_after_keys", word("record_key_quit", lang), priority=True))
-    return type("RecordApp", (RecordApp,), {"BINDINGS": bindings})(rec, lang)
+    """The app for one log, its keys labelled in ``lang`` (Textual reads bindings from the class).
+
+    The bindings only name the keys in the footer (and run when it is clicked): the input line
+    handles the keys themselves, in the order typed. They sit on the input line, the nearest to the
+    focus, or the screen's own Tab (focus the next widget) would hide "Tab complete".
+    """
+    keys = [Binding(key, f"app.key('{action}')", word(label, lang)) for key, action, label in KEYS]
+    line = type("LineInput", (LineInput,), {"BINDINGS": keys})
+    quit_ = [Binding("ctrl+q", "quit_after_keys", word("record_key_quit", lang), priority=True)]
+    return type("RecordApp", (RecordApp,), {"BINDINGS": quit_, "input_class": line})(rec, lang)
 
 
 def run(rec: Recording, lang: str) -> LineWriter | None:
