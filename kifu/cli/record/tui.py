@@ -115,12 +115,21 @@ def _is_text(ch: str) -> bool:
     return ch.isprintable() or unicodedata.category(ch) == "Zs"
 
 
+def _is_burst(key: events.Key) -> bool:
+    """A key that types a character or ends a line: what a burst of input is made of."""
+    return (key.character is not None and _is_text(key.character)) or key.key in ENTER
+
+
 class Reported(Message):
     """Something the writer reports (a line's state, the view, a preview, the slip)."""
 
     def __init__(self, item: Report) -> None:
         super().__init__()
         self.item = item
+
+
+class WriterReady(Message):
+    """The writer runs: the keys the input held until then are handled now, in order."""
 
 
 class QuitAfterKeys(Message):
@@ -139,19 +148,28 @@ class LineInput(Input):
         """Lines pasted, waiting for Enter (record them) or Esc (discard)."""
         self._kept = ""
         """What the input held when the paste came (back on Esc)."""
+        self._held: list[events.Key | events.Paste] | None = []
+        """Keys and pastes that came before the writer ran, in order (None once it runs)."""
 
     @property
     def rec_app(self) -> RecordApp:
         return cast(RecordApp, self.app)
 
     async def _on_key(self, event: events.Key) -> None:
-        key, ch = event.key, event.character
         event.stop()
         event.prevent_default()
+        if self._held is not None:  # before the writer runs (the first frame): kept, in order
+            self._held.append(event)
+            return
+        await self._key(event)
+
+    async def _key(self, event: events.Key, queued: bool = True) -> None:
+        """One key; with ``queued``, the characters and Enters waiting behind it in the queue too."""
+        key = event.key
         if self.pending is not None:
             self._answer_paste(key)
-        elif (ch is not None and _is_text(ch)) or key in ENTER:
-            self._burst([event, *self._waiting_keys()])
+        elif _is_burst(event):
+            self._burst([event, *(self._waiting_keys() if queued else [])])
         elif key in ACTIONS:
             getattr(self.rec_app, f"key_{ACTIONS[key]}")(self)
         else:  # editing keys (←, Backspace, Home …): the input's own bindings, run here, in order
@@ -165,9 +183,7 @@ class LineInput(Input):
         out: list[events.Key] = []
         while True:
             nxt = self._peek_message()
-            if not isinstance(nxt, events.Key) or not (
-                (nxt.character is not None and _is_text(nxt.character)) or nxt.key in ENTER
-            ):
+            if not isinstance(nxt, events.Key) or not _is_burst(nxt):
                 return out
             out.append(nxt)
             # Taken: consumed here, as the message loop would (Textual keeps a peeked message there).
@@ -212,6 +228,12 @@ class LineInput(Input):
     def _on_paste(self, event: events.Paste) -> None:
         event.stop()
         event.prevent_default()  # Input's own handler would insert the first line
+        if self._held is not None:
+            self._held.append(event)
+            return
+        self._paste(event)
+
+    def _paste(self, event: events.Paste) -> None:
         if self.pending is not None or not event.text:
             return
         if "\n" not in event.text and "\r" not in event.text:
@@ -234,6 +256,14 @@ class LineInput(Input):
             self.rec_app.discard_paste(len(lines))
         else:  # any other key: the paste still waits
             self.pending = lines
+
+    async def on_writer_ready(self, _: WriterReady) -> None:
+        held, self._held = self._held or [], None
+        for event in held:  # in order, one at a time (the queue behind them is newer)
+            if isinstance(event, events.Key):
+                await self._key(event, queued=False)
+            else:
+                self._paste(event)
 
     def on_quit_after_keys(self, _: QuitAfterKeys) -> None:
         self.app.exit()
@@ -302,9 +332,14 @@ class RecordApp(App[None]):
         self.input.focus()
         self.query_one("#header", Static).update(self.header_text())
         self.input.border_title = self.speaker_label(self.rec.start.players[0].id if self.rec.start.players else None)
-        # The writer starts once the app's loop runs (it reports through it): it folds and audits
-        # the log so far and loads the notation while the first frame is drawn.
+        # The writer starts after the first frame (the match and its head on screen first): it folds
+        # and audits the log so far and loads the notation while the recorder starts typing. Keys
+        # typed before it exists wait in the input's queue (handled in order once it runs).
+        self.call_after_refresh(self._start_writer)
+
+    def _start_writer(self) -> None:
         self.writer = LineWriter(self.rec, lambda item: self.post_message(Reported(item)), self.lang)
+        self.input.post_message(WriterReady())
 
     @property
     def input(self) -> LineInput:
