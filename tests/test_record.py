@@ -408,6 +408,29 @@ def test_a_world_trigger_plot_is_not_shown_until_it_is_answered(tmp_path: Path) 
     _run(app, play)
 
 
+def test_the_writer_takes_lines_in_the_order_submitted_and_settles_each_once(tmp_path: Path) -> None:
+    """The LineWriter alone (no screen): 300 lines, a paste and a slip submitted as fast as a loop can,
+    then closed. Each line gets one final state, the log holds them once, whole, in order."""
+    from kifu.app.recording import Line, LineState, LineWriter, Slip
+
+    log = tmp_path / "m.jsonl"
+    reports: list[Any] = []
+    w = LineWriter(_recording(log), reports.append)
+    typed = [f"line {i}" for i in range(300)]
+    queued = [w.submit(t) for t in typed[:150]]
+    queued += w.paste(typed[150:200])
+    w.slip()
+    queued += [w.submit(t) for t in typed[200:]] + [w.submit("!toss a1 sideways")]
+    w.close()
+    final = {r.id: r for r in reports if isinstance(r, Line) and r.state is not LineState.QUEUED}
+    assert sorted(final) == [q.id for q in queued]
+    assert [final[q.id].state for q in queued] == [LineState.APPENDED] * 300 + [LineState.REFUSED]
+    assert [final[q.id].seqs for q in queued[:300]] == [(i + 2,) for i in range(300)]
+    assert _notes(log) == typed
+    slips = [r for r in reports if isinstance(r, Slip)]
+    assert len(slips) == 1 and slips[0].head.seq == 201  # after the 150 lines and the paste entered before it
+
+
 # --- one notation: each game's chat export typed at the table gives its import ---------------------
 
 EXPORTS = [

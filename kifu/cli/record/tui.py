@@ -518,7 +518,8 @@ class RecordApp(App[None]):
 
     def line_row(self, line: Line) -> Text:
         t = Text(no_wrap=True, overflow="ellipsis")
-        t.append(f"{self.state_word(line):<14}", style=STATE_STYLE[line.state])
+        state = self.state_word(line)
+        t.append(state + " " * max(1, 16 - cell_len(state)), style=STATE_STYLE[line.state])  # by cells: 追記 is 4
         t.append(word("record_secret", self.lang) if line.secret else line.text)
         if line.state is LineState.REFUSED and line.reason:
             t.append(f"  {line.reason}", style="red")
