@@ -506,6 +506,7 @@ class LineWriter:
         self._jobs: deque[tuple[str, Any]] = deque()
         self._preview: str | None = None
         self._closing = False
+        self._current: tuple[str, Any] | None = None
         self._next_id = 1
         self._thread = threading.Thread(target=self._run, name="kifu-record-writer", daemon=True)
         self._thread.start()
@@ -550,6 +551,13 @@ class LineWriter:
         with self._cond:
             return len(self._jobs)
 
+    @property
+    def unwritten(self) -> int:
+        """Lines entered and not yet settled: those queued, and those the writer is on."""
+        with self._cond:
+            jobs = [*self._jobs, *([self._current] if self._current else [])]
+        return sum(len(arg) if kind == "paste" else 1 for kind, arg in jobs if kind in ("line", "paste", "speaker"))
+
     def close(self) -> None:
         """Write every line still queued, then stop; returns once the writer is done."""
         with self._cond:
@@ -581,6 +589,8 @@ class LineWriter:
                 continue
             since += len(arg) if kind == "paste" else 1
             getattr(self, f"_do_{kind}")(arg)
+            with self._cond:
+                self._current = None
             if since >= VIEW_EVERY or not self.waiting:
                 since = 0
                 self._guard(lambda: self.report(self.rec.view()))
@@ -590,7 +600,8 @@ class LineWriter:
             while not self._jobs and not self._closing and self._preview is None:
                 self._cond.wait()
             if self._jobs:
-                return self._jobs.popleft()
+                self._current = self._jobs.popleft()
+                return self._current
             if self._closing:
                 return None
             text, self._preview = self._preview, None
@@ -614,6 +625,7 @@ class LineWriter:
         with self._cond:
             while self._jobs and self._jobs[0][0] == "line" and len(lines) < GROUP:
                 lines.append(self._jobs.popleft()[1])
+            self._current = ("paste", lines)  # (counted as the lines the writer is on)
         done: list[Entered] = []
         reason = self._guard(lambda: self.rec.enter_each([x.text for x in lines], done))
         for i, x in enumerate(lines):  # the lines a failure kept from being written: refused with it
