@@ -67,10 +67,12 @@ class Table:
         self.child.send(text)
 
     def type(self, text: str, every: float = 0.03) -> None:
-        """One character at a time, ``every`` seconds apart (reading the screen meanwhile)."""
+        """One character at a time, ``every`` seconds apart (a typist's pace, reading the screen meanwhile)."""
         for ch in text:
             self.child.send(ch)
-            self.read(every)
+            next_key = time.monotonic() + every
+            while (left := next_key - time.monotonic()) > 0:
+                self.read(left)
 
     def events(self) -> list[dict[str, Any]]:
         """The log's events as written so far (complete lines only)."""
