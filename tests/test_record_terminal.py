@@ -163,3 +163,56 @@ def test_killed_mid_burst_the_log_holds_a_prefix_of_the_lines_and_the_terminal_i
     written = _texts(t)
     assert written == lines[: len(written)]  # each once, whole, in order: a prefix of what was sent
     logfile.verify(t.log)
+
+
+def test_under_tmux_at_80x24_the_screen_shows_each_line_state_and_a_tosss_facing(tmp_path: Path) -> None:
+    """The screen a recorder reads, as tmux draws it (where tmux is installed)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    sock = f"kifu-test-{os.getpid()}"
+    log = tmp_path / "m.jsonl"
+    cmd = [sys.executable, "-m", "kifu", "record", str(log), *START]
+
+    def tmux(*args: str) -> str:
+        return subprocess.run(["tmux", "-L", sock, "-f", "/dev/null", *args], capture_output=True, text=True).stdout
+
+    def screen() -> str:
+        return tmux("capture-pane", "-p", "-t", "rec")
+
+    def until(ready: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + GUARD
+        while not ready():
+            assert time.monotonic() < deadline, f"{what}: not there after {GUARD:.0f} s:\n{screen()}"
+            time.sleep(0.1)  # the pace of looking at the screen, not a wait for something to happen
+
+    env = f"TERM=xterm-256color KIFU_LANG=en PYTHONPATH={Path(__file__).resolve().parent.parent}"
+    tmux("new-session", "-d", "-s", "rec", "-x", "80", "-y", "24", f"env {env} {' '.join(cmd)}; sleep 600")
+    try:
+        until(lambda: "no findings" in screen(), "the app ready")
+        lines = [*OPENING, "!act a1 計略", "!toss a1 相手", "!nosuch"]
+        for line in lines:
+            tmux("send-keys", "-t", "rec", "-l", line)
+            tmux("send-keys", "-t", "rec", "Enter")
+        until(lambda: "refused" in screen() and "✓ seq 9" in screen(), "the last lines settled")
+        shown = screen()
+        assert "facing=opponent" in shown and "GG-TOSS-001" in shown
+        assert "!nosuch is not a command" in shown
+        assert [e["type"] for e in json.loads(f"[{','.join(log.read_text().splitlines())}]")][-2:] == [
+            "gg.play",
+            "gg.toss",
+        ]
+    finally:
+        tmux("kill-server")
+
+
+OPENING = [
+    "!setup ラン ダタラ ハクメン がんばる!!",
+    "b: !setup ヒバナ エンラ ウワン 朧走り",
+    "!first ユキ 速度",
+    "!draw エンラ 3 初手",
+    "a: !draw ダタラ 3 初手",
+    "b: !turn 1",
+]
