@@ -408,6 +408,21 @@ def test_a_world_trigger_plot_is_not_shown_until_it_is_answered(tmp_path: Path) 
     _run(app, play)
 
 
+def test_editing_keys_still_edit_the_line_in_the_order_typed(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    app = make_app(_recording(log), "en")
+
+    async def play(pilot: Any) -> None:
+        # "abx", Backspace, "c", ←, ←, "Z", End, "!" then Enter: one burst, as a terminal sends it
+        feed(app, "abx\x7fc\x1b[D\x1b[DZ\x1b[F!\r")
+        await settled(app, pilot, 1)
+
+    _run(app, play)
+    assert _notes(log) == ["aZbc!"]
+
+
 def test_the_writer_takes_lines_in_the_order_submitted_and_settles_each_once(tmp_path: Path) -> None:
     """The LineWriter alone (no screen): 300 lines, a paste and a slip submitted as fast as a loop can,
     then closed. Each line gets one final state, the log holds them once, whole, in order."""
