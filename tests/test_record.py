@@ -1,14 +1,19 @@
 """kifu record: lines typed at a table, appended under the lock, audited as they are written.
 
-The app is driven headless with Textual's own pilot (keystrokes, as a recorder types);
+The app is driven headless with Textual's own pilot (keystrokes, as a recorder types, and
+bursts of terminal input fed through Textual's own parser, as the terminal driver does);
 the line-by-line mode through the CLI; each game's chat export, typed line by line,
-must give the events and findings its import gives (one notation, one mapping).
+must give the events and findings its import gives (one notation, one mapping). The app
+writes from a thread of its own: a test waits for what the screen shows (every line
+settled, the view at the log's head), never for a time. tests/test_record_terminal.py
+drives the real app in a pseudo-terminal.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -34,13 +39,56 @@ OPENING = [
 
 
 def _recording(path: Path, start: dict[str, Any] = GG) -> Any:
-    from kifu.cli.record.recording import Recording
+    from kifu.app.recording import Recording
 
     return Recording.create(path, start, clock=lambda: None)
 
 
 def _codes(findings: Any) -> set[tuple[str, int]]:
     return {(f.code, f.seq) for f in findings}
+
+
+GUARD = 120.0
+"""Seconds after which a wait for the app is a failure (a guard, never a pace: the waits end on a state)."""
+
+
+async def until(pilot: Any, ready: Any, what: str = "the app") -> None:
+    """Let the app run until ``ready()`` holds."""
+    deadline = time.monotonic() + GUARD
+    while not ready():
+        assert time.monotonic() < deadline, f"{what} never got there"
+        await pilot.pause()
+
+
+async def settled(app: Any, pilot: Any, entered: int = 0) -> None:
+    """Until the app has taken ``entered`` lines in all, the writer has answered for every line and the
+    screen shows the log's head."""
+    from kifu.app.recording import LineState
+
+    def done() -> bool:
+        w = app.writer
+        lines = app.lines.values()
+        return (
+            w is not None
+            and len(lines) >= entered
+            and not w.waiting
+            and app.view is not None
+            and app.view.head == app.rec.head
+            and not any(line.state is LineState.QUEUED for line in lines)
+            and not app._redraw_pending
+        )
+
+    await until(pilot, done, "every line settled")
+
+
+def feed(app: Any, data: str) -> None:
+    """``data`` as a terminal sends it, read by Textual's own parser and posted as its driver does:
+    a burst, nothing waits between the keys."""
+    from textual._xterm_parser import XTermParser
+
+    for event in XTermParser().feed(data):
+        event.set_sender(app)
+        app._driver.send_message(event)
 
 
 # --- the app, typed into with the pilot --------------------------------------------------------
@@ -63,11 +111,11 @@ def test_typing_an_activation_shows_the_toss_before_cost_live_and_an_undo_takes_
                 await pilot.press("enter")
             for line in ["!act a1 計略", "!toss a1 自分"]:  # the toss before the cost: a mistake
                 await pilot.press(*line, "enter")
-            await pilot.pause()
+            await settled(app, pilot)
             assert ("GG-TOSS-001", 9) in _codes(rec.findings())
             assert "GG-TOSS-001" in panel("#findings") and "came before its cost" in panel("#findings")
             await pilot.press("ctrl+z")  # undo: a log.void of the toss
-            await pilot.pause()
+            await settled(app, pilot)
             assert rec.session.voided == {9: 10}
             assert "GG-TOSS-001" not in panel("#findings") and "GG-TOSS-001" in panel("#preview")  # "gone"
             for line in [
@@ -79,11 +127,11 @@ def test_typing_an_activation_shows_the_toss_before_cost_live_and_an_undo_takes_
             ]:
                 app.query_one("#line").value = line  # (each key costs the pilot ~60 ms: the rest as whole lines)
                 await pilot.press("enter")
-            await pilot.pause()
+            await settled(app, pilot)
             assert rec.findings() == [] and "no findings" in panel("#findings")
             assert rec.head.hash[:20] in panel("#header")
             await pilot.press("ctrl+s")  # the slip
-            await pilot.pause()
+            await until(pilot, lambda: type(app.screen).__name__ == "SlipScreen", "the slip")
             shown = str(app.screen.query_one("#slip-text").content)
             assert rec.head.hash[:16] in shown and "no match.end recorded" in shown
 
@@ -102,6 +150,7 @@ def test_tab_completes_commands_cards_and_words_of_the_command(tmp_path: Path) -
     async def play() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             line = app.query_one("#line")
+            await until(pilot, lambda: app.view is not None, "the notation loaded")
             await pilot.press(*"!co", "tab")
             assert line.value == "!cost "
             await pilot.press("tab")  # again: the next candidate
@@ -112,8 +161,9 @@ def test_tab_completes_commands_cards_and_words_of_the_command(tmp_path: Path) -
             line.value = ""
             await pilot.press(*"!cost a1 手", "tab")
             assert line.value == "!cost a1 手札 "
+            line.value = ""
             await pilot.press("f2")  # the next speaker
-            await pilot.pause()
+            await settled(app, pilot)
             assert rec.table.speaker == "b" and "b ユキ" in str(app.query_one("#line").border_title)
 
     asyncio.run(play())
@@ -128,18 +178,272 @@ def test_a_refused_line_is_shown_with_the_reason_and_up_brings_it_back(tmp_path:
     async def play() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press(*"!toss a1 sideways")
-            await pilot.pause()
-            assert "cannot record" in str(app.query_one("#preview").content)
+            await until(pilot, lambda: "cannot record" in str(app.query_one("#preview").content), "the preview")
             await pilot.press("enter")
-            await pilot.pause()
+            await settled(app, pilot)
             # Cleared, so the next line typed (a script types on) is not glued to the refused one.
             assert app.query_one("#line").value == "" and rec.head.seq == 1
             assert "Invalid value 'sideways'" in str(app.query_one("#preview").content)
             app.query_one("#line").value = "hello"
             await pilot.press("enter", "up", "up")
+            await settled(app, pilot)
             assert app.query_one("#line").value == "!toss a1 sideways" and rec.head.seq == 2
 
     asyncio.run(play())
+
+
+def _notes(log: Path) -> list[str]:
+    return [e.text for e in logfile.load(log).events[1:]]
+
+
+def _run(app: Any, play: Any) -> None:
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.view is not None, "the log read")
+            await play(pilot)
+
+    asyncio.run(go())
+
+
+def test_lines_sent_in_one_burst_are_each_appended_once_whole_and_in_order(tmp_path: Path) -> None:
+    """Ten lines and their Enters arrive before the app has handled the first (an IME committing
+    whole lines, a script): Textual used to run Enter after the keys behind it, merging lines."""
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    app = make_app(_recording(log), "en")
+    lines = [f"line {i} 計略" for i in range(1, 11)] + ["", "   ", "last"]
+
+    async def play(pilot: Any) -> None:
+        feed(app, "".join(f"{line}\r" for line in lines))
+        await settled(app, pilot, 11)
+        shown = str(app.query_one("#lines").content)
+        assert "✓ seq 12" in shown and "last" in shown and app.query_one("#line").value == ""
+
+    _run(app, play)
+    assert _notes(log) == [line for line in lines if line.strip()]
+
+
+def test_a_line_entered_while_the_writer_is_busy_is_queued_and_shown_as_queued(tmp_path: Path) -> None:
+    """The writer is held (the test owns the log's lock, as another device appending would): lines
+    typed meanwhile wait in the queue, shown as queued, and go on once it is free."""
+    import fcntl
+    import os
+
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    app = make_app(_recording(log), "en")
+
+    async def play(pilot: Any) -> None:
+        fd = os.open(log, os.O_RDWR)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            feed(app, "one\rtwo\rthree\r")
+            await until(pilot, lambda: str(app.query_one("#lines").content).count("queued") == 3, "lines queued")
+            feed(app, "four")  # the input takes keys while the writer waits
+            await until(pilot, lambda: app.query_one("#line").value == "four", "the input")
+            assert logfile.verify(log).seq == 1
+        finally:
+            os.close(fd)  # the lock goes: the writer goes on
+        feed(app, "\r")
+        await settled(app, pilot, 4)
+
+    _run(app, play)
+    assert _notes(log) == ["one", "two", "three", "four"]
+
+
+def test_the_full_width_space_an_ime_types_reads_as_in_the_pipe_mode(kifu, tmp_path: Path) -> None:
+    """U+3000 is not "printable" to Python, and Textual's input dropped it: `!resolve a1 1　1` became n=11."""
+    from kifu.cli.record.tui import make_app
+
+    typed = ["!act a1 計略", "!cost a1 手札 1", "!toss a1 相手", "!resolve a1 1\u30001", "！ＡＣＴ\u3000ａ２\u3000計略"]
+    log, piped = tmp_path / "m.jsonl", tmp_path / "p.jsonl"
+    app = make_app(_recording(log), "en")
+
+    async def play(pilot: Any) -> None:
+        for line in typed:
+            feed(app, line + "\r")
+        await settled(app, pilot, len(typed))
+
+    _run(app, play)
+    start = ("-g", "gunandgun", "-m", "R1-T3", "-p", "a=ミナト", "-p", "b=ユキ", "--no-time")
+    assert kifu("record", piped, *start, stdin="\n".join(typed) + "\n").code == 1  # no line refused; findings
+    assert [_fields(e) for e in logfile.load(log).events] == [_fields(e) for e in logfile.load(piped).events]
+    resolve = logfile.load(log).events[4]
+    assert (resolve.n, resolve.values) == (1, [1]) and logfile.load(log).events[5].card == "計略"
+
+
+def test_a_bracketed_paste_waits_for_enter_then_every_line_is_appended_in_order(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    app = make_app(_recording(log), "en")
+    lines = [f"pasted {i}" for i in range(1, 201)]
+
+    async def play(pilot: Any) -> None:
+        feed(app, "typed first\r\x1b[200~" + "\n".join(lines) + "\n\x1b[201~")
+        await until(pilot, lambda: app.input.pending is not None, "the paste shown")
+        preview = str(app.query_one("#preview").content)
+        assert "200 lines pasted" in preview and "Enter" in preview
+        assert "pasted 1" in str(app.query_one("#timeline").content)
+        await settled(app, pilot, 1)
+        assert _notes(log) == ["typed first"]  # nothing of the paste before Enter
+        feed(app, "\r")
+        await settled(app, pilot, 201)
+        assert "paste of 200 lines: 200 appended (seq 3–202)" in str(app.query_one("#lines").content)
+
+    _run(app, play)
+    assert _notes(log) == ["typed first", *lines]
+
+
+def test_a_paste_is_discarded_with_esc_and_refused_whole_when_a_line_cannot_be_recorded(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    app = make_app(_recording(log), "en")
+
+    async def play(pilot: Any) -> None:
+        feed(app, "kept\x1b[200~one\ntwo\x1b[201~")
+        await until(pilot, lambda: app.input.pending is not None, "the paste shown")
+        feed(app, "\x1b\x1b")  # Esc (a lone ESC waits for a sequence; ESC ESC is Esc at once)
+        await until(pilot, lambda: app.input.pending is None, "the paste gone")
+        assert app.input.value == "kept"  # back as it was
+        app.input.value = ""
+        feed(app, "\x1b[200~!act a1 計略\n!toss a1 sideways\n!cost a1 手札 1\x1b[201~\r")
+        await settled(app, pilot, 3)
+        shown = str(app.query_one("#lines").content)
+        assert "refused whole" in shown and "line 2 of the paste" in shown and "sideways" in shown
+        feed(app, "\x1b[200~" + "x" * 4001 + "\ny\x1b[201~")  # a line too long: refused before it is shown
+        await until(pilot, lambda: "refused whole" in str(app.query_one("#preview").content), "the refusal")
+        assert app.input.pending is None
+
+    _run(app, play)
+    assert _notes(log) == []
+
+
+def test_a_line_longer_than_the_limit_is_refused_at_once_and_never_appended(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    app = make_app(_recording(log), "en")
+
+    async def play(pilot: Any) -> None:
+        feed(app, "あ" * 4000)
+        await until(pilot, lambda: "Enter appends" in str(app.query_one("#preview").content), "the preview")
+        feed(app, "い")
+        await until(pilot, lambda: "at most 4000" in str(app.query_one("#preview").content), "the refusal")
+        assert len(app.input.value) == 4000  # the input never grows past the limit
+        feed(app, "\rshort\r")
+        await settled(app, pilot, 2)
+        assert "refused" in str(app.query_one("#lines").content)
+
+    _run(app, play)
+    assert _notes(log) == ["short"]
+
+
+def test_ctrl_q_right_after_enter_keeps_the_line(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    rec = _recording(log)
+    app = make_app(rec, "en")
+
+    async def play(pilot: Any) -> None:
+        feed(app, "!turn 1\rsaid just before quitting\r\x11")
+        await until(pilot, lambda: not app.is_running, "the app quit")
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play(pilot)
+
+    asyncio.run(go())
+    assert app.writer is not None
+    app.writer.close()  # what kifu record does after the app: the lines queued are written
+    assert [type(e).__name__ for e in logfile.load(log).events][1:] == ["TurnStarted", "Note"] or len(
+        logfile.load(log).events
+    ) == 3
+    assert logfile.load(log).events[-1].text == "said just before quitting"
+
+
+def test_the_timeline_shows_a_tosss_facing_at_80_columns_and_the_boxes_keep_their_borders(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    app = make_app(_recording(log), "en")
+
+    async def play(pilot: Any) -> None:
+        feed(app, "".join(f"{line}\r" for line in [*OPENING, "!act a1 計略", "!cost a1 手札 1", "!toss a1 相手"]))
+        await settled(app, pilot, 9)
+        timeline = str(app.query_one("#timeline").content)
+        assert "facing=opponent" in timeline
+        for name in ("#board", "#timeline", "#findings"):
+            region = app.query_one(name).region
+            assert region.bottom <= app.query_one("#findings").region.y or name == "#findings"
+            assert region.right <= 80
+
+    _run(app, play)
+
+
+def test_a_world_trigger_plot_is_not_shown_until_it_is_answered(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    players = [{"id": "a", "name": "ヒカル"}, {"id": "b", "name": "ユキ"}]
+    log = tmp_path / "w.jsonl"
+    app = make_app(_recording(log, {"game": "worldtrigger", "match": "R1", "players": players}), "en")
+
+    def screen() -> str:
+        return " ".join(str(app.query_one(n).content) for n in ("#timeline", "#lines", "#preview"))
+
+    async def play(pilot: Any) -> None:
+        feed(app, "plot 2 6\r")
+        await settled(app, pilot, 1)
+        assert "2 6" not in screen() and "secret" in screen()
+        await pilot.press("up")  # ↑ does not bring the secret back either
+        assert app.input.value == ""
+        feed(app, "b: block 6 5\r")
+        await settled(app, pilot, 2)
+        assert "plot 2 6" in screen() and "attack=[2,6]" in screen()
+
+    _run(app, play)
+
+
+def test_editing_keys_still_edit_the_line_in_the_order_typed(tmp_path: Path) -> None:
+    from kifu.cli.record.tui import make_app
+
+    log = tmp_path / "m.jsonl"
+    app = make_app(_recording(log), "en")
+
+    async def play(pilot: Any) -> None:
+        # "abx", Backspace, "c", ←, ←, "Z", End, "!" then Enter: one burst, as a terminal sends it
+        feed(app, "abx\x7fc\x1b[D\x1b[DZ\x1b[F!\r")
+        await settled(app, pilot, 1)
+
+    _run(app, play)
+    assert _notes(log) == ["aZbc!"]
+
+
+def test_the_writer_takes_lines_in_the_order_submitted_and_settles_each_once(tmp_path: Path) -> None:
+    """The LineWriter alone (no screen): 300 lines, a paste and a slip submitted as fast as a loop can,
+    then closed. Each line gets one final state, the log holds them once, whole, in order."""
+    from kifu.app.recording import Line, LineState, LineWriter, Slip
+
+    log = tmp_path / "m.jsonl"
+    reports: list[Any] = []
+    w = LineWriter(_recording(log), reports.append)
+    typed = [f"line {i}" for i in range(300)]
+    queued = [w.submit(t) for t in typed[:150]]
+    queued += w.paste(typed[150:200])
+    w.slip()
+    queued += [w.submit(t) for t in typed[200:]] + [w.submit("!toss a1 sideways")]
+    w.close()
+    final = {r.id: r for r in reports if isinstance(r, Line) and r.state is not LineState.QUEUED}
+    assert sorted(final) == [q.id for q in queued]
+    assert [final[q.id].state for q in queued] == [LineState.APPENDED] * 300 + [LineState.REFUSED]
+    assert [final[q.id].seqs for q in queued[:300]] == [(i + 2,) for i in range(300)]
+    assert _notes(log) == typed
+    slips = [r for r in reports if isinstance(r, Slip)]
+    assert len(slips) == 1 and slips[0].head.seq == 201  # after the 150 lines and the paste entered before it
 
 
 # --- one notation: each game's chat export typed at the table gives its import ---------------------
@@ -328,6 +632,22 @@ def test_slip_as_text_and_svg_names_the_head_and_its_qr_code_holds_it(kifu, tmp_
     assert back == want and any(line in text for line in rows[3:5])
 
 
+def test_the_qr_code_on_a_terminal_sets_its_own_colours_and_draws_its_quiet_zone() -> None:
+    """On a dark terminal, blocks drawn in the terminal's own colours come out inverted (zbar read
+    none); the terminal's code draws the light modules in white on black, quiet zone included."""
+    from kifu.cli.record.slip import QUIET, qr_matrix, qr_styled
+
+    head = logfile.verify(FIXTURES / "gunandgun" / "dispute.jsonl").hash
+    t = qr_styled(head, QUIET)
+    rows = t.plain.splitlines()
+    want = qr_matrix(head, QUIET)
+    light = {"█": (0, 0), "▀": (0, 1), "▄": (1, 0), " ": (1, 1)}  # (top, bottom) dark
+    back = [[bool(light[c][k]) for c in line] for line in rows for k in (0, 1)][: len(want)]
+    assert back == want
+    assert {str(span.style) for span in t.spans} == {"#ffffff on #000000"}
+    assert all(line.startswith("█" * QUIET) and line.endswith("█" * QUIET) for line in rows)  # never trimmed
+
+
 # --- the notation at the table ---------------------------------------------------------------------------
 
 
@@ -362,6 +682,16 @@ def test_a_speaker_prefix_sticks_for_players_and_not_for_roles() -> None:
     assert t.read("!void 2 typo", 3).events[0] == {"type": "log.void", "about": [2], "reason": "typo", "by": "recorder"}
     assert t.read("!void 2-4, 7 wrong player", 9).events[0]["about"] == [2, 3, 4, 7]
     assert t.read("!void wrong", 3).error is not None
+
+
+def test_an_unknown_speaker_prefix_before_a_command_is_refused_naming_the_speakers() -> None:
+    t = _table()
+    r = t.read("zz: !turnend", 2)
+    assert r.error == "zz is not a speaker here (a ミナト, b ユキ, judge, recorder)" and not r.events
+    r = t.read("zz: plain table talk", 2)  # talk stays a note of the current speaker, with a hint
+    assert r.events[0] == {"type": "note", "by": "a", "text": "zz: plain table talk"} and "zz" in (r.hint or "")
+    assert t.read("12:30 !turnend", 2).events[0]["type"] == "note"  # a time, not a speaker: talk
+    assert t.read("ユキ: !turn 2", 2).error is None
 
 
 def test_undo_restores_what_the_mapping_remembered_before_the_line() -> None:

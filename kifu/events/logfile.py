@@ -599,7 +599,8 @@ class Writer:
     """Appends events to a log under an exclusive lock held for the writer's life.
 
     Use as a context manager. Each ``append`` is one write of a whole line,
-    fsync'd before it returns unless ``durable=False`` (benchmarks only).
+    fsync'd before it returns unless ``durable=False`` (benchmarks, and a batch that
+    ends with ``sync``).
     """
 
     def __init__(self, path: str | os.PathLike[str], *, durable: bool = True) -> None:
@@ -705,6 +706,10 @@ class Writer:
         self.size += len(line) + 1
         self.head = Head(seq, line_hash(line))
         return new
+
+    def sync(self) -> None:
+        """fsync what was appended: a batch written with ``durable=False`` is durable once this returns."""
+        os.fsync(self._fd)
 
 
 def append(

@@ -6,7 +6,9 @@ message of the speaker, so a line means at the table what it means in an importe
 chat log. What a table adds, and nothing else:
 
 * a speaker prefix, ``b: !toss a1 相手`` (a player id or name; it stays the speaker for
-  the lines after it) or ``judge: …`` / ``recorder: …`` (that line only);
+  the lines after it) or ``judge: …`` / ``recorder: …`` (that line only); a command after a
+  prefix that names nobody (``zz: !turnend``) is refused, naming the speakers;
+* a line is at most ``MAX_LINE`` characters (a longer one is refused before it is read);
 * the recorder's own commands: ``!undo [reason]`` voids the events of the last line
   recorded, ``!void SEQ… [reason]`` voids named seqs (a ``log.void`` by the recorder);
 * a dry run for the preview (``read`` changes nothing; ``commit`` keeps what a line
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from collections.abc import Container, Iterable, Sequence
 
@@ -31,6 +33,7 @@ from .importers.common import ImportReport, Message, Source
 from .importers.convert import Converter
 from .importers.mapping import (
     BANGS,
+    MAX_COMMAND,
     Command,
     MapFile,
     PlayerBook,
@@ -45,6 +48,8 @@ TABLE_COMMANDS = ("undo", "void")
 _PREFIX = re.compile(r"^\s*([^\s:：!！]{1,40})\s*[:：]\s*(.*)$", re.S)
 _SEQS = re.compile(r"^(\d+)(?:[-–](\d+))?$")
 _MAX_RANGE = 100
+MAX_LINE = MAX_COMMAND
+"""Characters a line typed at the table may hold (a command's limit): a longer one is refused unread."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,9 @@ class Reading:
     """For ``!undo``: the index of the line it voids in the table's list of lines."""
     memory: dict[str, dict[str, Any]] | None = None
     """The mapping's remembered values after this line (``{act.act}``), kept on commit."""
+    secret: str | None = None
+    """For the first half of a pair kept for a later line (``note = true``, World Trigger's
+    ``plot``): the name it is remembered under. It stays secret until that name is used up."""
 
 
 @dataclass
@@ -102,11 +110,19 @@ class Table:
         report = ImportReport(file="<table>", format="table", game=start.game, match=start.match)
         self._conv = _TableConverter(Source("table", "<table>"), maps, codec, self.book, report)
         self._words = _vocabulary(maps, vocabulary)
+        self._secrets: dict[str, tuple[int, ...]] = {}
+        """Seqs of the first halves still secret, by the name they are remembered under."""
+        self._withdrawn: frozenset[int] = frozenset()
+        """Seqs of first halves undone before they were answered: never shown."""
 
     # --- reading a line ------------------------------------------------------------------
 
     def read(self, text: str, next_seq: int, at: str | None = None, voided: Container[int] = ()) -> Reading:
         """What ``text`` would append as seq ``next_seq`` on: a dry run, nothing is kept."""
+        if len(text) > MAX_LINE:  # refused unread: reading it costs nothing then
+            return Reading(
+                text, error=f"{len(text):,} characters: a line holds at most {MAX_LINE:,}", speaker=self.speaker
+            )
         who, said, explicit = self._speaker(text)
         speaker = who if explicit and who not in ROLES.values() else self.speaker
         if not said.strip():
@@ -115,7 +131,16 @@ class Table:
         if cmd is not None and cmd.bang and cmd.name in TABLE_COMMANDS:
             by = who if explicit else "recorder"
             return self._table_command(text, cmd.name, list(cmd.typed or cmd.args), by, at, voided, speaker)
-        return self._mapped(text, said, who, next_seq, at, speaker, cmd)
+        stranger = self._stranger(text) if not explicit else None
+        if stranger is not None:
+            said_cmd = parse_command(stranger[1])
+            if said_cmd is not None and (said_cmd.bang or find_command(self.maps, said_cmd) is not None):
+                return Reading(text, error=f"{stranger[0]} is not a speaker here ({self.speakers()})", speaker=speaker)
+        reading = self._mapped(text, said, who, next_seq, at, speaker, cmd)
+        if stranger is not None and reading.error is None:
+            hint = f"{stranger[0]} is not a speaker here ({self.speakers()}): recorded as {speaker}'s note"
+            return replace(reading, hint=hint)
+        return reading
 
     def _speaker(self, text: str) -> tuple[str | None, str, bool]:
         """(who, what they said, whether the line named them)."""
@@ -127,6 +152,16 @@ class Table:
             if pid is not None:
                 return pid, m.group(2), True
         return self.speaker, text, False
+
+    def _stranger(self, text: str) -> tuple[str, str] | None:
+        """(the word, what follows it) when the line starts like a speaker prefix naming nobody."""
+        m = _PREFIX.match(text)
+        return (m.group(1), m.group(2)) if m else None
+
+    def speakers(self) -> str:
+        """Who a line may name: each player by id and name, then the roles."""
+        players = [f"{p.id} {p.name}" if p.name and p.name != p.id else p.id for p in self.start.players]
+        return ", ".join(players + ["judge", "recorder"])
 
     def _mapped(
         self,
@@ -166,7 +201,8 @@ class Table:
         hint = None
         if cmd is not None and not cmd.bang and cmd.name in self.maps.commands and entry is None:
             hint = f"recorded as a note; the command is !{cmd.name}"
-        return Reading(text, events=events, hint=hint, speaker=speaker, memory=after)
+        secret = cmd.name if entry is not None and entry.note and cmd is not None else None
+        return Reading(text, events=events, hint=hint, speaker=speaker, memory=after, secret=secret)
 
     def _table_command(
         self,
@@ -216,12 +252,36 @@ class Table:
             if taken:
                 line = self.lines.pop(reading.undo)
                 self._conv.memory = line.memory_before
+                self._withdraw(line.seqs)
             return
         if reading.memory is not None:
             before = dict(self._conv.memory)
             self._conv.memory = reading.memory
             if seqs and not _is_void(reading):
                 self.lines.append(_Line(tuple(seqs), reading.text, before))
+            if reading.secret is not None:
+                self._secrets[reading.secret] = tuple(seqs)
+            # A secret is answered once the later line has used its name up (``clear``).
+            self._secrets = {k: v for k, v in self._secrets.items() if k in self._conv.memory}
+
+    def _withdraw(self, seqs: Sequence[int]) -> None:
+        """An undone first half is never shown, even once nothing keeps it secret."""
+        for name, kept in list(self._secrets.items()):
+            if set(kept) & set(seqs):
+                self._withdrawn |= set(kept)
+                del self._secrets[name]
+
+    def hidden(self) -> set[int]:
+        """Seqs whose text the screen must not show: secrets not yet answered, and withdrawn ones."""
+        return {s for seqs in self._secrets.values() for s in seqs} | self._withdrawn
+
+    def mark(self) -> tuple[Any, ...]:
+        """What ``commit`` changes, to ``rewind`` to after a dry run of several lines."""
+        return (self.speaker, list(self.lines), self._conv.memory, dict(self._secrets), self._withdrawn)
+
+    def rewind(self, mark: tuple[Any, ...]) -> None:
+        self.speaker, lines, self._conv.memory, self._secrets, self._withdrawn = mark
+        self.lines = list(lines)
 
     def recorded(self, seq: int, text: str) -> None:
         """An event recorded before this session (a log continued): one line of its own for ``!undo``."""

@@ -88,7 +88,7 @@ def record(
       kifu record m1.jsonl --lang ja
       printf '!act a1 計略\\n!cost a1 手札 1\\n' | kifu record m1.jsonl
     """
-    from .recording import local_now
+    from kifu.app.recording import local_now
 
     code = lang_of(lang).value
     clock = local_now if time else (lambda: None)
@@ -96,7 +96,9 @@ def record(
     if sys.stdin.isatty() and sys.stdout.isatty():
         from .tui import run  # Textual: only here
 
-        run(rec, code)
+        writer = run(rec, code)
+        if writer is not None:
+            _finish(writer, lang)
         _print_slip(rec, code)
         _write_slip(rec, slip, code, lang)
         raise typer.Exit(1 if _errors(rec) else 0)
@@ -131,7 +133,7 @@ def _open(
     lang: Lang | None,
 ) -> Any:
     """The recording of an existing log, or of a new one made from the options."""
-    from .recording import Recording
+    from kifu.app.recording import Recording
 
     if log.exists():
         rec = Recording(log, clock)
@@ -149,6 +151,16 @@ def _open(
     if title:
         start["title"] = title
     return Recording.create(log, start, clock)
+
+
+def _finish(writer: Any, lang: Lang | None) -> None:
+    """After the app: write the lines still queued (each was entered: none is dropped), then say
+    what faults of kifu's own the writer met, if any."""
+    if writer.unwritten:
+        typer.echo(msg("record_writing_queued", lang, n=writer.unwritten), err=True)
+    writer.close()
+    for fault in writer.faults:
+        typer.echo(fault, err=True)
 
 
 def _lines(rec: Any, stream: TextIO, fmt: LineFormat, code: str, lang: Lang | None) -> int:
@@ -226,13 +238,10 @@ def _slip_text(rec: Any, code: str) -> str:
 
 
 def _print_slip(rec: Any, code: str) -> None:
-    """The slip on the terminal after the app: its rows, then the QR code (black on white, any theme)."""
-    from rich.console import Console
+    """The slip on the terminal after the app: its rows, then the QR code in its own colours (any theme)."""
+    from .slip import print_on_terminal
 
-    from .slip import qr_styled
-
-    typer.echo(_slip_text(rec, code))
-    Console(highlight=False).print(qr_styled(rec.head.hash), end="")
+    print_on_terminal(rec.slip(), code)
 
 
 def _write_slip(rec: Any, path: Path | None, code: str, lang: Lang | None) -> None:
@@ -267,7 +276,9 @@ def slip_(
     from kifu.events import logfile
     from kifu.projector.base import frames, voided_in
 
-    from .slip import as_svg, as_text, build
+    from kifu.app.recording import build
+
+    from .slip import as_svg, as_text
 
     code = lang_of(lang).value
     lg = logfile.load(log)
@@ -285,6 +296,11 @@ def slip_(
         len(voided_in(lg.events)),
         Path(log).name,
     )
+    if output is None and fmt is SlipFormat.text and sys.stdout.isatty():
+        from .slip import print_on_terminal
+
+        print_on_terminal(s, code)  # the QR code in its own colours: it scans on a dark terminal too
+        return
     text = as_svg(s, code) if fmt is SlipFormat.svg else as_text(s, code)
     if output is None:
         typer.echo(text, nl=False)

@@ -8,17 +8,12 @@ reads either case). segno draws it; nothing here writes a file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from typing import Any
-from collections.abc import Sequence
 
+from kifu.app.recording import Slip
 from kifu.auditor import markup
-from kifu.auditor.base import Finding
-from kifu.auditor.report import counts
 from kifu.events import i18n
-from kifu.events.base import Event, MatchEnded, MatchStarted
-from kifu.events.logfile import Head
 
 
 def word(key: str, lang: str, **kw: Any) -> str:
@@ -26,83 +21,32 @@ def word(key: str, lang: str, **kw: Any) -> str:
     return i18n.text(f"slip.{key}", lang, **kw)
 
 
-@dataclass(frozen=True)
-class Slip:
-    """What a match slip says."""
-
-    start: MatchStarted
-    head: Head
-    findings: Sequence[Finding]
-    """Every finding, end-of-match rules included."""
-    end: MatchEnded | None
-    """The match.end that stands (not voided), if any."""
-    voided: int
-    """How many events voids took back."""
-    log: str
-    """The log's file name, for the check line."""
-
-    def result(self, lang: str) -> str:
-        if self.end is None:
-            return word("unfinished", lang)
-        names = {p.id: p.name for p in self.start.players}
-        reason = self.end.reason or "-"
-        if self.end.winner is None:
-            return word("draw", lang, reason=reason)
-        return word("winner", lang, who=f"{self.end.winner} {names.get(self.end.winner, '')}".strip(), reason=reason)
-
-    def lines(self, lang: str) -> list[tuple[str, str]]:
-        """(label, value) rows, in print order."""
-        c = counts(self.findings)
-        players = "  ".join(f"{p.id}={p.name}" for p in self.start.players)
-        events = f"{self.head.seq}" + (f" ({word('voided', lang, n=self.voided)})" if self.voided else "")
-        return [
-            (word("game", lang), self.start.game),
-            (word("match", lang), self.start.match + (f"  {self.start.title}" if self.start.title else "")),
-            (word("players", lang), players),
-            (word("result", lang), self.result(lang)),
-            (word("events", lang), events),
-            (word("audit", lang), word("audit_counts", lang, **c)),
-            (word("head", lang), f"seq {self.head.seq}"),
-        ]
-
-    def grouped_head(self) -> list[str]:
-        """The head hash in four groups of 16 hex digits, two per line: easy to read aloud and compare."""
-        h = self.head.hash
-        return [f"{h[0:16]} {h[16:32]}", f"{h[32:48]} {h[48:64]}"]
-
-    def check(self) -> str:
-        return f"kifu verify {self.log} --expect-head {self.head.hash[:16]}"
+QUIET = 4
+"""The quiet zone QR asks for, in modules: the terminal's own colours begin only past it."""
+LIGHT_ON_DARK = "#ffffff on #000000"
+"""The QR code's colours on a terminal, set by the code itself: a dark theme would otherwise draw
+the modules light on dark (inverted), which most readers, zbar among them, do not decode. The
+light modules are the ones drawn (in white), the dark ones are the black background: every row
+then ends in its quiet zone's blocks, never in spaces that a copy of the screen may trim."""
 
 
-def build(
-    start: MatchStarted,
-    head: Head,
-    findings: Sequence[Finding],
-    events: Sequence[Event],
-    ended: int | None,
-    voided: int,
-    log: str,
-) -> Slip:
-    """A slip of a log whose standing match.end (if any) is at seq ``ended``."""
-    end = events[ended - 1] if ended is not None else None
-    assert end is None or isinstance(end, MatchEnded)
-    return Slip(start, head, findings, end, voided, log)
-
-
-def qr_matrix(head: str) -> list[list[bool]]:
-    """The QR code of a head: True for a dark module, a quiet zone of 2 included."""
+def qr_matrix(head: str, border: int = 2) -> list[list[bool]]:
+    """The QR code of a head: True for a dark module, a quiet zone of ``border`` modules included."""
     import segno
 
     qr = segno.make(head.upper(), error="m", boost_error=False)
-    return [[bool(m) for m in row] for row in qr.matrix_iter(border=2)]
+    return [[bool(m) for m in row] for row in qr.matrix_iter(border=border)]
 
 
 _HALF = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+"""(top, bottom) dark modules → the half block that draws them (dark on light: paper, a light screen)."""
+_LIGHT = {(True, True): " ", (True, False): "▄", (False, True): "▀", (False, False): "█"}
+"""(top, bottom) dark modules → the half block that draws the light ones (``LIGHT_ON_DARK``)."""
 
 
-def _pairs(head: str) -> list[list[tuple[bool, bool]]]:
+def _pairs(head: str, border: int = 2) -> list[list[tuple[bool, bool]]]:
     """The QR matrix as text rows of (top, bottom) module pairs: two module rows per line."""
-    m = qr_matrix(head)
+    m = qr_matrix(head, border)
     if len(m) % 2:
         m.append([False] * len(m[0]))
     return [list(zip(m[i], m[i + 1])) for i in range(0, len(m), 2)]
@@ -113,15 +57,29 @@ def qr_text(head: str) -> list[str]:
     return ["".join(_HALF[pair] for pair in row) for row in _pairs(head)]
 
 
-def qr_styled(head: str) -> Any:
-    """The QR code as rich text, dark modules black on white whatever the terminal's colours."""
+def qr_styled(head: str, border: int = 2) -> Any:
+    """The QR code as rich text that sets its own colours (``LIGHT_ON_DARK``), quiet zone included:
+    it reads the same on a light and on a dark terminal."""
     from rich.text import Text
 
     t = Text()
-    for row in _pairs(head):
-        t.append("".join(_HALF[pair] for pair in row), style="black on white")
+    for row in _pairs(head, border):
+        t.append("".join(_LIGHT[pair] for pair in row), style=LIGHT_ON_DARK)
         t.append("\n")
     return t
+
+
+def print_on_terminal(slip: Slip, lang: str) -> None:
+    """The slip on a terminal: its rows, then the QR code in its own colours with the whole quiet
+    zone, then the line to sign (``as_text`` is the same slip for a file or paper)."""
+    from rich.console import Console
+
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(as_text(slip, lang, qr=False), end="", markup=False)
+    console.print()
+    console.print(qr_styled(slip.head.hash, QUIET), end="")
+    console.print()
+    console.print(f"{word('sign', lang)}: ______________________   ______________________", markup=False)
 
 
 def as_text(slip: Slip, lang: str, qr: bool = True) -> str:

@@ -1,0 +1,1 @@
+"""kifu's use cases, between the auditor and its callers."""
