@@ -180,6 +180,16 @@ class Table:
     def note(self, text: str, by: str | None = None, *, speaker: str | None = None) -> int:
         return self.add({"type": "note", **self._by(by, speaker), "text": text})
 
+    def write(self, path: Any) -> Any:
+        """The match as a real log (hash-chained) at ``path``."""
+        from kifu.events import logfile
+
+        logfile.create(path, {k: v for k, v in self.events[0].items() if k != "format"})
+        with logfile.Writer(path, durable=False) as w:
+            for e in self.events[1:]:
+                w.append(e)
+        return path
+
     def decoded(self) -> list[Any]:
         return [
             CODEC.convert({**e, "seq": i, "prev": None if i == 1 else "0" * 64}) for i, e in enumerate(self.events, 1)

@@ -835,6 +835,14 @@ class Tally:
         """Random outcomes of events a void took back."""
         return self.result().voided
 
+    def voids(self) -> list[tuple[LogVoided, list[int]]]:
+        """Each log.void that took something back, with the seqs it took back (``kifu verify`` reports them)."""
+        voids = [e for e in self._voids if isinstance(e, LogVoided)]
+        if not voids:
+            return []
+        taken = voided_in(self._voids)
+        return [(v, sorted(s for s, by in taken.items() if by == v.seq)) for v in voids if v.seq in taken.values()]
+
     @property
     def any(self) -> bool:
         """True when the match records random outcomes or verifiable-toss events at all."""
