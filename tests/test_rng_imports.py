@@ -28,14 +28,18 @@ REVEAL = rng.reveal(SECRET, NONCE)
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_each_chat_imports_to_its_log_and_audits_to_its_one_finding(name: str, tmp_path: Path) -> None:
+    """Imported as the page says (v2 chats: --match and the players named, so the spectator stays one)."""
+    want = EXPECTED[name]
     out = tmp_path / "m.jsonl"
-    importers.import_file(RNG / name, out)
+    importers.import_file(RNG / name, out, match=want.get("match"), players=[tuple(p) for p in want.get("players", [])])
     assert out.read_bytes() == (RNG / f"{name}.kifu.jsonl").read_bytes()
     findings = registry.audit(logfile.load(out).events, strict=True)
     got = sorted((f.code, f.seq) for f in findings if f.severity != "info")
-    assert got == sorted((w["code"], w["seq"]) for w in EXPECTED[name]), [
+    assert got == sorted((w["code"], w["seq"]) for w in want["findings"]), [
         (f.code, f.seq, f.message.en) for f in findings
     ]
+    info = sorted((f.code, f.seq) for f in findings if f.severity == "info")
+    assert info == sorted((w["code"], w["seq"]) for w in want.get("info", []))
 
 
 def test_every_carrier_has_every_variant() -> None:
@@ -50,8 +54,32 @@ def test_every_carrier_has_every_variant() -> None:
         "nonce-by-roller",
         "reused-commitment",
         "abandoned",
+        "kept-back",
+        "v2-honest",
+        "v2-spectator-nonce",
+        "v2-replayed",
+        "v2-retossed",
+        "v2-kept-back",
+        "v2-weak-nonce",
+        "v2-roller-nonce",
+        "v2-text-before-arrow",
     } <= variants
     assert len(EXPECTED) == len(carriers) * len(variants)
+
+
+def test_a_v2_reveal_with_no_arrow_records_the_outcomes_its_roll_fixes() -> None:
+    log = logfile.load(RNG / "ccfolia-v2-honest.html.kifu.jsonl")
+    die = [e for e in log.events if type(e).__struct_config__.tag == "random"][-1]
+    assert (die.sides, die.purpose, die.rng.index) == (6, "init-distance", 0)
+    reveal = [e for e in log.events if type(e).__struct_config__.tag == "rng.reveal"][-1]
+    token = rng.Reveal(id=reveal.id, secret=reveal.secret, nonce=reveal.nonce, version=2)
+    assert die.values == [token.outcome(0, 6)]
+
+
+def test_a_spectators_nonce_is_recorded_by_its_speaker() -> None:
+    log = logfile.load(RNG / "udonarium-v2-spectator-nonce.xml.kifu.jsonl")
+    (spoiler,) = [e for e in log.events if type(e).__struct_config__.tag == "rng.nonce" and e.by is None]
+    assert spoiler.speaker == "ハル"
 
 
 def _build(rows: list[tuple[str, str]], game: str = "generic", map_text: str | None = None):

@@ -116,19 +116,20 @@ def append(
         ),
     ] = None,
     opponent: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--opponent",
-            help="Who answers the toss's commitment (default: the other player of a two-player match).",
+            help="Who answers the toss's commitment; repeat for several (default: every other player).",
             show_default=False,
             rich_help_panel="Toss",
         ),
     ] = None,
     nonce: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--nonce",
-            help="The opponent's nonce; without it kifu shows the commitment and asks (Enter draws one).",
+            help="Each opponent's nonce, in seat order; without it kifu shows the commitment and asks "
+            "(Enter draws one).",
             show_default=False,
             rich_help_panel="Toss",
         ),
@@ -138,13 +139,20 @@ def append(
     purpose: Annotated[
         str | None,
         typer.Option(
-            "--purpose", help="What the toss decides (first-player).", show_default=False, rich_help_panel="Toss"
+            "--purpose",
+            help="What the toss decides (first-player); the commitment is bound to it.",
+            show_default=False,
+            rich_help_panel="Toss",
         ),
     ] = None,
     store: StoreOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Append one event; seq and prev are filled in under the file lock. Or, with --toss, a verifiable toss.
+
+    A toss shows its commitment (bound to this match, its --purpose and --roll),
+    asks each opponent for a nonce, then appends the whole toss in one write:
+    given up at the prompt (Ctrl-C, Ctrl-D), it leaves nothing in the log.
 
     \b
     Examples:
