@@ -217,11 +217,15 @@ def test_the_documented_chats_import_to_a_clean_verifiable_toss(heading: str, pl
         file="doc.txt",
         messages=[Message(loc=f"line {i}", text=t, speaker=w) for i, (w, t) in enumerate(rows, 1)],
     )
-    imported = importers.build(src, b"doc", games.codec("generic"), players=players)
+    imported = importers.build(src, b"doc", games.codec("generic"), match="R1-T3", players=players)
     out = tmp_path / "doc.jsonl"
     importers.write(out, imported)
     events = logfile.load(out).events
     assert registry.audit(events) == []
+    if "CCFOLIA" in heading:  # as the page says: ハル is a speaker, no player
+        tags = [type(e).__struct_config__.tag for e in events[1:]]
+        assert tags == ["note", "rng.commit", "note", "rng.nonce", "rng.reveal", "random", "note"]
+        assert (events[3].by, events[3].speaker) == (None, "ハル") and events[6].values == [1]
     from kifu.auditor.rng import tally
 
     t = tally(events)
