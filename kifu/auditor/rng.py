@@ -652,10 +652,7 @@ def _retossed(rounds: list[_Round], j: _Judge, sets: set[int]) -> None:
             if id(a) in sets and id(b) in sets:
                 continue
             same = purpose is not None and b.binding is not None and b.binding.purpose == purpose
-            other_purpose = purpose is not None and b.binding is not None and not same
-            if same or (
-                after_void and b.roller == a.roller and b.nonces[0].seq > void and not other_purpose  # type: ignore[operator]
-            ):
+            if same or (after_void and b.roller == a.roller and b.nonces[0].seq > void):  # type: ignore[operator]
                 assert b.commit is not None
                 why = (
                     Text.of("rng.retoss_purpose", purpose=purpose, other=a.id, seq=a.commit.seq)  # type: ignore[union-attr]
