@@ -162,9 +162,10 @@ class Table:
         roll: str = "coin",
     ) -> dict[str, int]:
         """An honest toss: commit, nonce, reveal and one ``random`` event of every outcome the roll draws."""
-        text = text or hashlib.sha256(f"nonce of {label}".encode()).hexdigest()[:20]
-        while not rng.is_strong(text):  # 20 hex digits with fewer than 8 different: rare, but not never
-            text = hashlib.sha256(text.encode()).hexdigest()[:20]
+        if not text:
+            text = hashlib.sha256(f"nonce of {label}".encode()).hexdigest()[:20]
+            while not rng.is_strong(text):  # 20 hex digits with fewer than 8 different: rare, but not never
+                text = hashlib.sha256(text.encode()).hexdigest()[:20]
         seqs = {"commit": self.commit(label, roller, v=v, purpose=purpose, roll=roll)}
         seqs["nonce"] = self.nonce(label, text, opponent)
         seqs["reveal"] = self.reveal(label, by=roller)
