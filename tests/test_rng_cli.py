@@ -260,3 +260,24 @@ def test_append_toss_refuses_what_makes_no_toss(tmp_path: Path, store: Path, arg
     run = run_cli("append", log, *args, "--nonce", "neko1234", "--store", store)
     assert run.code == 2 and run.err.startswith("kifu: error: ")
     assert logfile.verify(log).seq == 1
+
+
+def test_append_toss_given_up_with_ctrl_c_in_a_terminal_leaves_nothing(tmp_path: Path, store: Path) -> None:
+    """In a real pseudo-terminal: the commitment is shown, the prompt waits, Ctrl-C; the log is as it was."""
+    import shutil
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    log = _match(tmp_path)
+    kifu = shutil.which("kifu", path=str(Path(sys.executable).parent))
+    assert kifu is not None
+    child = pexpect.spawn(
+        kifu, ["append", str(log), "--toss", "a", "--store", str(store)], encoding="utf-8", timeout=120
+    )
+    child.expect("kifu:c2:")
+    child.expect("type a nonce")  # the opponent is asked only after the commitment is on screen
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1 and "nothing appended" in child.before
+    assert logfile.verify(log).seq == 1

@@ -23,6 +23,7 @@ definition.
 
 from __future__ import annotations
 
+import bisect
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -635,35 +636,54 @@ def _withheld(r: _Round, j: _Judge) -> str:
 def _retossed(rounds: list[_Round], j: _Judge, sets: set[int]) -> None:
     """KIFU-RNG-013: a toss made again. A second answered commitment for a purpose a revealed v2 toss of the
     match already decided; or the roller's first toss answered after a void took back (part of) an answered
-    and revealed toss of theirs. At the commit of the toss made again, naming the toss it repeats."""
+    and revealed toss of theirs. At the commit of the toss made again, naming the toss it repeats.
+
+    Linear but for sorting: the rounds of one purpose are read in the order they were answered, and a
+    voided toss (rare) looks up the roller's next answered toss by bisection."""
     answered = sorted(
         (r for r in rounds if r.before is None and r.commit is not None and r.nonces and r.collides is None),
         key=lambda r: r.nonces[0].seq,
     )
-    revealed = [r for r in answered if r.reveal is not None and r.reveal.seq > r.nonces[0].seq]
-    done: set[int] = set()
-    for a in revealed:
-        void = _taken_back(a, j.voided)
-        purpose = a.binding.purpose if a.binding else None
-        after_void = void is not None
-        for b in answered:
-            if b is a or id(b) in done or b.nonces[0].seq <= a.nonces[0].seq:
+    found: dict[int, tuple[_Round, _Round, int | None]] = {}
+    """The toss made again (by ``id()``) -> (it, the toss it repeats, the void that took that one back)."""
+
+    def revealed(r: _Round) -> bool:
+        return r.reveal is not None and r.reveal.seq > r.nonces[0].seq
+
+    def repeat(b: _Round, a: _Round, void: int | None) -> None:
+        if id(b) not in found and not (id(a) in sets and id(b) in sets):
+            found[id(b)] = (b, a, void)
+
+    by_purpose: dict[str, list[_Round]] = {}
+    for r in answered:
+        if r.binding is not None:
+            by_purpose.setdefault(r.binding.purpose, []).append(r)
+    for same in by_purpose.values():
+        first = next((r for r in same if revealed(r)), None)
+        for b in same:
+            if first is not None and b.nonces[0].seq > first.nonces[0].seq:
+                repeat(b, first, None)
+    if j.voided:
+        by_roller: dict[str | None, list[_Round]] = {}
+        for r in answered:
+            by_roller.setdefault(r.roller, []).append(r)
+        for a in answered:
+            void = _taken_back(a, j.voided) if revealed(a) else None
+            if void is None:
                 continue
-            if id(a) in sets and id(b) in sets:
-                continue
-            same = purpose is not None and b.binding is not None and b.binding.purpose == purpose
-            if same or (after_void and b.roller == a.roller and b.nonces[0].seq > void):  # type: ignore[operator]
-                assert b.commit is not None
-                why = (
-                    Text.of("rng.retoss_purpose", purpose=purpose, other=a.id, seq=a.commit.seq)  # type: ignore[union-attr]
-                    if same
-                    else Text.of("rng.retoss_void", other=a.id, seq=a.commit.seq, void=void)  # type: ignore[union-attr]
-                )
-                seqs = sorted(set(b.seqs()) | set(a.seqs()) | ({void} if void else set()))
-                j.add("KIFU-RNG-013", b, b.commit, seqs, roller=(b.roller or "?").lstrip("@"), detail=why)
-                done.add(id(b))
-                if not same:
-                    after_void = False  # only the roller's first toss after the void repeats it
+            mine = by_roller[a.roller]
+            at = bisect.bisect_right([r.nonces[0].seq for r in mine], max(void, a.nonces[0].seq))
+            if at < len(mine):
+                repeat(mine[at], a, void)
+    for b, a, void in sorted(found.values(), key=lambda f: f[0].nonces[0].seq):
+        assert b.commit is not None and a.commit is not None
+        why = (
+            Text.of("rng.retoss_void", other=a.id, seq=a.commit.seq, void=void)
+            if void is not None
+            else Text.of("rng.retoss_purpose", purpose=a.binding.purpose, other=a.id, seq=a.commit.seq)  # type: ignore[union-attr]
+        )
+        seqs = sorted(set(b.seqs()) | set(a.seqs()) | ({void} if void else set()))
+        j.add("KIFU-RNG-013", b, b.commit, seqs, roller=(b.roller or "?").lstrip("@"), detail=why)
 
 
 def _weak_nonces(r: _Round, j: _Judge) -> None:
@@ -680,11 +700,14 @@ def analyse(
     players: Sequence[str],
     voided: Mapping[int, int] = NOTHING_VOIDED,
     match: str | None = None,
+    *,
+    shown: bool = False,
 ) -> Analysis:
     """Judge a match's verifiable-randomness events (``LogState.rng``) once: every finding, and what verifies.
 
     ``voided`` (seq -> the void that took it back) says what voids tried to take back; ``match`` is the
-    match id v2 commitments must be bound to (None: not checked, as ``kifu toss check`` without --match).
+    match id v2 commitments must be bound to (None: not checked, as ``kifu toss check`` without --match);
+    ``shown`` also lists each round with the outcomes its reveal fixes (``Analysis.rounds``, for a reader).
     """
     if not ledger:
         return _EMPTY
@@ -695,7 +718,7 @@ def analyse(
     seen_nonces: dict[str, int] = {}
     verified: set[int] = set()
     count = 0
-    shown: list[Round] = []
+    listed: list[Round] = []
     for r in rounds:
         _judge(r, j, id(r) in sets)
         if r.before is None:
@@ -712,15 +735,16 @@ def analyse(
             if id(r) not in j.bad:
                 verified |= good
                 count += n
-        fixed = _fixed(r) if settled else ()
-        shown.append(Round(r.id, r.version, r.roller, r.binding, settled, id(r) not in j.bad, fixed, r.seqs()))
+        if shown:
+            fixed = _fixed(r) if settled else ()
+            listed.append(Round(r.id, r.version, r.roller, r.binding, settled, id(r) not in j.bad, fixed, r.seqs()))
     for n in stray:
         j.add("KIFU-RNG-003", None, n, (n.seq,), id=n.id, who=_who(n), roller="?")
     for e in _unknown_uses(ledger):
         j.out.append(
             Problem("KIFU-RNG-011", Hit(e.seq, {"type": event_type(type(e)), "seq": e.seq, "id": e.rng.commit}))  # type: ignore[attr-defined]
         )
-    return Analysis(tuple(j.out), frozenset(verified), count, tuple(shown))
+    return Analysis(tuple(j.out), frozenset(verified), count, tuple(listed))
 
 
 _EMPTY = Analysis((), frozenset(), 0)

@@ -521,7 +521,7 @@ def check(
     players = [p.split("=", 1)[1] if "=" in p else p for p in player or []]
     events, players, known, where = _ledger(said, players)
     ledger = [e for e in events if type(e).__struct_config__.tag.startswith("rng.") or getattr(e, "rng", None)]
-    analysis = audit.analyse(ledger, players, {}, match)
+    analysis = audit.analyse(ledger, players, {}, match, shown=True)
     if not analysis.rounds:
         fail(msg("toss_nothing", lang))
     if not known:
