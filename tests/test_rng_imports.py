@@ -273,3 +273,39 @@ def test_a_verified_roll_entry_leaves_a_dice_bots_roll_alone() -> None:
     )
     assert [e["type"] for e in imported.events] == ["wt.init.roll", "random"]
     assert "rng" not in imported.events[0]
+
+
+@pytest.mark.parametrize(
+    "game,before,roll,tag",
+    [
+        ("gunandgun", ["!act a1 計略"], "coin-until-2", "gg.toss"),
+        ("mtg", ['!flip "Krark\'s Thumb" 2'], "2coins", "mtg.coin"),
+        ("worldtrigger", [], "d6", "wt.init.roll"),
+    ],
+)
+@pytest.mark.parametrize("arrow", [True, False])
+def test_the_shipped_mappings_tie_a_v2_tosss_outcomes_to_the_games_tosses(game, before, roll, tag, arrow) -> None:
+    """A v2 toss in a game's chat: posted or not, the outcomes its roll draws become the game's own events, and the
+    audit (the match bound as the toss says) finds nothing to say of the toss."""
+    c = rng.commit(SECRET, rng.Binding(match="r1-t3", purpose="the-toss", roll=roll))
+    n = rng.Nonce(id=c.id, text="7d2mq9xk4fa8wz3np6rt", version=2)
+    r = rng.reveal(SECRET, [n], 2)
+    drawn = c.binding.dice.draw(r.stream())
+    said = f"{r.format()} {rng.format_claims(drawn)}" if arrow else r.format()
+    rows = [("Aoi", text) for text in before] + [("Aoi", c.format()), ("Ren", n.format()), ("Aoi", said)]
+    src = Source(
+        format="test",
+        file="chat.txt",
+        messages=[Message(loc=f"line {i}", text=text, speaker=who) for i, (who, text) in enumerate(rows, 1)],
+    )
+    codec = games.codec(game)
+    maps = importers.load_mapping((GAMES / game / "mapping.toml").read_text(encoding="utf-8"), "map.toml", codec)
+    imported = importers.build(src, b"chat", codec, game, maps, match="R1-T3", players=[("a", "Aoi"), ("b", "Ren")])
+    tied = [e for e in imported.events if e["type"] == tag]
+    assert [e["rng"].get("index", 0) for e in tied] == list(range(len(drawn)))
+    decoded = [
+        codec.convert({**e, "seq": i, "prev": None})
+        for i, e in enumerate([{**imported.start, "type": "match.start", "format": "kifu/1"}, *imported.events], 1)
+    ]
+    findings = registry.audit(decoded)
+    assert not [f for f in findings if f.code.startswith("KIFU-RNG")], [(f.code, f.message.en) for f in findings]
