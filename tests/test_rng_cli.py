@@ -151,7 +151,9 @@ def test_check_finds_nonce_reuse_across_a_chat(store: Path) -> None:
 
 def test_check_reads_a_chat_export_with_its_speakers() -> None:
     export = FIXTURES / "imports" / "rng" / "ccfolia-v2-spectator-nonce.html"
-    run = run_cli("toss", "check", export, "-p", "ミナト", "-p", "ユキ", "--match", "2025-03-01-t2", "-f", "json")
+    run = run_cli(
+        "toss", "check", export, "-p", "ミナト", "-p", "ユキ", "--match", "ccfolia-v2-spectator-nonce", "-f", "json"
+    )
     assert run.code == 0, run.out + run.err
     assert [r["verdict"] for r in json.loads(run.out)] == ["verified", "verified"]
 

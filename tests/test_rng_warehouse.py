@@ -15,16 +15,7 @@ from kifu.events import logfile
 from kifu.warehouse.store import refresh_feeds
 
 
-def _one_per_match(paths: list[Path]) -> list[Path]:
-    """The chat logs, one per match id: a v2 chat is the same match in each of its three carriers (its tosses
-    are bound to it), and a warehouse holds a match once."""
-    seen: dict[str, Path] = {}
-    for path in paths:
-        seen.setdefault(logfile.load(path).start.match, path)
-    return list(seen.values())
-
-
-LOGS = _one_per_match(sorted((FIXTURES / "imports" / "rng").glob("*.kifu.jsonl"))) + [FIXTURES / "core" / "table.jsonl"]
+LOGS = sorted((FIXTURES / "imports" / "rng").glob("*.kifu.jsonl")) + [FIXTURES / "core" / "table.jsonl"]
 
 
 @pytest.fixture(scope="module")
