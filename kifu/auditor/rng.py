@@ -345,8 +345,7 @@ def _judge(r: _Round, j: _Judge, in_set: bool) -> None:
     """The findings of one round's protocol (not its outcomes)."""
     roller = r.roller
     if r.collides is not None or r.collisions:
-        for c in r.collisions or [r.commit]:
-            assert c is not None
+        for c in r.collisions or ([r.commit] if r.commit is not None else []):
             first = r.commit if r.collisions else r.collides.commit  # type: ignore[union-attr]
             j.add("KIFU-RNG-014", r, c, first=first.seq if first else r.first.seq)
         if r.collides is not None:
@@ -406,6 +405,7 @@ def _reveal_uses_ignored(r: _Round) -> RngNonced | None:
 def _judge_reveal(r: _Round, j: _Judge, intruder: RngNonced | None) -> None:
     assert r.reveal is not None
     digest = r.digest
+    detail: Any
     if r.foreign:
         commit = r.commit.seq if r.commit else r.first.seq
         j.add("KIFU-RNG-006", r, r.reveal, detail=Text.of("rng.reveal_other", id=r.reveal.id, open=r.id, commit=commit))
@@ -731,10 +731,10 @@ def analyse(
     for r in rounds:
         settled = _settled(r)
         if settled:
-            good, n = _outcomes(r, j)
+            good, recorded = _outcomes(r, j)
             if id(r) not in j.bad:
                 verified |= good
-                count += n
+                count += recorded
         if shown:
             fixed = _fixed(r) if settled else ()
             listed.append(Round(r.id, r.version, r.roller, r.binding, settled, id(r) not in j.bad, fixed, r.seqs()))
@@ -816,7 +816,8 @@ class Tally:
             if random:
                 self._seqs.append(e.seq)
                 self._counts.append(len(e.values) if cls is RandomRolled else len(e.outcomes()))  # type: ignore[attr-defined]
-            if ledger and (cls in RNG_EVENTS or e.rng is not None):  # type: ignore[attr-defined]  (as LogState.rng)
+            # as LogState.rng: the protocol's events and those naming a commitment
+            if ledger and (cls in RNG_EVENTS or e.rng is not None):  # type: ignore[attr-defined]
                 self.ledger.append(e)
 
     def _kind(self, cls: type) -> tuple[bool, bool]:

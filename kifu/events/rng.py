@@ -933,7 +933,7 @@ def read_chat(text: str) -> list[Found]:
         following = folded.find(PREFIX, start + 1)
         if item is not None:
             token, reader = item
-            arrow, claims = (False, ())
+            arrow, claims = False, ()  # type: tuple[bool, tuple[tuple[int, int], ...]]
             if token.kind[0] == "r":
                 arrow, claims = _claims(folded, reader.at, len(folded) if following == -1 else following)
             found.append(Found(token=token, fields=reader.got, claims=claims, arrow=arrow))
