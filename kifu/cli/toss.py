@@ -504,8 +504,9 @@ def check(
     Who posted each token matters: only the roller's opponents answer a
     commitment, so give the chat with its speakers (an export, or pasted
     "name: text" lines) and name the players with --player when others talk.
-    Each toss gets a verdict (verified, warning, DOES NOT VERIFY, open), what it
-    decides and the outcomes its reveal fixes, whether or not they were posted.
+    Each toss gets a verdict (verified, warning, DOES NOT VERIFY, open), the match
+    and purpose it is bound to (check the match with --match), and the outcomes
+    its reveal fixes, whether or not they were posted.
     Exit 0 when every toss is verified, 1 when one is not, 2 when the text holds
     no toss.
 
@@ -530,8 +531,8 @@ def check(
         typer.echo(msg("toss_all_speakers", lang, count=len(players), names=", ".join(players)), err=True)
     sides = roll_sides(roll, lang)
     rows = [_row(r, analysis, ledger, players, sides, where, lang) for r in analysis.rounds]
-    print_rows(["id", "verdict", "purpose", "outcomes", "detail"], [r[:5] for r in rows], fmt)
-    raise typer.Exit(0 if all(r[5] for r in rows) else 1)
+    print_rows(["id", "verdict", "match", "purpose", "outcomes", "detail"], [r[:6] for r in rows], fmt)
+    raise typer.Exit(0 if all(r[6] for r in rows) else 1)
 
 
 _SEQ = re.compile(r"\bseq (\d+)")
@@ -579,9 +580,9 @@ def _row(
         verdict, ok = msg("toss_bad", lang), False
     if r.settled and r.binding is None and not outcomes:
         said.append(msg("toss_v1_no_roll", lang))
-    purpose = r.binding.purpose if r.binding is not None else ""
+    match, purpose = (r.binding.match, r.binding.purpose) if r.binding is not None else ("", "")
     shown = _words(outcomes, lang) if r.settled else ""
-    return (r.id, verdict, purpose, shown, " / ".join(said), ok)
+    return (r.id, verdict, match, purpose, shown, " / ".join(said), ok)
 
 
 def _about(p: Any, id: str) -> bool:
