@@ -1,7 +1,7 @@
 """The published test vectors of kifu's verifiable tosses, as docs/randomness.md shows them.
 
-    python docs/make_rng_vectors.py            print the section
-    python docs/make_rng_vectors.py --write    replace it in docs/randomness.md
+    python docs/make_rng_vectors.py            print the sections (v1, then v2)
+    python docs/make_rng_vectors.py --write    replace them in docs/randomness.md
 
 tests/test_rng_vectors.py checks that the page holds exactly this output, and
 that an independent implementation written from the page reproduces it.
@@ -21,6 +21,8 @@ from kifu.events import rng
 DOC = Path(__file__).with_name("randomness.md")
 BEGIN = "<!-- test vectors: made by docs/make_rng_vectors.py --write; do not edit by hand -->"
 END = "<!-- end of test vectors -->"
+BEGIN2 = "<!-- v2 test vectors: made by docs/make_rng_vectors.py --write; do not edit by hand -->"
+END2 = "<!-- end of v2 test vectors -->"
 
 CASES: list[tuple[bytes, str]] = [
     (bytes(range(32)), "neko1234"),
@@ -228,18 +230,217 @@ def section() -> str:
     )
 
 
+# --- version 2 ------------------------------------------------------------------------------------------
+
+V2_CASES: list[tuple[bytes, str, str, str, list[str]]] = [
+    (bytes(range(32)), "R1-T3", "first-player", "coin", ["7d2mq9xk4fa8wz3np6rt"]),
+    (
+        hashlib.sha256(b"kifu test vector 2").digest(),
+        "卓2 第3試合",
+        "init-distance",
+        "coin.2d6",
+        ["q4v8c1m9z2x7b5n3k6pw", "h3j9t5r1y7u2e8w4q6zx", "neko1234neko5678"],
+    ),
+    (
+        bytes([0xA5]) * 32,
+        "2025-03-01-t2",
+        "act-a3",
+        "coin-until-2",
+        ["abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz01"],
+    ),
+    (
+        hashlib.sha256(b"kifu test vector 4").digest(),
+        "m1",
+        "big-dice",
+        "d2147483649.2d3000000000.d6",
+        ["1234567890abcdef"],
+    ),
+]
+"""(secret, match id, purpose, roll, the opponents' nonces as they were posted): one coin; three opponents whose
+nonces combine, a match id that is not plain (hashed); an until roll with the longest nonce; dice that reject
+about half of their words."""
+V2_SIDES = (2, 6, 20)
+"""Dice whose outcomes 0 … 19 every v2 vector lists (the sides enter each outcome's input in v2)."""
+MATCHES = ["R1-T3", "r1-t3", "ｍａｔｃｈ－７", "卓2 第3試合", "match_01", "a" * 41, "-starts-with-a-dash"]
+"""Match ids and the field a v2 commitment names them by: plain ones folded, the others hashed."""
+ROLLS = ["coin", "3coins", "d6", "2d6", "coin.d20", "coin.2d6.d20", "d2.d2", "coin-until-2", "d6-until-6"]
+BAD_ROLLS = ["d1", "0coins", "coin-until-3", "2coins-until-1", "coin.", "d06", "coins-until-2.d6", "1001coins"]
+
+
+def _v2_row(secret: bytes, match_id: str, purpose: str, roll: str, posted: list[str]) -> dict[str, object]:
+    binding = rng.Binding(match=rng.match_field(match_id), purpose=purpose, roll=roll)
+    c = rng.commit(secret, binding)
+    nonces = [rng.Nonce(id=c.id, text=t, version=2) for t in posted]
+    r = rng.reveal(secret, nonces, 2)
+    message = f"{rng.VERSION2}:outcome:{c.id}:{r.nonce}:0:{binding.dice.sides_at(0)}:0"
+    at = r.stream()
+    return {
+        "secret": secret.hex(),
+        "match_id": match_id,
+        "match": binding.match,
+        "purpose": purpose,
+        "roll": roll,
+        "commit_prefix": f"{rng.VERSION2}:commit:{binding.match}:{purpose}:{roll}:",
+        "commitment": c.digest,
+        "id": c.id,
+        "commit_token": c.format(),
+        "nonce_tokens": [n.format() for n in nonces],
+        "nonces": r.nonce,
+        "reveal_token": r.format(),
+        "block_message": message,
+        "block": hmac.digest(secret, message.encode("ascii"), "sha256").hex(),
+        "outcomes": [list(o) for o in binding.dice.draw(at)],
+        "stream": {str(s): [at(i, s) for i in range(COUNT)] for s in V2_SIDES},
+        "mixed_sides": MIXED,
+        "mixed": [at(i, s) for i, s in enumerate(MIXED)],
+    }
+
+
+def _v2_chat() -> list[dict[str, object]]:
+    secret, match_id, purpose, roll, posted = V2_CASES[0]
+    row = _v2_row(secret, match_id, purpose, roll, posted)
+    c, n, r = row["commit_token"], row["nonce_tokens"][0], row["reveal_token"]  # type: ignore[index]
+    full = "".join(chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch for ch in str(c).upper())
+    many = _v2_row(*V2_CASES[1])
+    cases: list[dict[str, object]] = [
+        {"text": full, "tokens": [c]},
+        {"text": f"`{str(c)[:30]}\n{str(c)[30:]}`", "tokens": [c]},
+        {"text": f"{n}よろしく", "tokens": [n]},
+        {"text": f"{n}ｘ", "tokens": [str(n) + "x"]},
+        {"text": f"{r} よろしく → 表", "tokens": [r], "claims": [[2, 1]]},
+        {"text": f"{r}→表 裏", "tokens": [r], "claims": [[2, 1], [2, 2]]},
+        {"text": f"{r}", "tokens": [r], "claims": []},
+        {"text": f"{many['reveal_token']}. → d6=3", "tokens": [many["reveal_token"]], "claims": [[6, 3]]},
+        {"text": f"{r}.ok", "tokens": []},
+        {"text": str(c).replace(":coin:", ":coins:"), "tokens": []},
+        {"text": str(c).replace(":r1-t3:", ":r1-t4:"), "tokens": []},
+        {"text": f"kifu:c3:{row['id']}:x", "tokens": []},
+    ]
+    return cases
+
+
+def vectors2() -> dict[str, object]:
+    """The v2 vectors, the match fields, the rolls, and chat cases."""
+    return {
+        "version": rng.VERSION2,
+        "vectors": [_v2_row(*case) for case in V2_CASES],
+        "matches": [{"match_id": m, "field": rng.match_field(m)} for m in MATCHES],
+        "rolls": [{"roll": r, "sides": rng.Roll.parse(r).sides(), "until": rng.Roll.parse(r).until} for r in ROLLS]
+        + [{"roll": r, "valid": False} for r in BAD_ROLLS],
+        "chat": _v2_chat(),
+    }
+
+
+def _json2(data: dict[str, object]) -> str:
+    """v2 vectors as JSON: one key per line, a list of numbers or strings on one line."""
+    out = ["{", f'  "version": {json.dumps(data["version"])},']
+    keys = [k for k in data if k != "version"]
+    for n, key in enumerate(keys):
+        items = data[key]
+        assert isinstance(items, list)
+        out.append(f"  {json.dumps(key)}: [")
+        for i, item in enumerate(items):
+            comma = "," if i < len(items) - 1 else ""
+            if key == "vectors":
+                out.append("    {")
+                pairs = list(item.items())
+                for j, (k, v) in enumerate(pairs):
+                    c2 = "," if j < len(pairs) - 1 else ""
+                    if isinstance(v, dict):
+                        inner = ", ".join(f"{json.dumps(s)}: {json.dumps(f)}" for s, f in v.items())
+                        out.append(f"      {json.dumps(k)}: {{{inner}}}{c2}")
+                    else:
+                        out.append(f"      {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}{c2}")
+                out.append("    }" + comma)
+            else:
+                out.append(f"    {_visible(json.dumps(item, ensure_ascii=False))}{comma}")
+        out.append("  ]" + ("," if n < len(keys) - 1 else ""))
+    out.append("}")
+    return "\n".join(out)
+
+
+def worked_example2() -> str:
+    """v2 vector 1 step by step, with commands that check each step with standard tools."""
+    secret, match_id, purpose, roll, posted = V2_CASES[0]
+    v = _v2_row(secret, match_id, purpose, roll, posted)
+    block = bytes.fromhex(str(v["block"]))
+    w = _words(block)
+    body = str(v["commit_token"]).rsplit(":", 1)[0]
+    reveal_body = f"kifu:r2:{v['id']}:{secret.hex()}:{v['nonces']}"
+    lines = [
+        "v2 vector 1, step by step:",
+        "",
+        "```",
+        f"match id      {match_id}: folded (NFKC, A-Z lowered) {v['match']}, plain: the field is {v['match']}",
+        f"secret        {secret.hex()}",
+        f'commitment    SHA-256("{v["commit_prefix"]}" || secret bytes)',
+        f"              = {v['commitment']}",
+        f"id            first 40 bits in base32, as in v1 = {v['id']}",
+        f'commit check  SHA-256("{body}")',
+        f"              first 6 hex digits = {rng.check_digits(body)}",
+        f"commit token  {v['commit_token']}",
+        f"nonce token   {v['nonce_tokens'][0]}",  # type: ignore[index]
+        f'reveal check  SHA-256("{reveal_body}")',
+        f"              first 6 hex digits = {rng.check_digits(reveal_body)}",
+        f"reveal token  {v['reveal_token']}",
+        "",
+        f'outcome 0, a coin (the roll {roll}), block 0: HMAC-SHA256(key = secret bytes, message = "{v["block_message"]}")',
+        f"              = {block.hex()}",
+        "words         " + " ".join(f"{x:08x}" for x in w),
+        f"coin          w0 = {w[0]}, {w[0]} mod 2 + 1 = {w[0] % 2 + 1}",
+        "```",
+        "",
+        "```sh",
+        f"S={secret.hex()}",
+        f"{{ printf '{v['commit_prefix']}'; printf '%s' $S | xxd -r -p; }} | sha256sum      # commitment",
+        f"printf '%s' '{body}' | sha256sum | cut -c1-6   # commit check",
+        f"printf '%s' '{v['block_message']}' | openssl dgst -sha256 -mac HMAC -macopt hexkey:$S   # block",
+        "```",
+    ]
+    return "\n".join(lines)
+
+
+def section2() -> str:
+    """The Markdown between the v2 markers of docs/randomness.md."""
+    return "\n".join(
+        [
+            BEGIN2,
+            "",
+            worked_example2(),
+            "",
+            "All v2 vectors (`nonce_tokens` as the opponents posted them, `nonces` as the reveal combines them; "
+            "`outcomes` the roll's outcomes as [sides, face]; `stream` maps sides to outcomes 0 … 19 of that die; "
+            "`mixed` is outcomes 0 … 11 with `mixed_sides`), match ids and their field, rolls and their dice "
+            "(`sides`, and the face an until roll stops at), and chat cases (`claims`: the outcomes a reveal posts):",
+            "",
+            "```json",
+            _json2(vectors2()),
+            "```",
+            "",
+            END2,
+        ]
+    )
+
+
+def _replace(doc: str, begin: str, end: str, text: str) -> str | None:
+    head, _, rest = doc.partition(begin)
+    _, found, tail = rest.partition(end)
+    return head + text + tail if found else None
+
+
 def main(argv: list[str]) -> int:
-    text = section()
     if argv[1:] == ["--write"]:
-        doc = DOC.read_text(encoding="utf-8")
-        head, _, rest = doc.partition(BEGIN)
-        _, found, tail = rest.partition(END)
-        if not found:
+        doc: str | None = DOC.read_text(encoding="utf-8")
+        for begin, end, text in ((BEGIN, END, section()), (BEGIN2, END2, section2())):
+            doc = _replace(doc, begin, end, text) if doc is not None else None
+        if doc is None:
             print(f"{DOC}: the markers are missing", file=sys.stderr)
             return 2
-        DOC.write_text(head + text + tail, encoding="utf-8")
+        DOC.write_text(doc, encoding="utf-8")
         return 0
-    print(text)
+    print(section())
+    print()
+    print(section2())
     return 0
 
 

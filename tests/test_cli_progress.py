@@ -223,6 +223,8 @@ def test_verify_json_is_one_object_per_log() -> None:
             "error": None,
             "random": tally.outcomes,
             "verifiable": tally.verifiable,
+            "voided": tally.voided,
+            "voids": [],
         }
 
 

@@ -209,10 +209,10 @@ def test_parse_takes_the_one_token_of_its_kind():
     message = f"@ユキ {COMMIT.format()} (again: {COMMIT.format()}) and {NONCE.format()}"
     assert rng.Commitment.parse(message) == COMMIT
     assert rng.Nonce.parse(message) == NONCE
-    with pytest.raises(rng.RngError, match="no kifu:r1 token"):
+    with pytest.raises(rng.RngError, match="no kifu:r1 or kifu:r2 token"):
         rng.Reveal.parse(message)
     two = f"{COMMIT.format()} {rng.commit(bytes(32)).format()}"
-    with pytest.raises(rng.RngError, match="2 different kifu:c1 tokens"):
+    with pytest.raises(rng.RngError, match="2 different kifu:c1/c2 tokens"):
         rng.Commitment.parse(two)
     with pytest.raises(rng.RngError, match="refused: check digits do not match"):
         rng.Commitment.parse(COMMIT.format()[:-1] + "0")
@@ -326,7 +326,7 @@ def test_refusals_say_why():
     cases = {
         f"kifu:n1:{COMMIT.id}:ねこ": "nonce: expected 4 to 64 letters a-z or digits 0-9, found 0",
         f"kifu:n1:{COMMIT.id}:" + "a" * 65: "nonce: longer than 64 letters or digits",
-        f"kifu:c2:{COMMIT.id}": "protocol version c2 is not one this kifu reads (c1)",
+        f"kifu:c3:{COMMIT.id}": "protocol version c3 is not one this kifu reads (c1, c2)",
         "kifu:c1:rq2ja63": "id: expected 8 characters of 0123456789abcdefghjkmnpqrstvwxyz",
         f"kifu:c1:{COMMIT.id}{COMMIT.digest}": "expected ':' after the id",
         COMMIT.format() + "0": "the token runs on after its check digits",

@@ -155,11 +155,13 @@ def nonce_before_commit(tosses, i):
 
 
 def nonce_by_roller(tosses, i):
+    """The roller answers their own commitment and reveals with it: the nonce does not bind (KIFU-RNG-003, info),
+    so the reveal used no opponent's nonce (one error, at the reveal)."""
     t = tosses[i]
     return (
         _around(tosses, i, [t.commit(), {**t.answer(), "by": t.roller}, t.reveal(), *t.uses()]),
-        "KIFU-RNG-003",
-        _pos(tosses, i, 1),
+        "KIFU-RNG-007",
+        _pos(tosses, i, 2),
     )
 
 
@@ -167,8 +169,8 @@ def nonce_by_judge(tosses, i):
     t = tosses[i]
     return (
         _around(tosses, i, [t.commit(), {**t.answer(), "by": "judge"}, t.reveal(), *t.uses()]),
-        "KIFU-RNG-003",
-        _pos(tosses, i, 1),
+        "KIFU-RNG-007",
+        _pos(tosses, i, 2),
     )
 
 
@@ -246,7 +248,7 @@ def test_outcomes_taken_on_trust_count_but_do_not_verify() -> None:
 
 
 def test_every_finding_about_a_round_names_its_events() -> None:
-    """The warehouse tells verifiable outcomes by this: no KIFU-RNG finding names their seq."""
+    """A judge reading the finding sees every event of the toss it is about."""
     tosses = [Toss(0, "a", [2, 2], "nonce0000"), Toss(1, "b", [6], "nonce0001")]
     events, _, _ = reveal_mismatch(tosses, 0)
     _, findings = _audit(events)

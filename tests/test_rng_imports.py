@@ -28,14 +28,18 @@ REVEAL = rng.reveal(SECRET, NONCE)
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_each_chat_imports_to_its_log_and_audits_to_its_one_finding(name: str, tmp_path: Path) -> None:
+    """Imported as the page says (v2 chats: --match and the players named, so the spectator stays one)."""
+    want = EXPECTED[name]
     out = tmp_path / "m.jsonl"
-    importers.import_file(RNG / name, out)
+    importers.import_file(RNG / name, out, match=want.get("match"), players=[tuple(p) for p in want.get("players", [])])
     assert out.read_bytes() == (RNG / f"{name}.kifu.jsonl").read_bytes()
     findings = registry.audit(logfile.load(out).events, strict=True)
     got = sorted((f.code, f.seq) for f in findings if f.severity != "info")
-    assert got == sorted((w["code"], w["seq"]) for w in EXPECTED[name]), [
+    assert got == sorted((w["code"], w["seq"]) for w in want["findings"]), [
         (f.code, f.seq, f.message.en) for f in findings
     ]
+    info = sorted((f.code, f.seq) for f in findings if f.severity == "info")
+    assert info == sorted((w["code"], w["seq"]) for w in want.get("info", []))
 
 
 def test_every_carrier_has_every_variant() -> None:
@@ -50,8 +54,32 @@ def test_every_carrier_has_every_variant() -> None:
         "nonce-by-roller",
         "reused-commitment",
         "abandoned",
+        "kept-back",
+        "v2-honest",
+        "v2-spectator-nonce",
+        "v2-replayed",
+        "v2-retossed",
+        "v2-kept-back",
+        "v2-weak-nonce",
+        "v2-roller-nonce",
+        "v2-text-before-arrow",
     } <= variants
     assert len(EXPECTED) == len(carriers) * len(variants)
+
+
+def test_a_v2_reveal_with_no_arrow_records_the_outcomes_its_roll_fixes() -> None:
+    log = logfile.load(RNG / "ccfolia-v2-honest.html.kifu.jsonl")
+    die = [e for e in log.events if type(e).__struct_config__.tag == "random"][-1]
+    assert (die.sides, die.purpose, die.rng.index) == (6, "init-distance", 0)
+    reveal = [e for e in log.events if type(e).__struct_config__.tag == "rng.reveal"][-1]
+    token = rng.Reveal(id=reveal.id, secret=reveal.secret, nonce=reveal.nonce, version=2)
+    assert die.values == [token.outcome(0, 6)]
+
+
+def test_a_spectators_nonce_is_recorded_by_its_speaker() -> None:
+    log = logfile.load(RNG / "udonarium-v2-spectator-nonce.xml.kifu.jsonl")
+    (spoiler,) = [e for e in log.events if type(e).__struct_config__.tag == "rng.nonce" and e.by is None]
+    assert spoiler.speaker == "ハル"
 
 
 def _build(rows: list[tuple[str, str]], game: str = "generic", map_text: str | None = None):
@@ -189,11 +217,15 @@ def test_the_documented_chats_import_to_a_clean_verifiable_toss(heading: str, pl
         file="doc.txt",
         messages=[Message(loc=f"line {i}", text=t, speaker=w) for i, (w, t) in enumerate(rows, 1)],
     )
-    imported = importers.build(src, b"doc", games.codec("generic"), players=players)
+    imported = importers.build(src, b"doc", games.codec("generic"), match="R1-T3", players=players)
     out = tmp_path / "doc.jsonl"
     importers.write(out, imported)
     events = logfile.load(out).events
     assert registry.audit(events) == []
+    if "CCFOLIA" in heading:  # as the page says: ハル is a speaker, no player
+        tags = [type(e).__struct_config__.tag for e in events[1:]]
+        assert tags == ["note", "rng.commit", "note", "rng.nonce", "rng.reveal", "random", "note"]
+        assert (events[3].by, events[3].speaker) == (None, "ハル") and events[6].values == [1]
     from kifu.auditor.rng import tally
 
     t = tally(events)
@@ -241,3 +273,39 @@ def test_a_verified_roll_entry_leaves_a_dice_bots_roll_alone() -> None:
     )
     assert [e["type"] for e in imported.events] == ["wt.init.roll", "random"]
     assert "rng" not in imported.events[0]
+
+
+@pytest.mark.parametrize(
+    "game,before,roll,tag",
+    [
+        ("gunandgun", ["!act a1 計略"], "coin-until-2", "gg.toss"),
+        ("mtg", ['!flip "Krark\'s Thumb" 2'], "2coins", "mtg.coin"),
+        ("worldtrigger", [], "d6", "wt.init.roll"),
+    ],
+)
+@pytest.mark.parametrize("arrow", [True, False])
+def test_the_shipped_mappings_tie_a_v2_tosss_outcomes_to_the_games_tosses(game, before, roll, tag, arrow) -> None:
+    """A v2 toss in a game's chat: posted or not, the outcomes its roll draws become the game's own events, and the
+    audit (the match bound as the toss says) finds nothing to say of the toss."""
+    c = rng.commit(SECRET, rng.Binding(match="r1-t3", purpose="the-toss", roll=roll))
+    n = rng.Nonce(id=c.id, text="7d2mq9xk4fa8wz3np6rt", version=2)
+    r = rng.reveal(SECRET, [n], 2)
+    drawn = c.binding.dice.draw(r.stream())
+    said = f"{r.format()} {rng.format_claims(drawn)}" if arrow else r.format()
+    rows = [("Aoi", text) for text in before] + [("Aoi", c.format()), ("Ren", n.format()), ("Aoi", said)]
+    src = Source(
+        format="test",
+        file="chat.txt",
+        messages=[Message(loc=f"line {i}", text=text, speaker=who) for i, (who, text) in enumerate(rows, 1)],
+    )
+    codec = games.codec(game)
+    maps = importers.load_mapping((GAMES / game / "mapping.toml").read_text(encoding="utf-8"), "map.toml", codec)
+    imported = importers.build(src, b"chat", codec, game, maps, match="R1-T3", players=[("a", "Aoi"), ("b", "Ren")])
+    tied = [e for e in imported.events if e["type"] == tag]
+    assert [e["rng"].get("index", 0) for e in tied] == list(range(len(drawn)))
+    decoded = [
+        codec.convert({**e, "seq": i, "prev": None})
+        for i, e in enumerate([{**imported.start, "type": "match.start", "format": "kifu/1"}, *imported.events], 1)
+    ]
+    findings = registry.audit(decoded)
+    assert not [f for f in findings if f.code.startswith("KIFU-RNG")], [(f.code, f.message.en) for f in findings]

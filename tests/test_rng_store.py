@@ -111,28 +111,41 @@ def test_a_torn_last_line_is_skipped_and_then_cut(store):
     assert b"abcdefgh" not in store.read_bytes() and store.read_bytes().count(b"\n") == 2
 
 
-def test_a_damaged_line_names_its_line_and_field(store):
-    rng_store.new_commitment(store)
+def test_a_damaged_line_is_reported_by_file_line_and_field_and_skipped(store):
+    c = rng_store.new_commitment(store)
     with open(store, "ab") as f:
         f.write(b'{"id":"rq2ja63j","secret":"' + b"00" * 32 + b'","created":"x"}\n')
-    with pytest.raises(rng.RngError) as err:
-        rng_store.stored(store)
-    assert (err.value.where, err.value.line, err.value.field) == (str(store), 2, "id")
-    with open(store, "ab") as f:
         f.write(b"{oops\n")
-    with pytest.raises(rng.RngError) as err:
-        rng_store.new_commitment(store)
-    assert err.value.line == 2
+    told: list[rng.RngError] = []
+    assert [e.id for e in rng_store.stored(store, warn=told.append)] == [c.id]
+    assert [(e.where, e.line, e.field) for e in told] == [(str(store), 2, "id"), (str(store), 3, None)]
+    d = rng_store.new_commitment(store, warn=told.append)  # a new commitment is still made, after them
+    assert [e.id for e in rng_store.stored(store)] == [c.id, d.id]
+    assert rng.commit(rng_store.secret_for(d.id, store)) == d
+    assert store.read_bytes().count(b"\n") == 4
 
 
-def test_an_unknown_field_is_refused(store):
+def test_an_unknown_field_is_reported_and_skipped(store):
     store.parent.mkdir(mode=0o700)
     fd = os.open(store, os.O_WRONLY | os.O_CREAT, 0o600)
     os.write(fd, b'{"id":"rq2ja63j","secret":"' + bytes(range(32)).hex().encode() + b'","created":"x","note":1}\n')
     os.close(fd)
-    with pytest.raises(rng.RngError) as err:
-        rng_store.stored(store)
-    assert (err.value.line, err.value.field) == (1, "note")
+    told: list[rng.RngError] = []
+    assert rng_store.stored(store, warn=told.append) == []
+    assert [(e.line, e.field) for e in told] == [(1, "note")]
+
+
+def test_a_v2_secret_keeps_what_it_is_bound_to(store):
+    binding = rng.Binding(match="r1-t3", purpose="first-player", roll="coin.d20")
+    c = rng_store.new_commitment(store, binding)
+    assert c.version == 2 and c.binding == binding
+    (entry,) = rng_store.stored(store)
+    assert (entry.version, entry.match, entry.purpose, entry.roll) == (2, "r1-t3", "first-player", "coin.d20")
+    nonces = [rng.new_nonce(c.id, 2) for _ in range(2)]
+    reveal = rng_store.reveal_for(nonces, store)
+    assert reveal.version == 2 and rng.problem(c, nonces, reveal) is None
+    v1 = rng_store.new_commitment(store)
+    assert b'"version"' not in store.read_bytes().splitlines()[-1] and v1.version == 1
 
 
 def test_where_the_store_is():

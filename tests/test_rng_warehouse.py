@@ -14,6 +14,7 @@ from kifu.auditor import rng as audit_rng
 from kifu.events import logfile
 from kifu.warehouse.store import refresh_feeds
 
+
 LOGS = sorted((FIXTURES / "imports" / "rng").glob("*.kifu.jsonl")) + [FIXTURES / "core" / "table.jsonl"]
 
 
@@ -73,3 +74,57 @@ def test_fairness_tests_verifiable_outcomes_apart(db: Path) -> None:
     con.close()
     assert coins == want
     assert {v for _, v in coins} == {True, False}
+
+
+def test_voided_outcomes_are_marked_left_out_of_fairness_and_said(tmp_path: Path) -> None:
+    from rng_table import Table
+
+    from kifu.warehouse.store import create_schema
+
+    t = Table(match="voids")
+    a = t.toss("a", text="7d2mq9xk4fa8wz3np6rt")
+    t.void(*a.values())
+    t.add({"type": "random", "by": "ren", "kind": "die", "sides": 6, "values": [3], "expr": "1D6"})
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    t.write(folder / "voids.jsonl")
+    db = tmp_path / "w.duckdb"
+    con = wh.connect(db)
+    wh.ingest(con, [folder], registry.audit, jobs=1)
+    marks = con.execute("SELECT seq, verifiable, voided FROM randomness WHERE match = 'voids' ORDER BY seq").fetchall()
+    assert marks == [(a["use"], False, True), (len(t.events), False, False)]
+    r = t.randomness()
+    assert (r.outcomes, r.verifiable, r.voided) == (1, 0, 1)
+    # A warehouse made before the marks: its statuses are decided again from the stored lines.
+    con.execute("DELETE FROM match_randomness")
+    con.execute("DELETE FROM feed_versions")
+    create_schema(con)
+    again = con.execute("SELECT seq, verifiable, voided FROM randomness WHERE match = 'voids' ORDER BY seq").fetchall()
+    assert again == marks
+    con.close()
+    run = run_cli("stats", "fairness", "--db", db, "-f", "json")
+    assert run.code == 0, run.err
+    assert sum(r["n"] for r in json.loads(run.out) if r["test"] != "runs") == 1
+    assert "1 random outcomes a log.void took back are left out" in run.err
+
+
+def test_a_voided_toss_is_no_part_of_a_run(tmp_path: Path) -> None:
+    """ガンナガン's run lengths read only the tosses that stand."""
+    log = tmp_path / "logs" / "gg.jsonl"
+    log.parent.mkdir()
+    start = {
+        "type": "match.start",
+        "game": "gunandgun",
+        "match": "gg-void",
+        "players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+    }
+    logfile.create(log, start)
+    with logfile.Writer(log, durable=False) as w:
+        for facing in ("self", "self", "opponent"):
+            w.append({"type": "gg.toss", "by": "a", "act": "a1", "player": "a", "facing": facing})
+        w.append({"type": "log.void", "by": "recorder", "about": [3], "reason": "typed twice"})
+    con = wh.connect(tmp_path / "w.duckdb")
+    wh.ingest(con, [log.parent], registry.audit, jobs=1)
+    assert con.execute("SELECT n FROM runs WHERE match = 'gg-void'").fetchall() == [(1,)]
+    assert con.execute("SELECT count(*) FROM randomness WHERE voided").fetchone() == (1,)
+    con.close()

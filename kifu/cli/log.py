@@ -116,19 +116,20 @@ def append(
         ),
     ] = None,
     opponent: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--opponent",
-            help="Who answers the toss's commitment (default: the other player of a two-player match).",
+            help="Who answers the toss's commitment; repeat for several (default: every other player).",
             show_default=False,
             rich_help_panel="Toss",
         ),
     ] = None,
     nonce: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--nonce",
-            help="The opponent's nonce; without it kifu shows the commitment and asks (Enter draws one).",
+            help="Each opponent's nonce, in seat order; without it kifu shows the commitment and asks "
+            "(Enter draws one).",
             show_default=False,
             rich_help_panel="Toss",
         ),
@@ -138,13 +139,20 @@ def append(
     purpose: Annotated[
         str | None,
         typer.Option(
-            "--purpose", help="What the toss decides (first-player).", show_default=False, rich_help_panel="Toss"
+            "--purpose",
+            help="What the toss decides (first-player); the commitment is bound to it.",
+            show_default=False,
+            rich_help_panel="Toss",
         ),
     ] = None,
     store: StoreOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Append one event; seq and prev are filled in under the file lock. Or, with --toss, a verifiable toss.
+
+    A toss shows its commitment (bound to this match, its --purpose and --roll),
+    asks each opponent for a nonce, then appends the whole toss in one write:
+    given up at the prompt (Ctrl-C, Ctrl-D), it leaves nothing in the log.
 
     \b
     Examples:
@@ -208,7 +216,9 @@ def verify(
     fmt: Annotated[
         VerifyFormat,
         typer.Option(
-            "--format", "-f", help="text, or json: one object per log (path, seq, head, ok, error, random, verifiable)."
+            "--format",
+            "-f",
+            help="text, or json: one object per log (path, seq, head, ok, error, random, verifiable, voided, voids).",
         ),
     ] = VerifyFormat.text,
     lang: LangOpt = None,
@@ -222,6 +232,8 @@ def verify(
 
     A log that records random outcomes also gets how many of them are
     verifiable: named by a commitment whose toss checks (docs/randomness.md).
+    Outcomes a log.void took back are left out of that count and said apart,
+    and each void is reported with the seqs it took back.
 
     \b
     Examples:
@@ -242,14 +254,28 @@ def verify(
                 tally = Tally()
                 head = verify_log(path, expect_head, bar, start, tally.add_all)
                 bar.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
-                if tally.outcomes or tally.ledger:
-                    bar.echo(
-                        msg("verified_random", lang, path=path, outcomes=tally.outcomes, verifiable=tally.verifiable)
-                    )
+                for line in _randomness_lines(path, tally, lang):
+                    bar.echo(line)
             start += size
     if fmt is VerifyFormat.json:
         print_json(rows)
         raise typer.Exit(0 if all(r["ok"] for r in rows) else 2)
+
+
+def _randomness_lines(path: Path, tally: Any, lang: Lang | None) -> list[str]:
+    """What `verify` says of a log's random outcomes and its voids (docs/randomness.md, "Verifiable outcomes"):
+    outcomes a void took back are left out of the count and said apart."""
+    out = []
+    r = tally.result() if tally.any else None
+    if r is not None:
+        key = "verified_random_voided" if r.voided else "verified_random"
+        out.append(msg(key, lang, path=path, outcomes=r.outcomes, verifiable=r.verifiable, voided=r.voided))
+    voids = tally.voids()
+    if voids:
+        seqs = [s for _, taken in voids for s in taken]
+        shown = ", ".join(map(str, seqs[:20])) + (", …" if len(seqs) > 20 else "")
+        out.append(msg("verified_voids", lang, path=path, voids=len(voids), events=len(seqs), seqs=shown))
+    return out
 
 
 def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lang: Lang | None) -> dict[str, Any]:
@@ -270,6 +296,8 @@ def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lan
             "error": error,
             "random": None,
             "verifiable": None,
+            "voided": None,
+            "voids": None,
         }
     return {
         "path": str(path),
@@ -279,6 +307,8 @@ def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lan
         "error": None,
         "random": tally.outcomes,
         "verifiable": tally.verifiable,
+        "voided": tally.voided,
+        "voids": [{"seq": v.seq, "by": v.by, "reason": v.reason, "taken": taken} for v, taken in tally.voids()],
     }
 
 

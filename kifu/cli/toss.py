@@ -1,7 +1,11 @@
 """Verifiable coin tosses and die rolls over a chat: ``kifu toss commit|nonce|reveal|check`` (docs/randomness.md).
 
 Each command prints the line to post first, on its own line, so that it can be
-copied or piped as it is; what it means follows.
+copied or piped as it is; what it means follows. A toss takes three chat posts
+(commit, nonce, reveal) and two commands a party: the roller ``commit`` and
+``reveal``, the opponent ``nonce`` and ``check``. ``check`` judges a pasted chat
+or an export with the audit's own analysis (``kifu.auditor.rng.analyse``): who
+may post what, which nonce binds, and every outcome each reveal fixes.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,6 +21,8 @@ from typing import Annotated, Any
 import typer
 
 from kifu.events import rng
+from kifu.events.base import KifuError
+from kifu.events.i18n import Msg
 
 from .common import DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_rows
 
@@ -72,129 +79,265 @@ def roll_sides(specs: list[str] | None, lang: Lang | None) -> list[int]:
     return out
 
 
+def _roll(specs: list[str] | None, until: int | None, lang: Lang | None, default: list[int] | None) -> rng.Roll | None:
+    """The roll ``--roll``/``--until`` ask for (``default`` sides when none is given; None: no roll)."""
+    sides = roll_sides(specs, lang) or default or []
+    if until is not None and not roll_sides(specs, lang):
+        fail(msg("toss_until_needs_roll", lang))
+    if not sides:
+        return None
+    try:
+        return rng.Roll.of(sides, until)
+    except rng.RngError:
+        fail(msg("toss_until_needs_roll", lang))
+    raise AssertionError("fail exits")  # pragma: no cover
+
+
 def commitment_id(text: str) -> str:
     """An id as typed, or the id a pasted commit, nonce or reveal message names."""
-    found = [t for t in rng.find_tokens(text)]
+    found = rng.find_tokens(text)
     if found:
         ids = {t.id for t in found}
         if len(ids) > 1:
-            raise rng.RngError(f"the text names {len(ids)} commitments; give one", field="id")
+            raise rng.RngError(Msg("rng.nonces_ids", ids=", ".join(sorted(ids))), field="id")
         return ids.pop()
     return rng.normalise_id(text)
 
 
-def nonce_of(text: str, id: str) -> rng.Nonce:
-    """The opponent's nonce: their message (with its kifu:n1 token) or just the nonce they typed."""
-    if "kifu" in unicodedata.normalize("NFKC", text).lower():
-        n = rng.Nonce.parse(text)
-        if n.id != id:
-            raise rng.RngError(f"the nonce answers commitment {n.id}, not {id}", field="nonce")
-        return n
-    return rng.Nonce(id=id, text=rng.normalise_nonce(text))
+def _warn(lang: Lang | None):  # type: ignore[no-untyped-def]
+    """Reports a damaged line of the secret store (file, line, why): it is skipped, the rest stays usable."""
+
+    def warn(err: KifuError) -> None:
+        typer.echo(f"kifu: warning: {err.render(lang_of(lang).value)}", err=True)
+
+    return warn
+
+
+def weak_warning(nonce: str, lang: Lang | None) -> None:
+    """A hand-typed v2 nonce below the minimum strength is accepted, with a warning that names the risk."""
+    if not rng.is_strong(nonce):
+        typer.echo(
+            f"kifu: warning: {msg('toss_weak_nonce', lang, nonce=nonce, least=rng.STRONG_LENGTH)}",
+            err=True,
+        )
+
+
+def _words(outcomes: list[tuple[int, int]], lang: Lang | None) -> str:
+    """Outcomes as a reveal posts them, without the arrow: ``裏 表``, ``d6=4 d20=13``."""
+    return rng.format_claims(outcomes, lang_of(lang).value)[2:] if outcomes else ""
 
 
 def _outcome_lines(outcomes: list[tuple[int, int]], lang: Lang | None) -> list[str]:
-    code = lang_of(lang).value
     return [
-        msg("toss_outcome_coin", lang, index=i, face=f, word=rng.format_claims([(s, f)], code)[2:])
+        msg("toss_outcome_coin", lang, index=i, face=f, word=_words([(s, f)], lang))
         if s == 2
         else msg("toss_outcome", lang, index=i, sides=s, face=f)
         for i, (s, f) in enumerate(outcomes)
     ]
 
 
+# --- commit --------------------------------------------------------------------------------------------
+
+
 @toss_app.command("commit")
-def commit(store: StoreOpt = None, fmt: LineFormatOpt = LineFormat.text, lang: LangOpt = None) -> None:
+def commit(
+    match: Annotated[
+        str | None,
+        typer.Option(
+            "--match",
+            "-m",
+            help="The match the toss is for: the id its log has (kifu import --match).",
+            show_default=False,
+        ),
+    ] = None,
+    purpose: Annotated[
+        str | None,
+        typer.Option("--for", "-p", help="What the toss decides: first-player, act-a3, flip-2 …", show_default=False),
+    ] = None,
+    roll: RollOpt = None,
+    until: UntilOpt = None,
+    v1: Annotated[
+        bool,
+        typer.Option(
+            "--v1", help="An old kifu-rng-v1 commitment, bound to no match (for an opponent on an older kifu)."
+        ),
+    ] = False,
+    store: StoreOpt = None,
+    fmt: LineFormatOpt = LineFormat.text,
+    lang: LangOpt = None,
+) -> None:
     """Make a secret, keep it in your secret store, and print the commitment to post.
 
-    Post the line before anything of the toss is decided; reveal only after your
-    opponent has answered it with a nonce.
+    The commitment is bound to the match, to what the toss decides and to the
+    dice it rolls (default: one coin): your opponent sees all three before
+    answering, and the audit holds the toss to them. Post the line before
+    anything of the toss is decided; reveal only after your opponent has
+    answered it with a nonce.
 
     \b
     Examples:
-      kifu toss commit
-      KIFU_HOME=~/kifu kifu toss commit -f json
+      kifu toss commit --match R1-T3 --for first-player
+      kifu toss commit -m R1-T3 -p act-a3 --roll coin --until 2
+      KIFU_HOME=~/kifu kifu toss commit -m R1-T3 -p init-distance --roll d6 -f json
     """
     from kifu.events import rng_store
 
-    c = rng_store.new_commitment(store)
     where = str(store or rng_store.default_path())
+    if v1:
+        c = rng_store.new_commitment(store, warn=_warn(lang))
+    else:
+        if not match or not purpose:
+            fail(msg("toss_commit_needs", lang))
+        dice = _roll(roll, until, lang, [2])
+        assert dice is not None
+        binding = rng.Binding(match=rng.match_field(match), purpose=rng.normalise_purpose(purpose), roll=dice.text())
+        c = rng_store.new_commitment(store, binding, warn=_warn(lang))
     if fmt is LineFormat.json:
-        print_json({"id": c.id, "digest": c.digest, "token": c.format(), "store": where})
+        bound = (
+            {}
+            if c.binding is None
+            else {"match": c.binding.match, "purpose": c.binding.purpose, "roll": c.binding.roll}
+        )
+        print_json({"id": c.id, "version": c.version, "digest": c.digest, "token": c.format(), "store": where, **bound})
         return
     typer.echo(c.format())
-    typer.echo(msg("toss_committed", lang, id=c.id, store=where))
+    if c.binding is None:
+        typer.echo(msg("toss_committed_v1", lang, id=c.id, store=where))
+    else:
+        b = c.binding
+        typer.echo(msg("toss_committed", lang, id=c.id, roll=b.roll, purpose=b.purpose, match=b.match, store=where))
+
+
+# --- nonce ---------------------------------------------------------------------------------------------
 
 
 @toss_app.command("nonce")
 def nonce(
     commitment: Annotated[
-        str, typer.Argument(help="The commitment's id, or the roller's whole commit message.", show_default=False)
+        str, typer.Argument(help="The roller's whole commit message (or just its public id).", show_default=False)
     ],
     fmt: LineFormatOpt = LineFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Print a fresh nonce (100 random bits) answering a commitment: the opponent's line to post.
 
-    Answer only once the game has reached the toss (costs paid, calls made). Any 4
-    to 64 letters and digits typed by hand after the id work too: kifu:n1:ID:neko1234.
+    Given the roller's commit message it shows what the toss is for (match,
+    purpose, dice): answer only if that is the toss at hand, and only once the
+    game has reached it (costs paid, calls made). A nonce typed by hand works too
+    (kifu:n2:ID: and 16 or more letters and digits), but a short or common one can
+    be guessed.
 
     \b
     Examples:
-      kifu toss nonce rq2ja63j
-      kifu toss nonce "kifu:c1:rq2ja63j:c5c5…bbd2:ea4db6"
+      kifu toss nonce "kifu:c2:1n7nwc9a:r1-t3:first-player:coin:0d4f…7607:fb476b"
+      kifu toss nonce 1n7nwc9a
     """
-    n = rng.new_nonce(commitment_id(commitment))
+    found = [t for t in rng.find_tokens(commitment) if isinstance(t, rng.Commitment)]
+    c = found[0] if len(found) == 1 else None
+    id = c.id if c is not None else commitment_id(commitment)
+    n = rng.new_nonce(id, 1 if c is not None and c.version == 1 else 2)
     if fmt is LineFormat.json:
-        print_json({"id": n.id, "nonce": n.text, "token": n.format()})
+        bound = (
+            {}
+            if c is None or c.binding is None
+            else {"match": c.binding.match, "purpose": c.binding.purpose, "roll": c.binding.roll}
+        )
+        print_json({"id": n.id, "nonce": n.text, "token": n.format(), **bound})
         return
     typer.echo(n.format())
-    typer.echo(msg("toss_nonce_made", lang, id=n.id))
+    if c is not None and c.binding is not None:
+        b = c.binding
+        typer.echo(msg("toss_nonce_for", lang, id=n.id, roll=b.roll, purpose=b.purpose, match=b.match))
+    else:
+        typer.echo(msg("toss_nonce_made", lang, id=n.id))
+
+
+# --- reveal --------------------------------------------------------------------------------------------
+
+
+def _answers(texts: list[str], extra: list[str]) -> tuple[str, list[rng.Nonce]]:
+    """The commitment id and the opponents' nonces given: nonce messages (their tokens name the id), an id or a
+    commit message, and ``--nonce`` values (messages, or bare nonces of that id)."""
+    ids: set[str] = set()
+    nonces: list[rng.Nonce] = []
+    bare: list[str] = []
+    for text in [*texts, *extra]:
+        tokens = rng.find_tokens(text)
+        if tokens:
+            ids |= {t.id for t in tokens}
+            nonces += [t for t in tokens if isinstance(t, rng.Nonce)]
+        elif text in extra:
+            bare.append(text)
+        else:
+            ids.add(rng.normalise_id(text))
+    if len(ids) != 1:
+        raise rng.RngError(Msg("rng.nonces_ids", ids=", ".join(sorted(ids)) or "-"), field="nonce")
+    id = ids.pop()
+    nonces += [rng.Nonce(id=id, text=rng.normalise_nonce(b)) for b in bare]
+    unique = list({n.text: n for n in nonces}.values())
+    if not unique:
+        raise rng.RngError(Msg("rng.no_token", kind="n"), field="nonce")
+    return id, unique
 
 
 @toss_app.command("reveal")
 def reveal(
-    commitment: Annotated[
-        str, typer.Argument(help="The commitment's id (or your commit message).", show_default=False)
-    ],
-    nonce_text: Annotated[
-        str,
-        typer.Option(
-            "--nonce", "-n", help="The opponent's answer: their message, or just the nonce.", show_default=False
+    texts: Annotated[
+        list[str],
+        typer.Argument(
+            help="Your opponent's answer: their message (several opponents: each one's), or the public id.",
+            show_default=False,
         ),
     ],
+    nonce_text: Annotated[
+        list[str] | None,
+        typer.Option("--nonce", "-n", help="An answer given apart: a message, or just the nonce.", show_default=False),
+    ] = None,
     roll: RollOpt = None,
     until: UntilOpt = None,
     store: StoreOpt = None,
     fmt: LineFormatOpt = LineFormat.text,
     lang: LangOpt = None,
 ) -> None:
-    """Print the reveal to post, with the outcomes --roll asks for after its arrow, and what they are.
+    """Print the reveal to post, with the outcomes after its arrow, and what they are.
 
-    The outcomes follow from the secret and the nonce: anyone can compute them,
-    and an importer records the ones posted after the arrow (→ 裏, → d6=4).
-    Without --roll the line is the reveal alone, and the first outcomes of a coin
-    and of a d6 are shown.
+    Give it your opponent's message as it is: the public id is in it, the secret
+    in your store, and a v2 commitment says its dice. The outcomes follow from
+    the secret and the nonce(s): anyone can compute them (kifu toss check). A v1
+    commitment draws what --roll asks for.
 
     \b
     Examples:
-      kifu toss reveal rq2ja63j --nonce "kifu:n1:rq2ja63j:neko1234" --roll coin
-      kifu toss reveal rq2ja63j -n neko1234 --roll d6 --roll d20
-      kifu toss reveal rq2ja63j -n neko1234 --roll coin --until 2 --lang ja
+      kifu toss reveal "kifu:n2:1n7nwc9a:7d2mq9xk4fa8wz3np6rt"
+      kifu toss reveal "Ren: kifu:n2:…" "Kai: kifu:n2:…"     (several opponents)
+      kifu toss reveal rq2ja63j --nonce neko1234 --roll coin --until 2 --lang ja   (v1)
     """
     from kifu.events import rng_store
 
-    sides = roll_sides(roll, lang)
-    if until is not None and not sides:
-        fail(msg("toss_until_needs_roll", lang))
-    r = rng_store.reveal_for(nonce_of(nonce_text, commitment_id(commitment)), store)
-    drawn = rng.draw(r, sides, until) if sides else []
-    code = lang_of(lang).value
-    line = f"{r.format()} {rng.format_claims(drawn, code)}" if drawn else r.format()
+    id, nonces = _answers(texts, nonce_text or [])
+    entry = rng_store.entry_for(id, store, warn=_warn(lang))
+    if entry.version == 2:
+        binding = entry.binding
+        assert binding is not None
+        asked = _roll(roll, until, lang, None)
+        if asked is not None and asked.text() != binding.roll:
+            fail(msg("toss_roll_bound", lang, id=id, roll=binding.roll))
+        for n in nonces:
+            weak_warning(n.text, lang)
+        r = rng_store.reveal_for(nonces, store)
+        drawn = binding.dice.draw(r.stream())
+    else:
+        if len(nonces) != 1:
+            raise rng.RngError(Msg("rng.v1_one_nonce"), field="nonce")
+        r = rng_store.reveal_for(nonces[0], store)
+        dice = _roll(roll, until, lang, None)
+        drawn = dice.draw(r.stream()) if dice is not None else []
+    line = f"{r.format()} {rng.format_claims(drawn, lang_of(lang).value)}" if drawn else r.format()
     if fmt is LineFormat.json:
         print_json(
             {
                 "id": r.id,
+                "version": r.version,
                 "token": r.format(),
                 "line": line,
                 "nonce": r.nonce,
@@ -217,120 +360,289 @@ def reveal(
         )
 
 
+# --- check ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Said:
+    """One message of a pasted chat or an export: who said it, and what."""
+
+    loc: str
+    text: str
+    speaker: str | None = None
+
+
+_SPEAKER = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)?(?P<name>[^\s:：>\[`*@][^:：\n]{0,40}?)\s*[:：]\s?(?P<text>.*)$")
+"""A pasted chat line ``name: text`` (also ``[main] name : text`` as CCFOLIA shows it, and a full-width colon)."""
+
+
+def _speaker_line(line: str) -> tuple[str, str] | None:
+    m = _SPEAKER.match(line)
+    if m is None:
+        return None
+    name = m.group("name").strip()
+    folded = unicodedata.normalize("NFKC", name).lower()
+    if folded == "kifu" or m.group("text").startswith("//"):  # a token or an address, not a speaker
+        return None
+    return name, m.group("text")
+
+
+def pasted(text: str, where: str = "-") -> list[Said]:
+    """Messages of pasted chat text: a ``name: text`` line starts one, any other line continues the last (a
+    message a chat wrapped). A line that only completes a token cut over two lines is a continuation too."""
+    out: list[Said] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        spoken = _speaker_line(line)
+        if spoken is not None and out and _completes(out[-1].text, line):
+            spoken = None
+        loc = f"line {n}" if where == "-" else f"{where}:{n}"
+        if spoken is not None:
+            out.append(Said(loc, spoken[1], spoken[0]))
+        elif out:
+            out[-1].text += "\n" + line
+        elif line.strip():
+            out.append(Said(loc, line))
+    return out
+
+
+def _completes(before: str, line: str) -> bool:
+    """True when ``line`` joined to ``before`` reads more tokens than ``before`` alone: the rest of a token."""
+    if "kifu" not in unicodedata.normalize("NFKC", before).lower() or rng.find_tokens(line):
+        return False
+    return len(rng.find_tokens(before + "\n" + line)) > len(rng.find_tokens(before))
+
+
+def _messages(texts: list[str]) -> list[Said]:
+    """Every message of the arguments: ``-`` reads stdin, a chat export (CCFOLIA, Udonarium, Discord) is read by
+    its importer with its speakers, any other file or text as pasted chat lines."""
+    from kifu.events import importers
+    from kifu.events.importers.common import ImportFailed
+
+    out: list[Said] = []
+    for i, text in enumerate(texts, 1):
+        if text == "-":
+            out += pasted(sys.stdin.read(), "-")
+            continue
+        path = Path(text)
+        if len(text) < 4096 and "\n" not in text and path.is_file():
+            try:
+                src, _ = importers.read_source(path)
+            except ImportFailed:
+                out += pasted(path.read_text(encoding="utf-8", errors="replace"), path.name)
+                continue
+            out += [Said(m.loc, m.text, m.speaker or m.speaker_key) for m in src.messages if not m.system]
+            continue
+        out += (
+            [Said(f"#{i}", text)] if not any(_speaker_line(ln) for ln in text.splitlines()) else pasted(text, f"#{i}")
+        )
+    return out
+
+
+def _ledger(said: list[Said], players: list[str]) -> tuple[list[Any], list[str], bool, dict[int, str]]:
+    """The chat's tokens as the events an import makes of them (the importer's own reading, quotes and all),
+    decoded; the players; whether who posted each message was known; and where each event's message is."""
+    from kifu.events import games
+    from kifu.events.importers.common import ImportReport, Message
+    from kifu.events.importers.tokens import Tokens
+
+    known = any(s.speaker for s in said)
+    if not known:  # bare token lines: the poster of a commit or a reveal rolls, of a nonce answers
+        said = [Said(s.loc, s.text, _role(s.text)) for s in said]
+        players = ["roller", "opponent"]
+    elif not players:
+        players = list(dict.fromkeys(s.speaker for s in said if s.speaker))
+    reader = Tokens(ImportReport(file="-", format="chat"))
+    made: list[dict[str, Any]] = []
+    where: dict[int, str] = {}
+    for s in said:
+        base = {"by": s.speaker} if s.speaker in players else {}
+        read = reader.read(Message(loc=s.loc, text=s.text, speaker=s.speaker), base)
+        for e in read.events + [{**base, **r} for r in read.randoms]:
+            made.append(e)
+            where[len(made) + 1] = s.loc
+    codec = games.codec("generic")
+    events = [codec.convert({**e, "seq": i, "prev": "0" * 64}) for i, e in enumerate(made, 2)]
+    return events, players, known, where
+
+
+def _role(text: str) -> str | None:
+    kinds = {t.letter for t in rng.find_tokens(text)}
+    return "roller" if kinds & {"c", "r"} else "opponent" if "n" in kinds else None
+
+
 @toss_app.command("check")
 def check(
     texts: Annotated[
         list[str],
         typer.Argument(
-            help="Chat messages (or a whole pasted chat) holding commit, nonce and reveal tokens; - reads stdin.",
+            help="A chat export, pasted chat lines (name: text), or single messages; - reads stdin.",
             show_default=False,
         ),
     ],
+    player: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--player",
+            "-p",
+            help="A player's name as the chat shows it (repeat; id=Name works too). Default: every speaker. "
+            "Anyone else (a spectator) may talk, but their nonces are ignored.",
+            show_default=False,
+        ),
+    ] = None,
+    match: Annotated[
+        str | None,
+        typer.Option("--match", "-m", help="Check that each v2 toss is bound to this match id.", show_default=False),
+    ] = None,
+    roll: Annotated[
+        list[str] | None, typer.Option("--roll", "-r", help="v1 tosses: the dice to show outcomes of (coin, d6 …).")
+    ] = None,
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,
 ) -> None:
-    """Check tosses posted in a chat: each commitment's nonce and reveal, and the outcomes posted with it.
+    """Check every toss posted in a chat as the audit does, and print each outcome it fixes.
 
-    Exit 0 when every toss checks, 1 when one does not, 2 when the text holds no
-    complete toss.
+    Who posted each token matters: only the roller's opponents answer a
+    commitment, so give the chat with its speakers (an export, or pasted
+    "name: text" lines) and name the players with --player when others talk.
+    Each toss gets a verdict (verified, warning, DOES NOT VERIFY, open), the match
+    and purpose it is bound to (check the match with --match), and the outcomes
+    its reveal fixes, whether or not they were posted.
+    Exit 0 when every toss is verified, 1 when one is not, 2 when the text holds
+    no toss.
 
     \b
     Examples:
-      kifu toss check "kifu:c1:…" "kifu:n1:…" "kifu:r1:… → 裏"
+      kifu toss check room.html --player ミナト --player ユキ --match r1-t3
       pbpaste | kifu toss check -
+      kifu toss check "Aoi: kifu:c2:…" "Ren: kifu:n2:…" "Aoi: kifu:r2:… → 裏"
     """
-    text = "\n".join(sys.stdin.read() if t == "-" else t for t in texts)
-    rows, bad = _checked(text, lang)
-    if not rows:
+    from kifu.auditor import rng as audit
+
+    said = _messages(texts)
+    players = [p.split("=", 1)[1] if "=" in p else p for p in player or []]
+    events, players, known, where = _ledger(said, players)
+    ledger = [e for e in events if type(e).__struct_config__.tag.startswith("rng.") or getattr(e, "rng", None)]
+    analysis = audit.analyse(ledger, players, {}, match, shown=True)
+    if not analysis.rounds:
         fail(msg("toss_nothing", lang))
-    print_rows(["id", "verdict", "outcomes", "detail"], rows, fmt)
-    raise typer.Exit(1 if bad else 0)
+    if not known:
+        typer.echo(msg("toss_no_speakers", lang), err=True)
+    elif not player and len(players) > 2:
+        typer.echo(msg("toss_all_speakers", lang, count=len(players), names=", ".join(players)), err=True)
+    sides = roll_sides(roll, lang)
+    rows = [_row(r, analysis, ledger, players, sides, where, lang) for r in analysis.rounds]
+    print_rows(["id", "verdict", "match", "purpose", "outcomes", "detail"], [r[:6] for r in rows], fmt)
+    raise typer.Exit(0 if all(r[6] for r in rows) else 1)
 
 
-def _checked(text: str, lang: Lang | None) -> tuple[list[tuple[Any, ...]], bool]:
-    """One row per commitment with a commit, a nonce and a reveal in the text; and whether any fails."""
-    commits: dict[str, rng.Commitment] = {}
-    nonces: dict[str, rng.Nonce] = {}
-    reveals: dict[str, tuple[rng.Reveal, tuple[tuple[int, int], ...]]] = {}
-    for found in rng.read_chat(text):
-        t = found.token
-        if isinstance(t, rng.Commitment):
-            commits.setdefault(t.id, t)
-        elif isinstance(t, rng.Nonce):
-            nonces.setdefault(t.id, t)
-        elif isinstance(t, rng.Reveal):
-            reveals.setdefault(t.id, (t, found.claims))
-    rows, bad = [], False
-    for id, c in commits.items():
-        if id not in nonces or id not in reveals:
-            missing = "nonce" if id not in nonces else "reveal"
-            rows.append((id, msg("toss_open", lang), "", msg(f"toss_no_{missing}", lang)))
-            bad = True
-            continue
-        r, claims = reveals[id]
-        problem = rng.problem(c, nonces[id], r)
-        if problem is None:
-            wrong = [(i, s, f) for i, (s, f) in enumerate(claims) if f != r.outcome(i, s)]
-            if wrong:
-                i, s, f = wrong[0]
-                problem_text = msg("toss_claim_wrong", lang, index=i, sides=s, face=f, derived=r.outcome(i, s))
-            else:
-                shown = rng.format_claims(list(claims), lang_of(lang).value)[2:] if claims else ""
-                rows.append((id, msg("toss_ok", lang), shown, ""))
-                continue
-        else:
-            problem_text = problem.message.render(lang_of(lang).value)
-        rows.append((id, msg("toss_bad", lang), "", problem_text))
-        bad = True
-    return rows, bad
+_SEQ = re.compile(r"\bseq (\d+)")
+
+
+def _row(
+    r: Any,
+    analysis: Any,
+    ledger: list[Any],
+    players: list[str],
+    sides: list[int],
+    where: dict[int, str],
+    lang: Lang | None,
+) -> tuple[Any, ...]:
+    """One round's row: id, verdict, purpose, outcomes, what the audit says of it (the events it names by the
+    place of their message in the chat); and whether it verifies."""
+    from kifu.auditor import registry
+
+    code = lang_of(lang).value
+    names = {p: p for p in players}
+    mine = [p for p in analysis.problems if _about(p, r.id) and p.code != "KIFU-RNG-008"]  # open: the verdict
+    said = []
+    severities = set()
+    for p in mine:
+        rule = registry.find_rule(p.code)
+        text = rule.finding(p.hit, names).message.get(code)
+        said.append(f"{p.code}: {_SEQ.sub(lambda m: where.get(int(m.group(1)), m.group(0)), text)}")
+        severities.add(rule.severity.value)
+    worst = "error" if "error" in severities else "warning" if "warning" in severities else "info"
+    outcomes = list(r.outcomes)
+    if r.settled and r.binding is None and not outcomes and sides:
+        reveal = next(e for e in ledger if type(e).__struct_config__.tag == "rng.reveal" and e.id == r.id)
+        token = rng.Reveal(id=r.id, secret=reveal.secret, nonce=reveal.nonce)
+        outcomes = list(zip(sides, token.outcomes(sides)))
+    if not any(type(e).__struct_config__.tag == "rng.reveal" and e.seq in r.seqs for e in ledger):
+        verdict = msg("toss_open", lang)
+        nonce = any(type(e).__struct_config__.tag == "rng.nonce" and e.seq in r.seqs for e in ledger)
+        said.insert(0, msg("toss_no_reveal" if nonce else "toss_no_nonce", lang))
+        ok = False
+    elif r.settled and r.clean and worst == "info":
+        verdict, ok = msg("toss_ok", lang), True
+    elif r.settled and worst == "warning":
+        verdict, ok = msg("toss_warning", lang), False
+    else:
+        verdict, ok = msg("toss_bad", lang), False
+    if r.settled and r.binding is None and not outcomes:
+        said.append(msg("toss_v1_no_roll", lang))
+    match, purpose = (r.binding.match, r.binding.purpose) if r.binding is not None else ("", "")
+    shown = _words(outcomes, lang) if r.settled else ""
+    return (r.id, verdict, match, purpose, shown, " / ".join(said), ok)
+
+
+def _about(p: Any, id: str) -> bool:
+    ev = p.hit.evidence
+    return ev.get("id") == id or id in str(ev.get("ids", "")).split(", ")
+
+
+# --- kifu append --toss ----------------------------------------------------------------------------------
 
 
 def append_toss(
     log: Path,
     roller: str,
-    opponent: str | None,
-    nonce: str | None,
+    opponents: list[str] | None,
+    nonces: list[str] | None,
     roll: list[str] | None,
     until: int | None,
     purpose: str | None,
     store: Path | None,
     lang: Lang | None,
 ) -> None:
-    """``kifu append LOG --toss ROLLER``: commit, the opponent's nonce, reveal and outcomes, appended in turn."""
-    from kifu.events import logfile, rng_log
+    """``kifu append LOG --toss ROLLER``: a v2 commitment shown, each opponent's nonce asked, then the whole toss
+    (commit, nonces, reveal, outcomes) appended in one write; given up at a prompt, nothing is appended."""
+    from kifu.events import rng_log
     from kifu.events.codec import encode, line_hash
 
-    sides = roll_sides(roll, lang)
-    if until is not None and not sides:
-        fail(msg("toss_until_needs_roll", lang))
-    players = [p.id for p in logfile.load(log).start.players]
-    if roller not in players:
-        fail(msg("toss_not_a_player", lang, who=roller, players=", ".join(players)))
-    if opponent is None:
-        others = [p for p in players if p != roller]
-        if len(others) != 1:
-            fail(msg("toss_which_opponent", lang))
-        opponent = others[0]
-    elif opponent not in players or opponent == roller:
-        fail(msg("toss_not_a_player", lang, who=opponent, players=", ".join(p for p in players if p != roller)))
+    dice = _roll(roll, until, lang, [2])
+    assert dice is not None
+    sides = [dice.groups[0][1]] if dice.until is not None else dice.sides()
+    given = list(nonces or [])
 
-    def ask(t: rng_log.Toss) -> str | None:
-        typer.echo(t.commitment.format())
-        if nonce is not None:
-            return nonce
-        typed = typer.prompt(
-            msg("toss_ask_nonce", lang, opponent=opponent, id=t.commitment.id), default="", show_default=False, err=True
-        )
-        return typed.strip() or None
+    def ask(t: rng_log.Toss, who: str) -> str | None:
+        if len(given) > t.opponents.index(who):
+            typed: str | None = given[t.opponents.index(who)]
+        else:
+            try:
+                name = t.names.get(who, who)
+                typed = typer.prompt(
+                    msg("toss_ask_nonce", lang, opponent=f"{name} ({who})" if name != who else who, id=t.commitment.id),
+                    default="",
+                    show_default=False,
+                    err=True,
+                ).strip()
+            except typer.Abort:
+                typer.echo(msg("toss_given_up", lang, id=t.commitment.id), err=True)
+                raise typer.Exit(1) from None
+        if typed:
+            weak_warning(rng.normalise_nonce(typed), lang)
+        return typed or None
 
-    done = rng_log.toss(log, roller, opponent, ask, sides, until=until, purpose=purpose, store=store)
+    t = rng_log.begin(log, roller, opponents, sides, until=dice.until, purpose=purpose, store=store, warn=_warn(lang))
+    typer.echo(t.commitment.format())
+    typed = [ask(t, who) for who in t.opponents]
+    done = rng_log.finish(log, t, typed, store=store, warn=_warn(lang))
     for e in done.events:
         typer.echo(
             msg("toss_appended", lang, seq=e.seq, type=type(e).__struct_config__.tag, head=line_hash(encode(e))[:12])
         )
     assert done.reveal is not None
-    typer.echo(
-        done.reveal.format() + (f" {rng.format_claims(done.outcomes, lang_of(lang).value)}" if done.outcomes else "")
-    )
+    claims = f" {rng.format_claims(done.outcomes, lang_of(lang).value)}" if done.outcomes else ""
+    typer.echo(done.reveal.format() + claims)
     for text in _outcome_lines(done.outcomes, lang):
         typer.echo(text)

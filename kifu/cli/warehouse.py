@@ -353,7 +353,8 @@ def stats_fairness(
     correction applied across people (p_adj) and a verdict: flag (p_adj below
     --alpha: worth a judge's look, not proof), or "too few" (n below the test's
     least n: no p-value). Only outcomes uniform by construction are tested
-    (a D66 as two d6 faces; docs/sql.md). Tables and Markdown print one titled
+    (a D66 as two d6 faces; docs/sql.md), and none a log.void took back (their
+    number is said on stderr). Tables and Markdown print one titled
     section per test; CSV and JSON one row per test and person with every column.
 
     Example: kifu stats fairness -g gunandgun --correction bh --flagged
@@ -363,8 +364,11 @@ def stats_fairness(
     con = _reader(db, _parquet(ctx, parquet), people_file, lang)
     try:
         rows = stats.fairness(con, game=game, alpha=alpha, correction=correction.value, by=by.value, level=level)
+        left_out = stats.voided(con, game=game)
     finally:
         con.close()
+    if left_out:  # on stderr: JSON and CSV on stdout stay one row per test
+        typer.echo(msg("fairness_voided", lang, voided=left_out), err=True)
     rows = [r for r in rows if r.flag or not flagged]
     who = "person" if by is By.person else "player"
     columns = [who if c == "person" else c for c in stats.FAIRNESS_COLUMNS]

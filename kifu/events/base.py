@@ -216,6 +216,13 @@ Hex256 = Annotated[str, Meta(pattern=r"^[0-9a-f]{64}$")]
 """32 bytes as 64 lower-case hex digits: a commitment's digest or its secret."""
 NonceText = Annotated[str, Meta(pattern=r"^[0-9a-z]{4,64}$")]
 """A nonce: 4 to 64 characters a-z and 0-9 (normalised as docs/randomness.md says)."""
+NonceList = Annotated[str, Meta(pattern=r"^[0-9a-z]{4,64}(\.[0-9a-z]{4,64}){0,15}$")]
+"""The nonce a reveal repeats: one nonce, or (v2) up to 16 opponents' nonces joined by '.'."""
+TokenField = Annotated[str, Meta(pattern=r"^(-[0-9a-hjkmnp-tv-z]{16}|[a-z0-9][a-z0-9.-]{0,39})$")]
+"""A v2 commitment's match or purpose as its token carries it: 1 to 40 of a-z, 0-9, '.', '-' (a match id that
+is not such is '-' and 16 base32 characters of its SHA-256)."""
+RollText = Annotated[str, Meta(pattern=r"^[a-z0-9.-]{1,64}$")]
+"""A v2 commitment's roll as its token carries it (``coin``, ``2d6``, ``coin.d20``, ``coin-until-2``)."""
 
 
 class RngRef(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
@@ -234,9 +241,21 @@ class RngCommitted(Event, tag="rng.commit", kw_only=True):
     id: CommitmentId
     """The commitment's id, derived from the digest."""
     digest: Hex256
-    """SHA-256 of ``kifu-rng-v1:commit:`` and the secret, as the commit token showed it."""
+    """SHA-256 of ``kifu-rng-v1:commit:`` and the secret (v1), or of ``kifu-rng-v2:commit:``, the match, the
+    purpose, the roll and the secret (v2), as the commit token showed it."""
     speaker: str | None = None
     """Display name of an imported message's speaker, when it names no player."""
+    version: Literal[1, 2] = 1
+    """The protocol version of the commit token (``kifu:c1:``, ``kifu:c2:``)."""
+    match: TokenField | None = None
+    """v2: the match the commitment is bound to, as its token names it (the log's match id, folded)."""
+    purpose: TokenField | None = None
+    """v2: what the toss decides (``first-player``), as its token names it."""
+    roll: RollText | None = None
+    """v2: the dice it rolls, in order (``coin``, ``2d6``, ``coin-until-2``)."""
+    opponents: list[str] | None = None
+    """The players whose nonces the toss waits for, when the recorder named them (``kifu append --toss
+    --opponent``); otherwise every player of the match but the roller."""
 
 
 class RngNonced(Event, tag="rng.nonce", kw_only=True):
@@ -257,10 +276,13 @@ class RngRevealed(Event, tag="rng.reveal", kw_only=True):
     """The commitment it opens."""
     secret: Hex256
     """The secret, as the reveal token showed it (the audit checks that it hashes to the commitment)."""
-    nonce: NonceText
-    """The nonce the outcomes were derived with, as the reveal token repeated it."""
+    nonce: NonceList
+    """The nonce the outcomes were derived with, as the reveal token repeated it; in v2 the opponents'
+    nonces in ASCII order joined by '.'."""
     speaker: str | None = None
     """Display name of an imported message's speaker, when it names no player."""
+    version: Literal[1, 2] = 1
+    """The protocol version of the reveal token (``kifu:r1:``, ``kifu:r2:``)."""
 
 
 RNG_EVENTS: tuple[type[Event], ...] = (RngCommitted, RngNonced, RngRevealed)

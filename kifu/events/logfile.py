@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, NamedTuple
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 
@@ -710,6 +710,32 @@ class Writer:
     def sync(self) -> None:
         """fsync what was appended: a batch written with ``durable=False`` is durable once this returns."""
         os.fsync(self._fd)
+
+    def append_all(self, events: Sequence[Event | dict[str, Any]]) -> list[Event]:
+        """Append several events in one write, all or none (a verifiable toss: commit, nonces, reveal and
+        outcomes), filling each ``seq`` and ``prev``; return them as written."""
+        assert self.codec is not None  # set by __enter__
+        made: list[Event] = []
+        lines: list[bytes] = []
+        seq, prev = self.head.seq, self.head.hash
+        for event in events:
+            obj = msgspec.to_builtins(event) if isinstance(event, Event) else dict(event)
+            obj.pop("seq", None)
+            obj.pop("prev", None)
+            seq += 1
+            new, line = _next_line(self.codec, obj, seq, prev, self.path)
+            made.append(new)
+            lines.append(line)
+            prev = line_hash(line)
+        if not lines:
+            return []
+        data = b"".join(line + b"\n" for line in lines)
+        _write_all(self._fd, data, self.size, self.path)
+        if self.durable:
+            os.fsync(self._fd)
+        self.size += len(data)
+        self.head = Head(seq, prev)
+        return made
 
 
 def append(

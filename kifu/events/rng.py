@@ -1,10 +1,16 @@
-"""Coin tosses and die rolls that both players can verify: commit, nonce, reveal (issue 18).
+"""Coin tosses and die rolls that both players can verify: commit, nonce, reveal (issues 18 and 25).
 
 The roller commits to a secret, the opponent answers with a nonce, the roller
 reveals the secret; every outcome is HMAC-SHA256 of the secret over the
 commitment id, the nonce and the outcome's index, turned into a face by
 rejection sampling. ``docs/randomness.md`` specifies every byte and publishes
 test vectors; this module is that specification in code.
+
+Two versions. ``kifu-rng-v1`` commits to the secret alone. ``kifu-rng-v2`` also
+binds the commitment to the match, to what the toss decides (its purpose) and to
+the dice it rolls (its roll: the number of sides of every outcome, which also
+enters each outcome's input), and combines the nonces of several opponents.
+Both are read and verified; kifu makes v2.
 
 Pure: no files, clock, environment or printing. The only randomness is
 ``new_secret``; the secret store that keeps secrets until they are revealed is
@@ -16,9 +22,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import itertools
+import re
 import secrets
 import unicodedata
-from typing import ClassVar, TypeVar
+from typing import ClassVar, NamedTuple, TypeVar
 from collections.abc import Callable, Iterator, Sequence
 
 import msgspec
@@ -27,7 +34,11 @@ from .base import KifuError
 from .i18n import Msg
 
 VERSION = "kifu-rng-v1"
-"""Domain-separation label of this construction; a change to any byte below gets a new one."""
+"""Domain-separation label of the first construction; a change to any byte below gets a new one."""
+VERSION2 = "kifu-rng-v2"
+"""Domain-separation label of the second construction: commitments bound to match, purpose and roll."""
+LABELS = {1: VERSION, 2: VERSION2}
+"""Protocol version -> its label."""
 SECRET_BYTES = 32
 """Length of a secret in bytes."""
 ID_LENGTH = 8
@@ -36,8 +47,19 @@ CHECK_LENGTH = 6
 """Hex digits of a token's check (24 bits)."""
 NONCE_MIN, NONCE_MAX = 4, 64
 """Bounds on a nonce's length in characters."""
+STRONG_LENGTH, STRONG_DISTINCT = 16, 8
+"""A v2 nonce is strong with at least 16 characters of which at least 8 differ; a weaker one is
+accepted, with a warning (a roller who guesses it can grind secrets against it)."""
 GENERATED_NONCE_LENGTH = 20
 """Characters in a nonce that ``new_nonce`` makes (100 bits)."""
+MAX_NONCES = 16
+"""Most opponents' nonces one v2 reveal combines."""
+FIELD_MAX = 40
+"""Most characters of a v2 commitment's match and purpose."""
+ROLL_MAX = 64
+"""Most characters of a v2 commitment's roll."""
+MAX_OUTCOMES = 1000
+"""Most outcomes one commitment's roll draws (and one reveal posts)."""
 WORD_BITS = 32
 """Width of the words that rejection sampling draws from."""
 MAX_SIDES = 1 << WORD_BITS
@@ -50,11 +72,17 @@ ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 _ID_CHARS = frozenset(ALPHABET)
 _HEX = frozenset("0123456789abcdef")
 _NONCE_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz")
+_FIELD_CHARS = frozenset("0123456789abcdefghijklmnopqrstuvwxyz.-")
+_FIELD = re.compile(rf"[a-z0-9][a-z0-9.-]{{0,{FIELD_MAX - 1}}}")
+"""A plain match or a purpose in a v2 commitment: 1 to 40 of a-z, 0-9, '.' and '-', starting with a letter or digit."""
+_HASHED_MATCH = re.compile(rf"-[{ALPHABET}]{{16}}")
+"""A match id that is not plain, as a v2 commitment names it: '-' and 16 base32 characters of its SHA-256."""
 
 PREFIX = "kifu:"
 """Every token starts with this (after folding, see ``scan``)."""
-_COMMIT_LABEL = f"{VERSION}:commit:".encode("ascii")
-_LONGEST_TOKEN = len("kifu:r1:") + ID_LENGTH + 1 + 2 * SECRET_BYTES + 1 + CHECK_LENGTH + 1 + NONCE_MAX
+_LONGEST_TOKEN = (
+    len("kifu:r2:") + ID_LENGTH + 1 + 2 * SECRET_BYTES + 1 + CHECK_LENGTH + 1 + MAX_NONCES * (NONCE_MAX + 1)
+)
 
 
 class RngError(KifuError):
@@ -69,10 +97,40 @@ def new_secret() -> bytes:
     return secrets.token_bytes(SECRET_BYTES)
 
 
-def commitment_digest(secret: bytes) -> str:
-    """SHA-256 of ``kifu-rng-v1:commit:`` followed by the 32 secret bytes, in lower-case hex."""
+class Binding(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What a v2 commitment is bound to: the match, what the toss decides, and the dice it rolls."""
+
+    match: str
+    """The match id as a token carries it (``match_field``): plain, or '-' and 16 base32 characters."""
+    purpose: str
+    """What the toss decides (``first-player``, ``act-a3``): 1 to 40 of a-z, 0-9, '.', '-'."""
+    roll: str
+    """The dice, in order (``coin``, ``2d6``, ``coin.d20``, ``coin-until-2``): see ``Roll``."""
+
+    def __post_init__(self) -> None:
+        if not (_FIELD.fullmatch(self.match) or _HASHED_MATCH.fullmatch(self.match)):
+            raise RngError(Msg("rng.bad_match", most=FIELD_MAX), field="match")
+        if not _FIELD.fullmatch(self.purpose):
+            raise RngError(Msg("rng.bad_purpose", most=FIELD_MAX), field="purpose")
+        Roll.parse(self.roll)
+
+    @property
+    def dice(self) -> Roll:
+        """The roll read as dice."""
+        return Roll.parse(self.roll)
+
+    def label(self) -> bytes:
+        """``match:purpose:roll:``, the bytes between the v2 label and the secret in the commitment."""
+        return f"{self.match}:{self.purpose}:{self.roll}:".encode("ascii")
+
+
+def commitment_digest(secret: bytes, binding: Binding | None = None) -> str:
+    """v1: SHA-256 of ``kifu-rng-v1:commit:`` and the 32 secret bytes. v2 (with a binding): SHA-256 of
+    ``kifu-rng-v2:commit:``, ``match:purpose:roll:`` and the secret bytes. Lower-case hex."""
     _check_secret(secret)
-    return hashlib.sha256(_COMMIT_LABEL + secret).hexdigest()
+    if binding is None:
+        return hashlib.sha256(f"{VERSION}:commit:".encode("ascii") + secret).hexdigest()
+    return hashlib.sha256(f"{VERSION2}:commit:".encode("ascii") + binding.label() + secret).hexdigest()
 
 
 def commitment_id(digest: str) -> str:
@@ -92,6 +150,132 @@ def _base32(data: bytes, length: int) -> str:
     return "".join(ALPHABET[(n >> (bits - 5 * (i + 1))) & 31] for i in range(length))
 
 
+def match_field(match: str) -> str:
+    """The match id as a v2 commitment names it: folded (NFKC, A-Z lowered); kept when it is 1 to 40 of
+    a-z, 0-9, '.', '-' (starting with a letter or digit), else '-' and 16 base32 characters of the SHA-256
+    of its folded UTF-8 (a match id with spaces, '_' or Japanese still binds, in a form chats keep)."""
+    folded = _lower_ascii(unicodedata.normalize("NFKC", match))
+    if _FIELD.fullmatch(folded):
+        return folded
+    return "-" + _base32(hashlib.sha256(folded.encode("utf-8")).digest(), 16)
+
+
+def normalise_purpose(text: str) -> str:
+    """A purpose as typed (``First-Player``, ``ｆｉｒｓｔ``) in its token form, or RngError."""
+    folded = fold_purpose(text)
+    if not _FIELD.fullmatch(folded):
+        raise RngError(Msg("rng.bad_purpose", most=FIELD_MAX), field="purpose")
+    return folded
+
+
+def fold_purpose(text: str) -> str:
+    """A purpose as a log may write it (``First-Player``), folded as a token would carry it: NFKC, A-Z lowered,
+    spaces at its ends dropped. Compared with a v2 commitment's purpose; never raises."""
+    return _lower_ascii(unicodedata.normalize("NFKC", text).strip())
+
+
+def _lower_ascii(text: str) -> str:
+    return "".join(ch.lower() if "A" <= ch <= "Z" else ch for ch in text)
+
+
+class Roll(NamedTuple):
+    """The dice one v2 commitment draws, in order (docs/randomness.md, "The roll").
+
+    ``coin``, ``3coins``, ``d6``, ``2d6`` and groups joined by '.' (``coin.d20``):
+    a fixed number of outcomes. ``coin-until-2``, ``d6-until-6``: one die drawn
+    again and again up to and including the first time it shows that face.
+    """
+
+    groups: tuple[tuple[int, int], ...]
+    """(count, sides) of each group, in order."""
+    until: int | None = None
+    """For ``-until-``: the face that ends the draws (the one group is then one die)."""
+
+    @classmethod
+    def parse(cls, text: str) -> Roll:
+        """The roll a token writes; RngError if it is not one."""
+        if not isinstance(text, str) or not 1 <= len(text) <= ROLL_MAX:
+            raise RngError(Msg("rng.bad_roll", roll=repr(text)), field="roll")
+        body, _, until = text.partition("-until-")
+        if until and not re.fullmatch(r"[1-9][0-9]{0,9}", until):
+            raise RngError(Msg("rng.bad_roll", roll=repr(text)), field="roll")
+        groups = []
+        for part in body.split("."):
+            m = _GROUP.fullmatch(part)
+            if m is None:
+                raise RngError(Msg("rng.bad_roll", roll=repr(text)), field="roll")
+            count = int(m.group(1) or 1)
+            sides = 2 if m.group(2).startswith("coin") else int(m.group(3))
+            groups.append((count, sides))
+        roll = cls(tuple(groups), int(until) if until else None)
+        total = sum(c for c, _ in groups)
+        if (
+            not all(1 <= c <= MAX_OUTCOMES and 2 <= s <= MAX_SIDES for c, s in groups)
+            or total > MAX_OUTCOMES
+            or (until and (total != 1 or not 1 <= int(until) <= groups[0][1]))
+        ):
+            raise RngError(Msg("rng.bad_roll", roll=repr(text)), field="roll")
+        return roll
+
+    @classmethod
+    def of(cls, sides: Sequence[int], until: int | None = None) -> Roll:
+        """The roll of ``sides`` (one entry per outcome; consecutive equal dice grouped) or of one die until a face."""
+        if until is not None:
+            if len(sides) != 1 or not 1 <= until <= sides[0]:
+                raise RngError(Msg("rng.bad_until", sides=list(sides), until=until), field="until")
+            return cls(((1, sides[0]),), until)
+        if not sides or len(sides) > MAX_OUTCOMES:
+            raise RngError(Msg("rng.bad_roll", roll=repr(list(sides))), field="roll")
+        groups: list[tuple[int, int]] = []
+        for s in sides:
+            _check_sides(s)
+            if groups and groups[-1][1] == s:
+                groups[-1] = (groups[-1][0] + 1, s)
+            else:
+                groups.append((1, s))
+        return cls(tuple(groups))
+
+    def text(self) -> str:
+        """The roll as a token writes it: ``coin``, ``3coins``, ``2d6``, ``coin.d20``, ``coin-until-2``."""
+
+        def group(count: int, sides: int) -> str:
+            die = ("coins" if count > 1 else "coin") if sides == 2 else f"d{sides}"
+            return die if count == 1 else f"{count}{die}"
+
+        body = ".".join(group(c, s) for c, s in self.groups)
+        return body if self.until is None else f"{body}-until-{self.until}"
+
+    def sides(self) -> list[int]:
+        """The sides of each outcome of a fixed roll; of an until roll, its one die."""
+        return [s for c, s in self.groups for _ in range(c)]
+
+    def sides_at(self, index: int) -> int | None:
+        """The sides of outcome ``index``, or None beyond the roll (an until roll has up to 1000 outcomes)."""
+        if self.until is not None:
+            return self.groups[0][1] if 0 <= index < MAX_OUTCOMES else None
+        for count, sides in self.groups:
+            if index < count:
+                return sides if index >= 0 else None
+            index -= count
+        return None
+
+    def draw(self, outcome_at: Callable[[int, int], int]) -> list[tuple[int, int]]:
+        """Every outcome of the roll as (sides, face), given ``outcome_at(index, sides)``: a fixed roll's
+        outcomes; an until roll's up to and including the first ``until`` face (at most 1000)."""
+        if self.until is None:
+            return [(s, outcome_at(i, s)) for i, s in enumerate(self.sides())]
+        sides = self.groups[0][1]
+        out = []
+        for i in range(MAX_OUTCOMES):
+            out.append((sides, outcome_at(i, sides)))
+            if out[-1][1] == self.until:
+                break
+        return out
+
+
+_GROUP = re.compile(r"([1-9][0-9]{0,3})?(coins?|d([1-9][0-9]{0,9}))")
+
+
 def accept_limit(sides: int, bits: int = WORD_BITS) -> int:
     """The largest multiple of ``sides`` that is at most 2**bits: words below it are kept."""
     return (1 << bits) - (1 << bits) % sides
@@ -107,64 +291,82 @@ def face(word: int, sides: int, bits: int = WORD_BITS) -> int | None:
     return word % sides + 1 if word < accept_limit(sides, bits) else None
 
 
-def _words(secret: bytes, id: str, nonce: str, index: int) -> Iterator[int]:
-    """The words of outcome ``index``: blocks 0, 1, 2 … each split into eight big-endian 32-bit words."""
+def _words(secret: bytes, prefix: str) -> Iterator[int]:
+    """The words of one outcome: blocks 0, 1, 2 … (HMAC of ``prefix`` and the block number), each split
+    into eight big-endian 32-bit words."""
     for block in itertools.count():
-        message = f"{VERSION}:outcome:{id}:{nonce}:{index}:{block}".encode("ascii")
-        digest = hmac.digest(secret, message, "sha256")
+        digest = hmac.digest(secret, f"{prefix}{block}".encode("ascii"), "sha256")
         for at in range(0, 32, 4):
             yield int.from_bytes(digest[at : at + 4], "big")
 
 
-def outcome(secret: bytes, nonce: str, index: int, sides: int) -> int:
-    """Outcome ``index`` (0, 1, 2 …) of the stream that ``secret`` and ``nonce`` fix: a face 1 … sides.
-
-    Each index has its own words, so an outcome depends on its own index and
-    sides only: an event names (commitment, index) and is checked on its own.
-    The loop ends with probability 1; even for the worst die (2**31 + 1 sides)
-    each word is kept with probability above 1/2.
-    """
-    _check_nonce(nonce)
-    _check_sides(sides)
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise RngError(Msg("rng.bad_index", index=repr(index)), field="index")
-    id = commitment_id(commitment_digest(secret))
-    for word in _words(secret, id, nonce, index):
+def _first_face(secret: bytes, prefix: str, sides: int) -> int:
+    for word in _words(secret, prefix):
         kept = face(word, sides)
         if kept is not None:
             return kept
     raise AssertionError("unreachable: _words never ends")
 
 
+def outcome(secret: bytes, nonce: str, index: int, sides: int) -> int:
+    """Outcome ``index`` (0, 1, 2 …) of the v1 stream that ``secret`` and ``nonce`` fix: a face 1 … sides.
+
+    Each index has its own words, so an outcome depends on its own index and
+    sides only: an event names (commitment, index) and is checked on its own.
+    The loop ends with probability 1; even for the worst die (2**31 + 1 sides)
+    each word is kept with probability above 1/2.
+    """
+    return stream(secret, nonce)(index, sides)
+
+
 def stream(secret: bytes, nonce: str) -> Callable[[int, int], int]:
-    """``outcome(secret, nonce, index, sides)`` as a function of (index, sides), with the id worked out once."""
+    """v1 ``outcome(secret, nonce, index, sides)`` as a function of (index, sides), with the id worked out once."""
     _check_nonce(nonce)
     id = commitment_id(commitment_digest(secret))
 
     def outcome_at(index: int, sides: int) -> int:
+        _check_index(index)
         _check_sides(sides)
-        for word in _words(secret, id, nonce, index):
-            kept = face(word, sides)
-            if kept is not None:
-                return kept
-        raise AssertionError("unreachable: _words never ends")
+        return _first_face(secret, f"{VERSION}:outcome:{id}:{nonce}:{index}:", sides)
+
+    return outcome_at
+
+
+def stream2(secret: bytes, id: str, nonces: str) -> Callable[[int, int], int]:
+    """The v2 stream of a commitment ``id`` opened by ``secret``, with the opponents' ``nonces`` ('.'-joined):
+    outcome (index, sides) is derived from HMAC of ``kifu-rng-v2:outcome:id:nonces:index:sides:block``."""
+    _check_secret(secret)
+    _check_id(id)
+    _check_nonces(nonces)
+
+    def outcome_at(index: int, sides: int) -> int:
+        _check_index(index)
+        _check_sides(sides)
+        return _first_face(secret, f"{VERSION2}:outcome:{id}:{nonces}:{index}:{sides}:", sides)
 
     return outcome_at
 
 
 def outcomes(secret: bytes, nonce: str, sides: Sequence[int], start: int = 0) -> list[int]:
-    """Outcomes ``start``, ``start + 1`` … of a mixed stream: the i-th has ``sides[i]`` faces."""
-    return [outcome(secret, nonce, start + i, s) for i, s in enumerate(sides)]
+    """v1 outcomes ``start``, ``start + 1`` … of a mixed stream: the i-th has ``sides[i]`` faces."""
+    at = stream(secret, nonce)
+    return [at(start + i, s) for i, s in enumerate(sides)]
 
 
 def faces(secret: bytes, nonce: str, sides: int, start: int = 0) -> Iterator[int]:
-    """Outcomes ``start``, ``start + 1`` … all with ``sides`` faces, without end (toss until …)."""
-    return (outcome(secret, nonce, i, sides) for i in itertools.count(start))
+    """v1 outcomes ``start``, ``start + 1`` … all with ``sides`` faces, without end (toss until …)."""
+    at = stream(secret, nonce)
+    return (at(i, sides) for i in itertools.count(start))
 
 
 def _check_secret(secret: bytes) -> None:
     if not isinstance(secret, bytes) or len(secret) != SECRET_BYTES:
         raise RngError(Msg("rng.bad_secret", bytes=SECRET_BYTES), field="secret")
+
+
+def _check_index(index: int) -> None:
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise RngError(Msg("rng.bad_index", index=repr(index)), field="index")
 
 
 def _check_sides(sides: int) -> None:
@@ -180,6 +382,15 @@ def _check_nonce(nonce: str) -> None:
         raise RngError(Msg("rng.nonce_chars"), field="nonce")
 
 
+def _check_nonces(nonces: str) -> None:
+    """A v2 reveal's nonces: 1 to 16 nonces joined by '.'."""
+    parts = nonces.split(".") if isinstance(nonces, str) else []
+    if not 1 <= len(parts) <= MAX_NONCES:
+        raise RngError(Msg("rng.too_many_nonces", most=MAX_NONCES), field="nonce")
+    for part in parts:
+        _check_nonce(part)
+
+
 def _check_id(id: str) -> None:
     if not isinstance(id, str) or len(id) != ID_LENGTH or not set(id) <= _ID_CHARS:
         raise RngError(Msg("rng.bad_id", length=ID_LENGTH), field="id")
@@ -191,8 +402,20 @@ def _check_hex(value: str, field: str) -> None:
 
 
 def check_digits(body: str) -> str:
-    """The check of a token: the first 6 hex digits of SHA-256 of the token without its check."""
+    """The check of a token: the first 6 hex digits of SHA-256 of the token, in its canonical form (lower
+    case, no whitespace, as ``format`` writes it), without its check field and the colon before it."""
     return hashlib.sha256(body.encode("ascii")).hexdigest()[:CHECK_LENGTH]
+
+
+def is_strong(nonce: str) -> bool:
+    """True when a nonce is at least as hard to guess as v2 asks: 16 characters or more, 8 or more of them
+    different. kifu's own nonces always are; ``neko1234`` is not."""
+    return len(nonce) >= STRONG_LENGTH and len(set(nonce)) >= STRONG_DISTINCT
+
+
+def join_nonces(nonces: Sequence[str]) -> str:
+    """The opponents' nonces as a v2 reveal repeats them and its outcomes use them: in ASCII order, '.'-joined."""
+    return ".".join(sorted(nonces))
 
 
 # --- the three messages ----------------------------------------------------------------------------
@@ -201,13 +424,20 @@ T = TypeVar("T", bound="_Token")
 
 
 class _Token(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """What the three tokens share: a kind tag and the id of the commitment they belong to."""
+    """What the three tokens share: a kind letter, a protocol version, and the id of the commitment."""
 
-    kind: ClassVar[str]
-    """The token's tag after ``kifu:``: ``c1``, ``n1`` or ``r1`` (kind letter, protocol version)."""
+    letter: ClassVar[str]
+    """The token's kind letter after ``kifu:``: ``c``, ``n`` or ``r``."""
 
     id: str
     """The commitment's id: 8 characters of ``ALPHABET``, derived from the commitment (``commitment_id``)."""
+    version: int = 1
+    """The protocol version: 1 (``kifu:c1:``) or 2 (``kifu:c2:``)."""
+
+    @property
+    def kind(self) -> str:
+        """The token's tag after ``kifu:``: ``c1``, ``n2`` …"""
+        return f"{self.letter}{self.version}"
 
     @classmethod
     def parse(cls: type[T], text: str) -> T:
@@ -217,90 +447,135 @@ class _Token(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
         if len(mine) == 1:
             return mine[0]
         if mine:
-            raise RngError(Msg("rng.many_tokens", count=len(mine), kind=cls.kind), field="token")
-        refused = [r for r in found if isinstance(r, Refused) and r.kind == cls.kind]
+            raise RngError(Msg("rng.many_tokens", count=len(mine), kind=cls.letter), field="token")
+        refused = [r for r in found if isinstance(r, Refused) and r.kind[0] == cls.letter]
         if refused:
-            raise RngError(Msg("rng.token_refused", kind=cls.kind, reason=refused[0].reason), field="token")
-        raise RngError(Msg("rng.no_token", kind=cls.kind), field="token")
+            raise RngError(Msg("rng.token_refused", kind=refused[0].kind, reason=refused[0].reason), field="token")
+        raise RngError(Msg("rng.no_token", kind=cls.letter), field="token")
+
+
+def _check_version(version: int) -> None:
+    if version not in LABELS:
+        raise RngError(Msg("rng.bad_version", version=repr(version)), field="version")
 
 
 class Commitment(_Token, frozen=True, kw_only=True):
     """The roller's first message: the SHA-256 of a secret the roller will reveal after the nonce."""
 
-    kind: ClassVar[str] = "c1"
+    letter: ClassVar[str] = "c"
     digest: str
-    """``commitment_digest(secret)``: 64 lower-case hex digits."""
+    """``commitment_digest(secret, binding)``: 64 lower-case hex digits."""
+    binding: Binding | None = None
+    """v2: the match, purpose and roll the commitment is bound to (None in v1)."""
 
     def __post_init__(self) -> None:
+        _check_version(self.version)
         _check_id(self.id)
         _check_hex(self.digest, "digest")
+        if (self.binding is None) != (self.version == 1):
+            raise RngError(Msg("rng.binding_version", version=self.version), field="binding")
         if commitment_id(self.digest) != self.id:
             raise RngError(Msg("rng.id_not_commitment", id=self.id), field="id")
 
+    def body(self) -> str:
+        """The token without its check: ``kifu:c1:<id>:<digest>``, ``kifu:c2:<id>:<match>:<purpose>:<roll>:<digest>``."""
+        if self.binding is None:
+            return f"{PREFIX}c1:{self.id}:{self.digest}"
+        b = self.binding
+        return f"{PREFIX}c2:{self.id}:{b.match}:{b.purpose}:{b.roll}:{self.digest}"
+
     def format(self) -> str:
-        """``kifu:c1:<id>:<digest>:<check>``."""
-        body = f"{PREFIX}c1:{self.id}:{self.digest}"
+        """The token to post: its body and check digits."""
+        body = self.body()
         return f"{body}:{check_digits(body)}"
+
+    def opened_by(self, secret: bytes) -> bool:
+        """True when ``secret`` hashes to this commitment (under its binding, in v2)."""
+        return commitment_digest(secret, self.binding) == self.digest
 
 
 class Nonce(_Token, frozen=True, kw_only=True):
     """The opponent's answer: text of their choosing that the roller could not know when committing."""
 
-    kind: ClassVar[str] = "n1"
+    letter: ClassVar[str] = "n"
     text: str
     """The nonce: 4 to 64 characters a-z and 0-9 (typed in any case or width, normalised by ``normalise_nonce``)."""
 
     def __post_init__(self) -> None:
+        _check_version(self.version)
         _check_id(self.id)
         _check_nonce(self.text)
 
     def format(self) -> str:
-        """``kifu:n1:<id>:<nonce>``: no check, so an opponent without kifu can type it by hand."""
-        return f"{PREFIX}n1:{self.id}:{self.text}"
+        """``kifu:n1:<id>:<nonce>`` (``n2`` in v2): no check, so an opponent without kifu can type it by hand."""
+        return f"{PREFIX}n{self.version}:{self.id}:{self.text}"
 
 
 class Reveal(_Token, frozen=True, kw_only=True):
-    """The roller's last message: the secret and the nonce it was combined with, hence every outcome."""
+    """The roller's last message: the secret and the nonce(s) it was combined with, hence every outcome."""
 
-    kind: ClassVar[str] = "r1"
+    letter: ClassVar[str] = "r"
     secret: str
     """The 32-byte secret in lower-case hex (64 digits)."""
     nonce: str
-    """The nonce the outcomes were derived with, echoed so that the opponent sees theirs was used."""
+    """The nonce the outcomes were derived with, echoed so that the opponent sees theirs was used; in v2 the
+    nonces of every opponent, in ASCII order, joined by '.'."""
 
     def __post_init__(self) -> None:
+        _check_version(self.version)
         _check_id(self.id)
         _check_hex(self.secret, "secret")
-        _check_nonce(self.nonce)
-        if commitment_id(commitment_digest(self.secret_bytes)) != self.id:
-            raise RngError(Msg("rng.id_not_secret", id=self.id), field="id")
+        if self.version == 1:
+            _check_nonce(self.nonce)
+            # A v1 id follows from the secret alone; a v2 id also from the binding, which only the commit shows.
+            if commitment_id(commitment_digest(self.secret_bytes)) != self.id:
+                raise RngError(Msg("rng.id_not_secret", id=self.id), field="id")
+        else:
+            _check_nonces(self.nonce)
 
     @property
     def secret_bytes(self) -> bytes:
         """The secret as the 32 bytes the construction takes."""
         return parse_secret(self.secret)
 
-    def commitment(self) -> Commitment:
-        """The commitment this secret answers."""
-        digest = commitment_digest(self.secret_bytes)
-        return Commitment(id=self.id, digest=digest)
+    @property
+    def nonces(self) -> list[str]:
+        """Each nonce the reveal combines (one in v1)."""
+        return self.nonce.split(".") if self.version == 2 else [self.nonce]
+
+    def commitment(self, binding: Binding | None = None) -> Commitment:
+        """The commitment this secret answers (v2: under ``binding``)."""
+        digest = commitment_digest(self.secret_bytes, binding)
+        return Commitment(id=commitment_id(digest), digest=digest, version=2 if binding else 1, binding=binding)
+
+    def stream(self) -> Callable[[int, int], int]:
+        """Outcome (index, sides) of this reveal's stream."""
+        if self.version == 1:
+            return stream(self.secret_bytes, self.nonce)
+        return stream2(self.secret_bytes, self.id, self.nonce)
 
     def outcome(self, index: int, sides: int) -> int:
-        """Outcome ``index`` with ``sides`` faces (see the module function ``outcome``)."""
-        return outcome(self.secret_bytes, self.nonce, index, sides)
+        """Outcome ``index`` with ``sides`` faces."""
+        return self.stream()(index, sides)
 
     def outcomes(self, sides: Sequence[int], start: int = 0) -> list[int]:
-        """Outcomes ``start`` … of a mixed stream (see the module function ``outcomes``)."""
-        return outcomes(self.secret_bytes, self.nonce, sides, start)
+        """Outcomes ``start`` … of a mixed stream: the i-th has ``sides[i]`` faces."""
+        at = self.stream()
+        return [at(start + i, s) for i, s in enumerate(sides)]
 
     def faces(self, sides: int, start: int = 0) -> Iterator[int]:
         """Outcomes ``start`` … all with ``sides`` faces, without end."""
-        return faces(self.secret_bytes, self.nonce, sides, start)
+        at = self.stream()
+        return (at(i, sides) for i in itertools.count(start))
+
+    def body(self) -> str:
+        """What the check digits cover: ``kifu:r1:<id>:<secret>:<nonce>`` (``r2`` and the nonces in v2)."""
+        return f"{PREFIX}r{self.version}:{self.id}:{self.secret}:{self.nonce}"
 
     def format(self) -> str:
         """``kifu:r1:<id>:<secret>:<check>:<nonce>``: the nonce last, like in a nonce token."""
-        check = check_digits(f"{PREFIX}r1:{self.id}:{self.secret}:{self.nonce}")
-        return f"{PREFIX}r1:{self.id}:{self.secret}:{check}:{self.nonce}"
+        check = check_digits(self.body())
+        return f"{PREFIX}r{self.version}:{self.id}:{self.secret}:{check}:{self.nonce}"
 
 
 Token = Commitment | Nonce | Reveal
@@ -313,20 +588,31 @@ def parse_secret(text: str) -> bytes:
     return bytes.fromhex(text)
 
 
-def commit(secret: bytes) -> Commitment:
-    """The commitment to ``secret``."""
-    digest = commitment_digest(secret)
-    return Commitment(id=commitment_id(digest), digest=digest)
+def commit(secret: bytes, binding: Binding | None = None) -> Commitment:
+    """The commitment to ``secret``: v1, or v2 bound to ``binding``."""
+    digest = commitment_digest(secret, binding)
+    return Commitment(id=commitment_id(digest), digest=digest, version=2 if binding else 1, binding=binding)
 
 
-def reveal(secret: bytes, nonce: Nonce) -> Reveal:
-    """The reveal of ``secret`` for the answer ``nonce``."""
-    return Reveal(id=nonce.id, secret=secret.hex(), nonce=nonce.text)
+def reveal(secret: bytes, nonce: Nonce | Sequence[Nonce], version: int = 1) -> Reveal:
+    """The reveal of ``secret`` for the answer ``nonce`` (v1), or for every opponent's answer (v2)."""
+    answers = [nonce] if isinstance(nonce, Nonce) else list(nonce)
+    if version == 1:
+        if len(answers) != 1:
+            raise RngError(Msg("rng.v1_one_nonce"), field="nonce")
+        return Reveal(id=answers[0].id, secret=secret.hex(), nonce=answers[0].text)
+    ids = {n.id for n in answers}
+    if len(ids) != 1:
+        raise RngError(Msg("rng.nonces_ids", ids=", ".join(sorted(ids))), field="nonce")
+    return Reveal(id=ids.pop(), secret=secret.hex(), nonce=join_nonces([n.text for n in answers]), version=2)
 
 
-def new_nonce(id: str) -> Nonce:
-    """A fresh nonce for commitment ``id``: 20 base32 characters (100 bits) from ``new_secret``."""
-    return Nonce(id=id, text=_base32(new_secret(), GENERATED_NONCE_LENGTH))
+def new_nonce(id: str, version: int = 1) -> Nonce:
+    """A fresh nonce for commitment ``id``: 20 base32 characters (100 bits) from ``new_secret``, always strong."""
+    while True:
+        text = _base32(new_secret(), GENERATED_NONCE_LENGTH)
+        if is_strong(text):  # 20 characters with fewer than 8 different: about one draw in 10**10
+            return Nonce(id=id, text=text, version=version)
 
 
 def normalise_nonce(text: str) -> str:
@@ -351,7 +637,7 @@ def normalise_id(text: str) -> str:
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True):
-    """Why a commit, a nonce and a reveal do not make one verified toss."""
+    """Why a commit, its nonce(s) and a reveal do not make one verified toss."""
 
     code: str
     """Kebab-case reason: ``nonce-names-another-commitment``, ``reveal-names-another-commitment``,
@@ -361,16 +647,19 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def verify_reveal(commit: Commitment, reveal: Reveal) -> bool:
-    """True when ``reveal`` opens ``commit``: the same id and a secret that hashes to the digest."""
-    return reveal.id == commit.id and commitment_digest(reveal.secret_bytes) == commit.digest
+    """True when ``reveal`` opens ``commit``: same id and version, and a secret that hashes to the digest."""
+    return reveal.id == commit.id and reveal.version == commit.version and commit.opened_by(reveal.secret_bytes)
 
 
-def problem(commit: Commitment, nonce: Nonce, reveal: Reveal) -> Problem | None:
-    """The first reason the three messages are not one toss, or None when the reveal's outcomes stand."""
-    if nonce.id != commit.id:
-        return Problem(
-            code="nonce-names-another-commitment", message=Msg("rng.problem_nonce_id", nonce=nonce.id, commit=commit.id)
-        )
+def problem(commit: Commitment, nonce: Nonce | Sequence[Nonce], reveal: Reveal) -> Problem | None:
+    """The first reason the messages are not one toss, or None when the reveal's outcomes stand. In v2
+    ``nonce`` is every opponent's answer."""
+    answers = [nonce] if isinstance(nonce, Nonce) else list(nonce)
+    for n in answers:
+        if n.id != commit.id:
+            return Problem(
+                code="nonce-names-another-commitment", message=Msg("rng.problem_nonce_id", nonce=n.id, commit=commit.id)
+            )
     if reveal.id != commit.id:
         return Problem(
             code="reveal-names-another-commitment",
@@ -379,17 +668,20 @@ def problem(commit: Commitment, nonce: Nonce, reveal: Reveal) -> Problem | None:
     if not verify_reveal(commit, reveal):
         return Problem(
             code="secret-does-not-match-commitment",
-            message=Msg("rng.problem_secret", digest=commitment_digest(reveal.secret_bytes), committed=commit.digest),
+            message=Msg(
+                "rng.problem_secret",
+                digest=commitment_digest(reveal.secret_bytes, commit.binding),
+                committed=commit.digest,
+            ),
         )
-    if reveal.nonce != nonce.text:
-        return Problem(
-            code="reveal-uses-another-nonce", message=Msg("rng.problem_nonce", used=reveal.nonce, sent=nonce.text)
-        )
+    sent = answers[0].text if commit.version == 1 and len(answers) == 1 else join_nonces([n.text for n in answers])
+    if reveal.nonce != sent:
+        return Problem(code="reveal-uses-another-nonce", message=Msg("rng.problem_nonce", used=reveal.nonce, sent=sent))
     return None
 
 
-def settle(commit: Commitment, nonce: Nonce, reveal: Reveal) -> Reveal:
-    """The reveal, once checked against its commit and nonce: its ``outcome``/``outcomes``/``faces``
+def settle(commit: Commitment, nonce: Nonce | Sequence[Nonce], reveal: Reveal) -> Reveal:
+    """The reveal, once checked against its commit and nonce(s): its ``outcome``/``outcomes``/``faces``
     are then the verified stream. RngError naming the problem otherwise."""
     found = problem(commit, nonce, reveal)
     if found is not None:
@@ -404,7 +696,7 @@ class Refused(msgspec.Struct, frozen=True, kw_only=True):
     """Text that starts like a token but is not a valid one: mangled on the way, or mistyped."""
 
     kind: str
-    """The tag it started with: ``c1``, ``n1``, ``r1``, or another version (``c2``) this kifu does not read."""
+    """The tag it started with: ``c1``, ``n1``, ``r1``, ``c2`` … or another version this kifu does not read."""
     reason: str
     """What is wrong, in one line of English."""
     text: str
@@ -455,17 +747,32 @@ class _Reader:
     def field(self, n: int, allowed: frozenset[str], what: str) -> str:
         """A fixed-length field and the colon after it."""
         value = self.fixed(n, allowed, what)
+        self.colon(what)
+        return value
+
+    def colon(self, what: str) -> None:
         if self.text[self.at : self.at + 1] != ":":
             raise _Stop(f"expected ':' after the {what}")
         self.at += 1
+
+    def word(self, most: int, what: str) -> str:
+        """A v2 field of a-z, 0-9, '.' and '-' up to its colon (at most ``most`` characters)."""
+        begin = self.at
+        while self.at < len(self.text) and self.text[self.at] in _FIELD_CHARS and self.at - begin <= most:
+            self.at += 1
+        value = self.text[begin : self.at]
+        if not 1 <= len(value) <= most:
+            raise _Stop(f"{what}: expected 1 to {most} of a-z, 0-9, '.' and '-'")
+        self.colon(what)
+        self.got[what] = value
         return value
 
     def _joined(self) -> bool:
-        """True when the next character continues a word: a letter or digit with no whitespace before it."""
+        """True when the next character continues a word: an ASCII letter or digit with no whitespace before it."""
         return self.at < len(self.text) and self.text[self.at] in _NONCE_CHARS and not self.gaps[self.at]
 
     def nonce(self) -> str:
-        """A nonce: letters and digits up to whitespace or any other character (a nonce ends its token)."""
+        """A nonce: ASCII letters and digits up to whitespace or any other character (a nonce ends its token)."""
         begin = self.at
         if self.at < len(self.text) and self.text[self.at] in _NONCE_CHARS:
             self.at += 1
@@ -476,6 +783,25 @@ class _Reader:
             raise _Stop(f"nonce: longer than {NONCE_MAX} letters or digits")
         if len(value) < NONCE_MIN:
             raise _Stop(f"nonce: expected {NONCE_MIN} to {NONCE_MAX} letters a-z or digits 0-9, found {len(value)}")
+        self.got["nonce"] = value
+        return value
+
+    def nonces(self) -> str:
+        """A v2 reveal's nonces: a nonce, then '.' and another, as long as the '.' and the letter or digit after
+        it follow with no whitespace between (``neko1234.`` ends a sentence: one nonce)."""
+        found = [self.nonce()]
+        while (
+            self.text[self.at : self.at + 1] == "."
+            and not self.gaps[self.at]
+            and self.at + 1 < len(self.text)
+            and self.text[self.at + 1] in _NONCE_CHARS
+            and not self.gaps[self.at + 1]
+        ):
+            if len(found) == MAX_NONCES:
+                raise _Stop(f"nonces: more than {MAX_NONCES}")
+            self.at += 1
+            found.append(self.nonce())
+        value = ".".join(found)
         self.got["nonce"] = value
         return value
 
@@ -493,9 +819,9 @@ def _read(text: str, gaps: list[bool], start: int) -> tuple[Token | Refused, _Re
     kind = tag[:2]
     reader = _Reader(text, gaps, start + len(PREFIX) + 3)
     try:
-        if kind[1] != "1":
-            raise _Stop(f"protocol version {kind} is not one this kifu reads ({kind[0]}1)")
-        return _FIELDS[kind[0]](reader), reader
+        if kind not in _FIELDS:
+            raise _Stop(f"protocol version {kind} is not one this kifu reads ({kind[0]}1, {kind[0]}2)")
+        return _FIELDS[kind](reader), reader
     except (_Stop, RngError) as stop:
         reason = str(stop.message) if isinstance(stop, RngError) else str(stop)  # a Refused says why in English (data)
         shown = text[start : start + _LONGEST_TOKEN]
@@ -512,18 +838,36 @@ def _read_commit(r: _Reader) -> Commitment:
     return Commitment(id=id, digest=digest)
 
 
-def _read_nonce(r: _Reader) -> Nonce:
+def _read_commit2(r: _Reader) -> Commitment:
     id = r.field(ID_LENGTH, _ID_CHARS, "id")
-    return Nonce(id=id, text=r.nonce())
+    match = r.word(FIELD_MAX + 1, "match")
+    purpose = r.word(FIELD_MAX, "purpose")
+    roll = r.word(ROLL_MAX, "roll")
+    digest = r.field(2 * SECRET_BYTES, _HEX, "digest")
+    check = r.fixed(CHECK_LENGTH, _HEX, "check")
+    r.end()
+    _expect_check(check, f"{PREFIX}c2:{id}:{match}:{purpose}:{roll}:{digest}")
+    return Commitment(id=id, digest=digest, version=2, binding=Binding(match=match, purpose=purpose, roll=roll))
 
 
-def _read_reveal(r: _Reader) -> Reveal:
-    id = r.field(ID_LENGTH, _ID_CHARS, "id")
-    secret = r.field(2 * SECRET_BYTES, _HEX, "secret")
-    check = r.field(CHECK_LENGTH, _HEX, "check")
-    nonce = r.nonce()
-    _expect_check(check, f"{PREFIX}r1:{id}:{secret}:{nonce}")
-    return Reveal(id=id, secret=secret, nonce=nonce)
+def _read_nonce(version: int) -> Callable[[_Reader], Nonce]:
+    def read(r: _Reader) -> Nonce:
+        id = r.field(ID_LENGTH, _ID_CHARS, "id")
+        return Nonce(id=id, text=r.nonce(), version=version)
+
+    return read
+
+
+def _read_reveal(version: int) -> Callable[[_Reader], Reveal]:
+    def read(r: _Reader) -> Reveal:
+        id = r.field(ID_LENGTH, _ID_CHARS, "id")
+        secret = r.field(2 * SECRET_BYTES, _HEX, "secret")
+        check = r.field(CHECK_LENGTH, _HEX, "check")
+        nonce = r.nonce() if version == 1 else r.nonces()
+        _expect_check(check, f"{PREFIX}r{version}:{id}:{secret}:{nonce}")
+        return Reveal(id=id, secret=secret, nonce=nonce, version=version)
+
+    return read
 
 
 def _expect_check(check: str, body: str) -> None:
@@ -531,7 +875,14 @@ def _expect_check(check: str, body: str) -> None:
         raise _Stop("check digits do not match: the token was changed on the way")
 
 
-_FIELDS = {"c": _read_commit, "n": _read_nonce, "r": _read_reveal}
+_FIELDS: dict[str, Callable[[_Reader], Token]] = {
+    "c1": _read_commit,
+    "n1": _read_nonce(1),
+    "r1": _read_reveal(1),
+    "c2": _read_commit2,
+    "n2": _read_nonce(2),
+    "r2": _read_reveal(2),
+}
 
 
 def scan(text: str) -> list[Token | Refused]:
@@ -552,20 +903,24 @@ class Found(msgspec.Struct, frozen=True, kw_only=True):
     token: Token | Refused
     """The token, or why it was refused."""
     fields: dict[str, str]
-    """Each field as the message wrote it (folded), read in full before any check: ``id``, ``digest``,
-    ``secret``, ``check``, ``nonce``. For a refused token, what it said as far as it could be read."""
+    """Each field as the message wrote it (folded), read in full before any check: ``id``, ``match``,
+    ``purpose``, ``roll``, ``digest``, ``secret``, ``check``, ``nonce``. For a refused token, what it said as
+    far as it could be read."""
     claims: tuple[tuple[int, int], ...] = ()
     """After a reveal token, the outcomes posted with it (``→ 裏``, ``→ d6=4``): (sides, face) from outcome 0."""
+    arrow: bool = False
+    """True when an arrow followed the reveal token (``claims`` may still be empty: ``→ ?``)."""
 
 
 def read_chat(text: str) -> list[Found]:
     """``scan``, with each token's fields as written and the outcomes a reveal posts after an arrow.
 
     Claims follow a reveal token in the same message (docs/randomness.md, "Posting
-    the outcomes"): an arrow (``→``, ``->``, ``=>``, ``⇒``), then coins (``表``, ``裏``,
-    ``heads``, ``tails``) and dice (``d6=4``, ``d6=4,2``) in outcome order, read on the
-    folded text like the token. Reading stops at the first thing that is neither.
-    Never raises; linear in the text's length.
+    the outcomes"): the first arrow (``→``, ``->``, ``=>``, ``⇒``) after the token and
+    before any further token, then coins (``表``, ``裏``, ``heads``, ``tails``) and dice
+    (``d6=4``, ``d6=4,2``) in outcome order, read on the folded text like the token.
+    Reading stops at the first thing that is neither. Never raises; linear in the
+    text's length.
     """
     normalised = unicodedata.normalize("NFKC", text)
     if not _may_hold_token(normalised):
@@ -575,11 +930,14 @@ def read_chat(text: str) -> list[Found]:
     start = folded.find(PREFIX)
     while start != -1:
         item = _read(folded, gaps, start)
+        following = folded.find(PREFIX, start + 1)
         if item is not None:
             token, reader = item
-            claims = _claims(folded, reader.at) if token.kind == "r1" else ()
-            found.append(Found(token=token, fields=reader.got, claims=claims))
-        start = folded.find(PREFIX, start + 1)
+            arrow, claims = False, ()  # type: tuple[bool, tuple[tuple[int, int], ...]]
+            if token.kind[0] == "r":
+                arrow, claims = _claims(folded, reader.at, len(folded) if following == -1 else following)
+            found.append(Found(token=token, fields=reader.got, claims=claims, arrow=arrow))
+        start = following
     return found
 
 
@@ -596,18 +954,18 @@ COIN_WORDS = {"表": HEADS, "裏": TAILS, "heads": HEADS, "tails": TAILS}
 _CLAIM_SEPARATORS = ",、;/"
 _MAX_FACE_DIGITS = 10
 """Digits of a posted face or die size (2**32 has 10): more is no claim, and reading stays linear."""
-_MAX_CLAIMS = 1000
-"""Outcomes read after one reveal: more than any game step draws from one commitment."""
 
 
-def _claims(text: str, at: int) -> tuple[tuple[int, int], ...]:
-    """The outcomes posted after a reveal that ends at ``at`` (folded text, whitespace already removed)."""
-    arrow = next((a for a in ARROWS if text.startswith(a, at)), None)
-    if arrow is None:
-        return ()
-    at += len(arrow)
+def _claims(text: str, at: int, stop: int) -> tuple[bool, tuple[tuple[int, int], ...]]:
+    """Whether an arrow follows a reveal that ends at ``at`` before ``stop`` (the next token), and the outcomes
+    posted after the first one (folded text, whitespace already removed)."""
+    where = [(i, a) for a in ARROWS if (i := text.find(a, at, stop)) != -1]
+    if not where:
+        return False, ()
+    first, arrow = min(where)
+    at = first + len(arrow)
     out: list[tuple[int, int]] = []
-    while at < len(text) and len(out) < _MAX_CLAIMS:
+    while at < stop and len(out) < MAX_OUTCOMES:
         word = next((w for w in COIN_WORDS if text.startswith(w, at)), None)
         if word is not None:
             out.append((2, COIN_WORDS[word]))
@@ -621,7 +979,7 @@ def _claims(text: str, at: int) -> tuple[tuple[int, int], ...]:
                 break
             out.append((sides, face))
             # More faces of the same die: d6=4,2 (a comma then a number, not a new claim).
-            while len(out) < _MAX_CLAIMS and at < len(text) and text[at] in _CLAIM_SEPARATORS:
+            while len(out) < MAX_OUTCOMES and at < stop and text[at] in _CLAIM_SEPARATORS:
                 more, after = _number(text, at + 1)
                 if more is None:
                     break
@@ -629,13 +987,13 @@ def _claims(text: str, at: int) -> tuple[tuple[int, int], ...]:
                 at = after
         else:
             break
-        if at < len(text) and text[at] in _CLAIM_SEPARATORS:
+        if at < stop and text[at] in _CLAIM_SEPARATORS:
             at += 1
-    return tuple(out)
+    return True, tuple(out)
 
 
 def draw(
-    reveal: Reveal, sides: Sequence[int], until: int | None = None, limit: int = _MAX_CLAIMS
+    reveal: Reveal, sides: Sequence[int], until: int | None = None, limit: int = MAX_OUTCOMES
 ) -> list[tuple[int, int]]:
     """Outcomes 0, 1 … of ``reveal`` as (sides, face): one per entry of ``sides``; with ``until``, one die
     (``sides[0]``) rolled again and again up to and including the first ``until`` face (at most ``limit``)."""

@@ -3,7 +3,12 @@
 One file per user, looked for in this order: ``$KIFU_HOME/secrets.jsonl`` when
 KIFU_HOME is set, ``$XDG_DATA_HOME/kifu/secrets.jsonl`` when XDG_DATA_HOME is an
 absolute path, else ``~/.local/share/kifu/secrets.jsonl``. JSON Lines, only
-ever appended to, one ``{"id", "secret", "created"}`` per commitment.
+ever appended to, one ``{"id", "secret", "created"}`` per commitment (and, for a
+v2 commitment, ``version``, ``match``, ``purpose`` and ``roll``, so that its reveal
+needs nothing but the opponents' answers).
+
+A damaged line (a disk error, a hand edit) is reported (``warn``: file, line,
+why) and skipped: every other secret stays usable, and new commitments are made.
 
 The file is created with mode 0600 (its directory, if kifu makes it, 0700).
 A store that others may read or write, that another user owns, that is a
@@ -21,7 +26,7 @@ import os
 import stat
 from datetime import datetime, UTC
 from pathlib import Path
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import msgspec
 
@@ -35,19 +40,49 @@ FILE_NAME = "secrets.jsonl"
 """The store's file name inside its directory."""
 
 
-class StoredSecret(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class StoredSecret(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """One line of the store: a secret and the commitment id it was shown under."""
 
     id: str
-    """The commitment's id (``rng.commitment_id``), by which ``kifu toss reveal ID`` finds the secret."""
+    """The commitment's id (``rng.commitment_id``), by which ``kifu toss reveal`` finds the secret."""
     secret: str
     """The 32-byte secret in lower-case hex."""
     created: str
     """When it was made, RFC 3339 in UTC (``2026-11-01T01:00:00Z``)."""
+    version: int = 1
+    """The protocol version of the commitment: 1, or 2 (bound to ``match``, ``purpose`` and ``roll``)."""
+    match: str | None = None
+    """v2: the match the commitment is bound to, as its token names it."""
+    purpose: str | None = None
+    """v2: what the toss decides."""
+    roll: str | None = None
+    """v2: the dice it rolls."""
 
     def __post_init__(self) -> None:
-        if rng.commit(rng.parse_secret(self.secret)).id != self.id:
+        if rng.commit(rng.parse_secret(self.secret), self.binding).id != self.id:
             raise rng.RngError(Msg("rng.store_id", id=self.id), field="id")
+
+    @property
+    def binding(self) -> rng.Binding | None:
+        """What a v2 commitment is bound to (None in v1)."""
+        if self.version == 1:
+            return None
+        if self.match is None or self.purpose is None or self.roll is None:
+            raise rng.RngError(Msg("rng.binding_version", version=self.version), field="version")
+        return rng.Binding(match=self.match, purpose=self.purpose, roll=self.roll)
+
+    @property
+    def commitment(self) -> rng.Commitment:
+        """The commitment this secret was shown under."""
+        return rng.commit(rng.parse_secret(self.secret), self.binding)
+
+
+Warn = Callable[[rng.RngError], None]
+"""Told of each damaged line of the store (the error names file, line and field), which is then skipped."""
+
+
+def _quiet(_: rng.RngError) -> None:
+    pass
 
 
 _ENCODER = msgspec.json.Encoder()
@@ -65,8 +100,15 @@ def default_path(environ: Mapping[str, str] = os.environ) -> Path:
     return base / "kifu" / FILE_NAME
 
 
-def new_commitment(path: Path | None = None, *, now: datetime | None = None) -> rng.Commitment:
-    """Make a secret, store it durably, and return its commitment (the token to show is ``.format()``)."""
+def new_commitment(
+    path: Path | None = None,
+    binding: rng.Binding | None = None,
+    *,
+    now: datetime | None = None,
+    warn: Warn = _quiet,
+) -> rng.Commitment:
+    """Make a secret, store it durably, and return its commitment (the token to show is ``.format()``): v1, or
+    v2 bound to ``binding``."""
     path = path or default_path()
     where = str(path)
     created = (now or datetime.now(UTC)).astimezone(UTC)
@@ -76,15 +118,16 @@ def new_commitment(path: Path | None = None, *, now: datetime | None = None) -> 
         fcntl.flock(fd, fcntl.LOCK_EX)
         data = _read_all(fd)
         size = _cut_torn_tail(fd, data)
-        held = {entry.id for entry in _entries(data, where)}
+        held = {entry.id for entry in _entries(data, where, warn)}
         while True:
             # A 40-bit id repeats within one store with odds around 1e-5 after ten thousand commitments:
             # cheap to rule out here, and then an id always names one secret.
             secret = rng.new_secret()
-            commitment = rng.commit(secret)
+            commitment = rng.commit(secret, binding)
             if commitment.id not in held:
                 break
-        entry = StoredSecret(id=commitment.id, secret=secret.hex(), created=_rfc3339(created))
+        bound = {} if binding is None else {"version": 2, **msgspec.structs.asdict(binding)}
+        entry = StoredSecret(id=commitment.id, secret=secret.hex(), created=_rfc3339(created), **bound)
         _write_all(fd, _ENCODER.encode(entry) + b"\n", size, where)
         os.fsync(fd)
     finally:
@@ -94,31 +137,43 @@ def new_commitment(path: Path | None = None, *, now: datetime | None = None) -> 
     return commitment
 
 
-def stored(path: Path | None = None) -> list[StoredSecret]:
-    """Every secret in the store, oldest first; none when there is no store yet."""
+def stored(path: Path | None = None, *, warn: Warn = _quiet) -> list[StoredSecret]:
+    """Every secret in the store, oldest first; none when there is no store yet. A damaged line is told to
+    ``warn`` and skipped."""
     path = path or default_path()
     try:
         fd = _open(path, os.O_RDONLY)
     except FileNotFoundError:
         return []
     try:
-        return _entries(_read_all(fd), str(path))
+        return _entries(_read_all(fd), str(path), warn)
     finally:
         os.close(fd)
 
 
-def secret_for(id: str, path: Path | None = None) -> bytes:
-    """The secret behind commitment ``id``; RngError when this store does not hold it."""
+def entry_for(id: str, path: Path | None = None, *, warn: Warn = _quiet) -> StoredSecret:
+    """The store's line for commitment ``id``; RngError when this store does not hold it."""
     path = path or default_path()
-    for entry in stored(path):
+    for entry in stored(path, warn=warn):
         if entry.id == id:
-            return rng.parse_secret(entry.secret)
+            return entry
     raise rng.RngError(Msg("rng.store_missing", id=id), where=str(path), field="id")
 
 
-def reveal_for(nonce: rng.Nonce, path: Path | None = None) -> rng.Reveal:
-    """The reveal that answers ``nonce``, with the secret of the commitment it names."""
-    return rng.reveal(secret_for(nonce.id, path), nonce)
+def secret_for(id: str, path: Path | None = None, *, warn: Warn = _quiet) -> bytes:
+    """The secret behind commitment ``id``; RngError when this store does not hold it."""
+    return rng.parse_secret(entry_for(id, path, warn=warn).secret)
+
+
+def reveal_for(nonce: rng.Nonce | Sequence[rng.Nonce], path: Path | None = None, *, warn: Warn = _quiet) -> rng.Reveal:
+    """The reveal that answers ``nonce`` (v1), or every opponent's nonce (v2), with the secret of the
+    commitment they name."""
+    answers = [nonce] if isinstance(nonce, rng.Nonce) else list(nonce)
+    ids = {n.id for n in answers}
+    if len(ids) != 1:
+        raise rng.RngError(Msg("rng.nonces_ids", ids=", ".join(sorted(ids))), field="nonce")
+    entry = entry_for(ids.pop(), path, warn=warn)
+    return rng.reveal(rng.parse_secret(entry.secret), answers, entry.version)
 
 
 def _rfc3339(when: datetime) -> str:
@@ -183,16 +238,18 @@ def _cut_torn_tail(fd: int, data: bytes) -> int:
     return end
 
 
-def _entries(data: bytes, where: str) -> list[StoredSecret]:
-    """The store's lines, decoded and checked; a torn last line (see ``_cut_torn_tail``) is not one."""
+def _entries(data: bytes, where: str, warn: Warn) -> list[StoredSecret]:
+    """The store's lines, decoded and checked; a torn last line (see ``_cut_torn_tail``) is not one. A line
+    that does not decode or check is told to ``warn`` (file, line, field) and skipped: one damaged line
+    must not keep every other secret, and every new commitment, from the player."""
     out = []
     for line, raw in enumerate(data.split(b"\n")[:-1], 1):
         try:
             out.append(_DECODER.decode(raw))
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
             message, field = field_error(exc)
-            raise rng.RngError(Msg("rng.store_line", detail=message), where=where, line=line, field=field) from None
+            warn(rng.RngError(Msg("rng.store_line", detail=message), where=where, line=line, field=field))
         except rng.RngError as exc:
             exc.line = line
-            raise exc.located(where) from None
+            warn(exc.located(where))  # type: ignore[arg-type]
     return out

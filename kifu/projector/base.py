@@ -108,8 +108,8 @@ class LogState(msgspec.Struct, frozen=True, kw_only=True):
     """Seq taken back -> the seq of the log.void that took it back, as of this event."""
     rng: tuple[Event, ...] = ()
     """The verifiable-randomness events so far, in order: every ``rng.commit``, ``rng.nonce`` and
-    ``rng.reveal``, and every event that names a commitment in its ``rng`` field (what the KIFU-RNG
-    rules judge; docs/randomness.md)."""
+    ``rng.reveal``, and every event that names a commitment in its ``rng`` field, voided or not (what the
+    KIFU-RNG rules judge; docs/randomness.md)."""
 
 
 def log_initial(start: MatchStarted) -> LogState:
@@ -254,8 +254,16 @@ def _book(state: LogState, event: Event, cls: type) -> LogState:
 
 def log_skip(state: LogState, event: Event) -> LogState:
     """The log's part after an event that a void takes back: unchanged, but a ruling as written
-    still counts for the voids between it and the void that takes it back (``void_verdicts``)."""
-    return _book(state, event, JudgeRuling) if type(event) is JudgeRuling else state
+    still counts for the voids between it and the void that takes it back (``void_verdicts``), and
+    a verifiable-randomness event stays in ``rng``: a void never takes back randomness, the KIFU-RNG
+    rules judge every toss as it was recorded and read ``voided`` to know what a void tried to take back
+    (docs/randomness.md, "Voids")."""
+    cls = type(event)
+    if cls is JudgeRuling:
+        return _book(state, event, JudgeRuling)
+    if cls in RNG_EVENTS or getattr(event, "rng", None) is not None:
+        return _REPLACE(state, rng=state.rng + (event,))
+    return state
 
 
 def voided_in(events: Iterable[Event]) -> dict[int, int]:

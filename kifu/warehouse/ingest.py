@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 
 from kifu.auditor import registry
+from kifu.auditor.rng import randomness
 from kifu.events import logfile
 from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
 from kifu.events.i18n import Msg
@@ -89,6 +90,11 @@ _FINDING_ROW = (
 )
 _INSERT_FINDINGS = f"INSERT INTO findings BY NAME SELECT unnest(from_json($rows, '{_FINDING_ROW}'), recursive := true)"
 
+_RANDOMNESS_ROW = '[{"match":"VARCHAR","verifiable":["BIGINT"],"voided":["BIGINT"]}]'
+INSERT_RANDOMNESS = (
+    f"INSERT INTO match_randomness BY NAME SELECT unnest(from_json($rows, '{_RANDOMNESS_ROW}'), recursive := true)"
+)
+
 _KNOWN_HEADS = "SELECT match, head, source FROM matches"
 
 
@@ -109,6 +115,8 @@ class Checked:
     row: dict[str, Any] = field(default_factory=dict)
     """The ``matches`` row, as JSON-ready values."""
     findings: list[dict[str, Any]] = field(default_factory=list)
+    randomness: dict[str, Any] = field(default_factory=dict)
+    """The ``match_randomness`` row: which outcome events are verifiable and which voided, as the audit decided."""
     counts: dict[str, int] = field(default_factory=dict)
     """Findings by severity."""
     skipped_audit: bool = False
@@ -217,8 +225,16 @@ def check_bytes(
         for f in audit(events):
             out.findings.append(_finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
+    out.randomness = randomness_row(out.match, events)
     out.data, out.columns = data, _columns(events, types)
     return out
+
+
+def randomness_row(match: str, events: list[Event]) -> dict[str, Any]:
+    """The ``match_randomness`` row of a verified match: the seqs of its verifiable and of its voided outcome
+    events, as ``kifu verify`` and the audit count them (``kifu.auditor.rng.randomness``)."""
+    r = randomness(events)
+    return {"match": match, "verifiable": sorted(r.verified), "voided": sorted(r.voided_seqs)}
 
 
 class _Tags(dict[type, str]):
@@ -472,6 +488,7 @@ class _Batch:
             con.execute(_INSERT_LINES)
             con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})
             con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in self.items for f in c.findings])})
+            con.execute(INSERT_RANDOMNESS, {"rows": _json([c.randomness for c in self.items if c.randomness])})
             for sql in feeds:
                 con.execute(sql)
             con.execute("DROP VIEW _batch_events")

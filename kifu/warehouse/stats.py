@@ -13,7 +13,8 @@ and an exact negative-binomial test for run lengths (n runs of a fair coin leave
 of S ~ NegBin(n, 1/2) tosses facing the tosser, the sum of n Geometric(1/2) lengths). A row
 below its test's minimum n (``min_n``) gets no p-value ("too few"): the test could not
 reject whatever the outcomes, or its approximation does not hold. Only outcomes that are
-uniform by construction (``randomness.uniform``) are tested.
+uniform by construction (``randomness.uniform``) are tested, and none a log.void took back
+(``randomness.voided``: counted apart by ``voided``).
 """
 
 from __future__ import annotations
@@ -40,8 +41,12 @@ BY = {"person": "person", "seat": "player"}
 OUTCOMES_SQL = """
 SELECT kind, coalesce({who}, '{none}') AS who, coalesce(verifiable, false) AS verifiable, sides, value, count(*) AS c
 FROM randomness WHERE kind IN ('coin', 'die') AND uniform AND sides >= 2 AND value BETWEEN 1 AND sides
-  AND ($game IS NULL OR game = $game)
+  AND NOT coalesce({voided}, false) AND ($game IS NULL OR game = $game)
 GROUP BY ALL ORDER BY ALL"""
+
+VOIDED_SQL = """
+SELECT count(*) FROM randomness WHERE coalesce({voided}, false) AND ($game IS NULL OR game = $game)"""
+"""Outcomes a log.void took back: left out of every test, counted apart (docs/randomness.md)."""
 
 RUNS_SQL = """
 SELECT coalesce({who}, '{none}') AS who, count(*) AS n, sum(n) AS total
@@ -423,13 +428,26 @@ def fairness(
     # scipy's special functions must still never print a warning in the middle of a table.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        raw = _outcome_tests(con.execute(OUTCOMES_SQL.format(who=who, none=NO_PLAYER), params).fetchall(), alpha, level)
+        sql = OUTCOMES_SQL.format(who=who, none=NO_PLAYER, voided=_voided_column(con))
+        raw = _outcome_tests(con.execute(sql, params).fetchall(), alpha, level)
         raw += [
             runs_test(w, n, int(t), alpha=alpha, level=level)
             for w, n, t in con.execute(RUNS_SQL.format(who=who, none=NO_PLAYER), params).fetchall()
             if n
         ]
         return adjust(raw, alpha, correction)
+
+
+def _voided_column(con: duckdb.DuckDBPyConnection) -> str:
+    """``voided``, or ``NULL`` for a dataset written before outcomes were marked voided (none then is)."""
+    columns = {row[0] for row in con.execute("DESCRIBE SELECT * FROM randomness").fetchall()}
+    return "voided" if "voided" in columns else "NULL"
+
+
+def voided(con: duckdb.DuckDBPyConnection, *, game: str | None = None) -> int:
+    """How many random outcomes a log.void took back (``fairness`` leaves them out)."""
+    sql = VOIDED_SQL.format(voided=_voided_column(con))
+    return int(con.execute(sql, {"game": game}).fetchone()[0])  # type: ignore[index]
 
 
 def wilson(k: int, n: int, level: float = 0.95) -> tuple[float, float]:

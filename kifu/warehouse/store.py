@@ -17,6 +17,8 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
 
+import msgspec
+
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
@@ -164,6 +166,7 @@ def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | N
         for sql in _MIGRATE_PLAYERS:
             con.execute(sql)
     create_views(con, selects(mods))
+    backfill_randomness(con)
     stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
     if stored is None or stored[0] != digest(mods):
         refresh_feeds(con, mods)
@@ -182,6 +185,40 @@ def create_views(con: duckdb.DuckDBPyConnection, views: dict[str, str]) -> None:
                 f"CREATE OR REPLACE VIEW {name} AS SELECT v.*, p.person FROM ({sql}) v "
                 f"LEFT JOIN {people.PERSON_OF} p ON p.match = v.match AND p.player = v.player"
             )
+
+
+_UNJUDGED = "SELECT match FROM matches ANTI JOIN match_randomness USING (match)"
+_MAY_HAVE_STATUS = """SELECT DISTINCT match FROM event_lines
+    WHERE match IN (SELECT match FROM unjudged) AND type IN ('log.void', 'rng.commit', 'rng.nonce', 'rng.reveal')"""
+
+
+def backfill_randomness(con: duckdb.DuckDBPyConnection) -> None:
+    """Each stored match that has no ``match_randomness`` row yet (a warehouse made before it) gets one,
+    decided by the audit's own definition from its stored lines. Only a match with a log.void or a
+    verifiable toss can have a verifiable or voided outcome: the others get empty lists in one statement."""
+    from kifu.events import logfile
+
+    from .ingest import INSERT_RANDOMNESS, randomness_row
+
+    if con.execute(f"SELECT count(*) FROM ({_UNJUDGED})").fetchone()[0] == 0:  # type: ignore[index]
+        return
+    con.execute(f"CREATE OR REPLACE TEMP TABLE unjudged AS {_UNJUDGED}")
+    rows = []
+    for (match,) in con.execute(_MAY_HAVE_STATUS).fetchall():
+        lines = con.execute("SELECT line FROM event_lines WHERE match = $m ORDER BY seq", {"m": match}).fetchall()
+        data = "".join(line + "\n" for (line,) in lines).encode()
+        try:
+            events, _ = logfile.verify_bytes(data, where=match)
+        except KifuError:
+            continue  # stored lines that no longer verify are no data to judge: the match keeps none
+        rows.append(randomness_row(match, events))
+    con.execute("BEGIN TRANSACTION")
+    con.execute(INSERT_RANDOMNESS, {"rows": msgspec.json.encode(rows).decode()})
+    con.execute(
+        "INSERT INTO match_randomness SELECT match, [], [] FROM unjudged ANTI JOIN match_randomness USING (match)"
+    )
+    con.execute("COMMIT")
+    con.execute("DROP TABLE unjudged")
 
 
 def refresh_feeds(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | None = None) -> None:

@@ -5,14 +5,15 @@ A game's ``kifu/games/<id>/views.py`` declares SQL only, as data:
 * ``VIEWS: dict[str, str]``: view name -> SELECT over ``events``/``matches``;
 * ``RANDOMNESS: str | None``: a SELECT over ``{events}`` with exactly the columns of
   ``RANDOMNESS_COLUMNS``, one row per random outcome the game's events record
-  (the warehouse adds ``verifiable`` to each row itself, see ``VERIFIABLE``);
+  (the warehouse adds ``verifiable`` and ``voided`` to each row itself, see ``VERIFIABLE``);
 * ``FIRST_PLAYER: str | None``: a SELECT over ``events`` with the columns of
   ``FIRST_COLUMNS``: who played first in each match, as the game defines it;
   the view ``first_players`` unites them (``kifu stats first``);
 * ``RUNS: str | None``: a SELECT over ``{events}`` with the columns of
   ``RUNS_COLUMNS``, one row per run-length outcome (ガンナガン's N: tosses facing
   the tosser before the first facing the opponent), tested against
-  Geometric(1/2) by ``kifu stats fairness``.
+  Geometric(1/2) by ``kifu stats fairness``; ``{events}`` is then the events no
+  log.void took back.
 
 The feeds are materialized: ``kifu ingest`` runs each feed over the batch it
 loads (``{events}`` is then the batch's events, whole matches) and appends to the
@@ -46,16 +47,17 @@ face, a die's face, a choice's pick), false for a value derived from several dra
 exploding die's sum, a kept die, a sorted D66): ``kifu stats fairness`` tests only uniform rows."""
 
 VERIFIABLE = """
-    SELECT f.*, v.seq IS NOT NULL AS verifiable
-    FROM ({feed}) f
-    LEFT JOIN (SELECT e.match, e.seq FROM {events} e
-               WHERE contains(e.line, '"rng":{') AND NOT EXISTS (
-                   SELECT 1 FROM findings x
-                   WHERE x.match = e.match AND starts_with(x.code, 'KIFU-RNG-') AND list_contains(x.seqs, e.seq))) v
-      ON v.match = f.match AND v.seq = f.seq"""
-"""Every game's randomness feed with ``verifiable``: the outcome's event names a commitment (its ``rng``
-field) and no KIFU-RNG finding names the event (docs/randomness.md). The findings of a batch are
-stored before its feeds run, so this reads the audit of the very events it marks."""
+    SELECT f.*, coalesce(list_contains(s.verifiable, f.seq), false) AS verifiable,
+           coalesce(list_contains(s.voided, f.seq), false) AS voided
+    FROM ({feed}) f LEFT JOIN match_randomness s ON s.match = f.match"""
+"""Every game's randomness feed with ``verifiable`` and ``voided``, as the audit decided them
+(``kifu.auditor.rng.randomness``, the one definition ``kifu verify`` and the match page also read) and
+ingest stored in ``match_randomness``: nothing about them is worked out again in SQL. A batch's
+statuses are stored before its feeds run."""
+
+STANDING = """(SELECT e.* FROM {events} e WHERE NOT EXISTS (
+    SELECT 1 FROM match_randomness s WHERE s.match = e.match AND list_contains(s.voided, e.seq)))"""
+"""The events no log.void took back, as the run-length feeds read them (a voided toss is no part of a run)."""
 
 RUNS_COLUMNS = ("game", "match", "seq", "player", "n")
 """One run: ``n`` ≥ 0 outcomes facing the player before the first facing the opponent."""
@@ -63,11 +65,16 @@ RUNS_COLUMNS = ("game", "match", "seq", "player", "n")
 TABLES = (
     """CREATE TABLE IF NOT EXISTS random_outcomes (
         game VARCHAR, match VARCHAR, seq BIGINT, idx INTEGER, player VARCHAR, kind VARCHAR,
-        sides INTEGER, value INTEGER, purpose VARCHAR, secret BOOLEAN, uniform BOOLEAN, verifiable BOOLEAN)""",
-    # A warehouse made before `uniform` or verifiable outcomes gains the columns; the feeds' new digest
-    # then refills the table.
+        sides INTEGER, value INTEGER, purpose VARCHAR, secret BOOLEAN, uniform BOOLEAN, verifiable BOOLEAN,
+        voided BOOLEAN)""",
+    # A warehouse made before `uniform`, verifiable or voided outcomes gains the columns; the feeds' new
+    # digest then refills the table.
     "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS uniform BOOLEAN",
     "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS verifiable BOOLEAN",
+    "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS voided BOOLEAN",
+    # Per match, what the audit decided of its random outcomes (``kifu.auditor.rng.randomness``): the seqs
+    # of the events whose outcomes are verifiable, and of those a log.void took back.
+    "CREATE TABLE IF NOT EXISTS match_randomness (match VARCHAR, verifiable BIGINT[], voided BIGINT[])",
     """CREATE TABLE IF NOT EXISTS run_lengths (
         game VARCHAR, match VARCHAR, seq BIGINT, player VARCHAR, n INTEGER)""",
     "CREATE TABLE IF NOT EXISTS feed_versions (feed VARCHAR PRIMARY KEY, digest VARCHAR)",
@@ -114,11 +121,14 @@ def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:
         for attr, (table, cols) in FEEDS.items():
             sql = getattr(m, attr, None)
             if sql:
+                source = events
                 if attr == "RANDOMNESS":
-                    sql, cols = VERIFIABLE.replace("{feed}", sql), (*cols, "verifiable")
+                    sql, cols = VERIFIABLE.replace("{feed}", sql), (*cols, "verifiable", "voided")
+                else:
+                    source = STANDING.replace("{events}", events)
                 out.append(
                     f"INSERT INTO {table} ({', '.join(cols)}) SELECT {', '.join(cols)} "
-                    f"FROM ({sql.replace('{events}', events)})"
+                    f"FROM ({sql.replace('{events}', source)})"
                 )
     return out
 
@@ -126,4 +136,4 @@ def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:
 def digest(modules: Iterable[ModuleType]) -> str:
     """Fingerprint of every feed's SQL: stored with the tables, compared at each ingest."""
     text = "\n".join(f"{m.__name__}.{attr}:{getattr(m, attr, None) or ''}" for m in modules for attr in FEEDS)
-    return hashlib.sha256((VERIFIABLE + text).encode()).hexdigest()
+    return hashlib.sha256((VERIFIABLE + STANDING + text).encode()).hexdigest()

@@ -49,11 +49,13 @@ def _verdict(ctx: Context, findings: Sequence[Finding]) -> str:
 def _randomness(ctx: Context) -> str:
     """How many random outcomes the match records and how many of them are verifiable (docs/randomness.md)."""
     t = ctx.randomness
-    if t is None or not t.outcomes and not t.ledger:
+    if t is None or not t.any:
         return ""
+    r = t.result()
+    key = "random_outcomes_voided" if r.voided else "random_outcomes"
     return (
         f"<p><b>{esc(ctx.t('random'))}</b>: "
-        f"{esc(ctx.t('random_outcomes', outcomes=t.outcomes, verifiable=t.verifiable))}</p>"
+        f"{esc(ctx.t(key, outcomes=r.outcomes, verifiable=r.verifiable, voided=r.voided))}</p>"
     )
 
 

@@ -12,6 +12,12 @@ still recorded as it reads, and listed in the import report: the audit then
 says what it does not match, at that message. A token repeating one that another
 speaker posted earlier is a quote (a reply that cites the roller's line), not a
 new commit, nonce or reveal: it stays in its message's text and makes no event.
+
+A v2 commitment names its roll, so a v2 reveal fixes its outcomes even when it
+posts none: they are then recorded as the reveal derives them (with the
+commitment's purpose), and the audit checks the reveal itself. Posted outcomes
+are recorded as posted, so that one changed on the way is a finding at its message.
+``kifu toss check`` reads a pasted chat through this same class.
 """
 
 from __future__ import annotations
@@ -44,6 +50,8 @@ class Tokens:
         self.report = report
         self.posted: dict[str, str | None] = {}
         """Each token as first read (canonical text) -> who posted it."""
+        self.commitments: dict[str, rng.Commitment] = {}
+        """The first valid v2 commitment of each id: what a v2 reveal's outcomes are drawn by."""
 
     def read(self, msg: Message, base: dict[str, Any]) -> Read:
         found_all = rng.read_chat(msg.text)
@@ -73,9 +81,29 @@ class Tokens:
             self.report.rng += 1
             if isinstance(found.token, rng.Refused):
                 self.report.refused.append(Located(msg.loc, f"{found.token.text[:40]}…: {found.token.reason}"))
+            if isinstance(found.token, rng.Commitment) and found.token.binding is not None:
+                self.commitments.setdefault(found.token.id, found.token)
             if made["type"] == "rng.reveal":
-                out.randoms.extend(_claimed(made["id"], found.claims))
+                out.randoms.extend(self._outcomes(made["id"], found))
         return out
+
+    def _outcomes(self, id: str, found: rng.Found) -> list[dict[str, Any]]:
+        """``random`` templates of a reveal's outcomes: those posted after its arrow; for a v2 reveal that
+        posts none, those it derives by its commitment's roll (a reveal alone is a whole toss)."""
+        commitment = self.commitments.get(id)
+        purpose = commitment.binding.purpose if commitment is not None and commitment.binding else None
+        claims = found.claims
+        token = found.token
+        if (
+            not found.arrow
+            and isinstance(token, rng.Reveal)
+            and token.version == 2
+            and commitment is not None
+            and commitment.binding is not None
+            and rng.verify_reveal(commitment, token)
+        ):
+            claims = tuple(commitment.binding.dice.draw(token.stream()))
+        return _claimed(id, claims, purpose)
 
 
 def _event(found: rng.Found) -> dict[str, Any] | None:
@@ -83,10 +111,18 @@ def _event(found: rng.Found) -> dict[str, Any] | None:
     token, fields = found.token, found.fields
     if token.kind == "c1" and {"id", "digest"} <= fields.keys():
         return {"type": "rng.commit", "id": fields["id"], "digest": fields["digest"]}
-    if token.kind == "n1" and isinstance(token, rng.Nonce):
+    if token.kind == "c2" and {"id", "digest", "match", "purpose", "roll"} <= fields.keys():
+        try:  # a binding that does not even read as one cannot be recorded: the token is unreadable
+            rng.Binding(match=fields["match"], purpose=fields["purpose"], roll=fields["roll"])
+        except rng.RngError:
+            return None
+        bound = {k: fields[k] for k in ("match", "purpose", "roll")}
+        return {"type": "rng.commit", "id": fields["id"], "digest": fields["digest"], "version": 2, **bound}
+    if token.kind in ("n1", "n2") and isinstance(token, rng.Nonce):
         return {"type": "rng.nonce", "id": token.id, "nonce": token.text}
-    if token.kind == "r1" and {"id", "secret", "nonce"} <= fields.keys():
-        return {"type": "rng.reveal", "id": fields["id"], "secret": fields["secret"], "nonce": fields["nonce"]}
+    if token.kind in ("r1", "r2") and {"id", "secret", "nonce"} <= fields.keys():
+        made = {"type": "rng.reveal", "id": fields["id"], "secret": fields["secret"], "nonce": fields["nonce"]}
+        return made | {"version": 2} if token.kind == "r2" else made
     return None
 
 
@@ -94,22 +130,23 @@ def _key(made: dict[str, Any]) -> str:
     return ":".join(str(v) for v in made.values())
 
 
-def _claimed(id: str, claims: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
-    """``random`` templates of the outcomes posted after a reveal: one per run of one die size."""
+def _claimed(id: str, claims: tuple[tuple[int, int], ...], purpose: str | None = None) -> list[dict[str, Any]]:
+    """``random`` templates of a reveal's outcomes: one per run of one die size (with the commitment's purpose)."""
     out: list[dict[str, Any]] = []
     index = 0
     for sides, face in claims:
         if out and out[-1]["sides"] == sides:
             out[-1]["values"].append(face)
         else:
-            out.append(
-                {
-                    "type": "random",
-                    "kind": "coin" if sides == 2 else "die",
-                    "sides": sides,
-                    "values": [face],
-                    "rng": {"commit": id, "index": index} if index else {"commit": id},
-                }
-            )
+            made: dict[str, Any] = {
+                "type": "random",
+                "kind": "coin" if sides == 2 else "die",
+                "sides": sides,
+                "values": [face],
+                "rng": {"commit": id, "index": index} if index else {"commit": id},
+            }
+            if purpose is not None:
+                made["purpose"] = purpose
+            out.append(made)
         index += 1
     return out
