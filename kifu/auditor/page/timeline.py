@@ -14,6 +14,7 @@ from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, event_type
 from ...projector import series
 from ..base import Finding
 from ..stance import decision_word
+from . import board
 from .common import (
     SEVERITIES,
     Context,
@@ -39,16 +40,33 @@ def rulings_section(ctx: Context) -> str:
         for r in rulings
     )
     table = labelled_table(ctx, ("seq", "about", "decision", "detail"), rows)
-    return f'<h2>{esc(ctx.t("rulings"))}</h2><div class="card">{table}</div>'
+    return f'<h2>{esc(ctx.t("rulings"))}</h2><div class="card">{table}{_ruling_boards(ctx, rulings)}</div>'
+
+
+def _ruling_boards(ctx: Context, rulings: Sequence[JudgeRuling]) -> str:
+    """A static board of each event a ruling is about (of the ruling itself when it names none)."""
+    figures = []
+    for r in rulings:
+        for seq in list(dict.fromkeys(r.about))[:3] or [r.seq]:
+            if len(figures) < board.STATIC_BOARDS:
+                caption = ctx.th("board_ruling", ruling=seq_links((r.seq,)), seq=seq_links((seq,)))
+                figures.append(board.static(ctx.boards, seq, caption))
+    figures = [f for f in figures if f]
+    return f'<div class="boards">{"".join(figures)}</div>' if figures else ""
 
 
 FULL_TIMELINE = 5000
 """Events up to which the timeline shows every event; a longer log's timeline is summarised."""
 HEAD = TAIL = 500
 """Events shown at the start and at the end of a summarised timeline."""
+NEAR = 10
+"""Events shown on either side of each event a finding cites or a ruling is about (and of each ruling), so
+that a judge can step the board through what led there and what followed."""
 
 Change = tuple[series.Values, series.Values]
 """The charted values before and after an event that changed them."""
+Row = tuple[Event, "Change | None", "tuple[int, ...] | None"]
+"""One row: the event, the charted values it changed, and its board (the parts it is drawn with)."""
 
 
 class Rows:
@@ -56,23 +74,39 @@ class Rows:
 
     Every event while the log has at most ``FULL_TIMELINE``; past that, the first
     ``HEAD`` events, the last ``TAIL``, and every event a finding cites, every ruling
-    and the match end, so that what a judge follows from a finding is on the page.
-    Memory is bounded by those, whatever the log's length.
+    and the match end, with ``NEAR`` events on either side of each event a finding
+    cites, each ruling and each event a ruling is about (``focus``), so that what a
+    judge follows from a finding is on the page. Memory is bounded by those, whatever
+    the log's length. With ``last`` (the log's last seq, known from a first pass),
+    ``shows(seq)`` says in advance whether a row will be shown, so the board is drawn
+    only for those.
     """
 
-    def __init__(self, cited: set[int]) -> None:
+    def __init__(self, cited: set[int], focus: set[int] = frozenset(), last: int | None = None) -> None:  # type: ignore[assignment]
         self.cited = cited
+        self.near = {s + d for s in cited | focus for d in range(-NEAR, NEAR + 1)}
+        self.last = last
         self.n = 0
-        self.head: list[tuple[Event, Change | None]] = []
-        self.middle: list[tuple[Event, Change | None]] | None = []
+        self.head: list[Row] = []
+        self.middle: list[Row] | None = []
         """Every row after the head, while the log may still be short enough to show whole."""
-        self.kept: list[tuple[Event, Change | None]] = []
+        self.kept: list[Row] = []
         """Rows after the head that a summary shows whatever comes later."""
-        self.tail: deque[tuple[Event, Change | None]] = deque(maxlen=TAIL)
+        self.tail: deque[Row] = deque(maxlen=TAIL)
 
-    def add(self, event: Event, change: Change | None) -> None:
+    def shows(self, event: Event) -> bool:
+        """Whether this event's row can be on the page (always, when the log's length is not known)."""
+        seq, last = event.seq, self.last
+        if last is None or last <= FULL_TIMELINE or seq <= HEAD or seq > last - TAIL:
+            return True
+        return self._kept(event)
+
+    def _kept(self, event: Event) -> bool:
+        return event.seq in self.near or isinstance(event, (JudgeRuling, MatchEnded))
+
+    def add(self, event: Event, change: Change | None, board: tuple[int, ...] | None = None) -> None:
         self.n += 1
-        row = (event, change)
+        row = (event, change, board)
         if self.n <= HEAD:
             self.head.append(row)
             return
@@ -81,7 +115,7 @@ class Rows:
                 self.middle.append(row)
             else:
                 self.middle = None
-        if event.seq in self.cited or isinstance(event, (JudgeRuling, MatchEnded)):
+        if self._kept(event):
             self.kept.append(row)
         self.tail.append(row)
 
@@ -89,15 +123,18 @@ class Rows:
     def summarised(self) -> bool:
         return self.middle is None
 
-    def shown(self) -> list[tuple[Event, Change | None]]:
+    def shown(self) -> list[Row]:
         """The rows to show, in seq order."""
         if self.middle is not None:
             return self.head + self.middle
-        rows = {e.seq: (e, c) for e, c in itertools.chain(self.head, self.kept, self.tail)}
+        rows = {r[0].seq: r for r in itertools.chain(self.head, self.kept, self.tail)}
         return [rows[seq] for seq in sorted(rows)]
 
 
-def timeline_section(ctx: Context, rows: Rows, findings: Sequence[Finding], source: str | None = None) -> str:
+def timeline_section(
+    ctx: Context, rows: Rows, findings: Sequence[Finding], source: str | None = None, board: str = ""
+) -> str:
+    """The timeline of every event shown, with the stepped ``board`` beside it (above it on a phone)."""
     flagged: dict[int, list[tuple[int, Finding]]] = {}
     for i, f in enumerate(findings, 1):
         for s in f.seqs:
@@ -107,7 +144,7 @@ def timeline_section(ctx: Context, rows: Rows, findings: Sequence[Finding], sour
     columns = ("seq", "time", "by", "type", "detail", "change") if timed else ("seq", "by", "type", "detail", "change")
     out = []
     last = 0
-    for e, change in rows.shown():
+    for e, change, _ in rows.shown():
         if e.seq > last + 1:
             out.append(_gap(ctx, last + 1, e.seq - 1, len(columns), source))
         out.append(_event_row(ctx, e, flagged.get(e.seq, []), _change(ctx, change), timed))
@@ -116,11 +153,14 @@ def timeline_section(ctx: Context, rows: Rows, findings: Sequence[Finding], sour
         out.append(_gap(ctx, last + 1, ctx.last_seq, len(columns), source))
     table = labelled_table(ctx, columns, "".join(out), "timeline")
     note = (
-        f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL))}</p>'
+        f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL, near=NEAR))}</p>'
         if rows.summarised
         else ""
     )
-    return f'<h2 id="timeline">{esc(ctx.t("timeline"))}</h2>{note}<div class="card">{table}</div>'
+    heading = esc(ctx.t("board_timeline" if board else "timeline"))
+    card = f'<div class="card tl">{table}</div>'
+    stage = f'<div class="stage">{board}{card}</div>' if board else card
+    return f'<h2 id="timeline">{heading}</h2>{note}{stage}'
 
 
 def _gap(ctx: Context, first: int, last: int, columns: int, source: str | None) -> str:
