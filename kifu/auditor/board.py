@@ -208,37 +208,52 @@ def ring(x: float, y: float, w: float, h: float, severity: str | None, *, rx: fl
 
 
 class Targets:
-    """What the board outlines: subject key -> the worst severity of the findings about it.
+    """What the board outlines: what the findings on the event are about, and what the event touched.
 
-    A game's board turns each mark's evidence (and the event) into subject keys of its own
-    (``("gun", "p2", "カサネ")``, ``("act", "a3")``) and asks ``at(key)`` while it draws; what
-    the event touched is outlined too, with the severity ``touched``.
+    A game's board turns each mark's evidence (and the event) into a chain of subject keys of its
+    own, most specific first (``[("coin", 10), ("flip", "f1")]``: the coin, else its flip), and
+    asks ``at(key)`` while it draws each element. An element is outlined in the worst severity of
+    the chains it stands in, unless a more specific subject of the same chain was drawn before it
+    (so a game draws the small things before the box around them). What the event touched is
+    outlined likewise, dashed (``touched``), where no finding is.
     """
 
     def __init__(self) -> None:
-        self.marked: dict[tuple[Any, ...], str] = {}
-        self.touched: set[tuple[Any, ...]] = set()
-        self.drawn: set[tuple[Any, ...]] = set()
+        self.chains: list[tuple[list[tuple[Any, ...]], str]] = []
+        self.drawn: list[int | None] = []
+        """Per chain: the position in it of the most specific subject drawn so far."""
 
-    def mark(self, key: tuple[Any, ...], severity: str) -> None:
-        old = self.marked.get(key)
-        if old is None or SEVERITIES.index(severity) < SEVERITIES.index(old):
-            self.marked[key] = severity
+    def mark(self, keys: Sequence[tuple[Any, ...]], severity: str) -> None:
+        """A finding is about the first of ``keys`` that the board draws."""
+        if keys:
+            self.chains.append((list(keys), severity))
+            self.drawn.append(None)
 
-    def touch(self, key: tuple[Any, ...]) -> None:
-        self.touched.add(key)
+    def touch(self, keys: Sequence[tuple[Any, ...]]) -> None:
+        """The event touched these (each one of them, not the first drawn only)."""
+        for key in keys:
+            self.mark([key], "touched")
 
     def at(self, *keys: tuple[Any, ...]) -> str | None:
-        """The outline for an element standing for any of ``keys``: a finding's severity, else ``touched``."""
-        found = [self.marked[k] for k in keys if k in self.marked]
-        self.drawn.update(k for k in keys if k in self.marked)
-        if found:
-            return min(found, key=SEVERITIES.index)
-        return "touched" if any(k in self.touched for k in keys) else None
+        """The outline for an element standing for any of ``keys``: a finding's severity, ``touched`` or None."""
+        found = []
+        for i, (chain, severity) in enumerate(self.chains):
+            pos = min((chain.index(k) for k in keys if k in chain), default=None)
+            if pos is None:
+                continue
+            done = self.drawn[i]
+            if done is not None and done < pos:
+                continue  # a more specific subject of this finding is outlined already
+            self.drawn[i] = pos
+            found.append(severity)
+        for severity in (*SEVERITIES, "touched"):
+            if severity in found:
+                return severity
+        return None
 
     def missed(self) -> bool:
         """True if a finding's subject was not drawn anywhere (the legend then outlines the whole board)."""
-        return any(k not in self.drawn for k in self.marked)
+        return any(d is None and s != "touched" for (_, s), d in zip(self.chains, self.drawn, strict=True))
 
 
 def worst(marks: Iterable[Mark]) -> str | None:

@@ -56,11 +56,9 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
 
 def _targets(state: State, around: b.Around) -> b.Targets:
     t = b.Targets()
-    for key in _subjects(state, around.event, {}):
-        t.touch(key)
+    t.touch(_subjects(state, around.event, {}))
     for m in around.marks:
-        for key in _subjects(state, around.event, m.evidence):
-            t.mark(key, m.severity)
+        t.mark(_subjects(state, around.event, m.evidence), m.severity)
     return t
 
 
