@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -42,6 +43,8 @@ SEVERITY_COLOUR = {"error": "#dc2626", "warning": "#d97706", "info": "#2563eb"}
 TOUCHED = "#0ea5e9"
 """The outline of what the event shown touched (the last move)."""
 FONT = "system-ui,'Hiragino Sans','Noto Sans CJK JP','Yu Gothic','IPAGothic',sans-serif"
+ROOT = f'font-family="{FONT}" font-size="12" fill="{INK}"'
+"""The attributes of every picture's root: what its texts inherit unless they say otherwise."""
 SEVERITIES = ("error", "warning", "info")
 
 
@@ -95,7 +98,7 @@ class Picture:
         """The picture as an inline ``<svg>`` element of an HTML page, with extra attributes (already escaped)."""
         return (
             f'<svg {attrs} viewBox="0 0 {self.width} {self.height}" role="img" aria-label="{esc(self.label)}" '
-            f'font-family="{FONT}" xmlns="http://www.w3.org/2000/svg">{self.body()}</svg>'
+            f'{ROOT} xmlns="http://www.w3.org/2000/svg">{self.body()}</svg>'
         )
 
     def document(self) -> str:
@@ -103,7 +106,7 @@ class Picture:
         return (
             '<?xml version="1.0" encoding="utf-8"?>\n'
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width * 2}" height="{self.height * 2}" '
-            f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT}" role="img" '
+            f'viewBox="0 0 {self.width} {self.height}" {ROOT} role="img" '
             f'aria-label="{esc(self.label)}"><title>{esc(self.label)}</title>'
             f'<rect width="{self.width}" height="{self.height}" fill="{PAPER}"/>{self.body()}</svg>\n'
         )
@@ -113,26 +116,36 @@ class Picture:
 
 
 def _n(v: float) -> str:
-    """A coordinate without a needless ``.0``."""
-    return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
+    """A coordinate without a needless ``.0`` (the hot path of every picture: ints pass straight through)."""
+    if type(v) is int:
+        return str(v)
+    return str(int(v)) if v.is_integer() else f"{v:.1f}"
+
+
+@lru_cache(maxsize=8192)
+def _em(c: str) -> float:
+    """How wide a character is, in ems: wide (Japanese) characters one, the others about 0.6."""
+    return 1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6
 
 
 def text_width(s: str, size: float) -> float:
-    """About how wide ``s`` is at ``size``: wide (Japanese) characters one em, the others about 0.6."""
-    return sum(size if unicodedata.east_asian_width(c) in "WF" else size * 0.6 for c in s)
+    """About how wide ``s`` is at ``size``."""
+    return size * sum(map(_em, s))
 
 
 def fit(value: Any, width: float, size: float) -> str:
     """``value`` as text cut with ``…`` to about ``width`` at ``size`` (a name from a log may be anything)."""
     s = "" if value is None else str(value)
-    if text_width(s, size) <= width:
+    room = width / size
+    if sum(map(_em, s)) <= room:
         return s
-    out = ""
+    out, used = [], 0.6  # the ellipsis
     for c in s:
-        if text_width(out + c + "…", size) > width:
+        used += _em(c)
+        if used > room:
             break
-        out += c
-    return out + "…"
+        out.append(c)
+    return "".join(out) + "…"
 
 
 def text(
@@ -149,10 +162,13 @@ def text(
 ) -> str:
     """A line of text with its baseline at ``y``, escaped, cut to ``width`` when given."""
     s = fit(value, width, size) if width is not None else ("" if value is None else str(value))
-    extra = f' text-anchor="{anchor}"' if anchor != "start" else ""
+    # the picture's root sets the usual size and ink (``ROOT``): most texts need neither
+    extra = f' font-size="{_n(size)}"' if size != 12 else ""
+    extra += f' fill="{fill}"' if fill != INK else ""
+    extra += f' text-anchor="{anchor}"' if anchor != "start" else ""
     extra += f' font-weight="{weight}"' if weight else ""
     extra += ' font-family="ui-monospace,monospace"' if mono else ""
-    return f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}" fill="{fill}"{extra}>{esc(s)}</text>'
+    return f'<text x="{_n(x)}" y="{_n(y)}"{extra}>{esc(s)}</text>'
 
 
 def rect(
@@ -166,11 +182,14 @@ def rect(
     sw: float = 1,
     rx: float = 0,
     dash: str | None = None,
+    title: Any = None,
 ) -> str:
+    """A box; with ``title``, a tooltip naming what it stands for (a card in a clock, a face of a sheet)."""
     extra = f' stroke="{stroke}" stroke-width="{_n(sw)}"' if stroke else ""
     extra += f' rx="{_n(rx)}"' if rx else ""
     extra += f' stroke-dasharray="{dash}"' if dash else ""
-    return f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="{fill}"{extra}/>'
+    box = f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="{fill}"{extra}'
+    return f"{box}><title>{esc(title)}</title></rect>" if title is not None else f"{box}/>"
 
 
 def circle(cx: float, cy: float, r: float, *, fill: str = "none", stroke: str | None = None, sw: float = 1) -> str:
@@ -222,6 +241,9 @@ class Targets:
         self.chains: list[tuple[list[tuple[Any, ...]], str]] = []
         self.drawn: list[int | None] = []
         """Per chain: the position in it of the most specific subject drawn so far."""
+        self.rings: list[str] = []
+        """The outlines drawn, each a part of its own on top of the picture: the element they outline
+        stays one part whether or not it is outlined at this event."""
 
     def mark(self, keys: Sequence[tuple[Any, ...]], severity: str) -> None:
         """A finding is about the first of ``keys`` that the board draws."""
@@ -250,6 +272,16 @@ class Targets:
             if severity in found:
                 return severity
         return None
+
+    def ring(self, x: float, y: float, w: float, h: float, *keys: tuple[Any, ...], rx: float = 6) -> str:
+        """Outline the box of an element standing for ``keys`` if a finding is about it or the event touched it.
+
+        Returns "": the outline is kept aside and drawn on top of everything (``picture``).
+        """
+        severity = self.at(*keys)
+        if severity is not None:
+            self.rings.append(ring(x, y, w, h, severity, rx=rx))
+        return ""
 
     def missed(self) -> bool:
         """True if a finding's subject was not drawn anywhere (the legend then outlines the whole board)."""
@@ -303,10 +335,7 @@ def caption(frame: Frame[Any], around: Around, lang: str, width: int) -> str:
         words = i18n.text("board.after", lang, seq=e.seq, type=event_type(type(e)))
     if around.voided:
         words += " " + i18n.text("board.voided", lang)
-    return group(
-        rect(0, 0, width, CAPTION - 4, fill=SOFT, rx=4),
-        text(8, 16, words, size=12.5, weight="600", width=width - 16),
-    )
+    return text(8, 16, words, size=12.5, weight="600", width=width - 16)
 
 
 def wrap(value: Any, width: float, size: float, lines: int = 2) -> list[str]:
@@ -355,7 +384,8 @@ def picture(
 ) -> Picture:
     """The game's parts framed: the caption above, the findings' legend below."""
     foot, h = legend(around, lang, bottom, width, targets.missed())
-    body = [caption(frame, around, lang, width), *(p for p in parts if p)]
+    band = rect(0, 0, width, CAPTION - 4, fill=SOFT, rx=4)  # a part of its own: the same at every event
+    body = [band, caption(frame, around, lang, width), *(p for p in parts if p), *targets.rings]
     if foot:
         body.append(foot)
     return Picture(width, int(bottom + h + 4), tuple(body), label)

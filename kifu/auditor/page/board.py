@@ -20,10 +20,13 @@ from typing import Any
 
 from ...events.base import Event
 from ...projector.base import Frame
-from ..board import Around, Mark, Picture
+from ..board import ROOT, Around, Mark, Picture
 from ..base import Finding, Game
 from ..markup import esc
 
+FRAMES = 4000
+"""At most this many events drawn (the first ones shown, then the last ``TAIL``): a log with thousands of
+findings keeps a page of bounded size; an event past the cap opens the nearest board drawn, saying so."""
 STATIC_BOARDS = 40
 """Findings and rulings that carry a static board of their event (a page of thousands of findings stays
 small: the later ones are one click away on the stepped board)."""
@@ -49,6 +52,11 @@ class Boards:
     @property
     def drawn(self) -> bool:
         return self.draw is not None
+
+    @property
+    def full(self) -> bool:
+        """``FRAMES`` events are drawn: only the log's last events are drawn from now on."""
+        return len(self.heights) >= FRAMES
 
     def add(self, event: Event, before: Frame[Any] | None, after: Frame[Any], voided: bool) -> tuple[int, ...] | None:
         """Draw the board after ``event``; the ids of its parts."""
@@ -94,14 +102,21 @@ class Shown:
         body = "".join(self.parts[i] for i in self.frames[seq])
         return (
             f'<svg class="{cls}" data-seq="{seq}" viewBox="0 0 {self.width} {self.heights[seq]}" role="img" '
-            f'aria-label="{esc(self.labels[seq])}" xmlns="http://www.w3.org/2000/svg"{extra}>{body}</svg>'
+            f'aria-label="{esc(self.labels[seq])}" {ROOT} xmlns="http://www.w3.org/2000/svg"{extra}>{body}</svg>'
         )
 
     def data(self) -> str:
-        """``seq:height:part.part…`` per event, ``;`` between events: digits and punctuation, nothing to escape."""
-        return ";".join(
-            f"{seq}:{self.heights[seq]}:{'.'.join(map(str, ids))}" for seq, ids in sorted(self.frames.items())
-        )
+        """``seq:height:parts`` per event, ``;`` between events: digits and punctuation, nothing to escape.
+
+        ``parts`` are the part ids in drawing order, ``.`` between them; ``~k`` stands for the next
+        ``k`` ids of the event before at the same places (most of a board stays as it was), which
+        the script expands once when the page opens.
+        """
+        out, prev = [], ()
+        for seq, ids in sorted(self.frames.items()):
+            out.append(f"{seq}:{self.heights[seq]}:{'.'.join(_runs(ids, prev))}")
+            prev = ids
+        return ";".join(out)
 
     def template(self) -> str:
         return (
@@ -110,6 +125,23 @@ class Shown:
 
 
 ID = ' id="board"'
+
+
+def _runs(ids: tuple[int, ...], prev: tuple[int, ...]) -> list[str]:
+    """``ids`` with each run of ids equal to ``prev``'s at the same places written ``~k``."""
+    out: list[str] = []
+    run = 0
+    for i, part in enumerate(ids):
+        if i < len(prev) and prev[i] == part:
+            run += 1
+            continue
+        if run:
+            out.append(f"~{run}")
+            run = 0
+        out.append(str(part))
+    if run:
+        out.append(f"~{run}")
+    return out
 
 
 def panel(shown: Shown | None, t: Any) -> str:
@@ -149,15 +181,17 @@ if(!panel||!tpl)return;
 document.documentElement.classList.add('js');
 var svg=panel.querySelector('svg.board'),parts=tpl.content.firstElementChild.children;
 var width=panel.getAttribute('data-width'),where=panel.querySelector('.where'),note=panel.querySelector('.board-note');
-var frames=panel.getAttribute('data-frames').split(';').map(function(f){
-var a=f.split(':');return {seq:+a[0],h:a[1],ids:a[2]?a[2].split('.'):[]};});
+var prev=[],frames=panel.getAttribute('data-frames').split(';').map(function(f){
+var a=f.split(':'),ids=[];(a[2]?a[2].split('.'):[]).forEach(function(k){
+if(k.charAt(0)==='~'){for(var n=+k.slice(1);n>0;n--)ids.push(prev[ids.length]);}else{ids.push(+k);}});
+prev=ids;return {seq:+a[0],h:a[1],ids:ids};});
 var buttons=panel.querySelectorAll('button[data-step]'),cur=-1,row=null;
 function index(seq){var lo=0,hi=frames.length-1,at=0;
 while(lo<=hi){var m=(lo+hi)>>1;if(frames[m].seq<=seq){at=m;lo=m+1;}else{hi=m-1;}}return at;}
 function fit(){document.documentElement.style.setProperty('--board-h',panel.offsetHeight+'px');}
 function show(i,scroll,asked){
 i=Math.max(0,Math.min(frames.length-1,i));var f=frames[i];
-if(i!==cur){svg.replaceChildren.apply(svg,f.ids.map(function(k){return parts[+k].cloneNode(true);}));
+if(i!==cur){svg.replaceChildren.apply(svg,f.ids.map(function(k){return parts[k].cloneNode(true);}));
 svg.setAttribute('viewBox','0 0 '+width+' '+f.h);svg.setAttribute('data-seq',f.seq);cur=i;
 var cap=svg.querySelector('text');if(cap)svg.setAttribute('aria-label',cap.textContent);}
 where.textContent='seq '+f.seq;

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from typing import Any
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
@@ -62,6 +62,9 @@ HEAD = TAIL = 500
 NEAR = 10
 """Events shown on either side of each event a finding cites or a ruling is about (and of each ruling), so
 that a judge can step the board through what led there and what followed."""
+NEAR_ROWS = 2000
+"""At most about this many rows for those neighbourhoods: a log with hundreds of findings gets narrower ones
+(each event a finding cites is always shown), so the page stays under 5 MB."""
 
 Change = tuple[series.Values, series.Values]
 """The charted values before and after an event that changed them."""
@@ -82,9 +85,12 @@ class Rows:
     only for those.
     """
 
-    def __init__(self, cited: set[int], focus: set[int] = frozenset(), last: int | None = None) -> None:  # type: ignore[assignment]
+    def __init__(self, cited: set[int], focus: Iterable[int] = (), last: int | None = None) -> None:
         self.cited = cited
-        self.near = {s + d for s in cited | focus for d in range(-NEAR, NEAR + 1)}
+        centres = cited | set(focus)
+        self.reach = min(NEAR, NEAR_ROWS // max(1, 2 * len(centres)))
+        """Events shown on either side of each finding's and ruling's event."""
+        self.near = {s + d for s in centres for d in range(-self.reach, self.reach + 1)}
         self.last = last
         self.n = 0
         self.head: list[Row] = []
@@ -100,6 +106,10 @@ class Rows:
         if last is None or last <= FULL_TIMELINE or seq <= HEAD or seq > last - TAIL:
             return True
         return self._kept(event)
+
+    def in_tail(self, seq: int) -> bool:
+        """Whether ``seq`` is among the log's last ``TAIL`` events (when its length is known)."""
+        return self.last is not None and seq > self.last - TAIL
 
     def _kept(self, event: Event) -> bool:
         return event.seq in self.near or isinstance(event, (JudgeRuling, MatchEnded))
@@ -153,7 +163,7 @@ def timeline_section(
         out.append(_gap(ctx, last + 1, ctx.last_seq, len(columns), source))
     table = labelled_table(ctx, columns, "".join(out), "timeline")
     note = (
-        f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL, near=NEAR))}</p>'
+        f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL, near=rows.reach))}</p>'
         if rows.summarised
         else ""
     )

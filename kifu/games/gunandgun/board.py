@@ -37,7 +37,7 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
     state = frame.game
     targets = _targets(state, around)
     y = b.CAPTION
-    parts = [_table(frame, around, lang, y, targets)]
+    parts = _table(frame, around, lang, y, targets)
     y += 24
     seats = list(state.order) or list(state.players)
     for i, pid in enumerate(seats):
@@ -45,7 +45,7 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
         parts += _player(frame, around, lang, p, y, targets)
         y += PANEL
         if i == 0:
-            parts.append(_middle(frame, around, lang, y, targets))
+            parts += _middle(frame, around, lang, y, targets)
             y += MIDDLE
     label = i18n.text("board.gg.label", lang, seq=frame.seq)
     return b.picture(frame, around, lang, W, y, parts, label, targets)
@@ -102,7 +102,7 @@ def _gun_key(state: State, player: str | None, gun: Any) -> list[tuple[Any, ...]
 # --- the table line -----------------------------------------------------------------------------
 
 
-def _table(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> str:
+def _table(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> list[str]:
     s = frame.game
     if s.turn:
         phase = i18n.text(f"word.gg.phase.{s.phase}", lang)
@@ -110,29 +110,33 @@ def _table(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targ
     else:
         words = i18n.text("board.gg.setup", lang)
     first = i18n.text("board.gg.first", lang, who=b.name(around, s.first)) if s.first else ""
-    return b.group(
+    t.ring(2, y, W - 4, 20, ("table",), rx=4)
+    return [
         b.text(6, y + 14, words, size=12.5, width=W - 150),
         b.text(W - 6, y + 14, first, size=11.5, fill=b.MUTE, anchor="end", width=140),
-        b.ring(2, y, W - 4, 20, t.at(("table",)), rx=4),
-    )
+    ]
 
 
 # --- one player -----------------------------------------------------------------------------------
+# Each figure is a part of its own (kifu/auditor/board.py): an event changes one or two of them, and the
+# page keeps only those as new.
 
 
 def _player(frame: Frame[State], around: b.Around, lang: str, p: Player, y: float, t: b.Targets) -> list[str]:
     before = _before(around, p.id)
-    colour = b.colour(frame, p.id)
-    head = b.group(
-        b.rect(0, y + 2, W, PANEL - 8, fill="#fbfbfd", stroke=b.LINE, rx=8),
-        b.rect(0, y + 2, 6, PANEL - 8, fill=colour, rx=3),
+    t.ring(4, y + 4, W - 8, PANEL - 12, ("player", p.id))
+    parts = [
+        b.group(
+            b.rect(1, y + 2, W - 2, PANEL - 8, fill="#fbfbfd", stroke=b.LINE, rx=8),
+            b.rect(1, y + 2, 6, PANEL - 8, fill=b.colour(frame, p.id), rx=3),
+        ),
         b.text(14, y + 20, b.name(around, p.id), size=14, weight="700", width=120),
         b.text(140, y + 20, p.gunner or "", size=12, fill=b.MUTE, width=90),
-        b.ring(4, y + 4, W - 8, PANEL - 12, t.at(("player", p.id))),
-    )
-    parts = [head, _skills(lang, p, y, t), _stats(lang, p, before, y + 28, t)]
+        *_skills(lang, p, y, t),
+        *_stats(lang, p, before, y + 28, t),
+    ]
     for i, name in enumerate(p.guns):
-        parts.append(_gun(frame.game, lang, p, p.guns[name], _before_gun(before, name), y + 78 + i * 32, t))
+        parts += _gun(frame.game, lang, p, p.guns[name], _before_gun(before, name), y + 78 + i * 32, t)
     return parts
 
 
@@ -145,9 +149,9 @@ def _before_gun(before: Player | None, name: str) -> Gun | None:
     return before.guns.get(name) if before is not None else None
 
 
-def _skills(lang: str, p: Player, y: float, t: b.Targets) -> str:
+def _skills(lang: str, p: Player, y: float, t: b.Targets) -> list[str]:
     """The skill cards, right-aligned on the name line: face down (dashed) until used."""
-    items = []
+    parts = []
     x = W - 8
     for skill in reversed(p.skills or ((p.skill,) if p.skill else ())):
         if not skill:
@@ -157,48 +161,49 @@ def _skills(lang: str, p: Player, y: float, t: b.Targets) -> str:
         w = b.text_width(label, 11) + 14
         x -= w
         state = i18n.text("board.gg.skill_up", lang) if up else i18n.text("board.gg.skill_down", lang)
-        items += [
-            b.rect(
-                x, y + 8, w, 17, fill="#fef3c7" if up else "#ffffff", stroke=b.MUTE, rx=3, dash=None if up else "3 2"
-            ),
-            b.text(x + 7, y + 20, label, size=11, fill=b.INK if up else b.MUTE),
-            f"<title>{b.esc(skill)}: {b.esc(state)}</title>",
-        ]
+        box = b.rect(
+            x, y + 8, w, 17, fill="#fef3c7" if up else "#ffffff", stroke=b.MUTE, rx=3, dash=None if up else "3 2"
+        )
+        parts.append(
+            b.group(box, b.text(x + 7, y + 20, label, size=11, fill=b.INK if up else b.MUTE), title=f"{skill}: {state}")
+        )
         x -= 6
-    ring = b.ring(x + 4, y + 8, W - 8 - x - 4, 17, t.at(("skill", p.id)), rx=3) if items else ""
-    return b.group(*items, ring)
+    if parts:
+        t.ring(x + 4, y + 8, W - 8 - x - 4, 17, ("skill", p.id), rx=3)
+    return parts
 
 
 STATS = ("life", "voltage", "hand", "discard", "burn")
 
 
-def _stats(lang: str, p: Player, before: Player | None, y: float, t: b.Targets) -> str:
+def _stats(lang: str, p: Player, before: Player | None, y: float, t: b.Targets) -> list[str]:
     """Life large, then voltage, hand, discard and burn counters; a change at this event as ``(−3)``."""
-    items = []
+    parts = []
     x = 14.0
     for key in STATS:
-        value = getattr(p, _FIELD[key])
+        value = getattr(p, key)
         if key == "burn" and not value and not (before and before.burn):
             continue
-        old = getattr(before, _FIELD[key]) if before is not None else value
+        old = getattr(before, key) if before is not None else value
         size = 24 if key == "life" else 18
         label = i18n.text(f"word.gg.stat.{key}", lang)
-        items.append(b.text(x, y + 10, label, size=10.5, fill=b.MUTE))
-        items.append(b.text(x, y + 12 + size, value, size=size, weight="700"))
+        parts.append(
+            b.group(
+                b.text(x, y + 10, label, size=10.5, fill=b.MUTE),
+                b.text(x, y + 12 + size, value, size=size, weight="700"),
+            )
+        )
         w = max(b.text_width(str(value), size) + 4, b.text_width(label, 10.5))
         if value != old:
             delta = f"({value - old:+d})".replace("-", "−")
-            items.append(
+            parts.append(
                 b.text(x + b.text_width(str(value), size) + 3, y + 12 + size, delta, size=11, fill=_delta(value - old))
             )
             w = max(w, b.text_width(str(value), size) + b.text_width(delta, 11) + 6)
-        items.append(b.ring(x - 4, y - 1, w + 8, size + 16, t.at(("stat", p.id, key)), rx=4))
+        t.ring(x - 4, y - 1, w + 8, size + 16, ("stat", p.id, key), rx=4)
         x += w + 16
-    items.append(_in_play(lang, p, x, y))
-    return b.group(*items)
-
-
-_FIELD = {"life": "life", "voltage": "voltage", "hand": "hand", "discard": "discard", "burn": "burn"}
+    parts.append(_in_play(lang, p, x, y))
+    return parts
 
 
 def _delta(d: int) -> str:
@@ -220,24 +225,29 @@ def _in_play(lang: str, p: Player, x: float, y: float) -> str:
         items.append(b.text(x, yy, label, size=10.5, fill=b.MUTE))
         for i in range(min(len(p.set), 6)):
             items.append(b.rect(x + i * 12, yy + 4, 10, 14, fill=DOWN, rx=2))
-    return "".join(items)
+    return b.group(*items) if items else ""
 
 
-def _gun(state: State, lang: str, p: Player, g: Gun, before: Gun | None, y: float, t: b.Targets) -> str:
+def _gun(state: State, lang: str, p: Player, g: Gun, before: Gun | None, y: float, t: b.Targets) -> list[str]:
     """One gun: its name, its loads as cells up to the maximum, the ignored ones past it, HIT, deck."""
     facts = gun_facts(state, g.name)
-    items = [b.text(14, y + 15, g.name, size=12.5, weight="600", width=92)]
     x0 = 110
     cells = max(g.max or 0, g.loads)
     up_from = g.loads - len(g.up)  # face-up bullets sit on top of the face-down ones
+    tip = i18n.text("board.gg.gun_tip", lang, gun=g.name, loads=g.loads, max=_max(g), deck=g.deck)
+    parts = [
+        b.text(14, y + 15, g.name, size=12.5, weight="600", width=92),
+        b.group(*(_cell(x0 + i * CELL, y + 2, i, g, up_from) for i in range(cells)), title=tip),
+    ]
     new_from = before.loads if before is not None else g.loads
-    for i in range(cells):
-        items.append(_cell(x0 + i * CELL, y + 2, i, g, up_from, new_from))
+    for i in range(new_from, g.loads):  # the cells this event loaded
+        parts.append(b.rect(x0 + i * CELL - 1, y + 1, CELL - 2, 20, stroke=b.TOUCHED, sw=2, rx=4))
     x = x0 + cells * CELL
     if g.max is not None:
-        items.append(b.line(x + 1, y - 1, x + 1, y + 23, stroke=b.INK, sw=2.5))
+        parts.append(b.line(x + 1, y - 1, x + 1, y + 23, stroke=b.INK, sw=2.5))
     ignored = g.ignored - (before.ignored if before is not None else g.ignored)
     if ignored > 0:  # the load tried to put these past 最大装填数: ignored (the variant's FAQ)
+        items = []
         for i in range(min(ignored, 4)):
             cx = x + 5 + i * CELL
             items += [
@@ -246,28 +256,25 @@ def _gun(state: State, lang: str, p: Player, g: Gun, before: Gun | None, y: floa
             ]
         x += 5 + min(ignored, 4) * CELL
         items.append(b.text(x + 2, y + 15, i18n.text("board.gg.ignored", lang, n=ignored), size=10.5, fill="#b91c1c"))
+        parts.append(b.group(*items))
     else:
-        items.append(_gun_figures(lang, g, facts, x + 8, y))
-    items.append(b.ring(8, y - 2, W - 16, 26, t.at(("gun", p.id, g.name)), rx=5))
-    tip = i18n.text("board.gg.gun_tip", lang, gun=g.name, loads=g.loads, max=_max(g), deck=g.deck)
-    return b.group(*items, title=tip)
+        parts.append(_gun_figures(lang, g, facts, x + 8, y))
+    t.ring(8, y - 2, W - 16, 26, ("gun", p.id, g.name), rx=5)
+    return parts
 
 
 def _max(g: Gun) -> str:
     return "?" if g.max is None else str(g.max)
 
 
-def _cell(x: float, y: float, i: int, g: Gun, up_from: int, new_from: int) -> str:
+def _cell(x: float, y: float, i: int, g: Gun, up_from: int) -> str:
     if i >= g.loads:
         return b.rect(x, y, CELL - 4, 18, fill=EMPTY, stroke=b.LINE, rx=3)
     up = i >= up_from
-    fill = UP if up else DOWN
-    stroke = b.TOUCHED if i >= new_from else None
-    cell = b.rect(x, y, CELL - 4, 18, fill=fill, stroke=stroke, sw=2, rx=3)
+    cell = b.rect(x, y, CELL - 4, 18, fill=UP if up else DOWN, rx=3)
     if up:
         name = g.up[i - up_from] if 0 <= i - up_from < len(g.up) else "?"
         cell += b.text(x + (CELL - 4) / 2, y + 13, name[:1], size=11, fill=b.INK, anchor="middle")
-        cell += f"<title>{b.esc(name)}</title>"
     return cell
 
 
@@ -284,22 +291,18 @@ def _gun_figures(lang: str, g: Gun, facts: Any, x: float, y: float) -> str:
 # --- between the players: the activation or the shot in progress ---------------------------------------
 
 
-def _middle(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> str:
+def _middle(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> list[str]:
     state = frame.game
     e = around.event
     shot = state.shots.get(getattr(e, "shot", None) or "") if e is not None else None
     act = _activation(state, e)
     box = b.rect(20, y + 4, W - 40, MIDDLE - 12, fill="#f8fafc", stroke=b.LINE, rx=8, dash="4 3")
     if shot is not None and not isinstance(e, (ev.BulletFired, ev.ResponseDeclared)):
-        return b.group(box, *_shot(frame, around, lang, shot, y, t))
+        return [box, *_shot(frame, around, lang, shot, y, t)]
     if act is None:
-        return b.group(
-            box,
-            b.text(
-                W / 2, y + MIDDLE / 2 + 4, i18n.text("board.gg.no_act", lang), size=11.5, fill=b.MUTE, anchor="middle"
-            ),
-        )
-    return b.group(box, *_act(frame, around, lang, act, y, t))
+        words = i18n.text("board.gg.no_act", lang)
+        return [box, b.text(W / 2, y + MIDDLE / 2 + 4, words, size=11.5, fill=b.MUTE, anchor="middle")]
+    return [box, *_act(frame, around, lang, act, y, t)]
 
 
 def _activation(state: State, e: Event | None) -> Activation | None:
@@ -321,15 +324,18 @@ def _act(frame: Frame[State], around: b.Around, lang: str, a: Activation, y: flo
         b.text(W - 30, y + 21, f"N = {a.n}", size=15, weight="700", anchor="end"),
     ]
     x = 34.0
-    for i, facing in enumerate(a.tosses):
+    for i, facing in enumerate(a.tosses):  # each toss a part: the next toss adds one
         word = i18n.text(f"word.gg.facing.{facing}", lang)
         w = b.text_width(word, 10.5) + 12
         colour = "#15803d" if facing == "self" else "#b91c1c"
         counted = facing == "self" and "opponent" not in a.tosses[:i]
-        items += [
-            b.rect(x, y + 28, w, 17, fill=colour if counted else "#ffffff", stroke=colour, rx=8.5),
-            b.text(x + w / 2, y + 40, word, size=10.5, fill="#ffffff" if counted else colour, anchor="middle"),
-        ]
+        items.append(
+            b.group(
+                b.rect(x, y + 28, w, 17, fill=colour if counted else "#ffffff", stroke=colour, rx=8.5),
+                b.text(x + w / 2, y + 40, word, size=10.5, fill="#ffffff" if counted else colour, anchor="middle"),
+                title=f"seq {a.toss_seqs[i]}" if i < len(a.toss_seqs) else None,
+            )
+        )
         x += w + 4
     if not a.tosses:
         items.append(b.text(34, y + 41, i18n.text("board.gg.no_toss", lang), size=11, fill=b.MUTE))
@@ -339,7 +345,7 @@ def _act(frame: Frame[State], around: b.Around, lang: str, a: Activation, y: flo
         items.append(
             b.text(W - 30, y + 41, i18n.text("board.gg.uses", lang, n=uses), size=11, fill=b.INK, anchor="end")
         )
-    items.append(b.ring(20, y + 4, W - 40, MIDDLE - 12, t.at(("act", a.id)), rx=8))
+    items.append(t.ring(20, y + 4, W - 40, MIDDLE - 12, ("act", a.id), rx=8))
     return items
 
 
@@ -394,5 +400,5 @@ def _shot(frame: Frame[State], around: b.Around, lang: str, s: Shot, y: float, t
         b.rect(20, y + 4, 5, MIDDLE - 12, fill=b.colour(frame, s.player), rx=2),
         b.text(34, y + 21, title, size=12.5, weight="600", width=W - 70),
         b.text(34, y + 44, " · ".join(words), size=12, width=W - 70),
-        b.ring(20, y + 4, W - 40, MIDDLE - 12, t.at(("shot", s.id)), rx=8),
+        t.ring(20, y + 4, W - 40, MIDDLE - 12, ("shot", s.id), rx=8),
     ]

@@ -38,11 +38,11 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
     players = list(state.players) or list(frame.log.players)
     half = (W - 8) / max(1, len(players))
     for i, pid in enumerate(players):
-        parts.append(_player(frame, around, lang, pid, 4 + i * half, y, half - 6, t))
+        parts += _player(frame, around, lang, pid, 4 + i * half, y, half - 6, t)
     y += 84
-    parts.append(_in_play(frame, around, lang, y, t))
+    parts += _in_play(frame, around, lang, y, t)
     y += 50
-    parts.append(_flip(frame, around, lang, y, t))
+    parts += _flip(frame, around, lang, y, t)
     y += 58 + ROWS * 24 + PAID * 16 + 10
     return b.picture(frame, around, lang, W, y, parts, i18n.text("board.mtg.label", lang, seq=frame.seq), t)
 
@@ -90,7 +90,7 @@ def _table(state: State, around: b.Around, lang: str, y: float, t: b.Targets) ->
         words = i18n.text("board.mtg.turn", lang, turn=state.turn, who=b.name(around, state.active))
     else:
         words = i18n.text("board.mtg.before", lang)
-    return b.group(b.text(6, y + 14, words, size=12.5, width=W - 12), b.ring(2, y, W - 4, 20, t.at(("table",)), rx=4))
+    return b.group(b.text(6, y + 14, words, size=12.5, width=W - 12), t.ring(2, y, W - 4, 20, ("table",), rx=4))
 
 
 def _player(
@@ -99,7 +99,7 @@ def _player(
     state = frame.game
     won, lost = state.wins.get(pid, 0), state.losses.get(pid, 0)
     thumbs = controls(state, pid, "thumb")
-    paid = _paid(state, pid)
+    paid = state.paid.get(pid, {})
     items = [
         b.rect(x, y, w, 78, fill="#fbfbfd", stroke=b.LINE, rx=8),
         b.rect(x, y, 5, 78, fill=b.colour(frame, pid), rx=2),
@@ -113,18 +113,8 @@ def _player(
     lines = b.wrap(_paid_words(lang, paid), w - 20, 11)
     for i, line in enumerate(lines):
         items.append(b.text(x + 12, y + 56 + i * 14, line, size=11, fill=b.MUTE))
-    items.append(b.ring(x, y, w, 78, t.at(("player", pid)), rx=8))
-    return b.group(*items)
-
-
-def _paid(state: State, pid: str) -> dict[str, int]:
-    """Payoff kind -> amount paid to ``pid`` by every flip so far (damage: taken)."""
-    out: dict[str, int] = {}
-    for ins in state.flips.values():
-        for p in ins.payoffs:
-            if p.player == pid:
-                out[p.kind] = out.get(p.kind, 0) + p.amount
-    return out
+    t.ring(x, y, w, 78, ("player", pid), rx=8)
+    return items
 
 
 def _paid_words(lang: str, paid: dict[str, int]) -> str:
@@ -138,7 +128,7 @@ def _paid_words(lang: str, paid: dict[str, int]) -> str:
 # --- what is in play ---------------------------------------------------------------------------------------
 
 
-def _in_play(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> str:
+def _in_play(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> list[str]:
     state = frame.game
     items = [b.text(6, y + 12, i18n.text("board.mtg.in_play", lang), size=10.5, fill=b.MUTE)]
     x, row = 6.0, 0
@@ -150,16 +140,19 @@ def _in_play(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Ta
         if row > 1:
             break
         cy = y + 18 + row * 22
-        items += [
-            b.rect(x, cy, w, 18, fill="#ffffff", stroke=b.colour(frame, p.controller), sw=1.5, rx=4),
-            b.text(x + 9, cy + 13, label, size=11),
-            f"<title>{b.esc(p.card)} · {b.esc(b.name(around, p.controller))} ({b.esc(p.permanent)})</title>",
-            b.ring(x, cy, w, 18, t.at(("permanent", p.permanent)), rx=4),
-        ]
+        tip = f"{p.card} · {b.name(around, p.controller)} ({p.permanent})"
+        items.append(
+            b.group(
+                b.rect(x, cy, w, 18, fill="#ffffff", stroke=b.colour(frame, p.controller), sw=1.5, rx=4),
+                b.text(x + 9, cy + 13, label, size=11),
+                title=tip,
+            )
+        )
+        t.ring(x, cy, w, 18, ("permanent", p.permanent), rx=4)
         x += w + 6
     if not state.permanents:
         items.append(b.text(6, y + 31, i18n.text("board.mtg.nothing_in_play", lang), size=11, fill=b.MUTE))
-    return b.group(*items)
+    return items
 
 
 def _card_name(state: State, name: str, lang: str) -> str:
@@ -170,15 +163,16 @@ def _card_name(state: State, name: str, lang: str) -> str:
 # --- the flip in progress -------------------------------------------------------------------------------------
 
 
-def _flip(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> str:
+def _flip(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> list[str]:
     state = frame.game
     ins = _instruction(state, around.event)
     h = 50 + ROWS * 24 + PAID * 16
     box = b.rect(2, y, W - 4, h, fill="#f8fafc", stroke=b.LINE, rx=8)
     if ins is None:
-        return b.group(
-            box, b.text(W / 2, y + h / 2, i18n.text("board.mtg.no_flip", lang), size=11.5, fill=b.MUTE, anchor="middle")
-        )
+        return [
+            box,
+            b.text(W / 2, y + h / 2, i18n.text("board.mtg.no_flip", lang), size=11.5, fill=b.MUTE, anchor="middle"),
+        ]
     title = i18n.text(
         "board.mtg.flip", lang, card=_card_name(state, ins.card, lang), who=b.name(around, ins.flipper), flip=ins.flip
     )
@@ -202,12 +196,12 @@ def _flip(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targe
             b.text(W - 12, y + 36, i18n.text("board.mtg.earlier", lang, n=hidden), size=10.5, fill=b.MUTE, anchor="end")
         )
     for i, g in enumerate(groups[hidden:]):
-        items.append(_group(frame, around, lang, ins, g, y + 46 + i * 24, t, hidden + i < ins.made))
+        items += _group(frame, around, lang, ins, g, y + 46 + i * 24, t, hidden + i < ins.made)
     if not groups:
         items.append(b.text(14, y + 62, i18n.text("board.mtg.no_coin", lang), size=11, fill=b.MUTE))
-    items.append(_payoffs(state, around, lang, ins, y + 50 + ROWS * 24, t))
-    items.append(b.ring(2, y, W - 4, h, t.at(("flip", ins.flip)), rx=8))  # after its coins: see Targets
-    return b.group(*items)
+    items += _payoffs(state, around, lang, ins, y + 50 + ROWS * 24, t)
+    t.ring(2, y, W - 4, h, ("flip", ins.flip), rx=8)  # after its coins: see Targets
+    return items
 
 
 def _instruction(state: State, e: Event | None) -> Instruction | None:
@@ -220,14 +214,15 @@ def _instruction(state: State, e: Event | None) -> Instruction | None:
 
 def _group(
     frame: Frame[State], around: b.Around, lang: str, ins: Instruction, g: Group, y: float, t: b.Targets, made: bool
-) -> str:
+) -> list[str]:
     """One flip: its number, the call that counts, its coins, the kept side and the outcome (``made``: a flip
-    the effect made; one recorded after the effect was over counts nothing)."""
+    the effect made; one recorded after the effect was over counts nothing). Each coin is a part of its own:
+    the next coin adds one."""
     items = [b.text(14, y + 15, f"#{g.group}", size=11, fill=b.MUTE, mono=True)]
     if g.call:
         call = i18n.text("board.mtg.call", lang, side=i18n.text(f"word.mtg.{g.call}", lang))
         items.append(b.text(44, y + 15, call, size=11, width=78))
-    items.append(b.ring(42, y + 2, 80, 18, t.at(("call", ins.flip, g.group)), rx=3))
+    items.append(t.ring(42, y + 2, 80, 18, ("call", ins.flip, g.group), rx=3))
     x = 128.0
     flippers = list(dict.fromkeys(c.player for c in g.coins))
     for who in flippers:
@@ -251,23 +246,20 @@ def _group(
             x += 22
         x += 6
     items.append(_verdict(lang, ins, g, y, made))
-    return b.group(*items)
+    return items
 
 
 def _coin(lang: str, cx: float, cy: float, result: str, seq: int, counts: bool, kept: bool, t: b.Targets) -> str:
     side = i18n.text(f"word.mtg.side.{result}", lang)
     fill = HEADS if result == "heads" else TAILS
-    ring = t.at(("coin", seq))
-    items = [
+    t.ring(cx - 10, cy - 10, 20, 20, ("coin", seq), rx=10)
+    return b.group(
         b.circle(
             cx, cy, 9, fill=fill if counts else "#ffffff", stroke=b.INK if kept else fill, sw=2.2 if kept else 1.2
         ),
         b.text(cx, cy + 4, side, size=10, fill=b.INK if counts else b.MUTE, anchor="middle", weight="700"),
-        f"<title>seq {seq}: {b.esc(i18n.text(f'word.mtg.{result}', lang))}</title>",
-    ]
-    if ring:
-        items.append(b.ring(cx - 10, cy - 10, 20, 20, ring, rx=10))
-    return "".join(items)
+        title=f"seq {seq}: {i18n.text(f'word.mtg.{result}', lang)}",
+    )
 
 
 def _verdict(lang: str, ins: Instruction, g: Group, y: float, made: bool) -> str:
@@ -294,7 +286,7 @@ def _verdict(lang: str, ins: Instruction, g: Group, y: float, made: bool) -> str
     return b.text(W - 12, y + 15, word, size=11.5, weight="700", fill=colour, anchor="end", width=150)
 
 
-def _payoffs(state: State, around: b.Around, lang: str, ins: Instruction, y: float, t: b.Targets) -> str:
+def _payoffs(state: State, around: b.Around, lang: str, ins: Instruction, y: float, t: b.Targets) -> list[str]:
     items = []
     for i, p in enumerate(ins.payoffs[-PAID:]):
         who = f" → {b.name(around, p.player)}" if p.player else ""
@@ -305,5 +297,5 @@ def _payoffs(state: State, around: b.Around, lang: str, ins: Instruction, y: flo
         )
         words = f"{i18n.text(f'word.mtg.{p.kind}', lang)} {p.amount}{who}{by}"
         items.append(b.text(14, y + 12 + i * 16, words, size=11, width=W - 28))
-        items.append(b.ring(10, y + i * 16, W - 20, 15, t.at(("payoff", p.seq)), rx=3))
-    return "".join(items)
+        t.ring(10, y + i * 16, W - 20, 15, ("payoff", p.seq), rx=3)
+    return items

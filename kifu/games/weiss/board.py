@@ -40,10 +40,10 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
     parts = [_table(state, around, lang, y, t)]
     y += 24
     for i, pid in enumerate(players[:2]):
-        parts.append(_side(frame, around, lang, pid, y, top=i == 0, t=t))
+        parts += _side(frame, around, lang, pid, y, top=i == 0, t=t)
         y += SIDE
         if i == 0:
-            parts.append(_middle(frame, around, lang, y, t))
+            parts += _middle(frame, around, lang, y, t)
             y += MIDDLE
     return b.picture(frame, around, lang, W, y, parts, i18n.text("board.ws.label", lang, seq=frame.seq), t)
 
@@ -106,22 +106,26 @@ def _table(state: State, around: b.Around, lang: str, y: float, t: b.Targets) ->
         words += " · " + " / ".join(where) if where else ""
     else:
         words = i18n.text("board.ws.before", lang)
-    return b.group(b.text(6, y + 14, words, size=12.5, width=W - 12), b.ring(2, y, W - 4, 20, t.at(("table",)), rx=4))
+    t.ring(2, y, W - 4, 20, ("table",), rx=4)
+    return b.text(6, y + 14, words, size=12.5, width=W - 12)
 
 
 # --- one side ------------------------------------------------------------------------------------------------
 
 
-def _side(frame: Frame[State], around: b.Around, lang: str, pid: str, y: float, top: bool, t: b.Targets) -> str:
+def _side(frame: Frame[State], around: b.Around, lang: str, pid: str, y: float, top: bool, t: b.Targets) -> list[str]:
+    """One player's side, a part per figure and per card (an event changes a few: kifu/auditor/board.py)."""
     state = frame.game
     s = state.side(pid)
     before = around.before.game.side(pid) if around.before is not None and isinstance(around.before.game, State) else s
     lost = pid in state.lost
+    t.ring(1, y + 2, W - 2, SIDE - 6, ("player", pid), rx=8)
     items = [
-        b.rect(1, y + 2, W - 2, SIDE - 6, fill="#fff1f2" if lost else "#fbfbfd", stroke=b.LINE, rx=8),
-        b.rect(1, y + 2, 5, SIDE - 6, fill=b.colour(frame, pid), rx=2),
+        b.group(
+            b.rect(1, y + 2, W - 2, SIDE - 6, fill="#fff1f2" if lost else "#fbfbfd", stroke=b.LINE, rx=8),
+            b.rect(1, y + 2, 5, SIDE - 6, fill=b.colour(frame, pid), rx=2),
+        ),
         b.text(12, y + 19, b.name(around, pid), size=13.5, weight="700", width=110),
-        b.ring(1, y + 2, W - 2, SIDE - 6, t.at(("player", pid)), rx=8),
     ]
     if lost:
         items.append(
@@ -129,15 +133,15 @@ def _side(frame: Frame[State], around: b.Around, lang: str, pid: str, y: float, 
                 W - 10, y + 19, i18n.text("board.ws.lost", lang), size=12, weight="700", fill="#b91c1c", anchor="end"
             )
         )
-    items.append(_counts(lang, pid, s, before, 128, y + 19, t))
+    items += _counts(lang, pid, s, before, 128, y + 19, t)
     # the first seat faces down the table: its front row is nearer the middle
     front_y, back_y = (y + 84, y + 30) if top else (y + 30, y + 84)
-    items.append(_stage(state, lang, pid, s, front_y, back_y, t))
-    items.append(_zones(lang, pid, s, y + 142, t))
-    return b.group(*items)
+    items += _stage(state, lang, pid, s, front_y, back_y, t)
+    items += _zones(lang, pid, s, y + 142, t)
+    return items
 
 
-def _counts(lang: str, pid: str, s: Side, before: Side, x: float, y: float, t: b.Targets) -> str:
+def _counts(lang: str, pid: str, s: Side, before: Side, x: float, y: float, t: b.Targets) -> list[str]:
     """Deck, hand, stock, waiting room and memory, each with its change at this event."""
     items = []
     for zone in ("deck", "hand", "stock", "waiting", "memory"):
@@ -151,31 +155,30 @@ def _counts(lang: str, pid: str, s: Side, before: Side, x: float, y: float, t: b
         items.append(
             b.text(x, y, word, size=11, fill=b.INK if n == was else "#0369a1", weight="600" if n != was else None)
         )
-        items.append(b.ring(x - 2, y - 12, w + 2, 16, t.at(("zone", pid, zone)), rx=3))
+        t.ring(x - 2, y - 12, w + 2, 16, ("zone", pid, zone), rx=3)
         x += w + 8
-    return "".join(items)
+    return items
 
 
-def _stage(state: State, lang: str, pid: str, s: Side, front_y: float, back_y: float, t: b.Targets) -> str:
+def _stage(state: State, lang: str, pid: str, s: Side, front_y: float, back_y: float, t: b.Targets) -> list[str]:
     items = []
     for slot, col in COLUMNS.items():
         row_y = front_y if slot.startswith("C") else back_y
         x = 12 + col * (CARD_W + 8)
         items.append(_card(state, lang, pid, slot, s.stage.get(slot), x, row_y, t))
     items.append(_climax(lang, pid, s, 12 + 3 * (CARD_W + 8) + 6, front_y, t))
-    return "".join(items)
+    return items
 
 
 def _card(state: State, lang: str, pid: str, slot: str, c: Slot | None, x: float, y: float, t: b.Targets) -> str:
-    ring = b.ring(x, y, CARD_W, CARD_H, t.at(("slot", pid, slot)), rx=4)
+    t.ring(x, y, CARD_W, CARD_H, ("slot", pid, slot), rx=4)
     attacking = (
         state.attack is not None and state.attack.slot == slot and pid in (state.attack.player, state.attack.defender)
     )
     if c is None:
-        return (
-            b.rect(x, y, CARD_W, CARD_H, fill="none", stroke="#cbd5e1", rx=4, dash="3 3")
-            + b.text(x + CARD_W / 2, y + 28, slot, size=10, fill="#94a3b8", anchor="middle")
-            + ring
+        return b.group(
+            b.rect(x, y, CARD_W, CARD_H, fill="none", stroke="#cbd5e1", rx=4, dash="3 3"),
+            b.text(x + CARD_W / 2, y + 28, slot, size=10, fill="#94a3b8", anchor="middle"),
         )
     power = f"{c.power_now}" + (f" ({c.power_mod:+d})" if c.power_mod else "")
     items = [
@@ -207,7 +210,7 @@ def _card(state: State, lang: str, pid: str, slot: str, c: Slot | None, x: float
             )
         )
     tip = f"{slot}: {c.card} · {i18n.text(f'word.ws.state.{c.state}', lang)} · P {c.power_now} S {c.soul_now} L {c.level_now}"
-    return b.group(*items, ring, title=tip)
+    return b.group(*items, title=tip)
 
 
 def _climax(lang: str, pid: str, s: Side, x: float, y: float, t: b.Targets) -> str:
@@ -228,11 +231,11 @@ def _climax(lang: str, pid: str, s: Side, x: float, y: float, t: b.Targets) -> s
     items.append(b.text(x + 4, y + 13, label, size=9.5, fill=b.MUTE))
     if s.climax:
         items.append(b.text(x + 4, y + 30, s.climax, size=10.5, weight="600", width=w - 8))
-    items.append(b.ring(x, y, w, CARD_H, t.at(("zone", pid, "climax")), rx=4))
-    return "".join(items)
+    t.ring(x, y, w, CARD_H, ("zone", pid, "climax"), rx=4)
+    return b.group(*items)
 
 
-def _zones(lang: str, pid: str, s: Side, y: float, t: b.Targets) -> str:
+def _zones(lang: str, pid: str, s: Side, y: float, t: b.Targets) -> list[str]:
     """The clock (7 spaces) and the level zone, each card named in its tooltip."""
     items = [b.text(12, y + 13, i18n.text("word.ws.zone.clock", lang), size=10.5, fill=b.MUTE)]
     x0 = 12 + max(b.text_width(i18n.text("word.ws.zone.clock", lang), 10.5), 30) + 6
@@ -247,28 +250,26 @@ def _zones(lang: str, pid: str, s: Side, y: float, t: b.Targets) -> str:
                 fill="#f97316" if filled else "#ffffff",
                 stroke="#c2410c" if filled else "#cbd5e1",
                 rx=2,
+                title=s.clock[i] if filled else None,
             )
         )
-        if filled:
-            items.append(f"<title>{b.esc(s.clock[i])}</title>")
     extra = len(s.clock) - 7
     if extra > 0:  # the moment before a level-up: more than 7
         items.append(b.text(x0 + 7 * 19 + 2, y + 14, f"+{extra}", size=11, weight="700", fill="#c2410c"))
-    items.append(b.ring(x0 - 3, y - 1, 7 * 19 + (24 if extra > 0 else 2), 22, t.at(("zone", pid, "clock")), rx=3))
+    t.ring(x0 - 3, y - 1, 7 * 19 + (24 if extra > 0 else 2), 22, ("zone", pid, "clock"), rx=3)
+    clock = b.group(*items)
     lx = x0 + 7 * 19 + 34
     level = i18n.text("board.ws.level", lang, n=len(s.level))
-    items.append(b.text(lx, y + 13, level, size=11, weight="600"))
     lw = b.text_width(level, 11) + 6
-    for i, card in enumerate(s.level[:4]):
-        items += [b.rect(lx + lw + i * 19, y + 2, 16, 16, fill="#6366f1", rx=2), f"<title>{b.esc(card)}</title>"]
-    items.append(b.ring(lx - 3, y - 1, lw + 4 * 19 + 4, 22, t.at(("zone", pid, "level")), rx=3))
-    return "".join(items)
+    cards = [b.rect(lx + lw + i * 19, y + 2, 16, 16, fill="#6366f1", rx=2, title=c) for i, c in enumerate(s.level[:4])]
+    t.ring(lx - 3, y - 1, lw + 4 * 19 + 4, 22, ("zone", pid, "level"), rx=3)
+    return [clock, b.group(b.text(lx, y + 13, level, size=11, weight="600"), *cards)]
 
 
 # --- the attack and the damage in progress ---------------------------------------------------------------------------
 
 
-def _middle(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> str:
+def _middle(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> list[str]:
     state = frame.game
     a = state.attack
     items = [b.rect(16, y + 4, W - 32, MIDDLE - 8, fill="#f8fafc", stroke=b.LINE, rx=8, dash="4 3")]
@@ -283,7 +284,7 @@ def _middle(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Tar
                 anchor="middle",
             )
         )
-        return b.group(*items)
+        return items
     if a is not None:
         side = state.side(a.player).stage.get(a.slot)
         soul = (side.soul_now if side else 0) + a.trigger_soul - (a.defender_level if a.kind == "side" else 0)
@@ -300,10 +301,10 @@ def _middle(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Tar
             extra.append(i18n.text("board.ws.counters", lang, n=a.counters))
         if extra:
             items.append(b.text(28, y + 38, " · ".join(extra), size=11, fill=b.MUTE, width=W - 56))
-        items.append(b.ring(16, y + 4, W - 32, MIDDLE - 8, t.at(("attack",)), rx=8))
+        t.ring(16, y + 4, W - 32, MIDDLE - 8, ("attack",), rx=8)
     if state.damage is not None:
         items.append(_damage(frame, around, lang, y + 52, t))
-    return b.group(*items)
+    return items
 
 
 def _damage(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> str:
@@ -324,8 +325,8 @@ def _damage(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Tar
                 fill="#fde047" if cx else ("#e2e8f0" if d.cancelled else "#f97316"),
                 stroke="#a16207" if cx else "none",
                 rx=2,
+                title=card,
             ),
-            f"<title>{b.esc(card)}</title>",
         ]
         if cx:
             items.append(b.text(x + 7, y + 13, "CX", size=7, anchor="middle", weight="700"))
@@ -336,5 +337,5 @@ def _damage(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Tar
             x + 4, y + 13, result, size=11, weight="700", fill="#15803d" if d.cancelled else "#c2410c", width=W - x - 40
         )
     )
-    items.append(b.ring(24, y - 2, W - 48, 22, t.at(("damage",)), rx=4))
-    return "".join(items)
+    t.ring(24, y - 2, W - 48, 22, ("damage",), rx=4)
+    return b.group(*items)

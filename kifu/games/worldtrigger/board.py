@@ -37,15 +37,15 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
     y = b.CAPTION
     parts = [_table(state, around, lang, y, t)]
     y += 24
-    parts.append(_track(frame, around, lang, players, y, t))
+    parts += _track(frame, around, lang, players, y, t)
     y += TRACK + 6
     half = (W - 8) / max(1, len(players))
     for i, pid in enumerate(players):
-        parts.append(_agent(frame, around, lang, pid, 4 + i * half, y, half - 6, t))
+        parts += _agent(frame, around, lang, pid, 4 + i * half, y, half - 6, t)
     y += AGENT + 8
-    parts.append(_plot(frame, around, lang, y, t))
+    parts += _plot(frame, around, lang, y, t)
     y += 66
-    parts.append(_chain(frame, around, lang, y, t))
+    parts += _chain(frame, around, lang, y, t)
     y += 74
     return b.picture(frame, around, lang, W, y, parts, i18n.text("board.wt.label", lang, seq=frame.seq), t)
 
@@ -103,7 +103,8 @@ def _table(state: State, around: b.Around, lang: str, y: float, t: b.Targets) ->
             words += " · " + i18n.text("board.wt.tactics", lang, who=b.name(around, state.active))
     else:
         words = i18n.text("board.wt.before", lang)
-    return b.group(b.text(6, y + 14, words, size=12.5, width=W - 12), b.ring(2, y, W - 4, 20, t.at(("table",)), rx=4))
+    t.ring(2, y, W - 4, 20, ("table",), rx=4)
+    return b.text(6, y + 14, words, size=12.5, width=W - 12)
 
 
 def _x(d: float) -> float:
@@ -111,14 +112,15 @@ def _x(d: float) -> float:
     return 40 + d * (W - 80) / 6
 
 
-def _track(frame: Frame[State], around: b.Around, lang: str, players: list[str], y: float, t: b.Targets) -> str:
+def _track(frame: Frame[State], around: b.Around, lang: str, players: list[str], y: float, t: b.Targets) -> list[str]:
     state = frame.game
     d = state.distance
-    items = [b.rect(2, y, W - 4, TRACK, fill="#fbfbfd", stroke=b.LINE, rx=8)]
-    items.append(b.line(_x(0), y + 34, _x(6), y + 34, stroke="#94a3b8", sw=3))
+    ticks = [b.rect(2, y, W - 4, TRACK, fill="#fbfbfd", stroke=b.LINE, rx=8)]
+    ticks.append(b.line(_x(0), y + 34, _x(6), y + 34, stroke="#94a3b8", sw=3))
     for i in range(7):
-        items.append(b.line(_x(i), y + 29, _x(i), y + 39, stroke="#94a3b8", sw=1.5))
-        items.append(b.text(_x(i), y + 56, i, size=10.5, fill=b.MUTE, anchor="middle"))
+        ticks.append(b.line(_x(i), y + 29, _x(i), y + 39, stroke="#94a3b8", sw=1.5))
+        ticks.append(b.text(_x(i), y + 56, i, size=10.5, fill=b.MUTE, anchor="middle"))
+    items = [b.group(*ticks)]
     if d is None:
         words = _initial(state, lang)
         items.append(b.text(W / 2, y + 20, words, size=11.5, fill=b.MUTE, anchor="middle", width=W - 24))
@@ -134,12 +136,18 @@ def _track(frame: Frame[State], around: b.Around, lang: str, players: list[str],
                 )
             )
         for pid, at in zip(players[:2], (0, d), strict=False):
-            items.append(b.circle(_x(at), y + 34, 10, fill=b.colour(frame, pid), stroke="#ffffff", sw=2))
-            items.append(
-                b.text(_x(at), y + 38, b.name(around, pid)[:1], size=10, fill="#ffffff", anchor="middle", weight="700")
+            mark = b.text(
+                _x(at), y + 38, b.name(around, pid)[:1], size=10, fill="#ffffff", anchor="middle", weight="700"
             )
-    items.append(b.ring(2, y, W - 4, TRACK, t.at(("distance",)), rx=8))
-    return b.group(*items)
+            items.append(
+                b.group(
+                    b.circle(_x(at), y + 34, 10, fill=b.colour(frame, pid), stroke="#ffffff", sw=2),
+                    mark,
+                    title=b.name(around, pid),
+                )
+            )
+    t.ring(2, y, W - 4, TRACK, ("distance",), rx=8)
+    return items
 
 
 def _initial(state: State, lang: str) -> str:
@@ -160,7 +168,7 @@ def _pending(state: State) -> list[int]:
 
 def _agent(
     frame: Frame[State], around: b.Around, lang: str, pid: str, x: float, y: float, w: float, t: b.Targets
-) -> str:
+) -> list[str]:
     state = frame.game
     a = agent(state, pid)
     before = (
@@ -170,13 +178,13 @@ def _agent(
         b.rect(x, y, w, AGENT, fill="#fbfbfd", stroke=b.LINE, rx=8),
         b.rect(x, y, 5, AGENT, fill=b.colour(frame, pid), rx=2),
         b.text(x + 12, y + 18, b.name(around, pid), size=13.5, weight="700", width=w - 20),
-        b.ring(x, y, w, AGENT, t.at(("player", pid)), rx=8),
+        t.ring(x, y, w, AGENT, ("player", pid), rx=8),
     ]
     items += _trion(lang, pid, a, before, x + 12, y + 26, w - 24, t)
     items += _set(lang, pid, a, x + 12, y + 64, w - 24, t)
     items += _tags(lang, pid, a, x + 12, y + 132, w - 24, t)
     items += _sheet(lang, pid, a, x + 12, y + 154, w - 24, t)
-    return b.group(*items)
+    return items
 
 
 def _trion(lang: str, pid: str, a: Agent, before: Agent, x: float, y: float, w: float, t: b.Targets) -> list[str]:
@@ -190,7 +198,7 @@ def _trion(lang: str, pid: str, a: Agent, before: Agent, x: float, y: float, w: 
         b.text(x, y + 10, words, size=11.5, weight="600"),
         b.rect(x, y + 16, w, 10, fill="#e5e7eb", rx=3),
         b.rect(x, y + 16, w * share, 10, fill="#0ea5e9" if a.trion > 20 else "#dc2626", rx=3),
-        b.ring(x - 2, y, w + 4, 28, t.at(("trion", pid)), rx=4),
+        t.ring(x - 2, y, w + 4, 28, ("trion", pid), rx=4),
     ]
 
 
@@ -220,7 +228,7 @@ def _set(lang: str, pid: str, a: Agent, x: float, y: float, w: float, t: b.Targe
                 x + 40, cy + 13, name, size=11, fill=b.INK if up else b.MUTE, width=w - 46 - b.text_width(state_word, 9)
             ),
             b.text(x + w - 4, cy + 13, state_word, size=9, fill=b.MUTE, anchor="end"),
-            b.ring(x + 34, cy, w - 34, 18, t.at(("trigger", pid, name)), rx=3),
+            t.ring(x + 34, cy, w - 34, 18, ("trigger", pid, name), rx=3),
         ]
     return items
 
@@ -229,7 +237,7 @@ def _tags(lang: str, pid: str, a: Agent, x: float, y: float, w: float, t: b.Targ
     items = [b.text(x, y + 8, i18n.text("board.wt.tags", lang), size=10.5, fill=b.MUTE)]
     cx = x + b.text_width(i18n.text("board.wt.tags", lang), 10.5) + 6
     for tag in a.tags[:6]:
-        label = i18n.text(f"word.wt.chip.{tag}", lang) if tag in TAG_COLOUR else tag
+        label = _tag(lang, tag)
         tw = b.text_width(label, 10) + 8
         if cx + tw > x + w:
             break
@@ -240,7 +248,7 @@ def _tags(lang: str, pid: str, a: Agent, x: float, y: float, w: float, t: b.Targ
         cx += tw + 3
     if not a.tags:
         items.append(b.text(cx, y + 8, "—", size=10.5, fill=b.MUTE))
-    items.append(b.ring(x - 2, y - 5, w + 4, 19, t.at(("tags", pid)), rx=4))
+    items.append(t.ring(x - 2, y - 5, w + 4, 19, ("tags", pid), rx=4))
     return items
 
 
@@ -253,25 +261,32 @@ def _sheet(lang: str, pid: str, a: Agent, x: float, y: float, w: float, t: b.Tar
     cw = min(22.0, (x + w - cx) / 6)
     for i, tag in enumerate(a.sheet[:6]):
         items += [
-            b.rect(cx + i * cw, y - 3, cw - 2, 15, fill=TAG_COLOUR.get(tag, b.MUTE), rx=2),
+            b.rect(
+                cx + i * cw,
+                y - 3,
+                cw - 2,
+                15,
+                fill=TAG_COLOUR.get(tag, b.MUTE),
+                rx=2,
+                title=f"{i + 1}: {_tag(lang, tag)}",
+            ),
             b.text(cx + i * cw + (cw - 2) / 2, y + 8, i + 1, size=9.5, fill="#ffffff", anchor="middle"),
-            f"<title>{i + 1}: {b.esc(i18n.text(f'word.wt.chip.{tag}', lang) if tag in TAG_COLOUR else tag)}</title>",
         ]
-    items.append(b.ring(x - 2, y - 5, w + 4, 19, t.at(("sheet", pid)), rx=4))
+    items.append(t.ring(x - 2, y - 5, w + 4, 19, ("sheet", pid), rx=4))
     return items
 
 
 # --- the plot and the chain ---------------------------------------------------------------------------------------
 
 
-def _plot(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> str:
+def _plot(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> list[str]:
     state = frame.game
     items = [b.rect(2, y, W - 4, 60, fill="#f8fafc", stroke=b.LINE, rx=8, dash="4 3")]
     if not state.plots or not state.attack:
         items.append(
             b.text(W / 2, y + 34, i18n.text("board.wt.no_plot", lang), size=11.5, fill=b.MUTE, anchor="middle")
         )
-        return b.group(*items)
+        return items
     attacker = state.active or state.plots[-1]
     blocked = set(state.defence)
     items.append(
@@ -279,36 +294,33 @@ def _plot(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targe
     )
     x = 12.0
     for d in state.attack:
-        items += _die(x, y + 24, d, d in blocked, b.colour(frame, attacker))
+        items.append(_die(x, y + 24, d, d in blocked, b.colour(frame, attacker)))
         x += 30
     x += 10
     items.append(b.text(x, y + 42, i18n.text("board.wt.blocks", lang), size=10.5, fill=b.MUTE))
     x += b.text_width(i18n.text("board.wt.blocks", lang), 10.5) + 6
     for d in state.defence:
-        items += _die(x, y + 24, d, False, "#475569")
+        items.append(_die(x, y + 24, d, False, "#475569"))
         x += 30
     sheet = agent(state, attacker).sheet
-    tags = [
-        i18n.text(f"word.wt.chip.{g}", lang) if g in TAG_COLOUR else g
-        for g in gained(sheet, list(state.attack), list(state.defence))
-    ]
+    tags = [_tag(lang, g) for g in gained(sheet, list(state.attack), list(state.defence))]
     words = i18n.text("board.wt.gives", lang, tags=" ".join(tags) or "—")
     items.append(b.text(W - 12, y + 42, words, size=11, anchor="end", width=W - x - 20))
-    items.append(b.ring(2, y, W - 4, 60, t.at(("plot",)), rx=8))
-    return b.group(*items)
+    t.ring(2, y, W - 4, 60, ("plot",), rx=8)
+    return items
 
 
-def _die(x: float, y: float, face: int, blocked: bool, colour: str) -> list[str]:
+def _die(x: float, y: float, face: int, blocked: bool, colour: str) -> str:
     out = [
         b.rect(x, y, 24, 24, fill="#ffffff", stroke=colour, sw=2, rx=4),
         b.text(x + 12, y + 17, face, size=14, weight="700", fill=colour, anchor="middle"),
     ]
     if blocked:  # the defender plotted the same face: no tag from it
         out.append(b.line(x + 2, y + 2, x + 22, y + 22, stroke="#dc2626", sw=2))
-    return out
+    return b.group(*out)
 
 
-def _chain(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> str:
+def _chain(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> list[str]:
     state = frame.game
     items = [b.text(6, y + 12, i18n.text("board.wt.chain", lang), size=10.5, fill=b.MUTE)]
     if not state.chain:
@@ -331,7 +343,7 @@ def _chain(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targ
                 fill=b.MUTE if d.resolved else b.INK,
                 width=W - 30,
             ),
-            b.ring(4, cy - 1, W - 8, 17, t.at(("decl", d.seq)), rx=3),
+            t.ring(4, cy - 1, W - 8, 17, ("decl", d.seq), rx=3),
         ]
     if state.passes:
         passed = ", ".join(b.name(around, p) for p in state.passes)
@@ -346,4 +358,9 @@ def _chain(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targ
                 width=W / 2,
             )
         )
-    return b.group(*items)
+    return items
+
+
+def _tag(lang: str, tag: str) -> str:
+    """An action tag's word (a tag the game does not know as written)."""
+    return i18n.text(f"word.wt.chip.{tag}", lang) if tag in TAG_COLOUR else tag
