@@ -255,7 +255,8 @@ def _gun(state: State, lang: str, p: Player, g: Gun, before: Gun | None, y: floa
                 b.text(cx + (CELL - 4) / 2, y + 15, "×", size=12, fill="#b91c1c", anchor="middle"),
             ]
         x += 5 + min(ignored, 4) * CELL
-        items.append(b.text(x + 2, y + 15, i18n.text("board.gg.ignored", lang, n=ignored), size=10.5, fill="#b91c1c"))
+        words = i18n.text("board.gg.ignored", lang, n=ignored)  # the cells show the loads; HIT and deck: next event
+        items.append(b.text(x + 2, y + 15, words, size=10.5, fill="#b91c1c", width=W - x - 8))
         parts.append(b.group(*items))
     else:
         parts.append(_gun_figures(lang, g, facts, x + 8, y))
