@@ -94,6 +94,11 @@ def test_a_phone_shows_the_board_above_the_timeline(tmp_path: Path) -> None:
         assert page.js(top.format("board", "width")) >= 330
     with Page(f"{url}#seq-39", width=1280, height=900) as page:
         assert page.js(top.format("board", "right")) <= page.js(top.format("seq-39", "left"))  # beside it
+    # a finding's evidence of long values must not widen the page (a phone would zoom out and cut the board)
+    url = report(FIXTURES / "worldtrigger/rules/WT-MOVE-001/bad.jsonl", tmp_path, "ja")
+    with Page(f"{url}#seq-15", width=390, height=844) as page:
+        assert page.js("document.documentElement.scrollWidth") <= 390
+        assert page.js("visualViewport.offsetTop") == 0 and page.js(top.format("board", "top")) >= 0
 
 
 def test_an_event_the_summary_leaves_out_opens_the_nearest_board(tmp_path: Path, monkeypatch) -> None:

@@ -355,14 +355,14 @@ def wrap(value: Any, width: float, size: float, lines: int = 2) -> list[str]:
 
 
 def legend(around: Around, lang: str, y: float, width: int, missed: bool) -> tuple[str, float]:
-    """The findings on this event below the drawing, each in up to two lines; (the part, its height)."""
+    """The findings on this event below the drawing, each in up to three lines; (the part, its height)."""
     if not around.marks:
         return "", 0
     items = [text(8, y + 16, i18n.text("board.findings", lang), size=11, fill=MUTE)]
     cy = y + 34
     for m in around.marks:
         items.append(rect(8, cy - 10, 12, 12, fill=SEVERITY_COLOUR.get(m.severity, INK), rx=2))
-        for i, part in enumerate(wrap(f"{m.code} {m.message}", width - 34, 11.5)):
+        for i, part in enumerate(wrap(f"{m.code} {m.message}", width - 34, 11.5, lines=3)):
             items.append(text(26, cy + i * 15, part, size=11.5))
             last = cy + i * 15
         cy = last + 19

@@ -82,9 +82,12 @@ background:#fff;color:var(--ink);cursor:pointer}.stepper button:disabled{opacity
 figure.board-at{margin:0}figure.board-at figcaption{font-size:12px;color:var(--mute);margin-top:4px}
 .boards{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:14px;margin-top:12px}
 @media (max-width:800px){main{padding:16px 12px 40px}.stage,.with-board{grid-template-columns:minmax(0,1fr)}
+.finding dl{grid-template-columns:minmax(0,1fr)}.finding dd{margin-bottom:6px;overflow-wrap:anywhere}
+.evidence{min-width:0}.evidence td{word-break:break-all}
 .tl{overflow-x:auto}
 .boardpanel{position:static;max-height:none}.js .boardpanel{position:sticky;box-shadow:0 6px 8px -6px #94a3b8}
-.js .boardpanel svg.board{max-height:56vh}.js .boardpanel .keys{display:none}.js .timeline tr{scroll-margin-top:calc(var(--board-h,0px) + 8px)}}
+.timeline .t,.timeline.timed th:nth-child(2){display:none}.js .boardpanel svg.board{max-height:56vh}.js .boardpanel .keys{display:none}.js .timeline tr{scroll-margin-top:calc(var(--board-h,0px) + 8px)}
+.js .stage .tl{margin-bottom:max(0px,calc(100vh - var(--board-h,0px) - 48px))}}
 """
 
 from ..markup import CSP  # noqa: E402  (one policy for every page kifu writes)

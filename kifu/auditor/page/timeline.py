@@ -161,7 +161,7 @@ def timeline_section(
         last = e.seq
     if rows.summarised and last < ctx.last_seq:
         out.append(_gap(ctx, last + 1, ctx.last_seq, len(columns), source))
-    table = labelled_table(ctx, columns, "".join(out), "timeline")
+    table = labelled_table(ctx, columns, "".join(out), "timeline timed" if timed else "timeline")
     note = (
         f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL, near=rows.reach))}</p>'
         if rows.summarised

@@ -21,7 +21,8 @@ from .projection import Group, Instruction, State, card_of, controls, groups_in_
 
 W = 420
 ROWS = 6
-"""Flips of the instruction shown (the latest ones)."""
+"""Flips of the instruction shown at most (the latest ones); the panel has room for at least ``FEW``."""
+FEW = 3
 PAID = 3
 """Payoff lines shown (the latest ones)."""
 HEADS, TAILS = "#facc15", "#94a3b8"
@@ -42,8 +43,9 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
     y += 84
     parts += _in_play(frame, around, lang, y, t)
     y += 50
-    parts += _flip(frame, around, lang, y, t)
-    y += 58 + ROWS * 24 + PAID * 16 + 10
+    rows = _rows(state, around.event)
+    parts += _flip(frame, around, lang, y, rows, t)
+    y += 58 + rows * 24 + PAID * 16 + 10
     return b.picture(frame, around, lang, W, y, parts, i18n.text("board.mtg.label", lang, seq=frame.seq), t)
 
 
@@ -163,10 +165,16 @@ def _card_name(state: State, name: str, lang: str) -> str:
 # --- the flip in progress -------------------------------------------------------------------------------------
 
 
-def _flip(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targets) -> list[str]:
+def _rows(state: State, e: Event | None) -> int:
+    """Rows of flips the panel makes room for: the instruction's flips, at least ``FEW``, at most ``ROWS``."""
+    ins = _instruction(state, e)
+    return min(ROWS, max(FEW, len(ins.groups) if ins is not None else 0))
+
+
+def _flip(frame: Frame[State], around: b.Around, lang: str, y: float, rows: int, t: b.Targets) -> list[str]:
     state = frame.game
     ins = _instruction(state, around.event)
-    h = 50 + ROWS * 24 + PAID * 16
+    h = 50 + rows * 24 + PAID * 16
     box = b.rect(2, y, W - 4, h, fill="#f8fafc", stroke=b.LINE, rx=8)
     if ins is None:
         return [
@@ -190,7 +198,7 @@ def _flip(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targe
         b.text(14, y + 36, " · ".join(how), size=11, fill=b.MUTE, width=W - 28),
     ]
     groups = groups_in_order(ins)
-    hidden = max(0, len(groups) - ROWS)
+    hidden = max(0, len(groups) - rows)
     if hidden:
         items.append(
             b.text(W - 12, y + 36, i18n.text("board.mtg.earlier", lang, n=hidden), size=10.5, fill=b.MUTE, anchor="end")
@@ -199,7 +207,7 @@ def _flip(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Targe
         items += _group(frame, around, lang, ins, g, y + 46 + i * 24, t, hidden + i < ins.made)
     if not groups:
         items.append(b.text(14, y + 62, i18n.text("board.mtg.no_coin", lang), size=11, fill=b.MUTE))
-    items += _payoffs(state, around, lang, ins, y + 50 + ROWS * 24, t)
+    items += _payoffs(state, around, lang, ins, y + 50 + rows * 24, t)
     t.ring(2, y, W - 4, h, ("flip", ins.flip), rx=8)  # after its coins: see Targets
     return items
 

@@ -22,7 +22,7 @@ from . import events as ev
 from .projection import Side, Slot, State
 
 W = 420
-SIDE = 186
+SIDE = 202
 """Height of one player's side."""
 MIDDLE = 84
 CARD_W, CARD_H = 74, 46
@@ -133,11 +133,11 @@ def _side(frame: Frame[State], around: b.Around, lang: str, pid: str, y: float, 
                 W - 10, y + 19, i18n.text("board.ws.lost", lang), size=12, weight="700", fill="#b91c1c", anchor="end"
             )
         )
-    items += _counts(lang, pid, s, before, 128, y + 19, t)
+    items += _counts(lang, pid, s, before, 12, y + 36, t)
     # the first seat faces down the table: its front row is nearer the middle
-    front_y, back_y = (y + 84, y + 30) if top else (y + 30, y + 84)
+    front_y, back_y = (y + 100, y + 46) if top else (y + 46, y + 100)
     items += _stage(state, lang, pid, s, front_y, back_y, t)
-    items += _zones(lang, pid, s, y + 142, t)
+    items += _zones(lang, pid, s, y + 158, t)
     return items
 
 
@@ -194,21 +194,14 @@ def _card(state: State, lang: str, pid: str, slot: str, c: Slot | None, x: float
         ),
         b.text(x + 4, y + 13, c.card, size=10, weight="600", width=CARD_W - 8),
         b.text(x + 4, y + 27, f"P {power}", size=10, width=CARD_W - 8),
-        b.text(x + 4, y + 40, f"S {c.soul_now} · L {c.level_now}", size=10, fill=b.MUTE),
-        b.text(x + CARD_W - 3, y + 40, slot, size=9, fill="#94a3b8", anchor="end"),
+        b.text(x + 4, y + 40, f"S{c.soul_now} L{c.level_now}", size=10, fill=b.MUTE),
     ]
-    if c.state != "stand":
-        items.append(
-            b.text(
-                x + CARD_W - 3,
-                y + 27,
-                i18n.text(f"word.ws.state.{c.state}", lang),
-                size=9,
-                fill="#b91c1c" if c.state == "reverse" else "#475569",
-                anchor="end",
-                weight="700",
-            )
-        )
+    if c.state == "stand":
+        items.append(b.text(x + CARD_W - 3, y + 40, slot, size=9, fill="#94a3b8", anchor="end"))
+    else:  # rested or reversed says so where the slot's name stands (the tooltip still names the slot)
+        word = i18n.text(f"word.ws.state.{c.state}", lang)
+        colour = "#b91c1c" if c.state == "reverse" else "#475569"
+        items.append(b.text(x + CARD_W - 3, y + 40, word, size=9, fill=colour, anchor="end", weight="700"))
     tip = f"{slot}: {c.card} · {i18n.text(f'word.ws.state.{c.state}', lang)} · P {c.power_now} S {c.soul_now} L {c.level_now}"
     return b.group(*items, title=tip)
 
@@ -334,7 +327,13 @@ def _damage(frame: Frame[State], around: b.Around, lang: str, y: float, t: b.Tar
     result = i18n.text("board.ws.cancelled", lang) if d.cancelled else i18n.text("board.ws.to_clock", lang)
     items.append(
         b.text(
-            x + 4, y + 13, result, size=11, weight="700", fill="#15803d" if d.cancelled else "#c2410c", width=W - x - 40
+            x + 4,
+            y + 13,
+            result,
+            size=10.5,
+            weight="700",
+            fill="#15803d" if d.cancelled else "#c2410c",
+            width=W - x - 34,
         )
     )
     t.ring(24, y - 2, W - 48, 22, ("damage",), rx=4)
