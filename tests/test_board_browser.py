@@ -94,6 +94,9 @@ def test_a_phone_shows_the_board_above_the_timeline(tmp_path: Path) -> None:
         assert page.js(top.format("board", "width")) >= 330
     with Page(f"{url}#seq-39", width=1280, height=900) as page:
         assert page.js(top.format("board", "right")) <= page.js(top.format("seq-39", "left"))  # beside it
+    wide = "(function(){var c=document.querySelector('.stage .tl');return c.scrollWidth-c.clientWidth;})()"
+    with Page(report(FIXTURES / "worldtrigger/match-clean.jsonl", tmp_path, "ja"), width=1280, height=900) as page:
+        assert page.js(wide) <= 0  # beside the board the timeline wraps its long values, nothing cut off
     # a finding's evidence of long values must not widen the page (a phone would zoom out and cut the board)
     url = report(FIXTURES / "worldtrigger/rules/WT-MOVE-001/bad.jsonl", tmp_path, "ja")
     with Page(f"{url}#seq-15", width=390, height=844) as page:
