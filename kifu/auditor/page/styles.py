@@ -68,7 +68,7 @@ footer{color:var(--mute);font-size:12px;margin-top:30px}
 @media print{body{background:#fff}.card,.finding{break-inside:avoid}}
 .cut{color:var(--mute);font-size:12px;font-style:italic}
 .stage{display:grid;grid-template-columns:minmax(300px,440px) minmax(0,1fr);gap:16px;align-items:start}
-.stage .tl{overflow-x:auto}.stage .timeline .chg{white-space:normal;min-width:96px}.stage .kv{overflow-wrap:anywhere}
+.stage .tl{overflow-x:auto}.stage .timeline .chg{white-space:normal;min-width:96px}.stage .kv{overflow-wrap:anywhere}.stage .timeline td.d{min-width:160px}
 .boardpanel{position:sticky;top:0;z-index:2;background:#f8fafc;padding:8px 0;max-height:100vh;overflow:auto}
 .boardpanel svg.board,.board-at svg{width:100%;height:auto;display:block;background:#fff;border:1px solid var(--line);
 border-radius:10px}
@@ -84,7 +84,7 @@ figure.board-at{margin:0}figure.board-at figcaption{font-size:12px;color:var(--m
 .boards{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:14px;margin-top:12px}
 @media (max-width:800px){main{padding:16px 12px 40px}.stage,.with-board{grid-template-columns:minmax(0,1fr)}
 .finding dl{grid-template-columns:minmax(0,1fr)}.finding dd{margin-bottom:6px;overflow-wrap:anywhere}
-.evidence{min-width:0}.evidence td{word-break:break-all}
+.evidence{min-width:0}.evidence td{word-break:break-all}.stage .timeline .chg{min-width:0}
 .boardpanel{position:static;max-height:none}.js .boardpanel{position:sticky;box-shadow:0 6px 8px -6px #94a3b8}
 .timeline .t,.timeline.timed th:nth-child(2){display:none}.js .boardpanel svg.board{max-height:56vh}.js .boardpanel .keys{display:none}.js .timeline tr{scroll-margin-top:calc(var(--board-h,0px) + 8px)}
 .js .stage .tl{margin-bottom:max(0px,calc(100vh - var(--board-h,0px) - 48px))}}

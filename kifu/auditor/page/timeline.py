@@ -222,7 +222,7 @@ def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change:
         f'<tr id="seq-{e.seq}" class="{sev}"><td><a href="#seq-{e.seq}">{e.seq}</a>{mark}</td>'
         + (f'<td class="t" title="{ctx.attr(e.at)}">{ctx.name(_clock(e.at))}</td>' if timed else "")
         + f'<td class="who">{struck(ctx.name(ctx.who(e.by)))}</td>'
-        f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td>{struck(_detail(ctx, e))}{notes}</td>'
+        f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td class="d">{struck(_detail(ctx, e))}{notes}</td>'
         f'<td class="chg">{change}</td></tr>'
     )
 
