@@ -250,3 +250,27 @@ def test_a_game_without_a_board_says_so(tmp_path: Path) -> None:
     assert r.code == 2 and "generic" in r.err and r.err.count("\n") == 1
     text, doc = page(log, tmp_path)
     assert not doc.xpath("//svg[@class='board']") and "<script" not in text
+
+
+def test_a_voided_event_changes_nothing_on_the_board(tmp_path: Path) -> None:
+    log = tmp_path / "v.jsonl"
+    logfile.create(
+        log, {"game": "gunandgun", "match": "m", "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}]}
+    )
+    logfile.append(log, {"type": "gg.life", "by": "p1", "player": "p2", "delta": -3, "why": "hit"})
+    logfile.append(log, {"type": "log.void", "by": "recorder", "about": [2], "reason": "typo"})
+    _, doc = page(log, tmp_path)
+    at2 = drawn(doc, 2)
+    assert "gg.life by A (voided)" in at2 and ">27<" not in at2 and "(−3)" not in at2
+
+
+def test_a_finding_about_what_the_board_does_not_draw_outlines_the_whole_board(tmp_path: Path) -> None:
+    """A line by nobody (KIFU-LOG-002) is about no gun or card: the board is outlined and the finding listed."""
+    log = tmp_path / "n.jsonl"
+    logfile.create(
+        log, {"game": "gunandgun", "match": "m", "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}]}
+    )
+    logfile.append(log, {"type": "note", "by": "ghost", "text": "hello"})
+    _, doc = page(log, tmp_path)
+    at2 = drawn(doc, 2)
+    assert "KIFU-LOG-002" in at2 and f'stroke="{b.SEVERITY_COLOUR["error"]}" stroke-width="3" rx="6"' in at2

@@ -246,15 +246,15 @@ class Targets:
         stays one part whether or not it is outlined at this event."""
 
     def mark(self, keys: Sequence[tuple[Any, ...]], severity: str) -> None:
-        """A finding is about the first of ``keys`` that the board draws."""
-        if keys:
-            self.chains.append((list(keys), severity))
-            self.drawn.append(None)
+        """A finding is about the first of ``keys`` that the board draws (none: about nothing it draws)."""
+        self.chains.append((list(keys), severity))
+        self.drawn.append(None)
 
     def touch(self, keys: Sequence[tuple[Any, ...]]) -> None:
         """The event touched these (each one of them, not the first drawn only)."""
         for key in keys:
-            self.mark([key], "touched")
+            self.chains.append(([key], "touched"))
+            self.drawn.append(None)
 
     def at(self, *keys: tuple[Any, ...]) -> str | None:
         """The outline for an element standing for any of ``keys``: a finding's severity, ``touched`` or None."""
