@@ -274,3 +274,19 @@ def test_a_finding_about_what_the_board_does_not_draw_outlines_the_whole_board(t
     _, doc = page(log, tmp_path)
     at2 = drawn(doc, 2)
     assert "KIFU-LOG-002" in at2 and f'stroke="{b.SEVERITY_COLOUR["error"]}" stroke-width="3" rx="6"' in at2
+
+
+def test_a_log_longer_than_the_boards_keeps_those_a_summary_keeps(tmp_path: Path, monkeypatch) -> None:
+    """Past ``BOARDS`` events (made small here) every row stays but only the first and last events and each
+    finding's and ruling's neighbourhood have a board; an address between them opens the nearest (browser test)."""
+    monkeypatch.setattr(timeline, "BOARDS", 20)
+    monkeypatch.setattr(timeline, "HEAD", 5)
+    monkeypatch.setattr(timeline, "TAIL", 5)
+    monkeypatch.setattr(timeline, "NEAR", 1)
+    _, doc = page(DISPUTE, tmp_path)
+    frames_, _ = boards(doc)
+    rows = {int(tr.get("id").removeprefix("seq-")) for tr in doc.xpath("//tr[starts-with(@id, 'seq-')]")}
+    assert rows == set(range(1, 56))
+    findings = {12, 13, 14, 15, 26, 27, 28}  # GG-TOSS-001 at 13 and 14, GG-LIM-001 at 27, one either side
+    rulings = {19, 20, 21, 30, 31, 32, 38, 39, 40, 41, 42}  # the rulings at 20, 31 and 41, and the load at 39
+    assert set(frames_) == set(range(1, 6)) | set(range(51, 56)) | findings | rulings

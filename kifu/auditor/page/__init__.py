@@ -183,7 +183,7 @@ class _Pass:
         elif isinstance(event, MatchEnded) and self.end is None:
             self.end = event
         drawn = None
-        if self.boards.drawn and self.rows.shows(event) and (not self.boards.full or self.rows.in_tail(seq)):
+        if self.boards.drawn and self.rows.boards(event) and (not self.boards.full or self.rows.in_tail(seq)):
             drawn = self.boards.add(event, self._before, frame, seq in self.voids)
         self._before = frame
         self.rows.add(event, self._keep(seq, self.values(frame)) if self.values is not None else None, drawn)

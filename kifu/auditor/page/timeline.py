@@ -62,6 +62,9 @@ HEAD = TAIL = 500
 NEAR = 10
 """Events shown on either side of each event a finding cites or a ruling is about (and of each ruling), so
 that a judge can step the board through what led there and what followed."""
+BOARDS = 3000
+"""Events up to which every row has its board; a longer log has boards for the events a summary keeps (the first
+and last events, each finding's and ruling's neighbourhood), even where its timeline shows every event."""
 NEAR_ROWS = 2000
 """At most about this many rows for those neighbourhoods: a log with hundreds of findings gets narrower ones
 (each event a finding cites is always shown), so the page stays under 5 MB."""
@@ -81,8 +84,7 @@ class Rows:
     cites, each ruling and each event a ruling is about (``focus``), so that what a
     judge follows from a finding is on the page. Memory is bounded by those, whatever
     the log's length. With ``last`` (the log's last seq, known from a first pass),
-    ``shows(seq)`` says in advance whether a row will be shown, so the board is drawn
-    only for those.
+    ``boards(event)`` says in advance whether the event's board is drawn.
     """
 
     def __init__(self, cited: set[int], focus: Iterable[int] = (), last: int | None = None) -> None:
@@ -100,10 +102,11 @@ class Rows:
         """Rows after the head that a summary shows whatever comes later."""
         self.tail: deque[Row] = deque(maxlen=TAIL)
 
-    def shows(self, event: Event) -> bool:
-        """Whether this event's row can be on the page (always, when the log's length is not known)."""
+    def boards(self, event: Event) -> bool:
+        """Whether this event's board is drawn: every event of a log of at most ``BOARDS``, else those a summary
+        keeps (always, when the log's length is not known)."""
         seq, last = event.seq, self.last
-        if last is None or last <= FULL_TIMELINE or seq <= HEAD or seq > last - TAIL:
+        if last is None or last <= BOARDS or seq <= HEAD or seq > last - TAIL:
             return True
         return self._kept(event)
 
