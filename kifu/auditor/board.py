@@ -15,7 +15,8 @@ picture) and the players' names. The game's ``Game`` description names the funct
 (``Game.board``); the match page (kifu/auditor/page/board.py) and ``kifu state -f svg``
 draw it.
 
-A picture is a list of parts, each one SVG element (a ``<g>``). The page keeps every
+A picture is a list of parts, each one SVG element (a ``<g>`` of a few, or a single
+``<text>``, ``<rect>``…): a figure, a card, a coin, an outline. The page keeps every
 distinct part once and each event as the list of its parts, so a long match costs a few
 numbers per event rather than a picture per event. Everything a picture shows from a
 log is escaped, control characters made visible (kifu/auditor/markup.py), and cut to the
@@ -86,20 +87,16 @@ class Picture:
     """A drawn board: its size in user units and its parts, each one SVG element."""
 
     width: int
+    """Width in user units (the game's drawing width; the page scales it to its column)."""
     height: int
+    """Height in user units: the game's drawing and the findings listed below it."""
     parts: tuple[str, ...]
+    """The SVG elements, in drawing order (later ones paint over earlier ones)."""
     label: str
     """What the picture shows, in words (its accessible name)."""
 
     def body(self) -> str:
         return "".join(self.parts)
-
-    def svg(self, attrs: str = "") -> str:
-        """The picture as an inline ``<svg>`` element of an HTML page, with extra attributes (already escaped)."""
-        return (
-            f'<svg {attrs} viewBox="0 0 {self.width} {self.height}" role="img" aria-label="{esc(self.label)}" '
-            f'{ROOT} xmlns="http://www.w3.org/2000/svg">{self.body()}</svg>'
-        )
 
     def document(self) -> str:
         """The picture as a standalone SVG file (``kifu state -f svg``): a judge attaches it to a ruling."""
@@ -291,11 +288,6 @@ class Targets:
 def worst(marks: Iterable[Mark]) -> str | None:
     found = [m.severity for m in marks if m.severity in SEVERITIES]
     return min(found, key=SEVERITIES.index) if found else None
-
-
-def evidence(marks: Sequence[Mark], *names: str) -> list[tuple[str, Any]]:
-    """(severity, value) of every evidence item called one of ``names`` in the marks."""
-    return [(m.severity, m.evidence[n]) for m in marks for n in names if m.evidence.get(n) is not None]
 
 
 # --- the frame around a game's drawing ----------------------------------------------------
