@@ -275,7 +275,7 @@ def _verdict(lang: str, ins: Instruction, g: Group, y: float, made: bool) -> str
     recorded otherwise, the choice made after it; for a flip after the effect was over, that it counts nothing."""
     if not made:
         return b.text(
-            W - 12, y + 15, i18n.text("board.mtg.not_made", lang), size=11, fill=b.MUTE, anchor="end", width=150
+            W - 12, y + 15, i18n.text("board.mtg.not_made", lang), size=11, fill=b.MUTE, anchor="end", width=190
         )
     colour = b.INK
     if g.outcome:
