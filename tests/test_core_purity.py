@@ -17,8 +17,8 @@ import pytest
 from conftest import ROOT
 
 PURE_PACKAGES = ("kifu/projector", "kifu/auditor")
-PURE_GAME_PARTS = ("projection.py", "rules", "game.py", "charts.py")
-"""Each game's part of the projector and auditor layers (kifu/games/<id>/)."""
+PURE_GAME_PARTS = ("projection.py", "rules", "game.py", "charts.py", "board.py")
+"""Each game's part of the projector and auditor layers (kifu/games/<id>/), its board drawing included."""
 IO_MODULES = {
     "os",
     "sys",

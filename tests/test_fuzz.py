@@ -162,6 +162,7 @@ LOG_COMMANDS: dict[str, tuple[Sequence[str], Callable[[str], bool]]] = {
     "audit-html": (("audit", "m.jsonl", "-f", "html", "-o", "out.html"), lambda n: n == "out.html"),
     "show": (("show", "m.jsonl", "-f", "csv"), nothing),
     "state": (("state", "m.jsonl", "--flat"), nothing),
+    "state-svg": (("state", "m.jsonl", "-f", "svg", "-o", "t.svg"), lambda n: n == "t.svg"),
     "report": (("report", "m.jsonl", "-o", "page.html"), lambda n: n == "page.html"),
     "repair": (("repair", "m.jsonl"), lambda n: re.fullmatch(r"m\.jsonl\.torn-\d+(\.\d+)?", n) is not None),
 }

@@ -17,7 +17,7 @@ from conftest import FIXTURES, run_cli
 
 from kifu.auditor import page, registry
 from kifu.auditor.base import Text
-from kifu.auditor.page import charts
+from kifu.auditor.page import board, charts
 from kifu.events import i18n, logfile
 from kifu.projector import series
 from kifu.projector.base import frames
@@ -32,7 +32,7 @@ MATCHES = {
 """Fixture match -> how many charts its page draws."""
 
 VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col", "embed", "source", "track", "wbr"}
-SVG_LEAVES = {"path", "line", "circle", "rect"}
+SVG_LEAVES = {"path", "line", "circle", "rect", "polygon", "ellipse"}
 
 
 class Balance(HTMLParser):
@@ -189,7 +189,10 @@ def test_hostile_log_is_escaped(tmp_path: Path) -> None:
     code, text, doc = report(log, tmp_path / "page.html")
     assert code == 1  # KIFU-LOG-002: the by names nobody
     assert balanced(text) == []
-    assert not doc.xpath("//script | //img | //i[. = 'Ren']")
+    assert not doc.xpath("//img | //i[. = 'Ren']")
+    # the one script is the page's own, allowed by its hash; nothing from the log runs
+    assert [s.text for s in doc.xpath("//script")] == [board.SCRIPT]
+    assert f"script-src '{board.SCRIPT_HASH}'" in doc.xpath("//meta[@http-equiv='Content-Security-Policy']/@content")[0]
     assert "</title><script>alert(1)</script>" in doc.xpath("//h1")[0].text_content()
     assert 'm"<b>' in doc.xpath("//header")[0].text_content() and "<i>Ren</i>" in doc.text_content()
     assert not [a for el in doc.iter() for a in el.attrib if a.startswith("on")]

@@ -851,6 +851,9 @@ class Game:
     """Builds the card catalogue a match uses (built-in data plus the log's own): ``events.catalogue``."""
     charts: Charts = NO_CHARTS
     """What the match page charts (the game's ``charts`` module)."""
+    board: Callable[..., Any] | None = None
+    """How the table is drawn after an event: the game's ``board.draw(frame, lang, around)`` returning a
+    ``kifu.auditor.board.Picture`` (the match page and ``kifu state -f svg``); None: the game has no board."""
 
     @property
     def title(self) -> Text:

@@ -13,7 +13,8 @@ made to read otherwise. So every string that comes from a log is
   shown 200)``): a one-megabyte name repeated on every row made pages of 90 MB.
 
 Every page also carries ``CSP``: no script, no network, inline styles and data
-images only. Pure: strings in, strings out.
+images only (the match page adds its one script, allowed by its hash:
+kifu/auditor/page/board.py). Pure: strings in, strings out.
 """
 
 from __future__ import annotations

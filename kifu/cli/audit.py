@@ -198,6 +198,8 @@ def report(
             head=done.head.hash,
             source=str(log),
             voids={seq: void for seq, (void, _) in done.gone.items()},
+            rulings=[s.ruling for s in done.stances],
+            last=done.head.seq,
         )
     if output is None:
         typer.echo(text, nl=False)

@@ -418,6 +418,11 @@ def show(
         typer.echo(("\n" if fmt is DataFormat.md else "") + label("edited_legend", code))
 
 
+class StateFormat(str, Enum):
+    json = "json"
+    svg = "svg"
+
+
 @app.command(rich_help_panel=PANEL)
 def state(
     log: LogArg,
@@ -426,15 +431,34 @@ def state(
     flat: Annotated[
         bool, typer.Option("--flat", help="One `path = value` line per leaf, easy to grep and diff.")
     ] = False,
+    fmt: Annotated[
+        StateFormat,
+        typer.Option(
+            "--format", "-f", help="json: the projected state; svg: the table drawn, as the match page's board."
+        ),
+    ] = StateFormat.json,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write it to this file (default: stdout).")
+    ] = None,
     lang: LangOpt = None,
 ) -> None:
-    """Print the projected state after an event, as JSON (time travel).
+    """Print the projected state after an event, as JSON (time travel), or draw the table as SVG.
+
+    -f svg draws the same picture as the board of `kifu report`: the game's zones and
+    the play in progress after event --at, what that event touched outlined and the
+    findings on it marked and listed, in --lang; a judge attaches it to a ruling.
 
     Examples:
       kifu state m1.jsonl --at 42
       kifu state m1.jsonl --at 42 --path game.players.p1
       kifu state m1.jsonl --at 41 --flat > before.txt; kifu state m1.jsonl --at 42 --flat | diff before.txt -
+      kifu state fixtures/gunandgun/dispute.jsonl --at 39 -f svg -o seq39.svg --lang ja
     """
+    if fmt is StateFormat.svg:
+        if path or flat:
+            fail(msg("svg_whole", lang))
+        _write(_picture_at(log, at, lang), output, lang)
+        return
     frame, last = _frame_at(log, at)
     if frame is None:
         fail(msg("seq_range", lang, seq=at, last=last))
@@ -451,11 +475,59 @@ def state(
                 else (f"0..{len(tree) - 1}" if isinstance(tree, (list, tuple)) else "-")
             )
             fail(msg("no_path", lang, path=path, part=key, known=known))
-    if flat:
+    if output is not None:
+        text = "\n".join(f"{leaf} = {msgspec.json.encode(value).decode()}" for leaf, value in _leaves(tree, path or ""))
+        _write(text + "\n" if flat else msgspec.json.format(msgspec.json.encode(tree)).decode() + "\n", output, lang)
+    elif flat:
         for leaf, value in _leaves(tree, path or ""):
             typer.echo(f"{leaf} = {msgspec.json.encode(value).decode()}")
     else:
         print_json(tree)
+
+
+def _write(text: str, output: Path | None, lang: Lang | None) -> None:
+    """``text`` to stdout, or written whole to ``output`` (a line on stderr says so)."""
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    from kifu.events import atomic
+
+    atomic.write_bytes(output, text.encode("utf-8"))
+    typer.echo(msg("wrote", lang, path=output), err=True)
+
+
+def _picture_at(log: Path, at: int | None, lang: Lang | None) -> str:
+    """The board after event ``at`` (the last by default) as a standalone SVG, with the findings on that event.
+
+    The log is audited first (its findings are marked on the picture, as on the page), then
+    folded again up to ``at``: two streaming passes, nothing kept per event.
+    """
+    from kifu.auditor import registry
+    from kifu.auditor.board import Around, Mark
+    from kifu.projector.base import transitions
+
+    from .audit import audit_path
+
+    code = lang_of(lang).value
+    done = audit_path(log)
+    last = done.head.seq
+    seq = last if at is None else at
+    if not 1 <= seq <= last:
+        fail(msg("seq_range", lang, seq=at, last=last))
+    g = registry.game(done.start.game)
+    if g.board is None:
+        fail(msg("no_board", lang, game=g.id))
+    events = logfile.Reader(log).events()
+    start = next(events)
+    assert isinstance(start, MatchStarted)
+    folded = transitions(g.projection, start, events, registry.options(g, start), set(done.gone))
+    event, before, after = next(step for step in folded if step[0].seq == seq)
+    for _ in events:  # the rest is verified, not folded
+        pass
+    marks = tuple(Mark(f.severity, f.code, f.message.get(code), f.evidence) for f in done.findings if seq in f.seqs)
+    names = {p.id: p.name for p in start.players}
+    around = Around(event=event, before=before if seq > 1 else None, marks=marks, names=names, voided=seq in done.gone)
+    return g.board(after, code, around).document()
 
 
 def _frame_at(log: Path, at: int | None) -> tuple[Any, int]:

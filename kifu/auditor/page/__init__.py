@@ -5,14 +5,18 @@ explained (title, citation, what it checks, why, the evidence compared), charts
 of the state over time (kifu/projector/series.py) drawn as inline SVG, judge
 rulings, and the timeline with flagged events highlighted and linked both ways.
 
-The page needs no script and no network: styles are inline, charts are SVG, a
-Content-Security-Policy forbids everything else, and every text that comes from
-the log is escaped. Pure: events, frames and findings in, a string out.
+The page needs no network and one script of its own: styles are inline, charts and
+the board (each game's drawing of the table after an event, ``board``) are SVG, the
+script steps the board through the events (allowed by its hash; a
+Content-Security-Policy forbids everything else), and every text that comes from the
+log is escaped. Without the script the page loses only the stepping. Pure: events,
+frames and findings in, a string out.
 
 One module per part of the page, top to bottom: ``summary`` (header, verdict,
 kifu's stance on each ruling, players; the options below the findings), ``findings``,
-``charts``, ``timeline`` (rulings and every event); the words are in ``labels``, the look in ``styles``, and what every
-section shares (the ``Context``, escaping, formatting) in ``common``.
+``charts``, ``timeline`` (rulings and every event), ``board`` (the board beside the
+timeline and its script); the look in ``styles``, and what every section shares (the
+``Context``, escaping, formatting) in ``common``.
 """
 
 from __future__ import annotations
@@ -29,12 +33,16 @@ from ..base import Finding
 from ..provenance import wanted
 from ..report import voided as report_voided
 from ..rng import Tally
+from . import board
 from .charts import charts_section
 from .common import Context, esc
 from .findings import findings_section
 from .styles import CSP, CSS, PALETTE
 from .summary import header_section, options_section, top_section
 from .timeline import Rows, rulings_section, timeline_section
+
+PAGE_CSP = f"{CSP}; script-src '{board.SCRIPT_HASH}'"
+"""The page's policy: kifu's (no network, inline styles) and its one script, by hash."""
 
 __all__ = ["render", "render_steps"]
 
@@ -55,7 +63,11 @@ def render(
     """
     events = list(events)
     gone = {seq: void for seq, (void, _) in report_voided(events).items()}
-    return render_steps(zip(events, frames), findings, lang, head=head, source=source, voids=gone)
+    rulings = [e for e in events if isinstance(e, JudgeRuling) and e.seq not in gone]
+    last = events[-1].seq if events else None
+    return render_steps(
+        zip(events, frames), findings, lang, head=head, source=source, voids=gone, rulings=rulings, last=last
+    )
 
 
 def render_steps(
@@ -66,11 +78,16 @@ def render_steps(
     head: str | None = None,
     source: str | None = None,
     voids: Mapping[int, LogVoided] | None = None,
+    rulings: Sequence[JudgeRuling] = (),
+    last: int | None = None,
 ) -> str:
     """The page from (event, frame after it) pairs, read once: ``render`` for a stream.
 
     ``voids`` names the events a log.void took back (seq -> the void): struck through
-    on the timeline with who took them back and why.
+    on the timeline with who took them back and why. ``rulings`` (the log's judge
+    rulings) and ``last`` (its last seq), known from a first pass, let a long log's
+    page keep the events around each ruling and draw the board only for the events it
+    shows.
 
     Nothing is kept per event but what the page draws: the charted values where they
     change, and the timeline's rows (every row up to ``FULL_TIMELINE`` events, then
@@ -81,7 +98,7 @@ def render_steps(
     first = next(it)
     start = first[0]
     assert isinstance(start, MatchStarted)
-    pass_ = _Pass(start, findings, voids or {})
+    pass_ = _Pass(start, findings, voids or {}, lang, rulings, last)
     for event, frame in itertools.chain((first,), it):
         pass_.see(event, frame)
     ctx = pass_.context(lang)
@@ -93,23 +110,32 @@ def render_steps(
             options_section(ctx),
             charts_section(ctx, findings),
             rulings_section(ctx),
-            timeline_section(ctx, pass_.rows, findings, source),
+            timeline_section(ctx, pass_.rows, findings, source, board.panel(ctx.boards, ctx.t)),
             f"<footer>{esc(ctx.t('footer'))}</footer>",
         )
     )
     title = f"{esc(ctx.t('page'))}: {ctx.attr(ctx.start.match)}"
+    script = f"{ctx.boards.template()}<script>{board.SCRIPT}</script>" if ctx.boards is not None else ""
     return (
         f'<!doctype html>\n<html lang="{esc(ctx.lang)}"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">'
+        f'<meta http-equiv="Content-Security-Policy" content="{esc(PAGE_CSP)}">'
         f'<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>{title}</title><style>{CSS}</style></head>\n<body><main>{body}</main></body></html>\n"
+        f"<title>{title}</title><style>{CSS}</style></head>\n<body><main>{body}</main>{script}</body></html>\n"
     )
 
 
 class _Pass:
     """What the page keeps of one pass over the match: a few values per change, never one per event."""
 
-    def __init__(self, start: MatchStarted, findings: Sequence[Finding], voids: Mapping[int, LogVoided]) -> None:
+    def __init__(
+        self,
+        start: MatchStarted,
+        findings: Sequence[Finding],
+        voids: Mapping[int, LogVoided],
+        lang: str = "en",
+        rulings: Sequence[JudgeRuling] = (),
+        last: int | None = None,
+    ) -> None:
         from .. import (
             registry,  # the registry imports every game; only the page needs all of them
         )
@@ -133,7 +159,11 @@ class _Pass:
         """The source of each event a finding names that came from a message edited after it was sent."""
         self.by_seq: dict[int, str | None] = {}
         self._finding_seqs = {f.seq for f in findings}
-        self.rows = Rows(cited)
+        focus = {r.seq for r in rulings} | {s for r in rulings for s in r.about}
+        self.rows = Rows(cited, focus, last)
+        self.boards = board.Boards(self.game, findings, lang, {p.id: p.name for p in start.players})
+        self._before: Frame[Any] | None = None
+        self._findings = findings
         self.timed = False
         self.last_seq = start.seq
         self.randomness = Tally()
@@ -152,7 +182,11 @@ class _Pass:
             self.rulings.append(event)
         elif isinstance(event, MatchEnded) and self.end is None:
             self.end = event
-        self.rows.add(event, self._keep(seq, self.values(frame)) if self.values is not None else None)
+        drawn = None
+        if self.boards.drawn and self.rows.boards(event) and (not self.boards.full or self.rows.in_tail(seq)):
+            drawn = self.boards.add(event, self._before, frame, seq in self.voids)
+        self._before = frame
+        self.rows.add(event, self._keep(seq, self.values(frame)) if self.values is not None else None, drawn)
         self._block.append(event)
         if len(self._block) >= 4096:
             self.randomness.add_all(self._block)
@@ -204,4 +238,13 @@ class _Pass:
             voids=self.voids,
             edited=self.edited,
             randomness=self.randomness,
+            boards=self._shown(),
         )
+
+    def _shown(self) -> board.Shown | None:
+        """The boards of the rows the timeline shows; the stepped board opens at the first error or warning."""
+        if not self.boards.drawn:
+            return None
+        rows = [(e.seq, ids) for e, _, ids in self.rows.shown() if ids is not None]
+        flagged = [f.seq for f in self._findings if f.severity != "info"]
+        return board.Shown(self.boards, rows, min(flagged) if flagged else None)

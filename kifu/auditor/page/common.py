@@ -64,9 +64,11 @@ class Context:
     voids: Mapping[int, LogVoided] = field(default_factory=dict)
     """Seq of each event a void took back -> that void."""
     randomness: Any = None
+    """The match's random outcomes and how many are verifiable (``kifu.auditor.rng.Tally``)."""
     edited: Mapping[int, Source] = field(default_factory=dict)
     """Seq of each event a finding names that came from a message the source marks as edited -> its source."""
-    """The match's random outcomes and how many are verifiable (``kifu.auditor.rng.Tally``)."""
+    boards: Any = None
+    """The boards of the events shown (``page.board.Shown``); None when the game draws no board."""
 
     def t(self, key: str, **kw: Any) -> str:
         return i18n.text(f"page.{key}", self.lang, **kw)

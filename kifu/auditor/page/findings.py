@@ -11,6 +11,7 @@ from ...events.base import JudgeRuling, Source
 from .. import provenance
 from ..base import Document, Finding, Rule, Text, cited
 from ..stance import decision_word
+from . import board
 from .common import Context, edited_note, esc, plain, seq_links
 
 
@@ -55,11 +56,19 @@ def _finding(ctx: Context, i: int, f: Finding) -> str:
         rows.append((ctx.t("evidence"), _evidence(ctx, f.evidence)))
     rows += [(ctx.t("ruled"), _ruling(ctx, r)) for r in _rulings_on(ctx, f)]
     dl = "".join(f"<dt>{esc(k)}</dt><dd>{v}</dd>" for k, v in rows)
+    # the table at the finding's event, drawn whether or not the page's script runs
+    at = (
+        board.static(ctx.boards, f.seq, ctx.th("board_finding", seq=seq_links((f.seq,))))
+        if i <= board.STATIC_BOARDS
+        else ""
+    )
+    body = f"<dl>{dl}</dl>{_examples(ctx, r)}"
+    body = f'<div class="with-board"><div>{body}</div>{at}</div>' if at else body
     return (
-        f'<article class="finding {esc(f.severity)}" id="f-{i}"><h3><span class="badge {esc(f.severity)}">'
+        f'<article class="finding {esc(f.severity)}" id="f-{i}" data-seq="{f.seq}"><h3><span class="badge {esc(f.severity)}">'
         f'{esc(ctx.t(f.severity))}</span> <span class="code">{esc(f.code)}</span> {esc(title)}</h3>'
         f'<div class="name">{esc(f.name)}</div><p class="msg">{ctx.user(f.message.get(ctx.lang))}</p>'
-        f"<dl>{dl}</dl>{_examples(ctx, r)}</article>"
+        f"{body}</article>"
     )
 
 

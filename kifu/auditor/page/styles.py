@@ -1,9 +1,11 @@
 """The match page's look: the inline style sheet, the content security policy that forbids anything but
-inline styles and data images, and the colours of players and of the table in charts."""
+inline styles and data images (the page adds its one script, by hash), and the colours of players (the
+board's, kifu/auditor/board.py) and of the table in charts."""
 
 from __future__ import annotations
 
-PALETTE = ("#2563eb", "#dc2626", "#059669", "#9333ea", "#ea580c", "#0891b2")
+from ..board import PALETTE  # noqa: E402  (one colour per seat on the board and the charts)
+
 TABLE_COLOUR = "#475569"
 
 CSS = """
@@ -65,6 +67,27 @@ footer{color:var(--mute);font-size:12px;margin-top:30px}
 @media (max-width:800px){.top,.charts{grid-template-columns:1fr}}
 @media print{body{background:#fff}.card,.finding{break-inside:avoid}}
 .cut{color:var(--mute);font-size:12px;font-style:italic}
+.stage{display:grid;grid-template-columns:minmax(300px,440px) minmax(0,1fr);gap:16px;align-items:start}
+.stage .tl{overflow-x:auto}.stage .timeline .chg{white-space:normal;min-width:96px}.stage .kv{overflow-wrap:anywhere}.stage .timeline td.d{min-width:160px}
+.boardpanel{position:sticky;top:0;z-index:2;background:#f8fafc;padding:8px 0;max-height:100vh;overflow:auto}
+.boardpanel svg.board,.board-at svg{width:100%;height:auto;display:block;background:#fff;border:1px solid var(--line);
+border-radius:10px}
+.stepper{display:none;gap:6px;align-items:center;margin:0 0 6px}.js .stepper{display:flex}
+.stepper button{font-size:15px;line-height:1;padding:6px 12px;border:1px solid #cbd5e1;border-radius:6px;
+background:#fff;color:var(--ink);cursor:pointer}.stepper button:disabled{opacity:.35;cursor:default}
+.stepper .where{font-family:ui-monospace,monospace;font-weight:700;margin-left:8px}
+.boardpanel .keys{display:none}.js .boardpanel .keys{display:block}.js .boardpanel .nojs{display:none}
+.boardpanel .note{margin:6px 0 0}.board-note{color:var(--warn)!important}
+.timeline tr{scroll-margin-top:8px}.timeline tr.now{outline:3px solid #0ea5e9;outline-offset:-3px;background:#f0f9ff}
+.with-board{display:grid;grid-template-columns:minmax(0,1fr) minmax(260px,340px);gap:16px;align-items:start}
+figure.board-at{margin:0}figure.board-at figcaption{font-size:12px;color:var(--mute);margin-top:4px}
+.boards{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:14px;margin-top:12px}
+@media (max-width:800px){main{padding:16px 12px 40px}.stage,.with-board{grid-template-columns:minmax(0,1fr)}
+.finding dl{grid-template-columns:minmax(0,1fr)}.finding dd{margin-bottom:6px;overflow-wrap:anywhere}
+.evidence{min-width:0}.evidence td{word-break:break-all}.stage .timeline .chg{min-width:0}
+.boardpanel{position:static;max-height:none}.js .boardpanel{position:sticky;box-shadow:0 6px 8px -6px #94a3b8}
+.timeline .t,.timeline.timed th:nth-child(2){display:none}.js .boardpanel svg.board{max-height:56vh}.js .boardpanel .keys{display:none}.js .timeline tr{scroll-margin-top:calc(var(--board-h,0px) + 8px)}
+.js .stage .tl{margin-bottom:max(0px,calc(100vh - var(--board-h,0px) - 48px))}}
 """
 
 from ..markup import CSP  # noqa: E402  (one policy for every page kifu writes)

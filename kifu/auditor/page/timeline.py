@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from typing import Any
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
@@ -14,6 +14,7 @@ from ...events.base import Event, JudgeRuling, LogVoided, MatchEnded, event_type
 from ...projector import series
 from ..base import Finding
 from ..stance import decision_word
+from . import board
 from .common import (
     SEVERITIES,
     Context,
@@ -39,16 +40,39 @@ def rulings_section(ctx: Context) -> str:
         for r in rulings
     )
     table = labelled_table(ctx, ("seq", "about", "decision", "detail"), rows)
-    return f'<h2>{esc(ctx.t("rulings"))}</h2><div class="card">{table}</div>'
+    return f'<h2>{esc(ctx.t("rulings"))}</h2><div class="card">{table}{_ruling_boards(ctx, rulings)}</div>'
+
+
+def _ruling_boards(ctx: Context, rulings: Sequence[JudgeRuling]) -> str:
+    """A static board of each event a ruling is about (of the ruling itself when it names none)."""
+    figures = []
+    for r in rulings:
+        for seq in list(dict.fromkeys(r.about))[:3] or [r.seq]:
+            if len(figures) < board.STATIC_BOARDS:
+                caption = ctx.th("board_ruling", ruling=seq_links((r.seq,)), seq=seq_links((seq,)))
+                figures.append(board.static(ctx.boards, seq, caption))
+    figures = [f for f in figures if f]
+    return f'<div class="boards">{"".join(figures)}</div>' if figures else ""
 
 
 FULL_TIMELINE = 5000
 """Events up to which the timeline shows every event; a longer log's timeline is summarised."""
 HEAD = TAIL = 500
 """Events shown at the start and at the end of a summarised timeline."""
+NEAR = 10
+"""Events shown on either side of each event a finding cites or a ruling is about (and of each ruling), so
+that a judge can step the board through what led there and what followed."""
+BOARDS = 3000
+"""Events up to which every row has its board; a longer log has boards for the events a summary keeps (the first
+and last events, each finding's and ruling's neighbourhood), even where its timeline shows every event."""
+NEAR_ROWS = 2000
+"""At most about this many rows for those neighbourhoods: a log with hundreds of findings gets narrower ones
+(each event a finding cites is always shown), so the page stays under 5 MB."""
 
 Change = tuple[series.Values, series.Values]
 """The charted values before and after an event that changed them."""
+Row = tuple[Event, "Change | None", "tuple[int, ...] | None"]
+"""One row: the event, the charted values it changed, and its board (the parts it is drawn with)."""
 
 
 class Rows:
@@ -56,23 +80,46 @@ class Rows:
 
     Every event while the log has at most ``FULL_TIMELINE``; past that, the first
     ``HEAD`` events, the last ``TAIL``, and every event a finding cites, every ruling
-    and the match end, so that what a judge follows from a finding is on the page.
-    Memory is bounded by those, whatever the log's length.
+    and the match end, with ``NEAR`` events on either side of each event a finding
+    cites, each ruling and each event a ruling is about (``focus``), so that what a
+    judge follows from a finding is on the page. Memory is bounded by those, whatever
+    the log's length. With ``last`` (the log's last seq, known from a first pass),
+    ``boards(event)`` says in advance whether the event's board is drawn.
     """
 
-    def __init__(self, cited: set[int]) -> None:
+    def __init__(self, cited: set[int], focus: Iterable[int] = (), last: int | None = None) -> None:
         self.cited = cited
+        centres = cited | set(focus)
+        self.reach = min(NEAR, NEAR_ROWS // max(1, 2 * len(centres)))
+        """Events shown on either side of each finding's and ruling's event."""
+        self.near = {s + d for s in centres for d in range(-self.reach, self.reach + 1)}
+        self.last = last
         self.n = 0
-        self.head: list[tuple[Event, Change | None]] = []
-        self.middle: list[tuple[Event, Change | None]] | None = []
+        self.head: list[Row] = []
+        self.middle: list[Row] | None = []
         """Every row after the head, while the log may still be short enough to show whole."""
-        self.kept: list[tuple[Event, Change | None]] = []
+        self.kept: list[Row] = []
         """Rows after the head that a summary shows whatever comes later."""
-        self.tail: deque[tuple[Event, Change | None]] = deque(maxlen=TAIL)
+        self.tail: deque[Row] = deque(maxlen=TAIL)
 
-    def add(self, event: Event, change: Change | None) -> None:
+    def boards(self, event: Event) -> bool:
+        """Whether this event's board is drawn: every event of a log of at most ``BOARDS``, else those a summary
+        keeps (always, when the log's length is not known)."""
+        seq, last = event.seq, self.last
+        if last is None or last <= BOARDS or seq <= HEAD or seq > last - TAIL:
+            return True
+        return self._kept(event)
+
+    def in_tail(self, seq: int) -> bool:
+        """Whether ``seq`` is among the log's last ``TAIL`` events (when its length is known)."""
+        return self.last is not None and seq > self.last - TAIL
+
+    def _kept(self, event: Event) -> bool:
+        return event.seq in self.near or isinstance(event, (JudgeRuling, MatchEnded))
+
+    def add(self, event: Event, change: Change | None, board: tuple[int, ...] | None = None) -> None:
         self.n += 1
-        row = (event, change)
+        row = (event, change, board)
         if self.n <= HEAD:
             self.head.append(row)
             return
@@ -81,7 +128,7 @@ class Rows:
                 self.middle.append(row)
             else:
                 self.middle = None
-        if event.seq in self.cited or isinstance(event, (JudgeRuling, MatchEnded)):
+        if self._kept(event):
             self.kept.append(row)
         self.tail.append(row)
 
@@ -89,15 +136,18 @@ class Rows:
     def summarised(self) -> bool:
         return self.middle is None
 
-    def shown(self) -> list[tuple[Event, Change | None]]:
+    def shown(self) -> list[Row]:
         """The rows to show, in seq order."""
         if self.middle is not None:
             return self.head + self.middle
-        rows = {e.seq: (e, c) for e, c in itertools.chain(self.head, self.kept, self.tail)}
+        rows = {r[0].seq: r for r in itertools.chain(self.head, self.kept, self.tail)}
         return [rows[seq] for seq in sorted(rows)]
 
 
-def timeline_section(ctx: Context, rows: Rows, findings: Sequence[Finding], source: str | None = None) -> str:
+def timeline_section(
+    ctx: Context, rows: Rows, findings: Sequence[Finding], source: str | None = None, board: str = ""
+) -> str:
+    """The timeline of every event shown, with the stepped ``board`` beside it (above it on a phone)."""
     flagged: dict[int, list[tuple[int, Finding]]] = {}
     for i, f in enumerate(findings, 1):
         for s in f.seqs:
@@ -107,20 +157,23 @@ def timeline_section(ctx: Context, rows: Rows, findings: Sequence[Finding], sour
     columns = ("seq", "time", "by", "type", "detail", "change") if timed else ("seq", "by", "type", "detail", "change")
     out = []
     last = 0
-    for e, change in rows.shown():
+    for e, change, _ in rows.shown():
         if e.seq > last + 1:
             out.append(_gap(ctx, last + 1, e.seq - 1, len(columns), source))
         out.append(_event_row(ctx, e, flagged.get(e.seq, []), _change(ctx, change), timed))
         last = e.seq
     if rows.summarised and last < ctx.last_seq:
         out.append(_gap(ctx, last + 1, ctx.last_seq, len(columns), source))
-    table = labelled_table(ctx, columns, "".join(out), "timeline")
+    table = labelled_table(ctx, columns, "".join(out), "timeline timed" if timed else "timeline")
     note = (
-        f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL))}</p>'
+        f'<p class="note">{esc(ctx.t("timeline_summary", events=rows.n, head=HEAD, tail=TAIL, near=rows.reach))}</p>'
         if rows.summarised
         else ""
     )
-    return f'<h2 id="timeline">{esc(ctx.t("timeline"))}</h2>{note}<div class="card">{table}</div>'
+    heading = esc(ctx.t("board_timeline" if board else "timeline"))
+    card = f'<div class="card tl">{table}</div>'
+    stage = f'<div class="stage">{board}{card}</div>' if board else card
+    return f'<h2 id="timeline">{heading}</h2>{note}{stage}'
 
 
 def _gap(ctx: Context, first: int, last: int, columns: int, source: str | None) -> str:
@@ -172,7 +225,7 @@ def _event_row(ctx: Context, e: Event, flags: list[tuple[int, Finding]], change:
         f'<tr id="seq-{e.seq}" class="{sev}"><td><a href="#seq-{e.seq}">{e.seq}</a>{mark}</td>'
         + (f'<td class="t" title="{ctx.attr(e.at)}">{ctx.name(_clock(e.at))}</td>' if timed else "")
         + f'<td class="who">{struck(ctx.name(ctx.who(e.by)))}</td>'
-        f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td>{struck(_detail(ctx, e))}{notes}</td>'
+        f'<td class="ty">{struck(esc(event_type(type(e))))}</td><td class="d">{struck(_detail(ctx, e))}{notes}</td>'
         f'<td class="chg">{change}</td></tr>'
     )
 

@@ -216,6 +216,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Option ``call_counts``: the flipper's last call before the result, or the first call made."""
     custom: dict[str, Card] = {}
     """Cards the match's own catalogue adds (match.start.catalogue)."""
+    paid: dict[str, dict[str, int]] = {}
+    """What the recorded payoffs gave each player so far, by kind (``damage``: taken), as the board shows it."""
 
 
 def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
@@ -530,7 +532,11 @@ def _payoff(state: State, e: PayoffApplied) -> State:
         return _orphan(state, e.seq)
     p = Payoff(seq=e.seq, kind=e.kind, amount=e.amount, player=e.player, permanent=e.permanent, group=e.group)
     # a payoff changes no flip: the instruction's score stands
-    return replace(state, flips={**state.flips, e.flip: replace(ins, payoffs=ins.payoffs + (p,), last_seq=e.seq)})
+    state = replace(state, flips={**state.flips, e.flip: replace(ins, payoffs=ins.payoffs + (p,), last_seq=e.seq)})
+    if e.player is None:
+        return state
+    mine = state.paid.get(e.player, {})
+    return replace(state, paid={**state.paid, e.player: {**mine, e.kind: mine.get(e.kind, 0) + e.amount}})
 
 
 # --- derived values the rules compare ------------------------------------------------

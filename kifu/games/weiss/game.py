@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kifu.auditor.base import Game
 
-from . import projection
+from . import board, projection
 from .charts import CHARTS
 from .events import EVENTS
 from .rules import RULES
@@ -19,4 +19,5 @@ GAME = Game(
     rules=RULES,
     options=OPTIONS,
     charts=CHARTS,
+    board=board.draw,
 )

@@ -123,6 +123,25 @@ class Attack(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of its battle comparison."""
 
 
+class Damage(msgspec.Struct, frozen=True, kw_only=True):
+    """A damage and the cards its reveal showed (ダメージステップ 3), kept until the next step, phase or turn."""
+
+    seq: int
+    """Seq of its ``ws.damage``."""
+    player: str
+    """The damaged player."""
+    amount: int
+    """Damage dealt."""
+    cards: tuple[str, ...] = ()
+    """The cards revealed, in order (``?`` for a card the log did not name)."""
+    climaxes: tuple[int, ...] = ()
+    """Positions (0-based) in ``cards`` of the climaxes revealed."""
+    cancelled: bool = False
+    """A climax cancelled it: the revealed cards went to the waiting room, not the clock."""
+    source: str = "attack"
+    """What dealt it: ``attack``, ``effect`` or ``shot``."""
+
+
 class Pending(msgspec.Struct, frozen=True, kw_only=True):
     """An automatic ability waiting to be played (処理待機)."""
 
@@ -194,6 +213,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of the latest ``ws.*`` event that is not itself a rule action (level-up, refresh, loss)."""
     due: dict[str, int] = {}
     """Rule actions now due, ``<kind>:<player>`` -> seq that made them due (level-up, refresh, loss)."""
+    damage: Damage | None = None
+    """The latest damage and its reveal, until the next step, phase or turn starts (what a judge looks at)."""
 
     def opponent(self, player: str | None) -> str | None:
         others = [p for p in self.players if p != player]
@@ -363,6 +384,7 @@ def _turn(state: State, e: ev.TurnStarted) -> State:
         attackers=(),
         climaxes=0,
         stand_held=(),
+        damage=None,
         known=state.known and not (state.turn == 0 and e.number > 1),
         partial_turn=state.turn == 0 and e.number > 1,
     )
@@ -381,6 +403,7 @@ def _phase(state: State, e: ev.PhaseStarted) -> State:
         phase_draws=0,
         climax_left=False,
         end_closed_seq=None,
+        damage=None,
     )
 
 
@@ -393,7 +416,7 @@ def _phase_end(state: State, e: ev.PhaseEnded) -> State:
 @apply.on(ev.StepStarted)
 def _step(state: State, e: ev.StepStarted) -> State:
     keep = state.attack if e.step not in ("declare", "encore") else None
-    return replace(state, step=e.step, attack=keep)
+    return replace(state, step=e.step, attack=keep, damage=None)
 
 
 @apply.on(ev.CheckTimingStarted)
@@ -542,6 +565,16 @@ def _damage(state: State, e: ev.DamageDealt) -> State:
     for c in cards:
         side = _add(side, "waiting") if e.cancelled else _add(side, "clock", 1, c.card)
     state = _with(state, e.player, side)
+    shown = Damage(
+        seq=e.seq,
+        player=e.player,
+        amount=e.amount,
+        cards=tuple(c.card or UNKNOWN for c in cards),
+        climaxes=tuple(i for i, c in enumerate(cards) if c.climax),
+        cancelled=e.cancelled,
+        source=e.source,
+    )
+    state = replace(state, damage=shown)
     if state.attack is not None and e.source == "attack":
         state = replace(state, attack=replace(state.attack, damage_seq=e.seq, cancelled=e.cancelled))
     return state
