@@ -14,7 +14,7 @@ import typer
 from kifu.events import atomic
 
 from . import progress as bars
-from .common import GameOpt, Lang, LangOpt, RuleOpt, fail, msg, pairs, players
+from .common import echo, GameOpt, Lang, LangOpt, RuleOpt, fail, msg, pairs, players
 from .progress import Bar
 
 app = typer.Typer()
@@ -108,7 +108,7 @@ def import_(
             system=system,
         )
     for line in _import_lines(rep, output, lang):
-        typer.echo(line, err=True)
+        echo(line, err=True)
     if report_ is not None:
         atomic.write_bytes(report_, msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
 

@@ -17,7 +17,7 @@ import typer
 
 from kifu.events import rng
 
-from .common import DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_rows
+from .common import echo, DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_rows
 
 app = typer.Typer()
 toss_app = typer.Typer(
@@ -122,8 +122,8 @@ def commit(store: StoreOpt = None, fmt: LineFormatOpt = LineFormat.text, lang: L
     if fmt is LineFormat.json:
         print_json({"id": c.id, "digest": c.digest, "token": c.format(), "store": where})
         return
-    typer.echo(c.format())
-    typer.echo(msg("toss_committed", lang, id=c.id, store=where))
+    echo(c.format())
+    echo(msg("toss_committed", lang, id=c.id, store=where))
 
 
 @toss_app.command("nonce")
@@ -148,8 +148,8 @@ def nonce(
     if fmt is LineFormat.json:
         print_json({"id": n.id, "nonce": n.text, "token": n.format()})
         return
-    typer.echo(n.format())
-    typer.echo(msg("toss_nonce_made", lang, id=n.id))
+    echo(n.format())
+    echo(msg("toss_nonce_made", lang, id=n.id))
 
 
 @toss_app.command("reveal")
@@ -202,12 +202,12 @@ def reveal(
             }
         )
         return
-    typer.echo(line)
+    echo(line)
     if drawn:
         for text in _outcome_lines(drawn, lang):
-            typer.echo(text)
+            echo(text)
     else:
-        typer.echo(
+        echo(
             msg(
                 "toss_first_outcomes",
                 lang,
@@ -315,7 +315,7 @@ def append_toss(
         fail(msg("toss_not_a_player", lang, who=opponent, players=", ".join(p for p in players if p != roller)))
 
     def ask(t: rng_log.Toss) -> str | None:
-        typer.echo(t.commitment.format())
+        echo(t.commitment.format())
         if nonce is not None:
             return nonce
         typed = typer.prompt(
@@ -325,12 +325,8 @@ def append_toss(
 
     done = rng_log.toss(log, roller, opponent, ask, sides, until=until, purpose=purpose, store=store)
     for e in done.events:
-        typer.echo(
-            msg("toss_appended", lang, seq=e.seq, type=type(e).__struct_config__.tag, head=line_hash(encode(e))[:12])
-        )
+        echo(msg("toss_appended", lang, seq=e.seq, type=type(e).__struct_config__.tag, head=line_hash(encode(e))[:12]))
     assert done.reveal is not None
-    typer.echo(
-        done.reveal.format() + (f" {rng.format_claims(done.outcomes, lang_of(lang).value)}" if done.outcomes else "")
-    )
+    echo(done.reveal.format() + (f" {rng.format_claims(done.outcomes, lang_of(lang).value)}" if done.outcomes else ""))
     for text in _outcome_lines(done.outcomes, lang):
-        typer.echo(text)
+        echo(text)

@@ -18,6 +18,7 @@ from kifu.auditor.base import Finding
 from kifu.auditor.report import counts
 from kifu.events import i18n
 from kifu.events.base import Event, MatchEnded, MatchStarted
+from kifu.events.display import visible
 from kifu.events.logfile import Head
 
 
@@ -133,7 +134,7 @@ def as_text(slip: Slip, lang: str, qr: bool = True) -> str:
 
     width = max(cell_len(label) for label, _ in slip.lines(lang) + [(word("check", lang), "")])
     out = [word("title", lang), ""]
-    out += [f"{pad(label)}  {value}" for label, value in slip.lines(lang)]
+    out += [f"{pad(label)}  {visible(value, lines=False)}" for label, value in slip.lines(lang)]
     out += [" " * width + "  " + part for part in slip.grouped_head()]
     out += [f"{pad(word('check', lang))}  {slip.check()}"]
     if qr:

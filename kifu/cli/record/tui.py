@@ -23,6 +23,7 @@ from textual.widgets import Footer, Input, Static
 
 from kifu.events import i18n
 from kifu.events.base import KifuError, LogVoided, event_type
+from kifu.events.display import visible
 
 from .recording import Entered, Recording
 
@@ -118,13 +119,13 @@ class RecordApp(App[None]):
         t.append(f"seq {head.seq}  ", style="bold")
         t.append("head ")
         t.append(head.hash[:20], style="bold")
-        t.append(f"  {start.game}  {start.match}")
+        t.append(visible(f"  {start.game}  {start.match}", lines=False))
         return t
 
     def speaker_label(self) -> str:
         who = self.rec.table.speaker
         names = {p.id: p.name for p in self.rec.start.players}
-        return f"{who} {names.get(who or '', '')}".strip() + " ›"
+        return visible(f"{who} {names.get(who or '', '')}".strip(), lines=False) + " ›"
 
     def board_text(self) -> Text:
         names = {p.id: p.name for p in self.rec.start.players}
@@ -132,7 +133,7 @@ class RecordApp(App[None]):
         t = Text(no_wrap=True, overflow="ellipsis")
         for pid, figures in self.rec.board():
             if pid is not None:
-                t.append(f"{pid} {names.get(pid, '')}\n", style="bold")
+                t.append(visible(f"{pid} {names.get(pid, '')}", lines=False) + "\n", style="bold")
             for line in _packed([f"{i18n.text('board.' + f.key, self.lang)} {f.value}" for f in figures], width - 2):
                 t.append(f"  {line}\n")
         return t
@@ -149,10 +150,12 @@ class RecordApp(App[None]):
         for e in reversed(events):
             mark = "▲" if e.seq in flagged else " "
             fields = describe(msgspec.to_builtins(e)).removeprefix(event_type(type(e))).strip()
-            line = f"{e.seq:>4}{mark}{e.by or '-'} {event_type(type(e))} {fields}"
+            line = visible(f"{e.seq:>4}{mark}{e.by or '-'} {event_type(type(e))} {fields}", lines=False)
             if e.seq in voided:
                 t.append(line + "\n", style="strike dim")
-                t.append(f"      {void_note(by_seq[voided[e.seq]], self.lang)}\n", style="dim italic")
+                t.append(
+                    f"      {visible(void_note(by_seq[voided[e.seq]], self.lang), lines=False)}\n", style="dim italic"
+                )
             else:
                 t.append(line + "\n", style="red" if e.seq in flagged else "")
         return t
@@ -174,7 +177,7 @@ class RecordApp(App[None]):
                 f"seq {f.seq} {f.code} ",
                 style=SEVERITY_STYLE.get(f.severity, "") + (" reverse" if id(f) in fresh else ""),
             )
-            line.append(f.message.get(self.lang))
+            line.append(visible(f.message.get(self.lang), lines=False))
             if id(f) not in fresh:
                 line.truncate(width, overflow="ellipsis")
             t.append_text(line)
@@ -317,7 +320,7 @@ class SlipScreen(ModalScreen[None]):
         t = Text()
         for label, value in self.slip.lines(self.lang):
             t.append(f"{label}\n", style="bold")
-            t.append(f"  {value}\n")
+            t.append(f"  {visible(value, lines=False)}\n")
         for part in self.slip.grouped_head():
             t.append(f"{part}\n", style="bold")
         t.append("\n" + word("record_slip_keys", self.lang), style="dim")
