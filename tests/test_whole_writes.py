@@ -160,8 +160,9 @@ def test_a_killed_import_leaves_no_log_that_verifies(tmp_path: Path, kifu) -> No
     assert not out.exists()
     left = [p for p in tmp_path.iterdir() if p.name.startswith(".killed.jsonl.tmp-")]
     assert len(left) == 1 and left[0].stat().st_size > 0  # the half-made import, under a name no reader takes
-    r = kifu("import", src, "-o", out)  # the retry is never refused
+    r = kifu("import", src, "-o", out)  # the retry is never refused, and removes what the kill left
     assert r.code == 0 and out.read_bytes() == complete.read_bytes(), r.err
+    assert not left[0].exists()
     for delay in (0.3, 0.6, 0.9):
         out = tmp_path / f"timed-{delay}.jsonl"
         child = subprocess.Popen([sys.executable, "-c", IMPORTER, str(src), str(out), "0"], env=_env())

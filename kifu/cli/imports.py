@@ -91,6 +91,8 @@ def import_(
 
     if os.path.lexists(output):
         fail(msg("import_exists", lang, path=output))
+    if report_ is not None:
+        atomic.check_output(report_)  # before the log is made: a refused report name leaves nothing behind
     given = players(player or [], lang, names_required=True)
     map_text, map_name = _map_text(map_, lang) if map_ is not None else (None, "")
     with bars.progress(bars.size(source), msg("progress_source", lang), bars.BIG_SOURCE) as bar:

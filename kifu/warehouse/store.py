@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable
 
+from kifu.events import atomic
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
@@ -98,6 +99,10 @@ def connect(
     import duckdb
 
     path = db_path(db)
+    # DuckDB follows a link and creates what it names (a dangling --db made the link's target): the
+    # warehouse, and the write-ahead log beside it, are opened only under their own names.
+    for name in (path, path + ".wal"):
+        atomic.check_output(name)
     if read_only and not Path(path).is_file():
         raise KifuError(Msg("warehouse.missing", env=ENV_DB), where=path)
     config = {"enable_external_access": False} if sandbox else {}
