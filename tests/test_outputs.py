@@ -173,10 +173,10 @@ def test_a_name_like_a_temporary_file_that_kifu_did_not_make_is_left_alone(tmp_p
     planted = tmp_path / ".notes.tmp-0123abcd"
     planted.symlink_to(tmp_path / "target")
     (tmp_path / "target").write_text("x", encoding="utf-8")
-    folder = tmp_path / ".dir.tmp-89abcdef"
-    folder.mkdir()
+    other = tmp_path / ".notes.tmp-0123abcd.bak"  # not a name kifu gives
+    other.write_text("x", encoding="utf-8")
     assert kifu("report", DISPUTE, "-o", tmp_path / "page.html").code == 1
-    assert planted.is_symlink() and folder.is_dir() and (tmp_path / "target").exists()
+    assert planted.is_symlink() and other.exists() and (tmp_path / "target").exists()
 
 
 def test_a_killed_import_s_temporary_log_is_removed_by_the_next_import(tmp_path: Path, kifu) -> None:

@@ -23,11 +23,12 @@ import fcntl
 import os
 import re
 import secrets
+import shutil
 import stat
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from .base import KifuError
 from .i18n import Msg
@@ -59,23 +60,51 @@ _UNNAMED = ".~"
 def temp_beside(path: str | os.PathLike[str], mode: int = 0o644) -> tuple[int, str]:
     """A new, exclusive temporary file in ``path``'s folder, locked: (fd open for writing, its name).
 
-    The file is made under a name no cleaner takes, locked, and only then renamed to its
-    temporary name: a file with that name is always either locked by its live writer or
-    abandoned, never caught in between. The lock lasts until the fd is closed.
+    The lock lasts until the fd is closed (see ``_locked``).
     """
-    target = Path(path)
-    clean_stale(target.parent)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    return _locked(Path(path), lambda fresh: os.open(fresh, flags, mode))
+
+
+@contextmanager
+def staging(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """A new private folder ``.NAME.tmp-XXXXXXXX`` beside ``path``, locked while the block runs, removed after.
+
+    For work that is many files (a new warehouse, a dataset's version): what is made in
+    it is put in place by a rename from it; whatever a failure or a kill leaves in it is
+    removed, by this block or by the next writer in that folder (``clean_stale``).
+    """
+    fd, name = _locked(Path(path), _new_folder)
+    try:
+        yield Path(name)
+    finally:
+        shutil.rmtree(name, ignore_errors=True)
+        os.close(fd)
+
+
+def _new_folder(fresh: Path) -> int:
+    os.mkdir(fresh, 0o755)
+    return os.open(fresh, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+
+
+def _locked(target: Path, create: Callable[[Path], int]) -> tuple[int, str]:
+    """A new temporary file or folder beside ``target`` made by ``create`` (its fd), locked: (fd, name).
+
+    It is made under a name no cleaner takes, locked, and only then renamed to its
+    temporary name: a temporary name always holds either a live writer's locked file or
+    an abandoned one, never one caught in between. The stale ones are removed first.
+    """
+    clean_stale(target.parent)
     for _ in range(64):
         token = secrets.token_hex(4)
         name = target.parent / f".{target.name}{TEMP_MARK}{token}"
         fresh = target.parent / f"{_UNNAMED}{target.name}{TEMP_MARK}{token}"
         try:
-            fd = os.open(fresh, flags, mode)
+            fd = create(fresh)
         except FileExistsError:
             continue
         except OSError as exc:
-            raise cannot_write(exc, path) from None
+            raise cannot_write(exc, target) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if os.path.lexists(name):
@@ -83,22 +112,34 @@ def temp_beside(path: str | os.PathLike[str], mode: int = 0o644) -> tuple[int, s
             os.rename(fresh, name)
         except FileExistsError:
             os.close(fd)
-            os.unlink(fresh)
+            _remove(fresh)
             continue
         except OSError as exc:
             os.close(fd)
-            os.unlink(fresh)
-            raise cannot_write(exc, path) from None
+            _remove(fresh)
+            raise cannot_write(exc, target) from None
         return fd, str(name)
-    raise KifuError(Msg("io.no_temp"), where=str(path))  # pragma: no cover
+    raise KifuError(Msg("io.no_temp"), where=str(target))  # pragma: no cover
+
+
+def _remove(path: str | os.PathLike[str]) -> None:
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def clean_stale(folder: str | os.PathLike[str]) -> int:
-    """Remove the temporary files in ``folder`` whose writer is gone; how many were removed.
+    """Remove the temporary files and folders in ``folder`` whose writer is gone; how many were removed.
 
-    A writer holds its file's lock until it has put the file in place or removed it, so a
-    temporary file whose lock can be taken belongs to a run that was killed. Only regular
-    files with kifu's temporary names are looked at, opened without following a link.
+    A writer holds its temporary file's (or folder's) lock until it has put it in place or
+    removed it, so one whose lock can be taken belongs to a run that was killed. Only
+    regular files and folders with kifu's temporary names are looked at, opened without
+    following a link; a folder is removed with what is in it (links in it are removed,
+    never followed).
     """
     removed = 0
     try:
@@ -106,16 +147,20 @@ def clean_stale(folder: str | os.PathLike[str]) -> int:
     except OSError:
         return 0
     for entry in entries:
-        if not _STALE.fullmatch(entry.name) or not entry.is_file(follow_symlinks=False):
+        if not _STALE.fullmatch(entry.name):
             continue
+        folder_ = entry.is_dir(follow_symlinks=False)
+        if not folder_ and not entry.is_file(follow_symlinks=False):
+            continue
+        flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | (os.O_DIRECTORY if folder_ else 0)
         try:
-            fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+            fd = os.open(entry.path, flags)
         except OSError:
             continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            if stat.S_ISREG(os.fstat(fd).st_mode) and os.path.samestat(os.fstat(fd), os.lstat(entry.path)):
-                os.unlink(entry.path)
+            if os.path.samestat(os.fstat(fd), os.lstat(entry.path)):
+                _remove(entry.path)
                 removed += 1
         except OSError:  # locked: its writer is alive (or it went meanwhile)
             pass

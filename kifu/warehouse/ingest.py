@@ -344,8 +344,13 @@ def ingest(
     DuckDB's threads already run in this process and forking a threaded process
     is unsafe; the server preloads kifu so workers start as fast as forks.
     """
+    import duckdb
+
     files, mods = log_paths(paths), tuple(modules() if views is None else views)
-    create_schema(con, mods)
+    try:
+        create_schema(con, mods)  # one transaction: a failure leaves the warehouse as it was
+    except duckdb.Error as exc:
+        raise KifuError(Msg("warehouse.prepare_failed", reason=_reason(exc))) from None
     known = {m: (h, src) for m, h, src in con.execute(_KNOWN_HEADS).fetchall()}
     summary, batch, seen = Summary(), _Batch(), 0
     heads = {m: h for m, (h, _) in known.items()}
@@ -365,8 +370,6 @@ def ingest(
     con.execute("SET checkpoint_threshold = '16GB'")
     con.execute("SET max_vacuum_tasks = 0")
     con.execute("SET threads = 1")
-    import duckdb
-
     try:
         with _Loader(con, feed_inserts(mods, "_batch_events"), loaders) as loader:
             for done, c in enumerate(_checked(files, audit, heads, jobs or os.cpu_count() or 1, start_method), 1):
@@ -382,9 +385,12 @@ def ingest(
         identity = identity or people.Identity()
         if summary.matches or people.stored_digest(con) != identity.version:
             people.refresh(con, identity)
-        con.execute("CHECKPOINT")
     except duckdb.Error as exc:
         raise _load_failed(exc, summary) from None
+    try:
+        con.execute("CHECKPOINT")
+    except duckdb.Error as exc:  # every batch is committed (in the write-ahead log): nothing is lost
+        raise KifuError(Msg("warehouse.checkpoint_failed", reason=_reason(exc), stored=summary.matches)) from None
     finally:
         for name, value in saved.items():
             try:
@@ -400,8 +406,11 @@ def _load_failed(exc: Exception, summary: Summary) -> KifuError:
     Each batch is one transaction: the one that failed was rolled back whole, the
     ones before it were committed. Running the same ingest again skips what is stored.
     """
-    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return KifuError(Msg("warehouse.load_failed", reason=reason, kept=summary.matches))
+    return KifuError(Msg("warehouse.load_failed", reason=_reason(exc), kept=summary.matches))
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> bool:

@@ -105,6 +105,8 @@ def connect(
         atomic.check_output(name)
     if read_only and not Path(path).is_file():
         raise KifuError(Msg("warehouse.missing", env=ENV_DB), where=path)
+    if not read_only and not os.path.lexists(path):
+        _create(path)
     config = {"enable_external_access": False} if sandbox else {}
     patience = lock_wait(wait)
     deadline, pause = time.monotonic() + patience, 0.05
@@ -132,6 +134,38 @@ def connect(
     return con
 
 
+def _create(path: str) -> None:
+    """A new warehouse file, whole or absent: made in a private folder beside ``path`` (its schema
+    created and checkpointed into the file), then linked in under its name.
+
+    DuckDB writes a file's header as it opens it: a disk that filled then left a file cut
+    short, and every later command failed on it. A warehouse made by another process
+    meanwhile is kept (this one is dropped).
+    """
+    import duckdb
+
+    with atomic.staging(path) as stage:
+        made = stage / Path(path).name
+        try:
+            con = duckdb.connect(str(made))
+            try:
+                con.execute("SET TimeZone = 'UTC'")
+                create_schema(con)
+                con.execute("CHECKPOINT")
+            finally:
+                close(con)
+        except duckdb.Error as exc:  # named as the user named it, not by the folder it was made in
+            detail = _first_line(exc).replace(str(made), path)
+            raise KifuError(Msg("warehouse.cannot_create", detail=detail), where=path) from None
+        try:
+            atomic.link_new(str(made), path)
+        except KifuError:  # made meanwhile by another kifu: that one is the warehouse
+            return
+        except OSError as exc:
+            raise atomic.cannot_write(exc, path) from None
+        atomic.fsync_dir(path)
+
+
 PLAYERS_TYPE = 'STRUCT(id VARCHAR, name VARCHAR, "key" VARCHAR)[]'
 
 # A warehouse made before players had a key: the type grows, and each match's players are read
@@ -157,21 +191,36 @@ def close(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | None = None) -> None:
-    """Tables if missing, every view (re)created, and the feed tables rebuilt if a feed changed."""
+    """Tables if missing, every view (re)created, and the feed tables rebuilt if a feed changed.
+
+    One transaction: a disk that fills half-way (DuckDB commits to its write-ahead log)
+    leaves the warehouse as it was, never half a migration that the next command trips on.
+    """
+    import duckdb
+
     mods = tuple(modules() if mods is None else mods)
-    for sql in SCHEMA + TABLES + (people.TABLE,):
-        con.execute(sql)
-    kind = con.execute(
-        "SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
-        "AND column_name = 'players' AND schema_name = 'main'"
-    ).fetchone()
-    if kind is not None and "key" not in kind[0].lower():
-        for sql in _MIGRATE_PLAYERS:
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for sql in SCHEMA + TABLES + (people.TABLE,):
             con.execute(sql)
-    create_views(con, selects(mods))
-    stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
-    if stored is None or stored[0] != digest(mods):
-        refresh_feeds(con, mods)
+        kind = con.execute(
+            "SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
+            "AND column_name = 'players' AND schema_name = 'main'"
+        ).fetchone()
+        if kind is not None and "key" not in kind[0].lower():
+            for sql in _MIGRATE_PLAYERS:
+                con.execute(sql)
+        create_views(con, selects(mods))
+        stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
+        if stored is None or stored[0] != digest(mods):
+            _refill_feeds(con, mods)
+        con.execute("COMMIT")
+    except BaseException:
+        try:
+            con.execute("ROLLBACK")
+        except duckdb.Error:  # a COMMIT that failed has rolled back already
+            pass
+        raise
 
 
 _COLUMNS = "SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND schema_name = 'main'"
@@ -193,12 +242,17 @@ def refresh_feeds(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | N
     """Recompute ``random_outcomes`` and ``run_lengths`` from every stored event."""
     mods = tuple(modules() if mods is None else mods)
     con.execute("BEGIN TRANSACTION")
+    _refill_feeds(con, mods)
+    con.execute("COMMIT")
+
+
+def _refill_feeds(con: duckdb.DuckDBPyConnection, mods: tuple[ModuleType, ...]) -> None:
+    """``refresh_feeds`` inside the caller's transaction."""
     con.execute("DELETE FROM random_outcomes")
     con.execute("DELETE FROM run_lengths")
     for sql in feed_inserts(mods, "events"):
         con.execute(sql)
     con.execute("INSERT OR REPLACE INTO feed_versions VALUES ('all', $d)", {"d": digest(mods)})
-    con.execute("COMMIT")
 
 
 # --- reading -------------------------------------------------------------------------
