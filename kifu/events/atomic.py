@@ -51,10 +51,10 @@ def fsync_dir(path: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-_STALE = re.compile(r"\.(?!~).+\.tmp-[0-9a-f]{8}")
-"""A temporary file's name, as ``temp_beside`` gives it (and only that: a name kifu did not make is never touched)."""
+_STALE = re.compile(r"\..+\.tmp-[0-9a-f]{8}")
+"""A temporary name, as ``_locked`` gives it (and only that: a name kifu did not make is never touched)."""
 _UNNAMED = ".~"
-"""The prefix of a temporary file for the moment between its creation and its lock: no cleaner takes it."""
+"""The prefix of a temporary file or folder until its writer holds its lock."""
 
 
 def temp_beside(path: str | os.PathLike[str], mode: int = 0o644) -> tuple[int, str]:
@@ -90,9 +90,12 @@ def _new_folder(fresh: Path) -> int:
 def _locked(target: Path, create: Callable[[Path], int]) -> tuple[int, str]:
     """A new temporary file or folder beside ``target`` made by ``create`` (its fd), locked: (fd, name).
 
-    It is made under a name no cleaner takes, locked, and only then renamed to its
-    temporary name: a temporary name always holds either a live writer's locked file or
-    an abandoned one, never one caught in between. The stale ones are removed first.
+    It is made under a first name (``.~NAME.tmp-…``), locked, and renamed to its temporary
+    name only while locked. A cleaner removes an item only once it holds its lock, so it
+    can take a writer's item only in the instant before the writer locks it; the writer
+    then finds the lock taken, or its first name gone at the rename, and starts again with
+    another name. Whatever a kill leaves, under either name, is unlocked: the next writer
+    in the folder removes it (``clean_stale``). The stale ones are removed first.
     """
     clean_stale(target.parent)
     for _ in range(64):
@@ -107,10 +110,14 @@ def _locked(target: Path, create: Callable[[Path], int]) -> tuple[int, str]:
             raise cannot_write(exc, target) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # a cleaner took it for abandoned in the instant before the lock: it removes it
+            os.close(fd)
+            continue
+        try:
             if os.path.lexists(name):
                 raise FileExistsError(name)
             os.rename(fresh, name)
-        except FileExistsError:
+        except (FileExistsError, FileNotFoundError):  # the name taken, or the first name gone to a cleaner
             os.close(fd)
             _remove(fresh)
             continue

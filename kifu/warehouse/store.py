@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -393,42 +391,44 @@ EXPORTS: dict[str, str] = {
 
 
 def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) -> dict[str, int]:
-    """Hive-partitioned Parquet under OUT/<dataset>/game=…/month=…/; rows written per dataset.
+    """The warehouse as a new version of the Parquet dataset at OUT (docs/sql.md); rows written per table.
 
-    Every dataset is written whole into a hidden folder inside OUT first; only when all
-    are complete does each replace its OUT/<dataset> folder (a rename each). A failure
-    (a full disk) leaves the previous export as it was and nothing half-written.
+    Every table is written whole into a locked private folder inside OUT, which becomes
+    the new version's folder; then the one manifest is switched (``dataset.publish``). A
+    failure (a full disk) or a kill at any point leaves the previous export as readers saw
+    it, and nothing half-written that they follow.
     """
     import duckdb
 
-    written = {}
+    from kifu.events import atomic
+
+    from . import dataset
+
     root = Path(out)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".kifu-export.tmp-", dir=root))
     except OSError as exc:
         raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
+    before = dataset.read_manifest(root)
+    version = dataset.next_version(before)
+    written: dict[str, int] = {}
     try:
-        for name, sql in EXPORTS.items():
-            target = stage / name
-            try:
-                con.execute(
-                    f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
-                    "FILENAME_PATTERN 'part-{i}')",
-                    {"target": str(target)},
-                )
-            except duckdb.Error as exc:
-                raise KifuError(
-                    Msg("warehouse.export_unchanged", detail=_first_line(exc)), where=str(root / name)
-                ) from None
-            target.mkdir(exist_ok=True)  # a dataset with no rows is an empty folder
-            written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
-        for name in EXPORTS:
-            if (root / name).exists():
-                os.rename(root / name, stage / f"{name}.old")
-            os.rename(stage / name, root / name)
+        with atomic.staging(root / "version") as stage:
+            parts: list[dataset.Part] = []
+            for name, sql in EXPORTS.items():
+                target = stage / name
+                try:
+                    con.execute(
+                        f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
+                        "FILENAME_PATTERN 'part-{i}')",
+                        {"target": str(target)},
+                    )
+                    written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
+                except duckdb.Error as exc:
+                    detail = _first_line(exc).replace(str(stage), str(root))
+                    raise KifuError(Msg("warehouse.export_unchanged", detail=detail), where=str(root / name)) from None
+                parts += [dataset.part_of(stage, version, name, f) for f in dataset.files(stage, name)]
+            dataset.publish(root, stage, version, parts, before)
     except OSError as exc:
         raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
     return written
