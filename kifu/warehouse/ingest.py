@@ -467,12 +467,13 @@ class _Batch:
                 if not c.streamed
                 for base, part, cols in stream.pieces(c.data, c.columns)
             ]
-            if rows:
+            made = bool(rows)
+            if made:
                 stream.parse(con, stream.CREATE_BATCH, rows)
             for c in self.items:
                 if c.streamed:
-                    stream.load(con, c, create=not rows)
-                    rows = rows or [None]  # type: ignore[list-item]
+                    stream.load(con, c, create=not made)
+                    made = True
             con.execute(_BATCH_EVENTS)
             con.execute(_INSERT_LINES)
             con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})
