@@ -24,6 +24,7 @@ from kifu import warehouse as wh  # noqa: E402
 from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 from kifu.warehouse import cluster  # noqa: E402
+from kifu.warehouse import dataset  # noqa: E402
 from kifu.warehouse.dataset import open_dataset  # noqa: E402
 
 COMPARE = {
@@ -146,8 +147,9 @@ def test_the_cluster_writes_the_rows_one_machine_stores(client, corpus: Path, si
     for name in COMPARE:
         assert got[name] == want[name], name
     assert len(want["event_lines"]) == one.events and len(want["random_outcomes"]) > 100
-    months = {p.name for p in (out / "matches").glob("game=generic/month=*")}
-    assert {"month=2026-01", "month=2026-02", "month=2026-03", "month=2026-11"} <= months
+    manifest = dataset.read_manifest(out)
+    months = {p.month for p in manifest.of("matches") if p.game == "generic"}
+    assert {"2026-01", "2026-02", "2026-03", "2026-11"} <= months
     # Again: nothing new, nothing rewritten, byte for byte.
     before = _files(out)
     again = cluster.ingest(client, [corpus], out, per_worker=PER_WORKER)
@@ -167,22 +169,35 @@ def test_an_incremental_run_merges_into_the_partitions(client, corpus: Path, sin
     assert got["people"] == want["people"]
 
 
-def test_rows_of_a_run_cut_off_before_its_matches_file_are_dropped(client, corpus: Path, tmp_path: Path) -> None:
+def test_a_dataset_laid_out_before_versions_is_refused_by_readers_and_adopted_by_ingest(
+    client, corpus: Path, tmp_path: Path, kifu
+) -> None:
+    """A dataset without a manifest (written before versions) may be half-written: readers refuse it
+    naming the command that writes it again; the cluster ingest reads it as it is, drops the rows a
+    run cut off before its matches file left, and publishes it as a version."""
     import duckdb
 
     out = tmp_path / "out"
     cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
+    # The old layout: the tables straight under OUT, no manifest.
+    version = dataset.read_manifest(out).version
+    for table in dataset.TABLES:
+        if (out / version / table).exists():
+            (out / version / table).rename(out / table)
+    (out / dataset.MANIFEST).unlink()
+    (out / version).rmdir()
     # As if the run had stopped after writing the events but before the matches of 2026-02.
     part = out / "matches" / "game=generic" / "month=2026-02" / cluster.PART
     part.unlink()
     part.parent.rmdir()
+    r = kifu("sql", "SELECT count(*) FROM events", "--parquet", out)
+    assert r.code == 2 and "no manifest" in r.err and "kifu export --parquet" in r.err, r.err
     summary = cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
     assert summary.matches == 1
+    assert not any((out / t).exists() for t in dataset.TABLES)
+    events = [p for p in dataset.read_manifest(out).of("events") if p.month == "2026-02"]
     con = duckdb.connect()
-    n = con.execute(
-        "SELECT count(*) FROM read_parquet($f)",
-        {"f": str(out / "events" / "game=generic" / "month=2026-02" / cluster.PART)},
-    ).fetchone()[0]
+    n = con.execute("SELECT count(*) FROM read_parquet($f)", {"f": str(out / events[0].path)}).fetchone()[0]
     con.close()
     assert n == len(logfile.load(corpus / "generic" / "g02.jsonl").events)
 

@@ -80,6 +80,14 @@ HOSTILE = [
     b"]]>",
     b"&#0;",
     b"\t",
+    # issue 32: markup nested past the parsers' depth, unclosed angle brackets, terminal controls
+    b"<span>" * 300,
+    b"<b>" * 300 + b"</b>" * 300,
+    b"0<D2<|" * 40,
+    b"\x1b[1A\x1b[2K\rno findings\x1b]52;c;eA==\x07",
+    b"\xc2\x9b31m",
+    b"[" * 70 + b"]" * 70,
+    b"a." * 80 + b"b = 1\n",
 ]
 
 _MUTATION = st.tuples(
@@ -255,3 +263,88 @@ def test_sql_holds_on_any_statement_and_writes_nothing(warehouse: Path, statemen
         lambda n: n == "w.duckdb.wal",
     )
     assert warehouse.read_bytes() == before
+
+
+# --- issue 32: people.toml, zip entry names, a log's catalogue, a dataset's manifest ------------------
+
+PEOPLE = (
+    b'["Aoi"]\nnames = ["\xe8\x91\xb5", "aoi-chan"]\nkeys = ["discord:81234567890123456"]\n\n["Ren"]\nnames = ["ren"]\n'
+)
+
+
+@SLOW
+@given(people=mutated(PEOPLE), command=st.sampled_from(["people", "sql", "stats"]))
+def test_people_toml_holds_beside_the_warehouse(tmp_path_factory, warehouse: Path, people: bytes, command: str) -> None:
+    import shutil
+
+    folder = tmp_path_factory.mktemp("people")
+    shutil.copy(warehouse, folder / "w.duckdb")
+    (folder / "people.toml").write_bytes(people)
+    args = {"people": ("people",), "sql": ("sql", "SELECT count(*) FROM people"), "stats": ("stats", "winrate")}
+    run_target(folder, (*args[command], "--db", "w.duckdb"), lambda n: n == "w.duckdb.wal")
+
+
+ZIP_NAME = st.one_of(
+    st.sampled_from([b"", b"/", b"dir/", b"chat.xml", b"fly_chat.xml", b"data.xml", b"../chat.xml", b"C:chat.xml"]),
+    st.binary(max_size=24),
+)
+
+
+@FUZZ
+@given(names=st.lists(ZIP_NAME, min_size=1, max_size=5), chat=st.integers(0, 4))
+def test_zip_entry_names_hold(tmp_path_factory, names: list[bytes], chat: int) -> None:
+    from test_bounded_readers import CHAT_XML, stored_zip
+
+    entries = [(name, CHAT_XML if i == chat else b"x") for i, name in enumerate(names)]
+    folder = _fresh(tmp_path_factory, "room.zip", stored_zip(entries))
+    run_target(folder, ("import", "room.zip", "-o", "out.jsonl"), lambda n: n == "out.jsonl")
+
+
+CATALOGUES = {
+    "gunandgun": b'{"cards": [{"id": "zz", "name": "X", "no": "Z-1", "kind": "bullet", "cost": 0, "copies": {"enra": 1}, '
+    b'"timing": "shot", "summary": "s"}]}',
+    "mtg": b'{"cards": [{"name": "Zap Coin", "roles": ["flip"], "call": "called", "sequence": "fixed", "coins": 1}]}',
+    "worldtrigger": b'{"triggers": {"Z": {"side": "main", "reveal": 1, "effects": {"hit": {"timing": "tactics", '
+    b'"kind": "close", "damage": 1}}}}}',
+}
+
+
+@pytest.mark.parametrize("game", sorted(CATALOGUES))
+@FUZZ
+@given(data=st.data())
+def test_a_log_s_catalogue_holds(tmp_path_factory, game: str, data) -> None:
+    """A log written by another tool, its match.start carrying a mutated catalogue."""
+    catalogue = data.draw(mutated(CATALOGUES[game]))
+    start = (
+        b'{"type":"match.start","seq":1,"prev":null,"format":"kifu/1","game":"' + game.encode() + b'",'
+        b'"match":"c","players":[{"id":"a","name":"A"},{"id":"b","name":"B"}],"catalogue":' + catalogue + b"}\n"
+    )
+    folder = _fresh(tmp_path_factory, "m.jsonl", start)
+    command = data.draw(st.sampled_from([("verify", "m.jsonl"), ("audit", "m.jsonl"), ("show", "m.jsonl")]))
+    run_target(folder, command, nothing)
+
+
+@pytest.fixture(scope="module")
+def dataset_bytes(tmp_path_factory) -> dict[str, bytes]:
+    """A small Parquet dataset's files, by path inside it (the manifest among them)."""
+    folder = tmp_path_factory.mktemp("ds")
+    assert (
+        run_cli("ingest", FIXTURES / "gunandgun" / "dispute.jsonl", "--db", folder / "w.duckdb", "--jobs", "1").code
+        == 0
+    )
+    assert run_cli("export", "--parquet", folder / "out", "--db", folder / "w.duckdb").code == 0
+    out = folder / "out"
+    return {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+@SLOW
+@given(data=st.data())
+def test_a_dataset_holds(tmp_path_factory, dataset_bytes: dict[str, bytes], data) -> None:
+    """A dataset whose manifest, or one of whose files, is mutated: the readers hold (one line, or the rows)."""
+    folder = tmp_path_factory.mktemp("fuzzds")
+    victim = data.draw(st.sampled_from(sorted(dataset_bytes)))
+    for rel, blob in dataset_bytes.items():
+        (folder / "out" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / "out" / rel).write_bytes(data.draw(mutated(blob)) if rel == victim else blob)
+    command = data.draw(st.sampled_from([("sql", "SELECT count(*) FROM events"), ("stats", "fairness"), ("people",)]))
+    run_target(folder, (*command, "--parquet", "out"), nothing)

@@ -257,10 +257,12 @@ def test_parquet_export_is_hive_partitioned(kifu, corpus: Path, tmp_path: Path) 
     kifu("ingest", corpus, "--db", db)
     r = kifu("export", "--parquet", out, "--db", db)
     assert r.code == 0, r.err
-    assert (out / "events" / "game=generic" / "month=2026-10").is_dir()
-    assert (out / "events" / "game=generic" / "month=2026-11").is_dir()
+    # The current version's folder, as the manifest names it, is a plain hive-partitioned dataset.
+    version = out / json.loads((out / "kifu-dataset.json").read_text(encoding="utf-8"))["version"]
+    assert (version / "events" / "game=generic" / "month=2026-10").is_dir()
+    assert (version / "events" / "game=generic" / "month=2026-11").is_dir()
     back = duckdb.sql(
-        f"SELECT game, count(*) FROM read_parquet('{out}/events/**/*.parquet', "
+        f"SELECT game, count(*) FROM read_parquet('{version}/events/**/*.parquet', "
         "hive_partitioning = true) GROUP BY ALL ORDER BY ALL"
     ).fetchall()
     with duckdb.connect(str(db), read_only=True) as con:

@@ -120,6 +120,44 @@ def test_an_ingest_the_warehouse_cannot_hold_rolls_back_and_says_so(tmp_path: Pa
     assert out.out.splitlines() == ["n", str(6 * 2001)]
 
 
+@pytest.mark.parametrize("limit", [1_000, 5_000, 20_000, 100_000, 300_000])
+def test_a_new_warehouse_that_cannot_grow_is_whole_or_absent(tmp_path: Path, kifu, limit: int) -> None:
+    """Issue 32, defect 2: the schema's own commit failed outside the rollback (a traceback), and a
+    warehouse file cut short at its creation made every later ingest fail the same way."""
+    r = _limited(limit, "ingest", DISPUTE, "--db", "w.duckdb", "--jobs", "1", cwd=tmp_path)
+    if r.returncode != 0:
+        _one_line(r, "w.duckdb", "File too large")
+    _no_temp_left(tmp_path)
+    r = kifu("ingest", DISPUTE, "--db", tmp_path / "w.duckdb", "--jobs", "1")
+    assert r.code == 0 and "ingested" in r.out, (r.out, r.err)
+    out = kifu("sql", "SELECT count(*) AS n FROM events", "--db", tmp_path / "w.duckdb", "-f", "csv")
+    assert out.out.splitlines() == ["n", str(logfile.verify(DISPUTE).seq)], out.err
+
+
+def test_an_existing_warehouse_that_cannot_grow_keeps_what_it_held(tmp_path: Path, kifu) -> None:
+    db = tmp_path / "w.duckdb"
+    assert kifu("ingest", DISPUTE, "--db", db, "--jobs", "1").code == 0
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for i in range(3):
+        logfile.write_new(
+            logs / f"m{i}.jsonl",
+            {"game": "generic", "match": f"m{i}", "players": []},
+            ({"type": "note", "text": "x" * 300 + str(j)} for j in range(2000)),
+        )
+    size = db.stat().st_size
+    for limit in (size + 1_000, size + 50_000, size + 400_000):
+        r = _limited(limit, "ingest", "logs", "--db", "w.duckdb", "--jobs", "1", cwd=tmp_path)
+        if r.returncode != 0:
+            _one_line(r, "w.duckdb", "File too large")
+        out = kifu("sql", "SELECT count(*) AS n FROM matches WHERE match = 'R3-T7'", "--db", db, "-f", "csv")
+        assert out.code == 0 and out.out.splitlines() == ["n", "1"], (out.out, out.err)
+    r = kifu("ingest", logs, "--db", db, "--jobs", "1")
+    assert r.code == 0, r.err
+    out = kifu("sql", "SELECT count(*) AS n FROM matches", "--db", db, "-f", "csv")
+    assert out.out.splitlines() == ["n", "4"]
+
+
 def test_a_failed_parquet_export_leaves_the_previous_one(tmp_path: Path, kifu) -> None:
     db = tmp_path / "w.duckdb"
     assert kifu("ingest", DISPUTE, "--db", db, "--jobs", "1").code == 0
@@ -160,8 +198,9 @@ def test_a_killed_import_leaves_no_log_that_verifies(tmp_path: Path, kifu) -> No
     assert not out.exists()
     left = [p for p in tmp_path.iterdir() if p.name.startswith(".killed.jsonl.tmp-")]
     assert len(left) == 1 and left[0].stat().st_size > 0  # the half-made import, under a name no reader takes
-    r = kifu("import", src, "-o", out)  # the retry is never refused
+    r = kifu("import", src, "-o", out)  # the retry is never refused, and removes what the kill left
     assert r.code == 0 and out.read_bytes() == complete.read_bytes(), r.err
+    assert not left[0].exists()
     for delay in (0.3, 0.6, 0.9):
         out = tmp_path / f"timed-{delay}.jsonl"
         child = subprocess.Popen([sys.executable, "-c", IMPORTER, str(src), str(out), "0"], env=_env())

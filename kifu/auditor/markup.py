@@ -20,10 +20,10 @@ kifu/auditor/page/board.py). Pure: strings in, strings out.
 from __future__ import annotations
 
 import html
-import re
 from typing import Any
 
 from ..events import i18n
+from ..events.display import visible
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 """The Content-Security-Policy of every page kifu writes."""
@@ -33,21 +33,11 @@ NAME_CAP = 200
 TEXT_CAP = 2000
 """Characters shown of any other string from a log (a note, an event's field, a finding's message)."""
 
-_CONTROLS = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 and C1 controls but tab and newline
-    "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidirectional marks, embeddings, overrides, isolates
-    "\u2028\u2029\ufeff\ufff9-\ufffb]"  # line and paragraph separators, BOM, interlinear annotation
-)
-
-
-def _visible(m: re.Match[str]) -> str:
-    return f"[U+{ord(m.group()):04X}]"
-
 
 def esc(value: Any) -> str:
-    """Escape any value for HTML text or a quoted attribute, control characters made visible."""
-    text = "" if value is None else str(value)
-    return html.escape(_CONTROLS.sub(_visible, text), quote=True)
+    """Escape any value for HTML text or a quoted attribute, control characters made visible
+    (``kifu.events.display.visible``: the same characters as on a terminal)."""
+    return html.escape(visible(value), quote=True)
 
 
 def capped(value: Any, cap: int) -> tuple[str, int | None]:

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import msgspec
 
 from ..events import i18n
+from ..events.display import json_safe, visible
 from ..events.base import Event, LogVoided, Source, event_type
 from ..projector.base import voided_in
 from .base import Finding, Rule, cited
@@ -96,7 +97,8 @@ def as_text(
     if struck:
         lines.append(f"{where}{label('voided_events', lang)}:")
         lines.extend(struck)
-    return "\n".join(lines)
+    # One line each, whatever a value from the log holds (kifu.events.display: nothing acts on a terminal).
+    return "\n".join(visible(line, lines=False) for line in lines)
 
 
 def as_json(
@@ -122,11 +124,11 @@ def as_json(
         "rulings": [s.to_json(lang) for s in stances],
         "voided": taken,
     }
-    return msgspec.json.format(msgspec.json.encode(doc), indent=2).decode()
+    return json_safe(msgspec.json.format(msgspec.json.encode(doc), indent=2).decode())
 
 
 def _md_cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return visible(text, lines=False).replace("|", "\\|")
 
 
 def as_markdown(
@@ -137,7 +139,12 @@ def as_markdown(
     stances: Sequence[Stance] = (),
     edited: Edited = _NONE,
 ) -> str:
-    out = [f"# {label('title', lang)}{': ' + title if title else ''}", "", summary(findings, lang), ""]
+    out = [
+        f"# {label('title', lang)}{': ' + visible(title, lines=False) if title else ''}",
+        "",
+        summary(findings, lang),
+        "",
+    ]
     if findings:
         out.append(
             f"| {label('seq', lang)} | {label('code', lang)} | {label('severity', lang)} | "

@@ -21,9 +21,10 @@ from collections.abc import Sequence
 import typer
 
 from kifu.events.base import KifuError
+from kifu.events.display import visible
 
 from . import audit, cards, imports, log, people, record, toss, warehouse
-from .common import Interrupted, Lang, default_lang
+from .common import Interrupted, Lang, default_lang, echo
 
 app = typer.Typer(
     add_completion=False,
@@ -42,9 +43,9 @@ def _version(value: bool) -> None:
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            typer.echo(f"kifu {version('kifu')}")
+            echo(f"kifu {version('kifu')}")
         except PackageNotFoundError:  # run from a source tree that was never installed
-            typer.echo("kifu (not installed)")
+            echo("kifu (not installed)")
         raise typer.Exit(0)
 
 
@@ -81,24 +82,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         app(args=list(argv) if argv is not None else None, prog_name="kifu")
     except KifuError as exc:
-        typer.echo(f"kifu: error: {exc.render(_argv_lang(argv).value)}", err=True)
+        echo(f"kifu: error: {visible(exc.render(_argv_lang(argv).value), lines=False)}", err=True)
         return 2
     except Interrupted as exc:
-        typer.echo(f"kifu: {exc}", err=True)
+        echo(f"kifu: {visible(exc, lines=False)}", err=True)
         return 130
     except KeyboardInterrupt:
-        typer.echo("kifu: interrupted", err=True)
+        echo("kifu: interrupted", err=True)
         return 130
     except SystemExit as exc:
         # typer turns Ctrl-C into exit 130 and says nothing: say it, in one line.
         if exc.code == 130:
-            typer.echo("kifu: interrupted", err=True)
+            echo("kifu: interrupted", err=True)
             return 130
         raise
     except BrokenPipeError:
         return 0
     except OSError as exc:
-        typer.echo(f"kifu: error: {exc.filename or ''}: {exc.strerror}", err=True)
+        echo(visible(f"kifu: error: {exc.filename or ''}: {exc.strerror}", lines=False), err=True)
         return 2
     return 0
 

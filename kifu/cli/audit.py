@@ -13,6 +13,7 @@ from kifu.events import atomic, logfile
 from kifu.events.base import Event, JudgeRuling, KifuError, MatchStarted
 
 from .common import (
+    echo,
     DataFormat,
     FormatOpt,
     GameFilter,
@@ -104,11 +105,11 @@ def audit(
                 prefix = f"{path}: " if len(logs) > 1 else ""
                 out.append(report.as_text(findings, code, prefix, done.gone, done.stances, edited))
             if output is None:
-                bar.echo(out.pop())
+                bar.echo(out.pop(), data=fmt in (ReportFormat.json, ReportFormat.html))
     if output is not None:
         text = "\n".join(out)
         atomic.write_bytes(output, (text + ("" if text.endswith("\n") else "\n")).encode("utf-8"))
-        typer.echo(msg("wrote", lang, path=output), err=True)
+        echo(msg("wrote", lang, path=output), err=True)
     raise typer.Exit(worst)
 
 
@@ -202,10 +203,10 @@ def report(
             last=done.head.seq,
         )
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False, data=True)  # the page: every string in it escaped and isolated already
     else:
         atomic.write_bytes(output, text.encode("utf-8"))
-        typer.echo(msg("report_wrote", lang, path=output, summary=summary(done.findings, code)), err=True)
+        echo(msg("report_wrote", lang, path=output, summary=summary(done.findings, code)), err=True)
     raise typer.Exit(1 if any(f.severity == "error" for f in done.findings) else 0)
 
 
@@ -228,7 +229,7 @@ def rules(
 
     if code:
         try:
-            typer.echo(report.explain(registry.find_rule(code), lang_of(lang).value))
+            echo(report.explain(registry.find_rule(code), lang_of(lang).value))
         except KeyError:
             fail(msg("unknown_rule", lang, code=code))
         return

@@ -15,6 +15,7 @@ import kifu.games
 from kifu.events.cardview import Entry, closest
 
 from .common import (
+    echo,
     DataFormat,
     FormatOpt,
     GameOpt,
@@ -53,9 +54,9 @@ def cards(
             return
         for i, s in enumerate(sections):
             if fmt is DataFormat.md:
-                typer.echo(("\n" if i else "") + f"## {s.title}\n")
+                echo(("\n" if i else "") + f"## {s.title}\n")
             elif fmt is DataFormat.csv and i:
-                typer.echo("")
+                echo("")
             print_rows(s.columns, s.rows, fmt, title=s.title if fmt is DataFormat.table else None)
         return
     entry = view.describe(name, code)
@@ -71,12 +72,12 @@ def show(entry: Entry, fmt: DataFormat) -> None:
         print_json(entry.data)
         return
     if fmt is DataFormat.md:
-        typer.echo(f"### {entry.name} ({entry.kind})\n")
+        echo(f"### {entry.name} ({entry.kind})\n")
     print_rows(
         ["", entry.name], entry.lines, fmt, title=f"{entry.name} ({entry.kind})" if fmt is DataFormat.table else None
     )
     for t in entry.tables:
-        typer.echo("")
+        echo("")
         if fmt is DataFormat.md:
-            typer.echo(f"{t.title}:\n")
+            echo(f"{t.title}:\n")
         print_rows(t.columns, t.rows, fmt, title=t.title if fmt is DataFormat.table else None)

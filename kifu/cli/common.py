@@ -10,6 +10,7 @@ import csv
 import io
 import itertools
 import os
+import sys
 from enum import Enum
 from pathlib import Path
 from typing import (
@@ -25,6 +26,7 @@ import typer
 import kifu.games
 from kifu.events import i18n, limits
 from kifu.events.base import MalformedEvent
+from kifu.events.display import json_safe, visible
 from kifu.games import GAMES
 
 
@@ -67,9 +69,31 @@ class Interrupted(Exception):
     """Ctrl-C stopped a command's work; the message says what was stopped (main prints it, exit 130)."""
 
 
+def echo(text: str = "", *, err: bool = False, nl: bool = True, data: bool = False) -> None:
+    """Print for a person, on stdout (or stderr): the one door every command's output goes through.
+
+    Strings from a log are shown with ``display.visible`` (control and bidi characters as
+    ``[U+001B]``), so nothing a log holds acts on the terminal. ``data=True`` is output in
+    a data format that is already safe to show (JSON through ``display.json_safe``, a page)
+    or must stay byte for byte what it is when it goes to a file or a pipe (CSV): it is
+    escaped only when the stream is a terminal.
+    """
+    if not data or _terminal(err):
+        text = visible(text)
+    typer.echo(text, err=err, nl=nl)
+
+
+def _terminal(err: bool) -> bool:
+    stream = sys.stderr if err else sys.stdout
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream: no terminal to protect
+        return False
+
+
 def fail(text: str) -> NoReturn:
-    """One clear line on stderr, exit 2."""
-    typer.echo(f"kifu: error: {text}", err=True)
+    """One clear line on stderr, exit 2 (a value in it that holds a line break cannot make it two)."""
+    echo(f"kifu: error: {visible(text, lines=False)}", err=True)
     raise typer.Exit(2)
 
 
@@ -172,22 +196,22 @@ def print_rows(
         w.writerow(columns)
         for block in _blocks(rows, TABLE_ROWS):
             w.writerows(block)
-            typer.echo(buf.getvalue(), nl=False)
+            echo(buf.getvalue(), nl=False, data=True)
             buf.seek(0)
             buf.truncate()
         if buf.getvalue():
-            typer.echo(buf.getvalue(), nl=False)
+            echo(buf.getvalue(), nl=False, data=True)
     elif fmt is DataFormat.md:
-        esc = lambda v: "" if v is None else str(v).replace("|", "\\|").replace("\n", " ")  # noqa: E731
+        esc = lambda v: "" if v is None else visible(v, lines=False).replace("|", "\\|")  # noqa: E731
         if title:
-            typer.echo(f"**{esc(title)}**\n")
-        typer.echo("| " + " | ".join(heads) + " |")
-        typer.echo("|" + "---|" * len(columns))
+            echo(f"**{esc(title)}**\n")
+        echo("| " + " | ".join(map(esc, heads)) + " |")
+        echo("|" + "---|" * len(columns))
         for i, r in enumerate(rows):
             cells = [esc(v) for v in r]
             if i in struck:
                 cells = [f"~~{c}~~" if c and k < len(cells) - notes else c for k, c in enumerate(cells)]
-            typer.echo("| " + " | ".join(cells) + " |")
+            echo("| " + " | ".join(cells) + " |")
     else:
         from rich.console import Console
         from rich.markup import escape
@@ -196,13 +220,14 @@ def print_rows(
         console = Console(width=max(100, _term_width()))
         done = 0
         for i, block in enumerate(_blocks(rows, TABLE_ROWS)):
-            # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup.
-            table = Table(title=escape(title) if title and i == 0 else None, show_lines=False)
+            # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup, and a
+            # control character is shown, never sent to the terminal (rich passes ESC through).
+            table = Table(title=escape(visible(title)) if title and i == 0 else None, show_lines=False)
             for c in heads:
-                table.add_column(escape(c), overflow="fold")
+                table.add_column(escape(visible(c)), overflow="fold")
             for k, r in enumerate(block, done):
                 table.add_row(
-                    *("" if v is None else escape(str(v)) for v in r), style="strike dim" if k in struck else None
+                    *("" if v is None else escape(visible(v)) for v in r), style="strike dim" if k in struck else None
                 )
             console.print(table)
             done += len(block)
@@ -223,10 +248,10 @@ def _print_json_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> N
     """A JSON list of objects, one object at a time, as ``print_json`` would lay out the whole list."""
     first = True
     for r in rows:
-        item = msgspec.json.format(msgspec.json.encode(dict(zip(columns, r))), indent=2).decode()
-        typer.echo(("[\n" if first else ",\n") + "\n".join("  " + line for line in item.split("\n")), nl=False)
+        item = json_safe(msgspec.json.format(msgspec.json.encode(dict(zip(columns, r))), indent=2).decode())
+        echo(("[\n" if first else ",\n") + "\n".join("  " + line for line in item.split("\n")), nl=False, data=True)
         first = False
-    typer.echo("[]" if first else "\n]")
+    echo("[]" if first else "\n]", data=True)
 
 
 def _term_width() -> int:
@@ -264,7 +289,8 @@ def edited_of(path: Path, findings: Any) -> Any:
 
 
 def print_json(value: Any) -> None:
-    typer.echo(msgspec.json.format(msgspec.json.encode(value), indent=2).decode())
+    """A JSON document, its control and bidi characters written as ``\\u`` escapes (the same strings)."""
+    echo(json_safe(msgspec.json.format(msgspec.json.encode(value), indent=2).decode()), data=True)
 
 
 # --- parsing key=value input ---------------------------------------------------------

@@ -14,7 +14,7 @@ import typer
 from kifu.events import atomic
 
 from . import progress as bars
-from .common import GameOpt, Lang, LangOpt, RuleOpt, fail, msg, pairs, players
+from .common import echo, GameOpt, Lang, LangOpt, RuleOpt, fail, msg, pairs, players
 from .progress import Bar
 
 app = typer.Typer()
@@ -91,6 +91,8 @@ def import_(
 
     if os.path.lexists(output):
         fail(msg("import_exists", lang, path=output))
+    if report_ is not None:
+        atomic.check_output(report_)  # before the log is made: a refused report name leaves nothing behind
     given = players(player or [], lang, names_required=True)
     map_text, map_name = _map_text(map_, lang) if map_ is not None else (None, "")
     with bars.progress(bars.size(source), msg("progress_source", lang), bars.BIG_SOURCE) as bar:
@@ -108,7 +110,7 @@ def import_(
             system=system,
         )
     for line in _import_lines(rep, output, lang):
-        typer.echo(line, err=True)
+        echo(line, err=True)
     if report_ is not None:
         atomic.write_bytes(report_, msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
 

@@ -12,11 +12,14 @@ from collections.abc import Iterable
 import msgspec
 import typer
 
+from kifu.events.display import visible
+
 from kifu.events import limits, logfile
 from kifu.events.base import KifuError, MatchStarted
 from kifu.events.i18n import Msg
 
 from .common import (
+    echo,
     DataFormat,
     FormatOpt,
     GameOpt,
@@ -91,7 +94,7 @@ def new(
         start["catalogue"] = _read_json(catalogue)
     logfile.create(log, start)
     head = logfile.verify(log)
-    typer.echo(msg("created", lang, path=log, head=head.hash))
+    echo(msg("created", lang, path=log, head=head.hash))
 
 
 @app.command(rich_help_panel=PANEL)
@@ -187,7 +190,7 @@ def append(
     event = logfile.append(log, obj, expect_seq=expect_seq)
     from kifu.events.codec import encode, line_hash
 
-    typer.echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
+    echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
 
 
 def _read_json(path: Path) -> Any:
@@ -328,13 +331,11 @@ def repair(log: LogArg, lang: LangOpt = None) -> None:
     """
     result = logfile.repair(log)
     if result is None:
-        typer.echo(msg("nothing_to_repair", lang, path=log))
+        echo(msg("nothing_to_repair", lang, path=log))
     elif result.copy is None:
-        typer.echo(msg("repaired_end", lang, path=log, kept=result.kept))
+        echo(msg("repaired_end", lang, path=log, kept=result.kept))
     else:
-        typer.echo(
-            msg("repaired", lang, path=log, cut=result.cut, offset=result.offset, kept=result.kept, copy=result.copy)
-        )
+        echo(msg("repaired", lang, path=log, cut=result.cut, offset=result.offset, kept=result.kept, copy=result.copy))
 
 
 @app.command(rich_help_panel=PANEL)
@@ -415,7 +416,7 @@ def show(
         notes=len(columns) - 5,
     )
     if seen_edit:  # Markdown: a paragraph of its own, not a row of the table
-        typer.echo(("\n" if fmt is DataFormat.md else "") + label("edited_legend", code))
+        echo(("\n" if fmt is DataFormat.md else "") + label("edited_legend", code))
 
 
 class StateFormat(str, Enum):
@@ -480,7 +481,7 @@ def state(
         _write(text + "\n" if flat else msgspec.json.format(msgspec.json.encode(tree)).decode() + "\n", output, lang)
     elif flat:
         for leaf, value in _leaves(tree, path or ""):
-            typer.echo(f"{leaf} = {msgspec.json.encode(value).decode()}")
+            echo(visible(f"{leaf} = {msgspec.json.encode(value).decode()}", lines=False))
     else:
         print_json(tree)
 

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-import typer
 
 from kifu.events import logfile
 from kifu.events.base import Event
+from kifu.events.display import visible
 
-from .common import Lang, msg
+from .common import Lang, echo, msg
 
 BIG_LOGS = 4 << 20
 """Bytes of log (about 20,000 events) below which verify, audit and report end in well under a second."""
@@ -69,22 +69,25 @@ class Bar:
             return items
         return _Counted(items, lambda done: self.update(start + span * done / len(items)))
 
-    def echo(self, text: str) -> None:
+    def echo(self, text: str, data: bool = False) -> None:
+        """A command's output (``common.echo``: ``data`` as there), held while a bar is drawn."""
         if self._progress is not None and self._hold:
-            self._held.append(text)
+            self._held.append((text, data))
         else:
-            typer.echo(text)
+            echo(text, data=data)
 
     def warn(self, text: str) -> None:
-        """A line for stderr: above a live bar, kept whole (no wrapping, markup or colour added)."""
+        """A line for stderr: above a live bar, kept whole (no wrapping, markup or colour added), one line
+        whatever a value in it holds."""
+        text = visible(text, lines=False)
         if self._progress is not None:
             self._progress.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
         else:
-            typer.echo(text, err=True)
+            echo(text, err=True)
 
     def release(self) -> None:
-        for text in self._held:
-            typer.echo(text)
+        for text, data in self._held:
+            echo(text, data=data)
         self._held.clear()
 
 

@@ -24,7 +24,7 @@ from kifu.events import rng
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
-from .common import DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_rows
+from .common import echo, DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_rows
 
 app = typer.Typer()
 toss_app = typer.Typer(
@@ -108,7 +108,7 @@ def _warn(lang: Lang | None):  # type: ignore[no-untyped-def]
     """Reports a damaged line of the secret store (file, line, why): it is skipped, the rest stays usable."""
 
     def warn(err: KifuError) -> None:
-        typer.echo(f"kifu: warning: {err.render(lang_of(lang).value)}", err=True)
+        echo(f"kifu: warning: {err.render(lang_of(lang).value)}", err=True)
 
     return warn
 
@@ -116,7 +116,7 @@ def _warn(lang: Lang | None):  # type: ignore[no-untyped-def]
 def weak_warning(nonce: str, lang: Lang | None) -> None:
     """A hand-typed v2 nonce below the minimum strength is accepted, with a warning that names the risk."""
     if not rng.is_strong(nonce):
-        typer.echo(
+        echo(
             f"kifu: warning: {msg('toss_weak_nonce', lang, nonce=nonce, least=rng.STRONG_LENGTH)}",
             err=True,
         )
@@ -200,12 +200,12 @@ def commit(
         )
         print_json({"id": c.id, "version": c.version, "digest": c.digest, "token": c.format(), "store": where, **bound})
         return
-    typer.echo(c.format())
+    echo(c.format())
     if c.binding is None:
-        typer.echo(msg("toss_committed_v1", lang, id=c.id, store=where))
+        echo(msg("toss_committed_v1", lang, id=c.id, store=where))
     else:
         b = c.binding
-        typer.echo(msg("toss_committed", lang, id=c.id, roll=b.roll, purpose=b.purpose, match=b.match, store=where))
+        echo(msg("toss_committed", lang, id=c.id, roll=b.roll, purpose=b.purpose, match=b.match, store=where))
 
 
 # --- nonce ---------------------------------------------------------------------------------------------
@@ -244,12 +244,12 @@ def nonce(
         )
         print_json({"id": n.id, "nonce": n.text, "token": n.format(), **bound})
         return
-    typer.echo(n.format())
+    echo(n.format())
     if c is not None and c.binding is not None:
         b = c.binding
-        typer.echo(msg("toss_nonce_for", lang, id=n.id, roll=b.roll, purpose=b.purpose, match=b.match))
+        echo(msg("toss_nonce_for", lang, id=n.id, roll=b.roll, purpose=b.purpose, match=b.match))
     else:
-        typer.echo(msg("toss_nonce_made", lang, id=n.id))
+        echo(msg("toss_nonce_made", lang, id=n.id))
 
 
 # --- reveal --------------------------------------------------------------------------------------------
@@ -345,12 +345,12 @@ def reveal(
             }
         )
         return
-    typer.echo(line)
+    echo(line)
     if drawn:
         for text in _outcome_lines(drawn, lang):
-            typer.echo(text)
+            echo(text)
     else:
-        typer.echo(
+        echo(
             msg(
                 "toss_first_outcomes",
                 lang,
@@ -526,9 +526,9 @@ def check(
     if not analysis.rounds:
         fail(msg("toss_nothing", lang))
     if not known:
-        typer.echo(msg("toss_no_speakers", lang), err=True)
+        echo(msg("toss_no_speakers", lang), err=True)
     elif not player and len(players) > 2:
-        typer.echo(msg("toss_all_speakers", lang, count=len(players), names=", ".join(players)), err=True)
+        echo(msg("toss_all_speakers", lang, count=len(players), names=", ".join(players)), err=True)
     sides = roll_sides(roll, lang)
     rows = [_row(r, analysis, ledger, players, sides, where, lang) for r in analysis.rounds]
     print_rows(["id", "verdict", "match", "purpose", "outcomes", "detail"], [r[:6] for r in rows], fmt)
@@ -627,22 +627,20 @@ def append_toss(
                     err=True,
                 ).strip()
             except typer.Abort:
-                typer.echo(msg("toss_given_up", lang, id=t.commitment.id), err=True)
+                echo(msg("toss_given_up", lang, id=t.commitment.id), err=True)
                 raise typer.Exit(1) from None
         if typed:
             weak_warning(rng.normalise_nonce(typed), lang)
         return typed or None
 
     t = rng_log.begin(log, roller, opponents, sides, until=dice.until, purpose=purpose, store=store, warn=_warn(lang))
-    typer.echo(t.commitment.format())
+    echo(t.commitment.format())
     typed = [ask(t, who) for who in t.opponents]
     done = rng_log.finish(log, t, typed, store=store, warn=_warn(lang))
     for e in done.events:
-        typer.echo(
-            msg("toss_appended", lang, seq=e.seq, type=type(e).__struct_config__.tag, head=line_hash(encode(e))[:12])
-        )
+        echo(msg("toss_appended", lang, seq=e.seq, type=type(e).__struct_config__.tag, head=line_hash(encode(e))[:12]))
     assert done.reveal is not None
     claims = f" {rng.format_claims(done.outcomes, lang_of(lang).value)}" if done.outcomes else ""
-    typer.echo(done.reveal.format() + claims)
+    echo(done.reveal.format() + claims)
     for text in _outcome_lines(done.outcomes, lang):
-        typer.echo(text)
+        echo(text)

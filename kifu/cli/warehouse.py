@@ -11,9 +11,11 @@ from collections.abc import Sequence
 import typer
 
 from kifu.events.base import KifuError
+from kifu.events.display import json_safe
 
 from . import progress as bars
 from .common import (
+    echo,
     DataFormat,
     DbOpt,
     FormatOpt,
@@ -122,8 +124,8 @@ def ingest(
     code = lang_of(lang).value
     for path, reason in summary.refused:
         shown = reason.render(code)
-        typer.echo(msg("refused", lang, path=path, reason=shown), err=True)
-    typer.echo(
+        echo(msg("refused", lang, path=path, reason=shown), err=True)
+    echo(
         msg(
             "ingested",
             lang,
@@ -376,13 +378,13 @@ def stats_fairness(
         print_rows(columns, [r.as_row() for r in rows], fmt)
         return
     if not rows:
-        typer.echo(msg("no_fairness", lang), err=True)
+        echo(msg("no_fairness", lang), err=True)
     sections: dict[tuple[str, bool | None], list[Any]] = {}
     for r in rows:
         sections.setdefault((r.test, r.verifiable), []).append(r)
     for i, group in enumerate(sections.values()):
         if i:
-            typer.echo("")
+            echo("")
         print_rows(
             [who if c == "person" else c for c in stats.SECTION_COLUMNS[group[0].kind]],
             [_section_row(r, lang) for r in group],
@@ -618,13 +620,15 @@ def export(
         from kifu.events import atomic
 
         atomic.write_bytes(output, data)
-        typer.echo(msg("wrote", lang, path=output), err=True)
+        echo(msg("wrote", lang, path=output), err=True)
     elif data is not None:
         # Bytes, not text: the exported log must verify byte for byte.
         out = getattr(sys.stdout, "buffer", None)
-        if out is None:
-            typer.echo(data.decode(), nl=False)
+        if out is None or sys.stdout.isatty():
+            # On a terminal, the log's lines with their control and bidi characters as JSON escapes:
+            # the same events, nothing that acts on the terminal (a pipe or a file gets the bytes).
+            echo(json_safe(data.decode()), nl=False, data=True)
         else:
             out.write(data)
     for name, rows in written.items():
-        typer.echo(msg("exported", lang, out=parquet, name=name, rows=rows))
+        echo(msg("exported", lang, out=parquet, name=name, rows=rows))

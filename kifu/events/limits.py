@@ -246,6 +246,55 @@ def toml_too_deep(text: str) -> bool:
     return too_deep(_TOML_SKIP.sub("", text).replace('"', "").encode())
 
 
+class TomlTooDeep(ValueError):
+    """A TOML text nested more than ``MAX_DEPTH`` levels (``load_toml``)."""
+
+    def __init__(self, line: int | None) -> None:
+        super().__init__(line)
+        self.line = line
+        """The line of the first bracket one level too deep; None when only the parsed value shows it."""
+
+    def message(self) -> Msg:
+        return Msg("limits.too_deep", depth=MAX_DEPTH)
+
+
+def _blank(m: re.Match[str]) -> str:
+    """A skipped string or comment as spaces, its line breaks kept: offsets and line numbers stay true."""
+    return re.sub(r"[^\n]", " ", m.group())
+
+
+def _toml_deep_line(text: str) -> int | None:
+    """The line of the first array or inline-table bracket ``MAX_DEPTH + 1`` levels deep, if any."""
+    bare = _TOML_SKIP.sub(_blank, text)
+    level = 0
+    for m in re.finditer(r"[\[\]{}]", bare):
+        level += 1 if m.group() in "[{" else -1
+        if level > MAX_DEPTH:
+            return bare.count("\n", 0, m.start()) + 1
+    return None  # pragma: no cover - toml_too_deep said it was too deep
+
+
+def load_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads`` held to the depth limit (every TOML kifu reads: mapping files, people.toml).
+
+    The brackets are measured before the parser recurses (once per level: 1,000 levels in
+    a 2 KB file raised RecursionError); what dotted keys and table headers build without
+    brackets is measured after. Raises ``TomlTooDeep`` (with the line when brackets show
+    it) or ``tomllib.TOMLDecodeError``.
+    """
+    import tomllib
+
+    if toml_too_deep(text):
+        raise TomlTooDeep(_toml_deep_line(text))
+    try:
+        doc = tomllib.loads(text)
+    except RecursionError:  # nesting the measure above did not see (it reads strings the simple way)
+        raise TomlTooDeep(None) from None
+    if value_depth(doc) > MAX_DEPTH:
+        raise TomlTooDeep(None)
+    return doc
+
+
 def value_depth(value: Any, enough: int = MAX_DEPTH) -> int:
     """The nesting depth of a Python value of lists and dicts, counted no further than ``enough + 1``."""
     if isinstance(value, dict):

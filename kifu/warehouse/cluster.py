@@ -11,24 +11,34 @@ stores. Two steps:
    audits each match, admits matches as ``ingest`` does (forks of a stored match and within
    the chunk refused), loads the admitted ones into an in-memory warehouse and writes its
    tables as Parquet pieces per (game, month). The client only sees each log's verdict.
-2. **merge** (one task per partition ``game=…/month=…``): the client, having seen every
-   verdict in file order, admits or refuses each log exactly as ``ingest`` would (the first
-   log of a match id wins; a later different one is a fork); each partition's task merges
-   what is already in OUT with the admitted pieces, and replaces the partition's one file per
-   table (events, findings, feeds first, ``matches`` last: the match rows are the commit).
+2. **merge** (one task per partition ``game=…/month=…`` that gets something new): the client,
+   having seen every verdict in file order, admits or refuses each log exactly as ``ingest``
+   would (the first log of a match id wins; a later different one is a fork); each
+   partition's task merges what the dataset's current version holds there with the admitted
+   pieces and writes the partition's one file per table into the new version's folder.
+3. **publish** (the client): the partitions nothing new went into are carried over (hard
+   links on a local disk, copies in object storage), and the one manifest is switched to
+   the new version (``dataset.publish``): readers see the old version or the new, whole,
+   whatever is killed when. A task's failure (a damaged file of the current version, a full
+   disk) is one line naming OUT; nothing is published and what was written is removed.
 
-Idempotent per partition: a partition nothing new goes into is not touched, and the same
-rows always make the same bytes (sorted, one file). Rows left by a run cut off between a
-partition's tables (rows of matches its ``matches`` file does not hold) are dropped at the
-next merge. One ingest at a time per dataset.
+Idempotent: a run that brings nothing new publishes no version, and the same rows always
+make the same bytes (sorted, one file). The dataset's files are read only as its manifest
+lists them, through real folders (a link planted in OUT is refused, never followed); a
+dataset laid out before versions (no manifest) is read as it is, every partition merged
+again (rows of matches its ``matches`` file does not hold, left by a run cut off before
+versions existed, are dropped). One ingest at a time per dataset.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
+
+import msgspec
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,7 +48,10 @@ from kifu.auditor import registry
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
-from .dataset import TABLES, files
+from kifu.events import atomic
+
+from . import dataset
+from .dataset import TABLES
 from .ingest import Audit, Checked, Progress, Summary, _admit, _Batch, check_bytes, check_match, log_paths
 from .store import EXPORTS, SCHEMA
 from .views import TABLES as FEED_TABLES
@@ -120,28 +133,88 @@ def _fetched(out: str, rel: Iterable[str]) -> Iterator[list[str]]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _listed(out: str, table: str, game: str | None = None, month: str | None = None) -> list[str]:
-    """Files of one table (of one partition) in the dataset, relative to ``out``."""
+@dataclass
+class Current:
+    """What the dataset at OUT holds now: its manifest (None for none yet) and its files by table and partition."""
+
+    manifest: Any = None
+    files: dict[str, dict[tuple[str, str], list[str]]] = field(default_factory=dict)
+    """Table -> (game, month) -> files, relative to OUT."""
+    legacy: bool = False
+    """Laid out before versions (no manifest): every partition is merged again, then published as a version."""
+
+    def of(self, table: str, key: tuple[str, str] | None = None) -> list[str]:
+        by_part = self.files.get(table, {})
+        return by_part.get(key, []) if key is not None else [f for fs in by_part.values() for f in fs]
+
+    def partitions(self) -> set[tuple[str, str]]:
+        return {key for by_part in self.files.values() for key in by_part}
+
+
+def current(out: str) -> Current:
+    """The dataset's current version, checked whole (every listed file there, of its size, no link on the way)."""
     fs, root = _fs(out)
     if _local(fs):
         base = Path(root)
-        found = (
-            [p for p in (base / table / f"game={game}" / f"month={month}").glob("*.parquet")]
-            if game is not None
-            else files(base, table)
-        )
-        return sorted(str(p.relative_to(base)) for p in found)
-    pattern = f"{root.rstrip('/')}/{table}/" + (
-        f"game={game}/month={month}/*.parquet" if game is not None else "*=*/*=*/*.parquet"
-    )
-    return sorted(p[len(root.rstrip("/")) + 1 :] for p in fs.glob(pattern))
+        if not base.exists():
+            return Current()
+        manifest = dataset.read_manifest(base)
+        if manifest is None:
+            return _legacy(base) if dataset.legacy(base) else Current()
+        dataset.check_whole(base, manifest)
+    else:
+        try:
+            data = fs.cat_file(f"{root.rstrip('/')}/{dataset.MANIFEST}")
+        except FileNotFoundError:
+            return Current()
+        manifest = dataset.decode_manifest(data, out)
+        sizes = {
+            p[len(root.rstrip("/")) + 1 :]: fs.info(p)["size"]
+            for p in fs.find(f"{root.rstrip('/')}/{manifest.version}")
+        }
+        for part in manifest.parts:
+            if sizes.get(part.path) != part.size:
+                raise KifuError(
+                    Msg(
+                        "dataset.not_whole",
+                        version=manifest.version,
+                        file=part.path,
+                        why="missing" if part.path not in sizes else f"{sizes[part.path]:,} bytes, not {part.size:,}",
+                        repair=dataset.REPAIR.format(out=out),
+                    ),
+                    where=out,
+                )
+    files: dict[str, dict[tuple[str, str], list[str]]] = {}
+    for part in manifest.parts:
+        files.setdefault(part.table, {}).setdefault((part.game, part.month), []).append(part.path)
+    return Current(manifest, files)
 
 
-def stored_heads(out: str) -> dict[str, tuple[str, str]]:
+def _legacy(base: Path) -> Current:
+    """A dataset laid out before versions: its files, each reached through real folders only."""
+    files: dict[str, dict[tuple[str, str], list[str]]] = {}
+    for table in TABLES:
+        for f in dataset.files(base, table):
+            rel = f.relative_to(base)
+            node = base
+            for name in rel.parts:
+                node = node / name
+                if node.is_symlink():
+                    rel_name = str(node.relative_to(base))
+                    raise KifuError(
+                        Msg("dataset.linked", name=rel_name, repair=dataset.REPAIR.format(out=base)), where=str(base)
+                    )
+            game, month = (seg.split("=", 1)[1] for seg in rel.parts[1:3])
+            files.setdefault(table, {}).setdefault((game, month), []).append(rel.as_posix())
+    return Current(None, files, legacy=True)
+
+
+def stored_heads(out: str, now: Current | None = None) -> dict[str, tuple[str, str]]:
     """match -> (head, source) of every match already in the dataset (nothing when there is none)."""
     import duckdb
 
-    rel = _listed(out, "matches")
+    now = current(out) if now is None else now
+    rel = now.of("matches")
     if not rel:
         return {}
     with _fetched(out, rel) as local:
@@ -150,9 +223,28 @@ def stored_heads(out: str) -> dict[str, tuple[str, str]]:
             rows = con.execute(
                 "SELECT match, head, source FROM read_parquet($f, hive_partitioning = false)", {"f": local}
             ).fetchall()
+        except duckdb.Error as exc:
+            raise KifuError(
+                Msg("dataset.damaged", detail=_first_line(exc, local, rel), repair=dataset.REPAIR.format(out=out)),
+                where=out,
+            ) from None
         finally:
             con.close()
     return {m: (h, s) for m, h, s in rows}
+
+
+def _scrubbed(text: str) -> str:
+    """A reason with a worker's scratch folders left out of the names it gives (``/tmp/.kifu-merge.tmp-…/``):
+    the user knows OUT, never kifu's temporary names."""
+    return re.sub(r"[^\s\"']*?\.kifu-(chunk|merge|version)\.tmp-[0-9a-f]{8}/?", "", text)
+
+
+def _first_line(exc: BaseException, local: list[str] | None = None, rel: list[str] | None = None) -> str:
+    """An error's first line, with the local copies of the dataset's files named as the dataset names them."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    for here, there in zip(local or [], rel or []):
+        text = text.replace(here, there)
+    return text
 
 
 # --- step 1: check a chunk (on a worker) ---------------------------------------------------
@@ -178,6 +270,8 @@ class Chunk:
     loaded: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Match id -> (game, month) of each match the chunk loaded (the first log of each id in the
     chunk that is not stored)."""
+    failed: str | None = None
+    """Why the chunk's admitted matches could not be loaded (a worker's disk full), if they could not."""
 
 
 def check_chunk(
@@ -195,17 +289,28 @@ def check_chunk(
         if _admit(c, known, scratch):
             batch.add(c)
         verdicts.append(replace(c, data=b"", columns=b"", findings=[]))
-    loaded, pieces = _pieces(batch) if batch.items else ({}, {})
+    import duckdb
+
+    try:
+        loaded, pieces = _pieces(batch) if batch.items else ({}, {})
+    except (OSError, KifuError, duckdb.Error) as exc:
+        # Said by the client in one line; a task that raised would have Dask print its traceback.
+        return Chunk(verdicts, failed=_scrubbed(_first_line(exc))), {}
     return Chunk(verdicts, loaded), pieces
 
 
 def _pieces(batch: _Batch) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], dict[str, bytes]]]:
     """The batch loaded into an in-memory warehouse: each match's (game, month), and each table
     written as Parquet per (game, month)."""
+
+    with atomic.staging(Path(tempfile.gettempdir()) / "kifu-chunk") as scratch:
+        return _pieces_in(batch, str(scratch))
+
+
+def _pieces_in(batch: _Batch, tmp: str) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], dict[str, bytes]]]:
     import duckdb
 
     con = duckdb.connect(config={"threads": 1})
-    tmp = tempfile.mkdtemp(prefix="kifu-chunk-")
     try:
         con.execute("SET TimeZone = 'UTC'")
         # The tables and the events view only: the load and the exports read nothing else (the
@@ -220,13 +325,12 @@ def _pieces(batch: _Batch) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, 
         for table in TABLES:
             target = os.path.join(tmp, table)
             con.execute(f"COPY ({EXPORTS[table]}) TO $t (FORMAT parquet, PARTITION_BY (game, month))", {"t": target})
-            for f in files(Path(tmp), table):
+            for f in dataset.files(Path(tmp), table):
                 game, month = (part.split("=", 1)[1] for part in f.relative_to(target).parts[:2])
                 out.setdefault((game, month), {})[table] = f.read_bytes()
         return where, out
     finally:
         con.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def piece(result: tuple[Chunk, dict[tuple[str, str], dict[str, bytes]]], key: tuple[str, str]) -> dict[str, bytes]:
@@ -241,18 +345,60 @@ def verdicts(result: tuple[Chunk, Any]) -> Chunk:
 # --- step 2: merge a partition (on a worker) -----------------------------------------------
 
 
+@dataclass(frozen=True)
+class Failed:
+    """Why a merge task wrote nothing (returned, not raised: the client says it in one line)."""
+
+    kind: str
+    """``damaged`` (a file of the current version cannot be read) or ``write`` (the new one cannot be written)."""
+    detail: str
+    """The system's or DuckDB's reason, naming files as the dataset names them."""
+
+
 def merge_partition(
-    out: str, game: str, month: str, pieces: list[dict[str, bytes]], excluded: list[list[str]]
-) -> dict[str, int]:
-    """Write partition ``game``/``month`` of every table: what OUT holds plus the admitted pieces.
+    out: str,
+    dest: str,
+    game: str,
+    month: str,
+    pieces: list[dict[str, bytes]],
+    excluded: list[list[str]],
+    old: dict[str, list[str]],
+) -> dict[str, int] | Failed:
+    """Write partition ``game``/``month`` of every table into the new version's folder ``dest``: the
+    current version's files there (``old``: table -> files relative to OUT) plus the admitted pieces.
 
     ``excluded[i]`` are match ids piece ``i`` loaded that the client refused (a log of the same
-    match id came earlier in another chunk). Returns the rows of each table's new file.
+    match id came earlier in another chunk). Returns the rows of each table's new file, or why
+    nothing could be written (``Failed``).
     """
     import duckdb
 
-    fs, root = _fs(out)
-    tmp = tempfile.mkdtemp(prefix="kifu-merge-")
+    try:
+        with atomic.staging(Path(tempfile.gettempdir()) / "kifu-merge") as tmp:
+            return _merge(out, dest, game, month, pieces, excluded, old, str(tmp))
+    except _Damaged as exc:
+        return Failed("damaged", exc.args[0])
+    except (OSError, KifuError, duckdb.Error) as exc:
+        return Failed("write", _scrubbed(_first_line(exc).replace(dest, out)))
+
+
+class _Damaged(Exception):
+    """A file of the current version that DuckDB cannot read."""
+
+
+def _merge(
+    out: str,
+    dest: str,
+    game: str,
+    month: str,
+    pieces: list[dict[str, bytes]],
+    excluded: list[list[str]],
+    old: dict[str, list[str]],
+    tmp: str,
+) -> dict[str, int]:
+    import duckdb
+
+    fs, _ = _fs(dest)
     con = duckdb.connect(config={"threads": 1})
     try:
         con.execute("SET TimeZone = 'UTC'")
@@ -267,40 +413,49 @@ def merge_partition(
                     f"SELECT * FROM read_parquet({_sql_list([path])}, hive_partitioning = false) "
                     f"WHERE NOT list_contains($x{i}::VARCHAR[], match)"
                 )
-        listed = {t: _listed(out, t, game, month) for t in TABLES}
-        with _fetched(out, [r for t in TABLES for r in listed[t]]) as local:
+        rel = [r for t in TABLES for r in old.get(t, [])]
+        with _fetched(out, rel) as local:
+            for here, there in zip(local, rel):
+                try:
+                    con.execute(f"SELECT count(*) FROM read_parquet({_sql_list([here])}, hive_partitioning = false)")
+                except duckdb.Error as exc:
+                    raise _Damaged(f"{there}: {_first_line(exc, [here], [there])}") from None
             it = iter(local)
-            old = {t: [next(it) for _ in listed[t]] for t in TABLES}
-            # Rows of a run cut off before this partition's matches file was replaced belong to no
-            # stored match: only rows of the matches the file holds are kept.
+            listed = {t: [next(it) for _ in old.get(t, [])] for t in TABLES}
+            # Rows of a match the partition's matches file does not hold (left by a run cut off before
+            # datasets had versions) belong to no stored match: only rows of its matches are kept.
             committed = (
-                f"(SELECT match FROM read_parquet({_sql_list(old['matches'])}, hive_partitioning = false))"
-                if old["matches"]
+                f"(SELECT match FROM read_parquet({_sql_list(listed['matches'])}, hive_partitioning = false))"
+                if listed["matches"]
                 else "(SELECT NULL::VARCHAR AS match WHERE false)"
             )
             written = {}
             for table in WRITE_ORDER:
                 parts = (
                     [
-                        f"SELECT * FROM read_parquet({_sql_list(old[table])}, hive_partitioning = false) WHERE match IN {committed}"
+                        f"SELECT * FROM read_parquet({_sql_list(listed[table])}, hive_partitioning = false) "
+                        f"WHERE match IN {committed}"
                     ]
-                    if old[table]
+                    if listed[table]
                     else []
                 )
                 parts += new[table]
                 if not parts:
                     continue
                 union = " UNION ALL ".join(parts)
-                target = os.path.join(tmp, f"out-{table}.parquet")
+                folder = f"{table}/game={game}/month={month}"
+                target = os.path.join(dest, folder, PART) if _local(fs) else os.path.join(tmp, f"out-{table}.parquet")
+                if _local(fs):
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
                 written[table] = con.execute(
                     f"COPY (SELECT * FROM ({union}) ORDER BY {ORDER[table]}) TO $t (FORMAT parquet)",
                     {**{k: v for k, v in params.items() if f"${k}:" in union}, "t": target},
                 ).fetchone()[0]
-                _replace(fs, root, f"{table}/game={game}/month={month}", target)
+                if not _local(fs):
+                    fs.put(target, f"{_fs(dest)[1].rstrip('/')}/{folder}/{PART}")
         return written
     finally:
         con.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _sql_list(paths: list[str]) -> str:
@@ -308,21 +463,87 @@ def _sql_list(paths: list[str]) -> str:
     return "[" + ", ".join("'" + p.replace("'", "''") + "'" for p in paths) + "]"
 
 
-def _replace(fs: Any, root: str, folder: str, local_file: str) -> None:
-    """Make ``local_file`` the partition folder's one file: copied beside it, renamed over it (on a
-    local disk, moved there: the rename is atomic), the folder's other files removed."""
-    base = f"{root.rstrip('/')}/{folder}"
-    fs.makedirs(base, exist_ok=True)
-    staged = f"{base}/.{PART}.tmp"
+# --- step 3: publish (on the client) ---------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _new_version(out: str, now: Current) -> Iterator[tuple[str, str]]:
+    """(the new version's name, the folder its files are written into): on a local disk a locked
+    private folder inside OUT, in object storage the version's own prefix (unlisted until the
+    manifest names it); removed if the block fails."""
+    version = dataset.next_version(now.manifest)
+    fs, root = _fs(out)
     if _local(fs):
-        shutil.move(local_file, staged)
-        os.replace(staged, f"{base}/{PART}")
-    else:
-        fs.put(local_file, staged)
-        fs.mv(staged, f"{base}/{PART}")
-    for other in fs.glob(f"{base}/*.parquet"):
-        if not other.endswith("/" + PART):
-            fs.rm(other)
+        Path(root).mkdir(parents=True, exist_ok=True)
+        with atomic.staging(Path(root) / "version") as stage:
+            yield version, str(stage)
+        return
+    dest = f"{root.rstrip('/')}/{version}"
+    try:
+        yield version, fs.unstrip_protocol(dest)  # a URL: the workers open it with its own filesystem
+    except BaseException:
+        with contextlib.suppress(OSError, FileNotFoundError):
+            fs.rm(dest, recursive=True)
+        raise
+
+
+def _carry(out: str, dest: str, rel: str) -> None:
+    """A file of the current version into the new one, unchanged: a hard link on a local disk (a copy
+    where the filesystem has none), a copy in object storage."""
+    fs, root = _fs(out)
+    inside = rel.split("/", 1)[1]
+    if _local(fs):
+        target = Path(dest) / inside
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(Path(root) / rel, target, follow_symlinks=False)
+        except OSError:
+            shutil.copyfile(Path(root) / rel, target, follow_symlinks=False)
+        return
+    fs.copy(f"{root.rstrip('/')}/{rel}", f"{_fs(dest)[1].rstrip('/')}/{inside}")
+
+
+def _publish(out: str, dest: str, version: str, now: Current, rows: dict[tuple[str, str, str], int]) -> None:
+    """Switch the manifest to the version written in ``dest`` (see the module docstring)."""
+    fs, root = _fs(out)
+    if _local(fs):
+        parts = [
+            dataset.part_of(Path(dest), version, t, f, rows.get((t, *_key_of(Path(dest), f)), -1))
+            for t in TABLES
+            for f in dataset.files(Path(dest), t)
+        ]
+        dataset.publish(Path(root), Path(dest), version, parts, now.manifest)
+        return
+    base, under = root.rstrip("/"), _fs(dest)[1].rstrip("/")
+    parts = []
+    for p in sorted(fs.find(under)):
+        inside = p[len(under) + 1 :]
+        table, game_seg, month_seg, _ = inside.split("/", 3)
+        game, month = game_seg.split("=", 1)[1], month_seg.split("=", 1)[1]
+        parts.append(
+            dataset.Part(
+                table=table,
+                game=game,
+                month=month,
+                path=f"{version}/{inside}",
+                size=fs.info(p)["size"],
+                rows=rows.get((table, game, month), -1),
+            )
+        )
+    previous = now.manifest.version if now.manifest else None
+    manifest = dataset.Manifest(version=version, previous=previous, parts=tuple(parts))
+    fs.pipe_file(f"{base}/{dataset.MANIFEST}", msgspec.json.format(msgspec.json.encode(manifest), indent=1) + b"\n")
+    keep = {version, previous}
+    for entry in fs.ls(base, detail=False):
+        name = entry.rstrip("/").rsplit("/", 1)[-1]
+        if (dataset.VERSION.fullmatch(name) and name not in keep) or name in TABLES:
+            with contextlib.suppress(OSError, FileNotFoundError):
+                fs.rm(entry, recursive=True)
+
+
+def _key_of(root: Path, f: Path) -> tuple[str, str]:
+    game_seg, month_seg = f.relative_to(root).parts[1:3]
+    return game_seg.split("=", 1)[1], month_seg.split("=", 1)[1]
 
 
 # --- the client --------------------------------------------------------------------------
@@ -349,7 +570,9 @@ def connect(address: str) -> Iterator[Client]:
                 processes=True,
                 threads_per_worker=1,
                 dashboard_address=":0",
-                silence_logs=logging.ERROR,
+                # Tasks return their failures (``Failed``, ``Chunk.failed``): what is left for the
+                # workers' loggers is Dask's own noise, which would land among kifu's lines.
+                silence_logs=logging.CRITICAL,
             ) as cluster,
             Client(cluster) as client,
         ):
@@ -392,7 +615,8 @@ def ingest(
 
     out = str(out) if is_url(out) else str(Path(out).resolve())
     files_ = sources(paths)
-    stored = stored_heads(out)
+    now = current(out)
+    stored = stored_heads(out, now)
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     parts = chunks(files_, workers, per_worker)
     [shared] = client.scatter([stored], broadcast=True, hash=False)
@@ -408,6 +632,9 @@ def ingest(
         events += sum(c.events for c in chunk.checked)
         if progress:
             progress(done, len(files_), events)
+    failed = next((c.failed for c in seen if c is not None and c.failed), None)
+    if failed is not None:
+        raise KifuError(Msg("cluster.write_failed", detail=failed), where=out)
     summary, known, admitted = Summary(), dict(stored), set()
     for i, chunk in enumerate(seen):
         assert chunk is not None
@@ -419,9 +646,9 @@ def ingest(
                 for sev, n in c.counts.items():
                     summary.findings[sev] = summary.findings.get(sev, 0) + n
     # Partition -> [(chunk, the matches it loaded there that were refused)], and the partitions
-    # something new goes into (only those are merged: the others stay as they are).
+    # something new goes into (only those are merged: the others are carried over as they are).
     plan: dict[tuple[str, str], list[tuple[int, list[str]]]] = {}
-    fresh: set[tuple[str, str]] = set()
+    fresh: set[tuple[str, str]] = set(now.partitions()) if now.legacy else set()
     for i, chunk in enumerate(seen):
         by_key: dict[tuple[str, str], list[str]] = {}
         for m, key in chunk.loaded.items():  # type: ignore[union-attr]
@@ -431,13 +658,43 @@ def ingest(
             plan.setdefault(key, []).append((i, refused))
             if len(refused) < len(ms):
                 fresh.add(key)
-    merges = []
-    for game, month in sorted(fresh):
-        items = plan[(game, month)]
-        pieces = [client.submit(piece, results[i], (game, month), pure=False) for i, _ in items]
-        merges.append(client.submit(merge_partition, out, game, month, pieces, [ex for _, ex in items], pure=False))
-    client.gather(merges)
+    if fresh:
+        _write_version(client, out, now, results, plan, fresh)
     return summary
+
+
+def _write_version(
+    client: Client,
+    out: str,
+    now: Current,
+    results: list[Any],
+    plan: dict[tuple[str, str], list[tuple[int, list[str]]]],
+    fresh: set[tuple[str, str]],
+) -> None:
+    """The new version: the fresh partitions merged on the workers, the others carried over, then published."""
+    with _new_version(out, now) as (version, dest):
+        merges = []
+        for game, month in sorted(fresh):
+            items = plan.get((game, month), [])
+            pieces = [client.submit(piece, results[i], (game, month), pure=False) for i, _ in items]
+            old = {t: now.of(t, (game, month)) for t in TABLES}
+            merges.append(
+                client.submit(merge_partition, out, dest, game, month, pieces, [ex for _, ex in items], old, pure=False)
+            )
+        rows: dict[tuple[str, str, str], int] = {}
+        for (game, month), result in zip(sorted(fresh), client.gather(merges)):
+            if isinstance(result, Failed) and result.kind == "damaged":
+                raise KifuError(
+                    Msg("dataset.damaged", detail=result.detail, repair=dataset.REPAIR.format(out=out)), where=out
+                )
+            if isinstance(result, Failed):
+                raise KifuError(Msg("cluster.write_failed", detail=result.detail), where=out)
+            rows.update({(t, game, month): n for t, n in result.items()})
+        for key in sorted(now.partitions() - fresh):
+            for table in TABLES:
+                for rel in now.of(table, key):
+                    _carry(out, dest, rel)
+        _publish(out, dest, version, now, rows)
 
 
 def run(
@@ -448,6 +705,12 @@ def run(
     *,
     progress: Progress | None = None,
 ) -> Summary:
-    """``ingest`` on the cluster at ``address`` (connected, then closed)."""
+    """``ingest`` on the cluster at ``address`` (connected, then closed); what the cluster itself fails at
+    (a worker lost) is one line, the dataset left as it was."""
     with connect(address) as client:
-        return ingest(client, paths, out, audit, progress=progress)
+        try:
+            return ingest(client, paths, out, audit, progress=progress)
+        except (KifuError, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # distributed's own (KilledWorker, CommClosedError, …)
+            raise KifuError(Msg("cluster.failed", detail=_first_line(exc)), where=str(out)) from None

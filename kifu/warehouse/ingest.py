@@ -32,7 +32,7 @@ from kifu.events import logfile
 from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
 from kifu.events.i18n import Msg
 
-from . import people
+from . import people, stream
 from .store import _EVENTS_VIEW, create_schema
 from .views import feed_inserts, modules
 
@@ -42,27 +42,9 @@ if TYPE_CHECKING:
 Audit = Callable[[list[Event]], Sequence[Any]]
 """Audits one verified match; returns Findings (msgspec Structs). ``registry.audit`` unless a test says otherwise."""
 
-# The batch's events, parsed once; the feeds then read only these (``_batch_events``).
-# $contents are the verified files, $columns one JSON document per match with the
-# envelope columns the worker decoded (``_columns``), zipped with the lines by position.
-# A file ends with a newline, so its last split piece is empty and has no seq.
-# A time counts only with its UTC offset (KIFU-LOG-004): a naive one would silently become UTC.
-_PARSE_BATCH = """
-CREATE OR REPLACE TEMP TABLE _batch AS
-WITH f AS (SELECT unnest($matches) AS match, unnest($columns) AS cols, unnest($contents) AS content),
-p AS (SELECT match, content,
-             from_json(cols, '{"type": ["VARCHAR"], "at": ["VARCHAR"], "by": ["VARCHAR"], "src": ["JSON"]}') AS c
-      FROM f),
-l AS (SELECT match, unnest(string_split(content, chr(10))) AS raw, generate_subscripts(c.type, 1) AS seq,
-             unnest(c.type) AS type, unnest(c."at") AS at_text, unnest(c.by) AS actor, unnest(c.src) AS src
-      FROM p)
-SELECT match, seq, type,
-       CASE WHEN regexp_matches(at_text, '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(at_text AS TIMESTAMPTZ) END
-           AS time,
-       actor, src, CASE WHEN suffix(raw, chr(13)) THEN left(raw, length(raw) - 1) ELSE raw END AS line
-FROM l WHERE seq IS NOT NULL
-"""
-
+# The batch's events, parsed once in pieces of lines (``stream.PARSE``); the feeds then read only these
+# (``_batch_events``). DuckDB splits the verified bytes into lines and parses the small documents of
+# envelope columns the workers decoded, never the lines themselves.
 _BATCH_EVENTS = "CREATE OR REPLACE TEMP VIEW _batch_events AS " + _EVENTS_VIEW.format(table="_batch")
 
 _INSERT_LINES = "INSERT INTO event_lines (match, seq, type, time, actor, src, line) SELECT * FROM _batch"
@@ -127,6 +109,8 @@ class Checked:
     """The verified bytes, for the warehouse to load (empty when there is nothing to load)."""
     columns: bytes = b""
     """The envelope columns of every event as one JSON document (``_columns``), with ``data``."""
+    streamed: bool = False
+    """A big log checked as it streamed: no ``data``; loaded as it streams again (``stream.load``)."""
 
 
 _END = event_type(MatchEnded)
@@ -288,6 +272,13 @@ def _checked(
     files: list[str], audit: Audit | None, known: dict[str, str], jobs: int, start_method: str
 ) -> Iterator[Checked]:
     """Per-match results in file order, over a process pool when it pays."""
+    streamed = {f for f in files if stream.big(f)}  # read whole by a worker, a big log would fill memory
+    if streamed:
+        small = [f for f in files if f not in streamed]
+        checked = iter(_checked(small, audit, known, jobs, start_method))
+        for path in files:
+            yield stream.check(path, audit, known) if path in streamed else next(checked)
+        return
     if jobs <= 1 or len(files) < 4:
         for path in files:
             yield check_match(path, audit, known, digest=False)
@@ -360,8 +351,13 @@ def ingest(
     DuckDB's threads already run in this process and forking a threaded process
     is unsafe; the server preloads kifu so workers start as fast as forks.
     """
+    import duckdb
+
     files, mods = log_paths(paths), tuple(modules() if views is None else views)
-    create_schema(con, mods)
+    try:
+        create_schema(con, mods)  # one transaction: a failure leaves the warehouse as it was
+    except duckdb.Error as exc:
+        raise KifuError(Msg("warehouse.prepare_failed", reason=_reason(exc))) from None
     known = {m: (h, src) for m, h, src in con.execute(_KNOWN_HEADS).fetchall()}
     summary, batch, seen = Summary(), _Batch(), 0
     heads = {m: h for m, (h, _) in known.items()}
@@ -381,8 +377,6 @@ def ingest(
     con.execute("SET checkpoint_threshold = '16GB'")
     con.execute("SET max_vacuum_tasks = 0")
     con.execute("SET threads = 1")
-    import duckdb
-
     try:
         with _Loader(con, feed_inserts(mods, "_batch_events"), loaders) as loader:
             for done, c in enumerate(_checked(files, audit, heads, jobs or os.cpu_count() or 1, start_method), 1):
@@ -398,9 +392,12 @@ def ingest(
         identity = identity or people.Identity()
         if summary.matches or people.stored_digest(con) != identity.version:
             people.refresh(con, identity)
-        con.execute("CHECKPOINT")
     except duckdb.Error as exc:
         raise _load_failed(exc, summary) from None
+    try:
+        con.execute("CHECKPOINT")
+    except duckdb.Error as exc:  # every batch is committed (in the write-ahead log): nothing is lost
+        raise KifuError(Msg("warehouse.checkpoint_failed", reason=_reason(exc), stored=summary.matches)) from None
     finally:
         for name, value in saved.items():
             try:
@@ -416,8 +413,11 @@ def _load_failed(exc: Exception, summary: Summary) -> KifuError:
     Each batch is one transaction: the one that failed was rolled back whole, the
     ones before it were committed. Running the same ingest again skips what is stored.
     """
-    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return KifuError(Msg("warehouse.load_failed", reason=reason, kept=summary.matches))
+    return KifuError(Msg("warehouse.load_failed", reason=_reason(exc), kept=summary.matches))
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
 
 
 def _admit(c: Checked, known: dict[str, tuple[str, str]], summary: Summary) -> bool:
@@ -476,14 +476,20 @@ class _Batch:
         """One transaction: the events, the matches, the findings and the feeds' rows."""
         con.execute("BEGIN TRANSACTION")
         try:
-            con.execute(
-                _PARSE_BATCH,
-                {
-                    "matches": [c.match for c in self.items],
-                    "columns": [c.columns.decode() for c in self.items],
-                    "contents": [c.data.decode() for c in self.items],
-                },
-            )
+            # In pieces of lines (one whole big log was super-linear in DuckDB); a streamed log as it streams.
+            rows = [
+                (c.match, base, part, cols)
+                for c in self.items
+                if not c.streamed
+                for base, part, cols in stream.pieces(c.data, c.columns)
+            ]
+            made = bool(rows)
+            if made:
+                stream.parse(con, stream.CREATE_BATCH, rows)
+            for c in self.items:
+                if c.streamed:
+                    stream.load(con, c, create=not made)
+                    made = True
             con.execute(_BATCH_EVENTS)
             con.execute(_INSERT_LINES)
             con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})

@@ -43,6 +43,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
+from kifu.events import limits
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
@@ -122,9 +123,11 @@ def load_identity(path: str | os.PathLike[str] | None) -> Identity:
     where = str(path)
     try:
         data = Path(path).read_bytes()
-        doc = tomllib.loads(data.decode("utf-8"))
+        doc = limits.load_toml(data.decode("utf-8"))
     except OSError as exc:
         raise KifuError(Msg("people.unreadable", reason=exc.strerror), where=where) from None
+    except limits.TomlTooDeep as exc:
+        raise KifuError(exc.message(), where=where, line=exc.line) from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise KifuError(Msg("people.not_toml", detail=str(exc)), where=where) from None
     names: dict[str, str] = {}

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -19,6 +17,7 @@ from collections.abc import Iterable
 
 import msgspec
 
+from kifu.events import atomic
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
@@ -100,8 +99,14 @@ def connect(
     import duckdb
 
     path = db_path(db)
+    # DuckDB follows a link and creates what it names (a dangling --db made the link's target): the
+    # warehouse, and the write-ahead log beside it, are opened only under their own names.
+    for name in (path, path + ".wal"):
+        atomic.check_output(name)
     if read_only and not Path(path).is_file():
         raise KifuError(Msg("warehouse.missing", env=ENV_DB), where=path)
+    if not read_only and not os.path.lexists(path):
+        _create(path)
     config = {"enable_external_access": False} if sandbox else {}
     patience = lock_wait(wait)
     deadline, pause = time.monotonic() + patience, 0.05
@@ -129,6 +134,38 @@ def connect(
     return con
 
 
+def _create(path: str) -> None:
+    """A new warehouse file, whole or absent: made in a private folder beside ``path`` (its schema
+    created and checkpointed into the file), then linked in under its name.
+
+    DuckDB writes a file's header as it opens it: a disk that filled then left a file cut
+    short, and every later command failed on it. A warehouse made by another process
+    meanwhile is kept (this one is dropped).
+    """
+    import duckdb
+
+    with atomic.staging(path) as stage:
+        made = stage / Path(path).name
+        try:
+            con = duckdb.connect(str(made))
+            try:
+                con.execute("SET TimeZone = 'UTC'")
+                create_schema(con)
+                con.execute("CHECKPOINT")
+            finally:
+                close(con)
+        except duckdb.Error as exc:  # named as the user named it, not by the folder it was made in
+            detail = _first_line(exc).replace(str(made), path)
+            raise KifuError(Msg("warehouse.cannot_create", detail=detail), where=path) from None
+        try:
+            atomic.link_new(str(made), path)
+        except KifuError:  # made meanwhile by another kifu: that one is the warehouse
+            return
+        except OSError as exc:
+            raise atomic.cannot_write(exc, path) from None
+        atomic.fsync_dir(path)
+
+
 PLAYERS_TYPE = 'STRUCT(id VARCHAR, name VARCHAR, "key" VARCHAR)[]'
 
 # A warehouse made before players had a key: the type grows, and each match's players are read
@@ -154,22 +191,37 @@ def close(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | None = None) -> None:
-    """Tables if missing, every view (re)created, and the feed tables rebuilt if a feed changed."""
+    """Tables if missing, every view (re)created, and the feed tables rebuilt if a feed changed.
+
+    One transaction: a disk that fills half-way (DuckDB commits to its write-ahead log)
+    leaves the warehouse as it was, never half a migration that the next command trips on.
+    """
+    import duckdb
+
     mods = tuple(modules() if mods is None else mods)
-    for sql in SCHEMA + TABLES + (people.TABLE,):
-        con.execute(sql)
-    kind = con.execute(
-        "SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
-        "AND column_name = 'players' AND schema_name = 'main'"
-    ).fetchone()
-    if kind is not None and "key" not in kind[0].lower():
-        for sql in _MIGRATE_PLAYERS:
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for sql in SCHEMA + TABLES + (people.TABLE,):
             con.execute(sql)
-    create_views(con, selects(mods))
-    backfill_randomness(con)
-    stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
-    if stored is None or stored[0] != digest(mods):
-        refresh_feeds(con, mods)
+        kind = con.execute(
+            "SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
+            "AND column_name = 'players' AND schema_name = 'main'"
+        ).fetchone()
+        if kind is not None and "key" not in kind[0].lower():
+            for sql in _MIGRATE_PLAYERS:
+                con.execute(sql)
+        create_views(con, selects(mods))
+        _backfill_randomness(con)
+        stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
+        if stored is None or stored[0] != digest(mods):
+            _refill_feeds(con, mods)
+        con.execute("COMMIT")
+    except BaseException:
+        try:
+            con.execute("ROLLBACK")
+        except duckdb.Error:  # a COMMIT that failed has rolled back already
+            pass
+        raise
 
 
 _COLUMNS = "SELECT column_name FROM duckdb_columns() WHERE table_name = $name AND schema_name = 'main'"
@@ -192,7 +244,7 @@ _MAY_HAVE_STATUS = """SELECT DISTINCT match FROM event_lines
     WHERE match IN (SELECT match FROM unjudged) AND type IN ('log.void', 'rng.commit', 'rng.nonce', 'rng.reveal')"""
 
 
-def backfill_randomness(con: duckdb.DuckDBPyConnection) -> None:
+def _backfill_randomness(con: duckdb.DuckDBPyConnection) -> None:
     """Each stored match that has no ``match_randomness`` row yet (a warehouse made before it) gets one,
     decided by the audit's own definition from its stored lines. Only a match with a log.void or a
     verifiable toss can have a verifiable or voided outcome: the others get empty lists in one statement."""
@@ -212,12 +264,10 @@ def backfill_randomness(con: duckdb.DuckDBPyConnection) -> None:
         except KifuError:
             continue  # stored lines that no longer verify are no data to judge: the match keeps none
         rows.append(randomness_row(match, events))
-    con.execute("BEGIN TRANSACTION")
     con.execute(INSERT_RANDOMNESS, {"rows": msgspec.json.encode(rows).decode()})
     con.execute(
         "INSERT INTO match_randomness SELECT match, [], [] FROM unjudged ANTI JOIN match_randomness USING (match)"
     )
-    con.execute("COMMIT")
     con.execute("DROP TABLE unjudged")
 
 
@@ -225,12 +275,17 @@ def refresh_feeds(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | N
     """Recompute ``random_outcomes`` and ``run_lengths`` from every stored event."""
     mods = tuple(modules() if mods is None else mods)
     con.execute("BEGIN TRANSACTION")
+    _refill_feeds(con, mods)
+    con.execute("COMMIT")
+
+
+def _refill_feeds(con: duckdb.DuckDBPyConnection, mods: tuple[ModuleType, ...]) -> None:
+    """``refresh_feeds`` inside the caller's transaction."""
     con.execute("DELETE FROM random_outcomes")
     con.execute("DELETE FROM run_lengths")
     for sql in feed_inserts(mods, "events"):
         con.execute(sql)
     con.execute("INSERT OR REPLACE INTO feed_versions VALUES ('all', $d)", {"d": digest(mods)})
-    con.execute("COMMIT")
 
 
 # --- reading -------------------------------------------------------------------------
@@ -371,42 +426,44 @@ EXPORTS: dict[str, str] = {
 
 
 def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) -> dict[str, int]:
-    """Hive-partitioned Parquet under OUT/<dataset>/game=…/month=…/; rows written per dataset.
+    """The warehouse as a new version of the Parquet dataset at OUT (docs/sql.md); rows written per table.
 
-    Every dataset is written whole into a hidden folder inside OUT first; only when all
-    are complete does each replace its OUT/<dataset> folder (a rename each). A failure
-    (a full disk) leaves the previous export as it was and nothing half-written.
+    Every table is written whole into a locked private folder inside OUT, which becomes
+    the new version's folder; then the one manifest is switched (``dataset.publish``). A
+    failure (a full disk) or a kill at any point leaves the previous export as readers saw
+    it, and nothing half-written that they follow.
     """
     import duckdb
 
-    written = {}
+    from kifu.events import atomic
+
+    from . import dataset
+
     root = Path(out)
     try:
         root.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".kifu-export.tmp-", dir=root))
     except OSError as exc:
         raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
+    before = dataset.read_manifest(root)
+    version = dataset.next_version(before)
+    written: dict[str, int] = {}
     try:
-        for name, sql in EXPORTS.items():
-            target = stage / name
-            try:
-                con.execute(
-                    f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
-                    "FILENAME_PATTERN 'part-{i}')",
-                    {"target": str(target)},
-                )
-            except duckdb.Error as exc:
-                raise KifuError(
-                    Msg("warehouse.export_unchanged", detail=_first_line(exc)), where=str(root / name)
-                ) from None
-            target.mkdir(exist_ok=True)  # a dataset with no rows is an empty folder
-            written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
-        for name in EXPORTS:
-            if (root / name).exists():
-                os.rename(root / name, stage / f"{name}.old")
-            os.rename(stage / name, root / name)
+        with atomic.staging(root / "version") as stage:
+            parts: list[dataset.Part] = []
+            for name, sql in EXPORTS.items():
+                target = stage / name
+                try:
+                    con.execute(
+                        f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
+                        "FILENAME_PATTERN 'part-{i}')",
+                        {"target": str(target)},
+                    )
+                    written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
+                except duckdb.Error as exc:
+                    detail = _first_line(exc).replace(str(stage), str(root))
+                    raise KifuError(Msg("warehouse.export_unchanged", detail=detail), where=str(root / name)) from None
+                parts += [dataset.part_of(stage, version, name, f) for f in dataset.files(stage, name)]
+            dataset.publish(root, stage, version, parts, before)
     except OSError as exc:
         raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
     return written

@@ -14,7 +14,10 @@ from typing import Annotated, Any, TextIO
 
 import typer
 
+from kifu.events.display import json_safe, visible
+
 from ..common import (
+    echo,
     Lang,
     LangOpt,
     LogArg,
@@ -117,7 +120,7 @@ def record(
             }
         )
     else:
-        typer.echo(_slip_text(rec, code), nl=False)
+        echo(_slip_text(rec, code), nl=False)
     _write_slip(rec, slip, code, lang)
     raise typer.Exit(2 if refused else 1 if _errors(rec) else 0)
 
@@ -176,7 +179,9 @@ def _lines(rec: Any, stream: TextIO, fmt: LineFormat, code: str, lang: Lang | No
             if fmt is LineFormat.json:
                 _json({"line": n, "error": done.error})
             else:
-                typer.echo(f"kifu: {msg('record_line_error', lang, line=n, error=done.error)}", err=True)
+                echo(
+                    visible(f"kifu: {msg('record_line_error', lang, line=n, error=done.error)}", lines=False), err=True
+                )
             continue
         for event in done.events:
             _print_event(n, event, fmt)
@@ -195,7 +200,7 @@ def _print_event(n: int, event: Any, fmt: LineFormat) -> None:
     if fmt is LineFormat.json:
         _json({"line": n, "seq": event.seq, "event": msgspec.to_builtins(event)})
     else:
-        typer.echo(f"seq {event.seq} {event.by or '-'} {event_type(type(event))} {event_detail(event)}")
+        echo(visible(f"seq {event.seq} {event.by or '-'} {event_type(type(event))} {event_detail(event)}", lines=False))
 
 
 def _print_finding(n: int, change: str, f: Any, fmt: LineFormat, code: str) -> None:
@@ -214,11 +219,11 @@ def _print_finding(n: int, change: str, f: Any, fmt: LineFormat, code: str) -> N
         )
     else:
         mark = "+" if change == "added" else "-"
-        typer.echo(f"  {mark} {f.code} [{f.severity}] seq {f.seq}: {f.message.get(code)}")
+        echo(visible(f"  {mark} {f.code} [{f.severity}] seq {f.seq}: {f.message.get(code)}", lines=False))
 
 
 def _json(obj: Any) -> None:
-    typer.echo(json.dumps(obj, ensure_ascii=False))
+    echo(json_safe(json.dumps(obj, ensure_ascii=False)), data=True)
 
 
 def _counts(findings: Any) -> dict[str, int]:
@@ -253,7 +258,7 @@ def _write_slip(rec: Any, path: Path | None, code: str, lang: Lang | None) -> No
     from kifu.events import atomic
 
     atomic.write_bytes(path, (as_svg(s, code) if path.suffix.lower() == ".svg" else as_text(s, code)).encode("utf-8"))
-    typer.echo(msg("record_slip_wrote", lang, path=path), err=True)
+    echo(msg("record_slip_wrote", lang, path=path), err=True)
 
 
 @app.command("slip", rich_help_panel=PANEL)
@@ -303,9 +308,9 @@ def slip_(
         return
     text = as_svg(s, code) if fmt is SlipFormat.svg else as_text(s, code)
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
     else:
         from kifu.events import atomic
 
         atomic.write_bytes(output, text.encode("utf-8"))
-        typer.echo(msg("record_slip_wrote", lang, path=output), err=True)
+        echo(msg("record_slip_wrote", lang, path=output), err=True)

@@ -14,6 +14,7 @@ from typing import Any
 from kifu.app.recording import Slip
 from kifu.auditor import markup
 from kifu.events import i18n
+from kifu.events.display import visible
 
 
 def word(key: str, lang: str, **kw: Any) -> str:
@@ -91,7 +92,7 @@ def as_text(slip: Slip, lang: str, qr: bool = True) -> str:
 
     width = max(cell_len(label) for label, _ in slip.lines(lang) + [(word("check", lang), "")])
     out = [word("title", lang), ""]
-    out += [f"{pad(label)}  {value}" for label, value in slip.lines(lang)]
+    out += [f"{pad(label)}  {visible(value, lines=False)}" for label, value in slip.lines(lang)]
     out += [" " * width + "  " + part for part in slip.grouped_head()]
     out += [f"{pad(word('check', lang))}  {slip.check()}"]
     if qr:

@@ -46,6 +46,7 @@ from kifu.app.recording import (
     split_paste,
 )
 from kifu.events import i18n
+from kifu.events.display import visible
 
 # The notation (and the importers it reads with) is imported when first used, as the Recording
 # does: the app puts the match on screen before it needs it.
@@ -376,12 +377,12 @@ class RecordApp(App[None]):
         t.append(f"seq {head.seq}  ", style="bold")
         t.append("head ")
         t.append(head.hash[:20], style="bold")
-        t.append(f"  {start.game}  {start.match}")
+        t.append(visible(f"  {start.game}  {start.match}", lines=False))
         return t
 
     def speaker_label(self, who: str | None) -> str:
         names = {p.id: p.name for p in self.rec.start.players}
-        return f"{who or ''} {names.get(who or '', '')}".strip() + " ›"
+        return visible(f"{who or ''} {names.get(who or '', '')}".strip(), lines=False) + " ›"
 
     def board_text(self) -> Text:
         t = Text(no_wrap=True, overflow="ellipsis")
@@ -391,7 +392,7 @@ class RecordApp(App[None]):
         width = max(10, self.query_one("#board").content_size.width or 29)
         for pid, figures in self.view.board:
             if pid is not None:
-                t.append(f"{pid} {names.get(pid, '')}\n", style="bold")
+                t.append(visible(f"{pid} {names.get(pid, '')}", lines=False) + "\n", style="bold")
             for line in _packed([f"{i18n.text('board.' + f.key, self.lang)} {f.value}" for f in figures], width - 2):
                 t.append(f"  {line}\n")
         return t
@@ -414,13 +415,13 @@ class RecordApp(App[None]):
         for e in reversed(v.events):
             mark = "▲" if e.seq in flagged else " "
             if e.seq in v.hidden:
-                line = f"{e.seq:>4}{mark}{e.by or '-'} {word('record_secret', self.lang)}"
+                line = visible(f"{e.seq:>4}{mark}{e.by or '-'} {word('record_secret', self.lang)}", lines=False)
             else:
-                line = f"{e.seq:>4}{mark}{e.by or '-'} {_shown(e)}"
+                line = visible(f"{e.seq:>4}{mark}{e.by or '-'} {_shown(e)}", lines=False)
             style = "strike dim" if e.seq in v.voided else "red" if e.seq in flagged else ""
             more = [(row, style) for row in _folded(line, width, 7)]
             if e.seq in v.voided and v.voided[e.seq] in v.voids:
-                note = f"      {void_note(v.voids[v.voided[e.seq]], self.lang)}"
+                note = f"      {visible(void_note(v.voids[v.voided[e.seq]], self.lang), lines=False)}"
                 more += [(row, "dim italic") for row in _folded(note, width, 7)]
             if rows and len(rows) + len(more) > height:
                 break  # an event is shown whole or not at all
@@ -434,7 +435,9 @@ class RecordApp(App[None]):
         shown = lines if len(lines) <= height else [*lines[: height - 2], "…", lines[-1]]
         for i, line in enumerate(shown):
             n = len(lines) if i == len(shown) - 1 else i + 1
-            t.append(f"{'' if line == '…' else n:>4} {line}\n", style="dim" if line == "…" else "")
+            t.append(
+                f"{'' if line == '…' else n:>4} {visible(line, lines=False)}\n", style="dim" if line == "…" else ""
+            )
         return t
 
     def show_findings(self) -> None:
@@ -456,7 +459,7 @@ class RecordApp(App[None]):
             line.append(
                 f"seq {f.seq} {f.code} ", style=SEVERITY_STYLE.get(f.severity, "") + (" reverse" if new else "")
             )
-            line.append(f.message.get(self.lang))
+            line.append(visible(f.message.get(self.lang), lines=False))
             if not new:
                 line.truncate(width, overflow="ellipsis")
             t.append_text(line)
@@ -779,7 +782,7 @@ class SlipScreen(ModalScreen[None]):
         t = Text()
         for label, value in self.slip.lines(self.lang):
             t.append(f"{label}\n", style="bold")
-            t.append(f"  {value}\n")
+            t.append(f"  {visible(value, lines=False)}\n")
         for part in self.slip.grouped_head():
             t.append(f"{part}\n", style="bold")
         t.append("\n" + word("record_slip_keys", self.lang), style="dim")

@@ -66,8 +66,8 @@ Reader = Callable[[bytes, str], Source]
 
 
 def _reader(name: str) -> Reader:
-    """A format's ``read``, its module imported on first use: the readers pull in lxml and
-    BeautifulSoup, which ``kifu record`` (the notation, the converter) never needs."""
+    """A format's ``read``, its module imported on first use: the readers pull in lxml, which
+    ``kifu record`` (the notation, the converter) never needs."""
 
     def read(data: bytes, where: str) -> Source:
         module: Any = importlib.import_module(f"{__name__}.{name}")

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 import msgspec
 
+from .. import limits
 from ..i18n import Msg
 from .common import ImportFailed, Message, Source, decode_text, lines
 
@@ -58,7 +59,7 @@ def _payloads(lines: list[str], src: Source) -> Iterator[tuple[int, Any, str]]:
             i += 1
             continue
         n, chunk, i = i + 1, line[start:], i + 1
-        obj = _try(chunk)
+        obj = _try(chunk, src.file, n)
         if obj is None:
             # Decoding again after every added line was quadratic (a 3,000-line payload took 0.25 s):
             # gather lines until the braces balance, then decode once.
@@ -69,7 +70,7 @@ def _payloads(lines: list[str], src: Source) -> Iterator[tuple[int, Any, str]]:
                 scan.feed("\n" + lines[i])
                 i += 1
             chunk = "\n".join(parts)
-            obj = _try(chunk[: scan.end]) if scan.end is not None else None
+            obj = _try(chunk[: scan.end], src.file, n) if scan.end is not None else None
         yield n, obj, chunk
 
 
@@ -103,7 +104,11 @@ def _wanted_next(lines: list[str], i: int) -> bool:
     return i > 0 and any(k.lower() in lines[i - 1].lower() for k in _KEYS)
 
 
-def _try(chunk: str) -> Any:
+def _try(chunk: str, file: str, line: int) -> Any:
+    """The payload decoded, or None when it is not (yet) whole JSON; one nested past the limit is refused
+    before the decoder recurses (msgspec raises RecursionError)."""
+    if limits.too_deep(chunk):
+        raise ImportFailed(Msg("limits.too_deep", depth=limits.MAX_DEPTH), where=file, line=line)
     try:
         return _DECODE.decode(chunk)
     except msgspec.DecodeError:

@@ -33,6 +33,7 @@ from .common import (
     decode_text,
     epoch_ms,
     iso_time,
+    markup_stopped,
 )
 
 TABS = {"main": "メイン", "info": "情報", "other": "雑談"}
@@ -50,10 +51,16 @@ def read_html(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file, declared_charset(data))
     # lxml refuses text that still declares its encoding (an XHTML save, or an XML file read as HTML).
     text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)
+    parser = lxml.html.HTMLParser()
     try:
-        doc = lxml.html.document_fromstring(text)
+        doc = lxml.html.document_fromstring(text, parser=parser)
     except (ValueError, lxml.etree.ParserError) as exc:
         raise ImportFailed(Msg("import.not_html", detail=str(exc)), where=file) from None
+    # The forgiving parser stops at a fatal error (elements nested past MARKUP_DEPTH) and hands back
+    # what it read so far: every message after it would be lost without a word.
+    stopped = next((e for e in parser.error_log if e.level == lxml.etree.ErrorLevels.FATAL), None)
+    if stopped is not None:
+        raise markup_stopped(stopped, file)
     articles = doc.xpath("//article[contains(concat(' ', normalize-space(@class), ' '), ' message ')]")
     src = Source("ccfolia", file)
     if enc != "utf-8":

@@ -30,6 +30,21 @@ class ImportFailed(KifuError):
     """The source cannot be read at all (wrong format, truncated JSON or XML, hostile zip)."""
 
 
+MARKUP_DEPTH = 256
+"""Deepest nesting of elements the HTML and XML readers take: libxml2's own limit, which kifu does not lift
+(``huge_tree`` stays off), so past it the parser stops."""
+
+
+def markup_stopped(error: Any, where: str) -> ImportFailed:
+    """One line for a libxml2 error that stopped a parse (``error`` from the parser's error log): the rest
+    of the file would be lost, so the file is refused, naming the line and, for nesting, the limit."""
+    if getattr(error, "type_name", "") == "ERR_RESOURCE_LIMIT" and "depth" in str(error.message).lower():
+        message = Msg("import.markup_too_deep", depth=MARKUP_DEPTH)
+    else:
+        message = Msg("import.markup_stopped", detail=str(error.message).strip())
+    return ImportFailed(message, where=where, line=error.line or None)
+
+
 @dataclass
 class Message:
     """One message of a source, before it becomes events."""

@@ -13,6 +13,9 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterable
 
+import msgspec
+
+from .. import limits
 from ..base import MalformedEvent
 from ..codec import Codec
 from . import bcdice, mapping
@@ -20,6 +23,16 @@ from .bcdice import Roll
 from .common import ImportReport, Located, Message, Source
 from .mapping import MapFile, PlayerBook, Unfilled
 from .tokens import Tokens
+
+
+_ROOM = limits.MAX_LINE - 1024
+"""Bytes an event may take before its envelope (seq, prev, the canonical form) is added."""
+
+
+def _large(msg: Message) -> bool:
+    """A message that might not fit a line: the few whose events are worth measuring (a character is at most
+    six bytes of JSON, and a note holds the text twice)."""
+    return 12 * (len(msg.text) + len(msg.result or "")) > _ROOM
 
 
 class Converter:
@@ -42,6 +55,15 @@ class Converter:
             out = self.message(msg)
             self.written += len(out)
             yield from out
+
+    def oversized(self, msg: Message, base: dict[str, Any]) -> dict[str, Any]:
+        """One message too big for a line of the log: skipped and reported, a note without its text in its
+        place (where it was, who said it, when), so the log says what is missing and the rest is imported."""
+        size = len(msg.text.encode("utf-8", "surrogatepass")) + len((msg.result or "").encode("utf-8", "surrogatepass"))
+        why = f"a message of {size:,} bytes skipped: one line of the log holds at most {limits.MAX_LINE:,} bytes"
+        self.report.unreadable.append(Located(msg.loc, why))
+        src = {k: v for k, v in base["src"].items() if k != "text"}
+        return {**base, "src": src, "type": "note", "text": f"[{why}]"}
 
     def message(self, msg: Message) -> list[dict[str, Any]]:
         _as_text(msg)
@@ -68,6 +90,8 @@ class Converter:
             out.extend(self.mapped_roll(msg, r, base, values))
         if not out:
             out.extend(self.chat(msg, base, values))
+        if _large(msg) and any(len(msgspec.json.encode(e)) > _ROOM for e in out):
+            out = [self.oversized(msg, base)]
         for e in out:
             self.count(e)
         return out

@@ -168,17 +168,12 @@ def load(text: str, where: str, codec: Codec) -> MapFile:
         raise MappingError(
             Msg("limits.mapping_too_big", size=f"{size:,}", limit=f"{limits.MAX_MAPPING:,}"), where=where
         )
-    deep = limits.Problem("depth", None).message()
-    if limits.toml_too_deep(text):
-        raise MappingError(deep, where=where)
     try:
-        doc = tomllib.loads(text)
+        doc = limits.load_toml(text)
+    except limits.TomlTooDeep as exc:
+        raise MappingError(exc.message(), where=where, line=exc.line) from None
     except tomllib.TOMLDecodeError as exc:
         raise MappingError(Msg("map.not_toml", detail=str(exc)), where=where) from None
-    except RecursionError:  # nesting the measure above did not see (it reads strings the simple way)
-        raise MappingError(deep, where=where) from None
-    if limits.value_depth(doc) > limits.MAX_DEPTH:  # dotted keys nest without brackets
-        raise MappingError(deep, where=where)
     unknown = set(doc) - {"game", "roll", "command", "pattern", "description"}
     if unknown:
         raise MappingError(Msg("map.unknown_top_keys", keys=sorted(unknown)), where=where)

@@ -34,7 +34,7 @@ from lxml import etree
 
 from ..i18n import Msg
 from . import bcdice
-from .common import ImportFailed, Message, Source, as_utf8, epoch_ms
+from .common import ImportFailed, Message, Source, as_utf8, epoch_ms, markup_stopped
 
 MAX_ENTRY = 64 * 1024 * 1024
 """Largest uncompressed XML entry read from a zip."""
@@ -105,6 +105,9 @@ def parse_xml(data: bytes, where: str) -> list[Message]:
         for event, el in etree.iterparse(io.BytesIO(data), events=("start", "end"), **_PARSE_OPTIONS):
             chat.feed(event, el)
     except etree.XMLSyntaxError as exc:
+        last = exc.error_log.last_error
+        if last is not None and last.type_name == "ERR_RESOURCE_LIMIT":
+            raise markup_stopped(last, where) from None
         line = exc.lineno if hasattr(exc, "lineno") else None
         raise ImportFailed(Msg("import.xml_malformed", detail=exc.msg), where=where, line=line) from None
     return chronological(chat.finish())
@@ -290,7 +293,7 @@ def read_zip(data: bytes, file: str) -> Source:
     for m in messages:
         m.loc = f"{name}:{m.loc}"
     src.messages = messages
-    skipped = [_name(i) for i in infos if _name(i) != name]
+    skipped = [repr(_name(i)) if _odd(_name(i)) else _name(i) for i in infos if _name(i) != name]
     if skipped:
         src.notes.append(f"zip entries not read: {', '.join(skipped[:20])}" + (" …" if len(skipped) > 20 else ""))
     return src
@@ -309,6 +312,11 @@ def _name(info: zipfile.ZipInfo) -> str:
     return info.filename
 
 
+def _odd(name: str) -> bool:
+    """A name the report shows quoted: empty, or holding a control character."""
+    return not name or any(c < " " for c in name)
+
+
 def _check_name(info: zipfile.ZipInfo, file: str) -> None:
     name = info.filename.replace("\\", "/")
     parts = name.split("/")
@@ -319,7 +327,8 @@ def _check_name(info: zipfile.ZipInfo, file: str) -> None:
 def _choose(
     infos: list[zipfile.ZipInfo], zf: zipfile.ZipFile, file: str, src: Source
 ) -> tuple[str, list[Message]] | None:
-    by_name = {_name(i).rsplit("/", 1)[-1]: i for i in infos if not i.is_dir()}
+    # An entry named "" or "dir/" is no file (``ZipInfo.is_dir`` fails on the empty name).
+    by_name = {base: i for i in infos if (base := _name(i).rsplit("/", 1)[-1])}
     for wanted in CHAT_ENTRIES:
         info = by_name.get(wanted)
         if info is None:

@@ -455,6 +455,33 @@ def _unique(items: list[Any], name: str, where: str) -> None:
         seen.add(item.id)
 
 
+KEYS = {"guns": ("name", "short_name"), "gunners": ("name",), "skills": ("name",), "cards": ("name",)}
+"""What a table types to name an entry of each list besides its id (``_by_key`` looks them up)."""
+
+
+def _one_meaning(entries: list[Any], known: list[Any], name: str, where: str) -> None:
+    """Every name (and id) of ``entries`` names one entry of ``known``: a name given to two entries would be
+    looked up as whichever the index met first, so the order of a list would decide what a card does."""
+    owners: dict[str, set[str]] = {}
+    for item in known:
+        for key in (item.id, *(getattr(item, attr) for attr in KEYS[name])):
+            owners.setdefault(key, set()).add(item.id)
+    given = {item.id: i for i, item in enumerate(entries)}
+    for i, item in enumerate(entries):
+        for attr in (*KEYS[name], "id"):
+            # Said at the later of two entries of the list (the first is not yet wrong), or at the list's
+            # entry when the other is one it extends.
+            others = sorted(o for o in owners.get(getattr(item, attr), set()) if given.get(o, -1) < i and o != item.id)
+            if others:
+                raise _fail(
+                    where,
+                    f"{name}[{i}].{attr}",
+                    Msg(
+                        "cards.duplicate_name", name=repr(getattr(item, attr)), id=repr(item.id), other=repr(others[0])
+                    ),
+                )
+
+
 def check(cat: Catalogue, where: str) -> Catalogue:
     """Cross-references the decoder cannot see: unique ids, known guns, gunners and skills."""
     _check_entries(cat, cat, where)
@@ -466,6 +493,7 @@ def _check_entries(entries: Catalogue | _Patch, known: Catalogue, where: str) ->
     # catalogue its references must resolve in.
     for name in ("guns", "gunners", "skills", "cards"):
         _unique(getattr(entries, name), name, where)
+        _one_meaning(getattr(entries, name), getattr(known, name), name, where)
     guns = {g.id for g in known.guns}
     gunners = {g.id for g in known.gunners}
     skills = {s.id for s in known.skills}

@@ -127,20 +127,40 @@ class Catalogue(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _index(cards: tuple[Card, ...]) -> dict[str, Card]:
-    return {c.name.lower(): c for c in cards}
+    return {c.name.strip().lower(): c for c in cards}
 
 
 @lru_cache(maxsize=1)
 def builtin() -> Catalogue:
     """The built-in catalogue (read once)."""
     raw = (Path(__file__).parent / "cards.json").read_bytes()  # beside the module: no importlib.resources at start-up
-    return Catalogue(cards=_index(msgspec.json.decode(raw, type=_File).cards))
+    return Catalogue(cards=_index(unique(msgspec.json.decode(raw, type=_File).cards)))
+
+
+class NamedTwice(ValueError):
+    """A catalogue gives one name (compared as ``Catalogue.get`` looks it up) to two cards."""
+
+    def __init__(self, name: str, first: int, second: int) -> None:
+        super().__init__(name, first, second)
+        self.name, self.first, self.second = name, first, second
+
+
+def unique(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """``cards`` when no two share a name; else ``NamedTwice``: the index would keep the last, and the order
+    of the list would decide what a card does."""
+    seen: dict[str, int] = {}
+    for i, c in enumerate(cards):
+        first = seen.setdefault(c.name.strip().lower(), i)
+        if first != i:
+            raise NamedTwice(c.name, first, i)
+    return cards
 
 
 def for_match(extra: Mapping[str, Any] | None) -> Catalogue:
-    """The built-in cards plus a match's own (``match.start.catalogue`` in the same shape)."""
+    """The built-in cards plus a match's own (``match.start.catalogue`` in the same shape); a card of the
+    match's own replaces the built-in card of its name, and one name given to two of its cards is refused."""
     base = builtin()
     if not extra:
         return base
-    added = msgspec.convert(dict(extra), type=_File).cards
+    added = unique(msgspec.convert(dict(extra), type=_File).cards)
     return Catalogue(cards={**base.cards, **_index(added)})

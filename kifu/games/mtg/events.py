@@ -248,6 +248,13 @@ def catalogue(start: MatchStarted) -> Any:
         raise MalformedEvent(
             Msg("cards.wrong_shape", detail=field_error(exc)[0]), line=1, seq=1, field="catalogue"
         ) from None
+    except cards.NamedTwice as exc:
+        raise MalformedEvent(
+            Msg("cards.named_twice", name=repr(exc.name), first=exc.first),
+            line=1,
+            seq=1,
+            field=f"catalogue.cards[{exc.second}].name",
+        ) from None
 
 
 def names(cat: Any) -> list[str]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from kifu.auditor.base import End, Hit, Severity, end_rule, latest
+from kifu.auditor.base import End, Hit, Severity, Text, end_rule, latest
 from kifu.events.i18n import Msg
 
 from ..cards import Card
@@ -249,6 +249,11 @@ def _ignored_only(t: Tally) -> bool:
     severity=Severity.ERROR,
 )
 def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
+    return per_flip(_watcher_hits(end))
+
+
+def _watcher_hits(end: End) -> Iterable[tuple[Tally, Hit]]:
+    """Each watcher's hit at each instruction, before ``per_flip`` makes one finding of an instruction's."""
     for t in tallies(end.final.game):
         if not t.known:
             if t.paid:
@@ -258,44 +263,84 @@ def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
                     if w.card
                     else Msg("reason.mtg.watcher_not_entered", watcher=w.permanent, controller=w.controller)
                 )
-                yield Hit(t.paid[0].seq, {"reason": reason}, undecided=True, about=("watcher", w.permanent, t.ins.flip))
+                yield t, Hit(t.paid[0].seq, {"reason": reason}, undecided=True, about=("watchers", t.ins.flip))
             continue
         if t.recorded == t.expected or _ignored_only(t):
             continue
         seq = t.first_over(t.expected) if t.recorded > t.expected else _last_counted_coin(t.ins)
-        yield Hit(
-            seq,
-            {
-                "card": t.watcher.card,
-                "watcher": t.watcher.permanent,
-                "controller": t.watcher.controller,
-                "flip": t.ins.flip,
-                "flip_card": t.ins.card,
-                "wins": t.wins,
-                "expected": t.expected,
-                "recorded": t.recorded,
-            },
-            about=("watcher", t.watcher.permanent, t.ins.flip),
-            follows=every_flip(t.ins),
+        yield (
+            t,
+            Hit(
+                seq,
+                {
+                    "card": t.watcher.card,
+                    "watcher": t.watcher.permanent,
+                    "controller": t.watcher.controller,
+                    "flip": t.ins.flip,
+                    "flip_card": t.ins.card,
+                    "wins": t.wins,
+                    "expected": t.expected,
+                    "recorded": t.recorded,
+                },
+                about=("watchers", t.ins.flip),
+                follows=every_flip(t.ins),
+            ),
         )
 
 
-def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
+NO_OTHERS = Text(en="", ja="")
+"""``others`` of a finding about one watcher alone: nothing is added to its message."""
+
+
+def per_flip(hits: Iterable[tuple[Tally, Hit]]) -> Iterable[Hit]:
+    """One hit per instruction (and kind: decided or not) for a rule that checks every watcher at every flip.
+
+    Checked one by one, W watchers that count F flips made W × F findings (a 96 KB log, an 84 MB
+    page). A flip's hit names its first watcher as before, says how many others (``others``) and
+    lists their seqs; a payoff is one watcher's at one flip, so all the findings together list each
+    event at most once, and the output grows with the log. One watcher wrong once is one finding,
+    as it was.
+    """
+    groups: dict[tuple[str, bool], list[Hit]] = {}
+    for t, hit in hits:
+        groups.setdefault((t.ins.flip, hit.undecided), []).append(hit)
+    for found in groups.values():
+        first = min(found, key=lambda h: h.seq)
+        others = len(found) - 1
+        evidence = dict(first.evidence)
+        if not first.undecided:
+            names = [h.evidence["watcher"] for h in found if h is not first]
+            names = names[:3] + (["…"] if len(names) > 3 else [])
+            evidence["others"] = Msg("text.mtg.other_watchers", n=others, names=names) if others else NO_OTHERS
+        yield replace(first, evidence=evidence, seqs=tuple(sorted({h.seq for h in found} | set(first.seqs))))
+
+
+def _ignored_watcher_hits(end: End) -> Iterable[tuple[Tally, Hit]]:
     for t in tallies(end.final.game):
         if _ignored_only(t):
-            yield Hit(
-                t.first_over(t.expected),
-                evidence(
-                    t.ins,
-                    detail=Msg(
-                        "text.mtg.ignored_watcher", watcher=t.watcher.card, expected=t.expected, recorded=t.recorded
+            yield (
+                t,
+                Hit(
+                    t.first_over(t.expected),
+                    evidence(
+                        t.ins,
+                        detail=Msg(
+                            "text.mtg.ignored_watcher", watcher=t.watcher.card, expected=t.expected, recorded=t.recorded
+                        ),
+                        expected=t.expected,
+                        outcome=t.recorded,
                     ),
-                    expected=t.expected,
-                    outcome=t.recorded,
+                    about=("watchers", t.ins.flip),
+                    follows=every_flip(t.ins),
                 ),
-                about=("watcher", t.watcher.permanent, t.ins.flip),
-                follows=every_flip(t.ins),
             )
+
+
+def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
+    """MTG-THUMB-004's watcher payoffs, one hit per instruction (``per_flip``; its message names one watcher)."""
+    for hit in per_flip(_ignored_watcher_hits(end)):
+        evidence = {k: v for k, v in hit.evidence.items() if k != "others"}
+        yield replace(hit, evidence=evidence)
 
 
 def _ignored_anywhere(end: End) -> Iterable[Hit]:

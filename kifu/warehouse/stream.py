@@ -1,0 +1,258 @@
+"""Loading a log in pieces of lines: linear time at any size, and one big log in bounded memory.
+
+Issue 32, defect 12: a log was loaded as one string that DuckDB split into its lines, with
+one list of envelope columns per match; DuckDB's time grew faster than the log (25 MB
+2.8 s, 51 MB 15 s; 256 MB 338 s), and a worker held the whole log three times over (its
+bytes, its events, the columns), then handed the bytes to the loading process (a 1 GB log
+reached 9.1 GB). Two remedies, used by ``ingest``:
+
+* every match is handed to DuckDB in pieces of at most ``PIECE`` lines, each with its own
+  columns and the seq of its first line (``pieces``, ``PARSE``): linear time;
+* a log over ``STREAM_ABOVE`` bytes is not read whole by a worker: it is verified and
+  audited as it streams (``check``: the log layer's one verifier over blocks of lines, the
+  auditor fed one event at a time; only the match row, the findings and the head are
+  kept), then streamed again into the warehouse inside the batch's one transaction
+  (``load``: each block verified again, its lines parsed as one piece; the head must be
+  the one audited, else the file changed between the passes and the log is refused).
+  Memory holds a block and the audit's state, whatever the log's size.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from kifu.events import limits, logfile
+from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted
+from kifu.events.i18n import Msg
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from .ingest import Audit, Checked
+
+STREAM_ABOVE = 64 << 20
+"""Bytes of one log above which it is ingested as it streams (two passes, bounded memory)."""
+PIECE = 16_384
+"""Lines of a log DuckDB splits in one piece (a piece's cost is linear; a whole big log's was not)."""
+
+# $contents are pieces of verified files (whole lines, each ending in a newline), $columns one JSON
+# document per piece with the envelope columns the worker decoded, $bases the seq before each
+# piece's first line. A piece ends with a newline, so its last split piece is empty and has no seq.
+# A time counts only with its UTC offset (KIFU-LOG-004): a naive one would silently become UTC.
+PARSE = """
+WITH f AS (SELECT unnest($matches) AS match, unnest($bases) AS base, unnest($columns) AS cols,
+                  unnest($contents) AS content),
+p AS (SELECT match, base, content,
+             from_json(cols, '{"type": ["VARCHAR"], "at": ["VARCHAR"], "by": ["VARCHAR"], "src": ["JSON"]}') AS c
+      FROM f),
+l AS (SELECT match, base, unnest(string_split(content, chr(10))) AS raw, generate_subscripts(c.type, 1) AS i,
+             unnest(c.type) AS type, unnest(c."at") AS at_text, unnest(c.by) AS actor, unnest(c.src) AS src
+      FROM p)
+SELECT match, base + i AS seq, type,
+       CASE WHEN regexp_matches(at_text, '([Zz]|[+-][0-9][0-9]:?[0-9][0-9])$') THEN TRY_CAST(at_text AS TIMESTAMPTZ) END
+           AS time,
+       actor, src, CASE WHEN suffix(raw, chr(13)) THEN left(raw, length(raw) - 1) ELSE raw END AS line
+FROM l WHERE i IS NOT NULL
+"""
+CREATE_BATCH = "CREATE OR REPLACE TEMP TABLE _batch AS " + PARSE
+APPEND_BATCH = "INSERT INTO _batch " + PARSE
+
+
+def pieces(data: bytes, columns: bytes) -> Iterator[tuple[int, bytes, bytes]]:
+    """(seq before its first line, its lines, their columns) for each piece of ``PIECE`` lines of a log."""
+    if data.count(b"\n") <= PIECE:
+        yield 0, data, columns
+        return
+    cols = msgspec.json.decode(columns)
+    at = base = 0
+    while at < len(data):
+        end = at
+        for _ in range(PIECE):
+            end = data.find(b"\n", end) + 1
+            if end == 0:
+                end = len(data)
+                break
+        part = {k: v[base : base + PIECE] for k, v in cols.items()}
+        yield base, data[at:end], msgspec.json.encode(part)
+        base += len(part["type"])
+        at = end
+
+
+def parse(con: duckdb.DuckDBPyConnection, sql: str, rows: list[tuple[str, int, bytes, bytes]]) -> None:
+    """Run ``CREATE_BATCH`` or ``APPEND_BATCH`` over (match, base, lines, columns) pieces."""
+    con.execute(
+        sql,
+        {
+            "matches": [r[0] for r in rows],
+            "bases": [r[1] for r in rows],
+            "contents": [r[2].decode() for r in rows],
+            "columns": [r[3].decode() for r in rows],
+        },
+    )
+
+
+# --- one big log ------------------------------------------------------------------------------
+
+
+class Blocks:
+    """(the bytes of a block of whole lines, its verified events) of a log, as ``logfile.Reader.blocks`` reads
+    them: the log layer's one verifier, about a mebibyte at a time; a line that does not verify raises.
+    ``head`` is the log's head once iterated to its end."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.head: logfile.Head | None = None
+
+    def __iter__(self) -> Iterator[tuple[bytes, list[Event]]]:
+        verifier = logfile.Verifier(self.path)
+        try:
+            fh = open(self.path, "rb")
+        except OSError as exc:
+            raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=self.path) from None
+        # The verifier may hand a block's last event over with the next block's: the lines wait here until
+        # their events are verified, so each block's bytes are exactly its events' lines.
+        waiting: deque[bytes] = deque()
+        with fh:
+            offset, rest = 0, b""
+            while chunk := fh.read(1 << 20):
+                cut = chunk.rfind(b"\n")
+                if cut < 0:
+                    rest += chunk
+                    if len(rest) > limits.MAX_LINE:
+                        raise verifier.too_long(rest, offset)[1]
+                    continue
+                data, rest = rest + chunk[: cut + 1], chunk[cut + 1 :]
+                waiting.extend(data.split(b"\n")[:-1])
+                events, error = verifier.block(data, offset)
+                if error is not None:
+                    raise error
+                if events:
+                    yield _lines(waiting, len(events)), events
+                offset += len(data)
+            if rest:
+                waiting.append(rest)
+            events, error = verifier.finish(rest, offset)
+            if error is not None:
+                raise error
+            if events:
+                yield _lines(waiting, len(events)), events
+        self.head = verifier.head
+
+
+def _lines(waiting: deque[bytes], n: int) -> bytes:
+    """The first ``n`` lines waiting, each with its newline."""
+    return b"".join(waiting.popleft() + b"\n" for _ in range(n))
+
+
+class _Watched:
+    """The events of a streamed log as the auditor reads them, noting what the match row needs."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.start: MatchStarted | None = None
+        self.end: MatchEnded | None = None
+        self.events = 0
+        self.head: Any = None
+
+    def __iter__(self) -> Iterator[Event]:
+        blocks = Blocks(self.path)
+        for _, events in blocks:
+            for e in events:
+                if self.start is None:
+                    assert isinstance(e, MatchStarted)  # the verifier refuses any other first line
+                    self.start = e
+                elif self.end is None and type(e) is MatchEnded:
+                    self.end = e
+                yield e
+            self.events += len(events)
+        self.head = blocks.head
+
+
+def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -> Checked:
+    """``ingest.check_match`` of a big log, as it streams: the match row, the findings and the head, no bytes."""
+    from .ingest import Checked, _finding_row
+
+    from kifu.projector.base import voided_in
+
+    watched = _Watched(path)
+    try:
+        # A stream is audited given the seqs log.voids took back (a first pass, only if the log has a void):
+        gone = voided_in(logfile.stream(path)) if logfile.mentions(path, b"log.void") else {}
+        if audit is None:
+            found: list[Any] = [None for _ in watched]
+        else:
+            # Always given: told none, the engine would list the stream to look for voids itself.
+            found = list(audit(watched, voided=set(gone)))  # type: ignore[arg-type,call-arg]
+    except KifuError as exc:
+        return Checked(path, error=exc.located(path))
+    start, head = watched.start, watched.head
+    assert start is not None and head is not None
+    end = watched.end
+    row = {
+        "match": start.match,
+        "game": start.game,
+        "title": start.title,
+        "players": [{"id": p.id, "name": p.name, "key": p.key} for p in start.players],
+        "rules": msgspec.json.encode(start.rules).decode(),
+        "events": watched.events,
+        "head": head.hash,
+        "ended_seq": end.seq if end else None,
+        "winner": end.winner if end else None,
+        "end_reason": end.reason if end else None,
+        "source": path,
+    }
+    out = Checked(path, match=start.match, head=head.hash, events=watched.events, row=row, streamed=True)
+    stored = (known or {}).get(out.match)
+    if stored == head.hash:
+        out.skipped_audit, out.findings = True, []
+        return out
+    if stored is not None:
+        extends = _seq_of_hash(path, stored)
+        if extends is not None:
+            out.extends = extends
+            return out
+    for f in found:
+        if f is not None:
+            out.findings.append(_finding_row(out.match, f))
+            out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
+    return out
+
+
+def _seq_of_hash(path: str, head: str) -> int | None:
+    """The seq whose line hashes to ``head`` (a verified prev names the line before), streamed once more."""
+    for _, events in Blocks(path):
+        for e in events:
+            if e.prev == head:
+                return e.seq - 1
+    return None
+
+
+def load(con: duckdb.DuckDBPyConnection, c: Checked, create: bool) -> None:
+    """Fill ``_batch`` with a streamed log's lines, a block at a time, inside the caller's transaction
+    (``create``: the first rows of the batch make the table).
+
+    Each block is verified again and parsed as it comes; the head reached must be the one the
+    audit saw, else the file changed between the two passes and nothing of it is stored.
+    """
+    from .ingest import _columns, _types
+
+    sql = CREATE_BATCH if create else APPEND_BATCH
+    blocks = Blocks(c.path)
+    for data, events in blocks:
+        parse(con, sql, [(c.match, events[0].seq - 1, data, _columns(events, _types(events)))])
+        sql = APPEND_BATCH
+    if blocks.head is None or blocks.head.hash != c.head:
+        raise KifuError(Msg("warehouse.changed_meanwhile", head=c.head), where=c.path)
+
+
+def big(path: str) -> bool:
+    """True for a log ``ingest`` streams rather than reads whole."""
+    try:
+        return os.path.getsize(path) > STREAM_ABOVE
+    except OSError:
+        return False
