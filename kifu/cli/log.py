@@ -489,12 +489,12 @@ def state(
 def _write(text: str, output: Path | None, lang: Lang | None) -> None:
     """``text`` to stdout, or written whole to ``output`` (a line on stderr says so)."""
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False, data=True)  # an SVG picture: escaped only on a terminal
         return
     from kifu.events import atomic
 
     atomic.write_bytes(output, text.encode("utf-8"))
-    typer.echo(msg("wrote", lang, path=output), err=True)
+    echo(msg("wrote", lang, path=output), err=True)
 
 
 def _picture_at(log: Path, at: int | None, lang: Lang | None) -> str:

@@ -370,7 +370,7 @@ def stats_fairness(
     finally:
         con.close()
     if left_out:  # on stderr: JSON and CSV on stdout stay one row per test
-        typer.echo(msg("fairness_voided", lang, voided=left_out), err=True)
+        echo(msg("fairness_voided", lang, voided=left_out), err=True)
     rows = [r for r in rows if r.flag or not flagged]
     who = "person" if by is By.person else "player"
     columns = [who if c == "person" else c for c in stats.FAIRNESS_COLUMNS]

@@ -160,10 +160,10 @@ def _finish(writer: Any, lang: Lang | None) -> None:
     """After the app: write the lines still queued (each was entered: none is dropped), then say
     what faults of kifu's own the writer met, if any."""
     if writer.unwritten:
-        typer.echo(msg("record_writing_queued", lang, n=writer.unwritten), err=True)
+        echo(msg("record_writing_queued", lang, n=writer.unwritten), err=True)
     writer.close()
     for fault in writer.faults:
-        typer.echo(fault, err=True)
+        echo(fault, err=True)
 
 
 def _lines(rec: Any, stream: TextIO, fmt: LineFormat, code: str, lang: Lang | None) -> int:
