@@ -179,7 +179,7 @@ def _rounds(ledger: Sequence[Event]) -> list[_Round]:
             else:
                 cur.reveal = e
         else:
-            ref = e.rng  # type: ignore[attr-defined]
+            ref = e.rng
             rounds = by_id.get(ref.commit)
             if rounds:
                 rounds[-1].uses.append(e)
@@ -193,8 +193,8 @@ def _rounds(ledger: Sequence[Event]) -> list[_Round]:
 
 def _unknown_uses(ledger: Sequence[Event]) -> list[Event]:
     """Events that name a commitment no commit, nonce or reveal of the match mentions."""
-    known = {e.id for e in ledger if isinstance(e, (RngCommitted, RngNonced, RngRevealed))}  # type: ignore[union-attr]
-    return [e for e in ledger if type(e) not in RNG_EVENTS and e.rng.commit not in known]  # type: ignore[attr-defined]
+    known = {e.id for e in ledger if isinstance(e, (RngCommitted, RngNonced, RngRevealed))}
+    return [e for e in ledger if type(e) not in RNG_EVENTS and e.rng.commit not in known]
 
 
 def _judge(r: _Round, players: Sequence[str], out: list[Problem]) -> bool:
@@ -288,7 +288,7 @@ def _outcomes(r: _Round, out: list[Problem]) -> tuple[set[int], int]:
     count = 0
     expected = 0
     for e in r.uses:
-        index = e.rng.index  # type: ignore[attr-defined]
+        index = e.rng.index
         recorded = e.outcomes()
         seqs = tuple(s.seq for s in (r.commit, r.reveal) if s is not None)
         base = {"type": event_type(type(e)), "seq": e.seq, "id": r.id}
@@ -336,7 +336,7 @@ def _open_together(rounds: list[_Round], out: list[Problem]) -> set[int]:
         and r.roller is not None
     ]
     steps = sorted(
-        [(r.nonce.seq, 1, r) for r in proper] + [(r.reveal.seq, 0, r) for r in proper],  # type: ignore[union-attr]
+        [(r.nonce.seq, 1, r) for r in proper] + [(r.reveal.seq, 0, r) for r in proper],
         key=lambda step: step[0],
     )
     waiting: dict[str | None, list[_Round]] = {}
@@ -354,10 +354,10 @@ def _open_together(rounds: list[_Round], out: list[Problem]) -> set[int]:
                     "KIFU-RNG-005",
                     Hit(
                         b.nonce.seq,
-                        {  # type: ignore[union-attr]
+                        {
                             "id": b.id,
                             "other": other.id,
-                            "other_seq": other.nonce.seq,  # type: ignore[union-attr]
+                            "other_seq": other.nonce.seq,
                             "roller": (b.roller or "?").lstrip("@"),
                         },
                         seqs,
@@ -398,7 +398,7 @@ def analyse(ledger: Sequence[Event], players: Sequence[str]) -> Analysis:
     for e in _unknown_uses(ledger):
         problems.append(
             Problem("KIFU-RNG-011", Hit(e.seq, {"type": event_type(type(e)), "seq": e.seq, "id": e.rng.commit}))
-        )  # type: ignore[attr-defined]
+        )
     return Analysis(tuple(problems), frozenset(verified), count)
 
 
@@ -440,11 +440,11 @@ class Tally:
                 continue
             random, ledger = kinds[cls]
             if random:
-                self.outcomes += len(e.values) if cls is RandomRolled else len(e.outcomes())  # type: ignore[attr-defined]
-            if ledger and (cls in RNG_EVENTS or e.rng is not None):  # type: ignore[attr-defined]  (as LogState.rng)
+                self.outcomes += len(e.values) if cls is RandomRolled else len(e.outcomes())
+            if ledger and (cls in RNG_EVENTS or e.rng is not None):  # (as LogState.rng)
                 self.ledger.append(e)
             elif cls is MatchStarted:
-                self.players = tuple(p.id for p in e.players)  # type: ignore[attr-defined]
+                self.players = tuple(p.id for p in e.players)
 
     def _kind(self, cls: type) -> tuple[bool, bool]:
         kind = self._kinds.get(cls)

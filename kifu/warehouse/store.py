@@ -363,7 +363,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) 
                     Msg("warehouse.export_unchanged", detail=_first_line(exc)), where=str(root / name)
                 ) from None
             target.mkdir(exist_ok=True)  # a dataset with no rows is an empty folder
-            written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
+            written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]  # count(*) always returns one row
         for name in EXPORTS:
             if (root / name).exists():
                 os.rename(root / name, stage / f"{name}.old")
