@@ -57,6 +57,12 @@ def kifu():
     return run_cli
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests first: started early, they end while the other worker is still busy with the
+    rest, instead of one of them running alone at the end of the run."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 # CI explores the same examples every run (derandomize): a submission lands or not on its own merits,

@@ -176,6 +176,7 @@ for i in range(n):
 """A process running `kifu append` ``n`` times (the command, in one interpreter: no start-up per event)."""
 
 
+@pytest.mark.slow
 def test_two_processes_appending_keep_every_event(tmp_path: Path) -> None:
     log = tmp_path / "m.jsonl"
     make_log(log, 1)

@@ -32,6 +32,7 @@ def _tree(root: Path) -> dict[str, Path]:
     return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", GENERATORS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_committed_files_are_what_the_generator_writes(script: Path, tmp_path: Path) -> None:
     folder = script.parent

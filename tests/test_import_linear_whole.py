@@ -73,6 +73,7 @@ def test_importing_time_grows_linearly(tmp_path: Path, export: str, text: str) -
 _UNITS = st.text(alphabet=" \t:：,、＞>→()（）[]【】#~0123456789DdxyS+-*/<=ＤＳ|　a", min_size=1, max_size=6)
 
 
+@pytest.mark.slow
 # No shrinking: each failing example costs its whole bound, and the first one found says enough.
 @settings(phases=[Phase.explicit, Phase.reuse, Phase.generate], report_multiple_bugs=False)
 @given(export=st.sampled_from(sorted(EXPORTS)), unit=_UNITS, tail=st.sampled_from(["", " (1D6) ＞ 3", " 2D6"]))

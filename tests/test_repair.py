@@ -180,6 +180,7 @@ for i in range(start, start + 100000):
 """
 
 
+@pytest.mark.slow
 def test_every_acknowledged_event_survives_kills_and_repairs(kifu, tmp_path: Path) -> None:
     rng = random.Random(20)
     log = tmp_path / "m.jsonl"

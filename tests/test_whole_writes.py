@@ -160,6 +160,7 @@ importers.import_file(sys.argv[1], sys.argv[2])
 """`kifu import` killed at a point named by its third argument: a count of events written, or a step."""
 
 
+@pytest.mark.slow
 def test_a_killed_import_leaves_no_log_that_verifies(tmp_path: Path, kifu) -> None:
     """kill -9 in the middle of writing, and at each step of an import: no log, or the complete one."""
     src = tmp_path / "chat.txt"
