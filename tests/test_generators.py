@@ -47,7 +47,7 @@ def test_the_committed_files_are_what_the_generator_writes(script: Path, tmp_pat
                     p.unlink()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0"}
     run = subprocess.run(
-        [sys.executable, str(copy / script.name)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+        [sys.executable, str(copy / script.name)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=1800
     )
     assert run.returncode == 0, run.stderr[-3000:]
     want, got = _tree(folder), _tree(copy)

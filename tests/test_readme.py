@@ -70,7 +70,7 @@ def test_every_readme_command_works_in_a_fresh_clone(tmp_path: Path) -> None:
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=1800,  # a hang guard: the commands take about a minute idle, several on a busy machine
         stdin=subprocess.DEVNULL,
     )
     failed = re.search(r"README command (\d+) failed", run.stderr)

@@ -45,7 +45,7 @@ def _limited(limit: int, *args: object, cwd: Path) -> subprocess.CompletedProces
         cwd=cwd,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,  # a hang guard, not a bound on the command
     )
 
 
