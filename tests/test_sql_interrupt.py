@@ -36,8 +36,9 @@ from kifu.cli import main
 real = duckdb.connect
 
 def started() -> bool:
-    # DuckDB calls this as it binds the statement: from then on an interrupt stops it (one
-    # that comes before a statement begins is not kept for it), so a Ctrl-C now finds it running.
+    # DuckDB calls this as it binds the statement: kifu is then waiting on it, so a Ctrl-C now
+    # finds it running (kifu repeats DuckDB's interrupt until the statement ends: one that comes
+    # while DuckDB is still preparing the statement is forgotten).
     os.write(int(os.environ["KIFU_TEST_FD"]), b"started\\n")
     return True
 
