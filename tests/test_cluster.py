@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("distributed", reason="the cluster extra (pip install '.[cluster]') is not installed")
+pytestmark = pytest.mark.slow  # each test starts a local cluster of worker processes
 
 from conftest import FIXTURES  # noqa: E402
 from test_views import build_corpus  # noqa: E402

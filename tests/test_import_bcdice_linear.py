@@ -3,18 +3,18 @@
 A long word before a roll, long runs of spaces, many ``＞``, deep brackets, long digit runs
 and many ``#`` marks once made the BCDice reader quadratic (100 KB took ~35 s). Each shape
 is read at 1 KB, 10 KB and 100 KB, alone and through a whole CCFOLIA import; each tenfold
-step in size must stay within a generous multiple (FACTOR) of ten times the time before.
+step in size must stay within a generous multiple (FACTOR) of ten times the work before. The
+work is CPU time in a process of its own (tests/growth.py), never the wall clock.
 """
 
 from __future__ import annotations
 
-import gc
 import html
-import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+from growth import growth
 
 from kifu.events import games, importers
 from kifu.events.importers import bcdice
@@ -53,27 +53,12 @@ def _read(text: str) -> None:
     bcdice.dice_of_command(text)
 
 
-def _best(fn: Callable[[], object], runs: int = 3) -> float:
-    """The least CPU time of ``runs`` runs, the cyclic collector off: other processes on a shared
-    machine and a collection that happens to land in one run say nothing about the reader."""
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(runs):
-            t = time.process_time()
-            fn()
-            best = min(best, time.process_time() - t)
-    finally:
-        gc.enable()
-    return best
-
-
 def _import(text: str, tmp: Path) -> Callable[[], object]:
     page = (
         f"<html><head><title>ccfolia - logs</title></head><body>\n<p><span>[main]</span><span>PL</span> :"
         f"<span>{html.escape(text)}</span></p>\n</body></html>\n"
     )
+    tmp.mkdir(exist_ok=True)
     path = tmp / "one.html"
     path.write_text(page, encoding="utf-8")
     codec = games.codec("generic")
@@ -86,25 +71,29 @@ def _import(text: str, tmp: Path) -> Callable[[], object]:
 
 
 FLOOR = 1e-3
-"""Times below a millisecond measure the clock and the machine's load more than the reader."""
+"""CPU seconds below which a measurement is taken as this much: below a millisecond the clock's
+resolution and the caches say more than the reader."""
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_reading_is_linear(shape: str) -> None:
     """Each tenfold step in size may cost at most FACTOR × 10 the step before (quadratic: 100×)."""
     make = SHAPES[shape]
-    before, size_before = max(_best(lambda: _read(make(1000)), runs=5), FLOOR), 1000
-    for size in (10_000, 100_000):
-        took = _best(lambda size=size: _read(make(size)), runs=3)
-        assert took <= before * (size / size_before) * FACTOR, (
-            f"{shape}: {size} chars took {took:.3f} s ({size_before} chars: {before:.4f} s)"
-        )
-        before, size_before = max(took, FLOOR), size
+    found = growth(
+        lambda n: lambda: _read(make(n)),
+        (1000, 10_000, 100_000),
+        slack=FACTOR,
+        floor=FLOOR,
+        relative_to_previous=True,
+        runs=(5, 3),
+    )
+    assert found.linear, f"{shape}: {found}"
 
 
 @pytest.mark.parametrize("shape", ["long word then a roll", "spaces then a roll", "many separators", "digits"])
 def test_importing_is_linear(shape: str, tmp_path: Path) -> None:
     make = SHAPES[shape]
-    base = max(_best(_import(make(1000), tmp_path)), 1e-3)
-    took = _best(_import(make(100_000), tmp_path), runs=1)
-    assert took <= base * 100 * FACTOR, f"{shape}: a 100 KB message took {took:.3f} s to import (1 KB: {base:.4f} s)"
+    found = growth(
+        lambda n: _import(make(n), tmp_path / str(n)), (1000, 100_000), slack=FACTOR, floor=FLOOR, runs=(3, 1)
+    )
+    assert found.linear, f"{shape}: a 100 KB message: {found}"

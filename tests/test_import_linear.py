@@ -5,26 +5,29 @@ characters (``.+?\\s*$`` on a run of spaces, ``[\\w:]*:\\S*\\(`` on colons) back
 quadratically: a hostile or just unlucky 100 KB message would hang an import. Each
 reader here reads one message of a pathological text in its own format, 1 KB and
 then 100 KB of it; the large read must take about a hundred times the small one,
-never the ten thousand times a quadratic pattern needs. Only the readers are timed
+never the ten thousand times a quadratic pattern needs. Only the readers are measured
 (``FORMATS[fmt]``): turning messages into events is the converter's and BCDice
-parser's business.
+parser's business. The work is CPU time in a process of its own (tests/growth.py),
+never the wall clock.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable
+from functools import partial
 
 import pytest
+from growth import growth
 
 from kifu.events.importers import FORMATS
 
 SMALL, LARGE = 1_000, 100_000
-SLACK = 8
-"""How much slower than proportional the large read may be (a quadratic one is 100× slower)."""
+SLACK = 4
+"""How much more than proportional work the large read may take (a quadratic one takes 100 times more).
+Measured as CPU time, every reader and whole import here stays within 1.2 times proportional."""
 FLOOR = 2e-4
-"""Seconds below which a small read is timed as this much (timer and cache noise)."""
+"""CPU seconds below which a small read is taken as this much (timer and cache noise)."""
 
 
 def _repeat(unit: str, n: int) -> str:
@@ -135,23 +138,17 @@ EXPORTS: dict[str, tuple[str, Callable[[str], bytes]]] = {
 }
 
 
-def _seconds(fmt: str, data: bytes, tries: int) -> float:
-    best = float("inf")
-    for _ in range(tries):
-        start = time.perf_counter()
-        FORMATS[fmt](data, "linear.txt")
-        best = min(best, time.perf_counter() - start)
-    return best
+def _reader(export: str, text: str) -> Callable[[int], Callable[[], object]]:
+    """For a size: one read of an export holding one message of ``text`` that long."""
+    fmt, build = EXPORTS[export]
+    return lambda n: partial(FORMATS[fmt], build(TEXTS[text](n)), "linear.txt")
 
 
 @pytest.mark.parametrize("text", sorted(TEXTS))
 @pytest.mark.parametrize("export", sorted(EXPORTS))
 def test_reading_time_grows_linearly(export: str, text: str) -> None:
-    fmt, build = EXPORTS[export]
-    small = _seconds(fmt, build(TEXTS[text](SMALL)), tries=5)
-    large = _seconds(fmt, build(TEXTS[text](LARGE)), tries=1)
-    bound = max(small, FLOOR) * (LARGE / SMALL) * SLACK
-    assert large < bound, f"{export}, {text}: {large:.3f} s for 100 KB, {small * 1e3:.2f} ms for 1 KB"
+    found = growth(_reader(export, text), (SMALL, LARGE), slack=SLACK, floor=FLOOR, runs=(5, 1))
+    assert found.linear, f"{export}, {text}: {found}"
 
 
 def test_a_quadratic_pattern_would_fail_this_bound() -> None:
@@ -159,12 +156,7 @@ def test_a_quadratic_pattern_would_fail_this_bound() -> None:
     import re
 
     old = re.compile(r"^\s*[＞>]\s*(?P<name>\S.*?)\s*$")
-
-    def seconds(n: int) -> float:
-        line = "＞a" + " " * n + "b"
-        start = time.perf_counter()
-        old.match(line)
-        return time.perf_counter() - start
-
-    small, large = seconds(SMALL), seconds(LARGE // 5)
-    assert large > max(small, FLOOR) * (LARGE // 5 / SMALL) * SLACK
+    found = growth(
+        lambda n: partial(old.match, "＞a" + " " * n + "b"), (SMALL, LARGE // 5), slack=SLACK, floor=FLOOR, runs=(5, 1)
+    )
+    assert not found.linear, found

@@ -11,6 +11,7 @@ import random
 from typing import Any
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def test_every_game_with_a_simulator_can_make_mistakes() -> None:
     assert all(len(slips) >= 4 for slips, _ in SIMS.values())
 
 
+@pytest.mark.slow
 @settings(max_examples=60)
 @given(st.sampled_from(KINDS), st.integers(min_value=0, max_value=10_000), st.integers(min_value=0, max_value=2))
 def test_one_mistake_gives_exactly_one_error_finding(kind: tuple[str, str], seed: int, nth: int) -> None:

@@ -14,7 +14,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -181,6 +180,7 @@ for i in range(start, start + 100000):
 """
 
 
+@pytest.mark.slow
 def test_every_acknowledged_event_survives_kills_and_repairs(kifu, tmp_path: Path) -> None:
     rng = random.Random(20)
     log = tmp_path / "m.jsonl"
@@ -193,10 +193,14 @@ def test_every_acknowledged_event_survives_kills_and_repairs(kifu, tmp_path: Pat
             stdout=subprocess.PIPE,
             text=True,
         )
-        time.sleep(0.2 + rng.random() * 0.3)  # start-up, then some appends
+        # Kill it once it has acknowledged a random number of events: the kill then lands somewhere
+        # in the appends that follow (inside one, half written, or between two), however slow the start.
+        assert child.stdout is not None
+        seen = [child.stdout.readline() for _ in range(1 + rng.randrange(25))]
+        assert all(seen), "the appender stopped before it was killed"
         child.send_signal(signal.SIGKILL)
         out, _ = child.communicate()
-        for i, seq in enumerate(out.split(), start=round_ * 1000):
+        for i, seq in enumerate("".join(seen).split() + out.split(), start=round_ * 1000):
             acked[int(seq)] = f"ack {i}"
         if round_ % 3 == 2 and log.read_bytes().endswith(b"\n"):
             log.write_bytes(log.read_bytes()[:-1])  # and an editor strips the last newline

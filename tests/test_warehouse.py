@@ -62,6 +62,7 @@ def corpus(tmp_path: Path) -> Path:
     return d
 
 
+@pytest.mark.slow
 def test_ingest_twice_gives_the_same_tables(kifu, corpus: Path, tmp_path: Path) -> None:
     db = tmp_path / "w.duckdb"
     first = kifu("ingest", corpus, "--db", db)

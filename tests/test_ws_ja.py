@@ -94,6 +94,10 @@ def test_every_finding_is_japanese(log: Path) -> None:
 
 def test_the_logs_give_findings_to_judge() -> None:
     """The check above has something to read: the fixtures hold findings of every severity (audits are cached)."""
-    found = [f for log in LOGS if "rules" in log.parts or "rulings" in log.parts for f in _audit_ja(log)]
-    assert {"error", "warning", "info"} <= {f["severity"] for f in found}
     assert len(LOGS) > 200
+    severities: set[str] = set()
+    for log in (log for log in LOGS if "rules" in log.parts or "rulings" in log.parts):
+        severities |= {f["severity"] for f in _audit_ja(log)}
+        if {"error", "warning", "info"} <= severities:
+            break  # (no need to audit the rest: every severity has been seen)
+    assert {"error", "warning", "info"} <= severities

@@ -206,7 +206,7 @@ class Raw(NamedTuple):
         return (self.finding.seq, self.finding.code)
 
 
-class _SafeDict(dict):  # type: ignore[type-arg]
+class _SafeDict(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 
@@ -261,7 +261,8 @@ class _Formatter(string.Formatter):
             return word(value, self.lang)
         if value is None:
             return i18n.text("finding.none", self.lang)
-        return super().format_field(value, "" if format_spec == "who" else format_spec)
+        formatted: str = super().format_field(value, "" if format_spec == "who" else format_spec)
+        return formatted
 
 
 def word(value: Any, lang: str, game: str = "") -> str:
@@ -337,10 +338,10 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    check: Callable[[Step], Iterable[Hit]] | None = None
+    check: Callable[[Step], Iterable[Hit] | None] | None = None
     on: tuple[type[Event], ...] | None = None
     """Event classes the check watches; None watches every event."""
-    finish: Callable[[End], Iterable[Hit]] | None = None
+    finish: Callable[[End], Iterable[Hit] | None] | None = None
     options: tuple[str, ...] = ()
     """Names of the options this rule's verdict depends on."""
 
@@ -482,11 +483,11 @@ def fold(raws: Iterable[Raw]) -> list[Finding]:
         g.parent = cause
     roots = []
     for g in groups:
-        r = g.root()
-        if r is g:
+        top = g.root()
+        if top is g:
             roots.append(g)
         else:
-            r.members.append(g)
+            top.members.append(g)
     return sorted((g.finding() for g in roots), key=Finding.sort_key)
 
 
@@ -521,10 +522,10 @@ def latest(fn: Callable[[T], R]) -> Callable[[T], R]:
     return once
 
 
-def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Hit]]], Rule]:
+def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Hit] | None]], Rule]:
     """Decorator: ``@rule(code=..., ...)`` over a check function makes a Rule."""
 
-    def make(fn: Callable[[Step], Iterable[Hit]]) -> Rule:
+    def make(fn: Callable[[Step], Iterable[Hit] | None]) -> Rule:
         return Rule(check=fn, **kwargs)
 
     return make
@@ -568,7 +569,7 @@ class Engine:
 
     def _checks_of(self, cls: type[Event]) -> tuple[tuple[Callable[[Step], Any], Rule], ...]:
         """(check, rule) of every rule watching ``cls``, worked out once per event class."""
-        pairs = self._checks[cls] = tuple((r.check, r) for r in self._all + self._by_type.get(cls, []))  # type: ignore[misc]
+        pairs = self._checks[cls] = tuple((r.check, r) for r in self._all + self._by_type.get(cls, []))  # type: ignore[misc]  # the rules in _all and _by_type all have a check (chosen so)
         return pairs
 
     def run(
@@ -654,14 +655,14 @@ class Engine:
     ) -> None:
         """A step whose checks raised, redone rule by rule (rules are pure), the failing one reported."""
         for _, r in pairs:
-            self._collect(r, r.check, s, s.event.seq, out, strict, names)  # type: ignore[arg-type]
+            self._collect(r, r.check, s, s.event.seq, out, strict, names)  # type: ignore[arg-type]  # every pair's rule has a check (they were chosen so)
 
     def finish(self, end: End, strict: bool = False) -> list[Raw]:
         """The raw findings of the whole-match rules, on the final frame."""
         out: list[Raw] = []
         names = players_of(end.start)
         for r in self._finishers:
-            self._collect(r, r.finish, end, end.last_seq, out, strict, names)  # type: ignore[arg-type]
+            self._collect(r, r.finish, end, end.last_seq, out, strict, names)  # type: ignore[arg-type]  # only rules with a finish are here
         return out
 
     def session(

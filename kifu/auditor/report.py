@@ -54,7 +54,7 @@ def collect_voided(taken: Mapping[int, int], events: Iterable[Event]) -> Voided:
         return {}
     wanted = set(taken) | set(taken.values())
     found = {e.seq: e for e in events if e.seq in wanted}
-    return {seq: (found[v], found[seq]) for seq, v in sorted(taken.items())}  # type: ignore[misc]
+    return {seq: (found[v], found[seq]) for seq, v in sorted(taken.items())}  # type: ignore[misc]  # mypy cannot infer the pair type of the comprehension over a dict of events
 
 
 def void_note(void: LogVoided, lang: str) -> str:

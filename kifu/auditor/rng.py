@@ -260,7 +260,7 @@ def _rounds(ledger: Sequence[Event], parties: Parties) -> tuple[list[_Round], li
             else:
                 cur.reveal = e
         else:
-            ref = e.rng  # type: ignore[attr-defined]
+            ref = e.rng
             rounds = by_id.get(ref.commit)
             if rounds:
                 rounds[-1].uses.append(e)
@@ -274,8 +274,8 @@ def _rounds(ledger: Sequence[Event], parties: Parties) -> tuple[list[_Round], li
 
 def _unknown_uses(ledger: Sequence[Event]) -> list[Event]:
     """Events that name a commitment no commit, nonce or reveal of the match mentions."""
-    known = {e.id for e in ledger if isinstance(e, (RngCommitted, RngNonced, RngRevealed))}  # type: ignore[union-attr]
-    return [e for e in ledger if type(e) not in RNG_EVENTS and e.rng.commit not in known]  # type: ignore[attr-defined]
+    known = {e.id for e in ledger if isinstance(e, (RngCommitted, RngNonced, RngRevealed))}
+    return [e for e in ledger if type(e) not in RNG_EVENTS and e.rng.commit not in known]
 
 
 class Problem(NamedTuple):

@@ -91,7 +91,7 @@ class Bar:
         self._held.clear()
 
 
-class _Counted(list):  # type: ignore[type-arg]
+class _Counted(list):
     """A list that reports how far an iteration over it has come.
 
     The auditor, the replay, the importer's converter and its writer take the

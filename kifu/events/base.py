@@ -353,4 +353,4 @@ SHARED_EVENTS: tuple[type[Event], ...] = (
 
 def event_type(cls: type[Event]) -> str:
     """The ``type`` tag of an event class."""
-    return cls.__struct_config__.tag  # type: ignore[return-value]
+    return cls.__struct_config__.tag  # type: ignore[return-value]  # msgspec types a tag as str | int | None; every event's is a str

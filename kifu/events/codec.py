@@ -131,7 +131,7 @@ class Codec:
         """Checks a decoded match.start beyond its schema (a game's catalogue shape); raises KifuError."""
         self.types: tuple[type[Event], ...] = SHARED_EVENTS + tuple(game_events)
         self.by_type: dict[str, type[Event]] = {event_type(t): t for t in self.types}
-        self.union: Any = Union[self.types]  # type: ignore[valid-type]  # noqa: UP007 (a union built at run time)
+        self.union: Any = Union[self.types]  # noqa: UP007 (a union built at run time)
         self._decoder = msgspec.json.Decoder(self.union)
         self.decode_raw: Callable[[bytes], Event] = self._decoder.decode
         """Decode one line, raising msgspec's own errors: for hot loops that

@@ -86,7 +86,7 @@ def catalogue(lang: str) -> Mapping[str, str]:
     return table
 
 
-class _Kept(dict):  # type: ignore[type-arg]
+class _Kept(dict):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 

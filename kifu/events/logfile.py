@@ -76,9 +76,10 @@ def _decode_start(raw: bytes, where: str) -> str:
             line=1,
             field="format",
         )
-    if not isinstance(obj.get("game"), str):
+    game = obj.get("game")
+    if not isinstance(game, str):
         raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
-    return obj["game"]
+    return game
 
 
 def _codec_of_start(raw: bytes, where: str) -> Codec:
@@ -177,7 +178,7 @@ class Verifier:
 
     def too_long(self, head: bytes, offset: int) -> tuple[list[Event], KifuError]:
         """A line that goes on past ``limits.MAX_LINE`` bytes from ``offset`` (``head`` is its start): the reader stops there."""
-        return self._confirm([], _overlong(head, self.where, self.line + 1, offset))  # type: ignore[return-value]
+        return self._confirm([], _overlong(head, self.where, self.line + 1, offset))  # type: ignore[return-value]  # _confirm passes the error through, never None here
 
     def _bulk(self, lines: list[bytes], data: bytes) -> list[Event] | None:
         """The events of lines that are all clean, in a few C-level passes; None at the first doubt.
@@ -197,6 +198,7 @@ class Verifier:
             if self.codec is None:
                 self.codec = _codec_of_start(lines[0], self.where)
                 self._decode = self.codec.decode_raw
+            assert self._decode is not None  # set with the codec, on the first block
             events = list(map(self._decode, lines))
         except (msgspec.DecodeError, KifuError, RecursionError):
             return None
@@ -214,7 +216,7 @@ class Verifier:
         kinds = set(map(type, events if first > 1 else events[1:]))
         if any(issubclass(t, MatchStarted) for t in kinds):
             return None
-        free = self.codec.free  # type: ignore[union-attr]
+        free = self.codec.free
         if not kinds.isdisjoint(free) and any(type(e) in free and limits.too_deep(ln) for e, ln in zip(events, lines)):
             return None
         if first == 1:
@@ -240,7 +242,7 @@ class Verifier:
                     if self.codec is None:
                         self.codec = _codec_of_start(raw, self.where)
                         self._decode = self.codec.decode_raw
-                    event = self._decode(raw)  # type: ignore[misc]
+                    event = self._decode(raw)  # type: ignore[misc]  # set with the codec just above; no assert in the per-line loop
                 except (msgspec.DecodeError, MalformedEvent) as exc:
                     raise _bad_line(exc, raw, self.where, lineno, pos) from None
                 if encode(event) != raw:
@@ -413,6 +415,7 @@ class Reader:
         except OSError as exc:
             raise KifuError(Msg("io.cannot_read", reason=exc.strerror), where=self.where) from None
         verifier, progress = self.verifier, self.progress
+        error: KifuError | None
         with fh:
             offset, rest = 0, b""
             while chunk := fh.read(_CHUNK):

@@ -127,7 +127,7 @@ _REPLACE = msgspec.structs.replace
 def log_apply(state: LogState, event: Event) -> LogState:
     at, seq = event.at, event.seq
     cls = type(event)
-    special = _SPECIAL.get(cls, _UNSEEN)
+    special: Callable[[LogState, Event, type], LogState] | None = _SPECIAL.get(cls, _UNSEEN)
     if special is _UNSEEN:
         special = _classify(cls)
     if special is not None:
@@ -142,7 +142,7 @@ def log_apply(state: LogState, event: Event) -> LogState:
 
 
 def _rng(state: LogState, event: Event, cls: type) -> LogState:
-    if cls in RNG_EVENTS or event.rng is not None:  # type: ignore[attr-defined]
+    if cls in RNG_EVENTS or event.rng is not None:  # type: ignore[attr-defined]  # _classify sends here only event types with an `rng` field
         state = _REPLACE(state, rng=state.rng + (event,))
     if event.at is not None and (event.at == state.last_at or _later(event.at, state.last_at)):
         return _REPLACE(state, seq=event.seq, last_at=event.at, last_at_seq=event.seq)
@@ -179,6 +179,8 @@ _FROM_ISO = datetime.fromisoformat
 
 def _counted(state: LogState, event: Event, cls: type) -> LogState:
     seq, at = event.seq, event.at
+    last_at: str | None
+    last_at_seq: int | None
     if at is not None and (at == state.last_at or _later(at, state.last_at)):
         last_at, last_at_seq = at, seq
     else:
@@ -246,7 +248,7 @@ def _verdict(s: int, seq: int, log: LogState) -> VoidVerdict:
 def _book(state: LogState, event: Event, cls: type) -> LogState:
     """The log's record of rulings and voids after ``event`` (a judge.ruling or a log.void)."""
     if cls is JudgeRuling:
-        return _REPLACE(state, ruled=state.ruled + ((event.seq, tuple(event.about)),))  # type: ignore[attr-defined]
+        return _REPLACE(state, ruled=state.ruled + ((event.seq, tuple(event.about)),))  # type: ignore[attr-defined]  # a JudgeRuling (cls) has `about`
     assert isinstance(event, LogVoided)
     taken = {v.seq: event.seq for v in void_verdicts(event, state) if v.problem is None and v.seq not in state.voided}
     return _REPLACE(state, voids=state.voids | {event.seq}, voided={**state.voided, **taken} if taken else state.voided)
@@ -287,7 +289,7 @@ def voided_in(events: Iterable[Event]) -> dict[int, int]:
     return state.voided
 
 
-_UNSEEN = object()
+_UNSEEN: Any = object()
 _SPECIAL: dict[type, Callable[[LogState, Event, type], LogState] | None] = {
     **{cls: _counted for cls in _COUNTED},
     **{cls: _rng for cls in RNG_EVENTS},

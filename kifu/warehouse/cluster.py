@@ -651,7 +651,7 @@ def ingest(
     fresh: set[tuple[str, str]] = set(now.partitions()) if now.legacy else set()
     for i, chunk in enumerate(seen):
         by_key: dict[tuple[str, str], list[str]] = {}
-        for m, key in chunk.loaded.items():  # type: ignore[union-attr]
+        for m, key in chunk.loaded.items():  # type: ignore[union-attr]  # a chunk in `seen` has loaded its matches
             by_key.setdefault(key, []).append(m)
         for key, ms in by_key.items():
             refused = [m for m in ms if (i, m) not in admitted]

@@ -186,7 +186,7 @@ def resolve(seats: Sequence[Seat], identity: Identity = Identity()) -> list[tupl
     for i, (seat, key, name) in enumerate(zip(seats, keys, names)):
         listed = seat[5] in identity.keys  # a session key too, when an analyst lists it
         if listed:
-            groups.append(("file", identity.keys[seat[5]]))  # type: ignore[index]
+            groups.append(("file", identity.keys[seat[5]]))  # type: ignore[index]  # seat[5] is a str here: it was found in identity.keys
             via.append("file-key")
         elif key:
             groups.append(key_person[key][0])
@@ -264,7 +264,7 @@ def stored_digest(con: duckdb.DuckDBPyConnection) -> str | None:
 
 
 def seats_of(con: duckdb.DuckDBPyConnection) -> list[Seat]:
-    return [tuple(r) for r in con.execute(SEATS_SQL).fetchall()]  # type: ignore[misc]
+    return [tuple(r) for r in con.execute(SEATS_SQL).fetchall()]
 
 
 def refresh(con: duckdb.DuckDBPyConnection, identity: Identity = Identity()) -> int:

@@ -381,7 +381,7 @@ def adjust(results: list[Fairness], alpha: float, correction: str = "holm") -> l
     for key in dict.fromkeys((r.test, r.verifiable) for r in results):
         group = [r for r in results if (r.test, r.verifiable) == key]
         tested = [r for r in group if r.p is not None]
-        adjusted = dict(zip(map(id, tested), CORRECTIONS[correction]([r.p for r in tested])))  # type: ignore[misc]
+        adjusted = dict(zip(map(id, tested), CORRECTIONS[correction]([r.p for r in tested])))  # type: ignore[misc]  # r.p is not None for every tested result (filtered above)
         label = f"{correction} over {len(tested)}"
         for r in group:
             q = adjusted.get(id(r))

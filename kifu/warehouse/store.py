@@ -393,14 +393,17 @@ def query(
 
 
 def _stop(con: duckdb.DuckDBPyConnection, finished: threading.Event) -> None:
-    """Interrupt the running statement and wait for it to unwind (a second Ctrl-C does not cut that short)."""
-    con.interrupt()
-    while True:
+    """Interrupt the running statement and wait for it to unwind (a second Ctrl-C does not cut that short).
+
+    The interrupt is repeated until the statement has ended: DuckDB forgets one that comes while it
+    is still preparing the statement (binding, planning), and the statement would then run on.
+    """
+    while not finished.is_set():
+        con.interrupt()
         try:
-            finished.wait(10)
-            return
+            finished.wait(0.1)
         except KeyboardInterrupt:
-            con.interrupt()
+            pass
 
 
 def match_lines(con: duckdb.DuckDBPyConnection, match: str) -> bytes:

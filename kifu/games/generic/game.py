@@ -13,7 +13,7 @@ GAME = Game(
     prefix="",
     code="KIFU",
     events=EVENTS,
-    projection=projection,  # type: ignore[arg-type]
+    projection=projection,
     rules=(),
     charts=CHARTS,
 )

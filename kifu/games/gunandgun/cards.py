@@ -395,8 +395,8 @@ T = TypeVar("T")
 
 def _overlay(base: list[T], extra: list[T]) -> list[T]:
     # Overrides keep the built-in position so listings stay in printed order.
-    out = {item.id: item for item in base}  # type: ignore[attr-defined]
-    out.update({item.id: item for item in extra})  # type: ignore[attr-defined]
+    out = {item.id: item for item in base}  # type: ignore[attr-defined]  # every card kind T has an id
+    out.update({item.id: item for item in extra})  # type: ignore[attr-defined]  # every card kind T has an id
     return list(out.values())
 
 

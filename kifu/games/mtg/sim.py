@@ -145,7 +145,7 @@ class Sim(Slipping):
             self.slipped("wrong-outcome")
             # an ignored Thumb coin that would give the written outcome makes it MTG-THUMB-004's
             if any((side == call) == won for side in sides):
-                self.slip.code = "MTG-THUMB-004"  # type: ignore[union-attr]
+                self.slip.code = "MTG-THUMB-004"  # type: ignore[union-attr]  # slipped() just set the slip
             return won
         self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won" if won else "lost")
         return won

@@ -227,7 +227,7 @@ def _put(state: State, player: str, **changes: Any) -> State:
     return replace(state, agents={**state.agents, player: replace(agent(state, player), **changes)})
 
 
-def _pay(state: State, player: str, trion: int, seq: int, tags: list[str] = ()) -> State:  # type: ignore[assignment]
+def _pay(state: State, player: str, trion: int, seq: int, tags: list[str] = ()) -> State:  # type: ignore[assignment]  # an empty tuple as the read-only default; the list is only read
     a = agent(state, player)
     hand = list(a.tags)
     for t in tags:

@@ -304,7 +304,7 @@ def use(
         fields["to"] = to
     decl = sim.emit("wt.use", by=me.id, **fields)
     if unpaid or slip:
-        sim.slipped("use-underpaid" if unpaid else slip)  # type: ignore[arg-type]
+        sim.slipped("use-underpaid" if unpaid else slip)  # type: ignore[arg-type]  # slip is a kind named in SLIPS when set
     chain(sim, me, decl, eff.kind, eff.damage, used, to)
     return decl
 

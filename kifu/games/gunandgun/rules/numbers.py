@@ -73,7 +73,7 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
 )
 def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     # Watches every draw, load, life and burn change, most of them no activation's effect: a plain function.
-    aid = s.event.act  # type: ignore[attr-defined]
+    aid = s.event.act
     a = s.after.game.acts.get(aid) if aid else None
     if a is None or a.kind in ("gunner", "gun") or a.outcome == "fizzled":
         return ()
@@ -159,7 +159,7 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
     e = s.event
     if type(e) is ev.EffectResolved:
         return () if e.holds is None else _verdict_recorded(s)
-    if e.act is None or (type(e) is ev.LifeChanged and e.why != "hit"):  # type: ignore[attr-defined]
+    if e.act is None or (type(e) is ev.LifeChanged and e.why != "hit"):
         return ()
     return _threshold_applied(s)
 

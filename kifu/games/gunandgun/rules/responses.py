@@ -49,7 +49,7 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
 )
 def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     # Watches every effect, most of them no activation's: a plain function.
-    aid = s.event.act  # type: ignore[attr-defined]
+    aid = s.event.act
     a = s.before.game.acts.get(aid) if aid else None
     if a is None or a.outcome != "fizzled":
         return ()

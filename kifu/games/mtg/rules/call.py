@@ -23,8 +23,8 @@ from .common import CALLS, STATED, evidence, flip_subject
 
 def _called(s: Step) -> Instruction | None:
     """The instruction of this event if it is a called flip without a stated result."""
-    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
-    if ins is None or ins.kind != "called" or stated_group(ins, s.event.group):  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(s.event.flip)
+    if ins is None or ins.kind != "called" or stated_group(ins, s.event.group):
         return None
     return ins
 
@@ -84,8 +84,8 @@ def call_before_result(s: Step) -> Iterable[Hit]:
     if ins is None:
         return ()
     e = s.event
-    before = s.before.game.flips.get(e.flip)  # type: ignore[attr-defined]
-    g_before = before.groups.get(e.group) if before else None  # type: ignore[attr-defined]
+    before = s.before.game.flips.get(e.flip)
+    g_before = before.groups.get(e.group) if before else None
     if isinstance(e, CoinCalled):
         landed = coins_of(g_before, ins.flipper) if g_before else ()
         if landed and e.player == ins.flipper:
@@ -101,7 +101,7 @@ def call_before_result(s: Step) -> Iterable[Hit]:
     return _no_call(ins, g_before, e)
 
 
-def _no_call(ins: Instruction, g_before, e) -> tuple[Hit, ...]:  # type: ignore[no-untyped-def]
+def _no_call(ins: Instruction, g_before, e) -> tuple[Hit, ...]:
     """Info: a result with no call before it and nothing earlier in the flip: the timing cannot be decided."""
     if g_before is not None and (any(c.player == ins.flipper for c in g_before.calls) or g_before.coins):
         return ()
@@ -187,11 +187,11 @@ def won_means_call_matches(end: End) -> Iterable[Hit]:
 )
 def instructed_player_flips(s: Step) -> Iterable[Hit]:
     e = s.event
-    if e.player is None:  # type: ignore[attr-defined]
+    if e.player is None:
         return ()  # the instruction's flipper, as the log leaves it
-    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
-    if ins is not None and ins.flippers != "each-player" and e.player != ins.flipper:  # type: ignore[attr-defined]
-        return (Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group)),)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(e.flip)
+    if ins is not None and ins.flippers != "each-player" and e.player != ins.flipper:
+        return (Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group)),)
     return ()
 
 
@@ -203,8 +203,8 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     options=(STATED.name,),
 )
 def stated_result(s: Step) -> Iterable[Hit]:
-    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
-    if ins is None or not stated_group(ins, s.event.group):  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(s.event.flip)
+    if ins is None or not stated_group(ins, s.event.group):
         return ()
     return _stated_contradicted(s.event, ins)
 

@@ -51,7 +51,7 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
 )
 def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
     e = s.event
-    r = s.after.game.randomisers.get(e.randomiser)  # type: ignore[attr-defined]
+    r = s.after.game.randomisers.get(e.randomiser)
     if r is None or (isinstance(e, HeadsNamed) and r.kind != "die"):
         return
     bad_coin = r.kind in ("coin", "cards") and r.sides != 2
@@ -134,7 +134,7 @@ REFERS = (CoinCalled, CoinLanded, CoinKept, FlipDecided, ChoiceMade, PayoffAppli
     on=REFERS,
 )
 def events_name_an_instruction(s: Step) -> Iterable[Hit]:
-    flip = s.event.flip  # type: ignore[attr-defined]
+    flip = s.event.flip
     if flip not in s.before.game.flips:
         return (Hit(s.event.seq, {"type": type(s.event).__struct_config__.tag, "flip": flip}),)
     return ()

@@ -36,10 +36,10 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     """(before, after) when this coin starts a new flip of an existing instruction: its group had no coin before
     (a coin adds itself to its group, and never opens an instruction, so the group after it holds it alone)."""
     e = s.event
-    after = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
-    if after is None or len(after.groups[e.group].coins) != 1:  # type: ignore[attr-defined]
+    after = s.after.game.flips.get(e.flip)
+    if after is None or len(after.groups[e.group].coins) != 1:
         return None
-    before = s.before.game.flips.get(e.flip)  # type: ignore[attr-defined]
+    before = s.before.game.flips.get(e.flip)
     return None if before is None else (before, after)
 
 
@@ -50,7 +50,7 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     on=(CoinLanded,),
 )
 def stops_at_first_loss(s: Step) -> Iterable[Hit]:
-    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(s.event.flip)
     if ins is None or ins.sequence not in UNTIL_LOSE:  # each sequence rule judges one kind: asked first
         return ()
     pair = _starting(s)
@@ -59,14 +59,14 @@ def stops_at_first_loss(s: Step) -> Iterable[Hit]:
 
 def _flips_after_a_loss(s: Step, before: Instruction, after: Instruction) -> Iterable[Hit]:
     for g, outcome in counted(before):
-        if outcome == "lost" and g.group < s.event.group:  # type: ignore[attr-defined]
+        if outcome == "lost" and g.group < s.event.group:
             seq = kept_coin(g, before.flipper).seq if kept_coin(g, before.flipper) else g.first_seq
             yield Hit(
                 s.event.seq,
                 evidence(
                     after,
                     group=s.event.group,
-                    lost_group=g.group,  # type: ignore[attr-defined]
+                    lost_group=g.group,
                     loss_seq=seq,
                 ),
                 (seq,),
@@ -136,7 +136,7 @@ def _choice_range(s: Step, ins: Instruction) -> tuple[int, int | None] | None:
 )
 def number_instructed(s: Step) -> Iterable[Hit]:
     e = s.event
-    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(e.flip)
     if ins is None:
         return ()
     if isinstance(e, FlipInstructed):
@@ -185,7 +185,7 @@ NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
 )
 def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     e = s.event
-    ins = s.after.game.flips.get(e.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(e.flip)
     if ins is None:
         return ()
     if isinstance(e, ChoiceMade):
@@ -230,7 +230,7 @@ def _decider(ins: Instruction, g: Group) -> str | None:
     on=(CoinLanded,),
 )
 def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
-    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(s.event.flip)
     if ins is None or ins.sequence != "repeat":
         return ()
     pair = _starting(s)
@@ -238,7 +238,7 @@ def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
 
 
 def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
-    earlier = [g for g in groups_in_order(before) if g.group < s.event.group]  # type: ignore[attr-defined]
+    earlier = [g for g in groups_in_order(before) if g.group < s.event.group]
     if not earlier:
         return
     prev = earlier[-1]
@@ -253,7 +253,7 @@ def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
         who = Msg("text.mtg.an_opponent") if decider == OPPONENT else decider
         yield Hit(
             s.event.seq,
-            evidence(before, group=s.event.group, prev=prev.group, decider=who),  # type: ignore[attr-defined]
+            evidence(before, group=s.event.group, prev=prev.group, decider=who),
             about=("length", before.flip),
             follows=(flip_subject(before, prev.group),),
         )
@@ -296,7 +296,7 @@ def _all_heads(ins: Instruction, g: Group) -> bool | None:
     on=(CoinLanded,),
 )
 def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
-    ins = s.after.game.flips.get(s.event.flip)  # type: ignore[attr-defined]
+    ins = s.after.game.flips.get(s.event.flip)
     if ins is None or ins.sequence != "until-both-heads":
         return ()
     pair = _starting(s)
@@ -305,12 +305,12 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
 
 def _round_after_all_heads(s: Step, pair: tuple[Instruction, Instruction]) -> Iterable[Hit]:
     for g in groups_in_order(pair[0]):
-        if g.group < s.event.group and _all_heads(pair[0], g):  # type: ignore[attr-defined]
+        if g.group < s.event.group and _all_heads(pair[0], g):
             yield Hit(
                 s.event.seq,
                 evidence(
                     pair[1],
-                    group=s.event.group,  # type: ignore[attr-defined]
+                    group=s.event.group,
                     what=Msg("text.mtg.round_all_heads", round=g.group),
                 ),
                 about=("length", pair[1].flip),

@@ -20,7 +20,7 @@ from .common import (
 )
 
 
-def _expected(g: Group, player: str, options) -> int:  # type: ignore[no-untyped-def]
+def _expected(g: Group, player: str, options) -> int:
     return expected_coins(g.thumbs.get(player, 0), options[STACKING.name])
 
 
@@ -47,7 +47,7 @@ def coins_per_flip(s: Step) -> Iterable[Hit]:
     return ()
 
 
-def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int, options) -> dict:  # type: ignore[no-untyped-def]
+def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int, options) -> dict:
     k = g.thumbs.get(who, 0)
     additive = options[STACKING.name] == "multiply" and k > 1 and found == 1 + k
     note = Msg("text.mtg.note_additive") if additive else ""
@@ -70,7 +70,7 @@ def _flippers(state: State) -> tuple[tuple[Instruction, Group, str], ...]:
     return tuple((ins, g, who) for ins in state.flips.values() for g in groups_in_order(ins) for who in g.thumbs)
 
 
-def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]:  # type: ignore[no-untyped-def]
+def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]:
     want, mine = _expected(g, who, options), coins_of(g, who)
     if len(mine) >= want:
         return
@@ -85,7 +85,7 @@ def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]
 THUMB_COUNT = replace(coins_per_flip, finish=_too_few)
 
 
-def _keeps(g: Group, who: str) -> list:  # type: ignore[type-arg]
+def _keeps(g: Group, who: str) -> list:
     return [k for k in g.keeps if k.player == who]
 
 

@@ -246,7 +246,7 @@ def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[Msg, Msg]:
     named = (
         Msg("text.ws.fighter", player=p, slot=a.slot, card=slot.card) for p, slot in zip((a.player, a.defender), pair)
     )
-    return tuple(named)  # type: ignore[return-value]
+    return tuple(named)  # type: ignore[return-value]  # a pair in, a pair out
 
 
 @rule(

@@ -99,7 +99,7 @@ def closed_phase(s: Step) -> str | None:
     if isinstance(s.event, ev.PhaseEnded):
         return before.phase if s.event.phase == before.phase else None
     if isinstance(s.event, (ev.PhaseStarted, ev.TurnStarted)):
-        return before.phase  # type: ignore[no-any-return]
+        return before.phase
     return None
 
 

@@ -75,7 +75,7 @@ def _damage_hit(s: Step, kinds: tuple[str, ...]) -> Iterable[Hit]:
         return
     e, calc = found
     if _diagnosis(e, calc) in kinds:
-        yield Hit(e.seq, {"amount": e.amount, **calc}, (s.before.game.attack.seq,))  # type: ignore[union-attr]
+        yield Hit(e.seq, {"amount": e.amount, **calc}, (s.before.game.attack.seq,))
 
 
 DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
