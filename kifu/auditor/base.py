@@ -587,7 +587,6 @@ class Engine:
         file read as it is audited) must say them, since its voids come after what they
         void; for a sequence they are worked out here.
         """
-        raws: list[Raw] = []
         if voided is None:
             events = events if isinstance(events, Sequence) else list(events)
             voided = voided_in(events)
@@ -595,13 +594,30 @@ class Engine:
         it = iter(events)
         start = next(it)
         assert isinstance(start, MatchStarted)
+        steps = transitions(self.projection, start, it, options, skip)
+        return self.check(start, steps, options, catalogue, strict, skip, folded).findings
+
+    def check(
+        self,
+        start: MatchStarted,
+        steps: Iterable[tuple[Event, Frame[Any], Frame[Any]]],
+        options: Mapping[str, Any],
+        catalogue: Any = None,
+        strict: bool = False,
+        skip: Container[int] = NONE_VOIDED,
+        folded: bool = True,
+    ) -> Outcome:
+        """The findings of a match folded by the projector (``steps``: its ``transitions``, passing over the
+        seqs in ``skip``), and the frame after its last event: ``run`` for a caller that folds the match itself
+        (the page draws the same frames the rules judge)."""
+        raws: list[Raw] = []
         names = players_of(start)
         checks, checks_of = self._checks, self._checks_of
         frame = None
         # The projector's fold gives each event with the frames before and after it; each rule
         # watching the event's class sees one Step. Nothing else is allocated on a clean event.
         # (``_check`` written out: this loop is the audit's hot path.)
-        for event, before, frame in transitions(self.projection, start, it, options, skip):
+        for event, before, frame in steps:
             if skip and event.seq in skip:
                 continue
             s = Step(event, before, frame, options, start, catalogue)
@@ -621,8 +637,8 @@ class Engine:
         assert frame is not None
         raws.extend(self.finish(End(frame, options, start, frame.seq, catalogue), strict))
         if folded:
-            return fold(raws)
-        return sorted((r.finding for r in raws), key=Finding.sort_key)
+            return Outcome(fold(raws), frame)
+        return Outcome(sorted((r.finding for r in raws), key=Finding.sort_key), frame)
 
     def _check(
         self,
@@ -687,6 +703,15 @@ class Engine:
             if strict:
                 raise
             out.append(INTERNAL.raw(Hit(seq, {"rule": r.code, "error": f"{type(exc).__name__}: {exc}"})))
+
+
+class Outcome(NamedTuple):
+    """What the audit of a whole match gives (``Engine.check``)."""
+
+    findings: list[Finding]
+    """One per mistake, sorted by (seq, code) (or every finding unfolded)."""
+    final: Frame[Any]
+    """The frame after the last event: the state the end-of-match rules judged."""
 
 
 def players_of(start: MatchStarted) -> dict[str, str]:

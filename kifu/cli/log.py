@@ -13,7 +13,7 @@ import msgspec
 import typer
 
 from kifu.events import limits, logfile
-from kifu.events.base import KifuError, MatchStarted
+from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from .common import (
@@ -31,7 +31,6 @@ from .common import (
     players,
     print_json,
     print_rows,
-    voids_of,
 )
 from .progress import Bar, log_note, logs_progress, verify_log
 from .toss import RollOpt, StoreOpt, UntilOpt, append_toss
@@ -228,8 +227,6 @@ def verify(
       kifu verify m1.jsonl --expect-head 3f9a0c…
       kifu verify matches/*.jsonl -f json
     """
-    from kifu.auditor.rng import Tally
-
     progress, sizes = logs_progress(logs, 1, msg("progress_verify", lang))
     rows: list[dict[str, Any]] = []
     with progress as bar:
@@ -239,13 +236,10 @@ def verify(
             if fmt is VerifyFormat.json:
                 rows.append(_verify_row(path, expect_head, bar, start, lang))
             else:
-                tally = Tally()
-                head = verify_log(path, expect_head, bar, start, tally.add_all)
-                bar.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
-                if tally.outcomes or tally.ledger:
-                    bar.echo(
-                        msg("verified_random", lang, path=path, outcomes=tally.outcomes, verifiable=tally.verifiable)
-                    )
+                done = verify_log(path, expect_head, bar, start)
+                bar.echo(msg("verified", lang, path=path, seq=done.head.seq, head=done.head.hash))
+                if done.random or done.protocol:
+                    bar.echo(msg("verified_random", lang, path=path, outcomes=done.random, verifiable=done.verifiable))
             start += size
     if fmt is VerifyFormat.json:
         print_json(rows)
@@ -254,11 +248,8 @@ def verify(
 
 def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lang: Lang | None) -> dict[str, Any]:
     """One log's verdict for `verify -f json`; a failure is a row (and a line on stderr), not the end."""
-    from kifu.auditor.rng import Tally
-
-    tally = Tally()
     try:
-        head = verify_log(path, expect_head, bar, start, tally.add_all)
+        done = verify_log(path, expect_head, bar, start)
     except KifuError as exc:
         error = exc.located(str(path)).render(lang_of(lang).value)
         bar.warn(f"kifu: error: {error}")
@@ -273,12 +264,12 @@ def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lan
         }
     return {
         "path": str(path),
-        "seq": head.seq,
-        "head": head.hash,
+        "seq": done.head.seq,
+        "head": done.head.hash,
         "ok": True,
         "error": None,
-        "random": tally.outcomes,
-        "verifiable": tally.verifiable,
+        "random": done.random,
+        "verifiable": done.verifiable,
     }
 
 
@@ -328,13 +319,14 @@ def show(
 
     Example: kifu show m1.jsonl --since 10 --until 40 -f md
     """
+    from kifu import app as use
     from kifu.auditor.base import who
     from kifu.auditor.provenance import where
     from kifu.auditor.report import event_detail, label, void_note
     from kifu.events import i18n
     from kifu.events.base import event_type
 
-    gone = voids_of(log)
+    gone = use.voided(log)
     code = lang_of(lang).value
     person = fmt in (DataFormat.table, DataFormat.md)
     # The column is there when the log holds an edited message at all: a byte scan, as for voids. A key
@@ -405,9 +397,12 @@ def state(
       kifu state m1.jsonl --at 42 --path game.players.p1
       kifu state m1.jsonl --at 41 --flat > before.txt; kifu state m1.jsonl --at 42 --flat | diff before.txt -
     """
-    frame, last = _frame_at(log, at)
-    if frame is None:
-        fail(msg("seq_range", lang, seq=at, last=last))
+    from kifu import app as use
+
+    try:
+        frame = use.state_at(log, at)
+    except use.OutOfRange as exc:
+        fail(msg("seq_range", lang, seq=exc.seq, last=exc.last))
     tree = msgspec.to_builtins(frame)
     for key in path.split(".") if path else ():
         if isinstance(tree, dict) and key in tree:
@@ -426,35 +421,6 @@ def state(
             typer.echo(f"{leaf} = {msgspec.json.encode(value).decode()}")
     else:
         print_json(tree)
-
-
-def _frame_at(log: Path, at: int | None) -> tuple[Any, int]:
-    """(the frame after event ``at``, or after the last event; the last seq) in one streaming pass.
-
-    The fold stops at ``at``; the rest of the log is still read and verified (a log that
-    cannot be trusted gives no state), but nothing of it is kept. The frame is None if
-    ``at`` is outside the log.
-    """
-    from kifu.auditor import registry
-    from kifu.projector.base import frames
-
-    reader = logfile.Reader(log)
-    events = reader.events()
-    start = next(events)
-    assert isinstance(start, MatchStarted)  # the Verifier refuses any other first line
-    g = registry.game(start.game)
-    voided = set(voids_of(log))  # a void takes its events back at every seq, before the void too
-    frame = None
-    if at is None or at >= 1:
-        for frame in frames(g.projection, itertools.chain((start,), events), registry.options(g, start), voided):
-            if frame.seq == at:
-                break
-    for _ in events:  # the rest is verified, not folded
-        pass
-    last = reader.head.seq
-    if at is not None and not 1 <= at <= last:
-        return None, last
-    return frame, last
 
 
 def _leaves(tree: Any, prefix: str) -> Iterable[tuple[str, Any]]:
