@@ -549,6 +549,18 @@ def create(
     return event
 
 
+class Built(dict):  # type: ignore[type-arg]
+    """The plain mapping of an event already built once through the game's codec (an importer checks each
+    event it makes): ``write_new`` numbers and chains the ``event`` it holds instead of building it again."""
+
+    __slots__ = ("event",)
+
+    def __init__(self, body: dict[str, Any], event: Event) -> None:
+        super().__init__(body)
+        self.event = event
+        """The event built from ``body`` (its ``seq`` and ``prev`` are set when it is written)."""
+
+
 def _next_line(codec: Codec, obj: dict[str, Any], seq: int, prev: str, where: str) -> tuple[Event, bytes]:
     """Event ``seq`` after the line hashed ``prev``, from a plain mapping, and its canonical line."""
     if obj.get("type") == "match.start":
@@ -576,9 +588,12 @@ def write_new(
         out.write(line + b"\n")
         seq, prev = 1, line_hash(line)
         for event in events:
-            obj = msgspec.to_builtins(event) if isinstance(event, Event) else dict(event)
             seq += 1
-            _, line = _next_line(codec, obj, seq, prev, where)
+            if isinstance(event, Built) and not isinstance(event.event, MatchStarted):
+                line = codec.line(msgspec.structs.replace(event.event, seq=seq, prev=prev), where=where, seq=seq)
+            else:
+                obj = msgspec.to_builtins(event) if isinstance(event, Event) else dict(event)
+                _, line = _next_line(codec, obj, seq, prev, where)
             out.write(line + b"\n")
             prev = line_hash(line)
     return Head(seq, prev)
