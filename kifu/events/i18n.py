@@ -18,7 +18,7 @@ import string
 from functools import cache
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import msgspec
 
@@ -60,26 +60,36 @@ def _msg(key: str, params: dict[str, Any]) -> Msg:
     return Msg(key, **params)
 
 
-def _sources() -> Iterator[tuple[str, Path]]:
-    """(owner, folder) of every catalogue: the core's, then each game's that has one.
+CORE = Path(__file__).resolve().parent.parent / "locale"
+"""The core's catalogue: ``kifu/locale/``."""
+
+_game_locales: Callable[[], Iterable[Path]] = tuple
+"""Where the games' catalogues are: told by the game table (``locales``), which this module never imports."""
+
+
+def locales(found: Callable[[], Iterable[Path]]) -> None:
+    """Set where the games' catalogues are (each game's ``locale/`` folder, in the order of the games): the game
+    table calls this whenever it changes, and the catalogue is read again."""
+    global _game_locales
+    _game_locales = found
+    catalogue.cache_clear()
+
+
+def _sources() -> Iterator[Path]:
+    """The folder of every catalogue: the core's, then each game's.
 
     The folders are found beside the modules (kifu is installed as files): importing
     ``importlib.resources`` would cost every command more than reading the files does.
     """
-    import kifu.games
-
-    yield "kifu", Path(kifu.games.__file__).parent.parent / "locale"
-    roots = [Path(p) for p in kifu.games.__path__]  # a game may live in any folder of the package's path
-    for game_id in kifu.games.GAMES:
-        found = next((r / game_id for r in roots if (r / game_id).is_dir()), roots[0] / game_id)
-        yield game_id, found / "locale"
+    yield CORE
+    yield from _game_locales()
 
 
 @cache
 def catalogue(lang: str) -> Mapping[str, str]:
     """Every message id -> its template in ``lang`` (the core's and every game's)."""
     table: dict[str, str] = {}
-    for _, folder in _sources():
+    for folder in _sources():
         part = folder / f"{lang}.json"
         if part.is_file():
             table.update(msgspec.json.decode(part.read_bytes(), type=dict[str, str]))

@@ -25,18 +25,16 @@ event (``refresh``), so the tables never disagree with the SQL that defines them
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from types import ModuleType
 from collections.abc import Iterable
 
-import kifu.games
-from kifu.games import has_part, part
+from kifu.events import games as gametable
 
 
-@lru_cache(maxsize=1)
+@gametable.cached
 def modules() -> tuple[ModuleType, ...]:
-    """Every game's ``views`` module, in the order of ``kifu.games.GAMES`` (a game may have none)."""
-    return tuple(part(g, "views") for g in kifu.games.GAMES if has_part(g, "views"))
+    """Every game's ``views`` module, in the order of the list of games (a game may have none)."""
+    return tuple(gametable.part(g, "views") for g in gametable.ids() if gametable.has_part(g, "views"))
 
 
 RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret", "uniform")

@@ -16,12 +16,10 @@ import itertools
 import os
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-import kifu.games
 
 from .. import games
 from ..base import KifuError
@@ -85,11 +83,11 @@ FORMATS: dict[str, Reader] = {
 
 def map_source(game_id: str) -> tuple[str, str] | None:
     """A game's own mapping file as (text, name), if it ships one (``kifu/games/<id>/mapping.toml``)."""
-    text = kifu.games.data(game_id, "mapping.toml")
+    text = games.data(game_id, "mapping.toml")
     return None if text is None else (text, f"kifu/games/{game_id}/mapping.toml")
 
 
-@cache
+@games.cached
 def game_map(game_id: str) -> MapFile:
     """A game's own mapping, loaded and checked once; EMPTY for a game that ships none."""
     found = map_source(game_id)
