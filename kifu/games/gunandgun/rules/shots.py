@@ -6,7 +6,6 @@ Sources: reference gunandgun.md §1.5 ([N-shoot] sequence and HIT table), seed 0
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterable
 
 from kifu.auditor.base import Hit, Severity, Step, rule
@@ -14,7 +13,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import player_gun
+from .facts import expected_damage, player_gun
 
 STAGES = ("effect", "bullet", "response", "replace")
 
@@ -76,22 +75,6 @@ def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
             (shot.seq,),
             about=("shot", e.shot),
         )
-
-
-def expected_damage(gun: Any, shot: proj.Shot) -> int | None:
-    row = gun.hit_at(shot.loads)
-    if row is None:
-        return None
-    hit = row.hit
-    for stage, delta, to in shot.mods:
-        hit = to if stage == "replace" and to is not None else hit + delta
-    return max(0, hit)
-
-
-def current_hit(state: Any, shot: proj.Shot) -> int | None:
-    """The HIT a shot would deal now (its row plus the modifiers recorded so far)."""
-    gun = proj.gun_facts(state, shot.gun)
-    return None if gun is None else expected_damage(gun, shot)
 
 
 @rule(
