@@ -9,7 +9,6 @@ import pytest
 from conftest import FIXTURES, run_cli
 
 import kifu.warehouse as wh
-from kifu.auditor import registry
 from kifu.auditor import rng as audit_rng
 from kifu.events import logfile
 from kifu.warehouse.store import refresh_feeds
@@ -24,7 +23,7 @@ def db(tmp_path_factory) -> Path:
         (folder / path.name).write_bytes(path.read_bytes())
     db = tmp_path_factory.mktemp("db") / "w.duckdb"
     con = wh.connect(db)
-    summary = wh.ingest(con, [folder], registry.audit, jobs=1)
+    summary = wh.ingest(con, [folder], jobs=1)
     con.close()
     assert summary.matches == len(LOGS) and not summary.refused
     return db

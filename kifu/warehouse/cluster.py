@@ -34,15 +34,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Iterator
 
-from kifu.auditor import registry
+from kifu import app
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
-from .dataset import TABLES, files
+from .dataset import files, tables
 from .ingest import Audit, Checked, Progress, Summary, _admit, _Batch, check_bytes, check_match, log_paths
-from .store import EXPORTS, SCHEMA
-from .views import TABLES as FEED_TABLES
-from .views import feed_inserts, modules
+from .store import SCHEMA, exports
+from .views import feed_inserts, modules, stored
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -58,7 +57,12 @@ ORDER = {
 }
 """How each table's partition file is sorted: the same rows always give the same bytes."""
 
-WRITE_ORDER = ("events", "findings", "random_outcomes", "run_lengths", "matches")
+
+def write_order() -> tuple[str, ...]:
+    """The tables in the order a partition's files are replaced: ``matches`` last (the match rows are the commit)."""
+    return tuple(t for t in tables() if t != "matches") + ("matches",)
+
+
 """``matches`` last: a partition's match rows are the commit of the other tables' rows."""
 
 PART = "part-0.parquet"
@@ -210,16 +214,17 @@ def _pieces(batch: _Batch) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, 
         con.execute("SET TimeZone = 'UTC'")
         # The tables and the events view only: the load and the exports read nothing else (the
         # warehouse's other views cost a third of a small chunk's time to create).
-        for sql in SCHEMA + FEED_TABLES:
+        for sql in SCHEMA + stored():
             con.execute(sql)
         batch.load(con, feed_inserts(modules(), "_batch_events"))
         where = {
-            m: (g, mo) for m, g, mo in con.execute(f"SELECT match, game, month FROM ({EXPORTS['matches']})").fetchall()
+            m: (g, mo)
+            for m, g, mo in con.execute(f"SELECT match, game, month FROM ({exports()['matches']})").fetchall()
         }
         out: dict[tuple[str, str], dict[str, bytes]] = {}
-        for table in TABLES:
+        for table in tables():
             target = os.path.join(tmp, table)
-            con.execute(f"COPY ({EXPORTS[table]}) TO $t (FORMAT parquet, PARTITION_BY (game, month))", {"t": target})
+            con.execute(f"COPY ({exports()[table]}) TO $t (FORMAT parquet, PARTITION_BY (game, month))", {"t": target})
             for f in files(Path(tmp), table):
                 game, month = (part.split("=", 1)[1] for part in f.relative_to(target).parts[:2])
                 out.setdefault((game, month), {})[table] = f.read_bytes()
@@ -256,7 +261,7 @@ def merge_partition(
     con = duckdb.connect(config={"threads": 1})
     try:
         con.execute("SET TimeZone = 'UTC'")
-        new: dict[str, list[str]] = {t: [] for t in TABLES}
+        new: dict[str, list[str]] = {t: [] for t in tables()}
         params: dict[str, Any] = {}
         for i, (p, ex) in enumerate(zip(pieces, excluded)):
             params[f"x{i}"] = list(ex)
@@ -267,10 +272,10 @@ def merge_partition(
                     f"SELECT * FROM read_parquet({_sql_list([path])}, hive_partitioning = false) "
                     f"WHERE NOT list_contains($x{i}::VARCHAR[], match)"
                 )
-        listed = {t: _listed(out, t, game, month) for t in TABLES}
-        with _fetched(out, [r for t in TABLES for r in listed[t]]) as local:
+        listed = {t: _listed(out, t, game, month) for t in tables()}
+        with _fetched(out, [r for t in tables() for r in listed[t]]) as local:
             it = iter(local)
-            old = {t: [next(it) for _ in listed[t]] for t in TABLES}
+            old = {t: [next(it) for _ in listed[t]] for t in tables()}
             # Rows of a run cut off before this partition's matches file was replaced belong to no
             # stored match: only rows of the matches the file holds are kept.
             committed = (
@@ -279,7 +284,7 @@ def merge_partition(
                 else "(SELECT NULL::VARCHAR AS match WHERE false)"
             )
             written = {}
-            for table in WRITE_ORDER:
+            for table in write_order():
                 parts = (
                     [
                         f"SELECT * FROM read_parquet({_sql_list(old[table])}, hive_partitioning = false) WHERE match IN {committed}"
@@ -293,7 +298,7 @@ def merge_partition(
                 union = " UNION ALL ".join(parts)
                 target = os.path.join(tmp, f"out-{table}.parquet")
                 written[table] = con.execute(
-                    f"COPY (SELECT * FROM ({union}) ORDER BY {ORDER[table]}) TO $t (FORMAT parquet)",
+                    f"COPY (SELECT * FROM ({union}) ORDER BY {ORDER.get(table, 'ALL')}) TO $t (FORMAT parquet)",
                     {**{k: v for k, v in params.items() if f"${k}:" in union}, "t": target},
                 ).fetchone()[0]
                 _replace(fs, root, f"{table}/game={game}/month={month}", target)
@@ -379,7 +384,7 @@ def ingest(
     client: Client,
     paths: Iterable[str | os.PathLike[str]],
     out: str | os.PathLike[str],
-    audit: Audit | None = registry.audit,
+    audit: Audit | None = app.audit,
     *,
     progress: Progress | None = None,
     per_worker: int = 8,
@@ -444,7 +449,7 @@ def run(
     address: str,
     paths: Iterable[str | os.PathLike[str]],
     out: str | os.PathLike[str],
-    audit: Audit | None = registry.audit,
+    audit: Audit | None = app.audit,
     *,
     progress: Progress | None = None,
 ) -> Summary:

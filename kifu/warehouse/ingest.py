@@ -1,8 +1,9 @@
 """Ingest: verified and audited match logs of every game into the warehouse.
 
 ``ingest`` verifies each log (the log layer's one verifier: schema, hash chain, the
-game's match.start), audits it with the auditor's registry, and loads it in bulk: Python workers, one match at a time over a process pool, return the
-per-match facts, the very bytes they verified and the envelope columns they
+game's match.start), audits the verified events (``kifu.app.audit``: one fold, whose final
+state also gives the game's facts tables), and loads it in bulk: Python workers, one match at
+a time over a process pool, return the per-match facts, the very bytes they verified and the envelope columns they
 already decoded (type, time, author, source; one small JSON document per match).
 DuckDB splits the bytes into lines and parses the small documents, never the
 lines themselves: what it stores is, by construction, what was verified, and
@@ -26,20 +27,20 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 
-from kifu.auditor import registry
+from kifu import app
 from kifu.events import logfile
 from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
 from kifu.events.i18n import Msg
 
 from . import people
-from .store import _EVENTS_VIEW, create_schema
-from .views import feed_inserts, modules
+from .store import _EVENTS_VIEW, connect, create_schema
+from .views import fact_rows, facts, feed_inserts, modules, of_game
 
 if TYPE_CHECKING:
     import duckdb
 
-Audit = Callable[[list[Event]], Sequence[Any]]
-"""Audits one verified match; returns Findings (msgspec Structs). ``registry.audit`` unless a test says otherwise."""
+Audit = Callable[[logfile.Log], app.Audit]
+"""Audits one verified match held in memory: ``kifu.app.audit`` unless a test says otherwise."""
 
 # The batch's events, parsed once; the feeds then read only these (``_batch_events``).
 # $contents are the verified files, $columns one JSON document per match with the
@@ -92,6 +93,25 @@ _INSERT_FINDINGS = f"INSERT INTO findings BY NAME SELECT unnest(from_json($rows,
 _KNOWN_HEADS = "SELECT match, head, source FROM matches"
 
 
+def _insert_facts(table: str, columns: dict[str, str]) -> str:
+    """The INSERT of a batch's rows of one facts table (given as JSON, as the findings are)."""
+    shape = msgspec.json.encode([{"match": "VARCHAR", **columns}]).decode()
+    return f"INSERT INTO {table} BY NAME SELECT unnest(from_json($rows, '{shape}'), recursive := true)"
+
+
+def load_facts(con: duckdb.DuckDBPyConnection, items: Sequence[Checked]) -> None:
+    """Insert the facts tables' rows of checked matches."""
+    for name, cols in _fact_columns(items).items():
+        rows = [r for c in items for r in c.facts.get(name, ())]
+        con.execute(_insert_facts(name, cols), {"rows": _json(rows)})
+
+
+def _fact_columns(items: Iterable[Checked]) -> dict[str, dict[str, str]]:
+    """The facts tables the batch's matches have rows for, with their columns."""
+    names = {name for c in items for name, rows in c.facts.items() if rows}
+    return {name: f.columns for name, f in facts().items() if name in names}
+
+
 # --- per match (runs in the worker processes) -----------------------------------
 
 
@@ -111,8 +131,8 @@ class Checked:
     findings: list[dict[str, Any]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     """Findings by severity."""
-    skipped_audit: bool = False
-    """True when the warehouse already holds this exact log (same head): nothing to redo."""
+    facts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Each facts table of the game (``views.Facts``) -> its rows for this match, from the audit's final state."""
     extends: int | None = None
     """The seq whose hash is the stored head, when this log is the stored one with events appended."""
     data: bytes = b""
@@ -162,7 +182,7 @@ def _finding_row(match: str, f: Any) -> dict[str, Any]:
 
 
 def check_match(
-    path: str, audit: Audit | None = registry.audit, known: dict[str, str] | None = None, *, digest: bool = True
+    path: str, audit: Audit | None = app.audit, known: dict[str, str] | None = None, *, digest: bool = True
 ) -> Checked:
     """Verify and audit one log file; never raises for a bad log (the result names the reason).
 
@@ -178,7 +198,7 @@ def check_match(
 def check_bytes(
     data: bytes,
     path: str,
-    audit: Audit | None = registry.audit,
+    audit: Audit | None = app.audit,
     known: dict[str, str] | None = None,
     *,
     digest: bool = True,
@@ -189,9 +209,10 @@ def check_bytes(
     and never needs it (an engine that reads the files again does).
     """
     try:
-        events, (_, head) = logfile.verify_bytes(data, where=path)
+        verified = logfile.verify_bytes(data, where=path)
     except KifuError as exc:
         return Checked(path, error=exc.located(path))
+    events, head = verified.events, verified.head.hash
     types = _types(events)
     row = _match_row(path, events, types, head)
     out = Checked(
@@ -203,8 +224,7 @@ def check_bytes(
         row=row,
     )
     stored = (known or {}).get(out.match)
-    if stored == head:
-        out.skipped_audit = True
+    if stored == head:  # the warehouse holds this very log: nothing to redo
         return out
     if stored is not None:
         # A verified prev is the hash of the line before it: the stored head is an earlier line of
@@ -213,12 +233,26 @@ def check_bytes(
         if extends is not None:
             out.extends = extends
             return out
-    if audit is not None:
-        for f in audit(events):
+    if audit is not None:  # the events verified above, audited in one fold
+        done = audit(logfile.Log(path, events[0], events, verified.head))  # type: ignore[arg-type]
+        for f in done.findings:
             out.findings.append(_finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
+        out.facts = _fact_rows(out.match, done)
     out.data, out.columns = data, _columns(events, types)
     return out
+
+
+def _fact_rows(match: str, done: app.Audit) -> dict[str, list[dict[str, Any]]]:
+    """The game's facts tables' rows of one match, from the state after its last event."""
+    views = of_game(done.game)
+    if views is None:
+        return {}
+    tables = facts((views,))
+    return {
+        name: [{"match": match, **dict(zip(tables[name].columns, row))} for row in rows]
+        for name, rows in fact_rows(views, done.final.game).items()
+    }
 
 
 class _Tags(dict[type, str]):
@@ -321,7 +355,7 @@ Progress = Callable[[int, int, int], None]
 def ingest(
     con: duckdb.DuckDBPyConnection,
     paths: Iterable[str | os.PathLike[str]],
-    audit: Audit | None = registry.audit,
+    audit: Audit | None = app.audit,
     *,
     jobs: int | None = None,
     views: Iterable[ModuleType] | None = None,
@@ -337,8 +371,8 @@ def ingest(
     with when matches were stored or the file changed (no file: seats resolve by key and name).
 
     ``audit`` runs in the worker processes, so it must be a module-level function
-    (picklable by name), as ``registry.audit`` is; ``audit=None`` loads without
-    findings (benchmarks). ``views`` are the games' view modules (every game's by default).
+    (picklable by name), as ``kifu.app.audit`` is; ``audit=None`` loads without
+    findings and facts (benchmarks). ``views`` are the games' view modules (every game's by default).
 
     ``start_method`` of the worker processes: ``forkserver`` by default because
     DuckDB's threads already run in this process and forking a threaded process
@@ -392,6 +426,26 @@ def ingest(
             except duckdb.Error:  # a connection a failed write invalidated: nothing left to restore
                 break
     return summary
+
+
+def ingest_logs(
+    paths: Iterable[str | os.PathLike[str]],
+    db: str | os.PathLike[str] | None = None,
+    *,
+    jobs: int | None = None,
+    identity: people.Identity | None = None,
+    progress: Progress | None = None,
+) -> Summary:
+    """Verify, audit and load match logs (files, or folders of ``*.jsonl``) into the warehouse ``db``
+    (``KIFU_DB``, else ``kifu.duckdb``), as ``kifu ingest`` does; what it stored and refused (``Summary``).
+    A log already stored is skipped; a log that cannot be trusted, or a fork of a stored match, is refused
+    with its reason and the others are loaded.
+    """
+    con = connect(db)
+    try:
+        return ingest(con, paths, jobs=jobs, identity=identity, progress=progress)
+    finally:
+        con.close()
 
 
 def _load_failed(exc: Exception, summary: Summary) -> KifuError:
@@ -472,6 +526,7 @@ class _Batch:
             con.execute(_INSERT_LINES)
             con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})
             con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in self.items for f in c.findings])})
+            load_facts(con, self.items)
             for sql in feeds:
                 con.execute(sql)
             con.execute("DROP VIEW _batch_events")

@@ -21,7 +21,7 @@ from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from . import people
-from .views import TABLES, digest, feed_inserts, modules, selects
+from .views import digest, facts, feed_inserts, modules, of_game, selects, stored
 
 if TYPE_CHECKING:
     import duckdb
@@ -154,7 +154,7 @@ def close(con: duckdb.DuckDBPyConnection) -> None:
 def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | None = None) -> None:
     """Tables if missing, every view (re)created, and the feed tables rebuilt if a feed changed."""
     mods = tuple(modules() if mods is None else mods)
-    for sql in SCHEMA + TABLES + (people.TABLE,):
+    for sql in SCHEMA + stored(mods) + (people.TABLE,):
         con.execute(sql)
     kind = con.execute(
         "SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
@@ -164,8 +164,8 @@ def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | N
         for sql in _MIGRATE_PLAYERS:
             con.execute(sql)
     create_views(con, selects(mods))
-    stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
-    if stored is None or stored[0] != digest(mods):
+    known = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
+    if known is None or known[0] != digest(mods):
         refresh_feeds(con, mods)
 
 
@@ -185,15 +185,32 @@ def create_views(con: duckdb.DuckDBPyConnection, views: dict[str, str]) -> None:
 
 
 def refresh_feeds(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | None = None) -> None:
-    """Recompute ``random_outcomes`` and ``run_lengths`` from every stored event."""
+    """Recompute ``random_outcomes`` and ``run_lengths`` from every stored event, and the facts tables from
+    every stored match's log (a warehouse made before a game's facts table has none)."""
     mods = tuple(modules() if mods is None else mods)
     con.execute("BEGIN TRANSACTION")
+    _refill_facts(con, mods)
     con.execute("DELETE FROM random_outcomes")
     con.execute("DELETE FROM run_lengths")
     for sql in feed_inserts(mods, "events"):
         con.execute(sql)
     con.execute("INSERT OR REPLACE INTO feed_versions VALUES ('all', $d)", {"d": digest(mods)})
     con.execute("COMMIT")
+
+
+def _refill_facts(con: duckdb.DuckDBPyConnection, mods: tuple[ModuleType, ...]) -> None:
+    """Every facts table filled again: each stored match of a game that has one, verified and audited anew."""
+    tables = facts(mods)
+    if not tables:
+        return
+    from .ingest import check_bytes, load_facts
+
+    for name in tables:
+        con.execute(f"DELETE FROM {name}")
+    wanted = [g for (g,) in con.execute("SELECT DISTINCT game FROM matches").fetchall() if of_game(g) in mods]
+    ids = con.execute("SELECT match FROM matches WHERE list_contains($g, game) ORDER BY match", {"g": wanted})
+    for (match,) in ids.fetchall():
+        load_facts(con, [check_bytes(match_lines(con, match), match, digest=False)])
 
 
 # --- reading -------------------------------------------------------------------------
@@ -332,6 +349,14 @@ EXPORTS: dict[str, str] = {
 }
 """Datasets of `kifu export --parquet`; a match's month is the month (UTC) of its first event."""
 
+_FACTS_EXPORT = """SELECT f.*, m.game, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
+                   FROM {table} f JOIN matches m USING (match)"""
+
+
+def exports() -> dict[str, str]:
+    """``EXPORTS``, then each game's facts table (``views.Facts``) the same way."""
+    return {**EXPORTS, **{name: _FACTS_EXPORT.format(table=name) for name in facts()}}
+
 
 def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) -> dict[str, int]:
     """Hive-partitioned Parquet under OUT/<dataset>/game=…/month=…/; rows written per dataset.
@@ -350,7 +375,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) 
     except OSError as exc:
         raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
     try:
-        for name, sql in EXPORTS.items():
+        written_exports = exports()
+        for name, sql in written_exports.items():
             target = stage / name
             try:
                 con.execute(
@@ -364,7 +390,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) 
                 ) from None
             target.mkdir(exist_ok=True)  # a dataset with no rows is an empty folder
             written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
-        for name in EXPORTS:
+        for name in written_exports:
             if (root / name).exists():
                 os.rename(root / name, stage / f"{name}.old")
             os.rename(stage / name, root / name)
