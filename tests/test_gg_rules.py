@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from conftest import FIXTURES
 
+from kifu import app
 from kifu.auditor import registry
 from kifu.events import games
 from kifu.events.base import MalformedEvent
 from kifu.events.codec import encode
-from kifu.games.gunandgun.sim import simulate
-from kifu.games.gunandgun.sim import to_events as chain
+from kifu.games.gunandgun.sim import play
+
+
+def chain(payloads: list[dict[str, Any]]) -> list[Any]:
+    """A simulated match's payloads as a chained log (``kifu.chain``)."""
+    return app.chain("gunandgun", payloads)
 
 
 def findings(payloads):
@@ -61,7 +67,7 @@ def _use(card: str, pay: int, kind: str = "hand") -> list[dict]:
 
 
 def test_events_round_trip_through_the_codec():
-    for e in chain(simulate(random.Random(3), "rt", 6)):
+    for e in chain(play(random.Random(3), "rt", 6)):
         assert games.codec("gunandgun").decode(encode(e)) == e
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Se
 
 import msgspec
 
-from ..events import i18n
+from ..events import games, i18n
 from ..events.base import Event, LogVoided, MatchStarted, event_type
 from ..projector.base import (
     NONE_VOIDED,
@@ -860,7 +860,15 @@ def watched_types(rules: Iterable[Rule]) -> set[str]:
 
 @dataclass(frozen=True)
 class Game:
-    """Everything kifu knows about one game; the registry lists one per game id."""
+    """The one description of a game: every part of its folder (``kifu/games/<id>/game.py`` declares ``GAME``).
+
+    The parts every layer needs are values here: its events and catalogue (the log layer reads the
+    same ``events`` module through the game table), its projection, rules, options and charts. The
+    optional modules are named in ``parts`` and loaded only where they are used, through the game
+    table: ``sim``, ``views``, ``stats``, ``listing``. Its words (``locale/en.json``, ``ja.json``)
+    and its chat notation (``mapping.toml``) are files of the folder. A test checks the description
+    names exactly the parts the folder has.
+    """
 
     id: str
     """Game id as written in match.start (``gunandgun``)."""
@@ -876,6 +884,8 @@ class Game:
     """Builds the card catalogue a match uses (built-in data plus the log's own): ``events.catalogue``."""
     charts: Charts = NO_CHARTS
     """What the match page charts (the game's ``charts`` module)."""
+    parts: tuple[str, ...] = ()
+    """Its optional modules (``PARTS``), each loaded where it is used (``part``)."""
 
     @property
     def title(self) -> Text:
@@ -886,3 +896,16 @@ class Game:
     def documents(self) -> list[Document]:
         """The rule documents its citations name (``doc.<code>.*``)."""
         return documents(self.code.lower())
+
+    def part(self, name: str) -> Any:
+        """Its optional module ``name`` (one of ``parts``), loaded through the game table; None if it has none."""
+        return games.part(self.id, name) if name in self.parts else None
+
+
+PARTS = {
+    "sim": "simulate(seed, turns=None, slip=None) -> event bodies, match.start first; SLIPS; TURNS",
+    "views": "its warehouse views, randomness and run-length feeds and facts tables, as data (docs/sql.md)",
+    "stats": "its kifu stats statistics, as SQL: BUILDS (kifu stats builds --by) and STATS (kifu stats <name>)",
+    "listing": "what kifu cards shows of its cards: listing, describe, forms",
+}
+"""The optional parts a game may have, each a module of its folder, and what it declares."""

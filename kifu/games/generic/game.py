@@ -16,4 +16,5 @@ GAME = Game(
     projection=projection,  # type: ignore[arg-type]
     rules=(),
     charts=CHARTS,
+    parts=("views",),
 )

@@ -1,7 +1,9 @@
 """A seeded generator of legal ガンナガン matches played with the coin-toss variant (seed 000).
 
-``simulate(rng, match_id, turns)`` returns event payloads (without ``seq``/``prev``)
-that audit with no error findings under the default options. Each player's two
+``simulate(seed, turns, slip)`` (every game's one signature, kifu/games/slips.py) returns
+event payloads (without ``seq``/``prev``; ``kifu.chain`` numbers and chains them) that
+audit with no error findings under the default options; ``play(rng, match_id, turns)`` is
+the same with the random source and the match id chosen by the caller. Each player's two
 20-card decks are built from the catalogue's deck lists for the guns chosen (only guns
 whose whole deck is listed), shuffled, and drawn card by card: a player plays only the
 cards in their hand, pays COST with other hand cards, loads from the hand or a deck
@@ -692,21 +694,18 @@ def _turns(t: Table, turns: int) -> Iterator[str]:
         pid = t.other(pid)
 
 
-def to_events(payloads: list[dict[str, Any]]) -> list[Any]:
-    """Number and chain payloads (seq, prev as a log would store them) and decode them into events."""
-    from kifu.events.codec import encode, line_hash
-
-    codec = games.codec("gunandgun")
-    events: list[Any] = []
-    prev = None
-    for i, p in enumerate(payloads, 1):
-        e = codec.convert({**p, "seq": i, "prev": prev})
-        prev = line_hash(encode(e))
-        events.append(e)
-    return events
+TURNS = 14
+"""Turns of a typical match (150–450 events)."""
 
 
-def simulate(rng: random.Random, match_id: str, turns: int, slip: Slip | None = None) -> list[dict[str, Any]]:
+def simulate(seed: int, turns: int | None = None, slip: Slip | None = None) -> list[dict[str, Any]]:
+    """Event payloads (without seq/prev) of a legal match ``gg-<seed>`` of at most ``turns`` turns (``TURNS``
+    when None), chosen with ``random.Random(seed)``; with ``slip``, one mistake of that kind where the match
+    gives its ``nth`` chance."""
+    return play(random.Random(seed), f"gg-{seed}", TURNS if turns is None else turns, slip)
+
+
+def play(rng: random.Random, match_id: str, turns: int, slip: Slip | None = None) -> list[dict[str, Any]]:
     """Event payloads (without seq/prev) of a legal match of at most ``turns`` turns (with ``slip``: one
     mistake of that kind, where the match gives its ``nth`` chance)."""
     t = Table(rng, match_id, slip=slip)

@@ -20,4 +20,5 @@ GAME = Game(
     options=OPTIONS,
     catalogue=catalogue,
     charts=CHARTS,
+    parts=("sim", "views", "listing"),
 )

@@ -1,6 +1,7 @@
 """Seeded generator of legal Magic coin-flip matches (CR 705, seed 001, Krark's Thumb rulings).
 
-``legal_match(seed)`` plays a few turns in which the players flip coins for
+``simulate(seed, turns, slip)`` is every game's one signature (kifu/games/slips.py);
+``legal_match(seed, …)`` chooses the Thumbs, their stacking and Edgar itself. Each plays a few turns in which the players flip coins for
 cards from the catalogue, with watchers and optionally Krark's Thumbs in play,
 and records everything as ``mtg.*`` event bodies: calls before coins, every
 Thumb coin then the keep, outcomes from the kept coin, sequences that stop
@@ -360,3 +361,13 @@ def legal_match(
     mistake of that kind where the match gives its ``nth`` chance."""
     rules = {"thumbs_stack": stacking} if stacking != "multiply" else {}
     return [start(f"sim-{seed}", rules)] + Sim(seed, thumbs, stacking, edgar, slip).play(turns)
+
+
+TURNS = 8
+"""Turns of a typical simulated match (Magic's flips are few per turn)."""
+
+
+def simulate(seed: int, turns: int | None = None, slip: Slip | None = None) -> list[dict[str, Any]]:
+    """``legal_match`` of ``turns`` turns (``TURNS`` when None), Krark's Thumbs in play for an even seed and
+    Edgar for a seed divisible by 5, so that the seeds cover them all."""
+    return legal_match(seed, TURNS if turns is None else turns, thumbs=seed % 2 == 0, edgar=seed % 5 == 0, slip=slip)

@@ -19,4 +19,5 @@ GAME = Game(
     rules=RULES,
     options=OPTIONS,
     charts=CHARTS,
+    parts=("sim", "views"),
 )

@@ -16,6 +16,8 @@ import random
 from typing import Any
 from collections.abc import Iterable
 
+import msgspec
+
 from kifu.events.base import Event, MatchStarted
 from kifu.events.codec import Codec
 from kifu.projector.base import Frame, first_frame, step
@@ -380,6 +382,17 @@ class Table:
                 power=power,
                 soul=soul,
             )
+
+
+TURNS = 8
+"""Turns of a typical simulated match."""
+
+
+def simulate(seed: int, turns: int | None = None, slip: Slip | None = None) -> list[dict[str, Any]]:
+    """Every event body of a legal match ``ws-<seed>`` (``play_match`` of ``turns`` turns, ``TURNS`` when
+    None), ``match.start`` first: every game's one signature (kifu/games/slips.py)."""
+    events = play_match(seed, TURNS if turns is None else turns, f"ws-{seed}", slip)
+    return [msgspec.to_builtins(e) for e in events]
 
 
 def play_match(seed: int, turns: int = 4, match: str = "ws-sim", slip: Slip | None = None) -> list[Event]:

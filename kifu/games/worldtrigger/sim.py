@@ -93,6 +93,17 @@ def start(match_id: str = "wt-sim") -> dict[str, Any]:
     }
 
 
+TURNS = 10
+"""Turns of a typical simulated match."""
+
+
+def simulate(seed: int, turns: int | None = None, slip: Slip | None = None) -> list[dict[str, Any]]:
+    """Every event body of a legal match ``wt-<seed>`` (``match`` of ``turns`` turns, ``TURNS`` when None),
+    ``match.start`` first: every game's one signature (kifu/games/slips.py)."""
+    start, events = match(seed, TURNS if turns is None else turns, f"wt-{seed}", slip)
+    return [{"type": "match.start", "format": "kifu/1", **start}, *events]
+
+
 def match(
     seed: int, max_turns: int = 10, match_id: str = "wt-sim", slip: Slip | None = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -258,7 +258,7 @@ def unknown_watcher() -> None:
 
 
 def _gg(seed: int, slip: Slip | None) -> list[dict[str, Any]]:
-    return gg.simulate(random.Random(seed), "sim", 12, slip)
+    return gg.play(random.Random(seed), "sim", 12, slip)
 
 
 def _mtg(seed: int, slip: Slip | None) -> list[dict[str, Any]]:
