@@ -117,7 +117,7 @@ def bench_undo(events: list[Any], runs: int) -> None:
 
 def bench_enter(path: Path, runs: int) -> None:
     """A whole line as the app enters it: read, lock, append with fsync, audit."""
-    from kifu.cli.record.recording import Recording
+    from kifu.app.recording import Recording
 
     copy = OUT / "record-enter.jsonl"
     copy.write_bytes(path.read_bytes())

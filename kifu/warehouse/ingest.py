@@ -34,7 +34,7 @@ from kifu.events.i18n import Msg
 
 from . import people
 from .store import _EVENTS_VIEW, connect, create_schema
-from .views import fact_rows, facts, feed_inserts, modules, of_game
+from .views import feed_inserts, insert_facts, match_facts, modules
 
 if TYPE_CHECKING:
     import duckdb
@@ -93,23 +93,9 @@ _INSERT_FINDINGS = f"INSERT INTO findings BY NAME SELECT unnest(from_json($rows,
 _KNOWN_HEADS = "SELECT match, head, source FROM matches"
 
 
-def _insert_facts(table: str, columns: dict[str, str]) -> str:
-    """The INSERT of a batch's rows of one facts table (given as JSON, as the findings are)."""
-    shape = msgspec.json.encode([{"match": "VARCHAR", **columns}]).decode()
-    return f"INSERT INTO {table} BY NAME SELECT unnest(from_json($rows, '{shape}'), recursive := true)"
-
-
 def load_facts(con: duckdb.DuckDBPyConnection, items: Sequence[Checked]) -> None:
     """Insert the facts tables' rows of checked matches."""
-    for name, cols in _fact_columns(items).items():
-        rows = [r for c in items for r in c.facts.get(name, ())]
-        con.execute(_insert_facts(name, cols), {"rows": _json(rows)})
-
-
-def _fact_columns(items: Iterable[Checked]) -> dict[str, dict[str, str]]:
-    """The facts tables the batch's matches have rows for, with their columns."""
-    names = {name for c in items for name, rows in c.facts.items() if rows}
-    return {name: f.columns for name, f in facts().items() if name in names}
+    insert_facts(con, [c.facts for c in items])
 
 
 # --- per match (runs in the worker processes) -----------------------------------
@@ -238,21 +224,9 @@ def check_bytes(
         for f in done.findings:
             out.findings.append(_finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
-        out.facts = _fact_rows(out.match, done)
+        out.facts = match_facts(out.match, done.game, done.final.game)
     out.data, out.columns = data, _columns(events, types)
     return out
-
-
-def _fact_rows(match: str, done: app.Audit) -> dict[str, list[dict[str, Any]]]:
-    """The game's facts tables' rows of one match, from the state after its last event."""
-    views = of_game(done.game)
-    if views is None:
-        return {}
-    tables = facts((views,))
-    return {
-        name: [{"match": match, **dict(zip(tables[name].columns, row))} for row in rows]
-        for name, rows in fact_rows(views, done.final.game).items()
-    }
 
 
 class _Tags(dict[type, str]):

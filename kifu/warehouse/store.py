@@ -21,7 +21,7 @@ from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from . import people
-from .views import digest, facts, feed_inserts, modules, of_game, selects, stored
+from .views import digest, facts, feed_inserts, insert_facts, match_facts, modules, of_game, selects, stored
 
 if TYPE_CHECKING:
     import duckdb
@@ -203,14 +203,15 @@ def _refill_facts(con: duckdb.DuckDBPyConnection, mods: tuple[ModuleType, ...]) 
     tables = facts(mods)
     if not tables:
         return
-    from .ingest import check_bytes, load_facts
+    from kifu import app
 
     for name in tables:
         con.execute(f"DELETE FROM {name}")
     wanted = [g for (g,) in con.execute("SELECT DISTINCT game FROM matches").fetchall() if of_game(g) in mods]
     ids = con.execute("SELECT match FROM matches WHERE list_contains($g, game) ORDER BY match", {"g": wanted})
     for (match,) in ids.fetchall():
-        load_facts(con, [check_bytes(match_lines(con, match), match, digest=False)])
+        done = app.audit(match_lines(con, match), where=match)
+        insert_facts(con, [match_facts(match, done.game, done.final.game)])
 
 
 # --- reading -------------------------------------------------------------------------

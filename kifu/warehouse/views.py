@@ -31,7 +31,9 @@ from __future__ import annotations
 import hashlib
 from types import ModuleType
 from typing import Any, NamedTuple
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+
+import msgspec
 
 from kifu.events import games as gametable
 
@@ -74,9 +76,24 @@ def stored(mods: Iterable[ModuleType] | None = None) -> tuple[str, ...]:
     return TABLES + fact_tables(mods)
 
 
-def fact_rows(game_views: ModuleType | None, state: Any) -> dict[str, list[tuple[Any, ...]]]:
-    """Each facts table of one game (its ``views`` module) -> the rows of the match whose final state this is."""
-    return {name: list(Facts(*f).rows(state)) for name, f in getattr(game_views, "FACTS", {}).items()}
+def match_facts(match: str, game: str, state: Any) -> dict[str, list[dict[str, Any]]]:
+    """Each facts table of ``game`` -> its rows (as JSON-ready objects) of the match whose final state this is."""
+    return {
+        name: [{"match": match, **dict(zip(f.columns, row))} for row in f.rows(state)]
+        for name, f in facts((views,) if (views := of_game(game)) is not None else ()).items()
+    }
+
+
+def insert_facts(con: Any, matches: Sequence[dict[str, list[dict[str, Any]]]]) -> None:
+    """Insert the facts tables' rows of some matches (each ``match_facts``) in one statement per table."""
+    for name, f in facts().items():
+        rows = [r for m in matches for r in m.get(name, ())]
+        if rows:
+            shape = msgspec.json.encode([{"match": "VARCHAR", **f.columns}]).decode()
+            con.execute(
+                f"INSERT INTO {name} BY NAME SELECT unnest(from_json($rows, '{shape}'), recursive := true)",
+                {"rows": msgspec.json.encode(rows).decode()},
+            )
 
 
 @gametable.cached
