@@ -14,7 +14,7 @@ A source is a log file's path, its bytes, or the events of a log built in memory
 re-exports them: ``kifu.audit("m1.jsonl").findings``.
 """
 
-from .audit import Audit, OutOfRange, Report, audit, report, state_at
+from .judging import Audit, OutOfRange, Report, audit, report, state_at
 from .logs import Verified, chain, verify, voided
 from .reading import HOLD, LogSource
 

@@ -78,9 +78,12 @@ def stored(mods: Iterable[ModuleType] | None = None) -> tuple[str, ...]:
 
 def match_facts(match: str, game: str, state: Any) -> dict[str, list[dict[str, Any]]]:
     """Each facts table of ``game`` -> its rows (as JSON-ready objects) of the match whose final state this is."""
+    views = of_game(game)
+    if views is None:
+        return {}
     return {
         name: [{"match": match, **dict(zip(f.columns, row))} for row in f.rows(state)]
-        for name, f in facts((views,) if (views := of_game(game)) is not None else ()).items()
+        for name, f in facts((views,)).items()
     }
 
 
