@@ -26,7 +26,7 @@ from collections.abc import Callable, Container, Hashable, Iterable, Mapping, Se
 import msgspec
 
 from ..events import games, i18n
-from ..events.base import Event, LogVoided, MatchStarted, event_type
+from ..events.base import Event, LogVoided, MatchStarted
 from ..projector.base import (
     NONE_VOIDED,
     Frame,
@@ -851,11 +851,6 @@ def _minus(a: list[Finding], b: list[Finding]) -> list[Finding]:
         else:
             out.append(f)
     return out
-
-
-def watched_types(rules: Iterable[Rule]) -> set[str]:
-    """Event types named by rules' ``on`` (for registry validation)."""
-    return {event_type(c) for r in rules for c in (r.on or ())}
 
 
 @dataclass(frozen=True)
