@@ -6,7 +6,8 @@ import pytest
 from conftest import FIXTURES
 
 from kifu.auditor import registry
-from kifu.auditor.base import Engine, Hit, Rule, Severity
+from kifu.auditor.base import Hit, Rule, Severity
+from kifu.auditor.engine import Engine
 from kifu.events import logfile
 from kifu.events.base import Note
 

@@ -22,7 +22,7 @@ import pytest
 from conftest import FIXTURES
 
 from kifu.auditor import registry
-from kifu.auditor.base import Engine
+from kifu.auditor.engine import Engine
 from kifu.events import logfile
 
 

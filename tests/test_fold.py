@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from kifu.auditor.base import REST, Finding, Raw, Text, fold
+from kifu.auditor.findings import REST, Finding, Raw, fold
+from kifu.events.i18n import Text
 
 
 def raw(code: str, seq: int, about=None, follows=(), severity: str = "error", seqs=()) -> Raw:

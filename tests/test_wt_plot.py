@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kifu.auditor import registry
-from kifu.auditor.base import Engine
+from kifu.auditor.engine import Engine
 from kifu.events import games
 from kifu.events.base import MatchStarted
 from kifu.games.worldtrigger import projection as proj

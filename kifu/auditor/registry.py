@@ -18,7 +18,8 @@ import msgspec
 from ..events import games as table
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
 from . import log, rng
-from .base import CODE, CORE_OPTIONS, INTERNAL, NAME, Engine, Finding, Game, Option, Rule, resolve_options
+from .base import CODE, CORE_OPTIONS, INTERNAL, NAME, Finding, Game, Option, Rule, resolve_options
+from .engine import Engine
 
 __all__ = ["all_rules", "audit", "engine", "find_rule", "game", "games", "known", "options", "options_of", "rules_of"]
 

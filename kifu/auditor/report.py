@@ -11,7 +11,8 @@ import msgspec
 from ..events import i18n
 from ..events.base import Event, LogVoided, event_type
 from ..projector.base import voided_in
-from .base import Finding, Rule, cited
+from ..events.i18n import cited
+from .base import Finding, Rule
 from .provenance import Edited, note
 from .provenance import to_json as provenance_json
 from .stance import Stance, decision_word

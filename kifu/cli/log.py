@@ -320,7 +320,7 @@ def show(
     Example: kifu show m1.jsonl --since 10 --until 40 -f md
     """
     from kifu import app as use
-    from kifu.auditor.base import who
+    from kifu.events.i18n import who
     from kifu.auditor.provenance import where
     from kifu.auditor.report import event_detail, label, void_note
     from kifu.events import i18n
