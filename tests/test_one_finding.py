@@ -42,8 +42,8 @@ def slipped(game: str, kind: str, seed: int, nth: int) -> tuple[list[Any], Slip]
     raise AssertionError(f"{game}: no match of seeds {seed}..{seed + SEARCH} gave a chance to make {kind!r}")
 
 
-def audit(events: list[Any], folded: bool = True) -> list[Any]:
-    return app.audit(events, strict=True, folded=folded).findings
+def audit(events: list[Any], merged: bool = True) -> list[Any]:
+    return app.audit(events, strict=True, merged=merged).findings
 
 
 def test_every_game_with_rules_has_a_simulator_that_can_make_mistakes() -> None:
@@ -68,11 +68,11 @@ def test_one_mistake_gives_exactly_one_error_finding(game: str, data: st.DataObj
 @settings(max_examples=6)
 @given(data=st.data(), seed=st.integers(min_value=0, max_value=10_000))
 def test_the_unfolded_list_keeps_every_finding(game: str, data: st.DataObject, seed: int) -> None:
-    """``folded=False`` (``kifu audit --all``) shows what the checks found; the folded list names each of those
+    """``merged=False`` (``kifu audit --all``) shows what the checks found; the folded list names each of those
     findings, as itself or as a consequence."""
     events, _ = slipped(game, data.draw(st.sampled_from(sorted(SIMS[game].SLIPS))), seed, 0)
     folded = audit(events)
-    every = audit(events, folded=False)
+    every = audit(events, merged=False)
     covered = {s for f in folded for s in [*f.seqs, *f.consequences]}
     errors = [f for f in every if f.severity == "error"]
     # the hits of one rule about one subject are one finding, named by its first seq where it is a consequence
@@ -125,7 +125,7 @@ def test_a_late_call_leaves_no_cannot_decide_at_the_coin() -> None:
     ]
     findings = audit(chain("mtg", bodies))
     assert [(f.code, f.seq, f.severity) for f in findings] == [("MTG-CALL-004", 4, "error")]
-    unfolded = audit(chain("mtg", bodies), folded=False)
+    unfolded = audit(chain("mtg", bodies), merged=False)
     assert ("MTG-CALL-004", 3, "info") in [(f.code, f.seq, f.severity) for f in unfolded]
 
 

@@ -43,7 +43,7 @@ class Audit:
     findings: list[Finding]
     """One per mistake, sorted by (seq, code): each with ``code``, ``seq`` (and ``seqs``), ``severity``,
     ``message`` and ``citation`` in both languages (``.en``, ``.ja``, ``.get(lang)``), ``evidence`` and the
-    ``consequences`` folded into it."""
+    ``consequences`` merged into it."""
     voided: Voided
     """Seq of each event a ``log.void`` took back -> (that void, the event taken back)."""
     stances: list[Stance]
@@ -91,7 +91,7 @@ class OutOfRange(ValueError):
 def audit(
     source: LogSource,
     *,
-    folded: bool = True,
+    merged: bool = True,
     strict: bool = False,
     progress: Progress | None = None,
     where: str | None = None,
@@ -99,19 +99,19 @@ def audit(
     """Read, verify and audit one log in a single pass.
 
     ``source`` is a log file's path, its bytes (``where`` names them in errors), a ``logfile.Log`` or the
-    events of a log built in memory (``kifu.chain``). ``folded=False`` gives every finding as the rules'
+    events of a log built in memory (``kifu.chain``). ``merged=False`` gives every finding as the rules'
     checks made it (``kifu audit --all``); ``strict=True`` lets a rule that raises fail the audit (tests)
     instead of becoming a KIFU-ENG-001 finding. A log that cannot be trusted raises its ``KifuError``
     (naming file, line and field): it gets no verdict.
     """
-    return _audit(Reading(source, progress, where), folded, strict, None)
+    return _audit(Reading(source, progress, where), merged, strict, None)
 
 
 def report(
     source: LogSource,
     lang: str = "en",
     *,
-    folded: bool = True,
+    merged: bool = True,
     progress: Progress | None = None,
     drawing: Callable[[], None] | None = None,
 ) -> Report:
@@ -124,7 +124,7 @@ def report(
     """
     reading = Reading(source, progress)
     pairs: list[tuple[Event, Frame[Any]]] | None = [] if reading.whole else None
-    done = _audit(reading, folded, False, pairs)
+    done = _audit(reading, merged, False, pairs)
     if drawing is not None:
         drawing()
     steps: Iterable[tuple[Event, Frame[Any]]] = pairs if pairs is not None else _refold(reading, done)
@@ -175,17 +175,17 @@ def _game(start: MatchStarted) -> tuple[Game, dict[str, Any]]:
     return g, registry.options(g, start)
 
 
-def _audit(reading: Reading, folded: bool, strict: bool, pairs: list[tuple[Event, Frame[Any]]] | None) -> Audit:
+def _audit(reading: Reading, merged: bool, strict: bool, pairs: list[tuple[Event, Frame[Any]]] | None) -> Audit:
     start = reading.start
     g, options = _game(start)
     voided = reading.voided() if reading.whole else {}
-    findings, final = _check(g, options, start, reading.stream(), voided, folded, strict, pairs)
+    findings, final = _check(g, options, start, reading.stream(), voided, merged, strict, pairs)
     taken: list[Event] = reading.events or []
     if not reading.whole:
         voided = reading.voided()
         if voided:  # the voids came after what they take back: audit again knowing them
             events = _picking(reading.again(), set(voided) | set(voided.values()), taken)
-            findings, final = _check(g, options, start, events, voided, folded, strict, None)
+            findings, final = _check(g, options, start, events, voided, merged, strict, None)
     gone = collect_voided(voided, taken)
     rulings = [e for e in reading.booked if type(e) is JudgeRuling and e.seq not in gone]
     return Audit(
@@ -214,7 +214,7 @@ def _check(
     start: MatchStarted,
     events: Iterator[Event],
     voided: dict[int, int],
-    folded: bool,
+    merged: bool,
     strict: bool,
     pairs: list[tuple[Event, Frame[Any]]] | None,
 ) -> tuple[list[Finding], Frame[Any]]:
@@ -225,7 +225,7 @@ def _check(
     if pairs is not None:
         steps = _keeping(steps, pairs)
     catalogue = g.catalogue(start) if g.catalogue else None
-    return registry.engine(g.id).check(start, steps, options, catalogue, strict, skip, folded)
+    return registry.engine(g.id).check(start, steps, options, catalogue, strict, skip, merged)
 
 
 def _keeping(steps: Iterable[tuple[Event, Frame[Any], Frame[Any]]], pairs: list[tuple[Event, Frame[Any]]]) -> Any:

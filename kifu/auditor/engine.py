@@ -20,7 +20,7 @@ from ..projector.base import (
     voided_in,
 )
 from .base import INTERNAL, End, Hit, Rule, Step
-from .findings import Finding, Raw, fold
+from .findings import Finding, Raw, merge
 
 
 class Engine:
@@ -50,9 +50,9 @@ class Engine:
         catalogue: Any = None,
         strict: bool = False,
         voided: Container[int] | None = None,
-        folded: bool = True,
+        merged: bool = True,
     ) -> list[Finding]:
-        """All findings of one match, sorted by (seq, code): one per mistake (``fold``), or with ``folded=False``
+        """All findings of one match, sorted by (seq, code): one per mistake (``merge``), or with ``merged=False``
         every finding as the checks made it.
 
         ``voided`` are the seqs log.voids took back (``voided_in``); a stream of events (a
@@ -67,7 +67,7 @@ class Engine:
         start = next(it)
         assert isinstance(start, MatchStarted)
         steps = transitions(self.projection, start, it, options, skip)
-        return self.check(start, steps, options, catalogue, strict, skip, folded).findings
+        return self.check(start, steps, options, catalogue, strict, skip, merged).findings
 
     def check(
         self,
@@ -77,7 +77,7 @@ class Engine:
         catalogue: Any = None,
         strict: bool = False,
         skip: Container[int] = NONE_VOIDED,
-        folded: bool = True,
+        merged: bool = True,
     ) -> Outcome:
         """The findings of a match folded by the projector (``steps``: its ``transitions``, passing over the
         seqs in ``skip``), and the frame after its last event: ``run`` for a caller that folds the match itself
@@ -108,8 +108,8 @@ class Engine:
                 self._redo(pairs, s, raws, strict, names)
         assert frame is not None
         raws.extend(self.finish(End(frame, options, start, frame.seq, catalogue), strict))
-        if folded:
-            return Outcome(fold(raws), frame)
+        if merged:
+            return Outcome(merge(raws), frame)
         return Outcome(sorted((r.finding for r in raws), key=Finding.sort_key), frame)
 
     def _check(
@@ -181,7 +181,7 @@ class Outcome(NamedTuple):
     """What the audit of a whole match gives (``Engine.check``)."""
 
     findings: list[Finding]
-    """One per mistake, sorted by (seq, code) (or every finding unfolded)."""
+    """One per mistake, sorted by (seq, code) (or every finding unmerged)."""
     final: Frame[Any]
     """The frame after the last event: the state the end-of-match rules judged."""
 
@@ -197,7 +197,7 @@ class Delta(NamedTuple):
     added: list[Finding]
     """New findings, sorted by (seq, code): a finding that gained a consequence is removed and added again."""
     removed: list[Finding]
-    """Findings gone: those of events a void took back, or redone after it, or folded into another."""
+    """Findings gone: those of events a void took back, or redone after it, or merged into another."""
 
 
 class Session:
@@ -205,7 +205,7 @@ class Session:
     frame after the last one and the findings so far (``Engine.session``).
 
     Each event is folded by the projector's ``advance`` and checked by the same rules, in
-    the same order, as ``Engine.run``, and the findings are folded (``fold``) the same way:
+    the same order, as ``Engine.run``, and the findings are merged (``merge``) the same way:
     fed a whole log one event at a time, ``findings()`` then ``finish()`` give exactly what
     ``Engine.run`` gives for it. A ``log.void`` that takes events back rewinds to the latest
     snapshot before the first of them and folds the events after it again, passing over
@@ -240,13 +240,13 @@ class Session:
         return self.frame.log.voided
 
     def findings(self) -> list[Finding]:
-        """The findings of every event so far, folded and sorted by (seq, code); end-of-match rules not run."""
-        return fold(r for _, r in self._found)
+        """The findings of every event so far, merged and sorted by (seq, code); end-of-match rules not run."""
+        return merge(r for _, r in self._found)
 
     def finish(self) -> list[Finding]:
         """Every finding, the end-of-match rules' included, exactly as ``Engine.run`` gives them."""
         end = End(self.frame, self.options, self.start, self.frame.seq, self.catalogue)
-        return fold([r for _, r in self._found] + self.engine.finish(end, self.strict))
+        return merge([r for _, r in self._found] + self.engine.finish(end, self.strict))
 
     def feed(self, event: Event) -> Delta:
         """Fold and check the next event; what it changed in the findings."""
@@ -265,7 +265,7 @@ class Session:
         self._step(event, NONE_VOIDED)
         if len(self._found) == mark:
             return Delta([], [])
-        return _delta(fold(r for _, r in self._found[:mark]), self.findings())
+        return _delta(merge(r for _, r in self._found[:mark]), self.findings())
 
     def extend(self, events: Iterable[Event]) -> None:
         """Feed a run of events at once (a log recorded before): one pass, voids known up front."""

@@ -1,8 +1,8 @@
 """Findings and the rule that one mistake is one finding.
 
 A rule's check reports hits; the engine makes each a ``Raw`` finding (the ``Finding`` with what
-it is about and follows from), and ``fold`` merges the hits of one rule about one subject and
-folds the errors that follow only from an earlier error into it as its consequences
+it is about and follows from), and ``merge`` merges the hits of one rule about one subject and
+merges the errors that follow only from an earlier error into it as its consequences
 (``Finding.consequences``). Nothing here does I/O.
 """
 
@@ -31,7 +31,7 @@ Subject = Hashable
 
 REST: Subject = ("rest-of-match",)
 """The subject of a hit that makes the rest of the match moot (play recorded after a defeat): every later
-finding folds into it."""
+finding merges into it."""
 
 
 class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
@@ -47,14 +47,14 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     message: Text
     evidence: dict[str, Any] = {}
     consequences: list[int] = []
-    """Seqs of the findings folded into this one: they follow only from this mistake (``fold``)."""
+    """Seqs of the findings merged into this one: they follow only from this mistake (``merge``)."""
 
     def sort_key(self) -> tuple[int, str]:
         return (self.seq, self.code)
 
 
 class Raw(NamedTuple):
-    """A finding as one check made it, before ``fold``: with what it is about and follows from."""
+    """A finding as one check made it, before ``merge``: with what it is about and follows from."""
 
     finding: Finding
     about: Subject | None = None
@@ -65,7 +65,7 @@ class Raw(NamedTuple):
 
 
 class _Group:
-    """The raws ``fold`` takes for one finding: one rule's hits about one subject, and what folds into them."""
+    """The raws ``merge`` takes for one finding: one rule's hits about one subject, and what merges into them."""
 
     __slots__ = ("first", "about", "follows", "seqs", "parent", "members")
 
@@ -101,15 +101,15 @@ class _Group:
         return msgspec.structs.replace(out, consequences=sorted(later)) if later else out
 
 
-def fold(raws: Iterable[Raw]) -> list[Finding]:
+def merge(raws: Iterable[Raw]) -> list[Finding]:
     """One finding per mistake, sorted by (seq, code).
 
     * The hits of one rule about one subject (``Hit.about``) are one finding, at the first, with all their seqs:
       the same rule failing on several events of one activation or one turn.
     * A rule's "cannot decide" about a subject is withdrawn where the same rule decides that subject.
-    * A finding folds into an error as one of its consequences when it is about the same subject at a later event,
+    * A finding merges into an error as one of its consequences when it is about the same subject at a later event,
       when it follows from that error's subject (``Hit.follows``, wherever in the log the error is), or when the error is
-      about ``REST`` (play recorded after the match was decided). Only an error is a cause, so a folded error
+      about ``REST`` (play recorded after the match was decided). Only an error is a cause, so a merged error
       never hides behind a warning.
 
     Which of two interchangeable lines comes first changes no cause: a consequence follows from a subject, not

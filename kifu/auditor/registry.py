@@ -91,10 +91,10 @@ def options(g: Game, start: MatchStarted) -> dict[str, Any]:
 
 
 def audit(
-    events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None, folded: bool = True
+    events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None, merged: bool = True
 ) -> list[Finding]:
     """Audit one verified match (its events from match.start on): one finding per mistake, or with
-    ``folded=False`` every finding as the rules' checks made it (``base.fold``).
+    ``merged=False`` every finding as the rules' checks made it (``findings.merge``).
 
     ``events`` may be a list or a stream (``logfile.stream``): the engine holds no
     event past its step, so a stream is audited in memory that does not grow with
@@ -111,7 +111,7 @@ def audit(
     assert isinstance(start, MatchStarted)
     g = game(start.game)
     catalogue = g.catalogue(start) if g.catalogue else None
-    return engine(g.id).run(rest, options(g, start), catalogue, strict=strict, voided=voided, folded=folded)
+    return engine(g.id).run(rest, options(g, start), catalogue, strict=strict, voided=voided, merged=merged)
 
 
 ENVELOPE = ("seq", "prev", "at", "by", "src")

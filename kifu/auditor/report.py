@@ -83,7 +83,7 @@ def as_text(
         seqs = ",".join(map(str, f.seqs))
         lines.append(
             f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}"
-            f"{folded(f, lang)}  ({f.citation.get(lang)})"
+            f"{consequences_note(f, lang)}  ({f.citation.get(lang)})"
         )
         said = note(f, edited, lang)
         if said:
@@ -147,7 +147,7 @@ def as_markdown(
         for f in findings:
             out.append(
                 f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
-                f"{_md_cell(f.message.get(lang) + folded(f, lang) + _edited_note(f, edited, lang))} | "
+                f"{_md_cell(f.message.get(lang) + consequences_note(f, lang) + _edited_note(f, edited, lang))} | "
                 f"{_md_cell(f.citation.get(lang))} |"
             )
     if stances:
@@ -209,7 +209,7 @@ def explain(r: Rule, lang: str) -> str:
     return "\n".join(lines)
 
 
-def folded(f: Finding, lang: str) -> str:
+def consequences_note(f: Finding, lang: str) -> str:
     """What a finding explains, after its message: `` (and 2 consequences: seq 15, 16)``; empty when nothing."""
     if not f.consequences:
         return ""

@@ -68,10 +68,10 @@ def audit(
                 bar.update(start, note=log_note(i, logs, lang))
                 tick = ticker(bar, start)
                 if fmt is ReportFormat.html:  # the match page, as `kifu report` writes it
-                    made = use.report(path, code, folded=not every, progress=tick)
+                    made = use.report(path, code, merged=not every, progress=tick)
                     done, page = made.audit, made.page
                 else:
-                    done = use.audit(path, folded=not every, progress=tick)
+                    done = use.audit(path, merged=not every, progress=tick)
             except KifuError as exc:  # one untrusted log does not hide the others' reports
                 if len(logs) == 1:
                     raise exc.located(str(path)) from None
