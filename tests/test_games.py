@@ -31,7 +31,7 @@ from kifu.projector.base import Replay
 
 GAMES = list(table.ids())
 SIMULATED = [g for g in GAMES if table.has_part(g, "sim")]
-REQUIRED = {"sim": ("simulate", "SLIPS", "TURNS"), "listing": ("listing",)}
+REQUIRED = {"sim": ("simulate", "MISTAKES", "TURNS"), "listing": ("listing",)}
 """What each optional part must declare (a views or stats part declares any of its tables or statistics)."""
 
 

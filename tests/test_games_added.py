@@ -103,22 +103,22 @@ GAME = Game(id="toy", prefix="toy", code="TOY", events=EVENTS, projection=projec
 
 import random
 
-from kifu.games.slips import Slip, now
+from kifu.games.mistakes import Mistake, now
 
-SLIPS = {"roll-twice": "TOY-TURN-001"}
+MISTAKES = {"roll-twice": "TOY-TURN-001"}
 TURNS = 10
 
 
-def simulate(seed: int, turns: int | None = None, slip: Slip | None = None) -> list[dict]:
+def simulate(seed: int, turns: int | None = None, mistake: Mistake | None = None) -> list[dict]:
     rng = random.Random(seed)
     players = [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}]
     events = [{"type": "match.start", "format": "kifu/1", "game": "toy", "match": f"toy-{seed}", "players": players}]
     who = "a"
     for _ in range(TURNS if turns is None else turns):
         events.append({"type": "toy.roll", "by": who, "player": who, "face": rng.randint(1, 6)})
-        if now(slip, "roll-twice"):
+        if now(mistake, "roll-twice"):
             events.append({"type": "toy.roll", "by": who, "player": who, "face": rng.randint(1, 6)})
-            slip.made(len(events), SLIPS["roll-twice"])
+            mistake.made(len(events), MISTAKES["roll-twice"])
         who = "b" if who == "a" else "a"
     return events
 ''',

@@ -1,5 +1,5 @@
 """One mistake, one finding: every game's simulator makes one mistake of each kind it knows
-(kifu/games/slips.py) and plays on legally from what it recorded; the audit gives exactly one
+(kifu/games/mistakes.py) and plays on legally from what it recorded; the audit gives exactly one
 error finding, at the wrong event, by the rule the mistake breaks, and no "cannot decide" that
 a later event decided. Also: the order of interchangeable lines changes no finding, and facts
 kifu lacks give "cannot decide", never an error.
@@ -17,28 +17,28 @@ from kifu import app
 from kifu.auditor import registry
 from kifu.events import games as table
 from kifu.games.mtg import sim as mtg
-from kifu.games.slips import Slip
+from kifu.games.mistakes import Mistake
 
 chain = app.chain
 
 SIMS = {g: table.part(g, "sim") for g in table.ids() if table.has_part(g, "sim")}
-"""Every game's simulator (its ``sim`` part: ``simulate(seed, turns, slip)`` and ``SLIPS``)."""
+"""Every game's simulator (its ``sim`` part: ``simulate(seed, turns, mistake)`` and ``MISTAKES``)."""
 SEARCH = 400
 """Matches tried, seed after seed, until one gives the mistake its chance (a second copy of a once-per-turn card
 in hand, a defeat to play on after): a generator that never makes a mistake fails here rather than passing."""
 
 
-def slipped(game: str, kind: str, seed: int, nth: int) -> tuple[list[Any], Slip]:
+def mistook(game: str, kind: str, seed: int, nth: int) -> tuple[list[Any], Mistake]:
     """A match of ``game`` with one mistake of ``kind`` at its ``nth`` chance, or at the last chance of the first
     match that gives fewer (a defeat to play on after comes once a match)."""
     for k in range(SEARCH):
-        slip = Slip(kind, nth)
-        events = chain(game, SIMS[game].simulate(seed + k, None, slip))
-        if slip.seq is None and slip.chances:
-            slip = Slip(kind, slip.chances - 1)
-            events = chain(game, SIMS[game].simulate(seed + k, None, slip))
-        if slip.seq is not None:
-            return events, slip
+        mistake = Mistake(kind, nth)
+        events = chain(game, SIMS[game].simulate(seed + k, None, mistake))
+        if mistake.seq is None and mistake.chances:
+            mistake = Mistake(kind, mistake.chances - 1)
+            events = chain(game, SIMS[game].simulate(seed + k, None, mistake))
+        if mistake.seq is not None:
+            return events, mistake
     raise AssertionError(f"{game}: no match of seeds {seed}..{seed + SEARCH} gave a chance to make {kind!r}")
 
 
@@ -48,20 +48,20 @@ def audit(events: list[Any], merged: bool = True) -> list[Any]:
 
 def test_every_game_with_rules_has_a_simulator_that_can_make_mistakes() -> None:
     assert set(SIMS) == {g.id for g in registry.games() if g.rules}  # a game without rules has nothing to break
-    assert all(len(sim.SLIPS) >= 1 for sim in SIMS.values())
+    assert all(len(sim.MISTAKES) >= 1 for sim in SIMS.values())
 
 
 @pytest.mark.parametrize("game", SIMS)
 @settings(max_examples=15)
 @given(data=st.data(), seed=st.integers(min_value=0, max_value=10_000), nth=st.integers(min_value=0, max_value=2))
 def test_one_mistake_gives_exactly_one_error_finding(game: str, data: st.DataObject, seed: int, nth: int) -> None:
-    mistake = data.draw(st.sampled_from(sorted(SIMS[game].SLIPS)))
-    events, slip = slipped(game, mistake, seed, nth)
+    mistake = data.draw(st.sampled_from(sorted(SIMS[game].MISTAKES)))
+    events, mistake = mistook(game, mistake, seed, nth)
     findings = audit(events)
     errors = [(f.code, f.seq) for f in findings if f.severity != "info"]
-    assert errors == [(slip.code, slip.seq)], [(f.code, f.seq, f.consequences, f.message.en) for f in findings]
+    assert errors == [(mistake.code, mistake.seq)], [(f.code, f.seq, f.consequences, f.message.en) for f in findings]
     # no "cannot decide" about what the mistake's rule decided
-    assert not [f for f in findings if f.severity == "info" and f.code == slip.code], findings
+    assert not [f for f in findings if f.severity == "info" and f.code == mistake.code], findings
 
 
 @pytest.mark.parametrize("game", SIMS)
@@ -70,7 +70,7 @@ def test_one_mistake_gives_exactly_one_error_finding(game: str, data: st.DataObj
 def test_the_unfolded_list_keeps_every_finding(game: str, data: st.DataObject, seed: int) -> None:
     """``merged=False`` (``kifu audit --all``) shows what the checks found; the folded list names each of those
     findings, as itself or as a consequence."""
-    events, _ = slipped(game, data.draw(st.sampled_from(sorted(SIMS[game].SLIPS))), seed, 0)
+    events, _ = mistook(game, data.draw(st.sampled_from(sorted(SIMS[game].MISTAKES))), seed, 0)
     folded = audit(events)
     every = audit(events, merged=False)
     covered = {s for f in folded for s in [*f.seqs, *f.consequences]}

@@ -331,7 +331,7 @@ class Game:
 
 
 PARTS = {
-    "sim": "simulate(seed, turns=None, slip=None) -> event bodies, match.start first; SLIPS; TURNS",
+    "sim": "simulate(seed, turns=None, mistake=None) -> event bodies, match.start first; MISTAKES; TURNS",
     "views": "its warehouse views, randomness and run-length feeds and facts tables, as data (docs/sql.md)",
     "stats": "its kifu stats statistics, as SQL: BUILDS (kifu stats builds --by) and STATS (kifu stats <name>)",
     "listing": "what kifu cards shows of its cards: listing, describe, forms",

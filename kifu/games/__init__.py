@@ -14,7 +14,7 @@ module         layer     what it declares
 ``listing.py`` games     what ``kifu cards`` shows of its cards (optional)
 ``views.py``   games     its warehouse views, feeds and facts tables, as data (optional)
 ``stats.py``   games     its ``kifu stats`` statistics, as SQL (optional)
-``sim.py``     games     ``simulate(seed, turns, slip)``: legal matches, and ``SLIPS`` (optional)
+``sim.py``     games     ``simulate(seed, turns, mistake)``: legal matches, and ``MISTAKES`` (optional)
 ``locale/``    words     its messages, ``en.json`` and ``ja.json``
 ``mapping``    events    ``mapping.toml``: its chat notation, for ``kifu record`` and
                          ``kifu import --map <id>`` (docs/notation.md)
