@@ -72,7 +72,7 @@ def _rolled(state: State, e: Rolled) -> State:
 ''',
     "rules.py": '''"""Toy's one rule: players take turns."""
 
-from kifu.auditor.base import Hit, Severity, rule
+from kifu.auditor.base import Flag, Severity, rule
 
 from .events import Rolled
 
@@ -80,7 +80,7 @@ from .events import Rolled
 @rule(code="TOY-TURN-001", name="players-alternate", severity=Severity.ERROR, on=(Rolled,))
 def players_alternate(s):
     if s.before.game.last == s.event.player:
-        yield Hit(s.event.seq, {"player": s.event.player})
+        yield Flag(s.event.seq, {"player": s.event.player})
 
 
 RULES = (players_alternate,)

@@ -2,10 +2,10 @@
 
 A rule is data (code, name, severity, citation, titles, messages, documentation)
 plus one pure check. ``check(step)`` sees the frame before and after each event
-it watches; ``finish(end)`` sees the final frame once; each reports ``Hit``s, which
+it watches; ``finish(end)`` sees the final frame once; each reports ``Flag``s (what a check flags), which
 the engine (``kifu.auditor.engine``) turns into findings (``kifu.auditor.findings``).
-A hit names what it is about (``Hit.about``, such as an activation) and what it
-follows from (``Hit.follows``): one mistake is one finding. Words are the message
+A flag names what it is about (``Flag.about``, such as an activation) and what it
+follows from (``Flag.follows``): one mistake is one finding. Words are the message
 catalogue's (``kifu.events.i18n``). Nothing here does I/O.
 """
 
@@ -39,6 +39,7 @@ __all__ = [
     "End",
     "Finding",
     "Game",
+    "Flag",
     "Hit",
     "Option",
     "Rule",
@@ -112,7 +113,7 @@ CORE_OPTIONS: tuple[Option, ...] = (VERIFIED_RANDOM,)
 
 
 @dataclass(frozen=True, slots=True)
-class Hit:
+class Flag:
     """What a check reports; the engine turns it into a Finding."""
 
     seq: int
@@ -166,10 +167,10 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    check: Callable[[Step], Iterable[Hit]] | None = None
+    check: Callable[[Step], Iterable[Flag]] | None = None
     on: tuple[type[Event], ...] | None = None
     """Event classes the check watches; None watches every event."""
-    finish: Callable[[End], Iterable[Hit]] | None = None
+    finish: Callable[[End], Iterable[Flag]] | None = None
     options: tuple[str, ...] = ()
     """Names of the options this rule's verdict depends on."""
 
@@ -191,7 +192,7 @@ class Rule:
     def doc(self) -> Doc:
         return Doc(**{s: Text.of(f"rule.{self.code}.{s}") for s in ("checks", "why", "bad", "good")})
 
-    def finding(self, hit: Hit, names: Mapping[str, str] = {}) -> Finding:
+    def finding(self, hit: Flag, names: Mapping[str, str] = {}) -> Finding:
         """The finding of one hit. ``names`` (player id -> name) name the players its message mentions; an
         evidence value that is a ``Msg`` (a phrase of the catalogue with its own values, players among them) is
         rendered in both languages the same way and kept as a ``Text``."""
@@ -219,7 +220,7 @@ class Rule:
         """The lower-case prefix of the code (``gg`` of ``GG-TOSS-001``): where its ``{x:word}`` words are."""
         return self.code.split("-", 1)[0].lower()
 
-    def raw(self, hit: Hit, names: Mapping[str, str] = {}) -> Raw:
+    def raw(self, hit: Flag, names: Mapping[str, str] = {}) -> Raw:
         return Raw(self.finding(hit, names), hit.about, hit.follows)
 
 
@@ -256,19 +257,24 @@ def latest(fn: Callable[[T], R]) -> Callable[[T], R]:
     return once
 
 
-def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Hit]]], Rule]:
+Hit = Flag
+"""The name ``Flag`` had before (``Hit`` also named ガンナガン's HIT): kept for ``kifu/auditor/rng.py`` until it says
+``Flag`` too."""
+
+
+def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Flag]]], Rule]:
     """Decorator: ``@rule(code=..., ...)`` over a check function makes a Rule."""
 
-    def make(fn: Callable[[Step], Iterable[Hit]]) -> Rule:
+    def make(fn: Callable[[Step], Iterable[Flag]]) -> Rule:
         return Rule(check=fn, **kwargs)
 
     return make
 
 
-def end_rule(**kwargs: Any) -> Callable[[Callable[[End], Iterable[Hit]]], Rule]:
+def end_rule(**kwargs: Any) -> Callable[[Callable[[End], Iterable[Flag]]], Rule]:
     """Decorator for a rule that judges the whole match once, at the end."""
 
-    def make(fn: Callable[[End], Iterable[Hit]]) -> Rule:
+    def make(fn: Callable[[End], Iterable[Flag]]) -> Rule:
         return Rule(finish=fn, **kwargs)
 
     return make

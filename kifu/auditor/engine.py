@@ -19,7 +19,7 @@ from ..projector.base import (
     void_verdicts,
     voided_in,
 )
-from .base import INTERNAL, End, Hit, Rule, Step
+from .base import INTERNAL, End, Flag, Rule, Step
 from .findings import Finding, Raw, merge
 
 
@@ -161,7 +161,7 @@ class Engine:
     @staticmethod
     def _collect(
         r: Rule,
-        fn: Callable[[Any], Iterable[Hit]],
+        fn: Callable[[Any], Iterable[Flag]],
         arg: Any,
         seq: int,
         out: list[Raw],
@@ -174,7 +174,7 @@ class Engine:
         except Exception as exc:  # a rule bug must not stop the audit; it is reported
             if strict:
                 raise
-            out.append(INTERNAL.raw(Hit(seq, {"rule": r.code, "error": f"{type(exc).__name__}: {exc}"})))
+            out.append(INTERNAL.raw(Flag(seq, {"rule": r.code, "error": f"{type(exc).__name__}: {exc}"})))
 
 
 class Outcome(NamedTuple):

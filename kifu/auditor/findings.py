@@ -104,11 +104,11 @@ class _Group:
 def merge(raws: Iterable[Raw]) -> list[Finding]:
     """One finding per mistake, sorted by (seq, code).
 
-    * The hits of one rule about one subject (``Hit.about``) are one finding, at the first, with all their seqs:
+    * The hits of one rule about one subject (``Flag.about``) are one finding, at the first, with all their seqs:
       the same rule failing on several events of one activation or one turn.
     * A rule's "cannot decide" about a subject is withdrawn where the same rule decides that subject.
     * A finding merges into an error as one of its consequences when it is about the same subject at a later event,
-      when it follows from that error's subject (``Hit.follows``, wherever in the log the error is), or when the error is
+      when it follows from that error's subject (``Flag.follows``, wherever in the log the error is), or when the error is
       about ``REST`` (play recorded after the match was decided). Only an error is a cause, so a merged error
       never hides behind a warning.
 

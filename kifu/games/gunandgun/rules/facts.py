@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 from collections.abc import Iterable, Sequence
 
-from kifu.auditor.base import Hit
+from kifu.auditor.base import Flag
 
 from .. import projection as proj
 from ..projection import Activation, State
@@ -152,9 +152,9 @@ def opponent(state: State, pid: str) -> str | None:
     return next((o for o in state.order if o != pid), None)
 
 
-def unknown(seq: int, what: str, seqs: Iterable[int] = (), about: Any = None) -> Hit:
+def unknown(seq: int, what: str, seqs: Iterable[int] = (), about: Any = None) -> Flag:
     """An info finding: the rule cannot decide without the card's facts."""
-    return Hit(seq, {"reason": what}, seqs=tuple(seqs), undecided=True, about=about)
+    return Flag(seq, {"reason": what}, seqs=tuple(seqs), undecided=True, about=about)
 
 
 def effective_n(state: State, a: Activation) -> int:

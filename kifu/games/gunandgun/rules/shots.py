@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -25,13 +25,13 @@ STAGES = ("effect", "bullet", "response", "replace")
     options=("shots_per_gun",),
     on=(ev.ShotDeclared,),
 )
-def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
+def gun_shoots_once_per_turn(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.after.game
     g = player_gun(st, e.player, e.gun)
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
-        yield Hit(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
+        yield Flag(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
 
 
 @rule(
@@ -40,20 +40,20 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.ShotDeclared,),
 )
-def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
+def shot_needs_lowest_hit_row(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     g = player_gun(st, e.player, e.gun)
     gun = proj.gun_facts(st, e.gun)
     if g is None or gun is None:
         if g is not None:
-            yield Hit(
+            yield Flag(
                 e.seq, {"reason": Msg("reason.gg.gun_unknown", gun=e.gun)}, undecided=True, about=("shot", e.shot)
             )
         return
     need = gun.min_load()
     if need is not None and g.loads < need:
-        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
+        yield Flag(e.seq, {"gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
 
 
 @rule(
@@ -62,14 +62,14 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.HitModified,),
 )
-def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
+def hit_modifiers_in_order(s: Step) -> Iterable[Flag]:
     e = s.event
     shot = s.before.game.shots.get(e.shot)
     if shot is None or not shot.mods:
         return
     last = max(STAGES.index(m[0]) for m in shot.mods)
     if STAGES.index(e.stage) < last:
-        yield Hit(
+        yield Flag(
             e.seq,
             {"shot": e.shot, "stage": Msg(f"word.gg.stage.{e.stage}"), "after": Msg(f"word.gg.stage.{STAGES[last]}")},
             (shot.seq,),
@@ -83,7 +83,7 @@ def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.LifeChanged,),
 )
-def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
+def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Flag]:
     e = s.event
     if e.why != "hit" or e.shot is None:
         return
@@ -95,7 +95,7 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
     want = expected_damage(gun, shot)
     if want is not None and shot.damage != want:
         modifiers = tuple(("act", a.id) for a in st.acts.values() if a.shot == shot.id)
-        yield Hit(
+        yield Flag(
             e.seq,
             {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
             (shot.seq,),

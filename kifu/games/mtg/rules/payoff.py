@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from kifu.auditor.base import End, Hit, Severity, end_rule, latest
+from kifu.auditor.base import End, Flag, Severity, end_rule, latest
 from kifu.events.i18n import Msg
 
 from ..cards import Card
@@ -69,12 +69,12 @@ def _voided(ins: Instruction, c: Card) -> bool:
     name="any-loss-means-no-payoff",
     severity=Severity.ERROR,
 )
-def any_loss_no_payoff(end: End) -> Iterable[Hit]:
+def any_loss_no_payoff(end: End) -> Iterable[Flag]:
     for ins in end.final.game.flips.values():
         c = card(end.final.game, ins)
         if c is not None and _voided(ins, c):
             for p in own_payoffs(ins, c):
-                yield Hit(
+                yield Flag(
                     p.seq,
                     evidence(ins, kind=p.kind, amount=p.amount),
                     about=("payoff", ins.flip),
@@ -100,7 +100,7 @@ def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iter
     severity=Severity.ERROR,
     options=(UNRECORDED.name,),
 )
-def payoff_equals_results(end: End) -> Iterable[Hit]:
+def payoff_equals_results(end: End) -> Iterable[Flag]:
     state = end.final.game
     for ins in state.flips.values():
         c = card(state, ins)
@@ -108,7 +108,7 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         if c is None or not kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
-            yield Hit(
+            yield Flag(
                 _last_counted_coin(ins),
                 evidence(ins, reason=Msg("reason.mtg.no_outcome", card=ins.card)),
                 undecided=True,
@@ -119,13 +119,13 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         yield from _own_diffs(state, ins, c, kinds, end.options.get(UNRECORDED.name, UNRECORDED.default))
 
 
-def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecorded: str) -> Iterable[Hit]:
+def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecorded: str) -> Iterable[Flag]:
     want = expected_own(ins, c, len(state.players))
     paid = own_payoffs(ins, c, kinds)
     if not paid and unrecorded == "undecided":
         if +want:
             reason = Msg("reason.mtg.no_payoff", card=ins.card)
-            yield Hit(
+            yield Flag(
                 _last_counted_coin(ins),
                 evidence(ins, reason=reason),
                 undecided=True,
@@ -135,7 +135,7 @@ def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecor
         return
     for kind in sorted(kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
-            yield Hit(
+            yield Flag(
                 seq,
                 evidence(
                     ins, kind=kind, expected=want[kind], recorded=total, wins=kept_wins(ins), losses=kept_losses(ins)
@@ -248,7 +248,7 @@ def _ignored_only(t: Tally) -> bool:
     name="watcher-payoff-equals-counted-wins",
     severity=Severity.ERROR,
 )
-def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
+def watcher_pays_counted_wins(end: End) -> Iterable[Flag]:
     for t in tallies(end.final.game):
         if not t.known:
             if t.paid:
@@ -258,12 +258,14 @@ def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
                     if w.card
                     else Msg("reason.mtg.watcher_not_entered", watcher=w.permanent, controller=w.controller)
                 )
-                yield Hit(t.paid[0].seq, {"reason": reason}, undecided=True, about=("watcher", w.permanent, t.ins.flip))
+                yield Flag(
+                    t.paid[0].seq, {"reason": reason}, undecided=True, about=("watcher", w.permanent, t.ins.flip)
+                )
             continue
         if t.recorded == t.expected or _ignored_only(t):
             continue
         seq = t.first_over(t.expected) if t.recorded > t.expected else _last_counted_coin(t.ins)
-        yield Hit(
+        yield Flag(
             seq,
             {
                 "card": t.watcher.card,
@@ -280,10 +282,10 @@ def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
         )
 
 
-def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
+def _ignored_watcher_payoffs(end: End) -> Iterable[Flag]:
     for t in tallies(end.final.game):
         if _ignored_only(t):
-            yield Hit(
+            yield Flag(
                 t.first_over(t.expected),
                 evidence(
                     t.ins,
@@ -298,7 +300,7 @@ def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
             )
 
 
-def _ignored_anywhere(end: End) -> Iterable[Hit]:
+def _ignored_anywhere(end: End) -> Iterable[Flag]:
     yield from ignored_counts_for_nothing.finish(end)  # type: ignore[misc]
     yield from _ignored_watcher_payoffs(end)
 
