@@ -33,12 +33,12 @@ import msgspec  # noqa: E402
 
 from kifu import app  # noqa: E402
 from kifu.auditor import registry  # noqa: E402
-from kifu.events import games, logfile  # noqa: E402
+from kifu.events import logfile, table  # noqa: E402
 from kifu.events.codec import encode  # noqa: E402
 from kifu.projector.base import Replay, frames  # noqa: E402
 
 OUT = HERE / "out"
-CODEC = games.codec("generic")
+CODEC = table.codec("generic")
 GENERIC = registry.game("generic")
 PLAYERS = ("aoi", "ren")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from kifu import app
-from kifu.events import games as table
+from kifu.events import table
 from kifu.events.codec import encode
 
 GAMES = tuple(g for g in table.ids() if table.has_part(g, "sim"))

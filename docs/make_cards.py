@@ -22,7 +22,7 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kifu.events import games as table  # noqa: E402
+from kifu.events import table  # noqa: E402
 from kifu.events.cardview import Entry, Section  # noqa: E402
 from kifu.events.schema import field_docs  # noqa: E402
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT
 
 import kifu.games
-from kifu.events import games as table
+from kifu.events import table
 
 WITH_CARDS = [g for g in kifu.games.GAMES if table.has_part(g, "listing")]
 

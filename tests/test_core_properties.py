@@ -18,12 +18,12 @@ from hypothesis import strategies as st
 
 from kifu import app
 from kifu.auditor import registry
-from kifu.events import games, logfile
+from kifu.events import logfile, table
 from kifu.events.base import KifuError, MatchStarted
 from kifu.events.codec import encode, line_hash
 from kifu.projector.base import Replay
 
-CODEC = games.codec("generic")
+CODEC = table.codec("generic")
 GENERIC = registry.game("generic")
 PLAYER_IDS = ("aoi", "ren", "kai")
 

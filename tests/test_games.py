@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from kifu import app
 from kifu.auditor import registry
 from kifu.auditor.base import PARTS
-from kifu.events import games as table
+from kifu.events import table
 from kifu.events import logfile
 from kifu.events.codec import encode
 from kifu.projector.base import Replay

@@ -11,7 +11,7 @@ from conftest import run_cli
 
 import kifu
 from kifu import warehouse as wh
-from kifu.events import games, logfile
+from kifu.events import logfile, table
 from kifu.games.generic import views as generic
 from kifu.warehouse import stats
 
@@ -91,7 +91,7 @@ def test_a_total_is_no_face_in_the_fairness_tests(tmp_path: Path) -> None:
             w.append({"type": "random", "by": "p1", "kind": "die", "sides": 6, "values": [face] * 5})
         for _ in range(30):
             w.append({"type": "random", "by": "p1", "kind": "total", "sides": 6, "dice": 2, "values": [7]})
-    assert games.codec("generic").decode(log.read_bytes().splitlines()[-1]).dice == 2
+    assert table.codec("generic").decode(log.read_bytes().splitlines()[-1]).dice == 2
     con = wh.connect(tmp_path / "w.duckdb")
     wh.ingest(con, [log], jobs=1, views=(generic,))
     kinds = con.execute("SELECT kind, count(*), sum(value) FROM randomness GROUP BY kind ORDER BY kind").fetchall()

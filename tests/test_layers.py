@@ -2,7 +2,7 @@
 
 The layers, top to bottom: ``cli`` → ``warehouse`` → ``app`` → ``games`` → ``auditor`` →
 ``projector`` → ``events``. A lower layer receives the games through the game table
-(``kifu.events.games``, filled at the top) instead of importing them. The benchmarks are
+(``kifu.events.table``, filled at the top) instead of importing them. The benchmarks are
 callers like the command line: they use the API, never the command line's modules.
 """
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from kifu import app
 from kifu.auditor import registry
-from kifu.events import games as table
+from kifu.events import table
 from kifu.games.mtg import sim as mtg
 from kifu.games.mistakes import Mistake
 

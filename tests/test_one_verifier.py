@@ -219,9 +219,9 @@ def test_a_limit_is_named_with_its_line_and_field(tmp_path: Path, name: str) -> 
 
 def test_the_readers_agree_on_the_values_a_duplicate_key_would_have_split(tmp_path: Path, kifu) -> None:
     """The issue's reproducer: "values":[1],"values":[2] verified as ok, then show and the warehouse disagreed."""
-    from kifu.events import games
+    from kifu.events import table
 
-    codec = games.codec("generic")
+    codec = table.codec("generic")
     coin = encode(
         codec.convert(
             {"type": "random", "kind": "coin", "sides": 2, "values": [1], "seq": 2, "prev": line_hash(SHORT[0])}

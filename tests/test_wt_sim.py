@@ -8,12 +8,12 @@ from hypothesis import strategies as st
 
 from kifu import app
 from kifu.auditor import registry
-from kifu.events import games
+from kifu.events import table
 from kifu.events.codec import encode
 from kifu.games.worldtrigger import sim
 from kifu.projector.base import Replay
 
-CODEC = games.codec("worldtrigger")
+CODEC = table.codec("worldtrigger")
 GAME = registry.game("worldtrigger")
 
 

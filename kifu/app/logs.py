@@ -10,7 +10,7 @@ import msgspec
 
 from kifu.auditor.report import Voided, collect_voided
 from kifu.auditor.rng import Tally
-from kifu.events import games, logfile
+from kifu.events import logfile, table
 from kifu.events.base import FORMAT, Event
 from kifu.events.codec import encode, line_hash
 
@@ -93,7 +93,7 @@ def chain(game: str, events: Iterable[Event | Mapping[str, Any]]) -> list[Event]
     >>> [(e.seq, type(e).__name__) for e in log], kifu.audit(log).findings
     ([(1, 'MatchStarted'), (2, 'Note')], [])
     """
-    codec = games.require(game)
+    codec = table.require(game)
     out: list[Event] = []
     prev = None
     for seq, body in enumerate(events, 1):

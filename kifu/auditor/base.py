@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import msgspec
 
-from ..events import games
+from ..events import table
 from ..events.base import Event, MatchStarted
 from ..events.i18n import Document, Msg, Text, cite, documents, fill, in_language, phrase, phrased, template
 from ..projector.base import Frame, Projection
@@ -333,7 +333,7 @@ class Game:
 
     def part(self, name: str) -> Any:
         """Its optional module ``name`` (one of ``parts``), loaded through the game table; None if it has none."""
-        return games.part(self.id, name) if name in self.parts else None
+        return table.part(self.id, name) if name in self.parts else None
 
 
 PARTS = {

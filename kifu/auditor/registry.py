@@ -1,6 +1,6 @@
 """The auditor's view of the games: game id -> its ``Game`` (projection, rulebook, options).
 
-The games are those of the game table (``kifu.events.games``, filled from the list of games at
+The games are those of the game table (``kifu.events.table``, filled from the list of games at
 the top); each declares its ``GAME`` in its ``game`` part (``kifu/games/<id>/game.py``),
 imported the first time something asks for it (a command that audits one game loads no other). A game is checked once, when it
 is first loaded: rule codes of the right form and prefix, kebab-case names, event
@@ -15,7 +15,7 @@ from collections.abc import Container, Iterable, Sequence
 
 import msgspec
 
-from ..events import games as table
+from ..events import table
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
 from . import log, rng
 from .base import CODE, CORE_OPTIONS, INTERNAL, NAME, Finding, Game, Option, Rule, resolve_options

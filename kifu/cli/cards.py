@@ -11,7 +11,7 @@ from typing import Annotated
 import msgspec
 import typer
 
-from kifu.events import games as table
+from kifu.events import table
 from kifu.events.cardview import Entry, closest
 
 from .common import (

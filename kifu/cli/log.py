@@ -441,7 +441,7 @@ def schema(
 
     Example: kifu schema -g gunandgun > gg.schema.json
     """
-    from kifu.events import games
+    from kifu.events import table
     from kifu.events.schema import schema as described
 
-    print_json(described(games.codec(game)))
+    print_json(described(table.codec(game)))

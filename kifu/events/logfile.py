@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import msgspec
 
-from . import atomic, games, limits
+from . import atomic, limits, table
 from .base import (
     FORMAT,
     ChainBroken,
@@ -84,7 +84,7 @@ def _decode_start(raw: bytes, where: str) -> str:
 def _codec_of_start(raw: bytes, where: str) -> Codec:
     game = _decode_start(raw, where)
     try:
-        return games.codec(game)
+        return table.codec(game)
     except KeyError:
         raise MalformedEvent(Msg("log.unknown_game", game=repr(game)), where=where, line=1, field="game") from None
 
@@ -521,7 +521,7 @@ def start_line(path: str | os.PathLike[str], start: MatchStarted | dict[str, Any
     game = obj.get("game")
     if not isinstance(game, str):
         raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
-    codec = games.require(game, where=where, line=1, field="game")
+    codec = table.require(game, where=where, line=1, field="game")
     event = codec.convert(obj, where=where, line=1)
     if codec.check_start is not None:
         try:

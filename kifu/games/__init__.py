@@ -21,14 +21,14 @@ module         layer     what it declares
 ============== ========= ==============================================================
 
 ``GAMES`` below is the one list of games. Importing this package registers it with the
-table every layer looks a game up in (``kifu.events.games``; ``kifu/__init__.py`` imports
+table every layer looks a game up in (``kifu.events.table``; ``kifu/__init__.py`` imports
 it first), so the lower layers never import the games. Adding a game is its folder plus
 one line here (docs/hacking.md).
 """
 
 from __future__ import annotations
 
-from kifu.events import games as table
+from kifu.events import table
 
 GAMES: tuple[str, ...] = (
     "generic",

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import msgspec
 
-from kifu.events import games as gametable
+from kifu.events import table as gametable
 
 
 @gametable.cached

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Iterator
 
-from kifu.events import games
+from kifu.events import table
 from kifu.events.base import MatchStarted
 
 from ..mistakes import Mistake, now
@@ -119,7 +119,7 @@ class Table:
         self.rng = rng
         self.mistake = mistake
         self.cat = cards.load()
-        self.codec = games.codec("gunandgun")
+        self.codec = table.codec("gunandgun")
         self.events: list[dict[str, Any]] = []
         self.acts = 0
         self.ids = ("p1", "p2")
