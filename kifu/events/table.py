@@ -67,6 +67,12 @@ def part(game_id: str, name: str) -> ModuleType:
     return importlib.import_module(f"{_TABLE[game_id]}.{name}")
 
 
+def events_module(game_id: str) -> ModuleType:
+    """The ``events`` part of a registered game: its event structs (``EVENTS``), its ``catalogue`` and, for
+    ``kifu record``, its card ``names`` (KeyError for an unknown game)."""
+    return part(game_id, "events")
+
+
 def has_part(game_id: str, name: str) -> bool:
     """True if a registered game has the module ``name`` (an optional part: ``views``, ``sim``)."""
     return game_id in _TABLE and importlib.util.find_spec(f"{_TABLE[game_id]}.{name}") is not None
