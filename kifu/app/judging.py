@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from kifu.auditor import page, registry
+from kifu.auditor import registry
 from kifu.auditor.base import Finding, Game
 from kifu.auditor.provenance import Edited, wanted
 from kifu.auditor.report import Voided, collect_voided
@@ -128,6 +128,8 @@ def report(
     if drawing is not None:
         drawing()
     steps: Iterable[tuple[Event, Frame[Any]]] = pairs if pairs is not None else _refold(reading, done)
+    from kifu.auditor import page  # the page's modules: only a report pays for importing them
+
     voids = {seq: void for seq, (void, _) in done.voided.items()}
     html = page.render_steps(steps, done.findings, lang, head=done.head.hash, source=done.source, voids=voids)
     return Report(html, done)

@@ -501,11 +501,18 @@ def stats_rules(
     )
 
 
+def _stats_parts() -> list[Any]:
+    """Every game's ``stats`` part (found through the game table: the warehouse is not imported to build the
+    commands, only to run one)."""
+    from kifu.events import table
+
+    return [table.part(g, "stats") for g in table.ids() if table.has_part(g, "stats")]
+
+
 def _build_keys() -> Any:
     """--by of ``kifu stats builds``: every game's build keys (its ``stats`` part's ``BUILDS``)."""
-    from kifu.warehouse.views import build_keys
-
-    return Enum("BuildKey", {k: k for k in build_keys()}, type=str)  # type: ignore[misc]
+    keys = [k for part in _stats_parts() for k in getattr(part, "BUILDS", {})]
+    return Enum("BuildKey", {k: k for k in keys}, type=str)  # type: ignore[misc]
 
 
 BuildKey = _build_keys()
@@ -590,10 +597,9 @@ def _game_stat(name: str, stat: dict[str, Any]) -> None:
 
 
 def _game_stats() -> None:
-    from kifu.warehouse.views import game_stats
-
-    for name, (_, stat) in game_stats().items():
-        _game_stat(name, stat)
+    for part in _stats_parts():
+        for name, stat in getattr(part, "STATS", {}).items():
+            _game_stat(name, stat)
 
 
 _game_stats()
