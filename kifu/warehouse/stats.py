@@ -557,7 +557,7 @@ def first_player(
 def rate(
     con: duckdb.DuckDBPyConnection, stat: dict[str, Any], *, level: float = 0.95
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """A game's statistic (``game_stats``): its SQL's rows with the proportion ``rate = (k, n)`` and its Wilson
+    """A game's statistic (a ``STATS`` entry of its ``stats`` part): its SQL's rows with the proportion ``rate = (k, n)`` and its Wilson
     interval after column ``k``, and the ``rounded`` columns to 4 places."""
     cur = con.execute(stat["sql"])
     names = [d[0] for d in cur.description]

@@ -111,11 +111,6 @@ def build_keys() -> dict[str, tuple[str, str]]:
     return {key: (g, sql) for g, part in _stats_parts() for key, sql in getattr(part, "BUILDS", {}).items()}
 
 
-def game_stats() -> dict[str, tuple[str, dict[str, Any]]]:
-    """``kifu stats <name>`` of every game's ``stats`` part (``STATS``): name -> (its game, the statistic)."""
-    return {name: (g, stat) for g, part in _stats_parts() for name, stat in getattr(part, "STATS", {}).items()}
-
-
 def _stats_parts() -> list[tuple[str, ModuleType]]:
     return [(g, gametable.part(g, "stats")) for g in gametable.ids() if gametable.has_part(g, "stats")]
 
