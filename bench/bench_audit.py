@@ -20,7 +20,7 @@ The second table shows that the cost per event does not grow with a match's
 length: matches cut to about 50 and 500 events, and 5,000 where the game's
 simulator plays that long (Magic's, which takes any number of turns; the other
 games end by their own rules at a few hundred events), read and audited in
-process as `kifu audit` does it (``kifu.cli.audit.audit_path``).
+process as `kifu audit` does it (``kifu.app.audit``).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def run_cli(paths: list[Path]) -> float:
 def tiny(game: str) -> Path:
     """match.start and match.end of ``game``: the cold start of an audit of that game."""
     path = OUT / f"tiny-{game}.jsonl"
-    first = sims.PLAY[game](0, 1)[0]
+    first = sims.play(game, 0, 1)[0]
     sims.write(path, game, [first, {"type": "match.end", "by": "judge", "reason": "bench"}])
     return path
 
@@ -124,7 +124,7 @@ def length_logs(game: str, length: int, total: int) -> list[Path]:
     turns = {"mtg": length // 30 + 3}.get(game)
     out, have, seed = [], 0, 0
     while have < total and seed < 400:
-        bodies = sims.PLAY[game](seed, turns if turns else sims.TURNS[game] * 3)
+        bodies = sims.play(game, seed, turns if turns else sims.turns(game) * 3)
         seed += 1
         if len(bodies) < length * 0.9:
             continue
@@ -138,7 +138,7 @@ def length_logs(game: str, length: int, total: int) -> list[Path]:
 
 def bench_lengths(games: list[str], runs: int) -> bool:
     try:
-        from kifu.cli.audit import audit_path
+        from kifu.app import audit as audit_path
     except ImportError:  # an older kifu (to compare branches): the same work through load()
         from kifu.auditor import registry
         from kifu.events import logfile

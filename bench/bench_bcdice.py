@@ -75,7 +75,7 @@ from xml.sax.saxutils import escape, quoteattr
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kifu.events import games, importers
+from kifu.events import importers, table
 
 COMMON = (
     "None",
@@ -350,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         files = [f for f in files if f.stem in wanted]
     if not files:
         raise SystemExit(f"{args.corpus}: no *.toml")
-    codec = games.codec("generic")
+    codec = table.codec("generic")
     carriers = CARRIERS if args.carrier == "all" else (args.carrier,)
     show = set(filter(None, args.show.split(",")))
     ok = True

@@ -40,7 +40,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kifu import warehouse as wh  # noqa: E402
-from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -57,7 +56,7 @@ def _simulated(game: str, seed: int) -> list[dict[str, Any]]:
 
     match = f"{game}-{seed:06d}"
     if game == "gunandgun":
-        return gg.simulate(random.Random(seed), match, 14)
+        return gg.play(random.Random(seed), match, 14)
     if game == "mtg":
         return [dict(e, match=match) if e.get("type") == "match.start" else e for e in mtg.legal_match(seed)]
     if game == "worldtrigger":
@@ -128,7 +127,7 @@ def time_read_json(corpus: Path) -> tuple[float, int]:
 def time_ingest(corpus: Path) -> tuple[float, int]:
     con = wh.connect(_fresh(OUT / "bench-mixed.duckdb"))
     t = time.perf_counter()
-    summary = wh.ingest(con, [corpus], registry.audit)
+    summary = wh.ingest(con, [corpus])
     elapsed = time.perf_counter() - t
     con.close()
     assert not summary.refused, summary.refused[:3]

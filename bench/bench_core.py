@@ -31,13 +31,14 @@ sys.path.insert(0, str(ROOT))
 
 import msgspec  # noqa: E402
 
+from kifu import app  # noqa: E402
 from kifu.auditor import registry  # noqa: E402
-from kifu.events import games, logfile
-from kifu.events.codec import encode, line_hash  # noqa: E402
+from kifu.events import logfile, table  # noqa: E402
+from kifu.events.codec import encode  # noqa: E402
 from kifu.projector.base import Replay, frames  # noqa: E402
 
 OUT = HERE / "out"
-CODEC = games.codec("generic")
+CODEC = table.codec("generic")
 GENERIC = registry.game("generic")
 PLAYERS = ("aoi", "ren")
 
@@ -83,13 +84,7 @@ START = {
 
 def write_corpus(path: Path, n: int) -> bytes:
     """A valid log of ``n`` events built in memory and written at once (not timed)."""
-    prev = None
-    lines = []
-    for seq, body in enumerate([START, *bodies(n - 1)], start=1):
-        line = encode(CODEC.convert({**body, "seq": seq, "prev": prev}))
-        lines.append(line)
-        prev = line_hash(line)
-    data = b"".join(line + b"\n" for line in lines)
+    data = b"".join(encode(e) + b"\n" for e in app.chain("generic", [START, *bodies(n - 1)]))
     path.write_bytes(data)
     return data
 

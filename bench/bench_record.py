@@ -28,6 +28,7 @@ import fcntl
 from pathlib import Path
 from typing import Any
 
+from kifu import app
 from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.games.gunandgun import sim as gunandgun
@@ -94,7 +95,7 @@ def bench_feed(events: list[Any], runs: int) -> None:
 
 
 def bench_gunandgun(runs: int) -> None:
-    matches = [gunandgun.to_events(gunandgun.simulate(random.Random(i), f"m{i}", 14)) for i in range(20)]
+    matches = [app.chain("gunandgun", gunandgun.play(random.Random(i), f"m{i}", 14)) for i in range(20)]
     medians = [statistics.median(t for m in matches for t in feed_times(m)) for _ in range(runs)]
     n = sum(len(m) for m in matches)
     row(
@@ -104,19 +105,8 @@ def bench_gunandgun(runs: int) -> None:
 
 def bench_undo(events: list[Any], runs: int) -> None:
     """A void of the last event: the session folds again from its latest snapshot."""
-    from kifu.events.codec import encode, line_hash
-    from kifu.events.games import codec
-
-    void = codec("mtg").convert(
-        {
-            "type": "log.void",
-            "seq": len(events) + 1,
-            "prev": line_hash(encode(events[-1])),
-            "by": "recorder",
-            "about": [len(events)],
-            "reason": "undo",
-        }
-    )
+    undo = {"type": "log.void", "by": "recorder", "about": [len(events)], "reason": "undo"}
+    void = app.chain("mtg", [*events, undo])[-1]
     times = []
     for _ in range(runs):
         s = session_of(events)

@@ -24,15 +24,14 @@ import sys
 import time
 from pathlib import Path
 
-import msgspec
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kifu import app  # noqa: E402
 from kifu import warehouse as wh  # noqa: E402
-from kifu.auditor import registry  # noqa: E402
 from kifu.events.base import MatchEnded, MatchStarted, Note, Player, RandomRolled  # noqa: E402
-from kifu.events.codec import encode, line_hash  # noqa: E402
+from kifu.events.codec import encode  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 PER_MATCH = 1000
@@ -93,11 +92,7 @@ def write_corpus(events: int) -> Path:
     for i in range(events // PER_MATCH):
         sub = d / f"{i // 500:03d}"
         sub.mkdir(parents=True, exist_ok=True)
-        lines, prev = [], None
-        for e in _events(f"bench-{i:06d}", rng):
-            raw = encode(msgspec.structs.replace(e, prev=prev))
-            lines.append(raw)
-            prev = line_hash(raw)
+        lines = [encode(e) for e in app.chain("generic", _events(f"bench-{i:06d}", rng))]
         (sub / f"m{i:06d}.jsonl").write_bytes(b"\n".join(lines) + b"\n")
     done.touch()
     return d
@@ -116,7 +111,7 @@ def time_ingest(
     db = _fresh(name)
     con = wh.connect(db)
     t = time.perf_counter()
-    summary = wh.ingest(con, [corpus], registry.audit if audit else None, jobs=jobs, start_method=start)
+    summary = wh.ingest(con, [corpus], app.audit if audit else None, jobs=jobs, start_method=start)
     elapsed = time.perf_counter() - t
     con.close()
     assert not summary.refused, summary.refused[:3]

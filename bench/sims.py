@@ -1,71 +1,37 @@
-"""Simulated matches of the four games written as log files, for the benchmarks.
+"""Simulated matches of every game with a simulator, written as log files, for the benchmarks.
 
-Each game's seeded simulator (``kifu/games/<id>/sim.py``) plays a legal match; here its
-events are numbered, chained and written at once (building a corpus is never timed).
+Each game's seeded simulator (its ``sim`` part, ``kifu/games/<id>/sim.py``) plays a legal
+match; here its events are numbered, chained (``kifu.chain``) and written at once (building
+a corpus is never timed).
 The same seed gives the same bytes, so runs and branches compare on the same files.
 """
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
-import msgspec
+from kifu import app
+from kifu.events import table
+from kifu.events.codec import encode
 
-from kifu.events import games
-from kifu.events.codec import encode, line_hash
-
-GAMES = ("gunandgun", "mtg", "worldtrigger", "weiss")
-
-
-def _gunandgun(seed: int, turns: int) -> list[dict[str, Any]]:
-    from kifu.games.gunandgun import sim
-
-    return sim.simulate(random.Random(seed), f"gg-{seed}", turns)
+GAMES = tuple(g for g in table.ids() if table.has_part(g, "sim"))
+"""Every game with a simulator (its ``sim`` part), in the order of the list of games."""
 
 
-def _mtg(seed: int, turns: int) -> list[dict[str, Any]]:
-    from kifu.games.mtg import sim
-
-    return sim.legal_match(seed, turns)
-
-
-def _worldtrigger(seed: int, turns: int) -> list[dict[str, Any]]:
-    from kifu.games.worldtrigger import sim
-
-    start, events = sim.match(seed, turns, match_id=f"wt-{seed}")
-    return [{"type": "match.start", "format": "kifu/1", **start}, *events]
+def play(game: str, seed: int, turns: int | None = None) -> list[dict[str, Any]]:
+    """The event bodies of one simulated match of ``game`` (``simulate(seed, turns)``, every game's one signature)."""
+    return table.part(game, "sim").simulate(seed, turns)
 
 
-def _weiss(seed: int, turns: int) -> list[dict[str, Any]]:
-    from kifu.games.weiss import sim
-
-    return [msgspec.to_builtins(e) for e in sim.play_match(seed, turns, f"ws-{seed}")]
-
-
-PLAY: dict[str, Callable[[int, int], list[dict[str, Any]]]] = {
-    "gunandgun": _gunandgun,
-    "mtg": _mtg,
-    "worldtrigger": _worldtrigger,
-    "weiss": _weiss,
-}
-TURNS = {"gunandgun": 14, "mtg": 8, "worldtrigger": 10, "weiss": 8}
-"""Turns of a typical match: 150–450 events each (Magic's flips are few per turn)."""
+def turns(game: str) -> int:
+    """Turns of a typical match of ``game`` (its simulator's ``TURNS``): 150–450 events."""
+    return table.part(game, "sim").TURNS
 
 
 def lines(game: str, bodies: list[dict[str, Any]]) -> list[bytes]:
-    """The canonical lines of a match's event bodies, numbered and chained."""
-    codec = games.codec(game)
-    prev = None
-    out = []
-    for seq, body in enumerate(bodies, start=1):
-        body = {k: v for k, v in body.items() if k not in ("seq", "prev")}
-        line = encode(codec.convert({**body, "seq": seq, "prev": prev}))
-        out.append(line)
-        prev = line_hash(line)
-    return out
+    """The canonical lines of a match's event bodies, numbered and chained (``kifu.chain``)."""
+    return [encode(e) for e in app.chain(game, bodies)]
 
 
 def write(path: Path, game: str, bodies: list[dict[str, Any]]) -> int:
@@ -76,12 +42,12 @@ def write(path: Path, game: str, bodies: list[dict[str, Any]]) -> int:
     return len(data)
 
 
-def corpus(root: Path, game: str, matches: int, turns: int | None = None) -> list[Path]:
+def corpus(root: Path, game: str, matches: int, turns_: int | None = None) -> list[Path]:
     """``matches`` simulated matches of ``game`` under ``root/game/`` (reused when present)."""
-    turns = TURNS[game] if turns is None else turns
-    folder = root / f"{game}-{matches}x{turns}"
+    n = turns(game) if turns_ is None else turns_
+    folder = root / f"{game}-{matches}x{n}"
     paths = [folder / f"{seed:04d}.jsonl" for seed in range(matches)]
     if not all(p.exists() for p in paths):
         for seed, p in enumerate(paths):
-            write(p, game, PLAY[game](seed, turns))
+            write(p, game, play(game, seed, n))
     return paths

@@ -22,7 +22,7 @@ import msgspec
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import kifu.games  # noqa: E402
+from kifu.events import table  # noqa: E402
 from kifu.events.cardview import Entry, Section  # noqa: E402
 from kifu.events.schema import field_docs  # noqa: E402
 
@@ -180,8 +180,8 @@ def _example(game: str) -> list[str]:
 
 def page(game: str) -> str:
     info = GAMES[game]
-    view = kifu.games.part(game, "listing")
-    module = kifu.games.part(game, "cards")
+    view = table.part(game, "listing")
+    module = table.part(game, "cards")
     out = [
         f"# {info['title']}",
         "",
@@ -226,7 +226,7 @@ def page(game: str) -> str:
 
 def _primary_names(game: str) -> list[str]:
     """One name per catalogue entry, in catalogue order (``forms`` lists several per entry)."""
-    view = kifu.games.part(game, "listing")
+    view = table.part(game, "listing")
     seen: set[str] = set()
     out = []
     for form in view.forms():

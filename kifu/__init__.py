@@ -1,3 +1,71 @@
-"""kifu (棋譜): an event-sourced match log and ruling auditor for tabletop card games."""
+"""kifu (棋譜): an event-sourced match log and ruling auditor for tabletop card games.
+
+The public API is the application layer's use cases (``kifu.app``), re-exported here:
+
+>>> import kifu
+>>> done = kifu.audit("fixtures/gunandgun/dispute.jsonl")
+>>> done.head.seq, [(f.code, f.seq) for f in done.errors]
+(55, [('GG-TOSS-001', 14), ('GG-LIM-001', 27)])
+
+They are imported on first use, so ``import kifu`` stays cheap for every command.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import games  # noqa: F401  (the one list of games, registered with the game table every layer reads)
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from .app import Audit, NoBoard, OutOfRange, Report, Verified, audit, board_at, chain, report, state_at, verify
+    from .app.recording import Recording
+    from .warehouse.ingest import Summary, ingest_logs as ingest
+
+_API = {
+    "Audit": "app",
+    "Report": "app",
+    "Verified": "app",
+    "NoBoard": "app",
+    "OutOfRange": "app",
+    "Recording": "app.recording",
+    "audit": "app",
+    "board_at": "app",
+    "chain": "app",
+    "report": "app",
+    "state_at": "app",
+    "verify": "app",
+    "ingest": "warehouse.ingest:ingest_logs",
+    "Summary": "warehouse.ingest",
+}
+__all__ = [
+    "Audit",
+    "NoBoard",
+    "OutOfRange",
+    "Recording",
+    "Report",
+    "Summary",
+    "Verified",
+    "__version__",
+    "audit",
+    "board_at",
+    "chain",
+    "ingest",
+    "report",
+    "state_at",
+    "verify",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """The API's names, each imported from its layer the first time it is asked for."""
+    where = _API.get(name)
+    if where is None:
+        raise AttributeError(f"module 'kifu' has no attribute {name!r}")
+    import importlib
+
+    module, _, attr = where.partition(":")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), attr or name)
+    globals()[name] = value
+    return value

@@ -94,20 +94,10 @@ def install_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     ``<tmp>/games/toy/`` and puts it where ``kifu.games`` looks (its package path), then
     appends ``"toy"`` to ``kifu.games.GAMES`` for the test's duration.
     """
-    import importlib
-
     import kifu.games
-    from kifu.auditor import registry
-    from kifu.events import games, i18n
-    from kifu.warehouse import views
 
     root = tmp_path / "games"
     installed: list[str] = []
-
-    def caches() -> None:
-        for cached in (games.codec, registry.game, registry.engine, views.modules, i18n.catalogue):
-            cached.cache_clear()
-        importlib.invalidate_caches()
 
     def install(game_id: str, files: dict[str, str]) -> Path:
         folder = root / game_id
@@ -119,8 +109,8 @@ def install_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         if str(root) not in kifu.games.__path__:
             monkeypatch.setattr(kifu.games, "__path__", [*kifu.games.__path__, str(root)])
         monkeypatch.setattr(kifu.games, "GAMES", (*kifu.games.GAMES, game_id))
+        kifu.games.register()  # the game table, and everything worked out from it, anew
         installed.append(game_id)
-        caches()
         return folder
 
     yield install
@@ -128,4 +118,4 @@ def install_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         for name in [m for m in sys.modules if m == f"kifu.games.{game_id}" or m.startswith(f"kifu.games.{game_id}.")]:
             del sys.modules[name]
     monkeypatch.undo()
-    caches()
+    kifu.games.register()

@@ -13,9 +13,9 @@ from typing import Any
 
 from kifu.auditor import registry
 from kifu.auditor import rng as audit_rng
-from kifu.events import games, rng
+from kifu.events import rng, table
 
-CODEC = games.codec("generic")
+CODEC = table.codec("generic")
 
 COLLISION = ("kifu fixture collision 468651", "kifu fixture collision 797707")
 """Two labels whose v1 commitments share the id ``akdres9b`` (a 40-bit collision, found by trying 800,000 secrets)."""

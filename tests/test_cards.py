@@ -9,8 +9,9 @@ import pytest
 from conftest import ROOT
 
 import kifu.games
+from kifu.events import table
 
-WITH_CARDS = [g for g in kifu.games.GAMES if kifu.games.has_part(g, "listing")]
+WITH_CARDS = [g for g in kifu.games.GAMES if table.has_part(g, "listing")]
 
 
 def _make_cards():
@@ -33,7 +34,7 @@ def test_the_cards_page_is_what_the_generator_writes(game: str) -> None:
 @pytest.mark.parametrize("game", WITH_CARDS)
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_every_card_is_described_in_both_languages_by_every_accepted_name(game: str, lang: str) -> None:
-    view = kifu.games.part(game, "listing")
+    view = table.part(game, "listing")
     text = json.dumps(
         [s.title for s in view.listing(lang)] + [c for s in view.listing(lang) for c in s.columns], ensure_ascii=False
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from kifu.events import games
+from kifu.events import table
 
 MTG_CARD = {"name": "Zap Coin", "roles": ["flip"], "call": "called", "sequence": "fixed", "coins": 1}
 GG_CARD = {"id": "zz-1", "name": "テスト弾", "no": "ZZ-1", "kind": "bullet", "cost": 0, "copies": {"enra": 1}}
@@ -37,7 +37,7 @@ def _start(game: str, catalogue: dict[str, Any]) -> dict[str, Any]:
 
 def _log(path: Path, game: str, catalogue: dict[str, Any]) -> Path:
     """A log of one match.start, written line by line as another tool would (no check of the catalogue)."""
-    codec = games.codec(game)
+    codec = table.codec(game)
     path.write_bytes(codec.line(codec.convert(_start(game, catalogue))) + b"\n")
     return path
 
@@ -103,8 +103,7 @@ def test_kifu_new_refuses_a_catalogue_file_naming_a_card_twice(tmp_path: Path, k
 @pytest.mark.parametrize("game", ["gunandgun", "mtg", "worldtrigger"])
 def test_every_built_in_catalogue_has_one_definition_per_name(game: str) -> None:
     """The check holds the shipped cards to the same rule (a built-in name twice would be our own bug)."""
-    import kifu.games
 
-    events = kifu.games.part(game, "events")
-    start = games.codec(game).convert(_start(game, {}) | {"catalogue": None})
+    events = table.part(game, "events")
+    start = table.codec(game).convert(_start(game, {}) | {"catalogue": None})
     assert events.catalogue(start) is not None

@@ -22,7 +22,6 @@ from conftest import FIXTURES  # noqa: E402
 from test_views import build_corpus  # noqa: E402
 
 from kifu import warehouse as wh  # noqa: E402
-from kifu.auditor import registry  # noqa: E402
 from kifu.events import logfile  # noqa: E402
 from kifu.warehouse import cluster  # noqa: E402
 from kifu.warehouse import dataset  # noqa: E402
@@ -106,7 +105,7 @@ PER_WORKER = 3
 def single(corpus: Path, tmp_path_factory) -> tuple[wh.Summary, dict[str, list[tuple]]]:
     """`kifu ingest` of the corpus on one machine: its summary and every table."""
     con = wh.connect(tmp_path_factory.mktemp("single") / "w.duckdb")
-    summary = wh.ingest(con, [corpus], registry.audit, jobs=2)
+    summary = wh.ingest(con, [corpus], jobs=2)
     snap = {name: con.execute(sql).fetchall() for name, sql in COMPARE.items()}
     con.close()
     return summary, snap

@@ -18,7 +18,7 @@ import msgspec
 import pytest
 from conftest import FIXTURES, ROOT
 
-from kifu.events import games, logfile
+from kifu.events import logfile, table
 from kifu.events.base import KifuError, StaleAppend, TornTail
 from kifu.events.codec import encode, line_hash
 
@@ -260,7 +260,7 @@ def test_repair_never_cuts_a_complete_line(kifu, tmp_path: Path) -> None:
 
 def _next_line(log: Path) -> bytes:
     head = logfile.verify(log)
-    event = games.codec("generic").convert(
+    event = table.codec("generic").convert(
         {"type": "note", "text": "in flight", "seq": head.seq + 1, "prev": head.hash}
     )
     return encode(event) + b"\n"
@@ -285,7 +285,7 @@ def test_every_crash_point_leaves_old_log_or_torn_tail(tmp_path: Path) -> None:
 
 CRASHER = """
 import os, sys
-from kifu.events import games, logfile
+from kifu.events import logfile, table
 real = os.write
 def write_half_and_die(fd, data):
     real(fd, data[: len(data) // 2])

@@ -16,13 +16,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kifu import app
 from kifu.auditor import registry
-from kifu.events import games, logfile
+from kifu.events import logfile, table
 from kifu.events.base import KifuError, MatchStarted
 from kifu.events.codec import encode, line_hash
 from kifu.projector.base import Replay
 
-CODEC = games.codec("generic")
+CODEC = table.codec("generic")
 GENERIC = registry.game("generic")
 PLAYER_IDS = ("aoi", "ren", "kai")
 
@@ -85,15 +86,9 @@ starts = st.fixed_dictionaries(
 
 
 def chain(bodies_: list[dict[str, Any]]) -> tuple[list[Any], list[bytes]]:
-    """Events and their stored lines, seq and prev filled in as the log writer does."""
-    events, lines, prev = [], [], None
-    for seq, body in enumerate(bodies_, start=1):
-        event = CODEC.convert({**body, "seq": seq, "prev": prev})
-        line = encode(event)
-        events.append(event)
-        lines.append(line)
-        prev = line_hash(line)
-    return events, lines
+    """Events and their stored lines, seq and prev filled in as the log writer does (``kifu.chain``)."""
+    events = app.chain("generic", bodies_)
+    return events, [encode(e) for e in events]
 
 
 logs = st.builds(lambda s, rest: chain([s, *rest]), starts, st.lists(bodies, min_size=1, max_size=40))

@@ -6,7 +6,8 @@ import pytest
 from conftest import FIXTURES
 
 from kifu.auditor import registry
-from kifu.auditor.base import Engine, Hit, Rule, Severity
+from kifu.auditor.base import Flag, Rule, Severity
+from kifu.auditor.engine import Engine
 from kifu.events import logfile
 from kifu.events.base import Note
 
@@ -17,7 +18,7 @@ def _rule(code: str, check) -> Rule:
 
 
 def _flag(s):
-    yield Hit(s.event.seq, {"seq": s.event.seq})
+    yield Flag(s.event.seq, {"seq": s.event.seq})
 
 
 def _boom(s):

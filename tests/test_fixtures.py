@@ -22,7 +22,7 @@ import pytest
 from conftest import FIXTURES
 
 from kifu.auditor import registry
-from kifu.auditor.base import Engine
+from kifu.auditor.engine import Engine
 from kifu.events import logfile
 
 
@@ -87,9 +87,9 @@ def test_rule_alone_on_its_fixtures(d: Path) -> None:
             registry.options(g, log.start),
             g.catalogue(log.start) if g.catalogue else None,
             strict=True,
-            folded=False,
+            merged=False,
         )
-        every = registry.audit(log.events, strict=True, folded=False)
+        every = registry.audit(log.events, strict=True, merged=False)
         got = Counter((f.code, f.seq) for f in alone if f.severity != "info")
         assert got == Counter((f.code, f.seq) for f in every if f.code == rule.code and f.severity != "info"), name
         want, want_info = _split(spec[name])

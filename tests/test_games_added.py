@@ -5,14 +5,21 @@ to ``kifu.games.GAMES`` (the ``install_game`` fixture does exactly that); then e
 layer takes it without another change: a log is created, appended, verified, shown,
 audited (its rule firing with the words of its own catalogue, in both languages),
 charted on the page, ingested with its own warehouse view, and listed by ``kifu rules``.
+The suite's tests of every game (tests/test_games.py: its description, legal simulated
+matches, the codec, replays, the benchmarks' corpus; tests/test_one_finding.py: one
+mistake, one finding) run on it too, in a pytest of their own that installs it the same way.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 TOY = {
     "events.py": '''"""Toy: a race to 10 with one die."""
@@ -65,7 +72,7 @@ def _rolled(state: State, e: Rolled) -> State:
 ''',
     "rules.py": '''"""Toy's one rule: players take turns."""
 
-from kifu.auditor.base import Hit, Severity, rule
+from kifu.auditor.base import Flag, Severity, rule
 
 from .events import Rolled
 
@@ -73,7 +80,7 @@ from .events import Rolled
 @rule(code="TOY-TURN-001", name="players-alternate", severity=Severity.ERROR, on=(Rolled,))
 def players_alternate(s):
     if s.before.game.last == s.event.player:
-        yield Hit(s.event.seq, {"player": s.event.player})
+        yield Flag(s.event.seq, {"player": s.event.player})
 
 
 RULES = (players_alternate,)
@@ -90,8 +97,31 @@ from .events import EVENTS
 from .rules import RULES
 
 GAME = Game(id="toy", prefix="toy", code="TOY", events=EVENTS, projection=projection, rules=RULES,
-            charts=CHARTS)
+            charts=CHARTS, parts=("sim", "views"))
 """,
+    "sim.py": '''"""Toy: legal races, players taking turns; the one mistake it can make is a player rolling twice."""
+
+import random
+
+from kifu.games.mistakes import Mistake, now
+
+MISTAKES = {"roll-twice": "TOY-TURN-001"}
+TURNS = 10
+
+
+def simulate(seed: int, turns: int | None = None, mistake: Mistake | None = None) -> list[dict]:
+    rng = random.Random(seed)
+    players = [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}]
+    events = [{"type": "match.start", "format": "kifu/1", "game": "toy", "match": f"toy-{seed}", "players": players}]
+    who = "a"
+    for _ in range(TURNS if turns is None else turns):
+        events.append({"type": "toy.roll", "by": who, "player": who, "face": rng.randint(1, 6)})
+        if now(mistake, "roll-twice"):
+            events.append({"type": "toy.roll", "by": who, "player": who, "face": rng.randint(1, 6)})
+            mistake.made(len(events), MISTAKES["roll-twice"])
+        who = "b" if who == "a" else "a"
+    return events
+''',
     "views.py": """VIEWS = {"toy_rolls": "SELECT match, seq, json_extract_string(line, '$.player') AS player, "
                        "json_extract(line, '$.face')::INTEGER AS face FROM events WHERE type = 'toy.roll'"}
 """,
@@ -168,3 +198,59 @@ def test_the_warehouse_takes_its_views(toy: Path, tmp_path: Path, kifu) -> None:
     assert r.code == 0, r.err
     out = kifu("sql", "SELECT player, face FROM toy_rolls", "--db", db, "-f", "csv")
     assert out.out.splitlines() == ["player,face", "a,4"]
+
+
+PLUGIN = """Installs the toy game before the tests are collected: its folder and one line in GAMES."""
+PLUGIN_CODE = f"""{PLUGIN!r}
+
+from pathlib import Path
+
+
+def pytest_configure(config):
+    import kifu.games
+
+    kifu.games.__path__.append(str(Path(__file__).parent))  # the folder the toy game is in
+    kifu.games.GAMES = (*kifu.games.GAMES, "toy")
+    kifu.games.register()
+"""
+
+
+def test_the_suite_of_every_game_runs_on_a_game_added(toy: Path, tmp_path: Path) -> None:
+    """The tests that loop over the games take the toy game as they take the bundled ones, the one-finding
+    property tests and the benchmarks' corpus included, with no file outside its folder edited."""
+    (toy.parent / "toy_plugin.py").write_text(PLUGIN_CODE, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(toy.parent), str(ROOT)])}
+    tests = ["tests/test_games.py", "tests/test_one_finding.py"]
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-o",
+            "addopts=",
+            "-p",
+            "toy_plugin",
+            "-p",
+            "no:cacheprovider",
+            "-v",
+            "-k",
+            "toy",
+        ]
+        + tests,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    passed = [line for line in run.stdout.splitlines() if "[toy" in line and "PASSED" in line]
+    names = {line.split("::")[1].split("[")[0] for line in passed}
+    assert names == {
+        "test_the_description_names_every_part_of_the_folder",
+        "test_legal_simulated_matches_give_no_error_or_warning",
+        "test_simulated_events_round_trip_through_the_codec",
+        "test_replay_is_deterministic_and_snapshots_agree",
+        "test_the_benchmarks_corpus_of_each_game_verifies",
+        "test_one_mistake_gives_exactly_one_error_finding",
+        "test_the_unfolded_list_keeps_every_finding",
+    }, run.stdout[-3000:]

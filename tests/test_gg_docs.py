@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kifu.auditor import registry
-from kifu.events import games
+from kifu.events import table
 from kifu.events.base import event_type
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "games" / "gunandgun.md").read_text(encoding="utf-8")
@@ -28,7 +28,7 @@ def _examples() -> list[str]:
 @pytest.mark.parametrize("line", _examples())
 def test_example_line_decodes(line: str) -> None:
     obj = json.loads(line)
-    event = games.codec("gunandgun").convert({**obj, "seq": 2, "prev": "0" * 64})
+    event = table.codec("gunandgun").convert({**obj, "seq": 2, "prev": "0" * 64})
     assert event_type(type(event)) == obj["type"]
 
 

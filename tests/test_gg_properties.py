@@ -10,11 +10,16 @@ from typing import Any
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from kifu import app
 from kifu.auditor import registry
 from kifu.games.gunandgun import projection as proj
-from kifu.games.gunandgun.sim import simulate
-from kifu.games.gunandgun.sim import to_events as chain
+from kifu.games.gunandgun.sim import play
 from kifu.projector.base import Replay
+
+
+def chain(payloads: list[dict[str, Any]]) -> list[Any]:
+    """A simulated match's payloads as a chained log (``kifu.chain``)."""
+    return app.chain("gunandgun", payloads)
 
 
 def findings(payloads):
@@ -29,7 +34,7 @@ seeds = st.integers(min_value=0, max_value=10_000)
 
 
 def _match(seed: int, turns: int = 10) -> list[dict[str, Any]]:
-    return simulate(random.Random(seed), f"h{seed}", turns)
+    return play(random.Random(seed), f"h{seed}", turns)
 
 
 @given(seeds, st.integers(min_value=1, max_value=14))

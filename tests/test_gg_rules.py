@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from conftest import FIXTURES
 
+from kifu import app
 from kifu.auditor import registry
-from kifu.events import games
+from kifu.events import table
 from kifu.events.base import MalformedEvent
 from kifu.events.codec import encode
-from kifu.games.gunandgun.sim import simulate
-from kifu.games.gunandgun.sim import to_events as chain
+from kifu.games.gunandgun.sim import play
+
+
+def chain(payloads: list[dict[str, Any]]) -> list[Any]:
+    """A simulated match's payloads as a chained log (``kifu.chain``)."""
+    return app.chain("gunandgun", payloads)
 
 
 def findings(payloads):
@@ -61,17 +67,17 @@ def _use(card: str, pay: int, kind: str = "hand") -> list[dict]:
 
 
 def test_events_round_trip_through_the_codec():
-    for e in chain(simulate(random.Random(3), "rt", 6)):
-        assert games.codec("gunandgun").decode(encode(e)) == e
+    for e in chain(play(random.Random(3), "rt", 6)):
+        assert table.codec("gunandgun").decode(encode(e)) == e
 
 
 def test_impossible_values_are_rejected_naming_the_field():
     bad = {"type": "gg.toss", "seq": 2, "prev": "x", "act": "a1", "player": "p1", "facing": "up"}
     with pytest.raises(MalformedEvent) as exc:
-        games.codec("gunandgun").convert(bad)
+        table.codec("gunandgun").convert(bad)
     assert exc.value.field == "facing"
     with pytest.raises(MalformedEvent) as exc:
-        games.codec("gunandgun").convert({**bad, "type": "gg.draw", "deck": "x", "n": -1, "why": "refill"})
+        table.codec("gunandgun").convert({**bad, "type": "gg.draw", "deck": "x", "n": -1, "why": "refill"})
     assert exc.value.field in ("n", "facing")
 
 

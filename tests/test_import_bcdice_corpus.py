@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from kifu.events import games, importers
+from kifu.events import importers, table
 
 DATA = Path(__file__).parent / "data" / "bcdice" / "cases.toml"
 
@@ -53,7 +53,7 @@ def _imported(carrier: str, tmp_path: Path, system: bool = False) -> list[tuple[
         path = tmp_path / f"case.{ext}"
         path.write_bytes(write([case]))
         src, data = importers.read_source(path, "ccfolia" if carrier.startswith("ccfolia") else carrier)
-        imported = importers.build(src, data, games.codec("generic"), system=case.system if system else None)
+        imported = importers.build(src, data, table.codec("generic"), system=case.system if system else None)
         out.append(_judged(case, src, imported, per_case))
     return out
 

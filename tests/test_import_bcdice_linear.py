@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from growth import growth
 
-from kifu.events import games, importers
+from kifu.events import importers, table
 from kifu.events.importers import bcdice
 
 SHAPES: dict[str, Callable[[int], str]] = {
@@ -61,7 +61,7 @@ def _import(text: str, tmp: Path) -> Callable[[], object]:
     tmp.mkdir(exist_ok=True)
     path = tmp / "one.html"
     path.write_text(page, encoding="utf-8")
-    codec = games.codec("generic")
+    codec = table.codec("generic")
 
     def run() -> object:
         src, data = importers.read_source(path, "ccfolia")

@@ -9,9 +9,9 @@ from pathlib import Path
 import msgspec
 from conftest import run_cli
 
+import kifu
 from kifu import warehouse as wh
-from kifu.auditor import registry
-from kifu.events import games, logfile
+from kifu.events import logfile, table
 from kifu.games.generic import views as generic
 from kifu.warehouse import stats
 
@@ -67,7 +67,7 @@ def test_with_the_system_sums_and_faces(tmp_path: Path) -> None:
     ]
     report = msgspec.json.decode(rep.read_bytes())
     assert report["unreadable"] == [] and [t["loc"] for t in report["totals"]] == ["line 3", "line 6"]
-    assert [f.code for f in registry.audit(logfile.load(out).events) if f.severity == "error"] == []
+    assert [f.code for f in kifu.audit(out).findings if f.severity == "error"] == []
 
 
 def test_the_system_is_spelled_as_bcdice_spells_it(tmp_path: Path) -> None:
@@ -91,9 +91,9 @@ def test_a_total_is_no_face_in_the_fairness_tests(tmp_path: Path) -> None:
             w.append({"type": "random", "by": "p1", "kind": "die", "sides": 6, "values": [face] * 5})
         for _ in range(30):
             w.append({"type": "random", "by": "p1", "kind": "total", "sides": 6, "dice": 2, "values": [7]})
-    assert games.codec("generic").decode(log.read_bytes().splitlines()[-1]).dice == 2
+    assert table.codec("generic").decode(log.read_bytes().splitlines()[-1]).dice == 2
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [log], registry.audit, jobs=1, views=(generic,))
+    wh.ingest(con, [log], jobs=1, views=(generic,))
     kinds = con.execute("SELECT kind, count(*), sum(value) FROM randomness GROUP BY kind ORDER BY kind").fetchall()
     rows = stats.fairness(con, alpha=0.01)
     con.close()

@@ -16,7 +16,7 @@ import pytest
 from conftest import FIXTURES, game_map, run_cli
 
 from kifu.auditor import registry
-from kifu.events import games, importers, logfile
+from kifu.events import importers, logfile, table
 from kifu.events.base import JudgeRuling, Note, RandomRolled
 from kifu.events.importers import mapping
 
@@ -138,7 +138,7 @@ def _converted(game: str, lines: list[tuple[str, str]]):
     src = Source(
         "ccfolia", "t.html", messages=[Message(loc=f"line {i}", text=t, speaker=s) for i, (s, t) in enumerate(lines, 1)]
     )
-    codec = games.codec(game)
+    codec = table.codec(game)
     maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)
     built = importers.build(src, b"x", codec, game, maps, players=(("a", "A"), ("b", "B")))
     return built.events, built.report
@@ -170,7 +170,7 @@ def test_a_wrong_word_stays_a_note_naming_the_field() -> None:
 
 @pytest.mark.parametrize("game", ["gunandgun", "worldtrigger", "mtg", "weiss", "generic"])
 def test_every_command_of_a_game_map_is_documented(game: str) -> None:
-    codec = games.codec(game)
+    codec = table.codec(game)
     maps = mapping.load(game_map(game).read_text(encoding="utf-8"), f"{game}.toml", codec)
     docs = DOCS.read_text(encoding="utf-8")
     section = docs[docs.index(f"<!-- map:{game} -->") : docs.index(f"<!-- /map:{game} -->")]

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from growth import growth
 from test_import_linear import EXPORTS, LARGE, SLACK, SMALL, TEXTS, _repeat
 
-from kifu.events import games, importers
+from kifu.events import importers, table
 
 WHOLE_FLOOR = 1e-3
 """CPU seconds below which a 1 KB import is taken as this much (a whole import has more fixed steps than a read)."""
@@ -46,7 +46,7 @@ WHOLE_TEXTS: dict[str, Callable[[int], str]] = {
 def _import(fmt: str, path: Path) -> int:
     """Read and convert an export as `kifu import` does; the number of events made."""
     src, data = importers.read_source(path, fmt)
-    return sum(1 for _ in importers.plan(src, data, games.codec("generic")).events)
+    return sum(1 for _ in importers.plan(src, data, table.codec("generic")).events)
 
 
 def _check(export: str, name: str, text: Callable[[int], str], tmp: Path) -> None:

@@ -124,9 +124,9 @@ def test_a_json_export_nested_too_deep_is_refused_before_parsing(tmp_path: Path,
 
 
 def test_a_mapping_file_too_deep_or_too_large(tmp_path: Path) -> None:
-    from kifu.events import games
+    from kifu.events import table
 
-    codec = games.codec("generic")
+    codec = table.codec("generic")
     for text in (f"x = {DEEP}", "x = " + "{a=" * 100 + "1" + "}" * 100, "a" + ".a" * 100 + " = 1"):
         with pytest.raises(MappingError, match="nested more than 64 levels"):
             load_mapping(text, "deep.toml", codec)

@@ -1,6 +1,6 @@
 """Every message of every bundled log reads as a judge reads it, in both languages.
 
-Every finding (``folded=False``: the ones ``kifu audit --all`` shows too) of every fixture and
+Every finding (``merged=False``: the ones ``kifu audit --all`` shows too) of every fixture and
 acceptance log, in Japanese and in English: players named by name with their seat id in
 parentheses (never a bare id), no ``None``, no ``-`` where a value belongs, no Python
 ``['list']`` or ``True``, no ``{field}`` left unfilled; the Japanese message has no English
@@ -39,7 +39,7 @@ settings (key=value), identifiers, acronyms (HIT, FAQ), seq and N."""
 @cache
 def _audited(path: Path) -> tuple[Any, tuple[Any, ...]]:
     log = logfile.load(path)
-    return log, tuple(registry.audit(log.events, folded=False))
+    return log, tuple(registry.audit(log.events, merged=False))
 
 
 def _written(events: list[Any]) -> set[str]:

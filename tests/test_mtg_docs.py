@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kifu.auditor import registry
 from kifu.cli import main
-from kifu.events import games
+from kifu.events import table
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "games" / "mtg.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -21,7 +21,7 @@ def _example_lines() -> list[dict]:
 
 
 def test_every_event_type_has_an_example_that_decodes() -> None:
-    codec = games.codec("mtg")
+    codec = table.codec("mtg")
     seen = set()
     for i, obj in enumerate(_example_lines(), start=2):
         codec.convert({**obj, "seq": i, "prev": "0" * 64}, where=str(DOC), line=i)

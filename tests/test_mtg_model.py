@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_mtg_sim import chain
 
 from kifu.auditor import registry
-from kifu.events import games
+from kifu.events import table
 from kifu.events.base import MalformedEvent
 from kifu.events.codec import encode
 from kifu.events.logfile import load
@@ -21,7 +21,7 @@ from kifu.games.mtg.cards import builtin, for_match
 from kifu.games.mtg.sim import legal_match
 from kifu.projector.base import Replay, frames
 
-CODEC = games.codec("mtg")
+CODEC = table.codec("mtg")
 REFERENCE_CARDS = [
     "Mana Crypt",
     "Stitch in Time",

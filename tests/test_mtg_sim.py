@@ -8,9 +8,8 @@ from typing import Any
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from kifu import app
 from kifu.auditor import registry
-from kifu.events import games
-from kifu.events.codec import encode, line_hash
 from kifu.games.mtg import projection
 from kifu.games.mtg.sim import legal_match
 from kifu.projector.base import Replay
@@ -20,14 +19,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 
 def chain(bodies: list[dict[str, Any]]) -> list[Any]:
     """Events with seq and a valid prev, built through the mtg codec (so the decoder's checks apply)."""
-    codec = games.codec("mtg")
-    out: list[Any] = []
-    prev = None
-    for seq, body in enumerate(bodies, 1):
-        event = codec.convert({**body, "seq": seq, "prev": prev})
-        prev = line_hash(encode(event))
-        out.append(event)
-    return out
+    return app.chain("mtg", bodies)
 
 
 def errors(bodies: list[dict[str, Any]]) -> list[tuple[str, int]]:

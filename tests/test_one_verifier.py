@@ -26,24 +26,12 @@ Mutate = Callable[[list[bytes]], bytes]
 
 
 def _log(n: int, text: str = "shuffled") -> list[bytes]:
-    """The lines of a valid generic log of ``n`` events, built with the codec (no file)."""
-    from kifu.events import games
+    """The lines of a valid generic log of ``n`` events, built in memory (``kifu.chain``; no file)."""
+    from kifu import app
 
-    codec = games.codec("generic")
-    start = {
-        "type": "match.start",
-        "format": "kifu/1",
-        "game": "generic",
-        "match": "m",
-        "players": [{"id": "a", "name": "A"}],
-        "seq": 1,
-        "prev": None,
-    }
-    lines = [encode(codec.convert(start))]
-    for seq in range(2, n + 1):
-        e = codec.convert({"type": "note", "by": "a", "text": text, "seq": seq, "prev": line_hash(lines[-1])})
-        lines.append(encode(e))
-    return lines
+    start = {"game": "generic", "match": "m", "players": [{"id": "a", "name": "A"}]}
+    notes = [{"type": "note", "by": "a", "text": text}] * (n - 1)
+    return [encode(e) for e in app.chain("generic", [start, *notes])]
 
 
 def _join(lines: list[bytes]) -> bytes:
@@ -231,9 +219,9 @@ def test_a_limit_is_named_with_its_line_and_field(tmp_path: Path, name: str) -> 
 
 def test_the_readers_agree_on_the_values_a_duplicate_key_would_have_split(tmp_path: Path, kifu) -> None:
     """The issue's reproducer: "values":[1],"values":[2] verified as ok, then show and the warehouse disagreed."""
-    from kifu.events import games
+    from kifu.events import table
 
-    codec = games.codec("generic")
+    codec = table.codec("generic")
     coin = encode(
         codec.convert(
             {"type": "random", "kind": "coin", "sides": 2, "values": [1], "seq": 2, "prev": line_hash(SHORT[0])}

@@ -652,7 +652,7 @@ def test_the_qr_code_on_a_terminal_sets_its_own_colours_and_draws_its_quiet_zone
 
 
 def _table(game: str = "gunandgun") -> Table:
-    from kifu.events import games
+    from kifu.events import table
     from kifu.events.base import MatchStarted
 
     start = msgspec.convert(
@@ -667,7 +667,7 @@ def _table(game: str = "gunandgun") -> Table:
         },
         MatchStarted,
     )
-    return Table(start, games.codec(game), importers.game_map(game))
+    return Table(start, table.codec(game), importers.game_map(game))
 
 
 def test_a_speaker_prefix_sticks_for_players_and_not_for_roles() -> None:

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 from kifu.auditor import registry
 from kifu.auditor import rng as audit_rng
-from kifu.events import games, rng
+from kifu.events import rng, table
 
-CODEC = games.codec("generic")
+CODEC = table.codec("generic")
 PLAYERS = ("a", "b")
 
 

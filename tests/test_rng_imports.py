@@ -16,7 +16,7 @@ from conftest import FIXTURES
 from kifu.auditor import registry
 from kifu.events import importers, logfile, rng
 from kifu.events.importers.common import Message, Source
-from kifu.events import games
+from kifu.events import table
 
 RNG = FIXTURES / "imports" / "rng"
 EXPECTED = json.loads((RNG / "expected.json").read_text(encoding="utf-8"))
@@ -88,7 +88,7 @@ def _build(rows: list[tuple[str, str]], game: str = "generic", map_text: str | N
         file="chat.txt",
         messages=[Message(loc=f"line {i}", text=text, speaker=who) for i, (who, text) in enumerate(rows, 1)],
     )
-    codec = games.codec(game)
+    codec = table.codec(game)
     maps = importers.load_mapping(map_text, "map.toml", codec) if map_text else importers.mapping.EMPTY
     return importers.build(src, b"chat", codec, game, maps, players=[("a", "Aoi"), ("b", "Ren")])
 
@@ -217,7 +217,7 @@ def test_the_documented_chats_import_to_a_clean_verifiable_toss(heading: str, pl
         file="doc.txt",
         messages=[Message(loc=f"line {i}", text=t, speaker=w) for i, (w, t) in enumerate(rows, 1)],
     )
-    imported = importers.build(src, b"doc", games.codec("generic"), match="R1-T3", players=players)
+    imported = importers.build(src, b"doc", table.codec("generic"), match="R1-T3", players=players)
     out = tmp_path / "doc.jsonl"
     importers.write(out, imported)
     events = logfile.load(out).events
@@ -258,7 +258,7 @@ def test_the_shipped_mappings_tie_posted_outcomes_to_the_games_tosses(game, befo
     assert [e["rng"].get("index", 0) for e in tied] == list(range(len(drawn)))
     assert all(e["rng"]["commit"] == COMMIT.id for e in tied)
     decoded = [
-        games.codec(game).convert({**e, "seq": i, "prev": None})
+        table.codec(game).convert({**e, "seq": i, "prev": None})
         for i, e in enumerate([{**imported.start, "type": "match.start", "format": "kifu/1"}, *imported.events], 1)
     ]
     findings = registry.audit(decoded)
@@ -298,7 +298,7 @@ def test_the_shipped_mappings_tie_a_v2_tosss_outcomes_to_the_games_tosses(game, 
         file="chat.txt",
         messages=[Message(loc=f"line {i}", text=text, speaker=who) for i, (who, text) in enumerate(rows, 1)],
     )
-    codec = games.codec(game)
+    codec = table.codec(game)
     maps = importers.load_mapping((GAMES / game / "mapping.toml").read_text(encoding="utf-8"), "map.toml", codec)
     imported = importers.build(src, b"chat", codec, game, maps, match="R1-T3", players=[("a", "Aoi"), ("b", "Ren")])
     tied = [e for e in imported.events if e["type"] == tag]

@@ -9,7 +9,6 @@ import pytest
 from conftest import FIXTURES, run_cli
 
 import kifu.warehouse as wh
-from kifu.auditor import registry
 from kifu.auditor import rng as audit_rng
 from kifu.events import logfile
 from kifu.warehouse.store import refresh_feeds
@@ -25,7 +24,7 @@ def db(tmp_path_factory) -> Path:
         (folder / path.name).write_bytes(path.read_bytes())
     db = tmp_path_factory.mktemp("db") / "w.duckdb"
     con = wh.connect(db)
-    summary = wh.ingest(con, [folder], registry.audit, jobs=1)
+    summary = wh.ingest(con, [folder], jobs=1)
     con.close()
     assert summary.matches == len(LOGS) and not summary.refused
     return db
@@ -90,7 +89,7 @@ def test_voided_outcomes_are_marked_left_out_of_fairness_and_said(tmp_path: Path
     t.write(folder / "voids.jsonl")
     db = tmp_path / "w.duckdb"
     con = wh.connect(db)
-    wh.ingest(con, [folder], registry.audit, jobs=1)
+    wh.ingest(con, [folder], jobs=1)
     marks = con.execute("SELECT seq, verifiable, voided FROM randomness WHERE match = 'voids' ORDER BY seq").fetchall()
     assert marks == [(a["use"], False, True), (len(t.events), False, False)]
     r = t.randomness()
@@ -124,7 +123,7 @@ def test_a_voided_toss_is_no_part_of_a_run(tmp_path: Path) -> None:
             w.append({"type": "gg.toss", "by": "a", "act": "a1", "player": "a", "facing": facing})
         w.append({"type": "log.void", "by": "recorder", "about": [3], "reason": "typed twice"})
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [log.parent], registry.audit, jobs=1)
+    wh.ingest(con, [log.parent], jobs=1)
     assert con.execute("SELECT n FROM runs WHERE match = 'gg-void'").fetchall() == [(1,)]
     assert con.execute("SELECT count(*) FROM randomness WHERE voided").fetchone() == (1,)
     con.close()

@@ -12,7 +12,6 @@ import pytest
 from scipy import stats as sps
 
 from kifu import warehouse as wh
-from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.games.generic import views as generic
 from kifu.warehouse import stats
@@ -53,7 +52,7 @@ def coin_corpus(tmp_path_factory) -> Path:
 def coin_db(coin_corpus: Path, tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("db") / "w.duckdb"
     con = wh.connect(db)
-    summary = wh.ingest(con, [coin_corpus], registry.audit, jobs=1)
+    summary = wh.ingest(con, [coin_corpus], jobs=1)
     con.close()
     assert summary.matches == FAIR + 1 and not summary.refused
     return db
@@ -122,7 +121,7 @@ def test_runs_and_dice_against_their_distributions(tmp_path: Path) -> None:
         ]
         write_match(tmp_path / f"{p}.jsonl", p, [p], events)
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [tmp_path], registry.audit, jobs=1, views=(generic, RUNS_FEED))
+    wh.ingest(con, [tmp_path], jobs=1, views=(generic, RUNS_FEED))
     rows = stats.fairness(con, alpha=0.01)
     con.close()
     runs = [r for r in rows if r.test == "runs"]
@@ -179,7 +178,7 @@ def test_rule_rates_count_matches_not_findings(tmp_path: Path) -> None:
         events = [coin("z" if i < 3 else "a", 1), coin("z" if i == 0 else "a", 2)]
         write_match(tmp_path / f"m{i}.jsonl", f"m{i}", ["a"], events)
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [tmp_path], registry.audit, jobs=1)
+    wh.ingest(con, [tmp_path], jobs=1)
     columns, rows = stats.rule_rates(con)
     con.close()
     row = dict(zip(columns, rows[0]))
@@ -226,7 +225,7 @@ def dice_db(tmp_path_factory) -> Path:
     write_match(d / "m.jsonl", "m", ["a", "b"], events)
     db = d / "w.duckdb"
     con = wh.connect(db)
-    wh.ingest(con, [d], registry.audit, jobs=1)
+    wh.ingest(con, [d], jobs=1)
     con.close()
     return db
 

@@ -18,7 +18,6 @@ from scipy import stats as sps
 from test_views import build_corpus
 
 from kifu import warehouse as wh
-from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.warehouse import stats
 
@@ -42,7 +41,7 @@ def corpus(tmp_path_factory) -> tuple[Path, dict[str, list[Any]]]:
         logs[log.start.match] = log.events
     db = tmp / "w.duckdb"
     con = wh.connect(db)
-    assert not wh.ingest(con, [root], registry.audit, jobs=1).refused
+    assert not wh.ingest(con, [root], jobs=1).refused
     con.close()
     return db, logs
 

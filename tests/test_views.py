@@ -7,7 +7,6 @@ say, derived here in plain Python (and, for Weiss soul, from the projection).
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ import msgspec
 import pytest
 
 from kifu import warehouse as wh
-from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.games.gunandgun import sim as gg_sim
 from kifu.games.mtg import sim as mtg_sim
@@ -41,7 +39,7 @@ def _write(path: Path, bodies: list[dict[str, Any]]) -> None:
 def build_corpus(root: Path) -> Path:
     """Legal matches of all four games from their seeded generators, one log each."""
     for s in GG_SEEDS:
-        _write(root / "gg" / f"{s}.jsonl", gg_sim.simulate(random.Random(s), f"gg-{s}", 14))
+        _write(root / "gg" / f"{s}.jsonl", gg_sim.simulate(s))
     for s in MTG_SEEDS:
         _write(root / "mtg" / f"{s}.jsonl", mtg_sim.legal_match(s))
     for s in WT_SEEDS:
@@ -56,7 +54,7 @@ def ingested(tmp: Path) -> Path:
     corpus = build_corpus(tmp / "logs")
     db = tmp / "w.duckdb"
     con = wh.connect(db)
-    summary = wh.ingest(con, [corpus], registry.audit, jobs=1)
+    summary = wh.ingest(con, [corpus], jobs=1)
     con.close()
     assert not summary.refused, summary.refused
     return db

@@ -19,12 +19,17 @@ from conftest import FIXTURES
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kifu import app
 from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events.base import LogVoided
-from kifu.games.gunandgun.sim import simulate
-from kifu.games.gunandgun.sim import to_events as chain
+from kifu.games.gunandgun.sim import play
 from kifu.projector.base import Replay, frames, voided_in
+
+
+def chain(payloads: list[dict[str, Any]]) -> list[Any]:
+    """A simulated match's payloads as a chained log (``kifu.chain``)."""
+    return app.chain("gunandgun", payloads)
 
 
 def _session(events: list[Any]):
@@ -120,7 +125,7 @@ def _with_voids(seed: int, turns: int, n: int) -> list[Any]:
     """A simulated legal match with ``n`` voids inserted at random places, each naming 1–2 random
     earlier seqs (some refused: match.start, a void, a ruled event, or by a player)."""
     rng = random.Random(seed)
-    payloads = simulate(rng, f"v{seed}", turns)
+    payloads = play(rng, f"v{seed}", turns)
     for _ in range(n):
         at = rng.randrange(2, len(payloads) + 1)
         about = sorted({rng.randrange(1, at + 1) for _ in range(rng.randrange(1, 3))})

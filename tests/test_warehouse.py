@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from conftest import FIXTURES, ROOT
 
+from kifu import app
 from kifu import warehouse as wh
-from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.events.base import KifuError
 from kifu.warehouse.views import feed_inserts
@@ -144,9 +144,9 @@ def test_file_changed_between_verify_and_load_does_not_get_in(tmp_path: Path) ->
     log = write_log(tmp_path / "race.jsonl", "race", ["before"])
     verified = log.read_bytes()
 
-    def audit_then_tamper(events):
+    def audit_then_tamper(verified):
         log.write_bytes(log.read_bytes().replace(b"before", b"BEFORE"))
-        return registry.audit(events)
+        return app.audit(verified)
 
     con = wh.connect(tmp_path / "w.duckdb")
     summary = wh.ingest(con, [log], audit_then_tamper, jobs=1)
@@ -400,7 +400,7 @@ def test_match_times_are_the_earliest_and_latest_event_times(tmp_path: Path) -> 
         ):
             w.append({"type": "note", "by": "a", "text": "t", **({"at": at} if at else {})})
     con = wh.connect(tmp_path / "w.duckdb")
-    wh.ingest(con, [log], registry.audit, jobs=1)
+    wh.ingest(con, [log], jobs=1)
     got = con.execute("SELECT first_at::VARCHAR, last_at::VARCHAR FROM matches").fetchone()
     assert got == ("2026-10-05 08:59:00+00", "2026-10-05 09:30:00+00")
     assert got == con.execute("SELECT min(time)::VARCHAR, max(time)::VARCHAR FROM events").fetchone()
@@ -433,7 +433,7 @@ def test_handed_over_columns_match_the_lines(corpus: Path, tmp_path: Path) -> No
     """The envelope columns the workers send agree with what SQL reads from each stored line,
     for every event of every fixture (all games, imported logs with `src`, Japanese text)."""
     con = wh.connect(tmp_path / "w.duckdb")
-    summary = wh.ingest(con, [corpus], registry.audit, jobs=2)
+    summary = wh.ingest(con, [corpus], jobs=2)
     assert summary.events > 10_000
     bad = con.execute("""
         SELECT match, seq FROM event_lines
@@ -455,7 +455,7 @@ def test_a_crlf_log_loads_its_lines_without_the_cr(tmp_path: Path) -> None:
     lf = log.read_bytes()
     log.write_bytes(lf.replace(b"\n", b"\r\n"))
     con = wh.connect(tmp_path / "w.duckdb")
-    summary = wh.ingest(con, [log], registry.audit, jobs=1)
+    summary = wh.ingest(con, [log], jobs=1)
     assert summary.matches == 1 and not summary.refused
     assert wh.match_lines(con, "crlf") == lf
     assert con.execute("SELECT list(type ORDER BY seq) FROM events").fetchone()[0] == [

@@ -11,7 +11,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from kifu.auditor import registry
-from kifu.events import games, logfile
+from kifu.events import logfile, table
 from kifu.events.base import ChainBroken, KifuError
 from kifu.events.codec import encode
 from kifu.games.weiss import projection
@@ -20,7 +20,7 @@ from kifu.games.weiss.sim import play_match
 from kifu.projector.base import Replay
 
 FLOW = (PhaseStarted, PhaseEnded, StepStarted)
-CODEC = games.codec("weiss")
+CODEC = table.codec("weiss")
 SEEDS = st.integers(min_value=0, max_value=100_000)
 TURNS = st.integers(min_value=2, max_value=6)
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import FIXTURES, run_cli
 
 from kifu.auditor import registry
-from kifu.events import games
+from kifu.events import table
 from kifu.events.base import MalformedEvent
 from kifu.games.weiss.game import GAME
 from kifu.games.weiss.rules import RULES
@@ -18,7 +18,7 @@ from kifu.games.weiss.rules.attack import expected_reversed
 from kifu.games.weiss.rules.common import OPTIONS
 from kifu.games.weiss.sim import Table
 
-CODEC = games.codec("weiss")
+CODEC = table.codec("weiss")
 FORBIDDEN = {"os", "io", "sys", "pathlib", "random", "time", "datetime", "logging", "socket", "subprocess", "duckdb"}
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kifu.events import games
+from kifu.events import table
 from kifu.events.base import event_type
 from kifu.games.worldtrigger.game import GAME
 
@@ -26,7 +26,7 @@ def test_example_line_decodes(line: str) -> None:
     obj = json.loads(line)
     if obj["prev"] == "…":
         obj["prev"] = HASH
-    games.codec("worldtrigger").convert(obj, where="docs", line=obj["seq"])
+    table.codec("worldtrigger").convert(obj, where="docs", line=obj["seq"])
 
 
 def test_every_event_has_an_example_line() -> None:

@@ -9,11 +9,11 @@ import pytest
 from conftest import FIXTURES
 
 from kifu.auditor import registry
-from kifu.events import games
+from kifu.events import table
 from kifu.events.base import KifuError, MalformedEvent
 from kifu.games.worldtrigger import cards
 
-CODEC = games.codec("worldtrigger")
+CODEC = table.codec("worldtrigger")
 REQUIRED = [
     "弧月",
     "旋空",

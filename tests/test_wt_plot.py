@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kifu.auditor import registry
-from kifu.auditor.base import Engine
-from kifu.events import games
+from kifu.auditor.engine import Engine
+from kifu.events import table
 from kifu.events.base import MatchStarted
 from kifu.games.worldtrigger import projection as proj
 from kifu.games.worldtrigger.rules import turn
@@ -50,7 +50,7 @@ def test_every_plot_of_a_sheet_gives_the_unblocked_faces(sheet: list[str]) -> No
 
 
 def _events(sheet: list[str], attack: list[int], defence: list[int], tags: list[str]):
-    codec = games.codec("worldtrigger")
+    codec = table.codec("worldtrigger")
     raw = [
         {
             "type": "match.start",

@@ -6,22 +6,19 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kifu import app
 from kifu.auditor import registry
-from kifu.events import games
+from kifu.events import table
 from kifu.events.codec import encode
 from kifu.games.worldtrigger import sim
 from kifu.projector.base import Replay
 
-CODEC = games.codec("worldtrigger")
+CODEC = table.codec("worldtrigger")
 GAME = registry.game("worldtrigger")
 
 
 def to_events(start: dict, events: list[dict]):
-    first = {"type": "match.start", "seq": 1, "prev": None, "format": "kifu/1", **start}
-    out = [CODEC.convert(first)]
-    for i, e in enumerate(events, 2):
-        out.append(CODEC.convert({**e, "seq": i, "prev": "0" * 64}))
-    return out
+    return app.chain("worldtrigger", [start, *events])
 
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

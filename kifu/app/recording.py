@@ -101,12 +101,12 @@ class Recording:
     @cached_property
     def table(self) -> Table:
         """The notation of this match: the game's mapping, its players, its catalogue's names."""
-        from kifu.events import games, importers
+        from kifu.events import importers, table
         from kifu.events.notation import Table
 
-        module = games.events_module(self.game.id)
+        module = table.events_module(self.game.id)
         names = module.names(self.catalogue) if self.catalogue is not None and hasattr(module, "names") else []
-        return Table(self.start, games.codec(self.game.id), importers.game_map(self.game.id), names)
+        return Table(self.start, table.codec(self.game.id), importers.game_map(self.game.id), names)
 
     @property
     def ready(self) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note, RandomRolled
 from ..projector.base import RECORDER_OR_JUDGE, parse_time, void_verdicts
 from ..events.i18n import Msg
-from .base import Hit, Option, Rule, Severity, Step, rule
+from .base import Flag, Option, Rule, Severity, Step, rule
 
 ROLES = ("judge", "system", "recorder")
 """`by` values that name a role at the table rather than a player."""
@@ -21,11 +21,11 @@ ROLES = ("judge", "system", "recorder")
     name="nothing-after-match-end",
     severity=Severity.ERROR,
 )
-def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
+def nothing_after_match_end(s: Step) -> tuple[Flag, ...] | None:
     # Watches every event, so a plain return instead of a generator (the engine takes None).
     ended = s.before.log.ended
     if ended is not None and not isinstance(s.event, (Note, JudgeRuling, MatchEnded, LogVoided)):
-        return (Hit(s.event.seq, {"type": type(s.event).__struct_config__.tag, "ended": ended}, (ended,)),)
+        return (Flag(s.event.seq, {"type": type(s.event).__struct_config__.tag, "ended": ended}, (ended,)),)
     return None
 
 
@@ -34,10 +34,10 @@ def nothing_after_match_end(s: Step) -> tuple[Hit, ...] | None:
     name="by-names-a-player",
     severity=Severity.ERROR,
 )
-def by_names_a_player(s: Step) -> tuple[Hit, ...] | None:
+def by_names_a_player(s: Step) -> tuple[Flag, ...] | None:
     by = s.event.by
     if by is not None and by not in s.after.log.players and by not in ROLES:  # mostly a player: asked first
-        return (Hit(s.event.seq, {"by": by, "players": list(s.after.log.players)}),)
+        return (Flag(s.event.seq, {"by": by, "players": list(s.after.log.players)}),)
     return None
 
 
@@ -46,14 +46,14 @@ def by_names_a_player(s: Step) -> tuple[Hit, ...] | None:
     name="time-goes-forward",
     severity=Severity.WARNING,
 )
-def time_goes_forward(s: Step) -> tuple[Hit, ...] | None:
+def time_goes_forward(s: Step) -> tuple[Flag, ...] | None:
     seq = s.event.seq
     if s.event.at is None or (s.after.log.last_at_seq == seq and s.before.log.last_at_seq != seq):  # became last
         return None
     t, last = parse_time(s.event.at), parse_time(s.before.log.last_at)
     if t is not None and last is not None and t < last:
         return (
-            Hit(
+            Flag(
                 s.event.seq,
                 {"at": s.event.at, "last_at": s.before.log.last_at, "last_seq": s.before.log.last_at_seq},
                 (s.before.log.last_at_seq or s.event.seq,),
@@ -74,12 +74,12 @@ def time_goes_forward(s: Step) -> tuple[Hit, ...] | None:
     name="at-is-rfc3339",
     severity=Severity.ERROR,
 )
-def at_is_rfc3339(s: Step) -> tuple[Hit, ...] | None:
+def at_is_rfc3339(s: Step) -> tuple[Flag, ...] | None:
     seq = s.event.seq
     if s.event.at is None or (s.after.log.last_at_seq == seq and s.before.log.last_at_seq != seq):  # became last
         return None
     if parse_time(s.event.at) is None:
-        return (Hit(s.event.seq, {"at": s.event.at}),)
+        return (Flag(s.event.seq, {"at": s.event.at}),)
     return None
 
 
@@ -89,11 +89,11 @@ def at_is_rfc3339(s: Step) -> tuple[Hit, ...] | None:
     severity=Severity.ERROR,
     on=(JudgeRuling,),
 )
-def ruling_names_earlier_events(s: Step) -> Iterable[Hit]:
+def ruling_names_earlier_events(s: Step) -> Iterable[Flag]:
     assert isinstance(s.event, JudgeRuling)
     for ref in s.event.about:
         if not 1 <= ref < s.event.seq:
-            yield Hit(s.event.seq, {"missing": ref, "last": s.event.seq - 1})
+            yield Flag(s.event.seq, {"missing": ref, "last": s.event.seq - 1})
 
 
 @rule(
@@ -102,9 +102,9 @@ def ruling_names_earlier_events(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(MatchEnded,),
 )
-def match_ends_once(s: Step) -> Iterable[Hit]:
+def match_ends_once(s: Step) -> Iterable[Flag]:
     if s.before.log.ended is not None:
-        yield Hit(s.event.seq, {"ended": s.before.log.ended}, (s.before.log.ended,))
+        yield Flag(s.event.seq, {"ended": s.before.log.ended}, (s.before.log.ended,))
 
 
 @rule(
@@ -113,12 +113,12 @@ def match_ends_once(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(MatchStarted,),
 )
-def player_ids_unique(s: Step) -> Iterable[Hit]:
+def player_ids_unique(s: Step) -> Iterable[Flag]:
     seen: set[str] = set(ROLES)
     assert isinstance(s.event, MatchStarted)
     for p in s.event.players:
         if p.id in seen:
-            yield Hit(1, {"id": p.id})
+            yield Flag(1, {"id": p.id})
         seen.add(p.id)
 
 
@@ -126,13 +126,13 @@ def options_rule(declared: Sequence[Option]) -> Rule:
     """KIFU-LOG-008 for one game's declared options."""
     known = {o.name: o for o in declared}
 
-    def check(s: Step) -> Iterable[Hit]:
+    def check(s: Step) -> Iterable[Flag]:
         for key, value in s.start.rules.items():
             opt = known.get(key)
             if opt is None:
-                yield Hit(1, {"option": key, "value": value, "choices": sorted(known)})
+                yield Flag(1, {"option": key, "value": value, "choices": sorted(known)})
             elif opt.choices is not None and value not in opt.choices:
-                yield Hit(1, {"option": key, "value": value, "choices": [str(c) for c in opt.choices]})
+                yield Flag(1, {"option": key, "value": value, "choices": [str(c) for c in opt.choices]})
 
     return Rule(
         check=check,
@@ -158,10 +158,10 @@ def _refused(s: Step, problem: str) -> list[int]:
     severity=Severity.ERROR,
     on=(LogVoided,),
 )
-def void_by_recorder_or_judge(s: Step) -> Iterable[Hit]:
+def void_by_recorder_or_judge(s: Step) -> Iterable[Flag]:
     if s.event.by not in RECORDER_OR_JUDGE:
         seqs = _refused(s, "by")
-        yield Hit(s.event.seq, {"by": s.event.by, "seqs": seqs}, tuple(x for x in seqs if 1 <= x < s.event.seq))
+        yield Flag(s.event.seq, {"by": s.event.by, "seqs": seqs}, tuple(x for x in seqs if 1 <= x < s.event.seq))
 
 
 @rule(
@@ -170,9 +170,9 @@ def void_by_recorder_or_judge(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(LogVoided,),
 )
-def void_names_earlier_events(s: Step) -> Iterable[Hit]:
+def void_names_earlier_events(s: Step) -> Iterable[Flag]:
     for seq in _refused(s, "not-earlier"):
-        yield Hit(s.event.seq, {"missing": seq, "last": s.event.seq - 1})
+        yield Flag(s.event.seq, {"missing": seq, "last": s.event.seq - 1})
 
 
 @rule(
@@ -181,9 +181,9 @@ def void_names_earlier_events(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(LogVoided,),
 )
-def match_start_is_never_voided(s: Step) -> Iterable[Hit]:
+def match_start_is_never_voided(s: Step) -> Iterable[Flag]:
     for _ in _refused(s, "match-start"):
-        yield Hit(s.event.seq, {}, (1,))
+        yield Flag(s.event.seq, {}, (1,))
 
 
 @rule(
@@ -192,9 +192,9 @@ def match_start_is_never_voided(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(LogVoided,),
 )
-def void_is_never_voided(s: Step) -> Iterable[Hit]:
+def void_is_never_voided(s: Step) -> Iterable[Flag]:
     for seq in _refused(s, "void"):
-        yield Hit(s.event.seq, {"target": seq}, (seq,))
+        yield Flag(s.event.seq, {"target": seq}, (seq,))
 
 
 @rule(
@@ -203,11 +203,11 @@ def void_is_never_voided(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(LogVoided,),
 )
-def ruled_event_is_never_voided(s: Step) -> Iterable[Hit]:
+def ruled_event_is_never_voided(s: Step) -> Iterable[Flag]:
     assert isinstance(s.event, LogVoided)
     for v in void_verdicts(s.event, s.before.log):
         if v.problem == "ruled":
-            yield Hit(s.event.seq, {"target": v.seq, "ruling": v.ruling}, (v.seq, v.ruling or v.seq))
+            yield Flag(s.event.seq, {"target": v.seq, "ruling": v.ruling}, (v.seq, v.ruling or v.seq))
 
 
 def face_range(e: RandomRolled) -> tuple[int, int] | None:
@@ -228,7 +228,7 @@ def face_range(e: RandomRolled) -> tuple[int, int] | None:
     severity=Severity.ERROR,
     on=(RandomRolled,),
 )
-def random_values_within_their_sides(s: Step) -> Iterable[Hit]:
+def random_values_within_their_sides(s: Step) -> Iterable[Flag]:
     # A face no die has is a recording error; left in, it would reach the fairness statistics as data.
     e = s.event
     assert isinstance(e, RandomRolled)
@@ -244,12 +244,12 @@ def random_values_within_their_sides(s: Step) -> Iterable[Hit]:
             what = Msg("text.kifu.random_total_values", count=len(e.values))
         else:
             what = Msg("text.kifu.random_no_sides", sides=e.sides)
-        yield Hit(e.seq, {"kind": Msg(f"word.random.{e.kind}"), "what": what})
+        yield Flag(e.seq, {"kind": Msg(f"word.random.{e.kind}"), "what": what})
         return
     low, high = bounds
     wrong = [v for v in e.values if not low <= v <= high]
     if wrong:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "kind": Msg(f"word.random.{e.kind}"),

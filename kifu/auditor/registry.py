@@ -1,8 +1,8 @@
 """The auditor's view of the games: game id -> its ``Game`` (projection, rulebook, options).
 
-The games are the one list ``kifu.games.GAMES``; each declares its ``GAME`` in
-``kifu/games/<id>/game.py``, imported the first time something asks for it (a
-command that audits one game loads no other). A game is checked once, when it
+The games are those of the game table (``kifu.events.table``, filled from the list of games at
+the top); each declares its ``GAME`` in its ``game`` part (``kifu/games/<id>/game.py``),
+imported the first time something asks for it (a command that audits one game loads no other). A game is checked once, when it
 is first loaded: rule codes of the right form and prefix, kebab-case names, event
 types inside the game's namespace, declared with the envelope first.
 """
@@ -10,40 +10,38 @@ types inside the game's namespace, declared with the envelope first.
 from __future__ import annotations
 
 import itertools
-from functools import cache
 from typing import Any
 from collections.abc import Container, Iterable, Sequence
 
 import msgspec
 
-import kifu.games
-from kifu.games import part
-
+from ..events import table
 from ..events.base import SHARED_EVENTS, Event, MatchStarted, event_type
 from . import log, rng
-from .base import CODE, CORE_OPTIONS, INTERNAL, NAME, Engine, Finding, Game, Option, Rule, resolve_options
+from .base import CODE, CORE_OPTIONS, INTERNAL, NAME, Finding, Game, Option, Rule, resolve_options
+from .engine import Engine
 
 __all__ = ["all_rules", "audit", "engine", "find_rule", "game", "games", "known", "options", "options_of", "rules_of"]
 
 
-@cache
+@table.cached
 def game(game_id: str) -> Game:
     """The game registered under ``game_id`` (KeyError if none), checked on first use."""
-    g: Game = part(game_id, "game").GAME
+    g: Game = table.part(game_id, "game").GAME
     if g.id != game_id:
-        raise AssertionError(f"kifu.games.{game_id}.game declares the game {g.id!r}")
+        raise AssertionError(f"the game part of {game_id} declares the game {g.id!r}")
     _validate(g)
     return g
 
 
 def games() -> list[Game]:
-    """Every game, in the order of ``kifu.games.GAMES``."""
-    return [game(g) for g in kifu.games.GAMES]
+    """Every game, in the order of the list of games."""
+    return [game(g) for g in table.ids()]
 
 
 def known(game_id: str) -> bool:
     """True if ``game_id`` is a registered game."""
-    return game_id in kifu.games.GAMES
+    return table.is_known(game_id)
 
 
 def rules_of(g: Game) -> tuple[Rule, ...]:
@@ -82,7 +80,7 @@ def find_rule(code: str) -> Rule:
     raise KeyError(code)
 
 
-@cache
+@table.cached
 def engine(game_id: str) -> Engine:
     g = game(game_id)
     return Engine(g.projection, rules_of(g))
@@ -93,10 +91,10 @@ def options(g: Game, start: MatchStarted) -> dict[str, Any]:
 
 
 def audit(
-    events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None, folded: bool = True
+    events: Iterable[Event], strict: bool = False, voided: Container[int] | None = None, merged: bool = True
 ) -> list[Finding]:
     """Audit one verified match (its events from match.start on): one finding per mistake, or with
-    ``folded=False`` every finding as the rules' checks made it (``base.fold``).
+    ``merged=False`` every finding as the rules' checks made it (``findings.merge``).
 
     ``events`` may be a list or a stream (``logfile.stream``): the engine holds no
     event past its step, so a stream is audited in memory that does not grow with
@@ -113,7 +111,7 @@ def audit(
     assert isinstance(start, MatchStarted)
     g = game(start.game)
     catalogue = g.catalogue(start) if g.catalogue else None
-    return engine(g.id).run(rest, options(g, start), catalogue, strict=strict, voided=voided, folded=folded)
+    return engine(g.id).run(rest, options(g, start), catalogue, strict=strict, voided=voided, merged=merged)
 
 
 ENVELOPE = ("seq", "prev", "at", "by", "src")

@@ -1,4 +1,4 @@
-"""Findings and timelines rendered as text, Markdown, JSON and HTML (strings only)."""
+"""Findings rendered as text, Markdown and JSON (strings only); the HTML page is ``page``."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import msgspec
 
 from ..events import i18n
 from ..events.display import json_safe, visible
-from ..events.base import Event, LogVoided, Source, event_type
+from ..events.base import Event, LogVoided, event_type
 from ..projector.base import voided_in
-from .base import Finding, Rule, cited
-from .markup import CSP, NAME_CAP, TEXT_CAP, esc, isolate
-from .provenance import Edited, note, sentence, wanted
+from ..events.i18n import cited
+from .base import Finding, Rule
+from .provenance import Edited, note
 from .provenance import to_json as provenance_json
 from .stance import Stance, decision_word
 
@@ -84,7 +84,7 @@ def as_text(
         seqs = ",".join(map(str, f.seqs))
         lines.append(
             f"{where}seq {seqs}: {f.code} [{label(f.severity, lang)}] {f.message.get(lang)}"
-            f"{folded(f, lang)}  ({f.citation.get(lang)})"
+            f"{consequences_note(f, lang)}  ({f.citation.get(lang)})"
         )
         said = note(f, edited, lang)
         if said:
@@ -154,7 +154,7 @@ def as_markdown(
         for f in findings:
             out.append(
                 f"| {','.join(map(str, f.seqs))} | {f.code} | {label(f.severity, lang)} | "
-                f"{_md_cell(f.message.get(lang) + folded(f, lang) + _edited_note(f, edited, lang))} | "
+                f"{_md_cell(f.message.get(lang) + consequences_note(f, lang) + _edited_note(f, edited, lang))} | "
                 f"{_md_cell(f.citation.get(lang))} |"
             )
     if stances:
@@ -180,11 +180,6 @@ def as_markdown(
     return "\n".join(out) + "\n"
 
 
-def _edited_html(f: Finding, edited: Edited, lang: str) -> str:
-    said = note(f, edited, lang)
-    return f'<div class="f edited">✎ {isolate(said, TEXT_CAP, lang)}</div>' if said else ""
-
-
 def _edited_note(f: Finding, edited: Edited, lang: str) -> str:
     said = note(f, edited, lang)
     return f" ✎ {said}" if said else ""
@@ -206,78 +201,6 @@ def event_detail(event: Event) -> str:
     return msgspec.json.encode(d).decode()
 
 
-def as_html(
-    findings: Sequence[Finding],
-    events: Iterable[Event],
-    lang: str,
-    title: str,
-    gone: Voided = _NONE,
-    stances: Sequence[Stance] = (),
-) -> str:
-    """A self-contained page: findings on top, kifu's stance on the rulings, the timeline with flagged events below.
-
-    An event made of a message the source marks as edited says so in its row, with the
-    source's location and text, and so does each finding resting on such an event.
-
-    Every string from the log is escaped, isolated and cut as on the match page
-    (kifu/auditor/markup.py); the same Content-Security-Policy forbids scripts.
-    """
-    flagged: dict[int, list[Finding]] = {}
-    for f in findings:
-        for s in f.seqs:
-            flagged.setdefault(s, []).append(f)
-    cited = wanted(findings)
-    edited: dict[int, Source] = {}
-    rows = []
-    for e in events:
-        fs = flagged.get(e.seq, [])
-        cls = "voided" if e.seq in gone else fs[0].severity if fs else ""
-        notes = "".join(
-            f'<div class="f {esc(f.severity)}">{esc(f.code)} {isolate(f.message.get(lang), TEXT_CAP, lang)}</div>'
-            for f in fs
-        )
-        detail = f"<code>{isolate(event_detail(e), TEXT_CAP, lang)}</code>"
-        if e.seq in gone:
-            detail = (
-                f'<del>{detail}</del><div class="f">{isolate(void_note(gone[e.seq][0], lang), TEXT_CAP, lang)}</div>'
-            )
-        if e.src is not None and e.src.edited:
-            notes += f'<div class="f edited">✎ {isolate(sentence(e.seq, e.src, lang), TEXT_CAP, lang)}</div>'
-            if e.seq in cited:
-                edited[e.seq] = e.src
-        rows.append(
-            f'<tr id="seq-{e.seq}" class="{cls}"><td>{e.seq}</td><td>{isolate(e.at or "", NAME_CAP, lang)}</td>'
-            f"<td>{isolate(e.by or '', NAME_CAP, lang)}</td><td>{esc(event_type(type(e)))}</td><td>{detail}{notes}</td></tr>"
-        )
-    items = "".join(
-        f'<li class="{esc(f.severity)}"><a href="#seq-{f.seq}">seq {f.seq}</a> <b>{esc(f.code)}</b> '
-        f"{isolate(f.message.get(lang) + folded(f, lang), TEXT_CAP, lang)} <small>{isolate(f.citation.get(lang), TEXT_CAP, lang)}</small>"
-        f"{_edited_html(f, edited, lang)}</li>"
-        for f in findings
-    )
-    head = "".join(f"<th>{esc(label(k, lang))}</th>" for k in ("seq", "at", "by", "type", "detail"))
-    shown = isolate(title, NAME_CAP, lang)
-    rulings = "".join(f"<li>{isolate(ruling_line(st, lang), TEXT_CAP, lang)}</li>" for st in stances)
-    if rulings:
-        rulings = f"<h2>{esc(label('rulings', lang))}</h2><ul>{rulings}</ul>"
-    return f"""<!doctype html>
-<html lang="{esc(lang)}"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">
-<title>{esc(label("title", lang))}: {esc(title[:NAME_CAP])}</title>
-<style>
-body{{font-family:system-ui,sans-serif;margin:2em;}} table{{border-collapse:collapse;width:100%;}}
-td,th{{border-bottom:1px solid #ddd;padding:4px;text-align:left;vertical-align:top;font-size:13px;}}
-tr.error{{background:#fde2e2;}} tr.warning{{background:#fff4d6;}} tr.info{{background:#e6f0ff;}} tr.voided{{color:#888;}}
-li.error b{{color:#b00020;}} li.warning b{{color:#9a6700;}} .f{{font-size:12px;margin-top:2px;}} .edited{{color:#7c2d12;}}
-code{{white-space:pre-wrap;word-break:break-all;}} .cut{{color:#6b7280;font-size:12px;font-style:italic;}}
-</style></head><body>
-<h1>{esc(label("title", lang))}: {shown}</h1>
-<p>{esc(summary(findings, lang))}</p><ul>{items}</ul>{rulings}
-<table><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>
-</body></html>
-"""
-
-
 def explain(r: Rule, lang: str) -> str:
     """A rule's documentation, as `kifu rules CODE` prints it: the documents it cites with their titles."""
     lines = [
@@ -293,7 +216,7 @@ def explain(r: Rule, lang: str) -> str:
     return "\n".join(lines)
 
 
-def folded(f: Finding, lang: str) -> str:
+def consequences_note(f: Finding, lang: str) -> str:
     """What a finding explains, after its message: `` (and 2 consequences: seq 15, 16)``; empty when nothing."""
     if not f.consequences:
         return ""

@@ -44,7 +44,7 @@ from ..events.base import (
 )
 from ..events.i18n import Msg
 from ..projector.base import voided_in
-from .base import VERIFIED_RANDOM, End, Hit, Rule, Severity, Step, Text, end_rule
+from .base import VERIFIED_RANDOM, End, Flag, Rule, Severity, Step, Text, end_rule
 
 NOTHING_VOIDED: Mapping[int, int] = {}
 
@@ -282,7 +282,7 @@ class Problem(NamedTuple):
     """One finding the analysis makes: the rule's code and its hit."""
 
     code: str
-    hit: Hit
+    hit: Flag
 
 
 class Analysis(NamedTuple):
@@ -333,7 +333,7 @@ class _Judge:
             seqs = tuple(seqs) or r.seqs()
             if code != "KIFU-RNG-003":
                 self.bad.add(id(r))
-        self.out.append(Problem(code, Hit(at.seq, evidence, tuple(seqs))))
+        self.out.append(Problem(code, Flag(at.seq, evidence, tuple(seqs))))
 
     def void_of(self, r: _Round) -> int | None:
         """The first void that took back part of the round's protocol (commit, nonces, reveal), if any."""
@@ -501,11 +501,11 @@ def _outcomes(r: _Round, j: _Judge) -> tuple[set[int], int]:
         fine = True
         if index != expected:
             detail = Text.of("rng.index_order", expected=expected)
-            j.out.append(Problem("KIFU-RNG-010", Hit(e.seq, {**base, "index": index, "detail": detail}, seqs)))
+            j.out.append(Problem("KIFU-RNG-010", Flag(e.seq, {**base, "index": index, "detail": detail}, seqs)))
             fine = False
         elif drawn is not None and index + len(recorded) > len(drawn):
             detail = Text.of("rng.index_beyond", roll=binding.roll, count=len(drawn))  # type: ignore[union-attr]
-            j.out.append(Problem("KIFU-RNG-010", Hit(e.seq, {**base, "index": index, "detail": detail}, seqs)))
+            j.out.append(Problem("KIFU-RNG-010", Flag(e.seq, {**base, "index": index, "detail": detail}, seqs)))
             fine = False
         for k, (sides, face) in enumerate(recorded):
             if not fine:
@@ -513,20 +513,20 @@ def _outcomes(r: _Round, j: _Judge) -> tuple[set[int], int]:
             at = index + k
             if drawn is not None and drawn[at][0] != sides:
                 detail = Text.of("rng.sides_differ", index=at, sides=sides, rolled=drawn[at][0], roll=binding.roll)  # type: ignore[union-attr]
-                j.out.append(Problem("KIFU-RNG-009", Hit(e.seq, {**base, "index": at, "detail": detail}, seqs)))
+                j.out.append(Problem("KIFU-RNG-009", Flag(e.seq, {**base, "index": at, "detail": detail}, seqs)))
                 fine = False
                 break
             derived = derive(at, sides) if 2 <= sides <= protocol.MAX_SIDES else None
             if face != derived:
                 detail = Text.of("rng.face_differs", index=at, sides=sides, face=face, derived=derived or "-")
-                j.out.append(Problem("KIFU-RNG-009", Hit(e.seq, {**base, "index": at, "detail": detail}, seqs)))
+                j.out.append(Problem("KIFU-RNG-009", Flag(e.seq, {**base, "index": at, "detail": detail}, seqs)))
                 fine = False
         if binding is not None and isinstance(e, RandomRolled) and e.purpose is not None:
             if protocol.fold_purpose(e.purpose) != binding.purpose:
                 j.out.append(
                     Problem(
                         "KIFU-RNG-016",
-                        Hit(e.seq, {**base, "purpose": e.purpose, "bound": binding.purpose}, seqs),
+                        Flag(e.seq, {**base, "purpose": e.purpose, "bound": binding.purpose}, seqs),
                     )
                 )
                 fine = False
@@ -742,7 +742,7 @@ def analyse(
         j.add("KIFU-RNG-003", None, n, (n.seq,), id=n.id, who=_who(n), roller="?")
     for e in _unknown_uses(ledger):
         j.out.append(
-            Problem("KIFU-RNG-011", Hit(e.seq, {"type": event_type(type(e)), "seq": e.seq, "id": e.rng.commit}))  # type: ignore[attr-defined]
+            Problem("KIFU-RNG-011", Flag(e.seq, {"type": event_type(type(e)), "seq": e.seq, "id": e.rng.commit}))  # type: ignore[attr-defined]
         )
     return Analysis(tuple(j.out), frozenset(verified), count, tuple(listed))
 
@@ -887,7 +887,7 @@ def randomness(events: Sequence[Event]) -> Randomness:
 
 
 def _rule(code: str, name: str, severity: Severity = Severity.ERROR) -> Rule:
-    def finish(end: End) -> Iterable[Hit]:
+    def finish(end: End) -> Iterable[Flag]:
         return [p.hit for p in _analysis(end).problems if p.code == code]
 
     return end_rule(code=code, name=name, severity=severity)(finish)
@@ -919,10 +919,10 @@ def claim_rule(events: Iterable[type[Event]]) -> Rule:
     outcome names its commitment."""
     random = tuple(cls for cls in events if cls.random)
 
-    def check(s: Step) -> tuple[Hit, ...] | None:
+    def check(s: Step) -> tuple[Flag, ...] | None:
         e = s.event
         if s.options.get(VERIFIED_RANDOM.name) and getattr(e, "rng", None) is None and e.outcomes():
-            return (Hit(e.seq, {"type": event_type(type(e)), "seq": e.seq}),)
+            return (Flag(e.seq, {"type": event_type(type(e)), "seq": e.seq}),)
         return None
 
     return Rule(

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import itertools
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NamedTuple
-from collections.abc import Iterator
+from typing import Annotated
 
 import typer
 
 from kifu.events import atomic, logfile
-from kifu.events.base import Event, JudgeRuling, KifuError, MatchStarted
+from kifu.events.base import KifuError
 
 from .common import (
     echo,
@@ -20,19 +18,12 @@ from .common import (
     LangOpt,
     LogArg,
     ReportFormat,
-    edited_of,
     fail,
     lang_of,
     msg,
     print_rows,
-    voids_of,
 )
 from .progress import Bar, log_note, logs_progress, starts
-
-if TYPE_CHECKING:
-    from kifu.auditor.base import Finding
-    from kifu.auditor.report import Voided
-    from kifu.auditor.stance import Stance
 
 app = typer.Typer()
 PANEL = "Judging"
@@ -65,6 +56,7 @@ def audit(
 
     Example: kifu audit fixtures/gunandgun/dispute.jsonl --lang ja -f md
     """
+    from kifu import app as use
     from kifu.auditor import report
 
     code = lang_of(lang).value
@@ -75,7 +67,12 @@ def audit(
         for i, (path, _size, start) in enumerate(zip(logs, sizes, starts(sizes, 1), strict=True)):
             try:
                 bar.update(start, note=log_note(i, logs, lang))
-                done = audit_path(path, ticker(bar, start), folded=not every)
+                tick = ticker(bar, start)
+                if fmt is ReportFormat.html:  # the match page, as `kifu report` writes it
+                    made = use.report(path, code, merged=not every, progress=tick)
+                    done, page = made.audit, made.page
+                else:
+                    done = use.audit(path, merged=not every, progress=tick)
             except KifuError as exc:  # one untrusted log does not hide the others' reports
                 if len(logs) == 1:
                     raise exc.located(str(path)) from None
@@ -83,27 +80,20 @@ def audit(
                 worst = 2
                 continue
             findings = done.findings
-            if worst < 2 and any(f.severity == "error" for f in findings):
+            if worst < 2 and done.errors:
                 worst = 1
-            title = f"{path} ({done.start.game}, {done.start.match})"
-            # html finds the edited messages in its own pass over the timeline
-            edited = edited_of(path, findings) if fmt is not ReportFormat.html else {}
+            title = f"{path} ({done.game}, {done.match})"
             if fmt is ReportFormat.json:
-                meta = {
-                    "log": str(path),
-                    "game": done.start.game,
-                    "match": done.start.match,
-                    "head": done.head.hash,
-                    "events": done.head.seq,
-                }
-                out.append(report.as_json(findings, code, meta, done.gone, done.stances, edited))
+                meta = {"log": str(path), "game": done.game, "match": done.match, "head": done.head.hash}
+                meta["events"] = done.head.seq
+                out.append(report.as_json(findings, code, meta, done.voided, done.stances, done.provenance))
             elif fmt is ReportFormat.md:
-                out.append(report.as_markdown(findings, code, title, done.gone, done.stances, edited))
-            elif fmt is ReportFormat.html:  # the timeline is a second pass over the (verified) file
-                out.append(report.as_html(findings, logfile.stream(path), code, title, done.gone, done.stances))
+                out.append(report.as_markdown(findings, code, title, done.voided, done.stances, done.provenance))
+            elif fmt is ReportFormat.html:
+                out.append(page)
             else:
                 prefix = f"{path}: " if len(logs) > 1 else ""
-                out.append(report.as_text(findings, code, prefix, done.gone, done.stances, edited))
+                out.append(report.as_text(findings, code, prefix, done.voided, done.stances, done.provenance))
             if output is None:
                 bar.echo(out.pop(), data=fmt in (ReportFormat.json, ReportFormat.html))
     if output is not None:
@@ -111,46 +101,6 @@ def audit(
         atomic.write_bytes(output, (text + ("" if text.endswith("\n") else "\n")).encode("utf-8"))
         echo(msg("wrote", lang, path=output), err=True)
     raise typer.Exit(worst)
-
-
-class Audited(NamedTuple):
-    """One log read, verified and audited in a single streaming pass."""
-
-    start: MatchStarted
-    head: logfile.Head
-    findings: list[Finding]
-    gone: Voided
-    """The events log.voids took back (found in passes of their own only when the log has a void)."""
-    stances: list[Stance]
-    """kifu's stance on each judge ruling the log records (``kifu.auditor.stance``)."""
-
-
-def audit_path(path: Path, progress: logfile.Progress | None = None, folded: bool = True) -> Audited:
-    """Read, verify and audit one log as it streams: memory does not grow with the log (the judge rulings
-    are kept as they pass: a log has a few).
-
-    Each block of lines is verified before the engine sees its events; a line that
-    does not verify stops the audit with its KifuError (the findings so far are
-    dropped: a log that cannot be trusted gets no verdict).
-    """
-    from kifu.auditor import registry
-    from kifu.auditor.stance import stances
-
-    gone = voids_of(path)
-    reader = logfile.Reader(path, progress)
-    events = reader.events()
-    start = next(events)
-    assert isinstance(start, MatchStarted)  # the Verifier refuses any other first line
-    rulings: list[JudgeRuling] = []
-
-    def seen(stream: Iterator[Event]) -> Iterator[Event]:
-        for e in stream:
-            if type(e) is JudgeRuling and e.seq not in gone:
-                rulings.append(e)
-            yield e
-
-    findings = registry.audit(itertools.chain((start,), seen(events)), voided=set(gone), folded=folded)
-    return Audited(start, reader.head, findings, gone, stances(rulings, findings))
 
 
 def ticker(bar: Bar, start: float) -> logfile.Progress | None:
@@ -174,40 +124,21 @@ def report(
 
     Example: kifu report fixtures/gunandgun/dispute.jsonl -o dispute.html --lang ja
     """
-    from kifu.auditor import page, registry
+    from kifu import app as use
     from kifu.auditor.report import summary
-    from kifu.projector.base import transitions
 
     code = lang_of(lang).value
-    progress, (size,) = logs_progress([log], 2, msg("progress_audit", lang))
+    progress, (size,) = logs_progress([log], 1, msg("progress_audit", lang))
     with progress as bar:
-        done = audit_path(log, ticker(bar, 0))
-        g = registry.game(done.start.game)
-        bar.update(size, label=msg("progress_render", lang))
-        # The page is a second pass: the fold again, each frame drawn and dropped.
-        events = logfile.Reader(log, ticker(bar, size)).events()
-        start = next(events)
-        assert isinstance(start, MatchStarted)
-        steps = (
-            (e, after)
-            for e, _, after in transitions(g.projection, start, events, registry.options(g, start), set(done.gone))
-        )
-        text = page.render_steps(
-            steps,
-            done.findings,
-            code,
-            head=done.head.hash,
-            source=str(log),
-            voids={seq: void for seq, (void, _) in done.gone.items()},
-            rulings=[s.ruling for s in done.stances],
-            last=done.head.seq,
-        )
+        drawing = lambda: bar.update(size, label=msg("progress_render", lang))  # noqa: E731
+        made = use.report(log, code, progress=ticker(bar, 0), drawing=drawing)
+    done = made.audit
     if output is None:
-        echo(text, nl=False, data=True)  # the page: every string in it escaped and isolated already
+        echo(made.page, nl=False, data=True)  # the page: every string in it escaped and isolated already
     else:
-        atomic.write_bytes(output, text.encode("utf-8"))
+        atomic.write_bytes(output, made.page.encode("utf-8"))
         echo(msg("report_wrote", lang, path=output, summary=summary(done.findings, code)), err=True)
-    raise typer.Exit(1 if any(f.severity == "error" for f in done.findings) else 0)
+    raise typer.Exit(1 if done.errors else 0)
 
 
 @app.command(rich_help_panel=PANEL)

@@ -11,7 +11,7 @@ from typing import Annotated
 import msgspec
 import typer
 
-import kifu.games
+from kifu.events import table
 from kifu.events.cardview import Entry, closest
 
 from .common import (
@@ -43,9 +43,9 @@ def cards(
 
     Examples: kifu cards -g gunandgun     kifu cards -g gunandgun 計略 --lang ja     kifu cards -g mtg "ral zarek" -f json
     """
-    if not kifu.games.has_part(game, "listing"):
+    if not table.has_part(game, "listing"):
         fail(msg("cards_none", lang, game=game))
-    view = kifu.games.part(game, "listing")
+    view = table.part(game, "listing")
     code = lang_of(lang).value
     if name is None:
         sections = view.listing(code)

@@ -261,33 +261,6 @@ def _term_width() -> int:
         return 160
 
 
-def voids_of(path: Path) -> Any:
-    """The events log.voids took back in the log at ``path`` (``report.Voided``): read in two more
-    passes only when the log has a void at all, so a log without one costs one byte scan."""
-    from kifu.auditor.report import collect_voided
-    from kifu.events import logfile
-    from kifu.projector.base import voided_in
-
-    if not logfile.mentions(path, b"log.void"):
-        return {}
-    taken = voided_in(logfile.stream(path))
-    return collect_voided(taken, logfile.stream(path)) if taken else {}
-
-
-def edited_of(path: Path, findings: Any) -> Any:
-    """The ``src`` of each event the findings name that came from a message the source marks as edited
-    (``provenance.Edited``): read in one more pass only when findings name events and the log has such a
-    message at all (a byte scan; the importers write the key canonically, and whoever rewrites a line can
-    drop the mark as well as hide it)."""
-    from kifu.auditor.provenance import edited_sources, wanted
-    from kifu.events import logfile
-
-    seqs = wanted(findings)
-    if not seqs or not logfile.mentions(path, b'"edited"'):
-        return {}
-    return edited_sources(logfile.stream(path), seqs)
-
-
 def print_json(value: Any) -> None:
     """A JSON document, its control and bidi characters written as ``\\u`` escapes (the same strings)."""
     echo(json_safe(msgspec.json.format(msgspec.json.encode(value), indent=2).decode()), data=True)

@@ -15,7 +15,7 @@ import typer
 from kifu.events.display import visible
 
 from kifu.events import limits, logfile
-from kifu.events.base import KifuError, MatchStarted
+from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from .common import (
@@ -34,7 +34,6 @@ from .common import (
     players,
     print_json,
     print_rows,
-    voids_of,
 )
 from .progress import Bar, log_note, logs_progress, verify_log
 from .toss import RollOpt, StoreOpt, UntilOpt, append_toss
@@ -243,8 +242,6 @@ def verify(
       kifu verify m1.jsonl --expect-head 3f9a0c…
       kifu verify matches/*.jsonl -f json
     """
-    from kifu.auditor.rng import Tally
-
     progress, sizes = logs_progress(logs, 1, msg("progress_verify", lang))
     rows: list[dict[str, Any]] = []
     with progress as bar:
@@ -254,10 +251,9 @@ def verify(
             if fmt is VerifyFormat.json:
                 rows.append(_verify_row(path, expect_head, bar, start, lang))
             else:
-                tally = Tally()
-                head = verify_log(path, expect_head, bar, start, tally.add_all)
-                bar.echo(msg("verified", lang, path=path, seq=head.seq, head=head.hash))
-                for line in _randomness_lines(path, tally, lang):
+                done = verify_log(path, expect_head, bar, start)
+                bar.echo(msg("verified", lang, path=path, seq=done.head.seq, head=done.head.hash))
+                for line in _randomness_lines(path, done, lang):
                     bar.echo(line)
             start += size
     if fmt is VerifyFormat.json:
@@ -265,15 +261,14 @@ def verify(
         raise typer.Exit(0 if all(r["ok"] for r in rows) else 2)
 
 
-def _randomness_lines(path: Path, tally: Any, lang: Lang | None) -> list[str]:
+def _randomness_lines(path: Path, done: Any, lang: Lang | None) -> list[str]:
     """What `verify` says of a log's random outcomes and its voids (docs/randomness.md, "Verifiable outcomes"):
     outcomes a void took back are left out of the count and said apart."""
     out = []
-    r = tally.result() if tally.any else None
-    if r is not None:
-        key = "verified_random_voided" if r.voided else "verified_random"
-        out.append(msg(key, lang, path=path, outcomes=r.outcomes, verifiable=r.verifiable, voided=r.voided))
-    voids = tally.voids()
+    if done.any_random:
+        key = "verified_random_voided" if done.voided else "verified_random"
+        out.append(msg(key, lang, path=path, outcomes=done.random, verifiable=done.verifiable, voided=done.voided))
+    voids = done.voids
     if voids:
         seqs = [s for _, taken in voids for s in taken]
         shown = ", ".join(map(str, seqs[:20])) + (", …" if len(seqs) > 20 else "")
@@ -283,11 +278,8 @@ def _randomness_lines(path: Path, tally: Any, lang: Lang | None) -> list[str]:
 
 def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lang: Lang | None) -> dict[str, Any]:
     """One log's verdict for `verify -f json`; a failure is a row (and a line on stderr), not the end."""
-    from kifu.auditor.rng import Tally
-
-    tally = Tally()
     try:
-        head = verify_log(path, expect_head, bar, start, tally.add_all)
+        done = verify_log(path, expect_head, bar, start)
     except KifuError as exc:
         error = exc.located(str(path)).render(lang_of(lang).value)
         bar.warn(f"kifu: error: {error}")
@@ -304,14 +296,14 @@ def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lan
         }
     return {
         "path": str(path),
-        "seq": head.seq,
-        "head": head.hash,
+        "seq": done.head.seq,
+        "head": done.head.hash,
         "ok": True,
         "error": None,
-        "random": tally.outcomes,
-        "verifiable": tally.verifiable,
-        "voided": tally.voided,
-        "voids": [{"seq": v.seq, "by": v.by, "reason": v.reason, "taken": taken} for v, taken in tally.voids()],
+        "random": done.random,
+        "verifiable": done.verifiable,
+        "voided": done.voided,
+        "voids": [{"seq": v.seq, "by": v.by, "reason": v.reason, "taken": taken} for v, taken in done.voids],
     }
 
 
@@ -359,13 +351,14 @@ def show(
 
     Example: kifu show m1.jsonl --since 10 --until 40 -f md
     """
-    from kifu.auditor.base import who
+    from kifu import app as use
+    from kifu.events.i18n import who
     from kifu.auditor.provenance import where
     from kifu.auditor.report import event_detail, label, void_note
     from kifu.events import i18n
     from kifu.events.base import event_type
 
-    gone = voids_of(log)
+    gone = use.voided(log)
     code = lang_of(lang).value
     person = fmt in (DataFormat.table, DataFormat.md)
     # The column is there when the log holds an edited message at all: a byte scan, as for voids. A key
@@ -455,14 +448,23 @@ def state(
       kifu state m1.jsonl --at 41 --flat > before.txt; kifu state m1.jsonl --at 42 --flat | diff before.txt -
       kifu state fixtures/gunandgun/dispute.jsonl --at 39 -f svg -o seq39.svg --lang ja
     """
+    from kifu import app as use
+
     if fmt is StateFormat.svg:
         if path or flat:
             fail(msg("svg_whole", lang))
-        _write(_picture_at(log, at, lang), output, lang)
+        try:
+            picture = use.board_at(log, at, lang_of(lang).value)
+        except use.OutOfRange as exc:
+            fail(msg("seq_range", lang, seq=exc.seq, last=exc.last))
+        except use.NoBoard as exc:
+            fail(msg("no_board", lang, game=exc.game))
+        _write(picture, output, lang)
         return
-    frame, last = _frame_at(log, at)
-    if frame is None:
-        fail(msg("seq_range", lang, seq=at, last=last))
+    try:
+        frame = use.state_at(log, at)
+    except use.OutOfRange as exc:
+        fail(msg("seq_range", lang, seq=exc.seq, last=exc.last))
     tree = msgspec.to_builtins(frame)
     for key in path.split(".") if path else ():
         if isinstance(tree, dict) and key in tree:
@@ -497,69 +499,6 @@ def _write(text: str, output: Path | None, lang: Lang | None) -> None:
     echo(msg("wrote", lang, path=output), err=True)
 
 
-def _picture_at(log: Path, at: int | None, lang: Lang | None) -> str:
-    """The board after event ``at`` (the last by default) as a standalone SVG, with the findings on that event.
-
-    The log is audited first (its findings are marked on the picture, as on the page), then
-    folded again up to ``at``: two streaming passes, nothing kept per event.
-    """
-    from kifu.auditor import registry
-    from kifu.auditor.board import Around, Mark
-    from kifu.projector.base import transitions
-
-    from .audit import audit_path
-
-    code = lang_of(lang).value
-    done = audit_path(log)
-    last = done.head.seq
-    seq = last if at is None else at
-    if not 1 <= seq <= last:
-        fail(msg("seq_range", lang, seq=at, last=last))
-    g = registry.game(done.start.game)
-    if g.board is None:
-        fail(msg("no_board", lang, game=g.id))
-    events = logfile.Reader(log).events()
-    start = next(events)
-    assert isinstance(start, MatchStarted)
-    folded = transitions(g.projection, start, events, registry.options(g, start), set(done.gone))
-    event, before, after = next(step for step in folded if step[0].seq == seq)
-    for _ in events:  # the rest is verified, not folded
-        pass
-    marks = tuple(Mark(f.severity, f.code, f.message.get(code), f.evidence) for f in done.findings if seq in f.seqs)
-    names = {p.id: p.name for p in start.players}
-    around = Around(event=event, before=before if seq > 1 else None, marks=marks, names=names, voided=seq in done.gone)
-    return g.board(after, code, around).document()
-
-
-def _frame_at(log: Path, at: int | None) -> tuple[Any, int]:
-    """(the frame after event ``at``, or after the last event; the last seq) in one streaming pass.
-
-    The fold stops at ``at``; the rest of the log is still read and verified (a log that
-    cannot be trusted gives no state), but nothing of it is kept. The frame is None if
-    ``at`` is outside the log.
-    """
-    from kifu.auditor import registry
-    from kifu.projector.base import frames
-
-    reader = logfile.Reader(log)
-    events = reader.events()
-    start = next(events)
-    assert isinstance(start, MatchStarted)  # the Verifier refuses any other first line
-    g = registry.game(start.game)
-    voided = set(voids_of(log))  # a void takes its events back at every seq, before the void too
-    frame = None
-    if at is None or at >= 1:
-        for frame in frames(g.projection, itertools.chain((start,), events), registry.options(g, start), voided):
-            if frame.seq == at:
-                break
-    for _ in events:  # the rest is verified, not folded
-        pass
-    last = reader.head.seq
-    if at is not None and not 1 <= at <= last:
-        return None, last
-    return frame, last
-
-
 def _leaves(tree: Any, prefix: str) -> Iterable[tuple[str, Any]]:
     items = list(tree.items() if isinstance(tree, dict) else enumerate(tree) if isinstance(tree, (list, tuple)) else ())
     if not items:
@@ -578,7 +517,7 @@ def schema(
 
     Example: kifu schema -g gunandgun > gg.schema.json
     """
-    from kifu.events import games
+    from kifu.events import table
     from kifu.events.schema import schema as described
 
-    print_json(described(games.codec(game)))
+    print_json(described(table.codec(game)))

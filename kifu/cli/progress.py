@@ -15,8 +15,6 @@ from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 
-from kifu.events import logfile
-from kifu.events.base import Event
 from kifu.events.display import visible
 
 from .common import Lang, echo, msg
@@ -174,12 +172,12 @@ def logs_progress(logs: Sequence[Path], passes: int, label: str) -> tuple[Abstra
     return progress(passes * sum(sizes), label, small), sizes
 
 
-def verify_log(
-    path: Path, expect_head: str | None, bar: Bar, start: float, each: Callable[[list[Event]], None] | None = None
-) -> logfile.Head:
-    """``logfile.verify``, moving the bar by the bytes read (``each`` is shown each block of events)."""
+def verify_log(path: Path, expect_head: str | None, bar: Bar, start: float) -> Any:
+    """``kifu.app.verify``, moving the bar by the bytes read."""
+    from kifu import app
+
     tick = (lambda offset: bar.update(start + offset)) if bar.live else None
-    return logfile.verify(path, expect_head, tick, each)
+    return app.verify(path, expect_head, progress=tick)
 
 
 def log_note(i: int, logs: Sequence[Path], lang: Lang | None) -> str:

@@ -441,7 +441,7 @@ def _messages(texts: list[str]) -> list[Said]:
 def _ledger(said: list[Said], players: list[str]) -> tuple[list[Any], list[str], bool, dict[int, str]]:
     """The chat's tokens as the events an import makes of them (the importer's own reading, quotes and all),
     decoded; the players; whether who posted each message was known; and where each event's message is."""
-    from kifu.events import games
+    from kifu.events import table
     from kifu.events.importers.common import ImportReport, Message
     from kifu.events.importers.tokens import Tokens
 
@@ -460,7 +460,7 @@ def _ledger(said: list[Said], players: list[str]) -> tuple[list[Any], list[str],
         for e in read.events + [{**base, **r} for r in read.randoms]:
             made.append(e)
             where[len(made) + 1] = s.loc
-    codec = games.codec("generic")
+    codec = table.codec("generic")
     events = [codec.convert({**e, "seq": i, "prev": "0" * 64}) for i, e in enumerate(made, 2)]
     return events, players, known, where
 

@@ -507,10 +507,22 @@ def stats_rules(
     )
 
 
-class BuildKey(str, Enum):
-    gunner = "gunner"
-    guns = "guns"
-    triggers = "triggers"
+def _stats_parts() -> list[Any]:
+    """Every game's ``stats`` part (found through the game table: the warehouse is not imported to build the
+    commands, only to run one)."""
+    from kifu.events import table
+
+    return [table.part(g, "stats") for g in table.ids() if table.has_part(g, "stats")]
+
+
+def _build_keys() -> Any:
+    """--by of ``kifu stats builds``: every game's build keys (its ``stats`` part's ``BUILDS``)."""
+    keys = [k for part in _stats_parts() for k in getattr(part, "BUILDS", {})]
+    return Enum("BuildKey", {k: k for k in keys}, type=str)  # type: ignore[misc]
+
+
+BuildKey = _build_keys()
+FIRST_BUILD = next(iter(BuildKey))
 
 
 @stats_app.command("builds")
@@ -519,13 +531,14 @@ def stats_builds(
     db: DbOpt = None,
     parquet: ParquetOpt = None,
     by: Annotated[
-        BuildKey, typer.Option("--by", help="gunner or guns (ガンナガン), triggers (World Trigger).")
-    ] = BuildKey.gunner,
+        BuildKey,
+        typer.Option("--by", help="A build: " + ", ".join(k.value for k in BuildKey) + " (each game's own)."),
+    ] = FIRST_BUILD,
     level: LevelOpt = 0.95,
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,
 ) -> None:
-    """Win rate per gunner, gun pair or trigger set, with Wilson intervals; mirror matches counted apart.
+    """Win rate per build (a gunner, gun pair or trigger set), with Wilson intervals; mirror matches counted apart.
 
     Example: kifu stats builds --by guns -f md
     """
@@ -571,22 +584,31 @@ def stats_first(
     )
 
 
-@stats_app.command("zero-n")
-def stats_zero_n(
-    ctx: typer.Context,
-    db: DbOpt = None,
-    parquet: ParquetOpt = None,
-    level: LevelOpt = 0.95,
-    fmt: FormatOpt = DataFormat.table,
-    lang: LangOpt = None,
-) -> None:
-    """ガンナガン: how often N = 0 decided a shot (a special bullet's or a response's N was 0).
+def _game_stat(name: str, stat: dict[str, Any]) -> None:
+    """``kifu stats <name>``: one statistic of a game's ``stats`` part (its SQL, its rate, its title and help)."""
 
-    Example: kifu stats zero-n -f json
-    """
-    _stats_table(
-        "zero_n", msg("title_zero_n", lang, level=_level(level)), ctx, db, parquet, None, fmt, lang, level=level
-    )
+    def command(
+        ctx: typer.Context,
+        db: DbOpt = None,
+        parquet: ParquetOpt = None,
+        level: LevelOpt = 0.95,
+        fmt: FormatOpt = DataFormat.table,
+        lang: LangOpt = None,
+    ) -> None:
+        title = msg(stat["title"], lang, level=_level(level))
+        _stats_table("rate", title, ctx, db, parquet, None, fmt, lang, stat=stat, level=level)
+
+    command.__doc__ = stat["help"]
+    stats_app.command(name)(command)
+
+
+def _game_stats() -> None:
+    for part in _stats_parts():
+        for name, stat in getattr(part, "STATS", {}).items():
+            _game_stat(name, stat)
+
+
+_game_stats()
 
 
 @app.command(rich_help_panel=PANEL)

@@ -10,6 +10,11 @@ Code names a message by id and hands its values over: ``text("cli.created", "ja"
 path=…)``, or, for a message rendered later in the reader's language (an error, a
 finding), ``Msg("log.torn_tail", bytes=12)``. Templates use ``{name}`` fields; a
 field the caller did not give stays visible as ``{name}`` rather than failing.
+
+This is kifu's one message module: besides the catalogue, the texts kept in both
+languages at once (``Text``), the citations of rule documents (``cite``, ``documents``,
+``cited``), and how a finding's message is filled as a judge reads it (``fill``,
+``phrase``, ``who``, ``word``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ import string
 from functools import cache
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator, Mapping
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import NamedTuple
 
 import msgspec
 
@@ -60,26 +67,36 @@ def _msg(key: str, params: dict[str, Any]) -> Msg:
     return Msg(key, **params)
 
 
-def _sources() -> Iterator[tuple[str, Path]]:
-    """(owner, folder) of every catalogue: the core's, then each game's that has one.
+CORE = Path(__file__).resolve().parent.parent / "locale"
+"""The core's catalogue: ``kifu/locale/``."""
+
+_game_locales: Callable[[], Iterable[Path]] = tuple
+"""Where the games' catalogues are: told by the game table (``locales``), which this module never imports."""
+
+
+def locales(found: Callable[[], Iterable[Path]]) -> None:
+    """Set where the games' catalogues are (each game's ``locale/`` folder, in the order of the games): the game
+    table calls this whenever it changes, and the catalogue is read again."""
+    global _game_locales
+    _game_locales = found
+    catalogue.cache_clear()
+
+
+def _sources() -> Iterator[Path]:
+    """The folder of every catalogue: the core's, then each game's.
 
     The folders are found beside the modules (kifu is installed as files): importing
     ``importlib.resources`` would cost every command more than reading the files does.
     """
-    import kifu.games
-
-    yield "kifu", Path(kifu.games.__file__).parent.parent / "locale"
-    roots = [Path(p) for p in kifu.games.__path__]  # a game may live in any folder of the package's path
-    for game_id in kifu.games.GAMES:
-        found = next((r / game_id for r in roots if (r / game_id).is_dir()), roots[0] / game_id)
-        yield game_id, found / "locale"
+    yield CORE
+    yield from _game_locales()
 
 
 @cache
 def catalogue(lang: str) -> Mapping[str, str]:
     """Every message id -> its template in ``lang`` (the core's and every game's)."""
     table: dict[str, str] = {}
-    for _, folder in _sources():
+    for folder in _sources():
         part = folder / f"{lang}.json"
         if part.is_file():
             table.update(msgspec.json.decode(part.read_bytes(), type=dict[str, str]))
@@ -118,3 +135,147 @@ def render(message: str | Msg, lang: str) -> str:
 
 def has(key: str, lang: str) -> bool:
     return key in catalogue(lang)
+
+
+# --- texts in both languages, citations and the words of findings ----------------------------------
+
+
+class Text(msgspec.Struct, frozen=True):
+    """A text in Japanese and English; message templates use ``{name}`` fields."""
+
+    ja: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+    @classmethod
+    def of(cls, key: str, **params: Any) -> Text:
+        """The catalogue's message ``key`` in both languages (kifu/events/py)."""
+        return cls(ja=text(key, "ja", **params), en=text(key, "en", **params))
+
+
+def cite(key: str, docs: str) -> Text:
+    """The citation ``key`` in both languages, each ``{document}`` field named as its readers know it: the
+    catalogue's ``doc.<docs>.<document>.name`` (``{variant}`` -> ``coin-toss variant`` / ``トスで決まる枚数ルール``)."""
+    return Text(ja=_cite(key, docs, "ja"), en=_cite(key, docs, "en"))
+
+
+@functools.cache
+def _cite(key: str, docs: str, lang: str) -> str:
+    found = template(key, lang)
+    fields = {f: template(f"doc.{docs}.{f}.name", lang) for _, f, _, _ in string.Formatter().parse(found) if f}
+    return found.format(**fields)
+
+
+class Document(NamedTuple):
+    """A rule document a game's citations name: its id, short name and title in both languages."""
+
+    id: str
+    name: Text
+    title: Text
+
+
+def documents(docs: str) -> list[Document]:
+    """Every document of the namespace ``docs`` (``gg``), as the catalogue lists them."""
+    ids = sorted({k.split(".")[2] for k in catalogue("en") if k.startswith(f"doc.{docs}.")})
+    return [Document(d, Text.of(f"doc.{docs}.{d}.name"), Text.of(f"doc.{docs}.{d}.title")) for d in ids]
+
+
+def cited(citation: Text, docs: str) -> list[Document]:
+    """The documents of ``docs`` a citation names (by their English short names), in the order it names them."""
+    found = [(citation.en.find(d.name.en), d) for d in documents(docs) if d.name.en in citation.en]
+    return [d for _, d in sorted(found, key=lambda x: x[0])]
+
+
+class _SafeDict(dict):  # type: ignore[type-arg]
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def in_language(evidence: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """Evidence for one language: a ``Text`` value becomes its text in that language (and, for a Japanese
+    template that asks for ``x_ja``, ``x``'s Japanese)."""
+    out = {k: v.get(lang) if isinstance(v, Text) else v for k, v in evidence.items()}
+    if lang == "ja":
+        out.update({f"{k}_ja": v.ja for k, v in evidence.items() if isinstance(v, Text) and f"{k}_ja" not in out})
+    return out
+
+
+def who(pid: Any, names: Mapping[str, str]) -> str:
+    """A player as a judge reads them: ``Aoi (p1)``; an id that names no player as it is."""
+    name = names.get(pid) if isinstance(pid, str) else None
+    return str(pid) if name is None else pid if name == pid else f"{name} ({pid})"
+
+
+SEPARATOR = {"ja": "、", "en": ", "}
+"""Between the items of a list in a message."""
+
+
+ROLES = ("judge", "system", "recorder")
+"""Who may write a log line besides the players (``by``): named by their word, ``word.<role>``."""
+
+
+class _Formatter(string.Formatter):
+    """Fills a finding's template in one language, as a judge reads it.
+
+    A value that is a player's id names the player (``who``: ``Aoi (p1)``; ``{x:id}`` keeps the bare id); a
+    list is its items joined; ``{x:word}`` is the catalogue's ``word.<game>.<x>`` (or ``word.<x>``) in the
+    language, the word a value such as ``heads`` or ``hand`` is in that language (``{x:word.tag}`` looks in
+    ``word.<game>.tag.<x>``); ``None`` is never printed.
+    """
+
+    def __init__(self, names: Mapping[str, str], lang: str, game: str) -> None:
+        self.names, self.lang, self.game = names, lang, game
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, (list, tuple)):
+            if not value:
+                return text("finding.none", self.lang)
+            return SEPARATOR.get(self.lang, ", ").join(self.format_field(v, format_spec) for v in value)
+        if format_spec.startswith("word"):  # ``{x:word}``, or ``{x:word.tag}`` for the words of one kind
+            return word(value, self.lang, self.game + format_spec[4:])
+        if format_spec == "id":
+            return str(value)
+        if format_spec in ("", "who") and isinstance(value, str) and value in self.names:
+            return who(value, self.names)
+        if format_spec == "who" and value in ROLES:  # by=judge: the judge, in the reader's language
+            return word(value, self.lang)
+        if value is None:
+            return text("finding.none", self.lang)
+        return super().format_field(value, "" if format_spec == "who" else format_spec)
+
+
+def word(value: Any, lang: str, game: str = "") -> str:
+    """``value`` (an enum value such as ``heads``) in ``lang``: the catalogue's ``word.<game>.<value>``, else
+    ``word.<value>``, else the value as it is."""
+    for key in (f"word.{game}.{value}", f"word.{value}"):
+        if has(key, lang) or has(key, "en"):
+            return template(key, lang)
+    return str(value)
+
+
+def fill(
+    template: str, evidence: Mapping[str, Any], names: Mapping[str, str] = {}, lang: str = "en", game: str = ""
+) -> str:
+    return _Formatter(names, lang, game).vformat(template, (), _SafeDict(evidence))
+
+
+def phrase(m: Any, names: Mapping[str, str], lang: str, game: str) -> str:
+    """A catalogue phrase filled like a finding's message (players named, words in the language, nested
+    phrases filled the same way); a ``Text`` in the language; a list of them joined."""
+    if isinstance(m, (list, tuple)):
+        return SEPARATOR.get(lang, ", ").join(phrase(x, names, lang, game) for x in m)
+    if isinstance(m, Text):
+        return m.get(lang)
+    if not isinstance(m, Msg):
+        return fill("{x}", {"x": m}, names, lang, game)
+    if m.key.startswith("word.") and not has(m.key, "en"):
+        return m.key.rsplit(".", 1)[-1]  # a value no word is written for yet: shown as it is, never as an id
+    values = {k: phrase(v, names, lang, game) if phrased(v) else v for k, v in m.params.items()}
+    return fill(template(m.key, lang), values, names, lang, game)
+
+
+def phrased(v: Any) -> bool:
+    """A value ``_phrase`` fills: a phrase, a ``Text``, or a list holding one."""
+    return isinstance(v, (Msg, Text)) or isinstance(v, (list, tuple)) and any(phrased(x) for x in v)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 
-from . import atomic, games, limits
+from . import atomic, limits, table
 from .base import (
     FORMAT,
     ChainBroken,
@@ -85,7 +85,7 @@ def _decode_start(raw: bytes, where: str) -> str:
 def _codec_of_start(raw: bytes, where: str) -> Codec:
     game = _decode_start(raw, where)
     try:
-        return games.codec(game)
+        return table.codec(game)
     except KeyError:
         raise MalformedEvent(Msg("log.unknown_game", game=repr(game)), where=where, line=1, field="game") from None
 
@@ -524,7 +524,7 @@ def start_line(path: str | os.PathLike[str], start: MatchStarted | dict[str, Any
     game = obj.get("game")
     if not isinstance(game, str):
         raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
-    codec = games.require(game, where=where, line=1, field="game")
+    codec = table.require(game, where=where, line=1, field="game")
     event = codec.convert(obj, where=where, line=1)
     if codec.check_start is not None:
         try:
@@ -550,6 +550,18 @@ def create(
     with atomic.written(path, replace=False) as out:
         out.write(line + b"\n")
     return event
+
+
+class Built(dict):  # type: ignore[type-arg]
+    """The plain mapping of an event already built once through the game's codec (an importer checks each
+    event it makes): ``write_new`` numbers and chains the ``event`` it holds instead of building it again."""
+
+    __slots__ = ("event",)
+
+    def __init__(self, body: dict[str, Any], event: Event) -> None:
+        super().__init__(body)
+        self.event = event
+        """The event built from ``body`` (its ``seq`` and ``prev`` are set when it is written)."""
 
 
 def _next_line(codec: Codec, obj: dict[str, Any], seq: int, prev: str, where: str) -> tuple[Event, bytes]:
@@ -579,9 +591,12 @@ def write_new(
         out.write(line + b"\n")
         seq, prev = 1, line_hash(line)
         for event in events:
-            obj = msgspec.to_builtins(event) if isinstance(event, Event) else dict(event)
             seq += 1
-            _, line = _next_line(codec, obj, seq, prev, where)
+            if isinstance(event, Built) and not isinstance(event.event, MatchStarted):
+                line = codec.line(msgspec.structs.replace(event.event, seq=seq, prev=prev), where=where, seq=seq)
+            else:
+                obj = msgspec.to_builtins(event) if isinstance(event, Event) else dict(event)
+                _, line = _next_line(codec, obj, seq, prev, where)
             out.write(line + b"\n")
             prev = line_hash(line)
     return Head(seq, prev)

@@ -7,26 +7,28 @@ module         layer     what it declares
 ============== ========= ==============================================================
 ``events.py``  events    ``EVENTS`` (its event structs) and ``catalogue(start)``, if it has cards
 ``cards.py``   events    its card catalogue (data in ``cards.json``), if it has one
-``listing.py`` events    what ``kifu cards`` shows of it: ``listing``, ``describe``, ``forms``
 ``projection`` projector ``State``, ``initial(start, options)`` and ``apply(state, event)``
-``rules/``     auditor   its rules, by area, and ``options.py``
-``game.py``    auditor   ``GAME``: the game as the auditor, the page and the CLI see it
-``views.py``   warehouse its SQL views and random-outcome feeds (optional)
-``sim.py``     tools     a seeded generator of legal matches (optional)
+``rules/``     auditor   its rules, by area, and its options
+``charts.py``  auditor   what the match page charts and ``kifu record`` shows (``CHARTS``)
+``game.py``    games     ``GAME``: the one description of the game, naming every part
+``listing.py`` games     what ``kifu cards`` shows of its cards (optional)
+``views.py``   games     its warehouse views, feeds and facts tables, as data (optional)
+``stats.py``   games     its ``kifu stats`` statistics, as SQL (optional)
+``sim.py``     games     ``simulate(seed, turns, mistake)``: legal matches, and ``MISTAKES`` (optional)
+``locale/``    words     its messages, ``en.json`` and ``ja.json``
 ``mapping``    events    ``mapping.toml``: its chat notation, for ``kifu record`` and
                          ``kifu import --map <id>`` (docs/notation.md)
 ============== ========= ==============================================================
 
-Each layer looks a game up by id in ``GAMES`` below and imports only the module it
-needs, so a command that audits one game never loads the others. Adding a game is its
-folder plus one line here (docs/hacking.md).
+``GAMES`` below is the one list of games. Importing this package registers it with the
+table every layer looks a game up in (``kifu.events.table``; ``kifu/__init__.py`` imports
+it first), so the lower layers never import the games. Adding a game is its folder plus
+one line here (docs/hacking.md).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from types import ModuleType
+from kifu.events import table
 
 GAMES: tuple[str, ...] = (
     "generic",
@@ -38,23 +40,9 @@ GAMES: tuple[str, ...] = (
 """Game ids, each the name of its package under ``kifu.games``."""
 
 
-def part(game_id: str, name: str) -> ModuleType:
-    """The module ``name`` of a known game (``part("gunandgun", "events")``); KeyError for an unknown game."""
-    if game_id not in GAMES:
-        raise KeyError(game_id)
-    return importlib.import_module(f"{__name__}.{game_id}.{name}")
+def register() -> None:
+    """Register ``GAMES`` with the game table (done on import; again after a test changes ``GAMES``)."""
+    table.register(__name__, GAMES)
 
 
-def has_part(game_id: str, name: str) -> bool:
-    """True if a known game declares the optional module ``name`` (``views``, ``sim``)."""
-    return importlib.util.find_spec(f"{__name__}.{game_id}.{name}") is not None
-
-
-def data(game_id: str, name: str) -> str | None:
-    """The text of a data file in a known game's folder (``data("mtg", "mapping.toml")``), or None."""
-    from importlib.resources import files
-
-    if game_id not in GAMES:
-        return None
-    res = files(f"{__name__}.{game_id}").joinpath(name)
-    return res.read_text(encoding="utf-8") if res.is_file() else None
+register()

@@ -44,18 +44,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from collections.abc import Iterable, Iterator
 
-from kifu.auditor import registry
+from kifu import app
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from kifu.events import atomic
 
 from . import dataset
-from .dataset import TABLES
+from .dataset import tables
 from .ingest import Audit, Checked, Progress, Summary, _admit, _Batch, check_bytes, check_match, log_paths
-from .store import EXPORTS, SCHEMA
-from .views import TABLES as FEED_TABLES
-from .views import feed_inserts, modules
+from .store import SCHEMA, exports
+from .views import feed_inserts, modules, stored
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -71,7 +70,12 @@ ORDER = {
 }
 """How each table's partition file is sorted: the same rows always give the same bytes."""
 
-WRITE_ORDER = ("events", "findings", "random_outcomes", "run_lengths", "matches")
+
+def write_order() -> tuple[str, ...]:
+    """The tables in the order a partition's files are replaced: ``matches`` last (the match rows are the commit)."""
+    return tuple(t for t in tables() if t != "matches") + ("matches",)
+
+
 """``matches`` last: a partition's match rows are the commit of the other tables' rows."""
 
 PART = "part-0.parquet"
@@ -193,7 +197,7 @@ def current(out: str) -> Current:
 def _legacy(base: Path) -> Current:
     """A dataset laid out before versions: its files, each reached through real folders only."""
     files: dict[str, dict[tuple[str, str], list[str]]] = {}
-    for table in TABLES:
+    for table in tables():
         for f in dataset.files(base, table):
             rel = f.relative_to(base)
             node = base
@@ -315,16 +319,17 @@ def _pieces_in(batch: _Batch, tmp: str) -> tuple[dict[str, tuple[str, str]], dic
         con.execute("SET TimeZone = 'UTC'")
         # The tables and the events view only: the load and the exports read nothing else (the
         # warehouse's other views cost a third of a small chunk's time to create).
-        for sql in SCHEMA + FEED_TABLES:
+        for sql in SCHEMA + stored():
             con.execute(sql)
         batch.load(con, feed_inserts(modules(), "_batch_events"))
         where = {
-            m: (g, mo) for m, g, mo in con.execute(f"SELECT match, game, month FROM ({EXPORTS['matches']})").fetchall()
+            m: (g, mo)
+            for m, g, mo in con.execute(f"SELECT match, game, month FROM ({exports()['matches']})").fetchall()
         }
         out: dict[tuple[str, str], dict[str, bytes]] = {}
-        for table in TABLES:
+        for table in tables():
             target = os.path.join(tmp, table)
-            con.execute(f"COPY ({EXPORTS[table]}) TO $t (FORMAT parquet, PARTITION_BY (game, month))", {"t": target})
+            con.execute(f"COPY ({exports()[table]}) TO $t (FORMAT parquet, PARTITION_BY (game, month))", {"t": target})
             for f in dataset.files(Path(tmp), table):
                 game, month = (part.split("=", 1)[1] for part in f.relative_to(target).parts[:2])
                 out.setdefault((game, month), {})[table] = f.read_bytes()
@@ -402,7 +407,7 @@ def _merge(
     con = duckdb.connect(config={"threads": 1})
     try:
         con.execute("SET TimeZone = 'UTC'")
-        new: dict[str, list[str]] = {t: [] for t in TABLES}
+        new: dict[str, list[str]] = {t: [] for t in tables()}
         params: dict[str, Any] = {}
         for i, (p, ex) in enumerate(zip(pieces, excluded)):
             params[f"x{i}"] = list(ex)
@@ -413,7 +418,7 @@ def _merge(
                     f"SELECT * FROM read_parquet({_sql_list([path])}, hive_partitioning = false) "
                     f"WHERE NOT list_contains($x{i}::VARCHAR[], match)"
                 )
-        rel = [r for t in TABLES for r in old.get(t, [])]
+        rel = [r for t in tables() for r in old.get(t, [])]
         with _fetched(out, rel) as local:
             for here, there in zip(local, rel):
                 try:
@@ -421,7 +426,7 @@ def _merge(
                 except duckdb.Error as exc:
                     raise _Damaged(f"{there}: {_first_line(exc, [here], [there])}") from None
             it = iter(local)
-            listed = {t: [next(it) for _ in old.get(t, [])] for t in TABLES}
+            listed = {t: [next(it) for _ in old.get(t, [])] for t in tables()}
             # Rows of a match the partition's matches file does not hold (left by a run cut off before
             # datasets had versions) belong to no stored match: only rows of its matches are kept.
             committed = (
@@ -430,7 +435,7 @@ def _merge(
                 else "(SELECT NULL::VARCHAR AS match WHERE false)"
             )
             written = {}
-            for table in WRITE_ORDER:
+            for table in write_order():
                 parts = (
                     [
                         f"SELECT * FROM read_parquet({_sql_list(listed[table])}, hive_partitioning = false) "
@@ -448,7 +453,7 @@ def _merge(
                 if _local(fs):
                     os.makedirs(os.path.dirname(target), exist_ok=True)
                 written[table] = con.execute(
-                    f"COPY (SELECT * FROM ({union}) ORDER BY {ORDER[table]}) TO $t (FORMAT parquet)",
+                    f"COPY (SELECT * FROM ({union}) ORDER BY {ORDER.get(table, 'ALL')}) TO $t (FORMAT parquet)",
                     {**{k: v for k, v in params.items() if f"${k}:" in union}, "t": target},
                 ).fetchone()[0]
                 if not _local(fs):
@@ -509,7 +514,7 @@ def _publish(out: str, dest: str, version: str, now: Current, rows: dict[tuple[s
     if _local(fs):
         parts = [
             dataset.part_of(Path(dest), version, t, f, rows.get((t, *_key_of(Path(dest), f)), -1))
-            for t in TABLES
+            for t in tables()
             for f in dataset.files(Path(dest), t)
         ]
         dataset.publish(Path(root), Path(dest), version, parts, now.manifest)
@@ -536,7 +541,7 @@ def _publish(out: str, dest: str, version: str, now: Current, rows: dict[tuple[s
     keep = {version, previous}
     for entry in fs.ls(base, detail=False):
         name = entry.rstrip("/").rsplit("/", 1)[-1]
-        if (dataset.VERSION.fullmatch(name) and name not in keep) or name in TABLES:
+        if (dataset.VERSION.fullmatch(name) and name not in keep) or name in tables():
             with contextlib.suppress(OSError, FileNotFoundError):
                 fs.rm(entry, recursive=True)
 
@@ -602,7 +607,7 @@ def ingest(
     client: Client,
     paths: Iterable[str | os.PathLike[str]],
     out: str | os.PathLike[str],
-    audit: Audit | None = registry.audit,
+    audit: Audit | None = app.audit,
     *,
     progress: Progress | None = None,
     per_worker: int = 8,
@@ -677,7 +682,7 @@ def _write_version(
         for game, month in sorted(fresh):
             items = plan.get((game, month), [])
             pieces = [client.submit(piece, results[i], (game, month), pure=False) for i, _ in items]
-            old = {t: now.of(t, (game, month)) for t in TABLES}
+            old = {t: now.of(t, (game, month)) for t in tables()}
             merges.append(
                 client.submit(merge_partition, out, dest, game, month, pieces, [ex for _, ex in items], old, pure=False)
             )
@@ -691,7 +696,7 @@ def _write_version(
                 raise KifuError(Msg("cluster.write_failed", detail=result.detail), where=out)
             rows.update({(t, game, month): n for t, n in result.items()})
         for key in sorted(now.partitions() - fresh):
-            for table in TABLES:
+            for table in tables():
                 for rel in now.of(table, key):
                     _carry(out, dest, rel)
         _publish(out, dest, version, now, rows)
@@ -701,7 +706,7 @@ def run(
     address: str,
     paths: Iterable[str | os.PathLike[str]],
     out: str | os.PathLike[str],
-    audit: Audit | None = registry.audit,
+    audit: Audit | None = app.audit,
     *,
     progress: Progress | None = None,
 ) -> Summary:

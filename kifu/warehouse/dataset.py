@@ -36,25 +36,25 @@ from kifu.events.i18n import Msg
 
 from . import people
 from .store import _EVENTS_VIEW, SCHEMA, create_views
-from .views import TABLES as FEED_TABLES
-from .views import modules, selects
+from .views import facts, modules, selects, stored
 
 if TYPE_CHECKING:
     import duckdb
 
 TABLES = ("matches", "events", "findings", "random_outcomes", "run_lengths")
-"""The dataset's tables, one folder each; ``events`` holds the rows of ``event_lines`` (and the
-columns the ``events`` view computes, as ``kifu export`` writes them)."""
+"""The dataset's tables, one folder each, besides the games' facts tables (``tables``); ``events`` holds the
+rows of ``event_lines`` (and the columns the ``events`` view computes, as ``kifu export`` writes them)."""
+
+
+def tables() -> tuple[str, ...]:
+    """Every table of a dataset: ``TABLES``, then each game's facts tables (``views.Facts``)."""
+    return TABLES + tuple(facts())
+
 
 PARTITIONS = ("game", "month")
 
 STORED = {"events": "event_lines"}
 """Dataset folder -> the warehouse table whose columns it holds, where the names differ."""
-
-
-def month_of(first_at: str) -> str:
-    """The partition ``month`` of a match from its ``first_at`` (SQL): ``YYYY-MM`` in UTC, else ``unknown``."""
-    return f"coalesce(strftime({first_at}, '%Y-%m'), 'unknown')"
 
 
 def _columns() -> dict[str, list[tuple[str, str]]]:
@@ -63,7 +63,7 @@ def _columns() -> dict[str, list[tuple[str, str]]]:
 
     scratch = duckdb.connect()
     try:
-        for sql in SCHEMA + FEED_TABLES:
+        for sql in SCHEMA + stored():
             if sql.startswith("CREATE TABLE") or sql.startswith("ALTER TABLE"):
                 scratch.execute(sql)
         rows = scratch.execute(
@@ -172,7 +172,13 @@ def decode_manifest(data: bytes, where: str) -> Manifest:
         raise KifuError(Msg("dataset.bad_manifest", detail=m.format, repair=REPAIR.format(out=where)), where=where)
     for p in m.parts:
         parts = PurePosixPath(p.path).parts
-        if p.table not in TABLES or len(parts) != 5 or parts[0] != m.version or ".." in parts or p.path.startswith("/"):
+        if (
+            p.table not in tables()
+            or len(parts) != 5
+            or parts[0] != m.version
+            or ".." in parts
+            or p.path.startswith("/")
+        ):
             raise KifuError(Msg("dataset.bad_manifest", detail=p.path, repair=REPAIR.format(out=where)), where=where)
     return m
 
@@ -307,7 +313,7 @@ def collect(root: Path, manifest: Manifest) -> None:
     for entry in os.scandir(root):
         if not entry.is_dir(follow_symlinks=False):
             continue
-        if (VERSION.fullmatch(entry.name) and entry.name not in keep) or entry.name in TABLES:
+        if (VERSION.fullmatch(entry.name) and entry.name not in keep) or entry.name in tables():
             shutil.rmtree(entry.path, ignore_errors=True)
     atomic.clean_stale(root)
 
@@ -323,9 +329,9 @@ def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None 
         con.execute("SET TimeZone = 'UTC'")
         con.execute("SET enable_progress_bar = false")
         columns = _columns()
-        for table in TABLES:
-            stored = STORED.get(table, table)
-            cols = columns[stored]
+        for table in tables():
+            name = STORED.get(table, table)
+            cols = columns[name]
             listed = [base / p.path for p in manifest.of(table)]
             if listed:
                 source = (
@@ -333,10 +339,10 @@ def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None 
                     "hive_types = {'game': VARCHAR, 'month': VARCHAR}, union_by_name = true)"
                 )
                 select = ", ".join(f'CAST("{c}" AS {t}) AS "{c}"' for c, t in cols)
-                con.execute(f"CREATE VIEW {stored} AS SELECT {select} FROM {source}")
+                con.execute(f"CREATE VIEW {name} AS SELECT {select} FROM {source}")
             else:  # an export made before this table was written: empty, with the table's columns
                 select = ", ".join(f'CAST(NULL AS {t}) AS "{c}"' for c, t in cols)
-                con.execute(f"CREATE VIEW {stored} AS SELECT {select} WHERE false")
+                con.execute(f"CREATE VIEW {name} AS SELECT {select} WHERE false")
         con.execute("CREATE VIEW events AS " + _EVENTS_VIEW.format(table="event_lines"))
         people.fill(con, identity or people.Identity())
         create_views(con, selects(modules()))

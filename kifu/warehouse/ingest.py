@@ -1,8 +1,9 @@
 """Ingest: verified and audited match logs of every game into the warehouse.
 
 ``ingest`` verifies each log (the log layer's one verifier: schema, hash chain, the
-game's match.start), audits it with the auditor's registry, and loads it in bulk: Python workers, one match at a time over a process pool, return the
-per-match facts, the very bytes they verified and the envelope columns they
+game's match.start), audits the verified events (``kifu.app.audit``: one fold, whose final
+state also gives the game's facts tables), and loads it in bulk: Python workers, one match at
+a time over a process pool, return the per-match facts, the very bytes they verified and the envelope columns they
 already decoded (type, time, author, source; one small JSON document per match).
 DuckDB splits the bytes into lines and parses the small documents, never the
 lines themselves: what it stores is, by construction, what was verified, and
@@ -26,21 +27,21 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 
-from kifu.auditor import registry
+from kifu import app
 from kifu.auditor.rng import randomness
 from kifu.events import logfile
 from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
 from kifu.events.i18n import Msg
 
 from . import people, stream
-from .store import _EVENTS_VIEW, create_schema
-from .views import feed_inserts, modules
+from .store import _EVENTS_VIEW, connect, create_schema
+from .views import feed_inserts, insert_facts, match_facts, modules
 
 if TYPE_CHECKING:
     import duckdb
 
-Audit = Callable[[list[Event]], Sequence[Any]]
-"""Audits one verified match; returns Findings (msgspec Structs). ``registry.audit`` unless a test says otherwise."""
+Audit = Callable[[logfile.Log], app.Audit]
+"""Audits one verified match held in memory: ``kifu.app.audit`` unless a test says otherwise."""
 
 # The batch's events, parsed once in pieces of lines (``stream.PARSE``); the feeds then read only these
 # (``_batch_events``). DuckDB splits the verified bytes into lines and parses the small documents of
@@ -80,6 +81,11 @@ INSERT_RANDOMNESS = (
 _KNOWN_HEADS = "SELECT match, head, source FROM matches"
 
 
+def load_facts(con: duckdb.DuckDBPyConnection, items: Sequence[Checked]) -> None:
+    """Insert the facts tables' rows of checked matches."""
+    insert_facts(con, [c.facts for c in items])
+
+
 # --- per match (runs in the worker processes) -----------------------------------
 
 
@@ -101,8 +107,8 @@ class Checked:
     """The ``match_randomness`` row: which outcome events are verifiable and which voided, as the audit decided."""
     counts: dict[str, int] = field(default_factory=dict)
     """Findings by severity."""
-    skipped_audit: bool = False
-    """True when the warehouse already holds this exact log (same head): nothing to redo."""
+    facts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Each facts table of the game (``views.Facts``) -> its rows for this match, from the audit's final state."""
     extends: int | None = None
     """The seq whose hash is the stored head, when this log is the stored one with events appended."""
     data: bytes = b""
@@ -154,7 +160,7 @@ def _finding_row(match: str, f: Any) -> dict[str, Any]:
 
 
 def check_match(
-    path: str, audit: Audit | None = registry.audit, known: dict[str, str] | None = None, *, digest: bool = True
+    path: str, audit: Audit | None = app.audit, known: dict[str, str] | None = None, *, digest: bool = True
 ) -> Checked:
     """Verify and audit one log file; never raises for a bad log (the result names the reason).
 
@@ -170,7 +176,7 @@ def check_match(
 def check_bytes(
     data: bytes,
     path: str,
-    audit: Audit | None = registry.audit,
+    audit: Audit | None = app.audit,
     known: dict[str, str] | None = None,
     *,
     digest: bool = True,
@@ -181,9 +187,10 @@ def check_bytes(
     and never needs it (an engine that reads the files again does).
     """
     try:
-        events, (_, head) = logfile.verify_bytes(data, where=path)
+        verified = logfile.verify_bytes(data, where=path)
     except KifuError as exc:
         return Checked(path, error=exc.located(path))
+    events, head = verified.events, verified.head.hash
     types = _types(events)
     row = _match_row(path, events, types, head)
     out = Checked(
@@ -195,8 +202,7 @@ def check_bytes(
         row=row,
     )
     stored = (known or {}).get(out.match)
-    if stored == head:
-        out.skipped_audit = True
+    if stored == head:  # the warehouse holds this very log: nothing to redo
         return out
     if stored is not None:
         # A verified prev is the hash of the line before it: the stored head is an earlier line of
@@ -205,10 +211,12 @@ def check_bytes(
         if extends is not None:
             out.extends = extends
             return out
-    if audit is not None:
-        for f in audit(events):
+    if audit is not None:  # the events verified above, audited in one fold
+        done = audit(logfile.Log(path, events[0], events, verified.head))  # type: ignore[arg-type]
+        for f in done.findings:
             out.findings.append(_finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
+        out.facts = match_facts(out.match, done.game, done.final.game)
     out.randomness = randomness_row(out.match, events)
     out.data, out.columns = data, _columns(events, types)
     return out
@@ -328,7 +336,7 @@ Progress = Callable[[int, int, int], None]
 def ingest(
     con: duckdb.DuckDBPyConnection,
     paths: Iterable[str | os.PathLike[str]],
-    audit: Audit | None = registry.audit,
+    audit: Audit | None = app.audit,
     *,
     jobs: int | None = None,
     views: Iterable[ModuleType] | None = None,
@@ -344,8 +352,8 @@ def ingest(
     with when matches were stored or the file changed (no file: seats resolve by key and name).
 
     ``audit`` runs in the worker processes, so it must be a module-level function
-    (picklable by name), as ``registry.audit`` is; ``audit=None`` loads without
-    findings (benchmarks). ``views`` are the games' view modules (every game's by default).
+    (picklable by name), as ``kifu.app.audit`` is; ``audit=None`` loads without
+    findings and facts (benchmarks). ``views`` are the games' view modules (every game's by default).
 
     ``start_method`` of the worker processes: ``forkserver`` by default because
     DuckDB's threads already run in this process and forking a threaded process
@@ -405,6 +413,26 @@ def ingest(
             except duckdb.Error:  # a connection a failed write invalidated: nothing left to restore
                 break
     return summary
+
+
+def ingest_logs(
+    paths: Iterable[str | os.PathLike[str]],
+    db: str | os.PathLike[str] | None = None,
+    *,
+    jobs: int | None = None,
+    identity: people.Identity | None = None,
+    progress: Progress | None = None,
+) -> Summary:
+    """Verify, audit and load match logs (files, or folders of ``*.jsonl``) into the warehouse ``db``
+    (``KIFU_DB``, else ``kifu.duckdb``), as ``kifu ingest`` does; what it stored and refused (``Summary``).
+    A log already stored is skipped; a log that cannot be trusted, or a fork of a stored match, is refused
+    with its reason and the others are loaded.
+    """
+    con = connect(db)
+    try:
+        return ingest(con, paths, jobs=jobs, identity=identity, progress=progress)
+    finally:
+        con.close()
 
 
 def _load_failed(exc: Exception, summary: Summary) -> KifuError:
@@ -495,6 +523,7 @@ class _Batch:
             con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})
             con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in self.items for f in c.findings])})
             con.execute(INSERT_RANDOMNESS, {"rows": _json([c.randomness for c in self.items if c.randomness])})
+            load_facts(con, self.items)
             for sql in feeds:
                 con.execute(sql)
             con.execute("DROP VIEW _batch_events")

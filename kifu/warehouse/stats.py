@@ -2,7 +2,8 @@
 
 The ``randomness`` and ``runs`` views feed every game's random outcomes here, so the
 fairness tests name no game; the game statistics at the end read the games' own views
-(builds, first players, N = 0 on shots). Statistics about players group by **person**
+(builds and each game's ``stats`` part's statistics, such as ガンナガン's N = 0 on shots, in the
+game's folder; first players). Statistics about players group by **person**
 (the ``person`` column, docs/sql.md "People"), or by seat id with ``by="seat"``.
 
 Every fairness row says what it tests (``hypothesis``), its n, its effect size with an
@@ -27,6 +28,8 @@ from collections.abc import Sequence
 
 from scipy import special
 from scipy import stats as sps
+
+from .views import build_keys
 
 if TYPE_CHECKING:
     import duckdb
@@ -516,27 +519,7 @@ def rule_rates(
     return ["game", "code", "severity", "matches_hit", "matches", "findings", "rate", "ci_low", "ci_high"], out
 
 
-# --- game statistics (the games' views: kifu/events/views/) ------------------------------
-
-# A player's build is the last one recorded in the match (a correction is a later event).
-BUILD_KEYS: dict[str, tuple[str, str]] = {
-    "gunner": (
-        "gunandgun",
-        """SELECT match, player, gunner AS key FROM gg_setups
-                               QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1""",
-    ),
-    "guns": (
-        "gunandgun",
-        """SELECT match, player, gun_pair AS key FROM gg_setups
-                             QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1""",
-    ),
-    "triggers": (
-        "worldtrigger",
-        """SELECT match, player, trigger_set AS key FROM wt_builds
-                                    QUALIFY row_number() OVER (PARTITION BY match, player ORDER BY seq DESC) = 1""",
-    ),
-}
-"""``kifu stats builds --by``: (game, the SELECT of each player's key in each match)."""
+# --- game statistics (each game's ``stats`` part: kifu/games/<id>/stats.py, found by views) -------
 
 # A mirror (both players on the same key) is one win and one loss for that key whatever
 # happens: it is counted apart and left out of the rate, which would otherwise drift to 1/2.
@@ -552,8 +535,8 @@ FROM r GROUP BY key ORDER BY key"""
 def builds(
     con: duckdb.DuckDBPyConnection, *, by: str = "gunner", level: float = 0.95
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Win rate per gunner or gun pair (ガンナガン) or trigger set (World Trigger), mirrors apart."""
-    game, keys = BUILD_KEYS[by]
+    """Win rate per build (a key of a game's ``BUILDS``: gunner, gun pair, trigger set), mirrors apart."""
+    game, keys = build_keys()[by]
     rows = con.execute(BUILDS_SQL.format(keys=keys)).fetchall()
     out = [
         (game, key, played, mirrors, decided, wins, *_proportion(wins, decided, level))
@@ -589,34 +572,17 @@ def first_player(
     return ["game", "matches", "decided", "first_wins", "rate", "ci_low", "ci_high", "p"], out
 
 
-# docs/sql.md ("How often N = 0 decided a shot"): per shot, the finished toss sequences of the
-# special bullets fired on it and of the responses declared against it; a fair coin gives
-# each N = 0 with probability 1/2, so a shot with k of them expects 1 - 2^-k.
-ZERO_N_SQL = """
-WITH a AS (SELECT match, shot, kind, n FROM gg_activations
-           WHERE shot IS NOT NULL AND kind IN ('bullet', 'response') AND finished),
-per AS (SELECT s.match, s.shot, k.kind, count(a.n) AS tossed, coalesce(bool_or(a.n = 0), false) AS zero
-        FROM gg_shots s CROSS JOIN (VALUES ('bullet'), ('response'), ('any')) k(kind)
-        LEFT JOIN a ON a.match = s.match AND a.shot = s.shot AND (k.kind = 'any' OR a.kind = k.kind)
-        GROUP BY ALL)
-SELECT kind, count(*) AS shots, count(*) FILTER (WHERE tossed > 0) AS tossed,
-       count(*) FILTER (WHERE zero) AS zero, avg(1 - 0.5 ** tossed) FILTER (WHERE tossed > 0) AS expected
-FROM per GROUP BY kind ORDER BY CASE kind WHEN 'bullet' THEN 1 WHEN 'response' THEN 2 ELSE 3 END"""
-
-
-def zero_n(con: duckdb.DuckDBPyConnection, *, level: float = 0.95) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """ガンナガン: the share of shots where a bullet's or a response's N came out 0, with its Wilson interval."""
+def rate(
+    con: duckdb.DuckDBPyConnection, stat: dict[str, Any], *, level: float = 0.95
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """A game's statistic (a ``STATS`` entry of its ``stats`` part): its SQL's rows with the proportion ``rate = (k, n)`` and its Wilson
+    interval after column ``k``, and the ``rounded`` columns to 4 places."""
+    cur = con.execute(stat["sql"])
+    names = [d[0] for d in cur.description]
+    k, n = (names.index(c) for c in stat["rate"])
+    rounded = {names.index(c) for c in stat.get("rounded", ())}
     out = []
-    for kind, shots, tossed, zero, expected in con.execute(ZERO_N_SQL).fetchall():
-        out.append(
-            (
-                kind,
-                shots,
-                tossed,
-                zero,
-                *_proportion(zero, tossed, level),
-                round(expected, 4) if expected is not None else None,
-                round(zero / shots, 4) if shots else None,
-            )
-        )
-    return ["effect", "shots", "tossed", "zero", "rate", "ci_low", "ci_high", "expected", "of_all_shots"], out
+    for row in cur.fetchall():
+        cells = [round(v, 4) if i in rounded and v is not None else v for i, v in enumerate(row)]
+        out.append((*cells[: k + 1], *_proportion(row[k], row[n], level), *cells[k + 1 :]))
+    return [*names[: k + 1], "rate", "ci_low", "ci_high", *names[k + 1 :]], out

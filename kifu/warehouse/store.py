@@ -22,7 +22,7 @@ from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from . import people
-from .views import TABLES, digest, feed_inserts, modules, selects
+from .views import digest, facts, feed_inserts, insert_facts, match_facts, modules, of_game, selects, stored
 
 if TYPE_CHECKING:
     import duckdb
@@ -201,7 +201,7 @@ def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | N
     mods = tuple(modules() if mods is None else mods)
     con.execute("BEGIN TRANSACTION")
     try:
-        for sql in SCHEMA + TABLES + (people.TABLE,):
+        for sql in SCHEMA + stored(mods) + (people.TABLE,):
             con.execute(sql)
         kind = con.execute(
             "SELECT data_type FROM duckdb_columns() WHERE table_name = 'matches' "
@@ -212,8 +212,8 @@ def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | N
                 con.execute(sql)
         create_views(con, selects(mods))
         _backfill_randomness(con)
-        stored = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
-        if stored is None or stored[0] != digest(mods):
+        known = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
+        if known is None or known[0] != digest(mods):
             _refill_feeds(con, mods)
         con.execute("COMMIT")
     except BaseException:
@@ -272,7 +272,8 @@ def _backfill_randomness(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def refresh_feeds(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | None = None) -> None:
-    """Recompute ``random_outcomes`` and ``run_lengths`` from every stored event."""
+    """Recompute ``random_outcomes`` and ``run_lengths`` from every stored event, and the facts tables from
+    every stored match's log (a warehouse made before a game's facts table has none)."""
     mods = tuple(modules() if mods is None else mods)
     con.execute("BEGIN TRANSACTION")
     _refill_feeds(con, mods)
@@ -281,11 +282,28 @@ def refresh_feeds(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | N
 
 def _refill_feeds(con: duckdb.DuckDBPyConnection, mods: tuple[ModuleType, ...]) -> None:
     """``refresh_feeds`` inside the caller's transaction."""
+    _refill_facts(con, mods)
     con.execute("DELETE FROM random_outcomes")
     con.execute("DELETE FROM run_lengths")
     for sql in feed_inserts(mods, "events"):
         con.execute(sql)
     con.execute("INSERT OR REPLACE INTO feed_versions VALUES ('all', $d)", {"d": digest(mods)})
+
+
+def _refill_facts(con: duckdb.DuckDBPyConnection, mods: tuple[ModuleType, ...]) -> None:
+    """Every facts table filled again: each stored match of a game that has one, verified and audited anew."""
+    tables = facts(mods)
+    if not tables:
+        return
+    from kifu import app
+
+    for name in tables:
+        con.execute(f"DELETE FROM {name}")
+    wanted = [g for (g,) in con.execute("SELECT DISTINCT game FROM matches").fetchall() if of_game(g) in mods]
+    ids = con.execute("SELECT match FROM matches WHERE list_contains($g, game) ORDER BY match", {"g": wanted})
+    for (match,) in ids.fetchall():
+        done = app.audit(match_lines(con, match), where=match)
+        insert_facts(con, [match_facts(match, done.game, done.final.game)])
 
 
 # --- reading -------------------------------------------------------------------------
@@ -427,6 +445,14 @@ EXPORTS: dict[str, str] = {
 }
 """Datasets of `kifu export --parquet`; a match's month is the month (UTC) of its first event."""
 
+_FACTS_EXPORT = """SELECT f.*, m.game, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
+                   FROM {table} f JOIN matches m USING (match)"""
+
+
+def exports() -> dict[str, str]:
+    """``EXPORTS``, then each game's facts table (``views.Facts``) the same way."""
+    return {**EXPORTS, **{name: _FACTS_EXPORT.format(table=name) for name in facts()}}
+
 
 def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) -> dict[str, int]:
     """The warehouse as a new version of the Parquet dataset at OUT (docs/sql.md); rows written per table.
@@ -453,7 +479,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) 
     try:
         with atomic.staging(root / "version") as stage:
             parts: list[dataset.Part] = []
-            for name, sql in EXPORTS.items():
+            for name, sql in exports().items():
                 target = stage / name
                 try:
                     con.execute(

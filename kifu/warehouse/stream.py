@@ -174,39 +174,41 @@ class _Watched:
 
 
 def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -> Checked:
-    """``ingest.check_match`` of a big log, as it streams: the match row, the findings and the head, no bytes."""
+    """``ingest.check_match`` of a big log, as it streams: the match row, the findings and the head, no bytes.
+
+    ``audit`` (``kifu.app.audit``) reads the file itself, a block at a time (a second read only if
+    the log holds a void); without one the log is only verified.
+    """
     from .ingest import Checked, _finding_row
+    from .views import match_facts
 
-    from kifu.projector.base import voided_in
-
-    watched = _Watched(path)
+    done = None
     try:
-        # A stream is audited given the seqs log.voids took back (a first pass, only if the log has a void):
-        gone = voided_in(logfile.stream(path)) if logfile.mentions(path, b"log.void") else {}
         if audit is None:
-            found: list[Any] = [None for _ in watched]
+            watched = _Watched(path)
+            for _ in watched:
+                pass
+            start, end, head, count = watched.start, watched.end, watched.head, watched.events
         else:
-            # Always given: told none, the engine would list the stream to look for voids itself.
-            found = list(audit(watched, voided=set(gone)))  # type: ignore[arg-type,call-arg]
+            done = audit(path)  # type: ignore[arg-type]  # the app's audit reads a path as it reads a Log
+            start, end, head, count = done.start, done.end, done.head, done.head.seq
     except KifuError as exc:
         return Checked(path, error=exc.located(path))
-    start, head = watched.start, watched.head
     assert start is not None and head is not None
-    end = watched.end
     row = {
         "match": start.match,
         "game": start.game,
         "title": start.title,
         "players": [{"id": p.id, "name": p.name, "key": p.key} for p in start.players],
         "rules": msgspec.json.encode(start.rules).decode(),
-        "events": watched.events,
+        "events": count,
         "head": head.hash,
         "ended_seq": end.seq if end else None,
         "winner": end.winner if end else None,
         "end_reason": end.reason if end else None,
         "source": path,
     }
-    out = Checked(path, match=start.match, head=head.hash, events=watched.events, row=row, streamed=True)
+    out = Checked(path, match=start.match, head=head.hash, events=count, row=row, streamed=True)
     stored = (known or {}).get(out.match)
     if stored == head.hash:
         out.skipped_audit, out.findings = True, []
@@ -216,10 +218,11 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
         if extends is not None:
             out.extends = extends
             return out
-    for f in found:
-        if f is not None:
+    if done is not None:
+        for f in done.findings:
             out.findings.append(_finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
+        out.facts = match_facts(out.match, done.game, done.final.game)
     return out
 
 
@@ -241,13 +244,19 @@ def load(con: duckdb.DuckDBPyConnection, c: Checked, create: bool) -> None:
     """
     from .ingest import _columns, _types
 
+    from kifu.auditor.rng import Tally
+
     sql = CREATE_BATCH if create else APPEND_BATCH
     blocks = Blocks(c.path)
+    tally = Tally()  # its randomness row, counted as the blocks go by (as ``ingest.randomness_row`` does whole)
     for data, events in blocks:
         parse(con, sql, [(c.match, events[0].seq - 1, data, _columns(events, _types(events)))])
+        tally.add_all(events)
         sql = APPEND_BATCH
     if blocks.head is None or blocks.head.hash != c.head:
         raise KifuError(Msg("warehouse.changed_meanwhile", head=c.head), where=c.path)
+    r = tally.result()
+    c.randomness = {"match": c.match, "verifiable": sorted(r.verified), "voided": sorted(r.voided_seqs)}
 
 
 def big(path: str) -> bool:

@@ -14,6 +14,10 @@ A game's ``kifu/games/<id>/views.py`` declares SQL only, as data:
   the tosser before the first facing the opponent), tested against
   Geometric(1/2) by ``kifu stats fairness``; ``{events}`` is then the events no
   log.void took back.
+* ``FACTS: dict[str, tuple[dict[str, str], rows]]`` (a ``Facts``): tables of what the game's projection worked out
+  (ガンナガン's N per activation), each filled from the state after a match's last
+  event, so that no view works a fact out again in SQL. Its table holds ``match``
+  and the columns it declares; its views and feeds read it.
 
 The feeds are materialized: ``kifu ingest`` runs each feed over the batch it
 loads (``{events}`` is then the batch's events, whole matches) and appends to the
@@ -26,18 +30,90 @@ event (``refresh``), so the tables never disagree with the SQL that defines them
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from types import ModuleType
-from collections.abc import Iterable
+from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable, Sequence
 
-import kifu.games
-from kifu.games import has_part, part
+import msgspec
+
+from kifu.events import table as gametable
 
 
-@lru_cache(maxsize=1)
+@gametable.cached
 def modules() -> tuple[ModuleType, ...]:
-    """Every game's ``views`` module, in the order of ``kifu.games.GAMES`` (a game may have none)."""
-    return tuple(part(g, "views") for g in kifu.games.GAMES if has_part(g, "views"))
+    """Every game's ``views`` module, in the order of the list of games (a game may have none)."""
+    return tuple(gametable.part(g, "views") for g in gametable.ids() if gametable.has_part(g, "views"))
+
+
+class Facts(NamedTuple):
+    """A table of what a game's projection worked out, one row per thing it keeps (an activation)."""
+
+    columns: dict[str, str]
+    """Column -> DuckDB type, after ``match``."""
+    rows: Callable[[Any], Iterable[tuple[Any, ...]]]
+    """The rows of one match, from the game's state after its last event (``Frame.game``)."""
+
+
+def facts(mods: Iterable[ModuleType] | None = None) -> dict[str, Facts]:
+    """Table name -> its ``Facts``, of every module (every game's by default)."""
+    out: dict[str, Facts] = {}
+    for m in modules() if mods is None else mods:
+        out.update({name: Facts(*f) for name, f in getattr(m, "FACTS", {}).items()})
+    return out
+
+
+def fact_tables(mods: Iterable[ModuleType] | None = None) -> tuple[str, ...]:
+    """CREATE statements of every module's facts tables."""
+    return tuple(
+        f"CREATE TABLE IF NOT EXISTS {name} (match VARCHAR NOT NULL, "
+        + ", ".join(f"{c} {t}" for c, t in f.columns.items())
+        + ")"
+        for name, f in facts(mods).items()
+    )
+
+
+def stored(mods: Iterable[ModuleType] | None = None) -> tuple[str, ...]:
+    """CREATE statements of the tables the feeds and the facts fill."""
+    return TABLES + fact_tables(mods)
+
+
+def match_facts(match: str, game: str, state: Any) -> dict[str, list[dict[str, Any]]]:
+    """Each facts table of ``game`` -> its rows (as JSON-ready objects) of the match whose final state this is."""
+    views = of_game(game)
+    if views is None:
+        return {}
+    return {
+        name: [{"match": match, **dict(zip(f.columns, row))} for row in f.rows(state)]
+        for name, f in facts((views,)).items()
+    }
+
+
+def insert_facts(con: Any, matches: Sequence[dict[str, list[dict[str, Any]]]]) -> None:
+    """Insert the facts tables' rows of some matches (each ``match_facts``) in one statement per table."""
+    for name, f in facts().items():
+        rows = [r for m in matches for r in m.get(name, ())]
+        if rows:
+            shape = msgspec.json.encode([{"match": "VARCHAR", **f.columns}]).decode()
+            con.execute(
+                f"INSERT INTO {name} BY NAME SELECT unnest(from_json($rows, '{shape}'), recursive := true)",
+                {"rows": msgspec.json.encode(rows).decode()},
+            )
+
+
+@gametable.cached
+def of_game(game_id: str) -> ModuleType | None:
+    """One game's ``views`` module, or None for a game without one (or unknown)."""
+    return gametable.part(game_id, "views") if gametable.has_part(game_id, "views") else None
+
+
+def build_keys() -> dict[str, tuple[str, str]]:
+    """``kifu stats builds --by``: a build key -> (its game, the SELECT of each player's key in each match),
+    from every game's ``stats`` part (``BUILDS``)."""
+    return {key: (g, sql) for g, part in _stats_parts() for key, sql in getattr(part, "BUILDS", {}).items()}
+
+
+def _stats_parts() -> list[tuple[str, ModuleType]]:
+    return [(g, gametable.part(g, "stats")) for g in gametable.ids() if gametable.has_part(g, "stats")]
 
 
 RANDOMNESS_COLUMNS = ("game", "match", "seq", "idx", "player", "kind", "sides", "value", "purpose", "secret", "uniform")
@@ -101,11 +177,6 @@ def selects(mods: Iterable[ModuleType] | None = None) -> dict[str, str]:
     return out
 
 
-def statements(mods: Iterable[ModuleType] | None = None) -> list[str]:
-    """CREATE statements for the feed tables, every module's views and ``first_players`` (without ``person``)."""
-    return list(TABLES) + [f"CREATE OR REPLACE VIEW {name} AS {sql}" for name, sql in selects(mods).items()]
-
-
 def first_players(modules: Iterable[ModuleType]) -> str:
     """The SELECT of ``first_players``: every module's ``FIRST_PLAYER`` (a SELECT over ``events``), united."""
     cols = ", ".join(FIRST_COLUMNS)
@@ -134,6 +205,9 @@ def feed_inserts(modules: Iterable[ModuleType], events: str) -> list[str]:
 
 
 def digest(modules: Iterable[ModuleType]) -> str:
-    """Fingerprint of every feed's SQL: stored with the tables, compared at each ingest."""
+    """Fingerprint of every feed's SQL and every facts table's columns: stored with the tables, compared at
+    each ingest."""
+    modules = tuple(modules)
     text = "\n".join(f"{m.__name__}.{attr}:{getattr(m, attr, None) or ''}" for m in modules for attr in FEEDS)
+    text += "".join(f"\n{name}:{f.columns}" for name, f in facts(modules).items())
     return hashlib.sha256((VERIFIABLE + STANDING + text).encode()).hexdigest()

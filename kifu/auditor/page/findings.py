@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 
 from ...events.base import JudgeRuling, Source
 from .. import provenance
-from ..base import Document, Finding, Rule, Text, cited
+from ...events.i18n import Document, Text, cited
+from ..base import Finding, Rule
 from ..stance import decision_word
 from . import board
 from .common import Context, edited_note, esc, plain, seq_links

@@ -16,14 +16,12 @@ import itertools
 import os
 import re
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-import kifu.games
 
-from .. import games
+from .. import table
 from ..base import KifuError
 from ..codec import Codec
 from ..i18n import Msg
@@ -85,15 +83,15 @@ FORMATS: dict[str, Reader] = {
 
 def map_source(game_id: str) -> tuple[str, str] | None:
     """A game's own mapping file as (text, name), if it ships one (``kifu/games/<id>/mapping.toml``)."""
-    text = kifu.games.data(game_id, "mapping.toml")
+    text = table.data(game_id, "mapping.toml")
     return None if text is None else (text, f"kifu/games/{game_id}/mapping.toml")
 
 
-@cache
+@table.cached
 def game_map(game_id: str) -> MapFile:
     """A game's own mapping, loaded and checked once; EMPTY for a game that ships none."""
     found = map_source(game_id)
-    return EMPTY if found is None else load_mapping(found[0], found[1], games.codec(game_id))
+    return EMPTY if found is None else load_mapping(found[0], found[1], table.codec(game_id))
 
 
 def detect(data: bytes, file: str) -> str:
@@ -371,7 +369,7 @@ def import_file(
     if os.path.lexists(out):
         raise KifuError(Msg("log.exists"), where=str(out))
     stage = progress or (lambda _name, items: items)
-    codec = games.require(game, field="game")
+    codec = table.require(game, field="game")
     system = game_system(system) if system else None
     maps = load_mapping(map_text, map_name, codec) if map_text is not None else EMPTY
     if maps.game and maps.game != game:

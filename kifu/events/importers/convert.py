@@ -18,6 +18,7 @@ import msgspec
 from .. import limits
 from ..base import MalformedEvent
 from ..codec import Codec
+from ..logfile import Built
 from . import bcdice, mapping
 from .bcdice import Roll
 from .common import ImportReport, Located, Message, Source
@@ -358,12 +359,12 @@ class Converter:
 
     def validated(self, e: dict[str, Any], msg: Message, entry: mapping.Entry | None = None) -> dict[str, Any] | None:
         try:
-            self.codec.convert({**e, "seq": 2, "prev": ""})
+            event = self.codec.convert({**e, "seq": 2, "prev": ""})
         except MalformedEvent as exc:
             label = f"[[{entry.kind}]] #{entry.index}: " if entry else ""
             self.report.failed.append(Located(msg.loc, f"{label}{e.get('type')}: {exc}"))
             return None
-        return e
+        return Built(e, event)  # the writer chains this event: each event is built once
 
     def count(self, e: dict[str, Any]) -> None:
         kind = e["type"]

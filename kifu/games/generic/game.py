@@ -16,4 +16,5 @@ GAME = Game(
     projection=projection,
     rules=(),
     charts=CHARTS,
+    parts=("views",),
 )

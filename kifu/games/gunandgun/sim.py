@@ -1,7 +1,9 @@
 """A seeded generator of legal ガンナガン matches played with the coin-toss variant (seed 000).
 
-``simulate(rng, match_id, turns)`` returns event payloads (without ``seq``/``prev``)
-that audit with no error findings under the default options. Each player's two
+``simulate(seed, turns, mistake)`` (every game's one signature, kifu/games/mistakes.py) returns
+event payloads (without ``seq``/``prev``; ``kifu.chain`` numbers and chains them) that
+audit with no error findings under the default options; ``play(rng, match_id, turns)`` is
+the same with the random source and the match id chosen by the caller. Each player's two
 20-card decks are built from the catalogue's deck lists for the guns chosen (only guns
 whose whole deck is listed), shuffled, and drawn card by card: a player plays only the
 cards in their hand, pays COST with other hand cards, loads from the hand or a deck
@@ -14,8 +16,8 @@ It never calls the auditor's helpers (``rules/``), so a generated match can catc
 auditor being wrong. ``Table`` (events plus their projection) is shared with the
 fixture generators, which write one event at a time.
 
-Given a ``Slip`` (kifu/games/slips.py) the generator makes one mistake of a kind in
-``SLIPS`` and plays on from what it recorded, as a table that did not notice.
+Given a ``Mistake`` (kifu/games/mistakes.py) the generator makes one mistake of a kind in
+``MISTAKES`` and plays on from what it recorded, as a table that did not notice.
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Iterator
 
-from kifu.events import games
+from kifu.events import table
 from kifu.events.base import MatchStarted
 
-from ..slips import Slip, now
+from ..mistakes import Mistake, now
 from . import cards
 from . import projection as proj
 
@@ -44,7 +46,7 @@ FUNCTIONS = ("リロード・サポーター", "蓄電装置", "ヒーリング�
 RESPONSES = ("緊急回避", "多層防壁", "焼却壁", "相撃ち")
 BULLETS = ("徹甲榴弾", "ドレイン・ボルト")
 
-SLIPS = {
+MISTAKES = {
     "cost-after-toss": "GG-TOSS-001",
     "second-use": "GG-LIM-001",
     "load-past-max": "GG-LOAD-002",
@@ -52,7 +54,7 @@ SLIPS = {
     "no-toss-to-opponent": "GG-TOSS-004",
     "bullet-tossed-at-load": "GG-TOSS-005",
 }
-"""The mistakes the generator can make (``Slip.kind``) and the rule each breaks: a cost paid after the toss,
+"""The mistakes the generator can make (``Mistake.kind``) and the rule each breaks: a cost paid after the toss,
 a once-per-turn card used again, a basic load past the gun's maximum, a gunner or gun effect tossed (as
 often as the coin faces the tosser), an activation resolved before its toss faces the opponent, a face-up
 bullet tossed when it is loaded (its activation named there) instead of at the shot, which then uses that N."""
@@ -100,7 +102,7 @@ class Side:
     retrieval: bool = False
     """ダタラ fired from its RETRIEVAL row this turn."""
     early: dict[str, tuple[str, int]] = field(default_factory=dict)
-    """Gun -> (activation, N) of a face-up bullet tossed when it was loaded (the slip "bullet-tossed-at-load")."""
+    """Gun -> (activation, N) of a face-up bullet tossed when it was loaded (the mistake "bullet-tossed-at-load")."""
 
 
 class Table:
@@ -112,12 +114,12 @@ class Table:
         match_id: str,
         rules: dict[str, Any] | None = None,
         catalogue: dict[str, Any] | None = None,
-        slip: Slip | None = None,
+        mistake: Mistake | None = None,
     ) -> None:
         self.rng = rng
-        self.slip = slip
+        self.mistake = mistake
         self.cat = cards.load()
-        self.codec = games.codec("gunandgun")
+        self.codec = table.codec("gunandgun")
         self.events: list[dict[str, Any]] = []
         self.acts = 0
         self.ids = ("p1", "p2")
@@ -157,12 +159,12 @@ class Table:
 
     def toss(self, pid: str, act: str, cap: int | None = None, resolves: bool = False) -> int:
         """Toss until the coin faces the opponent (or N reaches ``cap``); return N. ``resolves``: the
-        activation resolves right after (where the slip "no-toss-to-opponent" can show)."""
+        activation resolves right after (where the mistake "no-toss-to-opponent" can show)."""
         n = 0
         while cap is None or n < cap:
             facing = "self" if self.rng.random() < 0.5 else "opponent"
-            if facing == "opponent" and n and resolves and now(self.slip, "no-toss-to-opponent"):
-                self.slipped("no-toss-to-opponent", self.seq + 1)
+            if facing == "opponent" and n and resolves and now(self.mistake, "no-toss-to-opponent"):
+                self.mistook("no-toss-to-opponent", self.seq + 1)
                 break  # the table stops at a self-facing toss and resolves with the N so far
             self.emit("gg.toss", pid, act=act, player=pid, facing=facing)
             if facing == "opponent":
@@ -175,19 +177,19 @@ class Table:
         """The seq of the last event written."""
         return len(self.events)
 
-    def slipped(self, kind: str, seq: int | None = None) -> None:
-        """The slip of ``kind`` was made at ``seq`` (the last event by default)."""
-        assert self.slip is not None
-        self.slip.made(self.seq if seq is None else seq, SLIPS[kind])
+    def mistook(self, kind: str, seq: int | None = None) -> None:
+        """The mistake of ``kind`` was made at ``seq`` (the last event by default)."""
+        assert self.mistake is not None
+        self.mistake.made(self.seq if seq is None else seq, MISTAKES[kind])
 
     def effect_tossed(self, pid: str, act: str) -> None:
-        """A gunner or gun effect is never tossed (seed 000); the slip tosses one until the coin faces the
+        """A gunner or gun effect is never tossed (seed 000); the mistake tosses one until the coin faces the
         opponent, and the effect then applies as printed (the table knew N does not replace it)."""
-        if not now(self.slip, "effect-tossed"):
+        if not now(self.mistake, "effect-tossed"):
             return
         mark = self.seq + 1
         self.toss(pid, act)
-        self.slipped("effect-tossed", mark)
+        self.mistook("effect-tossed", mark)
 
 
 # --- setup ------------------------------------------------------------------------------
@@ -368,7 +370,7 @@ def _basic_load(t: Table, pid: str) -> None:
     bullets = [c for c in s.hand if c in BULLETS]
     name = gun.short_name
     room = gun.max_load - len(s.loads[name])
-    if room + 1 <= min(len(s.hand), gun.load_limit - s.basic[name]) and now(t.slip, "load-past-max"):
+    if room + 1 <= min(len(s.hand), gun.load_limit - s.basic[name]) and now(t.mistake, "load-past-max"):
         _load_past_max(t, pid, gun, room + 1)
         return
     if bullets and gun.face_up_bullets and t.rng.random() < 0.6:
@@ -378,16 +380,16 @@ def _basic_load(t: Table, pid: str) -> None:
     s.hand.remove(card)
     s.loads[name].append((card, face))
     s.basic[name] += 1
-    early = face == "up" and name not in s.early and now(t.slip, "bullet-tossed-at-load")
+    early = face == "up" and name not in s.early and now(t.mistake, "bullet-tossed-at-load")
     act = t.act_id() if early else None
     t.emit("gg.load", pid, player=pid, gun=name, face=face, card=card if face == "up" else None, act=act)
     if act is not None:
-        t.slipped("bullet-tossed-at-load", t.seq + 1)
+        t.mistook("bullet-tossed-at-load", t.seq + 1)
         s.early[name] = (act, t.toss(pid, act))
 
 
 def _load_past_max(t: Table, pid: str, gun: Any, n: int) -> None:
-    """The slip: ``n`` hand cards loaded face down into a gun with room for ``n - 1``. The gun holds its
+    """The mistake: ``n`` hand cards loaded face down into a gun with room for ``n - 1``. The gun holds its
     maximum; the card past it goes to the discard (seed 000 FAQ: loads past the maximum are ignored)."""
     s = t.sides[pid]
     name = gun.short_name
@@ -396,7 +398,7 @@ def _load_past_max(t: Table, pid: str, gun: Any, n: int) -> None:
         (s.loads[name].append((card, "down")) if i < n - 1 else s.discard.append(card))
     s.basic[name] += n
     t.emit("gg.load", pid, player=pid, gun=name, n=n)
-    t.slipped("load-past-max")
+    t.mistook("load-past-max")
 
 
 def _use(t: Table, pid: str, card: str, kind: str, pay: bool = True) -> tuple[str, Any]:
@@ -407,7 +409,7 @@ def _use(t: Table, pid: str, card: str, kind: str, pay: bool = True) -> tuple[st
     act = t.act_id()
     t.emit("gg.play", pid, act=act, player=pid, card=card, kind=kind)
     if _spent(s, facts):
-        t.slipped("second-use")
+        t.mistook("second-use")
     if pay:
         _pay(t, pid, act, facts.cost, card)
     s.hand.remove(card)
@@ -422,10 +424,10 @@ def _resolve(t: Table, pid: str, act: str, facts: Any, n: int, **kw: Any) -> Non
 def _action(t: Table, pid: str, card: str) -> None:
     s = t.sides[pid]
     opp = t.sides[t.other(pid)]
-    late = t.cat.card(card).cost > 0 and now(t.slip, "cost-after-toss")
+    late = t.cat.card(card).cost > 0 and now(t.mistake, "cost-after-toss")
     act, facts = _use(t, pid, card, "action", pay=not late)
     if late:
-        t.slipped("cost-after-toss", t.seq + 1)
+        t.mistook("cost-after-toss", t.seq + 1)
         n = t.toss(pid, act)
         s.hand.append(card)  # the card is still in play while its cost is paid: it is not a card to discard
         _pay(t, pid, act, facts.cost, card)
@@ -512,7 +514,7 @@ def _play(t: Table, pid: str) -> None:
         and _affordable(s, t.cat.card(c))
         and not (c in DRAWS and _cards_left(s) < 14)
     ]
-    if again and now(t.slip, "second-use"):
+    if again and now(t.mistake, "second-use"):
         _action(t, pid, t.rng.choice(again))
         return
     options = _playable(t, pid)
@@ -692,24 +694,21 @@ def _turns(t: Table, turns: int) -> Iterator[str]:
         pid = t.other(pid)
 
 
-def to_events(payloads: list[dict[str, Any]]) -> list[Any]:
-    """Number and chain payloads (seq, prev as a log would store them) and decode them into events."""
-    from kifu.events.codec import encode, line_hash
-
-    codec = games.codec("gunandgun")
-    events: list[Any] = []
-    prev = None
-    for i, p in enumerate(payloads, 1):
-        e = codec.convert({**p, "seq": i, "prev": prev})
-        prev = line_hash(encode(e))
-        events.append(e)
-    return events
+TURNS = 14
+"""Turns of a typical match (150–450 events)."""
 
 
-def simulate(rng: random.Random, match_id: str, turns: int, slip: Slip | None = None) -> list[dict[str, Any]]:
-    """Event payloads (without seq/prev) of a legal match of at most ``turns`` turns (with ``slip``: one
+def simulate(seed: int, turns: int | None = None, mistake: Mistake | None = None) -> list[dict[str, Any]]:
+    """Event payloads (without seq/prev) of a legal match ``gg-<seed>`` of at most ``turns`` turns (``TURNS``
+    when None), chosen with ``random.Random(seed)``; with ``mistake``, one mistake of that kind where the match
+    gives its ``nth`` chance."""
+    return play(random.Random(seed), f"gg-{seed}", TURNS if turns is None else turns, mistake)
+
+
+def play(rng: random.Random, match_id: str, turns: int, mistake: Mistake | None = None) -> list[dict[str, Any]]:
+    """Event payloads (without seq/prev) of a legal match of at most ``turns`` turns (with ``mistake``: one
     mistake of that kind, where the match gives its ``nth`` chance)."""
-    t = Table(rng, match_id, slip=slip)
+    t = Table(rng, match_id, mistake=mistake)
     _setup(t)
     for pid in _turns(t, turns):
         loser = _decked(t)

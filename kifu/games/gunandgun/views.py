@@ -1,12 +1,32 @@
 """Warehouse views of ガンナガン with the coin-toss variant (seed 000): setups, turns, tosses, N per activation.
 
 Seed 000 §基本ルール: N is the number of tosses facing the tosser before the first
-toss facing the opponent. The views count N from the tosses themselves (``n``) and
-keep the table's own count from ``gg.resolve`` beside it (``n_recorded``), so a
+toss facing the opponent. The projection counts it (``Activation.n``) and the
+warehouse stores its count (``FACTS``: ``gg_activation_facts``), which the views
+read (``n``) beside the table's own count from ``gg.resolve`` (``n_recorded``), so a
 query can find where the two disagree. Columns: docs/sql.md.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+def activation_facts(state: Any) -> Iterator[tuple[Any, ...]]:
+    """(act, tosses, n, finished) of every activation of a match, from its final state: N as the projection
+    counted it (NULL before any toss), and whether an opponent-facing toss ended its sequence."""
+    for a in state.acts.values():
+        yield a.id, len(a.tosses), a.n if a.tosses else None, a.ended
+
+
+FACTS = {
+    "gg_activation_facts": (
+        {"act": "VARCHAR", "tosses": "INTEGER", "n": "INTEGER", "finished": "BOOLEAN"},
+        activation_facts,
+    )
+}
+"""What the projection worked out, per activation (kifu.warehouse.views.Facts)."""
 
 VIEWS: dict[str, str] = {
     "gg_setups": """
@@ -28,8 +48,9 @@ VIEWS: dict[str, str] = {
               FROM (SELECT match, seq, json_extract_string(line, ['$.act', '$.player', '$.facing']) AS j
                     FROM events WHERE type = 'gg.toss')) t
         ASOF LEFT JOIN gg_turns u ON t.match = u.match AND t.seq >= u.seq""",
-    # One row per activation that was opened or tossed. `n` counts only tosses before the
-    # first facing the opponent: a toss recorded after it (GG-TOSS-003) must not raise N.
+    # One row per activation that was opened or tossed; `tosses`, `n` and `finished` as the projection
+    # counted them (`n` counts only tosses before the first facing the opponent: a toss recorded after
+    # it, GG-TOSS-003, does not raise N).
     "gg_activations": """
         WITH opened AS (
             SELECT match, seq, type, json_extract_string(line, ['$.act', '$.player', '$.card', '$.kind',
@@ -45,13 +66,9 @@ VIEWS: dict[str, str] = {
             SELECT match, json_extract_string(line, '$.act') AS act,
                    any_value(json_extract_string(line, '$.against')) AS shot
             FROM events WHERE type = 'gg.respond' GROUP BY ALL),
-        first_opp AS (
-            SELECT match, act, min(seq) AS opp_seq FROM gg_tosses WHERE facing = 'opponent' GROUP BY ALL),
         tossed AS (
-            SELECT t.match, t.act, any_value(t.player) AS tosser, min(t.seq) AS first_toss_seq, count(*) AS tosses,
-                   count(*) FILTER (WHERE t.facing = 'self' AND (f.opp_seq IS NULL OR t.seq < f.opp_seq)) AS n,
-                   any_value(f.opp_seq) IS NOT NULL AS finished, min(t.turn) AS turn
-            FROM gg_tosses t LEFT JOIN first_opp f USING (match, act) GROUP BY ALL),
+            SELECT match, act, any_value(player) AS tosser, min(seq) AS first_toss_seq, min(turn) AS turn
+            FROM gg_tosses GROUP BY ALL),
         resolved AS (
             SELECT match, json_extract_string(line, '$.act') AS act,
                    arg_min(json_extract(line, '$.n')::INTEGER, seq) AS n_recorded
@@ -60,9 +77,10 @@ VIEWS: dict[str, str] = {
             SELECT coalesce(o.match, t.match) AS match, coalesce(o.act, t.act) AS act,
                    coalesce(o.opened_seq, t.first_toss_seq) AS seq, coalesce(o.player, t.tosser) AS player,
                    o.card, o.kind, coalesce(o.shot, a.shot) AS shot,
-                   coalesce(t.tosses, 0) AS tosses, t.n, coalesce(t.finished, false) AS finished, r.n_recorded,
+                   coalesce(f.tosses, 0) AS tosses, f.n, coalesce(f.finished, false) AS finished, r.n_recorded,
                    t.turn AS toss_turn
             FROM o FULL JOIN tossed t ON o.match = t.match AND o.act = t.act
+            LEFT JOIN gg_activation_facts f ON f.match = coalesce(o.match, t.match) AND f.act = coalesce(o.act, t.act)
             LEFT JOIN against a ON a.match = coalesce(o.match, t.match) AND a.act = coalesce(o.act, t.act)
             LEFT JOIN resolved r ON r.match = coalesce(o.match, t.match) AND r.act = coalesce(o.act, t.act))
         SELECT j.match, j.act, j.seq, j.player, j.card, j.kind, j.shot,
@@ -83,16 +101,15 @@ RANDOMNESS = """
           FROM {events} WHERE type = 'gg.toss')"""
 
 # Only finished runs (one toss facing the opponent): a run cut short at a load cap
-# (seed 000 §装填効果) is censored, not a draw from Geometric(1/2). Tosses after the
-# first opponent-facing one are not part of the run.
+# (seed 000 §装填効果) is censored, not a draw from Geometric(1/2). N is the projection's
+# (tosses after the first opponent-facing one are not part of the run).
 RUNS = """
-    WITH t AS (SELECT match, seq, j[1] AS player, j[2] AS facing, j[3] AS act
-               FROM (SELECT match, seq, json_extract_string(line, ['$.player', '$.facing', '$.act']) AS j
-                     FROM {events} WHERE type = 'gg.toss')),
-    f AS (SELECT match, act, min(seq) AS opp_seq FROM t WHERE facing = 'opponent' GROUP BY ALL)
-    SELECT 'gunandgun' AS game, t.match, min(t.seq) AS seq, any_value(t.player) AS player,
-           count(*) FILTER (WHERE t.facing = 'self' AND t.seq < f.opp_seq) AS n
-    FROM t JOIN f USING (match, act)
+    WITH t AS (SELECT match, seq, j[1] AS player, j[2] AS act
+               FROM (SELECT match, seq, json_extract_string(line, ['$.player', '$.act']) AS j
+                     FROM {events} WHERE type = 'gg.toss'))
+    SELECT 'gunandgun' AS game, t.match, min(t.seq) AS seq, any_value(t.player) AS player, any_value(f.n) AS n
+    FROM t JOIN gg_activation_facts f USING (match, act)
+    WHERE f.finished
     GROUP BY t.match, t.act"""
 
 FIRST_PLAYER = """

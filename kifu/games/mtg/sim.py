@@ -1,6 +1,7 @@
 """Seeded generator of legal Magic coin-flip matches (CR 705, seed 001, Krark's Thumb rulings).
 
-``legal_match(seed)`` plays a few turns in which the players flip coins for
+``simulate(seed, turns, mistake)`` is every game's one signature (kifu/games/mistakes.py);
+``legal_match(seed, …)`` chooses the Thumbs, their stacking and Edgar itself. Each plays a few turns in which the players flip coins for
 cards from the catalogue, with watchers and optionally Krark's Thumbs in play,
 and records everything as ``mtg.*`` event bodies: calls before coins, every
 Thumb coin then the keep, outcomes from the kept coin, sequences that stop
@@ -8,7 +9,7 @@ where the card says, and payoffs that match the counted wins. It is written
 from the card facts, independently of the auditor, so the property tests can
 compare the two. The same seed always gives the same match.
 
-Given a ``Slip`` (kifu/games/slips.py) it makes one mistake of a kind in ``SLIPS`` and
+Given a ``Mistake`` (kifu/games/mistakes.py) it makes one mistake of a kind in ``MISTAKES`` and
 plays on from what it recorded, as a table that did not notice: payoffs and the
 decision to flip again follow the outcome the table wrote down.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..slips import Slip, Slipping, now
+from ..mistakes import Mistake, MakesMistakes, now
 from .cards import Card, builtin
 
 PLAYERS = ("a", "b")
@@ -47,7 +48,7 @@ SPECIAL = (
 WATCHERS = ("Chance Encounter", "Tavern Scoundrel", "Okaun, Eye of Chaos", "Zndrsplt, Eye of Wisdom")
 SIDES = ("heads", "tails")
 
-SLIPS = {
+MISTAKES = {
     "wrong-outcome": "MTG-CALL-006",
     "call-after-coin": "MTG-CALL-004",
     "extra-coin": "MTG-THUMB-001",
@@ -58,16 +59,21 @@ way), a call written after its coin, a coin flipped again in one flip without a 
 the second), a second keep line under Krark's Thumb naming another coin (the table goes by either line)."""
 
 
-class Sim(Slipping):
+class Sim(MakesMistakes):
     """One match being played; ``events`` holds the bodies (no seq/prev) in order."""
 
-    SLIPS = SLIPS
+    MISTAKES = MISTAKES
 
     def __init__(
-        self, seed: int, thumbs: bool = True, stacking: str = "multiply", edgar: bool = False, slip: Slip | None = None
+        self,
+        seed: int,
+        thumbs: bool = True,
+        stacking: str = "multiply",
+        edgar: bool = False,
+        mistake: Mistake | None = None,
     ) -> None:
         self.rng = random.Random(seed)
-        self.slip = slip
+        self.mistake = mistake
         self.use_thumbs = thumbs
         self.use_edgar = edgar
         self.edgar: set[str] = set()
@@ -107,12 +113,12 @@ class Sim(Slipping):
             return sides[0]
         pick = sides.index(want) if want in sides and self.rng.random() < 0.8 else self.rng.randrange(len(sides))
         other = next((i for i, side in enumerate(sides) if side != sides[pick]), None)
-        if other is not None and now(self.slip, "two-keeps"):
+        if other is not None and now(self.mistake, "two-keeps"):
             # two keep lines naming coins that differ, in either order; the table goes by one of them
             lines = [pick, other] if self.rng.random() < 0.5 else [other, pick]
             for i in lines:
                 self.emit("keep", flip=fid, group=group, player=player, coin=i + 1)
-            self.slipped("two-keeps")
+            self.mistook("two-keeps")
             return sides[pick]
         self.emit("keep", flip=fid, group=group, player=player, coin=pick + 1)
         return sides[pick]
@@ -124,28 +130,28 @@ class Sim(Slipping):
             self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won")
             return True
         call = self.rng.choice(SIDES)
-        if now(self.slip, "call-after-coin"):
+        if now(self.mistake, "call-after-coin"):
             sides = self.land(fid, group, flipper)
             self.emit("call", flip=fid, group=group, player=flipper, side=call)
-            self.slipped("call-after-coin")
+            self.mistook("call-after-coin")
             kept = self.keep(fid, group, flipper, sides, call)
         else:
             if self.rng.random() < 0.15:  # a call changed before the coin lands (option call_counts)
                 self.emit("call", flip=fid, group=group, player=flipper, side="tails" if call == "heads" else "heads")
             self.emit("call", flip=fid, group=group, player=flipper, side=call)
             sides = self.land(fid, group, flipper)
-            if len(sides) == 1 and now(self.slip, "extra-coin"):
+            if len(sides) == 1 and now(self.mistake, "extra-coin"):
                 sides = self.land(fid, group, flipper)  # flipped again: the table reads the second coin
-                self.slipped("extra-coin")
+                self.mistook("extra-coin")
             kept = self.keep(fid, group, flipper, sides, call)
         won = kept == call
-        if now(self.slip, "wrong-outcome"):
+        if now(self.mistake, "wrong-outcome"):
             won = not won  # written down wrong, and played on as written
             self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won" if won else "lost")
-            self.slipped("wrong-outcome")
+            self.mistook("wrong-outcome")
             # an ignored Thumb coin that would give the written outcome makes it MTG-THUMB-004's
             if any((side == call) == won for side in sides):
-                self.slip.code = "MTG-THUMB-004"  # type: ignore[union-attr]  # slipped() just set the slip
+                self.mistake.code = "MTG-THUMB-004"  # type: ignore[union-attr]  # mistook() just set the mistake
             return won
         self.emit("outcome", flip=fid, group=group, player=flipper, outcome="won" if won else "lost")
         return won
@@ -354,9 +360,21 @@ def legal_match(
     thumbs: bool = True,
     stacking: str = "multiply",
     edgar: bool = False,
-    slip: Slip | None = None,
+    mistake: Mistake | None = None,
 ) -> list[dict[str, Any]]:
-    """Every event body of a legal match, ``match.start`` first (no seq or prev yet); with ``slip``, one
+    """Every event body of a legal match, ``match.start`` first (no seq or prev yet); with ``mistake``, one
     mistake of that kind where the match gives its ``nth`` chance."""
     rules = {"thumbs_stack": stacking} if stacking != "multiply" else {}
-    return [start(f"sim-{seed}", rules)] + Sim(seed, thumbs, stacking, edgar, slip).play(turns)
+    return [start(f"sim-{seed}", rules)] + Sim(seed, thumbs, stacking, edgar, mistake).play(turns)
+
+
+TURNS = 8
+"""Turns of a typical simulated match (Magic's flips are few per turn)."""
+
+
+def simulate(seed: int, turns: int | None = None, mistake: Mistake | None = None) -> list[dict[str, Any]]:
+    """``legal_match`` of ``turns`` turns (``TURNS`` when None), Krark's Thumbs in play for an even seed and
+    Edgar for a seed divisible by 5, so that the seeds cover them all."""
+    return legal_match(
+        seed, TURNS if turns is None else turns, thumbs=seed % 2 == 0, edgar=seed % 5 == 0, mistake=mistake
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kifu.auditor.base import Game
 
-from . import board, projection
+from . import projection
 from .charts import CHARTS
 from .events import EVENTS
 from .rules import RULES
@@ -19,5 +19,5 @@ GAME = Game(
     rules=RULES,
     options=OPTIONS,
     charts=CHARTS,
-    board=board.draw,
+    parts=("sim", "views", "board"),
 )

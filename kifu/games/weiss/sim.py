@@ -6,8 +6,8 @@ characters). ``play_match(seed, turns)`` plays whole turns with choices drawn fr
 ``random.Random(seed)``: the same seed always gives the same events. Fixture
 scripts use the same helpers and then break one rule on purpose.
 
-Given a ``Slip`` (kifu/games/slips.py) ``play_match`` makes one mistake of a kind in
-``SLIPS`` and plays on from what it recorded, as a table that did not notice.
+Given a ``Mistake`` (kifu/games/mistakes.py) ``play_match`` makes one mistake of a kind in
+``MISTAKES`` and plays on from what it recorded, as a table that did not notice.
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ import random
 from typing import Any
 from collections.abc import Iterable
 
+import msgspec
+
 from kifu.events.base import Event, MatchStarted
 from kifu.events.codec import Codec
 from kifu.projector.base import Frame, first_frame, step
 
-from ..slips import Slip, now
+from ..mistakes import Mistake, now
 from . import projection
 from .events import CENTER, EVENTS
 
@@ -48,7 +50,7 @@ def attack_damage(soul: int, trigger_soul: int, kind: str, side_level: int) -> i
 
 ICONS = (["soul"], ["soul"], [], ["draw"], ["pool"], ["soul", "soul"], ["gate"], [], ["soul", "shot"])
 
-SLIPS = {
+MISTAKES = {
     "phase-out-of-order": "WS-FLOW-001",
     "draw-two": "WS-DRAW-001",
     "damage-miscounted": "WS-DMG-001",
@@ -72,7 +74,7 @@ class Table:
         players: tuple[str, str] = ("p1", "p2"),
         rules: dict[str, Any] | None = None,
         rng: random.Random | None = None,
-        slip: Slip | None = None,
+        mistake: Mistake | None = None,
     ) -> None:
         start = {
             "type": "match.start",
@@ -92,11 +94,11 @@ class Table:
         self.rng = rng or random.Random(0)
         self.players = players
         self._ability = 0
-        self.slip = slip
+        self.mistake = mistake
 
-    def slipped(self, kind: str, seq: int) -> None:
-        assert self.slip is not None
-        self.slip.made(seq, SLIPS[kind])
+    def mistook(self, kind: str, seq: int) -> None:
+        assert self.mistake is not None
+        self.mistake.made(seq, MISTAKES[kind])
 
     # --- writing -------------------------------------------------------------
 
@@ -166,10 +168,10 @@ class Table:
 
     def draw_phase(self, player: str) -> None:
         self.phase("draw")
-        two = self.side(player).deck > 2 and now(self.slip, "draw-two")
+        two = self.side(player).deck > 2 and now(self.mistake, "draw-two")
         seq = self.act("ws.draw", player=player, count=2 if two else 1, reason="draw-phase")
         if two:
-            self.slipped("draw-two", seq)
+            self.mistook("draw-two", seq)
         self.end("draw")
 
     def clock_phase(self, player: str, clock: bool) -> None:
@@ -199,8 +201,8 @@ class Table:
         self.phase("climax")
         if climax and self.side(player).hand > 0:
             self.act("ws.climax", player=player, card=f"{player}-CX")
-            if self.side(player).hand > 0 and now(self.slip, "second-climax"):
-                self.slipped("second-climax", self.act("ws.climax", player=player, card=f"{player}-CX2"))
+            if self.side(player).hand > 0 and now(self.mistake, "second-climax"):
+                self.mistook("second-climax", self.act("ws.climax", player=player, card=f"{player}-CX2"))
         self.end("climax")
 
     def end_phase(self, player: str, again: bool = False) -> None:
@@ -265,7 +267,7 @@ class Table:
 
     def damage(self, defender: str, climaxes: list[bool] | None) -> None:
         amount = self.expected_damage()
-        wrong = now(self.slip, "damage-miscounted")
+        wrong = now(self.mistake, "damage-miscounted")
         amount += wrong
         if climaxes is None:
             marks = [self.rng.random() < 0.15 for _ in range(amount)]
@@ -278,7 +280,7 @@ class Table:
                 break
         cancelled = any(c.get("climax") for c in cards)
         if wrong:
-            self.slipped("damage-miscounted", len(self.events) + 1)
+            self.mistook("damage-miscounted", len(self.events) + 1)
         self.act("ws.damage", player=defender, amount=amount, cards=cards, cancelled=cancelled)
 
     def expected_damage(self) -> int:
@@ -355,9 +357,9 @@ class Table:
         self.stand_phase(player)
         self.draw_phase(player)
         self.clock_phase(player, self.rng.random() < 0.5)
-        early = now(self.slip, "phase-out-of-order")
+        early = now(self.mistake, "phase-out-of-order")
         if early:  # the climax phase played before the main phase, then the turn goes on
-            self.slipped("phase-out-of-order", len(self.events) + 1)
+            self.mistook("phase-out-of-order", len(self.events) + 1)
             self.climax_phase(player, self.rng.random() < 0.3)
         self.phase("main")
         if self.rng.random() < 0.3:
@@ -382,10 +384,21 @@ class Table:
             )
 
 
-def play_match(seed: int, turns: int = 4, match: str = "ws-sim", slip: Slip | None = None) -> list[Event]:
-    """A legal match of up to ``turns`` turns, chosen with ``random.Random(seed)``; with ``slip``, one mistake
+TURNS = 8
+"""Turns of a typical simulated match."""
+
+
+def simulate(seed: int, turns: int | None = None, mistake: Mistake | None = None) -> list[dict[str, Any]]:
+    """Every event body of a legal match ``ws-<seed>`` (``play_match`` of ``turns`` turns, ``TURNS`` when
+    None), ``match.start`` first: every game's one signature (kifu/games/mistakes.py)."""
+    events = play_match(seed, TURNS if turns is None else turns, f"ws-{seed}", mistake)
+    return [msgspec.to_builtins(e) for e in events]
+
+
+def play_match(seed: int, turns: int = 4, match: str = "ws-sim", mistake: Mistake | None = None) -> list[Event]:
+    """A legal match of up to ``turns`` turns, chosen with ``random.Random(seed)``; with ``mistake``, one mistake
     of that kind where the match gives its ``nth`` chance."""
-    table = Table(match=match, rng=random.Random(seed), slip=slip)
+    table = Table(match=match, rng=random.Random(seed), mistake=mistake)
     table.setup()
     try:
         for n in range(turns):

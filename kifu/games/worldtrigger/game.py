@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kifu.auditor.base import Game
 
-from . import board, projection
+from . import projection
 from .charts import CHARTS
 from .events import EVENTS, catalogue
 from .rules import RULES
@@ -20,5 +20,5 @@ GAME = Game(
     options=OPTIONS,
     catalogue=catalogue,
     charts=CHARTS,
-    board=board.draw,
+    parts=("sim", "views", "stats", "listing", "board"),
 )

@@ -7,7 +7,7 @@ rulebook reads it (defaults of every option), so an audit of a generated match
 gives no errors: the property tests and ``fixtures/worldtrigger/make.py`` rely
 on that. Same seed, same match.
 
-Given a ``Slip`` (kifu/games/slips.py) it makes one mistake of a kind in ``SLIPS`` and
+Given a ``Mistake`` (kifu/games/mistakes.py) it makes one mistake of a kind in ``MISTAKES`` and
 plays on from what it recorded, as a table that did not notice.
 """
 
@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..slips import Slip, Slipping, now
+from ..mistakes import Mistake, MakesMistakes, now
 from . import cards
 
 BUILDS: dict[str, dict[str, list[str]]] = {
@@ -34,7 +34,7 @@ BUILDS: dict[str, dict[str, list[str]]] = {
 
 TAGS = ("move", "shooting", "close")
 
-SLIPS = {
+MISTAKES = {
     "play-after-defeat": "WT-END-001",
     "use-underpaid": "WT-USE-003",
     "use-twice": "WT-USE-004",
@@ -57,10 +57,10 @@ class Agent:
 
 
 @dataclass
-class Sim(Slipping):
+class Sim(MakesMistakes):
     """One match being generated."""
 
-    SLIPS = SLIPS
+    MISTAKES = MISTAKES
 
     rng: random.Random
     cat: cards.Catalogue
@@ -70,9 +70,9 @@ class Sim(Slipping):
     over: bool = False
     first1: str = "a"
     """Turn 1's first player, drawn before ■2 so the initial-distance uses can follow it."""
-    slip: Slip | None = None
+    mistake: Mistake | None = None
     lost: str | None = None
-    """The player whose trion reached 0 while the table played on (the slip "play-after-defeat")."""
+    """The player whose trion reached 0 while the table played on (the mistake "play-after-defeat")."""
 
     def emit(self, type_: str, by: str | None = None, **fields: Any) -> int:
         """Record an event; return the seq it will get (match.start is seq 1)."""
@@ -93,16 +93,27 @@ def start(match_id: str = "wt-sim") -> dict[str, Any]:
     }
 
 
+TURNS = 10
+"""Turns of a typical simulated match."""
+
+
+def simulate(seed: int, turns: int | None = None, mistake: Mistake | None = None) -> list[dict[str, Any]]:
+    """Every event body of a legal match ``wt-<seed>`` (``match`` of ``turns`` turns, ``TURNS`` when None),
+    ``match.start`` first: every game's one signature (kifu/games/mistakes.py)."""
+    start, events = match(seed, TURNS if turns is None else turns, f"wt-{seed}", mistake)
+    return [{"type": "match.start", "format": "kifu/1", **start}, *events]
+
+
 def match(
-    seed: int, max_turns: int = 10, match_id: str = "wt-sim", slip: Slip | None = None
+    seed: int, max_turns: int = 10, match_id: str = "wt-sim", mistake: Mistake | None = None
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A legal match from ``seed``: (match.start fields, the following events); with ``slip``, one mistake
+    """A legal match from ``seed``: (match.start fields, the following events); with ``mistake``, one mistake
     of that kind where the match gives its ``nth`` chance."""
-    sim = Sim(random.Random(seed), cards.load(), {p: Agent(p) for p in BUILDS}, slip=slip)
+    sim = Sim(random.Random(seed), cards.load(), {p: Agent(p) for p in BUILDS}, mistake=mistake)
     setup(sim)
     turn = 0
-    while not sim.over and (turn < max_turns or sim.slip is not None and sim.slip.seq == sim.seq + 1):
-        turn += 1  # (a slip made at the very end plays one more turn: the mistake is to play on)
+    while not sim.over and (turn < max_turns or sim.mistake is not None and sim.mistake.seq == sim.seq + 1):
+        turn += 1  # (a mistake made at the very end plays one more turn: the mistake is to play on)
         play_turn(sim, turn)
     if sim.lost is not None and not sim.over:  # the table played on; the match still went to the winner
         sim.emit("match.end", by="judge", winner=sim.foe(sim.lost).id, reason="trion")
@@ -142,10 +153,10 @@ def order(sim: Sim, turn: int) -> str:
     a, b = sim.agents["a"], sim.agents["b"]
     if a.trion != b.trion:
         first = "a" if a.trion < b.trion else "b"
-        if turn > 1 and now(sim.slip, "wrong-first"):
+        if turn > 1 and now(sim.mistake, "wrong-first"):
             first = "b" if first == "a" else "a"
             sim.emit("wt.order", by="judge", turn=turn, first=first)
-            sim.slipped("wrong-first")
+            sim.mistook("wrong-first")
             return first
         sim.emit("wt.order", by="judge", turn=turn, first=first)
         return first
@@ -245,9 +256,9 @@ def act(sim: Sim, me: Agent, used: set[tuple[str, str, str]]) -> bool:
         for t, e in _options(sim, me, used - {(me.id, t, e) for _, t, e in used}, "tactics")
         if (me.id, t, e) in used
     ]
-    if again and now(sim.slip, "use-twice"):
+    if again and now(sim.mistake, "use-twice"):
         trigger, effect = sim.rng.choice(again)
-        use(sim, me, trigger, effect, used, None, slip="use-twice")
+        use(sim, me, trigger, effect, used, None, mistake="use-twice")
         return True
     choices: list[Any] = list(_options(sim, me, used, "tactics"))
     if "move" in me.tags:
@@ -279,13 +290,13 @@ def use(
     effect: str,
     used: set[tuple[str, str, str]],
     counter: int | None,
-    slip: str | None = None,
+    mistake: str | None = None,
 ) -> int:
-    """Reveal (if face down), pay and declare one effect; ``slip`` names a mistake this use makes."""
+    """Reveal (if face down), pay and declare one effect; ``mistake`` names a mistake this use makes."""
     reveal(sim, me, trigger)
     eff = sim.cat.effect(trigger, effect)
     assert eff is not None
-    unpaid = eff.trion > 0 and slip is None and counter is None and now(sim.slip, "use-underpaid")
+    unpaid = eff.trion > 0 and mistake is None and counter is None and now(sim.mistake, "use-underpaid")
     me.trion -= 0 if unpaid else eff.trion
     for t in eff.tags:
         me.tags.remove(t)
@@ -303,8 +314,8 @@ def use(
         to = next(d for d in (sim.distance - 1, sim.distance + 1) if 1 <= d <= 6)
         fields["to"] = to
     decl = sim.emit("wt.use", by=me.id, **fields)
-    if unpaid or slip:
-        sim.slipped("use-underpaid" if unpaid else slip)  # type: ignore[arg-type]  # slip is a kind named in SLIPS when set
+    if unpaid or mistake:
+        sim.mistook("use-underpaid" if unpaid else mistake)  # type: ignore[arg-type]  # a mistake is a kind named in MISTAKES when set
     chain(sim, me, decl, eff.kind, eff.damage, used, to)
     return decl
 
@@ -337,9 +348,9 @@ def hurt(sim: Sim, foe: Agent, damage: int, source: int) -> None:
     foe.trion += delta
     sim.emit("wt.trion", by="judge", player=foe.id, delta=delta, source=source)
     if foe.trion <= 0 and sim.lost is None:
-        if now(sim.slip, "play-after-defeat"):
+        if now(sim.mistake, "play-after-defeat"):
             sim.lost = foe.id  # the table does not notice: the next event written is the mistake
-            sim.slipped("play-after-defeat", sim.seq + 1)
+            sim.mistook("play-after-defeat", sim.seq + 1)
             return
         sim.over = True
         sim.emit("match.end", by="judge", winner=sim.foe(foe.id).id, reason="trion")

@@ -10,7 +10,7 @@ Two sources, both written before any audit: logs a judge would write by hand fro
 games' docs (the mistakes judges were seen to be shown several findings for: a bullet's
 toss recorded at load time, a gunner effect tossed five times, two Krark's Thumb keep
 lines, a late call, a watcher the catalogue does not know, ...), and matches of the
-games' simulators that make one mistake of each kind they know (kifu/games/slips.py),
+games' simulators that make one mistake of each kind they know (kifu/games/mistakes.py),
 named by the rule the mistake breaks and the seq the simulator wrote it at. Fixed
 seeds and times: re-running writes every file byte for byte.
 """
@@ -30,7 +30,7 @@ from kifu.events import logfile  # noqa: E402
 from kifu.events.codec import encode  # noqa: E402
 from kifu.games.gunandgun import sim as gg  # noqa: E402
 from kifu.games.mtg import sim as mtg  # noqa: E402
-from kifu.games.slips import Slip  # noqa: E402
+from kifu.games.mistakes import Mistake  # noqa: E402
 from kifu.games.weiss import sim as ws  # noqa: E402
 from kifu.games.worldtrigger import sim as wt  # noqa: E402
 
@@ -257,45 +257,45 @@ def unknown_watcher() -> None:
 # --- one mistake of each kind a simulator knows, and clean matches --------------------------------------
 
 
-def _gg(seed: int, slip: Slip | None) -> list[dict[str, Any]]:
-    return gg.simulate(random.Random(seed), "sim", 12, slip)
+def _gg(seed: int, mistake: Mistake | None) -> list[dict[str, Any]]:
+    return gg.play(random.Random(seed), "sim", 12, mistake)
 
 
-def _mtg(seed: int, slip: Slip | None) -> list[dict[str, Any]]:
-    return mtg.legal_match(seed, thumbs=True, slip=slip)
+def _mtg(seed: int, mistake: Mistake | None) -> list[dict[str, Any]]:
+    return mtg.legal_match(seed, thumbs=True, mistake=mistake)
 
 
-def _wt(seed: int, slip: Slip | None) -> list[dict[str, Any]]:
-    start, events = wt.match(seed, slip=slip)
+def _wt(seed: int, mistake: Mistake | None) -> list[dict[str, Any]]:
+    start, events = wt.match(seed, mistake=mistake)
     return [start] + events
 
 
-def _ws(seed: int, slip: Slip | None) -> list[dict[str, Any]]:
+def _ws(seed: int, mistake: Mistake | None) -> list[dict[str, Any]]:
     import msgspec
 
-    events = ws.play_match(seed, 6, slip=slip)
+    events = ws.play_match(seed, 6, mistake=mistake)
     out = [msgspec.to_builtins(e) for e in events]
     for o in out:
         o.pop("seq", None), o.pop("prev", None)
     return out
 
 
-SIMS = {"gg": (_gg, gg.SLIPS), "mtg": (_mtg, mtg.SLIPS), "wt": (_wt, wt.SLIPS), "ws": (_ws, ws.SLIPS)}
+SIMS = {"gg": (_gg, gg.MISTAKES), "mtg": (_mtg, mtg.MISTAKES), "wt": (_wt, wt.MISTAKES), "ws": (_ws, ws.MISTAKES)}
 
 
 def simulated() -> None:
-    for prefix, (make, slips) in SIMS.items():
+    for prefix, (make, mistakes) in SIMS.items():
         write(f"sim-{prefix}-clean", make(7, None), "a legal simulated match", [])
-        for kind, _code in slips.items():
+        for kind, _code in mistakes.items():
             for seed in range(1000):
-                slip = Slip(kind, 1 if seed % 2 else 0)
-                bodies = make(seed, slip)
-                if slip.seq is not None:
+                mistake = Mistake(kind, 1 if seed % 2 else 0)
+                bodies = make(seed, mistake)
+                if mistake.seq is not None:
                     write(
                         f"sim-{prefix}-{kind}",
                         bodies,
-                        f"the simulator's mistake {kind!r} (seed {seed}): {slip.code}",
-                        [(slip.code, slip.seq)],
+                        f"the simulator's mistake {kind!r} (seed {seed}): {mistake.code}",
+                        [(mistake.code, mistake.seq)],
                     )  # type: ignore[list-item]
                     break
 

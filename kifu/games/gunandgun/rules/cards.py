@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -34,15 +34,15 @@ def _claimed(e: object) -> tuple[str | None, str | None]:
     severity=Severity.ERROR,
     on=(ev.CardPlayed, ev.BulletFired, ev.TossGroupOpened),
 )
-def card_used_as_its_kind(s: Step) -> Iterable[Hit]:
+def card_used_as_its_kind(s: Step) -> Iterable[Flag]:
     card, used = _claimed(s.event)
     if card is None:
         return
     f = proj.card_facts(s.before.game, card)
     if f is None:
-        yield Hit(s.event.seq, {"reason": Msg("reason.gg.card_unknown", card=card)}, undecided=True)
+        yield Flag(s.event.seq, {"reason": Msg("reason.gg.card_unknown", card=card)}, undecided=True)
     elif f.kind != used:
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {
                 "card": card,

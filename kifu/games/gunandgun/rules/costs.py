@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -23,7 +23,7 @@ from .facts import expected_cost, facts_of, unknown
     on=(ev.EffectResolved,),
     options=("cost_payment",),
 )
-def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
+def cost_is_the_printed_cost(s: Step) -> Iterable[Flag]:
     st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.resolved is not None or a.kind not in ("action", "function", "response", "skill"):
@@ -35,7 +35,7 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
         return
     got = {k: v for k, v in a.costs.items() if k != "additional" and v}
     if got != ({want[0]: want[1]} if want[1] else {}):
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {
                 "card": a.card,
@@ -54,7 +54,7 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CostPaid, ev.EffectResolved),
 )
-def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
+def additional_cost_uses_n(s: Step) -> Iterable[Flag]:
     st = s.before.game
     e = s.event
     a = st.acts.get(e.act)
@@ -69,7 +69,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
             if f is None:
                 yield unknown(e.seq, Msg("reason.gg.card_unknown", card=a.card), (a.seq,), about=("act", a.id))
             else:
-                yield Hit(
+                yield Flag(
                     e.seq,
                     {"card": a.card, "act": a.id, "n": a.n, "detail": Msg("text.gg.no_additional_cost", got=e.n)},
                     about=("act", a.id),
@@ -78,7 +78,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
         gun = proj.gun_facts(st, e.gun)
         if gun is None or gun.id != add.gun or not a.ended:
             key = "text.gg.additional_paid" if a.ended else "text.gg.additional_paid_early"
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "card": a.card,
@@ -91,7 +91,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Hit]:
                 about=("act", a.id),
             )
     elif add is not None and a.resolved is None and a.costs.get("additional", 0) != e.n and not _flagged(a):
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "card": a.card,
@@ -129,7 +129,7 @@ def _flagged(a: proj.Activation) -> bool:
     severity=Severity.ERROR,
     on=(ev.CostPaid,),
 )
-def cost_is_affordable(s: Step) -> Iterable[Hit]:
+def cost_is_affordable(s: Step) -> Iterable[Flag]:
     e = s.event
     p = s.before.game.players.get(e.player)
     if p is None or (e.kind != "additional" and not p.drawn):
@@ -146,7 +146,7 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
         have = g.loads if g else 0
     if e.n > have:
         where = Msg(f"word.gg.{e.kind}") if e.kind != "additional" else Msg("text.gg.loads_of", gun=e.gun)
-        yield Hit(e.seq, {"player": e.player, "kind": where, "n": e.n, "have": have}, about=("act", e.act))
+        yield Flag(e.seq, {"player": e.player, "kind": where, "n": e.n, "have": have}, about=("act", e.act))
 
 
 @rule(
@@ -155,9 +155,9 @@ def cost_is_affordable(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CostRefunded,),
 )
-def cost_not_refunded(s: Step) -> Iterable[Hit]:
+def cost_not_refunded(s: Step) -> Iterable[Flag]:
     a = s.before.game.acts.get(s.event.act)
-    yield Hit(
+    yield Flag(
         s.event.seq,
         {
             "act": s.event.act,

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -83,7 +83,7 @@ def _named(e: Any) -> Iterable[tuple[str, str | None]]:
     severity=Severity.ERROR,
     on=(ev.CardPlayed, ev.CardsDrawn, ev.Loaded, ev.CardsDiscarded, ev.CardsMoved),
 )
-def cards_come_from_own_decks(s: Step) -> Iterable[Hit]:
+def cards_come_from_own_decks(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     for card, deck in _named(e):
@@ -91,10 +91,10 @@ def cards_come_from_own_decks(s: Step) -> Iterable[Hit]:
         if verdict is None:
             continue
         if verdict[0] == "unknown":
-            yield Hit(e.seq, {"reason": verdict[1]}, undecided=True)
+            yield Flag(e.seq, {"reason": verdict[1]}, undecided=True)
         else:
             where = deck if deck is not None else verdict[1]
-            yield Hit(e.seq, {"player": e.player, "card": card, "decks": where})
+            yield Flag(e.seq, {"player": e.player, "card": card, "decks": where})
 
 
 def _zone_problem(st: proj.State, e: Any) -> Msg | None:
@@ -126,10 +126,10 @@ def _zone_problem(st: proj.State, e: Any) -> Msg | None:
     severity=Severity.ERROR,
     on=(ev.BulletFired, ev.TossGroupOpened),
 )
-def card_used_from_its_zone(s: Step) -> Iterable[Hit]:
+def card_used_from_its_zone(s: Step) -> Iterable[Flag]:
     why = _zone_problem(s.before.game, s.event)
     if why is not None:
-        yield Hit(s.event.seq, {"player": s.event.player, "card": s.event.card, "why": why})
+        yield Flag(s.event.seq, {"player": s.event.player, "card": s.event.card, "why": why})
 
 
 def _consequence(st: proj.State, e: Any, gun: proj.Gun, option: str) -> Msg:
@@ -152,7 +152,7 @@ def _consequence(st: proj.State, e: Any, gun: proj.Gun, option: str) -> Msg:
     options=("deck_out",),
     on=(ev.CardsDrawn, ev.Loaded),
 )
-def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Hit]:
+def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Flag]:
     e = s.event
     deck = e.deck
     if type(e) is ev.Loaded and (e.zone != "deck" or not deck):
@@ -165,7 +165,7 @@ def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Hit]:
     if isinstance(e, ev.CardsDrawn) and option == "failed-draw":
         return ()  # the draw that cannot be made is the deck-out itself; play after it is GG-END-002's
     return (
-        Hit(
+        Flag(
             e.seq,
             {
                 "player": e.player,

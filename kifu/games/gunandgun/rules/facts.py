@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 from collections.abc import Iterable, Sequence
 
-from kifu.auditor.base import Hit
+from kifu.auditor.base import Flag
 
 from .. import projection as proj
 from ..projection import Activation, State
@@ -152,9 +152,9 @@ def opponent(state: State, pid: str) -> str | None:
     return next((o for o in state.order if o != pid), None)
 
 
-def unknown(seq: int, what: str, seqs: Iterable[int] = (), about: Any = None) -> Hit:
+def unknown(seq: int, what: str, seqs: Iterable[int] = (), about: Any = None) -> Flag:
     """An info finding: the rule cannot decide without the card's facts."""
-    return Hit(seq, {"reason": what}, seqs=tuple(seqs), undecided=True, about=about)
+    return Flag(seq, {"reason": what}, seqs=tuple(seqs), undecided=True, about=about)
 
 
 def effective_n(state: State, a: Activation) -> int:
@@ -163,12 +163,26 @@ def effective_n(state: State, a: Activation) -> int:
     return a.n if cap is None else min(a.n, cap)
 
 
+def expected_damage(gun: Any, shot: proj.Shot) -> int | None:
+    row = gun.hit_at(shot.loads)
+    if row is None:
+        return None
+    hit = row.hit
+    for stage, delta, to in shot.mods:
+        hit = to if stage == "replace" and to is not None else hit + delta
+    return max(0, hit)
+
+
+def current_hit(state: State, shot: proj.Shot) -> int | None:
+    """The HIT a shot would deal now (its row plus the modifiers recorded so far)."""
+    gun = proj.gun_facts(state, shot.gun)
+    return None if gun is None else expected_damage(gun, shot)
+
+
 def _auto_measure(state: State, a: Activation, condition: str) -> tuple[int, str] | None:
     """What the card's condition compares, read from the state (None when the log must say)."""
     shot = state.shots.get(a.shot or "")
     if "incoming HIT" in condition and shot is not None:
-        from .shots import current_hit
-
         hit = current_hit(state, shot)
         return (hit, "ge") if hit is not None else None
     if "load count" in condition and shot is not None:

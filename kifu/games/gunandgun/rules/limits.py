@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -34,7 +34,7 @@ def _used(s: Step, scope: str, p: Any, card: str, f: Any) -> Iterable[tuple[Any,
             yield lim, p.up_loads.get(card, 0), card
 
 
-def _check(s: Step, scope: str) -> Iterable[Hit]:
+def _check(s: Step, scope: str) -> Iterable[Flag]:
     # Both rules watch every use of a card, and few cards have a limit: the look-up first, in a plain function.
     e = s.event
     if type(e) is ev.Loaded and e.face != "up":
@@ -52,10 +52,10 @@ def _check(s: Step, scope: str) -> Iterable[Hit]:
     return _over(s, scope, _used(s, scope, p, card, f))
 
 
-def _over(s: Step, scope: str, used: Iterable[tuple[Any, int, str]]) -> Iterable[Hit]:
+def _over(s: Step, scope: str, used: Iterable[tuple[Any, int, str]]) -> Iterable[Flag]:
     for lim, count, card in used:
         if count > lim.n:
-            yield Hit(
+            yield Flag(
                 s.event.seq,
                 {
                     "card": card,
@@ -75,7 +75,7 @@ def _over(s: Step, scope: str, used: Iterable[tuple[Any, int, str]]) -> Iterable
     severity=Severity.ERROR,
     on=(ev.CardPlayed, ev.BulletFired, ev.EffectResolved, ev.Loaded),
 )
-def turn_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
+def turn_usage_limit_unchanged(s: Step) -> Iterable[Flag]:
     return _check(s, "turn")
 
 
@@ -85,7 +85,7 @@ def turn_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CardPlayed, ev.BulletFired),
 )
-def game_usage_limit_unchanged(s: Step) -> Iterable[Hit]:
+def game_usage_limit_unchanged(s: Step) -> Iterable[Flag]:
     return _check(s, "game")
 
 
@@ -112,7 +112,7 @@ def _imposed(st: Any, owner: str) -> Iterable[tuple[str, int | None, int]]:
     severity=Severity.ERROR,
     on=(ev.CardPlayed,),
 )
-def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
+def imposed_limit_uses_n(s: Step) -> Iterable[Flag]:
     e = s.event
     if e.kind != "action":
         return
@@ -121,9 +121,9 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
     count = st.players[e.player].actions if e.player in st.players else 0
     for card, limit, gseq in _imposed(st, opp or ""):
         if limit is None:
-            yield Hit(e.seq, {"reason": Msg("reason.gg.not_tossed_yet", card=card)}, undecided=True)
+            yield Flag(e.seq, {"reason": Msg("reason.gg.not_tossed_yet", card=card)}, undecided=True)
         elif count > limit:
-            yield Hit(e.seq, {"player": e.player, "count": count, "card": card, "n": limit}, (gseq,) if gseq else ())
+            yield Flag(e.seq, {"player": e.player, "count": count, "card": card, "n": limit}, (gseq,) if gseq else ())
 
 
 @rule(
@@ -132,7 +132,7 @@ def imposed_limit_uses_n(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.SkillUsed,),
 )
-def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
+def used_skill_stays_face_up(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     p = st.players.get(e.player)
@@ -142,7 +142,7 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     chosen = [proj.skill_facts(st, x) for x in p.skills]
     if p.skills and e.skill not in p.skills and f is not None and f not in chosen:
         names = ", ".join(p.skills)
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "player": e.player,
@@ -153,7 +153,7 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
             about=("act", e.act),
         )
     elif (proj.canon(st, e.skill) or e.skill) in p.skills_up:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "player": e.player,
@@ -164,7 +164,7 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
             about=("act", e.act),
         )
     elif f is not None and f.per_turn is not None and p.plays.get(f.name, 0) >= f.per_turn:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "player": e.player,
@@ -182,7 +182,7 @@ def used_skill_stays_face_up(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CardPlayed,),
 )
-def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
+def card_not_used_on_own_first_turn(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     f = proj.card_facts(st, e.card)
@@ -190,9 +190,9 @@ def card_not_used_on_own_first_turn(s: Step) -> Iterable[Hit]:
         return
     p = st.players.get(e.player)
     if st.active is None or p is None or p.turns == 0:
-        yield Hit(e.seq, {"reason": Msg("reason.gg.no_turns")}, undecided=True)
+        yield Flag(e.seq, {"reason": Msg("reason.gg.no_turns")}, undecided=True)
     elif st.active == e.player and p.turns == 1:
-        yield Hit(e.seq, {"player": e.player, "card": f.name, "turn": st.turn})
+        yield Flag(e.seq, {"player": e.player, "card": f.name, "turn": st.turn})
 
 
 RULES = (

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -22,13 +22,13 @@ from .facts import player_gun
     severity=Severity.ERROR,
     on=(ev.Loaded,),
 )
-def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
+def basic_loads_within_load_limit(s: Step) -> Iterable[Flag]:
     e = s.event
     if e.how != "basic":
         return ()
     g = player_gun(s.after.game, e.player, e.gun)
     if g is not None and g.limit is not None and g.basic > g.limit:
-        return (Hit(e.seq, {"gun": e.gun, "basic": g.basic, "limit": g.limit}),)
+        return (Flag(e.seq, {"gun": e.gun, "basic": g.basic, "limit": g.limit}),)
     return ()
 
 
@@ -38,7 +38,7 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.Loaded,),
 )
-def loads_never_above_max(s: Step) -> Iterable[Hit]:
+def loads_never_above_max(s: Step) -> Iterable[Flag]:
     e = s.event
     if e.how == "effect":
         return ()
@@ -49,7 +49,7 @@ def loads_never_above_max(s: Step) -> Iterable[Hit]:
     size = e.n * proj.counts_as(st, e)  # ダブルバレット fills two places
     over = size - max(0, g.max - g.loads)
     if over > 0:
-        return (Hit(e.seq, {"gun": e.gun, "loads": g.loads, "max": g.max, "n": size, "over": over}),)
+        return (Flag(e.seq, {"gun": e.gun, "loads": g.loads, "max": g.max, "n": size, "over": over}),)
     return ()
 
 
@@ -59,26 +59,26 @@ def loads_never_above_max(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.Loaded,),
 )
-def face_up_loads_are_bullets(s: Step) -> Iterable[Hit]:
+def face_up_loads_are_bullets(s: Step) -> Iterable[Flag]:
     e = s.event
     if e.face != "up":
         return ()
     return _face_up_load(s)
 
 
-def _face_up_load(s: Step) -> Iterable[Hit]:
+def _face_up_load(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     f = proj.card_facts(st, e.card)
     gun = proj.gun_facts(st, e.gun)
     if f is None:
-        yield Hit(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.card or e.gun)}, undecided=True)
+        yield Flag(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.card or e.gun)}, undecided=True)
     elif f.kind != "bullet":
-        yield Hit(
+        yield Flag(
             e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.not_a_bullet", kind=Msg(f"word.gg.{f.kind}"))}
         )
     elif gun is not None and not gun.face_up_bullets:
-        yield Hit(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.no_face_up_bullets")})
+        yield Flag(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.no_face_up_bullets")})
 
 
 RULES = (basic_loads_within_load_limit, loads_never_above_max, face_up_loads_are_bullets)

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.auditor.base import End, Flag, Severity, Step, end_rule, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -44,7 +44,7 @@ def _card_of(s: Step) -> tuple[Any, Any]:
     severity=Severity.ERROR,
     on=(ev.EffectResolved,),
 )
-def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
+def effect_numbers_use_n(s: Step) -> Iterable[Flag]:
     a, f = _card_of(s)
     if a is None or s.event.values is None:
         return
@@ -60,7 +60,7 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
             about=("act", a.id),
         )
     elif list(s.event.values) != want:
-        yield Hit(
+        yield Flag(
             s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)}, about=("act", a.id)
         )
 
@@ -71,7 +71,7 @@ def effect_numbers_use_n(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsMoved),
 )
-def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
+def effect_does_not_exceed_n(s: Step) -> Iterable[Flag]:
     # Watches every draw, load, life and burn change, most of them no activation's effect: a plain function.
     aid = s.event.act
     a = s.after.game.acts.get(aid) if aid else None
@@ -80,7 +80,7 @@ def effect_does_not_exceed_n(s: Step) -> Iterable[Hit]:
     return _effect_within_n(s, a)
 
 
-def _effect_within_n(s: Step, a: Any) -> Iterable[Hit]:
+def _effect_within_n(s: Step, a: Any) -> Iterable[Flag]:
     e = s.event
     st = s.after.game
     if a.resolved is None and not sequence_over(st, a, s.options):
@@ -93,7 +93,7 @@ def _effect_within_n(s: Step, a: Any) -> Iterable[Hit]:
     done = a.effects.get(_effect_key(e, st), 0)
     if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "card": a.card or Msg("word.gg.continuous"),
@@ -109,7 +109,7 @@ def _effect_within_n(s: Step, a: Any) -> Iterable[Hit]:
     elif isinstance(e, ev.HitModified) and a.kind.startswith("group-"):
         return  # a lasting modifier (スパイラル・シューター, バレットキャッチ) applies N to every shot of its turn
     elif limit is not None and done > limit:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "card": a.card or Msg("word.gg.continuous"),
@@ -154,7 +154,7 @@ def _effect_key(e: Any, st: Any) -> str:
     severity=Severity.ERROR,
     on=(ev.EffectResolved, ev.HitModified, ev.LifeChanged),
 )
-def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
+def threshold_compares_with_n(s: Step) -> Iterable[Flag]:
     # Watches every HIT and life change; only a recorded verdict or an activation's effect is judged.
     e = s.event
     if type(e) is ev.EffectResolved:
@@ -164,7 +164,7 @@ def threshold_compares_with_n(s: Step) -> Iterable[Hit]:
     return _threshold_applied(s)
 
 
-def _verdict_recorded(s: Step) -> Iterable[Hit]:
+def _verdict_recorded(s: Step) -> Iterable[Flag]:
     """GG-NUM-003 at a resolution that records whether the threshold holds: as the card compares it with N."""
     e = s.event
     st = s.before.game
@@ -174,7 +174,7 @@ def _verdict_recorded(s: Step) -> Iterable[Hit]:
         yield _threshold_hit(e.seq, a, e.n, t, Msg("text.gg.judged", holds=_holds(e.holds)))
 
 
-def _threshold_applied(s: Step) -> Iterable[Hit]:
+def _threshold_applied(s: Step) -> Iterable[Flag]:
     """GG-NUM-003 at an effect applied: only where the threshold under N holds."""
     e = s.event
     st = s.before.game
@@ -198,8 +198,8 @@ def _threshold_applied(s: Step) -> Iterable[Hit]:
 
 def _threshold_hit(
     seq: int, a: Any, n: int, t: tuple[int, int, str, bool], got: Msg, seqs: tuple[int, ...] = ()
-) -> Hit:
-    return Hit(
+) -> Flag:
+    return Flag(
         seq,
         {
             "card": a.card or Msg("word.gg.continuous"),
@@ -234,7 +234,7 @@ def _exact_numbers(f: Any) -> bool:
     name="effect-does-all-that-n-says",
     severity=Severity.ERROR,
 )
-def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
+def effect_does_all_that_n_says(end: End) -> Iterable[Flag]:
     st = end.final.game
     for a in st.acts.values():
         if a.kind != "action" or a.resolved is None or a.outcome != "applied" or a.rn is None:
@@ -249,7 +249,7 @@ def effect_does_all_that_n_says(end: End) -> Iterable[Hit]:
             want = value_of(f, a.rn, role)
             done = a.effects.get(role, 0)
             if want is not None and done < want:
-                yield Hit(
+                yield Flag(
                     a.resolved,
                     {"card": a.card, "act": a.id, "n": a.rn, "role": _word(role), "want": want, "done": done},
                     (a.seq,),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
@@ -24,7 +24,7 @@ EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModif
     severity=Severity.ERROR,
     on=(ev.EffectResolved,),
 )
-def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
+def failed_response_goes_to_discard(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     a = st.acts.get(e.act)
@@ -33,7 +33,7 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     t = threshold(st, a, e)
     holds = e.holds if e.holds is not None else (t[3] if t is not None else None)
     if holds is False:
-        yield Hit(
+        yield Flag(
             e.seq,
             {"card": a.card, "act": a.id, "measured": e.measured if t is None else t[0], "n": e.n},
             (a.seq,),
@@ -47,7 +47,7 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=EFFECTS,
 )
-def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
+def fizzled_response_has_no_effect(s: Step) -> Iterable[Flag]:
     # Watches every effect, most of them no activation's: a plain function.
     aid = s.event.act
     a = s.before.game.acts.get(aid) if aid else None
@@ -56,7 +56,7 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     if isinstance(s.event, ev.CardsDiscarded) and s.event.zone == "set":
         return ()  # the fizzled card itself going to the discard is what should happen
     return (
-        Hit(
+        Flag(
             s.event.seq,
             {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
             (a.resolved or a.seq,),
@@ -71,7 +71,7 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.ResponseDeclared,),
 )
-def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
+def response_set_then_declared_against_opponent(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     p = st.players.get(e.player)
@@ -87,7 +87,7 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
             why = f"{e.against} is not a shot or skill of the opponent"
             why_ja = f"{e.against} は相手の射撃・技能ではありません"
     if why:
-        yield Hit(e.seq, {"player": e.player, "act": e.act, "why": why, "why_ja": why_ja}, about=("act", e.act))
+        yield Flag(e.seq, {"player": e.player, "act": e.act, "why": why, "why_ja": why_ja}, about=("act", e.act))
 
 
 @rule(
@@ -96,7 +96,7 @@ def response_set_then_declared_against_opponent(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.EffectResolved,),
 )
-def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
+def responses_resolve_last_declared_first(s: Step) -> Iterable[Flag]:
     st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind != "response" or a.declared is None or a.resolved is not None or a.shot is None:
@@ -111,7 +111,7 @@ def responses_resolve_last_declared_first(s: Step) -> Iterable[Hit]:
         and x.resolved is None
     ]
     if later:
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {"act": a.id, "declared": a.declared, "later": later[0].id},
             (a.declared, later[0].declared),
@@ -133,7 +133,7 @@ def _blockers(st: Any, shot: Any) -> list[str]:
     severity=Severity.ERROR,
     on=(ev.ResponseDeclared,),
 )
-def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
+def no_response_to_unanswerable_shot(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     shot = st.shots.get(e.against or st.last_shot or "")
@@ -141,7 +141,7 @@ def no_response_to_unanswerable_shot(s: Step) -> Iterable[Hit]:
         return
     by = _blockers(st, shot)
     if by:
-        yield Hit(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,), about=("act", e.act))
+        yield Flag(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,), about=("act", e.act))
 
 
 RULES = (

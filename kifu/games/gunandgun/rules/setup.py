@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import REST, Hit, Severity, Step, rule
+from kifu.auditor.base import REST, Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded
 
@@ -44,15 +44,15 @@ def _first_by_rule(st: proj.State) -> tuple[set[str], str] | None:
     severity=Severity.ERROR,
     on=(ev.FirstPlayerChosen,),
 )
-def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
+def first_player_by_speed_then_weight(s: Step) -> Iterable[Flag]:
     e = s.event
     found = _first_by_rule(s.before.game)
     if found is None:
-        yield Hit(e.seq, {"reason": Msg("reason.gg.setups_first")}, undecided=True)
+        yield Flag(e.seq, {"reason": Msg("reason.gg.setups_first")}, undecided=True)
         return
     who, reason = found
     if e.player not in who or e.reason != reason:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "want": sorted(who),
@@ -69,20 +69,20 @@ def first_player_by_speed_then_weight(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.SetupChosen,),
 )
-def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
+def skill_belongs_to_gunner(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     gunner = proj.gunner_facts(st, e.gunner)
     for name in (e.skill, *e.extra_skills):
         skill = proj.skill_facts(st, name)
         if gunner is None or skill is None:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {"reason": Msg("reason.gg.card_unknown", card=e.gunner if gunner is None else name)},
                 undecided=True,
             )
         elif skill.id not in gunner.skills:
-            yield Hit(e.seq, {"skill": name, "gunner": e.gunner})
+            yield Flag(e.seq, {"skill": name, "gunner": e.gunner})
 
 
 @rule(
@@ -92,7 +92,7 @@ def skill_belongs_to_gunner(s: Step) -> Iterable[Hit]:
     on=(ev.SetupChosen,),
     options=("skills_per_player",),
 )
-def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
+def skills_per_player_as_allowed(s: Step) -> Iterable[Flag]:
     e = s.event
     if not e.extra_skills:
         return
@@ -100,7 +100,7 @@ def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
     st = s.before.game
     ids = [getattr(proj.skill_facts(st, x), "id", x) for x in (e.skill, *e.extra_skills)]
     if len(ids) > allowed or len(set(ids)) < len(ids):
-        yield Hit(e.seq, {"player": e.player, "count": len(ids), "distinct": len(set(ids)), "allowed": allowed})
+        yield Flag(e.seq, {"player": e.player, "count": len(ids), "distinct": len(set(ids)), "allowed": allowed})
 
 
 @rule(
@@ -109,11 +109,11 @@ def skills_per_player_as_allowed(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.SetupChosen,),
 )
-def starting_life_from_gunner(s: Step) -> Iterable[Hit]:
+def starting_life_from_gunner(s: Step) -> Iterable[Flag]:
     e = s.event
     gunner = proj.gunner_facts(s.before.game, e.gunner)
     if e.life is not None and gunner is not None and e.life != gunner.life:
-        yield Hit(e.seq, {"gunner": e.gunner, "want": gunner.life, "got": e.life})
+        yield Flag(e.seq, {"gunner": e.gunner, "want": gunner.life, "got": e.life})
 
 
 def _turn_order(s: Step) -> Msg | None:
@@ -134,7 +134,7 @@ def _turn_order(s: Step) -> Msg | None:
     severity=Severity.ERROR,
     on=tuple(t for t in MAIN if t is not ev.TossGroupOpened) + (ev.TurnStarted,),  # group timing: GG-TOSS-005
 )
-def only_active_player_acts(s: Step) -> Iterable[Hit]:
+def only_active_player_acts(s: Step) -> Iterable[Flag]:
     # Watches most actions, nearly all by the active player: a plain function that returns at once for them.
     e, st = s.event, s.before.game
     if isinstance(e, ev.TurnStarted):
@@ -147,7 +147,7 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
         return ()
     else:
         why = Msg("text.gg.acts_in_turn", player=e.player, active=st.active)
-    return (Hit(e.seq, {"seq": e.seq, "why": why}),) if why else ()
+    return (Flag(e.seq, {"seq": e.seq, "why": why}),) if why else ()
 
 
 @rule(
@@ -157,7 +157,7 @@ def only_active_player_acts(s: Step) -> Iterable[Hit]:
     on=(ev.TurnEnded,),
     options=("deck_out",),
 )
-def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
+def hand_refilled_to_hand_size(s: Step) -> Iterable[Flag]:
     e, st = s.event, s.before.game
     p = st.players.get(e.player)
     gunner = proj.gunner_facts(st, p.gunner) if p else None
@@ -169,7 +169,7 @@ def hand_refilled_to_hand_size(s: Step) -> Iterable[Hit]:
     short = p.hand < size and decks > 0
     long = p.refill is not None and p.hand > max(size, p.refill)
     if short or long:
-        yield Hit(
+        yield Flag(
             e.seq,
             {"player": e.player, "hand": p.hand, "size": size, "before": p.refill if p.refill is not None else p.hand},
         )
@@ -186,7 +186,7 @@ def _burn_due(option: str, counters: int) -> int:
     options=("burn", "burn_counters"),
     on=(ev.LifeChanged,) + MAIN + (ev.TurnEnded,),
 )
-def burn_at_turn_start(s: Step) -> Iterable[Hit]:
+def burn_at_turn_start(s: Step) -> Iterable[Flag]:
     # Watches every main-phase action, which matters only at a turn's start: asked first, in a plain function.
     e, st = s.event, s.before.game
     if type(e) is ev.LifeChanged:
@@ -196,18 +196,18 @@ def burn_at_turn_start(s: Step) -> Iterable[Hit]:
     return _burn_missed(s)
 
 
-def _burn_applied(s: Step) -> Iterable[Hit]:
+def _burn_applied(s: Step) -> Iterable[Flag]:
     """GG-TURN-003 at a burn: once, at the start of the burned player's turn, by what the counters say."""
     e, st = s.event, s.before.game
     p = st.players.get(e.player)
     due = _burn_due(s.options.get("burn", "flat"), p.burn if p else 0)
     if st.phase != "start" or st.active != e.player or p is None or p.burned:
-        yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_once")})
+        yield Flag(e.seq, {"player": e.player, "why": Msg("text.gg.burn_once")})
     elif -e.delta != due:
-        yield Hit(e.seq, {"player": e.player, "why": Msg("text.gg.burn_amount", got=-e.delta, due=due)})
+        yield Flag(e.seq, {"player": e.player, "why": Msg("text.gg.burn_amount", got=-e.delta, due=due)})
 
 
-def _burn_missed(s: Step) -> Iterable[Hit]:
+def _burn_missed(s: Step) -> Iterable[Flag]:
     """GG-TURN-003 at a main-phase action in the turn-start window: the burn came first, and as the option says."""
     e, st = s.event, s.before.game
     pid = getattr(e, "player", None)
@@ -215,9 +215,9 @@ def _burn_missed(s: Step) -> Iterable[Hit]:
     if p is None or pid != st.active or isinstance(e, ev.TossGroupOpened):
         return  # turn-start effects may come in any order; the main phase may not begin before the burn
     if p.burn > 0 and not p.burned:
-        yield Hit(e.seq, {"player": pid, "why": Msg("text.gg.burn_skipped", n=p.burn)})
+        yield Flag(e.seq, {"player": pid, "why": Msg("text.gg.burn_skipped", n=p.burn)})
     elif p.burned and p.burn > 0 and s.options.get("burn_counters") == "remove":
-        yield Hit(e.seq, {"player": pid, "why": Msg("text.gg.burn_kept")})
+        yield Flag(e.seq, {"player": pid, "why": Msg("text.gg.burn_kept")})
 
 
 @rule(
@@ -227,7 +227,7 @@ def _burn_missed(s: Step) -> Iterable[Hit]:
     options=("turn_end_order",),
     on=(ev.EffectResolved,),
 )
-def turn_end_effects_order(s: Step) -> Iterable[Hit]:
+def turn_end_effects_order(s: Step) -> Iterable[Flag]:
     order = s.options.get("turn_end_order", "any")
     st = s.before.game
     a = st.acts.get(s.event.act)
@@ -238,7 +238,7 @@ def turn_end_effects_order(s: Step) -> Iterable[Hit]:
         return
     refilled = st.players[a.player].refill is not None
     if refilled == (order == "before-refill"):
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {"card": f.name, "when": Msg("word.gg.after" if refilled else "word.gg.before"), "order": order},
         )
@@ -269,16 +269,16 @@ def _decked(st: proj.State, option: str) -> list[str]:
     severity=Severity.ERROR,
     on=(ev.TurnStarted, ev.TurnEnded, MatchEnded),
 )
-def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
+def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Flag]:
     dead = _dead(s.before.game)
     if not dead:
         return
     if isinstance(s.event, MatchEnded):
         if s.event.winner in dead:
-            yield Hit(s.event.seq, {"why": Msg("text.gg.winner_dead", winner=s.event.winner)})
+            yield Flag(s.event.seq, {"why": Msg("text.gg.winner_dead", winner=s.event.winner)})
     else:
         # the match was over: what is recorded after it is play on after a defeat (one finding)
-        yield Hit(s.event.seq, {"why": Msg("text.gg.should_have_ended", players=dead)}, about=REST)
+        yield Flag(s.event.seq, {"why": Msg("text.gg.should_have_ended", players=dead)}, about=REST)
 
 
 @rule(
@@ -288,10 +288,10 @@ def match_ends_when_life_reaches_zero(s: Step) -> Iterable[Hit]:
     options=("deck_out",),
     on=(ev.TurnStarted,),
 )
-def match_ends_on_deck_out(s: Step) -> Iterable[Hit]:
+def match_ends_on_deck_out(s: Step) -> Iterable[Flag]:
     option = s.options.get("deck_out", "both-empty")
     for pid in _decked(s.before.game, option):
-        yield Hit(s.event.seq, {"player": pid, "option": option}, about=REST)
+        yield Flag(s.event.seq, {"player": pid, "option": option}, about=REST)
 
 
 RULES = (

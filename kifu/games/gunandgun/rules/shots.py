@@ -6,15 +6,14 @@ Sources: reference gunandgun.md §1.5 ([N-shoot] sequence and HIT table), seed 0
 
 from __future__ import annotations
 
-from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import player_gun
+from .facts import expected_damage, player_gun
 
 STAGES = ("effect", "bullet", "response", "replace")
 
@@ -26,13 +25,13 @@ STAGES = ("effect", "bullet", "response", "replace")
     options=("shots_per_gun",),
     on=(ev.ShotDeclared,),
 )
-def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
+def gun_shoots_once_per_turn(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.after.game
     g = player_gun(st, e.player, e.gun)
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
-        yield Hit(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
+        yield Flag(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
 
 
 @rule(
@@ -41,20 +40,20 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.ShotDeclared,),
 )
-def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
+def shot_needs_lowest_hit_row(s: Step) -> Iterable[Flag]:
     e = s.event
     st = s.before.game
     g = player_gun(st, e.player, e.gun)
     gun = proj.gun_facts(st, e.gun)
     if g is None or gun is None:
         if g is not None:
-            yield Hit(
+            yield Flag(
                 e.seq, {"reason": Msg("reason.gg.gun_unknown", gun=e.gun)}, undecided=True, about=("shot", e.shot)
             )
         return
     need = gun.min_load()
     if need is not None and g.loads < need:
-        yield Hit(e.seq, {"gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
+        yield Flag(e.seq, {"gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
 
 
 @rule(
@@ -63,35 +62,19 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.HitModified,),
 )
-def hit_modifiers_in_order(s: Step) -> Iterable[Hit]:
+def hit_modifiers_in_order(s: Step) -> Iterable[Flag]:
     e = s.event
     shot = s.before.game.shots.get(e.shot)
     if shot is None or not shot.mods:
         return
     last = max(STAGES.index(m[0]) for m in shot.mods)
     if STAGES.index(e.stage) < last:
-        yield Hit(
+        yield Flag(
             e.seq,
             {"shot": e.shot, "stage": Msg(f"word.gg.stage.{e.stage}"), "after": Msg(f"word.gg.stage.{STAGES[last]}")},
             (shot.seq,),
             about=("shot", e.shot),
         )
-
-
-def expected_damage(gun: Any, shot: proj.Shot) -> int | None:
-    row = gun.hit_at(shot.loads)
-    if row is None:
-        return None
-    hit = row.hit
-    for stage, delta, to in shot.mods:
-        hit = to if stage == "replace" and to is not None else hit + delta
-    return max(0, hit)
-
-
-def current_hit(state: Any, shot: proj.Shot) -> int | None:
-    """The HIT a shot would deal now (its row plus the modifiers recorded so far)."""
-    gun = proj.gun_facts(state, shot.gun)
-    return None if gun is None else expected_damage(gun, shot)
 
 
 @rule(
@@ -100,7 +83,7 @@ def current_hit(state: Any, shot: proj.Shot) -> int | None:
     severity=Severity.ERROR,
     on=(ev.LifeChanged,),
 )
-def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
+def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Flag]:
     e = s.event
     if e.why != "hit" or e.shot is None:
         return
@@ -112,7 +95,7 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Hit]:
     want = expected_damage(gun, shot)
     if want is not None and shot.damage != want:
         modifiers = tuple(("act", a.id) for a in st.acts.values() if a.shot == shot.id)
-        yield Hit(
+        yield Flag(
             e.seq,
             {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
             (shot.seq,),

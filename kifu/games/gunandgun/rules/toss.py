@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -31,7 +31,7 @@ from .facts import (
     on=(ev.CoinTossed, ev.CostPaid),
     options=("cost_payment",),
 )
-def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
+def cost_paid_before_toss(s: Step) -> Iterable[Flag]:
     st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind in ("gunner", "gun") or isinstance(s.event, ev.CostPaid) and s.event.kind == "additional":
@@ -41,14 +41,14 @@ def cost_paid_before_toss(s: Step) -> Iterable[Hit]:
     cost = expected_cost(st, a, s.options)
     if isinstance(s.event, ev.CoinTossed):
         if cost is not None and cost[1] > 0:
-            yield Hit(
+            yield Flag(
                 s.event.seq,
                 {"seq": s.event.seq, "card": _card(a), "act": a.id, "cost": amount(cost[0], cost[1])},
                 (a.seq,),
                 about=("act", a.id),
             )
     elif cost is None or cost[1] == 0:
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {"seq": a.toss_seqs[0], "card": _card(a), "act": a.id, "cost": amount(s.event.kind, s.event.n)},
             a.toss_seqs[:1],
@@ -73,7 +73,7 @@ def _tosses(a: proj.Activation) -> object:
     on=(ev.CoinTossed,),
     options=("load_toss_end",),
 )
-def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
+def no_toss_after_sequence_ends(s: Step) -> Iterable[Flag]:
     st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None:
@@ -87,7 +87,7 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
         why, ended = Msg("text.gg.ended_cap", cap=load_cap(st, a)), a.toss_seqs[-1] if a.toss_seqs else a.seq
     else:
         return
-    yield Hit(
+    yield Flag(
         s.event.seq,
         {"act": a.id, "card": _card(a), "ended": ended, "why": why, "seq": s.event.seq},
         (ended,),
@@ -102,11 +102,11 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Hit]:
     on=(ev.EffectResolved,),
     options=("load_toss_end",),
 )
-def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
+def n_counts_self_before_first_opponent(s: Step) -> Iterable[Flag]:
     st = s.before.game
     a = st.acts.get(s.event.act)
     if a is not None and a.kind not in ("gunner", "gun") and s.event.n not in n_choices(st, a, s.options):
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {"act": a.id, "card": _card(a), "claimed": s.event.n, "n": effective_n(st, a), "tosses": _tosses(a)},
             a.toss_seqs,
@@ -121,7 +121,7 @@ def n_counts_self_before_first_opponent(s: Step) -> Iterable[Hit]:
     on=(ev.EffectResolved,),
     options=("load_toss_end",),
 )
-def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
+def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Flag]:
     st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind in ("gunner", "gun") or a.resolved is not None:
@@ -132,7 +132,7 @@ def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Hit]:
     if not a.tosses and f is not None and not any(x.replaceable for x in numbers(f)):
         return  # nothing for N to replace (バラージ, ステルスバレット): a table need not toss
     if not sequence_over(st, a, s.options):
-        yield Hit(s.event.seq, {"act": a.id, "card": _card(a), "tosses": _tosses(a)}, a.toss_seqs, about=("act", a.id))
+        yield Flag(s.event.seq, {"act": a.id, "card": _card(a), "tosses": _tosses(a)}, a.toss_seqs, about=("act", a.id))
 
 
 WHY_JA = {
@@ -173,13 +173,13 @@ def _timing_problem(s: Step) -> str | None:
     options=("function_first_toss",),
     on=(ev.CoinTossed, ev.TossGroupOpened),
 )
-def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
+def toss_at_the_kinds_timing(s: Step) -> Iterable[Flag]:
     st = s.before.game
     e = s.event
     if isinstance(e, ev.TossGroupOpened):
         if st.turn and (st.phase != "start" or st.active != e.player):
             why = "a turn toss group opens at the owner's turn start"
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "seq": e.seq,
@@ -196,7 +196,7 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
         return  # the sequence is judged by its first toss: one finding per mistimed sequence
     why = _timing_problem(s)
     if why is not None:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "seq": e.seq,
@@ -216,10 +216,10 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CoinTossed,),
 )
-def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
+def tosser_owns_the_activation(s: Step) -> Iterable[Flag]:
     a = s.before.game.acts.get(s.event.act)
     if a is not None and a.player != s.event.player:
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {"act": a.id, "card": _card(a), "owner": a.player, "tosser": s.event.player},
             (a.seq,),
@@ -233,7 +233,7 @@ def tosser_owns_the_activation(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.TossGroupOpened,),
 )
-def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
+def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Flag]:
     st = s.before.game
     e = s.event
     p = st.players.get(e.player)
@@ -243,7 +243,7 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
         return
     if key in p.groups:
         prev = st.acts.get(p.group_of.get(key, ""))
-        yield Hit(
+        yield Flag(
             e.seq,
             {"player": e.player, "card": e.card or Msg("word.gg.continuous"), "seq": prev.seq if prev else e.seq},
             (prev.seq,) if prev else (),
@@ -257,7 +257,7 @@ def one_toss_per_function_kind_per_turn(s: Step) -> Iterable[Hit]:
     options=("function_first_toss",),
     on=(ev.EffectResolved,),
 )
-def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
+def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Flag]:
     st = s.before.game
     e = s.event
     a = st.acts.get(e.act)
@@ -275,7 +275,7 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
         why = f"uses the toss of turn {a.turn}, not this turn's start"
         why_ja = f"このターンではなくターン {a.turn} のトスを使っています"
     if why:
-        yield Hit(e.seq, {"card": card, "seq": e.seq, "why": why, "why_ja": why_ja}, (a.seq,), about=("act", a.id))
+        yield Flag(e.seq, {"card": card, "seq": e.seq, "why": why, "why_ja": why_ja}, (a.seq,), about=("act", a.id))
 
 
 @rule(
@@ -284,12 +284,12 @@ def function_uses_its_kinds_turn_toss(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CoinTossed, ev.EffectResolved),
 )
-def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Hit]:
+def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Flag]:
     a = s.before.game.acts.get(s.event.act)
     if a is None or a.kind not in ("gunner", "gun"):
         return
     if isinstance(s.event, ev.CoinTossed) or s.event.n != 0:
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {"name": a.card, "source": Msg(f"word.gg.{a.kind}"), "act": a.id, "seq": s.event.seq},
             (a.seq,),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import End, Hit, Severity, Step, end_rule, latest, rule
+from kifu.auditor.base import End, Flag, Severity, Step, end_rule, latest, rule
 from kifu.events.i18n import Msg
 
 from ..events import CoinCalled, CoinLanded, FlipDecided
@@ -35,12 +35,12 @@ def _called(s: Step) -> Instruction | None:
     severity=Severity.ERROR,
     on=(CoinCalled,),
 )
-def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
+def heads_tails_has_no_call(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, CoinCalled)
     ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind == "heads-tails":
-        yield Hit(e.seq, evidence(ins, player=e.player, side=e.side), about=flip_subject(ins, e.group))
+        yield Flag(e.seq, evidence(ins, player=e.player, side=e.side), about=flip_subject(ins, e.group))
 
 
 @rule(
@@ -50,12 +50,12 @@ def heads_tails_has_no_call(s: Step) -> Iterable[Hit]:
     on=(FlipDecided,),
     options=(STATED.name,),
 )
-def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
+def heads_tails_has_no_winner(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, FlipDecided)
     ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind == "heads-tails" and not stated_group(ins, e.group):
-        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
+        yield Flag(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
 
 @rule(
@@ -64,12 +64,12 @@ def heads_tails_has_no_winner(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(CoinCalled,),
 )
-def flipper_calls(s: Step) -> Iterable[Hit]:
+def flipper_calls(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, CoinCalled)
     ins = _called(s)
     if ins is not None and e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group))
+        yield Flag(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group))
 
 
 @rule(
@@ -78,7 +78,7 @@ def flipper_calls(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(CoinCalled, CoinLanded, FlipDecided),
 )
-def call_before_result(s: Step) -> Iterable[Hit]:
+def call_before_result(s: Step) -> Iterable[Flag]:
     # Watches most flip events: a plain function, not a generator (one is built per call).
     ins = _called(s)
     if ins is None:
@@ -90,7 +90,7 @@ def call_before_result(s: Step) -> Iterable[Hit]:
         landed = coins_of(g_before, ins.flipper) if g_before else ()
         if landed and e.player == ins.flipper:
             return (
-                Hit(
+                Flag(
                     e.seq,
                     evidence(ins, group=e.group, seq=e.seq, coin_seq=landed[0].seq),
                     (landed[0].seq,),
@@ -101,14 +101,14 @@ def call_before_result(s: Step) -> Iterable[Hit]:
     return _no_call(ins, g_before, e)
 
 
-def _no_call(ins: Instruction, g_before, e) -> tuple[Hit, ...]:
+def _no_call(ins: Instruction, g_before, e) -> tuple[Flag, ...]:
     """Info: a result with no call before it and nothing earlier in the flip: the timing cannot be decided."""
     if g_before is not None and (any(c.player == ins.flipper for c in g_before.calls) or g_before.coins):
         return ()
     if isinstance(e, CoinLanded) and (e.player or ins.flipper) != ins.flipper:
         return ()
     reason = Msg("reason.mtg.no_call", flipper=ins.flipper, group=e.group, card=ins.card)
-    return (Hit(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True, about=flip_subject(ins, e.group)),)
+    return (Flag(e.seq, evidence(ins, group=e.group, reason=reason), undecided=True, about=flip_subject(ins, e.group)),)
 
 
 @rule(
@@ -117,12 +117,12 @@ def _no_call(ins: Instruction, g_before, e) -> tuple[Hit, ...]:
     severity=Severity.ERROR,
     on=(FlipDecided,),
 )
-def only_flipper_wins(s: Step) -> Iterable[Hit]:
+def only_flipper_wins(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, FlipDecided)
     ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.kind != "heads-tails" and e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
+        yield Flag(e.seq, evidence(ins, player=e.player, outcome=e.outcome), about=flip_subject(ins, e.group))
 
 
 def expected_outcome(ins: Instruction, g: Group) -> tuple[str | None, dict]:
@@ -169,10 +169,10 @@ def wrong_outcomes(state: State) -> tuple[tuple[Instruction, Group, Mark, str, d
     severity=Severity.ERROR,
     options=(STATED.name, CALLS.name),
 )
-def won_means_call_matches(end: End) -> Iterable[Hit]:
+def won_means_call_matches(end: End) -> Iterable[Flag]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
         if not explained_by_ignored(ins, g, o.value):
-            yield Hit(
+            yield Flag(
                 o.seq,
                 evidence(ins, group=g.group, expected=expected, outcome=o.value, **seen),
                 about=flip_subject(ins, g.group),
@@ -185,13 +185,13 @@ def won_means_call_matches(end: End) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(CoinLanded,),
 )
-def instructed_player_flips(s: Step) -> Iterable[Hit]:
+def instructed_player_flips(s: Step) -> Iterable[Flag]:
     e = s.event
     if e.player is None:
         return ()  # the instruction's flipper, as the log leaves it
     ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.flippers != "each-player" and e.player != ins.flipper:
-        return (Hit(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group)),)
+        return (Flag(e.seq, evidence(ins, player=e.player), about=flip_subject(ins, e.group)),)
     return ()
 
 
@@ -202,18 +202,18 @@ def instructed_player_flips(s: Step) -> Iterable[Hit]:
     on=(CoinLanded, FlipDecided),
     options=(STATED.name,),
 )
-def stated_result(s: Step) -> Iterable[Hit]:
+def stated_result(s: Step) -> Iterable[Flag]:
     ins = s.after.game.flips.get(s.event.flip)
     if ins is None or not stated_group(ins, s.event.group):
         return ()
     return _stated_contradicted(s.event, ins)
 
 
-def _stated_contradicted(e: CoinLanded | FlipDecided, ins: Instruction) -> Iterable[Hit]:
+def _stated_contradicted(e: CoinLanded | FlipDecided, ins: Instruction) -> Iterable[Flag]:
     if isinstance(e, CoinLanded) and e.result != "heads" and (e.player or ins.flipper) == ins.flipper:
-        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.a_coin", side=e.result)), about=flip_subject(ins, e.group))
+        yield Flag(e.seq, evidence(ins, what=Msg("text.mtg.a_coin", side=e.result)), about=flip_subject(ins, e.group))
     if isinstance(e, FlipDecided) and e.outcome != "won":
-        yield Hit(
+        yield Flag(
             e.seq,
             evidence(ins, what=Msg("text.mtg.player_outcome", player=e.player, outcome=e.outcome)),
             about=flip_subject(ins, e.group),

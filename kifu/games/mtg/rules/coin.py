@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from ..events import (
@@ -29,17 +29,17 @@ DIE_READINGS = ("odd", "even", "low", "high")
     severity=Severity.ERROR,
     on=(RandomiserAgreed, CoinLanded),
 )
-def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
+def substitute_needs_agreement(s: Step) -> Iterable[Flag]:
     e = s.event
     players = s.after.log.players
     if isinstance(e, RandomiserAgreed):
         missing = [p for p in players if p not in e.agreed]
         if e.kind != "coin" and missing:
-            return (Hit(e.seq, {"randomiser": e.randomiser, "missing": missing}),)
+            return (Flag(e.seq, {"randomiser": e.randomiser, "missing": missing}),)
     elif isinstance(e, CoinLanded):
         r = s.before.game.randomisers.get(e.randomiser)
         if r is None or (r.kind == "coin" and e.face is not None):
-            return (Hit(e.seq, {"randomiser": e.randomiser, "missing": list(players)}),)
+            return (Flag(e.seq, {"randomiser": e.randomiser, "missing": list(players)}),)
     return ()
 
 
@@ -49,7 +49,7 @@ def substitute_needs_agreement(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(RandomiserAgreed, HeadsNamed),
 )
-def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
+def substitute_two_equal_results(s: Step) -> Iterable[Flag]:
     e = s.event
     r = s.after.game.randomisers.get(e.randomiser)
     if r is None or (isinstance(e, HeadsNamed) and r.kind != "die"):
@@ -58,7 +58,7 @@ def substitute_two_equal_results(s: Step) -> Iterable[Hit]:
     # a die's reading may be named later (mtg.heads); only a reading that is named and not 50/50 is wrong
     bad_die = r.kind == "die" and (r.sides % 2 or (r.heads is not None and r.heads not in DIE_READINGS))
     if bad_coin or bad_die:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "randomiser": r.randomiser,
@@ -84,7 +84,7 @@ def die_side(r: Randomiser, face: int) -> str | None:
     severity=Severity.ERROR,
     on=(CoinLanded,),
 )
-def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
+def die_face_reads_as_agreed(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, CoinLanded)
     if e.face is None:
@@ -95,7 +95,7 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     expected = die_side(r, e.face)
     if expected != e.result:
         return (
-            Hit(
+            Flag(
                 e.seq,
                 {
                     "randomiser": e.randomiser,
@@ -115,12 +115,12 @@ def die_face_reads_as_agreed(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(CoinLanded,),
 )
-def unclear_coin_heads_named(s: Step) -> Iterable[Hit]:
+def unclear_coin_heads_named(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, CoinLanded)
     r = s.before.game.randomisers.get(e.randomiser)
     if r is not None and (not r.clear or r.kind == "die") and r.heads is None:
-        return (Hit(e.seq, {"randomiser": e.randomiser}, (r.seq,) if r.seq else ()),)
+        return (Flag(e.seq, {"randomiser": e.randomiser}, (r.seq,) if r.seq else ()),)
     return ()
 
 
@@ -133,10 +133,10 @@ REFERS = (CoinCalled, CoinLanded, CoinKept, FlipDecided, ChoiceMade, PayoffAppli
     severity=Severity.ERROR,
     on=REFERS,
 )
-def events_name_an_instruction(s: Step) -> Iterable[Hit]:
+def events_name_an_instruction(s: Step) -> Iterable[Flag]:
     flip = s.event.flip
     if flip not in s.before.game.flips:
-        return (Hit(s.event.seq, {"type": type(s.event).__struct_config__.tag, "flip": flip}),)
+        return (Flag(s.event.seq, {"type": type(s.event).__struct_config__.tag, "flip": flip}),)
     return ()
 
 
@@ -146,12 +146,12 @@ def events_name_an_instruction(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(FlipInstructed,),
 )
-def flip_ids_unique(s: Step) -> Iterable[Hit]:
+def flip_ids_unique(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, FlipInstructed)
     old = s.before.game.flips.get(e.flip)
     if old is not None:
-        yield Hit(e.seq, {"flip": e.flip, "first": old.seq}, (old.seq,))
+        yield Flag(e.seq, {"flip": e.flip, "first": old.seq}, (old.seq,))
 
 
 @rule(
@@ -160,12 +160,12 @@ def flip_ids_unique(s: Step) -> Iterable[Hit]:
     severity=Severity.INFO,
     on=(FlipInstructed,),
 )
-def flip_card_classified(s: Step) -> Iterable[Hit]:
+def flip_card_classified(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, FlipInstructed)
     ins = s.after.game.flips.get(e.flip)
     if ins is not None and ins.seq == e.seq and ins.kind is None:
-        yield Hit(e.seq, {"card": e.card, "reason": Msg("reason.mtg.unclassified", card=e.card)}, undecided=True)
+        yield Flag(e.seq, {"card": e.card, "reason": Msg("reason.mtg.unclassified", card=e.card)}, undecided=True)
 
 
 RULES = (

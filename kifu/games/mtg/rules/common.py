@@ -67,12 +67,12 @@ def players_flipping(g: Group) -> list[str]:
 
 
 def flip_subject(ins: Instruction, group: int) -> tuple[str, str, int]:
-    """What a finding about one flip of an instruction is about (``Hit.about``)."""
+    """What a finding about one flip of an instruction is about (``Flag.about``)."""
     return ("flip", ins.flip, group)
 
 
 def every_flip(ins: Instruction) -> tuple[tuple[Any, ...], ...]:
-    """Every flip of an instruction, and how many it made: what its payoffs follow from (``Hit.follows``; a
+    """Every flip of an instruction, and how many it made: what its payoffs follow from (``Flag.follows``; a
     flip recorded after the effect was over, and paid for, is one mistake)."""
     return tuple(flip_subject(ins, n) for n in sorted(ins.groups)) + (("length", ins.flip),)
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import NamedTuple
 
-from kifu.auditor.base import End, Hit, Severity, Text, end_rule, latest
+from kifu.auditor.base import End, Flag, Severity, Text, end_rule, latest
 from kifu.events.i18n import Msg
 
 from ..cards import Card
@@ -69,12 +69,12 @@ def _voided(ins: Instruction, c: Card) -> bool:
     name="any-loss-means-no-payoff",
     severity=Severity.ERROR,
 )
-def any_loss_no_payoff(end: End) -> Iterable[Hit]:
+def any_loss_no_payoff(end: End) -> Iterable[Flag]:
     for ins in end.final.game.flips.values():
         c = card(end.final.game, ins)
         if c is not None and _voided(ins, c):
             for p in own_payoffs(ins, c):
-                yield Hit(
+                yield Flag(
                     p.seq,
                     evidence(ins, kind=p.kind, amount=p.amount),
                     about=("payoff", ins.flip),
@@ -100,7 +100,7 @@ def _compare(ins: Instruction, paid: list[Payoff], kind: str, want: int) -> Iter
     severity=Severity.ERROR,
     options=(UNRECORDED.name,),
 )
-def payoff_equals_results(end: End) -> Iterable[Hit]:
+def payoff_equals_results(end: End) -> Iterable[Flag]:
     state = end.final.game
     for ins in state.flips.values():
         c = card(state, ins)
@@ -108,7 +108,7 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         if c is None or not kinds or _voided(ins, c):
             continue
         if ins.kind == "called" and any(o is None for _, o in counted(ins)):
-            yield Hit(
+            yield Flag(
                 _last_counted_coin(ins),
                 evidence(ins, reason=Msg("reason.mtg.no_outcome", card=ins.card)),
                 undecided=True,
@@ -119,13 +119,13 @@ def payoff_equals_results(end: End) -> Iterable[Hit]:
         yield from _own_diffs(state, ins, c, kinds, end.options.get(UNRECORDED.name, UNRECORDED.default))
 
 
-def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecorded: str) -> Iterable[Hit]:
+def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecorded: str) -> Iterable[Flag]:
     want = expected_own(ins, c, len(state.players))
     paid = own_payoffs(ins, c, kinds)
     if not paid and unrecorded == "undecided":
         if +want:
             reason = Msg("reason.mtg.no_payoff", card=ins.card)
-            yield Hit(
+            yield Flag(
                 _last_counted_coin(ins),
                 evidence(ins, reason=reason),
                 undecided=True,
@@ -135,7 +135,7 @@ def _own_diffs(state: State, ins: Instruction, c: Card, kinds: set[str], unrecor
         return
     for kind in sorted(kinds):
         for seq, total in _compare(ins, paid, kind, want[kind]):
-            yield Hit(
+            yield Flag(
                 seq,
                 evidence(
                     ins, kind=kind, expected=want[kind], recorded=total, wins=kept_wins(ins), losses=kept_losses(ins)
@@ -248,11 +248,11 @@ def _ignored_only(t: Tally) -> bool:
     name="watcher-payoff-equals-counted-wins",
     severity=Severity.ERROR,
 )
-def watcher_pays_counted_wins(end: End) -> Iterable[Hit]:
+def watcher_pays_counted_wins(end: End) -> Iterable[Flag]:
     return per_flip(_watcher_hits(end))
 
 
-def _watcher_hits(end: End) -> Iterable[tuple[Tally, Hit]]:
+def _watcher_hits(end: End) -> Iterable[tuple[Tally, Flag]]:
     """Each watcher's hit at each instruction, before ``per_flip`` makes one finding of an instruction's."""
     for t in tallies(end.final.game):
         if not t.known:
@@ -263,14 +263,14 @@ def _watcher_hits(end: End) -> Iterable[tuple[Tally, Hit]]:
                     if w.card
                     else Msg("reason.mtg.watcher_not_entered", watcher=w.permanent, controller=w.controller)
                 )
-                yield t, Hit(t.paid[0].seq, {"reason": reason}, undecided=True, about=("watchers", t.ins.flip))
+                yield t, Flag(t.paid[0].seq, {"reason": reason}, undecided=True, about=("watchers", t.ins.flip))
             continue
         if t.recorded == t.expected or _ignored_only(t):
             continue
         seq = t.first_over(t.expected) if t.recorded > t.expected else _last_counted_coin(t.ins)
         yield (
             t,
-            Hit(
+            Flag(
                 seq,
                 {
                     "card": t.watcher.card,
@@ -292,7 +292,7 @@ NO_OTHERS = Text(en="", ja="")
 """``others`` of a finding about one watcher alone: nothing is added to its message."""
 
 
-def per_flip(hits: Iterable[tuple[Tally, Hit]]) -> Iterable[Hit]:
+def per_flip(hits: Iterable[tuple[Tally, Flag]]) -> Iterable[Flag]:
     """One hit per instruction (and kind: decided or not) for a rule that checks every watcher at every flip.
 
     Checked one by one, W watchers that count F flips made W × F findings (a 96 KB log, an 84 MB
@@ -301,7 +301,7 @@ def per_flip(hits: Iterable[tuple[Tally, Hit]]) -> Iterable[Hit]:
     event at most once, and the output grows with the log. One watcher wrong once is one finding,
     as it was.
     """
-    groups: dict[tuple[str, bool], list[Hit]] = {}
+    groups: dict[tuple[str, bool], list[Flag]] = {}
     for t, hit in hits:
         groups.setdefault((t.ins.flip, hit.undecided), []).append(hit)
     for found in groups.values():
@@ -315,12 +315,12 @@ def per_flip(hits: Iterable[tuple[Tally, Hit]]) -> Iterable[Hit]:
         yield replace(first, evidence=evidence, seqs=tuple(sorted({h.seq for h in found} | set(first.seqs))))
 
 
-def _ignored_watcher_hits(end: End) -> Iterable[tuple[Tally, Hit]]:
+def _ignored_watcher_hits(end: End) -> Iterable[tuple[Tally, Flag]]:
     for t in tallies(end.final.game):
         if _ignored_only(t):
             yield (
                 t,
-                Hit(
+                Flag(
                     t.first_over(t.expected),
                     evidence(
                         t.ins,
@@ -336,14 +336,14 @@ def _ignored_watcher_hits(end: End) -> Iterable[tuple[Tally, Hit]]:
             )
 
 
-def _ignored_watcher_payoffs(end: End) -> Iterable[Hit]:
+def _ignored_watcher_payoffs(end: End) -> Iterable[Flag]:
     """MTG-THUMB-004's watcher payoffs, one hit per instruction (``per_flip``; its message names one watcher)."""
     for hit in per_flip(_ignored_watcher_hits(end)):
         evidence = {k: v for k, v in hit.evidence.items() if k != "others"}
         yield replace(hit, evidence=evidence)
 
 
-def _ignored_anywhere(end: End) -> Iterable[Hit]:
+def _ignored_anywhere(end: End) -> Iterable[Flag]:
     yield from ignored_counts_for_nothing.finish(end)  # type: ignore[misc]  # the rule has a finish (it is defined with one)
     yield from _ignored_watcher_payoffs(end)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from collections.abc import Iterable
 
-from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.auditor.base import End, Flag, Severity, Step, end_rule, rule
 from kifu.events.i18n import Msg
 
 from ..events import ChoiceMade, CoinLanded, FlipInstructed, PayoffApplied
@@ -49,7 +49,7 @@ def _starting(s: Step) -> tuple[Instruction, Instruction] | None:
     severity=Severity.ERROR,
     on=(CoinLanded,),
 )
-def stops_at_first_loss(s: Step) -> Iterable[Hit]:
+def stops_at_first_loss(s: Step) -> Iterable[Flag]:
     ins = s.after.game.flips.get(s.event.flip)
     if ins is None or ins.sequence not in UNTIL_LOSE:  # each sequence rule judges one kind: asked first
         return ()
@@ -57,11 +57,11 @@ def stops_at_first_loss(s: Step) -> Iterable[Hit]:
     return () if pair is None else _flips_after_a_loss(s, *pair)
 
 
-def _flips_after_a_loss(s: Step, before: Instruction, after: Instruction) -> Iterable[Hit]:
+def _flips_after_a_loss(s: Step, before: Instruction, after: Instruction) -> Iterable[Flag]:
     for g, outcome in counted(before):
         if outcome == "lost" and g.group < s.event.group:
             seq = kept_coin(g, before.flipper).seq if kept_coin(g, before.flipper) else g.first_seq
-            yield Hit(
+            yield Flag(
                 s.event.seq,
                 evidence(
                     after,
@@ -91,21 +91,21 @@ def _ends_well(ins: Instruction, last: Group, outcome: str) -> bool:
     name="until-lose-flips-end-on-a-kept-loss",
     severity=Severity.ERROR,
 )
-def ends_on_a_loss(end: End) -> Iterable[Hit]:
+def ends_on_a_loss(end: End) -> Iterable[Flag]:
     for ins in end.final.game.flips.values():
         if ins.sequence not in UNTIL_LOSE:
             continue
         results = counted(ins)
         if not results:
             if not (ins.sequence == "capped" and not ins.chosen):
-                yield Hit(ins.seq, evidence(ins, flips=0, why="no flip at all"), about=("length", ins.flip))
+                yield Flag(ins.seq, evidence(ins, flips=0, why="no flip at all"), about=("length", ins.flip))
             continue
         last, outcome = results[-1]
         if outcome is not None and not _ends_well(ins, last, outcome):
             why = {"until-lose": Msg("text.mtg.stops_on_loss"), "capped": Msg("text.mtg.fewer_than", n=ins.chosen)}.get(
                 ins.sequence, Msg("text.mtg.no_stop")
             )
-            yield Hit(
+            yield Flag(
                 last_coin_seq(ins),
                 evidence(ins, flips=len(results), why=why),
                 about=("length", ins.flip),
@@ -134,7 +134,7 @@ def _choice_range(s: Step, ins: Instruction) -> tuple[int, int | None] | None:
     severity=Severity.ERROR,
     on=(FlipInstructed, CoinLanded),
 )
-def number_instructed(s: Step) -> Iterable[Hit]:
+def number_instructed(s: Step) -> Iterable[Flag]:
     e = s.event
     ins = s.after.game.flips.get(e.flip)
     if ins is None:
@@ -145,17 +145,17 @@ def number_instructed(s: Step) -> Iterable[Hit]:
         return ()  # no number to exceed (expected_flips)
     want = expected_flips(s, ins)
     if want is not None and len(ins.groups) > want and _starting(s) is not None:
-        return (Hit(e.seq, evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip)),)
+        return (Flag(e.seq, evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip)),)
     return ()
 
 
-def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
+def _bad_choice(s: Step, ins: Instruction) -> Iterable[Flag]:
     rng = _choice_range(s, ins)
     if ins.seq != s.event.seq or rng is None or ins.sequence not in ("chosen", "capped"):
         return
     lo, hi = rng
     if ins.chosen is None or ins.chosen < lo or (hi is not None and ins.chosen > hi):
-        yield Hit(
+        yield Flag(
             s.event.seq,
             evidence(
                 ins,
@@ -165,11 +165,11 @@ def _bad_choice(s: Step, ins: Instruction) -> Iterable[Hit]:
         )
 
 
-def _too_few_flips(end: End) -> Iterable[Hit]:
+def _too_few_flips(end: End) -> Iterable[Flag]:
     for ins in end.final.game.flips.values():
         want = expected_flips(end, ins)
         if ins.sequence in ("fixed", "chosen") and want is not None and len(ins.groups) < want:
-            yield Hit(
+            yield Flag(
                 last_coin_seq(ins), evidence(ins, expected=want, found=len(ins.groups)), about=("length", ins.flip)
             )
 
@@ -183,7 +183,7 @@ NUMBER_INSTRUCTED = replace(number_instructed, finish=_too_few_flips)
     severity=Severity.ERROR,
     on=(ChoiceMade, CoinLanded),
 )
-def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
+def stop_allowed_and_final(s: Step) -> Iterable[Flag]:
     e = s.event
     ins = s.after.game.flips.get(e.flip)
     if ins is None:
@@ -196,7 +196,7 @@ def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     stops = [c for g in groups_in_order(pair[0]) for c in g.choices if c.value == "stop"]
     if stops:
         return (
-            Hit(
+            Flag(
                 e.seq,
                 evidence(ins, what=Msg("text.mtg.flip_after_stop", seq=stops[0].seq)),
                 (stops[0].seq,),
@@ -206,13 +206,13 @@ def stop_allowed_and_final(s: Step) -> Iterable[Hit]:
     return ()
 
 
-def _bad_stop(ins: Instruction, e: ChoiceMade) -> Iterable[Hit]:
+def _bad_stop(ins: Instruction, e: ChoiceMade) -> Iterable[Flag]:
     if e.choice != "stop" or ins.sequence == "repeat":
         return
     if ins.sequence != "until-lose-or-stop":
-        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.no_choice_to_stop")))
+        yield Flag(e.seq, evidence(ins, what=Msg("text.mtg.no_choice_to_stop")))
     elif e.player != ins.flipper:
-        yield Hit(e.seq, evidence(ins, what=Msg("text.mtg.only_flipper_stops", flipper=ins.flipper, player=e.player)))
+        yield Flag(e.seq, evidence(ins, what=Msg("text.mtg.only_flipper_stops", flipper=ins.flipper, player=e.player)))
 
 
 def _decider(ins: Instruction, g: Group) -> str | None:
@@ -229,7 +229,7 @@ def _decider(ins: Instruction, g: Group) -> str | None:
     severity=Severity.ERROR,
     on=(CoinLanded,),
 )
-def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
+def repeat_on_right_decision(s: Step) -> Iterable[Flag]:
     ins = s.after.game.flips.get(s.event.flip)
     if ins is None or ins.sequence != "repeat":
         return ()
@@ -237,7 +237,7 @@ def repeat_on_right_decision(s: Step) -> Iterable[Hit]:
     return () if pair is None else _repeat_undecided(s, pair[0])
 
 
-def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
+def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Flag]:
     earlier = [g for g in groups_in_order(before) if g.group < s.event.group]
     if not earlier:
         return
@@ -251,7 +251,7 @@ def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
     )
     if not ok:
         who = Msg("text.mtg.an_opponent") if decider == OPPONENT else decider
-        yield Hit(
+        yield Flag(
             s.event.seq,
             evidence(before, group=s.event.group, prev=prev.group, decider=who),
             about=("length", before.flip),
@@ -265,7 +265,7 @@ def _repeat_undecided(s: Step, before: Instruction) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(PayoffApplied,),
 )
-def stakes_double(s: Step) -> Iterable[Hit]:
+def stakes_double(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, PayoffApplied)
     ins = s.after.game.flips.get(e.flip)
@@ -273,9 +273,9 @@ def stakes_double(s: Step) -> Iterable[Hit]:
     if ins is None or c is None or c.stakes != "double" or e.permanent or e.kind not in ("life-gain", "life-loss"):
         return
     if e.group is None:
-        yield Hit(e.seq, evidence(ins, kind=e.kind, reason=Msg("reason.mtg.payoff_no_group")), undecided=True)
+        yield Flag(e.seq, evidence(ins, kind=e.kind, reason=Msg("reason.mtg.payoff_no_group")), undecided=True)
     elif e.amount != 2 ** (e.group - 1):
-        yield Hit(
+        yield Flag(
             e.seq,
             evidence(ins, group=e.group, kind=e.kind, expected=2 ** (e.group - 1), amount=e.amount),
             about=("payoff", ins.flip),
@@ -295,7 +295,7 @@ def _all_heads(ins: Instruction, g: Group) -> bool | None:
     severity=Severity.ERROR,
     on=(CoinLanded,),
 )
-def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
+def mana_clash_until_heads(s: Step) -> Iterable[Flag]:
     ins = s.after.game.flips.get(s.event.flip)
     if ins is None or ins.sequence != "until-both-heads":
         return ()
@@ -303,10 +303,10 @@ def mana_clash_until_heads(s: Step) -> Iterable[Hit]:
     return () if pair is None else _round_after_all_heads(s, pair)
 
 
-def _round_after_all_heads(s: Step, pair: tuple[Instruction, Instruction]) -> Iterable[Hit]:
+def _round_after_all_heads(s: Step, pair: tuple[Instruction, Instruction]) -> Iterable[Flag]:
     for g in groups_in_order(pair[0]):
         if g.group < s.event.group and _all_heads(pair[0], g):
-            yield Hit(
+            yield Flag(
                 s.event.seq,
                 evidence(
                     pair[1],
@@ -319,7 +319,7 @@ def _round_after_all_heads(s: Step, pair: tuple[Instruction, Instruction]) -> It
             return
 
 
-def _clash_unfinished(end: End) -> Iterable[Hit]:
+def _clash_unfinished(end: End) -> Iterable[Flag]:
     for ins in end.final.game.flips.values():
         if ins.sequence != "until-both-heads":
             continue
@@ -327,12 +327,12 @@ def _clash_unfinished(end: End) -> Iterable[Hit]:
         groups = made_groups(ins)
         for g in groups:
             if g.coins and len(players_flipping(g)) < 2:
-                yield Hit(
+                yield Flag(
                     g.coins[-1].seq,
                     evidence(ins, group=g.group, what=Msg("text.mtg.only_one_flipped", player=g.coins[0].player)),
                 )
         if groups and _all_heads(ins, groups[-1]) is False:
-            yield Hit(
+            yield Flag(
                 last_coin_seq(ins), evidence(ins, group=groups[-1].group, what=Msg("text.mtg.last_round_not_heads"))
             )
 

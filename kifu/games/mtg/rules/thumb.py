@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from collections.abc import Iterable
 
-from kifu.auditor.base import End, Hit, Severity, Step, end_rule, latest, rule
+from kifu.auditor.base import End, Flag, Severity, Step, end_rule, latest, rule
 from kifu.events.i18n import Msg
 
 from ..events import CoinLanded
@@ -31,7 +31,7 @@ def _expected(g: Group, player: str, options) -> int:
     on=(CoinLanded,),
     options=(STACKING.name, RECORDED.name),
 )
-def coins_per_flip(s: Step) -> Iterable[Hit]:
+def coins_per_flip(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, CoinLanded)
     ins = s.after.game.flips.get(e.flip)
@@ -43,7 +43,7 @@ def coins_per_flip(s: Step) -> Iterable[Hit]:
     who = e.player or ins.flipper
     want, found = _expected(g, who, s.options), len(coins_of(g, who))
     if found > want:
-        return (Hit(e.seq, _count_evidence(ins, g, who, want, found, s.options), about=flip_subject(ins, g.group)),)
+        return (Flag(e.seq, _count_evidence(ins, g, who, want, found, s.options), about=flip_subject(ins, g.group)),)
     return ()
 
 
@@ -56,7 +56,7 @@ def _count_evidence(ins: Instruction, g: Group, who: str, want: int, found: int,
     return evidence(ins, group=g.group, player=who, thumbs=k, expected=want, found=found, note=note)
 
 
-def _too_few(end: End) -> Iterable[Hit]:
+def _too_few(end: End) -> Iterable[Flag]:
     for ins, g, who in _flippers(end.final.game):
         if g.thumbs[who]:  # without a Thumb a flip wants one coin, and a flipper flipped one
             yield from _short_group(ins, g, who, end.options)
@@ -70,16 +70,16 @@ def _flippers(state: State) -> tuple[tuple[Instruction, Group, str], ...]:
     return tuple((ins, g, who) for ins in state.flips.values() for g in groups_in_order(ins) for who in g.thumbs)
 
 
-def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Hit]:
+def _short_group(ins: Instruction, g: Group, who: str, options) -> Iterable[Flag]:
     want, mine = _expected(g, who, options), coins_of(g, who)
     if len(mine) >= want:
         return
     ev = _count_evidence(ins, g, who, want, len(mine), options)
     if options[RECORDED.name] == "kept":
         ev["reason"] = Msg("reason.mtg.only_kept", want=want, group=g.group)
-        yield Hit(mine[-1].seq, ev, undecided=True, about=flip_subject(ins, g.group))
+        yield Flag(mine[-1].seq, ev, undecided=True, about=flip_subject(ins, g.group))
     else:
-        yield Hit(mine[-1].seq, ev, about=flip_subject(ins, g.group))
+        yield Flag(mine[-1].seq, ev, about=flip_subject(ins, g.group))
 
 
 THUMB_COUNT = replace(coins_per_flip, finish=_too_few)
@@ -95,12 +95,12 @@ def _keeps(g: Group, who: str) -> list:
     severity=Severity.ERROR,
     options=(RECORDED.name,),
 )
-def exactly_one_kept(end: End) -> Iterable[Hit]:
+def exactly_one_kept(end: End) -> Iterable[Flag]:
     for ins, g, who in _flippers(end.final.game):
         yield from _kept_count(ins, g, who)
 
 
-def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
+def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Flag]:
     if not g.keeps and len(g.coins) == 1:
         return  # one coin and no keep line: nothing to choose, nothing chosen
     mine, keeps = coins_of(g, who), _keeps(g, who)
@@ -108,20 +108,20 @@ def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
     # with no Thumb an extra coin is a re-flip (MTG-THUMB-001), not a coin waiting to be kept
     thumbed = g.thumbs.get(who, 0) > 0
     if thumbed and len(mine) > 1 and not keeps and len({c.result for c in mine}) > 1:
-        yield Hit(
+        yield Flag(
             mine[-1].seq,
             evidence(ins, group=g.group, player=who, found=len(mine), kept=0, why=Msg("text.mtg.none_kept")),
             about=flip_subject(ins, g.group),
         )
     for k in keeps[1:]:
-        yield Hit(
+        yield Flag(
             k.seq,
             evidence(ins, group=g.group, player=who, found=len(mine), kept=len(keeps), why=Msg("text.mtg.kept_twice")),
             (keeps[0].seq,),
             about=flip_subject(ins, g.group),
         )
     if keeps and keeps[0] not in valid:
-        yield Hit(
+        yield Flag(
             keeps[0].seq,
             evidence(
                 ins,
@@ -142,7 +142,7 @@ def _kept_count(ins: Instruction, g: Group, who: str) -> Iterable[Hit]:
     on=(CoinLanded,),
     options=(RECORDED.name,),
 )
-def kept_after_all_seen(s: Step) -> Iterable[Hit]:
+def kept_after_all_seen(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, CoinLanded)
     before = s.before.game.flips.get(e.flip)
@@ -152,7 +152,7 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
     keep = g.keeps[0]
     if all(c.seq < keep.seq for c in g.coins):
         return (
-            Hit(
+            Flag(
                 keep.seq,
                 evidence(before, group=e.group, player=keep.player, seq=keep.seq, late=e.seq),
                 (e.seq,),
@@ -167,10 +167,10 @@ def kept_after_all_seen(s: Step) -> Iterable[Hit]:
     name="ignored-coin-counts-for-nothing",
     severity=Severity.ERROR,
 )
-def ignored_counts_for_nothing(end: End) -> Iterable[Hit]:
+def ignored_counts_for_nothing(end: End) -> Iterable[Flag]:
     for ins, g, o, expected, seen in wrong_outcomes(end.final.game):
         if explained_by_ignored(ins, g, o.value):
-            yield Hit(
+            yield Flag(
                 o.seq,
                 evidence(
                     ins,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Flag, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -34,13 +34,13 @@ from .common import (
     severity=Severity.ERROR,
     on=(ev.AttackDeclared,),
 )
-def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
+def attacker_stands_in_center(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.AttackDeclared)
     before = s.before.game
     slot = before.side(e.player).stage.get(e.slot)
     if e.slot not in ev.CENTER:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "slot": e.slot,
@@ -49,13 +49,13 @@ def attacker_stands_in_center(s: Step) -> Iterable[Hit]:
         )
     elif slot is None:
         yield if_known(
-            Hit(e.seq, {"slot": e.slot, "detail": Text(ja="そこにキャラがいません", en="no character is there")}),
+            Flag(e.seq, {"slot": e.slot, "detail": Text(ja="そこにキャラがいません", en="no character is there")}),
             before.known,
             UNKNOWN_BOARD,
         )
     elif slot.state != "stand":
         again = e.slot in before.attackers
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "slot": e.slot,
@@ -78,10 +78,10 @@ _STATE_WORD = {"rest": "rested", "reverse": "reversed", "stand": "standing"}
     severity=Severity.ERROR,
     on=(ev.AttackDeclared,),
 )
-def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
+def first_turn_attacks_once(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if before.turn == 1 and before.attacks >= 1:
-        yield Hit(s.event.seq, {"n": before.attacks + 1})
+        yield Flag(s.event.seq, {"n": before.attacks + 1})
 
 
 @rule(
@@ -90,14 +90,14 @@ def first_turn_attacks_once(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.AttackDeclared,),
 )
-def direct_only_against_empty(s: Step) -> Iterable[Hit]:
+def direct_only_against_empty(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.AttackDeclared)
     before = s.before.game
     opposing = before.side(before.opponent(e.player)).stage.get(e.slot)
     if (e.kind == "direct") == (opposing is None):
         return
-    hit = Hit(
+    hit = Flag(
         e.seq,
         {
             "kind": Text(ja=KIND_JA[e.kind], en=e.kind),
@@ -114,10 +114,10 @@ def direct_only_against_empty(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.StepStarted,) + CLOSERS,
 )
-def trigger_step_reveals(s: Step) -> Iterable[Hit]:
+def trigger_step_reveals(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if before.step == "trigger" and before.attack is not None and before.attack.reveals == 0:
-        yield Hit(s.event.seq, {"attack": before.attack.seq}, (before.attack.seq,))
+        yield Flag(s.event.seq, {"attack": before.attack.seq}, (before.attack.seq,))
 
 
 @rule(
@@ -126,11 +126,11 @@ def trigger_step_reveals(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.TriggerRevealed,),
 )
-def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
+def trigger_card_goes_to_stock(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.TriggerRevealed)
     if e.to != "stock" and not {"treasure", "choice"} & set(e.icons):
-        yield Hit(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or Text(ja="なし", en="none")})
+        yield Flag(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or Text(ja="なし", en="none")})
 
 
 @rule(
@@ -140,13 +140,13 @@ def trigger_card_goes_to_stock(s: Step) -> Iterable[Hit]:
     on=(ev.StepStarted, ev.Countered),
     options=("counter_by",),
 )
-def counter_only_on_front(s: Step) -> Iterable[Hit]:
+def counter_only_on_front(s: Step) -> Iterable[Flag]:
     before = s.before.game
     attack = before.attack
     e = s.event
     if isinstance(e, ev.StepStarted):
         if e.step == "counter" and (attack is None or attack.kind != "front"):
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "detail": Text(
@@ -171,7 +171,7 @@ def _counter_players(attack: Attack, counter_by: str) -> tuple[str, ...]:
 COUNTER_BY_JA = {"defender": "防御側", "turn-player": "ターンプレイヤー", "either": "どちらかのプレイヤー"}
 
 
-def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, counter_by: str) -> Iterable[Hit]:
+def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, counter_by: str) -> Iterable[Flag]:
     if before.step != "counter" or attack is None:
         detail = Text(
             ja=f"カウンターステップの外 ({step_ja(before.step)}) でプレイされました",
@@ -189,7 +189,7 @@ def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, cou
         detail = Text(ja="1 回のアタックに対する 2 回目のカウンターです", en="a second counter against one attack")
     else:
         return
-    yield Hit(e.seq, {"detail": detail})
+    yield Flag(e.seq, {"detail": detail})
 
 
 # --- battle ----------------------------------------------------------------------
@@ -211,7 +211,7 @@ def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
     on=(ev.BattleResolved,),
     options=("battle_tie",),
 )
-def battle_reverses_lower(s: Step) -> Iterable[Hit]:
+def battle_reverses_lower(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.BattleResolved)
     before = s.before.game
@@ -221,7 +221,7 @@ def battle_reverses_lower(s: Step) -> Iterable[Hit]:
     want = expected_reversed(e.attacker_power, e.defender_power, str(option(s.options, BATTLE_TIE)))
     if sorted(set(e.reversed)) != want:
         attacker, defender = _named(before, pair)
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "attacker": attacker,
@@ -255,7 +255,7 @@ def _named(state: State, pair: tuple[Slot, Slot]) -> tuple[Msg, Msg]:
     severity=Severity.ERROR,
     on=(ev.BattleResolved, ev.StepStarted) + CLOSERS,
 )
-def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
+def battle_only_when_both_remain(s: Step) -> Iterable[Flag]:
     before = s.before.game
     e = s.event
     if isinstance(e, ev.BattleResolved):
@@ -264,11 +264,11 @@ def battle_only_when_both_remain(s: Step) -> Iterable[Hit]:
                 ja="片方のキャラが舞台を離れていたのに、キャラがリバースされました",
                 en="a character was reversed though one side had left the stage",
             )
-            yield if_known(Hit(e.seq, {"detail": left}), before.known, UNKNOWN_BOARD)
+            yield if_known(Flag(e.seq, {"detail": left}), before.known, UNKNOWN_BOARD)
         return
     a = before.attack
     if before.step == "battle" and a is not None and a.battle_seq is None and facing(before) is not None:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "detail": Text(

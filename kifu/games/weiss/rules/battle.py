@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Flag, Severity, Step, Text, rule
 
 from .. import events as ev
 from ..projection import Slot, State
@@ -32,7 +32,7 @@ def _fighters(state: State) -> tuple[Slot, Slot] | None:
     on=(ev.BattleResolved,),
     options=("battle_tie",),
 )
-def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
+def battle_counts_recorded_modifiers(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.BattleResolved)
     before = s.before.game
@@ -53,7 +53,7 @@ def battle_counts_recorded_modifiers(s: Step) -> Iterable[Hit]:
     want = expected_reversed(attacker.power_now, defender.power_now, str(option(s.options, BATTLE_TIE)))
     if sorted(set(e.reversed)) == want:
         return
-    yield Hit(
+    yield Flag(
         e.seq,
         {
             "attacker_power": e.attacker_power,

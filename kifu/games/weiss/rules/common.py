@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping, Sequence
 
-from kifu.auditor.base import Hit, Option, Step, Text
+from kifu.auditor.base import Flag, Option, Step, Text
 from kifu.events.i18n import Msg
 from kifu.events.base import Event, event_type
 
@@ -164,17 +164,17 @@ def step_ja(step: str | None) -> str:
     return STEP_JA.get(step or "", "ステップの外" if step is None else f"ステップ {step}")
 
 
-def pending_hit(seq: int, pending: Sequence[Pending], key: str, **evidence: Any) -> Hit:
+def pending_hit(seq: int, pending: Sequence[Pending], key: str, **evidence: Any) -> Flag:
     """A hit that names waiting abilities under ``key`` and cites the seqs that triggered them."""
-    return Hit(seq, {**evidence, key: ", ".join(p.ability for p in pending)}, tuple(p.seq for p in pending))
+    return Flag(seq, {**evidence, key: ", ".join(p.ability for p in pending)}, tuple(p.seq for p in pending))
 
 
-def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Hit:
+def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Flag:
     """An info finding: the rule cannot judge this event from what the log records."""
-    return Hit(seq, {"reason": reason}, seqs, undecided=True)
+    return Flag(seq, {"reason": reason}, seqs, undecided=True)
 
 
-def if_known(hit: Hit, known: bool, reason: Text) -> Hit:
+def if_known(hit: Flag, known: bool, reason: Text) -> Flag:
     """The hit when the log shows the zone it judged; else the info finding that the rule cannot decide.
 
     A log that starts mid-match (or without the opening hand) counts a zone from an

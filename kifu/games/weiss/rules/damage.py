@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Flag, Severity, Step, Text, rule
 
 from .. import events as ev
 from ..projection import State
@@ -69,13 +69,13 @@ def _diagnosis(e: ev.DamageDealt, calc: dict[str, Any]) -> str:
     return "other"
 
 
-def _damage_hit(s: Step, kinds: tuple[str, ...]) -> Iterable[Hit]:
+def _damage_hit(s: Step, kinds: tuple[str, ...]) -> Iterable[Flag]:
     found = _attack_damage(s)
     if found is None:
         return
     e, calc = found
     if _diagnosis(e, calc) in kinds:
-        yield Hit(e.seq, {"amount": e.amount, **calc}, (s.before.game.attack.seq,))
+        yield Flag(e.seq, {"amount": e.amount, **calc}, (s.before.game.attack.seq,))
 
 
 DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
@@ -88,7 +88,7 @@ DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
 )
-def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
+def attack_damage_equals_soul(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if isinstance(s.event, ev.DamageDealt) and s.event.source == "attack" and not _damage_knowable(before):
         yield undecided(s.event.seq, UNKNOWN_BOARD)
@@ -102,7 +102,7 @@ def attack_damage_equals_soul(s: Step) -> Iterable[Hit]:
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
 )
-def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
+def direct_attack_adds_one_soul(s: Step) -> Iterable[Flag]:
     yield from _damage_hit(s, ("direct",))
 
 
@@ -113,7 +113,7 @@ def direct_attack_adds_one_soul(s: Step) -> Iterable[Hit]:
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
 )
-def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
+def side_attack_subtracts_level(s: Step) -> Iterable[Flag]:
     yield from _damage_hit(s, ("side",))
 
 
@@ -124,7 +124,7 @@ def side_attack_subtracts_level(s: Step) -> Iterable[Hit]:
     options=(SIDE_LEVEL,),
     on=(ev.DamageDealt,),
 )
-def no_damage_when_soul_not_positive(s: Step) -> Iterable[Hit]:
+def no_damage_when_soul_not_positive(s: Step) -> Iterable[Flag]:
     yield from _damage_hit(s, ("floor",))
 
 
@@ -161,11 +161,11 @@ def _reveal_problem(e: ev.DamageDealt) -> Text | None:
     severity=Severity.ERROR,
     on=(ev.DamageDealt,),
 )
-def climax_cancels_damage(s: Step) -> Iterable[Hit]:
+def climax_cancels_damage(s: Step) -> Iterable[Flag]:
     assert isinstance(s.event, ev.DamageDealt)
     problem = _reveal_problem(s.event)
     if problem:
-        yield Hit(s.event.seq, {"detail": problem})
+        yield Flag(s.event.seq, {"detail": problem})
 
 
 @rule(
@@ -174,14 +174,14 @@ def climax_cancels_damage(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.DamageDealt,),
 )
-def shot_only_after_cancel(s: Step) -> Iterable[Hit]:
+def shot_only_after_cancel(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.DamageDealt)
     if e.source != "shot":
         return
     a = s.before.game.attack
     if a is None or a.shots == 0:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "detail": Text(
@@ -191,7 +191,7 @@ def shot_only_after_cancel(s: Step) -> Iterable[Hit]:
             },
         )
     elif not a.cancelled:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "detail": Text(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Flag, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -34,7 +34,7 @@ def _reversed(state: State, player: str | None) -> list[str]:
     severity=Severity.ERROR,
     on=(ev.CharacterRetired,),
 )
-def encore_turn_player_first(s: Step) -> Iterable[Hit]:
+def encore_turn_player_first(s: Step) -> Iterable[Flag]:
     before = s.before.game
     e = s.event
     assert isinstance(e, ev.CharacterRetired)
@@ -42,7 +42,7 @@ def encore_turn_player_first(s: Step) -> Iterable[Hit]:
         return
     waiting = _reversed(before, before.turn_player)
     if waiting:
-        yield Hit(e.seq, {"player": e.player, "waiting": ", ".join(waiting)})
+        yield Flag(e.seq, {"player": e.player, "waiting": ", ".join(waiting)})
 
 
 @rule(
@@ -51,13 +51,13 @@ def encore_turn_player_first(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CharacterRetired,) + CLOSERS,
 )
-def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
+def encore_until_none_reversed(s: Step) -> Iterable[Flag]:
     before = s.before.game
     e = s.event
     if isinstance(e, ev.CharacterRetired):
         slot = before.side(e.player).stage.get(e.slot)
         if before.step == "encore" and slot is not None and slot.state != "reverse":
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "detail": Msg(
@@ -70,7 +70,7 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
         return
     left = [Msg("text.ws.slot_of", player=p, slot=k) for p in before.players for k in _reversed(before, p)]
     if left:
-        yield Hit(e.seq, {"detail": Msg("text.ws.reversed_left", left=left)})
+        yield Flag(e.seq, {"detail": Msg("text.ws.reversed_left", left=left)})
 
 
 @rule(
@@ -79,14 +79,14 @@ def encore_until_none_reversed(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.Encored,),
 )
-def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
+def rule_encore_costs_three(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.Encored)
     if e.via != "rule":
         return
     have = s.before.game.side(e.player).stock
     if e.stock != 3:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "slot": e.slot,
@@ -95,7 +95,7 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
         )
     elif have < 3:
         yield if_known(
-            Hit(
+            Flag(
                 e.seq,
                 {
                     "slot": e.slot,
@@ -116,7 +116,7 @@ def rule_encore_costs_three(s: Step) -> Iterable[Hit]:
     on=(ev.Encored,),
     options=("encore_rested_same_slot",),
 )
-def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
+def encore_returns_to_its_slot(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.Encored)
     if not option(s.options, ENCORE_SAME_SLOT):
@@ -126,7 +126,7 @@ def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
     if e.slot not in side.retired and not before.known:
         yield undecided(e.seq, UNKNOWN_BOARD)
     elif e.slot not in side.retired or e.slot in side.stage:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "slot": e.slot,
@@ -137,7 +137,7 @@ def encore_returns_to_its_slot(s: Step) -> Iterable[Hit]:
             },
         )
     elif not e.rested:
-        yield Hit(
+        yield Flag(
             e.seq,
             {"slot": e.slot, "detail": Text(ja="キャラがスタンドして戻りました", en="the character returned standing")},
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Callable, Iterable, Mapping
 
-from kifu.auditor.base import End, Hit, Rule, Severity, Step, Text, rule
+from kifu.auditor.base import End, Flag, Rule, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -48,20 +48,20 @@ def _log_ends_after_end_phase(e: End) -> tuple[State, int] | None:
 
 
 def end_phase_rule(
-    judge: Callable[[State, int, Mapping[str, Any]], Iterable[Hit]],
-    extra: Callable[[Step], Iterable[Hit]] | None = None,
+    judge: Callable[[State, int, Mapping[str, Any]], Iterable[Flag]],
+    extra: Callable[[Step], Iterable[Flag]] | None = None,
     **kw: Any,
 ) -> Rule:
     """A rule judged when the end phase is over (next turn or end of log); ``extra`` sees other events."""
 
-    def check(s: Step) -> Iterable[Hit]:
+    def check(s: Step) -> Iterable[Flag]:
         over = _end_phase_over(s)
         if over is not None:
             yield from judge(over[0], over[1], s.options)
         elif extra is not None:
             yield from extra(s)
 
-    def finish(e: End) -> Iterable[Hit]:
+    def finish(e: End) -> Iterable[Flag]:
         over = _log_ends_after_end_phase(e)
         if over is not None:
             yield from judge(over[0], over[1], e.options)
@@ -70,11 +70,11 @@ def end_phase_rule(
     return Rule(check=check, finish=finish, on=on, **kw)
 
 
-def _hand_over_limit(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Hit]:
+def _hand_over_limit(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Flag]:
     limit = int(option(options, HAND_LIMIT))
     hand = state.side(state.turn_player).hand
     if hand > limit:
-        yield Hit(
+        yield Flag(
             seq,
             {
                 "limit": limit,
@@ -86,7 +86,7 @@ def _hand_over_limit(state: State, seq: int, options: Mapping[str, Any]) -> Iter
         )
 
 
-def _discarded_too_many(s: Step) -> Iterable[Hit]:
+def _discarded_too_many(s: Step) -> Iterable[Flag]:
     e = s.event
     if not isinstance(e, ev.Discarded) or e.reason != "hand-limit":
         return
@@ -94,7 +94,9 @@ def _discarded_too_many(s: Step) -> Iterable[Hit]:
     had, left = s.before.game.side(e.player).hand, s.after.game.side(e.player).hand
     if left < limit:
         yield if_known(
-            Hit(e.seq, {"limit": limit, "detail": Msg("text.ws.discarded_below", player=e.player, had=had, left=left)}),
+            Flag(
+                e.seq, {"limit": limit, "detail": Msg("text.ws.discarded_below", player=e.player, had=had, left=left)}
+            ),
             s.before.game.side(e.player).hand_known,
             UNKNOWN_HAND,
         )
@@ -111,10 +113,10 @@ end_phase_hand_limit = end_phase_rule(
 )
 
 
-def _climax_still_there(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Hit]:
+def _climax_still_there(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Flag]:
     cx = state.side(state.turn_player).climax
     if cx is not None:
-        yield Hit(seq, {"player": state.turn_player, "card": cx})
+        yield Flag(seq, {"player": state.turn_player, "card": cx})
 
 
 climax_leaves_in_the_end_phase = end_phase_rule(
@@ -125,7 +127,7 @@ climax_leaves_in_the_end_phase = end_phase_rule(
 )
 
 
-def _pending_left(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Hit]:
+def _pending_left(state: State, seq: int, options: Mapping[str, Any]) -> Iterable[Flag]:
     if state.pending:
         yield pending_hit(seq, state.pending, "pending")
 
@@ -145,7 +147,7 @@ end_phase_repeats_while_pending = end_phase_rule(
     on=(ev.Discarded,),
     options=("end_phase_order",),
 )
-def discard_before_climax_leaves(s: Step) -> Iterable[Hit]:
+def discard_before_climax_leaves(s: Step) -> Iterable[Flag]:
     assert isinstance(s.event, ev.Discarded)
     before = s.before.game
     if (
@@ -154,7 +156,7 @@ def discard_before_climax_leaves(s: Step) -> Iterable[Hit]:
         and before.phase == "end"
         and before.climax_left
     ):
-        yield Hit(s.event.seq, {})
+        yield Flag(s.event.seq, {})
 
 
 RULES = (

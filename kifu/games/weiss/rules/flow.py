@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Flag, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
 from kifu.events.base import Event
 
@@ -79,12 +79,12 @@ def _next_phase(done: tuple[str, ...]) -> tuple[str, ...]:
     severity=Severity.ERROR,
     on=(ev.PhaseStarted, ev.PhaseEnded),
 )
-def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
+def phases_follow_the_turn_order(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if isinstance(s.event, ev.PhaseEnded):
         if not before.phase_open or before.phase != s.event.phase:
             current = before.phase if before.phase_open else "none"
-            yield Hit(
+            yield Flag(
                 s.event.seq,
                 {
                     "found": Text(ja=f"{phase_ja(s.event.phase)}の終わり", en=f"ws.phase.end {s.event.phase}"),
@@ -107,7 +107,7 @@ def phases_follow_the_turn_order(s: Step) -> Iterable[Hit]:
     elif s.event.phase not in expected:
         detail = Text(ja="順番が違います", en="out of order")
     if detail:
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {
                 "found": Text(ja=phase_ja(s.event.phase), en=f"ws.phase {s.event.phase}"),
@@ -132,12 +132,12 @@ def _step_key(state: State) -> tuple[str | None, str]:
     severity=Severity.ERROR,
     on=(ev.StepStarted,) + CLOSERS,
 )
-def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
+def attack_steps_follow_the_seed(s: Step) -> Iterable[Flag]:
     before = s.before.game
     current = _step_key(before)
     if not isinstance(s.event, ev.StepStarted):
         if closed_phase(s) == "attack" and before.step != "encore":
-            yield Hit(
+            yield Flag(
                 s.event.seq,
                 {
                     "found": Text(ja="アタックフェイズの終わり", en="the end of the attack phase"),
@@ -153,7 +153,7 @@ def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
         return
     assert isinstance(s.event, ev.StepStarted)
     if before.phase != "attack" or not before.phase_open:
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {
                 "found": Text(ja=step_ja(s.event.step), en=s.event.step),
@@ -164,7 +164,7 @@ def attack_steps_follow_the_seed(s: Step) -> Iterable[Hit]:
         return
     allowed = STEP_NEXT.get(current, ())
     if s.event.step not in allowed and s.event.step not in OWNED_ELSEWHERE:
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {
                 "found": Text(ja=step_ja(s.event.step), en=s.event.step),
@@ -202,7 +202,7 @@ def _place_of(event: Event) -> tuple[str, str | None] | None:
     severity=Severity.ERROR,
     on=tuple(ACTION_PLACE) + (ev.Drew, ev.Discarded, ev.DamageDealt),
 )
-def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
+def actions_happen_in_their_phase(s: Step) -> Iterable[Flag]:
     place = _place_of(s.event)
     if place is None:
         return
@@ -217,7 +217,7 @@ def actions_happen_in_their_phase(s: Step) -> Iterable[Hit]:
         en=f"in phase {before.phase or '-'}" + (f", step {before.step}" if before.step else ""),
     )
     allowed = Text(ja=phase_ja(phase) + (f"の{step_ja(step)}" if step else ""), en=phase + (f"/{step}" if step else ""))
-    yield Hit(
+    yield Flag(
         s.event.seq,
         {
             "type": tag(s.event),
@@ -246,7 +246,7 @@ def _hint(e: Event, state: State) -> dict[str, str]:
     severity=Severity.ERROR,
     on=(ev.TurnStarted,),
 )
-def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
+def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Flag]:
     before = s.before.game
     e = s.event
     assert isinstance(e, ev.TurnStarted)
@@ -266,7 +266,7 @@ def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
             Text(ja=f"次のターン番号は {before.turn + 1} です", en=f"the next turn number is {before.turn + 1}")
         )
     if problems:
-        yield Hit(e.seq, {"number": e.number, "player": e.player, "detail": problems})
+        yield Flag(e.seq, {"number": e.number, "player": e.player, "detail": problems})
 
 
 # --- check timing -------------------------------------------------------------
@@ -278,11 +278,11 @@ def a_turn_starts_after_the_end_phase(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.AbilityResolved,),
 )
-def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
+def rule_actions_come_before_abilities(s: Step) -> Iterable[Flag]:
     assert isinstance(s.event, ev.AbilityResolved)
     due = rule_actions(s.before.game)
     if due:
-        yield Hit(s.event.seq, {"player": s.event.player, "ability": s.event.ability, "due": rule_action_words(due)})
+        yield Flag(s.event.seq, {"player": s.event.player, "ability": s.event.ability, "due": rule_action_words(due)})
 
 
 @rule(
@@ -291,7 +291,7 @@ def rule_actions_come_before_abilities(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.AbilityResolved,),
 )
-def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
+def turn_player_abilities_resolve_first(s: Step) -> Iterable[Flag]:
     before = s.before.game
     assert isinstance(s.event, ev.AbilityResolved)
     if s.event.player == before.turn_player:
@@ -307,16 +307,16 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.AbilityResolved,),
 )
-def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
+def abilities_resolve_in_check_timing(s: Step) -> Iterable[Flag]:
     before = s.before.game
     e = s.event
     assert isinstance(e, ev.AbilityResolved)
     if before.check is None:
-        yield Hit(
+        yield Flag(
             e.seq, {"ability": e.ability, "detail": Text(ja="チェックタイミングの外です", en="no check timing is open")}
         )
     elif not any(p.ability == e.ability and p.player == e.player for p in before.pending):
-        yield Hit(e.seq, {"ability": e.ability, "detail": Msg("text.ws.not_pending", player=e.player)})
+        yield Flag(e.seq, {"ability": e.ability, "detail": Msg("text.ws.not_pending", player=e.player)})
 
 
 @rule(
@@ -325,7 +325,7 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.CheckTimingEnded, ev.StepStarted) + CLOSERS,
 )
-def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Hit]:
+def check_timing_ends_with_nothing_pending(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if not before.pending:
         return

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Flag, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded
 
@@ -17,12 +17,12 @@ from .common import UNKNOWN_BOARD, UNKNOWN_HAND, tag, undecided
 from .rule_actions import overdue
 
 
-def _loss_overdue(s: Step, kind: str) -> list[Hit]:
+def _loss_overdue(s: Step, kind: str) -> list[Flag]:
     # Two rules ask this of every event: a list, and nothing built unless something is due.
     e = s.event
     if isinstance(e, ev.GameLost) or not s.before.game.due:
         return []  # the loss itself; whether it has its cause is WS-GAME-003's
-    return [Hit(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,)) for player, seq in overdue(s, kind)]
+    return [Flag(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,)) for player, seq in overdue(s, kind)]
 
 
 @rule(
@@ -31,7 +31,7 @@ def _loss_overdue(s: Step, kind: str) -> list[Hit]:
     severity=Severity.ERROR,
     on=None,
 )
-def level_four_loses(s: Step) -> list[Hit]:
+def level_four_loses(s: Step) -> list[Flag]:
     return _loss_overdue(s, "lose-level")
 
 
@@ -41,7 +41,7 @@ def level_four_loses(s: Step) -> list[Hit]:
     severity=Severity.ERROR,
     on=None,
 )
-def empty_deck_and_waiting_loses(s: Step) -> list[Hit]:
+def empty_deck_and_waiting_loses(s: Step) -> list[Flag]:
     return _loss_overdue(s, "lose-deck")
 
 
@@ -51,7 +51,7 @@ def empty_deck_and_waiting_loses(s: Step) -> list[Hit]:
     severity=Severity.ERROR,
     on=(ev.GameLost,),
 )
-def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
+def a_loss_has_its_cause(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.GameLost)
     before = s.before.game
@@ -59,7 +59,7 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     if e.reason in ("level", "deck") and not (before.known and (e.reason == "level" or side.hand_known)):
         yield undecided(e.seq, UNKNOWN_BOARD if e.reason == "level" else UNKNOWN_HAND)
     elif e.reason == "level" and len(side.level) < 4:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "player": e.player,
@@ -68,7 +68,7 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
             },
         )
     elif e.reason == "deck" and side.deck + side.waiting > 0:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "player": e.player,
@@ -87,14 +87,14 @@ def a_loss_has_its_cause(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(MatchEnded,),
 )
-def a_loser_does_not_win(s: Step) -> Iterable[Hit]:
+def a_loser_does_not_win(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, MatchEnded)
     before = s.before.game
     losers = set(before.lost) | {key.rsplit(":", 1)[1] for key in before.due if key.startswith("lose-")}
     if e.winner is not None and e.winner in losers:
         both = len(losers & set(before.players)) > 1
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "winner": e.winner,

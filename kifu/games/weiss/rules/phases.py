@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Flag, Severity, Step, Text, rule
 
 from .. import events as ev
 from .common import CLOSERS, STATE_JA, closed_phase
@@ -21,7 +21,7 @@ from .common import CLOSERS, STATE_JA, closed_phase
     severity=Severity.ERROR,
     on=CLOSERS,
 )
-def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
+def stand_phase_stands_every_character(s: Step) -> Iterable[Flag]:
     if closed_phase(s) != "stand":
         return
     before = s.before.game
@@ -32,7 +32,7 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
             ja=", ".join(f"{k} {side.stage[k].card} ({STATE_JA[side.stage[k].state]})" for k in down),
             en=", ".join(f"{k} {side.stage[k].card} ({side.stage[k].state})" for k in down),
         )
-        yield Hit(s.event.seq, {"player": before.turn_player, "slots": slots})
+        yield Flag(s.event.seq, {"player": before.turn_player, "slots": slots})
 
 
 @rule(
@@ -41,14 +41,14 @@ def stand_phase_stands_every_character(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.Drew,) + CLOSERS,
 )
-def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
+def draw_phase_draws_one_card(s: Step) -> Iterable[Flag]:
     before, after, e = s.before.game, s.after.game, s.event
     if isinstance(e, ev.Drew):
         # The extra card is known at the draw that took it; a writer looks there first.
         if e.reason == "draw-phase" and before.phase_draws < 2 <= after.phase_draws:
-            yield Hit(e.seq, {"drawn": after.phase_draws})
+            yield Flag(e.seq, {"drawn": after.phase_draws})
     elif closed_phase(s) == "draw" and before.phase_draws == 0:
-        yield Hit(e.seq, {"drawn": 0})
+        yield Flag(e.seq, {"drawn": 0})
 
 
 @rule(
@@ -57,13 +57,13 @@ def draw_phase_draws_one_card(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.Drew,) + CLOSERS,
 )
-def clock_draws_two(s: Step) -> Iterable[Hit]:
+def clock_draws_two(s: Step) -> Iterable[Flag]:
     before, after, e = s.before.game, s.after.game, s.event
     if isinstance(e, ev.Drew):
         if e.reason != "clock":
             return
         if before.clocked == 0:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "detail": Text(
@@ -73,7 +73,7 @@ def clock_draws_two(s: Step) -> Iterable[Hit]:
                 },
             )
         elif after.clock_draws > 2:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "detail": Text(
@@ -83,7 +83,7 @@ def clock_draws_two(s: Step) -> Iterable[Hit]:
                 },
             )
     elif closed_phase(s) == "clock" and before.clocked and before.clock_draws < 2:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "detail": Text(
@@ -100,10 +100,10 @@ def clock_draws_two(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.Clocked,),
 )
-def clock_at_most_one_card(s: Step) -> Iterable[Hit]:
+def clock_at_most_one_card(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if before.clocked >= 1:
-        yield Hit(s.event.seq, {"n": before.clocked + 1})
+        yield Flag(s.event.seq, {"n": before.clocked + 1})
 
 
 @rule(
@@ -112,10 +112,10 @@ def clock_at_most_one_card(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(ev.ClimaxPlayed,),
 )
-def one_climax_per_turn(s: Step) -> Iterable[Hit]:
+def one_climax_per_turn(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if before.climaxes >= 1:
-        yield Hit(s.event.seq, {"n": before.climaxes + 1})
+        yield Flag(s.event.seq, {"n": before.climaxes + 1})
 
 
 RULES = (

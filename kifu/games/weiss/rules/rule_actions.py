@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, Text, rule
+from kifu.auditor.base import Flag, Severity, Step, Text, rule
 
 from .. import events as ev
 from ..projection import NEUTRAL
@@ -37,13 +37,13 @@ def overdue(s: Step, kind: str) -> list[tuple[str, int]]:
     return out
 
 
-def _came_before(s: Step, kind: str, late: Text) -> list[Hit]:
+def _came_before(s: Step, kind: str, late: Text) -> list[Flag]:
     """A hit at this event for each rule action of ``kind`` it came before; ``late`` names ``{seq}`` and ``{type}``."""
     out = []
     for player, seq in overdue(s, kind):
         fill = {"seq": seq, "type": tag(s.event)}
         out.append(
-            Hit(
+            Flag(
                 s.event.seq,
                 {"player": player, "detail": Text(ja=late.ja.format(**fill), en=late.en.format(**fill))},
                 (seq,),
@@ -58,7 +58,7 @@ def _came_before(s: Step, kind: str, late: Text) -> list[Hit]:
     severity=Severity.ERROR,
     on=None,
 )
-def level_up_at_seven(s: Step) -> list[Hit]:
+def level_up_at_seven(s: Step) -> list[Flag]:
     # Watches every event: a plain function that returns at once when nothing is due.
     e = s.event
     if isinstance(e, ev.LeveledUp):
@@ -66,7 +66,7 @@ def level_up_at_seven(s: Step) -> list[Hit]:
         if n < 7:
             return [
                 if_known(
-                    Hit(
+                    Flag(
                         e.seq,
                         {
                             "player": e.player,
@@ -98,14 +98,14 @@ LEVEL_UP_LATE = Text(
     severity=Severity.ERROR,
     on=None,
 )
-def refresh_when_deck_empties(s: Step) -> list[Hit]:
+def refresh_when_deck_empties(s: Step) -> list[Flag]:
     e = s.event
     if isinstance(e, ev.Refreshed):
         n = s.before.game.side(e.player).deck
         if n > 0:
             return [
                 if_known(
-                    Hit(
+                    Flag(
                         e.seq,
                         {
                             "player": e.player,
@@ -137,11 +137,11 @@ REFRESH_LATE = Text(
     severity=Severity.ERROR,
     on=(ev.RefreshPointPaid, ev.TurnStarted),
 )
-def refresh_point_follows_refresh(s: Step) -> Iterable[Hit]:
+def refresh_point_follows_refresh(s: Step) -> Iterable[Flag]:
     before, e = s.before.game, s.event
     if isinstance(e, ev.RefreshPointPaid):
         if e.player not in before.refresh_owed:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "player": e.player,
@@ -153,7 +153,7 @@ def refresh_point_follows_refresh(s: Step) -> Iterable[Hit]:
             )
         return
     for player, seq in sorted(before.refresh_owed.items()):
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "player": player,

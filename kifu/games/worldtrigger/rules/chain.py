@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 
 from ..events import CounterPassed, EffectResolved, EffectUsed, TrionChanged
 from ..projection import State, other
@@ -26,7 +26,7 @@ def _asked_first(s: Step, g: State) -> str:
     on=(EffectUsed, CounterPassed),
     options=("counter_first",),
 )
-def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
+def counter_asked_from_declarer(s: Step) -> Iterable[Flag]:
     e = s.event
     g = s.before.game
     if isinstance(e, EffectUsed) and e.counter is None or not g.chain:
@@ -45,9 +45,9 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
             if passed
             else {"what": "counter-used", "what_ja": "対抗使用しました"}
         )
-        yield Hit(e.seq, {**ev, **what}, seqs=(g.chain[-1].seq,))
+        yield Flag(e.seq, {**ev, **what}, seqs=(g.chain[-1].seq,))
     elif set(g.passes) >= {first, other(g, first)} and not passed:
-        yield Hit(
+        yield Flag(
             e.seq,
             {**ev, "what": "counter-used after both players passed", "what_ja": "両者がパスした後に対抗使用しました"},
             seqs=(g.chain[-1].seq,),
@@ -60,7 +60,7 @@ def counter_asked_from_declarer(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(EffectResolved,),
 )
-def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
+def resolve_last_declared_first(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, EffectResolved)
     pending = [d for d in s.before.game.chain if not d.resolved]
@@ -81,7 +81,7 @@ def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
             f"the last declared open one is seq {expected}",
             f"先に適用するのは最後に宣言された seq {expected} です",
         )
-    yield Hit(e.seq, {"of": e.of, "expected": expected, "why": why, "why_ja": why_ja})
+    yield Flag(e.seq, {"of": e.of, "expected": expected, "why": why, "why_ja": why_ja})
 
 
 @rule(
@@ -90,7 +90,7 @@ def resolve_last_declared_first(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(EffectResolved,),
 )
-def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
+def resolution_waits_for_passes(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, EffectResolved)
     g = s.before.game
@@ -98,7 +98,7 @@ def resolution_waits_for_passes(s: Step) -> Iterable[Hit]:
         return
     missing = [p for p in g.agents if p not in g.passes]
     if missing:
-        yield Hit(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": list(missing)}, seqs=(g.chain[-1].seq,))
+        yield Flag(e.seq, {"of": e.of, "decl": g.chain[-1].seq, "missing": list(missing)}, seqs=(g.chain[-1].seq,))
 
 
 VOID = {
@@ -119,7 +119,7 @@ VOID = {
     severity=Severity.ERROR,
     on=(TrionChanged,),
 )
-def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
+def void_effect_deals_no_damage(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, TrionChanged)
     rec = s.before.game.uses_this_turn.get(e.source) if e.source is not None else None
@@ -131,7 +131,7 @@ def void_effect_deals_no_damage(s: Step) -> Iterable[Hit]:
         reason = "cost"
     if reason is not None:
         why, why_ja = VOID[reason]
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "player": e.player,

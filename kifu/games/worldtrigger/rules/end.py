@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import REST, Hit, Severity, Step, rule
+from kifu.auditor.base import REST, Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded, event_type
 
@@ -14,14 +14,14 @@ from kifu.events.base import MatchEnded, event_type
     name="nothing-played-after-zero-trion-or-bailout",
     severity=Severity.ERROR,
 )
-def nothing_after_defeat(s: Step) -> Iterable[Hit]:
+def nothing_after_defeat(s: Step) -> Iterable[Flag]:
     g = s.before.game
     tag = event_type(type(s.event))
     if g.defeated is not None and g.played_on_seq is None and tag.startswith("wt."):
         how, how_ja = (
             ("reached 0 trion", "トリオン0になった") if g.defeat_reason == "trion" else ("bailed out", "緊急脱出した")
         )
-        yield Hit(
+        yield Flag(
             s.event.seq,
             {"loser": g.defeated, "at": g.defeated_seq, "how": how, "how_ja": how_ja, "type": tag},
             seqs=(g.defeated_seq or s.event.seq,),
@@ -35,7 +35,7 @@ def nothing_after_defeat(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(MatchEnded,),
 )
-def winner_is_opponent(s: Step) -> Iterable[Hit]:
+def winner_is_opponent(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, MatchEnded)
     g = s.before.game
@@ -43,7 +43,7 @@ def winner_is_opponent(s: Step) -> Iterable[Hit]:
         return  # KIFU-LOG-006 reports a second end
     if g.defeated is None:
         if e.winner is not None:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "winner": e.winner,
@@ -54,7 +54,7 @@ def winner_is_opponent(s: Step) -> Iterable[Hit]:
         return
     expected = g.winner
     if e.winner != expected:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "winner": e.winner,

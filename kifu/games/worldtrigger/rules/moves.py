@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from ..events import Moved
@@ -18,12 +18,12 @@ from .common import distance_now, who
     on=(Moved,),
     options=("tags_expire",),
 )
-def move_costs_one_move_tag(s: Step) -> Iterable[Hit]:
+def move_costs_one_move_tag(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, Moved)
     hand = who(s).tags
     if list(e.tags) != ["move"] or "move" not in hand:
-        yield Hit(e.seq, {"player": e.player, "tags": list(e.tags), "hand": list(hand)})
+        yield Flag(e.seq, {"player": e.player, "tags": list(e.tags), "hand": list(hand)})
 
 
 @rule(
@@ -32,14 +32,14 @@ def move_costs_one_move_tag(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(Moved,),
 )
-def move_changes_distance_by_one(s: Step) -> Iterable[Hit]:
+def move_changes_distance_by_one(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, Moved)
     d = distance_now(s.before.game)
     if d is None:
-        yield Hit(e.seq, {"reason": Msg("reason.wt.no_distance")}, undecided=True)
+        yield Flag(e.seq, {"reason": Msg("reason.wt.no_distance")}, undecided=True)
     elif abs(e.to - d) != 1 or not 1 <= e.to <= 6:
-        yield Hit(e.seq, {"player": e.player, "distance": d, "to": e.to})
+        yield Flag(e.seq, {"player": e.player, "distance": d, "to": e.to})
 
 
 RULES = (

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from ..events import EffectUsed, InitialTriggerUsed, TriggerRevealed
@@ -20,7 +20,7 @@ from .common import cat, face_up, set_slot, slots, unknown, who
     severity=Severity.ERROR,
     on=(TriggerRevealed,),
 )
-def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
+def reveal_pays_its_trion(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, TriggerRevealed)
     a = who(s)
@@ -28,13 +28,13 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
     slot = set_slot(a, e.trigger, face_down_first=True)
     t = cat(s).trigger(e.trigger)
     if slot is None:
-        yield Hit(e.seq, {**ev, "why": "it is not set", "why_ja": "セットされていません"})
+        yield Flag(e.seq, {**ev, "why": "it is not set", "why_ja": "セットされていません"})
     elif face_up(a, slot):
-        yield Hit(e.seq, {**ev, "why": "it is already face up", "why_ja": "既に表向きです"})
+        yield Flag(e.seq, {**ev, "why": "it is already face up", "why_ja": "既に表向きです"})
     elif t is None:
-        yield Hit(e.seq, unknown(e.trigger), undecided=True)
+        yield Flag(e.seq, unknown(e.trigger), undecided=True)
     elif e.trion != t.reveal:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 **ev,
@@ -43,7 +43,7 @@ def reveal_pays_its_trion(s: Step) -> Iterable[Hit]:
             },
         )
     elif a.dealt_seq is not None and a.trion < e.trion:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 **ev,
@@ -72,13 +72,13 @@ _RECORDING = {
     severity=Severity.ERROR,
     on=(EffectUsed,),
 )
-def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
+def face_down_has_no_effect(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, EffectUsed)
     a = who(s)
     held = slots(a, e.trigger)
     if held and not any(face_up(a, slot) for slot in held):
-        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect}, about=("use", e.seq))
+        yield Flag(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect}, about=("use", e.seq))
 
 
 @rule(
@@ -87,16 +87,16 @@ def face_down_has_no_effect(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(EffectUsed,),
 )
-def used_trigger_is_set(s: Step) -> Iterable[Hit]:
+def used_trigger_is_set(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, EffectUsed)
     a = who(s)
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     eff = cat(s).effect(e.trigger, e.effect)
     if a.set_main is None and a.set_sub is None:
-        yield Hit(e.seq, {"reason": Msg("reason.wt.no_set", player=e.player)}, undecided=True, about=("use", e.seq))
+        yield Flag(e.seq, {"reason": Msg("reason.wt.no_set", player=e.player)}, undecided=True, about=("use", e.seq))
     elif set_slot(a, e.trigger) is None or a.set_turn != s.before.game.turn:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 **ev,
@@ -106,9 +106,9 @@ def used_trigger_is_set(s: Step) -> Iterable[Hit]:
             about=("use", e.seq),
         )
     elif eff is None:
-        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
+        yield Flag(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
     elif eff.requires is not None and eff.requires not in a.build_main + a.build_sub:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 **ev,
@@ -146,19 +146,19 @@ def _cost_problem(
     on=(EffectUsed, InitialTriggerUsed),
     options=("tags_expire",),
 )
-def effect_cost_paid(s: Step) -> Iterable[Hit]:
+def effect_cost_paid(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, (EffectUsed, InitialTriggerUsed))
     eff = cat(s).effect(e.trigger, e.effect)
     if eff is None:
-        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
+        yield Flag(e.seq, unknown(e.trigger, e.effect), undecided=True, about=("use", e.seq))
         return
     if isinstance(e, InitialTriggerUsed) and eff.timing != "initial":
         return  # WT-INIT-003 reports it: a wt.init.use has no tags to pay a tactics effect's cost with
     tags = e.tags if isinstance(e, EffectUsed) else []
     why = _cost_problem(s, e.trion, tags, eff.trion, eff.tags, isinstance(e, EffectUsed))
     if why:
-        yield Hit(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, **why}, about=("use", e.seq))
+        yield Flag(e.seq, {"player": e.player, "trigger": e.trigger, "effect": e.effect, **why}, about=("use", e.seq))
 
 
 RULES = (

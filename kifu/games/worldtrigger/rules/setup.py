@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from kifu.auditor.base import End, Hit, Severity, Step, end_rule, rule
+from kifu.auditor.base import End, Flag, Severity, Step, end_rule, rule
 from kifu.events.i18n import Msg
 
 from .. import cards
@@ -27,11 +27,11 @@ SLOTS = 4
     severity=Severity.ERROR,
     on=(BuildChosen,),
 )
-def four_main_and_four_sub(s: Step) -> Iterable[Hit]:
+def four_main_and_four_sub(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, BuildChosen)
     if len(e.main) != SLOTS or len(e.sub) != SLOTS:
-        yield Hit(e.seq, {"player": e.player, "main": len(e.main), "sub": len(e.sub)})
+        yield Flag(e.seq, {"player": e.player, "main": len(e.main), "sub": len(e.sub)})
 
 
 @rule(
@@ -40,12 +40,12 @@ def four_main_and_four_sub(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(BuildChosen,),
 )
-def option_on_its_trigger_side(s: Step) -> Iterable[Hit]:
+def option_on_its_trigger_side(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, BuildChosen)
     for side, names, name, t in _build_entries(e, cat(s)):
         if t is not None and t.option_of is not None and t.option_of not in names:
-            yield Hit(e.seq, {"player": e.player, "side": side, "option": name, "parent": t.option_of})
+            yield Flag(e.seq, {"player": e.player, "side": side, "option": name, "parent": t.option_of})
 
 
 @rule(
@@ -54,14 +54,14 @@ def option_on_its_trigger_side(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(BuildChosen,),
 )
-def trigger_fits_its_side(s: Step) -> Iterable[Hit]:
+def trigger_fits_its_side(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, BuildChosen)
     for side, _, name, t in _build_entries(e, cat(s)):
         if t is None:
-            yield Hit(e.seq, unknown(name), undecided=True)
+            yield Flag(e.seq, unknown(name), undecided=True)
         elif t.option_of is None and t.side not in ("any", side):
-            yield Hit(e.seq, {"player": e.player, "trigger": name, "side": side, "allowed": t.side})
+            yield Flag(e.seq, {"player": e.player, "trigger": name, "side": side, "allowed": t.side})
 
 
 def _build_entries(e: BuildChosen, c: cards.Catalogue) -> Iterator[tuple[str, list[str], str, cards.Trigger | None]]:
@@ -77,11 +77,11 @@ def _build_entries(e: BuildChosen, c: cards.Catalogue) -> Iterator[tuple[str, li
     severity=Severity.ERROR,
     on=(SheetMade,),
 )
-def plot_sheet_assigns_every_face(s: Step) -> Iterable[Hit]:
+def plot_sheet_assigns_every_face(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, SheetMade)
     if len(e.faces) != 6:
-        yield Hit(e.seq, {"player": e.player, "count": len(e.faces)})
+        yield Flag(e.seq, {"player": e.player, "count": len(e.faces)})
 
 
 @rule(
@@ -91,13 +91,13 @@ def plot_sheet_assigns_every_face(s: Step) -> Iterable[Hit]:
     on=(TrionDealt,),
     options=("starting_trion",),
 )
-def starting_trion_is_100(s: Step) -> Iterable[Hit]:
+def starting_trion_is_100(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, TrionDealt)
     expected = s.options.get("starting_trion", 100)
     if e.trion != expected:
         # one starting trion for the match: the same wrong amount dealt to both is one mistake
-        yield Hit(
+        yield Flag(
             e.seq, {"player": e.player, "trion": e.trion, "expected": expected}, about=("starting-trion", e.trion)
         )
 
@@ -113,19 +113,19 @@ def clamp(value: int) -> int:
     severity=Severity.ERROR,
     on=(DistanceFixed,),
 )
-def initial_distance_clamped(s: Step) -> Iterable[Hit]:
+def initial_distance_clamped(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, DistanceFixed)
     g = s.before.game
     if g.initial_roll is None:
-        yield Hit(e.seq, {"reason": Msg("reason.wt.no_roll")}, undecided=True)
+        yield Flag(e.seq, {"reason": Msg("reason.wt.no_roll")}, undecided=True)
         return
     c = cat(s)
     shifts = [u.delta for u in g.init_uses if shift_happens(c, u)]
     expected = clamp(g.initial_roll + sum(shifts))
     as_recorded = clamp(g.initial_roll + sum(u.delta for u in g.init_uses))
     if e.distance not in (expected, as_recorded):
-        yield Hit(
+        yield Flag(
             e.seq,
             {"distance": e.distance, "roll": g.initial_roll, "shifts": shifts, "expected": expected},
             seqs=tuple(u.seq for u in g.init_uses),
@@ -149,13 +149,13 @@ def shift_happens(c: cards.Catalogue, u: InitUse) -> bool:
     severity=Severity.ERROR,
     options=("initial_order",),
 )
-def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
+def initial_effects_first_player_first(end: End) -> Iterable[Flag]:
     g = end.final.game
     uses = [(u.player, u.seq) for u in g.init_uses]
     first = g.turn1_first if end.options.get("initial_order", "turn1") == "turn1" else end.start.players[0].id
     if first is None:
         if len({p for p, _ in uses}) > 1:
-            yield Hit(uses[-1][1], {"reason": Msg("reason.wt.no_order")}, undecided=True)
+            yield Flag(uses[-1][1], {"reason": Msg("reason.wt.no_order")}, undecided=True)
         return
     second_at: int | None = None
     second = next((p for p in g.agents if p != first), "?")
@@ -163,7 +163,7 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
         if player != first and second_at is None:
             second_at = seq
         elif player == first and second_at is not None:
-            yield Hit(
+            yield Flag(
                 seq,
                 {
                     "player": first,
@@ -181,26 +181,26 @@ def initial_effects_first_player_first(end: End) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(InitialTriggerUsed,),
 )
-def initial_shift_is_initial_effect(s: Step) -> Iterable[Hit]:
+def initial_shift_is_initial_effect(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, InitialTriggerUsed)
     a = who(s)
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "delta": e.delta}
     if e.trigger not in a.build_main + a.build_sub:
-        yield Hit(e.seq, {**ev, "why": "not in the player's trigger set", "why_ja": "トリガーセットにありません"})
+        yield Flag(e.seq, {**ev, "why": "not in the player's trigger set", "why_ja": "トリガーセットにありません"})
         return
     if s.before.game.distance is not None:
-        yield Hit(
+        yield Flag(
             e.seq, {**ev, "why": "the initial distance was already fixed", "why_ja": "初期距離は既に決定済みです"}
         )
         return
     eff = cat(s).effect(e.trigger, e.effect)
     if eff is None:
-        yield Hit(e.seq, unknown(e.trigger, e.effect), undecided=True)
+        yield Flag(e.seq, unknown(e.trigger, e.effect), undecided=True)
     elif eff.timing != "initial":
-        yield Hit(e.seq, {**ev, "why": Msg("text.wt.timing_is", timing=eff.timing)})
+        yield Flag(e.seq, {**ev, "why": Msg("text.wt.timing_is", timing=eff.timing)})
     elif eff.shift is not None and not eff.shift[0] <= e.delta <= eff.shift[1]:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 **ev,

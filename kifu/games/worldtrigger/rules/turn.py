@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from ..events import OrderDecided, Plotted, TagsGained, TriggersSet
@@ -19,7 +19,7 @@ from .common import cat, face_up, who
     severity=Severity.ERROR,
     on=(OrderDecided,),
 )
-def fewer_trion_goes_first(s: Step) -> Iterable[Hit]:
+def fewer_trion_goes_first(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, OrderDecided)
     g = s.before.game
@@ -28,7 +28,7 @@ def fewer_trion_goes_first(s: Step) -> Iterable[Hit]:
         return
     ft, st = agent(g, e.first).trion, agent(g, second).trion
     if ft > st:
-        yield Hit(e.seq, {"turn": e.turn, "first": e.first, "second": second, "first_trion": ft, "second_trion": st})
+        yield Flag(e.seq, {"turn": e.turn, "first": e.first, "second": second, "first_trion": ft, "second_trion": st})
 
 
 @rule(
@@ -37,13 +37,13 @@ def fewer_trion_goes_first(s: Step) -> Iterable[Hit]:
     severity=Severity.WARNING,
     on=(OrderDecided,),
 )
-def tie_broken_at_random(s: Step) -> Iterable[Hit]:
+def tie_broken_at_random(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, OrderDecided)
     g = s.before.game
     second = other(g, e.first)
     if second is not None and agent(g, e.first).trion == agent(g, second).trion and e.tie_break is None:
-        yield Hit(e.seq, {"turn": e.turn, "trion": agent(g, e.first).trion})
+        yield Flag(e.seq, {"turn": e.turn, "trion": agent(g, e.first).trion})
 
 
 @rule(
@@ -52,7 +52,7 @@ def tie_broken_at_random(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(TriggersSet,),
 )
-def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
+def set_one_main_and_one_sub(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, TriggersSet)
     a = who(s)
@@ -60,12 +60,12 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
     for slot, trigger, side in (("main", e.main, a.build_main), ("sub", e.sub, a.build_sub)):
         t = c.trigger(trigger)
         if trigger not in side:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {"player": e.player, "slot": slot, "trigger": trigger, "why": Msg("text.wt.not_on_side", side=slot)},
             )
         elif t is not None and t.option_of is not None:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "player": e.player,
@@ -83,7 +83,7 @@ def set_one_main_and_one_sub(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(TriggersSet,),
 )
-def only_face_up_kept(s: Step) -> Iterable[Hit]:
+def only_face_up_kept(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, TriggersSet)
     a = who(s)
@@ -92,7 +92,7 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
         before = a.set_main if slot == "main" else a.set_sub
         ev = {"player": e.player, "slot": slot, "trigger": now}
         if before != now:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     **ev,
@@ -101,7 +101,7 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
                 },
             )
         elif not face_up(a, slot):
-            yield Hit(e.seq, {**ev, "was": "face down", "was_ja": "裏向き"})
+            yield Flag(e.seq, {**ev, "was": "face down", "was_ja": "裏向き"})
 
 
 @rule(
@@ -110,7 +110,7 @@ def only_face_up_kept(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(TriggersSet, Plotted),
 )
-def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
+def triggers_set_each_turn(s: Step) -> Iterable[Flag]:
     g = s.before.game
     e = s.event
     if isinstance(e, TriggersSet):
@@ -118,7 +118,7 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
         if g.turn and g.plots and not a.sets_this_turn:
             return  # already reported at the first plot as missing: one late set is one finding
         if g.turn == 0 or g.plots:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {
                     "turn": g.turn,
@@ -128,14 +128,14 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
                 },
             )
         elif a.sets_this_turn:
-            yield Hit(
+            yield Flag(
                 e.seq,
                 {"turn": g.turn, "player": e.player, "why": "was recorded twice", "why_ja": "が2回記録されています"},
             )
     elif isinstance(e, Plotted) and not g.plots and g.turn:
         for player, a in g.agents.items():
             if a.sets_this_turn == 0:
-                yield Hit(
+                yield Flag(
                     e.seq,
                     {
                         "turn": g.turn,
@@ -152,13 +152,13 @@ def triggers_set_each_turn(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(Plotted,),
 )
-def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
+def plots_follow_turn_order(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, Plotted)
     g = s.before.game
     n = len(g.plots) + 1
     if g.first is None:
-        yield Hit(e.seq, {"reason": Msg("reason.wt.no_order_before_plot")}, undecided=True)
+        yield Flag(e.seq, {"reason": Msg("reason.wt.no_order_before_plot")}, undecided=True)
         return
     if n == 1:
         expected = expected_ja = g.first
@@ -167,7 +167,7 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     else:
         expected, expected_ja = "(nobody: both players already had their turn)", "(なし: 両者とも手番を終えています)"
     if e.attacker != expected:
-        yield Hit(
+        yield Flag(
             e.seq, {"turn": g.turn, "n": n, "attacker": e.attacker, "expected": expected, "expected_ja": expected_ja}
         )
 
@@ -178,16 +178,16 @@ def plots_follow_turn_order(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(TagsGained,),
 )
-def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
+def tags_are_unblocked_faces(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, TagsGained)
     g = s.before.game
     if not agent(g, e.player).sheet:
-        yield Hit(e.seq, {"reason": Msg("reason.wt.no_sheet", player=e.player)}, undecided=True)
+        yield Flag(e.seq, {"reason": Msg("reason.wt.no_sheet", player=e.player)}, undecided=True)
     elif g.expected_tags is None or g.active != e.player:
-        yield Hit(e.seq, {"player": e.player, "tags": e.tags, "detail": Msg("text.wt.tags_without_plot")})
+        yield Flag(e.seq, {"player": e.player, "tags": e.tags, "detail": Msg("text.wt.tags_without_plot")})
     elif Counter(e.tags) != Counter(g.expected_tags):
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 "player": e.player,
@@ -209,12 +209,12 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Hit]:
     severity=Severity.WARNING,
     on=(OrderDecided,),
 )
-def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
+def turns_numbered_consecutively(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, OrderDecided)
     expected = s.before.game.turn + 1
     if e.turn != expected:
-        yield Hit(e.seq, {"turn": e.turn, "expected": expected})
+        yield Flag(e.seq, {"turn": e.turn, "expected": expected})
 
 
 @rule(
@@ -223,11 +223,11 @@ def turns_numbered_consecutively(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(OrderDecided,),
 )
-def both_players_take_their_turn(s: Step) -> Iterable[Hit]:
+def both_players_take_their_turn(s: Step) -> Iterable[Flag]:
     g = s.before.game
     if g.turn > 0 and len(g.plots) < 2:
         missing = [p for p in (g.first, g.second) if p is not None and p not in g.plots]
-        yield Hit(s.event.seq, {"turn": g.turn, "plots": len(g.plots), "missing": missing})
+        yield Flag(s.event.seq, {"turn": g.turn, "plots": len(g.plots), "missing": missing})
 
 
 RULES = (

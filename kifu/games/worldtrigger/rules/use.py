@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Hit, Severity, Step, rule
+from kifu.auditor.base import Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from ..events import EffectUsed, Moved
@@ -20,7 +20,7 @@ from .common import cat, distance_now, slots, unknown, who
     on=(EffectUsed,),
     options=("use_limit",),
 )
-def effect_once_per_phase(s: Step) -> Iterable[Hit]:
+def effect_once_per_phase(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, EffectUsed)
     per_trigger = s.options.get("use_limit", "effect") == "trigger"
@@ -31,7 +31,7 @@ def effect_once_per_phase(s: Step) -> Iterable[Hit]:
     ]
     copies = max(1, len(slots(who(s), e.trigger)))  # the limit is per set card: the same trigger set twice, twice
     if len(earlier) >= copies:
-        yield Hit(
+        yield Flag(
             e.seq,
             {"player": e.player, "trigger": e.trigger, "effect": e.effect, "earlier": earlier[-1]},
             seqs=tuple(earlier),
@@ -57,7 +57,7 @@ def _kind(s: Step, d: Decl) -> str | None:
     severity=Severity.ERROR,
     on=(EffectUsed,),
 )
-def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
+def effect_used_at_its_timing(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, EffectUsed)
     eff = cat(s).effect(e.trigger, e.effect)
@@ -66,13 +66,13 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect}
     if e.counter is None:
         if eff.timing != "tactics":
-            yield Hit(e.seq, {**ev, "why": Msg("text.wt.not_tactics", timing=eff.timing)}, about=("use", e.seq))
+            yield Flag(e.seq, {**ev, "why": Msg("text.wt.not_tactics", timing=eff.timing)}, about=("use", e.seq))
         return
     target = _open(s.before.game, e.counter)
     if eff.timing != "counter":
-        yield Hit(e.seq, {**ev, "why": Msg("text.wt.cannot_counter", timing=eff.timing)}, about=("use", e.seq))
+        yield Flag(e.seq, {**ev, "why": Msg("text.wt.cannot_counter", timing=eff.timing)}, about=("use", e.seq))
     elif target is None:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 **ev,
@@ -82,9 +82,9 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
             about=("use", e.seq),
         )
     elif _kind(s, target) is None:
-        yield Hit(e.seq, unknown(target.trigger or "", target.effect), undecided=True, about=("use", e.seq))
+        yield Flag(e.seq, unknown(target.trigger or "", target.effect), undecided=True, about=("use", e.seq))
     elif _kind(s, target) not in eff.against:
-        yield Hit(
+        yield Flag(
             e.seq,
             {**ev, "why": Msg("text.wt.counters", against=list(eff.against), kind=_kind(s, target))},
             seqs=(target.seq,),
@@ -98,7 +98,7 @@ def effect_used_at_its_timing(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(EffectUsed,),
 )
-def effect_distance_condition(s: Step) -> Iterable[Hit]:
+def effect_distance_condition(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, EffectUsed)
     eff = cat(s).effect(e.trigger, e.effect)
@@ -108,7 +108,7 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
         return
     ev = {"player": e.player, "trigger": e.trigger, "effect": e.effect, "distance": d}
     if eff.distance is not None and not eff.distance[0] <= d <= eff.distance[1]:
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 **ev,
@@ -118,7 +118,7 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
             about=("use", e.seq),
         )
     elif e.to is not None and (abs(e.to - d) > eff.moves or not 1 <= e.to <= 6):
-        yield Hit(
+        yield Flag(
             e.seq,
             {
                 **ev,
@@ -135,17 +135,17 @@ def effect_distance_condition(s: Step) -> Iterable[Hit]:
     severity=Severity.ERROR,
     on=(EffectUsed, Moved),
 )
-def declarations_in_own_phase(s: Step) -> Iterable[Hit]:
+def declarations_in_own_phase(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, (EffectUsed, Moved))
     if isinstance(e, EffectUsed) and e.counter is not None:
         return
     g = s.before.game
     if g.active is None and g.turn == 0:
-        yield Hit(e.seq, {"reason": Msg("reason.wt.whose_phase")}, undecided=True, about=("use", e.seq))
+        yield Flag(e.seq, {"reason": Msg("reason.wt.whose_phase")}, undecided=True, about=("use", e.seq))
     elif e.player != g.active or not g.in_tactics_phase:
         what = Msg("text.wt.a_move") if isinstance(e, Moved) else f"{e.trigger}/{e.effect}"
-        yield Hit(
+        yield Flag(
             e.seq, {"player": e.player, "what": what, "active": g.active or Msg("text.wt.nobody")}, about=("use", e.seq)
         )
 

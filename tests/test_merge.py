@@ -1,10 +1,11 @@
-"""The engine's fold (kifu/auditor/base.py ``fold``): one mistake, one finding, whatever the order of the hits."""
+"""The engine's merge (kifu/auditor/base.py ``merge``): one mistake, one finding, whatever the order of the hits."""
 
 from __future__ import annotations
 
 import itertools
 
-from kifu.auditor.base import REST, Finding, Raw, Text, fold
+from kifu.auditor.findings import REST, Finding, Raw, merge
+from kifu.events.i18n import Text
 
 
 def raw(code: str, seq: int, about=None, follows=(), severity: str = "error", seqs=()) -> Raw:
@@ -26,36 +27,36 @@ def shown(findings: list[Finding]) -> list[tuple[str, int, list[int], list[int]]
 
 def test_hits_without_a_subject_are_findings_as_they_were() -> None:
     raws = [raw("A-X-001", 3), raw("A-X-001", 5)]
-    assert fold(raws) == [r.finding for r in raws]
+    assert merge(raws) == [r.finding for r in raws]
 
 
 def test_one_rule_about_one_subject_is_one_finding_with_all_its_seqs() -> None:
     act = ("act", "a1")
-    assert shown(fold([raw("A-X-001", s, act) for s in (12, 13, 14)])) == [("A-X-001", 12, [12, 13, 14], [])]
+    assert shown(merge([raw("A-X-001", s, act) for s in (12, 13, 14)])) == [("A-X-001", 12, [12, 13, 14], [])]
 
 
 def test_a_later_finding_about_an_earlier_errors_subject_is_its_consequence() -> None:
     act = ("act", "a1")
-    assert shown(fold([raw("A-X-001", 9, act), raw("A-Y-001", 31, act), raw("A-Z-001", 31, act)])) == [
+    assert shown(merge([raw("A-X-001", 9, act), raw("A-Y-001", 31, act), raw("A-Z-001", 31, act)])) == [
         ("A-X-001", 9, [9], [31])
     ]
 
 
 def test_two_rules_one_line_breaks_both_stand() -> None:
     act = ("act", "a1")
-    assert [f.code for f in fold([raw("A-X-001", 9, act), raw("A-Y-001", 9, act)])] == ["A-X-001", "A-Y-001"]
+    assert [f.code for f in merge([raw("A-X-001", 9, act), raw("A-Y-001", 9, act)])] == ["A-X-001", "A-Y-001"]
 
 
 def test_what_a_hit_follows_from_may_come_later_in_the_log() -> None:
     """A payoff written before the outcome it follows from folds into the outcome's error."""
     flip = ("flip", "f1", 1)
-    assert shown(fold([raw("P-PAY-003", 6, ("payoff", "f1"), [flip]), raw("P-CALL-002", 7, flip)])) == [
+    assert shown(merge([raw("P-PAY-003", 6, ("payoff", "f1"), [flip]), raw("P-CALL-002", 7, flip)])) == [
         ("P-CALL-002", 7, [7], [6])
     ]
 
 
 def test_play_after_a_defeat_folds_everything_after_it() -> None:
-    out = fold(
+    out = merge(
         [
             raw("W-END-001", 20, REST),
             raw("W-ORDER-001", 22),
@@ -69,15 +70,15 @@ def test_play_after_a_defeat_folds_everything_after_it() -> None:
 
 def test_a_cannot_decide_is_withdrawn_where_its_rule_decides_the_subject() -> None:
     g = ("flip", "f1", 1)
-    out = fold([raw("M-CALL-004", 3, g, severity="info"), raw("M-CALL-004", 4, g)])
+    out = merge([raw("M-CALL-004", 3, g, severity="info"), raw("M-CALL-004", 4, g)])
     assert shown(out) == [("M-CALL-004", 4, [4], [])]
-    other = fold([raw("M-CALL-004", 3, g, severity="info"), raw("M-FLIP-003", 3, g, severity="info")])
+    other = merge([raw("M-CALL-004", 3, g, severity="info"), raw("M-FLIP-003", 3, g, severity="info")])
     assert len(other) == 2  # another rule's cannot-decide, and one nothing decides, stand
 
 
 def test_an_error_never_folds_into_a_warning() -> None:
     act = ("act", "a1")
-    out = fold([raw("A-X-001", 5, act, severity="warning"), raw("A-Y-001", 8, act)])
+    out = merge([raw("A-X-001", 5, act, severity="warning"), raw("A-Y-001", 8, act)])
     assert [(f.code, f.consequences) for f in out] == [("A-X-001", []), ("A-Y-001", [])]
 
 
@@ -91,6 +92,6 @@ def test_the_order_of_the_hits_changes_nothing() -> None:
         raw("G-TOSS-009", 13, act),
         raw("G-SHOT-004", 15, ("shot", "s1"), [act]),
     ]
-    first = fold(raws)
+    first = merge(raws)
     assert shown(first) == [("P-THUMB-002", 9, [9], [8, 11]), ("G-TOSS-009", 12, [12, 13], [15])]
-    assert all(fold(list(p)) == first for p in itertools.permutations(raws))
+    assert all(merge(list(p)) == first for p in itertools.permutations(raws))

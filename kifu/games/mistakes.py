@@ -1,7 +1,7 @@
 """One mistake a simulator makes on purpose, for the "one mistake, one finding" property tests.
 
-Each game's simulator (``kifu/games/<id>/sim.py``) plays a legal match. Given a ``Slip`` it
-makes one wrong move of the slip's kind at the ``nth`` chance it has to make it, records
+Each game's simulator (``kifu/games/<id>/sim.py``) plays a legal match. Given a ``Mistake`` it
+makes one wrong move of the mistake's kind at the ``nth`` chance it has to make it, records
 where (``seq``) and which rule the move breaks (``code``), and then goes on playing legally
 from the state the wrong move left, as a table that did not notice would: later counts,
 damage and payoffs follow from what was recorded, not from what should have been. An audit
@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 
 @dataclass
-class Slip:
+class Mistake:
     """A mistake to make once: its kind, at the ``nth`` chance (0 is the first)."""
 
     kind: str
@@ -40,25 +40,25 @@ class Slip:
         self.seq, self.code = seq, code
 
 
-class Slipping:
+class MakesMistakes:
     """What a simulator that writes its events without ``match.start`` shares: the seq of the last
-    event written, and marking the slip made. ``SLIPS`` maps each kind of slip to the rule it breaks."""
+    event written, and marking the mistake made. ``MISTAKES`` maps each kind of mistake to the rule it breaks."""
 
-    SLIPS: ClassVar[dict[str, str]]
+    MISTAKES: ClassVar[dict[str, str]]
     events: list[dict[str, Any]]
-    slip: Slip | None
+    mistake: Mistake | None
 
     @property
     def seq(self) -> int:
         """The seq of the last event written (``match.start`` is seq 1)."""
         return len(self.events) + 1
 
-    def slipped(self, kind: str, seq: int | None = None) -> None:
-        """The slip of ``kind`` was made at ``seq`` (the last event by default)."""
-        assert self.slip is not None
-        self.slip.made(self.seq if seq is None else seq, self.SLIPS[kind])
+    def mistook(self, kind: str, seq: int | None = None) -> None:
+        """The mistake of ``kind`` was made at ``seq`` (the last event by default)."""
+        assert self.mistake is not None
+        self.mistake.made(self.seq if seq is None else seq, self.MISTAKES[kind])
 
 
-def now(slip: Slip | None, kind: str) -> bool:
-    """``slip.now(kind)``, False without a slip: how a simulator asks whether to go wrong here."""
-    return slip is not None and slip.now(kind)
+def now(mistake: Mistake | None, kind: str) -> bool:
+    """``mistake.now(kind)``, False without a mistake: how a simulator asks whether to go wrong here."""
+    return mistake is not None and mistake.now(kind)

@@ -1,0 +1,124 @@
+"""The use cases on a log as such: ``verify`` it, ``chain`` one in memory, find what its voids took back."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+import msgspec
+
+from kifu.auditor.report import Voided, collect_voided
+from kifu.auditor.rng import Tally
+from kifu.events import logfile, table
+from kifu.events.base import FORMAT, Event, LogVoided
+from kifu.events.codec import encode, line_hash
+
+from .reading import LogSource, Progress, Reading, consume
+
+
+class Verified(NamedTuple):
+    """What ``verify`` found of a log that can be trusted."""
+
+    head: logfile.Head
+    """Its last seq and the hash of its last line."""
+    random: int
+    """The random outcomes it records (a die of three faces counts three)."""
+    verifiable: int
+    """How many of them are verifiable: named by a commitment whose toss checks (docs/randomness.md)."""
+    protocol: int
+    """Events of the verifiable-toss protocol it records: commits, nonces, reveals and the outcomes that name
+    a commitment."""
+    voided: int
+    """Random outcomes of events a ``log.void`` took back: left out of ``random``, counted here."""
+    voids: tuple[tuple[LogVoided, list[int]], ...]
+    """Each ``log.void`` that took something back, with the seqs it took back."""
+
+    @property
+    def any_random(self) -> bool:
+        """True when the log records random outcomes (standing or voided) or verifiable-toss events."""
+        return bool(self.random or self.protocol or self.voided)
+
+
+def verify(
+    source: str | os.PathLike[str] | bytes,
+    expect_head: str | None = None,
+    *,
+    progress: Progress | None = None,
+) -> Verified:
+    """Verify a log's hash chain and every line's schema, and count its random outcomes.
+
+    ``expect_head`` is the head on a match slip (12 hex digits or more): a log cut short or
+    extended since is named as such. Anything edited, inserted, deleted or reordered raises the
+    ``KifuError`` naming the line and seq.
+
+    >>> import kifu
+    >>> kifu.verify("fixtures/gunandgun/dispute.jsonl").head.hash[:12]
+    '56c20d49c397'
+    """
+    tally = Tally()
+    if isinstance(source, (bytes, bytearray)):
+        verified = logfile.verify_bytes(bytes(source))
+        tally.add_all(verified.events)
+        head = verified.head
+        if expect_head is not None and not head.hash.startswith(expect_head.lower()):
+            raise _mismatch(head, expect_head)
+    else:
+        head = logfile.verify(source, expect_head, progress, tally.add_all)
+    voids = tuple(tally.voids())
+    if not tally.any:
+        return Verified(head, 0, 0, 0, 0, voids)
+    return Verified(head, tally.outcomes, tally.verifiable, len(tally.ledger), tally.voided, voids)
+
+
+def _mismatch(head: logfile.Head, expect_head: str) -> Exception:
+    from kifu.events.base import HeadMismatch
+    from kifu.events.i18n import Msg
+
+    return HeadMismatch(Msg("log.head_mismatch", seq=head.seq, hash=head.hash, expected=expect_head), seq=head.seq)
+
+
+def voided(source: LogSource, progress: Progress | None = None) -> Voided:
+    """The events a ``log.void`` took back, each with that void (``kifu show`` strikes them through).
+
+    A log held whole gives them from one read; a long streamed one with a void is read again.
+    """
+    reading = Reading(source, progress)
+    if reading.whole:
+        return collect_voided(reading.voided(), reading.events)  # type: ignore[arg-type]
+    consume(reading.stream())
+    taken = reading.voided()
+    return collect_voided(taken, reading.again()) if taken else {}
+
+
+def chain(game: str, events: Iterable[Event | Mapping[str, Any]]) -> list[Event]:
+    """A log in memory: ``events`` numbered from 1 and hash-chained, each decoded through ``game``'s codec.
+
+    The one place a chained log is built in memory (a writer on disk is ``logfile``). The first
+    event is the ``match.start``: as a mapping it may leave out ``type``, ``format`` and ``rules``.
+    Events may be given as mappings (a simulator's bodies) or as events; a ``seq`` or ``prev`` they
+    carry is replaced. The result audits (``kifu.audit``) as the same log read from a file would.
+
+    >>> import kifu
+    >>> start = {"game": "generic", "match": "m1", "players": [{"id": "a", "name": "Aoi"}]}
+    >>> log = kifu.chain("generic", [start, {"type": "note", "by": "a", "text": "good game"}])
+    >>> [(e.seq, type(e).__name__) for e in log], kifu.audit(log).findings
+    ([(1, 'MatchStarted'), (2, 'Note')], [])
+    """
+    codec = table.require(game)
+    out: list[Event] = []
+    prev = None
+    for seq, body in enumerate(events, 1):
+        if isinstance(body, Event):
+            event = msgspec.structs.replace(body, seq=seq, prev=prev)
+        else:
+            obj = {**_START, **body} if seq == 1 else dict(body)
+            obj["seq"], obj["prev"] = seq, prev
+            event = codec.convert(obj, seq=seq)
+        out.append(event)
+        prev = line_hash(encode(event))
+    return out
+
+
+_START = {"type": "match.start", "format": FORMAT, "rules": {}}
+"""What a ``match.start`` given as a mapping may leave out."""

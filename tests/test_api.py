@@ -1,0 +1,103 @@
+"""The public API (``kifu.audit``, ``kifu.state_at``, ``kifu.report``, ``kifu.verify``, ``kifu.chain``,
+``kifu.ingest``): the README's Python example and the API's docstring examples run as written, and the
+API gives what the command line prints for the same logs."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+from conftest import FIXTURES, ROOT, run_cli
+
+import kifu
+import kifu.app
+import kifu.app.judging
+import kifu.app.logs
+import kifu.app.reading
+
+SAMPLE = sorted(FIXTURES.glob("*/dispute.jsonl")) + sorted((ROOT / "tests" / "acceptance" / "disputes").glob("*.jsonl"))
+"""Logs of every game, with rulings, voids and mistakes: the disputes."""
+
+
+def test_the_readme_python_example_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if ">>>" in b]
+    assert blocks, "the README shows the API"
+    for i, block in enumerate(blocks):
+        test = doctest.DocTestParser().get_doctest(block, {}, f"README.md block {i + 1}", "README.md", 0)
+        result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test)
+        assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("module", [kifu, kifu.app, kifu.app.judging, kifu.app.logs, kifu.app.reading])
+def test_the_api_docstring_examples_run(module, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+@pytest.mark.parametrize("log", SAMPLE, ids=lambda p: p.name)
+def test_audit_gives_what_kifu_audit_prints(log: Path) -> None:
+    printed = json.loads(run_cli("audit", log, "-f", "json", "--lang", "en").out)
+    done = kifu.audit(log)
+    assert (done.game, done.match, done.head.hash, done.head.seq) == (
+        printed["game"],
+        printed["match"],
+        printed["head"],
+        printed["events"],
+    )
+    assert [(f.code, f.seq, f.seqs, f.severity, f.message.en) for f in done.findings] == [
+        (f["code"], f["seq"], f["seqs"], f["severity"], f["message"]) for f in printed["findings"]
+    ]
+    assert [(s.ruling.seq, s.kind) for s in done.stances] == [(r["seq"], r["stance"]) for r in printed["rulings"]]
+    assert sorted(done.voided) == [v["seq"] for v in printed["voided"]]
+
+
+@pytest.mark.parametrize("log", SAMPLE[:6], ids=lambda p: p.name)
+def test_state_at_gives_what_kifu_state_prints(log: Path) -> None:
+    last = kifu.verify(log).head.seq
+    for seq in sorted({1, last // 2, last}):
+        printed = json.loads(run_cli("state", log, "--at", seq).out)
+        assert json.loads(msgspec.json.encode(kifu.state_at(log, seq))) == printed
+
+
+def test_the_same_log_from_a_path_its_bytes_or_in_memory_audits_the_same() -> None:
+    log = FIXTURES / "gunandgun" / "dispute.jsonl"
+    by_path = kifu.audit(log)
+    events = kifu.app.reading.Reading(log).events
+    for other in (kifu.audit(log.read_bytes()), kifu.audit(kifu.chain("gunandgun", events))):
+        assert (other.findings, other.head, other.stances, other.final) == (
+            by_path.findings,
+            by_path.head,
+            by_path.stances,
+            by_path.final,
+        )
+
+
+def test_a_long_log_with_a_void_streams_and_audits_as_one_held_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``HOLD`` events a log streams; its voids, known only at its end, still take their events back."""
+    logs = sorted(p for p in (FIXTURES / "core").rglob("*.jsonl") if b"log.void" in p.read_bytes())
+    assert logs
+    held = [(kifu.audit(p), kifu.report(p).page, kifu.state_at(p)) for p in logs]
+    monkeypatch.setattr(kifu.app.reading, "HOLD", 2)
+    for path, (audit, page, state) in zip(logs, held):
+        streamed = kifu.audit(path)
+        assert (streamed.findings, streamed.voided, streamed.stances, streamed.final) == (
+            audit.findings,
+            audit.voided,
+            audit.stances,
+            audit.final,
+        ), path
+        assert kifu.report(path).page == page and kifu.state_at(path) == state
+
+
+def test_ingest_loads_logs_into_a_warehouse(tmp_path: Path) -> None:
+    db = tmp_path / "w.duckdb"
+    summary = kifu.ingest([FIXTURES / "gunandgun" / "dispute.jsonl"], db, jobs=1)
+    assert (summary.matches, summary.findings["error"], summary.refused) == (1, 2, [])
+    assert kifu.ingest([FIXTURES / "gunandgun" / "dispute.jsonl"], db, jobs=1).unchanged == 1
