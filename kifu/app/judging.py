@@ -215,7 +215,9 @@ def board_at(source: LogSource, seq: int | None = None, lang: str = "en", *, pro
     return picture
 
 
-def _fold_to(g: Game, options: dict[str, Any], events: Iterator[Event], seq: int | None, voided: Any) -> Any:
+def _fold_to(
+    g: Game, options: dict[str, Any], events: Iterator[Event], seq: int | None, voided: Any
+) -> Frame[Any] | None:
     """The frame after ``seq`` (or the last), reading the rest of ``events`` unfolded."""
     start = next(events)
     assert isinstance(start, MatchStarted)
@@ -252,7 +254,7 @@ def _audit(reading: Reading, merged: bool, strict: bool, pairs: list[tuple[Event
         head=reading.head,
         findings=findings,
         voided=gone,
-        stances=stances(rulings, findings),  # type: ignore[arg-type]
+        stances=stances(rulings, findings),
         provenance=reading.edited_among(wanted(findings)),
         final=final,
         end=reading.end,

@@ -75,7 +75,7 @@ class Reading:
         if JudgeRuling in kinds or LogVoided in kinds:
             self.booked = [e for e in events if type(e) is JudgeRuling or type(e) is LogVoided]
         if MatchEnded in kinds:
-            self.end = next(e for e in events if type(e) is MatchEnded)  # type: ignore[misc]  # the type is checked
+            self.end = next(e for e in events if type(e) is MatchEnded)
 
     def _read(self) -> None:
         """Read until the log ends (held whole) or passes ``HOLD`` events (then it streams)."""
@@ -122,7 +122,7 @@ class Reading:
         if any(map(_SRC, block)):
             self.edited.update((e.seq, e.src) for e in block if e.src is not None and e.src.edited)
         if self.end is None and MatchEnded in kinds:
-            self.end = next(e for e in block if type(e) is MatchEnded)  # type: ignore[misc]  # the type is checked
+            self.end = next(e for e in block if type(e) is MatchEnded)
         return block
 
     def voided(self) -> dict[int, int]:

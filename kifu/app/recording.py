@@ -15,6 +15,7 @@ either all are appended, in order, or none is (refused whole, with the line and 
 
 from __future__ import annotations
 
+import functools
 import threading
 import traceback
 from collections import deque
@@ -34,7 +35,8 @@ from kifu.events.logfile import Head
 # The rulebook, the notation and the mapping are imported when first used: the app puts the
 # match and its head on screen before it needs them (a start measured in bench_record.py).
 if TYPE_CHECKING:
-    from kifu.auditor.base import Finding, Game, Session
+    from kifu.auditor.base import Finding, Game
+    from kifu.auditor.engine import Session
     from kifu.events.notation import Reading, Table
     from kifu.projector.series import Board
 
@@ -585,7 +587,7 @@ class LineWriter:
         while (job := self._take()) is not None:
             kind, arg = job
             if kind == "preview":
-                self._guard(lambda text=arg: self.report(self._preview_of(text)))
+                self._guard(functools.partial(self._report_preview, arg))
                 continue
             since += len(arg) if kind == "paste" else 1
             getattr(self, f"_do_{kind}")(arg)
@@ -668,6 +670,9 @@ class LineWriter:
         seqs = tuple(e.seq for e in done.events)
         secret = done.reading.secret is not None
         return replace(line, text=done.reading.text, state=state, seqs=seqs, secret=secret, entered=done)
+
+    def _report_preview(self, text: str) -> None:
+        self.report(self._preview_of(text))
 
     def _preview_of(self, text: str) -> Preview:
         reading = self.rec.preview(text)

@@ -166,10 +166,10 @@ class Rule:
     code: str
     name: str
     severity: Severity
-    check: Callable[[Step], Iterable[Flag]] | None = None
+    check: Callable[[Step], Iterable[Flag] | None] | None = None
     on: tuple[type[Event], ...] | None = None
     """Event classes the check watches; None watches every event."""
-    finish: Callable[[End], Iterable[Flag]] | None = None
+    finish: Callable[[End], Iterable[Flag] | None] | None = None
     options: tuple[str, ...] = ()
     """Names of the options this rule's verdict depends on."""
 
@@ -256,10 +256,10 @@ def latest(fn: Callable[[T], R]) -> Callable[[T], R]:
     return once
 
 
-def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Flag]]], Rule]:
+def rule(**kwargs: Any) -> Callable[[Callable[[Step], Iterable[Flag] | None]], Rule]:
     """Decorator: ``@rule(code=..., ...)`` over a check function makes a Rule."""
 
-    def make(fn: Callable[[Step], Iterable[Flag]]) -> Rule:
+    def make(fn: Callable[[Step], Iterable[Flag] | None]) -> Rule:
         return Rule(check=fn, **kwargs)
 
     return make

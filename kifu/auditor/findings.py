@@ -150,9 +150,9 @@ def merge(raws: Iterable[Raw]) -> list[Finding]:
         g.parent = cause
     roots = []
     for g in groups:
-        r = g.root()
-        if r is g:
+        top = g.root()
+        if top is g:
             roots.append(g)
         else:
-            r.members.append(g)
+            top.members.append(g)
     return sorted((g.finding() for g in roots), key=Finding.sort_key)

@@ -346,7 +346,7 @@ def _judge(r: _Round, j: _Judge, in_set: bool) -> None:
     roller = r.roller
     if r.collides is not None or r.collisions:
         for c in r.collisions or ([r.commit] if r.commit is not None else []):
-            first = r.commit if r.collisions else r.collides.commit  # type: ignore[union-attr]
+            first = r.commit if r.collisions else r.collides.commit
             j.add("KIFU-RNG-014", r, c, first=first.seq if first else r.first.seq)
         if r.collides is not None:
             j.bad.add(id(r.collides))
@@ -473,7 +473,7 @@ def _fixed(r: _Round) -> tuple[tuple[int, int], ...]:
         return tuple(binding.dice.draw(derive))
     out: dict[int, tuple[int, int]] = {}
     for e in r.uses:
-        index = e.rng.index  # type: ignore[attr-defined]
+        index = e.rng.index
         for k, (sides, _) in enumerate(e.outcomes()):
             if 2 <= sides <= protocol.MAX_SIDES and index + k not in out:
                 out[index + k] = (sides, derive(index + k, sides))
@@ -494,7 +494,7 @@ def _outcomes(r: _Round, j: _Judge) -> tuple[set[int], int]:
     for e in r.uses:
         if e.seq in j.voided:
             continue
-        index = e.rng.index  # type: ignore[attr-defined]
+        index = e.rng.index
         recorded = e.outcomes()
         seqs = tuple(s.seq for s in (r.commit, r.reveal) if s is not None)
         base = {"type": event_type(type(e)), "seq": e.seq, "id": r.id}
@@ -504,7 +504,7 @@ def _outcomes(r: _Round, j: _Judge) -> tuple[set[int], int]:
             j.out.append(Problem("KIFU-RNG-010", Flag(e.seq, {**base, "index": index, "detail": detail}, seqs)))
             fine = False
         elif drawn is not None and index + len(recorded) > len(drawn):
-            detail = Text.of("rng.index_beyond", roll=binding.roll, count=len(drawn))  # type: ignore[union-attr]
+            detail = Text.of("rng.index_beyond", roll=binding.roll, count=len(drawn))
             j.out.append(Problem("KIFU-RNG-010", Flag(e.seq, {**base, "index": index, "detail": detail}, seqs)))
             fine = False
         for k, (sides, face) in enumerate(recorded):
@@ -512,7 +512,7 @@ def _outcomes(r: _Round, j: _Judge) -> tuple[set[int], int]:
                 break
             at = index + k
             if drawn is not None and drawn[at][0] != sides:
-                detail = Text.of("rng.sides_differ", index=at, sides=sides, rolled=drawn[at][0], roll=binding.roll)  # type: ignore[union-attr]
+                detail = Text.of("rng.sides_differ", index=at, sides=sides, rolled=drawn[at][0], roll=binding.roll)
                 j.out.append(Problem("KIFU-RNG-009", Flag(e.seq, {**base, "index": at, "detail": detail}, seqs)))
                 fine = False
                 break
@@ -541,15 +541,10 @@ def _taken_back(r: _Round, voided: Mapping[int, int]) -> int | None:
     """The first void that took back part of an answered round, the toss as the table used it: its commit,
     nonce or reveal, or an outcome a use recorded that no later standing use records again. None if none."""
     found = [voided[e.seq] for e in (r.commit, *r.nonces, r.reveal) if e is not None and e.seq in voided]
-    standing = {
-        e.rng.index + k  # type: ignore[attr-defined]
-        for e in r.uses
-        if e.seq not in voided
-        for k in range(len(e.outcomes()))
-    }
+    standing = {e.rng.index + k for e in r.uses if e.seq not in voided for k in range(len(e.outcomes()))}
     for e in r.uses:
         if e.seq in voided:
-            lost = {e.rng.index + k for k in range(len(e.outcomes()))} - standing  # type: ignore[attr-defined]
+            lost = {e.rng.index + k for k in range(len(e.outcomes()))} - standing
             if lost:
                 found.append(voided[e.seq])
     return min(found) if found else None
@@ -680,7 +675,7 @@ def _retossed(rounds: list[_Round], j: _Judge, sets: set[int]) -> None:
         why = (
             Text.of("rng.retoss_void", other=a.id, seq=a.commit.seq, void=void)
             if void is not None
-            else Text.of("rng.retoss_purpose", purpose=a.binding.purpose, other=a.id, seq=a.commit.seq)  # type: ignore[union-attr]
+            else Text.of("rng.retoss_purpose", purpose=a.binding.purpose, other=a.id, seq=a.commit.seq)
         )
         seqs = sorted(set(b.seqs()) | set(a.seqs()) | ({void} if void else set()))
         j.add("KIFU-RNG-013", b, b.commit, seqs, roller=(b.roller or "?").lstrip("@"), detail=why)
@@ -742,7 +737,7 @@ def analyse(
         j.add("KIFU-RNG-003", None, n, (n.seq,), id=n.id, who=_who(n), roller="?")
     for e in _unknown_uses(ledger):
         j.out.append(
-            Problem("KIFU-RNG-011", Flag(e.seq, {"type": event_type(type(e)), "seq": e.seq, "id": e.rng.commit}))  # type: ignore[attr-defined]
+            Problem("KIFU-RNG-011", Flag(e.seq, {"type": event_type(type(e)), "seq": e.seq, "id": e.rng.commit}))
         )
     return Analysis(tuple(j.out), frozenset(verified), count, tuple(listed))
 
@@ -807,17 +802,17 @@ class Tally:
                 continue
             if cls in special:
                 if cls is MatchStarted:
-                    self.players = tuple(p.id for p in e.players)  # type: ignore[attr-defined]
-                    self.match = e.match  # type: ignore[attr-defined]
+                    self.players = tuple(p.id for p in e.players)
+                    self.match = e.match
                 else:
                     self._voids.append(e)
                 continue
             random, ledger = kinds[cls]
             if random:
                 self._seqs.append(e.seq)
-                self._counts.append(len(e.values) if cls is RandomRolled else len(e.outcomes()))  # type: ignore[attr-defined]
+                self._counts.append(len(e.values) if cls is RandomRolled else len(e.outcomes()))
             # as LogState.rng: the protocol's events and those naming a commitment
-            if ledger and (cls in RNG_EVENTS or e.rng is not None):  # type: ignore[attr-defined]
+            if ledger and (cls in RNG_EVENTS or e.rng is not None):
                 self.ledger.append(e)
 
     def _kind(self, cls: type) -> tuple[bool, bool]:

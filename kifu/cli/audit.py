@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -84,7 +84,12 @@ def audit(
                 worst = 1
             title = f"{path} ({done.game}, {done.match})"
             if fmt is ReportFormat.json:
-                meta = {"log": str(path), "game": done.game, "match": done.match, "head": done.head.hash}
+                meta: dict[str, Any] = {
+                    "log": str(path),
+                    "game": done.game,
+                    "match": done.match,
+                    "head": done.head.hash,
+                }
                 meta["events"] = done.head.seq
                 out.append(report.as_json(findings, code, meta, done.voided, done.stances, done.provenance))
             elif fmt is ReportFormat.md:
@@ -156,7 +161,7 @@ def rules(
     Examples: kifu rules -g gunandgun     kifu rules GG-TOSS-001 --lang ja
     """
     from kifu.auditor import registry, report
-    from kifu.auditor.base import documents
+    from kifu.events.i18n import documents
 
     if code:
         try:

@@ -45,7 +45,7 @@ class Bar:
         self._progress = progress
         self._task = progress.add_task(label, total=total, note="") if progress is not None else None
         self._hold = hold
-        self._held: list[str] = []
+        self._held: list[tuple[str, bool]] = []
 
     @property
     def live(self) -> bool:

@@ -104,7 +104,7 @@ def commitment_id(text: str) -> str:
     return rng.normalise_id(text)
 
 
-def _warn(lang: Lang | None):  # type: ignore[no-untyped-def]
+def _warn(lang: Lang | None):
     """Reports a damaged line of the secret store (file, line, why): it is skipped, the rest stays usable."""
 
     def warn(err: KifuError) -> None:

@@ -518,7 +518,7 @@ def _stats_parts() -> list[Any]:
 def _build_keys() -> Any:
     """--by of ``kifu stats builds``: every game's build keys (its ``stats`` part's ``BUILDS``)."""
     keys = [k for part in _stats_parts() for k in getattr(part, "BUILDS", {})]
-    return Enum("BuildKey", {k: k for k in keys}, type=str)  # type: ignore[misc]
+    return Enum("BuildKey", {k: k for k in keys}, type=str)
 
 
 BuildKey = _build_keys()
@@ -531,7 +531,7 @@ def stats_builds(
     db: DbOpt = None,
     parquet: ParquetOpt = None,
     by: Annotated[
-        BuildKey,
+        BuildKey,  # type: ignore[valid-type]  # an Enum made at import of the games' statistics
         typer.Option("--by", help="A build: " + ", ".join(k.value for k in BuildKey) + " (each game's own)."),
     ] = FIRST_BUILD,
     level: LevelOpt = 0.95,
@@ -544,14 +544,14 @@ def stats_builds(
     """
     _stats_table(
         "builds",
-        msg("title_builds", lang, build=by.value, level=_level(level)),
+        msg("title_builds", lang, build=by.value, level=_level(level)),  # type: ignore[attr-defined]  # a BuildKey
         ctx,
         db,
         parquet,
         None,
         fmt,
         lang,
-        by=by.value,
+        by=by.value,  # type: ignore[attr-defined]  # a BuildKey
         level=level,
     )
 

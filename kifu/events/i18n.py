@@ -188,7 +188,7 @@ def cited(citation: Text, docs: str) -> list[Document]:
     return [d for _, d in sorted(found, key=lambda x: x[0])]
 
 
-class _SafeDict(dict):  # type: ignore[type-arg]
+class _SafeDict(dict):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
 

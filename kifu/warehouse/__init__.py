@@ -8,6 +8,7 @@ documents every table, view and column.
 """
 
 from . import people
+from .dataset import export_parquet
 from .ingest import Checked, Summary, check_bytes, check_match, ingest, log_paths
 from .people import Identity, identity_path, load_identity
 from .store import (
@@ -22,7 +23,6 @@ from .store import (
     connect,
     create_schema,
     db_path,
-    export_parquet,
     match_lines,
     open_read,
     query,

@@ -52,7 +52,8 @@ from kifu.events import atomic
 
 from . import dataset
 from .dataset import tables
-from .ingest import Audit, Checked, Progress, Summary, _admit, _Batch, check_bytes, check_match, log_paths
+from .checked import Audit, Checked
+from .ingest import Progress, Summary, _admit, _Batch, check_bytes, check_match, log_paths
 from .store import SCHEMA, exports
 from .views import feed_inserts, modules, stored
 

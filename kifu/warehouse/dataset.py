@@ -31,11 +31,12 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from kifu.events import atomic
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from . import people
-from .store import _EVENTS_VIEW, SCHEMA, create_views
+from .store import _EVENTS_VIEW, SCHEMA, _first_line, create_views, exports
 from .views import facts, modules, selects, stored
 
 if TYPE_CHECKING:
@@ -354,3 +355,46 @@ def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None 
         con.close()
         raise KifuError(Msg("dataset.unreadable", detail=str(exc).strip().splitlines()[0]), where=str(root)) from None
     return con
+
+
+# --- writing a version from the warehouse -------------------------------------------------
+
+
+def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) -> dict[str, int]:
+    """The warehouse as a new version of the Parquet dataset at OUT (docs/sql.md); rows written per table.
+
+    Every table is written whole into a locked private folder inside OUT, which becomes
+    the new version's folder; then the one manifest is switched (``publish``). A
+    failure (a full disk) or a kill at any point leaves the previous export as readers saw
+    it, and nothing half-written that they follow.
+    """
+    import duckdb
+
+    root = Path(out)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
+    before = read_manifest(root)
+    version = next_version(before)
+    written: dict[str, int] = {}
+    try:
+        with atomic.staging(root / "version") as stage:
+            parts: list[Part] = []
+            for name, sql in exports().items():
+                target = stage / name
+                try:
+                    con.execute(
+                        f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
+                        "FILENAME_PATTERN 'part-{i}')",
+                        {"target": str(target)},
+                    )
+                    written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
+                except duckdb.Error as exc:
+                    detail = _first_line(exc).replace(str(stage), str(root))
+                    raise KifuError(Msg("warehouse.export_unchanged", detail=detail), where=str(root / name)) from None
+                parts += [part_of(stage, version, name, f) for f in files(stage, name)]
+            publish(root, stage, version, parts, before)
+    except OSError as exc:
+        raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
+    return written

@@ -19,7 +19,6 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
-from operator import attrgetter
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -28,20 +27,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 
 from kifu import app
-from kifu.auditor.rng import randomness
 from kifu.events import logfile
-from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
+from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from . import people, stream
-from .store import _EVENTS_VIEW, connect, create_schema
+from .checked import Audit, Checked, columns, finding_row, match_row, randomness_row, types_of
+from .store import _EVENTS_VIEW, INSERT_RANDOMNESS, connect, create_schema
 from .views import feed_inserts, insert_facts, match_facts, modules
 
 if TYPE_CHECKING:
     import duckdb
-
-Audit = Callable[[logfile.Log], app.Audit]
-"""Audits one verified match held in memory: ``kifu.app.audit`` unless a test says otherwise."""
 
 # The batch's events, parsed once in pieces of lines (``stream.PARSE``); the feeds then read only these
 # (``_batch_events``). DuckDB splits the verified bytes into lines and parses the small documents of
@@ -73,90 +69,12 @@ _FINDING_ROW = (
 )
 _INSERT_FINDINGS = f"INSERT INTO findings BY NAME SELECT unnest(from_json($rows, '{_FINDING_ROW}'), recursive := true)"
 
-_RANDOMNESS_ROW = '[{"match":"VARCHAR","verifiable":["BIGINT"],"voided":["BIGINT"]}]'
-INSERT_RANDOMNESS = (
-    f"INSERT INTO match_randomness BY NAME SELECT unnest(from_json($rows, '{_RANDOMNESS_ROW}'), recursive := true)"
-)
-
 _KNOWN_HEADS = "SELECT match, head, source FROM matches"
 
 
 def load_facts(con: duckdb.DuckDBPyConnection, items: Sequence[Checked]) -> None:
     """Insert the facts tables' rows of checked matches."""
     insert_facts(con, [c.facts for c in items])
-
-
-# --- per match (runs in the worker processes) -----------------------------------
-
-
-@dataclass
-class Checked:
-    """What a worker learnt about one log: either the match's facts or why it was refused."""
-
-    path: str
-    error: KifuError | None = None
-    match: str = ""
-    head: str = ""
-    digest: str = ""
-    """SHA-256 of the whole file as verified (an engine that reads the file again joins on it)."""
-    events: int = 0
-    row: dict[str, Any] = field(default_factory=dict)
-    """The ``matches`` row, as JSON-ready values."""
-    findings: list[dict[str, Any]] = field(default_factory=list)
-    randomness: dict[str, Any] = field(default_factory=dict)
-    """The ``match_randomness`` row: which outcome events are verifiable and which voided, as the audit decided."""
-    counts: dict[str, int] = field(default_factory=dict)
-    """Findings by severity."""
-    facts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    """Each facts table of the game (``views.Facts``) -> its rows for this match, from the audit's final state."""
-    extends: int | None = None
-    """The seq whose hash is the stored head, when this log is the stored one with events appended."""
-    data: bytes = b""
-    """The verified bytes, for the warehouse to load (empty when there is nothing to load)."""
-    columns: bytes = b""
-    """The envelope columns of every event as one JSON document (``_columns``), with ``data``."""
-    streamed: bool = False
-    """A big log checked as it streamed: no ``data``; loaded as it streams again (``stream.load``)."""
-
-
-_END = event_type(MatchEnded)
-
-
-def _match_row(path: str, events: list[Event], types: list[str], head: str) -> dict[str, Any]:
-    """The ``matches`` row but its times (the load takes them from the events' ``time``)."""
-    start = events[0]
-    assert isinstance(start, MatchStarted)
-    end = events[types.index(_END)] if _END in types else None
-    assert end is None or isinstance(end, MatchEnded)
-    return {
-        "match": start.match,
-        "game": start.game,
-        "title": start.title,
-        "players": [{"id": p.id, "name": p.name, "key": p.key} for p in start.players],
-        "rules": msgspec.json.encode(start.rules).decode(),
-        "events": len(events),
-        "head": head,
-        "ended_seq": end.seq if end else None,
-        "winner": end.winner if end else None,
-        "end_reason": end.reason if end else None,
-        "source": path,
-    }
-
-
-def _finding_row(match: str, f: Any) -> dict[str, Any]:
-    return {
-        "match": match,
-        "code": f.code,
-        "name": f.name,
-        "severity": f.severity,
-        "seq": f.seq,
-        "seqs": list(f.seqs),
-        "citation": f.citation.en,
-        "message_en": f.message.en,
-        "message_ja": f.message.ja,
-        "evidence": msgspec.json.encode(f.evidence).decode(),
-        "consequences": list(f.consequences),
-    }
 
 
 def check_match(
@@ -191,8 +109,8 @@ def check_bytes(
     except KifuError as exc:
         return Checked(path, error=exc.located(path))
     events, head = verified.events, verified.head.hash
-    types = _types(events)
-    row = _match_row(path, events, types, head)
+    types = types_of(events)
+    row = match_row(path, events, types, head)
     out = Checked(
         path,
         match=row["match"],
@@ -214,52 +132,12 @@ def check_bytes(
     if audit is not None:  # the events verified above, audited in one fold
         done = audit(logfile.Log(path, events[0], events, verified.head))  # type: ignore[arg-type]
         for f in done.findings:
-            out.findings.append(_finding_row(out.match, f))
+            out.findings.append(finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
         out.facts = match_facts(out.match, done.game, done.final.game)
     out.randomness = randomness_row(out.match, events)
-    out.data, out.columns = data, _columns(events, types)
+    out.data, out.columns = data, columns(events, types)
     return out
-
-
-def randomness_row(match: str, events: list[Event]) -> dict[str, Any]:
-    """The ``match_randomness`` row of a verified match: the seqs of its verifiable and of its voided outcome
-    events, as ``kifu verify`` and the audit count them (``kifu.auditor.rng.randomness``)."""
-    r = randomness(events)
-    return {"match": match, "verifiable": sorted(r.verified), "voided": sorted(r.voided_seqs)}
-
-
-class _Tags(dict[type, str]):
-    """Event class -> its ``type`` tag, filled on first sight (``map(_TAGS.__getitem__, …)`` runs in C)."""
-
-    def __missing__(self, cls: type) -> str:
-        tag = self[cls] = event_type(cls)
-        return tag
-
-
-_TAGS = _Tags()
-_AT, _BY, _SRC = attrgetter("at"), attrgetter("by"), attrgetter("src")
-
-
-def _types(events: list[Event]) -> list[str]:
-    return list(map(_TAGS.__getitem__, map(type, events)))
-
-
-def _columns(events: list[Event], types: list[str]) -> bytes:
-    """The envelope columns DuckDB would otherwise parse out of every line, in one document.
-
-    The worker has decoded every event already; handing over these few values costs
-    it a fraction of what DuckDB's JSON parse of each whole line cost the (single)
-    loading process. ``src`` is re-encoded from the decoded struct: the same JSON value.
-    """
-    return msgspec.json.encode(
-        {
-            "type": types,
-            "at": list(map(_AT, events)),
-            "by": list(map(_BY, events)),
-            "src": list(map(_SRC, events)),
-        }
-    )
 
 
 _WORKER: dict[str, Any] = {}

@@ -239,6 +239,11 @@ def create_views(con: duckdb.DuckDBPyConnection, views: dict[str, str]) -> None:
             )
 
 
+_RANDOMNESS_ROW = '[{"match":"VARCHAR","verifiable":["BIGINT"],"voided":["BIGINT"]}]'
+INSERT_RANDOMNESS = (
+    f"INSERT INTO match_randomness BY NAME SELECT unnest(from_json($rows, '{_RANDOMNESS_ROW}'), recursive := true)"
+)
+
 _UNJUDGED = "SELECT match FROM matches ANTI JOIN match_randomness USING (match)"
 _MAY_HAVE_STATUS = """SELECT DISTINCT match FROM event_lines
     WHERE match IN (SELECT match FROM unjudged) AND type IN ('log.void', 'rng.commit', 'rng.nonce', 'rng.reveal')"""
@@ -250,7 +255,7 @@ def _backfill_randomness(con: duckdb.DuckDBPyConnection) -> None:
     verifiable toss can have a verifiable or voided outcome: the others get empty lists in one statement."""
     from kifu.events import logfile
 
-    from .ingest import INSERT_RANDOMNESS, randomness_row
+    from .checked import randomness_row
 
     if con.execute(f"SELECT count(*) FROM ({_UNJUDGED})").fetchone()[0] == 0:  # type: ignore[index]
         return
@@ -452,47 +457,3 @@ _FACTS_EXPORT = """SELECT f.*, m.game, coalesce(strftime(m.first_at, '%Y-%m'), '
 def exports() -> dict[str, str]:
     """``EXPORTS``, then each game's facts table (``views.Facts``) the same way."""
     return {**EXPORTS, **{name: _FACTS_EXPORT.format(table=name) for name in facts()}}
-
-
-def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) -> dict[str, int]:
-    """The warehouse as a new version of the Parquet dataset at OUT (docs/sql.md); rows written per table.
-
-    Every table is written whole into a locked private folder inside OUT, which becomes
-    the new version's folder; then the one manifest is switched (``dataset.publish``). A
-    failure (a full disk) or a kill at any point leaves the previous export as readers saw
-    it, and nothing half-written that they follow.
-    """
-    import duckdb
-
-    from kifu.events import atomic
-
-    from . import dataset
-
-    root = Path(out)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
-    before = dataset.read_manifest(root)
-    version = dataset.next_version(before)
-    written: dict[str, int] = {}
-    try:
-        with atomic.staging(root / "version") as stage:
-            parts: list[dataset.Part] = []
-            for name, sql in exports().items():
-                target = stage / name
-                try:
-                    con.execute(
-                        f"COPY ({sql}) TO $target (FORMAT parquet, PARTITION_BY (game, month), "
-                        "FILENAME_PATTERN 'part-{i}')",
-                        {"target": str(target)},
-                    )
-                    written[name] = con.execute(f"SELECT count(*) FROM ({sql})").fetchone()[0]  # type: ignore[index]
-                except duckdb.Error as exc:
-                    detail = _first_line(exc).replace(str(stage), str(root))
-                    raise KifuError(Msg("warehouse.export_unchanged", detail=detail), where=str(root / name)) from None
-                parts += [dataset.part_of(stage, version, name, f) for f in dataset.files(stage, name)]
-            dataset.publish(root, stage, version, parts, before)
-    except OSError as exc:
-        raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
-    return written

@@ -33,7 +33,7 @@ from kifu.events.i18n import Msg
 if TYPE_CHECKING:
     import duckdb
 
-    from .ingest import Audit, Checked
+    from .checked import Audit, Checked
 
 STREAM_ABOVE = 64 << 20
 """Bytes of one log above which it is ingested as it streams (two passes, bounded memory)."""
@@ -179,7 +179,7 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
     ``audit`` (``kifu.app.audit``) reads the file itself, a block at a time (a second read only if
     the log holds a void); without one the log is only verified.
     """
-    from .ingest import Checked, _finding_row
+    from .checked import Checked, finding_row
     from .views import match_facts
 
     done = None
@@ -211,7 +211,6 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
     out = Checked(path, match=start.match, head=head.hash, events=count, row=row, streamed=True)
     stored = (known or {}).get(out.match)
     if stored == head.hash:
-        out.skipped_audit, out.findings = True, []
         return out
     if stored is not None:
         extends = _seq_of_hash(path, stored)
@@ -220,7 +219,7 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
             return out
     if done is not None:
         for f in done.findings:
-            out.findings.append(_finding_row(out.match, f))
+            out.findings.append(finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
         out.facts = match_facts(out.match, done.game, done.final.game)
     return out
@@ -242,7 +241,7 @@ def load(con: duckdb.DuckDBPyConnection, c: Checked, create: bool) -> None:
     Each block is verified again and parsed as it comes; the head reached must be the one the
     audit saw, else the file changed between the two passes and nothing of it is stored.
     """
-    from .ingest import _columns, _types
+    from .checked import columns, types_of
 
     from kifu.auditor.rng import Tally
 
@@ -250,7 +249,7 @@ def load(con: duckdb.DuckDBPyConnection, c: Checked, create: bool) -> None:
     blocks = Blocks(c.path)
     tally = Tally()  # its randomness row, counted as the blocks go by (as ``ingest.randomness_row`` does whole)
     for data, events in blocks:
-        parse(con, sql, [(c.match, events[0].seq - 1, data, _columns(events, _types(events)))])
+        parse(con, sql, [(c.match, events[0].seq - 1, data, columns(events, types_of(events)))])
         tally.add_all(events)
         sql = APPEND_BATCH
     if blocks.head is None or blocks.head.hash != c.head:

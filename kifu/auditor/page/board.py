@@ -112,7 +112,8 @@ class Shown:
         ``k`` ids of the event before at the same places (most of a board stays as it was), which
         the script expands once when the page opens.
         """
-        out, prev = [], ()
+        out: list[str] = []
+        prev: tuple[int, ...] = ()
         for seq, ids in sorted(self.frames.items()):
             out.append(f"{seq}:{self.heights[seq]}:{'.'.join(_runs(ids, prev))}")
             prev = ids

@@ -45,7 +45,7 @@ def rulings_section(ctx: Context) -> str:
 
 def _ruling_boards(ctx: Context, rulings: Sequence[JudgeRuling]) -> str:
     """A static board of each event a ruling is about (of the ruling itself when it names none)."""
-    figures = []
+    figures: list[str] = []
     for r in rulings:
         for seq in list(dict.fromkeys(r.about))[:3] or [r.seq]:
             if len(figures) < board.STATIC_BOARDS:

@@ -338,8 +338,12 @@ class RecordApp(App[None]):
         # typed before it exists wait in the input's queue (handled in order once it runs).
         self.call_after_refresh(self._start_writer)
 
+    def _reported(self, item: Report) -> None:
+        """What the writer reports, posted to the app (from the writer's thread)."""
+        self.post_message(Reported(item))
+
     def _start_writer(self) -> None:
-        self.writer = LineWriter(self.rec, lambda item: self.post_message(Reported(item)), self.lang)
+        self.writer = LineWriter(self.rec, self._reported, self.lang)
         self.input.post_message(WriterReady())
 
     @property

@@ -152,7 +152,7 @@ def _before_gun(before: Player | None, name: str) -> Gun | None:
 def _skills(lang: str, p: Player, y: float, t: b.Targets) -> list[str]:
     """The skill cards, right-aligned on the name line: face down (dashed) until used."""
     parts = []
-    x = W - 8
+    x: float = W - 8
     for skill in reversed(p.skills or ((p.skill,) if p.skill else ())):
         if not skill:
             continue

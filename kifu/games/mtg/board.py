@@ -97,7 +97,7 @@ def _table(state: State, around: b.Around, lang: str, y: float, t: b.Targets) ->
 
 def _player(
     frame: Frame[State], around: b.Around, lang: str, pid: str, x: float, y: float, w: float, t: b.Targets
-) -> str:
+) -> list[str]:
     state = frame.game
     won, lost = state.wins.get(pid, 0), state.losses.get(pid, 0)
     thumbs = controls(state, pid, "thumb")
