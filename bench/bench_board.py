@@ -29,11 +29,8 @@ sys.path.insert(0, str(HERE))
 
 import sims  # noqa: E402
 
-from kifu.auditor import page, registry  # noqa: E402
-from kifu.cli.audit import audit_path  # noqa: E402
-from kifu.events import logfile  # noqa: E402
-from kifu.events.base import MatchStarted  # noqa: E402
-from kifu.projector.base import transitions  # noqa: E402
+import kifu  # noqa: E402
+from kifu.auditor import registry  # noqa: E402
 
 OUT = HERE / "out" / "board"
 TARGET_MB = 5.0
@@ -47,12 +44,12 @@ def corpus() -> dict[str, Path]:
     for game, turns in TURNS.items():
         path = OUT / f"{game}.jsonl"
         if not path.exists():
-            sims.write(path, game, sims.PLAY[game](7, turns))
+            sims.write(path, game, sims.play(game, 7, turns))
         logs[game] = path
     path = OUT / "mtg-findings.jsonl"
     if not path.exists():
         bodies: list[dict[str, Any]] = []
-        for i, body in enumerate(sims.PLAY["mtg"](7, TURNS["mtg"])):
+        for i, body in enumerate(sims.play("mtg", 7, TURNS["mtg"])):
             bodies.append(body)
             if i and i % 100 == 0:
                 bodies.append({"type": "note", "by": "ghost", "text": f"a line by nobody {i}"})
@@ -62,29 +59,19 @@ def corpus() -> dict[str, Path]:
 
 
 def render(path: Path, board: bool) -> tuple[int, int, float]:
-    """(page bytes, events drawn, CPU seconds) of ``kifu report`` of ``path``, with or without the board."""
+    """(page bytes, events drawn, CPU seconds) of ``kifu report`` of ``path`` (``kifu.report``), with or without
+    the board."""
     t = time.process_time()
-    done = audit_path(path)
-    g = registry.game(done.start.game)
-    if not board:
-        g = dataclasses.replace(g, board=None)
-    events = logfile.Reader(path).events()
-    start = next(events)
-    assert isinstance(start, MatchStarted)
-    steps = ((e, a) for e, _, a in transitions(g.projection, start, events, registry.options(g, start), set(done.gone)))
     real = registry.game
-    registry.game = lambda game_id: g  # type: ignore[assignment]  # the page looks the game up by id
+
+    def boardless(game_id: str) -> Any:
+        g = real(game_id)
+        return dataclasses.replace(g, parts=tuple(p for p in g.parts if p != "board"))
+
+    if not board:
+        registry.game = boardless  # type: ignore[assignment]  # the page and the audit look the game up by id
     try:
-        text = page.render_steps(
-            steps,
-            done.findings,
-            "en",
-            head=done.head.hash,
-            source=str(path),
-            voids={s: v for s, (v, _) in done.gone.items()},
-            rulings=[s.ruling for s in done.stances],
-            last=done.head.seq,
-        )
+        text = kifu.report(path, "en").page
     finally:
         registry.game = real  # type: ignore[assignment]
     drawn = text.count(";", text.find('data-frames="'), text.find('"', text.find('data-frames="') + 13)) + 1

@@ -193,7 +193,7 @@ def test_a_long_log_covers_what_the_timeline_summarises_and_stays_small(tmp_path
     sys.path.insert(0, str(ROOT / "bench"))
     import sims
 
-    bodies = sims.PLAY["mtg"](7, 150)
+    bodies = sims.play("mtg", 7, 350)
     out = []
     for i, body in enumerate(bodies):
         out.append(body)

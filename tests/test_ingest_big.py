@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
+from kifu import app
 from kifu import warehouse as wh
-from kifu.auditor import registry
 from kifu.events import logfile
 from kifu.warehouse import stream
 
@@ -116,17 +116,17 @@ def _peak(fn) -> int:
         tracemalloc.stop()
 
 
-def test_a_streamed_check_holds_no_more_for_a_bigger_log(tmp_path: Path) -> None:
+def test_a_streamed_check_holds_no_more_for_a_bigger_log(tmp_path: Path, monkeypatch) -> None:
     """The worker used to hold the whole log, its events and their columns: memory grew with the log."""
-    # Both over a few of the reader's blocks (a mebibyte each): what a block holds is the bound.
+    # Both over a few of the reader's blocks (a mebibyte each): what a block holds is the bound. The app
+    # layer holds a log of up to HOLD events whole (a big log streams past them): both logs stream here.
+    monkeypatch.setattr("kifu.app.reading.HOLD", 1_000)
     small, large = _big(tmp_path / "small.jsonl", 20_000), _big(tmp_path / "large.jsonl", 80_000)
     assert large.stat().st_size > 3 * small.stat().st_size > 6 << 20
-    stream.check(str(small), registry.audit)  # imports and caches first
-    grew = _peak(lambda: stream.check(str(large), registry.audit)) - _peak(
-        lambda: stream.check(str(small), registry.audit)
-    )
-    whole_grew = _peak(lambda: wh.check_match(str(large), registry.audit)) - _peak(
-        lambda: wh.check_match(str(small), registry.audit)
+    stream.check(str(small), app.audit)  # imports and caches first
+    grew = _peak(lambda: stream.check(str(large), app.audit)) - _peak(lambda: stream.check(str(small), app.audit))
+    whole_grew = _peak(lambda: wh.check_match(str(large), app.audit)) - _peak(
+        lambda: wh.check_match(str(small), app.audit)
     )
     assert grew < 2 << 20 and whole_grew > 10 * max(grew, 1 << 20), (grew, whole_grew)
 
@@ -135,7 +135,7 @@ def test_a_log_that_changes_between_the_passes_is_refused(tmp_path: Path) -> Non
     from kifu.events.base import KifuError
 
     log = _big(tmp_path / "m.jsonl", 500)
-    checked = stream.check(str(log), registry.audit)
+    checked = stream.check(str(log), app.audit)
     logfile.append(log, {"type": "note", "by": "a", "text": "written meanwhile"})
     con = wh.connect(tmp_path / "w.duckdb")
     wh.create_schema(con)

@@ -13,7 +13,8 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from kifu.auditor import markup
+from kifu.auditor import markup, page
+from kifu.auditor.page import board
 from kifu.events import logfile
 
 RLO, PDF = "\u202e", "\u202c"
@@ -87,9 +88,10 @@ def test_audit_html_carries_the_content_security_policy(tmp_path: Path, kifu) ->
     doc = _page(
         kifu, _log(tmp_path / "m.jsonl", "<script>alert(1)</script>"), tmp_path / "p.html", "audit", "-f", "html"
     )
+    # the match page, as `kifu report` writes it: the one script is the page's own, allowed by its hash
     policy = doc.xpath("//meta[@http-equiv='Content-Security-Policy']/@content")
-    assert policy == [markup.CSP] and "default-src 'none'" in policy[0]
-    assert not doc.xpath("//script")
+    assert policy == [page.PAGE_CSP] and policy[0].startswith(markup.CSP) and "default-src 'none'" in policy[0]
+    assert all(s.text == board.SCRIPT for s in doc.xpath("//script"))  # (a game with no board: none at all)
 
 
 def test_esc_and_isolate() -> None:

@@ -188,8 +188,9 @@ def board_at(source: LogSource, seq: int | None = None, lang: str = "en", *, pro
     no board.
 
     >>> import kifu
-    >>> kifu.board_at("fixtures/gunandgun/dispute.jsonl", 39).startswith("<svg")
-    True
+    >>> picture = kifu.board_at("fixtures/gunandgun/dispute.jsonl", 39)
+    >>> picture.startswith("<?xml"), "after seq 39" in picture
+    (True, True)
     """
     from kifu.auditor.board import Around, Mark
 
