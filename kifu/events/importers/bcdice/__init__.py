@@ -29,7 +29,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from . import common, errors, systems, tables
+from . import common, errors, shapes, systems, tables
 from .roll import Roll, make
 from .settings import settings
 from .text import FLY_SEP, SEP, Block, blocks, typed_command
@@ -136,7 +136,11 @@ def read_block(block: Block, system: str | None, typed: str | None = None) -> Ro
         block, system = tables.owner(block)  # a table name only one system prints tells the system
     st = settings(system)
     try:
-        roll = systems.read(block, system, st, typed) or common.read(block, st)
+        roll = systems.read(block, system, st, typed)
+        if roll is None:  # no reader of the system's own forms claims it (those refuse on purpose)
+            roll = common.read(block, st)
+            if roll is None or (roll.kind == "other" and roll.problem):
+                roll = shapes.read(block, system) or roll  # a form BCDice's own tests vouch for in this system
     except ValueError:
         # int() refuses numbers of more than 4,300 digits (a hostile line); no die has such a face
         return make(block, "other", problem="a number too long to be a face", certain=True)
