@@ -55,9 +55,9 @@ _COMMAND_HEAD = re.compile(r"s?(?:x\d+|rep\d+)?(?:\d*[du]\d+|choice[\[(]|[a-z]{1
 _MAY_START_SECRET = frozenset("sSｓＳxXｘＸrRｒＲ")
 _REPEAT_WORD = re.compile(r"(?:x|rep|repeat)\d+", re.I)
 # After a secret "S", without an echo that settles it: one of BCDice's common commands (dice,
-# D66, choice, repeat, B/R/U/tally dice, calc) or Cthulhu's checks, the secret rolls players make
+# D66, choice, repeat, B/R/U/tally dice, calc) or Cthulhu's checks (with a bonus or penalty: sCC-1<=70, sCC1<=70), the secret rolls players make
 # most. Anything else may be a system command that itself starts with S (Satasupe's SR7).
-_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C[(\d-]|(?:CCB?|RESB?|CBRB?)(?:\(|<|$)", re.I)
+_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C[(\d-]|(?:CCB?|RESB?|CBRB?)(?:[+-]?\d{1,3})?(?:\(|<|>|=|$)", re.I)
 # SwordWorld's rating echoes as "KeyNo.20c[10]": a typed S before its K, HK, OHK or DBK is the prefix.
 _RATING = re.compile(r"S(?:H|OH|DB)?K\d", re.I)
 
