@@ -178,7 +178,7 @@ def line_message(n: int, raw: str, speaker: str | None = None) -> Message:
     elif speaker is not None and raw.startswith(_AGAIN):
         msg.speaker, msg.said = speaker, body
     if any(h in body for c in CLIENTS for h in c.hints):
-        msg.unreadable = "reads like a coin or die line but matches no known form"
+        msg.unreadable = msg.unread_result = "reads like a coin or die line but matches no known form"
     return msg
 
 

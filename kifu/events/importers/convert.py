@@ -127,15 +127,19 @@ class Converter:
         bot = msg.from_bot or msg.result is not None
         answer = msg.result if msg.result is not None else msg.text
         if not rolls and bot and answer.strip():
-            self.report.unreadable.append(Located(msg.loc, f"result not in a BCDice form kifu reads: {_short(answer)}"))
+            msg.unread_result = "result not in a BCDice form kifu reads"
+            self.report.unreadable.append(Located(msg.loc, f"{msg.unread_result}: {_short(answer)}"))
         flagged = not rolls and msg.rolls is None and not bot and not msg.typed and bcdice.maybe_result(msg.text)
         if flagged:
+            self.report.maybe_results += 1
             self.report.unreadable.append(
                 Located(msg.loc, f"may be a BCDice result kifu cannot read: {_short(msg.text)}")
             )
         unread = [r for r in rolls if r.problem and (bot or r.certain)]
         for roll in unread:
-            self.report.unreadable.append(Located(msg.loc, f"{roll.problem}: {_short(roll.text)}"))
+            self.report.unreadable.append(Located(msg.loc, f"{_reason(roll, msg.game_system)}: {_short(roll.text)}"))
+        if unread:
+            msg.unread_result = "; ".join(dict.fromkeys(_reason(r, msg.game_system) for r in unread))
         for roll in rolls:
             if not roll.ordered and not unread:
                 self.report.unordered.append(Located(msg.loc, _short(roll.text)))
@@ -267,6 +271,8 @@ class Converter:
             e["speaker"] = msg.speaker
         if msg.secret:
             e["secret"] = True
+        if msg.unread_result:
+            e["unread"] = msg.unread_result
         return e
 
     # --- templates -----------------------------------------------------------------
@@ -351,6 +357,16 @@ class Converter:
             self.report.game_events += 1
         if e.get("secret") is True:  # an rng.reveal's ``secret`` is the revealed key, not a hidden message
             self.report.secret += 1
+            self.report.secret_read += kind == "random"
+            self.report.secret_unread += kind == "note" and "unread" in e
+        self.report.unread_results += kind == "note" and "unread" in e
+
+
+def _reason(roll: Roll, system: str | None) -> str:
+    """Why a result was not read, as specific as the grammar knows: its command and system, and the problem."""
+    head = roll.echo.split("<", 1)[0].split(">", 1)[0][:24] if roll.echo else ""
+    where = " ".join(x for x in (f"{system} result" if system else "a result", f"({head})" if head else "") if x)
+    return f"{where}: {roll.problem}"
 
 
 def _with_roller(e: dict[str, Any], msg: Message) -> dict[str, Any]:
