@@ -140,7 +140,7 @@ def read_block(block: Block, system: str | None, typed: str | None = None) -> Ro
         if roll is None:  # no reader of the system's own forms claims it (those refuse on purpose)
             roll = common.read(block, st)
             if roll is None or (roll.kind == "other" and roll.problem):
-                roll = shapes.read(block, system) or roll  # a form BCDice's own tests vouch for in this system
+                roll = shapes.read(block, system, typed) or roll  # a form BCDice's own tests vouch for in this system
     except ValueError:
         # int() refuses numbers of more than 4,300 digits (a hostile line); no die has such a face
         return make(block, "other", problem="a number too long to be a face", certain=True)
