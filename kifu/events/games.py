@@ -15,7 +15,7 @@ from typing import Any
 from collections.abc import Callable
 
 import kifu.games
-from kifu.games import part
+from kifu.games import has_part, part
 
 from .base import Event, KifuError, MatchStarted
 from .codec import Codec
@@ -43,6 +43,16 @@ def _start_check(catalogue: Callable[[MatchStarted], Any]) -> Callable[[Event], 
             catalogue(start)
 
     return check
+
+
+def placer(
+    game_id: str, players: list[str], rules: dict[str, Any] | None, catalogue: dict[str, Any] | None
+) -> Callable[[dict[str, Any], dict[str, dict[str, Any]]], dict[str, Any]] | None:
+    """What a game does to each event an import or ``kifu record`` makes of a chat, in order: its
+    ``importing.placer`` (MTG: a coin's round, by what the card says), or None where it has none."""
+    if game_id not in kifu.games.GAMES or not has_part(game_id, "importing"):
+        return None
+    return part(game_id, "importing").placer(players, rules, catalogue)  # type: ignore[no-any-return]
 
 
 def known() -> str:

@@ -15,6 +15,8 @@ module         layer     what it declares
 ``sim.py``     tools     a seeded generator of legal matches (optional)
 ``mapping``    events    ``mapping.toml``: its chat notation, for ``kifu record`` and
                          ``kifu import --map <id>`` (docs/notation.md)
+``importing``  events    ``placer(players, rules, catalogue)``: its own step on each event
+                         a chat makes (MTG: a coin's round), optional
 ============== ========= ==============================================================
 
 Each layer looks a game up by id in ``GAMES`` below and imports only the module it

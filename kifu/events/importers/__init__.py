@@ -337,7 +337,8 @@ def plan(
         remarks=list(src.notes),
         skipped_lines=src.skipped,
     )
-    made = iter(Converter(src, maps, codec, book, report).events())
+    place = games.placer(game, [p["id"] for p in plist], rules, None)
+    made = iter(Converter(src, maps, codec, book, report, place).events())
     held: list[dict[str, Any]] = []
     first_at = None
     for e in made:

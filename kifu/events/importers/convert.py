@@ -11,7 +11,7 @@ kept as notes. Every event carries ``src`` (file, location, original text).
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..base import MalformedEvent
 from ..codec import Codec
@@ -25,8 +25,18 @@ from .tokens import Tokens
 class Converter:
     """Turns one source's messages into event dicts (no seq/prev yet), counting as it goes."""
 
-    def __init__(self, src: Source, maps: MapFile, codec: Codec, players: PlayerBook, report: ImportReport) -> None:
+    def __init__(
+        self,
+        src: Source,
+        maps: MapFile,
+        codec: Codec,
+        players: PlayerBook,
+        report: ImportReport,
+        place: Callable[[dict[str, Any], dict[str, dict[str, Any]]], dict[str, Any]] | None = None,
+    ) -> None:
         self.src, self.maps, self.codec, self.players, self.report = src, maps, codec, players, report
+        self.place = place
+        """The game's own step on each event made, in order (``games.placer``: an MTG coin's round)."""
         self.memory: dict[str, dict[str, Any]] = {}
         """Values of the last message each remembering entry matched, by name (``{plot.d1}``)."""
         self.written = 1
@@ -68,6 +78,8 @@ class Converter:
             out.extend(self.mapped_roll(msg, r, base, values))
         if not out:
             out.extend(self.chat(msg, base, values))
+        if self.place is not None:
+            out = [self.place(e, self.memory) for e in out]
         for e in out:
             self.count(e)
         return out
