@@ -147,3 +147,44 @@ def test_replay_through_build_keeps_order(tmp_path: Path) -> None:
     imported = importers.build(src, data, games.codec("generic"))
     locs = [e["src"]["loc"] for e in imported.events]
     assert locs == sorted(locs, key=lambda loc: [int(x) for x in loc.replace("]", "[").split("[")[1::2]])
+
+
+def game_event(ext: int, body: bytes) -> bytes:
+    """An event of the game itself, as the server writes it: no player_id at all (the protocol's default, -1)."""
+    return field_bytes(ext, body)
+
+
+def conceded(player_id: int) -> bytes:
+    return event(player_id, 1007, field_bytes(1, field_varint(1, zigzag(player_id)) + field_varint(4, 1)))
+
+
+def test_joins_leaves_and_concedes_name_their_own_players(tmp_path: Path) -> None:
+    """The shape of real replays (a tournament bot's game): joins carry no player_id, a spectator
+    bot joins first as player 0, a concede is a change of the player's properties, leaves close it."""
+    data = replay(
+        container(0, game_event(1000, field_bytes(1, props(0, "TableBot", spectator=True)))),
+        container(18, game_event(1000, field_bytes(1, props(1, "Aoi")))),
+        container(39, game_event(1000, field_bytes(1, props(2, "Ren")))),
+        container(73, roll(1, 20, 11), roll(2, 20, 10)),
+        container(300, event(1, 1007, field_bytes(1, field_varint(1, zigzag(1)) + field_varint(5, 1)))),
+        container(706, conceded(1)),
+        container(707, event(0, 1001, b"")),
+        container(730, event(2, 1001, b""), event(1, 1001, b"")),
+    )
+    path = tmp_path / "Match 1-1.cor"
+    path.write_bytes(data)
+    src, raw = importers.read_source(path)
+    imported = importers.build(src, raw, games.codec("generic"))
+    assert [(p["id"], p["name"]) for p in imported.start["players"]] == [("p1", "Aoi"), ("p2", "Ren")]
+    said = [(e["type"], e.get("by"), e.get("text") or e["src"]["text"]) for e in imported.events]
+    assert said == [
+        ("note", "system", "TableBot has joined the game."),
+        ("note", "system", "Aoi has joined the game."),
+        ("note", "system", "Ren has joined the game."),
+        ("random", "p1", "Aoi rolls a 11 with a 20-sided die."),
+        ("random", "p2", "Ren rolls a 10 with a 20-sided die."),
+        ("note", "system", "Aoi has conceded the game."),  # a ready flag (field 5) is no concede
+        ("note", "system", "TableBot has left the game."),
+        ("note", "system", "Ren has left the game."),
+        ("note", "system", "Aoi has left the game."),
+    ]

@@ -3,7 +3,8 @@
 Source: the Cockatrice protocol's public message definitions (Cockatrice/Cockatrice,
 ``libcockatrice_protocol/…/pb/``: ``game_replay.proto``, ``game_event_container.proto``,
 ``game_event.proto``, ``event_roll_die.proto``, ``event_game_say.proto``, ``event_join.proto``,
-``event_game_state_changed.proto``, ``serverinfo_*.proto``) and the client, which saves a
+``event_game_state_changed.proto``, ``event_leave.proto``, ``event_player_properties_changed.proto``,
+``serverinfo_*.proto``) and the client, which saves a
 replay as one serialized ``GameReplay`` (``tab_replays.cpp``: ``replay_<id>.cor``) and logs a
 die of two sides as a coin, Heads (1) / Tails (2) (``message_log_widget.cpp``, ``logRollDie``).
 
@@ -11,7 +12,9 @@ The messages kifu needs are declared here, in code, with only the fields it read
 skips the rest): a replay is a list of event containers, each with the seconds since the
 game started and its events; an event names its player by id and carries one extension, the
 kind of event (a die roll: sides and the values of every die in order, ``value`` in replays
-of clients before several dice; a chat line; a player joining with their name). The names of
+of clients before several dice; a chat line; a player joining with their name, leaving, or
+conceding). An event of the game itself (a join) names no player: its ``player_id`` is -1, the
+protocol's default, and the joining player is the join's own. The names of
 the players come from ``Event_Join`` and ``Event_GameStateChanged``; spectators are not
 players. Every message keeps where it stood: ``event_list[i].event_list[j]``.
 
@@ -44,6 +47,7 @@ _MESSAGES: dict[str, list[tuple[str, int, int, int, str | None]]] = {
         ("player_id", 1, _T.TYPE_SINT32, _OPT, None),
         ("user_info", 2, _T.TYPE_MESSAGE, _OPT, "User"),
         ("spectator", 3, _T.TYPE_BOOL, _OPT, None),
+        ("conceded", 4, _T.TYPE_BOOL, _OPT, None),
     ],
     "Player": [("properties", 1, _T.TYPE_MESSAGE, _OPT, "PlayerProperties")],
     "Event": [("player_id", 1, _T.TYPE_SINT32, _OPT, None)],
@@ -60,6 +64,8 @@ _MESSAGES: dict[str, list[tuple[str, int, int, int, str | None]]] = {
     ],
     "Join": [("player_properties", 1, _T.TYPE_MESSAGE, _OPT, "PlayerProperties")],
     "StateChanged": [("player_list", 1, _T.TYPE_MESSAGE, _REP, "Player")],
+    "Leave": [],
+    "PropertiesChanged": [("player_properties", 1, _T.TYPE_MESSAGE, _OPT, "PlayerProperties")],
     "Say": [("message", 1, _T.TYPE_STRING, _OPT, None)],
     "RollDie": [
         ("sides", 1, _T.TYPE_UINT32, _OPT, None),
@@ -67,7 +73,14 @@ _MESSAGES: dict[str, list[tuple[str, int, int, int, str | None]]] = {
         ("values", 3, _T.TYPE_UINT32, _REP, None),
     ],
 }
-_EXTENSIONS = {"join": (1000, "Join"), "state": (1005, "StateChanged"), "say": (1009, "Say"), "roll": (2008, "RollDie")}
+_EXTENSIONS = {
+    "join": (1000, "Join"),
+    "leave": (1001, "Leave"),
+    "state": (1005, "StateChanged"),
+    "properties": (1007, "PropertiesChanged"),
+    "say": (1009, "Say"),
+    "roll": (2008, "RollDie"),
+}
 """The kinds of game event read (``GameEvent.GameEventType``): extension number and message."""
 _PACKAGE = "kifu.cockatrice"
 
@@ -84,6 +97,8 @@ def _classes() -> dict[str, Any]:
                 fd.type_name = f".{_PACKAGE}.{ref}"
             if ftype == _T.TYPE_UINT32 and label == _REP:
                 fd.options.packed = False  # proto2's default; a packed list is read either way
+            if name == "Event" and fname == "player_id":
+                fd.default_value = "-1"  # game_event.proto: an event of the game itself (a join) names no player
         if name == "Event":
             m.extension_range.add(start=100, end=536870912)
     for key, (number, ref) in _EXTENSIONS.items():
@@ -204,5 +219,11 @@ def _message(
         said = event.Extensions[ext["say"]].message
         return Message(loc=loc, text=f"{name}: {said}", speaker=name, at=at, said=said, rolls=[])
     if event.HasExtension(ext["join"]):
-        return Message(loc=loc, text=f"{name} has joined the game.", at=at, system=True, rolls=[])
+        joined = event.Extensions[ext["join"]].player_properties
+        who = joined.user_info.name or names.get(joined.player_id, (f"player {joined.player_id}", False))[0]
+        return Message(loc=loc, text=f"{who} has joined the game.", at=at, system=True, rolls=[])
+    if event.HasExtension(ext["leave"]):
+        return Message(loc=loc, text=f"{name} has left the game.", at=at, system=True, rolls=[])
+    if event.HasExtension(ext["properties"]) and event.Extensions[ext["properties"]].player_properties.conceded:
+        return Message(loc=loc, text=f"{name} has conceded the game.", at=at, system=True, rolls=[])
     return None
