@@ -160,7 +160,17 @@ def refine(spec: dict[str, Any], tests: list[Test]) -> dict[str, Any] | None:
         return spec
     if spec["ordered"] and not _order_proved(spec, right):
         return None
-    return {**spec, "count": _count(spec, right)}
+    return {**spec, "count": _count(spec, right), "pinned": _pinned(right)}
+
+
+def _pinned(right: list[Test]) -> list[int | None] | None:
+    """The command's significant numbers (``shapes.significant``) as the tests show them: a value
+    where every test has the same one, None where they vary; None at all where the tests write
+    different counts of them (the key's shape then says no more than its letters)."""
+    seen = [shapes.significant(b) for found, _, _ in right for b in found]
+    if not seen or len({len(v) for v in seen}) != 1:
+        return None
+    return [col[0] if len(set(col)) == 1 else None for col in zip(*seen)]
 
 
 SHOWN = ("step-brackets", "step-list", "step-dice", "all-brackets", "steps-lists", "step-all")

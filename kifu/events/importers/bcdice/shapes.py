@@ -16,11 +16,11 @@ and the vouching must hold for commands no test typed, so it reads fewer rather 
 (``make_shapes.py`` measures it on tests it did not see; bench/bench_bcdice.py ``--shapes``):
 
 * a result's **key** is its shape (its text without numbers and operators: ``(2D6+1>=5[11,3])``
-  → ``(D[,])``; a table's name), the command as typed with its numbers as ``#`` and its letters as
-  ``A`` (``FT`` rolls 因果表's value, ``FT45`` fixes it) and the answer's **skeleton**, the kind of
-  each step (``b.n.t``: an answer that goes on another way, a reroll, a second table, a die written
-  in a table's text, may roll dice the form does not see); a result whose command is unknown is
-  not read;
+  → ``(D[,])``; a table's name), for a table's value the command as typed with its numbers as ``#``
+  and its letters as ``A`` (``FT`` rolls 因果表's value, ``FT45`` fixes it; a table whose command is
+  unknown is not read), and the answer's **skeleton**, the kind of each step (``b.n.t``: an answer
+  that goes on another way, a reroll, a second table, a die written in a table's text, may roll
+  dice the form does not see);
 * a key is read in a form only when every test of it in that system is that form's dice, exactly
   (count, sides, nothing more), and at least two are (one where the answer writes its dice out,
   ``(5D12) ＞ 52[10,12,11,10,9]``); a form whose count neither it nor the command fixes needs three;
@@ -173,10 +173,37 @@ def skeleton(block: Block) -> str:
     return ".".join(step_kind(s) for s in block.steps)
 
 
-def key(block: Block, typed: str) -> str:
+_MODIFIER = re.compile(r"[+\-]#(?![A(#])")
+"""A modifier in a typed shape (``+#``, not ``+#A#``: a die added)."""
+ECHOED = "="
+"""The typed part of the key of a result that echoes its command: the echo says what was typed."""
+
+
+def key(block: Block, typed: str | None) -> str:
     """What BCDice's tests must vouch for before a result is read: the shape, the typed command and the
-    answer's skeleton (``(D>=)|#D#>=#|b.n.t``)."""
-    return f"{shape(block)}|{typed_shape(typed)}|{skeleton(block)}"
+    answer's skeleton (``反応表()|A#|t``). A result that echoes its command (``(CF+3) ＞ …``, no table
+    name) is keyed by the echo, its shape: BCDice wrote it from what was typed, numbers dropped as the
+    typed ones are, so ``CF+3`` is vouched for by the tests of ``CF`` and ``CF+10``. A table's value
+    is no echo: what was typed tells a rolled value from a fixed one (``FT`` and ``FT45``)."""
+    if not typed:
+        part = ECHOED if block.echo is not None and not block.name else "?"
+    else:
+        part = typed_shape(typed)
+        echo = block.echo.split(" ", 1)[0] if block.echo is not None and not block.name else None
+        if echo is not None and _MODIFIER.sub("", part) == _MODIFIER.sub("", typed_shape(echo)):
+            part = ECHOED  # CF+2+2 echoed CF+4: BCDice added the modifiers up
+    return f"{shape(block)}|{part}|{skeleton(block)}"
+
+
+_SIGNIFICANT = re.compile(r"(?<![\d+\-<>=@#*/])\d{1,6}")
+
+
+def significant(block: Block) -> list[int]:
+    """The numbers of the command that may decide its dice: not a modifier, a target or a threshold
+    (``+3``, ``<=70``, ``@10``, ``#2``), but ``KS(10,3)``'s 10 and 3, ``WW12``'s 12. Where the tests
+    showed one value only, a result with another is not read (KyokoShinshoku's KS(n,m) rolls dn)."""
+    head = block.echo if block.echo is not None else block.name
+    return [int(v) for v in _SIGNIFICANT.findall(unicodedata.normalize("NFKC", head[:120]).upper())]
 
 
 def _ints(text: str) -> list[int]:
@@ -359,9 +386,16 @@ def read_dice(block: Block, spec: dict[str, Any], typed: str) -> Dice | None:
         return Dice() if rolled_nothing(block, typed) else None
     if spec["src"] not in _LISTS and any(_BRACKETS.search(step) for step in block.steps):
         return None  # faces shown in brackets that this form does not read (T&T's 10[1,1][2,6]+1)
+    pinned = spec.get("pinned")
+    if pinned is not None and not _pins_hold(significant(block), pinned):
+        return None  # a number the tests never varied, varied: it may name the dice
     values = numbers(block, spec["src"])
     dice = dice_of(values, spec, block) if values is not None else None
     return dice if dice is not None and agrees(block, dice, spec["rel"]) else None
+
+
+def _pins_hold(found: list[int], pinned: list[int | None]) -> bool:
+    return len(found) == len(pinned) and all(p is None or p == v for v, p in zip(found, pinned))
 
 
 @cache
@@ -383,13 +417,11 @@ def spec_for(key: str, system: str | None) -> dict[str, Any] | None:
 
 def read(block: Block, system: str | None, typed: str | None = None) -> Roll | None:
     """The block in the form its system's tests vouch for; None where no test vouches for its key (its
-    shape, the command as typed, the steps of its answer). Without the typed command, None."""
-    if not typed:
-        return None  # the command decides what a result shows (FT45 fixes 因果表's value): unknown, unread
+    shape, the command as typed or echoed, the steps of its answer)."""
     spec = spec_for(key(block, typed), system)
     if spec is None:
-        return None
-    dice = read_dice(block, spec, typed)
+        return None  # a table's value without the command that may have fixed it is keyed "?": unread
+    dice = read_dice(block, spec, typed or "")
     if dice is None:
         return make(block, "other", problem="dice not in the form BCDice's tests show for this command", certain=True)
     if spec["rel"] == "nothing":
