@@ -18,7 +18,8 @@ and the vouching must hold for commands no test typed, so it reads fewer rather 
 * a result's **key** is its shape (its text without numbers and operators: ``(2D6+1>=5[11,3])``
   → ``(D[,])``; a table's name), for a table's value the command as typed with its numbers as ``#``
   and its letters as ``A`` (``FT`` rolls 因果表's value, ``FT45`` fixes it; a table whose command is
-  unknown is not read), and the answer's **skeleton**, the kind of each step (``b.n.t``: an answer
+  unknown is not read, nor is any result whose typed command the export does not keep: a Discord
+  bot's answer), and the answer's **skeleton**, the kind of each step (``b.n.t``: an answer
   that goes on another way, a reroll, a second table, a die written in a table's text, may roll
   dice the form does not see);
 * a key is read in a form only when every test of it in that system is that form's dice, exactly
@@ -186,7 +187,7 @@ def key(block: Block, typed: str | None) -> str:
     typed ones are, so ``CF+3`` is vouched for by the tests of ``CF`` and ``CF+10``. A table's value
     is no echo: what was typed tells a rolled value from a fixed one (``FT`` and ``FT45``)."""
     if not typed:
-        part = ECHOED if block.echo is not None and not block.name else "?"
+        part = "?"  # BCDice may have rewritten what was typed (OM+8 echoes 2D10<=8 and sorts): unknown, unread
     else:
         part = typed_shape(typed)
         echo = block.echo.split(" ", 1)[0] if block.echo is not None and not block.name else None
@@ -420,7 +421,7 @@ def read(block: Block, system: str | None, typed: str | None = None) -> Roll | N
     shape, the command as typed or echoed, the steps of its answer)."""
     spec = spec_for(key(block, typed), system)
     if spec is None:
-        return None  # a table's value without the command that may have fixed it is keyed "?": unread
+        return None  # a result whose command the export does not keep is keyed "?": unread
     dice = read_dice(block, spec, typed or "")
     if dice is None:
         return make(block, "other", problem="dice not in the form BCDice's tests show for this command", certain=True)
