@@ -343,7 +343,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--show", default="", help="print cases of these kinds: wrong,silent,reported,secret")
     ap.add_argument("--limit", type=int, default=10, help="cases shown per kind and carrier")
+    ap.add_argument(
+        "--shapes", type=Path, default=None, help="read with this shapes.json (make_shapes.py --half: unseen tests)"
+    )
     args = ap.parse_args(argv)
+    if args.shapes is not None:
+        from kifu.events.importers.bcdice import shapes
+
+        shapes.DATA = args.shapes
+        shapes._data.cache_clear()
     files = sorted(args.corpus.glob("*.toml"))
     if args.systems:
         wanted = set(args.systems.split(","))

@@ -27,7 +27,9 @@ from kifu.events import logfile
 
 
 def _expected_dirs() -> list[Path]:
-    return sorted(p.parent for p in FIXTURES.glob("*/**/expected.json") if "imports" not in p.parts)
+    return sorted(
+        p.parent for p in FIXTURES.glob("*/**/expected.json") if "imports" not in p.relative_to(FIXTURES).parts
+    )
 
 
 def _cases() -> list[tuple[Path, str]]:

@@ -259,3 +259,46 @@ def test_the_text_tells_the_system(text: str, command: str, dice: tuple, totals:
 def test_a_name_systems_print_with_other_dice_tells_nothing() -> None:
     _, (roll,) = bcdice.parse("シーン表(7) ＞ 森の中", None, bot=True, command="ST")
     assert roll.kind == "other" and roll.problem
+
+
+# Labels real tables type around a command (CCFOLIA's classic page keeps the typed line before the
+# answer): full-width angle brackets close with BCDice's own separator sign ＞, other brackets do not.
+@pytest.mark.parametrize(
+    "text,dice,secret",
+    [
+        (
+            "sCC<=80 ＜射出＞ (1D100<=80) ボーナス・ペナルティダイス[0] ＞ 3 ＞ 3 ＞ イクストリーム成功",
+            ((10, 10), (10, 3)),
+            True,
+        ),
+        ("CC<=65 ＜目星＞ (1D100<=65) ボーナス・ペナルティダイス[0] ＞ 41 ＞ 41 ＞ 成功", ((10, 4), (10, 1)), False),
+        ("5d6 ＜魔剣ダメージ＞ (5D6) ＞ 13[1,2,6,2,2] ＞ 13", ((6, 1), (6, 2), (6, 6), (6, 2), (6, 2)), False),
+        (
+            "sCC-1<=60 ＜組み付き＞ (1D100<=60) ボーナス・ペナルティダイス[-1] ＞ 45, 25 ＞ 45 ＞ 成功",
+            ((10, 4), (10, 2), (10, 5)),
+            True,
+        ),
+        (
+            "sCC1<=70 (1D100<=70) ボーナス・ペナルティダイス[1] ＞ 45, 25 ＞ 25 ＞ ハード成功",
+            ((10, 4), (10, 2), (10, 5)),
+            True,
+        ),
+        (
+            "sCC+2<=70 【回避】 (1D100<=70) ボーナス・ペナルティダイス[2] ＞ 95, 15, 55 ＞ 15 ＞ イクストリーム成功",
+            ((10, 9), (10, 1), (10, 5), (10, 5)),
+            True,
+        ),
+        ("S1D100<=50 《図書館》 (1D100<=50) ＞ 12 ＞ 成功", ((100, 12),), True),
+        ("1D100<=50 <聞き耳> (1D100<=50) ＞ 77 ＞ 失敗", ((100, 77),), False),
+        ("SCCB<=40 ‹回避› (1D100<=40) ＞ 2 ＞ 決定的成功/スペシャル", ((100, 2),), True),
+        ("2d6 「ダメージ」 『斧』 (2D6) ＞ 7[3,4] ＞ 7", ((6, 3), (6, 4)), False),
+    ],
+)
+def test_labels_and_secret_marks(text: str, dice: tuple, secret: bool) -> None:
+    lead, (roll,) = bcdice.parse(text)
+    assert (roll.dice, roll.problem) == (dice, None)
+    assert bcdice.typed_secret(lead, roll.echo) is secret
+
+
+def test_a_chat_line_with_angle_brackets_is_no_result() -> None:
+    assert bcdice.parse("よろしくお願いします＞＜ (笑)")[1] == []

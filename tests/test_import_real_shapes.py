@@ -85,3 +85,42 @@ def test_ccfolia_classic_hidden_roll_is_the_placeholder_not_the_typed_command(tm
     untaken = next(e for e in events if e.src and e.src.text.startswith("sCC"))
     assert (type(untaken).__name__, untaken.secret) == ("Note", False)
     assert [u.loc for u in report.unreadable] == [untaken.src.loc]
+
+
+def _fly_room(*pairs: tuple[str, str, str]) -> str:
+    """A Udonarium_fly room log in the shape of synchro4351/UdonariumLogExtractor _tmp_fly/fly_chat.xml:
+    each roll is the player's typed line (tagged with the room's system) and fly's ``🎲…`` answer."""
+    rows, t = [], 1_766_800_000_000
+    for peer, name, typed in pairs:
+        command, answer = typed.split(" | ")
+        rows.append(
+            f'<chat toName="" lastUpdate="0" from="{peer}" name="{name}" timestamp="{t}" '
+            f'tag="ChaosFlare noface" color="#326c59">{command}</chat>'
+        )
+        rows.append(
+            f'<chat toName="" lastUpdate="0" originFrom="{peer}" from="System-BCDice" timestamp="{t + 1}" '
+            f'tag="system" name="ChaosFlare : {name}" color="#326c59">{answer}</chat>'
+        )
+        t += 5000
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<chat-tab-list><chat-tab name="メイン">\n'
+        + "\n".join(rows)
+        + "\n</chat-tab></chat-tab-list>\n"
+    )
+
+
+def test_udonarium_fly_chaosflare_checks_are_read_and_the_rest_reported(tmp_path: Path) -> None:
+    """ChaosFlare's CF with a modifier is printed like the CF BCDice's tests show; a CF whose answer goes
+    on in a way no test shows (a target and a difference, or a critical) is reported, never guessed."""
+    room = _fly_room(
+        ("peerA", "ドミニカ", "CF+3 | 🎲CF+3 → 4[1,3] → 7"),
+        ("peerA", "ドミニカ", "CF+2+2　登場判定 | 🎲CF+4 → 6[5,1] → 10"),  # BCDice added the modifiers up
+        ("peerB", "バトー", "CF+12>=21 命中 | 🎲CF+12>=21 → 5[2,3] → 17 → 差分値 -4"),
+        ("peerB", "バトー", "5D6*10 | 🎲5D6*10 → 23[2,5,5,5,6]*10 → 230"),
+    )
+    report, events = _import(tmp_path, "fly_chat.xml", room)
+    rolls = [(e.by, e.sides, e.values) for e in events if isinstance(e, RandomRolled)]
+    assert rolls == [("p1", 6, [1, 3]), ("p1", 6, [5, 1]), ("p2", 6, [2, 5, 5, 5, 6])]
+    unread = [e for e in events if getattr(e, "unread", None)]
+    assert [e.src.text for e in unread] == ["🎲CF+12>=21 → 5[2,3] → 17 → 差分値 -4"]
+    assert report.unread_results == 1

@@ -48,7 +48,7 @@ def _fed(events: list[Any]):
 
 
 def _logs() -> list[Path]:
-    return sorted(p for p in FIXTURES.rglob("*.jsonl") if "imports" not in p.parts)
+    return sorted(p for p in FIXTURES.rglob("*.jsonl") if "imports" not in p.relative_to(FIXTURES).parts)
 
 
 def test_every_fixture_log_fed_one_event_at_a_time_gives_the_batch_findings() -> None:

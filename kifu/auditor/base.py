@@ -293,7 +293,7 @@ class Game:
     The parts every layer needs are values here: its events and catalogue (the log layer reads the
     same ``events`` module through the game table), its projection, rules, options and charts. The
     optional modules are named in ``parts`` and loaded only where they are used, through the game
-    table: ``sim``, ``views``, ``stats``, ``listing``, ``board``. Its words (``locale/en.json``, ``ja.json``)
+    table: ``sim``, ``views``, ``stats``, ``listing``, ``board``, ``importing``. Its words (``locale/en.json``, ``ja.json``)
     and its chat notation (``mapping.toml``) are files of the folder. A test checks the description
     names exactly the parts the folder has.
     """
@@ -343,5 +343,6 @@ PARTS = {
     "stats": "its kifu stats statistics, as SQL: BUILDS (kifu stats builds --by) and STATS (kifu stats <name>)",
     "listing": "what kifu cards shows of its cards: listing, describe, forms",
     "board": "draw(frame, lang, around) -> Picture: the table drawn after an event (docs/report.md, 'The board')",
+    "importing": "placer(players, rules, catalogue): a step on each event a chat makes (MTG: a coin's round)",
 }
 """The optional parts a game may have, each a module of its folder, and what it declares."""

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note, RandomRolled
 from ..projector.base import RECORDER_OR_JUDGE, parse_time, void_verdicts
 from ..events.i18n import Msg
-from .base import Flag, Option, Rule, Severity, Step, rule
+from .base import End, Flag, Option, Rule, Severity, Step, end_rule, rule
 
 ROLES = ("judge", "system", "recorder")
 """`by` values that name a role at the table rather than a player."""
@@ -258,6 +258,19 @@ def random_values_within_their_sides(s: Step) -> Iterable[Flag]:
         )
 
 
+@end_rule(
+    code="KIFU-LOG-015",
+    name="every-result-of-the-source-is-read",
+    severity=Severity.INFO,
+)
+def every_result_of_the_source_is_read(end: End) -> Iterable[Flag]:
+    # One finding for the whole log: the judge learns how many results an import left as notes, and where.
+    unread = end.final.log.unread
+    if unread:
+        shown = ", ".join(map(str, unread[:20])) + (" …" if len(unread) > 20 else "")
+        yield Flag(unread[0], {"count": len(unread), "seqs": shown}, tuple(unread))
+
+
 RULES: tuple[Rule, ...] = (
     nothing_after_match_end,
     by_names_a_player,
@@ -272,4 +285,5 @@ RULES: tuple[Rule, ...] = (
     void_is_never_voided,
     ruled_event_is_never_voided,
     random_values_within_their_sides,
+    every_result_of_the_source_is_read,
 )

@@ -161,8 +161,23 @@ def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
         ),
         msg("import_players", lang, players=", ".join(rep.players) or "-", match=rep.match),
     ]
+    if rep.unread_results:
+        lines.append(msg("import_unread", lang, count=rep.unread_results))
+    if rep.maybe_results:
+        lines.append(msg("import_maybe", lang, count=rep.maybe_results))
     if rep.secret or rep.hidden:
-        lines.append(msg("import_secret", lang, secret=rep.secret, hidden=rep.hidden))
+        other = rep.secret - rep.secret_read - rep.secret_unread
+        lines.append(
+            msg(
+                "import_secret",
+                lang,
+                secret=rep.secret,
+                read=rep.secret_read,
+                hidden=rep.hidden,
+                unread=rep.secret_unread,
+                other=other,
+            )
+        )
     if rep.rng or rep.rng_quotes:
         lines.append(msg("import_rng", lang, tokens=rep.rng, quotes=rep.rng_quotes))
     lines.extend(msg("import_refused", lang, loc=i.loc, what=i.what) for i in rep.refused)

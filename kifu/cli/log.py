@@ -380,7 +380,7 @@ def show(
             e.at,
             roles.get(e.by) or who(e.by, names) if e.by else e.by,
             event_type(type(e)),
-            event_detail(e),
+            _flagged(e, event_detail(e), code),
             void_note(gone[e.seq][0], code) if e.seq in gone else None,
         )
         src = e.src
@@ -415,6 +415,16 @@ def show(
 class StateFormat(str, Enum):
     json = "json"
     svg = "svg"
+
+
+def _flagged(e: Any, detail: Any, code: str) -> Any:
+    """A note holding a dice result the import could not read says so first (``Note.unread``)."""
+    why = getattr(e, "unread", None)
+    if why is None:
+        return detail
+    from kifu.events import i18n
+
+    return f"{i18n.text('cli.show_unread', code, why=why)} — {detail}"
 
 
 @app.command(rich_help_panel=PANEL)

@@ -195,6 +195,10 @@ class Note(Event, tag="note", kw_only=True):
     """Display name of an imported message's speaker, when it names no player."""
     secret: bool = False
     """True when the source marked the message as hidden from other players."""
+    unread: str | None = None
+    """Set by ``kifu import`` when the message holds a dice result it could not read: why (``a CoC 7th
+    result with a label kifu does not know``). The dice are not in the log; ``kifu show`` flags the note
+    and ``kifu audit`` lists every such note (KIFU-LOG-015)."""
 
 
 class JudgeRuling(Event, tag="judge.ruling", kw_only=True):

@@ -27,6 +27,7 @@ from collections.abc import Container, Iterable, Sequence
 
 import msgspec
 
+from . import table
 from .base import MatchStarted
 from .codec import Codec
 from .importers.common import ImportReport, Message, Source
@@ -108,7 +109,8 @@ class Table:
         self.lines: list[_Line] = []
         """The lines recorded with ``commit`` (or ``recorded``), oldest first."""
         report = ImportReport(file="<table>", format="table", game=start.game, match=start.match)
-        self._conv = _TableConverter(Source("table", "<table>"), maps, codec, self.book, report)
+        place = table.placer(start.game, [p.id for p in start.players], start.rules, start.catalogue)
+        self._conv = _TableConverter(Source("table", "<table>"), maps, codec, self.book, report, place)
         self._words = _vocabulary(maps, vocabulary)
         self._secrets: dict[str, tuple[int, ...]] = {}
         """Seqs of the first halves still secret, by the name they are remembered under."""

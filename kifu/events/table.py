@@ -113,6 +113,19 @@ def _start_check(catalogue: Callable[[MatchStarted], Any]) -> Callable[[Event], 
     return check
 
 
+def placer(
+    game_id: str, players: list[str], rules: dict[str, Any] | None, catalogue: dict[str, Any] | None
+) -> Callable[[dict[str, Any], dict[str, dict[str, Any]]], dict[str, Any]] | None:
+    """What a game does to each event an import or ``kifu record`` makes of a chat, in order: its
+    ``importing`` part's ``placer`` (MTG: a coin's round, by what the card says), or None where it has none."""
+    if not is_known(game_id) or not has_part(game_id, "importing"):
+        return None
+    made: Callable[[dict[str, Any], dict[str, dict[str, Any]]], dict[str, Any]] = part(game_id, "importing").placer(
+        players, rules, catalogue
+    )
+    return made
+
+
 def known() -> str:
     """The known game ids, for an error message."""
     return ", ".join(_TABLE)

@@ -18,6 +18,8 @@ module         layer     what it declares
 ``locale/``    words     its messages, ``en.json`` and ``ja.json``
 ``mapping``    events    ``mapping.toml``: its chat notation, for ``kifu record`` and
                          ``kifu import --map <id>`` (docs/notation.md)
+``importing``  events    ``placer(players, rules, catalogue)``: its own step on each event
+                         a chat makes (MTG: a coin's round), optional
 ============== ========= ==============================================================
 
 ``GAMES`` below is the one list of games. Importing this package registers it with the

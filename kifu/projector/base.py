@@ -100,6 +100,8 @@ class LogState(msgspec.Struct, frozen=True, kw_only=True):
     """How many judge.ruling events so far."""
     notes: int = 0
     """How many notes so far."""
+    unread: tuple[int, ...] = ()
+    """Seqs of the notes an import marked as holding a dice result it could not read (``Note.unread``)."""
     ruled: tuple[tuple[int, tuple[int, ...]], ...] = ()
     """Every judge.ruling as written, voided or not: (its seq, the seqs it is about)."""
     voids: frozenset[int] = frozenset()
@@ -186,7 +188,8 @@ def _counted(state: LogState, event: Event, cls: type) -> LogState:
     else:
         last_at, last_at_seq = state.last_at, state.last_at_seq
     if cls is Note:
-        return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, notes=state.notes + 1)
+        unread = state.unread + (seq,) if event.unread is not None else state.unread  # type: ignore[attr-defined]
+        return _REPLACE(state, seq=seq, last_at=last_at, last_at_seq=last_at_seq, notes=state.notes + 1, unread=unread)
     if cls is JudgeRuling or cls is LogVoided:
         state = _book(state, event, cls)
         return _REPLACE(

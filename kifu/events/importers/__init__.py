@@ -100,6 +100,11 @@ def detect(data: bytes, file: str) -> str:
     low = head.lower()
     if head[:4] == b"PK\x03\x04":
         return "udonarium"
+    if head[:1] in (b"\x08", b"\x12"):  # a protobuf field tag: a Cockatrice replay (.cor)?
+        from . import cockatrice_replay
+
+        if cockatrice_replay.looks_like(data):
+            return "cockatrice"
     if b"unitycrossthreadlogger" in low or b"gretoclientevent" in low:
         return "arena"
     if head[:1] == b"{":
@@ -124,7 +129,33 @@ def detect(data: bytes, file: str) -> str:
         return "discord"
     if re.match(rb"\[[^\]\n]{4,40}\] \S", head):
         return "discord"  # DiscordChatExporter TXT without its banner: "[time] Author" headers
+    what = binary_kind(data)
+    if what is not None:
+        raise ImportFailed(Msg("import.not_an_export", what=what), where=file)
     raise ImportFailed(Msg("import.unknown_format_of_file"), where=file)
+
+
+_MAGIC = (
+    (b"\x89PNG", Msg("import.kind.image")),
+    (b"\xff\xd8\xff", Msg("import.kind.image")),
+    (b"GIF8", Msg("import.kind.image")),
+    (b"%PDF", Msg("import.kind.pdf")),
+    (b"\x1f\x8b", Msg("import.kind.gzip")),
+    (b"SQLite format 3\x00", Msg("import.kind.sqlite")),
+)
+
+
+def binary_kind(data: bytes) -> Msg | None:
+    """What a file kifu cannot import is (a message key), where its first bytes tell (a picture, a PDF, a damaged
+    Cockatrice replay …), so the message can say what to export instead; None when unknown."""
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    if data[:1] in (b"\x08", b"\x12") and b"\x00" in data[:4096]:
+        return Msg(
+            "import.kind.replay"
+        )  # a protobuf message that is no whole GameReplay: a replay cut short or of another program
+    return None
 
 
 def _head_text(head: bytes) -> str:
@@ -304,7 +335,8 @@ def plan(
         remarks=list(src.notes),
         skipped_lines=src.skipped,
     )
-    made = iter(Converter(src, maps, codec, book, report).events())
+    place = table.placer(game, [p["id"] for p in plist], rules, None)
+    made = iter(Converter(src, maps, codec, book, report, place).events())
     held: list[dict[str, Any]] = []
     first_at = None
     for e in made:

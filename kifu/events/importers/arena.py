@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import msgspec
 
@@ -38,24 +38,75 @@ def read(data: bytes, file: str) -> Source:
     if enc != "utf-8":
         src.notes.append(f"decoded as {enc}")
     state = _State(src)
-    for n, payload, raw in _payloads(lines(text), src):  # numbered as grep -n numbers them: LF only
+    held = _Holdings()
+    for n, payload, raw in _payloads(lines(text), src, held.scan):  # numbered as grep -n numbers them: LF only
         if payload is None:
             src.messages.append(Message(loc=f"line {n}", text=raw[:2000], unreadable="JSON payload cut off or invalid"))
         else:
             state.visit(n, payload)
     if not state.seen:
-        raise ImportFailed(Msg("import.arena_no_events"), where=file)
+        raise ImportFailed(held.why_no_match(), where=file)
+    state.finish()
+    if held.draft:
+        src.notes.append(f"the log also holds a draft ({held.describe()}): not imported, it is no match")
     return src
 
 
-def _payloads(lines: list[str], src: Source) -> Iterator[tuple[int, Any, str]]:
-    """(line number, decoded JSON or None, raw text) for each payload about the match."""
+_PACK = re.compile(r"(?:SelfPack|PackNumber|\bPack)\W{1,12}(\d{1,2})\b")
+_PICK = re.compile(r"(?:SelfPick|PickNumber|\bPick)\W{1,12}(\d{1,3})\b")
+_EVENT_NAME = re.compile(r"(?:EventName|EventId)\W{1,12}([A-Za-z][A-Za-z0-9_]{2,60})")
+_DRAFT = ("Draft.Notify", "DraftMakePick", "BotDraft_DraftPick", "DraftId", "draftId")
+_PICKED = ("DraftMakePick", "BotDraft_DraftPick", "PickGrpId")
+"""A line that records a pick made (the others announce the next pack)."""
+
+
+class _Holdings:
+    """What a Player.log holds besides a match, from the lines the reader skips: draft picks (Arena's
+    ``Draft.Notify``, ``EventPlayerDraftMakePick``, ``LogBusinessEvents`` with a ``DraftId``, a quick
+    draft's ``BotDraft_DraftPick``), the events joined, and the client's requests (``==>``), which
+    Arena writes only with Detailed Logs on. Said when the file holds no match."""
+
+    def __init__(self) -> None:
+        self.draft = False
+        self.picks: set[tuple[int, int]] = set()
+        self.events: list[str] = []
+        self.requests = 0
+
+    def scan(self, line: str) -> None:
+        if "==>" in line or "<==" in line:
+            self.requests += 1
+        if any(k in line for k in _DRAFT):
+            self.draft = True
+            pack, pick = _PACK.search(line), _PICK.search(line)
+            if pack and pick and any(k in line for k in _PICKED):
+                self.picks.add((int(pack.group(1)), int(pick.group(1))))
+        name = _EVENT_NAME.search(line) if "Event" in line else None
+        if name and name.group(1) not in self.events and len(self.events) < 20:
+            self.events.append(name.group(1))
+
+    def describe(self) -> str:
+        events = ", ".join(self.events[:3]) or "event not named"
+        return f"{len(self.picks)} picks, {events}"
+
+    def why_no_match(self) -> Msg:
+        """What the file holds, where it holds no match."""
+        if self.draft:
+            return Msg("import.arena_draft_only", picks=len(self.picks), events=", ".join(self.events[:3]) or "-")
+        if self.requests:
+            return Msg("import.arena_no_match", requests=self.requests)
+        return Msg("import.arena_no_events")
+
+
+def _payloads(lines: list[str], src: Source, skipped: Callable[[str], None]) -> Iterator[tuple[int, Any, str]]:
+    """(line number, decoded JSON or None, raw text) for each payload about the match; every other
+    line goes to ``skipped``."""
     i = 0
     while i < len(lines):
         line = lines[i]
         start = line.find("{")
         if start < 0 or not any(k in line for k in _KEYS) and not (start == 0 and _wanted_next(lines, i)):
             src.skipped += 1
+            skipped(line)
             i += 1
             continue
         n, chunk, i = i + 1, line[start:], i + 1
@@ -115,6 +166,11 @@ def _try(chunk: str, file: str, line: int) -> Any:
         return None
 
 
+def _seat(value: Any) -> bool:
+    """A seat number as Arena writes it (1 to 4 at a table)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 4
+
+
 def _dicts(value: Any) -> list[dict[str, Any]]:
     """The objects of a JSON list; anything else counts as empty."""
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
@@ -127,6 +183,12 @@ class _State:
         self.src = src
         self.seen_keys: set[str] = set()
         self.seen = False
+        self.teams: dict[int, set[int]] = {}
+        """Team id -> the seats the game states put in it (``gameStateMessage.players``)."""
+        self.seats: set[int] = set()
+        """Every seat the GRE messages name."""
+        self.ends: list[tuple[dict[str, Any], Any]] = []
+        """Each match.end made and the winning team its result names, placed at ``finish``."""
 
     def once(self, key: Any) -> bool:
         k = msgspec.json.encode(key).decode()
@@ -171,29 +233,59 @@ class _State:
     def final(self, n: int, final: dict[str, Any], config: dict[str, Any]) -> None:
         results = [r for r in _dicts(final.get("resultList")) if r.get("scope") == "MatchScope_Match"]
         team = results[0].get("winningTeamId") if results else None
-        seat = next(
-            (p.get("systemSeatId") for p in _dicts(config.get("reservedPlayers")) if p.get("teamId") == team), team
-        )
+        seats = [p.get("systemSeatId") for p in _dicts(config.get("reservedPlayers")) if p.get("teamId") == team]
         end = {
             "type": "match.end",
             "reason": str(results[0].get("reason") or "") if results else "",
-            "winner_seat": seat,
+            "winner_seat": seats[0] if len(seats) == 1 else None,
         }
         self.src.messages.append(
             Message(loc=f"line {n}", text=msgspec.json.encode(final).decode(), system=True, events=[end], rolls=[])
         )
+        self.ends.append((end, team))
+
+    def finish(self) -> None:
+        """Place what needed the whole log: players named by their seats where the log lists none,
+        and each winner's seat where only the game states tie a team to it; say what stays unplaced."""
+        if not self.src.players and self.seats:
+            self.src.players.extend((f"seat{s}", f"seat{s}") for s in sorted(self.seats))
+            self.src.notes.append(
+                "the log names no players (no seat list, reservedPlayers): they are named by their seats, "
+                + ", ".join(f"seat{s}" for s in sorted(self.seats))
+            )
+        for end, team in self.ends:
+            if end["winner_seat"] is None and team is not None:
+                seats = self.teams.get(team, set()) if isinstance(team, int) else set()
+                end["winner_seat"] = next(iter(seats)) if len(seats) == 1 else None
+            if team is None:
+                self.src.notes.append("the match result names no winning team: match.end has no winner")
+            elif end["winner_seat"] is None or f"seat{end['winner_seat']}" not in dict(self.src.players):
+                self.src.notes.append(
+                    f"the match result names team {team} the winner, but no seat list says whose team it is: "
+                    "match.end has no winner"
+                )
 
     def gre(self, n: int, m: dict[str, Any]) -> None:
         if m.get("type") == "GREMessageType_DieRollResultsResp":
             self.die_rolls(n, m)
         state = m.get("gameStateMessage")
         if isinstance(state, dict):
+            self.players(state)
             info = state.get("gameInfo") if isinstance(state.get("gameInfo"), dict) else {}
             if info.get("matchID") and not self.src.match:
                 self.src.match = str(info["matchID"])
             for a in _dicts(state.get("annotations")):
                 if isinstance(a.get("type"), list) and "AnnotationType_CoinFlip" in a["type"]:
                     self.coin_flip(n, a, state.get("gameStateId"))
+
+    def players(self, state: dict[str, Any]) -> None:
+        """The seats a game state names, and the team of each (a winner is named by team)."""
+        for p in _dicts(state.get("players")):
+            seat, team = p.get("systemSeatNumber"), p.get("teamId")
+            if _seat(seat):
+                self.seats.add(seat)
+                if isinstance(team, int) and not isinstance(team, bool):
+                    self.teams.setdefault(team, set()).add(seat)
 
     def die_rolls(self, n: int, m: dict[str, Any]) -> None:
         resp = m.get("dieRollResultsResp")
@@ -202,6 +294,8 @@ class _State:
             return
         for r in rolls:
             seat, value = r.get("systemSeatId"), r.get("rollValue")
+            if _seat(seat):
+                self.seats.add(seat)
             msg = Message(
                 loc=f"line {n} msgId {m.get('msgId')}",
                 text=msgspec.json.encode(r).decode(),

@@ -111,6 +111,12 @@ CLIENTS = (
 
 
 def read(data: bytes, file: str) -> Source:
+    from . import cockatrice_replay  # the replay reader pulls in protobuf: only for a replay
+
+    if cockatrice_replay.looks_like(data):
+        return cockatrice_replay.read(data, file)
+    if data[:1] in (b"\x08", b"\x12") and b"\x00" in data[:4096]:
+        raise ImportFailed(Msg("import.replay_unreadable"), where=file)  # binary, protobuf-like: a damaged replay
     text, enc = decode_text(data, file)
     src = Source("cockatrice", file)
     if enc != "utf-8":
@@ -201,7 +207,7 @@ def line_message(n: int, raw: str, speaker: str | None = None) -> Message:
     elif speaker is not None and raw.startswith(_AGAIN):
         msg.speaker, msg.said = speaker, body
     if any(h in body for c in CLIENTS for h in c.hints):
-        msg.unreadable = "reads like a coin or die line but matches no known form"
+        msg.unreadable = msg.unread_result = "reads like a coin or die line but matches no known form"
     return msg
 
 

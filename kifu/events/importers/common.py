@@ -89,6 +89,9 @@ class Message:
     result answers, the text beside a CCFOLIA JSON or new-HTML result."""
     from_bot: bool = False
     """The text is a dice bot's answer: whatever of it kifu cannot read is reported."""
+    unread_result: str | None = None
+    """Why a dice result this message certainly holds was not read (set by the converter; the note made
+    of the message keeps it as ``unread``)."""
     typed: bool = False
     """Typed by a person at the table (``kifu record``): a BCDice result in it is read, but a line
     that merely looks like one (``1D6 初期距離``) is what the person said, not an answer to report."""
@@ -305,6 +308,15 @@ class ImportReport(msgspec.Struct, kw_only=True):
     """Source lines that are not messages (Arena log noise), counted, not copied."""
     unreadable: list[Located] = []
     """Messages or parts that could not be read; each is kept as a note."""
+    unread_results: int = 0
+    """Notes holding a dice result kifu could not read (each marked ``unread`` in the log, listed in
+    ``unreadable`` with its reason): "results not read"."""
+    maybe_results: int = 0
+    """Chat lines that may hold a result kifu cannot read (a command-like word and a ``＞``): not marked."""
+    secret_read: int = 0
+    """Secret results read (``random`` events marked secret, shown or hidden)."""
+    secret_unread: int = 0
+    """Secret results not read (notes marked both ``secret`` and ``unread``)."""
     unordered: list[Located] = []
     """Rolls BCDice shows sorted (``5D10KH3``, a sorting system's ``3D6``): the faces are recorded
     as shown, right as a set, but the order they were rolled in is not known."""

@@ -11,7 +11,7 @@ kept as notes. Every event carries ``src`` (file, location, original text).
 from __future__ import annotations
 
 from typing import Any
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import msgspec
 
@@ -39,8 +39,18 @@ def _large(msg: Message) -> bool:
 class Converter:
     """Turns one source's messages into event dicts (no seq/prev yet), counting as it goes."""
 
-    def __init__(self, src: Source, maps: MapFile, codec: Codec, players: PlayerBook, report: ImportReport) -> None:
+    def __init__(
+        self,
+        src: Source,
+        maps: MapFile,
+        codec: Codec,
+        players: PlayerBook,
+        report: ImportReport,
+        place: Callable[[dict[str, Any], dict[str, dict[str, Any]]], dict[str, Any]] | None = None,
+    ) -> None:
         self.src, self.maps, self.codec, self.players, self.report = src, maps, codec, players, report
+        self.place = place
+        """The game's own step on each event made, in order (``table.placer``: an MTG coin's round)."""
         self.memory: dict[str, dict[str, Any]] = {}
         """Values of the last message each remembering entry matched, by name (``{plot.d1}``)."""
         self.written = 1
@@ -91,6 +101,8 @@ class Converter:
             out.extend(self.mapped_roll(msg, r, base, values))
         if not out:
             out.extend(self.chat(msg, base, values))
+        if self.place is not None:
+            out = [self.place(e, self.memory) for e in out]
         if _large(msg) and any(len(msgspec.json.encode(e)) > _ROOM for e in out):
             out = [self.oversized(msg, base)]
         for e in out:
@@ -152,15 +164,19 @@ class Converter:
         bot = msg.from_bot or msg.result is not None
         answer = msg.result if msg.result is not None else msg.text
         if not rolls and bot and answer.strip():
-            self.report.unreadable.append(Located(msg.loc, f"result not in a BCDice form kifu reads: {_short(answer)}"))
+            msg.unread_result = "result not in a BCDice form kifu reads"
+            self.report.unreadable.append(Located(msg.loc, f"{msg.unread_result}: {_short(answer)}"))
         flagged = not rolls and msg.rolls is None and not bot and not msg.typed and bcdice.maybe_result(msg.text)
         if flagged:
+            self.report.maybe_results += 1
             self.report.unreadable.append(
                 Located(msg.loc, f"may be a BCDice result kifu cannot read: {_short(msg.text)}")
             )
         unread = [r for r in rolls if r.problem and (bot or r.certain)]
         for roll in unread:
-            self.report.unreadable.append(Located(msg.loc, f"{roll.problem}: {_short(roll.text)}"))
+            self.report.unreadable.append(Located(msg.loc, f"{_reason(roll, msg.game_system)}: {_short(roll.text)}"))
+        if unread:
+            msg.unread_result = "; ".join(dict.fromkeys(_reason(r, msg.game_system) for r in unread))
         for roll in rolls:
             if not roll.ordered and not unread:
                 self.report.unordered.append(Located(msg.loc, _short(roll.text)))
@@ -292,6 +308,8 @@ class Converter:
             e["speaker"] = msg.speaker
         if msg.secret:
             e["secret"] = True
+        if msg.unread_result:
+            e["unread"] = msg.unread_result
         return e
 
     # --- templates -----------------------------------------------------------------
@@ -376,6 +394,16 @@ class Converter:
             self.report.game_events += 1
         if e.get("secret") is True:  # an rng.reveal's ``secret`` is the revealed key, not a hidden message
             self.report.secret += 1
+            self.report.secret_read += kind == "random"
+            self.report.secret_unread += kind == "note" and "unread" in e
+        self.report.unread_results += kind == "note" and "unread" in e
+
+
+def _reason(roll: Roll, system: str | None) -> str:
+    """Why a result was not read, as specific as the grammar knows: its command and system, and the problem."""
+    head = roll.echo.split("<", 1)[0].split(">", 1)[0][:24] if roll.echo else ""
+    where = " ".join(x for x in (f"{system} result" if system else "a result", f"({head})" if head else "") if x)
+    return f"{where}: {roll.problem}"
 
 
 def _with_roller(e: dict[str, Any], msg: Message) -> dict[str, Any]:

@@ -20,5 +20,5 @@ GAME = Game(
     options=OPTIONS,
     catalogue=catalogue,
     charts=CHARTS,
-    parts=("sim", "views", "listing", "board"),
+    parts=("sim", "views", "listing", "board", "importing"),
 )

@@ -29,7 +29,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from . import common, errors, systems, tables
+from . import common, errors, shapes, systems, tables
 from .roll import Roll, make
 from .settings import settings
 from .text import FLY_SEP, SEP, Block, blocks, typed_command
@@ -55,9 +55,9 @@ _COMMAND_HEAD = re.compile(r"s?(?:x\d+|rep\d+)?(?:\d*[du]\d+|choice[\[(]|[a-z]{1
 _MAY_START_SECRET = frozenset("sSｓＳxXｘＸrRｒＲ")
 _REPEAT_WORD = re.compile(r"(?:x|rep|repeat)\d+", re.I)
 # After a secret "S", without an echo that settles it: one of BCDice's common commands (dice,
-# D66, choice, repeat, B/R/U/tally dice, calc) or Cthulhu's checks, the secret rolls players make
+# D66, choice, repeat, B/R/U/tally dice, calc) or Cthulhu's checks (with a bonus or penalty: sCC-1<=70, sCC1<=70), the secret rolls players make
 # most. Anything else may be a system command that itself starts with S (Satasupe's SR7).
-_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C[(\d-]|(?:CCB?|RESB?|CBRB?)(?:\(|<|$)", re.I)
+_AFTER_S = re.compile(r"\d|\(|D\d|CHOICE|X\d|REP|C[(\d-]|(?:CCB?|RESB?|CBRB?)(?:[+-]?\d{1,3})?(?:\(|<|>|=|$)", re.I)
 # SwordWorld's rating echoes as "KeyNo.20c[10]": a typed S before its K, HK, OHK or DBK is the prefix.
 _RATING = re.compile(r"S(?:H|OH|DB)?K\d", re.I)
 
@@ -136,7 +136,11 @@ def read_block(block: Block, system: str | None, typed: str | None = None) -> Ro
         block, system = tables.owner(block)  # a table name only one system prints tells the system
     st = settings(system)
     try:
-        roll = systems.read(block, system, st, typed) or common.read(block, st)
+        roll = systems.read(block, system, st, typed)
+        if roll is None:  # no reader of the system's own forms claims it (those refuse on purpose)
+            roll = common.read(block, st)
+            if roll is None or (roll.kind == "other" and roll.problem):
+                roll = shapes.read(block, system, typed) or roll  # a form BCDice's own tests vouch for in this system
     except ValueError:
         # int() refuses numbers of more than 4,300 digits (a hostile line); no die has such a face
         return make(block, "other", problem="a number too long to be a face", certain=True)

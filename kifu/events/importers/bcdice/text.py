@@ -209,8 +209,30 @@ def blocks(text: str) -> tuple[list[str], list[Block]]:
     return lead, found
 
 
-def _block(piece: str, repeat: int | None, line: int) -> Block | None:
+_LABEL_OPEN = "＜"
+"""A label a player types in full-width angle brackets (``sCC<=80 ＜射出＞``): its ``＞`` is BCDice's separator sign."""
+
+
+def first_sep(piece: str) -> int:
+    """Where the result's first ``＞`` is: not the one closing a label typed before the echo.
+
+    ``sCC<=80 ＜射出＞ (1D100<=80) … ＞ 3``: a ``＞`` after a ``＜`` (with no ``＞`` between them)
+    is a label's when an echo's ``(`` still comes before the next ``＞``. Only the first 300
+    characters hold a typed command and its labels, so the scan stays short."""
     sep = piece.find(SEP)
+    while 0 <= sep < 300:
+        opened = piece.rfind(_LABEL_OPEN, 0, sep)
+        if opened < 0 or piece.rfind(SEP, opened, sep) >= 0:
+            return sep
+        after = piece.find(SEP, sep + 1)
+        if after < 0 or "(" not in piece[sep + 1 : after]:
+            return sep
+        sep = after
+    return sep
+
+
+def _block(piece: str, repeat: int | None, line: int) -> Block | None:
+    sep = first_sep(piece)
     if sep < 0:
         return None
     system = None

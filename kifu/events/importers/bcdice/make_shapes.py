@@ -1,0 +1,288 @@
+"""Write ``shapes.json``: which result forms BCDice's own tests vouch for, per system and command shape.
+
+    python -m kifu.events.importers.bcdice.make_shapes PATH/TO/BCDice/test/data     # rewrites shapes.json
+    python -m kifu.events.importers.bcdice.make_shapes DATA --half --out /tmp/half.json  # from half the tests
+
+For every test of every system (the command, BCDice's exact answer, the dice it rolled), the
+answer is cut into result blocks as kifu cuts a chat message, and each block's **key** (its shape,
+the typed command's shape and the answer's skeleton, ``shapes.key``) is noted. For each system and
+key, every form (``shapes.SOURCES`` × ``shapes.RELATIONS``, with the sides and order the tests
+show) is tried on every test of that key, exactly as the importer will read it; a form is kept
+when it reads no test wrong (dice that are not the dice rolled, or dice where none were rolled)
+and at least ``MIN_RIGHT`` right (one where the answer writes its dice out, ``MIN_FREE`` where
+nothing fixes how many dice it shows, ``MIN_HIDING`` for a table of a system one of whose tables
+rolls dice it does not show); the order of the dice only where the tests prove it; of several,
+the one reading most tests right. A key no form reads so is listed as unvouched: kifu reports
+such results instead of reading them. A key whose every test rolled nothing (an error text, a
+value the command fixed) is kept as ``nothing``.
+
+Nothing of BCDice's code or data is kept: only, per system, shapes and how many dice of what
+sides stand where. ``--half`` (``--fold 0/2``) builds from every other test only, ``--fold 1/2``
+from the others, so that the bench, run on every test, measures how far the vouching holds for
+commands it did not see (bench/bench_bcdice.py ``--shapes``): it must read none of them wrong.
+
+The summary printed groups the systems by the forms they print: the grammar grows by forms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from . import shapes, tables
+from .text import Block, blocks, typed_command
+
+Rands = list[tuple[int, int]]
+Test = tuple[list[Block], Rands, str]
+"""One test as the importer meets it: the answer's result blocks, the dice rolled, the command typed."""
+
+MIN_RIGHT = 2
+"""Tests a key needs, each read right, before its results are read: one test may fit a form by chance."""
+MIN_FREE = 3
+"""Tests a form needs when neither it nor the command fixes how many dice it shows."""
+MIN_HIDING = 3
+"""Tests a table needs in a system one of whose tables rolls dice it does not show (``hides``)."""
+
+
+def real(rands: Rands) -> Rands:
+    """BCDice's tests feed a d10 a 0 where a real die shows 10 (a d100 digit reads both as 0)."""
+    return [(s, 10) if s == 10 and v == 0 else (s, v) for s, v in rands]
+
+
+def cases(path: Path, fold: tuple[int, int] | None = None) -> list[tuple[str, list[Block], Rands, str]]:
+    """(system, result blocks of the answer, dice rolled, command typed) of every test with an answer;
+    with ``fold`` (i, n), only the tests whose index is i modulo n."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for i, t in enumerate(data.get("test", [])):
+        if not t.get("output") or (fold and i % fold[1] != fold[0]):
+            continue
+        _, found = blocks(t["output"])
+        rands = real([(int(r["sides"]), int(r["value"])) for r in t.get("rands", [])])
+        out.append((t["game_system"], found, rands, typed_command(t["input"])))
+    return out
+
+
+def candidates(block: Block, rands: Rands) -> list[dict[str, Any]]:
+    """Every form that may read this block (alone in its answer) as these dice; ``verdict`` decides."""
+    out: list[dict[str, Any]] = []
+    if not rands:
+        return [{"rel": "nothing"}]
+    sides = {s for s, _ in rands}
+    one = sides.pop() if len(sides) == 1 else None
+    for src in shapes.SOURCES:
+        values = shapes.numbers(block, src)
+        if values is None:
+            continue
+        kinds: list[Any] = ["form"] if src in ("step-dice", "step-sided") else ["echo"] + ([one] if one else [])
+        for ordered in (True, False):
+            out.extend({"src": src, "rel": "faces", "sides": k, "ordered": ordered} for k in kinds)
+            if one == 6 and len(rands) == 2 * len(values):
+                out.append({"src": src, "rel": "d66", "sides": 6, "ordered": ordered})
+            if one == 10 and len(rands) == 2 * len(values):
+                out.append({"src": src, "rel": "tens-ones", "sides": 10, "ordered": ordered})
+        if one and len(values) == 1 and len(rands) > 1:
+            out.append({"src": src, "rel": "sum", "sides": one, "count": len(rands), "ordered": True})
+    return out
+
+
+def verdict(spec: dict[str, Any], found: list[Block], rands: Rands, typed: str) -> str:
+    """``right``, ``wrong`` or ``unread`` (kifu would report it): the spec on every block of one answer,
+    read exactly as the importer reads it (``shapes.read_dice``)."""
+    got: Rands = []
+    sums: list[tuple[int, int, int]] = []
+    for b in found:
+        dice = shapes.read_dice(b, spec, typed)
+        if dice is None:
+            return "unread"
+        sums.extend((c, s, v) for _, c, s, v in dice.totals)
+        got.extend(dice.dice)
+    if not found:
+        return "wrong"  # an answer of blocks of several keys: which dice are whose is unknown
+    if spec["rel"] == "nothing":
+        return "right" if not rands else "wrong"
+    if sums:
+        want = [sum(v for _, v in rands)] if not got else []
+        same = len(sums) == 1 and [sums[0][2]] == want and sums[0][0] == len(rands)
+        return "right" if same and all(s == sums[0][1] for s, _ in rands) else "wrong"
+    if got == rands or (not spec["ordered"] and sorted(got) == sorted(rands)):
+        return "right"
+    return "wrong"
+
+
+def _count(spec: dict[str, Any], right: list[Test]) -> int | str | None:
+    """How many values a form shows, as its right tests show it: always the same number, the number
+    the command states (``stated``), or None (free: neither fixes it)."""
+    if spec["rel"] == "sum":
+        return spec["count"]
+    per_block = [(b, shapes.numbers(b, spec["src"]) or []) for found, _, _ in right for b in found]
+    counts = {len(v) for _, v in per_block}
+    if len(counts) == 1:
+        return counts.pop()
+    if all(shapes.stated_count(b) == len(v) for b, v in per_block):
+        return "stated"
+    return None
+
+
+def _monotone(seq: list[int], up: bool) -> bool:
+    return all(a <= b if up else a >= b for a, b in zip(seq, seq[1:]))
+
+
+def _order_proved(spec: dict[str, Any], right: list[Test]) -> bool:
+    """The tests show the dice in the order rolled, not sorted: some read right in an order that is
+    not ascending, and some in one that is not descending (a D66 table that sorts shows 35 for a 5
+    and a 3; tests that all rolled the smaller die first cannot tell; SamsaraBallad shows a d100 rolled 7
+    then 5 as 57). One die at a time needs no proof."""
+    runs: list[list[int]] = []
+    for found, _, typed in right:
+        for b in found:
+            dice = shapes.read_dice(b, spec, typed)
+            faces = [v for _, v in dice.dice] if dice is not None else []
+            pairs = spec["rel"] in ("d66", "tens-ones")
+            runs.extend([faces[i : i + 2] for i in range(0, len(faces), 2)] if pairs else [faces])
+    if all(len(r) < 2 for r in runs):
+        return True
+    return any(not _monotone(r, True) for r in runs) and any(not _monotone(r, False) for r in runs)
+
+
+def refine(spec: dict[str, Any], tests: list[Test]) -> dict[str, Any] | None:
+    """The spec with the count of dice its right tests fix, and None when they read it in an order they
+    do not prove (its unordered twin is tried too) or read nothing right."""
+    right = [t for t in tests if verdict(spec, *t) == "right"]
+    if not right:
+        return None
+    if spec["rel"] == "nothing":
+        return spec
+    if spec["ordered"] and not _order_proved(spec, right):
+        return None
+    return {**spec, "count": _count(spec, right), "pinned": _pinned(right)}
+
+
+def _pinned(right: list[Test]) -> list[int | None] | None:
+    """The command's significant numbers (``shapes.significant``) as the tests show them: a value
+    where every test has the same one, None where they vary; None at all where the tests write
+    different counts of them (the key's shape then says no more than its letters)."""
+    seen = [shapes.significant(b) for found, _, _ in right for b in found]
+    if not seen or len({len(v) for v in seen}) != 1:
+        return None
+    return [col[0] if len(set(col)) == 1 else None for col in zip(*seen)]
+
+
+SHOWN = ("step-brackets", "step-list", "step-dice", "all-brackets", "steps-lists", "step-all")
+"""Sources that read a list of faces as the answer prints it (not one number that may be a sum)."""
+
+
+def stated(spec: dict[str, Any], right: list[Test]) -> bool:
+    """Every right test's dice are the dice its result writes out (``(5D12) ＞ 52[10,12,11,10,9]``): the
+    text itself proves the count and the sides, so one test is enough to vouch for the form."""
+    if spec["rel"] != "faces" or spec["src"] not in SHOWN:
+        return False
+    return all(shapes.stated_dice(b) for found, _, _ in right for b in found)
+
+
+def vouch(tests: list[Test], least: int = MIN_RIGHT) -> dict[str, Any] | None:
+    """The form reading most of these tests right and none wrong, with enough of them read right
+    (``least``, ``MIN_FREE``; one where the result writes its dice out); None when there is none."""
+    seen: list[dict[str, Any]] = []
+    for found, rands, _ in tests:
+        if len(found) == 1:
+            for c in candidates(found[0], rands):
+                if c not in seen:
+                    seen.append(c)
+    best, best_right = None, 0
+    for raw in seen:
+        spec = refine(raw, tests)
+        if spec is None:
+            continue
+        tally = Counter(verdict(spec, *t) for t in tests)
+        right = [t for t in tests if verdict(spec, *t) == "right"]
+        free = spec["rel"] != "nothing" and spec.get("count") is None
+        need = 1 if stated(spec, right) and least == MIN_RIGHT else MIN_FREE if free else least
+        if tally["wrong"] == 0 and tally["right"] >= need and tally["right"] > best_right:
+            best, best_right = spec, tally["right"]
+    return best
+
+
+def hides(found: list[Block], rands: Rands, typed: str) -> bool:
+    """A table's answer that some form reads right as the first dice rolled, though BCDice rolled more:
+    the table rolled dice its text does not show (MagicaLogia's 時の流れ表 rolls a random skill)."""
+    if len(found) != 1 or not found[0].name or len(rands) < 2:
+        return False
+    for k in range(1, len(rands)):
+        if any(verdict(c, found, rands[:k], typed) == "right" for c in candidates(found[0], rands[:k])):
+            return True
+    return False
+
+
+def build(folder: Path, fold: tuple[int, int] | None = None) -> dict[str, Any]:
+    by_key: dict[str, dict[str, list[Test]]] = defaultdict(lambda: defaultdict(list))
+    hiding: set[str] = set()
+    named: set[str] = set()
+    for path in sorted(folder.glob("*.toml")):
+        for system, found, rands, typed in cases(path, fold):
+            if hides(found, rands, typed):
+                hiding.add(tables.family(system) or system)
+            named |= {shapes.key(b, typed) for b in found if b.name}
+            keys = {shapes.key(b, typed) for b in found}
+            if len(keys) == 1:
+                by_key[system][keys.pop()].append((found, rands, typed))
+            else:
+                for k in keys:  # blocks of several keys in one answer: which dice are whose is unknown
+                    by_key[system][k].append(([], [(0, 0)], typed))
+    systems: dict[str, dict[str, Any]] = {}
+    unvouched: set[str] = set()
+    holders: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for system, of_system in sorted(by_key.items()):
+        for key, tests in sorted(of_system.items()):
+            # a system one of whose tables rolls dice it does not show: its tables need more tests (a row
+            # no test reached may roll more)
+            distrusted = key in named and (tables.family(system) or system) in hiding
+            spec = vouch(tests, MIN_HIDING if distrusted else MIN_RIGHT)
+            if spec is None:
+                unvouched.add(key)
+                continue
+            systems.setdefault(system, {})[key] = spec
+            holders[key].append(spec)
+    agreed = {
+        k: specs[0] for k, specs in sorted(holders.items()) if k not in unvouched and all(s == specs[0] for s in specs)
+    }
+    unvouched |= {k for k, specs in holders.items() if k not in agreed}
+    return {"systems": systems, "agreed": agreed, "unvouched": sorted(unvouched), "hiding": sorted(hiding)}
+
+
+def summary(data: dict[str, Any]) -> str:
+    """The systems grouped by the forms they print."""
+    forms: dict[str, set[str]] = defaultdict(set)
+    count: Counter[str] = Counter()
+    for system, keys in data["systems"].items():
+        for spec in keys.values():
+            name = spec["rel"] if spec["rel"] == "nothing" else f"{spec['src']} {spec['rel']}"
+            forms[name].add(system)
+            count[name] += 1
+    lines = [f"{'form':28s} {'systems':>7s} {'shapes':>7s}"]
+    lines += [f"{name:28s} {len(forms[name]):7d} {count[name]:7d}" for name, _ in count.most_common()]
+    lines.append(f"unvouched shapes: {len(data['unvouched'])}, read without a system: {len(data['agreed'])}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("data", type=Path, help="BCDice's test/data folder (*.toml)")
+    ap.add_argument("--half", action="store_true", help="build from every other test only (--fold 0/2)")
+    ap.add_argument("--fold", default=None, help="I/N: build from the tests whose index is I modulo N")
+    ap.add_argument("--out", type=Path, default=shapes.DATA)
+    args = ap.parse_args(argv)
+    fold = tuple(int(x) for x in args.fold.split("/")) if args.fold else (0, 2) if args.half else None
+    data = build(args.data, fold)  # type: ignore[arg-type]
+    args.out.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True, indent=0) + "\n", encoding="utf-8")
+    print(summary(data), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,81 @@
+"""The forms BCDice's tests vouch for (kifu/events/importers/bcdice/shapes.py, make_shapes.py): read
+fewer rather than wrong. Every answer here is invented, in the shapes BCDice prints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kifu.events.importers.bcdice import make_shapes, shapes
+from kifu.events.importers.bcdice.text import Block, blocks
+
+
+def block(answer: str) -> Block:
+    _, found = blocks(answer)
+    assert len(found) == 1, answer
+    return found[0]
+
+
+def test_the_key_tells_a_typed_number_and_the_way_the_answer_goes_on() -> None:
+    rolled, fixed = block("因縁表(45) ＞ 期待"), block("因縁表(45) ＞ 期待")
+    assert shapes.key(rolled, "FT") != shapes.key(fixed, "FT45")  # FT45 fixes the value FT rolls
+    assert shapes.key(rolled, "FT") == shapes.key(rolled, "SCENE")  # aliases print the same
+    plain, rerolled = block("(3ZZ>=5) ＞ [4,1,2] ＞ 1 ＞ 失敗"), block("(3ZZ>=5) ＞ [6,5,2] ＞ [3,6] ＞ 2 ＞ 成功")
+    assert shapes.skeleton(plain) == "b.n.t" and shapes.skeleton(rerolled) == "b.b.n.t"
+    assert shapes.skeleton(block("近況表(11) ＞ 悪夢 ＞ 活動年数：2D6×10 ＞ 20年")) == "t.d.t"
+
+
+def test_a_value_nobody_typed_is_no_table_the_command_fixed() -> None:
+    spec = {"rel": "nothing"}
+    assert shapes.read_dice(block("事故表(6) ＞ 兵装"), spec, "ACC6") is not None
+    assert shapes.read_dice(block("事故表(5) ＞ 兵装"), spec, "ACC0") is None  # 5 was rolled: reported
+
+
+def test_dice_written_out_must_be_the_dice_read() -> None:
+    spec: dict[str, Any] = {"src": "steps-lists", "rel": "faces", "sides": 6, "ordered": True, "count": None}
+    assert shapes.read_dice(block("1D6(Block:1) ＞ 6 ＞ 6 ＞ 成功数：1"), spec, "ZZ1") is None  # one die, two faces
+    spec = {"src": "step-brackets", "rel": "faces", "sides": 12, "ordered": True, "count": "stated"}
+    dice = shapes.read_dice(block("(QQ) ＞ (5D12) ＞ 52[10,12,11,10,9] ＞ 52"), spec, "QQ")
+    assert dice is not None and dice.dice == [(12, 10), (12, 12), (12, 11), (12, 10), (12, 9)]
+
+
+def test_faces_in_brackets_stop_a_form_that_reads_a_single_number() -> None:
+    spec = {"src": "step-first", "rel": "sum", "sides": 6, "ordered": True, "count": 2}
+    assert shapes.read_dice(block("(2D6+1>=?) ＞ 10[1,1][2,6]+1 ＞ 11 ＞ 失敗"), spec, "2D6+1>=?") is None
+    assert shapes.read_dice(
+        block("(ZZ+5>=10) ＞ 19+5 ＞ 24 ＞ 成功"), {**spec, "rel": "faces", "sides": 20, "count": 1}, "ZZ+5>=10"
+    )
+
+
+def _tests(*answers: tuple[str, list[tuple[int, int]], str]) -> list[make_shapes.Test]:
+    return [([block(a)], rands, typed) for a, rands, typed in answers]
+
+
+def test_one_test_vouches_for_nothing_unless_it_writes_its_dice_out() -> None:
+    assert make_shapes.vouch(_tests(("(3ZZ) ＞ [4,1,2] ＞ 7", [(6, 4), (6, 1), (6, 2)], "3ZZ"))) is None
+    spec = make_shapes.vouch(_tests(("(QQ) ＞ (3D8) ＞ 9[4,1,4] ＞ 9", [(8, 4), (8, 1), (8, 4)], "QQ")))
+    assert spec is not None and spec["rel"] == "faces" and spec["count"] == 3
+
+
+def test_an_order_the_tests_do_not_prove_is_read_as_unordered() -> None:
+    # both rolled the smaller die first: a system that sorts would print the same
+    tests = _tests(
+        ("(2YY) ＞ [1,4] ＞ 5", [(6, 1), (6, 4)], "2YY"),
+        ("(2YY) ＞ [2,6] ＞ 8", [(6, 2), (6, 6)], "2YY"),
+    )
+    spec = make_shapes.vouch(tests)
+    assert spec is not None and spec["ordered"] is False
+    proved = tests + _tests(("(2YY) ＞ [5,3] ＞ 8", [(6, 5), (6, 3)], "2YY"))
+    spec = make_shapes.vouch(proved)
+    assert spec is not None and spec["ordered"] is True
+
+
+def test_a_table_that_rolls_dice_it_does_not_show_is_seen() -> None:
+    found = [block("時の表(3) ＞ 星の《黄金》で判定")]
+    assert make_shapes.hides(found, [(6, 3), (6, 4), (6, 5)], "TT")
+    assert not make_shapes.hides(found, [(6, 3)], "TT")
+
+
+def test_the_shipped_table_was_built_by_the_code_beside_it() -> None:
+    data = shapes._data()
+    assert set(data) == {"systems", "agreed", "unvouched", "hiding"}
+    assert all(k.count("|") == 2 for specs in data["systems"].values() for k in specs)
