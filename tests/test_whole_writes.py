@@ -241,3 +241,35 @@ def test_a_new_log_is_never_put_over_one_made_meanwhile(tmp_path: Path, monkeypa
         logfile.create(log, {"game": "generic", "match": "x", "players": []})
     assert log.read_bytes() == b"another writer's log\n"
     _no_temp_left(tmp_path)
+
+
+def test_a_staging_folder_taken_by_a_cleaner_before_its_lock_is_made_again(tmp_path: Path, monkeypatch) -> None:
+    """A folder is made, then opened and locked: a writer in the same folder cleaning stale items can take
+    it in that instant (it is not locked yet). The writer makes another one (CI failed once on this: two
+    workers sharing the system's temporary folder)."""
+    from kifu.events import atomic
+
+    made = []
+    real = atomic._new_folder
+
+    def cleaner_between(fresh: Path) -> int:
+        made.append(fresh)
+        if len(made) == 1:
+            os.mkdir(fresh)
+            assert atomic.clean_stale(fresh.parent) == 1  # unlocked: taken for abandoned
+            return os.open(fresh, os.O_RDONLY | os.O_DIRECTORY)  # gone: FileNotFoundError
+        return real(fresh)
+
+    monkeypatch.setattr(atomic, "_new_folder", cleaner_between)
+    with atomic.staging(tmp_path / "work") as folder:
+        assert folder.is_dir() and len(made) == 2
+    _no_temp_left(tmp_path)
+
+
+def test_a_staging_folder_in_a_missing_folder_is_one_line(tmp_path: Path) -> None:
+    from kifu.events import atomic
+    from kifu.events.base import KifuError
+
+    with pytest.raises(KifuError, match="cannot write"):
+        with atomic.staging(tmp_path / "absent" / "work"):
+            pass

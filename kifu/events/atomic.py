@@ -106,6 +106,12 @@ def _locked(target: Path, create: Callable[[Path], int]) -> tuple[int, str]:
             fd = create(fresh)
         except FileExistsError:
             continue
+        except FileNotFoundError as exc:
+            # A folder is made, then opened: a cleaner in the same folder can take it in between
+            # (unlocked, it looks abandoned). Another name, unless the folder itself is missing.
+            if target.parent.is_dir():
+                continue
+            raise cannot_write(exc, target) from None
         except OSError as exc:
             raise cannot_write(exc, target) from None
         try:
