@@ -10,6 +10,7 @@ of the exact bytes of line n-1 without its terminator.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from typing import Any, NamedTuple, Union
@@ -325,8 +326,14 @@ class Codec:
         self.free: frozenset[type[Event]] = frozenset(t for t in self.types if _unbounded(msgspec.inspect.type_info(t)))
         """Event types with a free-form field (``Any``: ``rules``, ``catalogue``): only their
         lines can nest deeper than their schema, so only theirs need their depth measured."""
-        self.keys: dict[type[Event], Keys | None] = {t: _keys_of(t) for t in self.types}
-        """Per event type, the ``"name":`` of the fields a line may leave out (``equivalent``)."""
+
+    @functools.cached_property
+    def keys(self) -> dict[type[Event], Keys | None]:
+        """Per event type, the ``"name":`` of the fields a line may leave out or the encoder writes (``equivalent``).
+
+        Worked out the first time a line differs from its canonical form: a log kifu wrote never pays for it.
+        """
+        return {t: _keys_of(t) for t in self.types}
 
     def decode(self, raw: bytes, **where: Any) -> Event:
         """Decode one line; raise MalformedEvent naming the field on any problem."""

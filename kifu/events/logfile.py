@@ -32,7 +32,7 @@ from .base import (
     StaleAppend,
     TornTail,
 )
-from .codec import _ENCODER, Codec, Keys, encode, equivalent, line_hash, malformed
+from .codec import _ENCODER, Codec, encode, equivalent, line_hash, malformed
 from .i18n import Msg
 
 _CHUNK = 1 << 20
@@ -202,7 +202,7 @@ class Verifier:
             events = list(map(self._decode, lines))
         except (msgspec.DecodeError, KifuError, RecursionError):
             return None
-        if not _canonical(events, lines, data, self.codec.keys):
+        if not _canonical(events, lines, data, self.codec):
             return None
         first = self.line + 1
         # map() with the hash type's own method: cheaper than a comprehension calling two methods per line.
@@ -274,7 +274,7 @@ def _lone_cr(raw: bytes) -> bool:
     return b"\r" in raw.rstrip(b"\r")
 
 
-def _canonical(events: list[Event], lines: list[bytes], data: bytes, keys: dict[type[Event], Keys | None]) -> bool:
+def _canonical(events: list[Event], lines: list[bytes], data: bytes, codec: Codec) -> bool:
     """True unless some line names a key twice (see ``Verifier._bulk``).
 
     A line that differs from its event's canonical line (another writer's: defaults written
@@ -287,6 +287,7 @@ def _canonical(events: list[Event], lines: list[bytes], data: bytes, keys: dict[
             return True
     elif list(map(encode, events)) == lines:
         return True
+    keys = codec.keys
     for ln, event, enc in zip(lines, events, map(encode, events)):
         if ln != enc and not equivalent(ln, enc, keys[type(event)]) and not limits.keys_unique(ln):
             return False
