@@ -14,7 +14,7 @@ from collections.abc import Hashable, Iterable
 
 import msgspec
 
-from ..events.i18n import Text
+from ..events.i18n import Later, Text
 
 
 class Severity(str, enum.Enum):
@@ -156,3 +156,15 @@ def merge(raws: Iterable[Raw]) -> list[Finding]:
         else:
             top.members.append(g)
     return sorted((g.finding() for g in roots), key=Finding.sort_key)
+
+
+def made(findings: list[Finding]) -> list[Finding]:
+    """The findings as they leave the engine: each message filled in both languages, each phrase of the
+    evidence a ``Text`` (``Later``). Only what a report can show is filled: the hits ``merge`` folded
+    into another finding never are."""
+    return [_made(f) if type(f.message) is Later else f for f in findings]
+
+
+def _made(f: Finding) -> Finding:
+    message, evidence = f.message.made()  # type: ignore[attr-defined]  # a Later (checked by the caller)
+    return msgspec.structs.replace(f, message=message, evidence=evidence)
