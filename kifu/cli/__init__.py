@@ -15,7 +15,7 @@ traceback). Commands that do not touch DuckDB never import it.
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 from collections.abc import Sequence
 
 import typer
@@ -23,18 +23,55 @@ import typer
 from kifu.events.base import KifuError
 from kifu.events.display import visible
 
-from . import audit, cards, imports, log, people, record, toss, warehouse
 from .common import Interrupted, Lang, default_lang, echo
 
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
-)
-for group in (log, record, audit, cards, imports, warehouse, people, toss):
-    app.add_typer(group.app)
+GROUPS = {
+    "log": ("new", "append", "verify", "repair", "show", "state", "schema"),
+    "record": ("record", "slip"),
+    "audit": ("audit", "report", "rules"),
+    "cards": ("cards",),
+    "imports": ("import",),
+    "warehouse": ("ingest", "sql", "export", "stats"),
+    "people": ("people",),
+    "toss": ("toss",),
+}
+"""Each command group's module (``kifu/cli/<group>.py``) and the commands it holds, in the order ``--help``
+lists them (``tests/test_cli_errors.py`` checks the table against the modules)."""
+
+_GROUP_OF = {command: group for group, commands in GROUPS.items() for command in commands}
+
+
+def _app(groups: Sequence[str]) -> typer.Typer:
+    """The command line with the commands of ``groups`` only: typer builds every command it is given
+    (each parameter's annotations evaluated) before it runs one, and each group imports what its
+    commands need, so a command pays for its own group alone."""
+    import importlib
+
+    app = typer.Typer(
+        add_completion=False,
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
+    )
+    app.callback()(_root)
+    for group in groups:
+        app.add_typer(importlib.import_module(f"kifu.cli.{group}").app)
+    return app
+
+
+def _groups_for(args: Sequence[str]) -> tuple[str, ...]:
+    """The groups a command line needs: the one that holds its command; every group for ``--help``,
+    ``--version``, no command or one kifu does not have (so help lists them all and a typo is named)."""
+    group = _GROUP_OF.get(args[0]) if args else None
+    return (group,) if group is not None else tuple(GROUPS)
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the whole command line, every group (for tools that walk its commands)."""
+    if name == "app":
+        return _app(tuple(GROUPS))
+    raise AttributeError(name)
 
 
 def _version(value: bool) -> None:
@@ -49,7 +86,6 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
-@app.callback()
 def _root(
     show_version: Annotated[
         bool | None,
@@ -80,7 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     command's exit code, which propagates.
     """
     try:
-        app(args=list(argv) if argv is not None else None, prog_name="kifu")
+        args = list(sys.argv[1:] if argv is None else argv)
+        _app(_groups_for(args))(args=args, prog_name="kifu")
     except KifuError as exc:
         echo(f"kifu: error: {visible(exc.render(_argv_lang(argv).value), lines=False)}", err=True)
         return 2
