@@ -10,11 +10,17 @@ of the exact bytes of line n-1 without its terminator.
 
 from __future__ import annotations
 
+import builtins
+import collections.abc
+import enum
 import functools
 import hashlib
 import re
+import sys
+import types
+import typing
 from typing import Any, NamedTuple, Union
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 import msgspec
 import msgspec.inspect
@@ -306,6 +312,78 @@ def equivalent(line: bytes, canonical: bytes, keys: Keys | None) -> bool:
     return have == known
 
 
+_SAFE_NAMES = frozenset(
+    {"str", "int", "float", "bool", "bytes", "None", "list", "tuple", "set", "frozenset", "Literal", "ClassVar"}
+    | {"Annotated", "Optional", "Union"}
+)
+"""Names in an annotation that nest nothing of their own."""
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_META = re.compile(r"(?:msgspec\.)?Meta\([^()]*\)")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9.]*")
+
+
+def _may_nest(cls: type, seen: frozenset[type] = frozenset()) -> bool:
+    """True unless every field of struct ``cls`` surely has a bounded depth (``Codec.free``).
+
+    The annotations are read as written (strings, under ``from __future__ import annotations``):
+    each name is looked up in the module that wrote it; a struct is followed, an enum or a
+    builtin scalar nests nothing, an alias is taken apart (``typing.get_args``); ``Any``, a
+    dict, a struct met again (recursive) or a name not understood means it may nest.
+    """
+    if cls in seen:
+        return True
+    for klass in cls.__mro__:
+        notes = klass.__dict__.get("__annotations__", {})
+        scope = vars(sys.modules[klass.__module__]) if klass.__module__ in sys.modules else {}
+        for note in notes.values():
+            if _note_may_nest(note, scope, seen | {cls}):
+                return True
+    return False
+
+
+def _note_may_nest(note: Any, scope: Mapping[str, Any], seen: frozenset[type]) -> bool:
+    if isinstance(note, str):
+        names = _NAME.findall(_META.sub("", _QUOTED.sub("", note)))
+        return any(_value_may_nest(_resolve(name, scope), seen) for name in names if name not in _SAFE_NAMES)
+    return _value_may_nest(note, seen)
+
+
+_UNKNOWN = object()
+
+
+def _resolve(name: str, scope: Mapping[str, Any]) -> Any:
+    head, *rest = name.split(".")
+    value = scope.get(head, getattr(builtins, head, _UNKNOWN))
+    for part in rest:
+        value = getattr(value, part, _UNKNOWN)
+    return value
+
+
+def _value_may_nest(value: Any, seen: frozenset[type]) -> bool:
+    if value is _UNKNOWN or value is Any or value is dict:
+        return True
+    if isinstance(value, type):
+        if issubclass(value, msgspec.Struct):
+            return _may_nest(value, seen)
+        return not (issubclass(value, (enum.Enum, str, int, float, bytes)) or value in (list, tuple, set, frozenset))
+    if isinstance(value, msgspec.Meta) or value is None:
+        return False
+    origin = typing.get_origin(value)
+    if origin is typing.Literal:
+        return False
+    if origin is None:
+        return True
+    if origin is typing.Annotated:
+        return _value_may_nest(typing.get_args(value)[0], seen)
+    if origin in (dict, collections.abc.Mapping):
+        return True
+    return (
+        _value_may_nest(origin, seen)
+        if isinstance(origin, type) and origin not in (list, tuple, set, frozenset, types.UnionType)
+        else any(_value_may_nest(a, seen) for a in typing.get_args(value) if a is not Ellipsis)
+    )
+
+
 class Codec:
     """Encoder and decoder for one game's tagged union, built once and reused."""
 
@@ -323,9 +401,11 @@ class Codec:
         self.decode_raw: Callable[[bytes], Event] = self._decoder.decode
         """Decode one line, raising msgspec's own errors: for hot loops that
         turn a failure into a MalformedEvent themselves (see ``malformed``)."""
-        self.free: frozenset[type[Event]] = frozenset(t for t in self.types if _unbounded(msgspec.inspect.type_info(t)))
-        """Event types with a free-form field (``Any``: ``rules``, ``catalogue``): only their
-        lines can nest deeper than their schema, so only theirs need their depth measured."""
+        self.free: frozenset[type[Event]] = frozenset(t for t in self.types if _may_nest(t))
+        """Event types that may have a free-form field (``Any``: ``rules``, ``catalogue``): only
+        their lines can nest deeper than their schema, so only theirs need their depth measured.
+        Read from the fields' annotations as written (``_may_nest``), not from msgspec's
+        resolved types: resolving every event type cost each command's cold start tens of ms."""
 
     @functools.cached_property
     def keys(self) -> dict[type[Event], Keys | None]:
