@@ -41,10 +41,10 @@ lists them (``tests/test_cli_errors.py`` checks the table against the modules)."
 _GROUP_OF = {command: group for group, commands in GROUPS.items() for command in commands}
 
 
-def _app(groups: Sequence[str]) -> typer.Typer:
-    """The command line with the commands of ``groups`` only: typer builds every command it is given
-    (each parameter's annotations evaluated) before it runs one, and each group imports what its
-    commands need, so a command pays for its own group alone."""
+def _app(groups: Sequence[str], command: str | None = None) -> typer.Typer:
+    """The command line with the commands of ``groups`` only, or with ``command`` alone: typer builds
+    every command it is given (each parameter's annotations evaluated) before it runs one, and each
+    group imports what its commands need, so a command pays for itself and its group's imports alone."""
     import importlib
 
     app = typer.Typer(
@@ -56,8 +56,19 @@ def _app(groups: Sequence[str]) -> typer.Typer:
     )
     app.callback()(_root)
     for group in groups:
-        app.add_typer(importlib.import_module(f"kifu.cli.{group}").app)
+        part = importlib.import_module(f"kifu.cli.{group}").app
+        if command is None:
+            app.add_typer(part)
+            continue
+        # Only the command typed: typer would build its group's other commands too.
+        app.registered_commands += [c for c in part.registered_commands if _name(c) == command]
+        app.registered_groups += [g for g in part.registered_groups if g.name == command]
     return app
+
+
+def _name(info: Any) -> str:
+    """The name a command is typed by: its own, or its function's with ``_`` as ``-`` (typer's rule)."""
+    return info.name or info.callback.__name__.replace("_", "-")
 
 
 def _groups_for(args: Sequence[str]) -> tuple[str, ...]:
@@ -117,7 +128,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     try:
         args = list(sys.argv[1:] if argv is None else argv)
-        _app(_groups_for(args))(args=args, prog_name="kifu")
+        groups = _groups_for(args)
+        _app(groups, args[0] if len(groups) == 1 else None)(args=args, prog_name="kifu")
     except KifuError as exc:
         echo(f"kifu: error: {visible(exc.render(_argv_lang(argv).value), lines=False)}", err=True)
         return 2
