@@ -283,12 +283,16 @@ def _canonical(events: list[Event], lines: list[bytes], data: bytes, codec: Code
     cannot vouch for has its keys counted from a second decode.
     """
     if b"\r" not in data:
-        if _ENCODER.encode_lines(events) == data:
+        encoded = _ENCODER.encode_lines(events)
+        if encoded == data:
             return True
-    elif list(map(encode, events)) == lines:
-        return True
+        canonical = encoded.split(b"\n")  # a JSON line holds no raw line end: one piece per event, and ""
+    else:
+        canonical = list(map(_ENCODER.encode, events))
+        if canonical == lines:
+            return True
     keys = codec.keys
-    for ln, event, enc in zip(lines, events, map(encode, events)):
+    for ln, event, enc in zip(lines, events, canonical):
         if ln != enc and not equivalent(ln, enc, keys[type(event)]) and not limits.keys_unique(ln):
             return False
     return True
