@@ -53,6 +53,18 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
         return (self.seq, self.code)
 
 
+def made(findings: list[Finding]) -> list[Finding]:
+    """The findings as they leave the engine: each message filled in both languages, each phrase of the
+    evidence a ``Text`` (``Later``). Only what a report can show is filled: the hits ``merge`` folded
+    into another finding never are."""
+    return [_made(f) if type(f.message) is Later else f for f in findings]
+
+
+def _made(f: Finding) -> Finding:
+    message, evidence = f.message.made()  # type: ignore[attr-defined]  # a Later (checked by the caller)
+    return msgspec.structs.replace(f, message=message, evidence=evidence)
+
+
 class Raw(NamedTuple):
     """A finding as one check made it, before ``merge``: with what it is about and follows from."""
 
@@ -156,15 +168,3 @@ def merge(raws: Iterable[Raw]) -> list[Finding]:
         else:
             top.members.append(g)
     return sorted((g.finding() for g in roots), key=Finding.sort_key)
-
-
-def made(findings: list[Finding]) -> list[Finding]:
-    """The findings as they leave the engine: each message filled in both languages, each phrase of the
-    evidence a ``Text`` (``Later``). Only what a report can show is filled: the hits ``merge`` folded
-    into another finding never are."""
-    return [_made(f) if type(f.message) is Later else f for f in findings]
-
-
-def _made(f: Finding) -> Finding:
-    message, evidence = f.message.made()  # type: ignore[attr-defined]  # a Later (checked by the caller)
-    return msgspec.structs.replace(f, message=message, evidence=evidence)
