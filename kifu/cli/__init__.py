@@ -36,53 +36,73 @@ GROUPS = {
     "toss": ("toss",),
 }
 """Each command group's module (``kifu/cli/<group>.py``) and the commands it holds, in the order ``--help``
-lists them (``tests/test_cli_errors.py`` checks the table against the modules)."""
+lists them (``tests/test_cold_start.py`` checks the table against the modules)."""
 
 _GROUP_OF = {command: group for group, commands in GROUPS.items() for command in commands}
+_SETTINGS: dict[str, Any] = dict(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
+)
 
 
-def _app(groups: Sequence[str], command: str | None = None) -> typer.Typer:
-    """The command line with the commands of ``groups`` only, or with ``command`` alone: typer builds
-    every command it is given (each parameter's annotations evaluated) before it runs one, and each
-    group imports what its commands need, so a command pays for itself and its group's imports alone."""
+class _Kifu(typer.Typer):
+    """kifu's command line, its command groups loaded as they are needed (a command's cold start).
+
+    typer builds every command it is given (each parameter's annotations evaluated) before it
+    runs one, and each group's module imports what its commands need. Run (``app(args=…)``), it
+    builds the command typed alone, from its group's module (``_app``); asked for its commands
+    (``typer.main.get_command(app)``, a tool walking them) or run for ``--help``, ``--version``,
+    no command or one kifu does not have, it loads every group first.
+    """
+
+    def __init__(self) -> None:
+        self._all = False
+        super().__init__(**_SETTINGS)
+
+    @property
+    def registered_groups(self) -> list[Any]:
+        if not self._all:
+            self._all = True
+            import importlib
+
+            for group in GROUPS:
+                self._groups.append(typer.models.TyperInfo(importlib.import_module(f"kifu.cli.{group}").app))
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list[Any]) -> None:
+        self._groups = value
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        argv = kwargs.get("args")
+        typed = list(sys.argv[1:] if argv is None else argv)
+        group = _GROUP_OF.get(typed[0]) if typed else None
+        if group is None:
+            return super().__call__(*args, **kwargs)
+        return _app(group, typed[0])(*args, **kwargs)
+
+
+app = _Kifu()
+
+
+def _app(group: str, command: str) -> typer.Typer:
+    """The command line with ``command`` alone (of ``group``'s module), the root's options kept."""
     import importlib
 
-    app = typer.Typer(
-        add_completion=False,
-        no_args_is_help=True,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-        help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
-    )
-    app.callback()(_root)
-    for group in groups:
-        part = importlib.import_module(f"kifu.cli.{group}").app
-        if command is None:
-            app.add_typer(part)
-            continue
-        # Only the command typed: typer would build its group's other commands too.
-        app.registered_commands += [c for c in part.registered_commands if _name(c) == command]
-        app.registered_groups += [g for g in part.registered_groups if g.name == command]
-    return app
+    one = typer.Typer(**_SETTINGS)
+    one.callback()(_root)
+    part = importlib.import_module(f"kifu.cli.{group}").app
+    one.registered_commands += [c for c in part.registered_commands if _name(c) == command]
+    one.registered_groups += [g for g in part.registered_groups if g.name == command]
+    return one
 
 
 def _name(info: Any) -> str:
     """The name a command is typed by: its own, or its function's with ``_`` as ``-`` (typer's rule)."""
     return info.name or info.callback.__name__.replace("_", "-")
-
-
-def _groups_for(args: Sequence[str]) -> tuple[str, ...]:
-    """The groups a command line needs: the one that holds its command; every group for ``--help``,
-    ``--version``, no command or one kifu does not have (so help lists them all and a typo is named)."""
-    group = _GROUP_OF.get(args[0]) if args else None
-    return (group,) if group is not None else tuple(GROUPS)
-
-
-def __getattr__(name: str) -> Any:
-    """``app``: the whole command line, every group (for tools that walk its commands)."""
-    if name == "app":
-        return _app(tuple(GROUPS))
-    raise AttributeError(name)
 
 
 def _version(value: bool) -> None:
@@ -97,6 +117,7 @@ def _version(value: bool) -> None:
         raise typer.Exit(0)
 
 
+@app.callback()
 def _root(
     show_version: Annotated[
         bool | None,
@@ -127,9 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command's exit code, which propagates.
     """
     try:
-        args = list(sys.argv[1:] if argv is None else argv)
-        groups = _groups_for(args)
-        _app(groups, args[0] if len(groups) == 1 else None)(args=args, prog_name="kifu")
+        app(args=list(argv) if argv is not None else None, prog_name="kifu")
     except KifuError as exc:
         echo(f"kifu: error: {visible(exc.render(_argv_lang(argv).value), lines=False)}", err=True)
         return 2
