@@ -11,9 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from kifu import app
 from kifu.events import table
-from kifu.events.codec import encode
+from kifu.events.codec import encode, line_hash
 
 GAMES = tuple(g for g in table.ids() if table.has_part(g, "sim"))
 """Every game with a simulator (its ``sim`` part), in the order of the list of games."""
@@ -40,6 +42,40 @@ def write(path: Path, game: str, bodies: list[dict[str, Any]]) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"".join(line + b"\n" for line in data))
     return len(data)
+
+
+START = {"type": "match.start", "format": "kifu/1", "rules": {}}
+"""What a writer that spells out defaults puts first in a ``match.start``."""
+
+
+def write_as_given(path: Path, game: str, bodies: list[dict[str, Any]]) -> int:
+    """Write one match log as another writer would: each mapping as the simulator gives it.
+
+    Keys in the simulator's order with ``seq`` and ``prev`` last, and the defaults it spells
+    out written (``"group":1``, ``"rules":{}``, ``"tags":["move"]``); ``prev`` is the hash of
+    the line before as written. Every event is checked through the game's codec first.
+    """
+    codec = table.require(game)
+    out, prev = [], None
+    for seq, body in enumerate(bodies, 1):
+        obj = {**START, **body} if seq == 1 else dict(body)
+        obj["seq"], obj["prev"] = seq, prev
+        codec.convert(obj, seq=seq)
+        out.append(msgspec.json.encode(obj))
+        prev = line_hash(out[-1])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"".join(line + b"\n" for line in out))
+    return len(out)
+
+
+def corpus_as_given(root: Path, game: str, matches: int) -> list[Path]:
+    """``corpus`` written by ``write_as_given``, under ``root/<game>-given-…/``."""
+    folder = root / f"{game}-given-{matches}x{turns(game)}"
+    paths = [folder / f"{seed:04d}.jsonl" for seed in range(matches)]
+    if not all(p.exists() for p in paths):
+        for seed, p in enumerate(paths):
+            write_as_given(p, game, play(game, seed, turns(game)))
+    return paths
 
 
 def corpus(root: Path, game: str, matches: int, turns_: int | None = None) -> list[Path]:

@@ -15,9 +15,30 @@ A source is a log file's path, its bytes, or the events of a log built in memory
 re-exports them: ``kifu.audit("m1.jsonl").findings``.
 """
 
-from .judging import Audit, NoBoard, OutOfRange, Report, audit, board_at, report, state_at
-from .logs import Verified, chain, verify, voided
-from .reading import HOLD, LogSource
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .judging import Audit, NoBoard, OutOfRange, Report, audit, board_at, report, state_at
+    from .logs import Verified, chain, verify, voided
+    from .reading import HOLD, LogSource
+
+_HOME = {
+    **dict.fromkeys(("Audit", "NoBoard", "OutOfRange", "Report", "audit", "board_at", "report", "state_at"), "judging"),
+    **dict.fromkeys(("Verified", "chain", "verify", "voided"), "logs"),
+    **dict.fromkeys(("HOLD", "LogSource"), "reading"),
+}
+"""Where each name lives: imported on first use, so ``kifu verify`` never loads the auditor's rules."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
 
 __all__ = [
     "HOLD",

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
-from kifu.auditor.report import Voided, collect_voided
 from kifu.auditor.rng import Tally
 from kifu.events import logfile, table
 from kifu.events.base import FORMAT, Event, LogVoided
 from kifu.events.codec import encode, line_hash
 
 from .reading import LogSource, Progress, Reading, consume
+
+if TYPE_CHECKING:  # the reports' module is for ``voided``: ``verify`` never loads it
+    from kifu.auditor.report import Voided
 
 
 class Verified(NamedTuple):
@@ -83,6 +85,8 @@ def voided(source: LogSource, progress: Progress | None = None) -> Voided:
 
     A log held whole gives them from one read; a long streamed one with a void is read again.
     """
+    from kifu.auditor.report import collect_voided
+
     reading = Reading(source, progress)
     if reading.whole:
         return collect_voided(reading.voided(), reading.events)  # type: ignore[arg-type]

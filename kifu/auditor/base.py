@@ -21,7 +21,7 @@ import msgspec
 
 from ..events import table
 from ..events.base import Event, MatchStarted
-from ..events.i18n import Document, Msg, Text, cite, documents, fill, in_language, phrase, phrased, template
+from ..events.i18n import Document, Later, Text, cite, documents, template
 from ..projector.base import Frame, Projection
 from ..projector.series import NONE as NO_CHARTS
 from ..projector.series import Charts
@@ -194,12 +194,9 @@ class Rule:
     def finding(self, hit: Flag, names: Mapping[str, str] = {}) -> Finding:
         """The finding of one hit. ``names`` (player id -> name) name the players its message mentions; an
         evidence value that is a ``Msg`` (a phrase of the catalogue with its own values, players among them) is
-        rendered in both languages the same way and kept as a ``Text``."""
-        message = _undecided() if hit.undecided else self.message
-        ev = dict(hit.evidence)
-        for k, v in ev.items():
-            if isinstance(v, Msg) or isinstance(v, (list, tuple)) and phrased(v):
-                ev[k] = Text(ja=phrase(v, names, "ja", self.game), en=phrase(v, names, "en", self.game))
+        rendered in both languages the same way and kept as a ``Text``. Both are filled when the finding
+        leaves the engine (``Later``, ``findings.made``): a hit merged into another finding is never filled."""
+        later = Later(_undecided() if hit.undecided else self.message, hit.evidence, names, self.game)
         return Finding(
             code=self.code,
             name=self.name,
@@ -207,11 +204,8 @@ class Rule:
             seq=hit.seq,
             seqs=sorted(set(hit.seqs) | {hit.seq}),
             citation=self.citation,
-            message=Text(
-                ja=fill(message.ja, in_language(ev, "ja"), names, "ja", self.game),
-                en=fill(message.en, in_language(ev, "en"), names, "en", self.game),
-            ),
-            evidence=ev,
+            message=later,  # type: ignore[arg-type]  # filled when the finding leaves the engine (findings.made)
+            evidence=later.evidence,  # type: ignore[arg-type]  # its phrases rendered then too
         )
 
     @property

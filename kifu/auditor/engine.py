@@ -20,7 +20,7 @@ from ..projector.base import (
     voided_in,
 )
 from .base import INTERNAL, End, Flag, Rule, Step
-from .findings import Finding, Raw, merge
+from .findings import Finding, Raw, made, merge
 
 
 class Engine:
@@ -109,8 +109,8 @@ class Engine:
         assert frame is not None
         raws.extend(self.finish(End(frame, options, start, frame.seq, catalogue), strict))
         if merged:
-            return Outcome(merge(raws), frame)
-        return Outcome(sorted((r.finding for r in raws), key=Finding.sort_key), frame)
+            return Outcome(made(merge(raws)), frame)
+        return Outcome(made(sorted((r.finding for r in raws), key=Finding.sort_key)), frame)
 
     def _check(
         self,
@@ -241,12 +241,12 @@ class Session:
 
     def findings(self) -> list[Finding]:
         """The findings of every event so far, merged and sorted by (seq, code); end-of-match rules not run."""
-        return merge(r for _, r in self._found)
+        return made(merge(r for _, r in self._found))
 
     def finish(self) -> list[Finding]:
         """Every finding, the end-of-match rules' included, exactly as ``Engine.run`` gives them."""
         end = End(self.frame, self.options, self.start, self.frame.seq, self.catalogue)
-        return merge([r for _, r in self._found] + self.engine.finish(end, self.strict))
+        return made(merge([r for _, r in self._found] + self.engine.finish(end, self.strict)))
 
     def feed(self, event: Event) -> Delta:
         """Fold and check the next event; what it changed in the findings."""
@@ -265,7 +265,7 @@ class Session:
         self._step(event, NONE_VOIDED)
         if len(self._found) == mark:
             return Delta([], [])
-        return _delta(merge(r for _, r in self._found[:mark]), self.findings())
+        return _delta(made(merge(r for _, r in self._found[:mark])), self.findings())
 
     def extend(self, events: Iterable[Event]) -> None:
         """Feed a run of events at once (a log recorded before): one pass, voids known up front."""

@@ -14,7 +14,7 @@ from collections.abc import Hashable, Iterable
 
 import msgspec
 
-from ..events.i18n import Text
+from ..events.i18n import Later, Text
 
 
 class Severity(str, enum.Enum):
@@ -51,6 +51,18 @@ class Finding(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     def sort_key(self) -> tuple[int, str]:
         return (self.seq, self.code)
+
+
+def made(findings: list[Finding]) -> list[Finding]:
+    """The findings as they leave the engine: each message filled in both languages, each phrase of the
+    evidence a ``Text`` (``Later``). Only what a report can show is filled: the hits ``merge`` folded
+    into another finding never are."""
+    return [_made(f) if type(f.message) is Later else f for f in findings]
+
+
+def _made(f: Finding) -> Finding:
+    message, evidence = f.message.made()  # type: ignore[attr-defined]  # a Later (checked by the caller)
+    return msgspec.structs.replace(f, message=message, evidence=evidence)
 
 
 class Raw(NamedTuple):

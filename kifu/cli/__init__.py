@@ -15,7 +15,7 @@ traceback). Commands that do not touch DuckDB never import it.
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 from collections.abc import Sequence
 
 import typer
@@ -23,18 +23,86 @@ import typer
 from kifu.events.base import KifuError
 from kifu.events.display import visible
 
-from . import audit, cards, imports, log, people, record, toss, warehouse
 from .common import Interrupted, Lang, default_lang, echo
 
-app = typer.Typer(
+GROUPS = {
+    "log": ("new", "append", "verify", "repair", "show", "state", "schema"),
+    "record": ("record", "slip"),
+    "audit": ("audit", "report", "rules"),
+    "cards": ("cards",),
+    "imports": ("import",),
+    "warehouse": ("ingest", "sql", "export", "stats"),
+    "people": ("people",),
+    "toss": ("toss",),
+}
+"""Each command group's module (``kifu/cli/<group>.py``) and the commands it holds, in the order ``--help``
+lists them (``tests/test_cold_start.py`` checks the table against the modules)."""
+
+_GROUP_OF = {command: group for group, commands in GROUPS.items() for command in commands}
+_SETTINGS: dict[str, Any] = dict(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
     help="kifu (棋譜): hash-chained match logs and a ruling auditor for tabletop card games.",
 )
-for group in (log, record, audit, cards, imports, warehouse, people, toss):
-    app.add_typer(group.app)
+
+
+class _Kifu(typer.Typer):
+    """kifu's command line, its command groups loaded as they are needed (a command's cold start).
+
+    typer builds every command it is given (each parameter's annotations evaluated) before it
+    runs one, and each group's module imports what its commands need. Run (``app(args=…)``), it
+    builds the command typed alone, from its group's module (``_app``); asked for its commands
+    (``typer.main.get_command(app)``, a tool walking them) or run for ``--help``, ``--version``,
+    no command or one kifu does not have, it loads every group first.
+    """
+
+    def __init__(self) -> None:
+        self._all = False
+        super().__init__(**_SETTINGS)
+
+    @property
+    def registered_groups(self) -> list[Any]:
+        if not self._all:
+            self._all = True
+            import importlib
+
+            for group in GROUPS:
+                self._groups.append(typer.models.TyperInfo(importlib.import_module(f"kifu.cli.{group}").app))
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list[Any]) -> None:
+        self._groups = value
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        argv = kwargs.get("args")
+        typed = list(sys.argv[1:] if argv is None else argv)
+        group = _GROUP_OF.get(typed[0]) if typed else None
+        if group is None:
+            return super().__call__(*args, **kwargs)
+        return _app(group, typed[0])(*args, **kwargs)
+
+
+app = _Kifu()
+
+
+def _app(group: str, command: str) -> typer.Typer:
+    """The command line with ``command`` alone (of ``group``'s module), the root's options kept."""
+    import importlib
+
+    one = typer.Typer(**_SETTINGS)
+    one.callback()(_root)
+    part = importlib.import_module(f"kifu.cli.{group}").app
+    one.registered_commands += [c for c in part.registered_commands if _name(c) == command]
+    one.registered_groups += [g for g in part.registered_groups if g.name == command]
+    return one
+
+
+def _name(info: Any) -> str:
+    """The name a command is typed by: its own, or its function's with ``_`` as ``-`` (typer's rule)."""
+    return info.name or info.callback.__name__.replace("_", "-")
 
 
 def _version(value: bool) -> None:

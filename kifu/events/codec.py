@@ -10,10 +10,17 @@ of the exact bytes of line n-1 without its terminator.
 
 from __future__ import annotations
 
+import builtins
+import collections.abc
+import enum
+import functools
 import hashlib
 import re
-from typing import Any, Union
-from collections.abc import Callable, Iterable
+import sys
+import types
+import typing
+from typing import Any, NamedTuple, Union
+from collections.abc import Callable, Iterable, Mapping
 
 import msgspec
 import msgspec.inspect
@@ -119,6 +126,264 @@ def _unbounded(info: Any, seen: frozenset[Any] = frozenset()) -> bool:
     return item is not None and _unbounded(item, seen)
 
 
+def _nested_keys(info: Any, seen: frozenset[Any] = frozenset()) -> frozenset[str] | None:
+    """Every key an object nested in a value of msgspec type ``info`` can name; None when any key can appear.
+
+    Structs nested in a field name their fields; a dict (free-form or typed) or ``Any`` can name any key.
+    """
+    mi = msgspec.inspect
+    if isinstance(info, mi.Metadata):
+        return _nested_keys(info.type, seen)
+    if isinstance(info, (mi.AnyType, mi.DictType)):
+        return None
+    if isinstance(info, mi.StructType):
+        if info.cls in seen:
+            return frozenset()
+        out = {f.encode_name for f in info.fields}
+        for f in info.fields:
+            inner = _nested_keys(f.type, seen | {info.cls})
+            if inner is None:
+                return None
+            out |= inner
+        return frozenset(out)
+    parts = info.types if isinstance(info, mi.UnionType) else getattr(info, "item_types", None)
+    if parts is None:
+        item = getattr(info, "item_type", None)  # lists, sets, variadic tuples
+        parts = () if item is None else (item,)
+    out = set()
+    for part in parts:
+        inner = _nested_keys(part, seen)
+        if inner is None:
+            return None
+        out |= inner
+    return frozenset(out)
+
+
+class Keys(NamedTuple):
+    """The top-level fields of one event type a line may leave out, each as its ``"name":`` (``equivalent``)."""
+
+    optional: tuple[bytes, ...] | None
+    """Fields with a default: a line may leave them out or write them out. None when a nested
+    object could name one of them too (then a ``"name":`` in a line does not say at which
+    level it stands)."""
+    written: tuple[bytes, ...]
+    """Fields whose default the encoder writes (a default made by a function of our own): the
+    canonical line holds them even when the line it came from left them out."""
+
+
+_OMITTED_FACTORIES = (list, dict, set, bytearray)
+"""Default factories whose (empty) value msgspec's ``omit_defaults`` leaves out; any other is written."""
+
+
+def _written(field: Any) -> bool:
+    """True when the encoder writes ``field`` even at its default (see ``_OMITTED_FACTORIES``)."""
+    factory = field.default_factory
+    return factory is not msgspec.NODEFAULT and factory not in _OMITTED_FACTORIES
+
+
+def _keys_of(cls: type[Event]) -> Keys | None:
+    """The optional and always-written fields of ``cls``; None when ``equivalent`` cannot rely on them.
+
+    None when a struct below writes a default out (then a canonical line could hold a nested
+    key the line it came from left out), or when the fields ``cls`` writes at their default
+    could be nested keys too.
+    """
+    info = msgspec.inspect.type_info(cls)
+    assert isinstance(info, msgspec.inspect.StructType)
+    nested: set[str] | None = set()
+    for f in info.fields:
+        if not _omits_defaults(f.type, frozenset({cls})) or not _plain(f.type, frozenset({cls})):
+            return None
+        inner = _nested_keys(f.type, frozenset({cls}))
+        nested = None if inner is None or nested is None else nested | inner
+    names = [f.encode_name for f in info.fields if not f.required]
+    written = tuple(f'"{f.encode_name}":'.encode() for f in info.fields if not f.required and _written(f))
+    if any('"' in name or "\\" in name for name in names) or any(b":" in _default_json(f) for f in info.fields):
+        return None
+    if nested is None or nested.intersection(names):
+        return None if written else Keys(None, ())
+    # The envelope's fields last: another writer more often writes a game's defaults out (``"group":1``).
+    names.sort(key=lambda name: name in _ENVELOPE)
+    return Keys(tuple(f'"{name}":'.encode() for name in names), written)
+
+
+_ENVELOPE = frozenset(("at", "by", "src"))
+
+
+_PLAIN = tuple(
+    getattr(msgspec.inspect, name)
+    for name in (
+        "AnyType",
+        "NoneType",
+        "BoolType",
+        "IntType",
+        "FloatType",
+        "StrType",
+        "LiteralType",
+        "EnumType",
+        "ListType",
+        "TupleType",
+        "VarTupleType",
+        "SetType",
+        "FrozenSetType",
+        "DictType",
+        "UnionType",
+    )
+)
+"""msgspec types whose strings the canonical line writes as the line that was decoded holds them
+(a datetime or a UUID may be written back in another form, with other colons)."""
+
+
+def _plain(info: Any, seen: frozenset[Any] = frozenset()) -> bool:
+    """True when msgspec type ``info`` holds only structs and ``_PLAIN`` types."""
+    mi = msgspec.inspect
+    if isinstance(info, mi.Metadata):
+        return _plain(info.type, seen)
+    if isinstance(info, mi.StructType):
+        return info.cls in seen or all(_plain(f.type, seen | {info.cls}) for f in info.fields)
+    if not isinstance(info, _PLAIN):
+        return False
+    parts = info.types if isinstance(info, mi.UnionType) else getattr(info, "item_types", None)
+    if parts is None:
+        parts = tuple(getattr(info, a) for a in ("item_type", "key_type", "value_type") if hasattr(info, a))
+    return all(_plain(t, seen) for t in parts)
+
+
+def _default_json(field: Any) -> bytes:
+    """A field's default as JSON (empty for a required field)."""
+    if field.required:
+        return b""
+    if field.default_factory is not msgspec.NODEFAULT:
+        return msgspec.json.encode(field.default_factory())
+    return msgspec.json.encode(field.default)
+
+
+def _omits_defaults(info: Any, seen: frozenset[Any] = frozenset()) -> bool:
+    """True when every struct in msgspec type ``info`` leaves its fields at their defaults out."""
+    mi = msgspec.inspect
+    if isinstance(info, mi.Metadata):
+        return _omits_defaults(info.type, seen)
+    if isinstance(info, mi.StructType):
+        if info.cls in seen:
+            return True
+        return (
+            bool(info.cls.__struct_config__.omit_defaults)
+            and not any(_written(f) for f in info.fields)
+            and all(_omits_defaults(f.type, seen | {info.cls}) for f in info.fields)
+        )
+    parts = info.types if isinstance(info, mi.UnionType) else getattr(info, "item_types", None)
+    if parts is None:
+        parts = tuple(t for t in (getattr(info, "item_type", None), getattr(info, "value_type", None)) if t is not None)
+    return all(_omits_defaults(t, seen) for t in parts)
+
+
+def equivalent(line: bytes, canonical: bytes, keys: Keys | None) -> bool:
+    """True when ``line``, which decoded to the event whose canonical line is ``canonical``, names no key twice.
+
+    The fast proof for a line another writer wrote (its defaults written out, its keys in
+    another order), without decoding it a second time: a few byte counts and searches in C.
+    False means "not proven": the caller then counts the keys of a decode.
+
+    Why it holds. Every key of the canonical line is in ``line`` (a field left out decodes to
+    its default, which the canonical line leaves out too), but for the fields whose default
+    the encoder writes (``keys.written``) that ``line`` does not name; each optional field
+    that ``line`` names and the canonical line leaves out is one more distinct key of
+    ``line`` (no nested object has such a field, so a ``"name":`` stands at the top). Every
+    string of the canonical line is in ``line`` too, so ``line`` holds at least its colons
+    inside strings (a default holds none; a colon written ``\\u003a`` is left to the caller).
+    Outside strings a colon follows a key and nothing else. So ``line`` has at least that
+    many colons, and exactly that many only when it names no key twice. A key written with
+    a space before its colon, or a value a key twice given dropped, only makes ``line``'s
+    count higher than the bound: not proven, never wrongly proven.
+    """
+    if keys is None or b"\\u003" in line:
+        return False
+    known = canonical.count(b":")
+    for key in keys.written:
+        if key not in line:
+            known -= 1
+    have = line.count(b":")
+    if have > known and keys.optional:
+        for key in keys.optional:
+            if key in line and key not in canonical:
+                known += 1
+                if known == have:
+                    return True
+    return have == known
+
+
+_SAFE_NAMES = frozenset(
+    {"str", "int", "float", "bool", "bytes", "None", "list", "tuple", "set", "frozenset", "Literal", "ClassVar"}
+    | {"Annotated", "Optional", "Union"}
+)
+"""Names in an annotation that nest nothing of their own."""
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+_META = re.compile(r"(?:msgspec\.)?Meta\([^()]*\)")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9.]*")
+
+
+def _may_nest(cls: type, seen: frozenset[type] = frozenset()) -> bool:
+    """True unless every field of struct ``cls`` surely has a bounded depth (``Codec.free``).
+
+    The annotations are read as written (strings, under ``from __future__ import annotations``):
+    each name is looked up in the module that wrote it; a struct is followed, an enum or a
+    builtin scalar nests nothing, an alias is taken apart (``typing.get_args``); ``Any``, a
+    dict, a struct met again (recursive) or a name not understood means it may nest.
+    """
+    if cls in seen:
+        return True
+    for klass in cls.__mro__:
+        notes = klass.__dict__.get("__annotations__", {})
+        scope = vars(sys.modules[klass.__module__]) if klass.__module__ in sys.modules else {}
+        for note in notes.values():
+            if _note_may_nest(note, scope, seen | {cls}):
+                return True
+    return False
+
+
+def _note_may_nest(note: Any, scope: Mapping[str, Any], seen: frozenset[type]) -> bool:
+    if isinstance(note, str):
+        names = _NAME.findall(_META.sub("", _QUOTED.sub("", note)))
+        return any(_value_may_nest(_resolve(name, scope), seen) for name in names if name not in _SAFE_NAMES)
+    return _value_may_nest(note, seen)
+
+
+_UNKNOWN = object()
+
+
+def _resolve(name: str, scope: Mapping[str, Any]) -> Any:
+    head, *rest = name.split(".")
+    value = scope.get(head, getattr(builtins, head, _UNKNOWN))
+    for part in rest:
+        value = getattr(value, part, _UNKNOWN)
+    return value
+
+
+def _value_may_nest(value: Any, seen: frozenset[type]) -> bool:
+    if value is _UNKNOWN or value is Any or value is dict:
+        return True
+    if isinstance(value, type):
+        if issubclass(value, msgspec.Struct):
+            return _may_nest(value, seen)
+        return not (issubclass(value, (enum.Enum, str, int, float, bytes)) or value in (list, tuple, set, frozenset))
+    if isinstance(value, msgspec.Meta) or value is None:
+        return False
+    origin = typing.get_origin(value)
+    if origin is typing.Literal:
+        return False
+    if origin is None:
+        return True
+    if origin is typing.Annotated:
+        return _value_may_nest(typing.get_args(value)[0], seen)
+    if origin in (dict, collections.abc.Mapping):
+        return True
+    return (
+        _value_may_nest(origin, seen)
+        if isinstance(origin, type) and origin not in (list, tuple, set, frozenset, types.UnionType)
+        else any(_value_may_nest(a, seen) for a in typing.get_args(value) if a is not Ellipsis)
+    )
+
+
 class Codec:
     """Encoder and decoder for one game's tagged union, built once and reused."""
 
@@ -136,9 +401,19 @@ class Codec:
         self.decode_raw: Callable[[bytes], Event] = self._decoder.decode
         """Decode one line, raising msgspec's own errors: for hot loops that
         turn a failure into a MalformedEvent themselves (see ``malformed``)."""
-        self.free: frozenset[type[Event]] = frozenset(t for t in self.types if _unbounded(msgspec.inspect.type_info(t)))
-        """Event types with a free-form field (``Any``: ``rules``, ``catalogue``): only their
-        lines can nest deeper than their schema, so only theirs need their depth measured."""
+        self.free: frozenset[type[Event]] = frozenset(t for t in self.types if _may_nest(t))
+        """Event types that may have a free-form field (``Any``: ``rules``, ``catalogue``): only
+        their lines can nest deeper than their schema, so only theirs need their depth measured.
+        Read from the fields' annotations as written (``_may_nest``), not from msgspec's
+        resolved types: resolving every event type cost each command's cold start tens of ms."""
+
+    @functools.cached_property
+    def keys(self) -> dict[type[Event], Keys | None]:
+        """Per event type, the ``"name":`` of the fields a line may leave out or the encoder writes (``equivalent``).
+
+        Worked out the first time a line differs from its canonical form: a log kifu wrote never pays for it.
+        """
+        return {t: _keys_of(t) for t in self.types}
 
     def decode(self, raw: bytes, **where: Any) -> Event:
         """Decode one line; raise MalformedEvent naming the field on any problem."""

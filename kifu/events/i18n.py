@@ -276,6 +276,56 @@ def phrase(m: Any, names: Mapping[str, str], lang: str, game: str) -> str:
     return fill(template(m.key, lang), values, names, lang, game)
 
 
+class Later:
+    """A finding's message and evidence, filled when they are read (a report is made), not when the rule fires.
+
+    A rule's check hands over a template and values; filling them in both languages (players
+    named, words looked up, phrases rendered) is most of what a finding costs, and most hits
+    are merged into another finding before any report shows them (``findings.merge``). The
+    engine makes each finding that leaves it whole (``findings.made``); ``get``, ``ja`` and
+    ``en`` fill it in place for a reader that asks before.
+    """
+
+    __slots__ = ("template", "evidence", "names", "game", "_made")
+
+    def __init__(self, template: Text, evidence: Mapping[str, Any], names: Mapping[str, str], game: str) -> None:
+        self.template = template
+        """The message's template in both languages (the rule's, or "cannot decide")."""
+        self.evidence = evidence
+        """The values the check gave, phrases (``Msg``) still unrendered."""
+        self.names = names
+        """Player id -> name: how the players the message names are called."""
+        self.game = game
+        """Where the ``{x:word}`` words are (``gg``)."""
+        self._made: tuple[Text, dict[str, Any]] | None = None
+
+    def made(self) -> tuple[Text, dict[str, Any]]:
+        """The message in both languages and the evidence, each phrase a ``Text`` (filled once)."""
+        if self._made is None:
+            names, game = self.names, self.game
+            ev = dict(self.evidence)
+            for k, v in ev.items():
+                if isinstance(v, Msg) or isinstance(v, (list, tuple)) and phrased(v):
+                    ev[k] = Text(ja=phrase(v, names, "ja", game), en=phrase(v, names, "en", game))
+            message = Text(
+                ja=fill(self.template.ja, in_language(ev, "ja"), names, "ja", game),
+                en=fill(self.template.en, in_language(ev, "en"), names, "en", game),
+            )
+            self._made = (message, ev)
+        return self._made
+
+    @property
+    def ja(self) -> str:
+        return self.made()[0].ja
+
+    @property
+    def en(self) -> str:
+        return self.made()[0].en
+
+    def get(self, lang: str) -> str:
+        return self.made()[0].get(lang)
+
+
 def phrased(v: Any) -> bool:
     """A value ``_phrase`` fills: a phrase, a ``Text``, or a list holding one."""
     return isinstance(v, (Msg, Text)) or isinstance(v, (list, tuple)) and any(phrased(x) for x in v)

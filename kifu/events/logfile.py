@@ -32,7 +32,7 @@ from .base import (
     StaleAppend,
     TornTail,
 )
-from .codec import _ENCODER, Codec, encode, line_hash, malformed
+from .codec import _ENCODER, Codec, encode, equivalent, line_hash, malformed
 from .i18n import Msg
 
 _CHUNK = 1 << 20
@@ -202,7 +202,7 @@ class Verifier:
             events = list(map(self._decode, lines))
         except (msgspec.DecodeError, KifuError, RecursionError):
             return None
-        if not _canonical(events, lines, data):
+        if not _canonical(events, lines, data, self.codec):
             return None
         first = self.line + 1
         # map() with the hash type's own method: cheaper than a comprehension calling two methods per line.
@@ -274,15 +274,26 @@ def _lone_cr(raw: bytes) -> bool:
     return b"\r" in raw.rstrip(b"\r")
 
 
-def _canonical(events: list[Event], lines: list[bytes], data: bytes) -> bool:
-    """True unless some line names a key twice or nests too deep (see ``Verifier._bulk``)."""
+def _canonical(events: list[Event], lines: list[bytes], data: bytes, codec: Codec) -> bool:
+    """True unless some line names a key twice (see ``Verifier._bulk``).
+
+    A line that differs from its event's canonical line (another writer's: defaults written
+    out, keys in another order) is first proven to name each key once without decoding it
+    again (``codec.equivalent``, a few C-level splits and counts); only a line that proof
+    cannot vouch for has its keys counted from a second decode.
+    """
     if b"\r" not in data:
-        if _ENCODER.encode_lines(events) == data:
+        encoded = _ENCODER.encode_lines(events)
+        if encoded == data:
             return True
-    elif list(map(encode, events)) == lines:
-        return True
-    for ln, enc in zip(lines, map(encode, events)):
-        if ln != enc and not limits.keys_unique(ln):
+        canonical = encoded.split(b"\n")  # a JSON line holds no raw line end: one piece per event, and ""
+    else:
+        canonical = list(map(_ENCODER.encode, events))
+        if canonical == lines:
+            return True
+    keys = codec.keys
+    for ln, event, enc in zip(lines, events, canonical):
+        if ln != enc and not equivalent(ln, enc, keys[type(event)]) and not limits.keys_unique(ln):
             return False
     return True
 

@@ -1,0 +1,139 @@
+"""`kifu verify` of each game's simulated matches against the decode floor, in one run (issue 27).
+
+    python bench/bench_verify.py             # 120 matches per game, medians of 5 runs
+    python bench/bench_verify.py --quick     # 40 matches per game, 3 runs
+    python bench/bench_verify.py --games mtg weiss
+
+Two corpora per game, the same matches from the seeded simulators (``bench/sims.py``,
+written under ``bench/out/sims/``, reused when present):
+
+* ``canonical``: each line as kifu writes it;
+* ``as given``: each line as another writer writes it, the simulator's mapping as it is:
+  keys in its order with ``seq`` and ``prev`` last, the defaults it spells out written
+  (``"group":1``, ``"rules":{}``, ``"tags":["move"]``). Its chain is over those bytes.
+
+``kifu verify`` runs as a user runs it, one process over all the game's files (read, split,
+decode into the game's types, keys once, seq and chain, SHA-256 of every line, the
+randomness count, the text report); its CPU time (user + system of the child, from
+``wait4``) less the cold start (the same command on a two-event log of the game); the corpus is named again on the command
+line until a run verifies at least 100,000 events, so the cold start is a small part. The
+floor is ``msgspec.json.decode`` (untyped) of each line of the same files, already in
+memory, CPU time in this process, timed right before each run; the ratio printed is the
+median of the per-run ratios (floor's events/s over verify's). Target: ≥ 40 % of the floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+import msgspec  # noqa: E402
+import sims  # noqa: E402
+
+OUT = HERE / "out" / "sims"
+TARGET = 0.40
+EVENTS = 100_000
+"""Events verified per run, at least (the corpus named again as needed)."""
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "KIFU_LANG": "en"}
+
+
+def floor(datas: list[bytes]) -> float:
+    """CPU seconds to decode every line, untyped: what any reader must at least pay."""
+    decode = msgspec.json.decode
+    t = time.process_time()
+    for data in datas:
+        for line in data.splitlines():
+            decode(line)
+    return time.process_time() - t
+
+
+def run_cli(paths: list[Path]) -> float:
+    """CPU seconds (user + system) of one ``kifu verify`` process over ``paths``; it must exit 0."""
+    cmd = [sys.executable, "-m", "kifu", "verify", *map(str, paths)]
+    proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read() if proc.stderr else b""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"kifu verify failed on {paths[0]}…: {err.decode(errors='replace')[-300:]}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def tiny(game: str) -> Path:
+    """match.start and match.end of ``game``: the cold start of a verify of that game."""
+    path = OUT / f"tiny-{game}.jsonl"
+    first = sims.play(game, 0, 1)[0]
+    sims.write(path, game, [first, {"type": "match.end", "by": "judge", "reason": "bench"}])
+    return path
+
+
+def bench(game: str, form: str, paths: list[Path], runs: int) -> bool:
+    """One line of the table: ``kifu verify`` of ``paths`` against the floor, medians of ``runs``.
+
+    The files are named again until the run holds ``EVENTS`` events, so the work, not the cold
+    start it is measured against, is what the figure shows on a machine with a noisy start-up.
+    """
+    per = sum(p.read_bytes().count(b"\n") for p in paths)
+    paths = paths * max(1, -(-EVENTS // per))
+    datas = [p.read_bytes() for p in paths]
+    n = sum(d.count(b"\n") for d in datas)
+    cold_log = tiny(game)
+    run_cli([cold_log])  # page cache and .pyc files, not timed
+    run_cli(paths)
+    cold = statistics.median(run_cli([cold_log]) for _ in range(runs))
+    floors, cpus, ratios = [], [], []
+    for _ in range(runs):
+        f = floor(datas)
+        c = run_cli(paths)
+        floors.append(f)
+        cpus.append(c)
+        ratios.append(f / max(c - cold, 1e-9))
+    f, c, ratio = statistics.median(floors), statistics.median(cpus), statistics.median(ratios)
+    ok = ratio >= TARGET
+    print(
+        f"{game:<13} {form:<10} {n:>8,} {f / n * 1e6:>9.2f} {c:>7.3f} {cold:>6.3f} {(c - cold) / n * 1e6:>10.2f} "
+        f"{ratio:>7.1%}  ≥ {TARGET:.0%}  {'PASS' if ok else 'MISS'}",
+        flush=True,
+    )
+    return ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="40 matches per game, 3 runs")
+    ap.add_argument("--matches", type=int, help="matches per game (default 120; 40 with --quick)")
+    ap.add_argument("--runs", type=int, help="runs per figure (default 5; 3 with --quick)")
+    ap.add_argument("--games", nargs="+", choices=sims.GAMES, default=list(sims.GAMES))
+    args = ap.parse_args()
+    matches = args.matches or (40 if args.quick else 120)
+    runs = args.runs or (3 if args.quick else 5)
+    print(
+        f"kifu verify benchmark: {matches} simulated matches per game, medians of {runs} runs, "
+        f"Python {sys.version.split()[0]}, msgspec {msgspec.__version__}, {os.cpu_count()} cores, "
+        f"load {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"{'game':<13} {'lines':<10} {'events':>8} {'floor µs':>9} {'cpu s':>7} {'cold':>6} {'verify µs':>10} "
+        f"{'ratio':>7}"
+    )
+    results = []
+    for game in args.games:
+        results.append(bench(game, "canonical", sims.corpus(OUT, game, matches), runs))
+        results.append(bench(game, "as given", sims.corpus_as_given(OUT, game, matches), runs))
+    print(f"load after: {os.getloadavg()[0]:.1f}")
+    missed = results.count(False)
+    print(f"{missed} target(s) missed" if missed else "all targets met")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""A command imports what its own path needs: its command group, never another's (issue 27, cold start).
+
+How long a cold start takes is measured by ``bench/bench_cold.py``, never here; these tests check
+what is imported, which is the same on any machine.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from kifu import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_table_of_groups_names_every_command_of_its_module() -> None:
+    import importlib
+
+    for group, commands in cli.GROUPS.items():
+        app = importlib.import_module(f"kifu.cli.{group}").app
+        names = [c.name or c.callback.__name__ for c in app.registered_commands]
+        names += [g.name or g.typer_instance.info.name for g in app.registered_groups]
+        assert tuple(names) == commands, group
+
+
+def _modules_after(*args: str) -> set[str]:
+    """The kifu modules loaded once ``kifu ARGS`` has run (its exit code is its own)."""
+    code = (
+        "import sys, json\nfrom kifu.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('kifu', 'duckdb', 'textual')))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+@pytest.mark.parametrize(("command", "group"), [("verify", "log"), ("audit", "audit")])
+def test_verify_and_audit_load_their_own_group_only(command: str, group: str) -> None:
+    loaded = _modules_after(command, str(FIXTURES / "gunandgun" / "dispute.jsonl"))
+    groups = {m.split(".")[2] for m in loaded if m.startswith("kifu.cli.") and m.split(".")[2] in cli.GROUPS}
+    # kifu append's --toss options are the toss group's (log.py imports them from there)
+    assert group in groups and groups <= {group, "toss"}, groups
+    assert not any(m.startswith(("duckdb", "textual", "kifu.warehouse")) for m in loaded)
+
+
+def test_help_still_lists_every_command(kifu) -> None:
+    r = kifu("--help")
+    assert r.code == 0
+    for commands in cli.GROUPS.values():
+        for command in commands:
+            assert command in r.out, command
+
+
+@pytest.mark.parametrize("game", ["generic", "gunandgun", "mtg", "weiss", "worldtrigger"])
+def test_the_types_whose_depth_is_measured_hold_every_free_form_one(game: str) -> None:
+    """``Codec.free``, read from the annotations as written, holds every type msgspec resolves as unbounded."""
+    import msgspec.inspect
+
+    from kifu.events import codec as codec_module
+    from kifu.events import table
+
+    codec = table.require(game)
+    exact = {t for t in codec.types if codec_module._unbounded(msgspec.inspect.type_info(t))}
+    assert exact <= codec.free
+    assert len(codec.free) <= len(exact) + 1  # a typed dict (Weiss's board) is measured too, nothing much else
