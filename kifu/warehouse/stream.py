@@ -179,7 +179,7 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
     ``audit`` (``kifu.app.audit``) reads the file itself, a block at a time (a second read only if
     the log holds a void); without one the log is only verified.
     """
-    from .checked import Checked, finding_row
+    from .checked import Checked, finding_row, ruling_rows
     from .views import match_facts
 
     done = None
@@ -222,6 +222,7 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
             out.findings.append(finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
         out.facts = match_facts(out.match, done.game, done.final.game)
+        out.rulings = ruling_rows(out.match, done.stances)
     return out
 
 
