@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 
 from kifu import app
-from kifu.events import logfile
+from kifu.events import logfile, rfc3339
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
@@ -106,6 +106,9 @@ def check_bytes(
     """
     try:
         verified = logfile.verify_bytes(data, where=path)
+        # What the warehouse cannot store as written (a time it would keep as NULL, two seats it
+        # would take for one person) is refused as kifu verify refuses it, never loaded half-read.
+        rfc3339.check_events(verified.events, path)
     except KifuError as exc:
         return Checked(path, error=exc.located(path))
     events, head = verified.events, verified.head.hash
