@@ -34,6 +34,9 @@ COMPARE = {
     "findings": "SELECT * FROM findings ORDER BY ALL",
     "random_outcomes": "SELECT * FROM random_outcomes ORDER BY ALL",
     "run_lengths": "SELECT * FROM run_lengths ORDER BY ALL",
+    "match_randomness": "SELECT * FROM match_randomness ORDER BY ALL",
+    "ruling_stances": "SELECT * FROM ruling_stances ORDER BY ALL",
+    "rulings": "SELECT * FROM rulings ORDER BY ALL",
     "people": "SELECT * FROM people ORDER BY match, seat",
     "players": "SELECT * FROM players ORDER BY match, seat",
 }
@@ -259,3 +262,20 @@ def test_sql_on_a_dataset_is_as_locked_down_as_on_the_warehouse(kifu, corpus: Pa
     assert kifu("sql", q, "--parquet", out, "-f", "json").out == kifu("sql", q, "--db", db, "-f", "json").out
     r = kifu("sql", "SELECT 1", "--parquet", tmp_path)
     assert r.code == 2 and "not a kifu Parquet dataset" in r.err
+
+
+def test_each_version_carries_the_identity_file_it_was_given_or_the_previous_one(
+    client, corpus: Path, tmp_path: Path, kifu
+) -> None:
+    """The people of a cluster-written dataset are resolved with the identity file given to the ingest, carried
+    in its manifest: a reader needs no file beside it, and the next ingest without one keeps it."""
+    out = tmp_path / "out"
+    toml = tmp_path / "club.toml"
+    toml.write_text('["Aoi"]\nnames = ["Ren"]\n', encoding="utf-8")
+    identity = wh.people.identity_for(out, toml)
+    cluster.ingest(client, [corpus / "generic" / "g01.jsonl"], out, per_worker=PER_WORKER, identity=identity)
+    assert dataset.read_manifest(out).people == toml.read_text(encoding="utf-8")
+    people = {r["person"] for r in json.loads(kifu("people", "--parquet", out, "-f", "json").out)}
+    assert people == {"Aoi"}  # Ren gathered under Aoi by the carried file
+    cluster.ingest(client, [corpus / "generic" / "g02.jsonl"], out, per_worker=PER_WORKER)
+    assert dataset.read_manifest(out).people == toml.read_text(encoding="utf-8")
