@@ -23,6 +23,7 @@ from test_views import build_corpus  # noqa: E402
 
 from kifu import warehouse as wh  # noqa: E402
 from kifu.events import logfile  # noqa: E402
+from kifu.events.base import KifuError  # noqa: E402
 from kifu.warehouse import cluster  # noqa: E402
 from kifu.warehouse import dataset  # noqa: E402
 from kifu.warehouse.dataset import open_dataset  # noqa: E402
@@ -33,6 +34,9 @@ COMPARE = {
     "findings": "SELECT * FROM findings ORDER BY ALL",
     "random_outcomes": "SELECT * FROM random_outcomes ORDER BY ALL",
     "run_lengths": "SELECT * FROM run_lengths ORDER BY ALL",
+    "match_randomness": "SELECT * FROM match_randomness ORDER BY ALL",
+    "ruling_stances": "SELECT * FROM ruling_stances ORDER BY ALL",
+    "rulings": "SELECT * FROM rulings ORDER BY ALL",
     "people": "SELECT * FROM people ORDER BY match, seat",
     "players": "SELECT * FROM players ORDER BY match, seat",
 }
@@ -169,37 +173,37 @@ def test_an_incremental_run_merges_into_the_partitions(client, corpus: Path, sin
     assert got["people"] == want["people"]
 
 
-def test_a_dataset_laid_out_before_versions_is_refused_by_readers_and_adopted_by_ingest(
+def test_a_dataset_an_earlier_kifu_wrote_is_refused_by_readers_and_by_ingest(
     client, corpus: Path, tmp_path: Path, kifu
 ) -> None:
-    """A dataset without a manifest (written before versions) may be half-written: readers refuse it
-    naming the command that writes it again; the cluster ingest reads it as it is, drops the rows a
-    run cut off before its matches file left, and publishes it as a version."""
-    import duckdb
-
+    """A dataset without a manifest (written before versions), or with a kifu-dataset/1 one, lacks tables the
+    statistics read (match_randomness, ruling_stances) and the identity file: readers refuse it naming the
+    command that writes it again, and the cluster ingest refuses to add to it (its old matches would stay
+    without those rows), leaving every file as it was."""
     out = tmp_path / "out"
     cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
     # The old layout: the tables straight under OUT, no manifest.
     version = dataset.read_manifest(out).version
-    for table in dataset.TABLES:
+    for table in dataset.LEGACY_TABLES:
         if (out / version / table).exists():
             (out / version / table).rename(out / table)
+    shutil.rmtree(out / version)
     (out / dataset.MANIFEST).unlink()
-    (out / version).rmdir()
-    # As if the run had stopped after writing the events but before the matches of 2026-02.
-    part = out / "matches" / "game=generic" / "month=2026-02" / cluster.PART
-    part.unlink()
-    part.parent.rmdir()
     r = kifu("sql", "SELECT count(*) FROM events", "--parquet", out)
     assert r.code == 2 and "no manifest" in r.err and "kifu export --parquet" in r.err, r.err
-    summary = cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
-    assert summary.matches == 1
-    assert not any((out / t).exists() for t in dataset.TABLES)
-    events = [p for p in dataset.read_manifest(out).of("events") if p.month == "2026-02"]
-    con = duckdb.connect()
-    n = con.execute("SELECT count(*) FROM read_parquet($f)", {"f": str(out / events[0].path)}).fetchone()[0]
-    con.close()
-    assert n == len(logfile.load(corpus / "generic" / "g02.jsonl").events)
+    before = sorted(p for p in out.rglob("*"))
+    with pytest.raises(KifuError, match="earlier kifu"):
+        cluster.ingest(client, [corpus / "generic"], out, per_worker=PER_WORKER)
+    assert sorted(p for p in out.rglob("*")) == before
+    # A kifu-dataset/1 manifest: the same refusal, from readers and from the ingest.
+    old = tmp_path / "old"
+    cluster.ingest(client, [corpus / "generic"], old, per_worker=PER_WORKER)
+    manifest = (old / dataset.MANIFEST).read_text(encoding="utf-8")
+    (old / dataset.MANIFEST).write_text(manifest.replace(dataset.FORMAT, "kifu-dataset/1"), encoding="utf-8")
+    r = kifu("stats", "winrate", "--parquet", old)
+    assert r.code == 2 and "kifu-dataset/1" in r.err and "kifu export --parquet" in r.err, r.err
+    with pytest.raises(KifuError, match="earlier kifu"):
+        cluster.ingest(client, [corpus / "generic"], old, per_worker=PER_WORKER)
 
 
 def test_object_urls_are_read_through_fsspec(client, corpus: Path, tmp_path: Path) -> None:
@@ -258,3 +262,20 @@ def test_sql_on_a_dataset_is_as_locked_down_as_on_the_warehouse(kifu, corpus: Pa
     assert kifu("sql", q, "--parquet", out, "-f", "json").out == kifu("sql", q, "--db", db, "-f", "json").out
     r = kifu("sql", "SELECT 1", "--parquet", tmp_path)
     assert r.code == 2 and "not a kifu Parquet dataset" in r.err
+
+
+def test_each_version_carries_the_identity_file_it_was_given_or_the_previous_one(
+    client, corpus: Path, tmp_path: Path, kifu
+) -> None:
+    """The people of a cluster-written dataset are resolved with the identity file given to the ingest, carried
+    in its manifest: a reader needs no file beside it, and the next ingest without one keeps it."""
+    out = tmp_path / "out"
+    toml = tmp_path / "club.toml"
+    toml.write_text('["Aoi"]\nnames = ["Ren"]\n', encoding="utf-8")
+    identity = wh.people.identity_for(out, toml)
+    cluster.ingest(client, [corpus / "generic" / "g01.jsonl"], out, per_worker=PER_WORKER, identity=identity)
+    assert dataset.read_manifest(out).people == toml.read_text(encoding="utf-8")
+    people = {r["person"] for r in json.loads(kifu("people", "--parquet", out, "-f", "json").out)}
+    assert people == {"Aoi"}  # Ren gathered under Aoi by the carried file
+    cluster.ingest(client, [corpus / "generic" / "g02.jsonl"], out, per_worker=PER_WORKER)
+    assert dataset.read_manifest(out).people == toml.read_text(encoding="utf-8")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 
 from kifu.auditor.rng import Tally
-from kifu.events import logfile, table
+from kifu.events import logfile, rfc3339, table
 from kifu.events.base import FORMAT, Event, LogVoided
 from kifu.events.codec import encode, line_hash
 
@@ -52,7 +52,9 @@ def verify(
 
     ``expect_head`` is the head on a match slip (12 hex digits or more): a log cut short or
     extended since is named as such. Anything edited, inserted, deleted or reordered raises the
-    ``KifuError`` naming the line and seq.
+    ``KifuError`` naming the line and seq; so do a time that is not strict RFC 3339 and two seats
+    under one player id (``kifu.events.rfc3339``: what the warehouse could not store; the audit
+    reports them as KIFU-LOG-004 and KIFU-LOG-007).
 
     >>> import kifu
     >>> kifu.verify("fixtures/gunandgun/dispute.jsonl").head.hash[:12]
@@ -61,12 +63,19 @@ def verify(
     tally = Tally()
     if isinstance(source, (bytes, bytearray)):
         verified = logfile.verify_bytes(bytes(source))
+        rfc3339.check_events(verified.events, "<bytes>")
         tally.add_all(verified.events)
         head = verified.head
         if expect_head is not None and not head.hash.startswith(expect_head.lower()):
             raise _mismatch(head, expect_head)
     else:
-        head = logfile.verify(source, expect_head, progress, tally.add_all)
+        where = str(source)
+
+        def seen(events: list[Event]) -> None:
+            rfc3339.check_events(events, where)
+            tally.add_all(events)
+
+        head = logfile.verify(source, expect_head, progress, seen)
     voids = tuple(tally.voids())
     if not tally.any:
         return Verified(head, 0, 0, 0, 0, voids)

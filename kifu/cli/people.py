@@ -30,6 +30,7 @@ GROUP BY ALL ORDER BY person, seats DESC, name, "key" NULLS FIRST"""
 
 @app.command(rich_help_panel=PANEL)
 def people(
+    ctx: typer.Context,
     text: Annotated[
         str | None,
         typer.Argument(
@@ -64,7 +65,7 @@ def people(
     """
     from kifu.warehouse.people import search
 
-    con = _reader(db, parquet, people_file, lang)
+    con = _reader(db, parquet, people_file, lang, ctx=ctx)
     try:
         seats = con.execute('SELECT game, match, seat, player, name, "key", person, via FROM people').fetchall()
         chosen = sorted({r[6] for r in search(seats, text)})

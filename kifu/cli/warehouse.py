@@ -98,12 +98,13 @@ def ingest(
     if cluster is not None and db is not None:
         fail(msg("cluster_db", lang))
     if cluster is not None:
-        summary, total, where = _ingest_cluster(paths, cluster, parquet or "", lang)
+        identity = _named_identity(parquet or "", people_file)
+        summary, total, where = _ingest_cluster(paths, cluster, parquet or "", identity, lang)
     else:
         files = wh.log_paths(paths)
         if not files:
             fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
-        identity = wh.load_identity(wh.identity_path(wh.db_path(db), people_file))
+        identity = wh.people.identity_for(wh.db_path(db), people_file)
         con = wh.connect(db, wait=wait)
         try:
             with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
@@ -143,7 +144,18 @@ def ingest(
     raise typer.Exit(2 if len(summary.refused) == total else 1)
 
 
-def _ingest_cluster(paths: list[str], address: str, out: str, lang: Lang | None) -> tuple[Any, int, str]:
+def _named_identity(out: str, people_file: Path | None) -> Any:
+    """The identity file a cluster ingest's new version carries: the one named (--people, KIFU_PEOPLE; it must
+    exist), else people.toml in a local dataset's folder; None: the previous version's."""
+    from kifu.warehouse import people
+    from kifu.warehouse.cluster import is_url
+
+    if people.named_identity(people_file) is None and (is_url(out) or not people.beside(Path(out)).is_file()):
+        return None
+    return people.identity_for(Path(out), people_file)
+
+
+def _ingest_cluster(paths: list[str], address: str, out: str, identity: Any, lang: Lang | None) -> tuple[Any, int, str]:
     """`kifu ingest --cluster`: (the summary, logs in all, the dataset written)."""
     from kifu.warehouse import cluster
 
@@ -155,6 +167,7 @@ def _ingest_cluster(paths: list[str], address: str, out: str, lang: Lang | None)
             address,
             files,
             out,
+            identity=identity,
             progress=lambda done, total, ev: bar.update(
                 done, note=msg("progress_ingested", lang, done=done, total=total, events=ev)
             ),
@@ -223,7 +236,7 @@ def sql(
     if not text.strip():
         fail(msg("sql_stdin", lang))
     wh.check_read_only(text)
-    con = _reader(db, parquet, people_file, lang, sandbox=True, wait=wait)
+    con = _reader(db, parquet, people_file, lang, ctx=ctx, sandbox=True, wait=wait)
     try:
         columns, rows = wh.query(con, text, params, timeout=timeout)
     except KeyboardInterrupt:
@@ -278,10 +291,17 @@ def _parquet(ctx: typer.Context, parquet: Path | None) -> Path | None:
     return parquet or (ctx.obj or {}).get("parquet")
 
 
-def _identity(db: Path | None, parquet: Path | None, people_file: Path | None) -> Any:
+def _identity(db: Path | None, people_file: Path | None) -> Any:
+    """The warehouse's identity file (``people.identity_for``: a file named but missing is an error)."""
     from kifu import warehouse as wh
 
-    return wh.load_identity(wh.identity_path(parquet or wh.db_path(db), people_file))
+    return wh.people.identity_for(wh.db_path(db), people_file)
+
+
+def _from_environment(ctx: typer.Context | None, name: str) -> bool:
+    """True when the command's option ``name`` was set by its environment variable, not typed."""
+    source = ctx.get_parameter_source(name) if ctx is not None else None
+    return source is not None and source.name == "ENVIRONMENT"
 
 
 def _reader(
@@ -290,20 +310,24 @@ def _reader(
     people_file: Path | None,
     lang: Lang | None,
     *,
+    ctx: typer.Context | None = None,
     sandbox: bool = False,
     wait: float | None = None,
 ) -> Any:
-    """A read-only connection: the warehouse file (people brought up to date) or a Parquet dataset."""
+    """A read-only connection: the warehouse file (people brought up to date) or a Parquet dataset.
+
+    ``ctx`` (the command's) tells a --db typed from one KIFU_DB set: --parquet beats the latter."""
     from kifu import warehouse as wh
 
     if parquet is not None and db is not None:
-        fail(msg("parquet_and_db", lang))
-    identity = _identity(db, parquet, people_file)
+        if not _from_environment(ctx, "db"):
+            fail(msg("parquet_and_db", lang))
+        db = None  # an option typed beats the environment: --parquet with KIFU_DB set reads the dataset
     if parquet is not None:
         from kifu.warehouse.dataset import open_dataset
 
-        return open_dataset(parquet, identity)
-    return wh.open_read(db, identity, sandbox=sandbox, wait=wait)
+        return open_dataset(parquet, people_file=people_file)
+    return wh.open_read(db, _identity(db, people_file), sandbox=sandbox, wait=wait)
 
 
 def _level(level: float) -> str:
@@ -324,7 +348,7 @@ def _stats_table(
     """Run one ``kifu.warehouse.stats`` summary on the read-only warehouse and print its rows under a title."""
     from kifu.warehouse import stats
 
-    con = _reader(db, _parquet(ctx, parquet), people_file, lang)
+    con = _reader(db, _parquet(ctx, parquet), people_file, lang, ctx=ctx)
     try:
         columns, rows = getattr(stats, summary)(con, **kw)
     finally:
@@ -363,7 +387,7 @@ def stats_fairness(
     """
     from kifu.warehouse import stats
 
-    con = _reader(db, _parquet(ctx, parquet), people_file, lang)
+    con = _reader(db, _parquet(ctx, parquet), people_file, lang, ctx=ctx)
     try:
         rows = stats.fairness(con, game=game, alpha=alpha, correction=correction.value, by=by.value, level=level)
         left_out = stats.voided(con, game=game)
@@ -617,6 +641,7 @@ def export(
     match: Annotated[str | None, typer.Option("--match", "-m", help="Write this match's log, byte for byte.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File for --match (default: stdout).")] = None,
     db: DbOpt = None,
+    people_file: PeopleOpt = None,
     wait: WaitOpt = None,
     lang: LangOpt = None,
 ) -> None:
@@ -632,10 +657,11 @@ def export(
         fail(msg("export_what", lang))
     from kifu import warehouse as wh
 
+    identity = _identity(db, people_file) if parquet is not None else None
     con = wh.connect(db, read_only=True, wait=wait)
     try:
         data = wh.match_lines(con, match) if match is not None else None
-        written = wh.export_parquet(con, parquet) if parquet is not None else {}
+        written = wh.export_parquet(con, parquet, identity) if parquet is not None else {}
     finally:
         con.close()
     if data is not None and output is not None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import msgspec
 
-from . import atomic, limits, table
+from . import atomic, limits, rfc3339, table
 from .base import (
     FORMAT,
     ChainBroken,
@@ -537,6 +537,10 @@ def start_line(path: str | os.PathLike[str], start: MatchStarted | dict[str, Any
         raise MalformedEvent(Msg("log.no_game"), where=where, line=1, field="game")
     codec = table.require(game, where=where, line=1, field="game")
     event = codec.convert(obj, where=where, line=1)
+    # A reader accepts what a writer wrote, and the warehouse stores it: strict times, one id per seat.
+    assert isinstance(event, MatchStarted)
+    rfc3339.check_time(event.at, where=where, line=1, seq=1)
+    rfc3339.check_seats(event, where=where)
     if codec.check_start is not None:
         try:
             codec.check_start(event)
@@ -581,6 +585,7 @@ def _next_line(codec: Codec, obj: dict[str, Any], seq: int, prev: str, where: st
         raise MalformedEvent(Msg("log.one_start"), where=where, seq=seq, field="type")
     obj["seq"], obj["prev"] = seq, prev
     new = codec.convert(obj, where=where, seq=seq)
+    rfc3339.check_time(new.at, where=where, seq=seq)
     return new, codec.line(new, where=where, seq=seq)
 
 
@@ -604,6 +609,7 @@ def write_new(
         for event in events:
             seq += 1
             if isinstance(event, Built) and not isinstance(event.event, MatchStarted):
+                rfc3339.check_time(event.event.at, where=where, seq=seq)
                 line = codec.line(msgspec.structs.replace(event.event, seq=seq, prev=prev), where=where, seq=seq)
             else:
                 obj = msgspec.to_builtins(event) if isinstance(event, Event) else dict(event)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import itertools
 from datetime import datetime
-from functools import lru_cache
 from typing import (
     Any,
     Generic,
@@ -27,6 +26,7 @@ from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Se
 
 import msgspec
 
+from ..events import rfc3339
 from ..events.base import RNG_EVENTS, Event, JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note
 
 S = TypeVar("S")
@@ -69,16 +69,10 @@ class Projection(Protocol[S]):
     apply: Dispatch[S]
 
 
-@lru_cache(maxsize=4096)
 def parse_time(at: str | None) -> datetime | None:
-    """An RFC 3339 time, or None if absent or unreadable (a rule reports the latter)."""
-    if at is None:
-        return None
-    try:
-        t = datetime.fromisoformat(at)
-    except ValueError:
-        return None
-    return t if t.tzinfo is not None else None
+    """A strict RFC 3339 time (``kifu.events.rfc3339``), or None if absent or unreadable (KIFU-LOG-004 reports
+    the latter): the basic form or a week date Python would read is no time the warehouse can store."""
+    return rfc3339.parse(at)
 
 
 class LogState(msgspec.Struct, frozen=True, kw_only=True):
@@ -162,13 +156,7 @@ def _later(at: str, last_at: str | None) -> bool:
         # Both "YYYY-MM-DDTHH:MM:SSZ": as text they sort as the times do, and ``last_at``
         # was read when it became the last; only ``at`` must still prove it is a time.
         # (A live log's times are unique, so parse_time's cache would only miss here.)
-        if at < last_at:
-            return False
-        try:
-            _FROM_ISO(at)
-        except ValueError:
-            return False
-        return True
+        return at >= last_at and _READ(at) is not None
     t = parse_time(at)
     if t is None:
         return False
@@ -176,7 +164,7 @@ def _later(at: str, last_at: str | None) -> bool:
     return last is None or t >= last
 
 
-_FROM_ISO = datetime.fromisoformat
+_READ = rfc3339.read
 
 
 def _counted(state: LogState, event: Event, cls: type) -> LogState:

@@ -1,7 +1,7 @@
 """One log checked for the warehouse: verified, audited, and the rows it gives (``Checked``).
 
 What ``ingest`` (a log read whole, in a worker) and ``stream`` (a big log, as it streams) both
-make of a log: its ``matches`` row, its findings' rows, its ``match_randomness`` row, its facts
+make of a log: its ``matches`` row, its findings' rows, kifu's stance on its rulings, its ``match_randomness`` row, its facts
 tables' rows, and the envelope columns DuckDB would otherwise parse out of every line.
 """
 
@@ -37,6 +37,8 @@ class Checked:
     row: dict[str, Any] = field(default_factory=dict)
     """The ``matches`` row, as JSON-ready values."""
     findings: list[dict[str, Any]] = field(default_factory=list)
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    """The ``ruling_stances`` rows: kifu's stance on each judge ruling (``ruling_rows``)."""
     randomness: dict[str, Any] = field(default_factory=dict)
     """The ``match_randomness`` row: which outcome events are verifiable and which voided, as the audit decided."""
     counts: dict[str, int] = field(default_factory=dict)
@@ -91,6 +93,24 @@ def finding_row(match: str, f: Any) -> dict[str, Any]:
         "evidence": msgspec.json.encode(f.evidence).decode(),
         "consequences": list(f.consequences),
     }
+
+
+def ruling_rows(match: str, stances: Any) -> list[dict[str, Any]]:
+    """The ``ruling_stances`` rows of an audited match: kifu's stance on each ruling no void took back."""
+    return [
+        {
+            "match": match,
+            "seq": s.ruling.seq,
+            "stance": s.kind,
+            "judge_broken": s.judge_broken,
+            "kifu": s.kifu_level,
+            "finding_codes": [f.code for f in s.findings],
+            "finding_seqs": [f.seq for f in s.findings],
+            "says_en": s.words().en,
+            "says_ja": s.words().ja,
+        }
+        for s in stances
+    ]
 
 
 def randomness_row(match: str, events: list[Event]) -> dict[str, Any]:

@@ -24,10 +24,11 @@ stores. Two steps:
 
 Idempotent: a run that brings nothing new publishes no version, and the same rows always
 make the same bytes (sorted, one file). The dataset's files are read only as its manifest
-lists them, through real folders (a link planted in OUT is refused, never followed); a
-dataset laid out before versions (no manifest) is read as it is, every partition merged
-again (rows of matches its ``matches`` file does not hold, left by a run cut off before
-versions existed, are dropped). One ingest at a time per dataset.
+lists them, through real folders (a link planted in OUT is refused, never followed). A
+dataset an earlier kifu wrote (laid out before versions, or ``kifu-dataset/1``) lacks tables
+the statistics read for the matches it holds: it is refused, never extended (``OLD``). Each
+version carries the identity file (``Manifest.people``): the one named to the ingest, else
+the previous version's. One ingest at a time per dataset.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from kifu.events import atomic
 
 from . import dataset
 from .dataset import tables
+from .people import Identity
 from .checked import Audit, Checked
 from .ingest import Progress, Summary, _admit, _Batch, check_bytes, check_match, log_paths
 from .store import SCHEMA, exports
@@ -145,8 +147,6 @@ class Current:
     manifest: Any = None
     files: dict[str, dict[tuple[str, str], list[str]]] = field(default_factory=dict)
     """Table -> (game, month) -> files, relative to OUT."""
-    legacy: bool = False
-    """Laid out before versions (no manifest): every partition is merged again, then published as a version."""
 
     def of(self, table: str, key: tuple[str, str] | None = None) -> list[str]:
         by_part = self.files.get(table, {})
@@ -165,7 +165,9 @@ def current(out: str) -> Current:
             return Current()
         manifest = dataset.read_manifest(base)
         if manifest is None:
-            return _legacy(base) if dataset.legacy(base) else Current()
+            if any(dataset.files(base, t) for t in dataset.LEGACY_TABLES):  # tables laid out before versions
+                raise _old(out, "")
+            return Current()
         dataset.check_whole(base, manifest)
     else:
         try:
@@ -189,29 +191,20 @@ def current(out: str) -> Current:
                     ),
                     where=out,
                 )
+    if manifest.format != dataset.FORMAT:
+        raise _old(out, manifest.format)
     files: dict[str, dict[tuple[str, str], list[str]]] = {}
     for part in manifest.parts:
         files.setdefault(part.table, {}).setdefault((part.game, part.month), []).append(part.path)
     return Current(manifest, files)
 
 
-def _legacy(base: Path) -> Current:
-    """A dataset laid out before versions: its files, each reached through real folders only."""
-    files: dict[str, dict[tuple[str, str], list[str]]] = {}
-    for table in tables():
-        for f in dataset.files(base, table):
-            rel = f.relative_to(base)
-            node = base
-            for name in rel.parts:
-                node = node / name
-                if node.is_symlink():
-                    rel_name = str(node.relative_to(base))
-                    raise KifuError(
-                        Msg("dataset.linked", name=rel_name, repair=dataset.REPAIR.format(out=base)), where=str(base)
-                    )
-            game, month = (seg.split("=", 1)[1] for seg in rel.parts[1:3])
-            files.setdefault(table, {}).setdefault((game, month), []).append(rel.as_posix())
-    return Current(None, files, legacy=True)
+OLD = "kifu export --parquet {out}  (from a warehouse holding its matches), or: kifu ingest ALL-LOGS… --cluster … --parquet NEW-FOLDER"
+"""What writes a dataset an earlier kifu wrote again: the cluster ingest adds to a dataset, so it starts a new one."""
+
+
+def _old(out: str, format: str) -> KifuError:
+    return KifuError(Msg("dataset.old_format", format=format or "no manifest", repair=OLD.format(out=out)), where=out)
 
 
 def stored_heads(out: str, now: Current | None = None) -> dict[str, tuple[str, str]]:
@@ -509,7 +502,9 @@ def _carry(out: str, dest: str, rel: str) -> None:
     fs.copy(f"{root.rstrip('/')}/{rel}", f"{_fs(dest)[1].rstrip('/')}/{inside}")
 
 
-def _publish(out: str, dest: str, version: str, now: Current, rows: dict[tuple[str, str, str], int]) -> None:
+def _publish(
+    out: str, dest: str, version: str, now: Current, rows: dict[tuple[str, str, str], int], people: str | None
+) -> None:
     """Switch the manifest to the version written in ``dest`` (see the module docstring)."""
     fs, root = _fs(out)
     if _local(fs):
@@ -518,7 +513,7 @@ def _publish(out: str, dest: str, version: str, now: Current, rows: dict[tuple[s
             for t in tables()
             for f in dataset.files(Path(dest), t)
         ]
-        dataset.publish(Path(root), Path(dest), version, parts, now.manifest)
+        dataset.publish(Path(root), Path(dest), version, parts, now.manifest, people)
         return
     base, under = root.rstrip("/"), _fs(dest)[1].rstrip("/")
     parts = []
@@ -537,7 +532,7 @@ def _publish(out: str, dest: str, version: str, now: Current, rows: dict[tuple[s
             )
         )
     previous = now.manifest.version if now.manifest else None
-    manifest = dataset.Manifest(version=version, previous=previous, parts=tuple(parts))
+    manifest = dataset.Manifest(version=version, previous=previous, parts=tuple(parts), people=people)
     fs.pipe_file(f"{base}/{dataset.MANIFEST}", msgspec.json.format(msgspec.json.encode(manifest), indent=1) + b"\n")
     keep = {version, previous}
     for entry in fs.ls(base, detail=False):
@@ -612,10 +607,12 @@ def ingest(
     *,
     progress: Progress | None = None,
     per_worker: int = 8,
+    identity: Identity | None = None,
 ) -> Summary:
     """Verify, audit and write match logs into the Parquet dataset ``out`` on the cluster; see the module docstring.
 
-    ``per_worker``: chunks of the file list per worker (``chunks``).
+    ``per_worker``: chunks of the file list per worker (``chunks``). ``identity``: the identity file the new
+    version carries (None: the previous version's).
     """
     from distributed import as_completed
 
@@ -654,7 +651,7 @@ def ingest(
     # Partition -> [(chunk, the matches it loaded there that were refused)], and the partitions
     # something new goes into (only those are merged: the others are carried over as they are).
     plan: dict[tuple[str, str], list[tuple[int, list[str]]]] = {}
-    fresh: set[tuple[str, str]] = set(now.partitions()) if now.legacy else set()
+    fresh: set[tuple[str, str]] = set()
     for i, chunk in enumerate(seen):
         by_key: dict[tuple[str, str], list[str]] = {}
         for m, key in chunk.loaded.items():  # type: ignore[union-attr]  # a chunk in `seen` has loaded its matches
@@ -665,7 +662,8 @@ def ingest(
             if len(refused) < len(ms):
                 fresh.add(key)
     if fresh:
-        _write_version(client, out, now, results, plan, fresh)
+        carried = now.manifest.people if now.manifest is not None else None
+        _write_version(client, out, now, results, plan, fresh, carried if identity is None else identity.text)
     return summary
 
 
@@ -676,8 +674,10 @@ def _write_version(
     results: list[Any],
     plan: dict[tuple[str, str], list[tuple[int, list[str]]]],
     fresh: set[tuple[str, str]],
+    people: str | None,
 ) -> None:
-    """The new version: the fresh partitions merged on the workers, the others carried over, then published."""
+    """The new version: the fresh partitions merged on the workers, the others carried over, then published
+    carrying the identity file ``people`` (its text)."""
     with _new_version(out, now) as (version, dest):
         merges = []
         for game, month in sorted(fresh):
@@ -700,7 +700,7 @@ def _write_version(
             for table in tables():
                 for rel in now.of(table, key):
                     _carry(out, dest, rel)
-        _publish(out, dest, version, now, rows)
+        _publish(out, dest, version, now, rows, people)
 
 
 def run(
@@ -710,12 +710,13 @@ def run(
     audit: Audit | None = app.audit,
     *,
     progress: Progress | None = None,
+    identity: Identity | None = None,
 ) -> Summary:
     """``ingest`` on the cluster at ``address`` (connected, then closed); what the cluster itself fails at
     (a worker lost) is one line, the dataset left as it was."""
     with connect(address) as client:
         try:
-            return ingest(client, paths, out, audit, progress=progress)
+            return ingest(client, paths, out, audit, progress=progress, identity=identity)
         except (KifuError, KeyboardInterrupt):
             raise
         except Exception as exc:  # distributed's own (KilledWorker, CommClosedError, …)

@@ -10,10 +10,11 @@ readers follow the manifest alone. A run killed at any point leaves the readers 
 version or the new, never a mix; the version before the current one is kept for readers
 that opened it, older ones and what killed runs left are removed by the next writer.
 
-``open_dataset`` gives an in-memory DuckDB connection whose ``matches``, ``event_lines``,
-``findings``, ``random_outcomes`` and ``run_lengths`` are views over the manifest's files
-(nothing is loaded), with the warehouse's views on top and the ``people`` table computed
-from the matches and the identity file. It refuses a dataset without a whole manifest (a
+``open_dataset`` gives an in-memory DuckDB connection whose tables (``matches``,
+``event_lines``, ``findings``, ``random_outcomes``, ``run_lengths``, ``match_randomness``,
+``ruling_stances`` and the games' facts tables) are views over the manifest's files (nothing
+is loaded), with the warehouse's views on top and the ``people`` table computed from the
+matches and the identity file the manifest carries (``identity_of``). It refuses a dataset without a whole manifest (a
 file missing, cut short, or reached through a link) with one line naming it and the
 command that writes it again. The connection is then locked down as ``kifu sql`` needs it:
 file access only under DIR, configuration locked (and ``store.query`` lets only a SELECT
@@ -42,9 +43,13 @@ from .views import facts, modules, selects, stored
 if TYPE_CHECKING:
     import duckdb
 
-TABLES = ("matches", "events", "findings", "random_outcomes", "run_lengths")
+TABLES = ("matches", "events", "findings", "random_outcomes", "run_lengths", "match_randomness", "ruling_stances")
 """The dataset's tables, one folder each, besides the games' facts tables (``tables``); ``events`` holds the
-rows of ``event_lines`` (and the columns the ``events`` view computes, as ``kifu export`` writes them)."""
+rows of ``event_lines`` (and the columns the ``events`` view computes, as ``kifu export`` writes them). Every
+table a view or a statistic reads: a question asked of the dataset answers as the warehouse does."""
+
+LEGACY_TABLES = TABLES[:5]
+"""The tables of a dataset laid out before versions (``legacy``)."""
 
 
 def tables() -> tuple[str, ...]:
@@ -97,7 +102,11 @@ def files(root: Path, table: str) -> list[Path]:
 
 MANIFEST = "kifu-dataset.json"
 """The manifest's name in the dataset's folder: the one file a writer switches and a reader follows."""
-FORMAT = "kifu-dataset/1"
+FORMAT = "kifu-dataset/2"
+"""/2 carries every table the warehouse's views read and the identity file; a /1 dataset lacks both and is
+refused (``OLD_FORMATS``): what it would answer about people and voided outcomes could differ from the
+warehouse's."""
+OLD_FORMATS = ("kifu-dataset/1",)
 VERSION = re.compile(r"v(\d{6})-([0-9a-f]{8})")
 """A version's folder name: its number, then a random token (two writers never make the same name)."""
 REPAIR = "kifu export --parquet {out}  (or: kifu ingest LOGS… --cluster … --parquet {out})"
@@ -130,6 +139,9 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
     previous: str | None = None
     """The version this one replaced: kept for readers that opened it, removed by the next writer."""
     parts: tuple[Part, ...] = ()
+    people: str | None = None
+    """The identity file (``people.toml``) the version was written with, its text as it was (None: none):
+    the dataset's ``people`` are resolved with it, as the warehouse's were (docs/sql.md, "People")."""
 
     def of(self, table: str) -> list[Part]:
         return [p for p in self.parts if p.table == table]
@@ -169,7 +181,7 @@ def decode_manifest(data: bytes, where: str) -> Manifest:
         raise KifuError(
             Msg("dataset.bad_manifest", detail=str(exc), repair=REPAIR.format(out=where)), where=where
         ) from None
-    if m.format != FORMAT or not VERSION.fullmatch(m.version):
+    if m.format not in (FORMAT, *OLD_FORMATS) or not VERSION.fullmatch(m.version):
         raise KifuError(Msg("dataset.bad_manifest", detail=m.format, repair=REPAIR.format(out=where)), where=where)
     for p in m.parts:
         parts = PurePosixPath(p.path).parts
@@ -249,7 +261,7 @@ def _not_whole(root: Path, manifest: Manifest, path: str, why: str) -> KifuError
 
 def legacy(root: Path) -> bool:
     """True when ``root`` holds tables laid out as before versions (``DIR/<table>/game=…``) and no manifest."""
-    return any((root / t).is_dir() and not (root / t).is_symlink() for t in TABLES)
+    return any((root / t).is_dir() and not (root / t).is_symlink() for t in LEGACY_TABLES)
 
 
 def current(root: Path) -> Manifest:
@@ -261,11 +273,21 @@ def current(root: Path) -> Manifest:
         if legacy(root):
             raise KifuError(Msg("dataset.no_manifest", repair=REPAIR.format(out=root)), where=str(root))
         raise KifuError(Msg("dataset.not_dataset"), where=str(root))
+    refuse_old(manifest, str(root))
     check_whole(root, manifest)
     return manifest
 
 
-def publish(root: Path, stage: Path, version: str, parts: list[Part], before: Manifest | None) -> Manifest:
+def refuse_old(manifest: Manifest, where: str) -> None:
+    """A dataset an earlier kifu wrote (``OLD_FORMATS``) is refused by readers and writers alike, with the
+    command that writes it again: it lacks tables the statistics read and the identity file."""
+    if manifest.format != FORMAT:
+        raise KifuError(Msg("dataset.old_format", format=manifest.format, repair=REPAIR.format(out=where)), where=where)
+
+
+def publish(
+    root: Path, stage: Path, version: str, parts: list[Part], before: Manifest | None, people: str | None = None
+) -> Manifest:
     """Make the version written in ``stage`` (a locked ``atomic.staging`` folder inside ``root``) current.
 
     Its files are made durable, the folder is renamed to its version's name, and the
@@ -277,7 +299,7 @@ def publish(root: Path, stage: Path, version: str, parts: list[Part], before: Ma
     _sync_tree(stage)
     os.rename(stage, root / version)
     atomic.fsync_dir(root / version)
-    manifest = Manifest(version=version, previous=before.version if before else None, parts=tuple(parts))
+    manifest = Manifest(version=version, previous=before.version if before else None, parts=tuple(parts), people=people)
     atomic.write_bytes(root / MANIFEST, msgspec.json.format(msgspec.json.encode(manifest), indent=1) + b"\n")
     collect(root, manifest)
     return manifest
@@ -319,12 +341,34 @@ def collect(root: Path, manifest: Manifest) -> None:
     atomic.clean_stale(root)
 
 
-def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-memory connection over the dataset at ``root``, locked down (see the module docstring)."""
+def identity_of(root: Path, manifest: Manifest, named: str | os.PathLike[str] | None = None) -> people.Identity:
+    """The identity file a dataset's ``people`` are resolved with: the one named (--people, $KIFU_PEOPLE),
+    which must exist; else a people.toml put in the dataset's folder; else the one the version carries
+    (the warehouse's, when ``kifu export`` wrote it); else none."""
+    chosen = people.named_identity(named)
+    if chosen is not None or people.beside(root).is_file():
+        return people.identity_for(root, named)
+    if manifest.people is not None:
+        return people.parse_identity(manifest.people.encode("utf-8"), f"{root / MANIFEST} (people)")
+    return people.Identity()
+
+
+def open_dataset(
+    root: str | os.PathLike[str],
+    identity: people.Identity | None = None,
+    *,
+    people_file: str | os.PathLike[str] | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """An in-memory connection over the dataset at ``root``, locked down (see the module docstring).
+
+    Its ``people`` are resolved with ``identity`` when given, else with ``identity_of`` the dataset
+    (``people_file`` naming the file instead of the one it carries).
+    """
     import duckdb
 
     base = Path(root).resolve()
     manifest = current(base)
+    identity = identity or identity_of(base, manifest, people_file)
     con = duckdb.connect()
     try:
         con.execute("SET TimeZone = 'UTC'")
@@ -345,7 +389,7 @@ def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None 
                 select = ", ".join(f'CAST(NULL AS {t}) AS "{c}"' for c, t in cols)
                 con.execute(f"CREATE VIEW {name} AS SELECT {select} WHERE false")
         con.execute("CREATE VIEW events AS " + _EVENTS_VIEW.format(table="event_lines"))
-        people.fill(con, identity or people.Identity())
+        people.fill(con, identity)
         create_views(con, selects(modules()))
         # Only now: the views above read the files when queried, and nothing else may be read.
         con.execute(f"SET allowed_directories = [{_literal(base, '/')}]")
@@ -360,8 +404,13 @@ def open_dataset(root: str | os.PathLike[str], identity: people.Identity | None 
 # --- writing a version from the warehouse -------------------------------------------------
 
 
-def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) -> dict[str, int]:
+def export_parquet(
+    con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str], identity: people.Identity | None = None
+) -> dict[str, int]:
     """The warehouse as a new version of the Parquet dataset at OUT (docs/sql.md); rows written per table.
+
+    The version carries ``identity``, the identity file the warehouse's ``people`` were resolved with:
+    the dataset resolves its people with it, so every answer about people is the warehouse's.
 
     Every table is written whole into a locked private folder inside OUT, which becomes
     the new version's folder; then the one manifest is switched (``publish``). A
@@ -394,7 +443,7 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out: str | os.PathLike[str]) 
                     detail = _first_line(exc).replace(str(stage), str(root))
                     raise KifuError(Msg("warehouse.export_unchanged", detail=detail), where=str(root / name)) from None
                 parts += [part_of(stage, version, name, f) for f in files(stage, name)]
-            publish(root, stage, version, parts, before)
+            publish(root, stage, version, parts, before, (identity or people.Identity()).text)
     except OSError as exc:
         raise KifuError(Msg("warehouse.export_failed", detail=exc.strerror), where=str(root)) from None
     return written

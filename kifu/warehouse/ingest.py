@@ -27,13 +27,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 
 from kifu import app
-from kifu.events import logfile
+from kifu.events import logfile, rfc3339
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
 from . import people, stream
-from .checked import Audit, Checked, columns, finding_row, match_row, randomness_row, types_of
-from .store import _EVENTS_VIEW, INSERT_RANDOMNESS, connect, create_schema
+from .checked import Audit, Checked, columns, finding_row, match_row, randomness_row, ruling_rows, types_of
+from .store import _EVENTS_VIEW, INSERT_RANDOMNESS, INSERT_STANCES, connect, create_schema
 from .views import feed_inserts, insert_facts, match_facts, modules
 
 if TYPE_CHECKING:
@@ -106,6 +106,9 @@ def check_bytes(
     """
     try:
         verified = logfile.verify_bytes(data, where=path)
+        # What the warehouse cannot store as written (a time it would keep as NULL, two seats it
+        # would take for one person) is refused as kifu verify refuses it, never loaded half-read.
+        rfc3339.check_events(verified.events, path)
     except KifuError as exc:
         return Checked(path, error=exc.located(path))
     events, head = verified.events, verified.head.hash
@@ -135,6 +138,7 @@ def check_bytes(
             out.findings.append(finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
         out.facts = match_facts(out.match, done.game, done.final.game)
+        out.rulings = ruling_rows(out.match, done.stances)
     out.randomness = randomness_row(out.match, events)
     out.data, out.columns = data, columns(events, types)
     return out
@@ -401,6 +405,7 @@ class _Batch:
             con.execute(_INSERT_MATCHES, {"rows": _json([c.row for c in self.items])})
             con.execute(_INSERT_FINDINGS, {"rows": _json([f for c in self.items for f in c.findings])})
             con.execute(INSERT_RANDOMNESS, {"rows": _json([c.randomness for c in self.items if c.randomness])})
+            con.execute(INSERT_STANCES, {"rows": _json([r for c in self.items for r in c.rulings])})
             load_facts(con, self.items)
             for sql in feeds:
                 con.execute(sql)

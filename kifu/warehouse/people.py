@@ -88,12 +88,38 @@ def normalise(name: str | None) -> str:
 
 def identity_path(db: str | os.PathLike[str], people: str | os.PathLike[str] | None = None) -> Path:
     """``people``, else $KIFU_PEOPLE, else people.toml beside the warehouse file (or dataset folder)."""
+    return named_identity(people) or beside(db)
+
+
+def named_identity(people: str | os.PathLike[str] | None = None) -> Path | None:
+    """The identity file a person named: ``people`` (--people), else $KIFU_PEOPLE; None when neither."""
     if people:
         return Path(people)
     if os.environ.get(ENV_PEOPLE):
         return Path(os.environ[ENV_PEOPLE])
+    return None
+
+
+def beside(db: str | os.PathLike[str]) -> Path:
+    """people.toml beside the warehouse file, or inside a dataset's folder: used when it is there."""
     where = Path(db)
     return (where if where.is_dir() else where.parent) / FILE_NAME
+
+
+def identity_for(db: str | os.PathLike[str], people: str | os.PathLike[str] | None = None) -> Identity:
+    """The identity file of a command: the one named (--people, $KIFU_PEOPLE), which must exist, else
+    people.toml beside the warehouse when it is there, else none.
+
+    A named file that is missing is an error, never an empty identity: a typo in --people
+    would otherwise merge nobody and every statistic about people would silently change.
+    """
+    named = named_identity(people)
+    if named is not None:
+        if not named.is_file():
+            how = ENV_PEOPLE if not people or os.environ.get(ENV_PEOPLE) == str(people) else "--people"
+            raise KifuError(Msg("people.missing", option=how), where=str(named))
+        return load_identity(named)
+    return load_identity(beside(db))
 
 
 @dataclass(frozen=True)
@@ -109,6 +135,8 @@ class Identity:
     """Key (exact) -> person."""
     digest: str = hashlib.sha256(b"").hexdigest()
     """SHA-256 of the file's bytes (of nothing when there is no file)."""
+    text: str | None = None
+    """The file as read (None when there is no file): what a Parquet dataset written with it carries."""
 
     @property
     def version(self) -> str:
@@ -123,9 +151,15 @@ def load_identity(path: str | os.PathLike[str] | None) -> Identity:
     where = str(path)
     try:
         data = Path(path).read_bytes()
-        doc = limits.load_toml(data.decode("utf-8"))
     except OSError as exc:
         raise KifuError(Msg("people.unreadable", reason=exc.strerror), where=where) from None
+    return parse_identity(data, where)
+
+
+def parse_identity(data: bytes, where: str) -> Identity:
+    """An identity file's bytes, read (``load_identity``; a Parquet dataset carries them in its manifest)."""
+    try:
+        doc = limits.load_toml(data.decode("utf-8"))
     except limits.TomlTooDeep as exc:
         raise KifuError(exc.message(), where=where, line=exc.line) from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
@@ -154,7 +188,14 @@ def load_identity(path: str | os.PathLike[str] | None) -> Identity:
                     names = dict(alias=repr(alias), other=repr(other), person=repr(person))
                     twice = Msg("people.twice_names", **names) if kind == "names" else Msg("people.twice_keys", **names)
                     raise KifuError(twice, where=where, field=f"{person}.{kind}")
-    return Identity(path=where, people=tuple(doc), names=names, keys=keys, digest=hashlib.sha256(data).hexdigest())
+    return Identity(
+        path=where,
+        people=tuple(doc),
+        names=names,
+        keys=keys,
+        digest=hashlib.sha256(data).hexdigest(),
+        text=data.decode("utf-8"),
+    )
 
 
 Seat = tuple[str, str, int, str, str, "str | None"]

@@ -503,7 +503,10 @@ def seats(
 
 RULE_RATES_SQL = """
 WITH per_game AS (SELECT game, count(*) AS matches FROM matches GROUP BY game)
-SELECT m.game, f.code, any_value(f.severity) AS severity, count(DISTINCT f.match) AS hit, any_value(p.matches) AS matches,
+SELECT m.game, f.code,
+       ['info', 'warning', 'error'][max(CASE f.severity WHEN 'error' THEN 3 WHEN 'warning' THEN 2 ELSE 1 END)]
+           AS severity,
+       count(DISTINCT f.match) AS hit, any_value(p.matches) AS matches,
        count(*) AS findings
 FROM findings f JOIN matches m USING (match) JOIN per_game p ON p.game = m.game
 WHERE ($game IS NULL OR m.game = $game)
@@ -513,7 +516,8 @@ GROUP BY ALL ORDER BY hit DESC, m.game, f.code"""
 def rule_rates(
     con: duckdb.DuckDBPyConnection, *, game: str | None = None, level: float = 0.95
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Per rule: the share of a game's matches with at least one finding of it."""
+    """Per rule: the share of a game's matches with at least one finding of it; ``severity`` is the worst of its
+    findings (a rule may report an error in one match and a note in another)."""
     rows = con.execute(RULE_RATES_SQL, {"game": game}).fetchall()
     out = [(g, code, sev, hit, n, total, *_proportion(hit, n, level)) for g, code, sev, hit, n, total in rows]
     return ["game", "code", "severity", "matches_hit", "matches", "findings", "rate", "ci_low", "ci_high"], out

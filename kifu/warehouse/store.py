@@ -58,6 +58,11 @@ SCHEMA = (
         evidence JSON, consequences BIGINT[])""",
     # the seqs a finding explains (one mistake, one finding); a warehouse made before gets the column empty
     "ALTER TABLE findings ADD COLUMN IF NOT EXISTS consequences BIGINT[]",
+    # kifu's stance on each judge ruling (kifu.auditor.stance), as the audit at ingest decided it; the
+    # `rulings` view joins it to the ruling's own fields (docs/sql.md, "Rulings and kifu's stance")
+    """CREATE TABLE IF NOT EXISTS ruling_stances (
+        match VARCHAR NOT NULL, seq BIGINT NOT NULL, stance VARCHAR NOT NULL, judge_broken BOOLEAN,
+        kifu VARCHAR NOT NULL, finding_codes VARCHAR[], finding_seqs BIGINT[], says_en VARCHAR, says_ja VARCHAR)""",
     # The exact line stays VARCHAR (byte-exact export); the JSON cast is only paid when selected.
     "CREATE OR REPLACE VIEW events AS " + _EVENTS_VIEW.format(table="event_lines"),
 )
@@ -212,6 +217,7 @@ def create_schema(con: duckdb.DuckDBPyConnection, mods: Iterable[ModuleType] | N
                 con.execute(sql)
         create_views(con, selects(mods))
         _backfill_randomness(con)
+        _backfill_stances(con)
         known = con.execute("SELECT digest FROM feed_versions WHERE feed = 'all'").fetchone()
         if known is None or known[0] != digest(mods):
             _refill_feeds(con, mods)
@@ -243,6 +249,42 @@ _RANDOMNESS_ROW = '[{"match":"VARCHAR","verifiable":["BIGINT"],"voided":["BIGINT
 INSERT_RANDOMNESS = (
     f"INSERT INTO match_randomness BY NAME SELECT unnest(from_json($rows, '{_RANDOMNESS_ROW}'), recursive := true)"
 )
+
+_STANCE_ROW = (
+    '[{"match":"VARCHAR","seq":"BIGINT","stance":"VARCHAR","judge_broken":"BOOLEAN","kifu":"VARCHAR",'
+    '"finding_codes":["VARCHAR"],"finding_seqs":["BIGINT"],"says_en":"VARCHAR","says_ja":"VARCHAR"}]'
+)
+INSERT_STANCES = (
+    f"INSERT INTO ruling_stances BY NAME SELECT unnest(from_json($rows, '{_STANCE_ROW}'), recursive := true)"
+)
+
+STANCES = "stance/1"
+"""The version of kifu's stances stored in ``ruling_stances`` (``feed_versions``, feed ``rulings``): a warehouse
+that holds another (or none: made before the table) has them worked out again from its stored logs."""
+
+
+def _backfill_stances(con: duckdb.DuckDBPyConnection) -> None:
+    """kifu's stance on the rulings of every stored match that records one, when the warehouse holds no
+    stances of this version: each such match audited anew from its stored lines, as ingest does."""
+    from kifu import app
+
+    from .checked import ruling_rows
+
+    known = con.execute("SELECT digest FROM feed_versions WHERE feed = 'rulings'").fetchone()
+    if known is not None and known[0] == STANCES:
+        return
+    con.execute("DELETE FROM ruling_stances")
+    ids = con.execute("SELECT DISTINCT match FROM event_lines WHERE type = 'judge.ruling' ORDER BY match")
+    rows = []
+    for (match,) in ids.fetchall():
+        try:
+            done = app.audit(match_lines(con, match), where=match)
+        except KifuError:
+            continue  # stored lines that no longer verify are no match to judge: its rulings keep no stance
+        rows += ruling_rows(match, done.stances)
+    con.execute(INSERT_STANCES, {"rows": msgspec.json.encode(rows).decode()})
+    con.execute("INSERT OR REPLACE INTO feed_versions VALUES ('rulings', $d)", {"d": STANCES})
+
 
 _UNJUDGED = "SELECT match FROM matches ANTI JOIN match_randomness USING (match)"
 _MAY_HAVE_STATUS = """SELECT DISTINCT match FROM event_lines
@@ -447,6 +489,10 @@ EXPORTS: dict[str, str] = {
                           FROM random_outcomes r JOIN matches m USING (match)""",
     "run_lengths": """SELECT r.*, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
                       FROM run_lengths r JOIN matches m USING (match)""",
+    "match_randomness": """SELECT r.*, m.game, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
+                           FROM match_randomness r JOIN matches m USING (match)""",
+    "ruling_stances": """SELECT r.*, m.game, coalesce(strftime(m.first_at, '%Y-%m'), 'unknown') AS month
+                         FROM ruling_stances r JOIN matches m USING (match)""",
 }
 """Datasets of `kifu export --parquet`; a match's month is the month (UTC) of its first event."""
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from kifu.events import limits, logfile
+from kifu.events import limits, logfile, rfc3339
 from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted
 from kifu.events.i18n import Msg
 
@@ -162,6 +162,7 @@ class _Watched:
     def __iter__(self) -> Iterator[Event]:
         blocks = Blocks(self.path)
         for _, events in blocks:
+            rfc3339.check_events(events, self.path)  # as ``ingest.check_bytes`` refuses what it cannot store
             for e in events:
                 if self.start is None:
                     assert isinstance(e, MatchStarted)  # the verifier refuses any other first line
@@ -179,7 +180,7 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
     ``audit`` (``kifu.app.audit``) reads the file itself, a block at a time (a second read only if
     the log holds a void); without one the log is only verified.
     """
-    from .checked import Checked, finding_row
+    from .checked import Checked, finding_row, ruling_rows
     from .views import match_facts
 
     done = None
@@ -192,6 +193,7 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
         else:
             done = audit(path)  # type: ignore[arg-type]  # the app's audit reads a path as it reads a Log
             start, end, head, count = done.start, done.end, done.head, done.head.seq
+            _storable(done, path)
     except KifuError as exc:
         return Checked(path, error=exc.located(path))
     assert start is not None and head is not None
@@ -222,7 +224,17 @@ def check(path: str, audit: Audit | None, known: dict[str, str] | None = None) -
             out.findings.append(finding_row(out.match, f))
             out.counts[f.severity] = out.counts.get(f.severity, 0) + 1
         out.facts = match_facts(out.match, done.game, done.final.game)
+        out.rulings = ruling_rows(out.match, done.stances)
     return out
+
+
+def _storable(done: Any, path: str) -> None:
+    """Refuse, as ``ingest.check_bytes`` does, a streamed log the warehouse cannot store as written: the audit
+    read every event once, and its KIFU-LOG-004 names each time that is not strict RFC 3339."""
+    rfc3339.check_seats(done.start, where=path)
+    for f in done.findings:
+        if f.code == "KIFU-LOG-004":
+            rfc3339.check_time(f.evidence.get("at"), where=path, line=f.seq, seq=f.seq)
 
 
 def _seq_of_hash(path: str, head: str) -> int | None:

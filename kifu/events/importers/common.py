@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from .. import limits
+from .. import limits, rfc3339
 from ..base import KifuError
 from ..i18n import Msg
 from .bcdice import Roll
@@ -252,14 +252,19 @@ def epoch_ms(value: Any) -> str | None:
 
 
 def iso_time(value: Any) -> str | None:
-    """The value if it is an RFC 3339 time with a zone, else None."""
+    """The value if it is a strict RFC 3339 time (``kifu.events.rfc3339``); the same instant written strictly
+    if the source wrote it another ISO 8601 way with its zone (``2026-11-29 14:00:00+09:00``, ``…+0900``);
+    else None (no time: never one the log could not be read back with)."""
     if not isinstance(value, str):
         return None
+    if rfc3339.parse(value) is not None:
+        return value
     try:
         t = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return value if t.tzinfo is not None else None
+    strict = t.isoformat() if t.tzinfo is not None else None
+    return strict if strict is not None and rfc3339.parse(strict) is not None else None
 
 
 class Located(msgspec.Struct, frozen=True):

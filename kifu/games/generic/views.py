@@ -15,13 +15,16 @@ VIEWS: dict[str, str] = {
                json_extract_string(line, '$.speaker') AS speaker,
                coalesce(json_extract(line, '$.secret')::BOOLEAN, false) AS secret
         FROM events WHERE type = 'note'""",
+    # kifu's stance on each ruling is the audit's (ruling_stances, stored at ingest), never worked out in SQL.
     "rulings": """
-        SELECT match, seq, actor, time,
-               json_extract(line, '$.about')::BIGINT[] AS about,
-               json_extract_string(line, '$.text') AS text,
-               json_extract_string(line, '$.code') AS code,
-               json_extract_string(line, '$.decision') AS decision
-        FROM events WHERE type = 'judge.ruling'""",
+        SELECT e.match, e.seq, e.actor, e.time,
+               json_extract(e.line, '$.about')::BIGINT[] AS about,
+               json_extract_string(e.line, '$.text') AS text,
+               json_extract_string(e.line, '$.code') AS code,
+               json_extract_string(e.line, '$.decision') AS decision,
+               s.stance, s.judge_broken, s.kifu, s.finding_codes, s.finding_seqs, s.says_en, s.says_ja
+        FROM events e LEFT JOIN ruling_stances s ON s.match = e.match AND s.seq = e.seq
+        WHERE e.type = 'judge.ruling'""",
     "players": """
         SELECT m.game, m.match, p.seat, p.player.id AS player, p.player.name AS name, p.player."key" AS "key",
                m.winner IS NOT NULL AS decided, m.winner IS NOT DISTINCT FROM p.player.id AS won
