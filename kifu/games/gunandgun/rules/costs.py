@@ -103,6 +103,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Flag]:
             },
             (a.add_seq or a.seq,),
             about=("act", a.id),
+            facts=(("number", "additional_cost"),),
         )
 
 

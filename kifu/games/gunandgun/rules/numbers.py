@@ -43,6 +43,7 @@ def _card_of(s: Step) -> tuple[Any, Any]:
     name="effect-numbers-use-n",
     severity=Severity.ERROR,
     on=(ev.EffectResolved,),
+    general=True,
 )
 def effect_numbers_use_n(s: Step) -> Iterable[Flag]:
     a, f = _card_of(s)
@@ -60,8 +61,14 @@ def effect_numbers_use_n(s: Step) -> Iterable[Flag]:
             about=("act", a.id),
         )
     elif list(s.event.values) != want:
+        # which numbers are wrong: where another rule judges one of them (the additional cost, GG-COST-002) at
+        # this event, the one wrong number is one finding, that rule's (``general``)
+        wrong = tuple(("number", x.role) for x, w, g in zip(numbers(f), want, s.event.values, strict=True) if w != g)
         yield Flag(
-            s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)}, about=("act", a.id)
+            s.event.seq,
+            {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)},
+            about=("act", a.id),
+            facts=wrong,
         )
 
 

@@ -94,7 +94,13 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Flag]:
         return  # the shooter's own loss (RECOIL) on the shot is not the shot's damage
     want = expected_damage(gun, shot)
     if want is not None and shot.damage != want:
-        modifiers = tuple(("act", a.id) for a in st.acts.values() if a.shot == shot.id)
+        # what the damage follows from: the shot's modifiers, and a gun or gunner effect of the shooter declared
+        # during the shot (a HIT taken from a wrongly tossed gun effect's N is that effect's mistake)
+        modifiers = tuple(
+            ("act", a.id)
+            for a in st.acts.values()
+            if a.shot == shot.id or a.kind in ("gun", "gunner") and a.player == shot.player and a.seq > shot.seq
+        )
         yield Flag(
             e.seq,
             {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
