@@ -162,7 +162,11 @@ def _refused(s: Step, problem: str) -> list[int]:
 def void_by_recorder_or_judge(s: Step) -> Iterable[Flag]:
     if s.event.by not in RECORDER_OR_JUDGE:
         seqs = _refused(s, "by")
-        yield Flag(s.event.seq, {"by": s.event.by, "seqs": seqs}, tuple(x for x in seqs if 1 <= x < s.event.seq))
+        yield Flag(
+            s.event.seq,
+            {"by": Msg("text.log.by", by=s.event.by) if s.event.by else Msg("text.log.no_by"), "seqs": seqs},
+            tuple(x for x in seqs if 1 <= x < s.event.seq),
+        )
 
 
 @rule(

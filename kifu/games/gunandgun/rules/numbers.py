@@ -15,6 +15,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .facts import (
+    activation,
     expected_values,
     facts_of,
     n_choices,
@@ -66,7 +67,13 @@ def effect_numbers_use_n(s: Step) -> Iterable[Flag]:
         wrong = tuple(("number", x.role) for x, w, g in zip(numbers(f), want, s.event.values, strict=True) if w != g)
         yield Flag(
             s.event.seq,
-            {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)},
+            {
+                "card": card,
+                "what": activation(s.start, s.before.game, a),
+                "n": s.event.n,
+                "want": want,
+                "got": list(s.event.values),
+            },
             about=("act", a.id),
             facts=wrong,
         )
@@ -105,6 +112,7 @@ def _effect_within_n(s: Step, a: Any) -> Iterable[Flag]:
             {
                 "card": a.card or Msg("word.gg.continuous"),
                 "act": a.id,
+                "what": activation(s.start, st, a),
                 "n": a.n,
                 "role": Msg("text.gg.exactly", role=_word(role)),
                 "limit": limit,
@@ -121,6 +129,7 @@ def _effect_within_n(s: Step, a: Any) -> Iterable[Flag]:
             {
                 "card": a.card or Msg("word.gg.continuous"),
                 "act": a.id,
+                "what": activation(s.start, st, a),
                 "n": a.n,
                 "role": _word(role),
                 "limit": limit,
@@ -258,7 +267,15 @@ def effect_does_all_that_n_says(end: End) -> Iterable[Flag]:
             if want is not None and done < want:
                 yield Flag(
                     a.resolved,
-                    {"card": a.card, "act": a.id, "n": a.rn, "role": _word(role), "want": want, "done": done},
+                    {
+                        "card": a.card,
+                        "act": a.id,
+                        "what": activation(end.start, st, a),
+                        "n": a.rn,
+                        "role": _word(role),
+                        "want": want,
+                        "done": done,
+                    },
                     (a.seq,),
                     about=("act", a.id),
                 )

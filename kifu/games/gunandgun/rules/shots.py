@@ -13,7 +13,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import expected_damage, player_gun
+from .facts import expected_damage, player_gun, shot_named
 
 STAGES = ("effect", "bullet", "response", "replace")
 
@@ -71,7 +71,12 @@ def hit_modifiers_in_order(s: Step) -> Iterable[Flag]:
     if STAGES.index(e.stage) < last:
         yield Flag(
             e.seq,
-            {"shot": e.shot, "stage": Msg(f"word.gg.stage.{e.stage}"), "after": Msg(f"word.gg.stage.{STAGES[last]}")},
+            {
+                "shot": e.shot,
+                "target": shot_named(s.start, shot),
+                "stage": Msg(f"word.gg.stage.{e.stage}"),
+                "after": Msg(f"word.gg.stage.{STAGES[last]}"),
+            },
             (shot.seq,),
             about=("shot", e.shot),
         )
@@ -103,7 +108,14 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Flag]:
         )
         yield Flag(
             e.seq,
-            {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
+            {
+                "shot": e.shot,
+                "target": shot_named(s.start, shot),
+                "gun": shot.gun,
+                "loads": shot.loads,
+                "want": want,
+                "got": shot.damage,
+            },
             (shot.seq,),
             about=("shot", e.shot),
             follows=modifiers,

@@ -164,9 +164,20 @@ def step_ja(step: str | None) -> str:
     return STEP_JA.get(step or "", "ステップの外" if step is None else f"ステップ {step}")
 
 
+def ability_named(player: str, ability: str, pending: Sequence[Pending] = ()) -> Msg:
+    """An ability as a judge reads it: its controller, the card it is on (where its ``ws.auto`` named one) and
+    its id: ``P1 (p1)'s ability of Card (a1)``."""
+    card = next((p.card for p in pending if p.ability == ability and p.card), None)
+    if card is None:
+        return Msg("text.ws.ability", player=player, ability=ability)
+    return Msg("text.ws.ability_of", player=player, card=card, ability=ability)
+
+
 def pending_hit(seq: int, pending: Sequence[Pending], key: str, **evidence: Any) -> Flag:
-    """A hit that names waiting abilities under ``key`` and cites the seqs that triggered them."""
-    return Flag(seq, {**evidence, key: ", ".join(p.ability for p in pending)}, tuple(p.seq for p in pending))
+    """A hit that names waiting abilities under ``key`` (each by controller, card and id) and cites the seqs
+    that triggered them."""
+    named = [ability_named(p.player, p.ability, (p,)) for p in pending]
+    return Flag(seq, {**evidence, key: named}, tuple(p.seq for p in pending))
 
 
 def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Flag:

@@ -9,9 +9,10 @@ from typing import Any
 from collections.abc import Iterable
 
 from kifu.auditor.base import Flag, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
-from ..projection import State
+from ..projection import UNKNOWN, State
 from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, option, undecided
 
 SIDE_LEVEL = "side_attack_level"
@@ -128,31 +129,46 @@ def no_damage_when_soul_not_positive(s: Step) -> Iterable[Flag]:
     yield from _damage_hit(s, ("floor",))
 
 
-def _reveal_problem(e: ev.DamageDealt) -> Text | None:
+def _cards(cards: Iterable[ev.DamageCard]) -> list[object]:
+    """Revealed cards by the names the log gave them (a card it did not name: "an unnamed card")."""
+    return [c.card or Msg("text.ws.unnamed_card") for c in cards]
+
+
+def _climax(c: ev.DamageCard) -> Msg:
+    """A revealed climax: by its name where the log gave one."""
+    return Msg("text.ws.climax_named", card=c.card) if c.card else Msg("text.ws.climax_unnamed")
+
+
+def _reveal_problem(e: ev.DamageDealt) -> Msg | None:
     if not e.cards:
         return None  # the log did not record the reveal; only the amount can be judged
     climaxes = [i for i, c in enumerate(e.cards) if c.climax]
     if climaxes and climaxes[0] < len(e.cards) - 1:
-        after = len(e.cards) - climaxes[0] - 1
-        return Text(
-            ja=f"クライマックスの後に {after} 枚公開されています", en=f"{after} card(s) revealed after the climax"
+        first = climaxes[0]
+        return Msg(
+            "text.ws.reveal_after_climax",
+            n=len(e.cards) - first - 1,
+            climax=_climax(e.cards[first]),
+            after=_cards(e.cards[first + 1 :]),
         )
     if climaxes and not e.cancelled:
-        return Text(
-            ja="クライマックスが公開されたのに、ダメージがキャンセルと記録されていません",
-            en="a climax was revealed but the damage is not marked cancelled",
-        )
+        return Msg("text.ws.reveal_not_cancelled", climax=_climax(e.cards[climaxes[0]]))
     if e.cancelled and not climaxes:
-        return Text(
-            ja="ダメージがキャンセルと記録されていますが、クライマックスは公開されていません",
-            en="the damage is marked cancelled but no climax was revealed",
-        )
+        return Msg("text.ws.reveal_cancelled_without_climax", cards=_cards(e.cards))
     if not climaxes and len(e.cards) != e.amount:
-        return Text(
-            ja=f"クライマックスなしで、ダメージ {e.amount} に {len(e.cards)} 枚公開されています",
-            en=f"{len(e.cards)} card(s) revealed for {e.amount} damage without a climax",
-        )
+        return Msg("text.ws.reveal_count", n=len(e.cards), cards=_cards(e.cards), amount=e.amount)
     return None
+
+
+def _damage_of(state: State, e: ev.DamageDealt) -> Msg:
+    """What dealt the damage, as a judge names it: the attack (its player, slot, character and seq) or an effect."""
+    a = state.attack
+    if e.source == "effect" or a is None:
+        return Msg(f"word.ws.damage_source.{e.source}")
+    slot = state.side(a.player).stage.get(a.slot)
+    card = slot.card if slot is not None and slot.card != UNKNOWN else None
+    key = "text.ws.attack_of_card" if card else "text.ws.attack_of"
+    return Msg(key, player=a.player, kind=Msg(f"word.ws.attack.{a.kind}"), slot=a.slot, card=card, seq=a.seq)
 
 
 @rule(
@@ -165,7 +181,11 @@ def climax_cancels_damage(s: Step) -> Iterable[Flag]:
     assert isinstance(s.event, ev.DamageDealt)
     problem = _reveal_problem(s.event)
     if problem:
-        yield Flag(s.event.seq, {"detail": problem})
+        yield Flag(
+            s.event.seq,
+            {"player": s.event.player, "by": _damage_of(s.before.game, s.event), "detail": problem},
+            (s.before.game.attack.seq,) if s.before.game.attack else (),
+        )
 
 
 @rule(
