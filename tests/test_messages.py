@@ -164,3 +164,20 @@ def test_the_scan_catches_ids_without_names_and_bare_none() -> None:
     assert NONE.search("log.void by=none is by neither")
     assert NONE.search("with hand none; it costs")
     assert not NONE.search("kept 0 of 2 coins (none kept)")
+
+
+def test_a_card_the_table_typed_in_japanese_is_named_by_that_word() -> None:
+    """魔力激突 is Mana Clash (the catalogue's Japanese name): judged as the card, named as the table typed it."""
+    from kifu import app
+
+    players = [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}]
+    bodies = [
+        {"game": "mtg", "match": "ja-name", "players": players},
+        {"type": "mtg.flip", "flip": "f1", "card": "魔力激突", "controller": "a", "flipper": "a"},
+        {"type": "mtg.call", "flip": "f1", "player": "a", "side": "heads"},
+        {"type": "mtg.coin", "flip": "f1", "player": "a", "result": "heads"},
+        {"type": "mtg.coin", "flip": "f1", "player": "b", "result": "heads"},
+    ]
+    found = app.audit(app.chain("mtg", bodies)).findings
+    assert [f.code for f in found] == ["MTG-CALL-001"]
+    assert "魔力激突" in found[0].message.ja and "Mana Clash" not in found[0].message.ja
