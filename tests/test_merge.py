@@ -8,7 +8,17 @@ from kifu.auditor.findings import DECIDED, REST, Finding, Raw, merge
 from kifu.events.i18n import Text
 
 
-def raw(code: str, seq: int, about=None, follows=(), severity: str = "error", seqs=(), facts=(), general=False) -> Raw:
+def raw(
+    code: str,
+    seq: int,
+    about=None,
+    follows=(),
+    severity: str = "error",
+    seqs=(),
+    facts=(),
+    general=False,
+    provisional=False,
+) -> Raw:
     f = Finding(
         code=code,
         name=code.lower(),
@@ -18,7 +28,7 @@ def raw(code: str, seq: int, about=None, follows=(), severity: str = "error", se
         citation=Text(ja="j", en="e"),
         message=Text(ja="j", en="e"),
     )
-    return Raw(f, about, tuple(follows), tuple(facts), general)
+    return Raw(f, about, tuple(follows), tuple(facts), general, provisional)
 
 
 def shown(findings: list[Finding]) -> list[tuple[str, int, list[int], list[int]]]:
@@ -130,3 +140,13 @@ def test_a_general_rule_never_folds_into_a_finding_of_another_event() -> None:
     cost = ("number", "additional_cost")
     out = merge([raw("G-COST-002", 20, facts=[cost]), raw("G-NUM-001", 24, facts=[cost], general=True)])
     assert [(f.code, f.seq) for f in out] == [("G-COST-002", 20), ("G-NUM-001", 24)]
+
+
+def test_a_provisional_hit_is_withdrawn_where_its_rule_says_it_again() -> None:
+    """A toss before its cost: said at once (not paid yet), said again when the cost comes (paid at seq 16)."""
+    act = ("act", "a3")
+    early = raw("G-TOSS-001", 14, act, seqs=[13], provisional=True)
+    late = raw("G-TOSS-001", 14, act, seqs=[13, 16])
+    assert shown(merge([early, late])) == [("G-TOSS-001", 14, [13, 14, 16], [])]
+    assert merge([early, late])[0] is late.finding
+    assert merge([early]) == [early.finding]  # nothing said it again: it stands as said

@@ -131,6 +131,10 @@ class Flag:
     """The facts the hit finds wrong (``("number", "additional_cost")``: one number of an effect). The hit of a
     ``Rule.general`` rule merges into a more specific rule's error at the same event that finds the same facts
     wrong: one wrong number, one finding."""
+    provisional: bool = False
+    """Said before all was known (a toss before its cost, the cost not paid yet): shown at once (a match being
+    recorded), and withdrawn where the same rule reports the same subject again with what came later (the cost
+    paid, and at which seq)."""
 
 
 class Step(msgspec.Struct):
@@ -229,7 +233,7 @@ class Rule:
         return self.code.split("-", 1)[0].lower()
 
     def raw(self, hit: Flag, names: Mapping[str, str] = {}) -> Raw:
-        return Raw(self.finding(hit, names), hit.about, hit.follows, hit.facts, self.general)
+        return Raw(self.finding(hit, names), hit.about, hit.follows, hit.facts, self.general, hit.provisional)
 
 
 @functools.lru_cache(maxsize=1)

@@ -69,6 +69,8 @@ class Raw(NamedTuple):
     same facts wrong at the same event, a general rule's hit merges into it (``Flag.facts``)."""
     general: bool = False
     """Its rule judges what other rules judge more closely (``Rule.general``)."""
+    provisional: bool = False
+    """Said before all was known (``Flag.provisional``): withdrawn where its rule reports the subject again."""
 
     def sort_key(self) -> tuple[int, str]:
         return (self.finding.seq, self.finding.code)
@@ -123,7 +125,9 @@ def merge(raws: Iterable[Raw]) -> list[Finding]:
 
     * The hits of one rule about one subject (``Flag.about``) are one finding, at the first, with all their seqs:
       the same rule failing on several events of one activation or one turn.
-    * A rule's "cannot decide" about a subject is withdrawn where the same rule decides that subject.
+    * A rule's "cannot decide" about a subject is withdrawn where the same rule decides that subject, and a hit
+      it made before all was known (``provisional``: a cost not paid yet at the toss) where it reports that
+      subject again (the cost paid, and when).
     * A finding merges into an error as one of its consequences when it is about the same subject at a later event,
       when it follows from that error's subject (``Flag.follows``, wherever in the log the error is), or when it
       comes after the match was decided: at the event of the first error about ``REST`` (play recorded after a
@@ -139,6 +143,9 @@ def merge(raws: Iterable[Raw]) -> list[Finding]:
     items = sorted(raws, key=Raw.sort_key)
     if not any(r.about is not None or r.follows or r.general for r in items):
         return [r.finding for r in items]
+    if any(r.provisional for r in items):
+        restated = {(r.finding.code, r.about) for r in items if not r.provisional and r.about is not None}
+        items = [r for r in items if not (r.provisional and (r.finding.code, r.about) in restated)]
     groups: list[_Group] = []
     same: dict[tuple[str, str, Subject], _Group] = {}
     for r in items:

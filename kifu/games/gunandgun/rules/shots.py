@@ -31,7 +31,7 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Flag]:
     g = player_gun(st, e.player, e.gun)
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
-        yield Flag(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
+        yield Flag(e.seq, {"player": e.player, "gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
 
 
 @rule(
@@ -53,7 +53,7 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Flag]:
         return
     need = gun.min_load()
     if need is not None and g.loads < need:
-        yield Flag(e.seq, {"gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
+        yield Flag(e.seq, {"player": e.player, "gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
 
 
 @rule(

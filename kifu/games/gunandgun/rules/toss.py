@@ -26,9 +26,9 @@ from .facts import (
 )
 
 
-def _late_cost(s: Step | End, a: proj.Activation, cost: tuple[str, int], paid: int | None) -> Flag:
+def _late_cost(s: Step | End, a: proj.Activation, cost: tuple[str, int], paid: Msg, seqs: tuple[int, ...] = ()) -> Flag:
     """The activation's first toss came before its cost: reported at that toss, saying when it was paid."""
-    first = a.toss_seqs[0]
+    first = a.toss_seqs[0] if a.toss_seqs else s.event.seq if isinstance(s, Step) else a.seq
     return Flag(
         first,
         {
@@ -37,10 +37,11 @@ def _late_cost(s: Step | End, a: proj.Activation, cost: tuple[str, int], paid: i
             "act": a.id,
             "what": activation(s.start, s.final.game if isinstance(s, End) else s.before.game, a),
             "cost": amount(cost[0], cost[1]),
-            "paid": Msg("text.gg.never_paid") if paid is None else Msg("text.gg.paid_at", seq=paid),
+            "paid": paid,
         },
-        (a.seq,) if paid is None else (a.seq, paid),
+        (a.seq, *seqs),
         about=("act", a.id),
+        provisional=isinstance(paid, Msg) and paid.key == "text.gg.not_paid_yet",
     )
 
 
@@ -51,29 +52,32 @@ def _never_paid(end: End) -> Iterable[Flag]:
         if a.toss_seqs and a.cost_seq is None and a.kind not in ("gunner", "gun"):
             cost = expected_cost(st, a, end.options)
             if cost is not None and cost[1] > 0:
-                yield _late_cost(end, a, cost, None)
+                yield _late_cost(end, a, cost, Msg("text.gg.never_paid"))
 
 
 @rule(
     code="GG-TOSS-001",
     name="cost-paid-before-toss",
     severity=Severity.ERROR,
-    on=(ev.CostPaid,),
+    on=(ev.CoinTossed, ev.CostPaid),
     options=("cost_payment",),
     finish=_never_paid,
 )
 def cost_paid_before_toss(s: Step) -> Iterable[Flag]:
-    # Judged when the cost comes (or at the match's end, never paid), reported at the first toss: the finding
-    # then says when the late cost was paid.
+    # Reported at the first toss as soon as it is made (provisional: the cost not paid yet), and again, with the
+    # seq it was paid at, when the late cost comes (or at the match's end: never paid); one finding either way.
     st = s.before.game
     a = st.acts.get(s.event.act)
-    if a is None or a.kind in ("gunner", "gun") or s.event.kind == "additional":
+    if a is None or a.kind in ("gunner", "gun") or isinstance(s.event, ev.CostPaid) and s.event.kind == "additional":
         return
-    if a.cost_seq is not None or not a.tosses:
-        return  # paid already, or a cost before any toss: nothing to compare
+    if a.cost_seq is not None or isinstance(s.event, ev.CoinTossed) == bool(a.tosses):
+        return  # paid already, a later toss, or a cost before any toss: nothing to compare
     cost = expected_cost(st, a, s.options)
-    if cost is not None and cost[1] > 0:
-        yield _late_cost(s, a, cost, s.event.seq)
+    if isinstance(s.event, ev.CoinTossed):
+        if cost is not None and cost[1] > 0:
+            yield _late_cost(s, a, cost, Msg("text.gg.not_paid_yet"))
+    elif cost is not None and cost[1] > 0:
+        yield _late_cost(s, a, cost, Msg("text.gg.paid_at", seq=s.event.seq), (s.event.seq,))
     else:
         yield Flag(
             s.event.seq,

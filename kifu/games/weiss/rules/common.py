@@ -14,7 +14,7 @@ from kifu.events.i18n import Msg
 from kifu.events.base import Event, event_type
 
 from .. import events as ev
-from ..projection import Pending, Slot, State
+from ..projection import UNKNOWN, Attack, Pending, Slot, State
 
 
 HAND_LIMIT = Option(
@@ -192,3 +192,11 @@ def if_known(hit: Flag, known: bool, reason: Text) -> Flag:
     unknown start, so what looks like a violation may only be the missing start.
     """
     return hit if known else undecided(hit.seq, reason)
+
+
+def attack_named(state: State, a: Attack) -> Msg:
+    """An attack as a judge names it: its player, kind, character (where the log named it), slot and seq."""
+    slot = state.side(a.player).stage.get(a.slot)
+    card = slot.card if slot is not None and slot.card != UNKNOWN else None
+    key = "text.ws.attack_of_card" if card else "text.ws.attack_of"
+    return Msg(key, player=a.player, kind=Msg(f"word.ws.attack.{a.kind}"), slot=a.slot, card=card, seq=a.seq)

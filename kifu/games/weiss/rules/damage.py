@@ -12,8 +12,8 @@ from kifu.auditor.base import Flag, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
-from ..projection import UNKNOWN, State
-from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, option, undecided
+from ..projection import State
+from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, attack_named, option, undecided
 
 SIDE_LEVEL = "side_attack_level"
 
@@ -76,7 +76,8 @@ def _damage_hit(s: Step, kinds: tuple[str, ...]) -> Iterable[Flag]:
         return
     e, calc = found
     if _diagnosis(e, calc) in kinds:
-        yield Flag(e.seq, {"amount": e.amount, **calc}, (s.before.game.attack.seq,))
+        by = _damage_of(s.before.game, e)
+        yield Flag(e.seq, {"amount": e.amount, **calc, "player": e.player, "by": by}, (s.before.game.attack.seq,))
 
 
 DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
@@ -161,14 +162,10 @@ def _reveal_problem(e: ev.DamageDealt) -> Msg | None:
 
 
 def _damage_of(state: State, e: ev.DamageDealt) -> Msg:
-    """What dealt the damage, as a judge names it: the attack (its player, slot, character and seq) or an effect."""
-    a = state.attack
-    if e.source == "effect" or a is None:
+    """What dealt the damage, as a judge names it: the attack (``attack_named``) or an effect."""
+    if e.source == "effect" or state.attack is None:
         return Msg(f"word.ws.damage_source.{e.source}")
-    slot = state.side(a.player).stage.get(a.slot)
-    card = slot.card if slot is not None and slot.card != UNKNOWN else None
-    key = "text.ws.attack_of_card" if card else "text.ws.attack_of"
-    return Msg(key, player=a.player, kind=Msg(f"word.ws.attack.{a.kind}"), slot=a.slot, card=card, seq=a.seq)
+    return attack_named(state, state.attack)
 
 
 @rule(
