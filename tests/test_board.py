@@ -135,7 +135,9 @@ def test_a_finding_is_outlined_in_its_colour_where_it_is(tmp_path: Path) -> None
     red = b.SEVERITY_COLOUR["error"]
     assert f'stroke="{red}" stroke-width="3"' in at14 and "GG-TOSS-001" in at14
     assert "cost 1 not paid yet" in at14  # the activation the finding is about, drawn with its cost unpaid
-    assert f'stroke="{red}" stroke-width="3"' not in drawn(doc, 16)
+    # the finding rests on the late payment too (seq 16, "paid at seq 16"), not on the toss between (seq 15)
+    assert f'stroke="{red}" stroke-width="3"' in drawn(doc, 16)
+    assert f'stroke="{red}" stroke-width="3"' not in drawn(doc, 15)
 
 
 @pytest.mark.parametrize("name", MATCHES)
@@ -287,6 +289,6 @@ def test_a_log_longer_than_the_boards_keeps_those_a_summary_keeps(tmp_path: Path
     frames_, _ = boards(doc)
     rows = {int(tr.get("id").removeprefix("seq-")) for tr in doc.xpath("//tr[starts-with(@id, 'seq-')]")}
     assert rows == set(range(1, 56))
-    findings = {12, 13, 14, 15, 26, 27, 28}  # GG-TOSS-001 at 13 and 14, GG-LIM-001 at 27, one either side
+    findings = {12, 13, 14, 15, 16, 17, 26, 27, 28}  # GG-TOSS-001 at 13, 14, 16, GG-LIM-001 at 27, one either side
     rulings = {19, 20, 21, 30, 31, 32, 38, 39, 40, 41, 42}  # the rulings at 20, 31 and 41, and the load at 39
     assert set(frames_) == set(range(1, 6)) | set(range(51, 56)) | findings | rulings

@@ -252,5 +252,6 @@ def test_the_suite_of_every_game_runs_on_a_game_added(toy: Path, tmp_path: Path)
         "test_replay_is_deterministic_and_snapshots_agree",
         "test_the_benchmarks_corpus_of_each_game_verifies",
         "test_one_mistake_gives_exactly_one_error_finding",
+        "test_each_kind_of_mistake_in_each_game_gives_exactly_one_error_finding",
         "test_the_unfolded_list_keeps_every_finding",
     }, run.stdout[-3000:]

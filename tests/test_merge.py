@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import itertools
 
-from kifu.auditor.findings import REST, Finding, Raw, merge
+from kifu.auditor.findings import DECIDED, REST, Finding, Raw, merge
 from kifu.events.i18n import Text
 
 
-def raw(code: str, seq: int, about=None, follows=(), severity: str = "error", seqs=()) -> Raw:
+def raw(
+    code: str,
+    seq: int,
+    about=None,
+    follows=(),
+    severity: str = "error",
+    seqs=(),
+    facts=(),
+    general=False,
+    provisional=False,
+) -> Raw:
     f = Finding(
         code=code,
         name=code.lower(),
@@ -18,7 +28,7 @@ def raw(code: str, seq: int, about=None, follows=(), severity: str = "error", se
         citation=Text(ja="j", en="e"),
         message=Text(ja="j", en="e"),
     )
-    return Raw(f, about, tuple(follows))
+    return Raw(f, about, tuple(follows), tuple(facts), general, provisional)
 
 
 def shown(findings: list[Finding]) -> list[tuple[str, int, list[int], list[int]]]:
@@ -95,3 +105,48 @@ def test_the_order_of_the_hits_changes_nothing() -> None:
     first = merge(raws)
     assert shown(first) == [("P-THUMB-002", 9, [9], [8, 11]), ("G-TOSS-009", 12, [12, 13], [15])]
     assert all(merge(list(p)) == first for p in itertools.permutations(raws))
+
+
+def test_play_after_a_defeat_folds_the_other_findings_of_its_own_event() -> None:
+    """A plot recorded after a defeat is also a plot with the wrong attacker: that is the same mistake."""
+    out = merge([raw("W-END-001", 22, REST), raw("W-TURN-001", 22, ("turn", 1)), raw("W-USE-001", 25, ("use", 25))])
+    assert shown(out) == [("W-END-001", 22, [22], [25])]
+
+
+def test_the_event_that_decides_the_match_keeps_its_other_findings_and_folds_what_follows() -> None:
+    """A draw from an empty deck that loses the match: a turn started after it is its consequence, but another
+    rule broken by the draw itself is a mistake of its own."""
+    out = merge([raw("G-DECK-003", 10, DECIDED), raw("G-DECK-001", 10), raw("G-END-002", 12, REST)])
+    assert shown(out) == [("G-DECK-001", 10, [10], []), ("G-DECK-003", 10, [10], [12])]
+
+
+def test_a_general_rule_on_the_same_wrong_number_folds_into_the_specific_one() -> None:
+    act = ("act", "a1")
+    cost = ("number", "additional_cost")
+    specific = raw("G-COST-002", 24, act, facts=[cost])
+    general = raw("G-NUM-001", 24, act, facts=[cost], general=True)
+    for order in ([specific, general], [general, specific]):
+        assert [f.code for f in merge(order)] == ["G-COST-002"]
+
+
+def test_a_general_rule_that_finds_another_number_wrong_too_stands() -> None:
+    act = ("act", "a1")
+    cost, burn = ("number", "additional_cost"), ("number", "burn")
+    out = merge([raw("G-COST-002", 24, act, facts=[cost]), raw("G-NUM-001", 24, act, facts=[cost, burn], general=True)])
+    assert [f.code for f in out] == ["G-COST-002", "G-NUM-001"]
+
+
+def test_a_general_rule_never_folds_into_a_finding_of_another_event() -> None:
+    cost = ("number", "additional_cost")
+    out = merge([raw("G-COST-002", 20, facts=[cost]), raw("G-NUM-001", 24, facts=[cost], general=True)])
+    assert [(f.code, f.seq) for f in out] == [("G-COST-002", 20), ("G-NUM-001", 24)]
+
+
+def test_a_provisional_hit_is_withdrawn_where_its_rule_says_it_again() -> None:
+    """A toss before its cost: said at once (not paid yet), said again when the cost comes (paid at seq 16)."""
+    act = ("act", "a3")
+    early = raw("G-TOSS-001", 14, act, seqs=[13], provisional=True)
+    late = raw("G-TOSS-001", 14, act, seqs=[13, 16])
+    assert shown(merge([early, late])) == [("G-TOSS-001", 14, [13, 14, 16], [])]
+    assert merge([early, late])[0] is late.finding
+    assert merge([early]) == [early.finding]  # nothing said it again: it stands as said

@@ -2,7 +2,9 @@
 
 Every finding (``merged=False``: the ones ``kifu audit --all`` shows too) of every fixture and
 acceptance log, in Japanese and in English: players named by name with their seat id in
-parentheses (never a bare id), no ``None``, no ``-`` where a value belongs, no Python
+parentheses (never a bare id), an activation, shot, ability or flip the log gave an id named by what it is
+with its id in parentheses (``Ren's 計略 (r1)``, never a bare ``r1``), no ``None`` and no bare ``none`` (``by=none``)
+where a value belongs, no ``-`` where a value belongs, no Python
 ``['list']`` or ``True``, no ``{field}`` left unfilled; the Japanese message has no English
 word but the names and values the log itself wrote and identifiers; no citation names a seed.
 """
@@ -25,6 +27,10 @@ LOGS = sorted(p for p in FIXTURES.rglob("*.jsonl") if "imports" not in p.relativ
     (ROOT / "tests/acceptance").rglob("*.jsonl")
 )
 REPR = re.compile(r"\bNone\b|\bTrue\b|\bFalse\b|\[['\"]|['\"]\]|\{\w+(:\w+)?\}|<\w+ object")
+NONE = re.compile(r"=(none|なし)\b|(?<![\w'-])none(?![\w'-]| kept)")
+"""An empty value written as the word for nothing (``by=none``, ``with hand none``): a message says what is missing."""
+IDS = ("act", "shot", "ability", "flip")
+"""Fields whose value is an id the log gives an activation, a shot, an ability or a flip, and names it by later."""
 DASH = re.compile(r"(^|[\s(,:=])-($|[\s),;])")
 _A = r"(?<![A-Za-z0-9_])"
 _Z = r"(?![A-Za-z0-9_])"
@@ -66,6 +72,29 @@ def _written(events: list[Any]) -> set[str]:
     return out
 
 
+def _ids(events: list[Any]) -> set[str]:
+    """The ids the log gives things (an activation, a shot, an ability, a flip) and names them by again."""
+    seen: dict[str, int] = {}
+    for e in events:
+        for key in IDS:
+            value = getattr(e, key, None)
+            if isinstance(value, str):
+                seen[value] = seen.get(value, 0) + 1
+    return {v for v, n in seen.items() if n > 1}
+
+
+def _unnamed(message: str, ids: set[str]) -> list[str]:
+    """Ids the message writes bare: ``Ren's 計略 (r1)`` names it, ``r1`` alone or ``a1 (計略)`` does not."""
+    found = []
+    for i in ids:
+        for m in re.finditer(rf"(?<![\w.=-]){re.escape(i)}(?![\w.-])", message):
+            if not (
+                message[: m.start()].endswith(("(", "（")) and message[m.end() :].startswith((")", ",", "、", "）"))
+            ):
+                found.append(i)
+    return found
+
+
 def _bare(message: str, names: dict[str, str], lang: str) -> list[str]:
     """Player ids the message writes without their name: ``Aoi (p1)`` is how it names a player."""
     found = []
@@ -83,6 +112,7 @@ def test_every_message_reads_as_a_judge_reads_it(path: Path) -> None:
     log, findings = _audited(path)
     names = {p.id: p.name for p in log.start.players}
     written = _written(log.events) | set(names.values())
+    ids = _ids(log.events)
     problems = []
     for f in findings:
         for lang in ("ja", "en"):
@@ -91,6 +121,10 @@ def test_every_message_reads_as_a_judge_reads_it(path: Path) -> None:
                 problems.append((f.code, lang, "None, '-', a repr or an unfilled field", m))
             if _bare(m, names, lang):
                 problems.append((f.code, lang, "a player id without the name", m))
+            if _unnamed(m, ids):
+                problems.append((f.code, lang, f"an id without what it names {_unnamed(m, ids)}", m))
+            if NONE.search(m):
+                problems.append((f.code, lang, "a bare none where a value belongs", m))
             if "seed" in f.citation.get(lang).lower():
                 problems.append((f.code, lang, "a seed in the citation", f.citation.get(lang)))
         english = [w for w in re.findall(r"[A-Za-z][A-Za-z'-]{2,}", IDENT.sub(" ", f.message.ja)) if w not in written]
@@ -120,3 +154,30 @@ def test_the_scan_sees_findings_in_every_game(game: str) -> None:
     assert all(
         f.message.get("ja") and f.message.get("en") and f.message.get("ja") != f.message.get("en") for f in found
     )
+
+
+def test_the_scan_catches_ids_without_names_and_bare_none() -> None:
+    """What the issue saw in bundled findings is caught: an activation by its id alone, ``by=none``."""
+    assert _unnamed("the toss for a1 (計略) came first", {"a1"}) == ["a1"]
+    assert _unnamed("Ren's 計略 (a1) came first", {"a1"}) == []
+    assert _unnamed("still pending: P1 (p1)'s ability (a1)", {"a1"}) == []
+    assert NONE.search("log.void by=none is by neither")
+    assert NONE.search("with hand none; it costs")
+    assert not NONE.search("kept 0 of 2 coins (none kept)")
+
+
+def test_a_card_the_table_typed_in_japanese_is_named_by_that_word() -> None:
+    """魔力激突 is Mana Clash (the catalogue's Japanese name): judged as the card, named as the table typed it."""
+    from kifu import app
+
+    players = [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}]
+    bodies = [
+        {"game": "mtg", "match": "ja-name", "players": players},
+        {"type": "mtg.flip", "flip": "f1", "card": "魔力激突", "controller": "a", "flipper": "a"},
+        {"type": "mtg.call", "flip": "f1", "player": "a", "side": "heads"},
+        {"type": "mtg.coin", "flip": "f1", "player": "a", "result": "heads"},
+        {"type": "mtg.coin", "flip": "f1", "player": "b", "result": "heads"},
+    ]
+    found = app.audit(app.chain("mtg", bodies)).findings
+    assert [f.code for f in found] == ["MTG-CALL-001"]
+    assert "魔力激突" in found[0].message.ja and "Mana Clash" not in found[0].message.ja

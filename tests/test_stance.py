@@ -104,7 +104,13 @@ def test_audit_shows_the_stance_on_each_ruling_in_every_format(kifu) -> None:
     at = lines.index("Rulings:")
     assert len(lines[at + 1 : at + 4]) == 3 and all("kifu agrees" in line for line in lines[at + 1 : at + 4])
     ja = kifu("audit", DISPUTE, "--lang", "ja", "-f", "md")
-    assert "## 裁定" in ja.out and "| 20 | 14 | 警告 GG-TOSS-001 |" in ja.out and "warning" not in ja.out
+    assert "## 裁定" in ja.out and "| 20 | 14 | GG-TOSS-001 について警告 | 「Costs are prepaid" in ja.out
+    decisions = [
+        line.split(" | ")[2] for line in ja.out.splitlines() if line.startswith(("| 20 |", "| 31 |", "| 41 |"))
+    ]
+    assert len(decisions) == 3 and not any(
+        "warning" in d or "upheld" in d for d in decisions
+    )  # the judge's own text stays
     doc = json.loads(kifu("audit", DISPUTE, "-f", "json").out)
     assert [(r["seq"], r["stance"], r["judge_finds_rule_broken"], r["kifu"]) for r in doc["rulings"]] == [
         (20, "agree", True, "error"),
@@ -131,5 +137,32 @@ def test_the_report_shows_the_stances_right_after_the_verdict_and_the_options_af
         assert order == ["card verdict error", "card stances", "findings", "options"]
         stances = doc.xpath("//div[contains(@class,'stances')]//li")
         assert len(stances) == 3 and all(agrees in li.text_content() for li in stances)
+        # what the judge ruled is on the row itself: the decision, unambiguous, and the ruling's own words
+        assert all(li.xpath(".//q[@class='ruling-text']") for li in stances)
         if lang == "ja":
-            assert "警告" in stances[0].text_content() and "warning" not in stances[0].text_content()
+            decision = stances[0].xpath(".//b")[0].text_content()
+            assert "警告" in decision and "warning" not in decision  # the judge's own words stay as written
+            assert "ペナルティ支持" in stances[1].text_content() and "プレイはそのまま有効" in stances[2].text_content()
+        else:
+            assert "penalty upheld under GG-LIM-001" in stances[1].text_content()
+            assert "upheld (the play stands)" in stances[2].text_content()
+            assert "Costs are prepaid" in stances[0].text_content()
+
+
+def test_upheld_says_which_way_it_went() -> None:
+    """ "upheld" with a rule code upholds the penalty (a rule was broken), without one the play stands."""
+    with_code = stance(_ruling([1], "upheld", "GG-LIM-001"), [])
+    without = stance(_ruling([1], "upheld"), [])
+    assert with_code.ruled("en") == "penalty upheld under GG-LIM-001 (a rule was broken)"
+    assert without.ruled("en") == "upheld (the play stands)"
+    assert stance(_ruling([1], "legal"), []).ruled("en") == "legal (the play stands)"
+    assert "ペナルティ支持" in with_code.ruled("ja") and "プレイはそのまま有効" in without.ruled("ja")
+
+
+def test_a_long_ruling_text_is_shortened_with_a_visible_note() -> None:
+    long = JudgeRuling(seq=42, prev=None, about=[1], text="The judge explains at length. " * 20, decision="warning")
+    shown = stance(long, []).quoted("en")
+    assert len(shown) < 260 and "…" in shown and "the whole ruling is at seq 42" in shown
+    assert stance(_ruling([1], "warning"), []).quoted("en") == "“…”"  # a short text is shown whole
+    doc = stance(long, []).to_json("en")
+    assert doc["text"] == long.text and doc["ruled"] == "warning"

@@ -58,7 +58,7 @@ def verify(
 
     >>> import kifu
     >>> kifu.verify("fixtures/gunandgun/dispute.jsonl").head.hash[:12]
-    '56c20d49c397'
+    'b4a6be3f414a'
     """
     tally = Tally()
     if isinstance(source, (bytes, bytearray)):

@@ -25,11 +25,12 @@ from ..events.i18n import Document, Later, Text, cite, documents, template
 from ..projector.base import Frame, Projection
 from ..projector.series import NONE as NO_CHARTS
 from ..projector.series import Charts
-from .findings import REST, Finding, Raw, Severity, Subject
+from .findings import DECIDED, REST, Finding, Raw, Severity, Subject
 
 __all__ = [
     "CODE",
     "CORE_OPTIONS",
+    "DECIDED",
     "INTERNAL",
     "NAME",
     "PARTS",
@@ -126,6 +127,14 @@ class Flag:
     about a subject is withdrawn once the rule decides it."""
     follows: tuple[Subject, ...] = ()
     """Subjects this hit follows from: when an error is about one of them, this hit is its consequence."""
+    facts: tuple[Subject, ...] = ()
+    """The facts the hit finds wrong (``("number", "additional_cost")``: one number of an effect). The hit of a
+    ``Rule.general`` rule merges into a more specific rule's error at the same event that finds the same facts
+    wrong: one wrong number, one finding."""
+    provisional: bool = False
+    """Said before all was known (a toss before its cost, the cost not paid yet): shown at once (a match being
+    recorded), and withdrawn where the same rule reports the same subject again with what came later (the cost
+    paid, and at which seq)."""
 
 
 class Step(msgspec.Struct):
@@ -172,6 +181,10 @@ class Rule:
     finish: Callable[[End], Iterable[Flag] | None] | None = None
     options: tuple[str, ...] = ()
     """Names of the options this rule's verdict depends on."""
+    general: bool = False
+    """It judges what other rules judge more closely (every number of an effect uses N, where one rule judges
+    the additional cost): its error merges into theirs at the same event when they find the same facts wrong
+    (``Flag.facts``; ``findings.merge``)."""
 
     @property
     def title(self) -> Text:
@@ -214,7 +227,7 @@ class Rule:
         return self.code.split("-", 1)[0].lower()
 
     def raw(self, hit: Flag, names: Mapping[str, str] = {}) -> Raw:
-        return Raw(self.finding(hit, names), hit.about, hit.follows)
+        return Raw(self.finding(hit, names), hit.about, hit.follows, hit.facts, self.general, hit.provisional)
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from ..events.base import JudgeRuling, LogVoided, MatchEnded, MatchStarted, Note, RandomRolled
 from ..projector.base import RECORDER_OR_JUDGE, parse_time, void_verdicts
 from ..events.i18n import Msg
-from .base import End, Flag, Option, Rule, Severity, Step, end_rule, rule
+from .base import REST, End, Flag, Option, Rule, Severity, Step, end_rule, rule
 
 ROLES = ("judge", "system", "recorder")
 """`by` values that name a role at the table rather than a player."""
@@ -25,7 +25,8 @@ def nothing_after_match_end(s: Step) -> tuple[Flag, ...] | None:
     # Watches every event, so a plain return instead of a generator (the engine takes None).
     ended = s.before.log.ended
     if ended is not None and not isinstance(s.event, (Note, JudgeRuling, MatchEnded, LogVoided)):
-        return (Flag(s.event.seq, {"type": type(s.event).__struct_config__.tag, "ended": ended}, (ended,)),)
+        # play after the end: one finding, at the first such event, every later one its consequence
+        return (Flag(s.event.seq, {"type": type(s.event).__struct_config__.tag, "ended": ended}, (ended,), about=REST),)
     return None
 
 
@@ -104,7 +105,7 @@ def ruling_names_earlier_events(s: Step) -> Iterable[Flag]:
 )
 def match_ends_once(s: Step) -> Iterable[Flag]:
     if s.before.log.ended is not None:
-        yield Flag(s.event.seq, {"ended": s.before.log.ended}, (s.before.log.ended,))
+        yield Flag(s.event.seq, {"ended": s.before.log.ended}, (s.before.log.ended,), about=REST)
 
 
 @rule(
@@ -161,7 +162,11 @@ def _refused(s: Step, problem: str) -> list[int]:
 def void_by_recorder_or_judge(s: Step) -> Iterable[Flag]:
     if s.event.by not in RECORDER_OR_JUDGE:
         seqs = _refused(s, "by")
-        yield Flag(s.event.seq, {"by": s.event.by, "seqs": seqs}, tuple(x for x in seqs if 1 <= x < s.event.seq))
+        yield Flag(
+            s.event.seq,
+            {"by": Msg("text.log.by", by=s.event.by) if s.event.by else Msg("text.log.no_by"), "seqs": seqs},
+            tuple(x for x in seqs if 1 <= x < s.event.seq),
+        )
 
 
 @rule(

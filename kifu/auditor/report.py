@@ -16,7 +16,7 @@ from ..events.i18n import cited
 from .base import Finding, Rule
 from .provenance import Edited, note
 from .provenance import to_json as provenance_json
-from .stance import Stance, decision_word
+from .stance import Stance
 
 
 def label(key: str, lang: str) -> str:
@@ -163,14 +163,14 @@ def as_markdown(
             + [
                 f"## {label('rulings', lang)}",
                 "",
-                f"| {label('seq', lang)} | {label('about', lang)} | {label('decision', lang)} | {label('stance', lang)} |",
-                "|---|---|---|---|",
+                f"| {label('seq', lang)} | {label('about', lang)} | {label('decision', lang)} | "
+                f"{label('ruling_text', lang)} | {label('stance', lang)} |",
+                "|---|---|---|---|---|",
             ]
         )
         out.extend(
-            f"| {s.ruling.seq} | {', '.join(map(str, s.ruling.about))} | "
-            f"{_md_cell(' '.join(filter(None, (decision_word(s.ruling.decision, lang), s.ruling.code))))} | "
-            f"{_md_cell(s.words().get(lang))} |"
+            f"| {s.ruling.seq} | {', '.join(map(str, s.ruling.about))} | {_md_cell(s.ruled(lang))} | "
+            f"{_md_cell(s.quoted(lang))} | {_md_cell(s.words().get(lang))} |"
             for s in stances
         )
     struck = _voided_lines(gone, lang, "", "~~")
@@ -186,10 +186,11 @@ def _edited_note(f: Finding, edited: Edited, lang: str) -> str:
 
 
 def ruling_line(s: Stance, lang: str) -> str:
-    """One ruling and kifu's stance on it: ``seq 20 (about seq 14, GG-TOSS-001) warning: kifu agrees …``."""
+    """One ruling and kifu's stance on it: ``seq 20 (about seq 14) warning (GG-TOSS-001) “Costs are prepaid …”:
+    kifu agrees …``: what the judge decided and said, then kifu's stance."""
     r = s.ruling
     about = ", ".join(map(str, r.about))
-    said = " ".join(filter(None, (decision_word(r.decision, lang), r.code)))
+    said = " — ".join(filter(None, (s.ruled(lang), s.quoted(lang))))
     return f"seq {r.seq} ({label('about', lang)} seq {about}){' ' + said if said else ''}: {s.words().get(lang)}"
 
 

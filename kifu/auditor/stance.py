@@ -33,6 +33,9 @@ LEGAL = ("legal", "no-infraction", "overturned")
 """Decisions that say no rule was broken (``upheld`` without a ``code``: the play stands as recorded)."""
 DECISIONS = BROKEN + LEGAL
 """Every decision word kifu compares, in the order docs/format.md lists them."""
+SHORT = 160
+"""How many characters of a ruling's text a stance row shows; a longer text is cut at a word and says so (the
+whole text is at the ruling's seq, and in ``-f json``)."""
 
 
 def judged_broken(ruling: JudgeRuling) -> bool | None:
@@ -85,6 +88,32 @@ class Stance(NamedTuple):
             }
         )
 
+    def ruled(self, lang: str) -> str:
+        """What the judge decided, never ambiguous: ``penalty upheld (GG-TOSS-001)``, ``upheld: the play stands``,
+        ``warning (GG-TOSS-001)``; empty for a ruling with no decision and no rule."""
+        r = self.ruling
+        word = (r.decision or "").strip().lower()
+        if word == "upheld":
+            key = "stance.ruled.upheld_code" if r.code else "stance.ruled.upheld_play"
+        elif word in LEGAL:
+            key = "stance.ruled.stands_code" if r.code else "stance.ruled.stands"
+        elif word:
+            key = "stance.ruled.code" if r.code else "stance.ruled.word"
+        else:
+            return r.code or ""
+        return i18n.text(key, lang, decision=decision_word(word, lang), code=r.code or "")
+
+    def quoted(self, lang: str) -> str:
+        """The ruling's text as a stance row shows it, in quotes: whole, or cut at a word with a visible note that
+        says where the whole text is."""
+        text = " ".join(self.ruling.text.split())
+        if not text:
+            return ""
+        if len(text) > SHORT:
+            cut = text[:SHORT].rsplit(" ", 1)[0] if " " in text[:SHORT] else text[:SHORT]
+            text = cut.rstrip(" ,.;:、。") + "…" + i18n.text("stance.shortened", lang, seq=self.ruling.seq)
+        return i18n.text("stance.quote", lang, text=text)
+
     def to_json(self, lang: str) -> dict[str, object]:
         r = self.ruling
         return {
@@ -93,6 +122,7 @@ class Stance(NamedTuple):
             "code": r.code,
             "decision": r.decision,
             "text": r.text,
+            "ruled": self.ruled(lang),
             "judge_finds_rule_broken": self.judge_broken,
             "kifu": self.kifu_level,
             "stance": self.kind,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from ...projector import series
 from ..base import CORE_OPTIONS, Finding
 from ..report import counts
-from ..stance import decision_word, stances
+from ..stance import stances
 from .common import SEVERITIES, Context, esc, labelled_table, metric_label, num, plain
 
 
@@ -109,11 +109,14 @@ def _stances(ctx: Context, findings: Sequence[Finding]) -> str:
     items = []
     for s in stances(ctx.rulings, findings):
         r = s.ruling
-        said = " ".join(filter(None, (decision_word(r.decision, ctx.lang), r.code)))
+        said = s.ruled(ctx.lang)
+        quoted = s.quoted(ctx.lang)
         about = ", ".join(f'<a class="seqlink" href="#seq-{int(x)}">seq {int(x)}</a>' for x in r.about)
         items.append(
             f'<li class="stance {esc(s.kind)}"><a class="seqlink" href="#seq-{r.seq}">seq {r.seq}</a> '
-            f'<span class="note">{esc(ctx.t("about"))} {about}</span> <b>{esc(said)}</b><br>'
+            f'<span class="note">{esc(ctx.t("about"))} {about}</span> <b>{esc(said)}</b>'
+            + (f' <q class="ruling-text">{esc(quoted)}</q>' if quoted else "")
+            + "<br>"
             f'<span class="badge {esc(s.kind)}">{esc(ctx.t("stance_" + s.kind))}</span> {esc(s.words().get(ctx.lang))}</li>'
         )
     return (

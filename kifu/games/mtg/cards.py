@@ -121,9 +121,17 @@ class Catalogue(msgspec.Struct, frozen=True, kw_only=True):
 
     cards: dict[str, Card]
     """Every card, keyed by lower-case name."""
+    ja: dict[str, Card] = {}
+    """Every card with a Japanese name, keyed by it: a table that types 魔力激突 names Mana Clash."""
 
     def get(self, name: str) -> Card | None:
-        return self.cards.get(name.strip().lower())
+        key = name.strip()
+        return self.cards.get(key.lower()) or self.ja.get(key)
+
+    @classmethod
+    def of(cls, cards: dict[str, Card]) -> Catalogue:
+        """The catalogue of ``cards`` (keyed by lower-case English name), found by Japanese name too."""
+        return cls(cards=cards, ja={c.ja.strip(): c for c in cards.values() if c.ja})
 
 
 def _index(cards: tuple[Card, ...]) -> dict[str, Card]:
@@ -134,7 +142,7 @@ def _index(cards: tuple[Card, ...]) -> dict[str, Card]:
 def builtin() -> Catalogue:
     """The built-in catalogue (read once)."""
     raw = (Path(__file__).parent / "cards.json").read_bytes()  # beside the module: no importlib.resources at start-up
-    return Catalogue(cards=_index(unique(msgspec.json.decode(raw, type=_File).cards)))
+    return Catalogue.of(_index(unique(msgspec.json.decode(raw, type=_File).cards)))
 
 
 class NamedTwice(ValueError):
@@ -163,4 +171,4 @@ def for_match(extra: Mapping[str, Any] | None) -> Catalogue:
     if not extra:
         return base
     added = unique(msgspec.convert(dict(extra), type=_File).cards)
-    return Catalogue(cards={**base.cards, **_index(added)})
+    return Catalogue.of({**base.cards, **_index(added)})

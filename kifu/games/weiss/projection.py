@@ -151,6 +151,8 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True):
     """Controller."""
     seq: int
     """Seq at which it triggered."""
+    card: str | None = None
+    """The card the ability is on, where its ``ws.auto`` names it (a finding names it)."""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -431,7 +433,9 @@ def _check_end(state: State, e: ev.CheckTimingEnded) -> State:
 
 @apply.on(ev.AbilityTriggered)
 def _auto(state: State, e: ev.AbilityTriggered) -> State:
-    return replace(state, pending=state.pending + (Pending(ability=e.ability, player=e.player, seq=e.seq),))
+    return replace(
+        state, pending=state.pending + (Pending(ability=e.ability, player=e.player, seq=e.seq, card=e.card),)
+    )
 
 
 @apply.on(ev.AbilityResolved)

@@ -254,6 +254,167 @@ def unknown_watcher() -> None:
     )
 
 
+def gg_kiyohime_opening() -> list[dict[str, Any]]:
+    """Aoi (キルコ, キヨヒメ + ヌエ) and Ren (ナトリ, カサネ + ヌエ), opening hands drawn."""
+    b = gg_opening()
+    b[1] = {**b[1], "guns": ["キヨヒメ", "ヌエ"]}
+    b[4] = {**b[4], "deck": "キヨヒメ"}
+    return b
+
+
+def turn(player: str, n: int, refill: int = 0, deck: str = "ヌエ") -> list[dict[str, Any]]:
+    """The end of a turn (its refill first) and the next player's turn start."""
+    other = "p2" if player == "p1" else "p1"
+    out = [{"type": "gg.draw", "by": player, "player": player, "deck": deck, "n": refill, "why": "refill"}]
+    return (out if refill else []) + [
+        {"type": "gg.turn.end", "by": player, "player": player, "turn": n},
+        {"type": "gg.turn", "by": other, "player": other, "turn": n + 1},
+    ]
+
+
+def additional_cost_printed() -> None:
+    b = gg_kiyohime_opening() + [
+        {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 1},
+        {"type": "gg.load", "by": "p1", "player": "p1", "gun": "キヨヒメ", "n": 1},
+        *turn("p1", 1, refill=1),
+        *turn("p2", 2),
+        {"type": "gg.load", "by": "p1", "player": "p1", "gun": "キヨヒメ", "n": 1},
+        {"type": "gg.play", "by": "p1", "act": "a1", "player": "p1", "card": "過焔地獄", "kind": "action"},
+        {"type": "gg.cost", "by": "p1", "act": "a1", "player": "p1", "kind": "hand", "n": 2},
+        {"type": "gg.toss", "by": "p1", "act": "a1", "player": "p1", "facing": "self"},
+        {"type": "gg.toss", "by": "p1", "act": "a1", "player": "p1", "facing": "self"},
+        {"type": "gg.toss", "by": "p1", "act": "a1", "player": "p1", "facing": "opponent"},
+        # N=2, but the printed 5 was paid and written in the resolution's first number (the additional cost)
+        {"type": "gg.cost", "by": "p1", "act": "a1", "player": "p1", "kind": "additional", "n": 5, "gun": "キヨヒメ"},
+    ]
+    resolve = {"type": "gg.resolve", "by": "p1", "act": "a1", "player": "p1", "n": 2, "values": [5, 2]}
+    b += [
+        resolve,
+        {"type": "gg.burn", "by": "p1", "player": "p2", "delta": 2, "act": "a1"},
+        *turn("p1", 3, refill=4),
+    ]
+    write(
+        "gg-additional-cost-printed",
+        b,
+        "コイントス・バリアント §追加コストについて: 過焔地獄's additional cost is N loads of キヨヒメ; with N=2 the "
+        "table paid the printed 5 and wrote 5 as the resolution's additional cost: one wrong number, one finding "
+        "(GG-COST-002, the rule of the additional cost; GG-NUM-001 on the same number folds into it)",
+        [("GG-COST-002", seq_of(b, resolve))],
+    )
+
+
+def hit_from_gun_effect_n() -> None:
+    b = gg_opening() + [
+        {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 1},
+        {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ドドメ", "n": 2},
+        {"type": "gg.shoot", "by": "p1", "shot": "s1", "player": "p1", "gun": "ドドメ"},
+        {"type": "gg.ability", "by": "p1", "act": "g1", "player": "p1", "source": "gun", "name": "ドドメ"},
+    ]
+    first = {"type": "gg.toss", "by": "p1", "act": "g1", "player": "p1", "facing": "self"}
+    b += [
+        first,
+        {"type": "gg.toss", "by": "p1", "act": "g1", "player": "p1", "facing": "self"},
+        {"type": "gg.toss", "by": "p1", "act": "g1", "player": "p1", "facing": "opponent"},
+        {"type": "gg.resolve", "by": "p1", "act": "g1", "player": "p1", "n": 2},
+        # the shot's HIT taken from that N (2) instead of ドドメ's table (2 loaded: 3)
+        {"type": "gg.life", "by": "p1", "player": "p2", "delta": -2, "why": "hit", "shot": "s1"},
+        *turn("p1", 1, refill=2),
+    ]
+    write(
+        "gg-hit-from-gun-effect-n",
+        b,
+        "コイントス・バリアント §ルール適用の例外 (銃効果には適用されない): ドドメ's gun effect was tossed and the "
+        "shot's HIT taken from that N instead of the gun's HIT table: the damage is the toss's consequence",
+        [("GG-TOSS-009", seq_of(b, first))],
+    )
+
+
+def turn_after_deck_out() -> None:
+    b = gg_opening()
+    b[0] = {**b[0], "rules": {"deck_out": "either-empty"}}
+    b[2] = {**b[2], "deck": 6}  # Ren's guns bring 6-card decks: the opening hand leaves カサネ's at 1
+    b += [
+        {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 1},
+        *turn("p1", 1),
+        {"type": "gg.load", "by": "p2", "player": "p2", "gun": "カサネ", "n": 2},
+    ]
+    out = {"type": "gg.draw", "by": "p2", "player": "p2", "deck": "カサネ", "n": 2, "why": "refill"}
+    b += [
+        out,
+        {"type": "gg.turn.end", "by": "p2", "player": "p2", "turn": 2},
+        {"type": "gg.turn", "by": "p1", "player": "p1", "turn": 3},
+        {"type": "gg.load", "by": "p1", "player": "p1", "gun": "ドドメ", "n": 1},
+        *turn("p1", 3, refill=1),
+    ]
+    write(
+        "gg-turn-after-deck-out",
+        b,
+        "option deck_out=either-empty: Ren's refill of 2 from カサネ's deck of 1 ran it out, and Ren lost there; "
+        "the turns recorded after it are that finding's consequences, not a second finding (GG-END-002)",
+        [("GG-DECK-003", seq_of(b, out))],
+    )
+
+
+WT_PLAYERS = [{"id": "a", "name": "三雲"}, {"id": "b", "name": "空閑"}]
+
+
+def wt_play_after_defeat() -> None:
+    faces = ["move", "move", "shooting", "shooting", "close", "close"]
+    b: list[dict[str, Any]] = [
+        {"game": "worldtrigger", "players": WT_PLAYERS},
+        {
+            "type": "wt.build",
+            "by": "a",
+            "player": "a",
+            "main": ["弧月", "旋空", "アステロイド", "レイガスト"],
+            "sub": ["シールド", "バッグワーム", "グラスホッパー", "エスクード"],
+        },
+        {"type": "wt.sheet", "by": "a", "player": "a", "faces": faces},
+        {
+            "type": "wt.build",
+            "by": "b",
+            "player": "b",
+            "main": ["アステロイド", "ハウンド", "メテオラ", "バイパー"],
+            "sub": ["シールド", "バッグワーム", "エスクード", "スコーピオン"],
+        },
+        {"type": "wt.sheet", "by": "b", "player": "b", "faces": faces},
+        {"type": "wt.deal", "by": "judge", "player": "a", "trion": 100},
+        {"type": "wt.deal", "by": "judge", "player": "b", "trion": 100},
+        {"type": "wt.init.roll", "by": "a", "value": 3},
+        {"type": "wt.init.set", "by": "judge", "distance": 3},
+        {"type": "wt.order", "by": "judge", "turn": 1, "first": "a", "tie_break": "janken"},
+        {"type": "wt.set", "by": "a", "player": "a", "main": "アステロイド", "sub": "シールド"},
+        {"type": "wt.set", "by": "b", "player": "b", "main": "アステロイド", "sub": "シールド"},
+        {"type": "wt.plot", "by": "a", "attacker": "a", "attack": [1, 3], "defence": [2, 5]},
+        {"type": "wt.tags", "by": "a", "player": "a", "tags": ["move", "shooting"]},
+        {"type": "wt.reveal", "by": "a", "player": "a", "trigger": "アステロイド", "trion": 2},
+        {
+            "type": "wt.use",
+            "by": "a",
+            "player": "a",
+            "trigger": "アステロイド",
+            "effect": "射撃",
+            "trion": 2,
+            "tags": ["shooting"],
+        },
+        {"type": "wt.pass", "by": "a", "player": "a"},
+        {"type": "wt.pass", "by": "b", "player": "b"},
+        {"type": "wt.resolve", "by": "judge", "of": 16},
+        {"type": "wt.trion", "by": "judge", "player": "b", "delta": -15, "source": 16},
+        {"type": "wt.trion", "by": "judge", "player": "b", "delta": -85, "source": 16},
+    ]
+    # 空閑 is at 0 trion: the match is over, yet 三雲 plots again (and, as a plot, by the wrong attacker)
+    again = {"type": "wt.plot", "by": "a", "attacker": "a", "attack": [2, 4], "defence": [1, 6]}
+    b += [again, {"type": "wt.tags", "by": "a", "player": "a", "tags": ["move", "move"]}]
+    write(
+        "wt-play-after-defeat",
+        b,
+        "■7 勝利条件: 空閑 reached 0 trion, which ended the match; the plot recorded after it (which also names an "
+        "attacker who already attacked this turn) and what follows are that one finding's consequences",
+        [("WT-END-001", seq_of(b, again))],
+    )
+
+
 # --- one mistake of each kind a simulator knows, and clean matches --------------------------------------
 
 
@@ -309,6 +470,10 @@ def main() -> None:
     two_thumb_keeps((2, 1), "mtg-two-thumb-keeps-other-order")
     late_call()
     unknown_watcher()
+    additional_cost_printed()
+    hit_from_gun_effect_n()
+    turn_after_deck_out()
+    wt_play_after_defeat()
     simulated()
     (HERE / "cases.json").write_text(
         json.dumps(dict(sorted(CASES.items())), ensure_ascii=False, indent=1) + "\n", encoding="utf-8"

@@ -45,10 +45,11 @@ def card_used_as_its_kind(s: Step) -> Iterable[Flag]:
         yield Flag(
             s.event.seq,
             {
+                "player": getattr(s.event, "player", None) or s.event.by,
                 "card": card,
-                "kind": f.kind,
+                "kind": Msg(f"word.gg.{f.kind}"),
+                "used": Msg(f"word.gg.{used}"),
                 "kind_ja": KIND_JA[f.kind],
-                "used": used,
                 "used_ja": KIND_JA.get(used or "", used),
             },
         )

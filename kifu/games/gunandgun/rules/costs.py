@@ -13,7 +13,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import expected_cost, facts_of, unknown
+from .facts import activation, expected_cost, facts_of, unknown
 
 
 @rule(
@@ -40,6 +40,7 @@ def cost_is_the_printed_cost(s: Step) -> Iterable[Flag]:
             {
                 "card": a.card,
                 "act": a.id,
+                "what": activation(s.start, st, a),
                 "want": amount(want[0], want[1]),
                 "got": [amount(k, v) for k, v in got.items()] or Msg("text.gg.nothing"),
             },
@@ -71,7 +72,13 @@ def additional_cost_uses_n(s: Step) -> Iterable[Flag]:
             else:
                 yield Flag(
                     e.seq,
-                    {"card": a.card, "act": a.id, "n": a.n, "detail": Msg("text.gg.no_additional_cost", got=e.n)},
+                    {
+                        "card": a.card,
+                        "act": a.id,
+                        "what": activation(s.start, st, a),
+                        "n": a.n,
+                        "detail": Msg("text.gg.no_additional_cost", got=e.n),
+                    },
                     about=("act", a.id),
                 )
             return
@@ -83,6 +90,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Flag]:
                 {
                     "card": a.card,
                     "act": a.id,
+                    "what": activation(s.start, st, a),
                     "n": a.n,
                     "detail": Msg(
                         "text.gg.additional_cost", gun=_gun_name(st, add.gun), want="N", got=Msg(key, n=e.n, gun=e.gun)
@@ -96,6 +104,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Flag]:
             {
                 "card": a.card,
                 "act": a.id,
+                "what": activation(s.start, st, a),
                 "n": e.n,
                 "detail": Msg(
                     "text.gg.additional_cost", gun=_gun_name(st, add.gun), want=e.n, got=a.costs.get("additional", 0)
@@ -103,6 +112,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Flag]:
             },
             (a.add_seq or a.seq,),
             about=("act", a.id),
+            facts=(("number", "additional_cost"),),
         )
 
 
@@ -162,6 +172,7 @@ def cost_not_refunded(s: Step) -> Iterable[Flag]:
         {
             "act": s.event.act,
             "card": a.card if a and a.card else s.event.act,
+            "what": activation(s.start, s.before.game, a) if a else s.event.act,
             "cost": amount(s.event.kind, s.event.n),
             "n": a.n if a else Msg("word.gg.unknown"),
         },

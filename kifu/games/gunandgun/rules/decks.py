@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 from collections.abc import Iterable
 
-from kifu.auditor.base import Flag, Severity, Step, rule
+from kifu.auditor.base import DECIDED, Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
@@ -145,6 +145,10 @@ def _consequence(st: proj.State, e: Any, gun: proj.Gun, option: str) -> Msg:
     return Msg("text.gg.deck_both_empty_out", player=e.player)
 
 
+LOSSES = ("text.gg.deck_either_empty", "text.gg.deck_both_empty_out")
+"""The consequences of a deck running out that lose the match there (``_consequence``)."""
+
+
 @rule(
     code="GG-DECK-003",
     name="no-draw-or-load-past-an-empty-deck",
@@ -164,6 +168,7 @@ def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Flag]:
     option = s.options.get("deck_out", "both-empty")
     if isinstance(e, ev.CardsDrawn) and option == "failed-draw":
         return ()  # the draw that cannot be made is the deck-out itself; play after it is GG-END-002's
+    consequence = _consequence(st, e, g, option)
     return (
         Flag(
             e.seq,
@@ -173,8 +178,10 @@ def no_draw_or_load_past_an_empty_deck(s: Step) -> Iterable[Flag]:
                 "deck": deck,
                 "left": g.deck,
                 "option": option,
-                "consequence": _consequence(st, e, g, option),
+                "consequence": consequence,
             },
+            # where the player lost here, what is recorded after it (a turn started) follows from this loss
+            about=DECIDED if consequence.key in LOSSES else None,
         ),
     )
 

@@ -12,6 +12,8 @@ from typing import Any
 from collections.abc import Iterable, Sequence
 
 from kifu.auditor.base import Flag
+from kifu.events.base import MatchStarted
+from kifu.events.i18n import Msg
 
 from .. import projection as proj
 from ..projection import Activation, State
@@ -211,3 +213,32 @@ def threshold(state: State, a: Activation, e: Any) -> tuple[int, int, str, bool]
             return None
         measured, cmp = auto
     return measured, thr, cmp, (measured >= thr if cmp == "ge" else measured <= thr)
+
+
+def player_name(start: MatchStarted, pid: str) -> str:
+    """A player by the name match.start gives them (their id where it names none)."""
+    return next((p.name for p in start.players if p.id == pid), pid)
+
+
+def activation(start: MatchStarted, state: State, a: Activation) -> Msg:
+    """An activation as a judge reads it: ``Ren's 計略 (r1)``, its player by name, what it uses (a continuous
+    group: the skills sharing its toss) and its id."""
+    return Msg("text.gg.activation", player=player_name(start, a.player), card=uses(state, a), act=a.id)
+
+
+def uses(state: State, a: Activation) -> object:
+    """What an activation uses: its card, skill, gun or gunner; a continuous group's skills by name."""
+    if a.card:
+        return a.card
+    p = state.players.get(a.player)
+    skills = [
+        n
+        for n in dict.fromkeys((p.skills_up + p.skills) if p else ())
+        if getattr(proj.skill_facts(state, n), "kind", None) == "continuous"
+    ]
+    return Msg("text.gg.continuous_skills", skills=skills) if skills else Msg("word.gg.continuous")
+
+
+def shot_named(start: MatchStarted, shot: Any) -> Msg:
+    """A shot as a judge reads it: ``Aoi's shot s1 from カサネ``."""
+    return Msg("text.gg.shot", player=player_name(start, shot.player), gun=shot.gun, shot=shot.id)

@@ -28,7 +28,7 @@ def basic_loads_within_load_limit(s: Step) -> Iterable[Flag]:
         return ()
     g = player_gun(s.after.game, e.player, e.gun)
     if g is not None and g.limit is not None and g.basic > g.limit:
-        return (Flag(e.seq, {"gun": e.gun, "basic": g.basic, "limit": g.limit}),)
+        return (Flag(e.seq, {"player": e.player, "gun": e.gun, "basic": g.basic, "limit": g.limit}),)
     return ()
 
 
@@ -49,7 +49,9 @@ def loads_never_above_max(s: Step) -> Iterable[Flag]:
     size = e.n * proj.counts_as(st, e)  # ダブルバレット fills two places
     over = size - max(0, g.max - g.loads)
     if over > 0:
-        return (Flag(e.seq, {"gun": e.gun, "loads": g.loads, "max": g.max, "n": size, "over": over}),)
+        return (
+            Flag(e.seq, {"player": e.player, "gun": e.gun, "loads": g.loads, "max": g.max, "n": size, "over": over}),
+        )
     return ()
 
 
@@ -75,10 +77,16 @@ def _face_up_load(s: Step) -> Iterable[Flag]:
         yield Flag(e.seq, {"reason": Msg("reason.gg.card_unknown", card=e.card or e.gun)}, undecided=True)
     elif f.kind != "bullet":
         yield Flag(
-            e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.not_a_bullet", kind=Msg(f"word.gg.{f.kind}"))}
+            e.seq,
+            {
+                "player": e.player,
+                "card": e.card,
+                "gun": e.gun,
+                "why": Msg("text.gg.not_a_bullet", kind=Msg(f"word.gg.{f.kind}")),
+            },
         )
     elif gun is not None and not gun.face_up_bullets:
-        yield Flag(e.seq, {"card": e.card, "gun": e.gun, "why": Msg("text.gg.no_face_up_bullets")})
+        yield Flag(e.seq, {"player": e.player, "card": e.card, "gun": e.gun, "why": Msg("text.gg.no_face_up_bullets")})
 
 
 RULES = (basic_loads_within_load_limit, loads_never_above_max, face_up_loads_are_bullets)

@@ -15,6 +15,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .facts import (
+    activation,
     expected_values,
     facts_of,
     n_choices,
@@ -43,6 +44,7 @@ def _card_of(s: Step) -> tuple[Any, Any]:
     name="effect-numbers-use-n",
     severity=Severity.ERROR,
     on=(ev.EffectResolved,),
+    general=True,
 )
 def effect_numbers_use_n(s: Step) -> Iterable[Flag]:
     a, f = _card_of(s)
@@ -60,8 +62,20 @@ def effect_numbers_use_n(s: Step) -> Iterable[Flag]:
             about=("act", a.id),
         )
     elif list(s.event.values) != want:
+        # which numbers are wrong: where another rule judges one of them (the additional cost, GG-COST-002) at
+        # this event, the one wrong number is one finding, that rule's (``general``)
+        wrong = tuple(("number", x.role) for x, w, g in zip(numbers(f), want, s.event.values, strict=True) if w != g)
         yield Flag(
-            s.event.seq, {"card": card, "n": s.event.n, "want": want, "got": list(s.event.values)}, about=("act", a.id)
+            s.event.seq,
+            {
+                "card": card,
+                "what": activation(s.start, s.before.game, a),
+                "n": s.event.n,
+                "want": want,
+                "got": list(s.event.values),
+            },
+            about=("act", a.id),
+            facts=wrong,
         )
 
 
@@ -98,6 +112,7 @@ def _effect_within_n(s: Step, a: Any) -> Iterable[Flag]:
             {
                 "card": a.card or Msg("word.gg.continuous"),
                 "act": a.id,
+                "what": activation(s.start, st, a),
                 "n": a.n,
                 "role": Msg("text.gg.exactly", role=_word(role)),
                 "limit": limit,
@@ -114,6 +129,7 @@ def _effect_within_n(s: Step, a: Any) -> Iterable[Flag]:
             {
                 "card": a.card or Msg("word.gg.continuous"),
                 "act": a.id,
+                "what": activation(s.start, st, a),
                 "n": a.n,
                 "role": _word(role),
                 "limit": limit,
@@ -251,7 +267,15 @@ def effect_does_all_that_n_says(end: End) -> Iterable[Flag]:
             if want is not None and done < want:
                 yield Flag(
                     a.resolved,
-                    {"card": a.card, "act": a.id, "n": a.rn, "role": _word(role), "want": want, "done": done},
+                    {
+                        "card": a.card,
+                        "act": a.id,
+                        "what": activation(end.start, st, a),
+                        "n": a.rn,
+                        "role": _word(role),
+                        "want": want,
+                        "done": done,
+                    },
                     (a.seq,),
                     about=("act", a.id),
                 )

@@ -13,7 +13,7 @@ from kifu.auditor.base import Flag, Severity, Step, rule
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import threshold
+from .facts import activation, shot_named, threshold
 
 EFFECTS = (ev.CardsDrawn, ev.Loaded, ev.BurnChanged, ev.LifeChanged, ev.HitModified, ev.CardsDiscarded)
 
@@ -35,7 +35,13 @@ def failed_response_goes_to_discard(s: Step) -> Iterable[Flag]:
     if holds is False:
         yield Flag(
             e.seq,
-            {"card": a.card, "act": a.id, "measured": e.measured if t is None else t[0], "n": e.n},
+            {
+                "card": a.card,
+                "act": a.id,
+                "what": activation(s.start, st, a),
+                "measured": e.measured if t is None else t[0],
+                "n": e.n,
+            },
             (a.seq,),
             about=("act", a.id),
         )
@@ -58,7 +64,13 @@ def fizzled_response_has_no_effect(s: Step) -> Iterable[Flag]:
     return (
         Flag(
             s.event.seq,
-            {"card": a.card, "act": a.id, "res": a.resolved, "seq": s.event.seq},
+            {
+                "card": a.card,
+                "act": a.id,
+                "what": activation(s.start, s.before.game, a),
+                "res": a.resolved,
+                "seq": s.event.seq,
+            },
             (a.resolved or a.seq,),
             about=("act", a.id),
         ),
@@ -113,7 +125,13 @@ def responses_resolve_last_declared_first(s: Step) -> Iterable[Flag]:
     if later:
         yield Flag(
             s.event.seq,
-            {"act": a.id, "declared": a.declared, "later": later[0].id},
+            {
+                "act": a.id,
+                "what": activation(s.start, st, a),
+                "declared": a.declared,
+                "later": later[0].id,
+                "other": activation(s.start, st, later[0]),
+            },
             (a.declared, later[0].declared),
             about=("act", a.id),
         )
@@ -141,7 +159,12 @@ def no_response_to_unanswerable_shot(s: Step) -> Iterable[Flag]:
         return
     by = _blockers(st, shot)
     if by:
-        yield Flag(e.seq, {"player": e.player, "shot": shot.id, "by": "、".join(by)}, (shot.seq,), about=("act", e.act))
+        yield Flag(
+            e.seq,
+            {"player": e.player, "shot": shot.id, "target": shot_named(s.start, shot), "by": "、".join(by)},
+            (shot.seq,),
+            about=("act", e.act),
+        )
 
 
 RULES = (

@@ -13,7 +13,7 @@ from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
-from .facts import expected_damage, player_gun
+from .facts import expected_damage, player_gun, shot_named
 
 STAGES = ("effect", "bullet", "response", "replace")
 
@@ -31,7 +31,7 @@ def gun_shoots_once_per_turn(s: Step) -> Iterable[Flag]:
     g = player_gun(st, e.player, e.gun)
     limit = s.options.get("shots_per_gun", 1)
     if g is not None and g.shots > limit:
-        yield Flag(e.seq, {"gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
+        yield Flag(e.seq, {"player": e.player, "gun": e.gun, "shots": g.shots, "limit": limit}, about=("shot", e.shot))
 
 
 @rule(
@@ -53,7 +53,7 @@ def shot_needs_lowest_hit_row(s: Step) -> Iterable[Flag]:
         return
     need = gun.min_load()
     if need is not None and g.loads < need:
-        yield Flag(e.seq, {"gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
+        yield Flag(e.seq, {"player": e.player, "gun": e.gun, "loads": g.loads, "need": need}, about=("shot", e.shot))
 
 
 @rule(
@@ -71,7 +71,12 @@ def hit_modifiers_in_order(s: Step) -> Iterable[Flag]:
     if STAGES.index(e.stage) < last:
         yield Flag(
             e.seq,
-            {"shot": e.shot, "stage": Msg(f"word.gg.stage.{e.stage}"), "after": Msg(f"word.gg.stage.{STAGES[last]}")},
+            {
+                "shot": e.shot,
+                "target": shot_named(s.start, shot),
+                "stage": Msg(f"word.gg.stage.{e.stage}"),
+                "after": Msg(f"word.gg.stage.{STAGES[last]}"),
+            },
             (shot.seq,),
             about=("shot", e.shot),
         )
@@ -94,10 +99,23 @@ def damage_matches_hit_table_and_modifiers(s: Step) -> Iterable[Flag]:
         return  # the shooter's own loss (RECOIL) on the shot is not the shot's damage
     want = expected_damage(gun, shot)
     if want is not None and shot.damage != want:
-        modifiers = tuple(("act", a.id) for a in st.acts.values() if a.shot == shot.id)
+        # what the damage follows from: the shot's modifiers, and a gun or gunner effect of the shooter declared
+        # during the shot (a HIT taken from a wrongly tossed gun effect's N is that effect's mistake)
+        modifiers = tuple(
+            ("act", a.id)
+            for a in st.acts.values()
+            if a.shot == shot.id or a.kind in ("gun", "gunner") and a.player == shot.player and a.seq > shot.seq
+        )
         yield Flag(
             e.seq,
-            {"shot": e.shot, "gun": shot.gun, "loads": shot.loads, "want": want, "got": shot.damage},
+            {
+                "shot": e.shot,
+                "target": shot_named(s.start, shot),
+                "gun": shot.gun,
+                "loads": shot.loads,
+                "want": want,
+                "got": shot.damage,
+            },
             (shot.seq,),
             about=("shot", e.shot),
             follows=modifiers,

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Flag, Severity, Step, rule
+from kifu.auditor.base import End, Flag, Severity, Step, rule
 from kifu.events.i18n import Msg
 
 from .. import events as ev
 from .. import projection as proj
 from .costs import amount
 from .facts import (
+    activation,
+    player_name,
     effective_n,
     expected_cost,
     facts_of,
@@ -24,14 +26,46 @@ from .facts import (
 )
 
 
+def _late_cost(s: Step | End, a: proj.Activation, cost: tuple[str, int], paid: Msg, seqs: tuple[int, ...] = ()) -> Flag:
+    """The activation's first toss came before its cost: reported at that toss, saying when it was paid."""
+    first = a.toss_seqs[0] if a.toss_seqs else s.event.seq if isinstance(s, Step) else a.seq
+    return Flag(
+        first,
+        {
+            "seq": first,
+            "card": _card(a),
+            "act": a.id,
+            "what": activation(s.start, s.final.game if isinstance(s, End) else s.before.game, a),
+            "cost": amount(cost[0], cost[1]),
+            "paid": paid,
+        },
+        (a.seq, *seqs),
+        about=("act", a.id),
+        provisional=isinstance(paid, Msg) and paid.key == "text.gg.not_paid_yet",
+    )
+
+
+def _never_paid(end: End) -> Iterable[Flag]:
+    """An activation tossed whose cost was never paid: its first toss came before it (GG-TOSS-001)."""
+    st = end.final.game
+    for a in st.acts.values():
+        if a.toss_seqs and a.cost_seq is None and a.kind not in ("gunner", "gun"):
+            cost = expected_cost(st, a, end.options)
+            if cost is not None and cost[1] > 0:
+                yield _late_cost(end, a, cost, Msg("text.gg.never_paid"))
+
+
 @rule(
     code="GG-TOSS-001",
     name="cost-paid-before-toss",
     severity=Severity.ERROR,
     on=(ev.CoinTossed, ev.CostPaid),
     options=("cost_payment",),
+    finish=_never_paid,
 )
 def cost_paid_before_toss(s: Step) -> Iterable[Flag]:
+    # Reported at the first toss as soon as it is made (provisional: the cost not paid yet), and again, with the
+    # seq it was paid at, when the late cost comes (or at the match's end: never paid); one finding either way.
     st = s.before.game
     a = st.acts.get(s.event.act)
     if a is None or a.kind in ("gunner", "gun") or isinstance(s.event, ev.CostPaid) and s.event.kind == "additional":
@@ -41,16 +75,20 @@ def cost_paid_before_toss(s: Step) -> Iterable[Flag]:
     cost = expected_cost(st, a, s.options)
     if isinstance(s.event, ev.CoinTossed):
         if cost is not None and cost[1] > 0:
-            yield Flag(
-                s.event.seq,
-                {"seq": s.event.seq, "card": _card(a), "act": a.id, "cost": amount(cost[0], cost[1])},
-                (a.seq,),
-                about=("act", a.id),
-            )
-    elif cost is None or cost[1] == 0:
+            yield _late_cost(s, a, cost, Msg("text.gg.not_paid_yet"))
+    elif cost is not None and cost[1] > 0:
+        yield _late_cost(s, a, cost, Msg("text.gg.paid_at", seq=s.event.seq), (s.event.seq,))
+    else:
         yield Flag(
             s.event.seq,
-            {"seq": a.toss_seqs[0], "card": _card(a), "act": a.id, "cost": amount(s.event.kind, s.event.n)},
+            {
+                "seq": a.toss_seqs[0],
+                "card": _card(a),
+                "act": a.id,
+                "what": activation(s.start, st, a),
+                "cost": amount(s.event.kind, s.event.n),
+                "paid": Msg("text.gg.paid_at", seq=s.event.seq),
+            },
             a.toss_seqs[:1],
             about=("act", a.id),
         )
@@ -89,7 +127,14 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Flag]:
         return
     yield Flag(
         s.event.seq,
-        {"act": a.id, "card": _card(a), "ended": ended, "why": why, "seq": s.event.seq},
+        {
+            "act": a.id,
+            "what": activation(s.start, st, a),
+            "card": _card(a),
+            "ended": ended,
+            "why": why,
+            "seq": s.event.seq,
+        },
         (ended,),
         about=("act", a.id),
     )
@@ -108,7 +153,14 @@ def n_counts_self_before_first_opponent(s: Step) -> Iterable[Flag]:
     if a is not None and a.kind not in ("gunner", "gun") and s.event.n not in n_choices(st, a, s.options):
         yield Flag(
             s.event.seq,
-            {"act": a.id, "card": _card(a), "claimed": s.event.n, "n": effective_n(st, a), "tosses": _tosses(a)},
+            {
+                "act": a.id,
+                "what": activation(s.start, st, a),
+                "card": _card(a),
+                "claimed": s.event.n,
+                "n": effective_n(st, a),
+                "tosses": _tosses(a),
+            },
             a.toss_seqs,
             about=("act", a.id),
         )
@@ -132,7 +184,12 @@ def toss_sequence_finished_before_resolve(s: Step) -> Iterable[Flag]:
     if not a.tosses and f is not None and not any(x.replaceable for x in numbers(f)):
         return  # nothing for N to replace (バラージ, ステルスバレット): a table need not toss
     if not sequence_over(st, a, s.options):
-        yield Flag(s.event.seq, {"act": a.id, "card": _card(a), "tosses": _tosses(a)}, a.toss_seqs, about=("act", a.id))
+        yield Flag(
+            s.event.seq,
+            {"act": a.id, "what": activation(s.start, st, a), "card": _card(a), "tosses": _tosses(a)},
+            a.toss_seqs,
+            about=("act", a.id),
+        )
 
 
 WHY_JA = {
@@ -184,6 +241,12 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Flag]:
                 {
                     "seq": e.seq,
                     "act": e.act,
+                    "what": Msg(
+                        "text.gg.activation",
+                        player=player_name(s.start, e.player),
+                        card=e.card or Msg("word.gg.continuous"),
+                        act=e.act,
+                    ),
                     "card": e.card or Msg("word.gg.continuous"),
                     "why": why,
                     "why_ja": WHY_JA[why],
@@ -201,6 +264,7 @@ def toss_at_the_kinds_timing(s: Step) -> Iterable[Flag]:
             {
                 "seq": e.seq,
                 "act": e.act,
+                "what": activation(s.start, st, a) if a else Msg("text.gg.not_opened_act", act=e.act),
                 "card": _card(a) if a else Msg("text.gg.not_opened"),
                 "why": why,
                 "why_ja": WHY_JA.get(why, why),
@@ -221,7 +285,13 @@ def tosser_owns_the_activation(s: Step) -> Iterable[Flag]:
     if a is not None and a.player != s.event.player:
         yield Flag(
             s.event.seq,
-            {"act": a.id, "card": _card(a), "owner": a.player, "tosser": s.event.player},
+            {
+                "act": a.id,
+                "what": activation(s.start, s.before.game, a),
+                "card": _card(a),
+                "owner": a.player,
+                "tosser": s.event.player,
+            },
             (a.seq,),
             about=("act", a.id),
         )
@@ -291,7 +361,13 @@ def gunner_and_gun_effects_not_tossed(s: Step) -> Iterable[Flag]:
     if isinstance(s.event, ev.CoinTossed) or s.event.n != 0:
         yield Flag(
             s.event.seq,
-            {"name": a.card, "source": Msg(f"word.gg.{a.kind}"), "act": a.id, "seq": s.event.seq},
+            {
+                "name": a.card,
+                "what": activation(s.start, s.before.game, a),
+                "source": Msg(f"word.gg.{a.kind}"),
+                "act": a.id,
+                "seq": s.event.seq,
+            },
             (a.seq,),
             about=("act", a.id),
         )

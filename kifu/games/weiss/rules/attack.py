@@ -21,6 +21,7 @@ from .common import (
     ROLE_JA,
     STATE_JA,
     UNKNOWN_BOARD,
+    attack_named,
     facing,
     if_known,
     option,
@@ -81,7 +82,7 @@ _STATE_WORD = {"rest": "rested", "reverse": "reversed", "stand": "standing"}
 def first_turn_attacks_once(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if before.turn == 1 and before.attacks >= 1:
-        yield Flag(s.event.seq, {"n": before.attacks + 1})
+        yield Flag(s.event.seq, {"n": before.attacks + 1, "player": before.turn_player})
 
 
 @rule(
@@ -117,7 +118,11 @@ def direct_only_against_empty(s: Step) -> Iterable[Flag]:
 def trigger_step_reveals(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if before.step == "trigger" and before.attack is not None and before.attack.reveals == 0:
-        yield Flag(s.event.seq, {"attack": before.attack.seq}, (before.attack.seq,))
+        yield Flag(
+            s.event.seq,
+            {"attack": before.attack.seq, "what": attack_named(before, before.attack)},
+            (before.attack.seq,),
+        )
 
 
 @rule(
@@ -130,7 +135,7 @@ def trigger_card_goes_to_stock(s: Step) -> Iterable[Flag]:
     e = s.event
     assert isinstance(e, ev.TriggerRevealed)
     if e.to != "stock" and not {"treasure", "choice"} & set(e.icons):
-        yield Flag(e.seq, {"to": e.to, "icons": ", ".join(e.icons) or Text(ja="なし", en="none")})
+        yield Flag(e.seq, {"player": e.player, "to": e.to, "icons": ", ".join(e.icons) or Msg("text.ws.no_icon")})
 
 
 @rule(

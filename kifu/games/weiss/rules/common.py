@@ -14,7 +14,7 @@ from kifu.events.i18n import Msg
 from kifu.events.base import Event, event_type
 
 from .. import events as ev
-from ..projection import Pending, Slot, State
+from ..projection import UNKNOWN, Attack, Pending, Slot, State
 
 
 HAND_LIMIT = Option(
@@ -164,9 +164,20 @@ def step_ja(step: str | None) -> str:
     return STEP_JA.get(step or "", "ステップの外" if step is None else f"ステップ {step}")
 
 
+def ability_named(player: str, ability: str, pending: Sequence[Pending] = ()) -> Msg:
+    """An ability as a judge reads it: its controller, the card it is on (where its ``ws.auto`` named one) and
+    its id: ``P1 (p1)'s ability of Card (a1)``."""
+    card = next((p.card for p in pending if p.ability == ability and p.card), None)
+    if card is None:
+        return Msg("text.ws.ability", player=player, ability=ability)
+    return Msg("text.ws.ability_of", player=player, card=card, ability=ability)
+
+
 def pending_hit(seq: int, pending: Sequence[Pending], key: str, **evidence: Any) -> Flag:
-    """A hit that names waiting abilities under ``key`` and cites the seqs that triggered them."""
-    return Flag(seq, {**evidence, key: ", ".join(p.ability for p in pending)}, tuple(p.seq for p in pending))
+    """A hit that names waiting abilities under ``key`` (each by controller, card and id) and cites the seqs
+    that triggered them."""
+    named = [ability_named(p.player, p.ability, (p,)) for p in pending]
+    return Flag(seq, {**evidence, key: named}, tuple(p.seq for p in pending))
 
 
 def undecided(seq: int, reason: Text, seqs: tuple[int, ...] = ()) -> Flag:
@@ -181,3 +192,11 @@ def if_known(hit: Flag, known: bool, reason: Text) -> Flag:
     unknown start, so what looks like a violation may only be the missing start.
     """
     return hit if known else undecided(hit.seq, reason)
+
+
+def attack_named(state: State, a: Attack) -> Msg:
+    """An attack as a judge names it: its player, kind, character (where the log named it), slot and seq."""
+    slot = state.side(a.player).stage.get(a.slot)
+    card = slot.card if slot is not None and slot.card != UNKNOWN else None
+    key = "text.ws.attack_of_card" if card else "text.ws.attack_of"
+    return Msg(key, player=a.player, kind=Msg(f"word.ws.attack.{a.kind}"), slot=a.slot, card=card, seq=a.seq)

@@ -9,10 +9,11 @@ from typing import Any
 from collections.abc import Iterable
 
 from kifu.auditor.base import Flag, Severity, Step, Text, rule
+from kifu.events.i18n import Msg
 
 from .. import events as ev
 from ..projection import State
-from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, option, undecided
+from .common import SIDE_ATTACK_LEVEL, UNKNOWN_BOARD, attack_named, option, undecided
 
 SIDE_LEVEL = "side_attack_level"
 
@@ -75,7 +76,8 @@ def _damage_hit(s: Step, kinds: tuple[str, ...]) -> Iterable[Flag]:
         return
     e, calc = found
     if _diagnosis(e, calc) in kinds:
-        yield Flag(e.seq, {"amount": e.amount, **calc}, (s.before.game.attack.seq,))
+        by = _damage_of(s.before.game, e)
+        yield Flag(e.seq, {"amount": e.amount, **calc, "player": e.player, "by": by}, (s.before.game.attack.seq,))
 
 
 DAMAGE_DOC_GOOD = "soul 1 direct: ws.damage amount=2"
@@ -128,31 +130,42 @@ def no_damage_when_soul_not_positive(s: Step) -> Iterable[Flag]:
     yield from _damage_hit(s, ("floor",))
 
 
-def _reveal_problem(e: ev.DamageDealt) -> Text | None:
+def _cards(cards: Iterable[ev.DamageCard]) -> list[object]:
+    """Revealed cards by the names the log gave them (a card it did not name: "an unnamed card")."""
+    return [c.card or Msg("text.ws.unnamed_card") for c in cards]
+
+
+def _climax(c: ev.DamageCard) -> Msg:
+    """A revealed climax: by its name where the log gave one."""
+    return Msg("text.ws.climax_named", card=c.card) if c.card else Msg("text.ws.climax_unnamed")
+
+
+def _reveal_problem(e: ev.DamageDealt) -> Msg | None:
     if not e.cards:
         return None  # the log did not record the reveal; only the amount can be judged
     climaxes = [i for i, c in enumerate(e.cards) if c.climax]
     if climaxes and climaxes[0] < len(e.cards) - 1:
-        after = len(e.cards) - climaxes[0] - 1
-        return Text(
-            ja=f"クライマックスの後に {after} 枚公開されています", en=f"{after} card(s) revealed after the climax"
+        first = climaxes[0]
+        return Msg(
+            "text.ws.reveal_after_climax",
+            n=len(e.cards) - first - 1,
+            climax=_climax(e.cards[first]),
+            after=_cards(e.cards[first + 1 :]),
         )
     if climaxes and not e.cancelled:
-        return Text(
-            ja="クライマックスが公開されたのに、ダメージがキャンセルと記録されていません",
-            en="a climax was revealed but the damage is not marked cancelled",
-        )
+        return Msg("text.ws.reveal_not_cancelled", climax=_climax(e.cards[climaxes[0]]))
     if e.cancelled and not climaxes:
-        return Text(
-            ja="ダメージがキャンセルと記録されていますが、クライマックスは公開されていません",
-            en="the damage is marked cancelled but no climax was revealed",
-        )
+        return Msg("text.ws.reveal_cancelled_without_climax", cards=_cards(e.cards))
     if not climaxes and len(e.cards) != e.amount:
-        return Text(
-            ja=f"クライマックスなしで、ダメージ {e.amount} に {len(e.cards)} 枚公開されています",
-            en=f"{len(e.cards)} card(s) revealed for {e.amount} damage without a climax",
-        )
+        return Msg("text.ws.reveal_count", n=len(e.cards), cards=_cards(e.cards), amount=e.amount)
     return None
+
+
+def _damage_of(state: State, e: ev.DamageDealt) -> Msg:
+    """What dealt the damage, as a judge names it: the attack (``attack_named``) or an effect."""
+    if e.source == "effect" or state.attack is None:
+        return Msg(f"word.ws.damage_source.{e.source}")
+    return attack_named(state, state.attack)
 
 
 @rule(
@@ -165,7 +178,11 @@ def climax_cancels_damage(s: Step) -> Iterable[Flag]:
     assert isinstance(s.event, ev.DamageDealt)
     problem = _reveal_problem(s.event)
     if problem:
-        yield Flag(s.event.seq, {"detail": problem})
+        yield Flag(
+            s.event.seq,
+            {"player": s.event.player, "by": _damage_of(s.before.game, s.event), "detail": problem},
+            (s.before.game.attack.seq,) if s.before.game.attack else (),
+        )
 
 
 @rule(

@@ -16,7 +16,7 @@ from kifu.events.base import Event
 
 from .. import events as ev
 from ..projection import State, rule_actions
-from .common import CLOSERS, closed_phase, pending_hit, phase_ja, rule_action_words, step_ja, tag
+from .common import CLOSERS, ability_named, closed_phase, pending_hit, phase_ja, rule_action_words, step_ja, tag
 
 PHASES = ev.PHASES
 
@@ -282,7 +282,15 @@ def rule_actions_come_before_abilities(s: Step) -> Iterable[Flag]:
     assert isinstance(s.event, ev.AbilityResolved)
     due = rule_actions(s.before.game)
     if due:
-        yield Flag(s.event.seq, {"player": s.event.player, "ability": s.event.ability, "due": rule_action_words(due)})
+        yield Flag(
+            s.event.seq,
+            {
+                "player": s.event.player,
+                "ability": s.event.ability,
+                "what": ability_named(s.event.player, s.event.ability, s.before.game.pending),
+                "due": rule_action_words(due),
+            },
+        )
 
 
 @rule(
@@ -298,7 +306,14 @@ def turn_player_abilities_resolve_first(s: Step) -> Iterable[Flag]:
         return
     waiting = [p for p in before.pending if p.player == before.turn_player]
     if waiting:
-        yield pending_hit(s.event.seq, waiting, "waiting", player=s.event.player, ability=s.event.ability)
+        yield pending_hit(
+            s.event.seq,
+            waiting,
+            "waiting",
+            player=s.event.player,
+            ability=s.event.ability,
+            what=ability_named(s.event.player, s.event.ability, before.pending),
+        )
 
 
 @rule(
@@ -313,10 +328,22 @@ def abilities_resolve_in_check_timing(s: Step) -> Iterable[Flag]:
     assert isinstance(e, ev.AbilityResolved)
     if before.check is None:
         yield Flag(
-            e.seq, {"ability": e.ability, "detail": Text(ja="チェックタイミングの外です", en="no check timing is open")}
+            e.seq,
+            {
+                "ability": e.ability,
+                "what": ability_named(e.player, e.ability, before.pending),
+                "detail": Text(ja="チェックタイミングの外です", en="no check timing is open"),
+            },
         )
     elif not any(p.ability == e.ability and p.player == e.player for p in before.pending):
-        yield Flag(e.seq, {"ability": e.ability, "detail": Msg("text.ws.not_pending", player=e.player)})
+        yield Flag(
+            e.seq,
+            {
+                "ability": e.ability,
+                "what": ability_named(e.player, e.ability, before.pending),
+                "detail": Msg("text.ws.not_pending", player=e.player),
+            },
+        )
 
 
 @rule(

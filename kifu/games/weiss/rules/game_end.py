@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kifu.auditor.base import Flag, Severity, Step, Text, rule
+from kifu.auditor.base import REST, Flag, Severity, Step, Text, rule
 from kifu.events.i18n import Msg
 from kifu.events.base import MatchEnded
 
@@ -22,7 +22,12 @@ def _loss_overdue(s: Step, kind: str) -> list[Flag]:
     e = s.event
     if isinstance(e, ev.GameLost) or not s.before.game.due:
         return []  # the loss itself; whether it has its cause is WS-GAME-003's
-    return [Flag(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,)) for player, seq in overdue(s, kind)]
+    # play recorded after a loss was due: the match was decided, so this is one finding and every later one
+    # (the same rule at the next event, any other rule) its consequence
+    return [
+        Flag(e.seq, {"player": player, "seq_due": seq, "type": tag(e)}, (seq,), about=REST)
+        for player, seq in overdue(s, kind)
+    ]
 
 
 @rule(

@@ -46,9 +46,9 @@ def draw_phase_draws_one_card(s: Step) -> Iterable[Flag]:
     if isinstance(e, ev.Drew):
         # The extra card is known at the draw that took it; a writer looks there first.
         if e.reason == "draw-phase" and before.phase_draws < 2 <= after.phase_draws:
-            yield Flag(e.seq, {"drawn": after.phase_draws})
+            yield Flag(e.seq, {"drawn": after.phase_draws, "player": before.turn_player})
     elif closed_phase(s) == "draw" and before.phase_draws == 0:
-        yield Flag(e.seq, {"drawn": 0})
+        yield Flag(e.seq, {"drawn": 0, "player": before.turn_player})
 
 
 @rule(
@@ -103,7 +103,7 @@ def clock_draws_two(s: Step) -> Iterable[Flag]:
 def clock_at_most_one_card(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if before.clocked >= 1:
-        yield Flag(s.event.seq, {"n": before.clocked + 1})
+        yield Flag(s.event.seq, {"n": before.clocked + 1, "player": before.turn_player})
 
 
 @rule(
@@ -115,7 +115,7 @@ def clock_at_most_one_card(s: Step) -> Iterable[Flag]:
 def one_climax_per_turn(s: Step) -> Iterable[Flag]:
     before = s.before.game
     if before.climaxes >= 1:
-        yield Flag(s.event.seq, {"n": before.climaxes + 1})
+        yield Flag(s.event.seq, {"n": before.climaxes + 1, "player": before.turn_player})
 
 
 RULES = (

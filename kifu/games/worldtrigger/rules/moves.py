@@ -23,7 +23,7 @@ def move_costs_one_move_tag(s: Step) -> Iterable[Flag]:
     assert isinstance(e, Moved)
     hand = who(s).tags
     if list(e.tags) != ["move"] or "move" not in hand:
-        yield Flag(e.seq, {"player": e.player, "tags": list(e.tags), "hand": list(hand)})
+        yield Flag(e.seq, {"player": e.player, "tags": list(e.tags), "hand": list(hand) or Msg("text.wt.empty_hand")})
 
 
 @rule(

@@ -127,7 +127,12 @@ def initial_distance_clamped(s: Step) -> Iterable[Flag]:
     if e.distance not in (expected, as_recorded):
         yield Flag(
             e.seq,
-            {"distance": e.distance, "roll": g.initial_roll, "shifts": shifts, "expected": expected},
+            {
+                "distance": e.distance,
+                "roll": g.initial_roll,
+                "shifts": shifts or Msg("text.wt.no_shift"),
+                "expected": expected,
+            },
             seqs=tuple(u.seq for u in g.init_uses),
         )
 

@@ -197,7 +197,7 @@ def tags_are_unblocked_faces(s: Step) -> Iterable[Flag]:
                     sheet=list(agent(g, e.player).sheet),
                     attack=list(g.attack),
                     defence=list(g.defence),
-                    expected=list(g.expected_tags),
+                    expected=list(g.expected_tags) or Msg("text.wt.no_tag"),
                 ),
             },
         )
