@@ -218,3 +218,27 @@ def test_an_importer_writes_a_sources_iso_time_strictly_or_not_at_all() -> None:
     assert iso_time("20261129T140000+0900") == "2026-11-29T14:00:00+09:00"
     assert iso_time("2026-11-29T14:00:00") is None  # no zone: no instant
     assert iso_time("tomorrow") is None
+
+
+def test_a_streamed_log_with_a_bad_time_after_its_end_is_refused_too(tmp_path: Path, monkeypatch) -> None:
+    """A big log is audited as it streams and its KIFU-LOG-004 names each bad time; after a decided match that
+    finding is folded into the play-after-the-end one, and the times are read once more: refused, never NULL."""
+    from kifu.warehouse import stream
+
+    start = {
+        "game": "generic",
+        "match": "late-after-end",
+        "at": "2026-11-29T14:00:00+09:00",
+        "players": [{"id": "a", "name": "Aoi"}, {"id": "b", "name": "Ren"}],
+    }
+    lines = [start, {"type": "match.end", "by": "a", "winner": "a", "reason": "concede"}]
+    lines.append({"type": "random", "by": "a", "kind": "coin", "sides": 2, "values": [1], "expr": "1D2"})
+    lines.append({"type": "note", "by": "a", "text": "x", "at": ISSUE[0]})
+    log = tmp_path / "late.jsonl"
+    log.write_bytes(b"".join(encode(e) + b"\n" for e in kifu.chain("generic", lines)))
+    monkeypatch.setattr(stream, "STREAM_ABOVE", 0)  # every log streams
+    assert stream.big(str(log))
+    codes = [(f.code, f.consequences) for f in kifu.audit(log).findings]
+    assert codes and all("KIFU-LOG-004" != c for c, _ in codes), codes  # folded: no time named
+    r = run_cli("ingest", log, "--db", tmp_path / "w.duckdb", "--jobs", "1")
+    assert r.code == 2 and f"{log}:4: seq 4: field at: {ISSUE[0]!r}" in r.err, r.err

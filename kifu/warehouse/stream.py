@@ -235,6 +235,11 @@ def _storable(done: Any, path: str) -> None:
     for f in done.findings:
         if f.code == "KIFU-LOG-004":
             rfc3339.check_time(f.evidence.get("at"), where=path, line=f.seq, seq=f.seq)
+    if any(f.consequences for f in done.findings):
+        # A KIFU-LOG-004 after a decided match is folded into that finding and names no time: the times
+        # are read once more, only for such a log (rare), as the verify-only path reads them.
+        for _ in _Watched(path):
+            pass
 
 
 def _seq_of_hash(path: str, head: str) -> int | None:
