@@ -2,11 +2,18 @@
 
 * A usage error (a mistyped option, a missing argument, a value not among the choices) is one line in
   the chosen language (--lang, KIFU_LANG), exit 2: never click's usage block.
+* ``-f json`` is one JSON document whatever the number of logs, ``-f jsonl`` one object a line, in
+  every command that prints data; import, ingest, export and report print a summary object.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import FIXTURES
@@ -49,3 +56,119 @@ def test_lang_on_the_command_line_wins_over_kifu_lang(kifu, monkeypatch, lang: s
     r = kifu("audit", DISPUTE, "--frmat", "json", "--lang", lang)
     assert r.code == 2 and len(r.err.splitlines()) == 1, r.err
     assert bool(JAPANESE.search(r.err)) == (lang == "ja"), r.err
+
+
+# --- one JSON document for any number of logs; JSON Lines ------------------------------------------
+
+TABLE = FIXTURES / "core" / "table.jsonl"
+CCFOLIA = FIXTURES / "imports" / "games" / "gunandgun" / "卓A_コイントス版.html"
+
+
+def _lines(out: str) -> list[Any]:
+    """Each line of JSON Lines, decoded (a line that is not one JSON value fails the test)."""
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_audit_json_is_one_document_for_several_logs(kifu) -> None:
+    one = kifu("audit", DISPUTE, "-f", "json")
+    assert json.loads(one.out)["match"] == "R3-T7"  # one log: its report, as before
+    both = kifu("audit", DISPUTE, TABLE, "-f", "json")
+    docs = json.loads(both.out)
+    assert both.code == 1 and [d["log"] for d in docs] == [str(DISPUTE), str(TABLE)]
+    assert docs[0] == json.loads(one.out)
+    lines = _lines(kifu("audit", DISPUTE, TABLE, "-f", "jsonl").out)
+    assert lines == docs
+
+
+def test_an_untrusted_log_is_an_entry_of_the_audit_document(kifu, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{\n", encoding="utf-8")
+    r = kifu("audit", bad, DISPUTE, "-f", "json")
+    docs = json.loads(r.out)
+    assert r.code == 2 and docs[0]["log"] == str(bad) and "not JSON" in docs[0]["error"]
+    assert docs[1]["match"] == "R3-T7"
+    lines = _lines(kifu("audit", bad, DISPUTE, "-f", "jsonl").out)
+    assert [set(x) >= {"log"} for x in lines] == [True, True] and "error" in lines[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_rules_code_honours_every_format(kifu, lang: str) -> None:
+    one = json.loads(kifu("rules", "GG-TOSS-001", "-f", "json", "--lang", lang).out)
+    assert one["code"] == "GG-TOSS-001" and one["games"] == ["gunandgun"] and one["documents"]
+    assert bool(JAPANESE.search(one["title"])) == (lang == "ja")
+    assert _lines(kifu("rules", "GG-TOSS-001", "-f", "jsonl", "--lang", lang).out) == [one]
+    rows = list(csv.DictReader(io.StringIO(kifu("rules", "GG-TOSS-001", "-f", "csv", "--lang", lang).out)))
+    assert len(rows) == 1 and rows[0]["code"] == "GG-TOSS-001" and rows[0]["title"] == one["title"]
+    md = kifu("rules", "GG-TOSS-001", "-f", "md", "--lang", lang).out
+    assert md.startswith("### GG-TOSS-001") and one["checks"] in md and "```" in md
+    text = kifu("rules", "GG-TOSS-001", "--lang", lang).out
+    assert text.startswith("GG-TOSS-001") and one["why"] in text
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_import_ingest_export_and_report_print_a_summary_object(kifu, tmp_path: Path, fmt: str) -> None:
+    def read(out: str) -> Any:
+        if fmt == "jsonl":
+            (only,) = _lines(out)
+            return only
+        return json.loads(out)
+
+    log = tmp_path / "m.jsonl"
+    r = kifu(
+        "import",
+        CCFOLIA,
+        "-o",
+        log,
+        "-g",
+        "gunandgun",
+        "--map",
+        "gunandgun",
+        "-p",
+        "a=ミナト",
+        "-p",
+        "b=ユキ",
+        "-f",
+        fmt,
+    )
+    done = read(r.out)
+    assert r.code == 0 and done["log"] == str(log) and done["events"] > 0 and r.err == ""
+    db = tmp_path / "w.duckdb"
+    done = read(kifu("ingest", log, DISPUTE, "--db", db, "-f", fmt).out)
+    assert done["matches"] == 2 and done["refused"] == [] and set(done["findings"]) == {"error", "warning", "info"}
+    done = read(kifu("export", "--db", db, "--parquet", tmp_path / "out", "-f", fmt).out)
+    assert done["tables"]["matches"] == 2
+    done = read(kifu("export", "--db", db, "--match", "R3-T7", "-o", tmp_path / "d.jsonl", "-f", fmt).out)
+    assert done["bytes"] == DISPUTE.stat().st_size
+    r = kifu("report", DISPUTE, "-o", tmp_path / "d.html", "-f", fmt)
+    done = read(r.out)
+    assert r.code == 1 and done["page"] == str(tmp_path / "d.html") and done["counts"]["error"] == 2
+
+
+def test_a_summary_of_a_command_whose_stdout_is_its_output_needs_a_file(kifu, tmp_path: Path) -> None:
+    r = kifu("report", DISPUTE, "-f", "json", "--lang", "en")
+    assert r.code == 2 and "-o" in r.err and r.out == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("show", DISPUTE),
+        ("rules", "-g", "gunandgun"),
+        ("cards", "-g", "gunandgun"),
+        ("verify", DISPUTE, TABLE),
+    ],
+    ids=lambda a: a[0],
+)
+def test_json_lines_is_one_object_a_line_and_json_the_same_as_one_list(kifu, args: tuple[Any, ...]) -> None:
+    lines = _lines(kifu(*args, "-f", "jsonl").out)
+    whole = json.loads(kifu(*args, "-f", "json").out)
+    assert lines and lines == whole
+
+
+def test_record_json_is_one_document_and_jsonl_a_line_a_record(kifu, tmp_path: Path) -> None:
+    typed = "hello\n!act a1 計略\n"
+    start = ("-g", "gunandgun", "-m", "R1", "-p", "a=A", "-p", "b=B")
+    whole = json.loads(kifu("record", tmp_path / "a.jsonl", *start, "-f", "json", stdin=typed).out)
+    lines = _lines(kifu("record", tmp_path / "b.jsonl", *start, "-f", "jsonl", stdin=typed).out)
+    assert [r["seq"] for r in whole["records"]] == [r["seq"] for r in lines[:-1]] == [2, 3]
+    assert set(whole["slip"]) == set(lines[-1]["slip"])

@@ -536,7 +536,7 @@ def test_piped_lines_print_seqs_and_live_findings_and_refusals(kifu, tmp_path: P
     assert not any(e.at for e in logfile.load(log).events)  # --no-time
 
 
-def test_piped_lines_as_json_and_the_slip_written(kifu, tmp_path: Path) -> None:
+def test_piped_lines_as_json_lines_and_the_slip_written(kifu, tmp_path: Path) -> None:
     log, slip = tmp_path / "m.jsonl", tmp_path / "m.slip.svg"
     r = kifu(
         "record",
@@ -550,7 +550,7 @@ def test_piped_lines_as_json_and_the_slip_written(kifu, tmp_path: Path) -> None:
         "-p",
         "b=ユキ",
         "-f",
-        "json",
+        "jsonl",
         "--slip",
         slip,
         "--lang",

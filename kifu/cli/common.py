@@ -36,17 +36,34 @@ class Lang(str, Enum):
 
 
 class DataFormat(str, Enum):
+    """Rows of data: a table for a person, or CSV, one JSON document (a list of objects), JSON Lines
+    (one object a line) or Markdown."""
+
     table = "table"
     csv = "csv"
     json = "json"
+    jsonl = "jsonl"
     md = "md"
 
 
 class ReportFormat(str, Enum):
+    """An audit's report: text, one JSON document (whatever the number of logs), JSON Lines (one object
+    per log), Markdown or the HTML page."""
+
     text = "text"
     json = "json"
+    jsonl = "jsonl"
     md = "md"
     html = "html"
+
+
+class SummaryFormat(str, Enum):
+    """What a command that does work (import, ingest, export, report, verify) says it did: lines for a
+    person, or one JSON document, or JSON Lines."""
+
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
 
 
 def default_lang() -> Lang:
@@ -115,7 +132,18 @@ LangOpt = Annotated[
         "--lang", help="Language of messages: ja or en (default: KIFU_LANG or LANG).", show_default=False, is_eager=True
     ),
 ]
-FormatOpt = Annotated[DataFormat, typer.Option("--format", "-f", help="Output format.")]
+FormatOpt = Annotated[
+    DataFormat,
+    typer.Option(
+        "--format", "-f", help="table, csv, json (one document: a list of objects), jsonl (one a line) or md."
+    ),
+]
+SummaryOpt = Annotated[
+    SummaryFormat,
+    typer.Option(
+        "--format", "-f", help="text (lines for a person), json (one summary object on stdout) or jsonl (one line)."
+    ),
+]
 LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
 GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
 GameFilter = Annotated[str | None, _game_option("Only this game's matches (or rules).")]
@@ -190,6 +218,9 @@ def print_rows(
     heads = list(labels) if labels is not None else list(columns)
     if fmt is DataFormat.json:
         _print_json_rows(columns, rows)
+    elif fmt is DataFormat.jsonl:
+        for r in rows:
+            print_jsonl(dict(zip(columns, r)))
     elif fmt is DataFormat.csv:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -264,6 +295,19 @@ def _term_width() -> int:
 def print_json(value: Any) -> None:
     """A JSON document, its control and bidi characters written as ``\\u`` escapes (the same strings)."""
     echo(json_safe(msgspec.json.format(msgspec.json.encode(value), indent=2).decode()), data=True)
+
+
+def print_jsonl(value: Any) -> None:
+    """One line of JSON Lines: ``value`` as compact JSON, its control and bidi characters escaped."""
+    echo(json_safe(msgspec.json.encode(value).decode()), data=True)
+
+
+def print_summary(value: Any, fmt: SummaryFormat) -> None:
+    """A command's summary object as one JSON document or one JSON line (``fmt`` is not text)."""
+    if fmt is SummaryFormat.jsonl:
+        print_jsonl(value)
+    else:
+        print_json(value)
 
 
 # --- parsing key=value input ---------------------------------------------------------

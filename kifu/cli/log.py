@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import msgspec
 import typer
 
-from kifu.events.display import visible
+from kifu.events.display import json_safe, visible
 
 from kifu.events import limits, logfile
 from kifu.events.base import KifuError
@@ -209,6 +209,7 @@ def _read_json(path: Path) -> Any:
 class VerifyFormat(str, Enum):
     text = "text"
     json = "json"
+    jsonl = "jsonl"
 
 
 @app.command(rich_help_panel=PANEL)
@@ -220,7 +221,8 @@ def verify(
         typer.Option(
             "--format",
             "-f",
-            help="text, or json: one object per log (path, seq, head, ok, error, random, verifiable, voided, voids).",
+            help="text; json: one list, an object per log (path, seq, head, ok, error, random, verifiable, voided, "
+            "voids); jsonl: those objects, one a line as each log is verified.",
         ),
     ] = VerifyFormat.text,
     lang: LangOpt = None,
@@ -229,7 +231,7 @@ def verify(
 
     Any edited, inserted, deleted or reordered event is named by seq; with
     --expect-head a truncated log is detected too. Text stops at the first log
-    that fails; -f json verifies every log and reports each (a failed one with
+    that fails; -f json (one list) and -f jsonl (a line per log) verify every log and report each (a failed one with
     ok false and the error line, also on stderr). Exit 2 if any log failed.
 
     A log that records random outcomes also gets how many of them are
@@ -250,6 +252,9 @@ def verify(
             bar.update(start, note=log_note(i, logs, lang))
             if fmt is VerifyFormat.json:
                 rows.append(_verify_row(path, expect_head, bar, start, lang))
+            elif fmt is VerifyFormat.jsonl:
+                rows.append(_verify_row(path, expect_head, bar, start, lang))
+                bar.echo(json_safe(msgspec.json.encode(rows[-1]).decode()), data=True)
             else:
                 done = verify_log(path, expect_head, bar, start)
                 bar.echo(msg("verified", lang, path=path, seq=done.head.seq, head=done.head.hash))
@@ -258,6 +263,7 @@ def verify(
             start += size
     if fmt is VerifyFormat.json:
         print_json(rows)
+    if fmt is not VerifyFormat.text:
         raise typer.Exit(0 if all(r["ok"] for r in rows) else 2)
 
 
@@ -389,7 +395,11 @@ def show(
             seen_edit = seen_edit or edited
             return (*base, f"✎ {where(src)}" if edited else None) if marked else base
         files = (src.file, src.loc, edited) if src is not None else (None, None, False)
-        return (*base, *files, src.text if src is not None else None) if fmt is DataFormat.json else (*base, *files)
+        return (
+            (*base, *files, src.text if src is not None else None)
+            if fmt in (DataFormat.json, DataFormat.jsonl)
+            else (*base, *files)
+        )
 
     first = max(since, 1)
     struck = {seq - first for seq in gone if seq >= first and (until is None or seq <= until)}
@@ -397,7 +407,9 @@ def show(
     if marked:
         columns.append("edited")
     elif not person:
-        columns += ["src_file", "src_loc", "edited"] + (["src_text"] if fmt is DataFormat.json else [])
+        columns += ["src_file", "src_loc", "edited"] + (
+            ["src_text"] if fmt in (DataFormat.json, DataFormat.jsonl) else []
+        )
     heads = {"voided": "voided_column", "edited": "edited_column"}
     print_rows(
         columns,

@@ -25,11 +25,14 @@ from .common import (
     LangOpt,
     ParquetOpt,
     PeopleOpt,
+    SummaryFormat,
+    SummaryOpt,
     WaitOpt,
     fail,
     lang_of,
     msg,
     print_rows,
+    print_summary,
 )
 
 app = typer.Typer()
@@ -68,6 +71,7 @@ def ingest(
     ] = None,
     people_file: PeopleOpt = None,
     wait: WaitOpt = None,
+    fmt: SummaryOpt = SummaryFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Verify, audit and load match logs into the DuckDB warehouse (or, on a cluster, a Parquet dataset).
@@ -79,6 +83,9 @@ def ingest(
     2 when none could be. If the disk fills, the batch being loaded is rolled back
     (one line says so) and running the same ingest again completes it. One process
     writes the warehouse at a time: a second one waits (--wait) for the first.
+
+    -f json prints what was done as one object (db, logs, matches, events,
+    unchanged, findings by severity, refused: each log and why); -f jsonl as one line.
 
     --cluster ADDRESS --parquet OUT runs the same verify and audit on a Dask
     cluster's workers and writes the warehouse's tables as Parquet
@@ -125,6 +132,29 @@ def ingest(
     for path, reason in summary.refused:
         shown = reason.render(code)
         echo(msg("refused", lang, path=path, reason=shown), err=True)
+    if fmt is not SummaryFormat.text:
+        print_summary(
+            {
+                "db": str(where),
+                "logs": total,
+                "matches": summary.matches,
+                "events": summary.events,
+                "unchanged": summary.unchanged,
+                "findings": dict(summary.findings),
+                "refused": [{"log": str(path), "reason": reason.render(code)} for path, reason in summary.refused],
+            },
+            fmt,
+        )
+    else:
+        _ingested(summary, where, lang)
+    # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.
+    if not summary.refused:
+        raise typer.Exit(0)
+    raise typer.Exit(2 if len(summary.refused) == total else 1)
+
+
+def _ingested(summary: Any, where: Any, lang: Lang | None) -> None:
+    """The line `kifu ingest` ends with: what it stored, left unchanged and refused, and where."""
     echo(
         msg(
             "ingested",
@@ -137,10 +167,6 @@ def ingest(
             **summary.findings,
         )
     )
-    # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.
-    if not summary.refused:
-        raise typer.Exit(0)
-    raise typer.Exit(2 if len(summary.refused) == total else 1)
 
 
 def _ingest_cluster(paths: list[str], address: str, out: str, lang: Lang | None) -> tuple[Any, int, str]:
@@ -618,6 +644,7 @@ def export(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File for --match (default: stdout).")] = None,
     db: DbOpt = None,
     wait: WaitOpt = None,
+    fmt: SummaryOpt = SummaryFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Export the warehouse as Parquet (DIR/<table>/game=…/month=…/), or one match's original log.
@@ -627,9 +654,12 @@ def export(
       kifu export --parquet out/          (matches, events, findings, random_outcomes, run_lengths;
                                           DuckDB, Spark or Trino read it; so does kifu sql --parquet out/)
       kifu export --match demo-001 -o demo.jsonl && kifu verify demo.jsonl
+      kifu export --parquet out/ -f json      ({"parquet", "tables": {table: rows}})
     """
     if (parquet is None) == (match is None):
         fail(msg("export_what", lang))
+    if fmt is not SummaryFormat.text and match is not None and output is None:
+        fail(msg("export_json_output", lang))  # stdout holds the log itself
     from kifu import warehouse as wh
 
     con = wh.connect(db, read_only=True, wait=wait)
@@ -652,5 +682,13 @@ def export(
             echo(json_safe(data.decode()), nl=False, data=True)
         else:
             out.write(data)
+    if fmt is not SummaryFormat.text:
+        done = (
+            {"parquet": str(parquet), "tables": dict(written)}
+            if parquet is not None
+            else {"match": match, "output": str(output), "bytes": len(data or b"")}
+        )
+        print_summary(done, fmt)
+        return
     for name, rows in written.items():
         echo(msg("exported", lang, out=parquet, name=name, rows=rows))
