@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +173,68 @@ def test_record_json_is_one_document_and_jsonl_a_line_a_record(kifu, tmp_path: P
     lines = _lines(kifu("record", tmp_path / "b.jsonl", *start, "-f", "jsonl", stdin=typed).out)
     assert [r["seq"] for r in whole["records"]] == [r["seq"] for r in lines[:-1]] == [2, 3]
     assert set(whole["slip"]) == set(lines[-1]["slip"])
+
+
+# --- tables fit the terminal --------------------------------------------------------------------------
+
+
+def _widest_line(text: str) -> int:
+    from rich.cells import cell_len
+
+    return max((cell_len(line) for line in text.splitlines()), default=0)
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from conftest import run_cli
+
+    db = tmp_path_factory.mktemp("w") / "w.duckdb"
+    assert run_cli("ingest", FIXTURES / "gunandgun", "--db", db).code in (0, 1)
+    return db
+
+
+TABLES = {
+    "rules": ("rules",),
+    "rules of a game": ("rules", "-g", "gunandgun"),
+    "show": ("show", DISPUTE),
+    "cards gunandgun": ("cards", "-g", "gunandgun"),
+    "cards mtg": ("cards", "-g", "mtg"),
+    "cards worldtrigger": ("cards", "-g", "worldtrigger"),
+    "a card": ("cards", "-g", "gunandgun", "計略"),
+    "sql": ("sql", "SELECT match, game, source FROM matches LIMIT 5"),
+    "people": ("people",),
+    "stats fairness": ("stats", "fairness"),
+    "stats winrate": ("stats", "winrate"),
+    "stats rules": ("stats", "rules"),
+    "stats builds": ("stats", "builds"),
+}
+
+
+@pytest.mark.parametrize("columns", [80, 60, 120])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("case", sorted(TABLES))
+def test_a_table_fits_the_terminal(kifu, monkeypatch, warehouse: Path, case: str, lang: str, columns: int) -> None:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    monkeypatch.setenv("KIFU_DB", str(warehouse))
+    r = kifu(*TABLES[case], "--lang", lang)
+    assert r.code in (0, 1), r.err
+    assert r.out.strip() and _widest_line(r.out) <= columns, r.out
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_table_keeps_every_character_of_its_cells(kifu, monkeypatch, lang: str) -> None:
+    """Fitting wraps and folds; it never cuts a cell short: the table holds the same characters as the CSV."""
+    monkeypatch.setenv("COLUMNS", "80")
+    table = kifu("rules", "--lang", lang).out
+    rows = list(csv.reader(io.StringIO(kifu("rules", "-f", "csv", "--lang", lang).out)))
+    drawn = Counter(c for c in table if not c.isspace() and c != "─")
+    given = Counter(c for row in rows for cell in row for c in cell if not c.isspace())
+    assert drawn == given
+
+
+def test_show_says_the_day_once_and_each_event_its_time_of_day(kifu, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    out = kifu("show", DISPUTE).out
+    assert "(2026-11-29)" in out.splitlines()[0] and "14:00:15+09:00" in out and "2026-11-29T14:00:15" not in out
+    rows = json.loads(kifu("show", DISPUTE, "-f", "json").out)
+    assert rows[1]["at"] == "2026-11-29T14:00:15+09:00"

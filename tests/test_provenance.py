@@ -78,7 +78,8 @@ def test_show_md_marks_the_edited_row_and_explains_the_mark(kifu, lang: str, hea
 
 
 @pytest.mark.parametrize("lang, legend", [("en", "edited after it was sent"), ("ja", "送信後に編集")])
-def test_show_table_marks_the_edited_row(kifu, lang: str, legend: str) -> None:
+def test_show_table_marks_the_edited_row(kifu, lang: str, legend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: the row on one line
     out = kifu("show", WEISS, "--since", "30", "--until", "32", "--lang", lang).out
     row = next(line for line in out.splitlines() if "ws.damage" in line)
     assert f"✎ {WHERE}" in row

@@ -244,24 +244,90 @@ def print_rows(
                 cells = [f"~~{c}~~" if c and k < len(cells) - notes else c for k, c in enumerate(cells)]
             echo("| " + " | ".join(cells) + " |")
     else:
-        from rich.console import Console
-        from rich.markup import escape
-        from rich.table import Table
+        _print_table(heads, rows, title, struck)
 
-        console = Console(width=max(100, _term_width()))
-        done = 0
-        for i, block in enumerate(_blocks(rows, TABLE_ROWS)):
-            # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup, and a
-            # control character is shown, never sent to the terminal (rich passes ESC through).
-            table = Table(title=escape(visible(title)) if title and i == 0 else None, show_lines=False)
-            for c in heads:
-                table.add_column(escape(visible(c)), overflow="fold")
-            for k, r in enumerate(block, done):
-                table.add_row(
-                    *("" if v is None else escape(visible(v)) for v in r), style="strike dim" if k in struck else None
-                )
-            console.print(table)
-            done += len(block)
+
+SHORT = 12
+"""A column whose every cell (and head) is at most this wide keeps its width whatever the terminal's (a
+seq, a severity); the others give up width, the widest first, and wrap."""
+
+
+def column_widths(widest: Sequence[int], longest: Sequence[int], room: int) -> list[int]:
+    """Each column's width so that they all fit in ``room`` cells: each as wide as its widest cell when
+    that fits; else every column wider than a common cap is cut to it (the cap as high as the room
+    allows), so a narrow column (a seq, a severity) keeps its width and the wide ones share the rest.
+    While there is room for it, no column is made narrower than its longest word (``longest``): prose
+    wraps between words and a word is never folded; else a column of single words is cut to two thirds
+    of the cap (never under ``SHORT``), as a word folds where prose wraps."""
+    if sum(widest) <= room:
+        return list(widest)
+    whole = sum(longest) <= room
+    words = [lw >= w for w, lw in zip(widest, longest, strict=True)]
+
+    def cut(cap: int) -> list[int]:
+        if whole:
+            return [max(lw, min(w, cap)) for w, lw in zip(widest, longest, strict=True)]
+        return [
+            min(w, max(min(cap, SHORT), cap * 2 // 3) if word else cap) for w, word in zip(widest, words, strict=True)
+        ]
+
+    low, high = 1, max(widest)  # the highest cap that fits: cut(cap) grows with cap
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if sum(cut(mid)) <= room else (low, mid - 1)
+    out = cut(low)
+    spare = room - sum(out)
+    for i in sorted(
+        range(len(out)), key=lambda i: widest[i] - out[i], reverse=True
+    ):  # what is left: the most cut first
+        give = min(max(spare, 0), widest[i] - out[i])
+        out[i] += give
+        spare -= give
+    return out
+
+
+def _print_table(
+    heads: Sequence[str], rows: Iterable[Sequence[Any]], title: str | None, struck: Collection[int]
+) -> None:
+    """Rows drawn as tables that fit the terminal's width (``term_width``): short columns kept whole on one
+    line, long ones (a detail, a citation) wrapped at spaces, and folded only where a word is wider than the
+    column; a block of ``TABLE_ROWS`` rows at a time."""
+    from rich import box
+    from rich.cells import cell_len
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    width = term_width()
+    console = Console(width=width)
+    done = 0
+    for i, block in enumerate(_blocks(rows, TABLE_ROWS)):
+        # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup, and a
+        # control character is shown, never sent to the terminal (rich passes ESC through).
+        cells = [["" if v is None else visible(v) for v in r] for r in block]
+        widest = [
+            max([cell_len(h), *(max(map(cell_len, r[k].split("\n"))) for r in cells if k < len(r))])
+            for k, h in enumerate(heads)
+        ]
+        if title and i == 0:  # above the table, as wide as the terminal (a table's own title is as narrow as it)
+            console.print(Text(visible(title), style="italic"))
+        table = Table(
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+            collapse_padding=True,
+        )
+        longest = [
+            max([0, *(cell_len(word) for r in [[h], *(r[k : k + 1] for r in cells)] for c in r for word in c.split())])
+            for k, h in enumerate(heads)
+        ]
+        for head, w in zip(heads, column_widths(widest, longest, width - 2 * (len(heads) - 1)), strict=True):
+            table.add_column(escape(visible(head)), overflow="fold", width=w)
+        for k, r in enumerate(cells, done):
+            table.add_row(*(escape(v) for v in r), style="strike dim" if k in struck else None)
+        console.print(table)
+        done += len(block)
 
 
 def _blocks(rows: Iterable[Sequence[Any]], size: int) -> Iterator[list[Sequence[Any]]]:
@@ -285,11 +351,24 @@ def _print_json_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> N
     echo("[]" if first else "\n]", data=True)
 
 
-def _term_width() -> int:
-    try:
-        return os.get_terminal_size().columns
-    except OSError:
-        return 160
+FALLBACK_WIDTH = 160
+"""Columns a table is drawn in when neither COLUMNS nor a terminal says (no terminal at all: a file, a CI
+log): wide, so that a cell is cut into as few lines as can be (grep finds it); COLUMNS=80 draws it for an
+80-column screen."""
+
+
+def term_width() -> int:
+    """The columns a table may take: COLUMNS when set, else the terminal's (stdout's, else stderr's: a
+    table piped to a pager is still read on that terminal), else ``FALLBACK_WIDTH``. Never under 40."""
+    given = os.environ.get("COLUMNS", "")
+    if given.isdigit() and int(given) > 0:
+        return max(40, int(given))
+    for fd in (1, 2):
+        try:
+            return max(40, os.get_terminal_size(fd).columns)
+        except OSError:
+            continue
+    return FALLBACK_WIDTH
 
 
 def print_json(value: Any) -> None:

@@ -377,13 +377,16 @@ def show(
     names = {p.id: p.name for p in start.players} if person else {}
     shown = (e for e in itertools.chain((start,), stream) if e.seq >= since and (until is None or e.seq <= until))
     roles = {r: i18n.text(f"page.{r}", code) for r in ("judge", "system", "recorder")} if names else {}
+    # For a person the match's day is said once, in the title; each event shows its time of day (an
+    # 80-column table has no room for twenty-five characters of date a row).
+    day = start.at[:10] if person and start.at and len(start.at) > 10 and start.at[10] in "Tt " else None
     seen_edit = False
 
     def row(e: Any) -> tuple[Any, ...]:
         nonlocal seen_edit
         base = (
             e.seq,
-            e.at,
+            _clock(e.at, day) if person else e.at,
             roles.get(e.by) or who(e.by, names) if e.by else e.by,
             event_type(type(e)),
             _flagged(e, event_detail(e), code),
@@ -415,13 +418,20 @@ def show(
         columns,
         map(row, shown),
         fmt,
-        title=str(log),
+        title=f"{log} ({day})" if day else str(log),
         struck=struck,
         labels=[label(heads.get(c, c), code) for c in columns],
         notes=len(columns) - 5,
     )
     if seen_edit:  # Markdown: a paragraph of its own, not a row of the table
         echo(("\n" if fmt is DataFormat.md else "") + label("edited_legend", code))
+
+
+def _clock(at: str | None, day: str | None) -> str | None:
+    """An event's time as a table shows it: the time of day when it is on the match's ``day``, else whole."""
+    if at is None or day is None or not at.startswith(day) or len(at) <= 11:
+        return at
+    return at[11:]
 
 
 class StateFormat(str, Enum):
