@@ -238,3 +238,36 @@ def test_show_says_the_day_once_and_each_event_its_time_of_day(kifu, monkeypatch
     assert "(2026-11-29)" in out.splitlines()[0] and "14:00:15+09:00" in out and "2026-11-29T14:00:15" not in out
     rows = json.loads(kifu("show", DISPUTE, "-f", "json").out)
     assert rows[1]["at"] == "2026-11-29T14:00:15+09:00"
+
+
+# --- append refuses a stranger; show marks findings ---------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_append_refuses_a_by_that_is_no_player_judge_or_recorder(kifu, tmp_path: Path, lang: str) -> None:
+    log = tmp_path / "m.jsonl"
+    assert kifu("new", log, "-g", "gunandgun", "-m", "R1", "-p", "a=Aoi", "-p", "b=Ren").code == 0
+    before = log.read_bytes()
+    for args in (("type=note", "by=c", "text=hi"), ("--json", '{"type":"note","by":"Aoi","text":"hi"}')):
+        r = kifu("append", log, *args, "--lang", lang)
+        assert r.code == 2 and len(r.err.splitlines()) == 1, r.err
+        assert all(word in r.err for word in ("a (Aoi)", "b (Ren)", "judge", "recorder")), r.err
+        assert bool(JAPANESE.search(r.err)) == (lang == "ja")
+    assert log.read_bytes() == before
+    for by in ("a", "judge", "recorder", "system"):
+        assert kifu("append", log, "type=note", f"by={by}", "text=ok").code == 0
+    assert kifu("append", log, "type=note", "text=nobody").code == 0
+
+
+def test_show_marks_the_events_a_finding_rests_on(kifu, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    rows = {r["seq"]: r for r in json.loads(kifu("show", DISPUTE, "-f", "json").out)}
+    audit = json.loads(kifu("audit", DISPUTE, "-f", "json").out)
+    for f in audit["findings"]:
+        for seq in f["seqs"]:
+            assert {"code": f["code"], "severity": f["severity"], "consequence": False} in rows[seq]["findings"]
+    assert rows[1]["findings"] == []
+    table = kifu("show", DISPUTE, "--since", "14", "--until", "14").out
+    assert "✗ GG-TOSS-001" in table and "findings" in table
+    md = kifu("show", DISPUTE, "-f", "md", "--lang", "ja").out
+    assert "| 指摘 |" in md and "✗ GG-LIM-001" in md

@@ -186,10 +186,30 @@ def append(
         obj.update(pairs(items or [], lang))
     else:
         obj = pairs(items or [], lang)
+    _check_by(log, obj.get("by"), lang)
     event = logfile.append(log, obj, expect_seq=expect_seq)
     from kifu.events.codec import encode, line_hash
 
     echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
+
+
+def _check_by(log: Path, by: Any, lang: Lang | None) -> None:
+    """``by`` names one of the log's players, the judge, the recorder or the system (KIFU-LOG-002 would flag
+    anyone else at the audit: refused here, before it is written, with the known ones named)."""
+    if by is None:
+        return
+    from kifu.events.i18n import ROLES
+
+    stream = logfile.stream(log)
+    try:
+        start = next(stream)
+    finally:
+        stream.close()
+    seats = {p.id: p.name for p in getattr(start, "players", ())}
+    if by in seats or by in ROLES:
+        return
+    known = [f"{pid} ({name})" if name and name != pid else pid for pid, name in seats.items()] + list(ROLES)
+    fail(msg("append_unknown_by", lang, by=by, path=log, known=", ".join(known)))
 
 
 def _read_json(path: Path) -> Any:
@@ -349,6 +369,11 @@ def show(
     An event a log.void took back (a recording mistake) is struck through, and the
     `voided` column says which void, who and why.
 
+    The `findings` column marks each event a finding of the audit rests on with
+    its code (✗ error, ⚠ warning, ℹ info), and each event that is only a
+    consequence of one with the code in parentheses (json: a list of
+    {code, severity, consequence}).
+
     An imported event keeps where it came from: csv and json add `src_file`,
     `src_loc` and `edited` (json also `src_text`, the message as exported). An
     event made of a message the source marks as edited after it was sent is
@@ -367,6 +392,7 @@ def show(
     gone = use.voided(log)
     code = lang_of(lang).value
     person = fmt in (DataFormat.table, DataFormat.md)
+    found = _finding_marks(use.audit(log).findings)
     # The column is there when the log holds an edited message at all: a byte scan, as for voids. A key
     # written other than canonically (a space, an escape) could hide it; only a hand-made line does that.
     marked = person and logfile.mentions(log, b'"edited"')
@@ -394,14 +420,15 @@ def show(
         )
         src = e.src
         edited = src is not None and src.edited
+        marks = _marks_cell(found.get(e.seq, []), fmt)
         if person:
             seen_edit = seen_edit or edited
-            return (*base, f"✎ {where(src)}" if edited else None) if marked else base
+            return (*base, f"✎ {where(src)}" if edited else None, marks) if marked else (*base, marks)
         files = (src.file, src.loc, edited) if src is not None else (None, None, False)
         return (
-            (*base, *files, src.text if src is not None else None)
+            (*base, *files, src.text if src is not None else None, marks)
             if fmt in (DataFormat.json, DataFormat.jsonl)
-            else (*base, *files)
+            else (*base, *files, marks)
         )
 
     first = max(since, 1)
@@ -413,7 +440,8 @@ def show(
         columns += ["src_file", "src_loc", "edited"] + (
             ["src_text"] if fmt in (DataFormat.json, DataFormat.jsonl) else []
         )
-    heads = {"voided": "voided_column", "edited": "edited_column"}
+    columns.append("findings")  # last: a script reading the columns by place still finds the old ones
+    heads = {"voided": "voided_column", "edited": "edited_column", "findings": "findings_column"}
     print_rows(
         columns,
         map(row, shown),
@@ -432,6 +460,34 @@ def _clock(at: str | None, day: str | None) -> str | None:
     if at is None or day is None or not at.startswith(day) or len(at) <= 11:
         return at
     return at[11:]
+
+
+MARKS = {"error": "✗", "warning": "⚠", "info": "ℹ"}
+"""How a table and Markdown mark an event a finding rests on, by the finding's severity."""
+
+
+def _finding_marks(findings: Any) -> dict[int, list[tuple[str, str, bool]]]:
+    """Each event's findings: (code, severity, whether the event is only a consequence of it); an event a
+    finding rests on (its seq and seqs) first, then the ones it is a consequence of."""
+    out: dict[int, list[tuple[str, str, bool]]] = {}
+    for f in findings:
+        for seq in dict.fromkeys([f.seq, *f.seqs]):
+            out.setdefault(seq, []).append((f.code, str(f.severity), False))
+        for seq in f.consequences:
+            out.setdefault(seq, []).append((f.code, str(f.severity), True))
+    return out
+
+
+def _marks_cell(marks: list[tuple[str, str, bool]], fmt: DataFormat) -> Any:
+    """The `findings` cell: ``✗ GG-TOSS-001`` (a consequence in parentheses) for a person, the codes for CSV,
+    a list of {code, severity, consequence} for JSON."""
+    if fmt in (DataFormat.json, DataFormat.jsonl):
+        return [{"code": c, "severity": sev, "consequence": cons} for c, sev, cons in marks]
+    if not marks:
+        return None
+    if fmt is DataFormat.csv:
+        return " ".join(f"({c})" if cons else c for c, _, cons in marks)
+    return " ".join(f"({c})" if cons else f"{MARKS.get(sev, '')} {c}" for c, sev, cons in marks)
 
 
 class StateFormat(str, Enum):
