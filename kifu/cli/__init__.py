@@ -83,8 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import typer.main
     from typer import _click as click  # typer's own click: it raises these
 
-    args = list(sys.argv[1:] if argv is None else argv)
     command = typer.main.get_command(app)
+    args = _old_spellings(command, list(sys.argv[1:] if argv is None else argv))
     if _wants_help(args):
         from .helptext import localise
 
@@ -122,6 +122,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(code, int) and code:
         raise SystemExit(code)
     return 0
+
+
+OLD_SPELLINGS = {
+    "kifu append": {"-r": "--roll"},
+    "kifu toss commit": {"-r": "--roll", "-p": "--for"},
+    "kifu toss reveal": {"-r": "--roll"},
+    "kifu toss check": {"-r": "--roll"},
+}
+"""Short options that meant something else before each short option got one meaning across commands (README,
+"Options"): still read where the command has no option they now stand for (`kifu sql -p` is read by sql)."""
+
+
+def _old_spellings(root: object, args: list[str]) -> list[str]:
+    """``args`` with a command's old short options written as their long names (up to a ``--``)."""
+    from .usage import typed_command
+
+    old = OLD_SPELLINGS.get(typed_command(root, args))
+    if not old:
+        return args
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return out + args[i:]
+        short = arg[:2]
+        if short in old and (arg == short or not arg.startswith("--")):
+            out.append(old[short] if arg == short else f"{old[short]}={arg[2:]}")
+        else:
+            out.append(arg)
+    return out
 
 
 def _wants_help(args: Sequence[str]) -> bool:

@@ -36,10 +36,11 @@ class Lang(str, Enum):
 
 
 class DataFormat(str, Enum):
-    """Rows of data: a table for a person, or CSV, one JSON document (a list of objects), JSON Lines
-    (one object a line) or Markdown."""
+    """Rows of data: a table for a person (``text`` is the same: -f text means "for a person" in every
+    command), or CSV, one JSON document (a list of objects), JSON Lines (one object a line) or Markdown."""
 
     table = "table"
+    text = "text"
     csv = "csv"
     json = "json"
     jsonl = "jsonl"
@@ -132,10 +133,22 @@ LangOpt = Annotated[
         "--lang", help="Language of messages: ja or en (default: KIFU_LANG or LANG).", show_default=False, is_eager=True
     ),
 ]
+
+
+def _for_a_person(value: DataFormat | str) -> str:
+    """-f text is -f table: one word for "for a person" in every command (the choice's text: typer makes it
+    the enum after the callback)."""
+    chosen = DataFormat(value)
+    return (DataFormat.table if chosen is DataFormat.text else chosen).value
+
+
 FormatOpt = Annotated[
     DataFormat,
     typer.Option(
-        "--format", "-f", help="table, csv, json (one document: a list of objects), jsonl (one a line) or md."
+        "--format",
+        "-f",
+        callback=_for_a_person,
+        help="table (or text: for a person), csv, json (one document: a list of objects), jsonl (one a line) or md.",
     ),
 ]
 SummaryOpt = Annotated[
@@ -206,6 +219,7 @@ def print_rows(
     struck: Collection[int] = (),
     labels: Sequence[str] | None = None,
     notes: int = 1,
+    optional: Collection[str] = (),
 ) -> None:
     """Print rows as a table, CSV, JSON (a list of objects) or Markdown, as they come.
 
@@ -213,7 +227,8 @@ def print_rows(
     table and in Markdown, all but the last ``notes`` cells in Markdown (the reason and
     other remarks on the row); CSV and JSON carry the reason in a column of their own.
     ``labels`` head a table's and Markdown's columns for a person (in their language);
-    CSV and JSON keep the ``columns`` as keys.
+    CSV and JSON keep the ``columns`` as keys. A table leaves out the ``optional`` columns that are
+    empty in all its rows (a terminal's width is precious: no `voided` column when nothing was voided).
     """
     heads = list(labels) if labels is not None else list(columns)
     if fmt is DataFormat.json:
@@ -243,11 +258,12 @@ def print_rows(
             if i in struck:
                 cells = [f"~~{c}~~" if c and k < len(cells) - notes else c for k, c in enumerate(cells)]
             echo("| " + " | ".join(cells) + " |")
-    else:
-        _print_table(heads, rows, title, struck)
+    else:  # table, text
+        hide = [k for k, c in enumerate(columns) if c in optional]
+        _print_table(heads, rows, title, struck, hide)
 
 
-SHORT = 12
+SHORT = 16
 """A column whose every cell (and head) is at most this wide keeps its width whatever the terminal's (a
 seq, a severity); the others give up width, the widest first, and wrap."""
 
@@ -287,13 +303,16 @@ def column_widths(widest: Sequence[int], longest: Sequence[int], room: int) -> l
 
 
 def _print_table(
-    heads: Sequence[str], rows: Iterable[Sequence[Any]], title: str | None, struck: Collection[int]
+    heads: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    title: str | None,
+    struck: Collection[int],
+    hide: Sequence[int] = (),
 ) -> None:
     """Rows drawn as tables that fit the terminal's width (``term_width``): short columns kept whole on one
     line, long ones (a detail, a citation) wrapped at spaces, and folded only where a word is wider than the
     column; a block of ``TABLE_ROWS`` rows at a time."""
     from rich import box
-    from rich.cells import cell_len
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -306,28 +325,31 @@ def _print_table(
         # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup, and a
         # control character is shown, never sent to the terminal (rich passes ESC through).
         cells = [["" if v is None else visible(v) for v in r] for r in block]
-        widest = [
-            max([cell_len(h), *(max(map(cell_len, r[k].split("\n"))) for r in cells if k < len(r))])
-            for k, h in enumerate(heads)
-        ]
+        empty = {k for k in hide if not any(r[k] for r in cells if k < len(r))}
+        shown = [h for k, h in enumerate(heads) if k not in empty]  # an optional column empty in this block: out
+        cells = [[v for k, v in enumerate(r) if k not in empty] for r in cells]
         if title and i == 0:  # above the table, as wide as the terminal (a table's own title is as narrow as it)
             console.print(Text(visible(title), style="italic"))
-        table = Table(
-            box=box.SIMPLE_HEAD,
-            show_edge=False,
-            pad_edge=False,
-            collapse_padding=True,
-        )
-        longest = [
-            max([0, *(cell_len(word) for r in [[h], *(r[k : k + 1] for r in cells)] for c in r for word in c.split())])
-            for k, h in enumerate(heads)
-        ]
-        for head, w in zip(heads, column_widths(widest, longest, width - 2 * (len(heads) - 1)), strict=True):
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+        for head, w in zip(shown, _widths(shown, cells, width), strict=True):
             table.add_column(escape(visible(head)), overflow="fold", width=w)
         for k, r in enumerate(cells, done):
             table.add_row(*(escape(v) for v in r), style="strike dim" if k in struck else None)
         console.print(table)
         done += len(block)
+
+
+def _widths(heads: Sequence[str], cells: Sequence[Sequence[str]], width: int) -> list[int]:
+    """The width of each column of a table ``width`` cells wide (2 between columns): ``column_widths`` of
+    each column's widest line and longest word, its head's included."""
+    from rich.cells import cell_len
+
+    widest, longest = [], []
+    for k, head in enumerate(heads):
+        column = [head, *(r[k] for r in cells if k < len(r))]
+        widest.append(max(cell_len(line) for c in column for line in c.split("\n")))
+        longest.append(max([0, *(cell_len(word) for c in column for word in c.split())]))
+    return column_widths(widest, longest, width - 2 * (len(heads) - 1))
 
 
 def _blocks(rows: Iterable[Sequence[Any]], size: int) -> Iterator[list[Sequence[Any]]]:

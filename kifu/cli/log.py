@@ -130,6 +130,7 @@ def append(
         list[str] | None,
         typer.Option(
             "--nonce",
+            "-n",
             help="Each opponent's nonce, in seat order; without it kifu shows the commitment and asks "
             "(Enter draws one).",
             show_default=False,
@@ -449,6 +450,7 @@ def show(
         title=f"{log} ({day})" if day else str(log),
         struck=struck,
         labels=[label(heads.get(c, c), code) for c in columns],
+        optional=("voided", "findings"),
         notes=len(columns) - 5,
     )
     if seen_edit:  # Markdown: a paragraph of its own, not a row of the table

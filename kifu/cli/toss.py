@@ -56,7 +56,7 @@ StoreOpt = Annotated[
 ]
 RollOpt = Annotated[
     list[str] | None,
-    typer.Option("--roll", "-r", help="What the toss draws, in order: coin, 3coins, d6, 2d6 …; repeat."),
+    typer.Option("--roll", help="What the toss draws, in order: coin, 3coins, d6, 2d6 …; repeat."),
 ]
 UntilOpt = Annotated[
     int | None,
@@ -161,7 +161,7 @@ def commit(
     ] = None,
     purpose: Annotated[
         str | None,
-        typer.Option("--for", "-p", help="What the toss decides: first-player, act-a3, flip-2 …", show_default=False),
+        typer.Option("--for", help="What the toss decides: first-player, act-a3, flip-2 …", show_default=False),
     ] = None,
     roll: RollOpt = None,
     until: UntilOpt = None,
@@ -186,8 +186,8 @@ def commit(
     \b
     Examples:
       kifu toss commit --match R1-T3 --for first-player
-      kifu toss commit -m R1-T3 -p act-a3 --roll coin --until 2
-      KIFU_HOME=~/kifu kifu toss commit -m R1-T3 -p init-distance --roll d6 -f json
+      kifu toss commit -m R1-T3 --for act-a3 --roll coin --until 2
+      KIFU_HOME=~/kifu kifu toss commit -m R1-T3 --for init-distance --roll d6 -f json
     """
     from kifu.events import rng_store
 
@@ -506,7 +506,7 @@ def check(
         typer.Option("--match", "-m", help="Check that each v2 toss is bound to this match id.", show_default=False),
     ] = None,
     roll: Annotated[
-        list[str] | None, typer.Option("--roll", "-r", help="v1 tosses: the dice to show outcomes of (coin, d6 …).")
+        list[str] | None, typer.Option("--roll", help="v1 tosses: the dice to show outcomes of (coin, d6 …).")
     ] = None,
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,

@@ -189,7 +189,8 @@ def _ingest_cluster(paths: list[str], address: str, out: str, lang: Lang | None)
 
 
 def _sql_params(extra: Sequence[str], lang: Lang | None) -> dict[str, str]:
-    """`-p NAME VALUE` pairs (typer has no repeatable two-value option, so click hands them over raw)."""
+    """`--param NAME VALUE` pairs (typer has no repeatable two-value option, so click hands them over raw); the
+    old spelling `-p NAME VALUE` is still read (sql has no player for -p to mean)."""
     out: dict[str, str] = {}
     it = iter(extra)
     for flag in it:
@@ -209,7 +210,7 @@ def sql(
     statement: Annotated[
         str,
         typer.Argument(
-            help="One SELECT; '-' reads it from stdin. Then -p NAME VALUE, "
+            help="One SELECT; '-' reads it from stdin. Then --param NAME VALUE, "
             "repeated: bound as $NAME (a string: cast it in SQL).",
             show_default=False,
         ),
@@ -231,15 +232,16 @@ def sql(
     views; file access limited to DIR).
 
     A statement that writes (INSERT, COPY, ATTACH, CREATE …) is refused, exit 2.
-    Parameters follow the statement: -p NAME VALUE (or --param NAME VALUE).
+    Parameters follow the statement: --param NAME VALUE (the old -p NAME VALUE
+    still works here; elsewhere -p is a player).
     A statement running longer than --timeout (60 s) is stopped, exit 2; Ctrl-C
     stops it at once, exit 130.
 
     \b
     Examples:
       kifu sql "SELECT game, count(*) FROM matches GROUP BY game"
-      kifu sql "SELECT seq, type FROM events WHERE match = $m ORDER BY seq" -p m demo-001 -f csv
-      echo "SELECT * FROM randomness WHERE sides = $s::INTEGER" | kifu sql - -p s 6
+      kifu sql "SELECT seq, type FROM events WHERE match = $m ORDER BY seq" --param m demo-001 -f csv
+      echo "SELECT * FROM randomness WHERE sides = $s::INTEGER" | kifu sql - --param s 6
       kifu sql "SELECT person, count(*) FROM players GROUP BY ALL" --parquet out/
     """
     from kifu import warehouse as wh
