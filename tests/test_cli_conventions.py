@@ -271,3 +271,17 @@ def test_show_marks_the_events_a_finding_rests_on(kifu, monkeypatch) -> None:
     assert "✗ GG-TOSS-001" in table and "findings" in table
     md = kifu("show", DISPUTE, "-f", "md", "--lang", "ja").out
     assert "| 指摘 |" in md and "✗ GG-LIM-001" in md
+
+
+# --- kifu record: the notation's refusals in the reader's language (issue 24) -------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("line", ["zz: !turnend", "!void", "!bogus 1", "!undo", "!void 1-999"])
+def test_record_refuses_a_line_in_the_readers_language(kifu, tmp_path: Path, lang: str, line: str) -> None:
+    start = ("-g", "gunandgun", "-m", "R1", "-p", "a=A", "-p", "b=B", "--lang", lang)
+    r = kifu("record", tmp_path / "m.jsonl", *start, stdin=line + "\n")
+    (said,) = r.err.splitlines()
+    assert r.code == 2 and bool(JAPANESE.search(said.split(":", 2)[-1])) == (lang == "ja"), said
+    done = _lines(kifu("record", tmp_path / "n.jsonl", *start, "-f", "jsonl", stdin=line + "\n").out)
+    assert bool(JAPANESE.search(done[0]["error"])) == (lang == "ja"), done

@@ -14,6 +14,7 @@ from typing import Annotated, Any, TextIO
 
 import typer
 
+from kifu.events import i18n
 from kifu.events.display import json_safe, visible
 
 from ..common import (
@@ -180,7 +181,7 @@ def _lines(rec: Any, stream: TextIO, fmt: LineFormat, code: str, lang: Lang | No
         if done.error is not None:
             refused += 1
             if fmt is not LineFormat.text:
-                _json({"line": n, "error": done.error}, fmt, kept)
+                _json({"line": n, "error": i18n.render(done.error, code)}, fmt, kept)
             else:
                 echo(
                     visible(f"kifu: {msg('record_line_error', lang, line=n, error=done.error)}", lines=False), err=True
