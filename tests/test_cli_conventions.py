@@ -285,3 +285,48 @@ def test_record_refuses_a_line_in_the_readers_language(kifu, tmp_path: Path, lan
     assert r.code == 2 and bool(JAPANESE.search(said.split(":", 2)[-1])) == (lang == "ja"), said
     done = _lines(kifu("record", tmp_path / "n.jsonl", *start, "-f", "jsonl", stdin=line + "\n").out)
     assert bool(JAPANESE.search(done[0]["error"])) == (lang == "ja"), done
+
+
+# --- --help from the catalogue, in both languages -----------------------------------------------------
+
+
+def _help_keys() -> dict[str, str]:
+    """Every help text the commands show -> its catalogue id (kifu/cli/helptext.py's scheme)."""
+    import typer.main
+
+    from kifu.cli import app
+    from kifu.cli.helptext import param_key, walk
+
+    keys = {}
+    for path, cmd in walk(typer.main.get_command(app)):
+        keys[path] = f"help.{path}"
+        for p in cmd.params:
+            if hasattr(p, "help"):
+                keys[f"{path} {p.name}"] = param_key(path, p.name or "")
+    return keys
+
+
+def test_every_help_text_is_in_the_catalogue_in_both_languages() -> None:
+    from kifu.events import i18n
+
+    used = set(_help_keys().values()) | {"help.opt.help"}
+    for lang in i18n.LANGS:
+        missing = sorted(k for k in used if not i18n.has(k, lang))
+        assert not missing, (lang, missing)
+    words = {f"help.word.{w}" for w in ("usage", "options", "arguments", "commands", "default", "required")}
+    words |= {"help.word.envvar", "help.word.dynamic"}
+    stale = sorted(k for k in i18n.catalogue("en") if k.startswith("help.") and k not in used | words)
+    assert not stale, stale
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_help_is_in_the_chosen_language(kifu, monkeypatch, lang: str) -> None:
+    monkeypatch.setenv("KIFU_LANG", lang)
+    for path in sorted({k for k in _help_keys() if " " not in k} - {"kifu"}):
+        r = kifu(*path.split("."), "--help")
+        assert r.code == 0, (path, r.err)
+        first = r.out.split("\n\n")[1]  # after the usage line: the command's own first paragraph
+        assert bool(JAPANESE.search(first)) == (lang == "ja") or path == "stats.zero-n", (path, first)
+        if path not in ("stats", "toss"):
+            assert ("例" if lang == "ja" else "Example") in r.out, (path, r.out)
+        assert ("使い方:" in r.out) == (lang == "ja")

@@ -62,14 +62,15 @@ def _text(key: str, lang: str, written: str | None) -> str | None:
         return written
     import kifu.games
 
-    return i18n.text(key, lang, games=", ".join(kifu.games.GAMES))
+    # Not a format string: help texts show JSON ({"log", "error"}); the one field filled is the games' list.
+    return i18n.template(key, lang).replace("{games}", ", ".join(kifu.games.GAMES))
 
 
 def _words(lang: str) -> None:
-    """typer's ``_`` (gettext) and its click's ``Usage:``: the help words in ``lang``; every other message (the
-    errors kifu/cli/usage.py reads) stays as typer wrote it."""
+    """typer's ``_`` (gettext), its click's ``Usage:`` and the help option's text: the help words in ``lang``;
+    every other message (the errors kifu/cli/usage.py reads) stays as typer wrote it."""
     import typer.core
-    from typer._click import formatting
+    from typer._click import core, formatting
 
     def translate(message: str) -> str:
         word = WORDS.get(message)
@@ -83,7 +84,18 @@ def _words(lang: str) -> None:
         write(self, prog, args, f"{usage} " if prefix is None else prefix)
 
     setattr(formatting.HelpFormatter, "write_usage", write_usage)  # noqa: B010  (mypy: no assigning a method)
+    helped = i18n.text("help.opt.help", lang)
+    option = _WRITE_USAGE.setdefault("help_option", core.Command.get_help_option)
+
+    def get_help_option(self: Any, ctx: Any) -> Any:
+        made = option(self, ctx)
+        if made is not None:
+            made.help = helped
+        return made
+
+    setattr(core.Command, "get_help_option", get_help_option)  # noqa: B010  (mypy: no assigning a method)
 
 
 _WRITE_USAGE: dict[str, Any] = {}
-"""click's own ``write_usage``, kept the first time it is wrapped (a process may print help twice: the tests)."""
+"""click's own ``write_usage`` and ``get_help_option``, kept the first time they are wrapped (a process may print
+help twice: the tests)."""
