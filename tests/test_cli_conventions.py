@@ -166,6 +166,13 @@ def test_json_lines_is_one_object_a_line_and_json_the_same_as_one_list(kifu, arg
     assert lines and lines == whole
 
 
+@pytest.mark.parametrize("stat", ["fairness", "winrate", "rules", "first"])
+def test_stats_jsonl_is_the_json_list_a_line_each(kifu, monkeypatch, warehouse: Path, stat: str) -> None:
+    monkeypatch.setenv("KIFU_DB", str(warehouse))
+    whole = json.loads(kifu("stats", stat, "-f", "json").out)
+    assert _lines(kifu("stats", stat, "-f", "jsonl").out) == whole
+
+
 def test_record_json_is_one_document_and_jsonl_a_line_a_record(kifu, tmp_path: Path) -> None:
     typed = "hello\n!act a1 計略\n"
     start = ("-g", "gunandgun", "-m", "R1", "-p", "a=A", "-p", "b=B")

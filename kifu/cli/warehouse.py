@@ -402,7 +402,7 @@ def stats_fairness(
     rows = [r for r in rows if r.flag or not flagged]
     who = "person" if by is By.person else "player"
     columns = [who if c == "person" else c for c in stats.FAIRNESS_COLUMNS]
-    if fmt in (DataFormat.json, DataFormat.csv):
+    if fmt in (DataFormat.json, DataFormat.jsonl, DataFormat.csv):
         print_rows(columns, [r.as_row() for r in rows], fmt)
         return
     if not rows:
