@@ -136,6 +136,8 @@ OLD_SPELLINGS = {
 
 def _old_spellings(root: object, args: list[str]) -> list[str]:
     """``args`` with a command's old short options written as their long names (up to a ``--``)."""
+    if not args or f"kifu {args[0]}" not in {" ".join(k.split()[:2]) for k in OLD_SPELLINGS}:
+        return args  # most commands: nothing to rewrite, and nothing more imported
     from .usage import typed_command
 
     old = OLD_SPELLINGS.get(typed_command(root, args))
