@@ -46,7 +46,8 @@ def test_every_card_is_described_in_both_languages_by_every_accepted_name(game: 
     assert "cardview." not in text  # every label is in the message catalogue
 
 
-def test_cards_lists_the_catalogue_as_a_table_or_json(kifu) -> None:
+def test_cards_lists_the_catalogue_as_a_table_or_json(kifu, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: each name on one line
     r = kifu("cards", "-g", "gunandgun")
     assert r.code == 0 and "計略" in r.out and "ノイズジェネレーター" in r.out
     r = kifu("cards", "-g", "gunandgun", "-f", "json")

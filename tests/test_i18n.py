@@ -92,7 +92,8 @@ def test_no_id_is_defined_twice_or_left_unused() -> None:
         "word.",
         "stance.",
         "decision.",
-    )  # built at run time
+        "help.",
+    )  # built at run time (help.…: kifu/cli/helptext.py, checked by tests/test_cli_conventions.py)
     stale = sorted(k for k in i18n.catalogue("en") if k not in used and not k.startswith(dynamic))
     assert not stale, stale
 

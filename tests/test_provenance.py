@@ -47,6 +47,7 @@ def test_show_json_and_csv_carry_each_events_source(kifu) -> None:
         "src_loc": "line 271",
         "edited": True,
         "src_text": "!damage ミオ 3",
+        "findings": [{"code": "WS-DMG-001", "severity": "error", "consequence": False}],
     }
     assert [s for s, r in rows.items() if r["edited"]] == [31]
     assert rows[30]["src_loc"] == "line 260" and rows[30]["src_text"] == "!step ダメージ"
@@ -65,20 +66,25 @@ def test_show_json_of_a_log_recorded_by_hand_has_no_source(kifu) -> None:
 @pytest.mark.parametrize(
     "lang, head, legend",
     [
-        ("en", "| seq | at | by | type | detail | voided | edited |", "✎ the source marks the message as edited"),
-        ("ja", "| seq | 時刻 | 誰 | 種類 | 内容 | 取り消し | 編集済 |", "✎ 元のログで送信後に編集された"),
+        (
+            "en",
+            "| seq | at | by | type | detail | voided | edited | findings |",
+            "✎ the source marks the message as edited",
+        ),
+        ("ja", "| seq | 時刻 | 誰 | 種類 | 内容 | 取り消し | 編集済 | 指摘 |", "✎ 元のログで送信後に編集された"),
     ],
 )
 def test_show_md_marks_the_edited_row_and_explains_the_mark(kifu, lang: str, head: str, legend: str) -> None:
     out = kifu("show", WEISS, "-f", "md", "--lang", lang).out.splitlines()
     assert head in out
     marked = [line for line in out if "✎" in line and line.startswith("| ")]
-    assert len(marked) == 1 and marked[0].startswith("| 31 |") and marked[0].endswith(f"| ✎ {WHERE} |")
+    assert len(marked) == 1 and marked[0].startswith("| 31 |") and marked[0].endswith(f"| ✎ {WHERE} | ✗ WS-DMG-001 |")
     assert out[-1].startswith(legend) and out[-2] == ""  # a paragraph after the table
 
 
 @pytest.mark.parametrize("lang, legend", [("en", "edited after it was sent"), ("ja", "送信後に編集")])
-def test_show_table_marks_the_edited_row(kifu, lang: str, legend: str) -> None:
+def test_show_table_marks_the_edited_row(kifu, lang: str, legend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: the row on one line
     out = kifu("show", WEISS, "--since", "30", "--until", "32", "--lang", lang).out
     row = next(line for line in out.splitlines() if "ws.damage" in line)
     assert f"✎ {WHERE}" in row
@@ -88,7 +94,7 @@ def test_show_table_marks_the_edited_row(kifu, lang: str, legend: str) -> None:
 def test_show_says_nothing_of_edits_where_there_are_none(kifu) -> None:
     """A log without an edited message keeps the columns it always had; a range without one gets no legend."""
     md = kifu("show", PLAIN, "-f", "md", "--lang", "en").out
-    assert "| seq | at | by | type | detail | voided |" in md and "edited" not in md and "✎" not in md
+    assert "| seq | at | by | type | detail | voided | findings |" in md and "edited" not in md and "✎" not in md
     near = kifu("show", WEISS, "-f", "md", "--since", "1", "--until", "30").out
     assert "✎" not in near
 

@@ -5,7 +5,8 @@ order by one bash, in a fresh folder holding a copy of ``fixtures/`` (what a clo
 has), with the installed ``kifu`` on the PATH and a secret store of its own. A
 command may find rule violations (exit 1: that is what several of them show); exit 2
 or more, or a traceback, fails the test naming the line. The README keeps no
-``<placeholder>`` a user would have to fill in.
+``<placeholder>`` a user would have to fill in. The commands write only into ``scratch/``
+(ignored by git), as the README says: a run leaves no other file in the clone.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def test_the_readme_has_no_placeholder_to_fill_in() -> None:
 def test_every_readme_command_works_in_a_fresh_clone(tmp_path: Path) -> None:
     clone = tmp_path / "clone"
     shutil.copytree(FIXTURES, clone / "fixtures")
+    before = {p.relative_to(clone).as_posix() for p in clone.rglob("*")}
     script = ["set -u"]
     for i, cmd in enumerate(_commands()):
         script.append(cmd)
@@ -77,3 +79,10 @@ def test_every_readme_command_works_in_a_fresh_clone(tmp_path: Path) -> None:
     where = _commands()[int(failed.group(1))] if failed else ""
     assert run.returncode == 0, (where, run.stderr[-3000:])
     assert "Traceback" not in run.stderr, run.stderr[-3000:]
+    left = sorted(
+        name
+        for name in ({p.relative_to(clone).as_posix() for p in clone.rglob("*")} - before)
+        if name != "scratch" and not name.startswith("scratch/")
+    )
+    assert not left, f"the README's commands left these outside scratch/: {left}"
+    assert "scratch/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()

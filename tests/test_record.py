@@ -536,7 +536,7 @@ def test_piped_lines_print_seqs_and_live_findings_and_refusals(kifu, tmp_path: P
     assert not any(e.at for e in logfile.load(log).events)  # --no-time
 
 
-def test_piped_lines_as_json_and_the_slip_written(kifu, tmp_path: Path) -> None:
+def test_piped_lines_as_json_lines_and_the_slip_written(kifu, tmp_path: Path) -> None:
     log, slip = tmp_path / "m.jsonl", tmp_path / "m.slip.svg"
     r = kifu(
         "record",
@@ -550,7 +550,7 @@ def test_piped_lines_as_json_and_the_slip_written(kifu, tmp_path: Path) -> None:
         "-p",
         "b=ユキ",
         "-f",
-        "json",
+        "jsonl",
         "--slip",
         slip,
         "--lang",
@@ -687,9 +687,9 @@ def test_a_speaker_prefix_sticks_for_players_and_not_for_roles() -> None:
 def test_an_unknown_speaker_prefix_before_a_command_is_refused_naming_the_speakers() -> None:
     t = _table()
     r = t.read("zz: !turnend", 2)
-    assert r.error == "zz is not a speaker here (a ミナト, b ユキ, judge, recorder)" and not r.events
+    assert str(r.error) == "zz is not a speaker here (a ミナト, b ユキ, judge, recorder)" and not r.events
     r = t.read("zz: plain table talk", 2)  # talk stays a note of the current speaker, with a hint
-    assert r.events[0] == {"type": "note", "by": "a", "text": "zz: plain table talk"} and "zz" in (r.hint or "")
+    assert r.events[0] == {"type": "note", "by": "a", "text": "zz: plain table talk"} and "zz" in str(r.hint)
     assert t.read("12:30 !turnend", 2).events[0]["type"] == "note"  # a time, not a speaker: talk
     assert t.read("ユキ: !turn 2", 2).error is None
 
@@ -709,12 +709,12 @@ def test_undo_restores_what_the_mapping_remembered_before_the_line() -> None:
 def test_refusals_name_the_problem_and_a_bare_command_word_gets_a_hint() -> None:
     t = _table()
     assert t.read("!toss a1 sideways", 2).error == "gg.toss: field facing: Invalid value 'sideways'"
-    assert "not a command of gunandgun" in (t.read("!nosuch", 2).error or "")
+    assert "not a command of gunandgun" in str(t.read("!nosuch", 2).error)
     assert t.read("!undo", 2).error is not None  # nothing recorded yet
     r = t.read("toss a1 自分", 2)
-    assert r.events[0]["type"] == "note" and r.hint == "recorded as a note; the command is !toss"
+    assert r.events[0]["type"] == "note" and str(r.hint) == "recorded as a note; the command is !toss"
     wt = _table("worldtrigger")
-    assert "plot" in (wt.read("block 3 4", 2).error or "")  # a block with no plot before it
+    assert "plot" in str(wt.read("block 3 4", 2).error)  # a block with no plot before it
     assert wt.read("!build 弧月 旋空 / シールド", 2).events[0]["type"] == "wt.build"  # a pattern, not a command
 
 
@@ -734,4 +734,4 @@ def test_an_undo_the_audit_refuses_leaves_the_line_to_undo_again(tmp_path: Path)
     assert [f.code for f in refused.added] == ["KIFU-LOG-009"] and rec.session.voided == {}
     done = rec.enter("!undo")
     assert done.events[0].about == [2] and done.events[0].by == "recorder" and rec.session.voided == {2: 4}
-    assert rec.enter("!undo").error == "nothing to undo: every line recorded is voided already"
+    assert str(rec.enter("!undo").error) == "nothing to undo: every line recorded is voided already"

@@ -256,7 +256,8 @@ def test_d66_is_two_d6_faces_and_derived_values_are_kept_but_not_tested(dice_db:
     assert bad == [(66, 70, False)]  # "70" is no pair of d6 faces
 
 
-def test_too_few_rows_get_no_p_value_and_nothing_leaks(kifu, dice_db: Path) -> None:
+def test_too_few_rows_get_no_p_value_and_nothing_leaks(kifu, dice_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: each title and cell on one line
     import warnings
 
     with warnings.catch_warnings():

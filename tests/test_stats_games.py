@@ -169,7 +169,8 @@ def test_zero_n_counts_shots_whose_bullet_or_response_got_n_zero(kifu, corpus) -
     assert _cli_json(kifu, "zero-n", "--db", db) == want
 
 
-def test_game_stats_in_every_format(kifu, corpus) -> None:
+def test_game_stats_in_every_format(kifu, corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")  # a wide terminal: each cell on one line
     db, _ = corpus
     csv = kifu("stats", "first", "--db", db, "-f", "csv").out.splitlines()
     assert csv[0] == "game,matches,decided,first_wins,rate,ci_low,ci_high,p" and len(csv) == 5

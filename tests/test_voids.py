@@ -190,7 +190,7 @@ def test_show_strikes_voided_events_and_names_the_void(kifu) -> None:
     assert [s for s, n in notes.items() if n] == [5, 6]
     md = kifu("show", VOIDED, "-f", "md", "--lang", "ja").out.splitlines()
     rows = [line for line in md if line.startswith("| ") and not line.startswith("| seq")]
-    assert rows[4].startswith("| ~~5~~ |") and rows[4].endswith("| seq 8 で recorder が取り消し: typo |")
+    assert rows[4].startswith("| ~~5~~ |") and rows[4].endswith("| seq 8 で recorder が取り消し: typo |  |")
     assert rows[3].startswith("| 4 |")
 
 

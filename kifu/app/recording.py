@@ -62,7 +62,8 @@ class Entered:
     """Events someone else appended meanwhile, read in first."""
 
     @property
-    def error(self) -> str | None:
+    def error(self) -> str | i18n.Msg | None:
+        """Why the line was refused: a catalogue message (render it in the reader's language) or a reason."""
         return self.reading.error
 
 
@@ -72,8 +73,8 @@ class Refused:
 
     index: int
     """Which of its lines (0-based) could not be recorded."""
-    reason: str
-    """Why, as the notation reader says it."""
+    reason: str | i18n.Msg
+    """Why, as the notation reader says it (a catalogue message: rendered in the reader's language)."""
 
 
 class Recording:
@@ -665,7 +666,8 @@ class LineWriter:
 
     def _settled(self, line: Line, done: Entered) -> Line:
         if done.error is not None:
-            return replace(line, text=done.reading.text, state=LineState.REFUSED, reason=done.error, entered=done)
+            reason = i18n.render(done.error, self.lang)  # the screen shows it in the recorder's language
+            return replace(line, text=done.reading.text, state=LineState.REFUSED, reason=reason, entered=done)
         state = LineState.APPENDED if done.events else LineState.KEPT
         seqs = tuple(e.seq for e in done.events)
         secret = done.reading.secret is not None

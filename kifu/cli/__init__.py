@@ -144,13 +144,39 @@ def _argv_lang(argv: Sequence[str] | None) -> Lang:
 def main(argv: Sequence[str] | None = None) -> int:
     """Console entry point: run the app; a KifuError becomes one line on stderr and exit 2.
 
-    Usage errors are typer's own (exit 2); the app raises SystemExit with the
-    command's exit code, which propagates.
+    A usage error (a mistyped option, a missing argument, a value not among the choices) is one
+    line in the reader's language, exit 2, never click's usage block; `--help` is in that language
+    too. The app raises SystemExit with the command's exit code, which propagates.
     """
+    import typer.main
+    from typer import _click as click  # typer's own click: it raises these
+
+    typed = list(sys.argv[1:] if argv is None else argv)
+    group = _GROUP_OF.get(typed[0]) if typed else None
+    # The command typed alone, from its group's module (a cold start loads nothing else); the whole
+    # command line for the root's help, its version, or a command kifu does not have.
+    command = typer.main.get_command(_app(group, typed[0]) if group else app)
+    args = _old_spellings(command, typed)
+    if _wants_help(args):
+        from .helptext import localise
+
+        localise(command, _argv_lang(args).value)
     try:
-        app(args=list(argv) if argv is not None else None, prog_name="kifu")
+        code = command.main(args=args, prog_name="kifu", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # `kifu stats`: the group's help, as asked
+        echo(exc.ctx.get_help(), err=True)
+        return 2
+    except click.ClickException as exc:
+        from .usage import line, typed_command
+
+        said = line(exc, _argv_lang(args), typed_command(command, args))
+        echo(f"kifu: error: {visible(said, lines=False)}", err=True)
+        return 2
+    except click.exceptions.Abort:
+        echo("kifu: interrupted", err=True)
+        return 130
     except KifuError as exc:
-        echo(f"kifu: error: {visible(exc.render(_argv_lang(argv).value), lines=False)}", err=True)
+        echo(f"kifu: error: {visible(exc.render(_argv_lang(args).value), lines=False)}", err=True)
         return 2
     except Interrupted as exc:
         echo(f"kifu: {visible(exc, lines=False)}", err=True)
@@ -158,18 +184,52 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         echo("kifu: interrupted", err=True)
         return 130
-    except SystemExit as exc:
-        # typer turns Ctrl-C into exit 130 and says nothing: say it, in one line.
-        if exc.code == 130:
-            echo("kifu: interrupted", err=True)
-            return 130
-        raise
     except BrokenPipeError:
         return 0
     except OSError as exc:
         echo(visible(f"kifu: error: {exc.filename or ''}: {exc.strerror}", lines=False), err=True)
         return 2
+    if code == 130:  # typer turns Ctrl-C into exit 130 and says nothing: say it, in one line
+        echo("kifu: interrupted", err=True)
+    if isinstance(code, int) and code:
+        raise SystemExit(code)
     return 0
+
+
+OLD_SPELLINGS = {
+    "kifu append": {"-r": "--roll"},
+    "kifu toss commit": {"-r": "--roll", "-p": "--for"},
+    "kifu toss reveal": {"-r": "--roll"},
+    "kifu toss check": {"-r": "--roll"},
+}
+"""Short options that meant something else before each short option got one meaning across commands (README,
+"Options"): still read where the command has no option they now stand for (`kifu sql -p` is read by sql)."""
+
+
+def _old_spellings(root: object, args: list[str]) -> list[str]:
+    """``args`` with a command's old short options written as their long names (up to a ``--``)."""
+    if not args or f"kifu {args[0]}" not in {" ".join(k.split()[:2]) for k in OLD_SPELLINGS}:
+        return args  # most commands: nothing to rewrite, and nothing more imported
+    from .usage import typed_command
+
+    old = OLD_SPELLINGS.get(typed_command(root, args))
+    if not old:
+        return args
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        if arg == "--":
+            return out + args[i:]
+        short = arg[:2]
+        if short in old and (arg == short or not arg.startswith("--")):
+            out.append(old[short] if arg == short else f"{old[short]}={arg[2:]}")
+        else:
+            out.append(arg)
+    return out
+
+
+def _wants_help(args: Sequence[str]) -> bool:
+    """Whether click will print a help text: --help asked for, or a group called with nothing to run."""
+    return "--help" in args or not [a for a in args if not a.startswith("-")] or args[-1] in ("stats", "toss")
 
 
 if __name__ == "__main__":

@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
+import msgspec
 import typer
 
 from kifu.events import atomic, logfile
 from kifu.events.base import KifuError
+from kifu.events.display import json_safe
 
 from .common import (
     echo,
@@ -18,10 +20,15 @@ from .common import (
     LangOpt,
     LogArg,
     ReportFormat,
+    SummaryFormat,
+    SummaryOpt,
     fail,
     lang_of,
     msg,
+    print_json,
+    print_jsonl,
     print_rows,
+    print_summary,
 )
 from .progress import Bar, log_note, logs_progress, starts
 
@@ -33,7 +40,13 @@ PANEL = "Judging"
 def audit(
     logs: Annotated[list[Path], typer.Argument(help="Match logs to audit.", show_default=False)],
     fmt: Annotated[
-        ReportFormat, typer.Option("--format", "-f", help="text, json, md, or html (a page).")
+        ReportFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text; json: one document (a log's report; for several logs, a list of them); "
+            "jsonl: one line per log; md; or html (a page).",
+        ),
     ] = ReportFormat.text,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to this file.")] = None,
     every: Annotated[
@@ -46,6 +59,10 @@ def audit(
     One mistake is one finding: what follows only from it is listed as its
     consequences (--all shows every finding as the checks made it). After the
     findings, kifu's stance on each judge ruling: whether it agrees.
+
+    -f json prints one JSON document whatever the number of logs: the log's
+    report, or for several logs a list of them in the order given (a log that
+    cannot be trusted is {"log", "error"} there); -f jsonl one report per line.
 
     A finding some of whose events were imported from a message the source
     marks as edited after it was sent says so (✎, with the file:location and the
@@ -61,6 +78,8 @@ def audit(
 
     code = lang_of(lang).value
     out: list[str] = []
+    docs: list[Any] = []  # -f json of several logs: one list, printed (or written) once every log is done
+    whole = fmt is ReportFormat.json and len(logs) > 1
     worst = 0
     progress, sizes = logs_progress(logs, 1, msg("progress_audit", lang))
     with progress as bar:
@@ -76,14 +95,20 @@ def audit(
             except KifuError as exc:  # one untrusted log does not hide the others' reports
                 if len(logs) == 1:
                     raise exc.located(str(path)) from None
-                bar.warn(f"kifu: error: {exc.located(str(path)).render(code)}")
+                error = exc.located(str(path)).render(code)
+                bar.warn(f"kifu: error: {error}")
                 worst = 2
+                if fmt in (ReportFormat.json, ReportFormat.jsonl):  # the document still says every log's fate
+                    docs.append({"log": str(path), "error": error})
+                    if fmt is ReportFormat.jsonl:
+                        out.append(_jsonl(docs.pop()))
+                        _flush(out, output, bar, fmt)
                 continue
             findings = done.findings
             if worst < 2 and done.errors:
                 worst = 1
             title = f"{path} ({done.game}, {done.match})"
-            if fmt is ReportFormat.json:
+            if fmt in (ReportFormat.json, ReportFormat.jsonl):
                 meta: dict[str, Any] = {
                     "log": str(path),
                     "game": done.game,
@@ -91,7 +116,11 @@ def audit(
                     "head": done.head.hash,
                 }
                 meta["events"] = done.head.seq
-                out.append(report.as_json(findings, code, meta, done.voided, done.stances, done.provenance))
+                text = report.as_json(findings, code, meta, done.voided, done.stances, done.provenance)
+                if whole:
+                    docs.append(msgspec.json.decode(text))
+                    continue
+                out.append(_jsonl(msgspec.json.decode(text)) if fmt is ReportFormat.jsonl else text)
             elif fmt is ReportFormat.md:
                 out.append(report.as_markdown(findings, code, title, done.voided, done.stances, done.provenance))
             elif fmt is ReportFormat.html:
@@ -99,13 +128,26 @@ def audit(
             else:
                 prefix = f"{path}: " if len(logs) > 1 else ""
                 out.append(report.as_text(findings, code, prefix, done.voided, done.stances, done.provenance))
-            if output is None:
-                bar.echo(out.pop(), data=fmt in (ReportFormat.json, ReportFormat.html))
+            _flush(out, output, bar, fmt)
+        if whole:
+            out.append(json_safe(msgspec.json.format(msgspec.json.encode(docs), indent=2).decode()))
+            _flush(out, output, bar, fmt)
     if output is not None:
         text = "\n".join(out)
         atomic.write_bytes(output, (text + ("" if text.endswith("\n") else "\n")).encode("utf-8"))
         echo(msg("wrote", lang, path=output), err=True)
     raise typer.Exit(worst)
+
+
+def _jsonl(doc: Any) -> str:
+    """One log's report as a line of JSON Lines."""
+    return json_safe(msgspec.json.encode(doc).decode())
+
+
+def _flush(out: list[str], output: Path | None, bar: Bar, fmt: ReportFormat) -> None:
+    """Print the report just made, as it is made, unless it all goes to a file at the end."""
+    if output is None:
+        bar.echo(out.pop(), data=fmt not in (ReportFormat.text, ReportFormat.md))
 
 
 def ticker(bar: Bar, start: float) -> logfile.Progress | None:
@@ -117,6 +159,7 @@ def ticker(bar: Bar, start: float) -> logfile.Progress | None:
 def report(
     log: LogArg,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="The page to write (default: stdout).")] = None,
+    fmt: SummaryOpt = SummaryFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Write one self-contained HTML page for a match: players, verdict, findings explained, charts, timeline.
@@ -124,6 +167,10 @@ def report(
     A log of more than 5,000 events gets a summarised timeline (its first and last
     events and every event a finding or ruling names); findings and rulings are
     always complete.
+
+    With -o, -f json prints what was written as one object on stdout (log, page,
+    game, match, head, events, counts of findings by severity, the verdict in
+    words); -f jsonl as one line.
 
     Exit codes as `kifu audit`: 0 clean, 1 findings of error severity, 2 a log that cannot be trusted.
 
@@ -133,6 +180,8 @@ def report(
     from kifu.auditor.report import summary
 
     code = lang_of(lang).value
+    if fmt is not SummaryFormat.text and output is None:
+        fail(msg("report_json_output", lang))  # stdout holds the page itself
     progress, (size,) = logs_progress([log], 1, msg("progress_audit", lang))
     with progress as bar:
         drawing = lambda: bar.update(size, label=msg("progress_render", lang))  # noqa: E731
@@ -140,6 +189,21 @@ def report(
     done = made.audit
     if output is None:
         echo(made.page, nl=False, data=True)  # the page: every string in it escaped and isolated already
+    elif fmt is not SummaryFormat.text:
+        from kifu.auditor.report import counts
+
+        atomic.write_bytes(output, made.page.encode("utf-8"))
+        said = {
+            "log": str(log),
+            "page": str(output),
+            "game": done.game,
+            "match": done.match,
+            "head": done.head.hash,
+            "events": done.head.seq,
+            "counts": counts(done.findings),
+            "summary": summary(done.findings, code),
+        }
+        print_summary(said, fmt)
     else:
         atomic.write_bytes(output, made.page.encode("utf-8"))
         echo(msg("report_wrote", lang, path=output, summary=summary(done.findings, code)), err=True)
@@ -158,16 +222,21 @@ def rules(
     A citation names the rule document as its readers know it and the passage; with
     -g GAME the table and Markdown list the game's documents and their full titles below.
 
-    Examples: kifu rules -g gunandgun     kifu rules GG-TOSS-001 --lang ja
+    One rule (CODE) is explained as text, or with -f json/jsonl as one object
+    (code, name, severity, games, title, citation, documents, checks, why, bad,
+    good, options), -f csv as one row of those columns, -f md as a section.
+
+    Examples: kifu rules -g gunandgun     kifu rules GG-TOSS-001 --lang ja -f md
     """
-    from kifu.auditor import registry, report
+    from kifu.auditor import registry
     from kifu.events.i18n import documents
 
     if code:
         try:
-            echo(report.explain(registry.find_rule(code), lang_of(lang).value))
+            found = registry.find_rule(code)
         except KeyError:
             fail(msg("unknown_rule", lang, code=code))
+        _explain(found, fmt, lang_of(lang).value)
         return
     selected = (
         registry.all_rules() if game is None else sorted(registry.rules_of(registry.game(game)), key=lambda r: r.code)
@@ -184,3 +253,59 @@ def rules(
             title=msg("documents", lang),
             labels=[msg("document", lang), msg("document_title", lang)],
         )
+
+
+RULE_FIELDS = ("code", "name", "severity", "games", "title", "citation", "documents", "checks", "why", "bad", "good")
+"""What `kifu rules CODE` says of a rule, in every data format (then its ``options``)."""
+
+
+def _explain(rule: Any, fmt: DataFormat, code: str) -> None:
+    """One rule explained: text for a person (table), or its fields as JSON, a JSON line, a CSV row or Markdown."""
+    from kifu.auditor import registry, report
+    from kifu.events.i18n import cited
+
+    if fmt is DataFormat.table:
+        echo(report.explain(rule, code))
+        return
+    docs = [{"name": d.name.get(code), "title": d.title.get(code)} for d in cited(rule.citation, rule.game)]
+    item: dict[str, Any] = {
+        "code": rule.code,
+        "name": rule.name,
+        "severity": rule.severity.value,
+        "games": [g.id for g in registry.games() if rule in registry.rules_of(g)],
+        "title": rule.title.get(code),
+        "citation": rule.citation.get(code),
+        "documents": docs,
+        **{k: rule.doc.section(k, code) for k in ("checks", "why", "bad", "good")},
+        "options": list(rule.options),
+    }
+    if fmt in (DataFormat.json, DataFormat.jsonl):
+        (print_json if fmt is DataFormat.json else print_jsonl)(item)
+    elif fmt is DataFormat.csv:
+        flat = {
+            **item,
+            "games": ", ".join(item["games"]),
+            "documents": "; ".join(f"{d['name']}: {d['title']}" for d in docs),
+        }
+        print_rows([*RULE_FIELDS, "options"], [[*(flat[k] for k in RULE_FIELDS), ", ".join(rule.options)]], fmt)
+    else:
+        _explain_md(rule, item, code)
+
+
+def _explain_md(rule: Any, item: dict[str, Any], code: str) -> None:
+    """One rule as a Markdown section: its code, name and severity as the heading, then its documentation."""
+    from kifu.auditor.report import label
+
+    echo(f"### {item['code']} {item['name']} ({label(item['severity'], code)})\n")
+    echo(f"{item['title']}\n")
+    echo(f"**{label('citation', code)}**: {item['citation']}\n")
+    for d in item["documents"]:
+        echo(f"- {d['name']}: {d['title']}")
+    if item["documents"]:
+        echo("")
+    for k in ("checks", "why"):
+        echo(f"**{label(k, code)}**: {item[k]}\n")
+    for k in ("bad", "good"):
+        echo(f"**{label(k, code)}**:\n\n```\n{item[k]}\n```\n")
+    if rule.options:
+        echo(f"**{label('options', code)}**: {', '.join(rule.options)}")

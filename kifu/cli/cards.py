@@ -24,6 +24,7 @@ from .common import (
     lang_of,
     msg,
     print_json,
+    print_jsonl,
     print_rows,
 )
 
@@ -52,6 +53,10 @@ def cards(
         if fmt is DataFormat.json:
             print_json([msgspec.to_builtins(s) for s in sections])
             return
+        if fmt is DataFormat.jsonl:  # one section a line
+            for s in sections:
+                print_jsonl(msgspec.to_builtins(s))
+            return
         for i, s in enumerate(sections):
             if fmt is DataFormat.md:
                 echo(("\n" if i else "") + f"## {s.title}\n")
@@ -68,8 +73,8 @@ def cards(
 
 def show(entry: Entry, fmt: DataFormat) -> None:
     """One card: its labelled lines, then its tables (JSON: the catalogue entry as stored)."""
-    if fmt is DataFormat.json:
-        print_json(entry.data)
+    if fmt in (DataFormat.json, DataFormat.jsonl):
+        (print_json if fmt is DataFormat.json else print_jsonl)(entry.data)
         return
     if fmt is DataFormat.md:
         echo(f"### {entry.name} ({entry.kind})\n")

@@ -36,17 +36,35 @@ class Lang(str, Enum):
 
 
 class DataFormat(str, Enum):
+    """Rows of data: a table for a person (``text`` is the same: -f text means "for a person" in every
+    command), or CSV, one JSON document (a list of objects), JSON Lines (one object a line) or Markdown."""
+
     table = "table"
+    text = "text"
     csv = "csv"
     json = "json"
+    jsonl = "jsonl"
     md = "md"
 
 
 class ReportFormat(str, Enum):
+    """An audit's report: text, one JSON document (whatever the number of logs), JSON Lines (one object
+    per log), Markdown or the HTML page."""
+
     text = "text"
     json = "json"
+    jsonl = "jsonl"
     md = "md"
     html = "html"
+
+
+class SummaryFormat(str, Enum):
+    """What a command that does work (import, ingest, export, report, verify) says it did: lines for a
+    person, or one JSON document, or JSON Lines."""
+
+    text = "text"
+    json = "json"
+    jsonl = "jsonl"
 
 
 def default_lang() -> Lang:
@@ -115,7 +133,30 @@ LangOpt = Annotated[
         "--lang", help="Language of messages: ja or en (default: KIFU_LANG or LANG).", show_default=False, is_eager=True
     ),
 ]
-FormatOpt = Annotated[DataFormat, typer.Option("--format", "-f", help="Output format.")]
+
+
+def _for_a_person(value: DataFormat | str) -> str:
+    """-f text is -f table: one word for "for a person" in every command (the choice's text: typer makes it
+    the enum after the callback)."""
+    chosen = DataFormat(value)
+    return (DataFormat.table if chosen is DataFormat.text else chosen).value
+
+
+FormatOpt = Annotated[
+    DataFormat,
+    typer.Option(
+        "--format",
+        "-f",
+        callback=_for_a_person,
+        help="table (or text: for a person), csv, json (one document: a list of objects), jsonl (one a line) or md.",
+    ),
+]
+SummaryOpt = Annotated[
+    SummaryFormat,
+    typer.Option(
+        "--format", "-f", help="text (lines for a person), json (one summary object on stdout) or jsonl (one line)."
+    ),
+]
 LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
 GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
 GameFilter = Annotated[str | None, _game_option("Only this game's matches (or rules).")]
@@ -178,6 +219,7 @@ def print_rows(
     struck: Collection[int] = (),
     labels: Sequence[str] | None = None,
     notes: int = 1,
+    optional: Collection[str] = (),
 ) -> None:
     """Print rows as a table, CSV, JSON (a list of objects) or Markdown, as they come.
 
@@ -185,11 +227,15 @@ def print_rows(
     table and in Markdown, all but the last ``notes`` cells in Markdown (the reason and
     other remarks on the row); CSV and JSON carry the reason in a column of their own.
     ``labels`` head a table's and Markdown's columns for a person (in their language);
-    CSV and JSON keep the ``columns`` as keys.
+    CSV and JSON keep the ``columns`` as keys. A table leaves out the ``optional`` columns that are
+    empty in all its rows (a terminal's width is precious: no `voided` column when nothing was voided).
     """
     heads = list(labels) if labels is not None else list(columns)
     if fmt is DataFormat.json:
         _print_json_rows(columns, rows)
+    elif fmt is DataFormat.jsonl:
+        for r in rows:
+            print_jsonl(dict(zip(columns, r)))
     elif fmt is DataFormat.csv:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
@@ -212,25 +258,98 @@ def print_rows(
             if i in struck:
                 cells = [f"~~{c}~~" if c and k < len(cells) - notes else c for k, c in enumerate(cells)]
             echo("| " + " | ".join(cells) + " |")
-    else:
-        from rich.console import Console
-        from rich.markup import escape
-        from rich.table import Table
+    else:  # table, text
+        hide = [k for k, c in enumerate(columns) if c in optional]
+        _print_table(heads, rows, title, struck, hide)
 
-        console = Console(width=max(100, _term_width()))
-        done = 0
-        for i, block in enumerate(_blocks(rows, TABLE_ROWS)):
-            # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup, and a
-            # control character is shown, never sent to the terminal (rich passes ESC through).
-            table = Table(title=escape(visible(title)) if title and i == 0 else None, show_lines=False)
-            for c in heads:
-                table.add_column(escape(visible(c)), overflow="fold")
-            for k, r in enumerate(block, done):
-                table.add_row(
-                    *("" if v is None else escape(visible(v)) for v in r), style="strike dim" if k in struck else None
-                )
-            console.print(table)
-            done += len(block)
+
+SHORT = 16
+"""A column whose every cell (and head) is at most this wide keeps its width whatever the terminal's (a
+seq, a severity); the others give up width, the widest first, and wrap."""
+
+
+def column_widths(widest: Sequence[int], longest: Sequence[int], room: int) -> list[int]:
+    """Each column's width so that they all fit in ``room`` cells: each as wide as its widest cell when
+    that fits; else every column wider than a common cap is cut to it (the cap as high as the room
+    allows), so a narrow column (a seq, a severity) keeps its width and the wide ones share the rest.
+    While there is room for it, no column is made narrower than its longest word (``longest``): prose
+    wraps between words and a word is never folded; else a column of single words is cut to two thirds
+    of the cap (never under ``SHORT``), as a word folds where prose wraps."""
+    if sum(widest) <= room:
+        return list(widest)
+    whole = sum(longest) <= room
+    words = [lw >= w for w, lw in zip(widest, longest, strict=True)]
+
+    def cut(cap: int) -> list[int]:
+        if whole:
+            return [max(lw, min(w, cap)) for w, lw in zip(widest, longest, strict=True)]
+        return [
+            min(w, max(min(cap, SHORT), cap * 2 // 3) if word else cap) for w, word in zip(widest, words, strict=True)
+        ]
+
+    low, high = 1, max(widest)  # the highest cap that fits: cut(cap) grows with cap
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if sum(cut(mid)) <= room else (low, mid - 1)
+    out = cut(low)
+    spare = room - sum(out)
+    for i in sorted(
+        range(len(out)), key=lambda i: widest[i] - out[i], reverse=True
+    ):  # what is left: the most cut first
+        give = min(max(spare, 0), widest[i] - out[i])
+        out[i] += give
+        spare -= give
+    return out
+
+
+def _print_table(
+    heads: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    title: str | None,
+    struck: Collection[int],
+    hide: Sequence[int] = (),
+) -> None:
+    """Rows drawn as tables that fit the terminal's width (``term_width``): short columns kept whole on one
+    line, long ones (a detail, a citation) wrapped at spaces, and folded only where a word is wider than the
+    column; a block of ``TABLE_ROWS`` rows at a time."""
+    from rich import box
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    width = term_width()
+    console = Console(width=width)
+    done = 0
+    for i, block in enumerate(_blocks(rows, TABLE_ROWS)):
+        # Cells are data (rule texts, chat lines): a `[word]` in them is text, not rich markup, and a
+        # control character is shown, never sent to the terminal (rich passes ESC through).
+        cells = [["" if v is None else visible(v) for v in r] for r in block]
+        empty = {k for k in hide if not any(r[k] for r in cells if k < len(r))}
+        shown = [h for k, h in enumerate(heads) if k not in empty]  # an optional column empty in this block: out
+        cells = [[v for k, v in enumerate(r) if k not in empty] for r in cells]
+        if title and i == 0:  # above the table, as wide as the terminal (a table's own title is as narrow as it)
+            console.print(Text(visible(title), style="italic"))
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+        for head, w in zip(shown, _widths(shown, cells, width), strict=True):
+            table.add_column(escape(visible(head)), overflow="fold", width=w)
+        for k, r in enumerate(cells, done):
+            table.add_row(*(escape(v) for v in r), style="strike dim" if k in struck else None)
+        console.print(table)
+        done += len(block)
+
+
+def _widths(heads: Sequence[str], cells: Sequence[Sequence[str]], width: int) -> list[int]:
+    """The width of each column of a table ``width`` cells wide (2 between columns): ``column_widths`` of
+    each column's widest line and longest word, its head's included."""
+    from rich.cells import cell_len
+
+    widest, longest = [], []
+    for k, head in enumerate(heads):
+        column = [head, *(r[k] for r in cells if k < len(r))]
+        widest.append(max(cell_len(line) for c in column for line in c.split("\n")))
+        longest.append(max([0, *(cell_len(word) for c in column for word in c.split())]))
+    return column_widths(widest, longest, width - 2 * (len(heads) - 1))
 
 
 def _blocks(rows: Iterable[Sequence[Any]], size: int) -> Iterator[list[Sequence[Any]]]:
@@ -254,16 +373,42 @@ def _print_json_rows(columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> N
     echo("[]" if first else "\n]", data=True)
 
 
-def _term_width() -> int:
-    try:
-        return os.get_terminal_size().columns
-    except OSError:
-        return 160
+FALLBACK_WIDTH = 160
+"""Columns a table is drawn in when neither COLUMNS nor a terminal says (no terminal at all: a file, a CI
+log): wide, so that a cell is cut into as few lines as can be (grep finds it); COLUMNS=80 draws it for an
+80-column screen."""
+
+
+def term_width() -> int:
+    """The columns a table may take: COLUMNS when set, else the terminal's (stdout's, else stderr's: a
+    table piped to a pager is still read on that terminal), else ``FALLBACK_WIDTH``. Never under 40."""
+    given = os.environ.get("COLUMNS", "")
+    if given.isdigit() and int(given) > 0:
+        return max(40, int(given))
+    for fd in (1, 2):
+        try:
+            return max(40, os.get_terminal_size(fd).columns)
+        except OSError:
+            continue
+    return FALLBACK_WIDTH
 
 
 def print_json(value: Any) -> None:
     """A JSON document, its control and bidi characters written as ``\\u`` escapes (the same strings)."""
     echo(json_safe(msgspec.json.format(msgspec.json.encode(value), indent=2).decode()), data=True)
+
+
+def print_jsonl(value: Any) -> None:
+    """One line of JSON Lines: ``value`` as compact JSON, its control and bidi characters escaped."""
+    echo(json_safe(msgspec.json.encode(value).decode()), data=True)
+
+
+def print_summary(value: Any, fmt: SummaryFormat) -> None:
+    """A command's summary object as one JSON document or one JSON line (``fmt`` is not text)."""
+    if fmt is SummaryFormat.jsonl:
+        print_jsonl(value)
+    else:
+        print_json(value)
 
 
 # --- parsing key=value input ---------------------------------------------------------

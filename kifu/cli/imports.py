@@ -14,7 +14,20 @@ import typer
 from kifu.events import atomic
 
 from . import progress as bars
-from .common import echo, GameOpt, Lang, LangOpt, RuleOpt, fail, msg, pairs, players
+from .common import (
+    GameOpt,
+    Lang,
+    LangOpt,
+    RuleOpt,
+    SummaryFormat,
+    SummaryOpt,
+    echo,
+    fail,
+    msg,
+    pairs,
+    players,
+    print_summary,
+)
 from .progress import Bar
 
 app = typer.Typer()
@@ -70,13 +83,16 @@ def import_(
             show_default=False,
         ),
     ] = None,
+    fmt: SummaryOpt = SummaryFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Import a chat or client log from online play into a new kifu/1 log.
 
     Every message becomes an event: rolls become `random` events, commands in
     the chat notation become game events through --map, everything else a note.
-    The report (stderr) counts them and lists what could not be read.
+    The report (stderr) counts them and lists what could not be read; -f json
+    prints it on stdout instead, as one object (the log written, then the
+    fields of --report's file), -f jsonl as one line.
 
     --map names a mapping file, or a game id for the notation the game ships
     (docs/notation.md: the same one `kifu record` reads).
@@ -109,8 +125,11 @@ def import_(
             progress=_import_stages(bar, lang),
             system=system,
         )
-    for line in _import_lines(rep, output, lang):
-        echo(line, err=True)
+    if fmt is SummaryFormat.text:
+        for line in _import_lines(rep, output, lang):
+            echo(line, err=True)
+    else:
+        print_summary({"log": str(output), **msgspec.to_builtins(rep)}, fmt)
     if report_ is not None:
         atomic.write_bytes(report_, msgspec.json.format(msgspec.json.encode(rep), indent=2) + b"\n")
 

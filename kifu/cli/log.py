@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import msgspec
 import typer
 
-from kifu.events.display import visible
+from kifu.events.display import json_safe, visible
 
 from kifu.events import limits, logfile
 from kifu.events.base import KifuError
@@ -130,6 +130,7 @@ def append(
         list[str] | None,
         typer.Option(
             "--nonce",
+            "-n",
             help="Each opponent's nonce, in seat order; without it kifu shows the commitment and asks "
             "(Enter draws one).",
             show_default=False,
@@ -186,10 +187,30 @@ def append(
         obj.update(pairs(items or [], lang))
     else:
         obj = pairs(items or [], lang)
+    _check_by(log, obj.get("by"), lang)
     event = logfile.append(log, obj, expect_seq=expect_seq)
     from kifu.events.codec import encode, line_hash
 
     echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
+
+
+def _check_by(log: Path, by: Any, lang: Lang | None) -> None:
+    """``by`` names one of the log's players, the judge, the recorder or the system (KIFU-LOG-002 would flag
+    anyone else at the audit: refused here, before it is written, with the known ones named)."""
+    if by is None:
+        return
+    from kifu.events.i18n import ROLES
+
+    stream = logfile.stream(log)
+    try:
+        start = next(stream)
+    finally:
+        stream.close()
+    seats = {p.id: p.name for p in getattr(start, "players", ())}
+    if by in seats or by in ROLES:
+        return
+    known = [f"{pid} ({name})" if name and name != pid else pid for pid, name in seats.items()] + list(ROLES)
+    fail(msg("append_unknown_by", lang, by=by, path=log, known=", ".join(known)))
 
 
 def _read_json(path: Path) -> Any:
@@ -209,6 +230,7 @@ def _read_json(path: Path) -> Any:
 class VerifyFormat(str, Enum):
     text = "text"
     json = "json"
+    jsonl = "jsonl"
 
 
 @app.command(rich_help_panel=PANEL)
@@ -220,7 +242,8 @@ def verify(
         typer.Option(
             "--format",
             "-f",
-            help="text, or json: one object per log (path, seq, head, ok, error, random, verifiable, voided, voids).",
+            help="text; json: one list, an object per log (path, seq, head, ok, error, random, verifiable, voided, "
+            "voids); jsonl: those objects, one a line as each log is verified.",
         ),
     ] = VerifyFormat.text,
     lang: LangOpt = None,
@@ -229,7 +252,7 @@ def verify(
 
     Any edited, inserted, deleted or reordered event is named by seq; with
     --expect-head a truncated log is detected too. Text stops at the first log
-    that fails; -f json verifies every log and reports each (a failed one with
+    that fails; -f json (one list) and -f jsonl (a line per log) verify every log and report each (a failed one with
     ok false and the error line, also on stderr). Exit 2 if any log failed.
 
     A log that records random outcomes also gets how many of them are
@@ -250,6 +273,9 @@ def verify(
             bar.update(start, note=log_note(i, logs, lang))
             if fmt is VerifyFormat.json:
                 rows.append(_verify_row(path, expect_head, bar, start, lang))
+            elif fmt is VerifyFormat.jsonl:
+                rows.append(_verify_row(path, expect_head, bar, start, lang))
+                bar.echo(json_safe(msgspec.json.encode(rows[-1]).decode()), data=True)
             else:
                 done = verify_log(path, expect_head, bar, start)
                 bar.echo(msg("verified", lang, path=path, seq=done.head.seq, head=done.head.hash))
@@ -258,6 +284,7 @@ def verify(
             start += size
     if fmt is VerifyFormat.json:
         print_json(rows)
+    if fmt is not VerifyFormat.text:
         raise typer.Exit(0 if all(r["ok"] for r in rows) else 2)
 
 
@@ -343,6 +370,11 @@ def show(
     An event a log.void took back (a recording mistake) is struck through, and the
     `voided` column says which void, who and why.
 
+    The `findings` column marks each event a finding of the audit rests on with
+    its code (✗ error, ⚠ warning, ℹ info), and each event that is only a
+    consequence of one with the code in parentheses (json: a list of
+    {code, severity, consequence}).
+
     An imported event keeps where it came from: csv and json add `src_file`,
     `src_loc` and `edited` (json also `src_text`, the message as exported). An
     event made of a message the source marks as edited after it was sent is
@@ -361,6 +393,7 @@ def show(
     gone = use.voided(log)
     code = lang_of(lang).value
     person = fmt in (DataFormat.table, DataFormat.md)
+    found = _finding_marks(use.audit(log).findings)
     # The column is there when the log holds an edited message at all: a byte scan, as for voids. A key
     # written other than canonically (a space, an escape) could hide it; only a hand-made line does that.
     marked = person and logfile.mentions(log, b'"edited"')
@@ -371,13 +404,16 @@ def show(
     names = {p.id: p.name for p in start.players} if person else {}
     shown = (e for e in itertools.chain((start,), stream) if e.seq >= since and (until is None or e.seq <= until))
     roles = {r: i18n.text(f"page.{r}", code) for r in ("judge", "system", "recorder")} if names else {}
+    # For a person the match's day is said once, in the title; each event shows its time of day (an
+    # 80-column table has no room for twenty-five characters of date a row).
+    day = start.at[:10] if person and start.at and len(start.at) > 10 and start.at[10] in "Tt " else None
     seen_edit = False
 
     def row(e: Any) -> tuple[Any, ...]:
         nonlocal seen_edit
         base = (
             e.seq,
-            e.at,
+            _clock(e.at, day) if person else e.at,
             roles.get(e.by) or who(e.by, names) if e.by else e.by,
             event_type(type(e)),
             _flagged(e, event_detail(e), code),
@@ -385,11 +421,16 @@ def show(
         )
         src = e.src
         edited = src is not None and src.edited
+        marks = _marks_cell(found.get(e.seq, []), fmt)
         if person:
             seen_edit = seen_edit or edited
-            return (*base, f"✎ {where(src)}" if edited else None) if marked else base
+            return (*base, f"✎ {where(src)}" if edited else None, marks) if marked else (*base, marks)
         files = (src.file, src.loc, edited) if src is not None else (None, None, False)
-        return (*base, *files, src.text if src is not None else None) if fmt is DataFormat.json else (*base, *files)
+        return (
+            (*base, *files, src.text if src is not None else None, marks)
+            if fmt in (DataFormat.json, DataFormat.jsonl)
+            else (*base, *files, marks)
+        )
 
     first = max(since, 1)
     struck = {seq - first for seq in gone if seq >= first and (until is None or seq <= until)}
@@ -397,19 +438,58 @@ def show(
     if marked:
         columns.append("edited")
     elif not person:
-        columns += ["src_file", "src_loc", "edited"] + (["src_text"] if fmt is DataFormat.json else [])
-    heads = {"voided": "voided_column", "edited": "edited_column"}
+        columns += ["src_file", "src_loc", "edited"] + (
+            ["src_text"] if fmt in (DataFormat.json, DataFormat.jsonl) else []
+        )
+    columns.append("findings")  # last: a script reading the columns by place still finds the old ones
+    heads = {"voided": "voided_column", "edited": "edited_column", "findings": "findings_column"}
     print_rows(
         columns,
         map(row, shown),
         fmt,
-        title=str(log),
+        title=f"{log} ({day})" if day else str(log),
         struck=struck,
         labels=[label(heads.get(c, c), code) for c in columns],
+        optional=("voided", "findings"),
         notes=len(columns) - 5,
     )
     if seen_edit:  # Markdown: a paragraph of its own, not a row of the table
         echo(("\n" if fmt is DataFormat.md else "") + label("edited_legend", code))
+
+
+def _clock(at: str | None, day: str | None) -> str | None:
+    """An event's time as a table shows it: the time of day when it is on the match's ``day``, else whole."""
+    if at is None or day is None or not at.startswith(day) or len(at) <= 11:
+        return at
+    return at[11:]
+
+
+MARKS = {"error": "✗", "warning": "⚠", "info": "ℹ"}
+"""How a table and Markdown mark an event a finding rests on, by the finding's severity."""
+
+
+def _finding_marks(findings: Any) -> dict[int, list[tuple[str, str, bool]]]:
+    """Each event's findings: (code, severity, whether the event is only a consequence of it); an event a
+    finding rests on (its seq and seqs) first, then the ones it is a consequence of."""
+    out: dict[int, list[tuple[str, str, bool]]] = {}
+    for f in findings:
+        for seq in dict.fromkeys([f.seq, *f.seqs]):
+            out.setdefault(seq, []).append((f.code, str(f.severity), False))
+        for seq in f.consequences:
+            out.setdefault(seq, []).append((f.code, str(f.severity), True))
+    return out
+
+
+def _marks_cell(marks: list[tuple[str, str, bool]], fmt: DataFormat) -> Any:
+    """The `findings` cell: ``✗ GG-TOSS-001`` (a consequence in parentheses) for a person, the codes for CSV,
+    a list of {code, severity, consequence} for JSON."""
+    if fmt in (DataFormat.json, DataFormat.jsonl):
+        return [{"code": c, "severity": sev, "consequence": cons} for c, sev, cons in marks]
+    if not marks:
+        return None
+    if fmt is DataFormat.csv:
+        return " ".join(f"({c})" if cons else c for c, _, cons in marks)
+    return " ".join(f"({c})" if cons else f"{MARKS.get(sev, '')} {c}" for c, sev, cons in marks)
 
 
 class StateFormat(str, Enum):

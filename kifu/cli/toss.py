@@ -24,7 +24,7 @@ from kifu.events import rng
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
 
-from .common import echo, DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_rows
+from .common import echo, DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_jsonl, print_rows
 
 app = typer.Typer()
 toss_app = typer.Typer(
@@ -37,10 +37,14 @@ app.add_typer(toss_app, name="toss", rich_help_panel="Verifiable tosses")
 class LineFormat(str, Enum):
     text = "text"
     json = "json"
+    jsonl = "jsonl"
 
 
 LineFormatOpt = Annotated[
-    LineFormat, typer.Option("--format", "-f", help="text (the line to post, then what it means) or json.")
+    LineFormat,
+    typer.Option(
+        "--format", "-f", help="text (the line to post, then what it means), json (one object) or jsonl (one line)."
+    ),
 ]
 StoreOpt = Annotated[
     Path | None,
@@ -52,7 +56,7 @@ StoreOpt = Annotated[
 ]
 RollOpt = Annotated[
     list[str] | None,
-    typer.Option("--roll", "-r", help="What the toss draws, in order: coin, 3coins, d6, 2d6 …; repeat."),
+    typer.Option("--roll", help="What the toss draws, in order: coin, 3coins, d6, 2d6 …; repeat."),
 ]
 UntilOpt = Annotated[
     int | None,
@@ -91,6 +95,11 @@ def _roll(specs: list[str] | None, until: int | None, lang: Lang | None, default
     except rng.RngError:
         fail(msg("toss_until_needs_roll", lang))
     raise AssertionError("fail exits")  # pragma: no cover
+
+
+def _print(fmt: LineFormat, value: Any) -> None:
+    """A command's object as one JSON document (json) or one JSON line (jsonl)."""
+    (print_jsonl if fmt is LineFormat.jsonl else print_json)(value)
 
 
 def commitment_id(text: str) -> str:
@@ -152,7 +161,7 @@ def commit(
     ] = None,
     purpose: Annotated[
         str | None,
-        typer.Option("--for", "-p", help="What the toss decides: first-player, act-a3, flip-2 …", show_default=False),
+        typer.Option("--for", help="What the toss decides: first-player, act-a3, flip-2 …", show_default=False),
     ] = None,
     roll: RollOpt = None,
     until: UntilOpt = None,
@@ -177,8 +186,8 @@ def commit(
     \b
     Examples:
       kifu toss commit --match R1-T3 --for first-player
-      kifu toss commit -m R1-T3 -p act-a3 --roll coin --until 2
-      KIFU_HOME=~/kifu kifu toss commit -m R1-T3 -p init-distance --roll d6 -f json
+      kifu toss commit -m R1-T3 --for act-a3 --roll coin --until 2
+      KIFU_HOME=~/kifu kifu toss commit -m R1-T3 --for init-distance --roll d6 -f json
     """
     from kifu.events import rng_store
 
@@ -192,13 +201,15 @@ def commit(
         assert dice is not None
         binding = rng.Binding(match=rng.match_field(match), purpose=rng.normalise_purpose(purpose), roll=dice.text())
         c = rng_store.new_commitment(store, binding, warn=_warn(lang))
-    if fmt is LineFormat.json:
+    if fmt is not LineFormat.text:
         bound = (
             {}
             if c.binding is None
             else {"match": c.binding.match, "purpose": c.binding.purpose, "roll": c.binding.roll}
         )
-        print_json({"id": c.id, "version": c.version, "digest": c.digest, "token": c.format(), "store": where, **bound})
+        _print(
+            fmt, {"id": c.id, "version": c.version, "digest": c.digest, "token": c.format(), "store": where, **bound}
+        )
         return
     echo(c.format())
     if c.binding is None:
@@ -236,13 +247,13 @@ def nonce(
     c = found[0] if len(found) == 1 else None
     id = c.id if c is not None else commitment_id(commitment)
     n = rng.new_nonce(id, 1 if c is not None and c.version == 1 else 2)
-    if fmt is LineFormat.json:
+    if fmt is not LineFormat.text:
         bound = (
             {}
             if c is None or c.binding is None
             else {"match": c.binding.match, "purpose": c.binding.purpose, "roll": c.binding.roll}
         )
-        print_json({"id": n.id, "nonce": n.text, "token": n.format(), **bound})
+        _print(fmt, {"id": n.id, "nonce": n.text, "token": n.format(), **bound})
         return
     echo(n.format())
     if c is not None and c.binding is not None:
@@ -333,8 +344,9 @@ def reveal(
         dice = _roll(roll, until, lang, None)
         drawn = dice.draw(r.stream()) if dice is not None else []
     line = f"{r.format()} {rng.format_claims(drawn, lang_of(lang).value)}" if drawn else r.format()
-    if fmt is LineFormat.json:
-        print_json(
+    if fmt is not LineFormat.text:
+        _print(
+            fmt,
             {
                 "id": r.id,
                 "version": r.version,
@@ -342,7 +354,7 @@ def reveal(
                 "line": line,
                 "nonce": r.nonce,
                 "outcomes": [{"index": i, "sides": s, "face": f} for i, (s, f) in enumerate(drawn)],
-            }
+            },
         )
         return
     echo(line)
@@ -494,7 +506,7 @@ def check(
         typer.Option("--match", "-m", help="Check that each v2 toss is bound to this match id.", show_default=False),
     ] = None,
     roll: Annotated[
-        list[str] | None, typer.Option("--roll", "-r", help="v1 tosses: the dice to show outcomes of (coin, d6 …).")
+        list[str] | None, typer.Option("--roll", help="v1 tosses: the dice to show outcomes of (coin, d6 …).")
     ] = None,
     fmt: FormatOpt = DataFormat.table,
     lang: LangOpt = None,

@@ -25,11 +25,14 @@ from .common import (
     LangOpt,
     ParquetOpt,
     PeopleOpt,
+    SummaryFormat,
+    SummaryOpt,
     WaitOpt,
     fail,
     lang_of,
     msg,
     print_rows,
+    print_summary,
 )
 
 app = typer.Typer()
@@ -68,6 +71,7 @@ def ingest(
     ] = None,
     people_file: PeopleOpt = None,
     wait: WaitOpt = None,
+    fmt: SummaryOpt = SummaryFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Verify, audit and load match logs into the DuckDB warehouse (or, on a cluster, a Parquet dataset).
@@ -79,6 +83,9 @@ def ingest(
     2 when none could be. If the disk fills, the batch being loaded is rolled back
     (one line says so) and running the same ingest again completes it. One process
     writes the warehouse at a time: a second one waits (--wait) for the first.
+
+    -f json prints what was done as one object (db, logs, matches, events,
+    unchanged, findings by severity, refused: each log and why); -f jsonl as one line.
 
     --cluster ADDRESS --parquet OUT runs the same verify and audit on a Dask
     cluster's workers and writes the warehouse's tables as Parquet
@@ -126,6 +133,29 @@ def ingest(
     for path, reason in summary.refused:
         shown = reason.render(code)
         echo(msg("refused", lang, path=path, reason=shown), err=True)
+    if fmt is not SummaryFormat.text:
+        print_summary(
+            {
+                "db": str(where),
+                "logs": total,
+                "matches": summary.matches,
+                "events": summary.events,
+                "unchanged": summary.unchanged,
+                "findings": dict(summary.findings),
+                "refused": [{"log": str(path), "reason": reason.render(code)} for path, reason in summary.refused],
+            },
+            fmt,
+        )
+    else:
+        _ingested(summary, where, lang)
+    # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.
+    if not summary.refused:
+        raise typer.Exit(0)
+    raise typer.Exit(2 if len(summary.refused) == total else 1)
+
+
+def _ingested(summary: Any, where: Any, lang: Lang | None) -> None:
+    """The line `kifu ingest` ends with: what it stored, left unchanged and refused, and where."""
     echo(
         msg(
             "ingested",
@@ -138,10 +168,6 @@ def ingest(
             **summary.findings,
         )
     )
-    # Refusals are reported, not fatal: 1 when some logs were refused, 2 only when none could be taken.
-    if not summary.refused:
-        raise typer.Exit(0)
-    raise typer.Exit(2 if len(summary.refused) == total else 1)
 
 
 def _named_identity(out: str, people_file: Path | None) -> Any:
@@ -176,7 +202,8 @@ def _ingest_cluster(paths: list[str], address: str, out: str, identity: Any, lan
 
 
 def _sql_params(extra: Sequence[str], lang: Lang | None) -> dict[str, str]:
-    """`-p NAME VALUE` pairs (typer has no repeatable two-value option, so click hands them over raw)."""
+    """`--param NAME VALUE` pairs (typer has no repeatable two-value option, so click hands them over raw); the
+    old spelling `-p NAME VALUE` is still read (sql has no player for -p to mean)."""
     out: dict[str, str] = {}
     it = iter(extra)
     for flag in it:
@@ -196,7 +223,7 @@ def sql(
     statement: Annotated[
         str,
         typer.Argument(
-            help="One SELECT; '-' reads it from stdin. Then -p NAME VALUE, "
+            help="One SELECT; '-' reads it from stdin. Then --param NAME VALUE, "
             "repeated: bound as $NAME (a string: cast it in SQL).",
             show_default=False,
         ),
@@ -218,15 +245,16 @@ def sql(
     views; file access limited to DIR).
 
     A statement that writes (INSERT, COPY, ATTACH, CREATE …) is refused, exit 2.
-    Parameters follow the statement: -p NAME VALUE (or --param NAME VALUE).
+    Parameters follow the statement: --param NAME VALUE (the old -p NAME VALUE
+    still works here; elsewhere -p is a player).
     A statement running longer than --timeout (60 s) is stopped, exit 2; Ctrl-C
     stops it at once, exit 130.
 
     \b
     Examples:
       kifu sql "SELECT game, count(*) FROM matches GROUP BY game"
-      kifu sql "SELECT seq, type FROM events WHERE match = $m ORDER BY seq" -p m demo-001 -f csv
-      echo "SELECT * FROM randomness WHERE sides = $s::INTEGER" | kifu sql - -p s 6
+      kifu sql "SELECT seq, type FROM events WHERE match = $m ORDER BY seq" --param m demo-001 -f csv
+      echo "SELECT * FROM randomness WHERE sides = $s::INTEGER" | kifu sql - --param s 6
       kifu sql "SELECT person, count(*) FROM players GROUP BY ALL" --parquet out/
     """
     from kifu import warehouse as wh
@@ -398,7 +426,7 @@ def stats_fairness(
     rows = [r for r in rows if r.flag or not flagged]
     who = "person" if by is By.person else "player"
     columns = [who if c == "person" else c for c in stats.FAIRNESS_COLUMNS]
-    if fmt in (DataFormat.json, DataFormat.csv):
+    if fmt in (DataFormat.json, DataFormat.jsonl, DataFormat.csv):
         print_rows(columns, [r.as_row() for r in rows], fmt)
         return
     if not rows:
@@ -643,6 +671,7 @@ def export(
     db: DbOpt = None,
     people_file: PeopleOpt = None,
     wait: WaitOpt = None,
+    fmt: SummaryOpt = SummaryFormat.text,
     lang: LangOpt = None,
 ) -> None:
     """Export the warehouse as Parquet (DIR/<table>/game=…/month=…/), or one match's original log.
@@ -652,9 +681,12 @@ def export(
       kifu export --parquet out/          (matches, events, findings, random_outcomes, run_lengths;
                                           DuckDB, Spark or Trino read it; so does kifu sql --parquet out/)
       kifu export --match demo-001 -o demo.jsonl && kifu verify demo.jsonl
+      kifu export --parquet out/ -f json      ({"parquet", "tables": {table: rows}})
     """
     if (parquet is None) == (match is None):
         fail(msg("export_what", lang))
+    if fmt is not SummaryFormat.text and match is not None and output is None:
+        fail(msg("export_json_output", lang))  # stdout holds the log itself
     from kifu import warehouse as wh
 
     identity = _identity(db, people_file) if parquet is not None else None
@@ -678,5 +710,13 @@ def export(
             echo(json_safe(data.decode()), nl=False, data=True)
         else:
             out.write(data)
+    if fmt is not SummaryFormat.text:
+        done = (
+            {"parquet": str(parquet), "tables": dict(written)}
+            if parquet is not None
+            else {"match": match, "output": str(output), "bytes": len(data or b"")}
+        )
+        print_summary(done, fmt)
+        return
     for name, rows in written.items():
         echo(msg("exported", lang, out=parquet, name=name, rows=rows))

@@ -30,6 +30,7 @@ import msgspec
 from . import table
 from .base import MatchStarted
 from .codec import Codec
+from .i18n import Msg
 from .importers.common import ImportReport, Message, Source
 from .importers.convert import Converter
 from .importers.mapping import (
@@ -61,9 +62,10 @@ class Reading:
     """The line as typed."""
     events: tuple[dict[str, Any], ...] = ()
     """The events to append, in order (no seq or prev yet), each checked against the game's schema."""
-    error: str | None = None
-    """Why nothing can be recorded from this line (an unknown command, a wrong value)."""
-    hint: str | None = None
+    error: str | Msg | None = None
+    """Why nothing can be recorded from this line (an unknown command, a wrong value): the catalogue's message
+    (rendered in the reader's language), or an import's reason as the importer words it."""
+    hint: str | Msg | None = None
     """A remark on a line that will be recorded, such as a command word typed without ``!``."""
     speaker: str | None = None
     """The speaker after this line (a player prefix changes it)."""
@@ -123,7 +125,7 @@ class Table:
         """What ``text`` would append as seq ``next_seq`` on: a dry run, nothing is kept."""
         if len(text) > MAX_LINE:  # refused unread: reading it costs nothing then
             return Reading(
-                text, error=f"{len(text):,} characters: a line holds at most {MAX_LINE:,}", speaker=self.speaker
+                text, error=Msg("notation.too_long", size=f"{len(text):,}", limit=f"{MAX_LINE:,}"), speaker=self.speaker
             )
         who, said, explicit = self._speaker(text)
         speaker = who if explicit and who not in ROLES.values() else self.speaker
@@ -137,10 +139,12 @@ class Table:
         if stranger is not None:
             said_cmd = parse_command(stranger[1])
             if said_cmd is not None and (said_cmd.bang or find_command(self.maps, said_cmd) is not None):
-                return Reading(text, error=f"{stranger[0]} is not a speaker here ({self.speakers()})", speaker=speaker)
+                return Reading(
+                    text, error=Msg("notation.stranger", word=stranger[0], known=self.speakers()), speaker=speaker
+                )
         reading = self._mapped(text, said, who, next_seq, at, speaker, cmd)
         if stranger is not None and reading.error is None:
-            hint = f"{stranger[0]} is not a speaker here ({self.speakers()}): recorded as {speaker}'s note"
+            hint = Msg("notation.stranger_note", word=stranger[0], known=self.speakers(), speaker=speaker)
             return replace(reading, hint=hint)
         return reading
 
@@ -192,7 +196,9 @@ class Table:
         if cmd is not None and cmd.bang and entry is None and only_notes and not rep.failed:
             known = ", ".join(sorted(self.maps.commands)[:12])
             return Reading(
-                text, error=f"!{cmd.name} is not a command of {self.start.game} (known: {known} …)", speaker=speaker
+                text,
+                error=Msg("notation.unknown_command", command=cmd.name, game=self.start.game, known=known),
+                speaker=speaker,
             )
         # What an import keeps as a note and reports (a value missing or of the wrong kind, a
         # result it cannot read) is refused at the table: the recorder fixes the line instead.
@@ -202,7 +208,7 @@ class Table:
         events = tuple({k: v for k, v in e.items() if k != "src"} for e in made)
         hint = None
         if cmd is not None and not cmd.bang and cmd.name in self.maps.commands and entry is None:
-            hint = f"recorded as a note; the command is !{cmd.name}"
+            hint = Msg("notation.without_bang", command=cmd.name)
         secret = cmd.name if entry is not None and entry.note and cmd is not None else None
         return Reading(text, events=events, hint=hint, speaker=speaker, memory=after, secret=secret)
 
@@ -219,7 +225,7 @@ class Table:
         if name == "undo":
             i = self._last_line(voided)
             if i is None:
-                return Reading(text, error="nothing to undo: every line recorded is voided already", speaker=speaker)
+                return Reading(text, error=Msg("notation.nothing_to_undo"), speaker=speaker)
             about = [s for s in self.lines[i].seqs if s not in voided]
             reason = " ".join(args) or f"undo: {self.lines[i].text.strip()}"
             return Reading(text, events=(_void(about, reason, by, at),), speaker=speaker, undo=i)
@@ -229,10 +235,12 @@ class Table:
             assert m is not None
             lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
             if not 0 <= hi - lo < _MAX_RANGE:
-                return Reading(text, error=f"{m.group(0)}: not a range of at most {_MAX_RANGE} seqs", speaker=speaker)
+                return Reading(
+                    text, error=Msg("notation.bad_range", range=m.group(0), most=_MAX_RANGE), speaker=speaker
+                )
             seqs.extend(range(lo, hi + 1))
         if not seqs:
-            return Reading(text, error="!void needs the seqs to take back: !void 12 [13 …] [reason]", speaker=speaker)
+            return Reading(text, error=Msg("notation.void_needs_seqs"), speaker=speaker)
         return Reading(text, events=(_void(seqs, " ".join(args) or "recording mistake", by, at),), speaker=speaker)
 
     def _last_line(self, voided: Container[int]) -> int | None:

@@ -14,6 +14,7 @@ from typing import Annotated, Any, TextIO
 
 import typer
 
+from kifu.events import i18n
 from kifu.events.display import json_safe, visible
 
 from ..common import (
@@ -37,6 +38,7 @@ PANEL = "Recording at the table"
 class LineFormat(str, Enum):
     text = "text"
     json = "json"
+    jsonl = "jsonl"
 
 
 class SlipFormat(str, Enum):
@@ -69,7 +71,8 @@ def record(
         typer.Option(
             "--format",
             "-f",
-            help="Without a terminal: text, or json (one object per appended event, finding, refusal, then the slip).",
+            help="Without a terminal: text; jsonl: one object a line per appended event, finding and refusal as "
+            "they come, then the slip; json: the same objects as one document at the end ({records, slip}).",
         ),
     ] = LineFormat.text,
     lang: LangOpt = None,
@@ -105,20 +108,21 @@ def record(
         _print_slip(rec, code)
         _write_slip(rec, slip, code, lang)
         raise typer.Exit(1 if _errors(rec) else 0)
-    refused = _lines(rec, sys.stdin, fmt, code, lang)
-    if fmt is LineFormat.json:
+    kept: list[Any] = []  # -f json: every record, printed as one document at the end
+    refused = _lines(rec, sys.stdin, fmt, code, lang, kept)
+    if fmt is not LineFormat.text:
         s = rec.slip()
-        _json(
-            {
-                "slip": {
-                    "head": s.head.hash,
-                    "seq": s.head.seq,
-                    "result": s.result(code),
-                    "counts": _counts(s.findings),
-                    "voided": s.voided,
-                }
-            }
-        )
+        slip_ = {
+            "head": s.head.hash,
+            "seq": s.head.seq,
+            "result": s.result(code),
+            "counts": _counts(s.findings),
+            "voided": s.voided,
+        }
+        if fmt is LineFormat.jsonl:
+            _json({"slip": slip_}, fmt, kept)
+        else:
+            echo(json_safe(json.dumps({"records": kept, "slip": slip_}, ensure_ascii=False, indent=2)), data=True)
     else:
         echo(_slip_text(rec, code), nl=False)
     _write_slip(rec, slip, code, lang)
@@ -166,7 +170,7 @@ def _finish(writer: Any, lang: Lang | None) -> None:
         echo(fault, err=True)
 
 
-def _lines(rec: Any, stream: TextIO, fmt: LineFormat, code: str, lang: Lang | None) -> int:
+def _lines(rec: Any, stream: TextIO, fmt: LineFormat, code: str, lang: Lang | None, kept: list[Any]) -> int:
     """Record each line of ``stream``; print what was appended and found. Returns the lines refused."""
     refused = 0
     for n, raw in enumerate(stream, 1):
@@ -176,35 +180,35 @@ def _lines(rec: Any, stream: TextIO, fmt: LineFormat, code: str, lang: Lang | No
         done = rec.enter(text)
         if done.error is not None:
             refused += 1
-            if fmt is LineFormat.json:
-                _json({"line": n, "error": done.error})
+            if fmt is not LineFormat.text:
+                _json({"line": n, "error": i18n.render(done.error, code)}, fmt, kept)
             else:
                 echo(
                     visible(f"kifu: {msg('record_line_error', lang, line=n, error=done.error)}", lines=False), err=True
                 )
             continue
         for event in done.events:
-            _print_event(n, event, fmt)
+            _print_event(n, event, fmt, kept)
         for change, found in (("added", done.added), ("removed", done.removed)):
             for f in found:
-                _print_finding(n, change, f, fmt, code)
+                _print_finding(n, change, f, fmt, code, kept)
     return refused
 
 
-def _print_event(n: int, event: Any, fmt: LineFormat) -> None:
+def _print_event(n: int, event: Any, fmt: LineFormat, kept: list[Any]) -> None:
     import msgspec
 
     from kifu.auditor.report import event_detail
     from kifu.events.base import event_type
 
-    if fmt is LineFormat.json:
-        _json({"line": n, "seq": event.seq, "event": msgspec.to_builtins(event)})
+    if fmt is not LineFormat.text:
+        _json({"line": n, "seq": event.seq, "event": msgspec.to_builtins(event)}, fmt, kept)
     else:
         echo(visible(f"seq {event.seq} {event.by or '-'} {event_type(type(event))} {event_detail(event)}", lines=False))
 
 
-def _print_finding(n: int, change: str, f: Any, fmt: LineFormat, code: str) -> None:
-    if fmt is LineFormat.json:
+def _print_finding(n: int, change: str, f: Any, fmt: LineFormat, code: str, kept: list[Any]) -> None:
+    if fmt is not LineFormat.text:
         _json(
             {
                 "line": n,
@@ -215,15 +219,21 @@ def _print_finding(n: int, change: str, f: Any, fmt: LineFormat, code: str) -> N
                     "seqs": f.seqs,
                     "message": f.message.get(code),
                 },
-            }
+            },
+            fmt,
+            kept,
         )
     else:
         mark = "+" if change == "added" else "-"
         echo(visible(f"  {mark} {f.code} [{f.severity}] seq {f.seq}: {f.message.get(code)}", lines=False))
 
 
-def _json(obj: Any) -> None:
-    echo(json_safe(json.dumps(obj, ensure_ascii=False)), data=True)
+def _json(obj: Any, fmt: LineFormat, kept: list[Any]) -> None:
+    """One record: a line of JSON Lines now (jsonl), or kept for the one document printed at the end (json)."""
+    if fmt is LineFormat.jsonl:
+        echo(json_safe(json.dumps(obj, ensure_ascii=False)), data=True)
+    else:
+        kept.append(obj)
 
 
 def _counts(findings: Any) -> dict[str, int]:

@@ -572,7 +572,7 @@ class RecordApp(App[None]):
             t.append(word("record_gone", self.lang, n=len(done.removed)) + " ", style="bold green")
             t.append(", ".join(f.code for f in done.removed), style="green")
         if done.reading.hint:
-            t.append(f"  ({done.reading.hint})", style="yellow")
+            t.append(f"  ({i18n.render(done.reading.hint, self.lang)})", style="yellow")
         if done.synced:
             t.append("  " + word("record_synced", self.lang, n=done.synced), style="yellow")
         return t
@@ -625,7 +625,7 @@ class RecordApp(App[None]):
                 )
             )
             if reading.hint:
-                t.append(f"  ({reading.hint})", style="yellow")
+                t.append(f"  ({i18n.render(reading.hint, self.lang)})", style="yellow")
         elif reading.speaker != preview.speaker:
             t.append(word("record_speaker_now", self.lang, who=reading.speaker))
         if preview.words:
