@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -48,37 +47,9 @@ TARGET = 0.40
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "KIFU_LANG": "en"}
 
 
-def floor(datas: list[bytes]) -> float:
-    """CPU seconds to decode every line, untyped: what any reader must at least pay."""
-    decode = msgspec.json.decode
-    t = time.process_time()
-    for data in datas:
-        for line in data.splitlines():
-            decode(line)
-    return time.process_time() - t
-
-
 def run_cli(paths: list[Path]) -> float:
-    """CPU seconds (user + system) of one `kifu audit` process over ``paths`` (exit 0 or 1: findings are fine).
-
-    CPU time, not wall time: on a machine shared with other work, waiting for a core
-    would count against whichever side of the ratio happened to wait.
-    """
-    cmd = [sys.executable, "-m", "kifu", "audit", *map(str, paths)]
-    proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        raise SystemExit(f"kifu audit failed ({code}) on {paths[0]}…")
-    return usage.ru_utime + usage.ru_stime
-
-
-def tiny(game: str) -> Path:
-    """match.start and match.end of ``game``: the cold start of an audit of that game."""
-    path = OUT / f"tiny-{game}.jsonl"
-    first = sims.play(game, 0, 1)[0]
-    sims.write(path, game, [first, {"type": "match.end", "by": "judge", "reason": "bench"}])
-    return path
+    """CPU seconds of one `kifu audit` process over ``paths`` (exit 0 or 1: findings are fine)."""
+    return sims.cpu_of([sys.executable, "-m", "kifu", "audit", *map(str, paths)], ENV)
 
 
 def verdict(ok: bool) -> str:
@@ -89,13 +60,13 @@ def bench_game(game: str, matches: int, runs: int) -> bool:
     paths = sims.corpus(OUT, game, matches)
     datas = [p.read_bytes() for p in paths]
     n = sum(d.count(b"\n") for d in datas)
-    cold_log = tiny(game)
+    cold_log = sims.tiny(OUT, game)
     run_cli([cold_log])  # page cache and .pyc files, not timed
     run_cli(paths)
     cold = statistics.median(run_cli([cold_log]) for _ in range(runs))
     floors, walls, ratios = [], [], []
     for _ in range(runs):
-        f = floor(datas)
+        f = sims.floor(datas)
         w = run_cli(paths)
         floors.append(f)
         walls.append(w)

@@ -29,7 +29,6 @@ import io
 import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -87,21 +86,8 @@ def replay(chess: Any, text: str) -> tuple[float, int]:
 
 
 def run_cli(paths: list[Path]) -> float:
-    """CPU seconds (user + system) of one ``kifu audit`` process over ``paths`` (exit 0 or 1: findings are fine)."""
-    cmd = [sys.executable, "-m", "kifu", "audit", *map(str, paths)]
-    proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"kifu audit failed on {paths[0]}…")
-    return usage.ru_utime + usage.ru_stime
-
-
-def tiny(game: str) -> Path:
-    """match.start and match.end of ``game``: the cold start of an audit of that game."""
-    path = OUT / "sims" / f"tiny-{game}.jsonl"
-    first = sims.play(game, 0, 1)[0]
-    sims.write(path, game, [first, {"type": "match.end", "by": "judge", "reason": "bench"}])
-    return path
+    """CPU seconds of one ``kifu audit`` process over ``paths`` (exit 0 or 1: findings are fine)."""
+    return sims.cpu_of([sys.executable, "-m", "kifu", "audit", *map(str, paths)], ENV)
 
 
 def bench_game(chess: Any, text: str, game: str, matches: int, runs: int) -> bool:
@@ -109,7 +95,7 @@ def bench_game(chess: Any, text: str, game: str, matches: int, runs: int) -> boo
     per = sum(p.read_bytes().count(b"\n") for p in paths)
     paths = paths * max(1, -(-EVENTS // per))
     n = per * (len(paths) // matches)
-    cold_log = tiny(game)
+    cold_log = sims.tiny(OUT / "sims", game)
     run_cli([cold_log])  # page cache and .pyc files, not timed
     cold = statistics.median(run_cli([cold_log]) for _ in range(runs))
     peers, kifus, ratios = [], [], []

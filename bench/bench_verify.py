@@ -27,9 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -47,33 +45,9 @@ EVENTS = 100_000
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "KIFU_LANG": "en"}
 
 
-def floor(datas: list[bytes]) -> float:
-    """CPU seconds to decode every line, untyped: what any reader must at least pay."""
-    decode = msgspec.json.decode
-    t = time.process_time()
-    for data in datas:
-        for line in data.splitlines():
-            decode(line)
-    return time.process_time() - t
-
-
 def run_cli(paths: list[Path]) -> float:
-    """CPU seconds (user + system) of one ``kifu verify`` process over ``paths``; it must exit 0."""
-    cmd = [sys.executable, "-m", "kifu", "verify", *map(str, paths)]
-    proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    err = proc.stderr.read() if proc.stderr else b""
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"kifu verify failed on {paths[0]}…: {err.decode(errors='replace')[-300:]}")
-    return usage.ru_utime + usage.ru_stime
-
-
-def tiny(game: str) -> Path:
-    """match.start and match.end of ``game``: the cold start of a verify of that game."""
-    path = OUT / f"tiny-{game}.jsonl"
-    first = sims.play(game, 0, 1)[0]
-    sims.write(path, game, [first, {"type": "match.end", "by": "judge", "reason": "bench"}])
-    return path
+    """CPU seconds of one ``kifu verify`` process over ``paths``; it must exit 0."""
+    return sims.cpu_of([sys.executable, "-m", "kifu", "verify", *map(str, paths)], ENV, (0,))
 
 
 def bench(game: str, form: str, paths: list[Path], runs: int) -> bool:
@@ -86,13 +60,13 @@ def bench(game: str, form: str, paths: list[Path], runs: int) -> bool:
     paths = paths * max(1, -(-EVENTS // per))
     datas = [p.read_bytes() for p in paths]
     n = sum(d.count(b"\n") for d in datas)
-    cold_log = tiny(game)
+    cold_log = sims.tiny(OUT, game)
     run_cli([cold_log])  # page cache and .pyc files, not timed
     run_cli(paths)
     cold = statistics.median(run_cli([cold_log]) for _ in range(runs))
     floors, cpus, ratios = [], [], []
     for _ in range(runs):
-        f = floor(datas)
+        f = sims.floor(datas)
         c = run_cli(paths)
         floors.append(f)
         cpus.append(c)

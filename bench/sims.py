@@ -8,6 +8,9 @@ The same seed gives the same bytes, so runs and branches compare on the same fil
 
 from __future__ import annotations
 
+import os
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -87,3 +90,39 @@ def corpus(root: Path, game: str, matches: int, turns_: int | None = None) -> li
         for seed, p in enumerate(paths):
             write(p, game, play(game, seed, n))
     return paths
+
+
+# --- measuring (shared by the benchmarks that time kifu against a floor or a peer) ---------------------
+
+
+def floor(datas: list[bytes]) -> float:
+    """CPU seconds to decode every line, untyped: what any reader of the lines must at least pay."""
+    decode = msgspec.json.decode
+    t = time.process_time()
+    for data in datas:
+        for line in data.splitlines():
+            decode(line)
+    return time.process_time() - t
+
+
+def cpu_of(cmd: list[str], env: dict[str, str], codes: tuple[int, ...] = (0, 1)) -> float:
+    """CPU seconds (user + system, from ``wait4``) of one process running ``cmd``; it must exit with one
+    of ``codes`` (an audit exits 1 on error findings).
+
+    CPU time, not wall time: on a machine shared with other work, waiting for a core would count
+    against whichever side of a ratio happened to wait.
+    """
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read() if proc.stderr else b""
+    if os.waitstatus_to_exitcode(status) not in codes:
+        raise SystemExit(f"{' '.join(cmd[:4])} … failed: {err.decode(errors='replace')[-300:]}")
+    return usage.ru_utime + usage.ru_stime
+
+
+def tiny(root: Path, game: str) -> Path:
+    """match.start and match.end of ``game``: the cold start of a command on that game's logs."""
+    path = root / f"tiny-{game}.jsonl"
+    first = play(game, 0, 1)[0]
+    write(path, game, [first, {"type": "match.end", "by": "judge", "reason": "bench"}])
+    return path
