@@ -181,7 +181,7 @@ class SlotsSwapped(Event, tag="ws.swap", kw_only=True):
     """The other slot (may be empty)."""
     effect: bool = False
     """True when an ability moved the character (「前列の空いている枠に動かす」), which may happen in any phase
-    and on either player's stage; false for the main phase's 舞台の枠と枠の入替 (seed メイン 3)."""
+    and on either player's stage; false for the main phase's 舞台の枠と枠の入替 (WSターンの流れ §メインフェイズ 3)."""
 
 
 class ClimaxPlayed(Event, tag="ws.climax", kw_only=True):
@@ -293,7 +293,7 @@ class Modified(Event, tag="ws.modify", kw_only=True):
 class CharacterReversed(Event, tag="ws.reverse", kw_only=True):
     """A character is reversed by an effect, not by the battle comparison (相打ち, 「リバースする」 effects).
 
-    The encore step then sends it to the waiting room like a character the battle reversed (seed F.3).
+    The encore step then sends it to the waiting room like a character the battle reversed (WSターンの流れ §アタックフェイズ F.3).
     """
 
     player: str
