@@ -274,7 +274,10 @@ def test_append_toss_given_up_with_ctrl_c_in_a_terminal_leaves_nothing(tmp_path:
     kifu = shutil.which("kifu", path=str(Path(sys.executable).parent))
     assert kifu is not None
     child = pexpect.spawn(
-        kifu, ["append", str(log), "--toss", "a", "--store", str(store)], encoding="utf-8", timeout=120
+        kifu,
+        ["append", str(log), "--toss", "a", "--store", str(store)],
+        encoding="utf-8",
+        timeout=600,  # a hang guard: expect waits for the prompt itself
     )
     child.expect("kifu:c2:")
     child.expect("type a nonce")  # the opponent is asked only after the commitment is on screen

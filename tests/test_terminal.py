@@ -100,7 +100,7 @@ def test_audit_on_a_terminal_keeps_its_finding_line(logs) -> None:
         ["-m", "kifu", "audit", str(logs["gg"])],
         env={**os.environ, "PYTHONPATH": str(ROOT), "KIFU_LANG": "en", "COLUMNS": "200"},
         encoding="utf-8",
-        timeout=120,
+        timeout=600,  # a hang guard: the test waits for the output itself
     )
     out = child.read()
     child.close()
