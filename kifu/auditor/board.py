@@ -29,7 +29,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ..events import i18n
 from ..events.base import Event, event_type
@@ -283,6 +283,19 @@ class Targets:
     def missed(self) -> bool:
         """True if a finding's subject was not drawn anywhere (the legend then outlines the whole board)."""
         return any(d is None and s != "touched" for (_, s), d in zip(self.chains, self.drawn, strict=True))
+
+
+def targets(
+    around: Around, subjects: Callable[[Any, Any], list[tuple[Any, ...]]], touched: int | None = None
+) -> Targets:
+    """The ``Targets`` of one board: each finding's chain of subjects (``subjects(event, evidence)``, the game's
+    own keys) outlined in its severity, and what the event alone is about as touched (its first ``touched``
+    subjects only, when a game outlines less than the whole chain: Magic's coin, not its whole flip)."""
+    t = Targets()
+    t.touch(subjects(around.event, {})[:touched])
+    for m in around.marks:
+        t.mark(subjects(around.event, m.evidence), m.severity)
+    return t
 
 
 def worst(marks: Iterable[Mark]) -> str | None:

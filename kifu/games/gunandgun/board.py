@@ -35,7 +35,7 @@ DOWN, UP, EMPTY = "#475569", "#f59e0b", "#ffffff"
 def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Picture:
     """The table after ``frame``'s event: both players' zones and guns, and the play in progress."""
     state = frame.game
-    targets = _targets(state, around)
+    targets = b.targets(around, lambda e, evidence: _subjects(state, e, evidence))
     y = b.CAPTION
     parts = _table(frame, around, lang, y, targets)
     y += 24
@@ -52,14 +52,6 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
 
 
 # --- what is outlined -----------------------------------------------------------------------------
-
-
-def _targets(state: State, around: b.Around) -> b.Targets:
-    t = b.Targets()
-    t.touch(_subjects(state, around.event, {}))
-    for m in around.marks:
-        t.mark(_subjects(state, around.event, m.evidence), m.severity)
-    return t
 
 
 def _subjects(state: State, e: Event | None, evidence: Any) -> list[tuple[Any, ...]]:

@@ -32,7 +32,7 @@ LIFE = ("life-gain", "life-loss", "damage")
 def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Picture:
     """The table after ``frame``'s event: the players' tallies, what is in play, the flip in progress."""
     state = frame.game
-    t = _targets(state, around)
+    t = b.targets(around, lambda e, evidence: _subjects(state, e, evidence), touched=1)
     y = b.CAPTION
     parts = [_table(state, around, lang, y, t)]
     y += 24
@@ -50,14 +50,6 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
 
 
 # --- what is outlined -----------------------------------------------------------------------------------
-
-
-def _targets(state: State, around: b.Around) -> b.Targets:
-    t = b.Targets()
-    t.touch(_subjects(state, around.event, {})[:1])  # the coin, the call, the payoff: not the whole flip
-    for m in around.marks:
-        t.mark(_subjects(state, around.event, m.evidence), m.severity)
-    return t
 
 
 def _subjects(state: State, e: Event | None, evidence: Any) -> list[tuple[Any, ...]]:

@@ -34,7 +34,7 @@ FILL = {"stand": "#ffffff", "rest": "#e2e8f0", "reverse": "#fee2e2"}
 def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Picture:
     """The table after ``frame``'s event: both sides, the turn and the attack and damage in progress."""
     state = frame.game
-    t = _targets(state, around)
+    t = b.targets(around, lambda e, evidence: _subjects(state, e, evidence))
     players = list(state.players) or list(frame.log.players)
     y = b.CAPTION
     parts = [_table(state, around, lang, y, t)]
@@ -49,14 +49,6 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
 
 
 # --- what is outlined --------------------------------------------------------------------------------------
-
-
-def _targets(state: State, around: b.Around) -> b.Targets:
-    t = b.Targets()
-    t.touch(_subjects(state, around.event, {}))
-    for m in around.marks:
-        t.mark(_subjects(state, around.event, m.evidence), m.severity)
-    return t
 
 
 ZONE_EVENTS = {

@@ -32,7 +32,7 @@ TAG_COLOUR = {"move": "#0891b2", "shooting": "#ea580c", "close": "#9333ea"}
 def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Picture:
     """The table after ``frame``'s event: the distance, both agents, the plot and the chain."""
     state = frame.game
-    t = _targets(state, around)
+    t = b.targets(around, lambda e, evidence: _subjects(state, e, evidence))
     players = list(frame.log.players) or list(state.agents)
     y = b.CAPTION
     parts = [_table(state, around, lang, y, t)]
@@ -51,14 +51,6 @@ def draw(frame: Frame[State], lang: str, around: b.Around = b.NOTHING) -> b.Pict
 
 
 # --- what is outlined ----------------------------------------------------------------------------------
-
-
-def _targets(state: State, around: b.Around) -> b.Targets:
-    t = b.Targets()
-    t.touch(_subjects(state, around.event, {}))
-    for m in around.marks:
-        t.mark(_subjects(state, around.event, m.evidence), m.severity)
-    return t
 
 
 def _subjects(state: State, e: Event | None, evidence: Any) -> list[tuple[Any, ...]]:
