@@ -127,3 +127,28 @@ def test_a_voided_toss_is_no_part_of_a_run(tmp_path: Path) -> None:
     assert con.execute("SELECT n FROM runs WHERE match = 'gg-void'").fetchall() == [(1,)]
     assert con.execute("SELECT count(*) FROM randomness WHERE voided").fetchone() == (1,)
     con.close()
+
+
+def test_a_v1_toss_copied_into_another_match_is_seen_across_matches(tmp_path: Path) -> None:
+    """A v1 commitment binds no match, so each log alone checks; the `commitments` view shows the copy."""
+    chat = FIXTURES / "imports" / "rng" / "ccfolia-honest.html"
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for match in ("r1-t3", "r2-t1"):
+        run = run_cli("import", chat, "--match", match, "-o", logs / f"{match}.jsonl")
+        assert run.code == 0, run.err
+    con = wh.connect(tmp_path / "w.duckdb")
+    wh.ingest(con, [logs, FIXTURES / "imports" / "rng" / "ccfolia-v2-honest.html.kifu.jsonl"], jobs=1)
+    rows = con.execute(
+        "SELECT match, seq, player, person, version, also_in FROM commitments ORDER BY match, seq"
+    ).fetchall()
+    con.close()
+    copied = [r for r in rows if r[5]]
+    assert copied == [
+        ("r1-t3", 3, "p1", "ミナト", 1, ["r2-t1"]),
+        ("r1-t3", 9, "p1", "ミナト", 1, ["r2-t1"]),
+        ("r2-t1", 3, "p1", "ミナト", 1, ["r1-t3"]),
+        ("r2-t1", 9, "p1", "ミナト", 1, ["r1-t3"]),
+    ]
+    honest = [r for r in rows if not r[5]]
+    assert honest and all(r[4] == 2 and r[5] == [] for r in honest)

@@ -1,4 +1,4 @@
-"""Views over the events every game shares (kifu/events/base.py): notes, rulings, players, random.
+"""Views over the events every game shares (kifu/events/base.py): notes, rulings, commitments, players, random.
 
 The ``random`` event (RandomRolled) is shared by all games, so this module's
 randomness feed covers imported dice and coins of every game; a game module only
@@ -25,6 +25,23 @@ VIEWS: dict[str, str] = {
                s.stance, s.judge_broken, s.kifu, s.finding_codes, s.finding_seqs, s.says_en, s.says_ja
         FROM events e LEFT JOIN ruling_stances s ON s.match = e.match AND s.seq = e.seq
         WHERE e.type = 'judge.ruling'""",
+    # Every verifiable-toss commitment, with the other matches whose logs commit to the same digest: a toss
+    # copied whole from another match (docs/randomness.md, "Threat model"). A v2 commitment names its match
+    # and the audit refuses it elsewhere (KIFU-RNG-015); a v1 commitment is bound to nothing, so only a look
+    # across matches finds its replay. Two honest commitments never share a digest (32 random secret bytes).
+    "commitments": """
+        WITH c AS (
+            SELECT match, seq, actor AS player, j.id, j.digest, coalesce(j.version, 1) AS version,
+                   j.match AS bound, j.purpose, j.roll
+            FROM (SELECT match, seq, actor,
+                         json_transform(line, '{"id": "VARCHAR", "digest": "VARCHAR", "version": "INTEGER",
+                                                "match": "VARCHAR", "purpose": "VARCHAR", "roll": "VARCHAR"}') AS j
+                  FROM events WHERE type = 'rng.commit'))
+        SELECT c.*, coalesce(list_sort(list_distinct(o.also_in)), []::VARCHAR[]) AS also_in
+        FROM c LEFT JOIN (
+            SELECT a.match, a.seq, list(b.match) AS also_in
+            FROM c a JOIN c b ON a.digest = b.digest AND a.match <> b.match
+            GROUP BY a.match, a.seq) o ON o.match = c.match AND o.seq = c.seq""",
     "players": """
         SELECT m.game, m.match, p.seat, p.player.id AS player, p.player.name AS name, p.player."key" AS "key",
                m.winner IS NOT NULL AS decided, m.winner IS NOT DISTINCT FROM p.player.id AS won
