@@ -21,6 +21,7 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from .app import Audit, NoBoard, OutOfRange, Report, Verified, audit, board_at, chain, report, state_at, verify
     from .app.recording import Recording
+    from .app.tosses import TossCheck, toss_check, toss_commit, toss_nonce, toss_reveal
     from .warehouse.ingest import Summary, ingest_logs as ingest
 
 _API = {
@@ -36,6 +37,11 @@ _API = {
     "report": "app",
     "state_at": "app",
     "verify": "app",
+    "TossCheck": "app.tosses",
+    "toss_check": "app.tosses",
+    "toss_commit": "app.tosses",
+    "toss_nonce": "app.tosses",
+    "toss_reveal": "app.tosses",
     "ingest": "warehouse.ingest:ingest_logs",
     "Summary": "warehouse.ingest",
 }
@@ -54,6 +60,11 @@ __all__ = [
     "ingest",
     "report",
     "state_at",
+    "TossCheck",
+    "toss_check",
+    "toss_commit",
+    "toss_nonce",
+    "toss_reveal",
     "verify",
 ]
 

@@ -18,6 +18,7 @@ import kifu.app
 import kifu.app.judging
 import kifu.app.logs
 import kifu.app.reading
+import kifu.app.tosses
 
 SAMPLE = sorted(FIXTURES.glob("*/dispute.jsonl")) + sorted((ROOT / "tests" / "acceptance" / "disputes").glob("*.jsonl"))
 """Logs of every game, with rulings, voids and mistakes: the disputes."""
@@ -34,7 +35,7 @@ def test_the_readme_python_example_runs_as_written(monkeypatch: pytest.MonkeyPat
         assert result.failed == 0 and result.attempted > 0
 
 
-@pytest.mark.parametrize("module", [kifu, kifu.app, kifu.app.judging, kifu.app.logs, kifu.app.reading])
+@pytest.mark.parametrize("module", [kifu, kifu.app, kifu.app.judging, kifu.app.logs, kifu.app.reading, kifu.app.tosses])
 def test_the_api_docstring_examples_run(module, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

@@ -9,7 +9,10 @@ Each use case reads its log once, through the log layer's one verifier, and retu
 * ``board_at(source, seq, lang)`` -> the table drawn after an event, as SVG;
 * ``verify(source)`` -> ``Verified``: the head and the random outcomes it records;
 * ``voided(source)``: the events voids took back, with the voids;
-* ``chain(game, events)``: a hash-chained log in memory (a simulator's match, a test's case).
+* ``chain(game, events)``: a hash-chained log in memory (a simulator's match, a test's case);
+* ``toss_commit``, ``toss_nonce``, ``toss_reveal``, ``toss_check`` -> ``TossCheck``: verifiable tosses
+  over a chat (docs/randomness.md): the roller's commitment and reveal, an opponent's nonce, and every toss
+  of a chat judged as the audit judges a match's.
 
 A source is a log file's path, its bytes, or the events of a log built in memory. ``kifu``
 re-exports them: ``kifu.audit("m1.jsonl").findings``.
@@ -24,11 +27,13 @@ if TYPE_CHECKING:
     from .judging import Audit, NoBoard, OutOfRange, Report, audit, board_at, report, state_at
     from .logs import Verified, chain, verify, voided
     from .reading import HOLD, LogSource
+    from .tosses import TossCheck, toss_check, toss_commit, toss_nonce, toss_reveal
 
 _HOME = {
     **dict.fromkeys(("Audit", "NoBoard", "OutOfRange", "Report", "audit", "board_at", "report", "state_at"), "judging"),
     **dict.fromkeys(("Verified", "chain", "verify", "voided"), "logs"),
     **dict.fromkeys(("HOLD", "LogSource"), "reading"),
+    **dict.fromkeys(("TossCheck", "toss_check", "toss_commit", "toss_nonce", "toss_reveal"), "tosses"),
 }
 """Where each name lives: imported on first use, so ``kifu verify`` never loads the auditor's rules."""
 
@@ -53,6 +58,11 @@ __all__ = [
     "chain",
     "report",
     "state_at",
+    "TossCheck",
+    "toss_check",
+    "toss_commit",
+    "toss_nonce",
+    "toss_reveal",
     "verify",
     "voided",
 ]

@@ -3,9 +3,9 @@
 Each command prints the line to post first, on its own line, so that it can be
 copied or piped as it is; what it means follows. A toss takes three chat posts
 (commit, nonce, reveal) and two commands a party: the roller ``commit`` and
-``reveal``, the opponent ``nonce`` and ``check``. ``check`` judges a pasted chat
-or an export with the audit's own analysis (``kifu.auditor.rng.analyse``): who
-may post what, which nonce binds, and every outcome each reveal fixes.
+``reveal``, the opponent ``nonce`` and ``check``. The use cases are
+``kifu.app.tosses`` (``kifu.toss_check`` …): this module parses the arguments,
+calls them and prints.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,7 +21,6 @@ import typer
 
 from kifu.events import rng
 from kifu.events.base import KifuError
-from kifu.events.i18n import Msg
 
 from .common import echo, DataFormat, FormatOpt, Lang, LangOpt, fail, lang_of, msg, print_json, print_jsonl, print_rows
 
@@ -102,17 +100,6 @@ def _print(fmt: LineFormat, value: Any) -> None:
     (print_jsonl if fmt is LineFormat.jsonl else print_json)(value)
 
 
-def commitment_id(text: str) -> str:
-    """An id as typed, or the id a pasted commit, nonce or reveal message names."""
-    found = rng.find_tokens(text)
-    if found:
-        ids = {t.id for t in found}
-        if len(ids) > 1:
-            raise rng.RngError(Msg("rng.nonces_ids", ids=", ".join(sorted(ids))), field="id")
-        return ids.pop()
-    return rng.normalise_id(text)
-
-
 def _warn(lang: Lang | None):
     """Reports a damaged line of the secret store (file, line, why): it is skipped, the rest stays usable."""
 
@@ -189,18 +176,15 @@ def commit(
       kifu toss commit -m R1-T3 --for act-a3 --roll coin --until 2
       KIFU_HOME=~/kifu kifu toss commit -m R1-T3 --for init-distance --roll d6 -f json
     """
+    from kifu.app import tosses
     from kifu.events import rng_store
 
     where = str(store or rng_store.default_path())
-    if v1:
-        c = rng_store.new_commitment(store, warn=_warn(lang))
-    else:
-        if not match or not purpose:
-            fail(msg("toss_commit_needs", lang))
-        dice = _roll(roll, until, lang, [2])
-        assert dice is not None
-        binding = rng.Binding(match=rng.match_field(match), purpose=rng.normalise_purpose(purpose), roll=dice.text())
-        c = rng_store.new_commitment(store, binding, warn=_warn(lang))
+    if not v1 and (not match or not purpose):
+        fail(msg("toss_commit_needs", lang))
+    c = tosses.toss_commit(
+        match, purpose, None if v1 else _roll(roll, until, lang, [2]), v1=v1, store=store, warn=_warn(lang)
+    )
     if fmt is not LineFormat.text:
         bound = (
             {}
@@ -243,10 +227,10 @@ def nonce(
       kifu toss nonce "kifu:c2:1n7nwc9a:r1-t3:first-player:coin:0d4f…7607:fb476b"
       kifu toss nonce 1n7nwc9a
     """
-    found = [t for t in rng.find_tokens(commitment) if isinstance(t, rng.Commitment)]
-    c = found[0] if len(found) == 1 else None
-    id = c.id if c is not None else commitment_id(commitment)
-    n = rng.new_nonce(id, 1 if c is not None and c.version == 1 else 2)
+    from kifu.app import tosses
+
+    answer = tosses.toss_nonce(commitment)
+    n, c = answer.nonce, answer.commitment
     if fmt is not LineFormat.text:
         bound = (
             {}
@@ -264,31 +248,6 @@ def nonce(
 
 
 # --- reveal --------------------------------------------------------------------------------------------
-
-
-def _answers(texts: list[str], extra: list[str]) -> tuple[str, list[rng.Nonce]]:
-    """The commitment id and the opponents' nonces given: nonce messages (their tokens name the id), an id or a
-    commit message, and ``--nonce`` values (messages, or bare nonces of that id)."""
-    ids: set[str] = set()
-    nonces: list[rng.Nonce] = []
-    bare: list[str] = []
-    for text in [*texts, *extra]:
-        tokens = rng.find_tokens(text)
-        if tokens:
-            ids |= {t.id for t in tokens}
-            nonces += [t for t in tokens if isinstance(t, rng.Nonce)]
-        elif text in extra:
-            bare.append(text)
-        else:
-            ids.add(rng.normalise_id(text))
-    if len(ids) != 1:
-        raise rng.RngError(Msg("rng.nonces_ids", ids=", ".join(sorted(ids)) or "-"), field="nonce")
-    id = ids.pop()
-    nonces += [rng.Nonce(id=id, text=rng.normalise_nonce(b)) for b in bare]
-    unique = list({n.text: n for n in nonces}.values())
-    if not unique:
-        raise rng.RngError(Msg("rng.no_token", kind="n"), field="nonce")
-    return id, unique
 
 
 @toss_app.command("reveal")
@@ -323,27 +282,17 @@ def reveal(
       kifu toss reveal "Ren: kifu:n2:…" "Kai: kifu:n2:…"     (several opponents)
       kifu toss reveal rq2ja63j --nonce neko1234 --roll coin --until 2 --lang ja   (v1)
     """
-    from kifu.events import rng_store
+    from kifu.app import tosses
 
-    id, nonces = _answers(texts, nonce_text or [])
-    entry = rng_store.entry_for(id, store, warn=_warn(lang))
-    if entry.version == 2:
-        binding = entry.binding
-        assert binding is not None
-        asked = _roll(roll, until, lang, None)
-        if asked is not None and asked.text() != binding.roll:
-            fail(msg("toss_roll_bound", lang, id=id, roll=binding.roll))
-        for n in nonces:
-            weak_warning(n.text, lang)
-        r = rng_store.reveal_for(nonces, store)
-        drawn = binding.dice.draw(r.stream())
-    else:
-        if len(nonces) != 1:
-            raise rng.RngError(Msg("rng.v1_one_nonce"), field="nonce")
-        r = rng_store.reveal_for(nonces[0], store)
-        dice = _roll(roll, until, lang, None)
-        drawn = dice.draw(r.stream()) if dice is not None else []
-    line = f"{r.format()} {rng.format_claims(drawn, lang_of(lang).value)}" if drawn else r.format()
+    try:
+        done = tosses.toss_reveal(
+            texts, nonce_text or [], _roll(roll, until, lang, None), store=store, warn=_warn(lang)
+        )
+    except tosses.RollBound as exc:
+        fail(msg("toss_roll_bound", lang, id=exc.id, roll=exc.roll))
+    for weak in done.weak:
+        weak_warning(weak, lang)
+    r, drawn, line = done.reveal, done.outcomes, done.line(lang_of(lang).value)
     if fmt is not LineFormat.text:
         _print(
             fmt,
@@ -373,113 +322,6 @@ def reveal(
 
 
 # --- check ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Said:
-    """One message of a pasted chat or an export: who said it, and what."""
-
-    loc: str
-    text: str
-    speaker: str | None = None
-
-
-_SPEAKER = re.compile(r"^\s*(?:\[[^\]\n]{1,40}\]\s*)?(?P<name>[^\s:：>\[`*@][^:：\n]{0,40}?)\s*[:：]\s?(?P<text>.*)$")
-"""A pasted chat line ``name: text`` (also ``[main] name : text`` as CCFOLIA shows it, and a full-width colon)."""
-
-
-def _speaker_line(line: str) -> tuple[str, str] | None:
-    m = _SPEAKER.match(line)
-    if m is None:
-        return None
-    name = m.group("name").strip()
-    folded = unicodedata.normalize("NFKC", name).lower()
-    if folded == "kifu" or m.group("text").startswith("//"):  # a token or an address, not a speaker
-        return None
-    return name, m.group("text")
-
-
-def pasted(text: str, where: str = "-") -> list[Said]:
-    """Messages of pasted chat text: a ``name: text`` line starts one, any other line continues the last (a
-    message a chat wrapped). A line that only completes a token cut over two lines is a continuation too."""
-    out: list[Said] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        spoken = _speaker_line(line)
-        if spoken is not None and out and _completes(out[-1].text, line):
-            spoken = None
-        loc = f"line {n}" if where == "-" else f"{where}:{n}"
-        if spoken is not None:
-            out.append(Said(loc, spoken[1], spoken[0]))
-        elif out:
-            out[-1].text += "\n" + line
-        elif line.strip():
-            out.append(Said(loc, line))
-    return out
-
-
-def _completes(before: str, line: str) -> bool:
-    """True when ``line`` joined to ``before`` reads more tokens than ``before`` alone: the rest of a token."""
-    if "kifu" not in unicodedata.normalize("NFKC", before).lower() or rng.find_tokens(line):
-        return False
-    return len(rng.find_tokens(before + "\n" + line)) > len(rng.find_tokens(before))
-
-
-def _messages(texts: list[str]) -> list[Said]:
-    """Every message of the arguments: ``-`` reads stdin, a chat export (CCFOLIA, Udonarium, Discord) is read by
-    its importer with its speakers, any other file or text as pasted chat lines."""
-    from kifu.events import importers
-    from kifu.events.importers.common import ImportFailed
-
-    out: list[Said] = []
-    for i, text in enumerate(texts, 1):
-        if text == "-":
-            out += pasted(sys.stdin.read(), "-")
-            continue
-        path = Path(text)
-        if len(text) < 4096 and "\n" not in text and path.is_file():
-            try:
-                src, _ = importers.read_source(path)
-            except ImportFailed:
-                out += pasted(path.read_text(encoding="utf-8", errors="replace"), path.name)
-                continue
-            out += [Said(m.loc, m.text, m.speaker or m.speaker_key) for m in src.messages if not m.system]
-            continue
-        out += (
-            [Said(f"#{i}", text)] if not any(_speaker_line(ln) for ln in text.splitlines()) else pasted(text, f"#{i}")
-        )
-    return out
-
-
-def _ledger(said: list[Said], players: list[str]) -> tuple[list[Any], list[str], bool, dict[int, str]]:
-    """The chat's tokens as the events an import makes of them (the importer's own reading, quotes and all),
-    decoded; the players; whether who posted each message was known; and where each event's message is."""
-    from kifu.events import table
-    from kifu.events.importers.common import ImportReport, Message
-    from kifu.events.importers.tokens import Tokens
-
-    known = any(s.speaker for s in said)
-    if not known:  # bare token lines: the poster of a commit or a reveal rolls, of a nonce answers
-        said = [Said(s.loc, s.text, _role(s.text)) for s in said]
-        players = ["roller", "opponent"]
-    elif not players:
-        players = list(dict.fromkeys(s.speaker for s in said if s.speaker))
-    reader = Tokens(ImportReport(file="-", format="chat"))
-    made: list[dict[str, Any]] = []
-    where: dict[int, str] = {}
-    for s in said:
-        base = {"by": s.speaker} if s.speaker in players else {}
-        read = reader.read(Message(loc=s.loc, text=s.text, speaker=s.speaker), base)
-        for e in read.events + [{**base, **r} for r in read.randoms]:
-            made.append(e)
-            where[len(made) + 1] = s.loc
-    codec = table.codec("generic")
-    events = [codec.convert({**e, "seq": i, "prev": "0" * 64}) for i, e in enumerate(made, 2)]
-    return events, players, known, where
-
-
-def _role(text: str) -> str | None:
-    kinds = {t.letter for t in rng.find_tokens(text)}
-    return "roller" if kinds & {"c", "r"} else "opponent" if "n" in kinds else None
 
 
 @toss_app.command("check")
@@ -528,78 +370,43 @@ def check(
       pbpaste | kifu toss check -
       kifu toss check "Aoi: kifu:c2:…" "Ren: kifu:n2:…" "Aoi: kifu:r2:… → 裏"
     """
-    from kifu.auditor import rng as audit
+    from kifu.app import tosses
 
-    said = _messages(texts)
-    players = [p.split("=", 1)[1] if "=" in p else p for p in player or []]
-    events, players, known, where = _ledger(said, players)
-    ledger = [e for e in events if type(e).__struct_config__.tag.startswith("rng.") or getattr(e, "rng", None)]
-    analysis = audit.analyse(ledger, players, {}, match, shown=True)
-    if not analysis.rounds:
+    chat: list[str | Path] = []
+    for text in texts:
+        if text == "-":
+            chat.append(sys.stdin.read())
+        elif len(text) < 4096 and "\n" not in text and Path(text).is_file():
+            chat.append(Path(text))
+        else:
+            chat.append(text)
+    try:  # stdin alone keeps its line numbers as the places
+        done = tosses.toss_check(chat[0] if texts == ["-"] else chat, player or [], match, roll_sides(roll, lang))
+    except tosses.NoToss:
         fail(msg("toss_nothing", lang))
-    if not known:
+    if not done.speakers_known:
         echo(msg("toss_no_speakers", lang), err=True)
-    elif not player and len(players) > 2:
-        echo(msg("toss_all_speakers", lang, count=len(players), names=", ".join(players)), err=True)
-    sides = roll_sides(roll, lang)
-    rows = [_row(r, analysis, ledger, players, sides, where, lang) for r in analysis.rounds]
-    print_rows(["id", "verdict", "match", "purpose", "outcomes", "detail"], [r[:6] for r in rows], fmt)
-    raise typer.Exit(0 if all(r[6] for r in rows) else 1)
+    elif not done.named and len(done.players) > 2:
+        echo(msg("toss_all_speakers", lang, count=len(done.players), names=", ".join(done.players)), err=True)
+    rows = [_row(t, lang) for t in done.tosses]
+    print_rows(["id", "verdict", "match", "purpose", "outcomes", "detail"], rows, fmt)
+    raise typer.Exit(0 if done.ok else 1)
 
 
-_SEQ = re.compile(r"\bseq (\d+)")
+_VERDICT = {"verified": "toss_ok", "warning": "toss_warning", "bad": "toss_bad", "open": "toss_open"}
+"""Each verdict's word in the catalogue."""
 
 
-def _row(
-    r: Any,
-    analysis: Any,
-    ledger: list[Any],
-    players: list[str],
-    sides: list[int],
-    where: dict[int, str],
-    lang: Lang | None,
-) -> tuple[Any, ...]:
-    """One round's row: id, verdict, purpose, outcomes, what the audit says of it (the events it names by the
-    place of their message in the chat); and whether it verifies."""
-    from kifu.auditor import registry
-
+def _row(t: Any, lang: Lang | None) -> tuple[Any, ...]:
+    """One toss's row: id, verdict, match, purpose, outcomes, and what the audit says of it."""
     code = lang_of(lang).value
-    names = {p: p for p in players}
-    mine = [p for p in analysis.problems if _about(p, r.id) and p.code != "KIFU-RNG-008"]  # open: the verdict
-    said = []
-    severities = set()
-    for p in mine:
-        rule = registry.find_rule(p.code)
-        text = rule.finding(p.hit, names).message.get(code)
-        said.append(f"{p.code}: {_SEQ.sub(lambda m: where.get(int(m.group(1)), m.group(0)), text)}")
-        severities.add(rule.severity.value)
-    worst = "error" if "error" in severities else "warning" if "warning" in severities else "info"
-    outcomes = list(r.outcomes)
-    if r.settled and r.binding is None and not outcomes and sides:
-        reveal = next(e for e in ledger if type(e).__struct_config__.tag == "rng.reveal" and e.id == r.id)
-        token = rng.Reveal(id=r.id, secret=reveal.secret, nonce=reveal.nonce)
-        outcomes = list(zip(sides, token.outcomes(sides)))
-    if not any(type(e).__struct_config__.tag == "rng.reveal" and e.seq in r.seqs for e in ledger):
-        verdict = msg("toss_open", lang)
-        nonce = any(type(e).__struct_config__.tag == "rng.nonce" and e.seq in r.seqs for e in ledger)
-        said.insert(0, msg("toss_no_reveal" if nonce else "toss_no_nonce", lang))
-        ok = False
-    elif r.settled and r.clean and worst == "info":
-        verdict, ok = msg("toss_ok", lang), True
-    elif r.settled and worst == "warning":
-        verdict, ok = msg("toss_warning", lang), False
-    else:
-        verdict, ok = msg("toss_bad", lang), False
-    if r.settled and r.binding is None and not outcomes:
+    said = [f"{p.code}: {p.messages[code]}" for p in t.problems]
+    if not t.revealed:
+        said.insert(0, msg("toss_no_reveal" if t.answered else "toss_no_nonce", lang))
+    if t.v1_without_dice:
         said.append(msg("toss_v1_no_roll", lang))
-    match, purpose = (r.binding.match, r.binding.purpose) if r.binding is not None else ("", "")
-    shown = _words(outcomes, lang) if r.settled else ""
-    return (r.id, verdict, match, purpose, shown, " / ".join(said), ok)
-
-
-def _about(p: Any, id: str) -> bool:
-    ev = p.hit.evidence
-    return ev.get("id") == id or id in str(ev.get("ids", "")).split(", ")
+    verdict = msg(_VERDICT[t.verdict.value], lang)
+    return (t.id, verdict, t.match or "", t.purpose or "", _words(t.outcomes, lang), " / ".join(said))
 
 
 # --- kifu append --toss ----------------------------------------------------------------------------------
