@@ -19,7 +19,22 @@ from . import games  # noqa: F401  (the one list of games, registered with the g
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .app import Audit, NoBoard, OutOfRange, Report, Verified, audit, board_at, chain, report, state_at, verify
+    from .app import (
+        Audit,
+        NoBoard,
+        OutOfRange,
+        Report,
+        UnknownActor,
+        Verified,
+        append,
+        audit,
+        board_at,
+        chain,
+        report,
+        state_at,
+        verify,
+    )
+    from .events.importers import import_file
     from .app.recording import Recording
     from .app.tosses import TossCheck, toss_check, toss_commit, toss_nonce, toss_reveal
     from .warehouse.ingest import Summary, ingest_logs as ingest
@@ -28,6 +43,9 @@ _API = {
     "Audit": "app",
     "Report": "app",
     "Verified": "app",
+    "UnknownActor": "app",
+    "append": "app",
+    "import_file": "events.importers:import_file",
     "NoBoard": "app",
     "OutOfRange": "app",
     "Recording": "app.recording",
@@ -52,11 +70,14 @@ __all__ = [
     "Recording",
     "Report",
     "Summary",
+    "UnknownActor",
     "Verified",
     "__version__",
+    "append",
     "audit",
     "board_at",
     "chain",
+    "import_file",
     "ingest",
     "report",
     "state_at",

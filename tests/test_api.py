@@ -102,3 +102,20 @@ def test_ingest_loads_logs_into_a_warehouse(tmp_path: Path) -> None:
     summary = kifu.ingest([FIXTURES / "gunandgun" / "dispute.jsonl"], db, jobs=1)
     assert (summary.matches, summary.findings["error"], summary.refused) == (1, 2, [])
     assert kifu.ingest([FIXTURES / "gunandgun" / "dispute.jsonl"], db, jobs=1).unchanged == 1
+
+
+def test_append_refuses_a_by_that_names_nobody_of_the_match(tmp_path: Path) -> None:
+    """kifu.append and `kifu append` refuse the same event, before anything is written."""
+    log = tmp_path / "m.jsonl"
+    run = run_cli("new", log, "-g", "generic", "-m", "m1", "-p", "a=Aoi", "-p", "b=Ren")
+    assert run.code == 0, run.err
+    before = log.read_bytes()
+    with pytest.raises(kifu.UnknownActor) as refused:
+        kifu.append(log, {"type": "note", "by": "zed", "text": "hi"})
+    assert refused.value.by == "zed" and refused.value.known[:2] == ["a (Aoi)", "b (Ren)"]
+    assert "judge" in refused.value.known and log.read_bytes() == before
+    run = run_cli("append", log, "type=note", "by=zed", "text=hi")
+    assert run.code == 2 and len(run.err.strip().splitlines()) == 1
+    assert "a (Aoi), b (Ren)" in run.err and "nothing appended" in run.err and log.read_bytes() == before
+    event = kifu.append(log, {"type": "note", "by": "b", "text": "hi"}, expect_seq=2)
+    assert event.seq == 2 and kifu.verify(log).head.seq == 2

@@ -9,6 +9,8 @@ Each use case reads its log once, through the log layer's one verifier, and retu
 * ``board_at(source, seq, lang)`` -> the table drawn after an event, as SVG;
 * ``verify(source)`` -> ``Verified``: the head and the random outcomes it records;
 * ``voided(source)``: the events voids took back, with the voids;
+* ``append(log, event)``: one event appended durably, whole, under the file lock (``by`` must name someone
+  of the match: ``UnknownActor``);
 * ``chain(game, events)``: a hash-chained log in memory (a simulator's match, a test's case);
 * ``toss_commit``, ``toss_nonce``, ``toss_reveal``, ``toss_check`` -> ``TossCheck``: verifiable tosses
   over a chat (docs/randomness.md): the roller's commitment and reveal, an opponent's nonce, and every toss
@@ -25,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .judging import Audit, NoBoard, OutOfRange, Report, audit, board_at, report, state_at
-    from .logs import Verified, chain, verify, voided
+    from .logs import UnknownActor, Verified, append, chain, verify, voided
     from .reading import HOLD, LogSource
     from .tosses import TossCheck, toss_check, toss_commit, toss_nonce, toss_reveal
 
 _HOME = {
     **dict.fromkeys(("Audit", "NoBoard", "OutOfRange", "Report", "audit", "board_at", "report", "state_at"), "judging"),
-    **dict.fromkeys(("Verified", "chain", "verify", "voided"), "logs"),
+    **dict.fromkeys(("UnknownActor", "Verified", "append", "chain", "verify", "voided"), "logs"),
     **dict.fromkeys(("HOLD", "LogSource"), "reading"),
     **dict.fromkeys(("TossCheck", "toss_check", "toss_commit", "toss_nonce", "toss_reveal"), "tosses"),
 }
@@ -52,7 +54,9 @@ __all__ = [
     "LogSource",
     "OutOfRange",
     "Report",
+    "UnknownActor",
     "Verified",
+    "append",
     "audit",
     "board_at",
     "chain",

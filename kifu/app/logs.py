@@ -1,4 +1,5 @@
-"""The use cases on a log as such: ``verify`` it, ``chain`` one in memory, find what its voids took back."""
+"""The use cases on a log as such: ``verify`` it, ``append`` to it, ``chain`` one in memory, find what its voids took
+back."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import msgspec
 
 from kifu.auditor.rng import Tally
 from kifu.events import logfile, rfc3339, table
-from kifu.events.base import FORMAT, Event, LogVoided
+from kifu.events.base import FORMAT, Event, KifuError, LogVoided
+from kifu.events.i18n import ROLES, Msg
 from kifu.events.codec import encode, line_hash
 
 from .reading import LogSource, Progress, Reading, consume
@@ -80,6 +82,38 @@ def verify(
     if not tally.any:
         return Verified(head, 0, 0, 0, 0, voids)
     return Verified(head, tally.outcomes, tally.verifiable, len(tally.ledger), tally.voided, voids)
+
+
+class UnknownActor(KifuError):
+    """An event's ``by`` names nobody of the match: not a player, the judge, the recorder or the system."""
+
+    def __init__(self, log: str, by: str, known: list[str]) -> None:
+        super().__init__(Msg("log.unknown_by", by=by, known=", ".join(known)), where=log, field="by")
+        self.by, self.known = by, known
+        """What ``by`` said, and whom the match knows (``id (Name)`` of each player, then the roles)."""
+
+
+def append(log: str | os.PathLike[str], event: Event | Mapping[str, Any], *, expect_seq: int | None = None) -> Event:
+    """Append one event to a log, durably and whole, its seq and prev filled in under the file lock; with
+    ``expect_seq``, only if it is the next seq. An event whose ``by`` names nobody of the match (KIFU-LOG-002
+    would flag it at the audit) is refused before it is written: ``UnknownActor``."""
+    by = event.get("by") if isinstance(event, Mapping) else getattr(event, "by", None)
+    if by is not None:
+        _check_by(log, by)
+    return logfile.append(log, event if isinstance(event, Event) else dict(event), expect_seq=expect_seq)
+
+
+def _check_by(log: str | os.PathLike[str], by: Any) -> None:
+    stream = logfile.stream(log)
+    try:
+        start = next(stream)
+    finally:
+        getattr(stream, "close", lambda: None)()  # only the first line is read: the file is closed at once
+    seats = {p.id: p.name for p in getattr(start, "players", ())}
+    if by in seats or by in ROLES:
+        return
+    known = [f"{pid} ({name})" if name and name != pid else pid for pid, name in seats.items()] + list(ROLES)
+    raise UnknownActor(os.fspath(log), str(by), known)
 
 
 def _mismatch(head: logfile.Head, expect_head: str) -> Exception:

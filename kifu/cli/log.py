@@ -187,30 +187,15 @@ def append(
         obj.update(pairs(items or [], lang))
     else:
         obj = pairs(items or [], lang)
-    _check_by(log, obj.get("by"), lang)
-    event = logfile.append(log, obj, expect_seq=expect_seq)
+    from kifu import app as use
+
+    try:
+        event = use.append(log, obj, expect_seq=expect_seq)
+    except use.UnknownActor as exc:  # the command's own line: where, and that nothing was appended
+        fail(msg("append_unknown_by", lang, by=exc.by, path=log, known=", ".join(exc.known)))
     from kifu.events.codec import encode, line_hash
 
     echo(msg("appended", lang, seq=event.seq, head=line_hash(encode(event))))
-
-
-def _check_by(log: Path, by: Any, lang: Lang | None) -> None:
-    """``by`` names one of the log's players, the judge, the recorder or the system (KIFU-LOG-002 would flag
-    anyone else at the audit: refused here, before it is written, with the known ones named)."""
-    if by is None:
-        return
-    from kifu.events.i18n import ROLES
-
-    stream = logfile.stream(log)
-    try:
-        start = next(stream)
-    finally:
-        stream.close()
-    seats = {p.id: p.name for p in getattr(start, "players", ())}
-    if by in seats or by in ROLES:
-        return
-    known = [f"{pid} ({name})" if name and name != pid else pid for pid, name in seats.items()] + list(ROLES)
-    fail(msg("append_unknown_by", lang, by=by, path=log, known=", ".join(known)))
 
 
 def _read_json(path: Path) -> Any:
