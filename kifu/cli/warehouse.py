@@ -21,6 +21,7 @@ from .common import (
     FormatOpt,
     GameFilter,
     Interrupted,
+    JobsOpt,
     Lang,
     LangOpt,
     ParquetOpt,
@@ -29,6 +30,7 @@ from .common import (
     SummaryOpt,
     WaitOpt,
     fail,
+    jobs_of,
     lang_of,
     msg,
     print_rows,
@@ -50,7 +52,7 @@ def ingest(
         ),
     ],
     db: DbOpt = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: every core).")] = None,
+    jobs: JobsOpt = None,
     cluster: Annotated[
         str | None,
         typer.Option(
@@ -84,6 +86,10 @@ def ingest(
     (one line says so) and running the same ingest again completes it. One process
     writes the warehouse at a time: a second one waits (--wait) for the first.
 
+    -j N verifies and audits N logs at a time in N worker processes (default:
+    every core this process may use; -j 1: none); this process alone writes the
+    warehouse, in the order of the files, so what is stored is the same.
+
     -f json prints what was done as one object (db, logs, matches, events,
     unchanged, findings by severity, refused: each log and why); -f jsonl as one line.
 
@@ -95,11 +101,13 @@ def ingest(
     \b
     Examples:
       kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
+      kifu ingest fixtures/ -j 2 --db club.duckdb
       kifu ingest fixtures/ --cluster local:2 --parquet out/
       kifu ingest s3://league/logs/ --cluster tcp://scheduler:8786 --parquet s3://league/warehouse/
     """
     from kifu import warehouse as wh
 
+    workers = jobs_of(jobs, lang)
     if (cluster is None) != (parquet is None):
         fail(msg("cluster_parquet", lang))
     if cluster is not None and db is not None:
@@ -118,7 +126,7 @@ def ingest(
                 summary = wh.ingest(
                     con,
                     files,
-                    jobs=jobs,
+                    jobs=workers,
                     identity=identity,
                     progress=lambda done, total, ev: bar.update(
                         done, note=msg("progress_ingested", lang, done=done, total=total, events=ev)
