@@ -18,7 +18,7 @@ import gc
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any, TypeVar
@@ -50,8 +50,8 @@ def chunk_size(items: int, jobs: int) -> int:
     return max(1, min(32, items // (jobs * 8)))
 
 
-def _started(preload: tuple[str, ...]) -> None:
-    """Each worker's one set-up: the modules it needs are imported once (already there when forked)."""
+def _started(preload: tuple[str, ...], setup: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
+    """Each worker's one set-up: the modules it needs imported (already there when forked), then ``setup(*args)``."""
     import importlib
 
     for name in preload:
@@ -62,27 +62,71 @@ def _started(preload: tuple[str, ...]) -> None:
     # A match's events, frames and steps are freed by their reference counts (they make no cycles):
     # the cyclic collector running every 700 new objects cost a worker 6 % of its time.
     gc.set_threshold(50_000, *gc.get_threshold()[1:])
+    if setup is not None:
+        setup(*args)
 
 
-def ordered(fn: Callable[[T], R], items: Sequence[T], jobs: int, preload: tuple[str, ...] = ()) -> Iterator[R]:
+def ordered(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int,
+    preload: tuple[str, ...] = (),
+    setup: Callable[..., None] | None = None,
+    args: tuple[Any, ...] = (),
+    method: str | None = None,
+) -> Iterator[R]:
     """``fn(item)`` of each item, in the items' order, over up to ``jobs`` worker processes.
 
     ``fn`` must be a module-level function (a worker finds it by name) and its results small
     (they are pickled back). ``preload``: modules a worker needs, imported once (by this process
-    before it forks its workers, or by the fork server). The workers start and every item is sent
+    before it forks its workers, or by the fork server); ``setup(*args)`` runs once in each worker
+    (a module-level function: what every task needs, sent once, not with each task). The workers start and every item is sent
     before this returns (so a progress bar's thread started after it is never forked); with one job
     or one item nothing starts and ``fn`` runs here, item by item, as the results are asked for.
+    ``method``: how workers start (``fork``, ``forkserver``, ``spawn``; None: ``_pool`` chooses).
     """
     jobs = min(jobs, len(items))
     if jobs <= 1:
         return map(fn, items)
-    pool = _pool(jobs, preload)
+    pool = _pool(jobs, preload, setup, args, method)
     try:
         results = pool.map(fn, items, chunksize=chunk_size(len(items), jobs))
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     return _draining(pool, results)
+
+
+def warmed(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    jobs: int,
+    first: Iterable[int],
+    preload: tuple[str, ...] = (),
+    setup: Callable[..., None] | None = None,
+    args: tuple[Any, ...] = (),
+    method: str | None = None,
+) -> Iterator[R]:
+    """``ordered``, the items at the indices ``first`` done in this process before any worker starts.
+
+    Their work sets up, once and here, what the lazy parts of kifu load on first use (a game's rules,
+    its messages): forked workers then have it all. ``setup(*args)`` runs here first, as in a worker.
+    """
+    if min(jobs, len(items)) <= 1:
+        return map(fn, items)
+    if setup is not None:
+        setup(*args)
+    early = {i: fn(items[i]) for i in sorted(set(first))}
+    rest = [x for i, x in enumerate(items) if i not in early]
+    return _merged(len(items), early, ordered(fn, rest, jobs, preload, setup, args, method))
+
+
+def _merged(count: int, early: dict[int, R], done: Iterator[R]) -> Iterator[R]:
+    """The items done here and those the workers did, in the order given; the pool closed after the last."""
+    for i in range(count):
+        yield early[i] if i in early else next(done)
+    for _ in done:  # nothing is left: this ends the workers' iterator, which shuts the pool down
+        pass
 
 
 def _draining(pool: ProcessPoolExecutor, results: Iterator[R]) -> Iterator[R]:
@@ -102,15 +146,17 @@ def threads() -> int:
         return threading.active_count()
 
 
-def _pool(jobs: int, preload: tuple[str, ...]) -> ProcessPoolExecutor:
+def _pool(
+    jobs: int, preload: tuple[str, ...], setup: Callable[..., None] | None, args: tuple[Any, ...], method: str | None
+) -> ProcessPoolExecutor:
     """Worker processes that start once: forked when this process runs one thread (they share what it
     imported and set up, nothing to redo); else from a fork server (forking a threaded process is
     unsafe: a lock another thread holds stays held in the child) that imports ``preload`` once,
     each worker then forked from it; on a system with neither, spawned."""
     import importlib
 
-    methods = get_all_start_methods()
-    if "fork" in methods and threads() == 1:
+    methods = [method] if method else get_all_start_methods()
+    if "fork" in methods and (method or threads() == 1):
         for name in preload:
             importlib.import_module(name)
         ctx: Any = get_context("fork")
@@ -118,8 +164,8 @@ def _pool(jobs: int, preload: tuple[str, ...]) -> ProcessPoolExecutor:
         ctx = get_context("forkserver")
         ctx.set_forkserver_preload(list(preload))
     else:
-        ctx = get_context("spawn")
-    return ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_started, initargs=(preload,))
+        ctx = get_context(methods[-1] if method else "spawn")
+    return ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_started, initargs=(preload, setup, args))
 
 
 def games_of(paths: Sequence[str]) -> dict[str, int]:
@@ -139,6 +185,13 @@ def games_of(paths: Sequence[str]) -> dict[str, int]:
         if isinstance(game, str):
             found.setdefault(game, i)
     return found
+
+
+def game_modules(games: Iterable[str]) -> tuple[str, ...]:
+    """The modules that describe ``games`` (their ``game`` parts: rules, projection), for a fork server to import."""
+    from kifu.events import table
+
+    return tuple(table.module_of(g, "game") for g in games if table.is_known(g))
 
 
 class _Start(msgspec.Struct):
@@ -235,16 +288,7 @@ def judged(
         return (judge(p, how, progress(i) if progress else None) for i, p in enumerate(paths))
     # Each game's first log is audited here, before the workers fork: its rules, messages and
     # report code are then set up once, in this process, and every worker has them.
-    early = {i: judge(paths[i], how) for i in sorted(games_of(paths).values())}
-    rest = [(p, how) for i, p in enumerate(paths) if i not in early]
-    preload = PRELOAD + (("kifu.auditor.page",) if how.fmt == "html" else ())
-    done = ordered(_judge_encoded, rest, jobs, preload)
-    return _merged(len(paths), early, done)
-
-
-def _merged(count: int, early: dict[int, Judged], done: Iterator[bytes]) -> Iterator[Judged]:
-    """The logs judged here and those the workers judged, in the order given; the pool closed after the last."""
-    for i in range(count):
-        yield early[i] if i in early else _DECODE.decode(next(done))
-    for _ in done:  # nothing is left: this ends the workers' iterator, which shuts the pool down
-        pass
+    games = games_of(paths)
+    preload = PRELOAD + (("kifu.auditor.page",) if how.fmt == "html" else ()) + game_modules(games)
+    done = warmed(_judge_encoded, [(p, how) for p in paths], jobs, games.values(), preload)
+    return map(_DECODE.decode, done)

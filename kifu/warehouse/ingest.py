@@ -13,12 +13,9 @@ the others are loaded. Tables, views and their columns are documented in docs/sq
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -27,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 
 from kifu import app
+from kifu.app.batch import cores, game_modules, games_of, warmed
 from kifu.events import logfile, rfc3339
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
@@ -148,10 +146,8 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(audit: Audit | None, known: dict[str, str]) -> None:
+    """What every task of a worker needs, sent once (the stored heads can be many)."""
     _WORKER.update(audit=audit, known=known)
-    # A match's events, frames and steps are freed by their reference counts (they make no
-    # cycles); the cyclic collector running every 700 new objects was 6% of a worker's time.
-    gc.set_threshold(50_000, *gc.get_threshold()[1:])
 
 
 def _work(path: str) -> Checked:
@@ -159,9 +155,9 @@ def _work(path: str) -> Checked:
 
 
 def _checked(
-    files: list[str], audit: Audit | None, known: dict[str, str], jobs: int, start_method: str
+    files: list[str], audit: Audit | None, known: dict[str, str], jobs: int, start_method: str | None
 ) -> Iterator[Checked]:
-    """Per-match results in file order, over a process pool when it pays."""
+    """Per-match results in file order, over worker processes when there are several logs (``kifu.app.batch.warmed``)."""
     streamed = {f for f in files if stream.big(f)}  # read whole by a worker, a big log would fill memory
     if streamed:
         small = [f for f in files if f not in streamed]
@@ -173,14 +169,12 @@ def _checked(
         for path in files:
             yield check_match(path, audit, known, digest=False)
         return
-    ctx = get_context(start_method)
-    if start_method == "forkserver":
-        # The server imports kifu once; each worker forked from it then starts at once. "__main__"
-        # too: else every worker runs the main script again (the `kifu` console script imports the
-        # whole CLI; a script that imports scipy at the top cost each worker half a second).
-        ctx.set_forkserver_preload(["__main__", __name__, getattr(audit, "__module__", __name__)])
-    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(audit, known)) as pool:
-        yield from pool.map(_work, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
+    games = games_of(files)
+    # "__main__" too: else every worker a fork server starts runs the main script again (the `kifu`
+    # console script imports the whole CLI; a script that imports scipy at the top cost each worker
+    # half a second). The games' modules: each worker would import them again.
+    preload = ("__main__", __name__, getattr(audit, "__module__", __name__), *game_modules(games))
+    yield from warmed(_work, files, jobs, games.values(), preload, _init_worker, (audit, known), method=start_method)
 
 
 # --- the database ----------------------------------------------------------------
@@ -224,7 +218,7 @@ def ingest(
     views: Iterable[ModuleType] | None = None,
     progress: Progress | None = None,
     batch_events: int = 250_000,
-    start_method: str = "forkserver",
+    start_method: str | None = None,
     loaders: int = 2,
     identity: people.Identity | None = None,
 ) -> Summary:
@@ -237,9 +231,10 @@ def ingest(
     (picklable by name), as ``kifu.app.audit`` is; ``audit=None`` loads without
     findings and facts (benchmarks). ``views`` are the games' view modules (every game's by default).
 
-    ``start_method`` of the worker processes: ``forkserver`` by default because
-    DuckDB's threads already run in this process and forking a threaded process
-    is unsafe; the server preloads kifu so workers start as fast as forks.
+    ``start_method`` of the worker processes (``kifu.app.batch.ordered``): by default ``fork`` when this
+    process runs no other thread, else ``forkserver`` (DuckDB's threads run in it once it is
+    connected, and forking a threaded process is unsafe); the server preloads kifu and the games
+    of the logs, so workers start as fast as forks.
     """
     import duckdb
 
@@ -269,7 +264,7 @@ def ingest(
     con.execute("SET threads = 1")
     try:
         with _Loader(con, feed_inserts(mods, "_batch_events"), loaders) as loader:
-            for done, c in enumerate(_checked(files, audit, heads, jobs or os.cpu_count() or 1, start_method), 1):
+            for done, c in enumerate(_checked(files, audit, heads, jobs or cores(), start_method), 1):
                 seen += c.events
                 if progress:
                     progress(done, len(files), seen)
