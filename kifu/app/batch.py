@@ -97,6 +97,44 @@ def ordered(
     return _draining(pool, results)
 
 
+class Workers:
+    """Worker processes started now and kept for later tasks (``map``), until ``close``.
+
+    For a caller that must start them before something else starts threads: ``kifu ingest``
+    starts its workers, then connects to DuckDB (whose threads would make forking unsafe).
+    """
+
+    def __init__(
+        self,
+        jobs: int,
+        preload: tuple[str, ...] = (),
+        setup: Callable[..., None] | None = None,
+        args: tuple[Any, ...] = (),
+        method: str | None = None,
+    ) -> None:
+        self.jobs = jobs
+        self._pool = _pool(jobs, preload, setup, args, method)
+        try:
+            self._pool.submit(int).result()  # forked workers all start at the first task: now, then
+        except BaseException:
+            self.close()
+            raise
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+        """``fn(item)`` of each item on the workers, in the items' order (every item sent before this returns)."""
+        return iter(self._pool.map(fn, items, chunksize=chunk_size(len(items), self.jobs)))
+
+    def close(self) -> None:
+        """Stop the workers: what is queued is cancelled, what runs is waited for."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def warmed(
     fn: Callable[[T], R],
     items: Sequence[T],
@@ -118,10 +156,10 @@ def warmed(
         setup(*args)
     early = {i: fn(items[i]) for i in sorted(set(first))}
     rest = [x for i, x in enumerate(items) if i not in early]
-    return _merged(len(items), early, ordered(fn, rest, jobs, preload, setup, args, method))
+    return merged(len(items), early, ordered(fn, rest, jobs, preload, setup, args, method))
 
 
-def _merged(count: int, early: dict[int, R], done: Iterator[R]) -> Iterator[R]:
+def merged(count: int, early: dict[int, R], done: Iterator[R]) -> Iterator[R]:
     """The items done here and those the workers did, in the order given; the pool closed after the last."""
     for i in range(count):
         yield early[i] if i in early else next(done)
@@ -168,22 +206,28 @@ def _pool(
     return ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_started, initargs=(preload, setup, args))
 
 
-def games_of(paths: Sequence[str]) -> dict[str, int]:
-    """Game id -> the index of the first of ``paths`` that names it in its first line (``match.start``).
-
-    Only the first line is read, and a file that cannot be read or is not a log names none: what
-    it is wrong with is said when it is audited.
-    """
-    found: dict[str, int] = {}
-    for i, path in enumerate(paths):
+def firsts(paths: Sequence[str]) -> list[tuple[str, str] | None]:
+    """The (game, match) each of ``paths`` names in its first line (``match.start``), None for a file that
+    names none: only the first line is read, and what a file is wrong with is said when it is checked."""
+    out: list[tuple[str, str] | None] = []
+    for path in paths:
         try:
             with open(path, "rb") as f:
-                first = f.readline(1 << 16)
-            game = _START.decode(first).game
+                first = _START.decode(f.readline(1 << 16))
         except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+            out.append(None)
             continue
-        if isinstance(game, str):
-            found.setdefault(game, i)
+        ok = isinstance(first.game, str) and isinstance(first.match, str)
+        out.append((first.game, first.match) if ok else None)  # type: ignore[arg-type]
+    return out
+
+
+def games_of(paths: Sequence[str]) -> dict[str, int]:
+    """Game id -> the index of the first of ``paths`` that names it in its first line (``firsts``)."""
+    found: dict[str, int] = {}
+    for i, named in enumerate(firsts(paths)):
+        if named is not None:
+            found.setdefault(named[0], i)
     return found
 
 
@@ -197,6 +241,8 @@ def game_modules(games: Iterable[str]) -> tuple[str, ...]:
 class _Start(msgspec.Struct):
     game: object = None
     """The game the log names (anything, as written: only a string is taken)."""
+    match: object = None
+    """The match id the log names (as ``game``)."""
 
 
 _START = msgspec.json.Decoder(_Start)

@@ -106,6 +106,7 @@ def ingest(
       kifu ingest s3://league/logs/ --cluster tcp://scheduler:8786 --parquet s3://league/warehouse/
     """
     from kifu import warehouse as wh
+    from kifu.warehouse.ingest import checkers
 
     workers = jobs_of(jobs, lang)
     if (cluster is None) != (parquet is None):
@@ -120,22 +121,28 @@ def ingest(
         if not files:
             fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
         identity = wh.people.identity_for(wh.db_path(db), people_file)
-        con = wh.connect(db, wait=wait)
+        ready = checkers(files, workers)  # forked before DuckDB's threads run (one writer: this process)
         try:
-            with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
-                summary = wh.ingest(
-                    con,
-                    files,
-                    jobs=workers,
-                    identity=identity,
-                    progress=lambda done, total, ev: bar.update(
-                        done, note=msg("progress_ingested", lang, done=done, total=total, events=ev)
-                    ),
-                )
-        except KifuError as exc:
-            raise exc.located(wh.db_path(db)) from None
+            con = wh.connect(db, wait=wait)
+            try:
+                with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
+                    summary = wh.ingest(
+                        con,
+                        files,
+                        jobs=workers,
+                        identity=identity,
+                        progress=lambda done, total, ev: bar.update(
+                            done, note=msg("progress_ingested", lang, done=done, total=total, events=ev)
+                        ),
+                        ready=ready,
+                    )
+            except KifuError as exc:
+                raise exc.located(wh.db_path(db)) from None
+            finally:
+                wh.close(con)
         finally:
-            wh.close(con)
+            if ready is not None:
+                ready.close()
         total, where = len(files), wh.db_path(db)
     code = lang_of(lang).value
     for path, reason in summary.refused:
