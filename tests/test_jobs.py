@@ -132,3 +132,19 @@ def test_the_games_of_a_batch_are_read_from_first_lines(tmp_path: Path) -> None:
     ]
     assert batch.games_of(paths) == {"gunandgun": 1}
     assert batch.cores() >= 1
+
+
+def test_a_cluster_gets_as_few_chunks_as_keep_its_workers_busy() -> None:
+    """Each chunk costs its worker a fixed in-memory warehouse and Parquet pieces: one per worker, two
+    when each still holds 500 logs, none over 2,000 logs; the file order kept."""
+    from kifu.warehouse.cluster import chunks
+
+    files = [f"{i:05d}.jsonl" for i in range(10_000)]
+    sizes = {
+        (n, workers): [len(c) for c in chunks(files[:n], workers)] for n in (3, 480, 2000, 10_000) for workers in (1, 2)
+    }
+    assert sizes[(3, 2)] == [2, 1] and sizes[(480, 1)] == [480] and sizes[(480, 2)] == [240, 240]
+    assert sizes[(2000, 1)] == [1000, 1000] and sizes[(2000, 2)] == [500] * 4
+    assert sizes[(10_000, 2)] == [2000] * 5
+    assert [f for c in chunks(files, 2) for f in c] == files
+    assert len(chunks(files[:480], 2, per_worker=8)) == 16  # asked for: as many as asked
