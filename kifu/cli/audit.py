@@ -9,7 +9,6 @@ import msgspec
 import typer
 
 from kifu.events import atomic, logfile
-from kifu.events.base import KifuError
 from kifu.events.display import json_safe
 
 from .common import (
@@ -17,12 +16,14 @@ from .common import (
     DataFormat,
     FormatOpt,
     GameFilter,
+    JobsOpt,
     LangOpt,
     LogArg,
     ReportFormat,
     SummaryFormat,
     SummaryOpt,
     fail,
+    jobs_of,
     lang_of,
     msg,
     print_json,
@@ -52,6 +53,7 @@ def audit(
     every: Annotated[
         bool, typer.Option("--all", help="Every finding the rules' checks made, unfolded (no consequences).")
     ] = False,
+    jobs: JobsOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Audit match logs against their game's rulebook; findings cite the rule.
@@ -68,66 +70,56 @@ def audit(
     marks as edited after it was sent says so (✎, with the file:location and the
     text as exported; json: its `provenance` list).
 
+    -j N audits N logs at a time in N worker processes (default: every core
+    this process may use); the output is the same as with -j 1, in the order given.
+
     Exit 0 when no finding is an error, 1 when one is, 2 when a log cannot be
     trusted (malformed or a broken chain).
 
-    Example: kifu audit fixtures/gunandgun/dispute.jsonl --lang ja -f md
+    \b
+    Examples:
+      kifu audit fixtures/gunandgun/dispute.jsonl --lang ja -f md
+      kifu audit fixtures/*/*.jsonl -j 2 -f jsonl
     """
-    from kifu import app as use
-    from kifu.auditor import report
+    from kifu.app import batch
 
     code = lang_of(lang).value
+    workers = jobs_of(jobs, lang)
     out: list[str] = []
     docs: list[Any] = []  # -f json of several logs: one list, printed (or written) once every log is done
     whole = fmt is ReportFormat.json and len(logs) > 1
     worst = 0
     progress, sizes = logs_progress(logs, 1, msg("progress_audit", lang))
+    begins = starts(sizes, 1)
+    shown: list[Bar] = []  # the bar, once drawn (the workers start before it: none is forked with its thread)
+
+    def begun(i: int) -> logfile.Progress | None:
+        shown[0].update(begins[i], note=log_note(i, logs, lang))
+        return ticker(shown[0], begins[i])
+
+    many = len(logs) > 1
+    how = batch.How(fmt.value, code, merged=not every, prefix=many, keep_going=many)
+    judged = batch.judged([str(p) for p in logs], how, workers, begun)
     with progress as bar:
-        for i, (path, _size, start) in enumerate(zip(logs, sizes, starts(sizes, 1), strict=True)):
-            try:
-                bar.update(start, note=log_note(i, logs, lang))
-                tick = ticker(bar, start)
-                if fmt is ReportFormat.html:  # the match page, as `kifu report` writes it
-                    made = use.report(path, code, merged=not every, progress=tick)
-                    done, page = made.audit, made.page
-                else:
-                    done = use.audit(path, merged=not every, progress=tick)
-            except KifuError as exc:  # one untrusted log does not hide the others' reports
-                if len(logs) == 1:
-                    raise exc.located(str(path)) from None
-                error = exc.located(str(path)).render(code)
-                bar.warn(f"kifu: error: {error}")
+        shown.append(bar)
+        for i, done in enumerate(judged):
+            if workers > 1:
+                bar.update(begins[i] + sizes[i], note=log_note(i, logs, lang))
+            if done.error is not None:  # one untrusted log does not hide the others' reports
+                bar.warn(f"kifu: error: {done.error}")
                 worst = 2
                 if fmt in (ReportFormat.json, ReportFormat.jsonl):  # the document still says every log's fate
-                    docs.append({"log": str(path), "error": error})
+                    docs.append({"log": done.path, "error": done.error})
                     if fmt is ReportFormat.jsonl:
                         out.append(_jsonl(docs.pop()))
                         _flush(out, output, bar, fmt)
                 continue
-            findings = done.findings
             if worst < 2 and done.errors:
                 worst = 1
-            title = f"{path} ({done.game}, {done.match})"
-            if fmt in (ReportFormat.json, ReportFormat.jsonl):
-                meta: dict[str, Any] = {
-                    "log": str(path),
-                    "game": done.game,
-                    "match": done.match,
-                    "head": done.head.hash,
-                }
-                meta["events"] = done.head.seq
-                text = report.as_json(findings, code, meta, done.voided, done.stances, done.provenance)
-                if whole:
-                    docs.append(msgspec.json.decode(text))
-                    continue
-                out.append(_jsonl(msgspec.json.decode(text)) if fmt is ReportFormat.jsonl else text)
-            elif fmt is ReportFormat.md:
-                out.append(report.as_markdown(findings, code, title, done.voided, done.stances, done.provenance))
-            elif fmt is ReportFormat.html:
-                out.append(page)
-            else:
-                prefix = f"{path}: " if len(logs) > 1 else ""
-                out.append(report.as_text(findings, code, prefix, done.voided, done.stances, done.provenance))
+            if whole:
+                docs.append(msgspec.json.decode(done.text))
+                continue
+            out.append(_jsonl(msgspec.json.decode(done.text)) if fmt is ReportFormat.jsonl else done.text)
             _flush(out, output, bar, fmt)
         if whole:
             out.append(json_safe(msgspec.json.format(msgspec.json.encode(docs), indent=2).decode()))

@@ -157,6 +157,29 @@ SummaryOpt = Annotated[
         "--format", "-f", help="text (lines for a person), json (one summary object on stdout) or jsonl (one line)."
     ),
 ]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        help="Worker processes, each checking one log at a time (default: every core this process may use; "
+        "1: no worker, this process alone).",
+        show_default=False,
+    ),
+]
+
+
+def jobs_of(jobs: int | None, lang: Lang | None) -> int:
+    """The worker processes -j asks for (default: the cores this process may use); 0 or fewer is refused."""
+    if jobs is None:
+        from kifu.app.batch import cores
+
+        return cores()
+    if jobs < 1:
+        fail(msg("jobs_positive", lang, jobs=jobs))
+    return jobs
+
+
 LogArg = Annotated[Path, typer.Argument(help="A kifu/1 match log (.jsonl).", show_default=False)]
 GameOpt = Annotated[str, _game_option(f"Game id: {', '.join(GAMES)}.")]
 GameFilter = Annotated[str | None, _game_option("Only this game's matches (or rules).")]

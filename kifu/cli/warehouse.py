@@ -21,6 +21,7 @@ from .common import (
     FormatOpt,
     GameFilter,
     Interrupted,
+    JobsOpt,
     Lang,
     LangOpt,
     ParquetOpt,
@@ -29,6 +30,7 @@ from .common import (
     SummaryOpt,
     WaitOpt,
     fail,
+    jobs_of,
     lang_of,
     msg,
     print_rows,
@@ -50,7 +52,7 @@ def ingest(
         ),
     ],
     db: DbOpt = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", help="Worker processes (default: every core).")] = None,
+    jobs: JobsOpt = None,
     cluster: Annotated[
         str | None,
         typer.Option(
@@ -84,6 +86,10 @@ def ingest(
     (one line says so) and running the same ingest again completes it. One process
     writes the warehouse at a time: a second one waits (--wait) for the first.
 
+    -j N verifies and audits N logs at a time in N worker processes (default:
+    every core this process may use; -j 1: none); this process alone writes the
+    warehouse, in the order of the files, so what is stored is the same.
+
     -f json prints what was done as one object (db, logs, matches, events,
     unchanged, findings by severity, refused: each log and why); -f jsonl as one line.
 
@@ -95,11 +101,14 @@ def ingest(
     \b
     Examples:
       kifu ingest fixtures/ matches/2026-11/ --db club.duckdb
+      kifu ingest fixtures/ -j 2 --db club.duckdb
       kifu ingest fixtures/ --cluster local:2 --parquet out/
       kifu ingest s3://league/logs/ --cluster tcp://scheduler:8786 --parquet s3://league/warehouse/
     """
     from kifu import warehouse as wh
+    from kifu.warehouse.ingest import checkers
 
+    workers = jobs_of(jobs, lang)
     if (cluster is None) != (parquet is None):
         fail(msg("cluster_parquet", lang))
     if cluster is not None and db is not None:
@@ -112,22 +121,28 @@ def ingest(
         if not files:
             fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
         identity = wh.people.identity_for(wh.db_path(db), people_file)
-        con = wh.connect(db, wait=wait)
+        ready = checkers(files, workers)  # forked before DuckDB's threads run (one writer: this process)
         try:
-            with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
-                summary = wh.ingest(
-                    con,
-                    files,
-                    jobs=jobs,
-                    identity=identity,
-                    progress=lambda done, total, ev: bar.update(
-                        done, note=msg("progress_ingested", lang, done=done, total=total, events=ev)
-                    ),
-                )
-        except KifuError as exc:
-            raise exc.located(wh.db_path(db)) from None
+            con = wh.connect(db, wait=wait)
+            try:
+                with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
+                    summary = wh.ingest(
+                        con,
+                        files,
+                        jobs=workers,
+                        identity=identity,
+                        progress=lambda done, total, ev: bar.update(
+                            done, note=msg("progress_ingested", lang, done=done, total=total, events=ev)
+                        ),
+                        ready=ready,
+                    )
+            except KifuError as exc:
+                raise exc.located(wh.db_path(db)) from None
+            finally:
+                wh.close(con)
         finally:
-            wh.close(con)
+            if ready is not None:
+                ready.close()
         total, where = len(files), wh.db_path(db)
     code = lang_of(lang).value
     for path, reason in summary.refused:

@@ -67,6 +67,11 @@ def part(game_id: str, name: str) -> ModuleType:
     return importlib.import_module(f"{_TABLE[game_id]}.{name}")
 
 
+def module_of(game_id: str, name: str) -> str:
+    """The module name of part ``name`` of game ``game_id`` (``kifu.games.mtg.game``), not imported."""
+    return f"{_TABLE[game_id]}.{name}"
+
+
 def events_module(game_id: str) -> ModuleType:
     """The ``events`` part of a registered game: its event structs (``EVENTS``), its ``catalogue`` and, for
     ``kifu record``, its card ``names`` (KeyError for an unknown game)."""

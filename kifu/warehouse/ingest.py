@@ -13,12 +13,10 @@ the others are loaded. Tables, views and their columns are documented in docs/sq
 
 from __future__ import annotations
 
-import gc
+import contextlib
 import hashlib
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -27,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import msgspec
 
 from kifu import app
+from kifu.app.batch import Workers, cores, firsts, game_modules, merged
 from kifu.events import logfile, rfc3339
 from kifu.events.base import KifuError
 from kifu.events.i18n import Msg
@@ -147,40 +146,97 @@ def check_bytes(
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(audit: Audit | None, known: dict[str, str]) -> None:
-    _WORKER.update(audit=audit, known=known)
-    # A match's events, frames and steps are freed by their reference counts (they make no
-    # cycles); the cyclic collector running every 700 new objects was 6% of a worker's time.
-    gc.set_threshold(50_000, *gc.get_threshold()[1:])
+def _init_worker(audit: Audit | None) -> None:
+    _WORKER["audit"] = audit
 
 
-def _work(path: str) -> Checked:
-    return check_match(path, _WORKER["audit"], _WORKER["known"], digest=False)
+def _work(task: tuple[str, str, str]) -> Checked:
+    """One log checked in a worker: (its path, the match id its first line names, that match's stored head or "")."""
+    path, match, head = task
+    return check_match(path, _WORKER["audit"], {match: head} if head else None, digest=False)
+
+
+@dataclass
+class Checkers:
+    """ingest's worker processes and the logs checked before they started (``checkers``)."""
+
+    files: list[str]
+    """The logs they are for, in order."""
+    named: list[tuple[str, str] | None]
+    """The (game, match) each log's first line names (``kifu.app.batch.firsts``)."""
+    early: dict[int, Checked]
+    """The first log of each game, checked in this process before the workers started, as if nothing were stored."""
+    workers: Workers
+
+    def close(self) -> None:
+        self.workers.close()
+
+    def __enter__(self) -> Checkers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def checkers(
+    files: list[str], jobs: int, audit: Audit | None = app.audit, start_method: str | None = None
+) -> Checkers | None:
+    """Worker processes to check ``files`` (None when one process does: one job, few logs).
+
+    Made before a DuckDB connection is opened (``kifu ingest`` does), they are forked from a process
+    running one thread, after this process checked the first log of each game: the game's rules and
+    messages are then loaded once, here, and every worker has them. Made later (``ingest`` given
+    none), DuckDB's threads run and they start from a fork server that imported kifu and those
+    games once.
+    """
+    files = [f for f in files if not stream.big(f)]  # a big log streams in this process (``_checked``)
+    if jobs <= 1 or len(files) < 4:
+        return None
+    named = firsts(files)
+    games = {n[0]: i for i, n in reversed(list(enumerate(named))) if n is not None}
+    _init_worker(audit)
+    early = {i: check_match(files[i], audit, None, digest=False) for i in sorted(games.values())}
+    # "__main__" too: else every worker a fork server starts runs the main script again (the `kifu`
+    # console script imports the whole CLI; a script that imports scipy at the top cost each worker
+    # half a second). The games' modules: else each worker imports them again.
+    preload = ("__main__", __name__, getattr(audit, "__module__", __name__), *game_modules(games))
+    workers = Workers(min(jobs, len(files)), preload, _init_worker, (audit,), start_method)
+    return Checkers(files, named, early, workers)
 
 
 def _checked(
-    files: list[str], audit: Audit | None, known: dict[str, str], jobs: int, start_method: str
+    files: list[str],
+    audit: Audit | None,
+    known: dict[str, str],
+    jobs: int,
+    start_method: str | None,
+    ready: Checkers | None = None,
 ) -> Iterator[Checked]:
-    """Per-match results in file order, over a process pool when it pays."""
+    """Per-match results in file order, over worker processes when there are several logs (``checkers``)."""
     streamed = {f for f in files if stream.big(f)}  # read whole by a worker, a big log would fill memory
     if streamed:
         small = [f for f in files if f not in streamed]
-        checked = iter(_checked(small, audit, known, jobs, start_method))
+        checked = iter(_checked(small, audit, known, jobs, start_method, ready))
         for path in files:
             yield stream.check(path, audit, known) if path in streamed else next(checked)
         return
-    if jobs <= 1 or len(files) < 4:
+    own = ready is None or ready.files != files
+    if own:
+        ready = checkers(files, jobs, audit, start_method)
+    if ready is None:
         for path in files:
             yield check_match(path, audit, known, digest=False)
         return
-    ctx = get_context(start_method)
-    if start_method == "forkserver":
-        # The server imports kifu once; each worker forked from it then starts at once. "__main__"
-        # too: else every worker runs the main script again (the `kifu` console script imports the
-        # whole CLI; a script that imports scipy at the top cost each worker half a second).
-        ctx.set_forkserver_preload(["__main__", __name__, getattr(audit, "__module__", __name__)])
-    with ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(audit, known)) as pool:
-        yield from pool.map(_work, files, chunksize=max(1, min(32, len(files) // (jobs * 8))))
+    try:
+        tasks = [(f, n[1], known.get(n[1], "")) if n else (f, "", "") for f, n in zip(files, ready.named)]
+        # A log checked early as if nothing were stored is checked again when its match is stored.
+        early = {i: c for i, c in ready.early.items() if not tasks[i][2]}
+        yield from merged(
+            len(files), early, ready.workers.map(_work, [t for i, t in enumerate(tasks) if i not in early])
+        )
+    finally:
+        if own:
+            ready.close()
 
 
 # --- the database ----------------------------------------------------------------
@@ -224,11 +280,15 @@ def ingest(
     views: Iterable[ModuleType] | None = None,
     progress: Progress | None = None,
     batch_events: int = 250_000,
-    start_method: str = "forkserver",
+    start_method: str | None = None,
     loaders: int = 2,
     identity: people.Identity | None = None,
+    ready: Checkers | None = None,
 ) -> Summary:
     """Verify, audit and load match logs; see the module docstring.
+
+    ``ready``: worker processes made for these logs (``checkers``) before ``con`` was opened, so
+    that they are forked from a process that ran one thread; without them ``ingest`` starts its own.
 
     ``identity`` is the identity file (``people.toml``) the ``people`` table is recomputed
     with when matches were stored or the file changed (no file: seats resolve by key and name).
@@ -237,9 +297,10 @@ def ingest(
     (picklable by name), as ``kifu.app.audit`` is; ``audit=None`` loads without
     findings and facts (benchmarks). ``views`` are the games' view modules (every game's by default).
 
-    ``start_method`` of the worker processes: ``forkserver`` by default because
-    DuckDB's threads already run in this process and forking a threaded process
-    is unsafe; the server preloads kifu so workers start as fast as forks.
+    ``start_method`` of the worker processes (``kifu.app.batch.ordered``): by default ``fork`` when this
+    process runs no other thread, else ``forkserver`` (DuckDB's threads run in it once it is
+    connected, and forking a threaded process is unsafe); the server preloads kifu and the games
+    of the logs, so workers start as fast as forks.
     """
     import duckdb
 
@@ -269,7 +330,7 @@ def ingest(
     con.execute("SET threads = 1")
     try:
         with _Loader(con, feed_inserts(mods, "_batch_events"), loaders) as loader:
-            for done, c in enumerate(_checked(files, audit, heads, jobs or os.cpu_count() or 1, start_method), 1):
+            for done, c in enumerate(_checked(files, audit, heads, jobs or cores(), start_method, ready), 1):
                 seen += c.events
                 if progress:
                     progress(done, len(files), seen)
@@ -310,11 +371,16 @@ def ingest_logs(
     A log already stored is skipped; a log that cannot be trusted, or a fork of a stored match, is refused
     with its reason and the others are loaded.
     """
-    con = connect(db)
-    try:
-        return ingest(con, paths, jobs=jobs, identity=identity, progress=progress)
-    finally:
-        con.close()
+    files = log_paths(paths)
+    with contextlib.ExitStack() as stack:
+        ready = checkers(files, jobs or cores())  # before DuckDB's threads run: forked workers
+        if ready is not None:
+            stack.enter_context(ready)
+        con = connect(db)
+        try:
+            return ingest(con, files, jobs=jobs, identity=identity, progress=progress, ready=ready)
+        finally:
+            con.close()
 
 
 def _load_failed(exc: Exception, summary: Summary) -> KifuError:
