@@ -72,8 +72,8 @@ class Growth:
 
 
 def cpu_seconds(run: Callable[[], object], runs: int) -> float:
-    """The least CPU time of ``runs`` calls, the cyclic collector off (a collection of the
-    whole inherited heap landing in one run says nothing about the code measured)."""
+    """The least CPU time of ``runs`` calls, the cyclic collector off (a collection landing in one
+    run says nothing about the code measured); the inherited heap is frozen by the caller."""
     best = math.inf
     gc.collect()
     gc.disable()
@@ -105,6 +105,10 @@ def _measure(
     runs: tuple[int, int],
     report: Connection,
 ) -> None:
+    # The heap inherited from the test process (every test module collected, hundreds of MB in a
+    # pytest-xdist worker) is not the code measured: frozen, the collections before each run skip it.
+    # Unfrozen, each gc.collect() walked all of it, several times per size: seconds of CPU per case.
+    gc.freeze()
     base_size = sizes[0]
     base = max(cpu_seconds(make(base_size), runs[0]), floor)
     report.send(("base", base_size, base))

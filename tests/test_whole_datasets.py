@@ -23,6 +23,8 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -133,25 +135,113 @@ if what == "export":
 import logging
 from distributed import Client, LocalCluster
 from kifu.warehouse import cluster
-if __name__ == "__main__":
-    with LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=":0",
-                      silence_logs=logging.CRITICAL) as lc, Client(lc) as c:
-        cluster.ingest(c, sys.argv[5:], sys.argv[1])
+with LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=":0",
+                  silence_logs=logging.CRITICAL) as lc, Client(lc) as c:
+    cluster.ingest(c, sys.argv[5:], sys.argv[1])
 """
+"""One run of the export or of a cluster ingest (one worker, in the process) that SIGKILLs itself at file
+operation ``kill_at`` in OUT (0: never), counting them in the file ``count``. Run as a script by a forked
+child of RUNNER, with that ``sys.argv``."""
+
+RUNNER = r"""
+import json, os, sys
+# What every run imports, imported once: each run is a fork of this process (a real process, killed as
+# one), so the kill points cost the runs themselves, not an interpreter and its imports each (1.5 s of
+# CPU for distributed). Nothing here starts a thread or a loop, so a fork holds one thread.
+import logging
+import kifu.cli
+try:
+    import distributed
+    import kifu.warehouse.cluster
+except ImportError:  # the cluster extra is not installed: the tests that need it are skipped
+    pass
+
+for line in sys.stdin:
+    job = json.loads(line)
+    pid = os.fork()
+    if pid == 0:
+        code = 70
+        try:
+            for fd, name in ((1, "stdout"), (2, "stderr")):
+                os.dup2(os.open(job[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+            sys.argv = job["argv"]
+            exec(compile(job["script"], "<run>", "exec"), {"__name__": "__main__"})
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except BaseException:
+            import traceback
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    print(os.waitstatus_to_exitcode(status), flush=True)
+"""
+"""A process that forks one child per line on its stdin (a JSON job: script, argv, the files for the
+child's stdout and stderr) and answers each with the child's exit status (negative: the signal)."""
 
 
-def _run_killed(tmp: Path, out: Path, kill_at: int, what: str, *args: object) -> tuple[int, int]:
+@dataclass
+class Ran:
+    """What one forked run did."""
+
+    returncode: int
+    """Its exit status; negative: killed by that signal."""
+    stdout: str
+    """What it wrote on its standard output."""
+    stderr: str
+    """What it wrote on its standard error."""
+
+
+class Runner:
+    """One RUNNER process: runs scripts in forked children, one at a time, and waits for each to end."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.log = (tmp / "runner.err").open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", RUNNER],
+            env=_env(),
+            cwd=tmp,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+        )
+
+    def run(self, script: str, *args: object) -> Ran:
+        """Run ``script`` with ``args`` as its sys.argv[1:] in a fork, and wait (however long) for its end."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        out, err = self.tmp / "run.out", self.tmp / "run.err"
+        job = {"script": script, "argv": ["-c", *map(str, args)], "stdout": str(out), "stderr": str(err)}
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+        reply = self.proc.stdout.readline()  # the child's end: the runner answers once it has waited for it
+        assert reply, f"the runner ended (exit {self.proc.poll()}): {(self.tmp / 'runner.err').read_text()}"
+        return Ran(int(reply), out.read_text(encoding="utf-8"), err.read_text(encoding="utf-8"))
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def runner(tmp_path_factory) -> Iterator[Runner]:
+    r = Runner(tmp_path_factory.mktemp("runner"))
+    yield r
+    r.close()
+
+
+def _run_killed(runner: Runner, tmp: Path, out: Path, kill_at: int, what: str, *args: object) -> tuple[int, int]:
     """Run ``what`` in a child that kills itself at file operation ``kill_at`` in OUT (0: never); (exit, ops seen)."""
     count = tmp / "ops"
     count.write_text("0", encoding="utf-8")
-    child = subprocess.run(
-        [sys.executable, "-c", KILLER, str(out), str(kill_at), str(count), what, *map(str, args)],
-        env=_env(),
-        cwd=tmp,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    child = runner.run(KILLER, out, kill_at, count, what, *args)
     return child.returncode, int(count.read_text(encoding="utf-8") or 0)
 
 
@@ -165,22 +255,24 @@ def _kill_points(total: int, spread: int | None) -> list[int]:
     return sorted({every[int(i * step)] for i in range(spread)} | set(every[-4:]))
 
 
-def _crash_each_step(tmp: Path, out: Path, what: str, args: list[object], old: tuple, new: tuple, spread) -> int:
+def _crash_each_step(
+    runner: Runner, tmp: Path, out: Path, what: str, args: list[object], old: tuple, new: tuple, spread
+) -> int:
     base = tmp / "base"
     shutil.copytree(out, base, symlinks=True)
-    code, total = _run_killed(tmp, out, 0, what, *args)
+    code, total = _run_killed(runner, tmp, out, 0, what, *args)
     assert code == 0 and total > 3, (code, total)
     assert snapshot(out) == new
     points = _kill_points(total, spread)
     for k in points:
         shutil.rmtree(out)
         shutil.copytree(base, out, symlinks=True)
-        code, _ = _run_killed(tmp, out, k, what, *args)
+        code, _ = _run_killed(runner, tmp, out, k, what, *args)
         assert code < 0, (k, code)
         seen = snapshot(out)
         assert seen in (old, new), (k, total, seen, old, new)
         assert seen[2] == seen[3] == 0
-        code, _ = _run_killed(tmp, out, 0, what, *args)  # the next run completes it
+        code, _ = _run_killed(runner, tmp, out, 0, what, *args)  # the next run completes it
         assert code == 0 and snapshot(out) == new, k
         assert not _temporaries(out), (k, _temporaries(out))
         versions = [p.name for p in out.iterdir() if dataset.VERSION.fullmatch(p.name)]
@@ -188,7 +280,9 @@ def _crash_each_step(tmp: Path, out: Path, what: str, args: list[object], old: t
     return len(points)
 
 
-def test_an_export_killed_after_any_file_operation_leaves_the_old_export_or_the_new(tmp_path: Path, kifu, logs):
+def test_an_export_killed_after_any_file_operation_leaves_the_old_export_or_the_new(
+    tmp_path: Path, kifu, logs, runner: Runner
+):
     """Defect 5: the export's per-table renames let a reader meet new matches beside old events."""
     first, second = logs
     db, out = tmp_path / "w.duckdb", tmp_path / "out"
@@ -198,7 +292,7 @@ def test_an_export_killed_after_any_file_operation_leaves_the_old_export_or_the_
     assert kifu("ingest", second, "--db", db, "--jobs", "1").code == 0
     new = snapshot_after(kifu, db, tmp_path)
     assert old[0] == 6 and new[0] == 13
-    assert _crash_each_step(tmp_path, out, "export", [db], old, new, None)
+    assert _crash_each_step(runner, tmp_path, out, "export", [db], old, new, None)
 
 
 def snapshot_after(kifu, db: Path, tmp: Path) -> tuple:
@@ -212,20 +306,20 @@ def snapshot_after(kifu, db: Path, tmp: Path) -> tuple:
 
 
 def test_a_cluster_ingest_killed_after_any_file_operation_leaves_the_old_dataset_or_the_new(
-    tmp_path: Path, logs
+    tmp_path: Path, logs, runner: Runner
 ) -> None:
     """Defect 4: every process killed right after a partition file was put in place left OUT half-written."""
     pytest.importorskip("distributed")
     first, second = logs
     out = tmp_path / "out"
-    code, _ = _run_killed(tmp_path, out, 0, "cluster", first)
+    code, _ = _run_killed(runner, tmp_path, out, 0, "cluster", first)
     assert code == 0
     old = snapshot(out)
     reference = tmp_path / "reference"
-    assert _run_killed(tmp_path, reference, 0, "cluster", first, second)[0] == 0
+    assert _run_killed(runner, tmp_path, reference, 0, "cluster", first, second)[0] == 0
     new = snapshot(reference)
     assert new[0] == 13 and old[0] == 6
-    _crash_each_step(tmp_path, out, "cluster", [first, second], old, new, None if LONG else 4)
+    _crash_each_step(runner, tmp_path, out, "cluster", [first, second], old, new, None if LONG else 4)
 
 
 # --- damaged files, a full disk, links --------------------------------------------------------------
@@ -272,11 +366,11 @@ def test_a_damaged_file_in_out_is_one_line_and_nothing_changes(client, tmp_path:
     assert _files(out) == before and not _temporaries(out)
 
 
-def test_the_command_line_says_a_damaged_dataset_in_one_line(tmp_path: Path, logs, kifu) -> None:
+def test_the_command_line_says_a_damaged_dataset_in_one_line(tmp_path: Path, logs, kifu, runner: Runner) -> None:
     pytest.importorskip("distributed")
     first, second = logs
     out = tmp_path / "out"
-    assert _run_killed(tmp_path, out, 0, "cluster", first)[0] == 0
+    assert _run_killed(runner, tmp_path, out, 0, "cluster", first)[0] == 0
     manifest = dataset.read_manifest(out)
     (out / manifest.of("matches")[0].path).write_bytes(b"PAR1 not parquet at all PAR1")
     r = subprocess.run(
@@ -300,35 +394,29 @@ signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 from distributed import Client, LocalCluster
 from kifu.events.base import KifuError
 from kifu.warehouse import cluster
-if __name__ == "__main__":
-    with LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=":0",
-                      silence_logs=logging.CRITICAL) as lc, Client(lc) as c:
-        limit = int(sys.argv[1])
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-        try:
-            cluster.ingest(c, sys.argv[3:], sys.argv[2])
-        except KifuError as exc:
-            print("kifu: error:", exc, file=sys.stderr)
-            sys.exit(2)
+with LocalCluster(n_workers=1, processes=False, threads_per_worker=1, dashboard_address=":0",
+                  silence_logs=logging.CRITICAL) as lc, Client(lc) as c:
+    limit = int(sys.argv[1])
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    try:
+        cluster.ingest(c, sys.argv[3:], sys.argv[2])
+    except KifuError as exc:
+        print("kifu: error:", exc, file=sys.stderr)
+        sys.exit(2)
 """
 
 
 @pytest.mark.parametrize("limit", [600, 3000, 12_000])
-def test_a_full_disk_during_a_cluster_ingest_is_one_line_naming_out(tmp_path: Path, logs, limit: int) -> None:
+def test_a_full_disk_during_a_cluster_ingest_is_one_line_naming_out(
+    tmp_path: Path, logs, limit: int, runner: Runner
+) -> None:
     """Defect 6: on a full disk Dask's traceback, a temporary file named instead of OUT, a `.tmp` left."""
     pytest.importorskip("distributed")
     first, second = logs
     out = tmp_path / "out"
-    assert _run_killed(tmp_path, out, 0, "cluster", first)[0] == 0
+    assert _run_killed(runner, tmp_path, out, 0, "cluster", first)[0] == 0
     before = _files(out)
-    r = subprocess.run(
-        [sys.executable, "-c", LIMITED, str(limit), str(out), str(first), str(second)],
-        env=_env(),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    r = runner.run(LIMITED, limit, out, first, second)
     if r.returncode == 0:  # everything fitted under this limit
         return
     assert r.returncode == 2, r.stderr
