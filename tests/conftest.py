@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
@@ -119,3 +120,16 @@ def install_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
             del sys.modules[name]
     monkeypatch.undo()
     kifu.games.register()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C reaches the commands the tests start, however the suite itself was started.
+
+    A script that starts the suite in the background (``python -m pytest &`` with no job control, as CI
+    runners and nohup do) hands it SIGINT ignored, and every process it starts inherits that: the tests
+    that press Ctrl-C (``kifu sql``, ``kifu append --toss`` in a terminal, ``kifu record``) would then
+    wait for a child that never hears it. A handler set here is reset to the default in each child at
+    exec, so each Python child turns Ctrl-C into KeyboardInterrupt as it would at a user's terminal.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
