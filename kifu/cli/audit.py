@@ -5,12 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 import typer
 
-from kifu.events import atomic, logfile
-from kifu.events.base import KifuError
-from kifu.events.display import json_safe
+from kifu.events import atomic
 
 from .common import (
     echo,
@@ -30,7 +27,9 @@ from .common import (
     print_rows,
     print_summary,
 )
-from .progress import Bar, log_note, logs_progress, starts
+from . import checks
+from .checks import ticker
+from .progress import logs_progress
 
 app = typer.Typer()
 PANEL = "Judging"
@@ -73,86 +72,7 @@ def audit(
 
     Example: kifu audit fixtures/gunandgun/dispute.jsonl --lang ja -f md
     """
-    from kifu import app as use
-    from kifu.auditor import report
-
-    code = lang_of(lang).value
-    out: list[str] = []
-    docs: list[Any] = []  # -f json of several logs: one list, printed (or written) once every log is done
-    whole = fmt is ReportFormat.json and len(logs) > 1
-    worst = 0
-    progress, sizes = logs_progress(logs, 1, msg("progress_audit", lang))
-    with progress as bar:
-        for i, (path, _size, start) in enumerate(zip(logs, sizes, starts(sizes, 1), strict=True)):
-            try:
-                bar.update(start, note=log_note(i, logs, lang))
-                tick = ticker(bar, start)
-                if fmt is ReportFormat.html:  # the match page, as `kifu report` writes it
-                    made = use.report(path, code, merged=not every, progress=tick)
-                    done, page = made.audit, made.page
-                else:
-                    done = use.audit(path, merged=not every, progress=tick)
-            except KifuError as exc:  # one untrusted log does not hide the others' reports
-                if len(logs) == 1:
-                    raise exc.located(str(path)) from None
-                error = exc.located(str(path)).render(code)
-                bar.warn(f"kifu: error: {error}")
-                worst = 2
-                if fmt in (ReportFormat.json, ReportFormat.jsonl):  # the document still says every log's fate
-                    docs.append({"log": str(path), "error": error})
-                    if fmt is ReportFormat.jsonl:
-                        out.append(_jsonl(docs.pop()))
-                        _flush(out, output, bar, fmt)
-                continue
-            findings = done.findings
-            if worst < 2 and done.errors:
-                worst = 1
-            title = f"{path} ({done.game}, {done.match})"
-            if fmt in (ReportFormat.json, ReportFormat.jsonl):
-                meta: dict[str, Any] = {
-                    "log": str(path),
-                    "game": done.game,
-                    "match": done.match,
-                    "head": done.head.hash,
-                }
-                meta["events"] = done.head.seq
-                text = report.as_json(findings, code, meta, done.voided, done.stances, done.provenance)
-                if whole:
-                    docs.append(msgspec.json.decode(text))
-                    continue
-                out.append(_jsonl(msgspec.json.decode(text)) if fmt is ReportFormat.jsonl else text)
-            elif fmt is ReportFormat.md:
-                out.append(report.as_markdown(findings, code, title, done.voided, done.stances, done.provenance))
-            elif fmt is ReportFormat.html:
-                out.append(page)
-            else:
-                prefix = f"{path}: " if len(logs) > 1 else ""
-                out.append(report.as_text(findings, code, prefix, done.voided, done.stances, done.provenance))
-            _flush(out, output, bar, fmt)
-        if whole:
-            out.append(json_safe(msgspec.json.format(msgspec.json.encode(docs), indent=2).decode()))
-            _flush(out, output, bar, fmt)
-    if output is not None:
-        text = "\n".join(out)
-        atomic.write_bytes(output, (text + ("" if text.endswith("\n") else "\n")).encode("utf-8"))
-        echo(msg("wrote", lang, path=output), err=True)
-    raise typer.Exit(worst)
-
-
-def _jsonl(doc: Any) -> str:
-    """One log's report as a line of JSON Lines."""
-    return json_safe(msgspec.json.encode(doc).decode())
-
-
-def _flush(out: list[str], output: Path | None, bar: Bar, fmt: ReportFormat) -> None:
-    """Print the report just made, as it is made, unless it all goes to a file at the end."""
-    if output is None:
-        bar.echo(out.pop(), data=fmt not in (ReportFormat.text, ReportFormat.md))
-
-
-def ticker(bar: Bar, start: float) -> logfile.Progress | None:
-    """A progress callback moving ``bar`` by the bytes read, from ``start``; None when no bar shows."""
-    return (lambda offset: bar.update(start + offset)) if bar.live else None
+    raise typer.Exit(checks.audit_logs(logs, fmt, output, every, lang))
 
 
 @app.command(rich_help_panel=PANEL)
