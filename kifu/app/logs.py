@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
-from kifu.auditor.rng import Tally
+from kifu.auditor.tally import Tally
 from kifu.events import logfile, rfc3339, table
 from kifu.events.base import FORMAT, Event, LogVoided
 from kifu.events.codec import encode, line_hash
