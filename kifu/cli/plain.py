@@ -13,12 +13,11 @@ every documented form both ways and compares them.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .say import Lang, ReportFormat, VerifyFormat
+from .say import Lang, ReportFormat, VerifyFormat, echo
 
 
 class _Option(NamedTuple):
@@ -139,8 +138,7 @@ def _guarded(run: Callable[[], int]) -> Callable[[], int]:
         try:
             return run()
         except (EOFError, KeyboardInterrupt):
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+            echo(err=True)
             raise KeyboardInterrupt from None
 
     return work
