@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kifu.auditor import registry  # noqa: E402
-from kifu.auditor.rng import Tally  # noqa: E402
+from kifu.auditor.tally import Tally  # noqa: E402
 from kifu.events import importers, logfile, rng  # noqa: E402
 
 OUT = ROOT / "bench" / "out"

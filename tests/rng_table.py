@@ -12,7 +12,7 @@ import hashlib
 from typing import Any
 
 from kifu.auditor import registry
-from kifu.auditor import rng as audit_rng
+from kifu.auditor import tally as audit_tally
 from kifu.events import rng, table
 
 CODEC = table.codec("generic")
@@ -208,5 +208,5 @@ class Table:
     def info(self) -> list[tuple[str, int]]:
         return [(f.code, f.seq) for f in self.audit() if f.severity == "info"]
 
-    def randomness(self) -> audit_rng.Randomness:
-        return audit_rng.randomness(self.decoded())
+    def randomness(self) -> audit_tally.Randomness:
+        return audit_tally.randomness(self.decoded())

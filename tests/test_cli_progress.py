@@ -18,7 +18,7 @@ import pytest
 from conftest import FIXTURES, Run, game_map, run_cli
 
 from kifu import cli
-from kifu.auditor import rng
+from kifu.auditor import tally as rng_tally
 from kifu.cli import progress
 from kifu.events import logfile
 
@@ -214,7 +214,7 @@ def test_verify_json_is_one_object_per_log() -> None:
     assert [r["path"] for r in rows] == [str(TABLE), str(DISPUTE)]
     for row, path in zip(rows, (TABLE, DISPUTE), strict=True):
         head = logfile.verify(path)
-        tally = rng.tally(logfile.load(path).events)
+        tally = rng_tally.tally(logfile.load(path).events)
         assert row == {
             "path": str(path),
             "seq": head.seq,

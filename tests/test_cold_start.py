@@ -43,7 +43,13 @@ def _modules_after(*args: str) -> set[str]:
 
 @pytest.mark.parametrize(("command", "group"), [("verify", "log"), ("audit", "audit")])
 def test_verify_and_audit_load_their_own_group_only(command: str, group: str) -> None:
-    loaded = _modules_after(command, str(FIXTURES / "gunandgun" / "dispute.jsonl"))
+    log = str(FIXTURES / "gunandgun" / "dispute.jsonl")
+    # Their plain forms load no command group at all (kifu.cli.plain; tests/test_plain_forms.py) ...
+    loaded = _modules_after(command, log)
+    assert not {m for m in loaded if m.startswith("kifu.cli.") and m.split(".")[2] in cli.GROUPS}
+    assert not any(m.startswith(("duckdb", "textual", "kifu.warehouse")) for m in loaded)
+    # ... and read by typer (an option the plain forms leave to it), their own group only.
+    loaded = _modules_after(command, log, "--help")
     groups = {m.split(".")[2] for m in loaded if m.startswith("kifu.cli.") and m.split(".")[2] in cli.GROUPS}
     # kifu append's --toss options are the toss group's (log.py imports them from there)
     assert group in groups and groups <= {group, "toss"}, groups

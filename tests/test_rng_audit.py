@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kifu.auditor import registry
-from kifu.auditor import rng as audit_rng
+from kifu.auditor import tally as audit_tally
 from kifu.events import rng, table
 
 CODEC = table.codec("generic")
@@ -105,7 +105,7 @@ def test_honest_tosses_audit_clean_and_every_outcome_verifies(tosses: list[Toss]
     events = [e for t in tosses for e in t.events()]
     decoded, findings = _audit(events, verified_random=True)
     assert findings == []
-    tally = audit_rng.tally(decoded)
+    tally = audit_tally.tally(decoded)
     assert tally.outcomes == tally.verifiable == sum(len(t.sides) for t in tosses)
 
 
@@ -232,7 +232,7 @@ def test_a_mistaken_toss_leaves_the_others_verifiable() -> None:
     tosses = [Toss(0, "a", [2], "nonce0000"), Toss(1, "b", [6, 6], "nonce0001"), Toss(2, "a", [2], "nonce0002")]
     events, _, _ = changed_outcome(tosses, 1)
     decoded, _ = _audit(events)
-    tally = audit_rng.tally(decoded)
+    tally = audit_tally.tally(decoded)
     assert (tally.outcomes, tally.verifiable) == (4, 3)
 
 
@@ -241,7 +241,7 @@ def test_outcomes_taken_on_trust_count_but_do_not_verify() -> None:
     trusted = {"type": "random", "by": "b", "kind": "die", "sides": 6, "values": [3, 4], "expr": "2D6"}
     decoded, findings = _audit([*toss.events(), trusted])
     assert findings == []
-    tally = audit_rng.tally(decoded)
+    tally = audit_tally.tally(decoded)
     assert (tally.outcomes, tally.verifiable) == (3, 1)
     _, claimed = _audit([*toss.events(), trusted], verified_random=True)
     assert [(f.code, f.seq) for f in claimed] == [("KIFU-RNG-012", 6)]

@@ -226,7 +226,7 @@ def test_the_documented_chats_import_to_a_clean_verifiable_toss(heading: str, pl
         tags = [type(e).__struct_config__.tag for e in events[1:]]
         assert tags == ["note", "rng.commit", "note", "rng.nonce", "rng.reveal", "random", "note"]
         assert (events[3].by, events[3].speaker) == (None, "ハル") and events[6].values == [1]
-    from kifu.auditor.rng import tally
+    from kifu.auditor.tally import tally
 
     t = tally(events)
     assert t.outcomes == t.verifiable > 0

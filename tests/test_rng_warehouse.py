@@ -9,7 +9,7 @@ import pytest
 from conftest import FIXTURES, run_cli
 
 import kifu.warehouse as wh
-from kifu.auditor import rng as audit_rng
+from kifu.auditor import tally as audit_tally
 from kifu.events import logfile
 from kifu.warehouse.store import refresh_feeds
 
@@ -43,7 +43,7 @@ def test_each_outcome_is_verifiable_exactly_when_the_audit_says_so(db: Path) -> 
     con.close()
     for path in LOGS:
         lg = logfile.load(path)
-        tally = audit_rng.tally(lg.events)
+        tally = audit_tally.tally(lg.events)
         assert got[lg.start.match] == (tally.outcomes, tally.verifiable), path.name
     assert any(k == n > 0 for n, k in got.values()) and any(0 < k < n for n, k in got.values())
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
-from kifu.auditor.rng import Tally
+from kifu.auditor.tally import Tally
 from kifu.events import logfile, rfc3339, table
 from kifu.events.base import FORMAT, Event, KifuError, LogVoided
 from kifu.events.i18n import ROLES, Msg

@@ -5,11 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 import typer
 
-from kifu.events import atomic, logfile
-from kifu.events.display import json_safe
+from kifu.events import atomic
 
 from .common import (
     echo,
@@ -31,7 +29,9 @@ from .common import (
     print_rows,
     print_summary,
 )
-from .progress import Bar, log_note, logs_progress, starts
+from . import checks
+from .checks import ticker
+from .progress import logs_progress
 
 app = typer.Typer()
 PANEL = "Judging"
@@ -81,70 +81,7 @@ def audit(
       kifu audit fixtures/gunandgun/dispute.jsonl --lang ja -f md
       kifu audit fixtures/*/*.jsonl -j 2 -f jsonl
     """
-    from kifu.app import batch
-
-    code = lang_of(lang).value
-    workers = jobs_of(jobs, lang)
-    out: list[str] = []
-    docs: list[Any] = []  # -f json of several logs: one list, printed (or written) once every log is done
-    whole = fmt is ReportFormat.json and len(logs) > 1
-    worst = 0
-    progress, sizes = logs_progress(logs, 1, msg("progress_audit", lang))
-    begins = starts(sizes, 1)
-    shown: list[Bar] = []  # the bar, once drawn (the workers start before it: none is forked with its thread)
-
-    def begun(i: int) -> logfile.Progress | None:
-        shown[0].update(begins[i], note=log_note(i, logs, lang))
-        return ticker(shown[0], begins[i])
-
-    many = len(logs) > 1
-    how = batch.How(fmt.value, code, merged=not every, prefix=many, keep_going=many)
-    judged = batch.judged([str(p) for p in logs], how, workers, begun)
-    with progress as bar:
-        shown.append(bar)
-        for i, done in enumerate(judged):
-            if workers > 1:
-                bar.update(begins[i] + sizes[i], note=log_note(i, logs, lang))
-            if done.error is not None:  # one untrusted log does not hide the others' reports
-                bar.warn(f"kifu: error: {done.error}")
-                worst = 2
-                if fmt in (ReportFormat.json, ReportFormat.jsonl):  # the document still says every log's fate
-                    docs.append({"log": done.path, "error": done.error})
-                    if fmt is ReportFormat.jsonl:
-                        out.append(_jsonl(docs.pop()))
-                        _flush(out, output, bar, fmt)
-                continue
-            if worst < 2 and done.errors:
-                worst = 1
-            if whole:
-                docs.append(msgspec.json.decode(done.text))
-                continue
-            out.append(_jsonl(msgspec.json.decode(done.text)) if fmt is ReportFormat.jsonl else done.text)
-            _flush(out, output, bar, fmt)
-        if whole:
-            out.append(json_safe(msgspec.json.format(msgspec.json.encode(docs), indent=2).decode()))
-            _flush(out, output, bar, fmt)
-    if output is not None:
-        text = "\n".join(out)
-        atomic.write_bytes(output, (text + ("" if text.endswith("\n") else "\n")).encode("utf-8"))
-        echo(msg("wrote", lang, path=output), err=True)
-    raise typer.Exit(worst)
-
-
-def _jsonl(doc: Any) -> str:
-    """One log's report as a line of JSON Lines."""
-    return json_safe(msgspec.json.encode(doc).decode())
-
-
-def _flush(out: list[str], output: Path | None, bar: Bar, fmt: ReportFormat) -> None:
-    """Print the report just made, as it is made, unless it all goes to a file at the end."""
-    if output is None:
-        bar.echo(out.pop(), data=fmt not in (ReportFormat.text, ReportFormat.md))
-
-
-def ticker(bar: Bar, start: float) -> logfile.Progress | None:
-    """A progress callback moving ``bar`` by the bytes read, from ``start``; None when no bar shows."""
-    return (lambda offset: bar.update(start + offset)) if bar.live else None
+    raise typer.Exit(checks.audit_logs(logs, fmt, output, every, lang, jobs_of(jobs, lang)))
 
 
 @app.command(rich_help_panel=PANEL)

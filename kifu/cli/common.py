@@ -10,8 +10,6 @@ import csv
 import io
 import itertools
 import os
-import sys
-from enum import Enum
 from pathlib import Path
 from typing import (
     Annotated,
@@ -29,84 +27,19 @@ from kifu.events.base import MalformedEvent
 from kifu.events.display import json_safe, visible
 from kifu.games import GAMES
 
-
-class Lang(str, Enum):
-    ja = "ja"
-    en = "en"
-
-
-class DataFormat(str, Enum):
-    """Rows of data: a table for a person (``text`` is the same: -f text means "for a person" in every
-    command), or CSV, one JSON document (a list of objects), JSON Lines (one object a line) or Markdown."""
-
-    table = "table"
-    text = "text"
-    csv = "csv"
-    json = "json"
-    jsonl = "jsonl"
-    md = "md"
-
-
-class ReportFormat(str, Enum):
-    """An audit's report: text, one JSON document (whatever the number of logs), JSON Lines (one object
-    per log), Markdown or the HTML page."""
-
-    text = "text"
-    json = "json"
-    jsonl = "jsonl"
-    md = "md"
-    html = "html"
-
-
-class SummaryFormat(str, Enum):
-    """What a command that does work (import, ingest, export, report, verify) says it did: lines for a
-    person, or one JSON document, or JSON Lines."""
-
-    text = "text"
-    json = "json"
-    jsonl = "jsonl"
-
-
-def default_lang() -> Lang:
-    env = os.environ.get("KIFU_LANG") or os.environ.get("LANG", "")
-    return Lang.ja if env.startswith("ja") else Lang.en
-
-
-def lang_of(lang: Lang | None) -> Lang:
-    """The --lang given, else the environment's."""
-    return lang if lang is not None else default_lang()
-
-
-def msg(key: str, lang: Lang | str | None, **kw: Any) -> str:
-    """The command line's message ``cli.<key>`` from the catalogue, in ``lang``."""
-    code = lang_of(lang).value if lang is None or isinstance(lang, Lang) else lang
-    return i18n.text(f"cli.{key}", code, **kw)
-
-
-class Interrupted(Exception):
-    """Ctrl-C stopped a command's work; the message says what was stopped (main prints it, exit 130)."""
-
-
-def echo(text: str = "", *, err: bool = False, nl: bool = True, data: bool = False) -> None:
-    """Print for a person, on stdout (or stderr): the one door every command's output goes through.
-
-    Strings from a log are shown with ``display.visible`` (control and bidi characters as
-    ``[U+001B]``), so nothing a log holds acts on the terminal. ``data=True`` is output in
-    a data format that is already safe to show (JSON through ``display.json_safe``, a page)
-    or must stay byte for byte what it is when it goes to a file or a pipe (CSV): it is
-    escaped only when the stream is a terminal.
-    """
-    if not data or _terminal(err):
-        text = visible(text)
-    typer.echo(text, err=err, nl=nl)
-
-
-def _terminal(err: bool) -> bool:
-    stream = sys.stderr if err else sys.stdout
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):  # a closed or unusual stream: no terminal to protect
-        return False
+from .say import (  # noqa: F401  (re-exported: what every command shares, typer's or not)
+    DataFormat,
+    Interrupted,
+    Lang,
+    ReportFormat,
+    SummaryFormat,
+    default_lang,
+    echo,
+    lang_of,
+    msg,
+    print_json,
+    print_jsonl,
+)
 
 
 def fail(text: str) -> NoReturn:
@@ -414,16 +347,6 @@ def term_width() -> int:
         except OSError:
             continue
     return FALLBACK_WIDTH
-
-
-def print_json(value: Any) -> None:
-    """A JSON document, its control and bidi characters written as ``\\u`` escapes (the same strings)."""
-    echo(json_safe(msgspec.json.format(msgspec.json.encode(value), indent=2).decode()), data=True)
-
-
-def print_jsonl(value: Any) -> None:
-    """One line of JSON Lines: ``value`` as compact JSON, its control and bidi characters escaped."""
-    echo(json_safe(msgspec.json.encode(value).decode()), data=True)
 
 
 def print_summary(value: Any, fmt: SummaryFormat) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import msgspec
 import typer
 
-from kifu.events.display import json_safe, visible
+from kifu.events.display import visible
 
 from kifu.events import limits, logfile
 from kifu.events.base import KifuError
@@ -35,7 +35,8 @@ from .common import (
     print_json,
     print_rows,
 )
-from .progress import Bar, log_note, logs_progress, verify_log
+from . import checks
+from .say import VerifyFormat
 from .toss import RollOpt, StoreOpt, UntilOpt, append_toss
 
 app = typer.Typer()
@@ -212,12 +213,6 @@ def _read_json(path: Path) -> Any:
     return limits.decode(data, where=str(path))
 
 
-class VerifyFormat(str, Enum):
-    text = "text"
-    json = "json"
-    jsonl = "jsonl"
-
-
 @app.command(rich_help_panel=PANEL)
 def verify(
     logs: Annotated[list[Path], typer.Argument(help="Match logs to verify.", show_default=False)],
@@ -250,73 +245,7 @@ def verify(
       kifu verify m1.jsonl --expect-head 3f9a0c…
       kifu verify matches/*.jsonl -f json
     """
-    progress, sizes = logs_progress(logs, 1, msg("progress_verify", lang))
-    rows: list[dict[str, Any]] = []
-    with progress as bar:
-        start = 0
-        for i, (path, size) in enumerate(zip(logs, sizes, strict=True)):
-            bar.update(start, note=log_note(i, logs, lang))
-            if fmt is VerifyFormat.json:
-                rows.append(_verify_row(path, expect_head, bar, start, lang))
-            elif fmt is VerifyFormat.jsonl:
-                rows.append(_verify_row(path, expect_head, bar, start, lang))
-                bar.echo(json_safe(msgspec.json.encode(rows[-1]).decode()), data=True)
-            else:
-                done = verify_log(path, expect_head, bar, start)
-                bar.echo(msg("verified", lang, path=path, seq=done.head.seq, head=done.head.hash))
-                for line in _randomness_lines(path, done, lang):
-                    bar.echo(line)
-            start += size
-    if fmt is VerifyFormat.json:
-        print_json(rows)
-    if fmt is not VerifyFormat.text:
-        raise typer.Exit(0 if all(r["ok"] for r in rows) else 2)
-
-
-def _randomness_lines(path: Path, done: Any, lang: Lang | None) -> list[str]:
-    """What `verify` says of a log's random outcomes and its voids (docs/randomness.md, "Verifiable outcomes"):
-    outcomes a void took back are left out of the count and said apart."""
-    out = []
-    if done.any_random:
-        key = "verified_random_voided" if done.voided else "verified_random"
-        out.append(msg(key, lang, path=path, outcomes=done.random, verifiable=done.verifiable, voided=done.voided))
-    voids = done.voids
-    if voids:
-        seqs = [s for _, taken in voids for s in taken]
-        shown = ", ".join(map(str, seqs[:20])) + (", …" if len(seqs) > 20 else "")
-        out.append(msg("verified_voids", lang, path=path, voids=len(voids), events=len(seqs), seqs=shown))
-    return out
-
-
-def _verify_row(path: Path, expect_head: str | None, bar: Bar, start: float, lang: Lang | None) -> dict[str, Any]:
-    """One log's verdict for `verify -f json`; a failure is a row (and a line on stderr), not the end."""
-    try:
-        done = verify_log(path, expect_head, bar, start)
-    except KifuError as exc:
-        error = exc.located(str(path)).render(lang_of(lang).value)
-        bar.warn(f"kifu: error: {error}")
-        return {
-            "path": str(path),
-            "seq": None,
-            "head": None,
-            "ok": False,
-            "error": error,
-            "random": None,
-            "verifiable": None,
-            "voided": None,
-            "voids": None,
-        }
-    return {
-        "path": str(path),
-        "seq": done.head.seq,
-        "head": done.head.hash,
-        "ok": True,
-        "error": None,
-        "random": done.random,
-        "verifiable": done.verifiable,
-        "voided": done.voided,
-        "voids": [{"seq": v.seq, "by": v.by, "reason": v.reason, "taken": taken} for v, taken in done.voids],
-    }
+    raise typer.Exit(checks.verify_logs(logs, expect_head, fmt, lang))
 
 
 @app.command(rich_help_panel=PANEL)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from kifu.events.display import visible
 
-from .common import Lang, echo, msg
+from .say import Lang, echo, msg
 
 BIG_LOGS = 4 << 20
 """Bytes of log (about 20,000 events) below which verify, audit and report end in well under a second."""

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from kifu import app
-from kifu.auditor.rng import randomness
+from kifu.auditor.tally import randomness
 from kifu.events import logfile
 from kifu.events.base import Event, KifuError, MatchEnded, MatchStarted, event_type
 
@@ -115,7 +115,7 @@ def ruling_rows(match: str, stances: Any) -> list[dict[str, Any]]:
 
 def randomness_row(match: str, events: list[Event]) -> dict[str, Any]:
     """The ``match_randomness`` row of a verified match: the seqs of its verifiable and of its voided outcome
-    events, as ``kifu verify`` and the audit count them (``kifu.auditor.rng.randomness``)."""
+    events, as ``kifu verify`` and the audit count them (``kifu.auditor.tally.randomness``)."""
     r = randomness(events)
     return {"match": match, "verifiable": sorted(r.verified), "voided": sorted(r.voided_seqs)}
 

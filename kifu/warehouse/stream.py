@@ -260,7 +260,7 @@ def load(con: duckdb.DuckDBPyConnection, c: Checked, create: bool) -> None:
     """
     from .checked import columns, types_of
 
-    from kifu.auditor.rng import Tally
+    from kifu.auditor.tally import Tally
 
     sql = CREATE_BATCH if create else APPEND_BATCH
     blocks = Blocks(c.path)

@@ -127,7 +127,7 @@ VERIFIABLE = """
            coalesce(list_contains(s.voided, f.seq), false) AS voided
     FROM ({feed}) f LEFT JOIN match_randomness s ON s.match = f.match"""
 """Every game's randomness feed with ``verifiable`` and ``voided``, as the audit decided them
-(``kifu.auditor.rng.randomness``, the one definition ``kifu verify`` and the match page also read) and
+(``kifu.auditor.tally.randomness``, the one definition ``kifu verify`` and the match page also read) and
 ingest stored in ``match_randomness``: nothing about them is worked out again in SQL. A batch's
 statuses are stored before its feeds run."""
 
@@ -148,7 +148,7 @@ TABLES = (
     "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS uniform BOOLEAN",
     "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS verifiable BOOLEAN",
     "ALTER TABLE random_outcomes ADD COLUMN IF NOT EXISTS voided BOOLEAN",
-    # Per match, what the audit decided of its random outcomes (``kifu.auditor.rng.randomness``): the seqs
+    # Per match, what the audit decided of its random outcomes (``kifu.auditor.tally.randomness``): the seqs
     # of the events whose outcomes are verifiable, and of those a log.void took back.
     "CREATE TABLE IF NOT EXISTS match_randomness (match VARCHAR, verifiable BIGINT[], voided BIGINT[])",
     """CREATE TABLE IF NOT EXISTS run_lengths (

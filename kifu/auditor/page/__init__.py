@@ -32,7 +32,7 @@ from ...projector.base import Frame
 from ..base import Finding
 from ..provenance import wanted
 from ..report import voided as report_voided
-from ..rng import Tally
+from ..tally import Tally
 from . import board
 from .charts import charts_section
 from .common import Context, esc

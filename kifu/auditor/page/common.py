@@ -64,7 +64,7 @@ class Context:
     voids: Mapping[int, LogVoided] = field(default_factory=dict)
     """Seq of each event a void took back -> that void."""
     randomness: Any = None
-    """The match's random outcomes and how many are verifiable (``kifu.auditor.rng.Tally``)."""
+    """The match's random outcomes and how many are verifiable (``kifu.auditor.tally.Tally``)."""
     edited: Mapping[int, Source] = field(default_factory=dict)
     """Seq of each event a finding names that came from a message the source marks as edited -> its source."""
     boards: Any = None
