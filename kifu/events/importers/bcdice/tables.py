@@ -154,6 +154,19 @@ def table_named(system: str | None, name: str) -> bool:
     return False
 
 
+def defined_dice(system: str | None, name: str) -> str | None:
+    """The dice BCDice's definition of the system's table ``name`` rolls, vetted or not (``tables.json``,
+    ``OWN_TABLES``); None where the system defines no such table."""
+    fam = family(system)
+    if fam in OWN_TABLES and name in OWN_TABLES[fam]:
+        return OWN_TABLES[fam][name]
+    while fam:
+        if name in _tables().get(fam, {}):
+            return _tables()[fam][name]
+        fam = _PARENT.get(fam)
+    return None
+
+
 def table_dice(system: str | None, name: str) -> str | None:
     """The dice a vetted table of the recorded system rolls (``1D6``, ``2D6``, ``D66``, ``D66S`` = sorted)."""
     tables = _tables()
