@@ -97,6 +97,7 @@ def test_a_table_read_as_its_definition_says_needs_one_test() -> None:
     assert make_shapes.vouch(tests) is None  # one test alone may fit by chance
     spec = make_shapes.vouch(tests, kind="1D6")  # BCDice defines the table as a 1D6
     assert spec is not None and spec["rel"] == "faces" and spec["sides"] == 6
+    assert spec["defined"] is True  # the system's own: never read where the system is not known
     assert make_shapes.vouch(tests, kind="2D6") is None  # a definition the test does not bear out
     assert make_shapes.defined({"src": "head", "rel": "d66", "sides": 6, "ordered": False, "count": 1}, "D66S")
     assert not make_shapes.defined({"src": "head", "rel": "d66", "sides": 6, "ordered": True, "count": 1}, "D66S")

@@ -221,10 +221,12 @@ def vouch(tests: list[Test], least: int = MIN_RIGHT, kind: str | None = None) ->
         tally = Counter(verdict(spec, *t) for t in tests)
         right = [t for t in tests if verdict(spec, *t) == "right"]
         free = spec["rel"] != "nothing" and spec.get("count") is None
-        shown = stated(spec, right) or defined(spec, kind)
-        need = 1 if shown and least == MIN_RIGHT else MIN_FREE if free else least
-        if tally["wrong"] == 0 and tally["right"] >= need and tally["right"] > best_right:
-            best, best_right = spec, tally["right"]
+        need = 1 if stated(spec, right) and least == MIN_RIGHT else MIN_FREE if free else least
+        by_definition = tally["right"] < need and least == MIN_RIGHT and defined(spec, kind)
+        if tally["wrong"] == 0 and (tally["right"] >= need or by_definition) and tally["right"] > best_right:
+            # a form only the table's definition vouches for is the system's own: it says nothing of another
+            # system's table of that name, so it is never read where the system is not known
+            best, best_right = ({**spec, "defined": True} if by_definition else spec), tally["right"]
     return best
 
 
@@ -374,6 +376,7 @@ def build(folder: Path, fold: tuple[int, int] | None = None) -> dict[str, Any]:
     for of_system in systems.values():
         for key, spec in of_system.items():
             holders[key].append(spec)
+    unvouched |= {k for k, specs in holders.items() if any(s.get("defined") for s in specs)}
     agreed = {
         k: specs[0] for k, specs in sorted(holders.items()) if k not in unvouched and all(s == specs[0] for s in specs)
     }
