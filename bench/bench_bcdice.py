@@ -53,7 +53,7 @@ Definitions (also in docs/importers.md, "BCDice results"):
   a "hidden roll" made of a case whose answer is shown.
 
 Targets (issue 12): 0 wrong and 0 silent over the whole corpus; >= 95 % read right over
-the common systems (COMMON below). The figure for all systems is reported, not judged.
+the common systems (COMMON below); issue 28: >= 90 % read right over all systems.
 """
 
 from __future__ import annotations
@@ -104,6 +104,8 @@ COMMON = (
 )
 """The issue's common systems, by file (None and dummyBot are BCDice's DiceBot basics)."""
 TARGET_RIGHT = 0.95
+TARGET_ALL = 0.90
+"""Issue 28: read right over all 346 systems."""
 CARRIERS = ("udonarium", "ccfolia", "ccfolia-json")
 KINDS = ("right", "wrong", "reported", "silent")
 
@@ -411,7 +413,12 @@ def report(
             common.rate() >= TARGET_RIGHT,
         ),
         ("faces read right, common", f"{100 * common.faces():.1f}%", "(info)", None),
-        ("read right, all systems", f"{100 * every.rate():.1f}%", "(info)", None),
+        (
+            "read right, all systems",
+            f"{100 * every.rate():.1f}%",
+            f">= {100 * TARGET_ALL:.0f}%",
+            every.rate() >= TARGET_ALL,
+        ),
         ("secret errors, all systems", every.secret, "(reported)", None),
     ]
     ok = True

@@ -79,3 +79,41 @@ def test_the_shipped_table_was_built_by_the_code_beside_it() -> None:
     data = shapes._data()
     assert set(data) == {"systems", "agreed", "unvouched", "hiding"}
     assert all(k.count("|") == 2 for specs in data["systems"].values() for k in specs)
+
+
+def test_a_sum_whose_faces_the_value_proves_needs_no_order() -> None:
+    # 2D6 showing 12 proves two sixes; with 7 and 5 it is a sum: the form reads both, in any order
+    tests = _tests(
+        ("野営表(12) ＞ 星空", [(6, 6), (6, 6)], "CT"),
+        ("野営表(7) ＞ 雨", [(6, 3), (6, 4)], "CT"),
+        ("野営表(5) ＞ 霧", [(6, 1), (6, 4)], "CT"),
+    )
+    spec = make_shapes.vouch(tests)
+    assert spec is not None and spec["rel"] == "sum" and spec["count"] == 2
+
+
+def test_a_table_read_as_its_definition_says_needs_one_test() -> None:
+    tests = _tests(("花言葉表(4) ＞ 希望", [(6, 4)], "FLT"))
+    assert make_shapes.vouch(tests) is None  # one test alone may fit by chance
+    spec = make_shapes.vouch(tests, kind="1D6")  # BCDice defines the table as a 1D6
+    assert spec is not None and spec["rel"] == "faces" and spec["sides"] == 6
+    assert spec["defined"] is True  # the system's own: never read where the system is not known
+    assert make_shapes.vouch(tests, kind="2D6") is None  # a definition the test does not bear out
+    assert make_shapes.defined({"src": "head", "rel": "d66", "sides": 6, "ordered": False, "count": 1}, "D66S")
+    assert not make_shapes.defined({"src": "head", "rel": "d66", "sides": 6, "ordered": True, "count": 1}, "D66S")
+
+
+def test_an_answer_of_several_keys_shares_its_dice_by_the_order_of_its_blocks() -> None:
+    _, found = blocks("成長表(3) ＞ アイテムを得る\nアイテム ＞ [5] ＞ 靴")
+    assert len(found) == 2
+    table = {"src": "head", "rel": "faces", "sides": 6, "ordered": True, "count": 1}
+    specs = {shapes.key(found[0], "GT"): table}
+    outcome, share = make_shapes.attribute(("Zz", found, [(6, 3), (6, 5)], "GT"), specs)
+    assert outcome == "learn" and share is not None
+    key, (blocks_of, rands, typed) = share
+    assert key == shapes.key(found[1], "GT") and rands == [(6, 5)] and blocks_of == [found[1]]
+    item = {"src": "step-brackets", "rel": "faces", "sides": 6, "ordered": True, "count": 1}
+    both = {**specs, key: item}
+    assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5)], "GT"), both)[0] == "right"
+    assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5), (6, 1)], "GT"), both)[0] == "wrong"  # a die unseen
+    assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5)], "GT"), {})[0] == "wrong"  # two blocks unread

@@ -71,7 +71,7 @@ def test_a_zip_entry_with_an_odd_name_is_passed_over_and_said(tmp_path: Path, ki
     assert r.code == 0, r.err
     assert logfile.verify(tmp_path / "m.jsonl").seq == 3
     remarks = json.loads((tmp_path / "rep.json").read_text(encoding="utf-8"))["remarks"]
-    assert any("zip entries not read" in line for line in remarks), remarks
+    assert any("zip entries not read" in r["what"] for r in remarks), remarks
 
 
 def test_a_zip_whose_only_entry_has_no_name_is_one_line(tmp_path: Path, kifu) -> None:

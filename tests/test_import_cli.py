@@ -99,3 +99,23 @@ def test_imported_log_audits_and_verifies(tmp_path: Path) -> None:
     assert run_cli("import", FIXTURES / "imports" / "discord" / "export.json", "-o", out).code == 0
     assert run_cli("verify", out).code == 0
     assert run_cli("audit", out).code == 0
+
+
+def test_the_report_speaks_japanese_with_lang_ja(tmp_path: Path) -> None:
+    """Every line of the report, the reasons and remarks included, comes from the catalogue in the reader's
+    language; the JSON report keeps the English text beside the catalogue id."""
+    src = tmp_path / "room.html"
+    src.write_text(
+        CLASSIC.read_text(encoding="utf-8").replace("</html>", "")  # a page cut short: a remark
+        + '<p style="color:#888888;">\n  <span> [main]</span>\n  <span>ミナト</span> :\n  <span>\n'
+        "    ZZT 幽霊表(5) ＞ 誰もいない部屋\n  </span>\n</p>\n",
+        encoding="utf-8",
+    )
+    run = run_cli("import", src, "-o", tmp_path / "m.jsonl", "--lang", "ja", "--report", tmp_path / "r.json")
+    assert run.code == 0, run.err
+    assert "ファイルが </html> で終わっていません" in run.err
+    reasons = [line for line in run.err.splitlines() if line.startswith("読めなかった箇所")]
+    assert reasons and all("kifu cannot" not in r and "does not know" not in r for r in reasons), reasons
+    report = msgspec.json.decode((tmp_path / "r.json").read_bytes())
+    assert any(r["key"] == "import.note_html_truncated" and "</html>" in r["what"] for r in report["remarks"])
+    assert all(u.get("key") for u in report["unreadable"]), report["unreadable"]

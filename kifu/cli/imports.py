@@ -23,6 +23,7 @@ from .common import (
     SummaryOpt,
     echo,
     fail,
+    lang_of,
     msg,
     pairs,
     players,
@@ -199,13 +200,14 @@ def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
         )
     if rep.rng or rep.rng_quotes:
         lines.append(msg("import_rng", lang, tokens=rep.rng, quotes=rep.rng_quotes))
-    lines.extend(msg("import_refused", lang, loc=i.loc, what=i.what) for i in rep.refused)
+    code = lang_of(lang).value
+    lines.extend(msg("import_refused", lang, loc=i.loc, what=i.render(code)) for i in rep.refused)
     for key, items in (
         ("import_unreadable", rep.unreadable),
         ("import_unmapped", rep.unmapped),
         ("import_failed", rep.failed),
     ):
-        lines.extend(msg(key, lang, loc=i.loc, what=i.what) for i in items)
+        lines.extend(msg(key, lang, loc=i.loc, what=i.render(code)) for i in items)
     if rep.edited:
         lines.append(msg("import_edited", lang, count=len(rep.edited), locs=", ".join(rep.edited[:10])))
     if rep.unattributed:
@@ -213,5 +215,5 @@ def _import_lines(rep: Any, output: Path, lang: Lang | None) -> list[str]:
         lines.append(msg("import_unattributed", lang, names=names))
     if rep.skipped_lines:
         lines.append(msg("import_skipped", lang, count=rep.skipped_lines))
-    lines.extend(msg("import_remark", lang, text=r) for r in rep.remarks)
+    lines.extend(msg("import_remark", lang, text=r.render(code)) for r in rep.remarks)
     return lines

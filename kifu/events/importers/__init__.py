@@ -34,6 +34,7 @@ from .common import (
     Message,
     Source,
     as_utf8,
+    entry,
 )
 from .convert import Converter
 from .mapping import EMPTY, MapFile, MappingError, PlayerBook
@@ -332,7 +333,7 @@ def plan(
         game=game,
         match=match_id,
         players=[f"{p['id']}={p['name']}" for p in plist],
-        remarks=list(src.notes),
+        remarks=[entry("", n) for n in src.notes],
         skipped_lines=src.skipped,
     )
     place = table.placer(game, [p["id"] for p in plist], rules, None)

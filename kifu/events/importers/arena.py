@@ -36,19 +36,19 @@ def read(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file)
     src = Source("arena", file)
     if enc != "utf-8":
-        src.notes.append(f"decoded as {enc}")
+        src.notes.append(Msg("import.note_decoded", encoding=enc))
     state = _State(src)
     held = _Holdings()
     for n, payload, raw in _payloads(lines(text), src, held.scan):  # numbered as grep -n numbers them: LF only
         if payload is None:
-            src.messages.append(Message(loc=f"line {n}", text=raw[:2000], unreadable="JSON payload cut off or invalid"))
+            src.messages.append(Message(loc=f"line {n}", text=raw[:2000], unreadable=Msg("import.json_payload_cut")))
         else:
             state.visit(n, payload)
     if not state.seen:
         raise ImportFailed(held.why_no_match(), where=file)
     state.finish()
     if held.draft:
-        src.notes.append(f"the log also holds a draft ({held.describe()}): not imported, it is no match")
+        src.notes.append(Msg("import.note_arena_draft", draft=held.describe()))
     return src
 
 
@@ -250,20 +250,16 @@ class _State:
         if not self.src.players and self.seats:
             self.src.players.extend((f"seat{s}", f"seat{s}") for s in sorted(self.seats))
             self.src.notes.append(
-                "the log names no players (no seat list, reservedPlayers): they are named by their seats, "
-                + ", ".join(f"seat{s}" for s in sorted(self.seats))
+                Msg("import.note_arena_seats", seats=", ".join(f"seat{s}" for s in sorted(self.seats)))
             )
         for end, team in self.ends:
             if end["winner_seat"] is None and team is not None:
                 seats = self.teams.get(team, set()) if isinstance(team, int) else set()
                 end["winner_seat"] = next(iter(seats)) if len(seats) == 1 else None
             if team is None:
-                self.src.notes.append("the match result names no winning team: match.end has no winner")
+                self.src.notes.append(Msg("import.note_arena_no_winner"))
             elif end["winner_seat"] is None or f"seat{end['winner_seat']}" not in dict(self.src.players):
-                self.src.notes.append(
-                    f"the match result names team {team} the winner, but no seat list says whose team it is: "
-                    "match.end has no winner"
-                )
+                self.src.notes.append(Msg("import.note_arena_team_unplaced", team=team))
 
     def gre(self, n: int, m: dict[str, Any]) -> None:
         if m.get("type") == "GREMessageType_DieRollResultsResp":
@@ -314,7 +310,7 @@ class _State:
                     }
                 ]
             else:
-                msg.unreadable = "die roll without an integer rollValue"
+                msg.unreadable = Msg("import.arena_die_no_value")
             self.src.messages.append(msg)
 
     def coin_flip(self, n: int, a: dict[str, Any], state_id: Any) -> None:

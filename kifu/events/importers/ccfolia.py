@@ -64,7 +64,7 @@ def read_html(data: bytes, file: str) -> Source:
     articles = doc.xpath("//article[contains(concat(' ', normalize-space(@class), ' '), ' message ')]")
     src = Source("ccfolia", file)
     if enc != "utf-8":
-        src.notes.append(f"decoded as {enc}")
+        src.notes.append(Msg("import.note_decoded", encoding=enc))
     if articles:
         src.title = _text(doc.find(".//title"))
         src.messages = [_secrecy(_article(a, i)) for i, a in enumerate(articles, 1)]
@@ -74,7 +74,7 @@ def read_html(data: bytes, file: str) -> Source:
             raise ImportFailed(Msg("import.ccfolia_none"), where=file)
         src.messages = [_classic_secrecy(_paragraph(p, i)) for i, p in enumerate(paragraphs, 1)]
     if b"</html>" not in data[-512:].lower():
-        src.notes.append("the file does not end with </html>: it may be truncated")
+        src.notes.append(Msg("import.note_html_truncated"))
     return src
 
 
@@ -126,10 +126,7 @@ def _classic_secrecy(msg: Message) -> Message:
         msg.hidden_roll = msg.secret = True
     elif bcdice.typed_secret(msg.text):
         msg.rolls = []  # no result to read: the line is chat, reported once below
-        msg.unreadable = (
-            "a secret command with no result: a classic page shows an unopened secret roll as "
-            "'シークレットダイス ???', so BCDice did not answer this one"
-        )
+        msg.unreadable = Msg("import.ccfolia_secret_no_result")
     return msg
 
 
@@ -159,7 +156,7 @@ def _paragraph(p: Any, index: int) -> Message:
     if len(spans) == 2:  # an export without the tab span: speaker and body only
         return Message(loc=loc, text=_body(spans[1]), speaker=spans[0].text_content().strip())
     if len(spans) < 3:
-        return Message(loc=loc, text=_body(p), unreadable=f"<p> has {len(spans)} of 3 spans (tab, speaker, body)")
+        return Message(loc=loc, text=_body(p), unreadable=Msg("import.ccfolia_spans", spans=len(spans)))
     tab = spans[0].text_content().strip().strip("[]").strip()
     return Message(loc=loc, text=_body(spans[2]), speaker=spans[1].text_content().strip(), channel=_channel(tab))
 
@@ -195,9 +192,9 @@ def _article(a: Any, index: int) -> Message:
     else:
         msg.rolls = []  # this export keeps a result in its own element: a line without one holds no roll
     if body is None:
-        msg.unreadable = "article has no .message-text"
+        msg.unreadable = Msg("import.ccfolia_no_message_text")
     elif time and msg.at is None:
-        msg.unreadable = f"unreadable time {time[0]!r}"
+        msg.unreadable = Msg("import.unreadable_time", time=repr(time[0]))
     return msg
 
 
@@ -218,7 +215,9 @@ def read_json(data: bytes, file: str) -> Source:
         raise ImportFailed(Msg("import.ccfolia_json_messages"), where=file)
     src = Source("ccfolia", file, title=doc.get("title") if isinstance(doc.get("title"), str) else None)
     if enc != "utf-8":
-        src.notes.append(f"decoded as {enc}")  # re-saved by an editor: the judge should know the bytes were guessed
+        src.notes.append(
+            Msg("import.note_decoded", encoding=enc)
+        )  # re-saved by an editor: the judge should know the bytes were guessed
     src.messages = [_secrecy(_json_message(i, m)) for i, m in enumerate(doc["messages"])]
     return src
 
@@ -233,7 +232,7 @@ def _name(value: Any) -> str | None:
 def _json_message(i: int, m: Any) -> Message:
     loc = f"messages[{i}]"
     if not isinstance(m, dict):
-        return Message(loc=loc, text=msgspec.json.encode(m).decode(), unreadable="a message that is not an object")
+        return Message(loc=loc, text=msgspec.json.encode(m).decode(), unreadable=Msg("import.not_an_object"))
     roll = m.get("extend", {}).get("roll") if isinstance(m.get("extend"), dict) else None
     result = roll.get("result") if isinstance(roll, dict) else None
     channel = m.get("channelName") or _channel(str(m.get("channel") or "")) or None
@@ -249,7 +248,7 @@ def _json_message(i: int, m: Any) -> Message:
     )
     if not isinstance(m.get("text"), str):
         msg.text = msgspec.json.encode(m).decode()
-        msg.unreadable = "message has no text"
+        msg.unreadable = Msg("import.no_text")
         msg.result, msg.rolls = None, []  # the object's dump is evidence, not a roll to read
     elif msg.result is not None:
         msg.command = msg.text

@@ -120,7 +120,7 @@ def read(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file)
     src = Source("cockatrice", file)
     if enc != "utf-8":
-        src.notes.append(f"decoded as {enc}")
+        src.notes.append(Msg("import.note_decoded", encoding=enc))
     speaker: str | None = None
     for n, raw in enumerate(lines(text), 1):
         if raw.strip():
@@ -207,7 +207,8 @@ def line_message(n: int, raw: str, speaker: str | None = None) -> Message:
     elif speaker is not None and raw.startswith(_AGAIN):
         msg.speaker, msg.said = speaker, body
     if any(h in body for c in CLIENTS for h in c.hints):
-        msg.unreadable = msg.unread_result = "reads like a coin or die line but matches no known form"
+        msg.unreadable = Msg("import.cockatrice_unknown_roll")
+        msg.unread_result = "reads like a coin or die line but matches no known form"
     return msg
 
 

@@ -184,7 +184,7 @@ def read(data: bytes, file: str) -> Source:
             msg = _message(event, ext, names, f"event_list[{i}].event_list[{j}]", at)
             if msg is not None:
                 src.messages.append(msg)
-    src.notes.append(f"Cockatrice replay {replay.replay_id}: {len(replay.event_list)} event groups")
+    src.notes.append(Msg("import.note_replay", replay=replay.replay_id, groups=len(replay.event_list)))
     if not src.messages:
         raise ImportFailed(Msg("import.cockatrice_empty"), where=file)
     return src
@@ -209,7 +209,7 @@ def _message(
                 speaker=name,
                 at=at,
                 rolls=[],
-                unreadable="a die roll event with no sides or value",
+                unreadable=Msg("import.replay_die_no_value"),
             )
         text = _roll_text(name, roll.sides, values)
         kind = "coin" if roll.sides == 2 else "die"

@@ -19,7 +19,7 @@ import msgspec
 
 from .. import limits, rfc3339
 from ..base import KifuError
-from ..i18n import Msg
+from ..i18n import Msg, text
 from .bcdice import Roll
 
 MAX_INPUT = 512 * 1024 * 1024
@@ -73,7 +73,7 @@ class Message:
     """Random events the format built itself (coins, Arena die rolls)."""
     events: list[dict[str, Any]] | None = None
     """Shared events the format built itself (Arena match end)."""
-    unreadable: str | None = None
+    unreadable: str | Msg | None = None
     """Why part of this message could not be read; it is kept as a note and reported."""
     edited: bool = False
     """The source marks the message as edited."""
@@ -116,7 +116,7 @@ class Source:
     keys: dict[str, str] = field(default_factory=dict)
     """Source key -> the person key it stands for, when the source key names a seat rather than a
     person (Arena: ``seat1`` -> ``arena:<user id>``); see ``importers.SPEAKER_KEYS``."""
-    notes: list[str] = field(default_factory=list)
+    notes: list[str | Msg] = field(default_factory=list)
     """Remarks for the import report (encoding used, entries skipped, truncation)."""
     skipped: int = 0
     """Source lines that are not messages (Player.log noise), counted for the report."""
@@ -267,13 +267,43 @@ def iso_time(value: Any) -> str | None:
     return strict if strict is not None and rfc3339.parse(strict) is not None else None
 
 
-class Located(msgspec.Struct, frozen=True):
+class Located(msgspec.Struct, frozen=True, omit_defaults=True):
     """A place in the source and what happened there."""
 
     loc: str
     """Where in the source file."""
     what: str
-    """The reason, the command or the remark."""
+    """The reason, the command or the remark, in English (as the JSON report and the log keep it)."""
+    key: str = ""
+    """The catalogue id ``what`` was written from, so that the report reads in the reader's language;
+    empty where ``what`` is the source's own text (a command, a token)."""
+    args: dict[str, Any] = {}
+    """The values of the message's ``{name}`` fields; a value that is itself ``{"key", "args"}`` is a
+    message of its own (the problem inside a result's reason)."""
+
+    def render(self, lang: str) -> str:
+        """``what`` in ``lang``: from the catalogue where the importer said it by id."""
+        return _render(self.key, self.args, lang) if self.key else self.what
+
+
+def _render(key: str, args: dict[str, Any], lang: str) -> str:
+    filled = {
+        k: _render(v["key"], v.get("args", {}), lang) if isinstance(v, dict) and "key" in v else v
+        for k, v in args.items()
+    }
+    return text(key, lang, **filled)
+
+
+def inner(message: Msg) -> dict[str, Any]:
+    """A message as a value of another's field (rendered in the reader's language with it)."""
+    return {"key": message.key, "args": dict(message.params)}
+
+
+def entry(loc: str, what: str | Msg) -> Located:
+    """A report entry: a catalogue message (kept in English in ``what``, by id for the reader), or text."""
+    if isinstance(what, Msg):
+        return Located(loc, _render(what.key, what.params, "en"), key=what.key, args=dict(what.params))
+    return Located(loc, what)
 
 
 class ImportReport(msgspec.Struct, kw_only=True):
@@ -336,7 +366,7 @@ class ImportReport(msgspec.Struct, kw_only=True):
     """Locations of messages the source marks as edited."""
     unattributed: dict[str, int] = {}
     """Speakers that are no player of the match, with their message counts."""
-    remarks: list[str] = []
-    """What the reader noticed (encoding, zip entries skipped, truncation)."""
+    remarks: list[Located] = []
+    """What the reader noticed (encoding, zip entries skipped, truncation); ``loc`` is empty."""
     head: str = ""
     """Hash of the last line written."""

@@ -21,7 +21,8 @@ from ..codec import Codec
 from ..logfile import Built
 from . import bcdice, mapping
 from .bcdice import Roll
-from .common import ImportReport, Located, Message, Source
+from ..i18n import Msg
+from .common import ImportReport, Located, Message, Source, entry, inner
 from .mapping import MapFile, PlayerBook, Unfilled
 from .tokens import Tokens
 
@@ -71,8 +72,9 @@ class Converter:
         """One message too big for a line of the log: skipped and reported, a note without its text in its
         place (where it was, who said it, when), so the log says what is missing and the rest is imported."""
         size = len(msg.text.encode("utf-8", "surrogatepass")) + len((msg.result or "").encode("utf-8", "surrogatepass"))
-        why = f"a message of {size:,} bytes skipped: one line of the log holds at most {limits.MAX_LINE:,} bytes"
-        self.report.unreadable.append(Located(msg.loc, why))
+        told = entry(msg.loc, Msg("import.oversized", size=f"{size:,}", limit=f"{limits.MAX_LINE:,}"))
+        why = told.what
+        self.report.unreadable.append(told)
         src = {k: v for k, v in base["src"].items() if k != "text"}
         return {**base, "src": src, "type": "note", "text": f"[{why}]"}
 
@@ -96,7 +98,7 @@ class Converter:
         # numbers are the outcomes it posts (docs/randomness.md), not a BCDice result to read.
         randoms = verified.randoms if verified.events else self.randoms(msg)
         if msg.unreadable:
-            self.report.unreadable.append(Located(msg.loc, msg.unreadable))
+            self.report.unreadable.append(entry(msg.loc, msg.unreadable))
         for r in randoms:
             out.extend(self.mapped_roll(msg, r, base, values))
         if not out:
@@ -165,18 +167,17 @@ class Converter:
         answer = msg.result if msg.result is not None else msg.text
         if not rolls and bot and answer.strip():
             msg.unread_result = "result not in a BCDice form kifu reads"
-            self.report.unreadable.append(Located(msg.loc, f"{msg.unread_result}: {_short(answer)}"))
+            self.report.unreadable.append(entry(msg.loc, Msg("import.result_no_form", text=_short(answer))))
         flagged = not rolls and msg.rolls is None and not bot and not msg.typed and bcdice.maybe_result(msg.text)
         if flagged:
             self.report.maybe_results += 1
-            self.report.unreadable.append(
-                Located(msg.loc, f"may be a BCDice result kifu cannot read: {_short(msg.text)}")
-            )
+            self.report.unreadable.append(entry(msg.loc, Msg("import.maybe_result", text=_short(msg.text))))
         unread = [r for r in rolls if r.problem and (bot or r.certain)]
         for roll in unread:
-            self.report.unreadable.append(Located(msg.loc, f"{_reason(roll, msg.game_system)}: {_short(roll.text)}"))
+            told = Msg("import.result_unread", why=inner(_reason(roll, msg.game_system)), text=_short(roll.text))
+            self.report.unreadable.append(entry(msg.loc, told))
         if unread:
-            msg.unread_result = "; ".join(dict.fromkeys(_reason(r, msg.game_system) for r in unread))
+            msg.unread_result = "; ".join(dict.fromkeys(entry("", _reason(r, msg.game_system)).what for r in unread))
         for roll in rolls:
             if not roll.ordered and not unread:
                 self.report.unordered.append(Located(msg.loc, _short(roll.text)))
@@ -399,11 +400,14 @@ class Converter:
         self.report.unread_results += kind == "note" and "unread" in e
 
 
-def _reason(roll: Roll, system: str | None) -> str:
-    """Why a result was not read, as specific as the grammar knows: its command and system, and the problem."""
+def _reason(roll: Roll, system: str | None) -> Msg:
+    """Why a result was not read, as specific as the grammar knows: its command and system, and the problem
+    (by catalogue id where the reader said it so, else as written)."""
     head = roll.echo.split("<", 1)[0].split(">", 1)[0][:24] if roll.echo else ""
-    where = " ".join(x for x in (f"{system} result" if system else "a result", f"({head})" if head else "") if x)
-    return f"{where}: {roll.problem}"
+    problem = roll.why if roll.why is not None else roll.problem or ""
+    if system:
+        return Msg("import.reason_system", system=system, head=f" ({head})" if head else "", problem=problem)
+    return Msg("import.reason", head=f" ({head})" if head else "", problem=problem)
 
 
 def _with_roller(e: dict[str, Any], msg: Message) -> dict[str, Any]:

@@ -65,7 +65,7 @@ def read_json(data: bytes, file: str) -> Source:
     guild = doc.get("guild", {}).get("name") if isinstance(doc.get("guild"), dict) else None
     src = Source("discord", file, title=" / ".join(x for x in (guild, channel) if isinstance(x, str)) or None)
     if enc != "utf-8":
-        src.notes.append(f"decoded as {enc}")
+        src.notes.append(Msg("import.note_decoded", encoding=enc))
     kept, again, repeated = _once(doc["messages"])
     raw = [m for _, m in kept]
     src.messages = [_json_message(i, m, channel) for i, m in kept]
@@ -75,11 +75,8 @@ def read_json(data: bytes, file: str) -> Source:
     for k, first in again.items():
         _unread_copy(src.messages[k], first)
     if repeated:
-        src.notes.append(
-            f"{len(repeated)} message id(s) appear more than once and are read once: "
-            + ", ".join(repeated[:10])
-            + (" …" if len(repeated) > 10 else "")
-        )
+        ids = ", ".join(repeated[:10]) + (" …" if len(repeated) > 10 else "")
+        src.notes.append(Msg("import.note_discord_repeated", count=len(repeated), ids=ids))
     return src
 
 
@@ -110,7 +107,7 @@ def _once(messages: list[Any]) -> tuple[list[tuple[int, Any]], dict[int, str], l
 def _unread_copy(msg: Message, first: str) -> None:
     """A later copy of a message id with other content: a note that says so, nothing read from it."""
     msg.loc = f"{msg.loc} (again)"
-    msg.unreadable = f"this message id was already read at {first!r} with other content; this copy is not read"
+    msg.unreadable = Msg("import.discord_copy", first=repr(first))
     msg.rolls, msg.randoms, msg.hidden_roll, msg.said = [], None, False, None
 
 
@@ -214,7 +211,9 @@ def _name_embed_rollers(messages: list[Message], raw: list[Any]) -> None:
 
 def _json_message(i: int, m: Any, channel: str | None) -> Message:
     if not isinstance(m, dict):
-        return Message(loc=f"messages[{i}]", text=msgspec.json.encode(m).decode(), unreadable="not an object")
+        return Message(
+            loc=f"messages[{i}]", text=msgspec.json.encode(m).decode(), unreadable=Msg("import.not_an_object")
+        )
     loc = f"message {m.get('id')}" if m.get("id") else f"messages[{i}]"
     author = m.get("author") if isinstance(m.get("author"), dict) else {}
     content = m.get("content") if isinstance(m.get("content"), str) else ""
@@ -277,7 +276,7 @@ def read_text(data: bytes, file: str) -> Source:
     text, enc = decode_text(data, file)
     src = Source("discord", file)
     if enc != "utf-8":
-        src.notes.append(f"decoded as {enc}")
+        src.notes.append(Msg("import.note_decoded", encoding=enc))
     numbered = lines(text)
     blocks = (
         _txt_blocks(numbered) if any(_TXT_HEADER.match(line) for line in numbered[:200]) else _paste_blocks(numbered)

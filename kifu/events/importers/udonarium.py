@@ -161,7 +161,9 @@ class _ChatReader:
         loc = f"chat-tab[{ti}]/chat[{ci}] line {c.sourceline}"
         if c.tag != "chat":
             return Message(
-                loc=loc, text=etree.tostring(c, encoding="unicode"), unreadable=f"unexpected element <{c.tag}>"
+                loc=loc,
+                text=etree.tostring(c, encoding="unicode"),
+                unreadable=Msg("import.udonarium_element", tag=c.tag),
             )
         tags = (c.get("tag") or "").split()
         sender = c.get("from") or ""
@@ -209,7 +211,7 @@ class _ChatReader:
         if shown is not None:
             msg.rolls = bcdice.parse(shown, msg.game_system, bot=True, command=msg.command)[1]
             if not msg.rolls:
-                msg.unreadable = f"Udonarium_fly result with no dice in BCDice form: {msg.text!r}"
+                msg.unreadable = Msg("import.fly_no_dice", text=repr(msg.text))
 
 
 def _forget(el: Any) -> None:
@@ -295,7 +297,9 @@ def read_zip(data: bytes, file: str) -> Source:
     src.messages = messages
     skipped = [repr(_name(i)) if _odd(_name(i)) else _name(i) for i in infos if _name(i) != name]
     if skipped:
-        src.notes.append(f"zip entries not read: {', '.join(skipped[:20])}" + (" …" if len(skipped) > 20 else ""))
+        src.notes.append(
+            Msg("import.note_zip_skipped", entries=", ".join(skipped[:20]) + (" …" if len(skipped) > 20 else ""))
+        )
     return src
 
 

@@ -29,6 +29,7 @@ import re
 import unicodedata
 from pathlib import Path
 
+from ...i18n import Msg
 from . import common, errors, shapes, systems, tables
 from .roll import Roll, make
 from .settings import settings
@@ -146,7 +147,7 @@ def read_block(block: Block, system: str | None, typed: str | None = None) -> Ro
         return make(block, "other", problem="a number too long to be a face", certain=True)
     if roll is None:
         certain = block.echo is not None and (block.echo.isascii() and " " not in block.echo.strip())
-        roll = make(block, "other", problem="a result form kifu does not know", certain=certain)
+        roll = make(block, "other", problem=Msg("bcdice.unknown_form"), certain=certain)
     return roll
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...i18n import Msg
 from .roll import Roll, make
 from .settings import Settings
 from .text import Block
@@ -124,7 +125,7 @@ def table(block: Block) -> Roll | None:
     if not _INT.fullmatch(block.echo or "") and not re.fullmatch(r"-?\d+\[[\d,]+\]", block.echo or ""):
         return None
     return make(
-        block, "other", problem=f"table {block.name!r}: the dice behind {block.echo} are not shown", certain=True
+        block, "other", problem=Msg("bcdice.table_dice_hidden", table=repr(block.name), value=block.echo), certain=True
     )
 
 
@@ -209,7 +210,7 @@ def barabara(block: Block, echo: str, st: Settings) -> Roll | None:
     terms = [(int(n), int(s)) for n, s in _TERM.findall(m.group("dice"))]
     faces = faces_of(block.steps[0]) if block.steps else None
     if faces is None:
-        return make(block, "other", problem="faces not shown", certain=True)
+        return make(block, "other", problem=Msg("bcdice.faces_not_shown"), certain=True)
     dice, pos, order = [], 0, True
     for times, sides in terms:
         part = faces[pos : pos + _times(times, sides)]
@@ -221,7 +222,7 @@ def barabara(block: Block, echo: str, st: Settings) -> Roll | None:
     if pos != len(faces):
         return make(block, "other", problem=f"{len(faces)} faces shown for {echo}", certain=True)
     if not _successes_follow(block.steps[1:], faces, m.group("cmp"), m.group("target")):
-        return make(block, "other", problem="steps after the faces are not BCDice's count", certain=True)
+        return make(block, "other", problem=Msg("bcdice.steps_not_count"), certain=True)
     return make(block, "die", dice=tuple(dice), ordered=order, certain=True)
 
 
@@ -254,7 +255,7 @@ def reroll(block: Block, echo: str, st: Settings) -> Roll | None:
     dice, order = [], True
     for group in groups:
         if group is None or not queue:
-            return make(block, "other", problem="reroll groups do not follow the command", certain=True)
+            return make(block, "other", problem=Msg("bcdice.reroll_groups"), certain=True)
         times, sides = queue.pop(0)
         if len(group) != _times(times, sides) or not all(1 <= f <= sides for f in group):
             return make(block, "other", problem=f"group {group} does not match {times}R{sides}", certain=True)
@@ -264,12 +265,12 @@ def reroll(block: Block, echo: str, st: Settings) -> Roll | None:
         order = order and not unordered(group, st.sort_barabara)
         dice.extend((sides, f) for f in group)
     if queue:
-        return make(block, "other", problem="rerolls missing from the result", certain=True)
+        return make(block, "other", problem=Msg("bcdice.rerolls_missing"), certain=True)
     # R dice always print their count, 成功数0 without a target (reroll_dice/node.rb).
     target = m.group("target")
     wins = sum(compare(m.group("cmp"), v, int(target)) for _, v in dice) if m.group("cmp") and target != "?" else 0
     if len(block.steps) < 2 or block.steps[1] != f"成功数{wins}" or len(block.steps) > 3:
-        return make(block, "other", problem="steps after the faces are not BCDice's count", certain=True)
+        return make(block, "other", problem=Msg("bcdice.steps_not_count"), certain=True)
     return make(block, "die", dice=tuple(dice), ordered=order, certain=True)
 
 
@@ -348,10 +349,10 @@ def add(block: Block, echo: str, st: Settings) -> Roll | None:
     if bare and steps and is_int(steps[0]):
         return _bare(block, tokens[0], int(steps[0]), st)
     if len(steps) < 2:
-        return make(block, "other", problem="no faces shown", certain=True)
+        return make(block, "other", problem=Msg("bcdice.no_faces"), certain=True)
     out = _tokens(_OUT_TOKEN, steps[0])
     if out is None or len(out) != len(tokens) or not is_int(steps[1]):
-        return make(block, "other", problem="faces do not follow the command", certain=True)
+        return make(block, "other", problem=Msg("bcdice.faces_off_command"), certain=True)
     if any(_DICE_IN_TEXT.search(s) for s in steps[2:]):
         return make(block, "other", problem="more dice after the total", certain=True)
     dice: list[tuple[int, int]] = []
@@ -359,7 +360,7 @@ def add(block: Block, echo: str, st: Settings) -> Roll | None:
     for want, got in zip(tokens, out):
         if not want.group("dice"):
             if want.group() != got.group():
-                return make(block, "other", problem="faces do not follow the command", certain=True)
+                return make(block, "other", problem=Msg("bcdice.faces_off_command"), certain=True)
             continue
         term = _term(want, got, st)
         if isinstance(term, str):

@@ -14,6 +14,7 @@ import re
 
 import msgspec
 
+from ...i18n import Msg
 from .roll import Dice, Roll, make
 from .text import Block
 
@@ -184,7 +185,7 @@ def shinobigami(block: Block) -> Roll | None:
         every = [int(v) for v in steps.pop(0)[1:-1].split(",")] if re.fullmatch(r"\[\d+(?:,\d+)*\]", steps[0]) else None
     g = _GROUP.match(steps[0]) if steps else None
     if not g:
-        return make(block, "other", problem="the two dice are not shown", certain=True)
+        return make(block, "other", problem=Msg("bcdice.two_dice_hidden"), certain=True)
     two = [int(v) for v in g.group(2).split(",")]
     faces = every if every is not None else two
     if (

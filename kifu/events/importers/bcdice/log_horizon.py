@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from ...i18n import Msg
 from .roll import Dice, Roll, make
 from .text import Block
 
@@ -150,7 +151,7 @@ def _instrument(block: Block) -> Roll:
     if block.echo is not None and not dice.face(6, int(block.echo) if block.echo.isdigit() else 0):
         kind = None
     if kind is None or len(block.steps) != 2 or not dice.face(6, int(kind.group(1))):
-        return make(block, "other", problem=f"{block.head}: the d6 are not shown", certain=True)
+        return make(block, "other", problem=Msg("bcdice.d6_hidden", head=block.head), certain=True)
     return make(block, "die", **dice.fields(), certain=True)
 
 

@@ -138,6 +138,8 @@ def _order_proved(spec: dict[str, Any], right: list[Test]) -> bool:
     not ascending, and some in one that is not descending (a D66 table that sorts shows 35 for a 5
     and a 3; tests that all rolled the smaller die first cannot tell; SamsaraBallad shows a d100 rolled 7
     then 5 as 57). One die at a time needs no proof."""
+    if spec["rel"] == "sum":
+        return True  # a sum shows faces only where they are all alike (2 or 12 on 2D6): no order to prove
     runs: list[list[int]] = []
     for found, _, typed in right:
         for b in found:
@@ -185,9 +187,26 @@ def stated(spec: dict[str, Any], right: list[Test]) -> bool:
     return all(shapes.stated_dice(b) for found, _, _ in right for b in found)
 
 
-def vouch(tests: list[Test], least: int = MIN_RIGHT) -> dict[str, Any] | None:
+def defined(spec: dict[str, Any], kind: str | None) -> bool:
+    """The form reads a table's value as the dice BCDice's definition of that table says it rolls
+    (``tables.json``: ``2D6`` a sum of two d6, ``1D10`` one face, ``D66`` two digits in the order
+    rolled, ``D66S`` sorted): the definition, not the tests, fixes the count, sides and order."""
+    if kind is None or spec.get("src") != "head":
+        return False
+    if kind.startswith("D66"):
+        return spec["rel"] == "d66" and spec.get("count") == 1 and not (kind == "D66S" and spec["ordered"])
+    count, _, sides = kind.partition("D")
+    if not (count.isdigit() and sides.isdigit()):
+        return False
+    if count == "1":
+        return spec["rel"] == "faces" and spec["sides"] == int(sides) and spec.get("count") == 1
+    return spec["rel"] == "sum" and spec["sides"] == int(sides) and spec.get("count") == int(count)
+
+
+def vouch(tests: list[Test], least: int = MIN_RIGHT, kind: str | None = None) -> dict[str, Any] | None:
     """The form reading most of these tests right and none wrong, with enough of them read right
-    (``least``, ``MIN_FREE``; one where the result writes its dice out); None when there is none."""
+    (``least``, ``MIN_FREE``; one where the result writes its dice out, or where it reads a table's
+    value as the table's definition, ``kind``, says); None when there is none."""
     seen: list[dict[str, Any]] = []
     for found, rands, _ in tests:
         if len(found) == 1:
@@ -203,8 +222,11 @@ def vouch(tests: list[Test], least: int = MIN_RIGHT) -> dict[str, Any] | None:
         right = [t for t in tests if verdict(spec, *t) == "right"]
         free = spec["rel"] != "nothing" and spec.get("count") is None
         need = 1 if stated(spec, right) and least == MIN_RIGHT else MIN_FREE if free else least
-        if tally["wrong"] == 0 and tally["right"] >= need and tally["right"] > best_right:
-            best, best_right = spec, tally["right"]
+        by_definition = tally["right"] < need and least == MIN_RIGHT and defined(spec, kind)
+        if tally["wrong"] == 0 and (tally["right"] >= need or by_definition) and tally["right"] > best_right:
+            # a form only the table's definition vouches for is the system's own: it says nothing of another
+            # system's table of that name, so it is never read where the system is not known
+            best, best_right = ({**spec, "defined": True} if by_definition else spec), tally["right"]
     return best
 
 
@@ -219,8 +241,93 @@ def hides(found: list[Block], rands: Rands, typed: str) -> bool:
     return False
 
 
+Answer = tuple[str, list[Block], Rands, str]
+"""One test whose answer holds blocks of several keys: (system, blocks, dice rolled, command typed)."""
+ROUNDS = 4
+"""Rounds of reading answers of several keys with the forms found so far (each may vouch for more)."""
+
+
+def _count_read(dice: Any) -> int:
+    """How many dice a block read takes: its faces and the dice behind each sum."""
+    return len(dice.dice) + sum(count for _, count, _, _ in dice.totals)
+
+
+def _part_right(block: Block, spec: dict[str, Any], rands: Rands, typed: str) -> bool:
+    return verdict(spec, [block], rands, typed) == "right"
+
+
+def attribute(answer: Answer, specs: dict[str, Any]) -> tuple[str, tuple[str, Test] | None]:
+    """An answer of blocks of several keys read block by block with ``specs`` (key → form), the dice
+    laid over the dice rolled in the order the blocks stand: ``right`` (every block read, exactly the
+    dice rolled), ``wrong`` (a block read with dice that are not its share, or blocks left unread), or
+    ``learn`` with the one unread block and its share of the dice (the blocks before it take theirs
+    from the front, those after from the end): a test of that block's key, as if it stood alone."""
+    system, found, rands, typed = answer
+    keys = [shapes.key(b, typed) for b in found]
+    read = [shapes.read_dice(b, specs[k], typed) if k in specs else None for b, k in zip(found, keys)]
+    unread = [i for i, d in enumerate(read) if d is None]
+    if len(unread) > 1:
+        return "wrong", None
+    cut = unread[0] if unread else len(found)
+    front, back = 0, len(rands)
+    for i in range(cut):
+        n = _count_read(read[i])
+        if not _part_right(found[i], specs[keys[i]], rands[front : front + n], typed):
+            return "wrong", None
+        front += n
+    for i in range(len(found) - 1, cut, -1):
+        n = _count_read(read[i])
+        if n > back - front or not _part_right(found[i], specs[keys[i]], rands[back - n : back], typed):
+            return "wrong", None
+        back -= n
+    if not unread:
+        return ("right" if front == len(rands) else "wrong"), None
+    return "learn", (keys[cut], ([found[cut]], rands[front:back], typed))
+
+
+def _vouch_all(
+    by_key: dict[str, dict[str, list[Test]]],
+    learned: dict[int, tuple[str, str, Test]],
+    poisoned: set[tuple[str, str]],
+    named: set[str],
+    hiding: set[str],
+    names: dict[tuple[str, str], str],
+) -> dict[str, dict[str, Any]]:
+    """Every system's forms from its answers of one key, the shares of answers of several keys learned
+    so far, and no form for a key a badly read answer of several keys poisoned."""
+    tests: dict[str, dict[str, list[Test]]] = defaultdict(lambda: defaultdict(list))
+    for system, of_system in by_key.items():
+        for key, found in of_system.items():
+            tests[system][key].extend(found)
+    for system, key, test in learned.values():
+        tests[system][key].append(test)
+    systems: dict[str, dict[str, Any]] = {}
+    for system, of_system in sorted(tests.items()):
+        for key, found in sorted(of_system.items()):
+            if (system, key) in poisoned:
+                continue
+            # a system one of whose tables rolls dice it does not show: its tables need more tests (a row
+            # no test reached may roll more)
+            distrusted = key in named and (tables.family(system) or system) in hiding
+            kind = tables.defined_dice(system, names[(system, key)]) if (system, key) in names else None
+            spec = vouch(found, MIN_HIDING if distrusted else MIN_RIGHT, kind)
+            if spec is not None:
+                systems.setdefault(system, {})[key] = spec
+    return systems
+
+
 def build(folder: Path, fold: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The forms of every system (``systems``), those every system holding a key agrees on (``agreed``),
+    the keys no form reads (``unvouched``) and the systems with a table hiding dice (``hiding``).
+
+    An answer of blocks of several keys (a table and the die its entry rolled on the next line) says
+    whose dice are whose only once the other blocks are read: the forms are found from answers of one
+    key, then each such answer is read with them; one block left unread learns its share of the dice;
+    an answer read wrong, or with two blocks unread (kifu would record part of its dice), takes the
+    form away from every key in it, until every such answer reads right or not at all."""
     by_key: dict[str, dict[str, list[Test]]] = defaultdict(lambda: defaultdict(list))
+    several: list[Answer] = []
+    names: dict[tuple[str, str], str] = {}
     hiding: set[str] = set()
     named: set[str] = set()
     for path in sorted(folder.glob("*.toml")):
@@ -228,26 +335,48 @@ def build(folder: Path, fold: tuple[int, int] | None = None) -> dict[str, Any]:
             if hides(found, rands, typed):
                 hiding.add(tables.family(system) or system)
             named |= {shapes.key(b, typed) for b in found if b.name}
+            for b in found:
+                if b.name:
+                    names.setdefault((system, shapes.key(b, typed)), b.name)
             keys = {shapes.key(b, typed) for b in found}
             if len(keys) == 1:
                 by_key[system][keys.pop()].append((found, rands, typed))
-            else:
-                for k in keys:  # blocks of several keys in one answer: which dice are whose is unknown
-                    by_key[system][k].append(([], [(0, 0)], typed))
-    systems: dict[str, dict[str, Any]] = {}
-    unvouched: set[str] = set()
-    holders: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for system, of_system in sorted(by_key.items()):
-        for key, tests in sorted(of_system.items()):
-            # a system one of whose tables rolls dice it does not show: its tables need more tests (a row
-            # no test reached may roll more)
-            distrusted = key in named and (tables.family(system) or system) in hiding
-            spec = vouch(tests, MIN_HIDING if distrusted else MIN_RIGHT)
-            if spec is None:
-                unvouched.add(key)
+            elif keys:
+                several.append((system, found, rands, typed))
+    learned: dict[int, tuple[str, str, Test]] = {}
+    poisoned: set[tuple[str, str]] = set()
+    systems = _vouch_all(by_key, learned, poisoned, named, hiding, names)
+    for _ in range(ROUNDS):
+        grown = False
+        for i, answer in enumerate(several):
+            if i in learned:
                 continue
-            systems.setdefault(system, {})[key] = spec
+            outcome, share = attribute(answer, systems.get(answer[0], {}))
+            if outcome == "learn" and share is not None:
+                learned[i] = (answer[0], *share)
+                grown = True
+        if not grown:
+            break
+        systems = _vouch_all(by_key, learned, poisoned, named, hiding, names)
+    while True:  # every answer of several keys must now read right or leave its keys unread
+        fresh = set()
+        for answer in several:
+            system, found, _, typed = answer
+            of_system = systems.get(system, {})
+            if attribute(answer, of_system)[0] != "right":
+                fresh |= {(system, k) for b in found if (k := shapes.key(b, typed)) in of_system}
+        if not fresh - poisoned:
+            break
+        poisoned |= fresh
+        systems = _vouch_all(by_key, learned, poisoned, named, hiding, names)
+    # a key some system's tests do not vouch for is read only where the system is known
+    unvouched = {k for system, of_system in by_key.items() for k in of_system if k not in systems.get(system, {})}
+    unvouched |= {k for a in several for b in a[1] if (k := shapes.key(b, a[3])) not in systems.get(a[0], {})}
+    holders: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for of_system in systems.values():
+        for key, spec in of_system.items():
             holders[key].append(spec)
+    unvouched |= {k for k, specs in holders.items() if any(s.get("defined") for s in specs)}
     agreed = {
         k: specs[0] for k, specs in sorted(holders.items()) if k not in unvouched and all(s == specs[0] for s in specs)
     }

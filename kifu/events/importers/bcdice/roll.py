@@ -6,6 +6,8 @@ from typing import Any
 
 import msgspec
 
+from ...i18n import Msg
+
 from .text import Block
 
 
@@ -44,6 +46,8 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True):
     """A word glued to the echo (a table name, ``c``)."""
     problem: str | None = None
     """Why the faces of this result could not be read; None when nothing is missing."""
+    why: dict[str, Any] | None = None
+    """``problem`` by catalogue id (``{"key", "args"}``), so that the report says it in the reader's language."""
     certain: bool = False
     """The text is BCDice's own form (so a problem is reported even in a player's message)."""
 
@@ -114,6 +118,9 @@ def make(block: Block, kind: str, **fields: Any) -> Roll:
     last = steps[-1] if steps else ""
     outcome = last if last and _int(last) is None else None
     echo = block.echo if block.echo is not None else block.head
+    problem = fields.get("problem")
+    if isinstance(problem, Msg):  # said by id: kept in English, rendered for the reader from the catalogue
+        fields = {**fields, "problem": problem.render("en"), "why": {"key": problem.key, "args": dict(problem.params)}}
     return Roll(
         echo=echo,
         text=block.text,

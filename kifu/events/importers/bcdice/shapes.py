@@ -47,6 +47,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ...i18n import Msg
 from .roll import Dice, Roll, make
 from .text import Block
 
@@ -424,7 +425,7 @@ def read(block: Block, system: str | None, typed: str | None = None) -> Roll | N
         return None  # a result whose command the export does not keep is keyed "?": unread
     dice = read_dice(block, spec, typed or "")
     if dice is None:
-        return make(block, "other", problem="dice not in the form BCDice's tests show for this command", certain=True)
+        return make(block, "other", problem=Msg("bcdice.not_tests_form"), certain=True)
     if spec["rel"] == "nothing":
         return make(block, "other", certain=True)
     return make(block, "die", **dice.fields(), ordered=spec["ordered"], certain=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from ...i18n import Msg
 from . import log_horizon as lh
 from . import skills
 from .common import is_int
@@ -222,7 +223,7 @@ def read(block: Block, system: str | None, st: Settings, typed: str | None = Non
         return table(widen(block, lambda name: table_named(system, name)), system, st, typed)
     for checker, echo in _HIDDEN_CHECKS.items() if "1D20" in upper else ():
         if system in (None, checker) and echo.fullmatch(block.echo) and len(block.steps) > 1:
-            return make(block, "other", problem=f"{checker} rolls a die this result does not show", certain=True)
+            return make(block, "other", problem=Msg("bcdice.hidden_die", checker=checker), certain=True)
     if block.suffix:
         if _BONUS.fullmatch(block.suffix) and _CC_ECHO.fullmatch(block.echo):
             return _bonus_roll(block)

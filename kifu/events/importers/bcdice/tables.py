@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+from ...i18n import Msg
 from . import skills
 from .common import d66_pair, is_int
 from .roll import Dice, Roll, make
@@ -154,6 +155,19 @@ def table_named(system: str | None, name: str) -> bool:
     return False
 
 
+def defined_dice(system: str | None, name: str) -> str | None:
+    """The dice BCDice's definition of the system's table ``name`` rolls, vetted or not (``tables.json``,
+    ``OWN_TABLES``); None where the system defines no such table."""
+    fam = family(system)
+    if fam in OWN_TABLES and name in OWN_TABLES[fam]:
+        return OWN_TABLES[fam][name]
+    while fam:
+        if name in _tables().get(fam, {}):
+            return _tables()[fam][name]
+        fam = _PARENT.get(fam)
+    return None
+
+
 def table_dice(system: str | None, name: str) -> str | None:
     """The dice a vetted table of the recorded system rolls (``1D6``, ``2D6``, ``D66``, ``D66S`` = sorted)."""
     tables = _tables()
@@ -188,7 +202,7 @@ def table(block: Block, system: str | None, st: Settings, typed: str | None = No
         link = _LINK.fullmatch(block.steps[k])
         link_kind = table_dice(system, link.group(1)) if link else None
         if link is None or link_kind is None or k + 1 >= len(block.steps):
-            return make(block, "other", problem=f"table {block.name!r} rolled further tables", certain=True)
+            return make(block, "other", problem=Msg("bcdice.table_further", table=repr(block.name)), certain=True)
         parts.append(
             (
                 Block(
@@ -208,7 +222,7 @@ def table(block: Block, system: str | None, st: Settings, typed: str | None = No
     for part, part_kind in parts:
         inner = _inner_dice(part.steps[0] if part.steps else "")
         if inner is None:
-            return make(block, "other", problem=f"table {part.name!r} rolled dice its text does not show", certain=True)
+            return make(block, "other", problem=Msg("bcdice.table_hides", table=repr(part.name)), certain=True)
         roll = _table_value(part, part_kind, family(system), typed)
         if roll.kind != "die":
             return roll if len(parts) == 1 else make(block, "other", problem=roll.problem, certain=True)
@@ -245,9 +259,19 @@ def _table_value(block: Block, kind: str, fam: str | None, typed: str | None) ->
         times, sides = int(m.group(1)), int(m.group(2))
         if len(faces) == times and all(1 <= f <= sides for f in faces):
             return make(block, "die", dice=tuple((sides, f) for f in faces), certain=True)
-        return make(block, "other", problem=f"table {block.name!r} ({kind}): faces {faces} do not fit", certain=True)
+        return make(
+            block,
+            "other",
+            problem=Msg("bcdice.table_faces_misfit", table=repr(block.name), dice=kind, faces=str(faces)),
+            certain=True,
+        )
     if not is_int(echo):
-        return make(block, "other", problem=f"table {block.name!r} ({kind}): value {echo!r} not read", certain=True)
+        return make(
+            block,
+            "other",
+            problem=Msg("bcdice.table_value_unread", table=repr(block.name), dice=kind, value=repr(echo)),
+            certain=True,
+        )
     value = int(echo)
     if fam == "Satasupe":
         shift = _satasupe_shift(typed)
@@ -255,7 +279,7 @@ def _table_value(block: Block, kind: str, fam: str | None, typed: str | None) ->
             return make(
                 block,
                 "other",
-                problem=f"table {block.name!r}: the command, which may shift or set its value, is not known",
+                problem=Msg("bcdice.table_command_unknown", table=repr(block.name)),
                 certain=True,
             )
         if shift == "=":
@@ -264,14 +288,16 @@ def _table_value(block: Block, kind: str, fam: str | None, typed: str | None) ->
             return make(
                 block,
                 "other",
-                problem=f"table {block.name!r}: {value} may be cut to the table's range after {shift:+d}",
+                problem=Msg("bcdice.table_cut", table=repr(block.name), value=value, shift=f"{shift:+d}"),
                 certain=True,
             )
         value -= shift
     if kind.startswith("D66"):
         pair = d66_pair(value)
         if pair is None:
-            return make(block, "other", problem=f"table {block.name!r} (D66): {value} is no D66 value", certain=True)
+            return make(
+                block, "other", problem=Msg("bcdice.table_no_d66", table=repr(block.name), value=value), certain=True
+            )
         return make(
             block, "die", dice=((6, pair[0]), (6, pair[1])), ordered=pair[0] == pair[1] or kind == "D66", certain=True
         )
@@ -280,9 +306,17 @@ def _table_value(block: Block, kind: str, fam: str | None, typed: str | None) ->
         if dice.total(int(m.group(1)), int(m.group(2)), value):
             return make(block, "die", **dice.fields(), certain=True)
         return make(
-            block, "other", problem=f"table {block.name!r} ({kind}): {value} is no value of {kind}", certain=True
+            block,
+            "other",
+            problem=Msg("bcdice.table_no_value", table=repr(block.name), dice=kind, value=value),
+            certain=True,
         )
-    return make(block, "other", problem=f"table {block.name!r} ({kind}): value {value} not read", certain=True)
+    return make(
+        block,
+        "other",
+        problem=Msg("bcdice.table_value_unread", table=repr(block.name), dice=kind, value=value),
+        certain=True,
+    )
 
 
 _SATASUPE_CMD = re.compile(r"[A-Z]+\d*(?:([+=-])(\d+))?")
