@@ -138,8 +138,6 @@ def _order_proved(spec: dict[str, Any], right: list[Test]) -> bool:
     not ascending, and some in one that is not descending (a D66 table that sorts shows 35 for a 5
     and a 3; tests that all rolled the smaller die first cannot tell; SamsaraBallad shows a d100 rolled 7
     then 5 as 57). One die at a time needs no proof."""
-    if spec["rel"] == "sum":
-        return True  # a sum shows faces only where they are all alike (2 or 12 on 2D6): no order to prove
     runs: list[list[int]] = []
     for found, _, typed in right:
         for b in found:
