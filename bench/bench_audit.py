@@ -60,18 +60,10 @@ def bench_game(game: str, matches: int, runs: int) -> bool:
     paths = sims.corpus(OUT, game, matches)
     datas = [p.read_bytes() for p in paths]
     n = sum(d.count(b"\n") for d in datas)
-    cold_log = sims.tiny(OUT, game)
-    run_cli([cold_log])  # page cache and .pyc files, not timed
-    run_cli(paths)
-    cold = statistics.median(run_cli([cold_log]) for _ in range(runs))
-    floors, walls, ratios = [], [], []
-    for _ in range(runs):
-        f = sims.floor(datas)
-        w = run_cli(paths)
-        floors.append(f)
-        walls.append(w)
-        ratios.append(f / max(w - cold, 1e-9))
-    f, w, ratio = statistics.median(floors), statistics.median(walls), statistics.median(ratios)
+    m = sims.paired(
+        run_cli, paths, sims.tiny(OUT, game), lambda: sims.floor(datas), lambda f, c: f / max(c, 1e-9), runs
+    )
+    f, w, cold, ratio = m
     rate = n / max(w - cold, 1e-9)
     print(
         f"{game:<13} {matches:>4} {n:>8,} {n / f:>12,.0f} {w:>7.2f} {cold:>6.2f} {rate:>12,.0f} "

@@ -28,7 +28,6 @@ import argparse
 import io
 import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -95,21 +94,17 @@ def bench_game(chess: Any, text: str, game: str, matches: int, runs: int) -> boo
     per = sum(p.read_bytes().count(b"\n") for p in paths)
     paths = paths * max(1, -(-EVENTS // per))
     n = per * (len(paths) // matches)
-    cold_log = sims.tiny(OUT / "sims", game)
-    run_cli([cold_log])  # page cache and .pyc files, not timed
-    cold = statistics.median(run_cli([cold_log]) for _ in range(runs))
-    peers, kifus, ratios = [], [], []
-    for _ in range(runs):
+
+    def peer() -> float:
         seconds, moves = replay(chess, text)
-        peer = seconds / moves * 1e6
-        ours = (run_cli(paths) - cold) / n * 1e6
-        peers.append(peer)
-        kifus.append(ours)
-        ratios.append(ours / peer)
-    peer, ours, ratio = statistics.median(peers), statistics.median(kifus), statistics.median(ratios)
+        return seconds / moves * 1e6
+
+    m = sims.paired(run_cli, paths, sims.tiny(OUT / "sims", game), peer, lambda p, c: c / n * 1e6 / p, runs)
+    peer_us, cold, ratio = m.reference, m.cold, m.ratio
+    ours = (m.cpu - cold) / n * 1e6
     ok = ratio <= TARGET
     print(
-        f"{game:<13} {n:>8,} {cold:>6.3f} {ours:>10.2f} {peer:>10.2f} {ratio:>7.2f}×  ≤ {TARGET}×  "
+        f"{game:<13} {n:>8,} {cold:>6.3f} {ours:>10.2f} {peer_us:>10.2f} {ratio:>7.2f}×  ≤ {TARGET}×  "
         f"{'PASS' if ok else 'MISS'}",
         flush=True,
     )

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 from pathlib import Path
 
@@ -60,18 +59,10 @@ def bench(game: str, form: str, paths: list[Path], runs: int) -> bool:
     paths = paths * max(1, -(-EVENTS // per))
     datas = [p.read_bytes() for p in paths]
     n = sum(d.count(b"\n") for d in datas)
-    cold_log = sims.tiny(OUT, game)
-    run_cli([cold_log])  # page cache and .pyc files, not timed
-    run_cli(paths)
-    cold = statistics.median(run_cli([cold_log]) for _ in range(runs))
-    floors, cpus, ratios = [], [], []
-    for _ in range(runs):
-        f = sims.floor(datas)
-        c = run_cli(paths)
-        floors.append(f)
-        cpus.append(c)
-        ratios.append(f / max(c - cold, 1e-9))
-    f, c, ratio = statistics.median(floors), statistics.median(cpus), statistics.median(ratios)
+    m = sims.paired(
+        run_cli, paths, sims.tiny(OUT, game), lambda: sims.floor(datas), lambda f, c: f / max(c, 1e-9), runs
+    )
+    f, c, cold, ratio = m
     ok = ratio >= TARGET
     print(
         f"{game:<13} {form:<10} {n:>8,} {f / n * 1e6:>9.2f} {c:>7.3f} {cold:>6.3f} {(c - cold) / n * 1e6:>10.2f} "

@@ -9,10 +9,12 @@ The same seed gives the same bytes, so runs and branches compare on the same fil
 from __future__ import annotations
 
 import os
+import statistics
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -118,6 +120,43 @@ def cpu_of(cmd: list[str], env: dict[str, str], codes: tuple[int, ...] = (0, 1))
     if os.waitstatus_to_exitcode(status) not in codes:
         raise SystemExit(f"{' '.join(cmd[:4])} … failed: {err.decode(errors='replace')[-300:]}")
     return usage.ru_utime + usage.ru_stime
+
+
+class Paired(NamedTuple):
+    """Medians of kifu's runs and of the yardstick measured beside each of them."""
+
+    reference: float
+    """The yardstick's figure (the floor's CPU seconds, python-chess's µs per move)."""
+    cpu: float
+    """CPU seconds of kifu's process over the corpus, cold start included."""
+    cold: float
+    """CPU seconds of the same command on ``tiny``'s log: its cold start."""
+    ratio: float
+    """The median of the per-run ratios (each run against the yardstick measured right before it)."""
+
+
+def paired(
+    run: Callable[[list[Path]], float],
+    paths: list[Path],
+    cold_log: Path,
+    reference: Callable[[], float],
+    ratio: Callable[[float, float], float],
+    runs: int,
+) -> Paired:
+    """``run`` (CPU seconds of a kifu process over some logs) over ``paths``, each time right after
+    ``reference()``; ``ratio(reference, kifu's CPU less its cold start)`` of each pair. The cold start is
+    ``run([cold_log])``'s median; one run of each first warms the page cache and the .pyc files."""
+    run([cold_log])
+    run(paths)
+    cold = statistics.median(run([cold_log]) for _ in range(runs))
+    refs, cpus, ratios = [], [], []
+    for _ in range(runs):
+        r = reference()
+        c = run(paths)
+        refs.append(r)
+        cpus.append(c)
+        ratios.append(ratio(r, c - cold))
+    return Paired(statistics.median(refs), statistics.median(cpus), cold, statistics.median(ratios))
 
 
 def tiny(root: Path, game: str) -> Path:
