@@ -1,7 +1,7 @@
-"""ガンナガン with the coin-toss variant (seed 000): the state after any event.
+"""ガンナガン with the coin-toss variant (トスで決まる枚数ルール): the state after any event.
 
 Base-game zones and counts follow ../shared/reference/gunandgun.md §1; per
-activation the state keeps its costs, its toss sequence and N (seed 000 §概要:
+activation the state keeps its costs, its toss sequence and N (トスで決まる枚数ルール §概要:
 N = tosses facing the tosser before the first toss facing the opponent). Total:
 an event that breaks a rule still updates the state as recorded, clamped where a
 count cannot go below zero or a gun above its 最大装填数 (FAQ: loads above the

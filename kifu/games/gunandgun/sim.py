@@ -1,4 +1,4 @@
-"""A seeded generator of legal ガンナガン matches played with the coin-toss variant (seed 000).
+"""A seeded generator of legal ガンナガン matches played with the coin-toss variant (トスで決まる枚数ルール).
 
 ``simulate(seed, turns, mistake)`` (every game's one signature, kifu/games/mistakes.py) returns
 event payloads (without ``seq``/``prev``; ``kifu.chain`` numbers and chains them) that
@@ -61,7 +61,7 @@ bullet tossed when it is loaded (its activation named there) instead of at the s
 
 
 def values_under(card: Any, n: int) -> list[int]:
-    """Each number of a card's effect under N, in catalogue order (seed 000 §基本ルール 2)."""
+    """Each number of a card's effect under N, in catalogue order (トスで決まる枚数ルール §基本ルール 2)."""
     return [n if x.replaceable else x.value for x in card.numbers]
 
 
@@ -183,7 +183,7 @@ class Table:
         self.mistake.made(self.seq if seq is None else seq, MISTAKES[kind])
 
     def effect_tossed(self, pid: str, act: str) -> None:
-        """A gunner or gun effect is never tossed (seed 000); the mistake tosses one until the coin faces the
+        """A gunner or gun effect is never tossed (トスで決まる枚数ルール); the mistake tosses one until the coin faces the
         opponent, and the effect then applies as printed (the table knew N does not replace it)."""
         if not now(self.mistake, "effect-tossed"):
             return
@@ -301,7 +301,7 @@ def _load_from_deck(t: Table, pid: str, gun: str, n: int, act: str) -> None:
 def _turn_start(t: Table, pid: str) -> dict[str, tuple[str, int, int]]:
     """The turn starts: burn, then one toss group per function kind in play; returns card -> (group, N, copies).
 
-    A copy played later this turn has no N until the owner's next turn start (seed 000 【機能】)."""
+    A copy played later this turn has no N until the owner's next turn start (トスで決まる枚数ルール 【機能】)."""
     s = t.sides[pid]
     s.turns += 1
     s.basic.clear()
@@ -318,7 +318,7 @@ def _turn_start(t: Table, pid: str) -> dict[str, tuple[str, int, int]]:
         gid = t.act_id()
         copies = s.functions.count(card)
         t.emit("gg.group", pid, act=gid, player=pid, kind="function", card=card, copies=copies)
-        # a pure load effect stops tossing once N reaches the room of the gun with the most room (seed 000)
+        # a pure load effect stops tossing once N reaches the room of the gun with the most room (トスで決まる枚数ルール)
         cap = max(_room(s, g) for g in s.loads) if card != "ヒーリング・チューブ" else None
         groups[card] = (gid, t.toss(pid, gid, cap), copies)
     return groups
@@ -390,7 +390,7 @@ def _basic_load(t: Table, pid: str) -> None:
 
 def _load_past_max(t: Table, pid: str, gun: Any, n: int) -> None:
     """The mistake: ``n`` hand cards loaded face down into a gun with room for ``n - 1``. The gun holds its
-    maximum; the card past it goes to the discard (seed 000 FAQ: loads past the maximum are ignored)."""
+    maximum; the card past it goes to the discard (トスで決まる枚数ルール FAQ: loads past the maximum are ignored)."""
     s = t.sides[pid]
     name = gun.short_name
     for i in range(n):

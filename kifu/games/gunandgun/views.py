@@ -1,4 +1,4 @@
-"""Warehouse views of ガンナガン with the coin-toss variant (seed 000): setups, turns, tosses, N per activation.
+"""Warehouse views of ガンナガン with the coin-toss variant (トスで決まる枚数ルール): setups, turns, tosses, N per activation.
 
 Seed 000 §基本ルール: N is the number of tosses facing the tosser before the first
 toss facing the opponent. The projection counts it (``Activation.n``) and the
@@ -101,7 +101,7 @@ RANDOMNESS = """
           FROM {events} WHERE type = 'gg.toss')"""
 
 # Only finished runs (one toss facing the opponent): a run cut short at a load cap
-# (seed 000 §装填効果) is censored, not a draw from Geometric(1/2). N is the projection's
+# (トスで決まる枚数ルール §装填効果) is censored, not a draw from Geometric(1/2). N is the projection's
 # (tosses after the first opponent-facing one are not part of the run).
 RUNS = """
     WITH t AS (SELECT match, seq, j[1] AS player, j[2] AS act

@@ -1,4 +1,4 @@
-"""Magic coin flips (CR 705, seed 001): the state of a match's flips after any event.
+"""Magic coin flips (CR 705, MTG Wiki «コイン投げ»): the state of a match's flips after any event.
 
 Per flip instruction the state keeps its coins grouped by replaced flip (or by
 round, for Mana Clash), the calls, the kept coin under Krark's Thumb, the
@@ -572,7 +572,7 @@ def ignored_coins(g: Group, player: str) -> tuple[Coin, ...]:
 
 def the_call(ins: Instruction, g: Group) -> Mark | None:
     """The flipper's call that counts for flip ``g`` (705.2: only the flipper calls). A call may be changed
-    until the coin lands (seed 001 allows calling before the toss), so by default the last call before the
+    until the coin lands (MTG Wiki «コイン投げ» allows calling before the toss), so by default the last call before the
     flipper's first coin counts; a call made only after the result is still the call (MTG-CALL-004 judges
     its timing). Option ``call_counts: first`` holds the flipper to the first call."""
     if not g.calls:

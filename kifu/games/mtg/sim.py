@@ -1,4 +1,4 @@
-"""Seeded generator of legal Magic coin-flip matches (CR 705, seed 001, Krark's Thumb rulings).
+"""Seeded generator of legal Magic coin-flip matches (CR 705, MTG Wiki «コイン投げ», Krark's Thumb rulings).
 
 ``simulate(seed, turns, mistake)`` is every game's one signature (kifu/games/mistakes.py);
 ``legal_match(seed, …)`` chooses the Thumbs, their stacking and Edgar itself. Each plays a few turns in which the players flip coins for

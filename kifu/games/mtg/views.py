@@ -1,4 +1,4 @@
-"""Warehouse views of Magic: The Gathering coin flips (seed 001, Comprehensive Rules 705).
+"""Warehouse views of Magic: The Gathering coin flips (MTG Wiki «コイン投げ», Comprehensive Rules 705).
 
 One row per coin that landed (``mtg.coin``), with its instruction's card and
 flipper, the flipper's call for that flip (705.2), whether Krark's Thumb kept or

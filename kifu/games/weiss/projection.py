@@ -1,6 +1,6 @@
 """Weiss Schwarz projection: each player's zones, the turn, phase, step and attack in progress.
 
-Source: seed 003 (WSターンの流れ) and reference Part B. The fold is total: an event
+Source: WSターンの流れ and reference Part B. The fold is total: an event
 that breaks a rule still moves the cards it says it moved (counts never go below 0),
 so the auditor can compare what happened with what the seed requires.
 """

@@ -1,4 +1,4 @@
-"""Weiss Schwarz: a seeded generator of legal turns (seed 003's turn flow), and the table it plays on.
+"""Weiss Schwarz: a seeded generator of legal turns (WSターンの流れ's turn flow), and the table it plays on.
 
 ``Table`` keeps the projected state while it writes events, so every helper can
 act legally (draw what the deck holds, level up at 7 clock, attack with standing

@@ -1,4 +1,4 @@
-"""Warehouse views of Weiss Schwarz (seed 003, WSターンの流れ): one row per attack.
+"""Warehouse views of Weiss Schwarz (WSターンの流れ): one row per attack.
 
 An attack is a ``ws.attack`` and everything up to the next attack, the end of a
 phase or a new turn: its trigger reveal (soul icons), counters, the attack's

@@ -1,4 +1,4 @@
-"""Projection of the World Trigger 1v1 dice game (seed 002): trion, distance, sets, tags, chains.
+"""Projection of the World Trigger 1v1 dice game (ボーダー隊員ソロランク戦ゲーム（仮）): trion, distance, sets, tags, chains.
 
 Total: every well-formed event changes the state as recorded, legal or not;
 the auditor (``kifu/games/worldtrigger/rules/``) judges. Payments written in an
@@ -93,7 +93,7 @@ class Decl(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class PhaseUse(msgspec.Struct, frozen=True, kw_only=True):
-    """An effect used in the current tactics phase (seed 002 ■5: once per set card)."""
+    """An effect used in the current tactics phase (ボーダー隊員ソロランク戦ゲーム（仮） ■5: once per set card)."""
 
     player: str
     trigger: str
@@ -120,7 +120,7 @@ class UseRecord(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class InitUse(msgspec.Struct, frozen=True, kw_only=True):
-    """A ``wt.init.use`` as recorded and paid (seed 002 ■2), for the initial-distance rules."""
+    """A ``wt.init.use`` as recorded and paid (ボーダー隊員ソロランク戦ゲーム（仮） ■2), for the initial-distance rules."""
 
     player: str
     trigger: str
@@ -160,7 +160,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     active: str | None = None
     """Attacker of the latest plot: whose tactics phase it is."""
     in_tactics_phase: bool = False
-    """True once the active player has plotted: seed 002 ■5 プロットが終わると…戦術フェイズ. The phase does
+    """True once the active player has plotted: ボーダー隊員ソロランク戦ゲーム（仮） ■5 プロットが終わると…戦術フェイズ. The phase does
     not wait for the ``wt.tags`` line, which only records what the plot gave."""
     expected_tags: tuple[str, ...] | None = None
     """Tags the latest plot should give, until its wt.tags is recorded."""
@@ -178,7 +178,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Players who passed since the latest declaration."""
     unpaid_reveals: tuple[tuple[str, str], ...] = ()
     """(player, trigger) of this turn's reveals that could not be paid: that trigger stayed face down
-    (seed 002 ■5 手順1) and its effect does not happen."""
+    (ボーダー隊員ソロランク戦ゲーム（仮） ■5 手順1) and its effect does not happen."""
     defeated: str | None = None
     """The player who reached 0 trion or bailed out first."""
     defeated_seq: int | None = None
@@ -186,7 +186,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     defeat_reason: str | None = None
     """How the defeated player lost: ``trion`` (reached 0) or ``bailout``."""
     winner: str | None = None
-    """The defeated player's opponent (seed 002 ■7), once someone is defeated."""
+    """The defeated player's opponent (ボーダー隊員ソロランク戦ゲーム（仮） ■7), once someone is defeated."""
     played_on_seq: int | None = None
     """Seq of the first game event recorded after the defeat: play that should not have happened."""
     tags_expire: str = "turn"
@@ -198,7 +198,7 @@ def initial(start: MatchStarted, options: Mapping[str, Any]) -> State:
 
 
 def gained(sheet: tuple[str, ...] | list[str], attack: list[int], defence: list[int]) -> list[str]:
-    """Tags from a plot: each attacker die whose face no defender die shows (seed 002 ■5).
+    """Tags from a plot: each attacker die whose face no defender die shows (ボーダー隊員ソロランク戦ゲーム（仮） ■5).
 
     Blocking is by face value: one defender 5 blocks both attacker 5s (the seed's
     5,5 vs 5,6 example gives nothing). A face the sheet does not assign gives no tag.
@@ -380,7 +380,7 @@ def _tags(state: State, e: TagsGained) -> State:
 @apply.on(TriggerRevealed)
 def _reveal(state: State, e: TriggerRevealed) -> State:
     a = agent(state, e.player)
-    if a.trion < e.trion:  # seed 002 ■5 手順1: cannot pay, so it stays face down
+    if a.trion < e.trion:  # ボーダー隊員ソロランク戦ゲーム（仮） ■5 手順1: cannot pay, so it stays face down
         return replace(state, unpaid_reveals=state.unpaid_reveals + ((e.player, e.trigger),))
     state = _pay(state, e.player, e.trion, e.seq)
     if e.trigger == a.set_main and not a.main_face_up:

@@ -1,8 +1,8 @@
-"""Seeded generator of legal World Trigger 1v1 dice-game matches (seed 002).
+"""Seeded generator of legal World Trigger 1v1 dice-game matches (ボーダー隊員ソロランク戦ゲーム（仮）).
 
 ``match(seed)`` plays two simple agents against each other with the example
 catalogue and returns ``match.start`` and the events as plain dicts, ready for
-``logfile.create`` and ``Writer.append``. Every choice follows seed 002 as the
+``logfile.create`` and ``Writer.append``. Every choice follows ボーダー隊員ソロランク戦ゲーム（仮） as the
 rulebook reads it (defaults of every option), so an audit of a generated match
 gives no errors: the property tests and ``fixtures/worldtrigger/make.py`` rely
 on that. Same seed, same match.

@@ -1,4 +1,4 @@
-"""Warehouse views of the fan-made World Trigger 1v1 dice game (seed 002): builds, plots, turn order.
+"""Warehouse views of the fan-made World Trigger 1v1 dice game (ボーダー隊員ソロランク戦ゲーム（仮）): builds, plots, turn order.
 
 Seed 002 ■2: the initial distance is one die roll, the game's only random outcome
 a log records; it feeds ``randomness``. Plot dice (■5 プロット) are faces the

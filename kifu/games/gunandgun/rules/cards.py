@@ -1,7 +1,7 @@
 """ガンナガン: each card is used as the kind it is (base game).
 
-Sources: reference gunandgun.md §1.3 ① (card use: activate an action or a function, set a
-response), §1.8 (card kinds); seed 000 §カード処理ごとのトス実行タイミング (each kind tosses at its
+Sources: ガンナガン非公式wiki「ルール」 §1.3 ① (card use: activate an action or a function, set a
+response), §1.8 (card kinds); トスで決まる枚数ルール §カード処理ごとのトス実行タイミング (each kind tosses at its
 own timing, so a card recorded as the wrong kind would toss at the wrong time).
 """
 

@@ -1,7 +1,7 @@
-"""ガンナガン (seed 000 coin-toss variant): COST, voltage and additional costs.
+"""ガンナガン (トスで決まる枚数ルール): COST, voltage and additional costs.
 
-Sources: seed 000 §ルール適用の例外 (各種コストには適用されない, 先払い), §追加コストについて,
-FAQ (コストは返ってきますか); reference gunandgun.md §1.7 (how COST is paid).
+Sources: トスで決まる枚数ルール §ルール適用の例外 (各種コストには適用されない, 先払い), §追加コストについて,
+FAQ (コストは返ってきますか); ガンナガン非公式wiki「ルール」 §1.7 (how COST is paid).
 """
 
 from __future__ import annotations

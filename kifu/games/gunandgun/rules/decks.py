@@ -1,6 +1,6 @@
 """ガンナガン: each player plays from the two decks their guns bring (base game).
 
-Sources: reference gunandgun.md §1.1 (each gun has its own 20-card deck; a player plays
+Sources: ガンナガン非公式wiki「ルール」 §1.1 (each gun has its own 20-card deck; a player plays
 with the two decks of their two guns), §2.2 (which cards each deck holds, and how many),
 §1.11 with option ``deck_out`` (when an empty deck loses); §1.4-1.5 (a face-up bullet is
 fired from the gun it was loaded in), §1.3 (a function acts while it is in play).

@@ -1,8 +1,8 @@
-"""ガンナガン (seed 000 coin-toss variant): shared helpers for the rule modules.
+"""ガンナガン (トスで決まる枚数ルール): shared helpers for the rule modules.
 
 Card facts come from the catalogue (kifu/games/gunandgun/cards.py); the helpers
 turn an activation of the projection into what its card says, and compute N-based
-values the way seed 000 §基本ルール and §ルール適用の例外 describe.
+values the way トスで決まる枚数ルール §基本ルール and §ルール適用の例外 describe.
 """
 
 from __future__ import annotations
@@ -85,13 +85,13 @@ def value_of(facts: Any, n: int, role: str) -> int | None:
 
 
 def is_pure_load(facts: Any) -> bool:
-    """A load effect: every replaceable number counts cards loaded (seed 000 multi-gun clause)."""
+    """A load effect: every replaceable number counts cards loaded (トスで決まる枚数ルール multi-gun clause)."""
     rep = [x for x in numbers(facts) if x.replaceable]
     return bool(rep) and all(x.role == "load" for x in rep)
 
 
 def load_cap(state: State, a: Activation) -> int | None:
-    """Room of the gun with the most room left: a load effect's toss stops there (seed 000 §ルール適用の例外)."""
+    """Room of the gun with the most room left: a load effect's toss stops there (トスで決まる枚数ルール §ルール適用の例外)."""
     if a.kind not in TOSSED_KINDS or not _pure_load(state.ckey, a.kind, _name(state, a, None)):
         return None
     return a.room  # measured when the activation opened and again at its first toss
@@ -104,7 +104,7 @@ def sequence_over(state: State, a: Activation, options: Any = None) -> bool:
     cap (the room of the gun with the most room): under ``cap-or-opponent`` only exactly
     there (a table that tossed on past the cap must go on until the coin faces the
     opponent), under ``cap`` there or past it (the toss past it is GG-TOSS-002's), under
-    ``opponent`` never (seed 000's "原則として相手側が出るまでトスを続ける" read strictly).
+    ``opponent`` never (トスで決まる枚数ルール's "原則として相手側が出るまでトスを続ける" read strictly).
     """
     if a.ended:
         return True

@@ -1,6 +1,6 @@
-"""ガンナガン (seed 000 coin-toss variant): usage limits stay as printed; N=0 still counts.
+"""ガンナガン (トスで決まる枚数ルール): usage limits stay as printed; N=0 still counts.
 
-Sources: seed 000 §ルール適用の例外 (「1ターン1度」などのカード使用制限は変わらない), FAQ
+Sources: トスで決まる枚数ルール §ルール適用の例外 (「1ターン1度」などのカード使用制限は変わらない), FAQ
 (0 でもカードの処理自体は行われたものとして扱う), 裁定例 ノイズジェネレーター; reference
 gunandgun.md §1.8 (keyword limits), §1.9 (skills).
 """

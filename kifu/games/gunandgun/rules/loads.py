@@ -1,7 +1,7 @@
 """ガンナガン: loading guns (base game, and the variant's cap on effect loads).
 
-Sources: reference gunandgun.md §1.4 ([N-load]: 装填上限, 最大装填数, face-up bullets);
-seed 000 FAQ (装填上限を超えた分は無視され、装填数は上限の値で固定).
+Sources: ガンナガン非公式wiki「ルール」 §1.4 ([N-load]: 装填上限, 最大装填数, face-up bullets);
+トスで決まる枚数ルール FAQ (装填上限を超えた分は無視され、装填数は上限の値で固定).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""ガンナガン (seed 000 coin-toss variant): N replaces the effect's numbers.
+"""ガンナガン (トスで決まる枚数ルール): N replaces the effect's numbers.
 
-Sources: seed 000 §基本ルール 2, §ルール適用の例外, §追加コストについて, 裁定例 (計略, 過焔地獄,
+Sources: トスで決まる枚数ルール §基本ルール 2, §ルール適用の例外, §追加コストについて, 裁定例 (計略, 過焔地獄,
 徹甲榴弾, リロード・サポーター, ノイズジェネレーター, 緊急回避, 相撃ち), FAQ (0 の場合).
 """
 
@@ -103,7 +103,7 @@ def _effect_within_n(s: Step, a: Any) -> Iterable[Flag]:
     f = facts_of(st, a)
     limit = value_of(f, a.n, role) if f is not None and role else None
     if limit is not None:
-        limit *= a.copies  # one N applies to every copy of a function (seed 000 【機能】)
+        limit *= a.copies  # one N applies to every copy of a function (トスで決まる枚数ルール 【機能】)
     done = a.effects.get(_effect_key(e, st), 0)
     if isinstance(e, ev.HitModified) and limit is not None and e.to is None and abs(e.delta) != limit:
         done = abs(e.delta)  # a HIT modifier is exactly its number under N (緊急回避 N=2 → HIT-2)
@@ -156,7 +156,9 @@ def _role(e: Any) -> str | None:
 def _effect_key(e: Any, st: Any) -> str:
     if isinstance(e, ev.Loaded):
         g = player_gun(st, e.player, e.gun)
-        return "load:" + (g.name if g else e.gun)  # a load effect over several guns gives each gun up to N (seed 000)
+        return "load:" + (
+            g.name if g else e.gun
+        )  # a load effect over several guns gives each gun up to N (トスで決まる枚数ルール)
     if isinstance(e, ev.LifeChanged):
         return "heal" if e.why == "heal" else "hit"
     if isinstance(e, ev.CardsMoved):

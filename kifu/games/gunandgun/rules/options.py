@@ -1,4 +1,4 @@
-"""ガンナガン (seed 000 coin-toss variant): house-ruling options where the sources are silent.
+"""ガンナガン (トスで決まる枚数ルール): house-ruling options where the sources are silent.
 
 Each is set in ``match.start.rules``; unnamed options take the default. The open
 questions they answer are listed in ../shared/reference/gunandgun.md §5.

@@ -1,6 +1,6 @@
 """ガンナガン: setup, turn flow and the end of the game (base game).
 
-Sources: reference gunandgun.md §1.1-1.3 ([W56] setup, first player, turn structure),
+Sources: ガンナガン非公式wiki「ルール」 §1.1-1.3 ([W56] setup, first player, turn structure),
 §1.10 (burn), §1.11 (win/loss), with the options of options.py where they are open.
 """
 

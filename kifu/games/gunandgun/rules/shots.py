@@ -1,6 +1,6 @@
 """ガンナガン: shooting and damage (base game; gun HIT tables are never tossed).
 
-Sources: reference gunandgun.md §1.5 ([N-shoot] sequence and HIT table), seed 000
+Sources: ガンナガン非公式wiki「ルール」 §1.5 ([N-shoot] sequence and HIT table), トスで決まる枚数ルール
 §ルール適用の例外 (機銃の固有効果には適用されない).
 """
 

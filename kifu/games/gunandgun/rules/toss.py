@@ -1,6 +1,6 @@
-"""ガンナガン (seed 000 coin-toss variant): the toss sequence, N, and when to toss.
+"""ガンナガン (トスで決まる枚数ルール): the toss sequence, N, and when to toss.
 
-Sources: seed 000 §概要, §基本ルール 2, §ルール適用の例外, §カード処理ごとのトス実行タイミング, FAQ.
+Sources: トスで決まる枚数ルール §概要, §基本ルール 2, §ルール適用の例外, §カード処理ごとのトス実行タイミング, FAQ.
 """
 
 from __future__ import annotations

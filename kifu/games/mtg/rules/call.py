@@ -1,4 +1,4 @@
-"""Magic coin flips: calls, winning and losing (CR 705.2, seed 001 §ルール) and stated results (CR 705.3)."""
+"""Magic coin flips: calls, winning and losing (CR 705.2, MTG Wiki «コイン投げ» §ルール) and stated results (CR 705.3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Magic coin flips: the coin itself (CR 705.1, seed 001 §ルール) and flip bookkeeping."""
+"""Magic coin flips: the coin itself (CR 705.1, MTG Wiki «コイン投げ» §ルール) and flip bookkeeping."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Magic coin flips (CR 705, seed 001): citations, options and helpers shared by the rule areas."""
+"""Magic coin flips (CR 705, MTG Wiki «コイン投げ»): citations, options and helpers shared by the rule areas."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Weiss Schwarz (ヴァイスシュヴァルツ) rulebook: the turn flow of seed 003, by area.
+"""Weiss Schwarz (ヴァイスシュヴァルツ) rulebook: the turn flow of WSターンの流れ, by area.
 
 Source: ``shared/seeds/003_6ef41692d6c94716.txt`` (WSターンの流れ) and the rule facts
 of ``shared/reference/mtg-and-weiss.md`` Part B. ``flow`` holds the phase and step

@@ -1,6 +1,6 @@
 """Weiss Schwarz attack phase: declaration, trigger, counter and battle (damage is ``damage``, encore ``encore``).
 
-Source: seed 003 §アタックフェイズ A (アタック宣言), B (トリガー), C (カウンター), E (バトル);
+Source: WSターンの流れ §アタックフェイズ A (アタック宣言), B (トリガー), C (カウンター), E (バトル);
 reference B1 #6, B4, B6 #7–#10, #12.
 """
 
@@ -201,7 +201,7 @@ def _counter_problems(before: State, attack: Attack | None, e: ev.Countered, cou
 
 
 def expected_reversed(attacker: int, defender: int, tie: str) -> list[str]:
-    """Who a battle reverses by seed 003 E.4 (the lower) and the tie option."""
+    """Who a battle reverses by WSターンの流れ E.4 (the lower) and the tie option."""
     if attacker < defender:
         return ["attacker"]
     if defender < attacker:

@@ -1,6 +1,6 @@
 """Weiss Schwarz battle step: the powers a battle compares, checked against the stage.
 
-Source: seed 003 §アタックフェイズ E.3–4 (パワーの比較に入る、比較し低いほうをリバースする);
+Source: WSターンの流れ §アタックフェイズ E.3–4 (パワーの比較に入る、比較し低いほうをリバースする);
 docs/games/weiss.md: a character's power is its printed power (``ws.play.chara``,
 ``ws.board``) plus ``ws.modify`` and the ``ws.counter`` played for it this turn.
 """

@@ -1,6 +1,6 @@
 """Weiss Schwarz: shared option declarations and small helpers for the rulebook.
 
-Source: seed 003 (WSターンの流れ); the options are the reference's Part B items
+Source: WSターンの流れ; the options are the reference's Part B items
 marked [to verify], each with the default the seed or the reference suggests.
 """
 

@@ -1,6 +1,6 @@
 """Weiss Schwarz attack damage: soul, the direct and side adjustments, soul ≤ 0, and the climax cancel.
 
-Source: seed 003 §アタックフェイズ A.3 and D.3; reference B1 #6, B3, B6 #8 and #11.
+Source: WSターンの流れ §アタックフェイズ A.3 and D.3; reference B1 #6, B3, B6 #8 and #11.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ SIDE_LEVEL = "side_attack_level"
 
 
 def expected_damage(state: State, side_level: str = "defender") -> dict[str, Any] | None:
-    """What the attack's damage should be by seed 003, and how it is made up; None without an attack.
+    """What the attack's damage should be by WSターンの流れ, and how it is made up; None without an attack.
 
     ``side_level`` is the option ``side_attack_level``: whose level a side attack subtracts.
     """
@@ -57,7 +57,7 @@ def _damage_knowable(state: State) -> bool:
 
 
 def _diagnosis(e: ev.DamageDealt, calc: dict[str, Any]) -> str:
-    """Which statement of seed 003 the recorded amount breaks (one finding per wrong damage)."""
+    """Which statement of WSターンの流れ the recorded amount breaks (one finding per wrong damage)."""
     if not calc["present"]:
         return "absent"
     # The unsubtracted soul is the side penalty forgotten, even when the right soul is 0 or less.

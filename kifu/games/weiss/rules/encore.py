@@ -1,6 +1,6 @@
 """Weiss Schwarz encore step: reversed characters leave, turn player first, and the rule encore.
 
-Source: seed 003 §アタックフェイズ F (アンコールステップ: 甲のリバースカード → 乙のリバースカード,
+Source: WSターンの流れ §アタックフェイズ F (アンコールステップ: 甲のリバースカード → 乙のリバースカード,
 リバースカードがなくなるまで繰り返す); reference B1 #7 (encore), B6 #16.
 """
 

@@ -1,6 +1,6 @@
 """Weiss Schwarz end phase: hand limit, the climax leaving, and doing the phase again.
 
-Source: seed 003 §エンドフェイズ 3 (規定枚数を超えた手札を控室へ), 4 (クライマックスを控室へ),
+Source: WSターンの流れ §エンドフェイズ 3 (規定枚数を超えた手札を控室へ), 4 (クライマックスを控室へ),
 6 (手札が規定枚数以下で待機能力がなければフェイズ終了、でなければもう一回);
 reference B1 #8, B6 #6, #17.
 """
@@ -29,7 +29,7 @@ def _end_phase_over(s: Step) -> tuple[State, int] | None:
     """The state when the end phase is finally over, and the seq to report; None otherwise.
 
     A pass of the end phase that leaves something to do is followed by another
-    ``ws.phase end`` (seed 003 §エンドフェイズ 6), so the verdict waits for the
+    ``ws.phase end`` (WSターンの流れ §エンドフェイズ 6), so the verdict waits for the
     next turn: it is reported at the ``ws.phase.end end`` that claimed the end,
     or at the ``ws.turn`` when the end was not recorded.
     """

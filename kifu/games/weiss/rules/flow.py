@@ -1,6 +1,6 @@
 """Weiss Schwarz turn flow: phase and step order, who acts where, and the check timing.
 
-Source: seed 003 (WSターンの流れ): the phases, the attack-phase steps A–F and the
+Source: WSターンの流れ: the phases, the attack-phase steps A–F and the
 check timing (items 1–4 at the top of the seed); reference B1, B2 and B6 #1, #15.
 The order is declared as data (``PHASES``, ``STEP_NEXT``, ``ACTION_PLACE``) and one
 generic check reads it, as boardgame.io declares phases.
@@ -35,7 +35,7 @@ STEP_NEXT: dict[tuple[str | None, str], tuple[str, ...]] = {
     ("damage", "side"): ("declare",),
     ("battle", "front"): ("declare",),
 }
-"""(current step, attack kind or ``attack``/``-``) -> the steps that may come next (seed 003 A.3, B.7, D.5, E.8).
+"""(current step, attack kind or ``attack``/``-``) -> the steps that may come next (WSターンの流れ A.3, B.7, D.5, E.8).
 
 A counter step after a direct or side attack is left to WS-ATK-005, which names
 that rule; from it the flow goes on to the damage step as usual.
@@ -56,7 +56,7 @@ ACTION_PLACE: dict[type[Event], tuple[str, str | None]] = {
     ev.BattleResolved: ("attack", "battle"),
     ev.ClimaxLeft: ("end", None),
 }
-"""Turn-player actions and automatic steps -> (phase, step) where seed 003 places them."""
+"""Turn-player actions and automatic steps -> (phase, step) where WSターンの流れ places them."""
 
 DRAW_PLACE = {"draw-phase": "draw", "clock": "clock"}
 DISCARD_PLACE = {"hand-limit": "end"}

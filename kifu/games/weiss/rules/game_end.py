@@ -1,6 +1,6 @@
 """Weiss Schwarz losing and the end of the game: level 4, an empty deck and waiting room, the winner.
 
-Source: seed 003 チェックタイミング 1 (ルール処理: losing is the first rule action of a check);
+Source: WSターンの流れ チェックタイミング 1 (ルール処理: losing is the first rule action of a check);
 the losing conditions are CR 1.2.2–1.2.3 as reference B2 gives them; reference B6 #18.
 """
 

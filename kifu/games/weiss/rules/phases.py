@@ -1,6 +1,6 @@
 """Weiss Schwarz stand, draw, clock and climax phases: what each phase's item 3 does.
 
-Source: seed 003 §スタンドフェイズ 3 (全てのキャラをスタンド), §ドローフェイズ 3 (1枚引く),
+Source: WSターンの流れ §スタンドフェイズ 3 (全てのキャラをスタンド), §ドローフェイズ 3 (1枚引く),
 §クロックフェイズ 3 (1枚置いたら2枚引く), §クライマックスフェイズ 3 (1枚置いてもよい);
 reference B1 #5, B6 #2–#4, #6.
 """

@@ -1,6 +1,6 @@
 """Weiss Schwarz interrupting rule actions: level-up, refresh and the refresh point.
 
-Source: seed 003 チェックタイミング 1 (WSの基礎ルールの処理、ルール処理が終わらない限り次へ進まない);
+Source: WSターンの流れ チェックタイミング 1 (WSの基礎ルールの処理、ルール処理が終わらない限り次へ進まない);
 the rule actions themselves are CR 9.1–9.3 as reference B2 gives them; reference B3, B6 #13, #14.
 """
 

@@ -1,6 +1,6 @@
 """Rulebook of the fan-made World Trigger 1v1 dice game (ボーダー隊員ソロランク戦ゲーム（仮）).
 
-Rule source: seed 002 (``shared/seeds/002_8caa01d942fb408e.txt``), one rule per
+Rule source: ボーダー隊員ソロランク戦ゲーム（仮） (``shared/seeds/002_8caa01d942fb408e.txt``), one rule per
 statement: the build and the initial distance (``setup``), each turn's order,
 set, plot and tags (``turn``), the tactics phase of ■5 (what a use needs before
 its effect happens in ``reveal``, when and where effects are used in ``use``,

@@ -1,5 +1,5 @@
 """World Trigger rules of the counter chain: who is asked first, the order effects resolve in, and
-effects that did not happen dealing no damage (seed 002 ■5 戦術フェイズ 手順1–3)."""
+effects that did not happen dealing no damage (ボーダー隊員ソロランク戦ゲーム（仮） ■5 戦術フェイズ 手順1–3)."""
 
 from __future__ import annotations
 

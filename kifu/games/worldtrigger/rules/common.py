@@ -1,4 +1,4 @@
-"""Shared helpers of the World Trigger rulebook (seed 002): citations, options, catalogue access, the distance."""
+"""Shared helpers of the World Trigger rulebook (ボーダー隊員ソロランク戦ゲーム（仮）): citations, options, catalogue access, the distance."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""World Trigger rules of the end of the match (seed 002 ■7 勝利条件)."""
+"""World Trigger rules of the end of the match (ボーダー隊員ソロランク戦ゲーム（仮） ■7 勝利条件)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""World Trigger rules of moves: a move pays one [移動] tag and changes the distance by one (seed 002 ■5)."""
+"""World Trigger rules of moves: a move pays one [移動] tag and changes the distance by one (ボーダー隊員ソロランク戦ゲーム（仮） ■5)."""
 
 from __future__ import annotations
 

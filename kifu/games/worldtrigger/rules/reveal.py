@@ -1,5 +1,5 @@
 """World Trigger rules of what a use needs before its effect happens: the trigger is set, turned face up
-and paid for (seed 002 ■5 戦術フェイズ 手順1–2, and ■2 for initial-distance effects)."""
+and paid for (ボーダー隊員ソロランク戦ゲーム（仮） ■5 戦術フェイズ 手順1–2, and ■2 for initial-distance effects)."""
 
 from __future__ import annotations
 

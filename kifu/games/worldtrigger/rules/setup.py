@@ -1,4 +1,4 @@
-"""World Trigger rules of the build and the initial distance (seed 002 ■1, ■2)."""
+"""World Trigger rules of the build and the initial distance (ボーダー隊員ソロランク戦ゲーム（仮） ■1, ■2)."""
 
 from __future__ import annotations
 
@@ -138,7 +138,7 @@ def initial_distance_clamped(s: Step) -> Iterable[Flag]:
 
 
 def shift_happens(c: cards.Catalogue, u: InitUse) -> bool:
-    """False for a ``wt.init.use`` that exerts no effect by seed 002 ■2 (undecidable ones count)."""
+    """False for a ``wt.init.use`` that exerts no effect by ボーダー隊員ソロランク戦ゲーム（仮） ■2 (undecidable ones count)."""
     eff = c.effect(u.trigger, u.effect)
     if not u.in_build or u.short:
         return False

@@ -1,4 +1,4 @@
-"""World Trigger rules of each turn's order, trigger set, plot and tags (seed 002 ■3, ■4, ■5)."""
+"""World Trigger rules of each turn's order, trigger set, plot and tags (ボーダー隊員ソロランク戦ゲーム（仮） ■3, ■4, ■5)."""
 
 from __future__ import annotations
 

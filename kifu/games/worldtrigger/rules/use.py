@@ -1,5 +1,5 @@
 """World Trigger rules of when, where and how often an effect is used: once per set trigger per tactics
-phase, at its timing, at its distance, in one's own tactics phase (seed 002 ■5 戦術フェイズ, 手順3 for counters)."""
+phase, at its timing, at its distance, in one's own tactics phase (ボーダー隊員ソロランク戦ゲーム（仮） ■5 戦術フェイズ, 手順3 for counters)."""
 
 from __future__ import annotations
 
