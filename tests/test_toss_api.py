@@ -79,3 +79,23 @@ def test_the_command_line_prints_what_the_api_finds() -> None:
     assert [r["verdict"] for r in rows] == [t.verdict.value for t in checked.tosses] == ["verified", "verified"]
     spectator = [p for t in checked.tosses for p in t.problems]
     assert [p.code for p in spectator] == ["KIFU-RNG-003"] and "ハル" in spectator[0].messages["ja"]
+
+
+def test_a_chat_copied_from_ccfolia_and_saved_as_text_keeps_its_speakers(store: Path, tmp_path: Path) -> None:
+    """``[main] name : text`` lines saved to a file: the channel in brackets is no Discord time, so each line
+    keeps its speaker; the spectator's nonce, posted first, is ignored and the toss verifies."""
+    c = kifu.toss_commit("R2-T1", "first-player", store=store).format()
+    n = kifu.toss_nonce(c).nonce.format()
+    spoiler = kifu.toss_nonce(c).nonce.format()
+    line = kifu.toss_reveal([n], store=store).line("ja")
+    chat = tmp_path / "chat.txt"
+    fullwidth = "".join(chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch for ch in n)
+    chat.write_text(
+        f"[main] ミナト : コインで先攻を決めます\n[main] ミナト : {c}\n[main] ハル : {spoiler}\n"
+        f"[main] ユキ : {fullwidth}\n[main] ミナト : {line}\n",
+        encoding="utf-8",
+    )
+    run = run_cli("toss", "check", chat, "-p", "ミナト", "-p", "ユキ", "-m", "R2-T1", "-f", "json")
+    assert run.code == 0, run.out + run.err
+    (row,) = json.loads(run.out)
+    assert row["verdict"] == "verified" and "ハル" in row["detail"] and "KIFU-RNG-003" in row["detail"]

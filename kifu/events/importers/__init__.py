@@ -128,7 +128,7 @@ def detect(data: bytes, file: str) -> str:
         return "cockatrice"
     if "＞".encode() in head and b"(" in head:
         return "discord"
-    if re.match(rb"\[[^\]\n]{4,40}\] \S", head):
+    if re.match(rb"\[(?=[^\]\n]*[0-9])[^\]\n]{4,40}\] \S", head):  # a time, not a channel: [main] is CCFOLIA's
         return "discord"  # DiscordChatExporter TXT without its banner: "[time] Author" headers
     what = binary_kind(data)
     if what is not None:

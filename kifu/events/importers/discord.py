@@ -38,7 +38,9 @@ from .common import (
 # Every pattern here is linear on any line: no two neighbouring quantifiers can match the same
 # characters, and trailing spaces are stripped in code (a lazy ".+?\s*$" is quadratic on a long run of spaces).
 _ROLLER = re.compile(r"^\s*[＞>]\s*(?P<name>\S.*)$")
-_TXT_HEADER = re.compile(r"^\[(?P<time>[^\]]{4,40})\]\s+(?P<author>\S.*)$")
+_TXT_HEADER = re.compile(r"^\[(?P<time>(?=[^\]]*\d)[^\]]{4,40})\]\s+(?P<author>\S.*)$")
+"""DiscordChatExporter TXT's ``[time] Author`` header: the time holds a digit, so a chat copied from CCFOLIA
+(``[main] ミナト : text``, a channel in the brackets) is no Discord export."""
 _SECRET = re.compile(r"\[Secret Dice\]", re.I)
 _RULE = re.compile(r"^={10,}\s*$")
 _TXT_PART = re.compile(r"^\{(?:Attachments|Embed|Reactions|Stickers|Components)\}\s*$")
