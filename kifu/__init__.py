@@ -30,10 +30,13 @@ if TYPE_CHECKING:
         audit,
         board_at,
         chain,
+        new,
+        repair,
         report,
         state_at,
         verify,
     )
+    from .events.base import KifuError
     from .events.importers import import_file
     from .app.recording import Recording
     from .app.tosses import TossCheck, toss_check, toss_commit, toss_nonce, toss_reveal
@@ -44,7 +47,10 @@ _API = {
     "Report": "app",
     "Verified": "app",
     "UnknownActor": "app",
+    "KifuError": "events.base",
     "append": "app",
+    "new": "app",
+    "repair": "app",
     "import_file": "events.importers:import_file",
     "NoBoard": "app",
     "OutOfRange": "app",
@@ -65,6 +71,7 @@ _API = {
 }
 __all__ = [
     "Audit",
+    "KifuError",
     "NoBoard",
     "OutOfRange",
     "Recording",
@@ -79,6 +86,8 @@ __all__ = [
     "chain",
     "import_file",
     "ingest",
+    "new",
+    "repair",
     "report",
     "state_at",
     "TossCheck",

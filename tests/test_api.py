@@ -119,3 +119,57 @@ def test_append_refuses_a_by_that_names_nobody_of_the_match(tmp_path: Path) -> N
     assert "a (Aoi), b (Ren)" in run.err and "nothing appended" in run.err and log.read_bytes() == before
     event = kifu.append(log, {"type": "note", "by": "b", "text": "hi"}, expect_seq=2)
     assert event.seq == 2 and kifu.verify(log).head.seq == 2
+
+
+def test_new_writes_the_log_kifu_new_writes_and_refuses_what_it_refuses(tmp_path: Path) -> None:
+    """kifu.new and `kifu new` make the same bytes from the same options, and refuse the same mistakes
+    before anything is written."""
+    by_cli, by_api = tmp_path / "cli.jsonl", tmp_path / "api.jsonl"
+    run = run_cli(
+        "new",
+        by_cli,
+        "-g",
+        "gunandgun",
+        "-m",
+        "R1-T3",
+        "-p",
+        "a=ミナト",
+        "-p",
+        "b=ユキ",
+        "-k",
+        "a=jcg:1",
+        "-r",
+        "cost_payment=hand",
+        "--title",
+        "Round 1",
+        "--at",
+        "2026-11-01T10:00:00+09:00",
+    )
+    assert run.code == 0, run.err
+    head = kifu.new(
+        by_api,
+        "gunandgun",
+        "R1-T3",
+        {"a": "ミナト", "b": "ユキ"},
+        keys={"a": "jcg:1"},
+        rules={"cost_payment": "hand"},
+        title="Round 1",
+        at="2026-11-01T10:00:00+09:00",
+    )
+    assert by_api.read_bytes() == by_cli.read_bytes() and head == kifu.verify(by_cli).head
+    with pytest.raises(kifu.KifuError, match="already exists|exist"):
+        kifu.new(by_api, "gunandgun", "R1-T3", {"a": "ミナト", "b": "ユキ"})
+    for players, keys in (([("a", "X"), ("a", "Y")], None), ({"a": "X"}, {"c": "k"})):
+        with pytest.raises(kifu.KifuError):
+            kifu.new(tmp_path / "refused.jsonl", "generic", "m", players, keys=keys)
+        assert not (tmp_path / "refused.jsonl").exists()
+
+
+def test_repair_mends_a_torn_end_as_kifu_repair_does(tmp_path: Path) -> None:
+    log = tmp_path / "m.jsonl"
+    kifu.new(log, "generic", "m1", {"a": "Aoi"})
+    kifu.append(log, {"type": "note", "by": "a", "text": "gg"})
+    whole = log.read_bytes()
+    log.write_bytes(whole[:-1])  # an editor stripped the last line end
+    assert kifu.repair(log).cut == 0 and log.read_bytes() == whole
+    assert kifu.repair(log) is None

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .judging import Audit, NoBoard, OutOfRange, Report, audit, board_at, report, state_at
-    from .logs import UnknownActor, Verified, append, chain, verify, voided
+    from .logs import UnknownActor, Verified, append, chain, new, repair, verify, voided
     from .reading import HOLD, LogSource
     from .tosses import TossCheck, toss_check, toss_commit, toss_nonce, toss_reveal
 
 _HOME = {
     **dict.fromkeys(("Audit", "NoBoard", "OutOfRange", "Report", "audit", "board_at", "report", "state_at"), "judging"),
-    **dict.fromkeys(("UnknownActor", "Verified", "append", "chain", "verify", "voided"), "logs"),
+    **dict.fromkeys(("UnknownActor", "Verified", "append", "chain", "new", "repair", "verify", "voided"), "logs"),
     **dict.fromkeys(("HOLD", "LogSource"), "reading"),
     **dict.fromkeys(("TossCheck", "toss_check", "toss_commit", "toss_nonce", "toss_reveal"), "tosses"),
 }
@@ -60,6 +60,8 @@ __all__ = [
     "audit",
     "board_at",
     "chain",
+    "new",
+    "repair",
     "report",
     "state_at",
     "TossCheck",

@@ -1,5 +1,5 @@
-"""The use cases on a log as such: ``verify`` it, ``append`` to it, ``chain`` one in memory, find what its voids took
-back."""
+"""The use cases on a log as such: start one (``new``), ``verify`` it, ``append`` to it, ``repair`` its torn end,
+``chain`` one in memory, find what its voids took back."""
 
 from __future__ import annotations
 
@@ -82,6 +82,58 @@ def verify(
     if not tally.any:
         return Verified(head, 0, 0, 0, 0, voids)
     return Verified(head, tally.outcomes, tally.verifiable, len(tally.ledger), tally.voided, voids)
+
+
+def new(
+    log: str | os.PathLike[str],
+    game: str,
+    match: str,
+    players: Mapping[str, str] | Iterable[tuple[str, str]],
+    *,
+    rules: Mapping[str, Any] | None = None,
+    keys: Mapping[str, str] | None = None,
+    title: str | None = None,
+    at: str | None = None,
+    catalogue: Any = None,
+) -> logfile.Head:
+    """Create a match log holding its ``match.start`` (``kifu new``), durably and whole; an existing file is
+    refused, never overwritten. Returns its head (seq 1 and the hash of its one line).
+
+    ``players`` gives each seat's id and the player's name, in seat order (a mapping, or pairs: two seats under
+    one id are refused); ``keys`` gives a player a stable key
+    across matches (docs/sql.md, "People"); ``rules`` are the rule options (docs/games/); ``catalogue`` the
+    table's own cards in the game's catalogue shape. Anything the game refuses raises the ``KifuError``
+    naming the field, before anything is written.
+
+    >>> import kifu, tempfile, pathlib
+    >>> log = pathlib.Path(tempfile.mkdtemp()) / "m1.jsonl"
+    >>> kifu.new(log, "gunandgun", "R1-T3", {"a": "ミナト", "b": "ユキ"}).seq
+    1
+    >>> kifu.append(log, {"type": "note", "by": "a", "text": "shuffled"}).seq
+    2
+    """
+    seats = list(players.items() if isinstance(players, Mapping) else players)
+    keys = dict(keys or {})
+    for pid in keys.keys() - {pid for pid, _ in seats}:
+        raise KifuError(Msg("cli.key_no_player", player=pid), where=os.fspath(log), field="players")
+    start: dict[str, Any] = {
+        "game": game,
+        "match": match,
+        "rules": dict(rules or {}),
+        "players": [{"id": pid, "name": name, **({"key": keys[pid]} if pid in keys else {})} for pid, name in seats],
+    }
+    for field, value in (("title", title), ("at", at), ("catalogue", catalogue)):
+        if value is not None:
+            start[field] = value
+    logfile.create(log, start)
+    return logfile.verify(log)
+
+
+def repair(log: str | os.PathLike[str]) -> logfile.Repaired | None:
+    """Mend a log whose last line has no line end, losing no byte (``kifu repair``): a complete last event gets
+    its line end back; a write cut short by a crash is first copied whole beside the log, then cut. None when
+    there was nothing to mend. A complete line that fails to verify is evidence and is never removed."""
+    return logfile.repair(log)
 
 
 class UnknownActor(KifuError):

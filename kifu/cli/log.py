@@ -76,24 +76,23 @@ def new(
 
     Example: kifu new m1.jsonl -g gunandgun -m R1-T3 -p a=Aoi -p b=Ren -k a=jcg:12345 -r cost_payment=hand
     """
+    from kifu import app as use
+
     keys = dict(players(key or [], lang, names_required=True))
     seated = players(player, lang)
     for pid in keys.keys() - {pid for pid, _ in seated}:
         fail(msg("key_no_player", lang, player=pid))
-    start: dict[str, Any] = {
-        "game": game,
-        "match": match,
-        "rules": pairs(rule or [], lang),
-        "players": [{"id": pid, "name": name, **({"key": keys[pid]} if pid in keys else {})} for pid, name in seated],
-    }
-    if title:
-        start["title"] = title
-    if at:
-        start["at"] = at
-    if catalogue is not None:
-        start["catalogue"] = _read_json(catalogue)
-    logfile.create(log, start)
-    head = logfile.verify(log)
+    head = use.new(
+        log,
+        game,
+        match,
+        seated,
+        rules=pairs(rule or [], lang),
+        keys=keys,
+        title=title or None,
+        at=at or None,
+        catalogue=None if catalogue is None else _read_json(catalogue),
+    )
     echo(msg("created", lang, path=log, head=head.hash))
 
 
@@ -262,7 +261,9 @@ def repair(log: LogArg, lang: LangOpt = None) -> None:
 
     Example: kifu repair m1.jsonl
     """
-    result = logfile.repair(log)
+    from kifu import app as use
+
+    result = use.repair(log)
     if result is None:
         echo(msg("nothing_to_repair", lang, path=log))
     elif result.copy is None:
