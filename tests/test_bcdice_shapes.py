@@ -118,3 +118,42 @@ def test_an_answer_of_several_keys_shares_its_dice_by_the_order_of_its_blocks() 
     assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5)], "GT"), both)[0] == "right"
     assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5), (6, 1)], "GT"), both)[0] == "wrong"  # a die unseen
     assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5)], "GT"), {})[0] == "wrong"  # two blocks unread
+
+
+def test_a_die_written_out_with_its_face_after_an_arrow_is_read_with_its_sides() -> None:
+    chart = block("運命表（心）[負債:3 + 1D12(->9) = 12] ＞ 12以上 ： 転落")
+    assert shapes.numbers(chart, "arrow") == [9]
+    spec = {"src": "arrow", "rel": "faces", "sides": "form", "ordered": True, "count": 1}
+    dice = shapes.read_dice(chart, spec, "FC3")
+    assert dice is not None and dice.dice == [(12, 9)]
+    # the tests of one chart vouch for the form: the text names the die and its face
+    tests = _tests(
+        ("運命表（心）[負債:3 + 1D12(->9) = 12] ＞ 12以上 ： 転落", [(12, 9)], "FC3"),
+        ("運命表（心）[負債:5 + 1D12(->2) = 7] ＞ 7以下 ： 無事", [(12, 2)], "FC5"),
+    )
+    spec = make_shapes.vouch(tests)
+    assert spec is not None and spec["src"] == "arrow" and spec["sides"] == "form"
+    # two dice after one arrow are their sum: not read as a face
+    assert shapes.numbers(block("運命表（心）[負債:3 + 2D6(->9) = 12] ＞ 転落"), "arrow") is None
+
+
+def test_a_table_with_one_test_is_read_in_the_form_its_siblings_are_vouched_for() -> None:
+    fixed = {"src": "head", "rel": "faces", "sides": 6, "ordered": True, "count": 1}
+    one = _tests(("夕焼け表(4) ＞ 赤い空", [(6, 4)], "ST"))
+    siblings = {
+        "朝焼け表()|A|t": {**fixed, "pinned": []},
+        "夜表()|A|t": {**fixed, "pinned": []},
+    }
+    of_system = {shapes.key(one[0][0][0], "ST"): one}
+    have = dict(siblings)
+    make_shapes._vouch_siblings("Zz", of_system, have, set(), set())
+    key = shapes.key(one[0][0][0], "ST")
+    assert have[key]["siblings"] is True and have[key]["rel"] == "faces"
+    # a sibling of another command shape (typed with a number) vouches for nothing here
+    have = {"朝焼け表()|A#|t": {**fixed, "pinned": []}}
+    make_shapes._vouch_siblings("Zz", of_system, have, set(), set())
+    assert key not in have
+    # nor does a sibling read in another form (a D66): the one test does not fit it
+    have = {"朝焼け表()|A|t": {"src": "head", "rel": "d66", "sides": 6, "ordered": True, "count": 1, "pinned": []}}
+    make_shapes._vouch_siblings("Zz", of_system, have, set(), set())
+    assert key not in have
