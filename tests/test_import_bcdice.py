@@ -177,6 +177,9 @@ def test_not_proved_is_reported(text: str, system: str | None, why: str) -> None
         ("体力消耗表(7[6]) ＞ [疲労:65]を受け", "LogHorizon", "PCT11+1", ((6, 6),), ()),
         ("체력 소모표(1[1]) ＞ [피로:5]를 받는다", "LogHorizon:Korean", "PCT1", ((6, 1),), ()),  # a name with a space
         ("金銭財宝表(17[6,6]) ＞ 39G", "LogHorizon", "CTRS1", ((6, 6), (6, 6)), ()),
+        # DemonParasite's urge tables print no ＞: the level typed, then the 2D6 rolled on the table
+        ("衝動表3-8:『渇望』喉が渇く。", "DemonParasite", "URGE3", (), ((0, 2, 6, 8),)),
+        ("誤作動表1-12:『暴走』止まらない。", "ParasiteBlood", "AURGE", ((6, 6), (6, 6)), ()),
     ],
 )
 def test_read_with_system_and_command(text: str, system: str, command: str | None, dice: tuple, totals: tuple) -> None:
@@ -197,6 +200,15 @@ def test_read_with_system_and_command(text: str, system: str, command: str | Non
 def test_set_by_the_command_or_refused_rolls_nothing(text: str, system: str, command: str) -> None:
     _, rolls = bcdice.parse(text, system, bot=True, command=command)
     assert [(r.kind, r.dice, r.totals, r.problem) for r in rolls] == [("other", (), (), None)]
+
+
+def test_an_urge_table_is_read_only_where_the_system_is_known() -> None:
+    # another system may print a line of this shape with other dice: without the system it stays text
+    assert bcdice.parse("衝動表3-8:『渇望』喉が渇く。")[1] == []
+    lead, rolls = bcdice.parse("URGE3 衝動表3-8:『渇望』喉が渇く。", "DemonParasite")  # CCFOLIA's classic page
+    assert lead == "URGE3" and [r.totals for r in rolls] == [((0, 2, 6, 8),)]
+    _, (roll,) = bcdice.parse("衝動表3-13:『渇望』", "DemonParasite", bot=True)  # no 2D6 sums to 13
+    assert roll.kind == "other" and roll.problem
 
 
 def test_a_shifted_sum_at_the_edge_is_reported() -> None:

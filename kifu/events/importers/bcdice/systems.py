@@ -5,8 +5,9 @@ Source: bcdice/BCDice ``lib/bcdice/game_system/`` at commit 98145305:
 ``故障ナンバー``), ``Cthulhu7th.rb`` and ``cthulhu7th/rollable.rb`` (``CC``: one tens
 d10 per bonus or penalty die, then one ones d10, each total shown; ``FAR``: one such
 roll per volley) and their Korean and Chinese versions; ``DoubleCross.rb`` (the emotion
-table), ``SwordWorld2_0.rb`` (growth) and ``Satasupe.rb`` (its ``name:value:`` tables and
-NPCs), which print no ``＞``. This module picks the reader: the forms of systems' own
+table), ``SwordWorld2_0.rb`` (growth), ``Satasupe.rb`` (its ``name:value:`` tables and
+NPCs) and ``DemonParasite.rb``/``ParasiteBlood.rb`` (the urge tables, ``衝動表1-9:…``), which
+print no ``＞``. This module picks the reader: the forms of systems' own
 commands are in ``forms.py``, tables in ``tables.py``, LogHorizon's tables in
 ``log_horizon.py``, the Saikoro Fiction skill tables in ``skills.py``.
 
@@ -90,6 +91,46 @@ def _colon_tables(text: str, system: str, typed: str | None) -> tuple[str, list[
     return (lead, rolls) if rolls else None
 
 
+# DemonParasite.rb (ParasiteBlood.rb the same): the urge tables print no "＞" but one line
+# "衝動表1-9:『前兆』…": the level typed, then the 2D6 rolled on the table.
+_URGE = re.compile(r"(\S{1,30}表)([1-9])-(\d{1,2}):")
+_URGE_SYSTEMS = frozenset({"DemonParasite", "ParasiteBlood"})
+"""The systems whose code prints an urge table as ``<name><level>-<2D6>:<entry>``."""
+
+
+def _urge(text: str) -> tuple[str, list[Roll]] | None:
+    """``衝動表1-9:『前兆』…`` (DemonParasite, ParasiteBlood): the sum of the 2D6 the table rolled, one
+    line per roll, every line of the message (CCFOLIA's classic page puts the typed command before
+    the first); None where a line is of another form."""
+    rolls, lead = [], ""
+    for n, raw in enumerate(text.splitlines()):
+        line = raw.strip()
+        m = _URGE.match(line)
+        if m is None and n == 0 and " " in line:
+            lead, line = line.split(" ", 1)[0], line.split(" ", 1)[1].strip()
+            m = _URGE.match(line)
+        if m is None:
+            if line:
+                return None  # a line of another form: the message is read as a whole elsewhere
+            continue
+        name, level, value = m.groups()
+        block = Block(
+            lead="", text=line, name=name, echo=f"{level}-{value}", suffix="", head=m.group(0), steps=(line[m.end() :],)
+        )
+        dice = Dice()
+        rolls.append(
+            make(block, "die", **dice.fields(), certain=True)
+            if dice.total(2, 6, int(value))
+            else make(
+                block,
+                "other",
+                problem=Msg("bcdice.table_no_value", table=repr(name), dice="2D6", value=int(value)),
+                certain=True,
+            )
+        )
+    return (lead, rolls) if rolls else None
+
+
 # Satasupe's NPC table (satasupe/tables.rb): an age band (d6; its age is a base plus n d6),
 # a liking (d6) and an age liked (d3), each shown by its entry.
 _NPC_AGES = {"幼年": (6, 2), "少年": (10, 2), "青年": (15, 3), "中年": (25, 4), "壮年": (40, 5), "老年": (60, 6)}
@@ -149,6 +190,10 @@ def read_message(text: str, system: str | None, typed: str | None = None) -> tup
         return lh.read_message(text)
     if ":" in text and (fam or _colon_owner(text)) == "Satasupe":
         found = _colon_tables(text, "Satasupe" if fam is None else system, typed)  # type: ignore[arg-type]
+        if found:
+            return found
+    if fam in _URGE_SYSTEMS and "表" in text:
+        found = _urge(text)
         if found:
             return found
     if "]" not in text or ("回目" not in text and "번째" not in text and "次" not in text):
