@@ -314,3 +314,15 @@ def test_labels_and_secret_marks(text: str, dice: tuple, secret: bool) -> None:
 
 def test_a_chat_line_with_angle_brackets_is_no_result() -> None:
     assert bcdice.parse("よろしくお願いします＞＜ (笑)")[1] == []
+
+
+def test_ascii_arrows_between_steps_of_a_bots_answer() -> None:
+    # a few systems print "->"-less ASCII arrows between steps; a bot's answer is cut there like at ＞
+    _, (roll,) = bcdice.parse("(2QQ>=4) > [3,5] > 成功数1", bot=True)
+    assert roll.steps == ("[3,5]", "成功数1")
+    _, (roll,) = bcdice.parse("2D8 => [7,2] => (1+0) => 1", bot=True)
+    assert roll.steps == ("[7,2]", "(1+0)", "1")
+    # in a player's chat line an arrow is no result, and where the answer has ＞ its arrows are table text
+    assert bcdice.parse("(たぶん) > そうだね") == ("(たぶん) > そうだね", [])
+    _, (roll,) = bcdice.parse("(1D6) ＞ 4 ＞ 体力 > 3", bot=True)
+    assert roll.steps == ("4", "体力 > 3")

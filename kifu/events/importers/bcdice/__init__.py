@@ -33,7 +33,7 @@ from ...i18n import Msg
 from . import common, errors, shapes, systems, tables
 from .roll import Roll, make
 from .settings import settings
-from .text import FLY_SEP, SEP, Block, blocks, typed_command
+from .text import FLY_SEP, SEP, Block, ascii_steps, blocks, typed_command
 
 __all__ = [
     "SEP",
@@ -115,6 +115,8 @@ def parse(
             lead=lead, text=text.strip()[len(lead) :].strip(), name="", echo=None, suffix="", head="", steps=()
         )
         return lead, [make(block, "other", certain=True)]  # an error text: BCDice rolled nothing
+    if bot:
+        text = ascii_steps(text)  # "(1AD) > [1] > 0成功": a few systems print ASCII arrows
     if SEP not in text and FLY_SEP not in text:
         return text.strip(), []  # the common case of a chat line: no result can be in it
     lead, found = blocks(text)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import shapes, tables
-from .text import Block, blocks, typed_command
+from .text import Block, ascii_steps, blocks, typed_command
 
 Rands = list[tuple[int, int]]
 Test = tuple[list[Block], Rands, str]
@@ -64,7 +64,7 @@ def cases(path: Path, fold: tuple[int, int] | None = None) -> list[tuple[str, li
     for i, t in enumerate(data.get("test", [])):
         if not t.get("output") or (fold and i % fold[1] != fold[0]):
             continue
-        _, found = blocks(t["output"])
+        _, found = blocks(ascii_steps(t["output"]))  # as the importer reads a bot's answer
         rands = real([(int(r["sides"]), int(r["value"])) for r in t.get("rands", [])])
         out.append((t["game_system"], found, rands, typed_command(t["input"])))
     return out
