@@ -146,7 +146,7 @@ def read_block(block: Block, system: str | None, typed: str | None = None) -> Ro
                 roll = shapes.read(block, system, typed) or roll  # a form BCDice's own tests vouch for in this system
     except ValueError:
         # int() refuses numbers of more than 4,300 digits (a hostile line); no die has such a face
-        return make(block, "other", problem="a number too long to be a face", certain=True)
+        return make(block, "other", problem=Msg("bcdice.number_too_long"), certain=True)
     if roll is None:
         certain = block.echo is not None and (block.echo.isascii() and " " not in block.echo.strip())
         roll = make(block, "other", problem=Msg("bcdice.unknown_form"), certain=certain)

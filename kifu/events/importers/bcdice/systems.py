@@ -86,7 +86,7 @@ def _colon_tables(text: str, system: str, typed: str | None) -> tuple[str, list[
         block = Block(lead="", text=line, name=name, echo=value, suffix="", head=m.group(0), steps=(line[m.end() :],))
         rolls.append(
             table(block, system, UNKNOWN, typed)
-            or make(block, "other", problem=f"table {name!r}: dice not known", certain=True)
+            or make(block, "other", problem=Msg("bcdice.table_dice_unknown", table=repr(name)), certain=True)
         )
     return (lead, rolls) if rolls else None
 
@@ -156,7 +156,7 @@ def _npc(line: str) -> Roll | None:
         and dice.face(3, _NPC_LIKED.index(liked) + 1)
     )
     if not ok:
-        return make(block, "other", problem="NPC表: entries that are not its dice", certain=True)
+        return make(block, "other", problem=Msg("bcdice.npc_entries_off"), certain=True)
     return make(block, "die", **dice.fields(), certain=True)
 
 
@@ -219,7 +219,7 @@ def _full_auto(text: str) -> tuple[str, list[Roll]]:
         rolls.append(
             make(b, "die", dice=dice, certain=True)
             if dice
-            else make(b, "other", problem="volley values not d100 totals of one ones die", certain=True)
+            else make(b, "other", problem=Msg("bcdice.volley_off"), certain=True)
         )
     return " ".join(lead), rolls
 
@@ -284,7 +284,7 @@ def read(block: Block, system: str | None, st: Settings, typed: str | None = Non
         return (
             make(block, "other", certain=True)
             if block.steps and not is_int(block.steps[0]) and not m
-            else make(block, "other", problem="d100 not shown", certain=True)
+            else make(block, "other", problem=Msg("bcdice.d100_hidden"), certain=True)
         )
     return None
 
@@ -299,7 +299,7 @@ def _emotion(block: Block) -> Roll:
     sides = block.steps[0].split(" - ") if len(block.steps) == 1 else []
     marked = [part.startswith("○") for part in sides]
     if not m or len(sides) != 2 or marked.count(True) != 1 or not all(1 <= int(v) <= 100 for v in m.groups()):
-        return make(block, "other", problem="emotion table not in its form", certain=True)
+        return make(block, "other", problem=Msg("bcdice.emotion_form"), certain=True)
     return make(
         block, "die", dice=((100, int(m.group(1))), (100, int(m.group(2))), (2, 1 if marked[0] else 2)), certain=True
     )
@@ -309,7 +309,7 @@ def _d100(block: Block) -> Roll:
     shown = block.steps[0] if block.steps else ""
     if is_int(shown) and 1 <= int(shown) <= 100:
         return make(block, "die", dice=((100, int(shown)),), certain=True)
-    return make(block, "other", problem="d100 not shown", certain=True)
+    return make(block, "other", problem=Msg("bcdice.d100_hidden"), certain=True)
 
 
 def _bonus_roll(block: Block) -> Roll:
@@ -318,7 +318,12 @@ def _bonus_roll(block: Block) -> Roll:
     shown = block.steps[0] if block.steps else ""
     dice = _tens_and_ones(shown)
     if dice is None or len(dice) != abs(bonus) + 2:
-        return make(block, "other", problem=f"{abs(bonus) + 1} d100 totals expected in {shown!r}", certain=True)
+        return make(
+            block,
+            "other",
+            problem=Msg("bcdice.d100_totals_expected", count=abs(bonus) + 1, shown=repr(shown)),
+            certain=True,
+        )
     if block.suffix.startswith("보너스"):
         dice = dice[-1:] + dice[:-1]  # Cthulhu7th_Korean.rb rolls the ones die first, then the tens dice
     return make(block, "die", dice=dice, certain=True)
