@@ -81,16 +81,23 @@ def test_the_shipped_table_was_built_by_the_code_beside_it() -> None:
     assert all(k.count("|") == 2 for specs in data["systems"].values() for k in specs)
 
 
-def test_a_sum_is_vouched_for_only_with_the_order_proof_every_form_needs() -> None:
-    # 2D6 showing 12 proves two sixes, but a form vouched for without the order proof reads another
-    # system's D66 table of the same shape as its sum (built from half of BCDice's tests, Amadeus's
-    # 休憩表(11) was read as MeikyuDays' 2D6): a sum form needs the proof like any other, and is unread
+def test_a_sum_without_the_order_proof_is_its_systems_own() -> None:
+    # 2D6 showing 12 proves two sixes, but a sum vouched for without the order proof every other form
+    # needs read another system's D66 table of the same name as its sum where no system was recorded
+    # (built from half of BCDice's tests, Amadeus's 休憩表(11) as MeikyuDays' 2D6): a sum has no order
+    # to prove, so it is vouched for, but as the system's own, never read where the system is not known
     tests = _tests(
         ("野営表(12) ＞ 星空", [(6, 6), (6, 6)], "CT"),
         ("野営表(7) ＞ 雨", [(6, 3), (6, 4)], "CT"),
         ("野営表(5) ＞ 霧", [(6, 1), (6, 4)], "CT"),
     )
-    assert make_shapes.vouch(tests) is None
+    spec = make_shapes.vouch(tests)
+    assert spec is not None and spec["rel"] == "sum" and spec["count"] == 2 and spec["own"] is True
+    assert make_shapes._own(spec)
+    # a D66 table's value is never the sum of its two dice: its tests read a sum form wrong
+    d66 = _tests(("休憩表(11) ＞ 昼寝", [(6, 1), (6, 1)], "BT"), ("休憩表(35) ＞ 散歩", [(6, 3), (6, 5)], "BT"))
+    found = make_shapes.vouch(d66)
+    assert found is None or found["rel"] != "sum"
 
 
 def test_a_table_read_as_its_definition_says_needs_one_test() -> None:

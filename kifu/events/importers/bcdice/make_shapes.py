@@ -162,9 +162,16 @@ def refine(spec: dict[str, Any], tests: list[Test]) -> dict[str, Any] | None:
         return None
     if spec["rel"] == "nothing":
         return spec
+    own = False
     if spec["ordered"] and not _order_proved(spec, right):
-        return None
-    return {**spec, "count": _count(spec, right), "pinned": _pinned(right)}
+        if spec["rel"] != "sum":
+            return None
+        # a sum is kept as a sum (2 and 12 as their one pair of faces): no order to prove, but without
+        # the proof a test of the system's 2D6 table says nothing of another system's D66 table of that
+        # name (Amadeus's 休憩表(11) is no 2D6 of MeikyuDays'): the system's own, read only where known
+        own = True
+    refined = {**spec, "count": _count(spec, right), "pinned": _pinned(right)}
+    return {**refined, "own": True} if own else refined
 
 
 def _pinned(right: list[Test]) -> list[int | None] | None:
@@ -321,6 +328,12 @@ def _vouch_all(
     return systems
 
 
+def _own(spec: dict[str, Any]) -> bool:
+    """A form vouched for by its system alone (a definition, siblings, a sum without the order proof):
+    never read where the system is not known, nor evidence for a sibling."""
+    return bool(spec.get("defined") or spec.get("siblings") or spec.get("own"))
+
+
 def _pool(key: str) -> str:
     """What a key says beside its shape: the command as typed (or ``=``, echoed) and the answer's skeleton."""
     return key.split("|", 1)[1]
@@ -347,7 +360,7 @@ def _vouch_siblings(
     not known."""
     pools: dict[str, set[tuple[Any, ...]]] = defaultdict(set)
     for key, spec in have.items():
-        if not spec.get("defined") and not spec.get("siblings"):
+        if not _own(spec):
             pools[_pool(key)].add(_form(spec))
     for key, found in sorted(of_system.items()):
         if key in have or (system, key) in poisoned or not pools.get(_pool(key)):
@@ -417,7 +430,7 @@ def build(folder: Path, fold: tuple[int, int] | None = None) -> dict[str, Any]:
     for of_system in systems.values():
         for key, spec in of_system.items():
             holders[key].append(spec)
-    unvouched |= {k for k, specs in holders.items() if any(s.get("defined") or s.get("siblings") for s in specs)}
+    unvouched |= {k for k, specs in holders.items() if any(_own(s) for s in specs)}
     agreed = {
         k: specs[0] for k, specs in sorted(holders.items()) if k not in unvouched and all(s == specs[0] for s in specs)
     }
