@@ -164,3 +164,20 @@ def test_a_table_with_one_test_is_read_in_the_form_its_siblings_are_vouched_for(
     have = {"朝焼け表()|A|t": {"src": "head", "rel": "d66", "sides": 6, "ordered": True, "count": 1, "pinned": []}}
     make_shapes._vouch_siblings("Zz", of_system, have, set(), set())
     assert key not in have
+
+
+def test_a_sum_of_dice_each_read_one_less_keeps_the_faces_rolled() -> None:
+    # a system that reads each d10 as 0-9 prints two d10 that showed 3 and 6 as [7]: the sum of the faces
+    # rolled is 9, and that is what is kept (never faces, as for any sum)
+    tests = _tests(
+        ("被弾表[7] ＞ かすり傷", [(10, 3), (10, 6)], "HT"),
+        ("被弾表[12] ＞ 転倒", [(10, 5), (10, 9)], "HT"),
+        ("被弾表[3] ＞ 無傷", [(10, 4), (10, 1)], "HT"),
+    )
+    spec = make_shapes.vouch(tests)
+    assert spec is not None and spec["rel"] == "sum0" and spec["count"] == 2 and spec["own"] is True
+    dice = shapes.read_dice(block("被弾表[15] ＞ 骨折"), spec, "HT")
+    assert dice is not None and dice.totals == [(0, 2, 10, 17)] and dice.dice == []
+    edge = shapes.read_dice(block("被弾表[18] ＞ 即死"), spec, "HT")  # 18 = 9 + 9: both dice showed 10
+    assert edge is not None and edge.dice == [(10, 10), (10, 10)]
+    assert shapes.read_dice(block("被弾表[19] ＞ ？"), spec, "HT") is None  # no two such dice make 19

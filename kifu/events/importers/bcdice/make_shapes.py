@@ -91,7 +91,9 @@ def candidates(block: Block, rands: Rands) -> list[dict[str, Any]]:
             if one == 10 and len(rands) == 2 * len(values):
                 out.append({"src": src, "rel": "tens-ones", "sides": 10, "ordered": ordered})
         if one and len(values) == 1 and len(rands) > 1:
-            out.append({"src": src, "rel": "sum", "sides": one, "count": len(rands), "ordered": True})
+            out.extend(
+                {"src": src, "rel": rel, "sides": one, "count": len(rands), "ordered": True} for rel in ("sum", "sum0")
+            )
     return out
 
 
@@ -122,7 +124,7 @@ def verdict(spec: dict[str, Any], found: list[Block], rands: Rands, typed: str) 
 def _count(spec: dict[str, Any], right: list[Test]) -> int | str | None:
     """How many values a form shows, as its right tests show it: always the same number, the number
     the command states (``stated``), or None (free: neither fixes it)."""
-    if spec["rel"] == "sum":
+    if spec["rel"] in ("sum", "sum0"):
         return spec["count"]
     per_block = [(b, shapes.numbers(b, spec["src"]) or []) for found, _, _ in right for b in found]
     counts = {len(v) for _, v in per_block}
@@ -162,14 +164,12 @@ def refine(spec: dict[str, Any], tests: list[Test]) -> dict[str, Any] | None:
         return None
     if spec["rel"] == "nothing":
         return spec
-    own = False
-    if spec["ordered"] and not _order_proved(spec, right):
-        if spec["rel"] != "sum":
-            return None
-        # a sum is kept as a sum (2 and 12 as their one pair of faces): no order to prove, but without
-        # the proof a test of the system's 2D6 table says nothing of another system's D66 table of that
-        # name (Amadeus's 休憩表(11) is no 2D6 of MeikyuDays'): the system's own, read only where known
-        own = True
+    # a sum is kept as a sum (2 and 12 as their one pair of faces): it has no order to prove, and what
+    # the proof would say, a test of the system's 2D6 table says nothing of another system's D66 table
+    # of that name (Amadeus's 休憩表(11) is no 2D6 of MeikyuDays'): the system's own, read only where known
+    own = spec["rel"] in ("sum", "sum0")
+    if spec["ordered"] and not own and not _order_proved(spec, right):
+        return None
     refined = {**spec, "count": _count(spec, right), "pinned": _pinned(right)}
     return {**refined, "own": True} if own else refined
 

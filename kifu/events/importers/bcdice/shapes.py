@@ -86,10 +86,12 @@ followed by its sides in the first step (``2(8)+3(6)``); ``head``: the numbers i
 the head's ``(…)`` or ``[…]`` (``腕部CT表(26+5)``: the roll before its modifier); ``arrow``: every
 die the head writes out with its face after an arrow, its sides named (``マイナス値:1 + 1D10(->7) = 8``:
 one d10 that showed 7; a count above one is a sum, not read)."""
-RELATIONS = ("faces", "d66", "tens-ones", "sum")
+RELATIONS = ("faces", "d66", "tens-ones", "sum", "sum0")
 """``faces``: each number is one die; ``d66``: each number the two d6 of a D66 (tens first);
 ``tens-ones``: each number a d100 rolled as two d10, tens then ones (a 0 is a die showing 10);
-``sum``: one number, the sum of a fixed number of dice (kept as a sum, never as faces).
+``sum``: one number, the sum of a fixed number of dice (kept as a sum, never as faces); ``sum0``: the
+same of dice each read one less, 0 to sides − 1 (Gundog's ``[17]`` of two d10 that showed 10 and 9:
+kept as the sum of the faces rolled, 19).
 
 The sides of a face are fixed by the tests (``sides``: a number), or read from the dice the
 echo names in order (``sides: "echo"``: ``(1D12+6D6)``), or from the form itself (``step-dice``)."""
@@ -343,7 +345,8 @@ def dice_of(values: list[int], spec: dict[str, Any], block: Block | None = None)
         return dice
     if len(values) != 1 or not isinstance(count, int):
         return None
-    return dice if dice.total(count, sides, values[0]) else None
+    shift = count if rel == "sum0" else 0  # each die read one less: the faces rolled add up to count more
+    return dice if dice.total(count, sides, values[0] + shift) else None
 
 
 _LEAD = re.compile(r"\d{1,3}(?=[A-Z])")
