@@ -81,16 +81,23 @@ def test_the_shipped_table_was_built_by_the_code_beside_it() -> None:
     assert all(k.count("|") == 2 for specs in data["systems"].values() for k in specs)
 
 
-def test_a_sum_is_vouched_for_only_with_the_order_proof_every_form_needs() -> None:
-    # 2D6 showing 12 proves two sixes, but a form vouched for without the order proof reads another
-    # system's D66 table of the same shape as its sum (built from half of BCDice's tests, Amadeus's
-    # 休憩表(11) was read as MeikyuDays' 2D6): a sum form needs the proof like any other, and is unread
+def test_a_sum_without_the_order_proof_is_its_systems_own() -> None:
+    # 2D6 showing 12 proves two sixes, but a sum vouched for without the order proof every other form
+    # needs read another system's D66 table of the same name as its sum where no system was recorded
+    # (built from half of BCDice's tests, Amadeus's 休憩表(11) as MeikyuDays' 2D6): a sum has no order
+    # to prove, so it is vouched for, but as the system's own, never read where the system is not known
     tests = _tests(
         ("野営表(12) ＞ 星空", [(6, 6), (6, 6)], "CT"),
         ("野営表(7) ＞ 雨", [(6, 3), (6, 4)], "CT"),
         ("野営表(5) ＞ 霧", [(6, 1), (6, 4)], "CT"),
     )
-    assert make_shapes.vouch(tests) is None
+    spec = make_shapes.vouch(tests)
+    assert spec is not None and spec["rel"] == "sum" and spec["count"] == 2 and spec["own"] is True
+    assert make_shapes._own(spec)
+    # a D66 table's value is never the sum of its two dice: its tests read a sum form wrong
+    d66 = _tests(("休憩表(11) ＞ 昼寝", [(6, 1), (6, 1)], "BT"), ("休憩表(35) ＞ 散歩", [(6, 3), (6, 5)], "BT"))
+    found = make_shapes.vouch(d66)
+    assert found is None or found["rel"] != "sum"
 
 
 def test_a_table_read_as_its_definition_says_needs_one_test() -> None:
@@ -118,3 +125,59 @@ def test_an_answer_of_several_keys_shares_its_dice_by_the_order_of_its_blocks() 
     assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5)], "GT"), both)[0] == "right"
     assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5), (6, 1)], "GT"), both)[0] == "wrong"  # a die unseen
     assert make_shapes.attribute(("Zz", found, [(6, 3), (6, 5)], "GT"), {})[0] == "wrong"  # two blocks unread
+
+
+def test_a_die_written_out_with_its_face_after_an_arrow_is_read_with_its_sides() -> None:
+    chart = block("運命表（心）[負債:3 + 1D12(->9) = 12] ＞ 12以上 ： 転落")
+    assert shapes.numbers(chart, "arrow") == [9]
+    spec = {"src": "arrow", "rel": "faces", "sides": "form", "ordered": True, "count": 1}
+    dice = shapes.read_dice(chart, spec, "FC3")
+    assert dice is not None and dice.dice == [(12, 9)]
+    # the tests of one chart vouch for the form: the text names the die and its face
+    tests = _tests(
+        ("運命表（心）[負債:3 + 1D12(->9) = 12] ＞ 12以上 ： 転落", [(12, 9)], "FC3"),
+        ("運命表（心）[負債:5 + 1D12(->2) = 7] ＞ 7以下 ： 無事", [(12, 2)], "FC5"),
+    )
+    spec = make_shapes.vouch(tests)
+    assert spec is not None and spec["src"] == "arrow" and spec["sides"] == "form"
+    # two dice after one arrow are their sum: not read as a face
+    assert shapes.numbers(block("運命表（心）[負債:3 + 2D6(->9) = 12] ＞ 転落"), "arrow") is None
+
+
+def test_a_table_with_one_test_is_read_in_the_form_its_siblings_are_vouched_for() -> None:
+    fixed = {"src": "head", "rel": "faces", "sides": 6, "ordered": True, "count": 1}
+    one = _tests(("夕焼け表(4) ＞ 赤い空", [(6, 4)], "ST"))
+    siblings = {
+        "朝焼け表()|A|t": {**fixed, "pinned": []},
+        "夜表()|A|t": {**fixed, "pinned": []},
+    }
+    of_system = {shapes.key(one[0][0][0], "ST"): one}
+    have = dict(siblings)
+    make_shapes._vouch_siblings("Zz", of_system, have, set(), set())
+    key = shapes.key(one[0][0][0], "ST")
+    assert have[key]["siblings"] is True and have[key]["rel"] == "faces"
+    # a sibling of another command shape (typed with a number) vouches for nothing here
+    have = {"朝焼け表()|A#|t": {**fixed, "pinned": []}}
+    make_shapes._vouch_siblings("Zz", of_system, have, set(), set())
+    assert key not in have
+    # nor does a sibling read in another form (a D66): the one test does not fit it
+    have = {"朝焼け表()|A|t": {"src": "head", "rel": "d66", "sides": 6, "ordered": True, "count": 1, "pinned": []}}
+    make_shapes._vouch_siblings("Zz", of_system, have, set(), set())
+    assert key not in have
+
+
+def test_a_sum_of_dice_each_read_one_less_keeps_the_faces_rolled() -> None:
+    # a system that reads each d10 as 0-9 prints two d10 that showed 3 and 6 as [7]: the sum of the faces
+    # rolled is 9, and that is what is kept (never faces, as for any sum)
+    tests = _tests(
+        ("被弾表[7] ＞ かすり傷", [(10, 3), (10, 6)], "HT"),
+        ("被弾表[12] ＞ 転倒", [(10, 5), (10, 9)], "HT"),
+        ("被弾表[3] ＞ 無傷", [(10, 4), (10, 1)], "HT"),
+    )
+    spec = make_shapes.vouch(tests)
+    assert spec is not None and spec["rel"] == "sum0" and spec["count"] == 2 and spec["own"] is True
+    dice = shapes.read_dice(block("被弾表[15] ＞ 骨折"), spec, "HT")
+    assert dice is not None and dice.totals == [(0, 2, 10, 17)] and dice.dice == []
+    edge = shapes.read_dice(block("被弾表[18] ＞ 即死"), spec, "HT")  # 18 = 9 + 9: both dice showed 10
+    assert edge is not None and edge.dice == [(10, 10), (10, 10)]
+    assert shapes.read_dice(block("被弾表[19] ＞ ？"), spec, "HT") is None  # no two such dice make 19

@@ -177,6 +177,9 @@ def test_not_proved_is_reported(text: str, system: str | None, why: str) -> None
         ("体力消耗表(7[6]) ＞ [疲労:65]を受け", "LogHorizon", "PCT11+1", ((6, 6),), ()),
         ("체력 소모표(1[1]) ＞ [피로:5]를 받는다", "LogHorizon:Korean", "PCT1", ((6, 1),), ()),  # a name with a space
         ("金銭財宝表(17[6,6]) ＞ 39G", "LogHorizon", "CTRS1", ((6, 6), (6, 6)), ()),
+        # DemonParasite's urge tables print no ＞: the level typed, then the 2D6 rolled on the table
+        ("衝動表3-8:『渇望』喉が渇く。", "DemonParasite", "URGE3", (), ((0, 2, 6, 8),)),
+        ("誤作動表1-12:『暴走』止まらない。", "ParasiteBlood", "AURGE", ((6, 6), (6, 6)), ()),
     ],
 )
 def test_read_with_system_and_command(text: str, system: str, command: str | None, dice: tuple, totals: tuple) -> None:
@@ -197,6 +200,15 @@ def test_read_with_system_and_command(text: str, system: str, command: str | Non
 def test_set_by_the_command_or_refused_rolls_nothing(text: str, system: str, command: str) -> None:
     _, rolls = bcdice.parse(text, system, bot=True, command=command)
     assert [(r.kind, r.dice, r.totals, r.problem) for r in rolls] == [("other", (), (), None)]
+
+
+def test_an_urge_table_is_read_only_where_the_system_is_known() -> None:
+    # another system may print a line of this shape with other dice: without the system it stays text
+    assert bcdice.parse("衝動表3-8:『渇望』喉が渇く。")[1] == []
+    lead, rolls = bcdice.parse("URGE3 衝動表3-8:『渇望』喉が渇く。", "DemonParasite")  # CCFOLIA's classic page
+    assert lead == "URGE3" and [r.totals for r in rolls] == [((0, 2, 6, 8),)]
+    _, (roll,) = bcdice.parse("衝動表3-13:『渇望』", "DemonParasite", bot=True)  # no 2D6 sums to 13
+    assert roll.kind == "other" and roll.problem
 
 
 def test_a_shifted_sum_at_the_edge_is_reported() -> None:
@@ -302,3 +314,15 @@ def test_labels_and_secret_marks(text: str, dice: tuple, secret: bool) -> None:
 
 def test_a_chat_line_with_angle_brackets_is_no_result() -> None:
     assert bcdice.parse("よろしくお願いします＞＜ (笑)")[1] == []
+
+
+def test_ascii_arrows_between_steps_of_a_bots_answer() -> None:
+    # a few systems print "->"-less ASCII arrows between steps; a bot's answer is cut there like at ＞
+    _, (roll,) = bcdice.parse("(2QQ>=4) > [3,5] > 成功数1", bot=True)
+    assert roll.steps == ("[3,5]", "成功数1")
+    _, (roll,) = bcdice.parse("2D8 => [7,2] => (1+0) => 1", bot=True)
+    assert roll.steps == ("[7,2]", "(1+0)", "1")
+    # in a player's chat line an arrow is no result, and where the answer has ＞ its arrows are table text
+    assert bcdice.parse("(たぶん) > そうだね") == ("(たぶん) > そうだね", [])
+    _, (roll,) = bcdice.parse("(1D6) ＞ 4 ＞ 体力 > 3", bot=True)
+    assert roll.steps == ("4", "体力 > 3")

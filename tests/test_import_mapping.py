@@ -150,6 +150,9 @@ def test_generic_map_commands_and_patterns(tmp_path: Path) -> None:
     assert isinstance(e[4], MatchEnded) and e[4].winner == "p2"
     assert isinstance(e[5], Note) and e[5].text == "!win ダレカ"
     assert "'ダレカ' names no player" in run.err
+    run = run_cli("import", src, "-o", tmp_path / "ja.jsonl", "--map", GENERIC_MAP, "--lang", "ja")
+    # the reason in the reader's language
+    assert run.code == 0 and "'ダレカ' はどのプレイヤーの名前でもありません" in run.err
 
 
 def test_mapping_to_a_game_validates_against_its_codec(tmp_path: Path, tiny: Game) -> None:

@@ -37,6 +37,11 @@ def _large(msg: Message) -> bool:
     return 12 * (len(msg.text) + len(msg.result or "")) > _ROOM
 
 
+def _said(loc: str, why: Msg) -> Located:
+    """A report entry said from the catalogue (``entry``, which a loop variable hides in the converter)."""
+    return entry(loc, why)
+
+
 class Converter:
     """Turns one source's messages into event dicts (no seq/prev yet), counting as it goes."""
 
@@ -330,7 +335,8 @@ class Converter:
                 try:
                     e = _with_roller({**base, **mapping.fill(t, item_values, self.players)}, msg)
                 except Unfilled as exc:
-                    self.report.failed.append(Located(msg.loc, f"[[{entry.kind}]] #{entry.index}: {exc}"))
+                    why = Msg("mapping.unfilled", kind=entry.kind, index=entry.index, why=inner(exc.message))
+                    self.report.failed.append(_said(msg.loc, why))
                     return None
                 checked = self.validated(e, msg, entry)
                 if checked is None:
@@ -352,7 +358,8 @@ class Converter:
             return [values]
         seq = values.get(entry.each)
         if not isinstance(seq, list) or not seq:
-            self.report.failed.append(Located(msg.loc, f"[[{entry.kind}]] #{entry.index}: no list {{{entry.each}}}"))
+            why = Msg("mapping.no_list", kind=entry.kind, index=entry.index, placeholder=f"{{{entry.each}}}")
+            self.report.failed.append(_said(msg.loc, why))
             return []
         ref = values.get("rng")
         # A verified roll's outcomes one per event: the i-th item is outcome rng.index + i - 1.

@@ -59,6 +59,11 @@ class MappingError(KifuError):
 class Unfilled(Exception):
     """A template names a value this message does not have, or a value of the wrong kind."""
 
+    def __init__(self, message: Msg) -> None:
+        super().__init__(message.render("en"))
+        self.message = message
+        """Why, said from the catalogue (in the reader's language in the report)."""
+
 
 @dataclass(frozen=True)
 class Command:
@@ -370,14 +375,14 @@ def _value(m: re.Match[str], values: Mapping[str, Any]) -> Any:
         return values[name]
     if default is not None:
         return default
-    raise Unfilled(f"no value for {{{name}}}")
+    raise Unfilled(Msg("mapping.no_value", placeholder=f"{{{name}}}"))
 
 
 def _int(v: Any) -> int:
     try:
         return int(str(v))
     except ValueError:
-        raise Unfilled(f"{v!r} is not a whole number") from None
+        raise Unfilled(Msg("mapping.not_whole", value=repr(v))) from None
 
 
 def _convert(v: Any, conv: str | None, values: Mapping[str, Any], players: PlayerBook) -> Any:
@@ -393,7 +398,7 @@ def _convert(v: Any, conv: str | None, values: Mapping[str, Any], players: Playe
         return [x for x in _LIST_SEP.split(str(v).strip()) if x] if isinstance(v, str) else list(v)
     if conv == "player":
         return players.resolve(str(v), values.get("by"))
-    raise Unfilled(f"unknown conversion :{conv}")
+    raise Unfilled(Msg("mapping.unknown_conversion", conv=conv))
 
 
 @dataclass
@@ -422,7 +427,7 @@ class PlayerBook:
         # Chat clients turn a mention into "@name" (Discord exports, CCFOLIA autocompletion).
         found = self.lookup(word) or self.lookup(re.sub(r"^[@＠]", "", word))
         if found is None:
-            raise Unfilled(f"{word!r} names no player")
+            raise Unfilled(Msg("mapping.names_no_player", word=repr(word)))
         return found
 
 

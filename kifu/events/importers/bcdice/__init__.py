@@ -33,7 +33,7 @@ from ...i18n import Msg
 from . import common, errors, shapes, systems, tables
 from .roll import Roll, make
 from .settings import settings
-from .text import FLY_SEP, SEP, Block, blocks, typed_command
+from .text import FLY_SEP, SEP, Block, ascii_steps, blocks, typed_command
 
 __all__ = [
     "SEP",
@@ -115,6 +115,8 @@ def parse(
             lead=lead, text=text.strip()[len(lead) :].strip(), name="", echo=None, suffix="", head="", steps=()
         )
         return lead, [make(block, "other", certain=True)]  # an error text: BCDice rolled nothing
+    if bot:
+        text = ascii_steps(text)  # "(1AD) > [1] > 0成功": a few systems print ASCII arrows
     if SEP not in text and FLY_SEP not in text:
         return text.strip(), []  # the common case of a chat line: no result can be in it
     lead, found = blocks(text)
@@ -144,7 +146,7 @@ def read_block(block: Block, system: str | None, typed: str | None = None) -> Ro
                 roll = shapes.read(block, system, typed) or roll  # a form BCDice's own tests vouch for in this system
     except ValueError:
         # int() refuses numbers of more than 4,300 digits (a hostile line); no die has such a face
-        return make(block, "other", problem="a number too long to be a face", certain=True)
+        return make(block, "other", problem=Msg("bcdice.number_too_long"), certain=True)
     if roll is None:
         certain = block.echo is not None and (block.echo.isascii() and " " not in block.echo.strip())
         roll = make(block, "other", problem=Msg("bcdice.unknown_form"), certain=certain)

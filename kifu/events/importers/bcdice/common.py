@@ -146,12 +146,12 @@ def choice(block: Block, echo: str, st: Settings) -> Roll | None:
     shown = block.steps[0] if block.steps else ""
     picked = shown.split(joiner) if takes > 1 else [shown]
     if len(picked) != takes or any(not o for o in options):
-        return make(block, "other", problem=f"{takes} picks expected in {shown!r}", certain=True)
+        return make(block, "other", problem=Msg("bcdice.picks_expected", takes=takes, shown=repr(shown)), certain=True)
     left, picks = list(options), []
     for p in picked:
         if left.count(p) != 1:
             why = "not one of the options" if p not in left else "an option listed twice, so which one is unknown"
-            return make(block, "other", problem=f"pick {p!r} is {why}", certain=True)
+            return make(block, "other", problem=Msg("bcdice.pick_is", pick=repr(p), why=why), certain=True)
         picks.append((len(left), left.index(p) + 1))
         left.remove(p)
     return make(block, "choice", picks=tuple(picks), options=tuple(options), pick=picked[0], certain=True)
@@ -165,7 +165,7 @@ def d66(block: Block, echo: str, st: Settings) -> Roll | None:
     shown = block.steps[0] if block.steps else ""
     pair = d66_pair(int(shown)) if is_int(shown) and len(block.steps) == 1 else None
     if pair is None:
-        return make(block, "other", problem="D66 value not two digits 1–6", certain=True)
+        return make(block, "other", problem=Msg("bcdice.d66_digits"), certain=True)
     return make(
         block,
         "die",
@@ -186,13 +186,13 @@ def tally(block: Block, echo: str, st: Settings) -> Roll | None:
         return (
             make(block, "other", certain=True)
             if sides > 20
-            else make(block, "other", problem="tally faces not shown", certain=True)
+            else make(block, "other", problem=Msg("bcdice.tally_faces_hidden"), certain=True)
         )
     if len(faces) != _times(times, sides) or not all(1 <= f <= sides for f in faces):
-        return make(block, "other", problem=f"{len(faces)} faces shown for {echo}", certain=True)
+        return make(block, "other", problem=Msg("bcdice.faces_count_for", count=len(faces), echo=echo), certain=True)
     counts = [f"[{v}]×{faces.count(v)}" for v in range(1, sides + 1) if faces.count(v) or m.group(2).upper() == "Z"]
     if block.steps[1:] != (", ".join(counts),):
-        return make(block, "other", problem="the tally does not follow the faces", certain=True)
+        return make(block, "other", problem=Msg("bcdice.tally_off_faces"), certain=True)
     return make(
         block,
         "die",
@@ -216,11 +216,11 @@ def barabara(block: Block, echo: str, st: Settings) -> Roll | None:
         part = faces[pos : pos + _times(times, sides)]
         pos += len(part)
         if not all(1 <= f <= sides for f in part):
-            return make(block, "other", problem=f"a face out of 1–{sides}", certain=True)
+            return make(block, "other", problem=Msg("bcdice.face_out_of_range", sides=sides), certain=True)
         order = order and not unordered(part, st.sort_barabara)
         dice.extend((sides, f) for f in part)
     if pos != len(faces):
-        return make(block, "other", problem=f"{len(faces)} faces shown for {echo}", certain=True)
+        return make(block, "other", problem=Msg("bcdice.faces_count_for", count=len(faces), echo=echo), certain=True)
     if not _successes_follow(block.steps[1:], faces, m.group("cmp"), m.group("target")):
         return make(block, "other", problem=Msg("bcdice.steps_not_count"), certain=True)
     return make(block, "die", dice=tuple(dice), ordered=order, certain=True)
@@ -258,7 +258,12 @@ def reroll(block: Block, echo: str, st: Settings) -> Roll | None:
             return make(block, "other", problem=Msg("bcdice.reroll_groups"), certain=True)
         times, sides = queue.pop(0)
         if len(group) != _times(times, sides) or not all(1 <= f <= sides for f in group):
-            return make(block, "other", problem=f"group {group} does not match {times}R{sides}", certain=True)
+            return make(
+                block,
+                "other",
+                problem=Msg("bcdice.group_off_reroll", group=group, times=times, sides=sides),
+                certain=True,
+            )
         again = sum(compare(op, f, threshold) for f in group)
         if again:
             queue.append((again, sides))
@@ -285,7 +290,7 @@ def upper(block: Block, echo: str, st: Settings) -> Roll | None:
     shown = block.steps[0]
     mod = m.group("mod") or ""
     if mod and not shown.endswith(mod):
-        return make(block, "other", problem="modifier not where expected", certain=True)
+        return make(block, "other", problem=Msg("bcdice.modifier_misplaced"), certain=True)
     items = shown[: len(shown) - len(mod)].split(",") if shown else []
     # "11[6,5]" was cut at its inner commas: glue the pieces of each bracket back together.
     joined: list[str] = []
@@ -303,15 +308,20 @@ def upper(block: Block, echo: str, st: Settings) -> Roll | None:
         for item in part:
             rolls = _upper_item(item, threshold, sides)
             if rolls is None:
-                return make(block, "other", problem=f"die {item!r} does not follow [{threshold}]", certain=True)
+                return make(
+                    block,
+                    "other",
+                    problem=Msg("bcdice.die_off_threshold", die=repr(item), threshold=threshold),
+                    certain=True,
+                )
             sums.append(sum(rolls))
             dice.extend((sides, r) for r in rolls)
         all_sums.extend(sums)
         order = order and not unordered(sums, st.sort_barabara)
     if pos != len(joined):
-        return make(block, "other", problem=f"{len(joined)} dice shown for {echo}", certain=True)
+        return make(block, "other", problem=Msg("bcdice.dice_count_for", count=len(joined), echo=echo), certain=True)
     if block.steps[1:] != (_upper_result(all_sums, int(mod or 0), m),):
-        return make(block, "other", problem="the result does not follow the dice", certain=True)
+        return make(block, "other", problem=Msg("bcdice.result_off_dice"), certain=True)
     return make(block, "die", dice=tuple(dice), ordered=order, certain=True)
 
 
@@ -354,7 +364,7 @@ def add(block: Block, echo: str, st: Settings) -> Roll | None:
     if out is None or len(out) != len(tokens) or not is_int(steps[1]):
         return make(block, "other", problem=Msg("bcdice.faces_off_command"), certain=True)
     if any(_DICE_IN_TEXT.search(s) for s in steps[2:]):
-        return make(block, "other", problem="more dice after the total", certain=True)
+        return make(block, "other", problem=Msg("bcdice.dice_after_total"), certain=True)
     dice: list[tuple[int, int]] = []
     order = True
     for want, got in zip(tokens, out):
@@ -377,14 +387,14 @@ def _bare(block: Block, tok: re.Match[str], total: int, st: Settings) -> Roll:
         return (
             make(block, "other", certain=True)
             if total == 0
-            else make(block, "other", problem="a total for dice BCDice does not roll", certain=True)
+            else make(block, "other", problem=Msg("bcdice.total_unrolled"), certain=True)
         )
     if times != 1 or sides == 66:
-        return make(block, "other", problem="only the total is shown", certain=True)
+        return make(block, "other", problem=Msg("bcdice.only_total"), certain=True)
     if sides == 9 and st.d9 is not False:
-        return make(block, "other", problem="a D9 may be a d10 read 0–9 (Gundog)", certain=True)
+        return make(block, "other", problem=Msg("bcdice.d9_gundog"), certain=True)
     if not 1 <= total <= sides:
-        return make(block, "other", problem=f"{total} is no face of a d{sides}", certain=True)
+        return make(block, "other", problem=Msg("bcdice.no_face_of", total=total, sides=sides), certain=True)
     return make(block, "die", dice=((sides, total),), certain=True)
 
 

@@ -40,7 +40,7 @@ def double_cross(block: Block) -> Roll | None:
     for r in rounds:
         g = _GROUP.fullmatch(r)
         if not g:
-            return make(block, "other", problem="a round not in the form total[faces]", certain=True)
+            return make(block, "other", problem=Msg("bcdice.round_form"), certain=True)
         faces = [int(v) for v in g.group(2).split(",")]
         hits = sum(f >= crit for f in faces)
         if (
@@ -49,11 +49,11 @@ def double_cross(block: Block) -> Roll | None:
             or faces != sorted(faces)
             or int(g.group(1)) != (10 if hits else max(faces))
         ):
-            return make(block, "other", problem="rounds do not follow the critical value", certain=True)
+            return make(block, "other", problem=Msg("bcdice.rounds_off_critical"), certain=True)
         dice.extend((10, f) for f in faces)
         want = hits
     if want:
-        return make(block, "other", problem="a critical round is missing", certain=True)
+        return make(block, "other", problem=Msg("bcdice.critical_round_missing"), certain=True)
     return make(block, "die", dice=tuple(dice), ordered=False, certain=True)
 
 
@@ -75,7 +75,7 @@ def sword_world_rating(block: Block) -> Roll | None:
         return (
             make(block, "other", certain=True)
             if not any("2D:" in s for s in block.steps)
-            else make(block, "other", problem="rating dice not in pairs", certain=True)
+            else make(block, "other", problem=Msg("bcdice.rating_not_pairs"), certain=True)
         )
     fixed = dict(_FIXED.findall(block.head[k.start() :]))
     doubled = "gf" in block.head[k.start() :]  # "gf": one die read twice (a pair of equal faces)
@@ -83,13 +83,13 @@ def sword_world_rating(block: Block) -> Roll | None:
     for i, pair in enumerate(p.group(1).split(" ")):
         a, b = (int(v) for v in pair.split(","))
         if not (1 <= a <= 6 and 1 <= b <= 6) or (doubled and (a != b or fixed)):
-            return make(block, "other", problem=f"pair {pair} is no 2D6 of this command", certain=True)
+            return make(block, "other", problem=Msg("bcdice.pair_not_command", pair=pair), certain=True)
         if doubled:
             dice.append((6, a))
             continue
         held = fixed.get("sf") or (fixed.get("tf") if i == 0 else None)
         if held is not None and b != int(held):
-            return make(block, "other", problem=f"pair {pair} does not keep the fixed die {held}", certain=True)
+            return make(block, "other", problem=Msg("bcdice.pair_not_fixed", pair=pair, held=held), certain=True)
         dice.append((6, a))
         if held is None:
             dice.append((6, b))
@@ -110,7 +110,7 @@ def sword_world_critical(block: Block) -> Roll | None:
         return (
             make(block, "other", certain=True)
             if not re.search(r"\d\[", block.steps[0])
-            else make(block, "other", problem="pairs not shown", certain=True)
+            else make(block, "other", problem=Msg("bcdice.pairs_hidden"), certain=True)
         )
     crit = int(m.group(1))
     pairs = [tuple(int(v) for v in p.split(",")) for p in re.findall(r"\[(\d,\d)\]", s.group(2))]
@@ -121,7 +121,7 @@ def sword_world_critical(block: Block) -> Roll | None:
         and (pairs[-1][0] + pairs[-1][1] < crit or len(pairs) == 1 and False)
     )
     if not ok and not (len(pairs) and sum(a + b for a, b in pairs) == int(s.group(1))):
-        return make(block, "other", problem="pairs do not follow the critical value", certain=True)
+        return make(block, "other", problem=Msg("bcdice.pairs_off_critical"), certain=True)
     return make(block, "die", dice=tuple((6, v) for p in pairs for v in p), certain=True)
 
 
@@ -134,10 +134,10 @@ def sword_world_pair(block: Block) -> Roll | None:
         return None
     m = re.match(r"(?:2D\[(\d),(\d)\]=(\d+)|(\d+)\[(\d),(\d)\])", block.steps[0])
     if not m:
-        return make(block, "other", problem="pair not shown", certain=True)
+        return make(block, "other", problem=Msg("bcdice.pair_hidden"), certain=True)
     a, b, total = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(6), m.group(4))
     if int(a) + int(b) != int(total) or not (1 <= int(a) <= 6 and 1 <= int(b) <= 6):
-        return make(block, "other", problem="pair does not add up", certain=True)
+        return make(block, "other", problem=Msg("bcdice.pair_sum_off"), certain=True)
     return make(block, "die", dice=((6, int(a)), (6, int(b))), certain=True)
 
 
@@ -163,7 +163,7 @@ def emoklore(block: Block) -> Roll | None:
         if faces and count is not None:
             values = [int(v) for v in faces.group(1).split(", ")]
             if len(values) != count or not all(1 <= v <= 10 for v in values):
-                return make(block, "other", problem="d10 faces do not match the count", certain=True)
+                return make(block, "other", problem=Msg("bcdice.d10_count_off"), certain=True)
             return make(block, "die", dice=tuple((10, v) for v in values), certain=True)
     if any("ダイス数が0以下" in s for s in block.steps):
         return make(block, "other", certain=True)
@@ -194,7 +194,7 @@ def shinobigami(block: Block) -> Roll | None:
         or sorted(faces)[-2:] != sorted(two)
         or sum(two) != int(g.group(1))
     ):
-        return make(block, "other", problem="dice do not match the command", certain=True)
+        return make(block, "other", problem=Msg("bcdice.dice_off_command"), certain=True)
     return make(block, "die", dice=tuple((6, f) for f in faces), ordered=not (len(set(faces)) > 1), certain=True)
 
 
@@ -212,7 +212,7 @@ def log_horizon(block: Block) -> Roll | None:
     g = _GROUP.match(block.steps[0])
     faces = [int(v) for v in g.group(2).split(",")] if g else []
     if not g or len(faces) != count or sum(faces) != int(g.group(1)) or not all(1 <= f <= 6 for f in faces):
-        return make(block, "other", problem="d6 faces not shown for the command", certain=True)
+        return make(block, "other", problem=Msg("bcdice.d6_faces_hidden"), certain=True)
     return make(block, "die", dice=tuple((6, f) for f in faces), certain=True)
 
 
@@ -250,11 +250,11 @@ def satasupe(block: Block) -> Roll | None:
             return (
                 make(block, "other", certain=True)
                 if "ファンブル率" in block.steps[0]
-                else make(block, "other", problem="rounds not in the form n[a,b]", certain=True)
+                else make(block, "other", problem=Msg("bcdice.rounds_form"), certain=True)
             )
         a, b = int(m.group(2)), int(m.group(3))
         if bool(m.group(4)) != (a + b >= critical):
-            return make(block, "other", problem="a critical mark that does not follow the dice", certain=True)
+            return make(block, "other", problem=Msg("bcdice.critical_mark_off"), certain=True)
         dice += [(6, a), (6, b)]
     return make(block, "die", dice=tuple(dice), certain=True)
 
@@ -289,7 +289,9 @@ def kamigakari_material(block: Block) -> Roll | None:
         elif ok:
             ok = d6(values[2]) and (len(values) == 4) == (values[2] != "6") and (len(values) == 3 or d66(values[3]))
     if not ok:
-        return make(block, "other", problem=f"{block.name}: {block.echo} is not the chart's dice", certain=True)
+        return make(
+            block, "other", problem=Msg("bcdice.chart_dice_off", name=block.name, echo=block.echo), certain=True
+        )
     return make(block, "die", **dice.fields(), certain=True)
 
 
@@ -307,7 +309,9 @@ def insane_numbering(block: Block) -> Roll | None:
     for v in rest if ok else ():
         ok = ok and len(v) == 2 and v[0] <= v[1] and dice.face(6, int(v[0])) and dice.face(6, int(v[1]))
     if not ok:
-        return make(block, "other", problem=f"{_NUMBERING}: {block.echo} is not its dice", certain=True)
+        return make(
+            block, "other", problem=Msg("bcdice.numbering_dice_off", name=_NUMBERING, echo=block.echo), certain=True
+        )
     return make(block, "die", **dice.fields(), ordered=all(v[0] == v[1] for v in rest), certain=True)
 
 
@@ -335,7 +339,7 @@ def satasupe_seigou(block: Block) -> Roll | None:
         or block.steps[1] != f"{shown.group(1)}＋（{mod}）＝{int(shown.group(1)) + mod}"
         or not dice.total(2, 6, int(shown.group(1)))
     ):
-        return make(block, "other", problem="the 2D6 of 性業値 not shown", certain=True)
+        return make(block, "other", problem=Msg("bcdice.seigou_hidden"), certain=True)
     return make(block, "die", **dice.fields(), certain=True)
 
 

@@ -99,7 +99,7 @@ def read(block: Block, typed: str | None) -> Roll | None:
         m = _LIST.fullmatch(echo)
         dice = Dice()
         if not m or not all(dice.face(6, int(v)) for v in m.group(1).split(",")):
-            return make(block, "other", problem=f"{name}: d6 faces not shown", certain=True)
+            return make(block, "other", problem=Msg("bcdice.named_d6_faces_hidden", name=name), certain=True)
         return make(block, "die", **dice.fields(), certain=True)
     if _instrument_head(block.head) or (name in _INSTRUMENT and echo is not None):
         return _instrument(block)
@@ -109,19 +109,21 @@ def read(block: Block, typed: str | None) -> Roll | None:
 def _consumption(block: Block, typed: str | None) -> Roll:
     m = _ONE.fullmatch(block.echo or "")
     if not m:
-        return make(block, "other", problem=f"{block.name}: the d6 is not shown", certain=True)
+        return make(block, "other", problem=Msg("bcdice.named_d6_hidden", name=block.name), certain=True)
     if typed is None or not _CONSUMPTION_CMD.search(typed):
         return make(
             block,
             "other",
-            problem=f"{block.name}: the command is not known, and a $ in it fixes the die without a roll",
+            problem=Msg("bcdice.dollar_unknown", name=block.name),
             certain=True,
         )
     if "$" in typed:
         return make(block, "other", certain=True)  # "PCT1$5": the die was set, not rolled
     dice = Dice()
     if not dice.face(6, int(m.group(1))):
-        return make(block, "other", problem=f"{block.name}: {m.group(1)} is no face of a d6", certain=True)
+        return make(
+            block, "other", problem=Msg("bcdice.named_no_d6_face", name=block.name, value=m.group(1)), certain=True
+        )
     return make(block, "die", **dice.fields(), certain=True)
 
 
@@ -132,12 +134,12 @@ def _bracketed(block: Block, echo: str) -> Roll:
         dice = Dice()
         if dice.face(6, int(two.group(1))) and dice.face(6, int(two.group(2))):
             return make(block, "die", **dice.fields(), certain=True)
-        return make(block, "other", problem=f"{block.name}: {echo} is no 2D6", certain=True)
+        return make(block, "other", problem=Msg("bcdice.named_no_2d6", name=block.name, echo=echo), certain=True)
     one = _ONE.fullmatch(echo)
     # the treasure tables' $ fixes [7]; ESTL's $n fixes [n]
     if (one and (one.group(1) == "7" or block.name == EXPLORATION)) or _PLAIN.fullmatch(echo):
         return make(block, "other", certain=True)
-    return make(block, "other", problem=f"{block.name}: the 2D6 is not shown", certain=True)
+    return make(block, "other", problem=Msg("bcdice.named_2d6_hidden", name=block.name), certain=True)
 
 
 def _instrument_head(head: str) -> bool:

@@ -14,7 +14,9 @@ nothing fixes how many dice it shows, ``MIN_HIDING`` for a table of a system one
 rolls dice it does not show); the order of the dice only where the tests prove it; of several,
 the one reading most tests right. A key no form reads so is listed as unvouched: kifu reports
 such results instead of reading them. A key whose every test rolled nothing (an error text, a
-value the command fixed) is kept as ``nothing``.
+value the command fixed) is kept as ``nothing``. A key with fewer tests than that, but none read
+wrong, is read in the form its system's other keys of the same typed shape and skeleton are
+vouched for (its *siblings*; never in a system whose tables hide dice, never without the system).
 
 Nothing of BCDice's code or data is kept: only, per system, shapes and how many dice of what
 sides stand where. ``--half`` (``--fold 0/2``) builds from every other test only, ``--fold 1/2``
@@ -35,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from . import shapes, tables
-from .text import Block, blocks, typed_command
+from .text import Block, ascii_steps, blocks, typed_command
 
 Rands = list[tuple[int, int]]
 Test = tuple[list[Block], Rands, str]
@@ -62,7 +64,7 @@ def cases(path: Path, fold: tuple[int, int] | None = None) -> list[tuple[str, li
     for i, t in enumerate(data.get("test", [])):
         if not t.get("output") or (fold and i % fold[1] != fold[0]):
             continue
-        _, found = blocks(t["output"])
+        _, found = blocks(ascii_steps(t["output"]))  # as the importer reads a bot's answer
         rands = real([(int(r["sides"]), int(r["value"])) for r in t.get("rands", [])])
         out.append((t["game_system"], found, rands, typed_command(t["input"])))
     return out
@@ -79,7 +81,9 @@ def candidates(block: Block, rands: Rands) -> list[dict[str, Any]]:
         values = shapes.numbers(block, src)
         if values is None:
             continue
-        kinds: list[Any] = ["form"] if src in ("step-dice", "step-sided") else ["echo"] + ([one] if one else [])
+        kinds: list[Any] = (
+            ["form"] if src in ("step-dice", "step-sided", "arrow") else ["echo"] + ([one] if one else [])
+        )
         for ordered in (True, False):
             out.extend({"src": src, "rel": "faces", "sides": k, "ordered": ordered} for k in kinds)
             if one == 6 and len(rands) == 2 * len(values):
@@ -87,7 +91,9 @@ def candidates(block: Block, rands: Rands) -> list[dict[str, Any]]:
             if one == 10 and len(rands) == 2 * len(values):
                 out.append({"src": src, "rel": "tens-ones", "sides": 10, "ordered": ordered})
         if one and len(values) == 1 and len(rands) > 1:
-            out.append({"src": src, "rel": "sum", "sides": one, "count": len(rands), "ordered": True})
+            out.extend(
+                {"src": src, "rel": rel, "sides": one, "count": len(rands), "ordered": True} for rel in ("sum", "sum0")
+            )
     return out
 
 
@@ -118,7 +124,7 @@ def verdict(spec: dict[str, Any], found: list[Block], rands: Rands, typed: str) 
 def _count(spec: dict[str, Any], right: list[Test]) -> int | str | None:
     """How many values a form shows, as its right tests show it: always the same number, the number
     the command states (``stated``), or None (free: neither fixes it)."""
-    if spec["rel"] == "sum":
+    if spec["rel"] in ("sum", "sum0"):
         return spec["count"]
     per_block = [(b, shapes.numbers(b, spec["src"]) or []) for found, _, _ in right for b in found]
     counts = {len(v) for _, v in per_block}
@@ -158,9 +164,14 @@ def refine(spec: dict[str, Any], tests: list[Test]) -> dict[str, Any] | None:
         return None
     if spec["rel"] == "nothing":
         return spec
-    if spec["ordered"] and not _order_proved(spec, right):
+    # a sum is kept as a sum (2 and 12 as their one pair of faces): it has no order to prove, and what
+    # the proof would say, a test of the system's 2D6 table says nothing of another system's D66 table
+    # of that name (Amadeus's 休憩表(11) is no 2D6 of MeikyuDays'): the system's own, read only where known
+    own = spec["rel"] in ("sum", "sum0")
+    if spec["ordered"] and not own and not _order_proved(spec, right):
         return None
-    return {**spec, "count": _count(spec, right), "pinned": _pinned(right)}
+    refined = {**spec, "count": _count(spec, right), "pinned": _pinned(right)}
+    return {**refined, "own": True} if own else refined
 
 
 def _pinned(right: list[Test]) -> list[int | None] | None:
@@ -173,7 +184,7 @@ def _pinned(right: list[Test]) -> list[int | None] | None:
     return [col[0] if len(set(col)) == 1 else None for col in zip(*seen)]
 
 
-SHOWN = ("step-brackets", "step-list", "step-dice", "all-brackets", "steps-lists", "step-all")
+SHOWN = ("step-brackets", "step-list", "step-dice", "all-brackets", "steps-lists", "step-all", "arrow")
 """Sources that read a list of faces as the answer prints it (not one number that may be a sum)."""
 
 
@@ -311,7 +322,52 @@ def _vouch_all(
             spec = vouch(found, MIN_HIDING if distrusted else MIN_RIGHT, kind)
             if spec is not None:
                 systems.setdefault(system, {})[key] = spec
+    for system, of_system in sorted(tests.items()):
+        if (tables.family(system) or system) not in hiding:
+            _vouch_siblings(system, of_system, systems.setdefault(system, {}), named, poisoned)
     return systems
+
+
+def _own(spec: dict[str, Any]) -> bool:
+    """A form vouched for by its system alone (a definition, siblings, a sum without the order proof):
+    never read where the system is not known, nor evidence for a sibling."""
+    return bool(spec.get("defined") or spec.get("siblings") or spec.get("own"))
+
+
+def _pool(key: str) -> str:
+    """What a key says beside its shape: the command as typed (or ``=``, echoed) and the answer's skeleton."""
+    return key.split("|", 1)[1]
+
+
+def _form(spec: dict[str, Any]) -> tuple[Any, ...]:
+    """A form as dice are read in it, whatever the key."""
+    return tuple(spec.get(f) for f in ("src", "rel", "sides", "ordered", "count"))
+
+
+def _vouch_siblings(
+    system: str,
+    of_system: dict[str, list[Test]],
+    have: dict[str, dict[str, Any]],
+    named: set[str],
+    poisoned: set[tuple[str, str]],
+) -> None:
+    """Keys with fewer tests than a form needs, read in the form the system's other keys of the same
+    command shape and the same kind of answer are vouched for (a table typed ``ST=7`` like the
+    system's other ``=n`` tables; ``(KRS(1,1)) ＞ 4`` like its ``(KR(1)) ＞ 4``): the siblings' tests
+    vouch for the form, the key's own tests (one is enough) for its dice, none of them read wrong.
+    Never in a system one of whose tables hides dice, never from a form only a definition or
+    another sibling vouches for; such a form is the system's own, never read where the system is
+    not known."""
+    pools: dict[str, set[tuple[Any, ...]]] = defaultdict(set)
+    for key, spec in have.items():
+        if not _own(spec):
+            pools[_pool(key)].add(_form(spec))
+    for key, found in sorted(of_system.items()):
+        if key in have or (system, key) in poisoned or not pools.get(_pool(key)):
+            continue
+        own = vouch(found, 1)
+        if own is not None and _form(own) in pools[_pool(key)]:
+            have[key] = {**own, "siblings": True}
 
 
 def build(folder: Path, fold: tuple[int, int] | None = None) -> dict[str, Any]:
@@ -374,7 +430,7 @@ def build(folder: Path, fold: tuple[int, int] | None = None) -> dict[str, Any]:
     for of_system in systems.values():
         for key, spec in of_system.items():
             holders[key].append(spec)
-    unvouched |= {k for k, specs in holders.items() if any(s.get("defined") for s in specs)}
+    unvouched |= {k for k, specs in holders.items() if any(_own(s) for s in specs)}
     agreed = {
         k: specs[0] for k, specs in sorted(holders.items()) if k not in unvouched and all(s == specs[0] for s in specs)
     }

@@ -68,6 +68,7 @@ SOURCES = (
     "step-sided",
     "head",
     "head-first",
+    "arrow",
 )
 """``step-single``: the first step is one number (``＞ 11 ＞``); ``step-number``: one number after
 steps that only echo a command (``(CDB>=6) ＞ (1D10>=6) ＞ 6 ＞ 成功``); ``step-first``: the first
@@ -82,11 +83,15 @@ in the first step that holds one (``6[2,4]+1``, ``[1,2,6,8]+[2,10]``, ``12[2,2][
 ``step-parens``: every ``(…)`` list in the first step (``2(1,1)+3``); ``step-sided``: every face
 followed by its sides in the first step (``2(8)+3(6)``); ``head``: the numbers in ``(…)`` or
 ``[…]`` of the head (``反応表(41)``, ``掘り出し袋表[8,5]``); ``head-first``: the first number in
-the head's ``(…)`` or ``[…]`` (``腕部CT表(26+5)``: the roll before its modifier)."""
-RELATIONS = ("faces", "d66", "tens-ones", "sum")
+the head's ``(…)`` or ``[…]`` (``腕部CT表(26+5)``: the roll before its modifier); ``arrow``: every
+die the head writes out with its face after an arrow, its sides named (``マイナス値:1 + 1D10(->7) = 8``:
+one d10 that showed 7; a count above one is a sum, not read)."""
+RELATIONS = ("faces", "d66", "tens-ones", "sum", "sum0")
 """``faces``: each number is one die; ``d66``: each number the two d6 of a D66 (tens first);
 ``tens-ones``: each number a d100 rolled as two d10, tens then ones (a 0 is a die showing 10);
-``sum``: one number, the sum of a fixed number of dice (kept as a sum, never as faces).
+``sum``: one number, the sum of a fixed number of dice (kept as a sum, never as faces); ``sum0``: the
+same of dice each read one less, 0 to sides − 1 (Gundog's ``[17]`` of two d10 that showed 10 and 9:
+kept as the sum of the faces rolled, 19).
 
 The sides of a face are fixed by the tests (``sides``: a number), or read from the dice the
 echo names in order (``sides: "echo"``: ``(1D12+6D6)``), or from the form itself (``step-dice``)."""
@@ -105,6 +110,7 @@ _LISTS = ("step-brackets", "all-brackets", "step-dice")
 _SIDED = re.compile(r"(?<![\d\]])(\d{1,4})\((\d{1,4})\)")
 _HEAD_FIRST = re.compile(r"[(\[](\d{1,6})[+\-]\d{1,6}[)\]]")
 _STEP_DICE = re.compile(r"(?<![A-Za-z])(\d{0,3})[dD](\d{1,4})\[(\d{1,6}(?:, ?\d{1,6})*)\]")
+_ARROW = re.compile(r"(?<![A-Za-z\d])(\d{0,3})[dD](\d{1,4})\(->(\d{1,6})\)")
 _ECHO_STEP = re.compile(r"\([^()]{1,200}\)")  # a step that only echoes a command: (1D10>=6)
 _ECHO_DICE = re.compile(r"(?<![A-Z])(\d{0,3})[DBRU](\d{1,4})(?![A-Z\d])")
 
@@ -228,6 +234,9 @@ def numbers(block: Block, source: str) -> list[int] | None:
     if source == "step-sided":
         sided = _SIDED.findall(first)
         return [int(v) for v, _ in sided] if sided else None
+    if source == "arrow":
+        terms = arrow_dice(block)
+        return [v for _, v in terms] if terms else None
     if source == "head-first":
         m = _HEAD_FIRST.search(block.head)
         return [int(m.group(1))] if m else None
@@ -274,10 +283,22 @@ def step_dice(block: Block) -> list[tuple[int, int]] | None:
     return None
 
 
+def arrow_dice(block: Block) -> list[tuple[int, int]] | None:
+    """(sides, face) of every ``1DS(->v)`` of the head; None where one counts more dice (their sum)."""
+    out: list[tuple[int, int]] = []
+    for n, s, v in _ARROW.findall(block.head[:300]):
+        if n not in ("", "1"):
+            return None
+        out.append((int(s), int(v)))
+    return out or None
+
+
 def _sides_shown(block: Block | None, source: str) -> list[int] | None:
-    """The sides a form names beside each face (``1d12[5]``, ``2(8)``)."""
+    """The sides a form names beside each face (``1d12[5]``, ``2(8)``, ``1D10(->7)``)."""
     if block is None:
         return None
+    if source == "arrow":
+        return [s for s, _ in arrow_dice(block) or []]
     if source == "step-sided":
         return [int(s) for _, s in _SIDED.findall(block.steps[0] if block.steps else "")]
     return [s for s, _ in step_dice(block) or []]
@@ -324,7 +345,8 @@ def dice_of(values: list[int], spec: dict[str, Any], block: Block | None = None)
         return dice
     if len(values) != 1 or not isinstance(count, int):
         return None
-    return dice if dice.total(count, sides, values[0]) else None
+    shift = count if rel == "sum0" else 0  # each die read one less: the faces rolled add up to count more
+    return dice if dice.total(count, sides, values[0] + shift) else None
 
 
 _LEAD = re.compile(r"\d{1,3}(?=[A-Z])")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from ...i18n import Msg
 from .roll import Dice, Roll, make
 from .text import Block
 
@@ -94,7 +95,7 @@ def read(block: Block) -> Roll | None:
     else:
         return None
     if not ok:
-        return make(block, "other", problem=f"{name}: {echo} is not a field d6 and a skill 2D6", certain=True)
+        return make(block, "other", problem=Msg("bcdice.skill_dice_off", name=name, echo=echo), certain=True)
     return make(block, "die", **dice.fields(), certain=True)
 
 
@@ -111,7 +112,9 @@ def bad_end(block: Block) -> Roll | None:
     dice = Dice()
     value = int(block.echo) if _ONE.fullmatch(block.echo) else 0
     if len(block.steps) != 1 or not dice.total(2, 6, value):
-        return make(block, "other", problem=f"{_BAD_END}: {block.echo} is no 2D6 sum", certain=True)
+        return make(
+            block, "other", problem=Msg("bcdice.named_no_2d6_sum", name=_BAD_END, echo=block.echo), certain=True
+        )
     found = _SKILL_IN_TEXT.findall(block.steps[0])
     if value in (3, 11):
         if (
@@ -121,8 +124,8 @@ def bad_end(block: Block) -> Roll | None:
             or not dice.total(2, 6, int(found[0][1]))
         ):
             return make(
-                block, "other", problem=f"{_BAD_END}({value}): the skill rolled into it is not shown", certain=True
+                block, "other", problem=Msg("bcdice.bad_end_skill_hidden", name=_BAD_END, value=value), certain=True
             )
     elif found:
-        return make(block, "other", problem=f"{_BAD_END}({value}): a skill in an entry that rolls none", certain=True)
+        return make(block, "other", problem=Msg("bcdice.bad_end_skill_extra", name=_BAD_END, value=value), certain=True)
     return make(block, "die", **dice.fields(), certain=True)

@@ -5,8 +5,9 @@ Source: bcdice/BCDice ``lib/bcdice/game_system/`` at commit 98145305:
 ``故障ナンバー``), ``Cthulhu7th.rb`` and ``cthulhu7th/rollable.rb`` (``CC``: one tens
 d10 per bonus or penalty die, then one ones d10, each total shown; ``FAR``: one such
 roll per volley) and their Korean and Chinese versions; ``DoubleCross.rb`` (the emotion
-table), ``SwordWorld2_0.rb`` (growth) and ``Satasupe.rb`` (its ``name:value:`` tables and
-NPCs), which print no ``＞``. This module picks the reader: the forms of systems' own
+table), ``SwordWorld2_0.rb`` (growth), ``Satasupe.rb`` (its ``name:value:`` tables and
+NPCs) and ``DemonParasite.rb``/``ParasiteBlood.rb`` (the urge tables, ``衝動表1-9:…``), which
+print no ``＞``. This module picks the reader: the forms of systems' own
 commands are in ``forms.py``, tables in ``tables.py``, LogHorizon's tables in
 ``log_horizon.py``, the Saikoro Fiction skill tables in ``skills.py``.
 
@@ -85,7 +86,47 @@ def _colon_tables(text: str, system: str, typed: str | None) -> tuple[str, list[
         block = Block(lead="", text=line, name=name, echo=value, suffix="", head=m.group(0), steps=(line[m.end() :],))
         rolls.append(
             table(block, system, UNKNOWN, typed)
-            or make(block, "other", problem=f"table {name!r}: dice not known", certain=True)
+            or make(block, "other", problem=Msg("bcdice.table_dice_unknown", table=repr(name)), certain=True)
+        )
+    return (lead, rolls) if rolls else None
+
+
+# DemonParasite.rb (ParasiteBlood.rb the same): the urge tables print no "＞" but one line
+# "衝動表1-9:『前兆』…": the level typed, then the 2D6 rolled on the table.
+_URGE = re.compile(r"(\S{1,30}表)([1-9])-(\d{1,2}):")
+_URGE_SYSTEMS = frozenset({"DemonParasite", "ParasiteBlood"})
+"""The systems whose code prints an urge table as ``<name><level>-<2D6>:<entry>``."""
+
+
+def _urge(text: str) -> tuple[str, list[Roll]] | None:
+    """``衝動表1-9:『前兆』…`` (DemonParasite, ParasiteBlood): the sum of the 2D6 the table rolled, one
+    line per roll, every line of the message (CCFOLIA's classic page puts the typed command before
+    the first); None where a line is of another form."""
+    rolls, lead = [], ""
+    for n, raw in enumerate(text.splitlines()):
+        line = raw.strip()
+        m = _URGE.match(line)
+        if m is None and n == 0 and " " in line:
+            lead, line = line.split(" ", 1)[0], line.split(" ", 1)[1].strip()
+            m = _URGE.match(line)
+        if m is None:
+            if line:
+                return None  # a line of another form: the message is read as a whole elsewhere
+            continue
+        name, level, value = m.groups()
+        block = Block(
+            lead="", text=line, name=name, echo=f"{level}-{value}", suffix="", head=m.group(0), steps=(line[m.end() :],)
+        )
+        dice = Dice()
+        rolls.append(
+            make(block, "die", **dice.fields(), certain=True)
+            if dice.total(2, 6, int(value))
+            else make(
+                block,
+                "other",
+                problem=Msg("bcdice.table_no_value", table=repr(name), dice="2D6", value=int(value)),
+                certain=True,
+            )
         )
     return (lead, rolls) if rolls else None
 
@@ -115,7 +156,7 @@ def _npc(line: str) -> Roll | None:
         and dice.face(3, _NPC_LIKED.index(liked) + 1)
     )
     if not ok:
-        return make(block, "other", problem="NPC表: entries that are not its dice", certain=True)
+        return make(block, "other", problem=Msg("bcdice.npc_entries_off"), certain=True)
     return make(block, "die", **dice.fields(), certain=True)
 
 
@@ -151,6 +192,10 @@ def read_message(text: str, system: str | None, typed: str | None = None) -> tup
         found = _colon_tables(text, "Satasupe" if fam is None else system, typed)  # type: ignore[arg-type]
         if found:
             return found
+    if fam in _URGE_SYSTEMS and "表" in text:
+        found = _urge(text)
+        if found:
+            return found
     if "]" not in text or ("回目" not in text and "번째" not in text and "次" not in text):
         return None  # no volley line: the cheap test first, the search only where one may be
     first = _VOLLEY.search(text)
@@ -174,7 +219,7 @@ def _full_auto(text: str) -> tuple[str, list[Roll]]:
         rolls.append(
             make(b, "die", dice=dice, certain=True)
             if dice
-            else make(b, "other", problem="volley values not d100 totals of one ones die", certain=True)
+            else make(b, "other", problem=Msg("bcdice.volley_off"), certain=True)
         )
     return " ".join(lead), rolls
 
@@ -239,7 +284,7 @@ def read(block: Block, system: str | None, st: Settings, typed: str | None = Non
         return (
             make(block, "other", certain=True)
             if block.steps and not is_int(block.steps[0]) and not m
-            else make(block, "other", problem="d100 not shown", certain=True)
+            else make(block, "other", problem=Msg("bcdice.d100_hidden"), certain=True)
         )
     return None
 
@@ -254,7 +299,7 @@ def _emotion(block: Block) -> Roll:
     sides = block.steps[0].split(" - ") if len(block.steps) == 1 else []
     marked = [part.startswith("○") for part in sides]
     if not m or len(sides) != 2 or marked.count(True) != 1 or not all(1 <= int(v) <= 100 for v in m.groups()):
-        return make(block, "other", problem="emotion table not in its form", certain=True)
+        return make(block, "other", problem=Msg("bcdice.emotion_form"), certain=True)
     return make(
         block, "die", dice=((100, int(m.group(1))), (100, int(m.group(2))), (2, 1 if marked[0] else 2)), certain=True
     )
@@ -264,7 +309,7 @@ def _d100(block: Block) -> Roll:
     shown = block.steps[0] if block.steps else ""
     if is_int(shown) and 1 <= int(shown) <= 100:
         return make(block, "die", dice=((100, int(shown)),), certain=True)
-    return make(block, "other", problem="d100 not shown", certain=True)
+    return make(block, "other", problem=Msg("bcdice.d100_hidden"), certain=True)
 
 
 def _bonus_roll(block: Block) -> Roll:
@@ -273,7 +318,12 @@ def _bonus_roll(block: Block) -> Roll:
     shown = block.steps[0] if block.steps else ""
     dice = _tens_and_ones(shown)
     if dice is None or len(dice) != abs(bonus) + 2:
-        return make(block, "other", problem=f"{abs(bonus) + 1} d100 totals expected in {shown!r}", certain=True)
+        return make(
+            block,
+            "other",
+            problem=Msg("bcdice.d100_totals_expected", count=abs(bonus) + 1, shown=repr(shown)),
+            certain=True,
+        )
     if block.suffix.startswith("보너스"):
         dice = dice[-1:] + dice[:-1]  # Cthulhu7th_Korean.rb rolls the ones die first, then the tens dice
     return make(block, "die", dice=dice, certain=True)

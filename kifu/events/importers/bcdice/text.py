@@ -75,6 +75,22 @@ def typed_command(text: str) -> str:
     return words[0].upper() if words else ""
 
 
+_ASCII_STEPS = (" => ", " > ")
+"""What a few systems print between steps instead of ``＞`` (``(1AD) > [1] > 0成功``, ``3D6 => [1,3,5] => 4``)."""
+
+
+def ascii_steps(text: str) -> str:
+    """A dice bot's answer that prints ASCII arrows between its steps, with BCDice's own separator in
+    their place; the text itself where it has a ``＞`` or ``→`` (its own arrows then are table text)
+    or no such arrow. Only for text known to be a bot's answer: in a player's chat line, ``a > b``
+    is no result."""
+    if SEP in text or FLY_SEP in text or not any(a in text for a in _ASCII_STEPS):
+        return text
+    for arrow in _ASCII_STEPS:
+        text = text.replace(arrow, f" {SEP} ")
+    return text
+
+
 def lines_of(text: str) -> list[str]:
     """The message's lines, UdonariumWithFly's marks turned back into BCDice's own text."""
     if FLY_DIE in text or "###" in text or "~~~" in text:
