@@ -279,3 +279,76 @@ def test_each_version_carries_the_identity_file_it_was_given_or_the_previous_one
     assert people == {"Aoi"}  # Ren gathered under Aoi by the carried file
     cluster.ingest(client, [corpus / "generic" / "g02.jsonl"], out, per_worker=PER_WORKER)
     assert dataset.read_manifest(out).people == toml.read_text(encoding="utf-8")
+
+
+FORKED = """
+import os, sys
+from kifu.warehouse import cluster
+with cluster.connect("local:2") as client:
+    pids = client.run(os.getpid)
+    print(os.getpid(), *sorted(pids.values()), flush=True)
+    sys.stdin.read()  # until the test closes it (or kills this process)
+print("stopped", flush=True)
+"""
+"""A command that starts `local:2`, says its own pid and its workers', and holds the cluster until stdin ends."""
+
+
+def _parent_of(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def _wait_gone(pid: int) -> None:
+    """Return once process ``pid`` has exited: its pidfd becomes readable (no polling, no sleep)."""
+    import os
+    import select
+
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return  # gone (and reaped) already
+    try:
+        readable, _, _ = select.select([fd], [], [], 600)  # a bound for a hung worker, never reached when it works
+        assert readable, f"worker {pid} still runs"
+    finally:
+        os.close(fd)
+
+
+def _started(tmp_path: Path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "forked.py"
+    script.write_text(FORKED, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    line = proc.stdout.readline().decode()
+    assert line, proc.stderr.read().decode()[-2000:]
+    me, *workers = map(int, line.split())
+    assert len(workers) == 2
+    # Forked by the command itself (spawned workers would be a Nanny's children, or the resource tracker's).
+    assert all(_parent_of(w) == me == proc.pid for w in workers)
+    return proc, workers
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "pidfd_open"), reason="needs Linux pidfds")
+def test_local_workers_are_forked_and_stopped_with_the_command(tmp_path: Path) -> None:
+    proc, workers = _started(tmp_path)
+    proc.stdin.close()  # the command ends its ingest: it stops its workers and waits for them
+    assert proc.stdout.readline() == b"stopped\n"
+    assert proc.wait() == 0
+    for w in workers:
+        _wait_gone(w)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "pidfd_open"), reason="needs Linux pidfds")
+def test_a_killed_command_leaves_no_worker_behind(tmp_path: Path) -> None:
+    import signal
+
+    proc, workers = _started(tmp_path)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    for w in workers:
+        _wait_gone(w)  # each worker's pipe ended with the command: it stopped
+    proc.stdin.close()

@@ -551,20 +551,33 @@ def _key_of(root: Path, f: Path) -> tuple[str, str]:
 
 
 @contextlib.contextmanager
-def connect(address: str) -> Iterator[Client]:
+def connect(address: str, games: Iterable[str] = ()) -> Iterator[Client]:
     """A client of the cluster at ``address``: ``tcp://host:8786`` (any Dask scheduler address),
-    or ``local:N`` for a local cluster of N worker processes (one thread each), closed after."""
+    or ``local:N`` for a local cluster of N worker processes (one thread each), closed after.
+
+    ``local:N``'s workers are forked by kifu, the modules of ``games`` imported first
+    (``forked``), while this process runs one thread; else spawned by Dask's ``LocalCluster``."""
+    from . import forked
+
+    local = address == "local" or address.startswith("local:")
+    if local:
+        forked.no_blas_threads()  # before distributed imports numpy
     try:
         import logging
 
         from distributed import Client, LocalCluster
     except ImportError:
         raise KifuError(Msg("cluster.needs_dask", extra=EXTRA)) from None
-    if address == "local" or address.startswith("local:"):
+    if local:
         count = address.partition(":")[2]
         if count and not (count.isdigit() and int(count) >= 1):
             raise KifuError(Msg("cluster.bad_local", address=address))
         workers = int(count) if count else os.cpu_count() or 1
+        early = forked.fork_workers(workers, games)
+        if early is not None:
+            with forked.client(early) as client:
+                yield client
+            return
         with (
             LocalCluster(
                 n_workers=workers,
@@ -587,6 +600,13 @@ def connect(address: str) -> Iterator[Client]:
         yield client
     finally:
         client.close()
+
+
+def game_modules(paths: list[str]) -> tuple[str, ...]:
+    """The modules of the games the local logs ``paths`` name (folders searched as ``sources`` does)."""
+    from kifu.app import batch
+
+    return batch.game_modules(batch.games_of([f for f in sources(paths) if not is_url(f)]))
 
 
 SMALLEST = 500
@@ -716,7 +736,7 @@ def _write_version(
 
 
 def run(
-    address: str,
+    address: str | Client,
     paths: Iterable[str | os.PathLike[str]],
     out: str | os.PathLike[str],
     audit: Audit | None = app.audit,
@@ -724,9 +744,15 @@ def run(
     progress: Progress | None = None,
     identity: Identity | None = None,
 ) -> Summary:
-    """``ingest`` on the cluster at ``address`` (connected, then closed); what the cluster itself fails at
-    (a worker lost) is one line, the dataset left as it was."""
-    with connect(address) as client:
+    """``ingest`` on the cluster at ``address`` (connected, then closed), or on a client ``connect`` gave (the
+    command line connects before it shows a progress bar, whose thread would keep ``local:N`` from forking
+    its workers); what the cluster itself fails at (a worker lost) is one line, the dataset left as it was."""
+    paths = list(paths)
+    with (
+        contextlib.nullcontext(address)
+        if not isinstance(address, str)
+        else connect(address, game_modules([str(p) for p in paths]))
+    ) as client:
         try:
             return ingest(client, paths, out, audit, progress=progress, identity=identity)
         except (KifuError, KeyboardInterrupt):
