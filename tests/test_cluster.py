@@ -281,6 +281,34 @@ def test_each_version_carries_the_identity_file_it_was_given_or_the_previous_one
     assert dataset.read_manifest(out).people == toml.read_text(encoding="utf-8")
 
 
+def test_a_partition_only_one_chunk_fills_is_its_pieces_as_written(corpus: Path, tmp_path: Path) -> None:
+    """The chunk writes each partition's piece as the merge writes the partition's file (sorted, without the
+    partition columns): a partition nothing else goes into takes it as it is, with the rows the merge would
+    write, in the merge's order."""
+    import duckdb
+
+    from kifu import app
+
+    chunk, pieces = cluster.check_chunk(cluster.sources([corpus / "generic"]), app.audit, {})
+    key = ("generic", "2026-03")
+    assert chunk.failed is None and key in pieces
+    none = {t: [] for t in dataset.tables()}
+    as_is, merged = tmp_path / "as-is", tmp_path / "merged"
+    as_is.mkdir()
+    merged.mkdir()
+    rows = cluster.merge_partition(str(tmp_path), str(as_is), *key, [pieces[key]], [[]], none)
+    # A refused match id that the piece does not hold: the merge runs, and keeps every row.
+    again = cluster.merge_partition(str(tmp_path), str(merged), *key, [pieces[key]], [["nobody"]], none)
+    assert rows == again == {t: p.rows for t, p in pieces[key].items()}
+    assert {"events", "matches", "random_outcomes"} <= set(rows)
+    for table, piece in pieces[key].items():
+        file = Path(table, "game=generic", "month=2026-03", cluster.PART)
+        assert (as_is / file).read_bytes() == piece.data
+        read = "SELECT * FROM read_parquet($f, hive_partitioning = false)"
+        got = [duckdb.execute(read, {"f": str(d / file)}).fetchall() for d in (as_is, merged)]
+        assert got[0] == got[1] and len(got[0]) == piece.rows, table
+
+
 FORKED = """
 import os, sys
 from kifu.warehouse import cluster
