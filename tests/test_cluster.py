@@ -380,3 +380,45 @@ def test_a_killed_command_leaves_no_worker_behind(tmp_path: Path) -> None:
     for w in workers:
         _wait_gone(w)  # each worker's pipe ended with the command: it stopped
     proc.stdin.close()
+
+
+def test_no_worker_is_forked_while_another_thread_runs() -> None:
+    """Forking a process that runs another thread is unsafe (its locks stay held in the child): `local:N`
+    then leaves the workers to Dask's spawning LocalCluster."""
+    import threading
+
+    from kifu.warehouse import forked
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert forked.fork_workers(1) is None
+    finally:
+        release.set()
+        other.join()
+
+
+LOST = """
+import os, signal
+from kifu.warehouse import cluster
+with cluster.connect("local:1") as client:
+    [pid] = client.run(os.getpid).values()
+    os.kill(pid, signal.SIGKILL)
+    try:
+        client.submit(int, 1, pure=False).result()
+        print("ran", flush=True)
+    except Exception as exc:
+        print("failed", type(exc).__name__, flush=True)
+"""
+
+
+def test_work_left_without_a_worker_fails_instead_of_waiting_forever(tmp_path: Path) -> None:
+    """A forked worker that dies is not restarted: once none is left, what waits for one fails."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "lost.py"
+    script.write_text(LOST, encoding="utf-8")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, check=False)
+    assert r.returncode == 0 and r.stdout.decode().startswith("failed"), r.stderr.decode()[-2000:]

@@ -161,20 +161,25 @@ async def _serve(address: str, pipe: int) -> None:
 def client(forked: Forked) -> Iterator[Client]:
     """A client of a scheduler started here for the ``forked`` workers, every one of them registered;
     the scheduler closed and the workers stopped after."""
+    import dask
     from distributed import Client, LocalCluster
 
     from kifu.events.base import KifuError
     from kifu.events.i18n import Msg
 
+    # A forked worker that dies (killed, out of memory) never comes back (no nanny restarts it): once none
+    # is left, the tasks waiting for one fail (the ingest then says so in one line) instead of waiting forever.
+    lost = dask.config.set({"distributed.scheduler.no-workers-timeout": "5s"})
     try:
         with (
+            lost,
             LocalCluster(
                 n_workers=0,
                 processes=False,  # the scheduler only, in this process; the workers are the forked ones
                 protocol="tcp://",
                 host="127.0.0.1",
                 scheduler_port=0,
-                dashboard_address=None,
+                dashboard_address=":0",  # its HTTP server (health, metrics) runs anyway: on a free port
                 silence_logs=logging.CRITICAL,
             ) as cluster,
             Client(cluster) as c,
