@@ -40,6 +40,16 @@ from kifu.app.batch import threads
 if TYPE_CHECKING:
     from distributed import Client
 
+CLOCKS = {
+    "distributed.admin.tick.interval": "1s",  # the event loop's health check (a warning if blocked): 20 ms
+    "distributed.admin.system-monitor.interval": "5s",  # CPU and memory figures for a dashboard: 500 ms
+    "distributed.worker.memory.monitor-interval": "1s",  # spill and pause checks: 100 ms
+    "distributed.worker.profile.enabled": False,  # a sampling profiler walking the task's stack every 10 ms
+}
+"""Dask's own periodic work, made rarer: it costs CPU per second of wall time, not per log (idle, a
+``local:1`` cluster spent 36 ms of CPU a second with Dask's defaults, 7 ms with these), so on a busy
+machine, where an ingest takes longer, it grew with the load. Nobody reads what it feeds here."""
+
 NEEDED = ("distributed", "duckdb", "kifu.app", "kifu.warehouse.cluster", "kifu.warehouse.ingest")
 """What every worker imports anyway: imported once, here, before the workers fork."""
 
@@ -144,8 +154,7 @@ async def _serve(address: str, pipe: int) -> None:
     import dask
     from distributed import Worker
 
-    # The sampling profiler wakes every 10 ms to walk the task thread's stack: nobody reads it here.
-    dask.config.set({"distributed.worker.profile.enabled": False})
+    dask.config.set(CLOCKS)
     # Tasks return their failures: what Dask's loggers would say (its closing included) lands among kifu's lines.
     logging.getLogger("distributed").setLevel(logging.CRITICAL)
     ended = asyncio.Event()
@@ -169,10 +178,10 @@ def client(forked: Forked) -> Iterator[Client]:
 
     # A forked worker that dies (killed, out of memory) never comes back (no nanny restarts it): once none
     # is left, the tasks waiting for one fail (the ingest then says so in one line) instead of waiting forever.
-    lost = dask.config.set({"distributed.scheduler.no-workers-timeout": "5s"})
+    settings = dask.config.set({**CLOCKS, "distributed.scheduler.no-workers-timeout": "5s"})
     try:
         with (
-            lost,
+            settings,
             LocalCluster(
                 n_workers=0,
                 processes=False,  # the scheduler only, in this process; the workers are the forked ones
