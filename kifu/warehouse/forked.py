@@ -200,7 +200,7 @@ def client(forked: Forked) -> Iterator[Client]:
                     c.wait_for_workers(count, timeout=5)
                 except TimeoutError:
                     if forked.exited():  # a worker that ended before it registered never will
-                        raise KifuError(Msg("cluster.failed", detail="a local worker process exited")) from None
+                        raise KifuError(Msg("cluster.local_worker_lost")) from None
             yield c
     finally:
         forked.stop()
