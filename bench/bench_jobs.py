@@ -24,9 +24,9 @@ kifu). Targets: ``-j 2`` CPU ≤ 1.1× serial (audit and ingest); the cluster's 
 the plain ingest's with as many processes (``local:1`` against ``-j 1``, ``local:2`` against ``-j 2``).
 Medians of the runs; the ratios are the medians of the per-run ratios (each compares commands
 run back to back). With the cluster, the same commands then run once on one log: what a command
-costs before its first log (the cluster's start: a scheduler, a nanny and a worker process per
-worker, each importing distributed), and the cluster's CPU per event beyond that start against the
-plain ingest's beyond its own.
+costs before its first log (the cluster's start: ``kifu`` importing distributed, forking its
+workers, starting the scheduler; each worker starting a ``distributed.Worker``), and the cluster's
+CPU per event beyond that start against the plain ingest's beyond its own.
 """
 
 from __future__ import annotations
@@ -198,8 +198,8 @@ def main() -> None:
 
 def start_up(log: Path, cpu: dict[str, list[float]], events: int) -> None:
     """What a command costs before its first log: the same commands on one log. The cluster's start
-    (Dask's scheduler, a nanny and a worker process per worker, each importing distributed) is paid
-    once per command, however many logs follow; a cluster that outlives the ingest pays it once."""
+    (distributed imported, the workers forked, Dask's scheduler and workers started) is paid once per
+    command, however many logs follow; a cluster that outlives the ingest pays it once."""
     k, med = kifu(), statistics.median
     one = {
         "ingest -j 1": [*k, "ingest", str(log), "-j", "1", "--db", str(OUT / "jobs-one.duckdb")],

@@ -279,3 +279,146 @@ def test_each_version_carries_the_identity_file_it_was_given_or_the_previous_one
     assert people == {"Aoi"}  # Ren gathered under Aoi by the carried file
     cluster.ingest(client, [corpus / "generic" / "g02.jsonl"], out, per_worker=PER_WORKER)
     assert dataset.read_manifest(out).people == toml.read_text(encoding="utf-8")
+
+
+def test_a_partition_only_one_chunk_fills_is_its_pieces_as_written(corpus: Path, tmp_path: Path) -> None:
+    """The chunk writes each partition's piece as the merge writes the partition's file (sorted, without the
+    partition columns): a partition nothing else goes into takes it as it is, with the rows the merge would
+    write, in the merge's order."""
+    import duckdb
+
+    from kifu import app
+
+    chunk, pieces = cluster.check_chunk(cluster.sources([corpus / "generic"]), app.audit, {})
+    key = ("generic", "2026-03")
+    assert chunk.failed is None and key in pieces
+    none = {t: [] for t in dataset.tables()}
+    as_is, merged = tmp_path / "as-is", tmp_path / "merged"
+    as_is.mkdir()
+    merged.mkdir()
+    rows = cluster.merge_partition(str(tmp_path), str(as_is), *key, [pieces[key]], [[]], none)
+    # A refused match id that the piece does not hold: the merge runs, and keeps every row.
+    again = cluster.merge_partition(str(tmp_path), str(merged), *key, [pieces[key]], [["nobody"]], none)
+    assert rows == again == {t: p.rows for t, p in pieces[key].items()}
+    assert {"events", "matches", "random_outcomes"} <= set(rows)
+    for table, piece in pieces[key].items():
+        file = Path(table, "game=generic", "month=2026-03", cluster.PART)
+        assert (as_is / file).read_bytes() == piece.data
+        read = "SELECT * FROM read_parquet($f, hive_partitioning = false)"
+        got = [duckdb.execute(read, {"f": str(d / file)}).fetchall() for d in (as_is, merged)]
+        assert got[0] == got[1] and len(got[0]) == piece.rows, table
+
+
+FORKED = """
+import os, sys
+from kifu.warehouse import cluster
+with cluster.connect("local:2") as client:
+    pids = client.run(os.getpid)
+    print(os.getpid(), *sorted(pids.values()), flush=True)
+    sys.stdin.read()  # until the test closes it (or kills this process)
+print("stopped", flush=True)
+"""
+"""A command that starts `local:2`, says its own pid and its workers', and holds the cluster until stdin ends."""
+
+
+def _parent_of(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def _wait_gone(pid: int) -> None:
+    """Return once process ``pid`` has exited: its pidfd becomes readable (no polling, no sleep)."""
+    import os
+    import select
+
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return  # gone (and reaped) already
+    try:
+        readable, _, _ = select.select([fd], [], [], 600)  # a bound for a hung worker, never reached when it works
+        assert readable, f"worker {pid} still runs"
+    finally:
+        os.close(fd)
+
+
+def _started(tmp_path: Path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "forked.py"
+    script.write_text(FORKED, encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    line = proc.stdout.readline().decode()
+    assert line, proc.stderr.read().decode()[-2000:]
+    me, *workers = map(int, line.split())
+    assert len(workers) == 2
+    # Forked by the command itself (spawned workers would be a Nanny's children, or the resource tracker's).
+    assert all(_parent_of(w) == me == proc.pid for w in workers)
+    return proc, workers
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "pidfd_open"), reason="needs Linux pidfds")
+def test_local_workers_are_forked_and_stopped_with_the_command(tmp_path: Path) -> None:
+    proc, workers = _started(tmp_path)
+    proc.stdin.close()  # the command ends its ingest: it stops its workers and waits for them
+    assert proc.stdout.readline() == b"stopped\n"
+    assert proc.wait() == 0
+    for w in workers:
+        _wait_gone(w)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "pidfd_open"), reason="needs Linux pidfds")
+def test_a_killed_command_leaves_no_worker_behind(tmp_path: Path) -> None:
+    import signal
+
+    proc, workers = _started(tmp_path)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    for w in workers:
+        _wait_gone(w)  # each worker's pipe ended with the command: it stopped
+    proc.stdin.close()
+
+
+def test_no_worker_is_forked_while_another_thread_runs() -> None:
+    """Forking a process that runs another thread is unsafe (its locks stay held in the child): `local:N`
+    then leaves the workers to Dask's spawning LocalCluster."""
+    import threading
+
+    from kifu.warehouse import forked
+
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert forked.fork_workers(1) is None
+    finally:
+        release.set()
+        other.join()
+
+
+LOST = """
+import os, signal
+from kifu.warehouse import cluster
+with cluster.connect("local:1") as client:
+    [pid] = client.run(os.getpid).values()
+    os.kill(pid, signal.SIGKILL)
+    try:
+        client.submit(int, 1, pure=False).result()
+        print("ran", flush=True)
+    except Exception as exc:
+        print("failed", type(exc).__name__, flush=True)
+"""
+
+
+def test_work_left_without_a_worker_fails_instead_of_waiting_forever(tmp_path: Path) -> None:
+    """A forked worker that dies is not restarted: once none is left, what waits for one fails."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "lost.py"
+    script.write_text(LOST, encoding="utf-8")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, check=False)
+    assert r.returncode == 0 and r.stdout.decode().startswith("failed"), r.stderr.decode()[-2000:]

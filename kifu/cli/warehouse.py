@@ -203,9 +203,13 @@ def _ingest_cluster(paths: list[str], address: str, out: str, identity: Any, lan
     files = cluster.sources(paths)
     if not files:
         fail(msg("no_logs", lang, paths=" ".join(map(str, paths))))
-    with bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar:
+    # The cluster first: local:N forks its workers while this process runs one thread (a bar runs one more).
+    with (
+        cluster.connect(address, cluster.game_modules(files)) as client,
+        bars.progress(len(files), msg("progress_ingest", lang), bars.MANY) as bar,
+    ):
         summary = cluster.run(
-            address,
+            client,
             files,
             out,
             identity=identity,

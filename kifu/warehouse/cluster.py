@@ -10,20 +10,23 @@ stores. Two steps:
    (local paths, or object URLs through fsspec: ``s3://`` with s3fs installed), verifies and
    audits each match, admits matches as ``ingest`` does (forks of a stored match and within
    the chunk refused), loads the admitted ones into an in-memory warehouse and writes its
-   tables as Parquet pieces per (game, month). The client only sees each log's verdict.
+   tables' rows of each (game, month) as a Parquet piece written as a partition's file is
+   (sorted in ``ORDER``). The client only sees each log's verdict.
 2. **merge** (one task per partition ``game=…/month=…`` that gets something new): the client,
    having seen every verdict in file order, admits or refuses each log exactly as ``ingest``
    would (the first log of a match id wins; a later different one is a fork); each
    partition's task merges what the dataset's current version holds there with the admitted
-   pieces and writes the partition's one file per table into the new version's folder.
+   pieces and writes the partition's one file per table into the new version's folder; a
+   partition only one chunk's pieces go into (nothing stored there, none refused) is those
+   pieces, written as they are (``_as_is``: the rows are written once, not twice).
 3. **publish** (the client): the partitions nothing new went into are carried over (hard
    links on a local disk, copies in object storage), and the one manifest is switched to
    the new version (``dataset.publish``): readers see the old version or the new, whole,
    whatever is killed when. A task's failure (a damaged file of the current version, a full
    disk) is one line naming OUT; nothing is published and what was written is removed.
 
-Idempotent: a run that brings nothing new publishes no version, and the same rows always
-make the same bytes (sorted, one file). The dataset's files are read only as its manifest
+Idempotent: a run that brings nothing new publishes no version and rewrites no file; a
+partition's file always holds its rows in one order. The dataset's files are read only as its manifest
 lists them, through real folders (a link planted in OUT is refused, never followed). A
 dataset an earlier kifu wrote (laid out before versions, or ``kifu-dataset/1``) lacks tables
 the statistics read for the matches it holds: it is refused, never extended (``OLD``). Each
@@ -42,7 +45,7 @@ import tempfile
 import msgspec
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from collections.abc import Iterable, Iterator
 
 from kifu import app
@@ -71,7 +74,7 @@ ORDER = {
     "random_outcomes": "match, seq, idx",
     "run_lengths": "match, seq, player, n",
 }
-"""How each table's partition file is sorted: the same rows always give the same bytes."""
+"""How each table's partition file is sorted (a chunk's pieces are too): the same rows, in one order."""
 
 
 def write_order() -> tuple[str, ...]:
@@ -274,7 +277,7 @@ class Chunk:
 
 def check_chunk(
     paths: list[str], audit: Audit | None, stored: dict[str, tuple[str, str]]
-) -> tuple[Chunk, dict[tuple[str, str], dict[str, bytes]]]:
+) -> tuple[Chunk, dict[tuple[str, str], dict[str, Piece]]]:
     """Verify, audit and load one chunk of logs; (the verdicts, Parquet pieces per (game, month) and table)."""
     import gc
 
@@ -297,15 +300,25 @@ def check_chunk(
     return Chunk(verdicts, loaded), pieces
 
 
-def _pieces(batch: _Batch) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], dict[str, bytes]]]:
-    """The batch loaded into an in-memory warehouse: each match's (game, month), and each table
-    written as Parquet per (game, month)."""
+def _pieces(batch: _Batch) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], dict[str, Piece]]]:
+    """The batch loaded into an in-memory warehouse: each match's (game, month), and each table's rows
+    of each (game, month) written as a partition's file (``Piece``)."""
 
     with atomic.staging(Path(tempfile.gettempdir()) / "kifu-chunk") as scratch:
         return _pieces_in(batch, str(scratch))
 
 
-def _pieces_in(batch: _Batch, tmp: str) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], dict[str, bytes]]]:
+class Piece(NamedTuple):
+    """A table's rows of one partition from one chunk: a Parquet file as its partition's file is written
+    (its columns, sorted in ``ORDER``), so that a partition nothing else goes into is this file as it is."""
+
+    data: bytes
+    """The Parquet file's bytes."""
+    rows: int
+    """Its rows."""
+
+
+def _pieces_in(batch: _Batch, tmp: str) -> tuple[dict[str, tuple[str, str]], dict[tuple[str, str], dict[str, Piece]]]:
     import duckdb
 
     con = duckdb.connect(config={"threads": 1})
@@ -320,19 +333,26 @@ def _pieces_in(batch: _Batch, tmp: str) -> tuple[dict[str, tuple[str, str]], dic
             m: (g, mo)
             for m, g, mo in con.execute(f"SELECT match, game, month FROM ({exports()['matches']})").fetchall()
         }
-        out: dict[tuple[str, str], dict[str, bytes]] = {}
-        for table in tables():
-            target = os.path.join(tmp, table)
-            con.execute(f"COPY ({exports()[table]}) TO $t (FORMAT parquet, PARTITION_BY (game, month))", {"t": target})
-            for f in dataset.files(Path(tmp), table):
-                game, month = (part.split("=", 1)[1] for part in f.relative_to(target).parts[:2])
-                out.setdefault((game, month), {})[table] = f.read_bytes()
+        out: dict[tuple[str, str], dict[str, Piece]] = {}
+        for i, table in enumerate(tables()):
+            # Each table's rows once, in partition order: each partition's file then reads its own
+            # row groups only (DuckDB skips the others by their min and max), however many there are.
+            con.execute(f"CREATE TEMP TABLE _part AS SELECT * FROM ({exports()[table]}) ORDER BY game, month")
+            for game, month in con.execute("SELECT DISTINCT game, month FROM _part ORDER BY ALL").fetchall():
+                target = os.path.join(tmp, f"{i}.parquet")
+                [(rows,)] = con.execute(
+                    f"COPY (SELECT * EXCLUDE (game, month) FROM _part WHERE game = $g AND month = $m "
+                    f"ORDER BY {ORDER.get(table, 'ALL')}) TO $t (FORMAT parquet)",
+                    {"g": game, "m": month, "t": target},
+                ).fetchall()
+                out.setdefault((game, month), {})[table] = Piece(Path(target).read_bytes(), rows)
+            con.execute("DROP TABLE _part")
         return where, out
     finally:
         con.close()
 
 
-def piece(result: tuple[Chunk, dict[tuple[str, str], dict[str, bytes]]], key: tuple[str, str]) -> dict[str, bytes]:
+def piece(result: tuple[Chunk, dict[tuple[str, str], dict[str, Piece]]], key: tuple[str, str]) -> dict[str, Piece]:
     """One partition's pieces of a chunk (run where the chunk's result is: nothing else moves)."""
     return result[1].get(key, {})
 
@@ -359,7 +379,7 @@ def merge_partition(
     dest: str,
     game: str,
     month: str,
-    pieces: list[dict[str, bytes]],
+    pieces: list[dict[str, Piece]],
     excluded: list[list[str]],
     old: dict[str, list[str]],
 ) -> dict[str, int] | Failed:
@@ -373,6 +393,8 @@ def merge_partition(
     import duckdb
 
     try:
+        if len(pieces) == 1 and not excluded[0] and not any(old.values()):
+            return _as_is(dest, game, month, pieces[0])
         with atomic.staging(Path(tempfile.gettempdir()) / "kifu-merge") as tmp:
             return _merge(out, dest, game, month, pieces, excluded, old, str(tmp))
     except _Damaged as exc:
@@ -390,7 +412,7 @@ def _merge(
     dest: str,
     game: str,
     month: str,
-    pieces: list[dict[str, bytes]],
+    pieces: list[dict[str, Piece]],
     excluded: list[list[str]],
     old: dict[str, list[str]],
     tmp: str,
@@ -405,7 +427,7 @@ def _merge(
         params: dict[str, Any] = {}
         for i, (p, ex) in enumerate(zip(pieces, excluded)):
             params[f"x{i}"] = list(ex)
-            for table, blob in p.items():
+            for table, (blob, _) in p.items():
                 path = os.path.join(tmp, f"new-{table}-{i}.parquet")
                 Path(path).write_bytes(blob)
                 new[table].append(
@@ -455,6 +477,24 @@ def _merge(
         return written
     finally:
         con.close()
+
+
+def _as_is(dest: str, game: str, month: str, piece: dict[str, Piece]) -> dict[str, int]:
+    """A partition only one chunk's rows go into (nothing stored there, none refused): its pieces are its
+    files (written in the merge's order by the chunk), put in place as they are."""
+    fs, under = _fs(dest)
+    written = {}
+    for table in write_order():
+        if table not in piece:
+            continue
+        folder = f"{table}/game={game}/month={month}"
+        if _local(fs):
+            os.makedirs(os.path.join(dest, folder), exist_ok=True)
+            Path(dest, folder, PART).write_bytes(piece[table].data)
+        else:
+            fs.pipe_file(f"{under.rstrip('/')}/{folder}/{PART}", piece[table].data)
+        written[table] = piece[table].rows
+    return written
 
 
 def _sql_list(paths: list[str]) -> str:
@@ -551,20 +591,33 @@ def _key_of(root: Path, f: Path) -> tuple[str, str]:
 
 
 @contextlib.contextmanager
-def connect(address: str) -> Iterator[Client]:
+def connect(address: str, games: Iterable[str] = ()) -> Iterator[Client]:
     """A client of the cluster at ``address``: ``tcp://host:8786`` (any Dask scheduler address),
-    or ``local:N`` for a local cluster of N worker processes (one thread each), closed after."""
+    or ``local:N`` for a local cluster of N worker processes (one thread each), closed after.
+
+    ``local:N``'s workers are forked by kifu, the modules of ``games`` imported first
+    (``forked``), while this process runs one thread; else spawned by Dask's ``LocalCluster``."""
+    from . import forked
+
+    local = address == "local" or address.startswith("local:")
+    if local:
+        forked.no_blas_threads()  # before distributed imports numpy
     try:
         import logging
 
         from distributed import Client, LocalCluster
     except ImportError:
         raise KifuError(Msg("cluster.needs_dask", extra=EXTRA)) from None
-    if address == "local" or address.startswith("local:"):
+    if local:
         count = address.partition(":")[2]
         if count and not (count.isdigit() and int(count) >= 1):
             raise KifuError(Msg("cluster.bad_local", address=address))
         workers = int(count) if count else os.cpu_count() or 1
+        early = forked.fork_workers(workers, games)
+        if early is not None:
+            with forked.client(early) as client:
+                yield client
+            return
         with (
             LocalCluster(
                 n_workers=workers,
@@ -587,6 +640,13 @@ def connect(address: str) -> Iterator[Client]:
         yield client
     finally:
         client.close()
+
+
+def game_modules(paths: list[str]) -> tuple[str, ...]:
+    """The modules of the games the local logs ``paths`` name (folders searched as ``sources`` does)."""
+    from kifu.app import batch
+
+    return batch.game_modules(batch.games_of([f for f in sources(paths) if not is_url(f)]))
 
 
 SMALLEST = 500
@@ -716,7 +776,7 @@ def _write_version(
 
 
 def run(
-    address: str,
+    address: str | Client,
     paths: Iterable[str | os.PathLike[str]],
     out: str | os.PathLike[str],
     audit: Audit | None = app.audit,
@@ -724,9 +784,15 @@ def run(
     progress: Progress | None = None,
     identity: Identity | None = None,
 ) -> Summary:
-    """``ingest`` on the cluster at ``address`` (connected, then closed); what the cluster itself fails at
-    (a worker lost) is one line, the dataset left as it was."""
-    with connect(address) as client:
+    """``ingest`` on the cluster at ``address`` (connected, then closed), or on a client ``connect`` gave (the
+    command line connects before it shows a progress bar, whose thread would keep ``local:N`` from forking
+    its workers); what the cluster itself fails at (a worker lost) is one line, the dataset left as it was."""
+    paths = list(paths)
+    with (
+        contextlib.nullcontext(address)
+        if not isinstance(address, str)
+        else connect(address, game_modules([str(p) for p in paths]))
+    ) as client:
         try:
             return ingest(client, paths, out, audit, progress=progress, identity=identity)
         except (KifuError, KeyboardInterrupt):
