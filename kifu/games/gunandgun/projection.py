@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from types import SimpleNamespace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 from collections.abc import Mapping
 
 import msgspec
@@ -265,6 +265,85 @@ def canon(state: State, name: str | None) -> str | None:
 # canon() runs in handlers and rules on most events. A registered catalogue never changes, so
 # its answers are kept; the keys are names that occur in logs, a few hundred per catalogue.
 _CANON: dict[tuple[str, str], str] = {}
+
+
+# --- what an activation's fields imply for the rules ----------------------------
+
+CARD_KINDS = ("action", "function", "response", "bullet", "group-function")
+"""Kinds of activation whose facts are a deck card's."""
+SKILL_KINDS = ("skill", "group-continuous")
+"""Kinds of activation whose facts are a skill's."""
+
+
+class Derived(NamedTuple):
+    """What one activation's fields imply for the rules, worked out once per version of it (``derived``).
+
+    The fold keeps the activation's own facts as its fields: N (``n``: tosses facing the tosser before the
+    first facing the opponent), whether an opponent-facing toss ended the sequence (``ended``), the costs
+    paid (``costs``, ``cost_seq``), the room for a load (``room``). What follows from them and the card is
+    kept here, beside the state rather than in it (``kifu state`` prints an activation as the log made
+    it): every rule watching a toss, a cost or a resolution reads it instead of working it out again.
+    """
+
+    facts: Any
+    """The card or skill it uses, from the match's catalogue (a continuous group: its owner's continuous
+    skill in use); None when unknown, and for a gunner's or a gun's ability. Read through ``facts_of``
+    (``rules/facts.py``) by GG-TOSS-001/004, GG-NUM-001…004 and GG-COST-001/002."""
+    cap: int | None
+    """A load effect's cap, the room of the owner's gun with the most room (``Activation.room``); None for
+    any other effect (トスで決まる枚数ルール §ルール適用の例外). Read through ``load_cap`` and ``sequence_over`` by
+    GG-TOSS-002/003/004 and GG-NUM-002/003/004."""
+    n: int
+    """N as the variant applies it: ``Activation.n`` stopped at ``cap``. Read through ``effective_n`` and
+    ``n_choices`` by GG-TOSS-003/004 and GG-NUM-004."""
+    ended_at: int | None
+    """Seq of the opponent-facing toss that ended the sequence; None while none has. Read by GG-TOSS-002
+    and GG-COST-002."""
+
+
+def derived(state: State, a: Activation) -> Derived:
+    """The ``Derived`` facts of activation ``a`` of ``state``: worked out at the first ask, then read.
+
+    An activation is a new value whenever an event changes it, so its facts are kept for the value (by
+    identity, the value held so that it cannot be reused); a continuous group that names no skill also
+    reads its owner's skills, so for it the owner's value is compared too.
+    """
+    owner = state.players.get(a.player) if a.card is None and a.kind == "group-continuous" else None
+    kept = _DERIVED.get(id(a))
+    if kept is not None and kept[0] is a and kept[1] is owner and kept[2] == state.ckey:
+        return kept[3]
+    found = _derive(state, a, owner)
+    if len(_DERIVED) >= 4096:  # a few matches' activations: older ones are asked about no more
+        _DERIVED.clear()
+    _DERIVED[id(a)] = (a, owner, state.ckey, found)
+    return found
+
+
+_DERIVED: dict[int, tuple[Activation, Player | None, str, Derived]] = {}
+
+
+def _derive(state: State, a: Activation, owner: Player | None) -> Derived:
+    name = a.card if owner is None else _continuous_skill(state, owner)
+    t = tables(state.ckey)
+    facts = t.cards.get(name) if a.kind in CARD_KINDS else t.skills.get(name) if a.kind in SKILL_KINDS else None
+    cap = a.room if pure_load(facts) else None
+    ended_at = a.toss_seqs[a.tosses.index("opponent")] if a.ended else None
+    return Derived(facts, cap, a.n if cap is None else min(a.n, cap), ended_at)
+
+
+def _continuous_skill(state: State, p: Player) -> str | None:
+    """The skill a continuous group resolves when the resolution does not name one: the player's
+    continuous skill in use (the first chosen one where several are)."""
+    for name in p.skills_up + p.skills:
+        if getattr(skill_facts(state, name), "kind", None) == "continuous":
+            return name
+    return p.skill
+
+
+def pure_load(facts: Any) -> bool:
+    """A load effect: every replaceable number counts cards loaded (トスで決まる枚数ルール multi-gun clause)."""
+    rep = [x for x in getattr(facts, "numbers", None) or () if x.replaceable]
+    return bool(rep) and all(x.role == "load" for x in rep)
 
 
 apply: Dispatch[State] = Dispatch()
