@@ -11,6 +11,7 @@ cap are ignored).
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, Literal, NamedTuple
 from collections.abc import Mapping
@@ -323,12 +324,19 @@ _DERIVED: dict[int, tuple[Activation, Player | None, str, Derived]] = {}
 
 
 def _derive(state: State, a: Activation, owner: Player | None) -> Derived:
-    name = a.card if owner is None else _continuous_skill(state, owner)
-    t = tables(state.ckey)
-    facts = t.cards.get(name) if a.kind in CARD_KINDS else t.skills.get(name) if a.kind in SKILL_KINDS else None
-    cap = a.room if pure_load(facts) else None
+    facts, loads = _used(state.ckey, a.kind, a.card if owner is None else _continuous_skill(state, owner))
+    cap = a.room if loads else None
     ended_at = a.toss_seqs[a.tosses.index("opponent")] if a.ended else None
     return Derived(facts, cap, a.n if cap is None else min(a.n, cap), ended_at)
+
+
+@lru_cache(maxsize=4096)
+def _used(ckey: str, kind: str, name: str | None) -> tuple[Any, bool]:
+    """(facts, whether a load effect) of the card or skill ``name`` used as ``kind``: a fact of the catalogue,
+    the same for every version of every activation of it."""
+    t = tables(ckey)
+    facts = t.cards.get(name) if kind in CARD_KINDS else t.skills.get(name) if kind in SKILL_KINDS else None
+    return facts, pure_load(facts)
 
 
 def _continuous_skill(state: State, p: Player) -> str | None:
