@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from types import SimpleNamespace
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 from collections.abc import Mapping
 
 import msgspec
@@ -276,7 +276,7 @@ SKILL_KINDS = ("skill", "group-continuous")
 """Kinds of activation whose facts are a skill's."""
 
 
-class Derived(NamedTuple):
+class Derived(msgspec.Struct, frozen=True, gc=False):
     """What one activation's fields imply for the rules, worked out once per version of it (``derived``).
 
     The fold keeps the activation's own facts as its fields: N (``n``: tosses facing the tosser before the
@@ -314,20 +314,22 @@ def derived(state: State, a: Activation) -> Derived:
     if kept is not None and kept[0] is a and kept[1] is owner and kept[2] == state.ckey:
         return kept[3]
     found = _derive(state, a, owner)
-    if len(_DERIVED) >= 4096:  # a few matches' activations: older ones are asked about no more
+    if len(_DERIVED) >= 8:  # the rules of one event ask about its activation before and after; a few are enough
         _DERIVED.clear()
     _DERIVED[id(a)] = (a, owner, state.ckey, found)
     return found
 
 
 _DERIVED: dict[int, tuple[Activation, Player | None, str, Derived]] = {}
+"""The latest few activations' facts. Kept small: every value held here is one more the garbage collector
+walks (thousands cost more than working the facts out again)."""
 
 
 def _derive(state: State, a: Activation, owner: Player | None) -> Derived:
     facts, loads = _used(state.ckey, a.kind, a.card if owner is None else _continuous_skill(state, owner))
     cap = a.room if loads else None
     ended_at = a.toss_seqs[a.tosses.index("opponent")] if a.ended else None
-    return Derived(facts, cap, a.n if cap is None else min(a.n, cap), ended_at)
+    return Derived(facts=facts, cap=cap, n=a.n if cap is None else min(a.n, cap), ended_at=ended_at)
 
 
 @lru_cache(maxsize=4096)
