@@ -21,6 +21,10 @@ from kifu.events.base import MatchStarted
 from kifu.projector.base import Dispatch
 
 from .cards import Card, builtin, for_match
+
+# The values the fold makes at every event (a coin, a mark, a flip's group, an instruction, the state) are
+# built from values made before them and never changed, so they can take part in no reference cycle: they are
+# kept out of the garbage collector's lists (``gc=False``), which would otherwise walk them again and again.
 from .events import (
     ChoiceMade,
     CoinCalled,
@@ -60,7 +64,7 @@ class Randomiser(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of its ``mtg.randomiser``; 0 for the implicit ordinary coin."""
 
 
-class Coin(msgspec.Struct, frozen=True, kw_only=True):
+class Coin(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One coin (die roll, card pick) as it landed."""
 
     seq: int
@@ -75,7 +79,7 @@ class Coin(msgspec.Struct, frozen=True, kw_only=True):
     """The coin or substitute it was flipped with (``mtg.randomiser``)."""
 
 
-class Mark(msgspec.Struct, frozen=True, kw_only=True):
+class Mark(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A call, keep, outcome or choice: who, what, when."""
 
     seq: int
@@ -87,7 +91,7 @@ class Mark(msgspec.Struct, frozen=True, kw_only=True):
     an outcome (``won``/``lost``); a choice (``continue``/``stop``)."""
 
 
-class Group(msgspec.Struct, frozen=True, kw_only=True):
+class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One flip the card asks for (``group`` in the log): its coins (two or more under Krark's Thumb), or
     one Mana Clash round."""
 
@@ -117,7 +121,7 @@ class Group(msgspec.Struct, frozen=True, kw_only=True):
     heads/tails-only flip, which nobody wins or loses."""
 
 
-class Payoff(msgspec.Struct, frozen=True, kw_only=True):
+class Payoff(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One recorded ``mtg.payoff``."""
 
     seq: int
@@ -134,7 +138,7 @@ class Payoff(msgspec.Struct, frozen=True, kw_only=True):
     """The flip it pays for, when recorded (Game of Chaos, Mana Clash rounds)."""
 
 
-class Instruction(msgspec.Struct, frozen=True, kw_only=True):
+class Instruction(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One ``mtg.flip`` and everything recorded about it since."""
 
     flip: str
@@ -185,7 +189,7 @@ class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of the ``mtg.flip`` that reused this instruction's id (it is then kept as ``<id>@<seq>``)."""
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Every flip of the match so far, and what is in play."""
 
     turn: int = 0
