@@ -21,6 +21,7 @@ from ..projector.base import (
 )
 from .base import INTERNAL, End, Flag, Rule, Step
 from .findings import Finding, Raw, made, merge
+from .log import EVERY_EVENT, passes_every_event
 
 
 class Engine:
@@ -37,10 +38,14 @@ class Engine:
                     self._by_type.setdefault(cls, []).append(r)
         self._finishers = [r for r in self.rules if r.finish is not None]
         self._checks: dict[type[Event], tuple[tuple[Callable[[Step], Any], Rule], ...]] = {}
+        self._quick: dict[type[Event], tuple[tuple[Callable[[Step], Any], Rule], ...]] = {}
+        """The same (check, rule) pairs but the log rules of every event: for a step ``passes_every_event``
+        vouches for, which none of them would flag."""
 
     def _checks_of(self, cls: type[Event]) -> tuple[tuple[Callable[[Step], Any], Rule], ...]:
         """(check, rule) of every rule watching ``cls``, worked out once per event class."""
         pairs = self._checks[cls] = tuple((r.check, r) for r in self._all + self._by_type.get(cls, []))  # type: ignore[misc]
+        self._quick[cls] = tuple(p for p in pairs if p[1].code not in EVERY_EVENT)
         return pairs
 
     def run(
@@ -84,7 +89,7 @@ class Engine:
         (the page draws the same frames the rules judge)."""
         raws: list[Raw] = []
         names = players_of(start)
-        checks, checks_of = self._checks, self._checks_of
+        checks, checks_of, quick = self._checks, self._checks_of, self._quick
         frame = None
         # The projector's fold gives each event with the frames before and after it; each rule
         # watching the event's class sees one Step. Nothing else is allocated on a clean event.
@@ -96,6 +101,8 @@ class Engine:
             pairs = checks.get(type(event))
             if pairs is None:
                 pairs = checks_of(type(event))
+            if passes_every_event(s):  # the log rules of every event would flag nothing here
+                pairs = quick[type(event)]
             mark = len(raws)
             try:
                 for check, r in pairs:

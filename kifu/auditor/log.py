@@ -84,6 +84,26 @@ def at_is_rfc3339(s: Step) -> tuple[Flag, ...] | None:
     return None
 
 
+EVERY_EVENT = ("KIFU-LOG-001", "KIFU-LOG-002", "KIFU-LOG-003", "KIFU-LOG-004")
+"""The log rules that watch every event: the engine runs them only on a step ``passes_every_event`` cannot
+vouch for."""
+
+
+def passes_every_event(s: Step) -> bool:
+    """True when none of the ``EVERY_EVENT`` rules can flag this step: the match has not ended, ``by`` names
+    a player or a role (or nobody), and ``at`` is absent or became the latest time (so it is readable and
+    not earlier than any before it). One test where the four rules would make four calls on every event of
+    every log; a step it cannot vouch for (False) is shown to each of them as before."""
+    e = s.event
+    if s.before.log.ended is not None:
+        return False
+    by = e.by
+    if by is not None and by not in s.after.log.players and by not in ROLES:
+        return False
+    seq = e.seq
+    return e.at is None or (s.after.log.last_at_seq == seq and s.before.log.last_at_seq != seq)
+
+
 @rule(
     code="KIFU-LOG-005",
     name="ruling-names-earlier-events",

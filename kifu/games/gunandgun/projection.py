@@ -11,6 +11,7 @@ cap are ignored).
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, Literal
 from collections.abc import Mapping
@@ -267,6 +268,94 @@ def canon(state: State, name: str | None) -> str | None:
 _CANON: dict[tuple[str, str], str] = {}
 
 
+# --- what an activation's fields imply for the rules ----------------------------
+
+CARD_KINDS = ("action", "function", "response", "bullet", "group-function")
+"""Kinds of activation whose facts are a deck card's."""
+SKILL_KINDS = ("skill", "group-continuous")
+"""Kinds of activation whose facts are a skill's."""
+
+
+class Derived(msgspec.Struct, frozen=True, gc=False):
+    """What one activation's fields imply for the rules, worked out once per version of it (``derived``).
+
+    The fold keeps the activation's own facts as its fields: N (``n``: tosses facing the tosser before the
+    first facing the opponent), whether an opponent-facing toss ended the sequence (``ended``), the costs
+    paid (``costs``, ``cost_seq``), the room for a load (``room``). What follows from them and the card is
+    kept here, beside the state rather than in it (``kifu state`` prints an activation as the log made
+    it): every rule watching a toss, a cost or a resolution reads it instead of working it out again.
+    """
+
+    facts: Any
+    """The card or skill it uses, from the match's catalogue (a continuous group: its owner's continuous
+    skill in use); None when unknown, and for a gunner's or a gun's ability. Read through ``facts_of``
+    (``rules/facts.py``) by GG-TOSS-001/004, GG-NUM-001…004 and GG-COST-001/002."""
+    cap: int | None
+    """A load effect's cap, the room of the owner's gun with the most room (``Activation.room``); None for
+    any other effect (トスで決まる枚数ルール §ルール適用の例外). Read through ``load_cap`` and ``sequence_over`` by
+    GG-TOSS-002/003/004 and GG-NUM-002/003/004."""
+    n: int
+    """N as the variant applies it: ``Activation.n`` stopped at ``cap``. Read through ``effective_n`` and
+    ``n_choices`` by GG-TOSS-003/004 and GG-NUM-004."""
+    ended_at: int | None
+    """Seq of the opponent-facing toss that ended the sequence; None while none has. Read by GG-TOSS-002
+    and GG-COST-002."""
+
+
+def derived(state: State, a: Activation) -> Derived:
+    """The ``Derived`` facts of activation ``a`` of ``state``: worked out at the first ask, then read.
+
+    An activation is a new value whenever an event changes it, so its facts are kept for the value (by
+    identity, the value held so that it cannot be reused); a continuous group that names no skill also
+    reads its owner's skills, so for it the owner's value is compared too.
+    """
+    owner = state.players.get(a.player) if a.card is None and a.kind == "group-continuous" else None
+    kept = _DERIVED.get(id(a))
+    if kept is not None and kept[0] is a and kept[1] is owner and kept[2] == state.ckey:
+        return kept[3]
+    found = _derive(state, a, owner)
+    if len(_DERIVED) >= 8:  # the rules of one event ask about its activation before and after; a few are enough
+        _DERIVED.clear()
+    _DERIVED[id(a)] = (a, owner, state.ckey, found)
+    return found
+
+
+_DERIVED: dict[int, tuple[Activation, Player | None, str, Derived]] = {}
+"""The latest few activations' facts. Kept small: every value held here is one more the garbage collector
+walks (thousands cost more than working the facts out again)."""
+
+
+def _derive(state: State, a: Activation, owner: Player | None) -> Derived:
+    facts, loads = _used(state.ckey, a.kind, a.card if owner is None else _continuous_skill(state, owner))
+    cap = a.room if loads else None
+    ended_at = a.toss_seqs[a.tosses.index("opponent")] if a.ended else None
+    return Derived(facts=facts, cap=cap, n=a.n if cap is None else min(a.n, cap), ended_at=ended_at)
+
+
+@lru_cache(maxsize=4096)
+def _used(ckey: str, kind: str, name: str | None) -> tuple[Any, bool]:
+    """(facts, whether a load effect) of the card or skill ``name`` used as ``kind``: a fact of the catalogue,
+    the same for every version of every activation of it."""
+    t = tables(ckey)
+    facts = t.cards.get(name) if kind in CARD_KINDS else t.skills.get(name) if kind in SKILL_KINDS else None
+    return facts, pure_load(facts)
+
+
+def _continuous_skill(state: State, p: Player) -> str | None:
+    """The skill a continuous group resolves when the resolution does not name one: the player's
+    continuous skill in use (the first chosen one where several are)."""
+    for name in p.skills_up + p.skills:
+        if getattr(skill_facts(state, name), "kind", None) == "continuous":
+            return name
+    return p.skill
+
+
+def pure_load(facts: Any) -> bool:
+    """A load effect: every replaceable number counts cards loaded (トスで決まる枚数ルール multi-gun clause)."""
+    rep = [x for x in getattr(facts, "numbers", None) or () if x.replaceable]
+    return bool(rep) and all(x.role == "load" for x in rep)
+
+
 apply: Dispatch[State] = Dispatch()
 
 
@@ -278,7 +367,19 @@ def _player(state: State, pid: str) -> Player:
 
 
 def _put(state: State, p: Player, **changes: Any) -> State:
-    return replace(state, players={**state.players, p.id: replace(p, **changes) if changes else p})
+    return _with_player(state, replace(p, **changes) if changes else p)
+
+
+# The handlers of the events most logs are made of rebuild a player or an activation with its fields named
+# (``replace(p, hand=…)``) and store it with these: a rebuild from a dict of changes (``_put``) costs twice as much.
+def _with_player(state: State, p: Player) -> State:
+    """``state`` with player ``p`` stored (a new value of one of its players)."""
+    return replace(state, players={**state.players, p.id: p})
+
+
+def _with_act(state: State, a: Activation) -> State:
+    """``state`` with activation ``a`` stored (a new value of one of its activations, or a new one)."""
+    return replace(state, acts={**state.acts, a.id: a})
 
 
 def gun_of(state: State, p: Player, name: str | None) -> Gun | None:
@@ -307,14 +408,14 @@ def _act(state: State, aid: str) -> Activation | None:
 
 
 def _put_act(state: State, a: Activation, **changes: Any) -> State:
-    return replace(state, acts={**state.acts, a.id: replace(a, **changes)})
+    return _with_act(state, replace(a, **changes))
 
 
 def _bump(d: Mapping[str, int], key: str, by: int = 1) -> dict[str, int]:
     return {**d, key: d.get(key, 0) + by}
 
 
-def _open(state: State, e: Any, kind: str, card: str | None, **extra: Any) -> State:
+def _open(state: State, e: Any, kind: str, card: str | None, shot: str | None = None, copies: int = 1) -> State:
     a = Activation(
         id=e.act,
         player=e.player,
@@ -324,7 +425,8 @@ def _open(state: State, e: Any, kind: str, card: str | None, **extra: Any) -> St
         turn=state.turn,
         room=room_of(state, e.player),
         phase=state.phase,
-        **extra,
+        shot=shot,
+        copies=copies,
     )
     return replace(state, acts={**state.acts, e.act: a})
 
@@ -351,7 +453,7 @@ def _effect(state: State, aid: str | None, role: str, amount: int, also: str | N
     if a is None:
         return state
     effects = _bump(a.effects, role, amount)
-    return _put_act(state, a, effects=effects if also is None else _bump(effects, also, amount))
+    return _with_act(state, replace(a, effects=effects if also is None else _bump(effects, also, amount)))
 
 
 # --- setup and turns ----------------------------------------------------------
@@ -379,32 +481,35 @@ def _first(state: State, e: ev.FirstPlayerChosen) -> State:
 
 @apply.on(ev.TurnStarted)
 def _turn(state: State, e: ev.TurnStarted) -> State:
-    players = {
-        pid: replace(
-            p,
-            plays={},
-            resolves={},
-            up_loads={},
-            actions=0,
-            groups=(),
-            refill=None,
-            burned=False,
-            guns={n: replace(g, basic=0, shots=0) if g.basic or g.shots else g for n, g in p.guns.items()},
-            **_turn_counts(state, p, e),
-        )
-        for pid, p in state.players.items()
-    }
+    players = {pid: _turn_started(state, p, e) for pid, p in state.players.items()}
     if e.player not in players:
         players[e.player] = Player(id=e.player, turns=1)
     return replace(state, players=players, turn=e.turn, active=e.player, phase="start")
 
 
-def _turn_counts(state: State, p: Player, e: ev.TurnStarted) -> dict[str, int]:
-    """Own-turn count, and extra turns: one is used by taking the turn again, the rest lapse otherwise."""
-    if p.id != e.player:
-        return {"extra": 0} if p.id == state.active else {}
-    again = p.id == state.active and p.extra > 0
-    return {"turns": p.turns + 1, "extra": p.extra - 1 if again else p.extra}
+def _turn_started(state: State, p: Player, e: ev.TurnStarted) -> Player:
+    """A player at a turn's start: this turn's counts cleared; the own-turn count, and extra turns (one is used
+    by taking the turn again, the rest lapse otherwise)."""
+    turns, extra = p.turns, p.extra
+    if p.id == e.player:
+        turns += 1
+        if p.id == state.active and p.extra > 0:
+            extra -= 1
+    elif p.id == state.active:
+        extra = 0
+    return replace(
+        p,
+        plays={},
+        resolves={},
+        up_loads={},
+        actions=0,
+        groups=(),
+        refill=None,
+        burned=False,
+        guns={n: replace(g, basic=0, shots=0) if g.basic or g.shots else g for n, g in p.guns.items()},
+        turns=turns,
+        extra=extra,
+    )
 
 
 @apply.on(ev.TurnEnded)
@@ -417,14 +522,15 @@ def _drawn(state: State, e: ev.CardsDrawn) -> State:
     p = _player(state, e.player)
     g = _gun(state, p, e.deck)
     n = min(e.n, g.deck)
-    changes: dict[str, Any] = {"hand": p.hand + n, "guns": {**p.guns, g.name: replace(g, deck=g.deck - n)}}
-    if n < e.n and p.failed_draw is None:
-        changes["failed_draw"] = e.seq
-    if e.why == "refill" and p.refill is None:
-        changes["refill"] = p.hand
-    if e.why == "opening":
-        changes["drawn"] = True
-    state = _put(state, p, **changes)
+    p = replace(
+        p,
+        hand=p.hand + n,
+        guns={**p.guns, g.name: replace(g, deck=g.deck - n)},
+        failed_draw=e.seq if n < e.n and p.failed_draw is None else p.failed_draw,
+        refill=p.hand if e.why == "refill" and p.refill is None else p.refill,
+        drawn=True if e.why == "opening" else p.drawn,
+    )
+    state = _with_player(state, p)
     if e.why == "refill" and e.player == state.active:
         state = replace(state, phase="down")
     return _effect(state, e.act, "draw", e.n)
@@ -438,18 +544,23 @@ def _played(state: State, e: ev.CardPlayed) -> State:
     state = _to_main(state, e.player)
     p = _player(state, e.player)
     card = canon(state, e.card) or e.card
-    changes: dict[str, Any] = {
-        "hand": max(0, p.hand - 1),
-        "plays": _bump(p.plays, card),
-        "plays_game": _bump(p.plays_game, card),
-    }
+    actions, functions, set_ = p.actions, p.functions, p.set
     if e.kind == "action":
-        changes["actions"] = p.actions + 1
+        actions += 1
     elif e.kind == "function":
-        changes["functions"] = p.functions + (card,)
+        functions += (card,)
     else:
-        changes["set"] = p.set + (e.act,)
-    return _open(_put(state, p, **changes), e, e.kind, card)
+        set_ += (e.act,)
+    p = replace(
+        p,
+        hand=max(0, p.hand - 1),
+        plays=_bump(p.plays, card),
+        plays_game=_bump(p.plays_game, card),
+        actions=actions,
+        functions=functions,
+        set=set_,
+    )
+    return _open(_with_player(state, p), e, e.kind, card)
 
 
 @apply.on(ev.ResponseDeclared)
@@ -462,7 +573,7 @@ def _declared(state: State, e: ev.ResponseDeclared) -> State:
 def _bullet(state: State, e: ev.BulletFired) -> State:
     p = _player(state, e.player)
     card = canon(state, e.card) or e.card
-    state = _put(state, p, plays=_bump(p.plays, card), plays_game=_bump(p.plays_game, card))
+    state = _with_player(state, replace(p, plays=_bump(p.plays, card), plays_game=_bump(p.plays_game, card)))
     s = state.shots.get(e.shot)
     if s is not None:
         state = replace(state, shots={**state.shots, s.id: replace(s, fired=s.fired + (card,))})
@@ -489,7 +600,7 @@ def _group(state: State, e: ev.TossGroupOpened) -> State:
     p = _player(state, e.player)
     card = canon(state, e.card)
     key = card if e.kind == "function" and card else "*"
-    state = _put(state, p, groups=p.groups + (key,), group_of={**p.group_of, key: e.act})
+    state = _with_player(state, replace(p, groups=p.groups + (key,), group_of={**p.group_of, key: e.act}))
     # the copies actually in play share the one N, whatever the log's count says
     copies = p.functions.count(card) if card in p.functions else e.copies
     return _open(state, e, "group-" + e.kind, card, copies=copies)
@@ -500,10 +611,10 @@ def _cost(state: State, e: ev.CostPaid) -> State:
     p = _player(state, e.player)
     if e.kind == "hand":
         n = min(e.n, p.hand)
-        state = _put(state, p, hand=p.hand - n, discard=p.discard + n)
+        state = _with_player(state, replace(p, hand=p.hand - n, discard=p.discard + n))
     elif e.kind == "voltage":
         n = min(e.n, p.voltage)
-        state = _put(state, p, voltage=p.voltage - n, discard=p.discard + n)
+        state = _with_player(state, replace(p, voltage=p.voltage - n, discard=p.discard + n))
     else:
         g = _gun(state, p, e.gun or "")
         n = min(e.n, g.loads)
@@ -516,12 +627,10 @@ def _cost(state: State, e: ev.CostPaid) -> State:
     a = _act(state, e.act)
     if a is None:
         return state
-    changes: dict[str, Any] = {"costs": _bump(a.costs, e.kind, e.n)}
+    costs = _bump(a.costs, e.kind, e.n)
     if e.kind == "additional":
-        changes.update(add_gun=e.gun, add_seq=a.add_seq or e.seq)
-    elif a.cost_seq is None:
-        changes["cost_seq"] = e.seq
-    return _put_act(state, a, **changes)
+        return _with_act(state, replace(a, costs=costs, add_gun=e.gun, add_seq=a.add_seq or e.seq))
+    return _with_act(state, replace(a, costs=costs, cost_seq=e.seq if a.cost_seq is None else a.cost_seq))
 
 
 @apply.on(ev.CostRefunded)
@@ -538,9 +647,8 @@ def _tossed(state: State, e: ev.CoinTossed) -> State:
     ended = a.ended or e.facing == "opponent"
     n = a.n + (1 if e.facing == "self" and not a.ended else 0)
     room = a.room if a.tosses else room_of(state, a.player)
-    return _put_act(
-        state, a, tosses=a.tosses + (e.facing,), toss_seqs=a.toss_seqs + (e.seq,), ended=ended, n=n, room=room
-    )
+    a = replace(a, tosses=a.tosses + (e.facing,), toss_seqs=a.toss_seqs + (e.seq,), ended=ended, n=n, room=room)
+    return _with_act(state, a)
 
 
 def room_of(state: State, pid: str) -> int | None:
@@ -556,22 +664,22 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
         return state
     p = _player(state, e.player)
     card = canon(state, e.card) or a.card
-    changes: dict[str, Any] = {}  # the resolver's, made at once
+    # the resolver's changes, made at once (the player is stored only when one is made)
+    resolves, discard, set_, up = p.resolves, p.discard, p.set, p.skills_up
     if card is not None:
-        changes["resolves"] = _bump(p.resolves, card)
+        resolves = _bump(p.resolves, card)
     if a.kind == "action" and a.resolved is None:
-        changes["discard"] = p.discard + 1
+        discard += 1
     elif a.kind == "response" and a.resolved is None and a.id in p.set:
-        changes.update(set=tuple(x for x in p.set if x != a.id), discard=p.discard + 1)
+        set_, discard = tuple(x for x in p.set if x != a.id), discard + 1
     if a.kind == "skill" and getattr(skill_facts(state, a.card), "flip_back", False):
-        changes["skills_up"] = tuple(x for x in p.skills_up if x != a.card)
-    if changes:
-        state = _put(state, p, **changes)
+        up = tuple(x for x in p.skills_up if x != a.card)
+    if resolves is not p.resolves or discard != p.discard or set_ is not p.set or up is not p.skills_up:
+        state = _with_player(state, replace(p, resolves=resolves, discard=discard, set=set_, skills_up=up))
     if a.resolved is None and e.outcome == "applied":
         state = _extra_turns(state, a, e)
     a = state.acts[a.id]
-    return _put_act(
-        state,
+    a = replace(
         a,
         resolved=a.resolved or e.seq,
         outcome=e.outcome,
@@ -581,6 +689,7 @@ def _resolved(state: State, e: ev.EffectResolved) -> State:
         holds=e.holds,
         cmp=e.cmp,
     )
+    return _with_act(state, a)
 
 
 def _extra_turns(state: State, a: Activation, e: ev.EffectResolved) -> State:
@@ -606,27 +715,30 @@ def _loaded(state: State, e: ev.Loaded) -> State:
     size = e.n * counts_as(state, e)
     room = size if g.max is None else max(0, g.max - g.loads)
     n = min(size, room)
-    changes: dict[str, Any] = {"loads": g.loads + n, "ignored": g.ignored + size - n}
-    if e.face == "up" and n:
-        changes["up"] = g.up + (e.card or "?",)
-    if e.how == "basic":
-        changes["basic"] = g.basic + e.n
-    pch: dict[str, Any] = {"guns": {**p.guns, g.name: replace(g, **changes)}}
+    loaded = replace(
+        g,
+        loads=g.loads + n,
+        ignored=g.ignored + size - n,
+        up=g.up + (e.card or "?",) if e.face == "up" and n else g.up,
+        basic=g.basic + e.n if e.how == "basic" else g.basic,
+    )
+    guns = {**p.guns, g.name: loaded}
+    hand, discard, voltage = p.hand, p.discard, p.voltage
     if e.zone == "hand":
-        pch["hand"] = max(0, p.hand - (1 if e.face == "up" else e.n))
+        hand = max(0, p.hand - (1 if e.face == "up" else e.n))
     elif e.zone == "discard":
-        pch["discard"] = max(0, p.discard - e.n)
+        discard = max(0, p.discard - e.n)
     elif e.zone == "voltage":
-        pch["voltage"] = max(0, p.voltage - e.n)
+        voltage = max(0, p.voltage - e.n)
     elif e.zone == "deck" and e.deck:
         d = _gun(state, p, e.deck)
         if d.name == g.name:
-            pch["guns"][g.name] = replace(pch["guns"][g.name], deck=max(0, d.deck - e.n))
+            guns[g.name] = replace(loaded, deck=max(0, d.deck - e.n))
         else:
-            pch["guns"][d.name] = replace(d, deck=max(0, d.deck - e.n))
-    if e.face == "up" and e.card:
-        pch["up_loads"] = _bump(p.up_loads, canon(state, e.card) or e.card)
-    return _effect(_put(state, p, **pch), e.act, "load", e.n, "load:" + g.name)
+            guns[d.name] = replace(d, deck=max(0, d.deck - e.n))
+    up_loads = _bump(p.up_loads, canon(state, e.card) or e.card) if e.face == "up" and e.card else p.up_loads
+    p = replace(p, guns=guns, hand=hand, discard=discard, voltage=voltage, up_loads=up_loads)
+    return _effect(_with_player(state, p), e.act, "load", e.n, "load:" + g.name)
 
 
 def counts_as(state: State, e: ev.Loaded) -> int:
@@ -649,9 +761,8 @@ def _shot(state: State, e: ev.ShotDeclared) -> State:
     p = _player(state, e.player)
     g = _gun(state, p, e.gun)
     shot = Shot(id=e.shot, player=e.player, gun=g.name, seq=e.seq, loads=g.loads, up=g.up)
-    state = _put(
-        state, p, voltage=p.voltage + g.loads, guns={**p.guns, g.name: replace(g, loads=0, up=(), shots=g.shots + 1)}
-    )
+    fired = replace(g, loads=0, up=(), shots=g.shots + 1)
+    state = _with_player(state, replace(p, voltage=p.voltage + g.loads, guns={**p.guns, g.name: fired}))
     return replace(state, shots={**state.shots, e.shot: shot}, last_shot=e.shot)
 
 
@@ -666,13 +777,16 @@ def _hit(state: State, e: ev.HitModified) -> State:
 @apply.on(ev.LifeChanged)
 def _life(state: State, e: ev.LifeChanged) -> State:
     p = _player(state, e.player)
-    state = _put(state, p, life=p.life + e.delta, burned=p.burned or e.why == "burn")
+    state = _with_player(state, replace(p, life=p.life + e.delta, burned=p.burned or e.why == "burn"))
     s = state.shots.get(e.shot) if e.shot else None
     # a shot's damage is what its target takes; the shooter's own RECOIL written on the shot is not
     if s is not None and e.why == "hit" and e.player != s.player:
         state = replace(state, shots={**state.shots, s.id: replace(s, damage=(s.damage or 0) - e.delta)})
-    role = {"hit": "hit", "loss": "hit", "heal": "heal", "burn": "burn-loss"}[e.why]
-    return _effect(state, e.act, role, abs(e.delta))
+    return _effect(state, e.act, LIFE_ROLES[e.why], abs(e.delta))
+
+
+LIFE_ROLES = {"hit": "hit", "loss": "hit", "heal": "heal", "burn": "burn-loss"}
+"""The effect total a life change adds to, by its ``why``."""
 
 
 @apply.on(ev.BurnChanged)

@@ -21,6 +21,10 @@ from kifu.events.base import MatchStarted
 from kifu.projector.base import Dispatch
 
 from .cards import Card, builtin, for_match
+
+# The values the fold makes at every event (a coin, a mark, a flip's group, an instruction, the state) are
+# built from values made before them and never changed, so they can take part in no reference cycle: they are
+# kept out of the garbage collector's lists (``gc=False``), which would otherwise walk them again and again.
 from .events import (
     ChoiceMade,
     CoinCalled,
@@ -60,7 +64,7 @@ class Randomiser(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of its ``mtg.randomiser``; 0 for the implicit ordinary coin."""
 
 
-class Coin(msgspec.Struct, frozen=True, kw_only=True):
+class Coin(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One coin (die roll, card pick) as it landed."""
 
     seq: int
@@ -75,7 +79,7 @@ class Coin(msgspec.Struct, frozen=True, kw_only=True):
     """The coin or substitute it was flipped with (``mtg.randomiser``)."""
 
 
-class Mark(msgspec.Struct, frozen=True, kw_only=True):
+class Mark(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A call, keep, outcome or choice: who, what, when."""
 
     seq: int
@@ -87,7 +91,7 @@ class Mark(msgspec.Struct, frozen=True, kw_only=True):
     an outcome (``won``/``lost``); a choice (``continue``/``stop``)."""
 
 
-class Group(msgspec.Struct, frozen=True, kw_only=True):
+class Group(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One flip the card asks for (``group`` in the log): its coins (two or more under Krark's Thumb), or
     one Mana Clash round."""
 
@@ -117,7 +121,7 @@ class Group(msgspec.Struct, frozen=True, kw_only=True):
     heads/tails-only flip, which nobody wins or loses."""
 
 
-class Payoff(msgspec.Struct, frozen=True, kw_only=True):
+class Payoff(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One recorded ``mtg.payoff``."""
 
     seq: int
@@ -134,7 +138,7 @@ class Payoff(msgspec.Struct, frozen=True, kw_only=True):
     """The flip it pays for, when recorded (Game of Chaos, Mana Clash rounds)."""
 
 
-class Instruction(msgspec.Struct, frozen=True, kw_only=True):
+class Instruction(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One ``mtg.flip`` and everything recorded about it since."""
 
     flip: str
@@ -185,7 +189,7 @@ class Instruction(msgspec.Struct, frozen=True, kw_only=True):
     """Seq of the ``mtg.flip`` that reused this instruction's id (it is then kept as ``<id>@<seq>``)."""
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Every flip of the match so far, and what is in play."""
 
     turn: int = 0
@@ -403,9 +407,10 @@ def _with_group(state: State, flip: str, n: int, seq: int, field: str, mark: Mar
 def _put_group(state: State, ins: Instruction, g: Group, seq: int) -> State:
     """``ins`` with group ``g`` stored. Its score (made, wins, losses) reads only each group's outcome, kept
     sides and choices, and Mana Clash's flippers (``_last_flip_made``): when an event left those of an
-    existing group as they were (an outcome or a call the verdict already had), the score stands."""
+    existing group as they were (an outcome or a call the verdict already had), the score stands. The
+    instruction is rebuilt once, its groups and score together."""
     old = ins.groups.get(g.group)
-    new = _regrouped(ins, g, seq)
+    groups = {**ins.groups, g.group: g}
     if (
         old is not None
         and old.outcome == g.outcome
@@ -413,82 +418,120 @@ def _put_group(state: State, ins: Instruction, g: Group, seq: int) -> State:
         and old.choices == g.choices
         and (ins.sequence != "until-both-heads" or old.coins == g.coins)
     ):
-        return replace(state, flips={**state.flips, new.flip: new})
-    return _put(state, _rescored(ins, new, old, g))
+        return replace(state, flips={**state.flips, ins.flip: replace(ins, groups=groups, last_seq=seq)})
+    return _put(state, _rescored(ins, groups, old, g, seq))
 
 
-def _rescored(before: Instruction, after: Instruction, old: Group | None, g: Group) -> Instruction:
-    """``after`` (``before``, scored, with group ``g`` changed from ``old`` or added) scored.
+def _rescored(before: Instruction, groups: dict[int, Group], old: Group | None, g: Group, seq: int) -> Instruction:
+    """``before`` (scored) with ``groups`` (group ``g`` changed from ``old`` or added) and ``seq`` its latest
+    event, scored.
 
     A flip's verdict and place never depend on the flips after it, so when ``g`` is the last flip the others
     keep theirs: ``g`` counts when the effect was still going after them, and only its own verdict moves the
     score. An event costs the same however many flips the instruction made. A flip recorded before an
     earlier one (out of order) is scored from the start.
     """
-    if max(after.groups) != g.group:
-        return _scored(after)
-    rest = len(after.groups) - 1
+    if max(groups) != g.group:
+        return _scored(replace(before, groups=groups, last_seq=seq))
+    rest = len(groups) - 1
     made, wins, losses = before.made, before.wins, before.losses
     if old is not None:
         if made <= rest:
-            return after  # the effect was over before ``g``: it counted and counts nothing
+            return replace(before, groups=groups, last_seq=seq)  # the effect was over before ``g``: it counts nothing
         made, wins, losses = made - 1, wins - (old.outcome == "won"), losses - (old.outcome == "lost")
-    elif made < rest or (rest and _last_flip_made(after, before.groups[max(before.groups)], made)):
-        return after  # the effect was over before this new flip
-    return replace(after, made=made + 1, wins=wins + (g.outcome == "won"), losses=losses + (g.outcome == "lost"))
+    elif made < rest or (rest and _last_flip_made(before, before.groups[max(before.groups)], made)):
+        return replace(before, groups=groups, last_seq=seq)  # the effect was over before this new flip
+    return replace(
+        before,
+        groups=groups,
+        last_seq=seq,
+        made=made + 1,
+        wins=wins + (g.outcome == "won"),
+        losses=losses + (g.outcome == "lost"),
+    )
 
 
-def _changed(ins: Instruction, n: int, seq: int, field: str, mark: Mark | Coin) -> Group:
-    """Group ``n`` with one event's mark or coin added to ``field``, and its derived facts brought up to date.
+def _changed(
+    ins: Instruction, n: int, seq: int, field: str, mark: Mark | Coin, thumbs: dict[str, int] | None = None
+) -> Group:
+    """Group ``n`` with one event's mark or coin added to ``field`` (a first coin's player's ``thumbs`` set
+    with it), and its derived facts brought up to date, in one new group.
 
     Only this group's facts are recomputed, and of them only those the field is read for: the kept sides
-    read the coins and the keeps, the call the calls and the coins (the flipper's first coin lands after the
-    call that counts), the outcome all of these and the recorded outcomes; a choice changes none. The other
-    groups' stay as stored, so an event costs the same however many flips came before it.
+    read the coins and the keeps, and only the side of the player whose coin or keep it is can move; the
+    call reads the calls (and, where the flipper called more than once, the coins: the flipper's first coin
+    lands after the call that counts); the outcome all of these and the recorded outcomes; a choice changes
+    none of an existing group's. The other groups' stay as stored, so an event costs the same however many
+    flips came before it.
     """
     old = ins.groups.get(n)
     if old is None:
-        g = Group(group=n, first_seq=seq, **{field: (mark,)})
-        kept, call = _kept_sides(g), _call_value(ins, g)
+        old = Group(group=n, first_seq=seq)
     elif field == "choices":
         return replace(old, choices=old.choices + (mark,))
-    else:
-        g = replace(old, **{field: getattr(old, field) + (mark,)})
-        kept = _kept_sides(g) if field == "coins" or field == "keeps" else g.kept
-        call = _call_value(ins, g) if field == "coins" or field == "calls" else g.call
-    return replace(g, kept=kept, call=call, outcome=_judged_outcome(ins, g, kept, call))
+    kept, call = old.kept, old.call
+    if field == "coins":
+        coins = old.coins + (mark,)
+        kept = _kept_sides(kept, coins, old.keeps, mark.player)
+        if len(old.calls) > 1:  # with one call the call is that call whenever the coins land (``the_call``)
+            call = _call_value(ins, old.calls, coins)
+        outcome = _judged_outcome(ins, n, old.outcomes, kept, call)
+        if thumbs is None:
+            return replace(old, coins=coins, kept=kept, call=call, outcome=outcome)
+        return replace(old, coins=coins, kept=kept, call=call, outcome=outcome, thumbs=thumbs)
+    if field == "calls":
+        calls = old.calls + (mark,)
+        call = _call_value(ins, calls, old.coins)
+        return replace(old, calls=calls, call=call, outcome=_judged_outcome(ins, n, old.outcomes, kept, call))
+    if field == "keeps":
+        keeps = old.keeps + (mark,)
+        kept = _kept_sides(kept, old.coins, keeps, mark.player)
+        return replace(old, keeps=keeps, kept=kept, outcome=_judged_outcome(ins, n, old.outcomes, kept, call))
+    if field == "outcomes":
+        outcomes = old.outcomes + (mark,)
+        return replace(old, outcomes=outcomes, outcome=_judged_outcome(ins, n, outcomes, kept, call))
+    return replace(old, choices=(mark,), outcome=_judged_outcome(ins, n, old.outcomes, kept, call))  # a new group
 
 
-def _call_value(ins: Instruction, g: Group) -> str | None:
-    call = the_call(ins, g)
+def _call_value(ins: Instruction, calls: tuple[Mark, ...], coins: tuple[Coin, ...]) -> str | None:
+    call = _call_of(ins, calls, coins)
     return None if call is None else call.value
 
 
-def _regrouped(ins: Instruction, g: Group, seq: int) -> Instruction:
-    return replace(ins, groups={**ins.groups, g.group: g}, last_seq=seq)
-
-
-def _judged_outcome(ins: Instruction, g: Group, kept: Mapping[str, str], call: str | None) -> str | None:
-    """``true_outcome`` from the kept sides and the call just worked out (the same verdict, not recomputed)."""
-    if ins.stated and stated_group(ins, g.group):
+def _judged_outcome(
+    ins: Instruction, n: int, outcomes: tuple[Mark, ...], kept: Mapping[str, str], call: str | None
+) -> str | None:
+    """``true_outcome`` of flip ``n`` from the kept sides and the call just worked out (the same verdict, not
+    recomputed)."""
+    if ins.stated and stated_group(ins, n):
         return "won"
     if ins.kind != "called":
         return None
     side = kept.get(ins.flipper)
     if side is not None and call is not None:
         return "won" if call == side else "lost"
-    mine = [o for o in g.outcomes if o.player == ins.flipper]
-    return mine[0].value if mine else None
+    for o in outcomes:
+        if o.player == ins.flipper:
+            return o.value
+    return None
 
 
-def _kept_sides(g: Group) -> dict[str, str]:
-    if len(g.coins) == 1 and not g.keeps:  # most flips: one coin, nothing to choose
-        return {g.coins[0].player: g.coins[0].result}
+def _kept_sides(kept: dict[str, str], coins: tuple[Coin, ...], keeps: tuple[Mark, ...], who: str) -> dict[str, str]:
+    """Each flipping player's kept side (``kept_coin``), in the order of their first coins: ``kept`` (the
+    sides before) with ``who``'s coin or keep added to ``coins`` or ``keeps``. Only ``who``'s side can move;
+    the others are worked out again only when ``who`` becomes decided or undecided (their order)."""
+    if len(coins) == 1 and not keeps:  # most flips: one coin, nothing to choose
+        return {coins[0].player: coins[0].result}
+    coin = _kept_of(coins, keeps, who)
+    if coin is None and who not in kept:
+        return kept
+    if coin is not None and who in kept:
+        return kept if kept[who] == coin.result else {**kept, who: coin.result}
     out = {}
-    for who in dict.fromkeys([c.player for c in g.coins]):
-        coin = kept_coin(g, who)
+    for player in dict.fromkeys([c.player for c in coins]):
+        coin = _kept_of(coins, keeps, player)
         if coin is not None:
-            out[who] = coin.result
+            out[player] = coin.result
     return out
 
 
@@ -504,9 +547,12 @@ def _coin(state: State, e: CoinLanded) -> State:
         return _orphan(state, e.seq)
     who = e.player or ins.flipper
     coin = Coin(seq=e.seq, player=who, result=e.result, face=e.face, randomiser=e.randomiser)
-    g = _changed(ins, e.group, e.seq, "coins", coin)
-    if who not in g.thumbs:  # the Thumbs a player controls when their first coin of the flip lands
-        g = replace(g, thumbs={**g.thumbs, who: controls(state, who, "thumb")})
+    old = ins.groups.get(e.group)
+    if old is not None and who in old.thumbs:
+        g = _changed(ins, e.group, e.seq, "coins", coin)
+    else:  # the Thumbs a player controls when their first coin of the flip lands
+        thumbs = {**(old.thumbs if old is not None else {}), who: controls(state, who, "thumb")}
+        g = _changed(ins, e.group, e.seq, "coins", coin, thumbs)
     return _put_group(state, ins, g, e.seq)
 
 
@@ -553,13 +599,18 @@ def coins_of(g: Group, player: str) -> tuple[Coin, ...]:
 def kept_coin(g: Group, player: str) -> Coin | None:
     """The coin that counts: the kept one, or the only one (or the first of coins that all agree, where
     the choice cannot change anything); None if undecided."""
-    mine = coins_of(g, player)
-    keeps = [k for k in g.keeps if k.player == player] if g.keeps else None
+    return _kept_of(g.coins, g.keeps, player)
+
+
+def _kept_of(coins: tuple[Coin, ...], keeps: tuple[Mark, ...], player: str) -> Coin | None:
+    """``kept_coin`` of ``player`` among ``coins`` and ``keeps``."""
+    mine = [c for c in coins if c.player == player]
     if keeps:
-        named = [mine[k.value - 1] if 1 <= k.value <= len(mine) else None for k in keeps]
-        # keep lines naming coins that differ leave the kept coin undecided whichever line came first
-        # (MTG-THUMB-002 reports them); lines naming the same result agree
-        return named[0] if len({c.result if c else None for c in named}) == 1 else None
+        named = [mine[k.value - 1] if 1 <= k.value <= len(mine) else None for k in keeps if k.player == player]
+        if named:
+            # keep lines naming coins that differ leave the kept coin undecided whichever line came first
+            # (MTG-THUMB-002 reports them); lines naming the same result agree
+            return named[0] if len({c.result if c else None for c in named}) == 1 else None
     if len(mine) == 1:
         return mine[0]
     return mine[0] if mine and len({c.result for c in mine}) == 1 else None
@@ -575,12 +626,17 @@ def the_call(ins: Instruction, g: Group) -> Mark | None:
     until the coin lands (MTG Wiki «コイン投げ» allows calling before the toss), so by default the last call before the
     flipper's first coin counts; a call made only after the result is still the call (MTG-CALL-004 judges
     its timing). Option ``call_counts: first`` holds the flipper to the first call."""
-    if not g.calls:
+    return _call_of(ins, g.calls, g.coins)
+
+
+def _call_of(ins: Instruction, calls: tuple[Mark, ...], coins: tuple[Coin, ...]) -> Mark | None:
+    """``the_call`` among ``calls``, the flipper's first of ``coins`` landed after the one that counts."""
+    if not calls:
         return None
-    mine = [c for c in g.calls if c.player == ins.flipper]
+    mine = [c for c in calls if c.player == ins.flipper]
     if len(mine) < 2:
         return mine[0] if mine else None  # one call is the call, before the coin or after it
-    landed = coins_of(g, ins.flipper)
+    landed = [c for c in coins if c.player == ins.flipper]
     before = [c for c in mine if not landed or c.seq < landed[0].seq]
     if ins.call_counts == "first" or not before:
         return mine[0]

@@ -98,7 +98,7 @@ def additional_cost_uses_n(s: Step) -> Iterable[Flag]:
                 },
                 about=("act", a.id),
             )
-    elif add is not None and a.resolved is None and a.costs.get("additional", 0) != e.n and not _flagged(a):
+    elif add is not None and a.resolved is None and a.costs.get("additional", 0) != e.n and not _flagged(st, a):
         yield Flag(
             e.seq,
             {
@@ -127,9 +127,9 @@ def amount(kind: str, n: int) -> Msg:
     return Msg("text.gg.amount", n=n, kind=Msg(f"word.gg.{kind}"))
 
 
-def _flagged(a: proj.Activation) -> bool:
+def _flagged(st: proj.State, a: proj.Activation) -> bool:
     """An additional cost paid before the toss sequence ended was already reported at its payment."""
-    end = a.toss_seqs[a.tosses.index("opponent")] if "opponent" in a.tosses else None
+    end = proj.derived(st, a).ended_at
     return a.add_seq is not None and (end is None or a.add_seq < end)
 
 

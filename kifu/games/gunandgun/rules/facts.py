@@ -18,8 +18,8 @@ from kifu.events.i18n import Msg
 from .. import projection as proj
 from ..projection import Activation, State
 
-CARD_KINDS = ("action", "function", "response", "bullet", "group-function")
-SKILL_KINDS = ("skill", "group-continuous")
+CARD_KINDS = proj.CARD_KINDS
+SKILL_KINDS = proj.SKILL_KINDS
 TOSSED_KINDS = CARD_KINDS + SKILL_KINDS
 
 
@@ -30,20 +30,17 @@ def player_gun(state: State, player: str, gun: str | None) -> proj.Gun | None:
 
 
 def facts_of(state: State, a: Activation, card: str | None = None) -> Any:
-    """The card or skill an activation (or one skill of a continuous group) uses; None if unknown."""
-    return _facts(state.ckey, a.kind, _name(state, a, card))
+    """The card or skill an activation (or one skill of a continuous group) uses; None if unknown.
+
+    The activation's own card is a fact the projection keeps for it (``proj.derived``); a resolution that
+    names another card (one skill of a continuous group) is looked up here."""
+    if not card or card == a.card:
+        return proj.derived(state, a).facts
+    return _facts(state.ckey, a.kind, card)
 
 
-def _name(state: State, a: Activation, card: str | None) -> str | None:
-    key = card or a.card
-    if key is None and a.kind == "group-continuous" and a.player in state.players:
-        key = _continuous_skill(state, a.player)
-    return key
-
-
-# The rules of one event ask about the same activation one after another (N, its cap, the cost, the
-# threshold), and an activation's card is asked about at each of its events: what a card says is a fact
-# of the catalogue, kept by (catalogue, kind of use, name).
+# An activation's card is kept by the projection (``proj.derived``); a card a resolution names is a fact of
+# the catalogue, kept by (catalogue, kind of use, name).
 @lru_cache(maxsize=4096)
 def _facts(ckey: str, kind: str, key: str | None) -> Any:
     if kind in CARD_KINDS:
@@ -51,21 +48,6 @@ def _facts(ckey: str, kind: str, key: str | None) -> Any:
     if kind in SKILL_KINDS:
         return proj.tables(ckey).skills.get(key)
     return None
-
-
-@lru_cache(maxsize=4096)
-def _pure_load(ckey: str, kind: str, key: str | None) -> bool:
-    return is_pure_load(_facts(ckey, kind, key))
-
-
-def _continuous_skill(state: State, pid: str) -> str | None:
-    """The skill a continuous group resolves when the resolution does not name one: the player's
-    continuous skill in use (the first chosen one where several are)."""
-    p = state.players[pid]
-    for name in p.skills_up + p.skills:
-        if getattr(proj.skill_facts(state, name), "kind", None) == "continuous":
-            return name
-    return p.skill
 
 
 def numbers(facts: Any) -> Sequence[Any]:
@@ -84,17 +66,11 @@ def value_of(facts: Any, n: int, role: str) -> int | None:
     return sum(vals) if vals else None
 
 
-def is_pure_load(facts: Any) -> bool:
-    """A load effect: every replaceable number counts cards loaded (トスで決まる枚数ルール multi-gun clause)."""
-    rep = [x for x in numbers(facts) if x.replaceable]
-    return bool(rep) and all(x.role == "load" for x in rep)
-
-
 def load_cap(state: State, a: Activation) -> int | None:
-    """Room of the gun with the most room left: a load effect's toss stops there (トスで決まる枚数ルール §ルール適用の例外)."""
-    if a.kind not in TOSSED_KINDS or not _pure_load(state.ckey, a.kind, _name(state, a, None)):
-        return None
-    return a.room  # measured when the activation opened and again at its first toss
+    """Room of the gun with the most room left: a load effect's toss stops there (トスで決まる枚数ルール §ルール適用の例外).
+
+    Measured when the activation opened and again at its first toss; kept by the projection (``proj.derived``)."""
+    return proj.derived(state, a).cap
 
 
 def sequence_over(state: State, a: Activation, options: Any = None) -> bool:
@@ -160,9 +136,8 @@ def unknown(seq: int, what: str, seqs: Iterable[int] = (), about: Any = None) ->
 
 
 def effective_n(state: State, a: Activation) -> int:
-    """N as the variant counts it: tosses facing the tosser, stopped at a load effect's cap."""
-    cap = load_cap(state, a)
-    return a.n if cap is None else min(a.n, cap)
+    """N as the variant counts it: tosses facing the tosser, stopped at a load effect's cap (``proj.derived``)."""
+    return proj.derived(state, a).n
 
 
 def expected_damage(gun: Any, shot: proj.Shot) -> int | None:

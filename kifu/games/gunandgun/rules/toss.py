@@ -119,7 +119,7 @@ def no_toss_after_sequence_ends(s: Step) -> Iterable[Flag]:
     if a.resolved is not None:
         why, ended = Msg("text.gg.ended_resolved"), a.resolved
     elif a.ended:
-        why, ended = Msg("text.gg.ended_opponent"), a.toss_seqs[a.tosses.index("opponent")]
+        why, ended = Msg("text.gg.ended_opponent"), proj.derived(st, a).ended_at
     elif s.options.get("load_toss_end") == "cap" and sequence_over(st, a, s.options) and load_cap(st, a):
         # with every gun already full (cap 0) a toss is pointless but harmless: N changes nothing
         why, ended = Msg("text.gg.ended_cap", cap=load_cap(st, a)), a.toss_seqs[-1] if a.toss_seqs else a.seq
