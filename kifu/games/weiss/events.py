@@ -9,7 +9,7 @@ Zones are ``deck``, ``hand``, ``clock``, ``level``, ``stock``, ``waiting`` (控�
 ``stage``, ``climax``, ``resolution`` (解決領域) and ``memory``.
 """
 
-from __future__ import annotations
+# Annotations not postponed, as in kifu/events/base.py: msgspec would compile each string when it builds the decoder.
 
 from typing import Annotated, Literal
 
