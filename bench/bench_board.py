@@ -16,11 +16,12 @@ and without the board, and CPU seconds of each render. Target: every page ≤ 5 
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -66,7 +67,7 @@ def render(path: Path, board: bool) -> tuple[int, int, float]:
 
     def boardless(game_id: str) -> Any:
         g = real(game_id)
-        return dataclasses.replace(g, parts=tuple(p for p in g.parts if p != "board"))
+        return msgspec.structs.replace(g, parts=tuple(p for p in g.parts if p != "board"))
 
     if not board:
         registry.game = boardless  # type: ignore[assignment]  # the page and the audit look the game up by id

@@ -29,11 +29,12 @@ def test_the_table_of_groups_names_every_command_of_its_module() -> None:
         assert tuple(names) == commands, group
 
 
-def _modules_after(*args: str) -> set[str]:
-    """The kifu modules loaded once ``kifu ARGS`` has run (its exit code is its own)."""
+def _modules_after(*args: str, every: bool = False) -> set[str]:
+    """The kifu modules (``every``: all modules) loaded once ``kifu ARGS`` has run (its exit code is its own)."""
+    shown = "True" if every else "m.startswith(('kifu', 'duckdb', 'textual'))"
     code = (
-        "import sys, json\nfrom kifu.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('kifu', 'duckdb', 'textual')))))"
+        "import sys\nfrom kifu.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        f"found = sorted(m for m in sys.modules if {shown})\nimport json\nprint(json.dumps(found))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, cwd=ROOT
@@ -62,6 +63,25 @@ def test_help_still_lists_every_command(kifu) -> None:
     for commands in cli.GROUPS.values():
         for command in commands:
             assert command in r.out, command
+
+
+NEVER_AT_START = ("multiprocessing", "concurrent", "typer", "click", "html", "json", "secrets", "shutil", "dataclasses")
+"""Modules a plain ``kifu verify`` or ``kifu audit`` of one log has no use for: workers (one log, one process),
+the command line's other reader, what only a page, a writer or an error message needs, and ``dataclasses`` (the
+classes on their path are msgspec Structs: a dataclass compiles its methods as its class is made; issue 27)."""
+
+
+@pytest.mark.parametrize("command", ["verify", "audit"])
+def test_a_plain_verify_or_audit_of_one_log_loads_its_own_game_only(command: str) -> None:
+    """What a cold start imports is what the command's path needs: the log's own game, not the others'; no worker
+    pool, nor what only other paths use. (Their cost is measured by bench/bench_cold.py, never here.)"""
+    loaded = _modules_after(command, str(FIXTURES / "mtg" / "match-clean.jsonl"), every=True)
+    assert not {m for m in loaded if m.split(".")[0] in NEVER_AT_START}
+    games = {m.split(".")[2] for m in loaded if m.startswith("kifu.games.") and m.count(".") >= 2}
+    assert games == {"mtg"}
+    assert not any(m.startswith("kifu.auditor.page") for m in loaded)
+    rules = {m for m in loaded if m.startswith("kifu.games.mtg.rules")}
+    assert bool(rules) == (command == "audit")  # verify counts random outcomes without loading a rule
 
 
 @pytest.mark.parametrize("game", ["generic", "gunandgun", "mtg", "weiss", "worldtrigger"])

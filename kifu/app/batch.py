@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import gc
 import os
-import signal
-import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_all_start_methods, get_context
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
 from kifu.events.base import KifuError
 
 from .reading import Progress
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,6 +52,7 @@ def chunk_size(items: int, jobs: int) -> int:
 def _started(preload: tuple[str, ...], setup: Callable[..., None] | None, args: tuple[Any, ...]) -> None:
     """Each worker's one set-up: the modules it needs imported (already there when forked), then ``setup(*args)``."""
     import importlib
+    import signal
 
     for name in preload:
         importlib.import_module(name)
@@ -181,6 +181,8 @@ def threads() -> int:
     try:
         return len(os.listdir("/proc/self/task"))
     except OSError:
+        import threading
+
         return threading.active_count()
 
 
@@ -190,8 +192,13 @@ def _pool(
     """Worker processes that start once: forked when this process runs one thread (they share what it
     imported and set up, nothing to redo); else from a fork server (forking a threaded process is
     unsafe: a lock another thread holds stays held in the child) that imports ``preload`` once,
-    each worker then forked from it; on a system with neither, spawned."""
+    each worker then forked from it; on a system with neither, spawned.
+
+    multiprocessing and concurrent.futures are imported here, not with this module: a command over one
+    log (or with one job) starts no worker and should not pay for importing them (most of its imports)."""
     import importlib
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_all_start_methods, get_context
 
     methods = [method] if method else get_all_start_methods()
     if "fork" in methods and (method or threads() == 1):

@@ -9,8 +9,9 @@ sources of edited messages) is gathered on the way.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from kifu.auditor import registry
 from kifu.auditor.base import Finding, Game
@@ -24,8 +25,11 @@ from kifu.projector.base import NONE_VOIDED, Frame, transitions
 from .reading import LogSource, Progress, Reading, consume
 
 
-@dataclass(frozen=True)
-class Audit:
+# Audit and Report are msgspec Structs, not dataclasses: a dataclass compiles its methods as the class is made,
+# a cost every cold `kifu audit` paid.
+
+
+class Audit(msgspec.Struct, frozen=True):
     """One log read, verified and audited in a single pass.
 
     >>> import kifu
@@ -72,8 +76,7 @@ class Audit:
         return [f for f in self.findings if f.severity == "error"]
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(msgspec.Struct, frozen=True):
     """The match page of one log and the audit it shows, from one pass."""
 
     page: str

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -112,12 +111,15 @@ CORE_OPTIONS: tuple[Option, ...] = (VERIFIED_RANDOM,)
 """Options every game accepts besides its own ``Game.options`` (``registry.options_of`` joins them)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Flag:
+# Flag, End, Rule and Game are msgspec Structs rather than dataclasses: a dataclass writes and compiles its methods
+# as the class is made, which cost every cold `kifu audit` about as much as the rest of this module.
+
+
+class Flag(msgspec.Struct, frozen=True):
     """What a check reports; the engine turns it into a Finding."""
 
     seq: int
-    evidence: Mapping[str, Any] = field(default_factory=dict)
+    evidence: Mapping[str, Any] = msgspec.field(default_factory=dict)
     seqs: tuple[int, ...] = ()
     undecided: bool = False
     """True when the rule could not decide (missing card facts): an info finding."""
@@ -148,8 +150,7 @@ class Step(msgspec.Struct):
     catalogue: Any = None
 
 
-@dataclass
-class End:
+class End(msgspec.Struct):
     """What a rule sees once, after the last event."""
 
     final: Frame[Any]
@@ -163,8 +164,7 @@ UNDECIDED = "finding.undecided"
 """Catalogue id of the message of a finding whose rule could not decide: "cannot decide: {reason}"."""
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True, dict=True):  # dict: room for its cached properties
     """One executable rule with its code, citation and documentation.
 
     Its words are in the message catalogue under ``rule.<code>.``: ``title``,
@@ -293,8 +293,7 @@ def resolve_options(declared: Sequence[Option], rules: Mapping[str, Any]) -> dic
     return {o.name: rules.get(o.name, o.default) for o in declared}
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(msgspec.Struct, frozen=True):
     """The one description of a game: every part of its folder (``kifu/games/<id>/game.py`` declares ``GAME``).
 
     The parts every layer needs are values here: its events and catalogue (the log layer reads the

@@ -24,9 +24,11 @@ definition.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 from collections.abc import Iterable, Mapping, Sequence
+
+import msgspec
+from msgspec import field
 
 from ..events import rng as protocol
 from ..events.base import (
@@ -59,8 +61,11 @@ def _who(e: Event) -> str:
     return e.by or getattr(e, "speaker", None) or "?"
 
 
-@dataclass
-class Parties:
+# Parties, _Round and _Judge are msgspec Structs, not dataclasses: a dataclass compiles its methods as the class
+# is made, a cost every cold `kifu audit` paid.
+
+
+class Parties(msgspec.Struct):
     """The roller of each commitment id and who may answer it, fixed before the rounds are read."""
 
     players: Sequence[str]
@@ -99,8 +104,7 @@ class Parties:
 # --- one pass over the ledger ------------------------------------------------------------------
 
 
-@dataclass
-class _Round:
+class _Round(msgspec.Struct):
     """One use of a commitment: its commit, nonces and reveal as recorded, and the events that name it."""
 
     id: str
@@ -310,8 +314,7 @@ class Round(NamedTuple):
     """The round's events."""
 
 
-@dataclass
-class _Judge:
+class _Judge(msgspec.Struct):
     """The findings of one match, collected round by round."""
 
     players: Sequence[str]

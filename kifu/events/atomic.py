@@ -22,8 +22,6 @@ import errno
 import fcntl
 import os
 import re
-import secrets
-import shutil
 import stat
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,6 +76,8 @@ def staging(path: str | os.PathLike[str]) -> Iterator[Path]:
     try:
         yield Path(name)
     finally:
+        import shutil  # here, not above: only a writer of many files needs it, and every command imports this module
+
         shutil.rmtree(name, ignore_errors=True)
         os.close(fd)
 
@@ -99,7 +99,7 @@ def _locked(target: Path, create: Callable[[Path], int]) -> tuple[int, str]:
     """
     clean_stale(target.parent)
     for _ in range(64):
-        token = secrets.token_hex(4)
+        token = os.urandom(4).hex()  # what secrets.token_hex(4) gives: importing secrets costs a cold start
         name = target.parent / f".{target.name}{TEMP_MARK}{token}"
         fresh = target.parent / f"{_UNNAMED}{target.name}{TEMP_MARK}{token}"
         try:
@@ -138,6 +138,8 @@ def _locked(target: Path, create: Callable[[Path], int]) -> tuple[int, str]:
 def _remove(path: str | os.PathLike[str]) -> None:
     try:
         if os.path.isdir(path) and not os.path.islink(path):
+            import shutil  # as in ``staging``
+
             shutil.rmtree(path)
         else:
             os.unlink(path)

@@ -325,10 +325,11 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9.]*")
 def _may_nest(cls: type, seen: frozenset[type] = frozenset()) -> bool:
     """True unless every field of struct ``cls`` surely has a bounded depth (``Codec.free``).
 
-    The annotations are read as written (strings, under ``from __future__ import annotations``):
-    each name is looked up in the module that wrote it; a struct is followed, an enum or a
-    builtin scalar nests nothing, an alias is taken apart (``typing.get_args``); ``Any``, a
-    dict, a struct met again (recursive) or a name not understood means it may nest.
+    The annotations are read as written: a string (under ``from __future__ import annotations``) name by
+    name, each looked up in the module that wrote it, else the type itself (the event structs' own). A
+    struct is followed, an enum or a builtin scalar nests nothing, an alias is taken apart
+    (``typing.get_args``); ``Any``, a dict, a struct met again (recursive) or a name not understood
+    means it may nest.
     """
     if cls in seen:
         return True
@@ -362,11 +363,13 @@ def _resolve(name: str, scope: Mapping[str, Any]) -> Any:
 def _value_may_nest(value: Any, seen: frozenset[type]) -> bool:
     if value is _UNKNOWN or value is Any or value is dict:
         return True
+    if value is None or value is type(None):  # the None of ``X | None`` written as a type, not a string
+        return False
     if isinstance(value, type):
         if issubclass(value, msgspec.Struct):
             return _may_nest(value, seen)
         return not (issubclass(value, (enum.Enum, str, int, float, bytes)) or value in (list, tuple, set, frozenset))
-    if isinstance(value, msgspec.Meta) or value is None:
+    if isinstance(value, msgspec.Meta):
         return False
     origin = typing.get_origin(value)
     if origin is typing.Literal:

@@ -21,7 +21,6 @@ token to name the field at fault; it is for the few texts that need it.
 
 from __future__ import annotations
 
-import json
 import re
 from itertools import accumulate
 from typing import Any, NamedTuple
@@ -106,6 +105,8 @@ _TOKEN_B = re.compile(rb'"(?:[^"\\]++|\\.)*+"?|[\[\]{}:,]', re.S)
 
 def _key(token: bytes) -> str:
     if b"\\" in token:
+        import json  # only a duplicate key written with escapes comes here; every command imports this module
+
         try:
             return str(json.loads(token))
         except ValueError:

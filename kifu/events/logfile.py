@@ -13,7 +13,6 @@ import fcntl
 import hashlib
 import operator
 import os
-from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, NamedTuple
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -49,13 +48,12 @@ class Head(NamedTuple):
     hash: str
 
 
-@dataclass
-class Log:
+class Log(msgspec.Struct):  # not a dataclass: making one compiles its methods, a cost of every cold start
     """A whole log read into memory and verified."""
 
     path: str
     start: MatchStarted
-    events: list[Event] = field(default_factory=list)
+    events: list[Event] = msgspec.field(default_factory=list)
     head: Head = Head(0, "")
 
 

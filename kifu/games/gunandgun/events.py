@@ -7,7 +7,7 @@ resolution. Function cards and continuous skills toss once at the owner's turn
 start for a *turn toss group* (``gg.group``), whose id is used as ``act`` too.
 """
 
-from __future__ import annotations
+# Annotations not postponed, as in kifu/events/base.py: msgspec would compile each string when it builds the decoder.
 
 from typing import Annotated, Any, ClassVar, Literal
 

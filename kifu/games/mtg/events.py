@@ -13,7 +13,7 @@ one round. Choices (``mtg.choice``) continue or stop a sequence, and payoffs
 (``mtg.payoff``) record what the card or a watcher did with the results.
 """
 
-from __future__ import annotations
+# Annotations not postponed, as in kifu/events/base.py: msgspec would compile each string when it builds the decoder.
 
 from typing import Annotated, Any, Literal
 

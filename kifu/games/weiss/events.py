@@ -9,6 +9,10 @@ Zones are ``deck``, ``hand``, ``clock``, ``level``, ``stock``, ``waiting`` (控�
 ``stage``, ``climax``, ``resolution`` (解決領域) and ``memory``.
 """
 
+# Unlike the other games' events (kifu/events/base.py), these annotations stay postponed. msgspec leaves out a
+# field equal to its default only when it holds the default object itself: evaluated here, the hyphenated
+# strings of a Literal (``"draw-phase"``) would be the defaults' very objects, and a line that writes a default
+# out would be re-encoded, and shown on the match page, without it.
 from __future__ import annotations
 
 from typing import Annotated, Literal

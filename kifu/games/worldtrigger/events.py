@@ -11,7 +11,7 @@ Payments are part of the event that makes them: the trion in ``wt.reveal``,
 taken by the projection; ``wt.trion`` records every other change (damage).
 """
 
-from __future__ import annotations
+# Annotations not postponed, as in kifu/events/base.py: msgspec would compile each string when it builds the decoder.
 
 from typing import Annotated, Any, Literal
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import replace
+from msgspec.structs import replace
 from typing import NamedTuple
 
 from kifu.auditor.base import End, Flag, Severity, Text, end_rule, latest

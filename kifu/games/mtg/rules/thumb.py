@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 from collections.abc import Iterable
 
 from kifu.auditor.base import End, Flag, Severity, Step, end_rule, latest, rule
