@@ -20,12 +20,21 @@ line until a run verifies at least 100,000 events, so the cold start is a small 
 floor is ``msgspec.json.decode`` (untyped) of each line of the same files, already in
 memory, CPU time in this process, timed right before each run; the ratio printed is the
 median of the per-run ratios (floor's events/s over verify's). Target: ≥ 40 % of the floor.
+
+    python bench/bench_verify.py --instructions --games mtg   # needs valgrind; ~2 min a game
+
+counts machine instructions instead (Valgrind's callgrind: the same under any load, where CPU
+time on a shared machine moves more than a change does): ``kifu verify`` of each game's matches,
+named once, less the command on the two-event log; the floor, a process decoding every line of
+the same files as above less one only reading them; per line, and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -72,14 +81,63 @@ def bench(game: str, form: str, paths: list[Path], runs: int) -> bool:
     return ok
 
 
+def instructions(cmd: list[str]) -> int:
+    """Machine instructions one process running ``cmd`` executes, counted by Valgrind's callgrind."""
+    grind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    err = subprocess.run(grind + cmd, env=ENV, capture_output=True, text=True, check=True, cwd=ROOT).stderr
+    found = re.search(r"Collected : (\d+)", err)
+    if found is None:
+        raise SystemExit(f"no instruction count from valgrind:\n{err[-2000:]}")
+    return int(found.group(1))
+
+
+def floor_child(paths: list[str], decode: bool) -> None:
+    """Under valgrind: read ``paths`` and (``decode``) decode each line untyped, as ``sims.floor`` does."""
+    datas = [Path(p).read_bytes() for p in paths]
+    if decode:
+        for data in datas:
+            for line in data.splitlines():
+                msgspec.json.decode(line)
+
+
+def count(game: str, form: str, paths: list[Path]) -> None:
+    """One line of ``--instructions``: the command's and the floor's instructions per line, and their ratio."""
+    n = sum(p.read_bytes().count(b"\n") for p in paths)
+    files = list(map(str, paths))
+    kifu = instructions([sys.executable, "-m", "kifu", "verify", *files])
+    cold = instructions([sys.executable, "-m", "kifu", "verify", str(sims.tiny(OUT, game))])
+    child = [sys.executable, __file__, "--child"]
+    floor = instructions([*child, "decode", *files]) - instructions([*child, "read", *files])
+    ratio = floor / (kifu - cold)
+    print(
+        f"{game:<13} {form:<10} {n:>8,} {floor // n:>9,} {(kifu - cold) // n:>10,} {ratio:>7.1%}  ≥ {TARGET:.0%}  "
+        f"{'PASS' if ratio >= TARGET else 'MISS'}",
+        flush=True,
+    )
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--child"]:
+        floor_child(sys.argv[3:], sys.argv[2] == "decode")
+        return 0
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="40 matches per game, 3 runs")
     ap.add_argument("--matches", type=int, help="matches per game (default 120; 40 with --quick)")
     ap.add_argument("--runs", type=int, help="runs per figure (default 5; 3 with --quick)")
     ap.add_argument("--games", nargs="+", choices=sims.GAMES, default=list(sims.GAMES))
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count machine instructions under Valgrind's callgrind instead of CPU time (each game's matches once)",
+    )
     args = ap.parse_args()
     matches = args.matches or (40 if args.quick else 120)
+    if args.instructions:
+        print(f"{'game':<13} {'lines':<10} {'events':>8} {'floor/ln':>9} {'verify/ln':>10} {'ratio':>7}")
+        for game in args.games:
+            count(game, "canonical", sims.corpus(OUT, game, matches))
+            count(game, "as given", sims.corpus_as_given(OUT, game, matches))
+        return 0
     runs = args.runs or (3 if args.quick else 5)
     print(
         f"kifu verify benchmark: {matches} simulated matches per game, medians of {runs} runs, "

@@ -129,3 +129,19 @@ def test_equivalent_never_vouches_for_a_key_twice(game: str, index: int, seed: i
         return
     if equivalent(mutated, encode(event), codec.keys[type(event)]):
         assert limits.keys_unique(mutated), mutated
+
+
+def test_an_escaped_colon_in_one_line_does_not_hide_a_key_twice_in_another() -> None:
+    """The search for ``\\u003`` is made once over a block: a block that holds one anywhere is proven line by
+    line, and a line naming a key twice is refused wherever the escape is."""
+    coin = {k: v for k, v in COIN.items() if k != "by"}
+    escaped = {**coin, "flip": "f\\u003a"}
+    start = _written("mtg", [_start("mtg"), escaped, coin])
+    verified = logfile.verify_bytes(start)
+    assert len(verified.events) == 3
+    lines = start.splitlines()
+    twice = lines[2].replace(b'"group":1', b'"group":1,"group":1')
+    assert twice != lines[2]
+    with pytest.raises(MalformedEvent) as err:
+        logfile.verify_bytes(b"\n".join([*lines[:2], twice]) + b"\n")
+    assert "appears twice" in str(err.value.message)

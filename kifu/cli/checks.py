@@ -30,7 +30,8 @@ def verify_logs(logs: list[Path], expect_head: str | None, fmt: VerifyFormat, la
     with progress as bar:
         start = 0
         for i, (path, size) in enumerate(zip(logs, sizes, strict=True)):
-            bar.update(start, note=log_note(i, logs, lang))
+            if bar.live:  # the note is a message to format: not for a bar that shows nothing
+                bar.update(start, note=log_note(i, logs, lang))
             if fmt is VerifyFormat.json:
                 rows.append(_verify_row(path, expect_head, bar, start, lang))
             elif fmt is VerifyFormat.jsonl:

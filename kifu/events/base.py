@@ -132,6 +132,9 @@ class Event(
 
     random: ClassVar[bool] = False
     """True for events whose payload is a random outcome (see the warehouse view)."""
+    outcomes_each: ClassVar[int | None] = None
+    """How many outcomes ``outcomes()`` gives for every event of the class, when that never varies: a count
+    of outcomes (``kifu verify``'s) then counts the events instead of calling it on each."""
 
     def outcomes(self) -> tuple[tuple[int, int], ...]:
         """The random outcomes this event records, in order, as (sides, face): face 1 … sides.

@@ -108,9 +108,6 @@ class _Kept(dict):
         return "{" + key + "}"
 
 
-_FORMAT = string.Formatter().vformat
-
-
 def template(key: str, lang: str) -> str:
     """The template of ``key`` in ``lang``; English if the language lacks it, else the id itself."""
     found = catalogue(lang).get(key)
@@ -125,7 +122,8 @@ def text(key: str, lang: str, /, **params: Any) -> str:
     if not params:
         return tpl
     values = {k: v.render(lang) if isinstance(v, Msg) else v for k, v in params.items()}
-    return _FORMAT(tpl, (), _Kept(values))
+    # format_map fills the fields as string.Formatter().vformat did, in C: that one cost ~40 µs a message.
+    return tpl.format_map(_Kept(values))
 
 
 def render(message: str | Msg, lang: str) -> str:

@@ -290,8 +290,9 @@ def _canonical(events: list[Event], lines: list[bytes], data: bytes, codec: Code
         if canonical == lines:
             return True
     keys = codec.keys
+    unescaped = b"\\u003" not in data  # what equivalent() looks for in each line, looked for once
     for ln, event, enc in zip(lines, events, canonical):
-        if ln != enc and not equivalent(ln, enc, keys[type(event)]) and not limits.keys_unique(ln):
+        if ln != enc and not equivalent(ln, enc, keys[type(event)], unescaped=unescaped) and not limits.keys_unique(ln):
             return False
     return True
 

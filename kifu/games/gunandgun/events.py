@@ -196,6 +196,7 @@ class CoinTossed(Event, tag="gg.toss", kw_only=True):
     """One coin toss of the coin-toss variant."""
 
     random: ClassVar[bool] = True
+    outcomes_each = 1
     act: ActId
     """The activation or turn toss group this toss decides."""
     player: str

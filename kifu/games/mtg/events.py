@@ -148,6 +148,7 @@ class CoinLanded(Event, tag="mtg.coin", kw_only=True):
     """One coin landed. Under Krark's Thumb every coin of the group is recorded, ignored ones too."""
 
     random = True
+    outcomes_each = 1
     flip: Id
     """The instruction."""
     group: Count = 1

@@ -71,6 +71,7 @@ class DistanceRolled(Event, tag="wt.init.roll", kw_only=True):
     """The initial-distance die (the fan rules ■2 ダイスロール)."""
 
     random = True
+    outcomes_each = 1
     value: Die
     """The face rolled: the initial distance before modifications."""
     rng: RngRef | None = None
