@@ -343,9 +343,10 @@ def test_refusals_say_why():
 
 def test_a_refusal_shows_the_text_up_to_the_next_token():
     scanned = rng.scan(f"kifu:n1:{COMMIT.id}:ab {NONCE.format()}")
-    assert scanned[0] == rng.Refused(
-        kind="n1", reason="nonce: expected 4 to 64 letters a-z or digits 0-9, found 2", text=f"kifu:n1:{COMMIT.id}:ab"
-    )
+    refused = scanned[0]
+    assert isinstance(refused, rng.Refused) and (refused.kind, refused.text) == ("n1", f"kifu:n1:{COMMIT.id}:ab")
+    assert refused.reason == "nonce: expected 4 to 64 letters a-z or digits 0-9, found 2"
+    assert refused.why.render("ja") == "nonce: 英小文字 a-z か数字 0-9 を 4〜64 字で書いてください (2 字でした)"
     assert scanned[1] == NONCE
 
 

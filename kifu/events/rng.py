@@ -451,7 +451,7 @@ class _Token(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
             raise RngError(Msg("rng.many_tokens", count=len(mine), kind=cls.letter), field="token")
         refused = [r for r in found if isinstance(r, Refused) and r.kind[0] == cls.letter]
         if refused:
-            raise RngError(Msg("rng.token_refused", kind=refused[0].kind, reason=refused[0].reason), field="token")
+            raise RngError(Msg("rng.token_refused", kind=refused[0].kind, reason=refused[0].why), field="token")
         raise RngError(Msg("rng.no_token", kind=cls.letter), field="token")
 
 
@@ -699,13 +699,26 @@ class Refused(msgspec.Struct, frozen=True, kw_only=True):
     kind: str
     """The tag it started with: ``c1``, ``n1``, ``r1``, ``c2`` … or another version this kifu does not read."""
     reason: str
-    """What is wrong, in one line of English."""
+    """What is wrong, in one line of English (data: a report's JSON keeps it)."""
     text: str
     """The folded text from ``kifu:`` on, as long as the longest token at most and up to the next ``kifu:``."""
+    key: str = ""
+    """The catalogue id ``reason`` was written from (empty: none), so that a person reads it in their language."""
+    args: tuple[tuple[str, object], ...] = ()
+    """The values filled into ``key``'s message."""
+
+    @property
+    def why(self) -> Msg | str:
+        """What is wrong, as a message to render in the reader's language (``reason`` where there is none)."""
+        return Msg(self.key, **dict(self.args)) if self.key else self.reason
 
 
 class _Stop(Exception):
-    """Reading a token stopped: ``reason`` says why (becomes a Refused)."""
+    """Reading a token stopped: ``message`` says why (becomes a Refused)."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
 def _fold(text: str) -> tuple[str, list[bool]]:
@@ -740,7 +753,9 @@ class _Reader:
         """The next ``n`` characters, all from ``allowed`` (whitespace between them was already dropped)."""
         value = self.text[self.at : self.at + n]
         if len(value) != n or not set(value) <= allowed:
-            raise _Stop(f"{what}: expected {n} {'hex digits' if allowed is _HEX else 'characters of ' + ALPHABET}")
+            if allowed is _HEX:
+                raise _Stop(Msg("rng.stop.hex", field=what, n=n))
+            raise _Stop(Msg("rng.stop.chars", field=what, n=n, alphabet=ALPHABET))
         self.at += n
         self.got[what] = value
         return value
@@ -753,7 +768,7 @@ class _Reader:
 
     def colon(self, what: str) -> None:
         if self.text[self.at : self.at + 1] != ":":
-            raise _Stop(f"expected ':' after the {what}")
+            raise _Stop(Msg("rng.stop.colon", field=what))
         self.at += 1
 
     def word(self, most: int, what: str) -> str:
@@ -763,7 +778,7 @@ class _Reader:
             self.at += 1
         value = self.text[begin : self.at]
         if not 1 <= len(value) <= most:
-            raise _Stop(f"{what}: expected 1 to {most} of a-z, 0-9, '.' and '-'")
+            raise _Stop(Msg("rng.stop.word", field=what, most=most))
         self.colon(what)
         self.got[what] = value
         return value
@@ -781,9 +796,9 @@ class _Reader:
                 self.at += 1
         value = self.text[begin : self.at]
         if len(value) > NONCE_MAX:
-            raise _Stop(f"nonce: longer than {NONCE_MAX} letters or digits")
+            raise _Stop(Msg("rng.stop.nonce_long", most=NONCE_MAX))
         if len(value) < NONCE_MIN:
-            raise _Stop(f"nonce: expected {NONCE_MIN} to {NONCE_MAX} letters a-z or digits 0-9, found {len(value)}")
+            raise _Stop(Msg("rng.stop.nonce_length", least=NONCE_MIN, most=NONCE_MAX, found=len(value)))
         self.got["nonce"] = value
         return value
 
@@ -799,7 +814,7 @@ class _Reader:
             and not self.gaps[self.at + 1]
         ):
             if len(found) == MAX_NONCES:
-                raise _Stop(f"nonces: more than {MAX_NONCES}")
+                raise _Stop(Msg("rng.stop.nonces", most=MAX_NONCES))
             self.at += 1
             found.append(self.nonce())
         value = ".".join(found)
@@ -808,7 +823,7 @@ class _Reader:
 
     def end(self) -> None:
         if self._joined():
-            raise _Stop("the token runs on after its check digits")
+            raise _Stop(Msg("rng.stop.runs_on"))
 
 
 def _read(text: str, gaps: list[bool], start: int) -> tuple[Token | Refused, _Reader] | None:
@@ -821,13 +836,15 @@ def _read(text: str, gaps: list[bool], start: int) -> tuple[Token | Refused, _Re
     reader = _Reader(text, gaps, start + len(PREFIX) + 3)
     try:
         if kind not in _FIELDS:
-            raise _Stop(f"protocol version {kind} is not one this kifu reads ({kind[0]}1, {kind[0]}2)")
+            raise _Stop(Msg("rng.stop.version", kind=kind, known=f"{kind[0]}1, {kind[0]}2"))
         return _FIELDS[kind](reader), reader
     except (_Stop, RngError) as stop:
-        reason = str(stop.message) if isinstance(stop, RngError) else str(stop)  # a Refused says why in English (data)
+        why = stop.message
         shown = text[start : start + _LONGEST_TOKEN]
         after = shown.find(PREFIX, 1)
-        return Refused(kind=kind, reason=reason, text=shown if after == -1 else shown[:after]), reader
+        key, args = (why.key, tuple(why.params.items())) if isinstance(why, Msg) else ("", ())
+        shown = shown if after == -1 else shown[:after]
+        return Refused(kind=kind, reason=str(why), text=shown, key=key, args=args), reader
 
 
 def _read_commit(r: _Reader) -> Commitment:
@@ -873,7 +890,7 @@ def _read_reveal(version: int) -> Callable[[_Reader], Reveal]:
 
 def _expect_check(check: str, body: str) -> None:
     if check != check_digits(body):
-        raise _Stop("check digits do not match: the token was changed on the way")
+        raise _Stop(Msg("rng.stop.check_digits"))
 
 
 _FIELDS: dict[str, Callable[[_Reader], Token]] = {

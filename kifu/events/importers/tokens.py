@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rng
-from .common import ImportReport, Located, Message
+from ..i18n import Msg
+from .common import ImportReport, Message, entry, inner
 
 
 @dataclass
@@ -64,7 +65,9 @@ class Tokens:
             made = _event(found)
             if made is None:
                 if isinstance(found.token, rng.Refused):  # unreadable even as written: nothing to record
-                    self.report.unreadable.append(Located(msg.loc, f"kifu:{found.token.kind}: {found.token.reason}"))
+                    self.report.unreadable.append(
+                        entry(msg.loc, Msg("import.token_unreadable", kind=found.token.kind, reason=_why(found.token)))
+                    )
                 continue
             key = _key(made)
             if key in seen:
@@ -80,7 +83,9 @@ class Tokens:
             out.events.append(e)
             self.report.rng += 1
             if isinstance(found.token, rng.Refused):
-                self.report.refused.append(Located(msg.loc, f"{found.token.text[:40]}…: {found.token.reason}"))
+                self.report.refused.append(
+                    entry(msg.loc, Msg("import.token_refused", text=found.token.text[:40], reason=_why(found.token)))
+                )
             if isinstance(found.token, rng.Commitment) and found.token.binding is not None:
                 self.commitments.setdefault(found.token.id, found.token)
             if made["type"] == "rng.reveal":
@@ -150,3 +155,10 @@ def _claimed(id: str, claims: tuple[tuple[int, int], ...], purpose: str | None =
             out.append(made)
         index += 1
     return out
+
+
+def _why(token: rng.Refused) -> Any:
+    """Why kifu could not take ``token``, as a report entry's value: rendered in the reader's language (the JSON
+    report keeps the English)."""
+    why = token.why
+    return inner(why) if isinstance(why, Msg) else why
