@@ -125,26 +125,8 @@ def test_new_writes_the_log_kifu_new_writes_and_refuses_what_it_refuses(tmp_path
     """kifu.new and `kifu new` make the same bytes from the same options, and refuse the same mistakes
     before anything is written."""
     by_cli, by_api = tmp_path / "cli.jsonl", tmp_path / "api.jsonl"
-    run = run_cli(
-        "new",
-        by_cli,
-        "-g",
-        "gunandgun",
-        "-m",
-        "R1-T3",
-        "-p",
-        "a=ミナト",
-        "-p",
-        "b=ユキ",
-        "-k",
-        "a=jcg:1",
-        "-r",
-        "cost_payment=hand",
-        "--title",
-        "Round 1",
-        "--at",
-        "2026-11-01T10:00:00+09:00",
-    )
+    options = "-g gunandgun -m R1-T3 -p a=ミナト -p b=ユキ -k a=jcg:1 -r cost_payment=hand".split()
+    run = run_cli("new", by_cli, *options, "--title", "Round 1", "--at", "2026-11-01T10:00:00+09:00")
     assert run.code == 0, run.err
     head = kifu.new(
         by_api,
@@ -163,6 +145,9 @@ def test_new_writes_the_log_kifu_new_writes_and_refuses_what_it_refuses(tmp_path
         with pytest.raises(kifu.KifuError):
             kifu.new(tmp_path / "refused.jsonl", "generic", "m", players, keys=keys)
         assert not (tmp_path / "refused.jsonl").exists()
+    run = run_cli("new", tmp_path / "refused.jsonl", "-g", "generic", "-m", "m", "-p", "a=X", "-k", "c=k")
+    assert run.code == 2 and len(run.err.strip().splitlines()) == 1 and "c" in run.err and "a" in run.err
+    assert not (tmp_path / "refused.jsonl").exists()
 
 
 def test_repair_mends_a_torn_end_as_kifu_repair_does(tmp_path: Path) -> None:

@@ -115,7 +115,8 @@ def new(
     seats = list(players.items() if isinstance(players, Mapping) else players)
     keys = dict(keys or {})
     for pid in keys.keys() - {pid for pid, _ in seats}:
-        raise KifuError(Msg("cli.key_no_player", player=pid), where=os.fspath(log), field="players")
+        seated = ", ".join(p for p, _ in seats) or "-"
+        raise KifuError(Msg("log.key_no_player", player=pid, seats=seated), where=os.fspath(log), field="keys")
     start: dict[str, Any] = {
         "game": game,
         "match": match,

@@ -80,8 +80,6 @@ def new(
 
     keys = dict(players(key or [], lang, names_required=True))
     seated = players(player, lang)
-    for pid in keys.keys() - {pid for pid, _ in seated}:
-        fail(msg("key_no_player", lang, player=pid))
     head = use.new(
         log,
         game,
