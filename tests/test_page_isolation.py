@@ -12,6 +12,8 @@ from pathlib import Path
 
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kifu.auditor import markup, page
 from kifu.auditor.page import board
@@ -99,3 +101,15 @@ def test_esc_and_isolate() -> None:
     assert markup.esc("tab\tand\nnewline stay") == "tab\tand\nnewline stay"
     assert markup.isolate("x" * 5, cap=3) == '<bdi>xxx</bdi><span class="cut">… (5 characters, shown 3)</span>'
     assert markup.attribute("ab\u2067c", cap=10) == "ab[U+2067]c"
+
+
+@settings(max_examples=300)
+@given(st.text())
+def test_esc_escapes_as_the_standard_library_does(text: str) -> None:
+    """markup.esc does html.escape's five replacements itself (importing html costs every audit): the same
+    text for any input, once control characters are made visible."""
+    import html
+
+    from kifu.events.display import visible
+
+    assert markup.esc(text) == html.escape(visible(text), quote=True)
